@@ -1,0 +1,94 @@
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context.ts';
+import { registerHealthRoutes } from './health/routes.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import type { App } from './http/types.ts';
+import { productVersion } from './version.ts';
+import { registerWebApp } from './web/static-web-app.ts';
+
+export interface BuildAppOptions {
+  /** Pino logger options; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+  /** Whether the server sits behind a proxy that sets X-Forwarded-* (for client IPs and https). */
+  trustProxy?: boolean;
+}
+
+/** Logs never carry credentials: cookies, tokens and any field named like a password. */
+export const logRedactPaths = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+];
+
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+    // Requests get a random id; logs of one request share it.
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // Served over plain http on an intranet too: do not force https on every subresource.
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Strict-Transport-Security only makes sense once the site is served over https.
+    strictTransportSecurity: context.config.env === 'production',
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'CDMS API',
+        description:
+          'Clinical data management system (eCRF). Every error has the shape {"error":{"code","message"}}.',
+        version: productVersion,
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // Swagger UI's page runs an inline script; allow exactly that on its own pages.
+    transformStaticCSP: (header) => header,
+  });
+
+  registerHealthRoutes(app, context);
+  await registerWebApp(app, context.config.webDistDir);
+
+  return app;
+}

@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.env).toBe('development');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('reads overrides and treats empty values as unset', () => {
+    const config = loadConfig({ PORT: '8080', DATA_DIR: '/tmp/x', DATABASE_URL: '', LOG_LEVEL: 'warn' });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe('/tmp/x');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.logLevel).toBe('warn');
+  });
+
+  it('names the variable and value in the error for a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL="mysql:\/\/x": must be a postgres/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'staging', PORT: '99999' })).toThrow(
+      /NODE_ENV[\s\S]*PORT|PORT[\s\S]*NODE_ENV/,
+    );
+  });
+});

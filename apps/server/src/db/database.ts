@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { lockDataDirectory } from './data-dir-lock.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+// Counts and sums come back as int8; both drivers turn them into plain numbers so the same code
+// reads the same types. (Our values stay far below 2^53.)
+pg.types.setTypeParser(INT8_OID, (value) => Number.parseInt(value, 10));
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** A schema to use instead of `public` (the test helper gives each test file its own). */
+  schema?: string;
+  maxConnections?: number;
+}
+
+export function openPostgres(options: PostgresOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Opens an embedded PGlite instance around an existing PGlite object (tests use snapshots). */
+export function wrapPGlite(pglite: PGlite, onClose?: () => void): DatabaseHandle {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+      onClose?.();
+    },
+  };
+}
+
+export const pgliteParsers = { [INT8_OID]: (value: string) => Number.parseInt(value, 10) };
+
+/** Opens the embedded database in `dataDir`, refusing if another process has it open. */
+export async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+  const unlock = lockDataDirectory(dataDir);
+  try {
+    const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), parsers: pgliteParsers });
+    return wrapPGlite(pglite, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type ErrorCode, errorMessage } from './error-messages.ts';
+import { requestLanguage } from './language.ts';
+
+/** One error shape for every API error: `{"error":{"code","message","details"?}}`. */
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    details?: unknown;
+  };
+}
+
+/**
+ * An expected failure a handler reports: the status, a stable code and the message parameters.
+ * The message itself is chosen in the requester's language when the response is written.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    readonly details?: unknown,
+  ) {
+    super(code);
+    this.name = 'AppError';
+  }
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statusCode: number,
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  details?: unknown,
+): FastifyReply {
+  const body: ErrorBody = {
+    error: {
+      code,
+      message: errorMessage(code, requestLanguage(request), params),
+      ...(details === undefined ? {} : { details }),
+    },
+  };
+  return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/** Fastify's own client-error codes, mapped onto ours. Anything else that is 4xx is a bad request. */
+const fastifyCodeMap: Record<string, { status: number; code: ErrorCode }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'malformed_body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'malformed_body' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed_body' },
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(request, reply, error.statusCode, error.code, error.params, error.details);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        location: error.validationContext,
+        path: issue.instancePath,
+        message: issue.message,
+      }));
+      return sendError(request, reply, 400, 'validation_failed', {}, details);
+    }
+    if (error.code && fastifyCodeMap[error.code]) {
+      const mapped = fastifyCodeMap[error.code] as { status: number; code: ErrorCode };
+      return sendError(request, reply, mapped.status, mapped.code);
+    }
+    if (error instanceof SyntaxError) {
+      return sendError(request, reply, 400, 'malformed_body');
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return sendError(request, reply, 429, 'too_many_requests');
+    if (status >= 400 && status < 500) {
+      return sendError(request, reply, status, 'validation_failed', {}, [{ message: error.message }]);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 500, 'internal_error');
+  });
+}

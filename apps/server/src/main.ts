@@ -1,0 +1,41 @@
+import { buildApp, logRedactPaths } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
+import { openDatabase } from './db/open-database.ts';
+
+/** `npm start`: parse configuration, open and migrate the database, serve until told to stop. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const app = await buildApp(
+    { config, database },
+    { logger: { level: config.logLevel, redact: logRedactPaths } },
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  console.log(`CDMS is running at http://localhost:${port} (database: ${where})`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirectoryInUseError) {
+    console.error(error.message);
+  } else {
+    console.error('CDMS could not start:', error);
+  }
+  process.exit(1);
+});
