@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -8,7 +9,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
@@ -18,8 +21,6 @@ import { registerWebApp } from './web/static-web-app.ts';
 export interface BuildAppOptions {
   /** Pino logger options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
-  /** Whether the server sits behind a proxy that sets X-Forwarded-* (for client IPs and https). */
-  trustProxy?: boolean;
 }
 
 /** Logs never carry credentials: cookies, tokens and any field named like a password. */
@@ -36,7 +37,7 @@ export const logRedactPaths = [
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: context.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Requests get a random id; logs of one request share it.
     genReqId: () => crypto.randomUUID(),
@@ -45,6 +46,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  app.decorateRequest('principal', null);
+  await app.register(fastifyCookie);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -88,6 +91,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
 
   registerHealthRoutes(app, context);
+  registerAuthRoutes(app, context);
+  registerAdminRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 
   return app;

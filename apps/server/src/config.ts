@@ -6,6 +6,10 @@ import { z } from 'zod';
  * with a message naming the variable (see `formatConfigError`). README.md's configuration table
  * lists the same variables; keep the two in step.
  */
+const booleanFlag = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((value) => value === '1' || value === 'true');
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -17,6 +21,14 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3000),
+  SESSION_MAX_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  CDMS_DEMO: booleanFlag.optional(),
 });
 
 export type Config = {
@@ -28,6 +40,15 @@ export type Config = {
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /** The built web app (apps/web/dist) served at `/`. */
   webDistDir: string;
+  /** Behind a reverse proxy: take the client address and https from X-Forwarded-* headers. */
+  trustProxy: boolean;
+  session: { idleSeconds: number; maxSeconds: number };
+  login: { maxFailures: number; lockoutSeconds: number; rateLimit: number; rateWindowSeconds: number };
+  /**
+   * Seed the demo study and accounts into an empty database: on by default for the embedded
+   * database outside production, off for PostgreSQL unless CDMS_DEMO=1.
+   */
+  seedDemo: boolean;
 };
 
 export class ConfigError extends Error {
@@ -61,5 +82,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: values.DATABASE_URL,
     logLevel: values.LOG_LEVEL,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repositoryRoot, 'apps/web/dist')),
+    trustProxy: values.TRUST_PROXY,
+    session: { idleSeconds: values.SESSION_IDLE_SECONDS, maxSeconds: values.SESSION_MAX_SECONDS },
+    login: {
+      maxFailures: values.LOGIN_MAX_FAILURES,
+      lockoutSeconds: values.LOGIN_LOCKOUT_SECONDS,
+      rateLimit: values.LOGIN_RATE_LIMIT,
+      rateWindowSeconds: values.LOGIN_RATE_WINDOW_SECONDS,
+    },
+    seedDemo: values.CDMS_DEMO ?? (values.DATABASE_URL === undefined && values.NODE_ENV !== 'production'),
   };
 }

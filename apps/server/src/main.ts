@@ -2,11 +2,13 @@ import { buildApp, logRedactPaths } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/open-database.ts';
+import { DEMO_PASSWORD, demoAccounts, seedDemoData } from './seed/demo-seed.ts';
 
 /** `npm start`: parse configuration, open and migrate the database, serve until told to stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
+  const seeded = config.seedDemo ? await seedDemoData(database.db) : false;
   const app = await buildApp(
     { config, database },
     { logger: { level: config.logLevel, redact: logRedactPaths } },
@@ -29,6 +31,11 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   console.log(`CDMS is running at http://localhost:${port} (database: ${where})`);
+  if (config.seedDemo) {
+    console.log(seeded ? 'Demo study and accounts created.' : 'Demo accounts (created on first start):');
+    for (const account of demoAccounts) console.log(`  ${account.role.padEnd(5)} ${account.email}`);
+    console.log(`  password for every demo account: ${DEMO_PASSWORD}`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -15,10 +15,14 @@ export interface DatabaseHandle {
 }
 
 const INT8_OID = 20;
+const DATE_OID = 1082;
 
-// Counts and sums come back as int8; both drivers turn them into plain numbers so the same code
-// reads the same types. (Our values stay far below 2^53.)
+// Both drivers read the same types:
+// - int8 (counts, audit ids) as plain numbers: our values stay far below 2^53;
+// - `date` as the 'YYYY-MM-DD' text itself: a calendar date has no time zone, and turning it into
+//   a JavaScript Date would shift it by the server's offset.
 pg.types.setTypeParser(INT8_OID, (value) => Number.parseInt(value, 10));
+pg.types.setTypeParser(DATE_OID, (value) => value);
 
 export interface PostgresOptions {
   connectionString: string;
@@ -51,7 +55,10 @@ export function wrapPGlite(pglite: PGlite, onClose?: () => void): DatabaseHandle
   };
 }
 
-export const pgliteParsers = { [INT8_OID]: (value: string) => Number.parseInt(value, 10) };
+export const pgliteParsers = {
+  [INT8_OID]: (value: string) => Number.parseInt(value, 10),
+  [DATE_OID]: (value: string) => value,
+};
 
 /** Opens the embedded database in `dataDir`, refusing if another process has it open. */
 export async function openPGlite(dataDir: string): Promise<DatabaseHandle> {

@@ -1,18 +1,137 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
- * Row types of every table, as Kysely sees them. One interface per table; the migrations in
- * ./migrations are the source of truth and this file mirrors them.
+ * Row types of every table, as Kysely sees them. The migrations in ./migrations are the source of
+ * truth; this file mirrors them. Dates (`date` columns) are read as 'YYYY-MM-DD' strings and
+ * timestamps as Date objects, on both drivers (see database.ts).
  */
 export interface Database {
   app_meta: AppMetaTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  studies: StudiesTable;
+  sites: SitesTable;
+  memberships: MembershipsTable;
+  membership_sites: MembershipSitesTable;
+  audit_events: AuditEventsTable;
+  audit_chain_head: AuditChainHeadTable;
+  login_failures: LoginFailuresTable;
+  rate_limit_counters: RateLimitCountersTable;
 }
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 /** Facts about this installation, written once (installation id, when it was created). */
 export interface AppMetaTable {
   key: string;
   value: string;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
+  created_at: CreatedAt;
 }
 
-export type { Generated };
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  contact: Generated<string>;
+  locale: Generated<'ko' | 'en'>;
+  active: Generated<boolean>;
+  is_admin: Generated<boolean>;
+  password_hash: string;
+  password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_login_at: NullableTimestamp;
+  previous_login_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+export type UserRow = Selectable<UsersTable>;
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  idle_expires_at: Timestamp;
+  absolute_expires_at: Timestamp;
+  ip: string;
+  user_agent: string;
+}
+export type SessionRow = Selectable<SessionsTable>;
+
+export interface StudiesTable {
+  id: Generated<number>;
+  code: string;
+  title: string;
+  content: Generated<string>;
+  approaches: ColumnType<('PI' | 'CRA')[], ('PI' | 'CRA')[] | undefined, ('PI' | 'CRA')[]>;
+  status: Generated<'active' | 'ended'>;
+  registered_on: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+}
+export type StudyRow = Selectable<StudiesTable>;
+
+export interface SitesTable {
+  id: Generated<number>;
+  study_id: number;
+  code: string;
+  name: string;
+  institution_number: string;
+  created_at: CreatedAt;
+}
+export type SiteRow = Selectable<SitesTable>;
+
+export interface MembershipsTable {
+  id: Generated<number>;
+  user_id: number;
+  study_id: number;
+  role: 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM' | 'ADMIN';
+  created_at: CreatedAt;
+}
+
+export interface MembershipSitesTable {
+  membership_id: number;
+  site_id: number;
+}
+
+export interface AuditEventsTable {
+  id: number;
+  occurred_at: Date;
+  event_type: string;
+  actor_user_id: number | null;
+  actor_label: string;
+  entity_type: string;
+  entity_id: string | null;
+  study_id: number | null;
+  site_id: number | null;
+  subject_id: number | null;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+  ip: string;
+  request_id: string;
+  previous_hash: string;
+  hash: string;
+}
+export type AuditEventRow = Selectable<AuditEventsTable>;
+export type NewAuditEventRow = Insertable<AuditEventsTable>;
+
+export interface AuditChainHeadTable {
+  singleton: boolean;
+  last_id: number;
+  last_hash: string;
+}
+
+export interface LoginFailuresTable {
+  email: string;
+  failure_count: number;
+  first_failure_at: Date;
+  locked_until: Date | null;
+}
+
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: Date;
+  count: number;
+}

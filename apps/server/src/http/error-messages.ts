@@ -28,6 +28,64 @@ export const errorMessages = {
     ko: '요청이 너무 많습니다. 잠시 후 다시 시도하세요.',
     en: 'Too many requests. Please try again shortly.',
   },
+  unauthenticated: {
+    ko: '로그인이 필요합니다. 다시 로그인해 주세요.',
+    en: 'You need to log in. Please log in again.',
+  },
+  csrf_failed: {
+    ko: '요청을 확인할 수 없습니다(CSRF). 페이지를 새로고침한 뒤 다시 시도하세요.',
+    en: 'The request could not be verified (CSRF). Reload the page and try again.',
+  },
+  forbidden: { ko: '이 작업을 할 권한이 없습니다.', en: 'You are not allowed to do this.' },
+  invalid_credentials: {
+    ko: '이메일 또는 비밀번호가 올바르지 않습니다.',
+    en: 'The email or password is incorrect.',
+  },
+  account_locked: {
+    ko: '로그인 실패가 반복되어 계정이 잠겼습니다. {minutes}분 후에 다시 시도하세요.',
+    en: 'Too many failed logins: the account is locked. Try again in {minutes} minutes.',
+  },
+  password_policy: {
+    ko: '새 비밀번호가 규칙에 맞지 않습니다. 10자 이상, 영문자와 숫자를 포함하고 이메일을 포함하지 않아야 합니다.',
+    en: 'The new password does not meet the rules: at least 10 characters, with letters and digits, not containing the email.',
+  },
+  current_password_incorrect: {
+    ko: '현재 비밀번호가 올바르지 않습니다.',
+    en: 'The current password is incorrect.',
+  },
+  password_unchanged: {
+    ko: '새 비밀번호가 현재 비밀번호와 같습니다.',
+    en: 'The new password is the same as the current one.',
+  },
+  email_taken: { ko: '이미 사용 중인 이메일입니다.', en: 'This email is already in use.' },
+  site_code_taken: {
+    ko: '이 연구에 같은 기관 코드가 이미 있습니다.',
+    en: 'This study already has a site with this code.',
+  },
+  institution_number_taken: {
+    ko: '이 연구에 같은 기관 번호가 이미 있습니다.',
+    en: 'This study already has a site with this institution number.',
+  },
+  membership_exists: {
+    ko: '이 사용자는 이 연구에서 이미 같은 역할을 가지고 있습니다.',
+    en: 'This user already has this role in this study.',
+  },
+  sites_required: {
+    ko: '이 역할에는 기관을 하나 이상 지정해야 합니다.',
+    en: 'This role needs at least one site.',
+  },
+  sites_not_allowed: {
+    ko: 'DM과 ADMIN 역할은 연구의 모든 기관을 보므로 기관을 지정하지 않습니다.',
+    en: 'DM and ADMIN see every site of the study; do not name sites for them.',
+  },
+  unknown_site: {
+    ko: '이 연구에 속하지 않는 기관이 포함되어 있습니다.',
+    en: 'A site does not belong to this study.',
+  },
+  cannot_change_own_admin: {
+    ko: '자신의 관리자 권한이나 활성 상태는 변경할 수 없습니다.',
+    en: 'You cannot remove your own administrator rights or deactivate yourself.',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

@@ -1,0 +1,108 @@
+import type { AdminStudy, SiteRequest, SiteSummary } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { Database, SiteRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+
+export function presentSite(site: Pick<SiteRow, 'id' | 'code' | 'name' | 'institution_number'>): SiteSummary {
+  return { id: site.id, code: site.code, name: site.name, institutionNumber: site.institution_number };
+}
+
+export async function listStudiesWithSites(db: Kysely<Database>): Promise<AdminStudy[]> {
+  const studies = await db
+    .selectFrom('studies')
+    .select(['id', 'code', 'title', 'status'])
+    .orderBy('id')
+    .execute();
+  const sites = await db.selectFrom('sites').selectAll().orderBy('institution_number').execute();
+  return studies.map((study) => ({
+    ...study,
+    sites: sites.filter((site) => site.study_id === study.id).map(presentSite),
+  }));
+}
+
+async function requireStudy(db: Kysely<Database>, studyId: number): Promise<void> {
+  const study = await db.selectFrom('studies').select('id').where('id', '=', studyId).executeTakeFirst();
+  if (!study) throw new AppError(404, 'not_found');
+}
+
+function siteConflict(error: unknown): AppError | undefined {
+  if (isUniqueViolation(error, 'sites_study_code_unique')) return new AppError(409, 'site_code_taken');
+  if (isUniqueViolation(error, 'sites_study_institution_unique'))
+    return new AppError(409, 'institution_number_taken');
+  return undefined;
+}
+
+export async function createSite(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  input: SiteRequest,
+): Promise<SiteSummary> {
+  await requireStudy(db, studyId);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const site = await trx
+        .insertInto('sites')
+        .values({
+          study_id: studyId,
+          code: input.code,
+          name: input.name,
+          institution_number: input.institutionNumber,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, actor, {
+        type: 'site.created',
+        entityType: 'site',
+        entityId: site.id,
+        studyId,
+        siteId: site.id,
+        after: presentSite(site),
+      });
+      return presentSite(site);
+    });
+  } catch (error) {
+    throw siteConflict(error) ?? error;
+  }
+}
+
+export async function updateSite(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  siteId: number,
+  input: SiteRequest,
+): Promise<SiteSummary> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('sites')
+        .selectAll()
+        .where('id', '=', siteId)
+        .where('study_id', '=', studyId)
+        .executeTakeFirst();
+      if (!before) throw new AppError(404, 'not_found');
+      const after = await trx
+        .updateTable('sites')
+        .set({ code: input.code, name: input.name, institution_number: input.institutionNumber })
+        .where('id', '=', siteId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, actor, {
+        type: 'site.updated',
+        entityType: 'site',
+        entityId: siteId,
+        studyId,
+        siteId,
+        before: presentSite(before),
+        after: presentSite(after),
+      });
+      return presentSite(after);
+    });
+  } catch (error) {
+    throw siteConflict(error) ?? error;
+  }
+}

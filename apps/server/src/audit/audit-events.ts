@@ -1,0 +1,50 @@
+/**
+ * Every kind of audit event, by name. A new kind of change gets a name here first, so the audit
+ * review screens can list and translate them all.
+ */
+export const auditEventTypes = [
+  'auth.login_succeeded',
+  'auth.login_failed',
+  'auth.account_locked',
+  'auth.logout',
+  'auth.password_changed',
+  'auth.password_change_failed',
+  'auth.contact_changed',
+  'user.created',
+  'user.updated',
+  'user.password_reset',
+  'site.created',
+  'site.updated',
+  'membership.created',
+  'membership.updated',
+  'membership.deleted',
+  'study.created',
+] as const;
+
+export type AuditEventType = (typeof auditEventTypes)[number];
+
+/** Who did it and from where; every command receives this with its request. */
+export interface AuditActor {
+  userId: number | null;
+  /** The actor as a person reads it: the account email, or what was typed at a failed login. */
+  label: string;
+  ip: string;
+  requestId: string;
+}
+
+export interface AuditEventInput {
+  type: AuditEventType;
+  entityType: 'user' | 'session' | 'study' | 'site' | 'membership';
+  entityId?: string | number | null;
+  studyId?: number | null;
+  siteId?: number | null;
+  subjectId?: number | null;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+}
+
+/** The system itself (seed, migrations, CLI without a user). */
+export function systemActor(label = 'system'): AuditActor {
+  return { userId: null, label, ip: '', requestId: '' };
+}

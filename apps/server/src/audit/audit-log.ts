@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditEventRow, Database } from '../db/schema.ts';
+import type { AuditActor, AuditEventInput } from './audit-events.ts';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** JSON with object keys sorted at every depth: jsonb does not keep key order, the hash must. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, child]) => child !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${canonicalJson(child)}`).join(',')}}`;
+}
+
+type HashedFields = Omit<AuditEventRow, 'hash'>;
+
+/** The hash of a record: SHA-256 over its fields, including the previous record's hash. */
+export function auditRecordHash(record: HashedFields): string {
+  const fields = [
+    record.id,
+    record.occurred_at.toISOString(),
+    record.event_type,
+    record.actor_user_id,
+    record.actor_label,
+    record.entity_type,
+    record.entity_id,
+    record.study_id,
+    record.site_id,
+    record.subject_id,
+    record.before ?? null,
+    record.after ?? null,
+    record.reason,
+    record.ip,
+    record.request_id,
+    record.previous_hash,
+  ];
+  return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+}
+
+/**
+ * Appends one record to the audit trail inside the caller's transaction, so the change and its
+ * record commit or roll back together. Called with the plain database (no transaction), it opens
+ * one of its own: that is for events that change nothing else, such as a failed login.
+ */
+export async function recordAudit(
+  executor: Kysely<Database> | Transaction<Database>,
+  actor: AuditActor,
+  event: AuditEventInput,
+): Promise<void> {
+  if (!executor.isTransaction) {
+    await executor.transaction().execute((trx) => recordAudit(trx, actor, event));
+    return;
+  }
+  // Locking the chain head makes concurrent writers take turns: each record links to the one
+  // committed just before it.
+  const head = await executor
+    .selectFrom('audit_chain_head')
+    .select(['last_id', 'last_hash'])
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const record: HashedFields = {
+    id: head.last_id + 1,
+    occurred_at: new Date(),
+    event_type: event.type,
+    actor_user_id: actor.userId,
+    actor_label: actor.label,
+    entity_type: event.entityType,
+    entity_id: event.entityId === undefined || event.entityId === null ? null : String(event.entityId),
+    study_id: event.studyId ?? null,
+    site_id: event.siteId ?? null,
+    subject_id: event.subjectId ?? null,
+    before: event.before === undefined ? null : event.before,
+    after: event.after === undefined ? null : event.after,
+    reason: event.reason ?? null,
+    ip: actor.ip,
+    request_id: actor.requestId,
+    previous_hash: head.last_hash,
+  };
+  const hash = auditRecordHash(record);
+  await executor
+    .insertInto('audit_events')
+    .values({
+      ...record,
+      before: record.before === null ? null : JSON.stringify(record.before),
+      after: record.after === null ? null : JSON.stringify(record.after),
+      hash,
+    })
+    .execute();
+  await executor.updateTable('audit_chain_head').set({ last_id: record.id, last_hash: hash }).execute();
+}
+
+export type AuditVerification =
+  | { ok: true; count: number }
+  | {
+      ok: false;
+      count: number;
+      brokenAtId: number;
+      problem: 'hash_mismatch' | 'link_mismatch' | 'gap' | 'head_mismatch';
+    };
+
+/** Walks the whole chain in order and reports the first record that does not fit. */
+export async function verifyAuditChain(db: Kysely<Database>): Promise<AuditVerification> {
+  const batchSize = 1000;
+  let previousHash = GENESIS_HASH;
+  let expectedId = 1;
+  let count = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('id', '>=', expectedId)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    for (const row of rows) {
+      if (row.id !== expectedId) return { ok: false, count, brokenAtId: expectedId, problem: 'gap' };
+      if (row.previous_hash !== previousHash)
+        return { ok: false, count, brokenAtId: row.id, problem: 'link_mismatch' };
+      if (auditRecordHash(row) !== row.hash)
+        return { ok: false, count, brokenAtId: row.id, problem: 'hash_mismatch' };
+      previousHash = row.hash;
+      expectedId += 1;
+      count += 1;
+    }
+    if (rows.length < batchSize) break;
+  }
+  const head = await db
+    .selectFrom('audit_chain_head')
+    .select(['last_id', 'last_hash'])
+    .executeTakeFirstOrThrow();
+  if (head.last_id !== count || head.last_hash !== previousHash) {
+    return { ok: false, count, brokenAtId: count + 1, problem: 'head_mismatch' };
+  }
+  return { ok: true, count };
+}

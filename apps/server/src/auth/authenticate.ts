@@ -1,0 +1,76 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { AppError } from '../http/errors.ts';
+import { loadPrincipal, type Principal } from './principal.ts';
+import { extendSession, findLiveSession, SESSION_COOKIE } from './sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by `authenticate` on routes that require one. */
+    principal: Principal | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The header that tells the browser when its session will end if it stays idle. */
+export const SESSION_EXPIRY_HEADER = 'x-session-idle-expires-at';
+
+function sameToken(expected: string, given: string | undefined): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * preHandler for every route that needs a signed-in user: a live session from the cookie, an
+ * active account, and on writes the session's CSRF token in X-CSRF-Token. Writes count as
+ * activity and push the idle expiry out.
+ */
+export function authenticate(context: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const token = request.cookies[SESSION_COOKIE];
+    let session = token ? await findLiveSession(context.database.db, token) : undefined;
+    if (!session) throw new AppError(401, 'unauthenticated');
+    const user = await context.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', session.user_id)
+      .executeTakeFirst();
+    if (!user?.active) throw new AppError(401, 'unauthenticated');
+
+    if (!SAFE_METHODS.has(request.method)) {
+      if (!sameToken(session.csrf_token, request.headers['x-csrf-token'] as string | undefined)) {
+        throw new AppError(403, 'csrf_failed');
+      }
+      session = await extendSession(context.database.db, session, context.config.session);
+    }
+    reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
+    request.principal = await loadPrincipal(context.database.db, user, session);
+  };
+}
+
+/** preHandler after `authenticate`: system administrators only. */
+export async function requireSystemAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.principal?.user.is_admin) throw new AppError(403, 'forbidden');
+}
+
+/** The principal of a route that ran `authenticate` (a programming error otherwise). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf() on a route without authenticate');
+  return request.principal;
+}
+
+/** The actor of the audit records a request writes. */
+export function actorOf(request: FastifyRequest): AuditActor {
+  const principal = request.principal;
+  return {
+    userId: principal?.user.id ?? null,
+    label: principal?.user.email ?? 'anonymous',
+    ip: request.ip,
+    requestId: String(request.id),
+  };
+}

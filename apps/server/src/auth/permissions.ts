@@ -1,0 +1,73 @@
+import type { Action, Role } from '@cdms/contract';
+import { actions } from '@cdms/contract';
+
+/**
+ * The permission matrix of product.md, the one place it is written. Every route asks `can`; the
+ * browser receives the result as each membership's `abilities` and never decides for itself.
+ */
+export const permissionMatrix: Record<Action, readonly Role[]> = {
+  'subject.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+  'subject.write': ['PI', 'SI', 'CRC'],
+  'subject.randomize': ['PI', 'SI', 'CRC'],
+  'casebook.sign': ['PI'],
+  'query.open': ['CRA', 'DM'],
+  'query.answer': ['PI', 'SI', 'CRC'],
+  'query.manage': ['CRA', 'DM'],
+  'sdv.mark': ['CRA'],
+  'freeze.manage': ['CRA', 'DM'],
+  'lock.manage': ['DM'],
+  'notice.write': ['CRA', 'DM', 'ADMIN'],
+  'data.export': ['DM', 'ADMIN'],
+  'study.administer': ['ADMIN'],
+};
+
+/** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */
+export type SiteScope = 'all' | ReadonlySet<number>;
+
+export interface StudyAccess {
+  studyId: number;
+  /** Each role the user holds in the study, with the sites it covers. */
+  roles: ReadonlyMap<Role, SiteScope>;
+}
+
+export interface AccessHolder {
+  studies: ReadonlyMap<number, StudyAccess>;
+}
+
+export interface Scope {
+  studyId: number;
+  /** The site of the record acted on; omitted for study-wide actions. */
+  siteId?: number;
+}
+
+/** May this user do `action` in this study (and at this site, when one is given)? */
+export function can(holder: AccessHolder, action: Action, scope: Scope): boolean {
+  const access = holder.studies.get(scope.studyId);
+  if (!access) return false;
+  for (const [role, sites] of access.roles) {
+    if (!permissionMatrix[action].includes(role)) continue;
+    if (scope.siteId === undefined || sites === 'all' || sites.has(scope.siteId)) return true;
+  }
+  return false;
+}
+
+/**
+ * The sites where the user may do `action` in the study: the union over the roles that grant it.
+ * Every query that lists or reads subject data filters by this.
+ */
+export function siteScope(holder: AccessHolder, action: Action, studyId: number): SiteScope {
+  const access = holder.studies.get(studyId);
+  const sites = new Set<number>();
+  if (!access) return sites;
+  for (const [role, roleSites] of access.roles) {
+    if (!permissionMatrix[action].includes(role)) continue;
+    if (roleSites === 'all') return 'all';
+    for (const site of roleSites) sites.add(site);
+  }
+  return sites;
+}
+
+/** Every action the user holds somewhere in the study (sent to the browser as abilities). */
+export function abilities(holder: AccessHolder, studyId: number): Action[] {
+  return actions.filter((action) => can(holder, action, { studyId }));
+}

@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, SessionRow } from '../db/schema.ts';
+
+export const SESSION_COOKIE = 'cdms_session';
+
+export interface SessionSettings {
+  idleSeconds: number;
+  maxSeconds: number;
+}
+
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Starts a session; returns the token for the cookie (only its hash is stored). */
+export async function createSession(
+  executor: Kysely<Database> | Transaction<Database>,
+  settings: SessionSettings,
+  values: { userId: number; ip: string; userAgent: string },
+  now = new Date(),
+): Promise<{ token: string; session: SessionRow }> {
+  const token = randomBytes(32).toString('base64url');
+  const session = await executor
+    .insertInto('sessions')
+    .values({
+      id_hash: hashSessionToken(token),
+      user_id: values.userId,
+      csrf_token: randomBytes(32).toString('base64url'),
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: new Date(now.getTime() + settings.idleSeconds * 1000),
+      absolute_expires_at: new Date(now.getTime() + settings.maxSeconds * 1000),
+      ip: values.ip.slice(0, 100),
+      user_agent: values.userAgent.slice(0, 300),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { token, session };
+}
+
+/** The live session for a cookie token, or undefined when it is unknown or has expired. */
+export async function findLiveSession(
+  db: Kysely<Database>,
+  token: string,
+  now = new Date(),
+): Promise<SessionRow | undefined> {
+  const session = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id_hash', '=', hashSessionToken(token))
+    .executeTakeFirst();
+  if (!session) return undefined;
+  if (session.idle_expires_at <= now || session.absolute_expires_at <= now) {
+    await db.deleteFrom('sessions').where('id_hash', '=', session.id_hash).execute();
+    return undefined;
+  }
+  return session;
+}
+
+/**
+ * Pushes the idle expiry out by the idle timeout again (never past the absolute lifetime).
+ * Called on renew and on every write the user makes: entering data is activity.
+ */
+export async function extendSession(
+  executor: Kysely<Database> | Transaction<Database>,
+  session: SessionRow,
+  settings: SessionSettings,
+  now = new Date(),
+): Promise<SessionRow> {
+  const idle = new Date(
+    Math.min(now.getTime() + settings.idleSeconds * 1000, session.absolute_expires_at.getTime()),
+  );
+  return executor
+    .updateTable('sessions')
+    .set({ idle_expires_at: idle, last_seen_at: now })
+    .where('id_hash', '=', session.id_hash)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteSession(
+  executor: Kysely<Database> | Transaction<Database>,
+  idHash: string,
+): Promise<void> {
+  await executor.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Ends every session of a user, except `keepIdHash` when given (password change keeps the current). */
+export async function deleteUserSessions(
+  executor: Kysely<Database> | Transaction<Database>,
+  userId: number,
+  keepIdHash?: string,
+): Promise<void> {
+  let query = executor.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepIdHash) query = query.where('id_hash', '<>', keepIdHash);
+  await query.execute();
+}

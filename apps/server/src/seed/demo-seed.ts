@@ -1,0 +1,109 @@
+import type { Role } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import { createMembership } from '../admin/memberships.ts';
+import { createSite } from '../admin/sites.ts';
+import { createUser } from '../admin/users.ts';
+import { systemActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
+
+/** Every demo account's password (README, and printed at start). */
+export const DEMO_PASSWORD = 'cdms-demo-2026';
+
+interface DemoAccount {
+  email: string;
+  name: string;
+  role: Role;
+  /** Institution numbers of the sites the role covers (none for DM and ADMIN: all sites). */
+  sites: string[];
+  isAdmin?: boolean;
+}
+
+export const demoAccounts: DemoAccount[] = [
+  { email: 'admin@demo.cdms', name: '관리자', role: 'ADMIN', sites: [], isAdmin: true },
+  { email: 'pi@demo.cdms', name: '김연구', role: 'PI', sites: ['01'] },
+  { email: 'si@demo.cdms', name: '이부연', role: 'SI', sites: ['01'] },
+  { email: 'crc@demo.cdms', name: '박코디', role: 'CRC', sites: ['02'] },
+  { email: 'cra@demo.cdms', name: '최모니', role: 'CRA', sites: ['01', '02'] },
+  { email: 'dm@demo.cdms', name: '정데이', role: 'DM', sites: [] },
+];
+
+/** Fictional institutions; the codes carry the prototype's 1Y/2Y/3Y suffixes. */
+const demoSites = [
+  { code: 'HBU-1Y', name: '한빛대학교병원', institutionNumber: '01' },
+  { code: 'SBH-2Y', name: '새봄병원', institutionNumber: '02' },
+  { code: 'NRM-3Y', name: '누리의료원', institutionNumber: '03' },
+];
+
+/**
+ * Fills an empty database with the demo: the tympanic membrane perforation study (active), one
+ * ended study, three sites, and one account per role. Goes through the same commands as the API,
+ * so the audit trail records it like any other change. Returns false when there was data already.
+ */
+export async function seedDemoData(db: Kysely<Database>): Promise<boolean> {
+  const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (existing) return false;
+  const actor = systemActor('demo-seed');
+
+  const study = await insertStudy(db, {
+    code: 'TMP-2026',
+    title: '만성 고막 천공 환자에서 고막 재생 의료기기의 유효성 및 안전성 평가를 위한 다기관 임상시험',
+    content:
+      '3개월 이상 지속된 만성 고막 천공(천공 크기 20–60%) 환자를 대상으로 고막 재생 의료기기 적용군과 대조군을 1:1로 무작위 배정하여, ' +
+      '스크리닝(V1), 기기 적용(V2), 추적 관찰(V3–V5), 종료 방문(V6)에 걸쳐 고막 재생률, 순음청력검사 결과와 이상사례를 평가합니다.',
+    status: 'active',
+    registered_on: '2026-03-02',
+  });
+  const endedStudy = await insertStudy(db, {
+    code: 'OME-2024',
+    title: '소아 삼출성 중이염 환기관 삽입술 후 청력 회복에 관한 관찰 연구',
+    content:
+      '환기관 삽입술을 받은 만 3–12세 소아의 수술 전후 청력 변화를 12개월 동안 관찰한 연구로, 2025년에 종료되었습니다.',
+    status: 'ended',
+    registered_on: '2024-04-15',
+  });
+
+  const siteIds = new Map<string, number>();
+  for (const site of demoSites) {
+    const created = await createSite(db, actor, study, site);
+    siteIds.set(site.institutionNumber, created.id);
+  }
+  const endedSite = await createSite(db, actor, endedStudy, demoSites[0] as (typeof demoSites)[number]);
+
+  for (const account of demoAccounts) {
+    const user = await createUser(db, actor, {
+      email: account.email,
+      name: account.name,
+      contact: '',
+      locale: 'ko',
+      isAdmin: account.isAdmin ?? false,
+      password: DEMO_PASSWORD,
+    });
+    const sites = account.sites.map((number) => siteIds.get(number) as number);
+    await createMembership(db, actor, study, { userId: user.id, role: account.role, siteIds: sites });
+    // Everyone also sees the ended study, at its one site, so the ended list has something in it.
+    await createMembership(db, actor, endedStudy, {
+      userId: user.id,
+      role: account.role,
+      siteIds: sites.length > 0 ? [endedSite.id] : [],
+    });
+  }
+  return true;
+}
+
+async function insertStudy(
+  db: Kysely<Database>,
+  values: { code: string; title: string; content: string; status: 'active' | 'ended'; registered_on: string },
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const study = await trx.insertInto('studies').values(values).returning('id').executeTakeFirstOrThrow();
+    await recordAudit(trx, systemActor('demo-seed'), {
+      type: 'study.created',
+      entityType: 'study',
+      entityId: study.id,
+      studyId: study.id,
+      after: values,
+    });
+    return study.id;
+  });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { actionSchema, roleSchema } from './roles.ts';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'invalid_email' }));
+
+export const localeSchema = z.enum(['ko', 'en']);
+export type Locale = z.infer<typeof localeSchema>;
+
+/** Phone numbers and similar: digits, spaces, + ( ) - . only; empty clears it. */
+export const contactSchema = z
+  .string()
+  .trim()
+  .max(40)
+  .regex(/^[0-9+()\-. ]*$/, { error: 'invalid_contact' });
+
+export const loginRequestSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const siteSummarySchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  institutionNumber: z.string(),
+});
+export type SiteSummary = z.infer<typeof siteSummarySchema>;
+
+export const studyMembershipSchema = z.object({
+  studyId: z.number().int(),
+  studyCode: z.string(),
+  studyTitle: z.string(),
+  studyStatus: z.enum(['active', 'ended']),
+  roles: z.array(roleSchema),
+  /** The sites the user works at in this study; every site of the study for DM and ADMIN. */
+  sites: z.array(siteSummarySchema),
+  /** What the server lets this user do in this study (see roles.ts `actions`). */
+  abilities: z.array(actionSchema),
+});
+export type StudyMembership = z.infer<typeof studyMembershipSchema>;
+
+export const sessionInfoSchema = z.object({
+  /** When the session ends if the user does nothing (ISO 8601, UTC). */
+  idleExpiresAt: z.string(),
+  /** When the session ends regardless of activity. */
+  absoluteExpiresAt: z.string(),
+  /** The server's clock, so the browser can correct for its own. */
+  serverTime: z.string(),
+  idleTimeoutSeconds: z.number().int(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+export const currentUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  contact: z.string(),
+  locale: localeSchema,
+  /** System administrator: manages users, sites and memberships. */
+  isAdmin: z.boolean(),
+  /** The login before the current one (the user popup's "recent access record"). */
+  previousLoginAt: z.string().nullable(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const meResponseSchema = z.object({
+  user: currentUserSchema,
+  memberships: z.array(studyMembershipSchema),
+  csrfToken: z.string(),
+  session: sessionInfoSchema,
+});
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+export const renewResponseSchema = z.object({ session: sessionInfoSchema });
+
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(1).max(1024),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const updateContactRequestSchema = z.object({ contact: contactSchema });
+export type UpdateContactRequest = z.infer<typeof updateContactRequestSchema>;

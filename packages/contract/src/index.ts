@@ -1,0 +1,4 @@
+export * from './admin.ts';
+export * from './auth.ts';
+export * from './password-policy.ts';
+export * from './roles.ts';
