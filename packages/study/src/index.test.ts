@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { STUDY_PACKAGE_VERSION } from './index.ts';
+import {
+  computeFormStatus,
+  evaluateSubject,
+  expr,
+  STUDY_PACKAGE_VERSION,
+  studyDefinitionSchema,
+  tmPerforationStudy,
+  validateFormValues,
+} from './index.ts';
 
 describe('@cdms/study', () => {
   it('exports its version', () => {
     expect(STUDY_PACKAGE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('exports the model, the engine and the first study', () => {
+    expect(studyDefinitionSchema.safeParse(tmPerforationStudy).success).toBe(true);
+    expect(evaluateSubject(tmPerforationStudy, {}, { today: '2025-01-01' }).forms.length).toBeGreaterThan(50);
+    expect(validateFormValues(tmPerforationStudy, 'v1', 'visitDay', { visitDate: '2025-01-01' }).valid).toBe(
+      true,
+    );
+    expect(computeFormStatus({ inVisit: true, saved: false, openQueryCount: 0, missingCount: 0 })).toBe(
+      'none',
+    );
+    expect(expr.isYes('eligible')).toEqual({ op: 'eq', args: [{ ref: 'eligible' }, 'Y'] });
   });
 });

@@ -1,3 +1,58 @@
 // The study-definition model and rules engine live here (issue "Study definition and form engine").
 // This package imports nothing of ours and does no I/O, so the browser and the server run the same rules.
 export const STUDY_PACKAGE_VERSION = '0.1.0';
+
+export { addDays, daysBetween, isValidDate, isValidTime, parseDate, yearsBetween } from './engine/dates.ts';
+export {
+  type ExpressionContext,
+  evaluateExpression,
+  holds,
+  isEmptyValue,
+  resolveRef,
+  roundTo,
+} from './engine/evaluate-expression.ts';
+export {
+  type CheckResult,
+  checksWithSeverity,
+  deriveSubjectData,
+  type EvaluateOptions,
+  evaluateForm,
+  evaluateSubject,
+  type FormEvaluation,
+  findFormEvaluation,
+  type ItemState,
+  type MissingItem,
+  type OutcomeResult,
+  type SectionState,
+  type SubjectEvaluation,
+} from './engine/evaluate-subject.ts';
+export {
+  computeFormStatus,
+  computeStatusMatrix,
+  FORM_STATUSES,
+  type FormStatus,
+  type FormStatusInput,
+  type StoredFormState,
+  type StoredFormStates,
+} from './engine/form-status.ts';
+export { VALUE_ERROR_CODES, type ValueErrorCode } from './engine/messages.ts';
+export {
+  type FormLayout,
+  getFormLayout,
+  getItemCodes,
+  getStudyIndex,
+  type ItemLocation,
+  YES_NO_CODES,
+} from './engine/study-index.ts';
+export { type ValueError, type ValueValidation, validateFormValues } from './engine/validate-values.ts';
+export {
+  computeVisitSchedule,
+  type VisitScheduleEntry,
+  type VisitWindowStatus,
+} from './engine/visit-windows.ts';
+export * from './model/expression.ts';
+export * as expr from './model/expression-builders.ts';
+export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/json-value.ts';
+export { type Language, type LocalizedText, localizedTextSchema } from './model/localized-text.ts';
+export * from './model/study-definition.ts';
+export { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './studies/tm-perforation/index.ts';

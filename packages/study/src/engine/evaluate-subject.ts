@@ -1,0 +1,416 @@
+import type { FormValues, JsonValue, SubjectData } from '../model/json-value.ts';
+import type { LocalizedText } from '../model/localized-text.ts';
+import type {
+  ItemDefinition,
+  OutcomeKind,
+  SectionDefinition,
+  Severity,
+  StudyDefinition,
+} from '../model/study-definition.ts';
+import { type ExpressionContext, evaluateExpression, holds, isEmptyValue } from './evaluate-expression.ts';
+import { builtInMessages } from './messages.ts';
+import { type FormLayout, getFormLayout, getStudyIndex, type StudyIndex } from './study-index.ts';
+
+// One pass over a subject: derived values first (they feed conditions and checks across forms and visits),
+// then per form the visibility of sections and items, required-but-missing items, check results and
+// routing outcomes. Pure: the caller passes the data and today's date, nothing is read from elsewhere.
+
+export interface EvaluateOptions {
+  /** Today's date "YYYY-MM-DD" in the study's time zone, supplied by the caller. */
+  today: string;
+}
+
+export interface ItemState {
+  visible: boolean;
+  /** Visible, not in a "not done" section, and required (always or by its condition). */
+  required: boolean;
+  /** Disabled because its section is marked "not done". */
+  disabled: boolean;
+  /** Derived or system-filled: shown, never typed. */
+  readOnly: boolean;
+}
+
+export interface SectionState {
+  key: string;
+  visible: boolean;
+  notDone: boolean;
+  /** States of the section's items (for a repeating group: the column defaults, before row conditions). */
+  items: Record<string, ItemState>;
+  /** For a repeating group: the item states of each row. */
+  rows?: Record<string, ItemState>[] | undefined;
+}
+
+interface ItemPathParts {
+  visitKey: string;
+  formKey: string;
+  itemKey: string;
+  groupKey?: string | undefined;
+  rowIndex?: number | undefined;
+  /** "v1.medicalHistory.histories[0].endDate" */
+  path: string;
+}
+
+export interface CheckResult extends ItemPathParts {
+  checkId: string;
+  severity: Severity;
+  message: LocalizedText;
+}
+
+export interface MissingItem extends ItemPathParts {
+  sectionKey: string;
+}
+
+export interface OutcomeResult {
+  outcomeId: string;
+  kind: OutcomeKind;
+  visitKey: string;
+  formKey: string;
+  target?: { visit: string; form: string } | undefined;
+  message: LocalizedText;
+}
+
+export interface FormEvaluation {
+  visitKey: string;
+  formKey: string;
+  /** The stored values with derived values filled in. */
+  values: FormValues;
+  /** Only the derived items, as computed now. */
+  derived: FormValues;
+  sections: SectionState[];
+  missing: MissingItem[];
+  checks: CheckResult[];
+  outcomes: OutcomeResult[];
+}
+
+export interface SubjectEvaluation {
+  /** The subject's data with every derived value filled in. */
+  data: SubjectData;
+  forms: FormEvaluation[];
+  checks: CheckResult[];
+  outcomes: OutcomeResult[];
+}
+
+/** Derived values may feed one another across forms; a few passes settle any order of definition. */
+const MAX_DERIVATION_PASSES = 3;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function ownValue(values: unknown, key: string): JsonValue {
+  if (!isRecord(values) || !Object.hasOwn(values, key)) return null;
+  return (values[key] ?? null) as JsonValue;
+}
+
+function sameValue(a: JsonValue, b: JsonValue): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A working copy of the scheduled forms' values, so derivations never mutate the caller's data. */
+function copyScheduledData(index: StudyIndex, data: unknown): SubjectData {
+  const copy: SubjectData = {};
+  for (const layout of index.schedule) {
+    const visitData =
+      isRecord(data) && Object.hasOwn(data, layout.visitKey) ? data[layout.visitKey] : undefined;
+    const values =
+      isRecord(visitData) && Object.hasOwn(visitData, layout.form.key)
+        ? visitData[layout.form.key]
+        : undefined;
+    if (!isRecord(values)) continue;
+    copy[layout.visitKey] ??= {};
+    (copy[layout.visitKey] as Record<string, FormValues>)[layout.form.key] = { ...(values as FormValues) };
+  }
+  return copy;
+}
+
+function contextFor(
+  index: StudyIndex,
+  data: SubjectData,
+  layout: FormLayout,
+  today: string,
+): ExpressionContext {
+  return { data, visitKey: layout.visitKey, formKey: layout.form.key, today, params: index.params };
+}
+
+function applyDerivations(index: StudyIndex, data: SubjectData, today: string): void {
+  for (let pass = 0; pass < MAX_DERIVATION_PASSES; pass += 1) {
+    let changed = false;
+    for (const layout of index.schedule) {
+      if (layout.derivedItems.length === 0) continue;
+      const context = contextFor(index, data, layout, today);
+      for (const item of layout.derivedItems) {
+        const formValues = data[layout.visitKey]?.[layout.form.key];
+        // A section marked "not done" has no results to derive from, even if stale values remain.
+        const notDoneItem = layout.items.get(item.key)?.section.notDoneItem;
+        const notDone = notDoneItem !== undefined && ownValue(formValues, notDoneItem) === true;
+        const value = notDone ? null : evaluateExpression(item.derive, context);
+        if (formValues === undefined) {
+          // Forms nobody has opened stay absent unless a derivation actually yields something.
+          if (value === null) continue;
+          data[layout.visitKey] ??= {};
+          (data[layout.visitKey] as Record<string, FormValues>)[layout.form.key] = { [item.key]: value };
+          changed = true;
+        } else if (!Object.hasOwn(formValues, item.key)) {
+          formValues[item.key] = value;
+          if (value !== null) changed = true;
+        } else if (!sameValue(ownValue(formValues, item.key), value)) {
+          formValues[item.key] = value;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) return;
+  }
+}
+
+interface ItemInstance {
+  section: SectionDefinition;
+  item: ItemDefinition;
+  groupKey?: string | undefined;
+  rowIndex?: number | undefined;
+  value: JsonValue;
+  state: ItemState;
+  context: ExpressionContext;
+}
+
+function pathOf(
+  visitKey: string,
+  formKey: string,
+  itemKey: string,
+  groupKey?: string,
+  rowIndex?: number,
+): string {
+  const row = groupKey === undefined ? '' : `${groupKey}[${rowIndex}].`;
+  return `${visitKey}.${formKey}.${row}${itemKey}`;
+}
+
+function pathParts(layout: FormLayout, itemKey: string, groupKey?: string, rowIndex?: number): ItemPathParts {
+  const parts: ItemPathParts = {
+    visitKey: layout.visitKey,
+    formKey: layout.form.key,
+    itemKey,
+    path: pathOf(layout.visitKey, layout.form.key, itemKey, groupKey, rowIndex),
+  };
+  if (groupKey !== undefined) {
+    parts.groupKey = groupKey;
+    parts.rowIndex = rowIndex;
+  }
+  return parts;
+}
+
+function itemState(
+  item: ItemDefinition,
+  section: SectionDefinition,
+  sectionVisible: boolean,
+  notDone: boolean,
+  context: ExpressionContext,
+): ItemState {
+  const visible = sectionVisible && (item.showWhen === undefined || holds(item.showWhen, context));
+  const disabled = notDone && item.key !== section.notDoneItem;
+  const readOnly = item.readOnly === true || item.derive !== undefined;
+  const required =
+    visible &&
+    !disabled &&
+    item.derive === undefined &&
+    (item.required === true || (item.requiredWhen !== undefined && holds(item.requiredWhen, context)));
+  return { visible, required, disabled, readOnly };
+}
+
+function builtInChecks(layout: FormLayout, instance: ItemInstance, today: string): CheckResult[] {
+  const { item, value } = instance;
+  const results: CheckResult[] = [];
+  const base = pathParts(layout, item.key, instance.groupKey, instance.rowIndex);
+  if (
+    typeof value === 'number' &&
+    ((item.min !== undefined && value < item.min) || (item.max !== undefined && value > item.max))
+  ) {
+    results.push({
+      ...base,
+      checkId: `${layout.form.key}.${item.key}.range`,
+      severity: item.rangeSeverity ?? 'query',
+      message: builtInMessages.outOfRange(item.min, item.max),
+    });
+  }
+  if (item.notFuture === true && typeof value === 'string' && value > today) {
+    results.push({
+      ...base,
+      checkId: `${layout.form.key}.${item.key}.future`,
+      severity: 'hard',
+      message: builtInMessages.futureDate,
+    });
+  }
+  return results;
+}
+
+function evaluateLayout(
+  index: StudyIndex,
+  layout: FormLayout,
+  data: SubjectData,
+  today: string,
+): FormEvaluation {
+  const values: FormValues = data[layout.visitKey]?.[layout.form.key] ?? {};
+  const context = contextFor(index, data, layout, today);
+  const sections: SectionState[] = [];
+  const missing: MissingItem[] = [];
+  const instances = new Map<string, ItemInstance[]>();
+  const addInstance = (instance: ItemInstance) => {
+    const list = instances.get(instance.item.key);
+    if (list) list.push(instance);
+    else instances.set(instance.item.key, [instance]);
+    if (instance.state.required && isEmptyValue(instance.value)) {
+      missing.push({
+        ...pathParts(layout, instance.item.key, instance.groupKey, instance.rowIndex),
+        sectionKey: instance.section.key,
+      });
+    }
+  };
+
+  for (const section of layout.sections) {
+    const visible = section.showWhen === undefined || holds(section.showWhen, context);
+    const notDone = section.notDoneItem !== undefined && ownValue(values, section.notDoneItem) === true;
+    const items: Record<string, ItemState> = {};
+    const state: SectionState = { key: section.key, visible, notDone, items };
+    sections.push(state);
+    const groupKey = section.repeating?.key;
+    if (groupKey === undefined) {
+      for (const item of section.items) {
+        const itemStateNow = itemState(item, section, visible, notDone, context);
+        items[item.key] = itemStateNow;
+        addInstance({ section, item, value: ownValue(values, item.key), state: itemStateNow, context });
+      }
+      continue;
+    }
+    for (const item of section.items) items[item.key] = itemState(item, section, visible, notDone, context);
+    const stored = ownValue(values, groupKey);
+    const rows = Array.isArray(stored) ? stored : [];
+    state.rows = [];
+    if (visible && !notDone && section.repeating?.rowsRequired === true && rows.length === 0) {
+      missing.push({ ...pathParts(layout, groupKey), sectionKey: section.key });
+    }
+    rows.forEach((rawRow, rowIndex) => {
+      const row: FormValues = isRecord(rawRow) ? (rawRow as FormValues) : {};
+      const rowContext: ExpressionContext = { ...context, row };
+      const rowStates: Record<string, ItemState> = {};
+      state.rows?.push(rowStates);
+      for (const item of section.items) {
+        const rowState = itemState(item, section, visible, notDone, rowContext);
+        rowStates[item.key] = rowState;
+        addInstance({
+          section,
+          item,
+          groupKey,
+          rowIndex,
+          value: ownValue(row, item.key),
+          state: rowState,
+          context: rowContext,
+        });
+      }
+    });
+  }
+
+  const checks: CheckResult[] = [];
+  for (const list of instances.values()) {
+    for (const instance of list) {
+      if (instance.state.visible && !instance.state.disabled)
+        checks.push(...builtInChecks(layout, instance, today));
+    }
+  }
+  for (const check of layout.checks) {
+    for (const instance of instances.get(check.item) ?? []) {
+      if (!instance.state.visible || instance.state.disabled) continue;
+      if (!holds(check.when, instance.context)) continue;
+      checks.push({
+        ...pathParts(layout, check.item, instance.groupKey, instance.rowIndex),
+        checkId: check.id,
+        severity: check.severity,
+        message: check.message,
+      });
+    }
+  }
+
+  const outcomes: OutcomeResult[] = [];
+  for (const outcome of layout.outcomes) {
+    if (!holds(outcome.when, context)) continue;
+    outcomes.push({
+      outcomeId: outcome.id,
+      kind: outcome.kind,
+      visitKey: layout.visitKey,
+      formKey: layout.form.key,
+      target: outcome.target,
+      message: outcome.message,
+    });
+  }
+
+  const derived: FormValues = {};
+  for (const item of layout.derivedItems) derived[item.key] = ownValue(values, item.key);
+  return {
+    visitKey: layout.visitKey,
+    formKey: layout.form.key,
+    values,
+    derived,
+    sections,
+    missing,
+    checks,
+    outcomes,
+  };
+}
+
+/** Derived values for the whole subject (a working copy; the input is never modified). */
+export function deriveSubjectData(
+  definition: StudyDefinition,
+  data: unknown,
+  options: EvaluateOptions,
+): SubjectData {
+  const index = getStudyIndex(definition);
+  const working = copyScheduledData(index, data);
+  applyDerivations(index, working, options.today);
+  return working;
+}
+
+/** Evaluates every form of every visit of the subject. Never throws, whatever the data. */
+export function evaluateSubject(
+  definition: StudyDefinition,
+  data: unknown,
+  options: EvaluateOptions,
+): SubjectEvaluation {
+  const index = getStudyIndex(definition);
+  const working = deriveSubjectData(definition, data, options);
+  const forms = index.schedule.map((layout) => evaluateLayout(index, layout, working, options.today));
+  return {
+    data: working,
+    forms,
+    checks: forms.flatMap((f) => f.checks),
+    outcomes: forms.flatMap((f) => f.outcomes),
+  };
+}
+
+/**
+ * Evaluates one form (what a save needs): derivations still run over the whole subject because checks
+ * look across forms and visits. Undefined when the visit does not have the form.
+ */
+export function evaluateForm(
+  definition: StudyDefinition,
+  data: unknown,
+  visitKey: string,
+  formKey: string,
+  options: EvaluateOptions,
+): FormEvaluation | undefined {
+  const layout = getFormLayout(definition, visitKey, formKey);
+  if (!layout) return undefined;
+  const index = getStudyIndex(definition);
+  return evaluateLayout(index, layout, deriveSubjectData(definition, data, options), options.today);
+}
+
+/** The evaluation of one form within a subject evaluation. */
+export function findFormEvaluation(
+  evaluation: SubjectEvaluation,
+  visitKey: string,
+  formKey: string,
+): FormEvaluation | undefined {
+  return evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
+}
+
+/** Check results of one severity (for example `hard` ones refuse a save). */
+export function checksWithSeverity(checks: CheckResult[], severity: Severity): CheckResult[] {
+  return checks.filter((c) => c.severity === severity);
+}

@@ -1,0 +1,384 @@
+import { z } from 'zod';
+import { collectParams, collectRefs, type Expression, expressionSchema } from './expression.ts';
+import { localizedTextSchema } from './localized-text.ts';
+
+// The study definition: visits → forms → sections → items, plus conditions, derivations, edit checks and
+// routing outcomes. It is plain JSON (no functions) so the same document drives the browser renderer, the
+// server validator and an ODM export. Types are inferred from the schemas so the two never drift.
+
+/** Keys become parts of `visit.form.item` references, so they are simple identifiers without dots. */
+export const keySchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'a key is letters and digits, starting with a letter');
+
+export const ITEM_TYPES = [
+  'text',
+  'textarea',
+  'integer',
+  'decimal',
+  'date',
+  'time',
+  'singleChoice',
+  'multipleChoice',
+  'checkbox',
+  'yesNo',
+] as const;
+export const itemTypeSchema = z.enum(ITEM_TYPES);
+export type ItemType = z.infer<typeof itemTypeSchema>;
+
+export const SEVERITIES = ['warning', 'query', 'hard'] as const;
+/**
+ * warning: shown while typing, nothing stored; query: saving opens a system query on the item;
+ * hard: the save is refused (422).
+ */
+export const severitySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof severitySchema>;
+
+export const codeSchema = z.strictObject({
+  code: z.string().min(1),
+  label: localizedTextSchema,
+});
+export type Code = z.infer<typeof codeSchema>;
+
+export const codeListSchema = z.strictObject({
+  key: keySchema,
+  codes: z.array(codeSchema).min(1),
+});
+export type CodeList = z.infer<typeof codeListSchema>;
+
+export const itemSchema = z.strictObject({
+  key: keySchema,
+  type: itemTypeSchema,
+  label: localizedTextSchema,
+  help: localizedTextSchema.optional(),
+  /** A unit symbol shown after the input (cm, kg, mmHg, dB…). */
+  unit: z.string().min(1).optional(),
+  /** Digits after the decimal point allowed for `decimal` items. */
+  decimals: z.int().min(0).max(6).optional(),
+  /** Soft range for numbers: a value outside raises a check of `rangeSeverity` (default query). */
+  min: z.number().optional(),
+  max: z.number().optional(),
+  rangeSeverity: severitySchema.optional(),
+  maxLength: z.int().positive().optional(),
+  /** A regular expression a text value must match in full (for example the randomization number). */
+  pattern: z.string().optional(),
+  required: z.boolean().optional(),
+  /** Required only while this expression is true (in addition to `required`). */
+  requiredWhen: expressionSchema.optional(),
+  /** Shown only while this expression is true; hidden items are neither required nor checked. */
+  showWhen: expressionSchema.optional(),
+  /** Filled by the system (for example the screening number), never typed by a user. */
+  readOnly: z.boolean().optional(),
+  /** A computed value: shown read-only, recomputed by the engine and stored with the data. */
+  derive: expressionSchema.optional(),
+  /** Code list key for singleChoice and multipleChoice (yesNo has its own built-in Y/N list). */
+  codeList: keySchema.optional(),
+  display: z.enum(['radio', 'select']).optional(),
+  /** A date that cannot lie after today (checked with severity hard). */
+  notFuture: z.boolean().optional(),
+});
+export type ItemDefinition = z.infer<typeof itemSchema>;
+
+export const repeatingGroupSchema = z.strictObject({
+  /** The key under which the rows are stored in the form values (an array of row objects). */
+  key: keySchema,
+  /** At least one row is required while the section is shown and not marked "not done". */
+  rowsRequired: z.boolean().optional(),
+  maxRows: z.int().positive().optional(),
+});
+export type RepeatingGroup = z.infer<typeof repeatingGroupSchema>;
+
+export const sectionSchema = z.strictObject({
+  key: keySchema,
+  label: localizedTextSchema,
+  /** Instruction or declaration text shown at the top of the section. */
+  help: localizedTextSchema.optional(),
+  /**
+   * Key of a checkbox item of the same form: while it is checked the section is disabled and its required
+   * items count as satisfied ("ND", not done). The checkbox itself stays enabled.
+   */
+  notDoneItem: keySchema.optional(),
+  showWhen: expressionSchema.optional(),
+  repeating: repeatingGroupSchema.optional(),
+  items: z.array(itemSchema),
+});
+export type SectionDefinition = z.infer<typeof sectionSchema>;
+
+/** Which visits a check or an outcome applies to; absent means every visit that has the form. */
+const visitsFilterSchema = z.array(keySchema).min(1).optional();
+
+export const checkSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z][A-Za-z0-9._-]*$/),
+  /** The item the message attaches to; inside a repeating group the check runs once per row. */
+  item: keySchema,
+  /** The check fails (raises its message) when this expression is true; false or unknown means it passes. */
+  when: expressionSchema,
+  severity: severitySchema,
+  message: localizedTextSchema,
+  visits: visitsFilterSchema,
+});
+export type CheckDefinition = z.infer<typeof checkSchema>;
+
+export const OUTCOME_KINDS = ['goToEndOfStudy', 'excluded', 'goToAdverseEvent'] as const;
+export const outcomeKindSchema = z.enum(OUTCOME_KINDS);
+export type OutcomeKind = z.infer<typeof outcomeKindSchema>;
+
+/** A routing outcome (spec §4): the engine reports it, the application prompts with a link to the target. */
+export const outcomeSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z][A-Za-z0-9._-]*$/),
+  kind: outcomeKindSchema,
+  when: expressionSchema,
+  target: z.strictObject({ visit: keySchema, form: keySchema }).optional(),
+  message: localizedTextSchema,
+  visits: visitsFilterSchema,
+});
+export type OutcomeDefinition = z.infer<typeof outcomeSchema>;
+
+export const formVariantSchema = z.strictObject({
+  /** The visits this layout is used in, instead of the form's default sections. */
+  visits: z.array(keySchema).min(1),
+  sections: z.array(sectionSchema).min(1),
+});
+export type FormVariant = z.infer<typeof formVariantSchema>;
+
+export const formSchema = z.strictObject({
+  key: keySchema,
+  label: localizedTextSchema,
+  sections: z.array(sectionSchema).min(1),
+  variants: z.array(formVariantSchema).optional(),
+  checks: z.array(checkSchema).optional(),
+  outcomes: z.array(outcomeSchema).optional(),
+});
+export type FormDefinition = z.infer<typeof formSchema>;
+
+export const VISIT_GROUPS = ['consent', 'screening', 'baseline', 'follow_up', 'end_of_study', 'all'] as const;
+export const visitGroupSchema = z.enum(VISIT_GROUPS);
+export type VisitGroup = z.infer<typeof visitGroupSchema>;
+
+/**
+ * A visit window relative to the date of an anchor visit: expected on anchor + offsetDays, acceptable from
+ * expected − minusDays to expected + plusDays.
+ */
+export const visitWindowSchema = z.strictObject({
+  anchorVisit: keySchema,
+  offsetDays: z.int(),
+  minusDays: z.int().min(0),
+  plusDays: z.int().min(0),
+});
+export type VisitWindow = z.infer<typeof visitWindowSchema>;
+
+export const visitSchema = z.strictObject({
+  key: keySchema,
+  label: localizedTextSchema,
+  group: visitGroupSchema,
+  window: visitWindowSchema.optional(),
+  forms: z.array(keySchema),
+});
+export type VisitDefinition = z.infer<typeof visitSchema>;
+
+export const parameterSchema = z.strictObject({
+  value: z.union([z.number(), z.string()]),
+  label: localizedTextSchema,
+});
+export type ParameterDefinition = z.infer<typeof parameterSchema>;
+
+const baseStudyDefinitionSchema = z.strictObject({
+  key: keySchema,
+  version: z.string().regex(/^\d+\.\d+\.\d+$/),
+  label: localizedTextSchema,
+  /** Where each visit's date is recorded (used for visit windows). */
+  visitDate: z.strictObject({ form: keySchema, item: keySchema }).optional(),
+  /** Named values (date windows, thresholds) used by expressions through `{ "param": name }`. */
+  parameters: z.record(keySchema, parameterSchema).optional(),
+  codeLists: z.array(codeListSchema),
+  visits: z.array(visitSchema).min(1),
+  forms: z.array(formSchema).min(1),
+});
+
+/** The sections a form shows in a visit: the first variant listing the visit, else the default sections. */
+export function sectionsForVisit(form: FormDefinition, visitKey: string): SectionDefinition[] {
+  for (const variant of form.variants ?? []) {
+    if (variant.visits.includes(visitKey)) return variant.sections;
+  }
+  return form.sections;
+}
+
+/** Whether a check or outcome with this `visits` filter applies in the visit. */
+export function appliesToVisit(filter: string[] | undefined, visitKey: string): boolean {
+  return filter === undefined || filter.includes(visitKey);
+}
+
+type StudyShape = z.infer<typeof baseStudyDefinitionSchema>;
+
+/** Keys (items and repeating groups) of a layout, and the problems found in it. */
+function layoutKeys(
+  sections: SectionDefinition[],
+  problems: string[],
+  where: string,
+): Map<string, ItemDefinition | null> {
+  const keys = new Map<string, ItemDefinition | null>();
+  const add = (key: string, item: ItemDefinition | null) => {
+    if (keys.has(key)) problems.push(`${where}: duplicate key ${key}`);
+    keys.set(key, item);
+  };
+  const sectionKeys = new Set<string>();
+  for (const section of sections) {
+    if (sectionKeys.has(section.key)) problems.push(`${where}: duplicate section ${section.key}`);
+    sectionKeys.add(section.key);
+    if (section.repeating) add(section.repeating.key, null);
+    for (const item of section.items) add(item.key, item);
+  }
+  for (const section of sections) {
+    if (section.notDoneItem === undefined) continue;
+    const ndItem = keys.get(section.notDoneItem);
+    const inRows = sections.some((s) => s.repeating && s.items.some((i) => i.key === section.notDoneItem));
+    if (ndItem?.type !== 'checkbox' || inRows) {
+      problems.push(
+        `${where}.${section.key}: notDoneItem ${section.notDoneItem} is not a checkbox of the form`,
+      );
+    }
+  }
+  return keys;
+}
+
+/** Cross-reference checks a plain schema cannot express. Returns human-readable problems (empty when sound). */
+export function findDefinitionProblems(study: StudyShape): string[] {
+  const problems: string[] = [];
+  const codeLists = new Set<string>();
+  for (const list of study.codeLists) {
+    if (codeLists.has(list.key)) problems.push(`duplicate code list ${list.key}`);
+    codeLists.add(list.key);
+    const codes = new Set(list.codes.map((c) => c.code));
+    if (codes.size !== list.codes.length) problems.push(`code list ${list.key}: duplicate code`);
+  }
+  const forms = new Map<string, FormDefinition>();
+  for (const form of study.forms) {
+    if (forms.has(form.key)) problems.push(`duplicate form ${form.key}`);
+    forms.set(form.key, form);
+  }
+  const visits = new Map<string, string[]>();
+  for (const visit of study.visits) {
+    if (visits.has(visit.key)) problems.push(`duplicate visit ${visit.key}`);
+    visits.set(visit.key, visit.forms);
+  }
+  for (const visit of study.visits) {
+    for (const formKey of visit.forms) {
+      if (!forms.has(formKey)) problems.push(`visit ${visit.key}: unknown form ${formKey}`);
+    }
+    if (visit.window && !visits.has(visit.window.anchorVisit)) {
+      problems.push(`visit ${visit.key}: unknown anchor visit ${visit.window.anchorVisit}`);
+    }
+  }
+  if (study.visitDate) {
+    const form = forms.get(study.visitDate.form);
+    const item = form?.sections.some((s) => s.items.some((i) => i.key === study.visitDate?.item));
+    if (!item) problems.push(`visitDate: unknown item ${study.visitDate.form}.${study.visitDate.item}`);
+  }
+
+  // Keys per (visit, form) layout and the union per form, for reference checks.
+  const layoutByVisit = new Map<string, Map<string, ItemDefinition | null>>();
+  const unionByForm = new Map<string, Set<string>>();
+  for (const form of study.forms) {
+    const union = new Set<string>();
+    const layouts = [{ sections: form.sections, name: form.key }];
+    for (const [index, variant] of (form.variants ?? []).entries()) {
+      layouts.push({ sections: variant.sections, name: `${form.key}.variants[${index}]` });
+      for (const visitKey of variant.visits) {
+        if (!visits.has(visitKey)) problems.push(`${form.key}: variant for unknown visit ${visitKey}`);
+      }
+    }
+    for (const layout of layouts) {
+      for (const key of layoutKeys(layout.sections, problems, layout.name).keys()) union.add(key);
+      for (const section of layout.sections) {
+        for (const item of section.items) {
+          const where = `${layout.name}.${item.key}`;
+          const isChoice = item.type === 'singleChoice' || item.type === 'multipleChoice';
+          if (isChoice && (item.codeList === undefined || !codeLists.has(item.codeList))) {
+            problems.push(`${where}: choice item needs a known codeList`);
+          }
+          if (!isChoice && item.codeList !== undefined)
+            problems.push(`${where}: codeList on a ${item.type} item`);
+          if (section.repeating && item.derive !== undefined) {
+            problems.push(`${where}: derived items cannot sit in a repeating group`);
+          }
+          if (item.pattern !== undefined && !isValidPattern(item.pattern))
+            problems.push(`${where}: bad pattern`);
+        }
+      }
+    }
+    unionByForm.set(form.key, union);
+  }
+  for (const visit of study.visits) {
+    for (const formKey of visit.forms) {
+      const form = forms.get(formKey);
+      if (!form) continue;
+      layoutByVisit.set(`${visit.key}.${formKey}`, layoutKeys(sectionsForVisit(form, visit.key), [], ''));
+    }
+  }
+
+  const checkIds = new Set<string>();
+  const outcomeIds = new Set<string>();
+  const checkExpression = (expression: Expression | undefined, form: FormDefinition, where: string) => {
+    for (const ref of collectRefs(expression)) {
+      const parts = ref.split('.');
+      let known = false;
+      if (parts.length === 1) known = unionByForm.get(form.key)?.has(ref) ?? false;
+      if (parts.length === 2) known = unionByForm.get(parts[0] ?? '')?.has(parts[1] ?? '') ?? false;
+      if (parts.length === 3)
+        known = layoutByVisit.get(`${parts[0]}.${parts[1]}`)?.has(parts[2] ?? '') ?? false;
+      if (!known) problems.push(`${where}: unknown reference ${ref}`);
+    }
+    for (const param of collectParams(expression)) {
+      if (study.parameters?.[param] === undefined) problems.push(`${where}: unknown parameter ${param}`);
+    }
+  };
+  const scheduledVisits = (formKey: string) =>
+    study.visits.filter((v) => v.forms.includes(formKey)).map((v) => v.key);
+
+  for (const form of study.forms) {
+    const allSections = [form.sections, ...(form.variants ?? []).map((v) => v.sections)].flat();
+    for (const section of allSections) {
+      checkExpression(section.showWhen, form, `${form.key}.${section.key}`);
+      for (const item of section.items) {
+        const where = `${form.key}.${item.key}`;
+        checkExpression(item.showWhen, form, where);
+        checkExpression(item.requiredWhen, form, where);
+        checkExpression(item.derive, form, where);
+      }
+    }
+    for (const check of form.checks ?? []) {
+      if (checkIds.has(check.id)) problems.push(`duplicate check id ${check.id}`);
+      checkIds.add(check.id);
+      checkExpression(check.when, form, `check ${check.id}`);
+      for (const visitKey of scheduledVisits(form.key)) {
+        if (!appliesToVisit(check.visits, visitKey)) continue;
+        const keys = layoutByVisit.get(`${visitKey}.${form.key}`);
+        if (!keys?.get(check.item)) problems.push(`check ${check.id}: no item ${check.item} in ${visitKey}`);
+      }
+    }
+    for (const outcome of form.outcomes ?? []) {
+      if (outcomeIds.has(outcome.id)) problems.push(`duplicate outcome id ${outcome.id}`);
+      outcomeIds.add(outcome.id);
+      checkExpression(outcome.when, form, `outcome ${outcome.id}`);
+      if (outcome.target && !visits.get(outcome.target.visit)?.includes(outcome.target.form)) {
+        problems.push(`outcome ${outcome.id}: target form not in target visit`);
+      }
+    }
+  }
+  return problems;
+}
+
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The whole study definition, including cross-reference checks (known forms, items, references, code lists). */
+export const studyDefinitionSchema = baseStudyDefinitionSchema.superRefine((study, ctx) => {
+  for (const problem of findDefinitionProblems(study)) ctx.addIssue({ code: 'custom', message: problem });
+});
+export type StudyDefinition = z.infer<typeof studyDefinitionSchema>;

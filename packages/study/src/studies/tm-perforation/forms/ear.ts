@@ -1,0 +1,283 @@
+import type { Band } from '../../../model/expression.ts';
+import {
+  and,
+  band,
+  daysBetween,
+  gt,
+  isYes,
+  notEmpty,
+  op,
+  param,
+  ref,
+  round,
+} from '../../../model/expression-builders.ts';
+import type { FormDefinition, ItemDefinition, SectionDefinition } from '../../../model/study-definition.ts';
+import { dateItem, item, ndItem, opinionItem, section, t } from '../helpers.ts';
+import { SCREENING_DATE } from '../refs.ts';
+
+export const otoscopyEndoscopyForm: FormDefinition = {
+  key: 'otoscopyEndoscopy',
+  label: t('이경/내시경 검사', 'Otoscopy / endoscopy'),
+  sections: [
+    section(
+      'otoscopy',
+      t('이경/내시경 검사', 'Otoscopy / endoscopy'),
+      [
+        ndItem(),
+        item('perforation', 'yesNo', t('고막 천공 유무', 'Perforation present'), {
+          display: 'radio',
+          required: true,
+        }),
+        item('perforationSize', 'decimal', t('천공 크기', 'Perforation size'), {
+          unit: 'mm',
+          decimals: 1,
+          min: 0,
+          showWhen: isYes('perforation'),
+          requiredWhen: isYes('perforation'),
+        }),
+        item('otorrhea', 'yesNo', t('이루(귀 분비물) 유무', 'Ear discharge (otorrhoea) present'), {
+          display: 'radio',
+          required: true,
+        }),
+      ],
+      { notDoneItem: 'nd' },
+    ),
+  ],
+};
+
+const perforationDiameter = (): ItemDefinition =>
+  item('perforationDiameter', 'decimal', t('천공 직경', 'Perforation diameter'), {
+    unit: 'mm',
+    decimals: 1,
+    min: 0,
+    required: true,
+  });
+
+// product.md: perforation % = perforation diameter / total TM diameter × 100. V2 has no total diameter of
+// its own, so its percent uses the V1 total diameter.
+const perforationPercent = (totalDiameterRef: string): ItemDefinition =>
+  item('perforationPercent', 'decimal', t('천공 비율', 'Perforation percent'), {
+    unit: '%',
+    decimals: 1,
+    derive: round(op('percent', ref('perforationDiameter'), ref(totalDiameterRef)), 1),
+  });
+
+const photoSection = (items: ItemDefinition[]): SectionDefinition =>
+  section('photo', t('고막 사진 평가', 'Tympanic membrane photograph'), items);
+
+const baselineDiameter = ref('v2.tympanicPhoto.perforationDiameter');
+
+export const tympanicPhotoForm: FormDefinition = {
+  key: 'tympanicPhoto',
+  label: t('고막 사진', 'Tympanic membrane photograph'),
+  // V3: perforation only. V1, V2 and V4–V6 have their own layouts below.
+  sections: [photoSection([perforationDiameter()])],
+  variants: [
+    {
+      visits: ['v1'],
+      sections: [
+        photoSection([
+          item('totalDiameter', 'decimal', t('고막 전체 직경', 'Total tympanic membrane diameter'), {
+            unit: 'mm',
+            decimals: 1,
+            min: 0,
+            required: true,
+          }),
+          perforationDiameter(),
+          perforationPercent('totalDiameter'),
+        ]),
+      ],
+    },
+    {
+      visits: ['v2'],
+      sections: [photoSection([perforationDiameter(), perforationPercent('v1.tympanicPhoto.totalDiameter')])],
+    },
+    {
+      visits: ['v4', 'v5', 'v6'],
+      sections: [
+        photoSection([
+          perforationDiameter(),
+          item(
+            'decreasePercent',
+            'decimal',
+            t('기저 방문(V2) 대비 천공 감소율', 'Decrease versus baseline (V2)'),
+            {
+              unit: '%',
+              decimals: 1,
+              // (V2 diameter − current diameter) / V2 diameter × 100
+              derive: round(
+                op('percent', op('sub', baselineDiameter, ref('perforationDiameter')), baselineDiameter),
+                1,
+              ),
+            },
+          ),
+          item('regeneration', 'yesNo', t('고막 재생 여부', 'Membrane regeneration'), {
+            display: 'radio',
+            required: true,
+          }),
+          item('evaluation', 'singleChoice', t('평가', 'Evaluation'), {
+            codeList: 'healingEvaluation',
+            display: 'radio',
+            required: true,
+          }),
+          opinionItem(),
+        ]),
+      ],
+    },
+  ],
+  checks: [
+    {
+      id: 'tympanicPhoto.perforationLargerThanMembrane',
+      item: 'perforationDiameter',
+      visits: ['v1'],
+      when: gt(ref('perforationDiameter'), ref('totalDiameter')),
+      severity: 'query',
+      message: t(
+        '천공 직경이 고막 전체 직경보다 큽니다.',
+        'The perforation diameter is larger than the membrane diameter.',
+      ),
+    },
+  ],
+};
+
+const imagingSubstitutionMessage = t(
+  '검사일이 스크리닝 1년 이전입니다. 대체 인정 기간(1년)을 확인하십시오.',
+  'The examination is more than 1 year before screening. Please check the substitution window (1 year).',
+);
+
+export const tbctImagingForm: FormDefinition = {
+  key: 'tbctImaging',
+  label: t('측두골 CT 촬영', 'Temporal bone CT'),
+  sections: [
+    section(
+      'imaging',
+      t('측두골 CT 촬영', 'Temporal bone CT'),
+      [
+        ndItem(),
+        dateItem('imagingDate', t('촬영일', 'Imaging date'), { required: true }),
+        item(
+          'fractureOrDamage',
+          'yesNo',
+          t('측두골 골절 또는 이소골 손상', 'Temporal bone fracture or ossicular damage'),
+          {
+            display: 'radio',
+            required: true,
+          },
+        ),
+      ],
+      {
+        notDoneItem: 'nd',
+        help: t(
+          '스크리닝 전 1년 이내의 결과는 대체할 수 있습니다.',
+          'Results from within 1 year before screening may be used instead.',
+        ),
+      },
+    ),
+  ],
+  checks: [
+    {
+      id: 'tbctImaging.outsideWindow',
+      item: 'imagingDate',
+      when: gt(daysBetween(ref('imagingDate'), ref(SCREENING_DATE)), param('audiometryImagingWindowDays')),
+      severity: 'query',
+      message: imagingSubstitutionMessage,
+    },
+  ],
+  outcomes: [
+    {
+      id: 'tbctImaging.fractureOrDamage',
+      kind: 'excluded',
+      when: isYes('fractureOrDamage'),
+      target: { visit: 'all', form: 'endExamination' },
+      message: t(
+        '측두골 골절 또는 이소골 손상이 있어 대상자는 임상시험에서 제외됩니다. 종료 검사를 작성하십시오.',
+        'Temporal bone fracture or ossicular damage: the subject is excluded from the study. Complete the end of study.',
+      ),
+    },
+  ],
+};
+
+export const impedanceAudiometryForm: FormDefinition = {
+  key: 'impedanceAudiometry',
+  label: t('임피던스 청력 검사', 'Impedance audiometry'),
+  sections: [
+    section(
+      'tympanometry',
+      t('고막운동성 검사', 'Tympanometry'),
+      [
+        ndItem(),
+        // Not in the prototype: needed to check the 1-year substitution window of spec §5.
+        dateItem('examDate', t('검사일', 'Examination date'), { required: true }),
+        item('result', 'singleChoice', t('결과', 'Result'), {
+          codeList: 'tympanogramType',
+          display: 'radio',
+          required: true,
+        }),
+      ],
+      { notDoneItem: 'nd' },
+    ),
+  ],
+  checks: [
+    {
+      id: 'impedanceAudiometry.outsideWindow',
+      item: 'examDate',
+      visits: ['v1'],
+      when: gt(daysBetween(ref('examDate'), ref(SCREENING_DATE)), param('audiometryImagingWindowDays')),
+      severity: 'query',
+      message: imagingSubstitutionMessage,
+    },
+  ],
+};
+
+const FREQUENCIES = [500, 1000, 2000, 4000] as const;
+
+/** spec §5 hearing bands (whole dB), coded 001–007. */
+export const HEARING_SEVERITY_BANDS: Band[] = [
+  { min: -10, max: 15, value: '001' },
+  { min: 16, max: 25, value: '002' },
+  { min: 26, max: 40, value: '003' },
+  { min: 41, max: 55, value: '004' },
+  { min: 56, max: 70, value: '005' },
+  { min: 71, max: 90, value: '006' },
+  { min: 91, value: '007' },
+];
+
+function ptaSection(prefix: 'air' | 'bone', label: [string, string]): SectionDefinition {
+  const thresholds = FREQUENCIES.map((hz) => ref(`${prefix}${hz}`));
+  const items: ItemDefinition[] = [
+    ndItem(`${prefix}Nd`),
+    ...FREQUENCIES.map((hz) =>
+      item(`${prefix}${hz}`, 'integer', t(`${hz} Hz 역치`, `${hz} Hz threshold`), {
+        unit: 'dB',
+        min: -10,
+        max: 120,
+        required: true,
+      }),
+    ),
+    // An average of fewer than four thresholds would misstate the hearing level, so all four are needed.
+    item(`${prefix}Average`, 'decimal', t('평균 청력역치', 'Average threshold'), {
+      unit: 'dB',
+      decimals: 1,
+      derive: op('if', and(...thresholds.map((r) => notEmpty(r))), round(op('avg', ...thresholds), 1), null),
+    }),
+  ];
+  if (prefix === 'air') {
+    // The bands are whole decibels, so the average is rounded to a whole dB before the lookup.
+    items.push(
+      item('airSeverity', 'singleChoice', t('난청 정도', 'Hearing loss severity'), {
+        codeList: 'hearingSeverity',
+        derive: band(round(ref('airAverage'), 0), HEARING_SEVERITY_BANDS),
+      }),
+    );
+  }
+  return section(prefix, t(label[0], label[1]), items, { notDoneItem: `${prefix}Nd` });
+}
+
+export const ptaTestForm: FormDefinition = {
+  key: 'ptaTest',
+  label: t('순음 청력 검사(PTA)', 'Pure tone audiometry (PTA)'),
+  sections: [
+    ptaSection('air', ['기도 청력', 'Air conduction']),
+    ptaSection('bone', ['골도 청력', 'Bone conduction']),
+  ],
+};
