@@ -15,6 +15,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
+import { registerStudyRoutes } from './studies/routes.ts';
 import { productVersion } from './version.ts';
 import { registerWebApp } from './web/static-web-app.ts';
 
@@ -47,6 +48,14 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.decorateRequest('principal', null);
+  // Every API route, as registered: the authorization-matrix test checks each one is covered.
+  const apiRoutes: { method: string; url: string }[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
+  });
   await app.register(fastifyCookie);
 
   await app.register(fastifyHelmet, {
@@ -93,6 +102,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHealthRoutes(app, context);
   registerAuthRoutes(app, context);
   registerAdminRoutes(app, context);
+  registerStudyRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 
   return app;

@@ -1,10 +1,44 @@
+import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
+import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
+import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo-seed.ts';
 
 /** An in-process server over a test database; requests go through `app.inject`, no port. */
 export async function buildTestApp(database: DatabaseHandle, env: Record<string, string> = {}): Promise<App> {
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  // Tests log in often from one address: the per-IP login limit is raised unless a test sets it.
+  const config = loadConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: '100000', ...env });
   return buildApp({ config, database });
+}
+
+/** The demo study, sites and accounts (the seed is idempotent: it only fills an empty database). */
+export async function seedDemo(db: Kysely<Database>): Promise<void> {
+  await seedDemoData(db);
+}
+
+export interface SignedIn {
+  cookie: string;
+  csrfToken: string;
+  /** Headers for a cookie-authenticated write. */
+  headers: Record<string, string>;
+  userId: number;
+}
+
+/** Logs in through the API and returns the session cookie and CSRF token. */
+export async function signIn(app: App, email: string, password = DEMO_PASSWORD): Promise<SignedIn> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200)
+    throw new Error(`login as ${email} failed: ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name === 'cdms_session');
+  if (!cookie) throw new Error('no session cookie');
+  const body = response.json();
+  const cookieHeader = `cdms_session=${cookie.value}`;
+  return {
+    cookie: cookieHeader,
+    csrfToken: body.csrfToken,
+    headers: { cookie: cookieHeader, 'x-csrf-token': body.csrfToken },
+    userId: body.user.id,
+  };
 }

@@ -38,14 +38,17 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHa
   await admin.end();
 
   const database = openPostgres({ connectionString, schema, maxConnections: 20 });
-  await migrateToLatest(database.db);
-  return {
-    ...database,
-    close: async () => {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
-      await database.close();
-    },
+  const close = async () => {
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
+    await database.close();
   };
+  try {
+    await migrateToLatest(database.db, schema);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { ...database, close };
 }
 
 /**

@@ -19,6 +19,7 @@ export const auditEventTypes = [
   'membership.updated',
   'membership.deleted',
   'study.created',
+  'study.definition_published',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -34,7 +35,7 @@ export interface AuditActor {
 
 export interface AuditEventInput {
   type: AuditEventType;
-  entityType: 'user' | 'session' | 'study' | 'site' | 'membership';
+  entityType: 'user' | 'session' | 'study' | 'site' | 'membership' | 'study_definition';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import type { DatabaseHandle } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+
+async function currentSchema(database: DatabaseHandle): Promise<string> {
+  const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  return result.rows[0]?.schema ?? 'public';
+}
 
 describe('migration files', () => {
   it('are named <UTC timestamp>-<what>.ts and export only `up`', async () => {
@@ -23,6 +30,11 @@ describeWithDatabase('migrateToLatest', (database) => {
       .db.introspection.getTables()
       .then((list) => list.map((table) => table.name));
     expect(tables).toContain('app_meta');
-    expect(await migrateToLatest(database().db)).toEqual([]);
+    expect(
+      await migrateToLatest(
+        database().db,
+        database().kind === 'postgres' ? await currentSchema(database()) : 'public',
+      ),
+    ).toEqual([]);
   });
 });

@@ -23,10 +23,19 @@ class MigrationFolderProvider implements MigrationProvider {
   }
 }
 
-/** Brings the database up to the newest migration; throws with the failing migration's name. */
+/**
+ * Brings the database up to the newest migration; throws with the failing migration's name.
+ * `schema` is where the tables go (the connection's search_path must name it first).
+ */
 // biome-ignore lint/suspicious/noExplicitAny: the migrator works on any schema.
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new MigrationFolderProvider() });
+export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promise<string[]> {
+  // Name the schema of Kysely's own bookkeeping tables: otherwise it may find them in another
+  // schema of the same database (the tests give each file its own) and skip creating them.
+  const migrator = new Migrator({
+    db,
+    provider: new MigrationFolderProvider(),
+    migrationTableSchema: schema,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {

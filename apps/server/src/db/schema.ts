@@ -17,6 +17,7 @@ export interface Database {
   audit_chain_head: AuditChainHeadTable;
   login_failures: LoginFailuresTable;
   rate_limit_counters: RateLimitCountersTable;
+  study_definitions: StudyDefinitionsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -134,4 +135,13 @@ export interface RateLimitCountersTable {
   key: string;
   window_start: Date;
   count: number;
+}
+
+export interface StudyDefinitionsTable {
+  id: Generated<number>;
+  study_id: number;
+  version: string;
+  /** The StudyDefinition JSON (packages/study); written as a JSON string, read as an object. */
+  definition: ColumnType<unknown, string, never>;
+  created_at: CreatedAt;
 }

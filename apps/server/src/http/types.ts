@@ -15,3 +15,10 @@ export type App = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route registered, by method and URL pattern (see app.ts). */
+    apiRoutes: { method: string; url: string }[];
+  }
+}

@@ -1,4 +1,5 @@
 import type { Role } from '@cdms/contract';
+import { tmPerforationStudy } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { createMembership } from '../admin/memberships.ts';
 import { createSite } from '../admin/sites.ts';
@@ -6,6 +7,7 @@ import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
+import { publishStudyDefinition } from '../studies/study-definitions.ts';
 
 /** Every demo account's password (README, and printed at start). */
 export const DEMO_PASSWORD = 'cdms-demo-2026';
@@ -62,6 +64,8 @@ export async function seedDemoData(db: Kysely<Database>): Promise<boolean> {
     status: 'ended',
     registered_on: '2024-04-15',
   });
+
+  await publishStudyDefinition(db, actor, study, tmPerforationStudy);
 
   const siteIds = new Map<string, number>();
   for (const site of demoSites) {

@@ -1,0 +1,409 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, seedDemo, signIn } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import type { App } from '../http/types.ts';
+import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeWithDatabase('auth API', (database) => {
+  let app: App;
+  const auditTypes = async () =>
+    (await database().db.selectFrom('audit_events').select('event_type').orderBy('id').execute()).map(
+      (row) => row.event_type,
+    );
+
+  beforeAll(async () => {
+    await seedDemo(database().db);
+    app = await buildTestApp(database(), { LOGIN_MAX_FAILURES: '5', LOGIN_LOCKOUT_SECONDS: '2' });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  describe('login', () => {
+    it('signs in, sets an HttpOnly SameSite cookie (not Secure over http) and returns the user', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: ' PI@demo.cdms ', password: DEMO_PASSWORD },
+      });
+      expect(response.statusCode).toBe(200);
+      const cookie = response.cookies.find((c) => c.name === 'cdms_session');
+      expect(cookie?.httpOnly).toBe(true);
+      expect(cookie?.sameSite).toBe('Lax');
+      expect(cookie?.secure).toBeFalsy();
+      const body = response.json();
+      expect(body.user).toMatchObject({ email: 'pi@demo.cdms', name: '김연구', isAdmin: false });
+      expect(body.csrfToken).toMatch(/^[\w-]{40,}$/);
+      const study = body.memberships.find((m: { studyCode: string }) => m.studyCode === 'TMP-2026');
+      expect(study.roles).toEqual(['PI']);
+      expect(study.sites.map((s: { institutionNumber: string }) => s.institutionNumber)).toEqual(['01']);
+      expect(study.abilities).toEqual([
+        'subject.read',
+        'subject.write',
+        'subject.randomize',
+        'casebook.sign',
+        'query.answer',
+      ]);
+      expect(response.headers['x-session-idle-expires-at']).toBe(body.session.idleExpiresAt);
+      expect(response.body).not.toContain('password');
+    });
+
+    it('answers an unknown email exactly like a wrong password', async () => {
+      const wrong = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'si@demo.cdms', password: 'nope-1234567' },
+      });
+      const unknown = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ghost@demo.cdms', password: 'nope-1234567' },
+      });
+      expect(wrong.statusCode).toBe(401);
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json()).toEqual(wrong.json());
+      expect(wrong.json().error.code).toBe('invalid_credentials');
+      expect(wrong.cookies).toEqual([]);
+    });
+
+    it('locks an account after 5 failures, refuses even the right password, then lets it in after the lockout', async () => {
+      const email = 'crc@demo.cdms';
+      const attempt = (password: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password },
+          headers: { 'accept-language': 'en' },
+        });
+      for (let i = 1; i <= 4; i++) expect((await attempt(`wrong-${i}-password`)).statusCode).toBe(401);
+      const fifth = await attempt('wrong-5-password');
+      expect(fifth.statusCode).toBe(423);
+      expect(fifth.json().error).toMatchObject({ code: 'account_locked' });
+      expect(fifth.json().error.message).toMatch(/locked/);
+      expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(423);
+      expect(await auditTypes()).toContain('auth.account_locked');
+      await sleep(2100);
+      expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('locks an unknown email the same way, so lockouts reveal nothing', async () => {
+      let last = 0;
+      for (let i = 0; i < 5; i++) {
+        last = (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: 'nobody@x.kr', password: 'x' },
+          })
+        ).statusCode;
+      }
+      expect(last).toBe(423);
+    });
+
+    it('refuses malformed login bodies with 400, never 500', async () => {
+      for (const payload of [
+        {},
+        { email: 'a@b.c' },
+        { email: 5, password: 'x' },
+        { email: '', password: '' },
+      ]) {
+        const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.code).toBe('validation_failed');
+      }
+    });
+
+    it('gives a new session id on every login and ends the one the browser came with (no fixation)', async () => {
+      const first = await signIn(app, 'dm@demo.cdms');
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'dm@demo.cdms', password: DEMO_PASSWORD },
+        headers: { cookie: first.cookie },
+      });
+      const second = response.cookies.find((c) => c.name === 'cdms_session')?.value;
+      expect(second).toBeDefined();
+      expect(`cdms_session=${second}`).not.toBe(first.cookie);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: first.cookie } }))
+          .statusCode,
+      ).toBe(401);
+      expect(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/api/auth/me',
+            headers: { cookie: `cdms_session=${second}` },
+          })
+        ).statusCode,
+      ).toBe(200);
+    });
+
+    it('stores only a hash of the session token', async () => {
+      const session = await signIn(app, 'si@demo.cdms');
+      const token = session.cookie.split('=')[1] as string;
+      const rows = await database().db.selectFrom('sessions').select('id_hash').execute();
+      expect(rows.some((row) => row.id_hash === token)).toBe(false);
+      expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.id_hash))).toBe(true);
+    });
+  });
+
+  describe('session', () => {
+    it('answers /api/auth/me with 401 JSON without a cookie or with a bogus one', async () => {
+      for (const headers of [{}, { cookie: 'cdms_session=forged' }]) {
+        const response = await app.inject({ method: 'GET', url: '/api/auth/me', headers });
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error.code).toBe('unauthenticated');
+      }
+    });
+
+    it('refuses a cookie-authenticated write without the CSRF token', async () => {
+      const session = await signIn(app, 'cra@demo.cdms');
+      const without = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/contact',
+        payload: { contact: '010-1234-5678' },
+        headers: { cookie: session.cookie },
+      });
+      expect(without.statusCode).toBe(403);
+      expect(without.json().error.code).toBe('csrf_failed');
+      const wrong = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/contact',
+        payload: { contact: '010-1234-5678' },
+        headers: { cookie: session.cookie, 'x-csrf-token': `${session.csrfToken}x` },
+      });
+      expect(wrong.statusCode).toBe(403);
+      const user = await database()
+        .db.selectFrom('users')
+        .select('contact')
+        .where('email', '=', 'cra@demo.cdms')
+        .executeTakeFirstOrThrow();
+      expect(user.contact).toBe('');
+      const right = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/contact',
+        payload: { contact: '010-1234-5678' },
+        headers: session.headers,
+      });
+      expect(right.statusCode).toBe(204);
+      const me = await app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { cookie: session.cookie },
+      });
+      expect(me.json().user.contact).toBe('010-1234-5678');
+    });
+
+    it('refuses a contact that is not a phone number', async () => {
+      const session = await signIn(app, 'cra@demo.cdms');
+      const response = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/contact',
+        payload: { contact: '<script>' },
+        headers: session.headers,
+      });
+      expect(response.statusCode).toBe(400);
+    });
+
+    it('renews the idle expiry and logs out', async () => {
+      const session = await signIn(app, 'pi@demo.cdms');
+      const before = (
+        await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: session.cookie } })
+      ).json().session.idleExpiresAt;
+      await sleep(20);
+      const renewed = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
+      expect(renewed.statusCode).toBe(200);
+      expect(new Date(renewed.json().session.idleExpiresAt).getTime()).toBeGreaterThan(
+        new Date(before).getTime(),
+      );
+      const logout = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: session.headers });
+      expect(logout.statusCode).toBe(204);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: session.cookie } }))
+          .statusCode,
+      ).toBe(401);
+      expect(await auditTypes()).toContain('auth.logout');
+    });
+
+    it('ends the session of a deactivated user at once', async () => {
+      const admin = await signIn(app, 'admin@demo.cdms');
+      const si = await signIn(app, 'si@demo.cdms');
+      const deactivate = await app.inject({
+        method: 'PUT',
+        url: `/api/admin/users/${si.userId}`,
+        payload: { active: false },
+        headers: admin.headers,
+      });
+      expect(deactivate.statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: si.cookie } })).statusCode,
+      ).toBe(401);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'si@demo.cdms', password: DEMO_PASSWORD },
+      });
+      expect(login.statusCode).toBe(401);
+      await app.inject({
+        method: 'PUT',
+        url: `/api/admin/users/${si.userId}`,
+        payload: { active: true },
+        headers: admin.headers,
+      });
+    });
+  });
+
+  describe('password change', () => {
+    it('checks the current password and the policy, then ends every other session', async () => {
+      const here = await signIn(app, 'pi@demo.cdms');
+      const elsewhere = await signIn(app, 'pi@demo.cdms');
+      const wrongCurrent = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: 'not-it-123', newPassword: 'new-password-2027' },
+        headers: here.headers,
+      });
+      expect(wrongCurrent.statusCode).toBe(422);
+      expect(wrongCurrent.json().error.code).toBe('current_password_incorrect');
+      const weak = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: DEMO_PASSWORD, newPassword: 'short' },
+        headers: here.headers,
+      });
+      expect(weak.statusCode).toBe(422);
+      expect(weak.json().error.details.issues).toEqual(['too_short', 'needs_digit']);
+
+      const changed = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: DEMO_PASSWORD, newPassword: 'new-password-2027' },
+        headers: here.headers,
+      });
+      expect(changed.statusCode).toBe(204);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: here.cookie } }))
+          .statusCode,
+      ).toBe(200);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: elsewhere.cookie } }))
+          .statusCode,
+      ).toBe(401);
+      await signIn(app, 'pi@demo.cdms', 'new-password-2027');
+      await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: 'new-password-2027', newPassword: DEMO_PASSWORD },
+        headers: here.headers,
+      });
+    });
+  });
+
+  describe('audit of security events', () => {
+    it('writes an unbroken, append-only chain', async () => {
+      const types = await auditTypes();
+      for (const type of [
+        'auth.login_succeeded',
+        'auth.login_failed',
+        'auth.account_locked',
+        'auth.logout',
+        'auth.password_changed',
+        'auth.contact_changed',
+        'user.updated',
+      ]) {
+        expect(types).toContain(type);
+      }
+      await expect(
+        sql`update audit_events set actor_label = 'someone else' where id = 1`.execute(database().db),
+      ).rejects.toThrow(/append-only/);
+      await expect(sql`delete from audit_events where id = 1`.execute(database().db)).rejects.toThrow(
+        /append-only/,
+      );
+      const passwords = await database().db.selectFrom('audit_events').select(['before', 'after']).execute();
+      expect(JSON.stringify(passwords)).not.toContain(DEMO_PASSWORD);
+    });
+  });
+});
+
+describeWithDatabase('session timeouts', (database) => {
+  let app: App;
+  beforeAll(async () => {
+    await seedDemo(database().db);
+    app = await buildTestApp(database(), { SESSION_IDLE_SECONDS: '2', SESSION_MAX_SECONDS: '3' });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('ends an idle session after the idle timeout', async () => {
+    const session = await signIn(app, 'cra@demo.cdms');
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: session.cookie } }))
+        .statusCode,
+    ).toBe(200);
+    await sleep(2200);
+    const expired = await app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: session.cookie },
+    });
+    expect(expired.statusCode).toBe(401);
+  });
+
+  it('ends a session at its absolute lifetime even when renewed', async () => {
+    const session = await signIn(app, 'cra@demo.cdms');
+    const started = Date.now();
+    // Renewing every 0.7 s keeps the 2 s idle timeout from striking…
+    while (Date.now() - started < 2300) {
+      await sleep(700);
+      const renewed = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
+      expect(renewed.statusCode).toBe(200);
+    }
+    // …but not the 3 s absolute lifetime.
+    await sleep(3200 - (Date.now() - started));
+    const late = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
+    expect(late.statusCode).toBe(401);
+  });
+});
+
+describeWithDatabase('login rate limit', (database) => {
+  it('refuses a burst of logins from one address with 429', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { LOGIN_RATE_LIMIT: '3' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: 'x@y.kr', password: 'nope' },
+          })
+        ).statusCode,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    await app.close();
+  });
+});
+
+describeWithDatabase('cookies behind an https proxy', (database) => {
+  it('marks the session cookie Secure when the request came over https', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { TRUST_PROXY: '1' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'dm@demo.cdms', password: DEMO_PASSWORD },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(response.cookies.find((c) => c.name === 'cdms_session')?.secure).toBe(true);
+    await app.close();
+  });
+});

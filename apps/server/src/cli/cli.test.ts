@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPGlite } from '../db/database.ts';
+
+const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-'));
+
+function cdms(args: string[], input?: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run cdms', () => {
+  it('creates a system administrator from a password on stdin', () => {
+    const result = cdms(
+      ['create-admin', '--email', 'Chief@Hospital.kr', '--name', '책임자', '--password-stdin'],
+      'head-of-trial-2026\n',
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Created system administrator chief@hospital.kr');
+    expect(result.status).toBe(0);
+    const again = cdms(
+      ['create-admin', '--email', 'chief@hospital.kr', '--name', 'x', '--password-stdin'],
+      'head-of-trial-2026\n',
+    );
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('already exists');
+  });
+
+  it('refuses a weak password and a missing option', () => {
+    expect(
+      cdms(['create-admin', '--email', 'a@b.kr', '--name', 'A', '--password-stdin'], 'weak\n').status,
+    ).toBe(2);
+    expect(cdms(['create-admin', '--name', 'A'], 'whatever-2026\n').status).toBe(2);
+    expect(cdms(['no-such-command']).status).toBe(2);
+  });
+
+  it('verifies the audit trail and reports the first broken link after tampering', async () => {
+    const intact = cdms(['audit', 'verify']);
+    expect(intact.status).toBe(0);
+    expect(intact.stdout).toContain('Audit trail intact: 1 records');
+
+    const database = await openPGlite(dataDir);
+    await sql`alter table audit_events disable trigger audit_events_append_only`.execute(database.db);
+    await sql`update audit_events set actor_label = 'someone else' where id = 1`.execute(database.db);
+    await database.close();
+
+    const broken = cdms(['audit', 'verify']);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('Audit trail BROKEN at record 1 (hash_mismatch)');
+  });
+});

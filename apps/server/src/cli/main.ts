@@ -1,0 +1,125 @@
+import readline from 'node:readline';
+import { createUserRequestSchema, passwordIssues } from '@cdms/contract';
+import { createUser } from '../admin/users.ts';
+import { systemActor } from '../audit/audit-events.ts';
+import { verifyAuditChain } from '../audit/audit-log.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
+import { AppError } from '../http/errors.ts';
+
+/**
+ * `npm run cdms -- <command>`: administration from the shell, on the configured database
+ * (DATABASE_URL, or the embedded one in DATA_DIR — which must not be open in a running server).
+ *
+ *   create-admin --email E --name N [--password-stdin]   a system administrator for a first start
+ *   audit verify                                          check the audit trail's hash chain
+ */
+const usage = `Usage:
+  npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
+  npm run cdms -- audit verify`;
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function readPassword(fromStdin: boolean): Promise<string> {
+  if (fromStdin || !process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').split('\n')[0] ?? '';
+  }
+  // Interactive: ask twice, without echoing what is typed.
+  const ask = (question: string) =>
+    new Promise<string>((resolve) => {
+      const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+      const output = rl as unknown as { _writeToOutput: (text: string) => void };
+      output._writeToOutput = (text: string) => {
+        if (text.includes(question)) process.stdout.write(text);
+      };
+      rl.question(question, (answer) => {
+        rl.close();
+        process.stdout.write('\n');
+        resolve(answer);
+      });
+    });
+  const first = await ask('Password: ');
+  const second = await ask('Repeat password: ');
+  if (first !== second) throw new Error('The two passwords differ.');
+  return first;
+}
+
+async function createAdmin(database: DatabaseHandle, args: string[]): Promise<number> {
+  const parsed = createUserRequestSchema.safeParse({
+    email: option(args, 'email'),
+    name: option(args, 'name'),
+    isAdmin: true,
+    password: 'placeholder-checked-below-1',
+  });
+  if (!parsed.success) {
+    console.error(`create-admin needs --email and --name.\n${usage}`);
+    return 2;
+  }
+  const password = await readPassword(args.includes('--password-stdin'));
+  const issues = passwordIssues(password, parsed.data.email);
+  if (issues.length > 0) {
+    console.error(
+      `The password does not meet the policy (${issues.join(', ')}): at least 10 characters, letters and digits, not containing the email.`,
+    );
+    return 2;
+  }
+  try {
+    const user = await createUser(database.db, systemActor('cli'), { ...parsed.data, password });
+    console.log(`Created system administrator ${user.email} (id ${user.id}).`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'email_taken') {
+      console.error(`A user with the email ${parsed.data.email} already exists.`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function auditVerify(database: DatabaseHandle): Promise<number> {
+  const result = await verifyAuditChain(database.db);
+  if (result.ok) {
+    console.log(`Audit trail intact: ${result.count} records, every hash and link checks out.`);
+    return 0;
+  }
+  console.error(
+    `Audit trail BROKEN at record ${result.brokenAtId} (${result.problem}); the ${result.count} records before it are intact.`,
+  );
+  return 1;
+}
+
+async function main(args: string[]): Promise<number> {
+  const [command, subcommand] = args;
+  const run =
+    command === 'create-admin'
+      ? (database: DatabaseHandle) => createAdmin(database, args.slice(1))
+      : command === 'audit' && subcommand === 'verify'
+        ? auditVerify
+        : undefined;
+  if (!run) {
+    console.error(usage);
+    return 2;
+  }
+  const database = await openDatabase(loadConfig());
+  try {
+    return await run(database);
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error: unknown) => {
+    if (error instanceof ConfigError || error instanceof DataDirectoryInUseError)
+      console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUser } from '../src/admin/users.ts';
+import { systemActor } from '../src/audit/audit-events.ts';
+import type { App } from '../src/http/types.ts';
+import { demoAccounts } from '../src/seed/demo-seed.ts';
+import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
+import { describeWithDatabase } from './test-database.ts';
+
+/**
+ * Every API route × every demo role (and no session at all) → the expected status. A route that
+ * exists but is missing from this table fails the test: a new endpoint must state who may call it.
+ * Site-scoped routes list an "own site" and an "other site" case (from the subject endpoints on).
+ */
+type Caller = 'anonymous' | 'ADMIN' | 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM';
+const callers: Caller[] = ['anonymous', 'ADMIN', 'PI', 'SI', 'CRC', 'CRA', 'DM'];
+
+interface Case {
+  method: string;
+  /** The route pattern as registered. */
+  route: string;
+  /** A concrete URL and body for the call (a function: some need fresh values per call). */
+  request: (context: Fixture) => { url: string; body?: unknown };
+  expected: Record<Caller, number>;
+}
+
+interface Fixture {
+  studyId: number;
+  siteId: number;
+  userId: number;
+  membershipId: () => Promise<number>;
+  unique: () => string;
+}
+
+const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
+  anonymous,
+  ADMIN: status,
+  PI: status,
+  SI: status,
+  CRC: status,
+  CRA: status,
+  DM: status,
+});
+const adminOnly = (status: number): Record<Caller, number> => ({ ...everyone(403), ADMIN: status });
+
+const cases: Case[] = [
+  {
+    method: 'GET',
+    route: '/api/health',
+    request: () => ({ url: '/api/health' }),
+    expected: everyone(200, 200),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/login',
+    request: (f) => ({
+      url: '/api/auth/login',
+      body: { email: `${f.unique()}@nowhere.kr`, password: 'wrong-password-1' },
+    }),
+    expected: everyone(401, 401),
+  },
+  { method: 'GET', route: '/api/auth/me', request: () => ({ url: '/api/auth/me' }), expected: everyone(200) },
+  {
+    method: 'POST',
+    route: '/api/auth/renew',
+    request: () => ({ url: '/api/auth/renew' }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/auth/contact',
+    request: () => ({ url: '/api/auth/contact', body: { contact: '02-1234-5678' } }),
+    expected: everyone(204),
+  },
+  {
+    method: 'PUT',
+    route: '/api/auth/password',
+    // A wrong current password: authorised callers get as far as the check (422), nobody's password changes.
+    request: () => ({
+      url: '/api/auth/password',
+      body: { currentPassword: 'not-the-password-1', newPassword: 'whatever-2027' },
+    }),
+    expected: everyone(422),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/logout',
+    request: () => ({ url: '/api/auth/logout' }),
+    expected: everyone(204),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/definition',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/definition` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/users',
+    request: () => ({ url: '/api/admin/users' }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users',
+    request: (f) => ({
+      url: '/api/admin/users',
+      body: { email: `${f.unique()}@matrix.kr`, name: 'Matrix', password: 'matrix-password-1' },
+    }),
+    expected: adminOnly(201),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/users/:userId',
+    request: (f) => ({ url: `/api/admin/users/${f.userId}`, body: { contact: '010-0000-0000' } }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:userId/reset-password',
+    request: (f) => ({ url: `/api/admin/users/${f.userId}/reset-password` }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/studies',
+    request: () => ({ url: '/api/admin/studies' }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/studies/:studyId/sites',
+    request: (f) => ({
+      url: `/api/admin/studies/${f.studyId}/sites`,
+      body: {
+        code: `M${f.unique().slice(-6)}`,
+        name: 'Matrix site',
+        institutionNumber: String(10 + (Number(f.unique().slice(-2)) % 89)),
+      },
+    }),
+    expected: adminOnly(201),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/studies/:studyId/sites/:siteId',
+    request: (f) => ({
+      url: `/api/admin/studies/${f.studyId}/sites/${f.siteId}`,
+      body: { code: 'HBU-1Y', name: '한빛대학교병원', institutionNumber: '01' },
+    }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/admin/studies/:studyId/memberships',
+    request: (f) => ({ url: `/api/admin/studies/${f.studyId}/memberships` }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/studies/:studyId/memberships',
+    request: (f) => ({
+      url: `/api/admin/studies/${f.studyId}/memberships`,
+      body: { userId: f.userId, role: 'DM', siteIds: [] },
+    }),
+    // Admin: 201 the first time, 409 afterwards (the user already has the role) — see below.
+    expected: adminOnly(201),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/studies/:studyId/memberships/:membershipId',
+    request: (f) => ({
+      url: `/api/admin/studies/${f.studyId}/memberships/MEMBERSHIP`,
+      body: { siteIds: [f.siteId] },
+    }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/admin/studies/:studyId/memberships/:membershipId',
+    request: (f) => ({ url: `/api/admin/studies/${f.studyId}/memberships/MEMBERSHIP` }),
+    expected: adminOnly(204),
+  },
+];
+
+describeWithDatabase('authorization matrix', (database) => {
+  let app: App;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    await seedDemo(database().db);
+    app = await buildTestApp(database());
+    await app.ready();
+    const db = database().db;
+    const study = await db
+      .selectFrom('studies')
+      .select('id')
+      .where('code', '=', 'TMP-2026')
+      .executeTakeFirstOrThrow();
+    const site = await db
+      .selectFrom('sites')
+      .select('id')
+      .where('study_id', '=', study.id)
+      .where('institution_number', '=', '01')
+      .executeTakeFirstOrThrow();
+    // The user the admin calls act on: not one of the callers, whose passwords must stay as they are.
+    const target = await createUser(db, systemActor('test'), {
+      email: 'target@matrix.kr',
+      name: 'Target',
+      contact: '',
+      locale: 'ko',
+      isAdmin: false,
+      password: 'matrix-pass-2026',
+    });
+    let counter = 0;
+    fixture = {
+      studyId: study.id,
+      siteId: site.id,
+      userId: target.id,
+      unique: () => `m${Date.now().toString(36)}${(counter++).toString().padStart(2, '0')}`,
+      // A fresh CRA membership for the target user to edit or delete.
+      membershipId: async () => {
+        await db
+          .deleteFrom('memberships')
+          .where('user_id', '=', target.id)
+          .where('role', '=', 'CRA')
+          .execute();
+        const created = await db
+          .insertInto('memberships')
+          .values({ user_id: target.id, study_id: study.id, role: 'CRA' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('membership_sites')
+          .values({ membership_id: created.id, site_id: site.id })
+          .execute();
+        return created.id;
+      },
+    };
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('covers every registered API route', () => {
+    const covered = new Set(cases.map((c) => `${c.method} ${c.route}`));
+    const missing = app.apiRoutes.map((r) => `${r.method} ${r.url}`).filter((route) => !covered.has(route));
+    expect(missing).toEqual([]);
+  });
+
+  it('gives each role the status the permission matrix says', async () => {
+    const accountOf = (caller: Caller) =>
+      demoAccounts.find((account) => account.role === caller)?.email as string;
+    const failures: string[] = [];
+    for (const testCase of cases) {
+      for (const caller of callers) {
+        // A fresh session per call: logout and password calls must not spoil the next.
+        const session: SignedIn | undefined =
+          caller === 'anonymous' ? undefined : await signIn(app, accountOf(caller));
+        const { url: pattern, body } = testCase.request(fixture);
+        const url = pattern.includes('MEMBERSHIP')
+          ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
+          : pattern;
+        if (testCase.route === '/api/admin/studies/:studyId/memberships' && testCase.method === 'POST') {
+          await database()
+            .db.deleteFrom('memberships')
+            .where('user_id', '=', fixture.userId)
+            .where('role', '=', 'DM')
+            .execute();
+        }
+        const response = await app.inject({
+          method: testCase.method as 'GET',
+          url,
+          ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+          headers: session?.headers ?? {},
+        });
+        const expected = testCase.expected[caller];
+        if (response.statusCode !== expected) {
+          failures.push(
+            `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,
+          );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
