@@ -15,7 +15,9 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
+import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
+import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
 import { registerWebApp } from './web/static-web-app.ts';
 
@@ -103,6 +105,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerAuthRoutes(app, context);
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
+  registerNoticeRoutes(app, context);
+  await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 
   return app;

@@ -19,7 +19,7 @@ interface Case {
   /** The route pattern as registered. */
   route: string;
   /** A concrete URL and body for the call (a function: some need fresh values per call). */
-  request: (context: Fixture) => { url: string; body?: unknown };
+  request: (context: Fixture) => { url: string; body?: unknown; headers?: Record<string, string> };
   expected: Record<Caller, number>;
 }
 
@@ -29,6 +29,8 @@ interface Fixture {
   userId: number;
   membershipId: () => Promise<number>;
   unique: () => string;
+  noticeId: number;
+  imageId: string;
 }
 
 const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
@@ -41,6 +43,25 @@ const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
   DM: status,
 });
 const adminOnly = (status: number): Record<Caller, number> => ({ ...everyone(403), ADMIN: status });
+const noticeWriters = (status: number): Record<Caller, number> => ({
+  ...everyone(403),
+  CRA: status,
+  DM: status,
+  ADMIN: status,
+});
+
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const boundary = '----matrix-boundary';
+const imageUpload = Buffer.concat([
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
+  PNG_1X1,
+  Buffer.from(`\r\n--${boundary}--\r\n`),
+]);
 
 const cases: Case[] = [
   {
@@ -91,6 +112,73 @@ const cases: Case[] = [
     method: 'GET',
     route: '/api/studies/:studyId/definition',
     request: (f) => ({ url: `/api/studies/${f.studyId}/definition` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies',
+    request: () => ({ url: '/api/studies?status=active' }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/recent',
+    request: () => ({ url: '/api/studies/recent' }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/views',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/views` }),
+    expected: everyone(204),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/notices',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/notices` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/notices',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/notices`,
+      body: { title: 'Matrix', contentHtml: '<p>m</p>' },
+    }),
+    expected: noticeWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/notices/:noticeId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/notices/${f.noticeId}` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/notices/:noticeId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/notices/${f.noticeId}`, body: { pinned: true } }),
+    expected: noticeWriters(200),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/studies/:studyId/notices/:noticeId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/notices/NOTICE` }),
+    expected: noticeWriters(204),
+  },
+  {
+    method: 'POST',
+    route: '/api/uploads/images',
+    request: () => ({
+      url: '/api/uploads/images',
+      body: imageUpload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    }),
+    expected: noticeWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/uploads/images/:imageId',
+    request: (f) => ({ url: `/api/uploads/images/${f.imageId}` }),
     expected: everyone(200),
   },
   {
@@ -210,8 +298,25 @@ describeWithDatabase('authorization matrix', (database) => {
       isAdmin: false,
       password: 'matrix-pass-2026',
     });
+    const author = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'cra@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const notice = await db
+      .insertInto('notices')
+      .values({ study_id: study.id, title: 'Fixture', content_html: '<p>f</p>', author_user_id: author.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const image = await db
+      .insertInto('uploaded_images')
+      .values({ content_type: 'image/png', bytes: PNG_1X1, size: PNG_1X1.length, uploaded_by: author.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     let counter = 0;
     fixture = {
+      noticeId: notice.id,
+      imageId: image.id,
       studyId: study.id,
       siteId: site.id,
       userId: target.id,
@@ -255,10 +360,24 @@ describeWithDatabase('authorization matrix', (database) => {
         // A fresh session per call: logout and password calls must not spoil the next.
         const session: SignedIn | undefined =
           caller === 'anonymous' ? undefined : await signIn(app, accountOf(caller));
-        const { url: pattern, body } = testCase.request(fixture);
-        const url = pattern.includes('MEMBERSHIP')
+        const { url: pattern, body, headers } = testCase.request(fixture);
+        let url = pattern.includes('MEMBERSHIP')
           ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
           : pattern;
+        if (url.includes('NOTICE')) {
+          // A fresh notice per call: a successful delete must not spoil the next caller's case.
+          const fresh = await database()
+            .db.insertInto('notices')
+            .values({
+              study_id: fixture.studyId,
+              title: 'To delete',
+              content_html: '<p>d</p>',
+              author_user_id: fixture.userId,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          url = url.replace('NOTICE', String(fresh.id));
+        }
         if (testCase.route === '/api/admin/studies/:studyId/memberships' && testCase.method === 'POST') {
           await database()
             .db.deleteFrom('memberships')
@@ -270,7 +389,7 @@ describeWithDatabase('authorization matrix', (database) => {
           method: testCase.method as 'GET',
           url,
           ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-          headers: session?.headers ?? {},
+          headers: { ...(session?.headers ?? {}), ...(headers ?? {}) },
         });
         const expected = testCase.expected[caller];
         if (response.statusCode !== expected) {

@@ -1,4 +1,6 @@
 export * from './admin.ts';
 export * from './auth.ts';
+export * from './notices.ts';
 export * from './password-policy.ts';
 export * from './roles.ts';
+export * from './studies.ts';

@@ -56,3 +56,4 @@ export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/
 export { type Language, type LocalizedText, localizedTextSchema } from './model/localized-text.ts';
 export * from './model/study-definition.ts';
 export { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './studies/tm-perforation/index.ts';
+export { SAMPLE_TODAY, sampleSubject } from './studies/tm-perforation/sample-subject.ts';

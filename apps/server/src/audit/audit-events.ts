@@ -20,6 +20,10 @@ export const auditEventTypes = [
   'membership.deleted',
   'study.created',
   'study.definition_published',
+  'notice.created',
+  'notice.updated',
+  'notice.deleted',
+  'image.uploaded',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -35,7 +39,7 @@ export interface AuditActor {
 
 export interface AuditEventInput {
   type: AuditEventType;
-  entityType: 'user' | 'session' | 'study' | 'site' | 'membership' | 'study_definition';
+  entityType: 'user' | 'session' | 'study' | 'site' | 'membership' | 'study_definition' | 'notice' | 'image';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

@@ -18,6 +18,9 @@ export interface Database {
   login_failures: LoginFailuresTable;
   rate_limit_counters: RateLimitCountersTable;
   study_definitions: StudyDefinitionsTable;
+  study_views: StudyViewsTable;
+  notices: NoticesTable;
+  uploaded_images: UploadedImagesTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -143,5 +146,34 @@ export interface StudyDefinitionsTable {
   version: string;
   /** The StudyDefinition JSON (packages/study); written as a JSON string, read as an object. */
   definition: ColumnType<unknown, string, never>;
+  created_at: CreatedAt;
+}
+
+export interface StudyViewsTable {
+  user_id: number;
+  study_id: number;
+  viewed_at: Timestamp;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  study_id: number | null;
+  title: string;
+  content_html: string;
+  pinned: Generated<boolean>;
+  visible: Generated<boolean>;
+  author_user_id: number;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  deleted_at: NullableTimestamp;
+}
+export type NoticeRow = Selectable<NoticesTable>;
+
+export interface UploadedImagesTable {
+  id: Generated<string>;
+  content_type: string;
+  bytes: Uint8Array;
+  size: number;
+  uploaded_by: number;
   created_at: CreatedAt;
 }

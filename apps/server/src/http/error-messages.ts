@@ -86,6 +86,19 @@ export const errorMessages = {
     ko: '자신의 관리자 권한이나 활성 상태는 변경할 수 없습니다.',
     en: 'You cannot remove your own administrator rights or deactivate yourself.',
   },
+  content_required: { ko: '내용을 입력해 주세요.', en: 'Please enter the content.' },
+  image_type_not_allowed: {
+    ko: '이미지 파일(PNG, JPEG, GIF, WebP)만 업로드할 수 있습니다.',
+    en: 'Only image files (PNG, JPEG, GIF, WebP) can be uploaded.',
+  },
+  image_too_large: {
+    ko: '이미지는 {megabytes}MB 이하여야 합니다.',
+    en: 'Images must be {megabytes} MB or smaller.',
+  },
+  upload_missing: {
+    ko: '업로드할 파일이 없습니다(필드 이름: upload).',
+    en: 'No file was sent (field name: upload).',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

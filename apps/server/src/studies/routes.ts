@@ -1,22 +1,71 @@
+import { studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
 import { can } from '../auth/permissions.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
+import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
 
 const studyParams = z.object({ studyId: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export function registerStudyRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
+  const tags = ['studies'];
+
+  app.get(
+    '/api/studies',
+    {
+      preHandler: authenticate(context),
+      schema: {
+        tags,
+        summary: "The user's studies (task list / ended list)",
+        querystring: studyListQuerySchema,
+        response: { 200: studyListResponseSchema },
+      },
+    },
+    async (request) => ({ studies: await listStudies(db, principalOf(request), request.query) }),
+  );
+
+  app.get(
+    '/api/studies/recent',
+    {
+      preHandler: authenticate(context),
+      schema: {
+        tags,
+        summary: 'Studies this user opened recently',
+        response: { 200: studyListResponseSchema },
+      },
+    },
+    async (request) => ({ studies: await recentStudies(db, principalOf(request)) }),
+  );
+
+  app.post(
+    '/api/studies/:studyId/views',
+    {
+      preHandler: authenticate(context),
+      schema: {
+        tags,
+        summary: 'Remember that the user opened this study (recently viewed strip)',
+        params: studyParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      if (!principal.studies.has(request.params.studyId)) throw new AppError(404, 'not_found');
+      await recordStudyView(db, principal.user.id, request.params.studyId);
+      return reply.status(204).send(null);
+    },
+  );
 
   app.get(
     '/api/studies/:studyId/definition',
     {
       preHandler: authenticate(context),
       schema: {
-        tags: ['studies'],
+        tags,
         summary: "The study's current definition: visits, forms, items, rules (packages/study format)",
         params: studyParams,
         response: { 200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }) },

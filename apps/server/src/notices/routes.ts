@@ -1,0 +1,132 @@
+import {
+  noticeDetailSchema,
+  noticeListQuerySchema,
+  noticeListResponseSchema,
+  noticeUpdateSchema,
+  noticeWriteSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { createNotice, deleteNotice, getNotice, listNotices, updateNotice } from './notices.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const studyParams = z.object({ studyId: id });
+const noticeParams = z.object({ studyId: id, noticeId: id });
+
+/** Notices are read by the study's members; outside it the study does not exist (404). */
+function requireMember(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId) && !principal.user.is_admin) throw new AppError(404, 'not_found');
+}
+
+export function registerNoticeRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['notices'];
+
+  app.get(
+    '/api/studies/:studyId/notices',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Notices of a study (and global ones), filtered and paged',
+        params: studyParams,
+        querystring: noticeListQuerySchema,
+        response: { 200: noticeListResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      return listNotices(db, principal, request.params.studyId, request.query);
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/notices',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Register a notice (CRA, DM, ADMIN; global: system administrators)',
+        params: studyParams,
+        body: noticeWriteSchema,
+        response: { 201: noticeDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      return reply
+        .status(201)
+        .send(await createNotice(db, principal, actorOf(request), request.params.studyId, request.body));
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/notices/:noticeId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'One notice with its sanitized HTML',
+        params: noticeParams,
+        response: { 200: noticeDetailSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      return getNotice(db, principal, request.params.studyId, request.params.noticeId);
+    },
+  );
+
+  app.put(
+    '/api/studies/:studyId/notices/:noticeId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Edit a notice, pin/unpin, hide/show',
+        params: noticeParams,
+        body: noticeUpdateSchema,
+        response: { 200: noticeDetailSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      return updateNotice(
+        db,
+        principal,
+        actorOf(request),
+        request.params.studyId,
+        request.params.noticeId,
+        request.body,
+      );
+    },
+  );
+
+  app.delete(
+    '/api/studies/:studyId/notices/:noticeId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Delete a notice (kept for the audit trail)',
+        params: noticeParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      await deleteNotice(db, principal, actorOf(request), request.params.studyId, request.params.noticeId);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,92 @@
+import { IMAGE_UPLOAD_MAX_BYTES, imageUploadResponseSchema } from '@cdms/contract';
+import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { canWriteNotices } from '../notices/notices.ts';
+import { UPLOADED_IMAGE_PATH } from '../notices/sanitize-html.ts';
+import { sniffImageType } from './image-type.ts';
+
+/** Image upload for the rich-text editor (multipart field `upload`) and serving the images. */
+export async function registerUploadRoutes(app: App, context: AppContext): Promise<void> {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 5 } });
+
+  app.post(
+    '/api/uploads/images',
+    {
+      preHandler,
+      schema: {
+        tags: ['uploads'],
+        summary: 'Upload an image (multipart field "upload"); answers {imageUrl}',
+        consumes: ['multipart/form-data'],
+        response: { 201: imageUploadResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      // Only people who write rich text (notices) upload images.
+      const mayWrite =
+        principal.user.is_admin ||
+        [...principal.studies.keys()].some((studyId) => canWriteNotices(principal, studyId));
+      if (!mayWrite) throw new AppError(403, 'forbidden');
+      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+
+      let file: Awaited<ReturnType<typeof request.file>>;
+      try {
+        file = await request.file();
+      } catch {
+        throw new AppError(400, 'upload_missing');
+      }
+      if (!file || file.fieldname !== 'upload') throw new AppError(400, 'upload_missing');
+      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, 'image_too_large', { megabytes: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 });
+        throw error;
+      });
+      const contentType = sniffImageType(bytes);
+      if (!contentType) throw new AppError(415, 'image_type_not_allowed');
+
+      const imageId = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('uploaded_images')
+          .values({ content_type: contentType, bytes, size: bytes.length, uploaded_by: principal.user.id })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, actorOf(request), {
+          type: 'image.uploaded',
+          entityType: 'image',
+          entityId: row.id,
+          after: { contentType, size: bytes.length, fileName: file.filename.slice(0, 200) },
+        });
+        return row.id;
+      });
+      return reply.status(201).send({ imageUrl: `${UPLOADED_IMAGE_PATH}${imageId}` });
+    },
+  );
+
+  app.get(
+    '/api/uploads/images/:imageId',
+    {
+      preHandler,
+      schema: { tags: ['uploads'], summary: 'An uploaded image', params: z.object({ imageId: z.uuid() }) },
+    },
+    async (request, reply) => {
+      const image = await db
+        .selectFrom('uploaded_images')
+        .select(['content_type', 'bytes'])
+        .where('id', '=', request.params.imageId)
+        .executeTakeFirst();
+      if (!image) throw new AppError(404, 'not_found');
+      return reply
+        .header('content-type', image.content_type)
+        .header('cache-control', 'private, max-age=86400, immutable')
+        .header('content-disposition', 'inline')
+        .send(Buffer.from(image.bytes));
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' });
+
+/** Notice list filters (prototype-spec §2 "Notice list"), as query parameters. */
+export const noticeListQuerySchema = z.object({
+  start: isoDate.optional(),
+  end: isoDate.optional(),
+  range: z.enum(['all', '3', '6']).default('all'),
+  search: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce
+    .number()
+    .pipe(z.union([z.literal(10), z.literal(20), z.literal(50)]))
+    .default(10),
+});
+export type NoticeListQuery = z.input<typeof noticeListQuerySchema>;
+
+export const noticeSummarySchema = z.object({
+  id: z.number().int(),
+  /** The number shown in the list: the newest notice has the highest. */
+  no: z.number().int(),
+  title: z.string(),
+  writer: z.string(),
+  /** When it was registered (ISO 8601, UTC; shown in UTC+9). */
+  createdAt: z.string(),
+  pinned: z.boolean(),
+  visible: z.boolean(),
+  /** A notice for every study, written by a system administrator. */
+  global: z.boolean(),
+});
+export type NoticeSummary = z.infer<typeof noticeSummarySchema>;
+
+export const noticeListResponseSchema = z.object({
+  notices: z.array(noticeSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+  /** Whether this user may write notices in this study (register button). */
+  canWrite: z.boolean(),
+});
+export type NoticeListResponse = z.infer<typeof noticeListResponseSchema>;
+
+export const noticeDetailSchema = noticeSummarySchema.extend({
+  contentHtml: z.string(),
+  updatedAt: z.string(),
+  canEdit: z.boolean(),
+});
+export type NoticeDetail = z.infer<typeof noticeDetailSchema>;
+
+export const NOTICE_TITLE_MAX = 200;
+export const NOTICE_CONTENT_MAX = 200_000;
+
+export const noticeWriteSchema = z.object({
+  title: z.string().trim().min(1, { error: 'title_required' }).max(NOTICE_TITLE_MAX),
+  contentHtml: z.string().min(1, { error: 'content_required' }).max(NOTICE_CONTENT_MAX),
+  pinned: z.boolean().default(false),
+  visible: z.boolean().default(true),
+  /** `global`: shown in every study (system administrators only). */
+  scope: z.enum(['study', 'global']).default('study'),
+});
+export type NoticeWrite = z.input<typeof noticeWriteSchema>;
+
+export const noticeUpdateSchema = noticeWriteSchema.omit({ scope: true }).partial();
+export type NoticeUpdate = z.input<typeof noticeUpdateSchema>;
+
+export const imageUploadResponseSchema = z.object({ imageUrl: z.string() });
+export const IMAGE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
