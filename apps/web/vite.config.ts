@@ -1,8 +1,19 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import rootPackage from '../../package.json';
+
+/**
+ * The product version and release date, read from the root package.json (the one place they are
+ * bumped) and compiled into the app for the header's version popup (src/app/product-info.ts).
+ */
+export const productDefines = {
+  __CDMS_VERSION__: JSON.stringify(rootPackage.version),
+  __CDMS_RELEASE_DATE__: JSON.stringify(rootPackage.cdms.releaseDate),
+};
 
 export default defineConfig({
   plugins: [react()],
+  define: productDefines,
   server: {
     // `npm run dev:web` proxies the API to a server started with `npm run serve`.
     proxy: { '/api': 'http://localhost:3000' },

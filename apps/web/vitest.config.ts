@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { productDefines } from './vite.config.ts';
 
 export default defineConfig({
+  define: productDefines,
   test: {
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],

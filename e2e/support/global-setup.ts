@@ -24,6 +24,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      // Every test logs in from the same address: the per-IP login limit (30 per 15 minutes)
+      // would otherwise refuse the later ones. Lockout after wrong passwords stays as configured.
+      LOGIN_RATE_LIMIT: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

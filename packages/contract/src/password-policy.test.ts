@@ -11,7 +11,7 @@ describe('passwordIssues', () => {
     expect(passwordIssues('short1')).toEqual(['too_short']);
     expect(passwordIssues('onlyletters')).toEqual(['needs_digit']);
     expect(passwordIssues('1234567890')).toEqual(['needs_letter']);
-    expect(passwordIssues('x'.repeat(129) + '1')).toEqual(['too_long']);
+    expect(passwordIssues(`${'x'.repeat(129)}1`)).toEqual(['too_long']);
     expect(passwordIssues('jane.doe-2026!', 'jane.doe@hospital.kr')).toEqual(['contains_email']);
   });
 });

@@ -42,7 +42,7 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
       } catch {
         throw new AppError(400, 'upload_missing');
       }
-      if (!file || file.fieldname !== 'upload') throw new AppError(400, 'upload_missing');
+      if (file?.fieldname !== 'upload') throw new AppError(400, 'upload_missing');
       const bytes = await file.toBuffer().catch((error: { code?: string }) => {
         if (error.code === 'FST_REQ_FILE_TOO_LARGE')
           throw new AppError(413, 'image_too_large', { megabytes: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -5,8 +6,11 @@ import { LanguageToggle } from '../../../components/language-toggle.tsx';
 import { LandingBackground } from './landing-background.tsx';
 import styles from './landing-page.module.css';
 
-/** `/`: the start page (prototype-spec §2). No side menu or header. */
-export function LandingPage() {
+/**
+ * `/`: the start page (prototype-spec §2). No side menu or header. `accountArea` is the login
+ * button or account menu, supplied by the router from the auth feature.
+ */
+export function LandingPage({ accountArea }: { accountArea?: ReactNode }) {
   const { t } = useTranslation('landing');
   return (
     <div className={styles.page}>
@@ -15,6 +19,7 @@ export function LandingPage() {
         <span className={styles.brand}>CDMS</span>
         <div className={styles.topActions}>
           <LanguageToggle />
+          {accountArea}
         </div>
       </header>
       <main className={styles.hero}>

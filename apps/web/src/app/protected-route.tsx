@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { useAuth } from '../features/auth/components/auth-provider.tsx';
+import { LoginRequired } from '../features/auth/components/login-required.tsx';
+import styles from './protected-route.module.css';
+
+/**
+ * Every page except `/` and `/404` needs a signed-in user (prototype-spec §6). While `me` loads the
+ * page says it is authenticating; without a session the login confirmation opens.
+ */
+export function ProtectedRoute() {
+  const { t } = useTranslation('shell');
+  const { status, leaving, error, retry } = useAuth();
+  const location = useLocation();
+
+  if (status === 'authenticated') return <Outlet />;
+
+  if (status === 'error') {
+    return (
+      <div className={styles.wall} role="alert">
+        <p>{error?.message}</p>
+        <button type="button" className={styles.retry} onClick={retry}>
+          {t('auth.retry')}
+        </button>
+      </div>
+    );
+  }
+
+  const waiting = status === 'loading' || leaving;
+  return (
+    <div className={styles.wall} aria-busy={waiting}>
+      {waiting ? <span className={styles.spinner} aria-hidden="true" /> : null}
+      <p>{waiting ? t('auth.authenticating') : t('auth.required')}</p>
+      {status === 'anonymous' && !leaving ? (
+        <LoginRequired returnTo={`${location.pathname}${location.search}`} />
+      ) : null}
+    </div>
+  );
+}

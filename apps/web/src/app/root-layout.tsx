@@ -1,0 +1,63 @@
+import { useEffect, useRef } from 'react';
+import { Outlet } from 'react-router';
+import { AlertDialogProvider } from '../components/alert-dialog.tsx';
+import { ModalStackProvider } from '../components/modal-stack-provider.tsx';
+import { ToastProvider } from '../components/toast.tsx';
+import { AuthProvider, useAuth } from '../features/auth/components/auth-provider.tsx';
+import {
+  SessionTimerProvider,
+  useSessionTimer,
+} from '../features/session/components/session-timer-provider.tsx';
+import { setSessionListeners } from '../lib/api-client.ts';
+
+/**
+ * The root route's element: the providers every page shares, inside the router because ending a
+ * session navigates to the start page. Order matters: toasts and the modal stack first, then the
+ * alert dialogs that live in the stack, then who is signed in, then the session timer it drives.
+ */
+export function RootLayout() {
+  return (
+    <ToastProvider>
+      <ModalStackProvider>
+        <AlertDialogProvider>
+          <AuthProvider>
+            <SessionWiring>
+              <Outlet />
+            </SessionWiring>
+          </AuthProvider>
+        </AlertDialogProvider>
+      </ModalStackProvider>
+    </ToastProvider>
+  );
+}
+
+/** Connects the features: the timer counts down `me`'s session and ends it through auth. */
+function SessionWiring({ children }: { children: React.ReactNode }) {
+  const auth = useAuth();
+  return (
+    <SessionTimerProvider session={auth.me?.session ?? null} onExpire={() => void auth.endSession('timeout')}>
+      <ApiSessionListeners />
+      {children}
+    </SessionTimerProvider>
+  );
+}
+
+/**
+ * The API client reports every new idle expiry (response header) and a session it could not renew
+ * (401 twice): the first moves the timer, the second is spec §8's "login expired" (an alert, then
+ * the start page). A first visit's 401 is ignored by `endSession`: nobody was signed in.
+ */
+function ApiSessionListeners() {
+  const auth = useAuth();
+  const timer = useSessionTimer();
+  const latest = useRef({ auth, timer });
+  latest.current = { auth, timer };
+  useEffect(() => {
+    setSessionListeners({
+      onSessionExpiry: (idleExpiresAt) => latest.current.timer.reportExpiry(idleExpiresAt),
+      onSessionExpired: () => void latest.current.auth.endSession('expired'),
+    });
+    return () => setSessionListeners({});
+  }, []);
+  return null;
+}

@@ -1,0 +1,36 @@
+import { type ComponentProps, type ReactNode, useId } from 'react';
+import styles from './text-field.module.css';
+
+interface TextFieldProps extends Omit<ComponentProps<'input'>, 'id'> {
+  label: ReactNode;
+  /** Shown under the input in red; marks the input invalid for screen readers too. */
+  error?: ReactNode;
+  /** Help under the input (hidden while an error is shown). */
+  hint?: ReactNode;
+}
+
+/** A labelled text input with its error or hint wired to it (aria-invalid, aria-describedby). */
+export function TextField({ label, error, hint, className, ...inputProps }: TextFieldProps) {
+  const id = useId();
+  const noteId = `${id}-note`;
+  const note = error ?? hint;
+  return (
+    <div className={`${styles.field} ${className ?? ''}`}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className={styles.input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={note ? noteId : undefined}
+        {...inputProps}
+      />
+      {note ? (
+        <div id={noteId} className={error ? styles.error : styles.hint}>
+          {note}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+/** Query keys of the admin pages, in one place so that a write can invalidate exactly what it changed. */
+export const adminQueryKeys = {
+  all: ['admin'] as const,
+  users: ['admin', 'users'] as const,
+  studies: ['admin', 'studies'] as const,
+  memberships: (studyId: number) => ['admin', 'studies', studyId, 'memberships'] as const,
+};

@@ -1,0 +1,185 @@
+import type { AdminStudy, Membership } from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDeleteMembership } from '../api/delete-membership.ts';
+import { useMemberships } from '../api/get-memberships.ts';
+import { useStudies } from '../api/get-studies.ts';
+import { roleNeedsSites, siteCodes } from '../lib/membership-sites.ts';
+import styles from './admin-ui.module.css';
+import { ConfirmDialog } from './confirm-dialog.tsx';
+import { MembershipCreateDialog } from './membership-create-dialog.tsx';
+import { MembershipSitesDialog } from './membership-sites-dialog.tsx';
+import { QueryStatus } from './query-status.tsx';
+import { StudySelect, useSelectedStudy } from './study-select.tsx';
+
+/** `/admin/memberships`: who holds which role in one study, at which sites. */
+export function MembershipsPage() {
+  const { t } = useTranslation('admin');
+  const studies = useStudies();
+  const study = useSelectedStudy(studies.data);
+  const headingId = useId();
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <div className={styles.sectionHeader}>
+        <div>
+          <h2 id={headingId} className={styles.heading}>
+            {t('memberships.heading')}
+          </h2>
+          <p className={styles.description}>{t('memberships.description')}</p>
+        </div>
+        {study && (
+          <button
+            type="button"
+            className={`${styles.button} ${styles.primary}`}
+            onClick={() => setCreating(true)}
+          >
+            {t('memberships.add')}
+          </button>
+        )}
+      </div>
+      <QueryStatus
+        isPending={studies.isPending}
+        error={studies.error}
+        onRetry={() => void studies.refetch()}
+      />
+      {studies.data && !study && <p className={styles.state}>{t('study.none')}</p>}
+      {studies.data && study && (
+        <>
+          <div className={styles.toolbar}>
+            <StudySelect studies={studies.data} selected={study} />
+          </div>
+          {/* Keyed by study: dialogs and row state never carry over to another study. */}
+          <MembershipTable key={study.id} study={study} />
+          {creating && (
+            <MembershipCreateDialog
+              study={study}
+              onOpenChange={(open) => {
+                if (!open) setCreating(false);
+              }}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function MembershipTable({ study }: { study: AdminStudy }) {
+  const { t } = useTranslation('admin');
+  const memberships = useMemberships(study.id);
+  const deleteMembership = useDeleteMembership(study.id);
+  const [editing, setEditing] = useState<Membership | null>(null);
+  const [removing, setRemoving] = useState<Membership | null>(null);
+
+  return (
+    <>
+      <QueryStatus
+        isPending={memberships.isPending}
+        error={memberships.error}
+        onRetry={() => void memberships.refetch()}
+      />
+      {memberships.data && (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('memberships.columns.userName')}</th>
+                <th scope="col">{t('memberships.columns.userEmail')}</th>
+                <th scope="col">{t('memberships.columns.role')}</th>
+                <th scope="col">{t('memberships.columns.sites')}</th>
+                <th scope="col">{t('memberships.columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {memberships.data.length === 0 ? (
+                <tr>
+                  <td colSpan={5} className={styles.empty}>
+                    {t('noData')}
+                  </td>
+                </tr>
+              ) : (
+                memberships.data.map((membership) => {
+                  const labels = { name: membership.userName, role: membership.role };
+                  return (
+                    <tr key={membership.id}>
+                      <td>{membership.userName}</td>
+                      <td>{membership.userEmail}</td>
+                      <td>{t(`roles.${membership.role}`)}</td>
+                      <td className={styles.wrap}>
+                        {roleNeedsSites(membership.role) ? (
+                          siteCodes(membership.siteIds, study.sites).join(', ')
+                        ) : (
+                          <span className={`${styles.badge} ${styles.badgeInfo}`}>
+                            {t('memberships.allSites')}
+                          </span>
+                        )}
+                      </td>
+                      <td>
+                        <div className={styles.rowActions}>
+                          {roleNeedsSites(membership.role) && (
+                            <button
+                              type="button"
+                              className={`${styles.button} ${styles.small}`}
+                              aria-label={t('memberships.editSitesOf', labels)}
+                              onClick={() => setEditing(membership)}
+                            >
+                              {t('memberships.editSites')}
+                            </button>
+                          )}
+                          <button
+                            type="button"
+                            className={`${styles.button} ${styles.small} ${styles.dangerOutline}`}
+                            aria-label={t('memberships.removeOf', labels)}
+                            onClick={() => {
+                              deleteMembership.reset();
+                              setRemoving(membership);
+                            }}
+                          >
+                            {t('memberships.remove')}
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing && (
+        <MembershipSitesDialog
+          study={study}
+          membership={editing}
+          onOpenChange={(open) => {
+            if (!open) setEditing(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) setRemoving(null);
+        }}
+        title={t('memberships.removeTitle')}
+        description={
+          removing
+            ? t('memberships.removeDescription', {
+                name: removing.userName,
+                role: removing.role,
+                study: study.code,
+              })
+            : ''
+        }
+        confirmLabel={t('memberships.remove')}
+        pending={deleteMembership.isPending}
+        error={deleteMembership.error}
+        onConfirm={() => {
+          if (removing) deleteMembership.mutate(removing.id, { onSuccess: () => setRemoving(null) });
+        }}
+      />
+    </>
+  );
+}

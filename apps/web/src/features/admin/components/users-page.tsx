@@ -1,0 +1,195 @@
+import type { AdminUser } from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useUsers } from '../api/get-users.ts';
+import { filterUsers } from '../lib/filter-users.ts';
+import { isLockedNow } from '../lib/lock-status.ts';
+import { clampPage, DEFAULT_PAGE_SIZE, pageCount } from '../lib/pagination.ts';
+import styles from './admin-ui.module.css';
+import { Pagination } from './pagination.tsx';
+import { QueryStatus } from './query-status.tsx';
+import { ResetPasswordDialog } from './reset-password-dialog.tsx';
+import { UserCreateDialog } from './user-create-dialog.tsx';
+import { UserEditDialog } from './user-edit-dialog.tsx';
+
+const PAGE_PARAM = 'page';
+
+/** `/admin/users`: every account, searchable by name or email, with create, edit and password reset. */
+export function UsersPage() {
+  const { t } = useTranslation('admin');
+  const users = useUsers();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [resetting, setResetting] = useState<AdminUser | null>(null);
+  const searchId = useId();
+
+  const all = users.data ?? [];
+  const filtered = filterUsers(all, search);
+  const lastPage = pageCount(filtered.length);
+  const page = clampPage(searchParams.get(PAGE_PARAM), lastPage);
+  const rows = filtered.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
+  // Looked up on every render so the edit dialog shows the saved state after each change.
+  const editing = all.find((user) => user.id === editingId);
+
+  function setPage(next: number | null) {
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next === null || next === 1) params.delete(PAGE_PARAM);
+        else params.set(PAGE_PARAM, String(next));
+        return params;
+      },
+      { replace: true },
+    );
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby={`${searchId}-heading`}>
+      <div className={styles.sectionHeader}>
+        <div>
+          <h2 id={`${searchId}-heading`} className={styles.heading}>
+            {t('users.heading')}
+          </h2>
+          <p className={styles.description}>{t('users.description')}</p>
+        </div>
+        <button
+          type="button"
+          className={`${styles.button} ${styles.primary}`}
+          onClick={() => setCreating(true)}
+        >
+          {t('users.add')}
+        </button>
+      </div>
+
+      <div className={styles.toolbar}>
+        <div className={styles.field}>
+          <label className={styles.label} htmlFor={searchId}>
+            {t('users.searchLabel')}
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className={`${styles.input} ${styles.search}`}
+            placeholder={t('users.searchPlaceholder')}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(null); // a new search starts on its first page
+            }}
+          />
+        </div>
+        {users.data && (
+          <p className={styles.count} aria-live="polite">
+            {t('users.count', { shown: filtered.length, total: all.length })}
+          </p>
+        )}
+      </div>
+
+      <QueryStatus isPending={users.isPending} error={users.error} onRetry={() => void users.refetch()} />
+      {users.data && (
+        <>
+          <div className={styles.tableWrap}>
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">{t('users.columns.name')}</th>
+                  <th scope="col">{t('users.columns.email')}</th>
+                  <th scope="col">{t('users.columns.contact')}</th>
+                  <th scope="col">{t('users.columns.status')}</th>
+                  <th scope="col">{t('users.columns.admin')}</th>
+                  <th scope="col">{t('users.columns.lockedUntil')}</th>
+                  <th scope="col">{t('users.columns.lastLogin')}</th>
+                  <th scope="col">{t('users.columns.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={8} className={styles.empty}>
+                      {t('noData')}
+                    </td>
+                  </tr>
+                ) : (
+                  rows.map((user) => (
+                    <tr key={user.id}>
+                      <td>{user.name}</td>
+                      <td>{user.email}</td>
+                      <td>{user.contact || <span className={styles.muted}>{t('none')}</span>}</td>
+                      <td>
+                        <span
+                          className={`${styles.badge} ${user.active ? styles.badgeGood : styles.badgeBad}`}
+                        >
+                          {t(user.active ? 'users.active' : 'users.inactive')}
+                        </span>
+                      </td>
+                      <td>
+                        {user.isAdmin ? (
+                          <span className={`${styles.badge} ${styles.badgeInfo}`}>{t('yes')}</span>
+                        ) : (
+                          <span className={styles.muted}>{t('no')}</span>
+                        )}
+                      </td>
+                      <td>
+                        {isLockedNow(user.lockedUntil) ? (
+                          <span className={`${styles.badge} ${styles.badgeBad}`}>
+                            {formatDateTimeKst(user.lockedUntil)}
+                          </span>
+                        ) : (
+                          <span className={styles.muted}>{t('none')}</span>
+                        )}
+                      </td>
+                      <td>
+                        {formatDateTimeKst(user.lastLoginAt) || (
+                          <span className={styles.muted}>{t('none')}</span>
+                        )}
+                      </td>
+                      <td>
+                        <div className={styles.rowActions}>
+                          <button
+                            type="button"
+                            className={`${styles.button} ${styles.small}`}
+                            aria-label={t('users.editUser', { name: user.name })}
+                            onClick={() => setEditingId(user.id)}
+                          >
+                            {t('actions.edit')}
+                          </button>
+                          <button
+                            type="button"
+                            className={`${styles.button} ${styles.small}`}
+                            aria-label={t('users.resetPasswordOf', { name: user.name })}
+                            onClick={() => setResetting(user)}
+                          >
+                            {t('users.resetPassword')}
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} lastPage={lastPage} onChange={setPage} />
+        </>
+      )}
+
+      <UserCreateDialog open={creating} onOpenChange={setCreating} />
+      {editing && (
+        <UserEditDialog
+          user={editing}
+          open
+          onOpenChange={(open) => {
+            if (!open) setEditingId(null);
+          }}
+        />
+      )}
+      {resetting && (
+        <ResetPasswordDialog key={resetting.id} user={resetting} onClose={() => setResetting(null)} />
+      )}
+    </section>
+  );
+}

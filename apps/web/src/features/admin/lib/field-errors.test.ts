@@ -1,0 +1,31 @@
+import { createUserRequestSchema, siteRequestSchema } from '@cdms/contract';
+import { describe, expect, it } from 'vitest';
+import { fieldErrorKeys } from './field-errors.ts';
+
+function errorsOf(result: { success: boolean; error?: unknown }) {
+  if (result.success) throw new Error('expected the parse to fail');
+  return fieldErrorKeys(result.error as Parameters<typeof fieldErrorKeys>[0]);
+}
+
+describe('fieldErrorKeys', () => {
+  it("uses the contract's named errors", () => {
+    expect(errorsOf(siteRequestSchema.safeParse({ code: 'a b', name: 'X', institutionNumber: '1' }))).toEqual(
+      {
+        code: 'validation.invalid_site_code',
+        institutionNumber: 'validation.invalid_institution_number',
+      },
+    );
+  });
+
+  it('falls back to required / invalid by issue kind, one error per field', () => {
+    const errors = errorsOf(
+      createUserRequestSchema.safeParse({ email: 'nope', name: '  ', contact: 'abc', password: '' }),
+    );
+    expect(errors).toEqual({
+      email: 'validation.invalid_email',
+      name: 'validation.required',
+      contact: 'validation.invalid_contact',
+      password: 'validation.required',
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import type { JsonValue, Language, OutcomeResult, StudyDefinition } from '@cdms/study';
+import type { TFunction } from 'i18next';
+import { createContext, use, useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EvaluationStore, ItemView, SectionView } from './evaluation-store.ts';
+import type { ItemAddress, SubjectStore } from './subject-store.ts';
+
+// What every part of one rendered form shares. The value is created once per form (stable), so reading
+// it never re-renders anything; components re-render through their own store subscriptions below.
+
+export interface CrfFormContextValue {
+  definition: StudyDefinition;
+  visitKey: string;
+  formKey: string;
+  language: Language;
+  readOnly: boolean;
+  today: string;
+  subjectStore: SubjectStore;
+  evaluationStore: EvaluationStore;
+}
+
+export const CrfFormContext = createContext<CrfFormContextValue | null>(null);
+
+export function useCrfForm(): CrfFormContextValue {
+  const value = use(CrfFormContext);
+  if (!value) throw new Error('CRF form parts need a <CrfForm> above them.');
+  return value;
+}
+
+/** One item's value; re-renders only when that value changes. */
+export function useItemValue({ itemKey, groupKey, rowIndex }: ItemAddress): JsonValue {
+  const { subjectStore, visitKey, formKey } = useCrfForm();
+  const read = useCallback(
+    () => subjectStore.getValue(visitKey, formKey, { itemKey, groupKey, rowIndex }),
+    [subjectStore, visitKey, formKey, itemKey, groupKey, rowIndex],
+  );
+  return useSyncExternalStore(subjectStore.subscribe, read, read);
+}
+
+/** Writes one item's value. */
+export function useSetItemValue({ itemKey, groupKey, rowIndex }: ItemAddress): (value: JsonValue) => void {
+  const { subjectStore, visitKey, formKey } = useCrfForm();
+  return useCallback(
+    (value: JsonValue) => subjectStore.setValue(visitKey, formKey, { itemKey, groupKey, rowIndex }, value),
+    [subjectStore, visitKey, formKey, itemKey, groupKey, rowIndex],
+  );
+}
+
+/** The number of rows of a repeating group (not their content: rows read their own values). */
+export function useRowCount(groupKey: string): number {
+  const { subjectStore, visitKey, formKey } = useCrfForm();
+  const read = useCallback(
+    () => subjectStore.getRows(visitKey, formKey, groupKey).length,
+    [subjectStore, visitKey, formKey, groupKey],
+  );
+  return useSyncExternalStore(subjectStore.subscribe, read, read);
+}
+
+export function useItemView({ itemKey, groupKey, rowIndex }: ItemAddress): ItemView | undefined {
+  const { evaluationStore } = useCrfForm();
+  const read = useCallback(
+    () => evaluationStore.getItemView({ itemKey, groupKey, rowIndex }),
+    [evaluationStore, itemKey, groupKey, rowIndex],
+  );
+  return useSyncExternalStore(evaluationStore.subscribe, read, read);
+}
+
+export function useSectionView(sectionKey: string): SectionView | undefined {
+  const { evaluationStore } = useCrfForm();
+  const read = useCallback(() => evaluationStore.getSectionView(sectionKey), [evaluationStore, sectionKey]);
+  return useSyncExternalStore(evaluationStore.subscribe, read, read);
+}
+
+export function useOutcomes(): OutcomeResult[] {
+  const { evaluationStore } = useCrfForm();
+  return useSyncExternalStore(
+    evaluationStore.subscribe,
+    evaluationStore.getOutcomes,
+    evaluationStore.getOutcomes,
+  );
+}
+
+/**
+ * The renderer's own strings (add row, not done…) in the form's language, which may differ from the
+ * app's (a monitor may review a form in the other language).
+ */
+export function useCrfText(): TFunction<'crf'> {
+  const { language } = useCrfForm();
+  const { i18n } = useTranslation('crf');
+  return useMemo(() => i18n.getFixedT(language, 'crf'), [i18n, language]);
+}

@@ -1,0 +1,151 @@
+import {
+  type FormEvaluation,
+  getFormLayout,
+  type Language,
+  type OutcomeResult,
+  type SectionDefinition,
+  type StudyDefinition,
+} from '@cdms/study';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import styles from './crf-form.module.css';
+import {
+  CrfFormContext,
+  type CrfFormContextValue,
+  useCrfForm,
+  useCrfText,
+  useOutcomes,
+} from './crf-form-context.tsx';
+import { CrfItem } from './crf-item.tsx';
+import { todayInSeoul } from './dates.ts';
+import { createEvaluationStore } from './evaluation-store.ts';
+import { RepeatingSection } from './repeating-section.tsx';
+import { SectionFrame } from './section-frame.tsx';
+import type { SubjectStore } from './subject-store.ts';
+
+export interface CrfFormProps {
+  definition: StudyDefinition;
+  visitKey: string;
+  formKey: string;
+  /** The subject's values (every visit and form: rules look across them). The form reads and writes here. */
+  store: SubjectStore;
+  language: Language;
+  readOnly?: boolean;
+  /** "YYYY-MM-DD"; defaults to today in Korea. Dates after it are refused where the item says notFuture. */
+  today?: string;
+  /** Called after each (debounced) run of the rules engine, for panels outside the form. */
+  onEvaluate?: (evaluation: FormEvaluation) => void;
+  /** How long the engine waits after the last change; tests shorten it. */
+  evaluationDelayMs?: number;
+}
+
+/**
+ * Renders any form of any study definition from its metadata, with the rules engine live: conditions
+ * hide items and sections, "not done" disables a section, derived values appear read-only, check results
+ * appear under their item. Values live in `store` (outside React state) so typing re-renders one input.
+ */
+export function CrfForm({
+  definition,
+  visitKey,
+  formKey,
+  store,
+  language,
+  readOnly = false,
+  today: todayProp,
+  onEvaluate,
+  evaluationDelayMs,
+}: CrfFormProps) {
+  const { i18n } = useTranslation('crf');
+  const today = todayProp ?? todayInSeoul();
+  const onEvaluateRef = useRef(onEvaluate);
+  onEvaluateRef.current = onEvaluate;
+  const layout = getFormLayout(definition, visitKey, formKey);
+
+  const evaluationStore = useMemo(
+    () =>
+      createEvaluationStore({
+        definition,
+        visitKey,
+        formKey,
+        subjectStore: store,
+        today,
+        delayMs: evaluationDelayMs,
+        onEvaluate: (evaluation) => onEvaluateRef.current?.(evaluation),
+      }),
+    [definition, visitKey, formKey, store, today, evaluationDelayMs],
+  );
+  useEffect(() => evaluationStore.connect(), [evaluationStore]);
+
+  const context = useMemo<CrfFormContextValue>(
+    () => ({
+      definition,
+      visitKey,
+      formKey,
+      language,
+      readOnly,
+      today,
+      subjectStore: store,
+      evaluationStore,
+    }),
+    [definition, visitKey, formKey, language, readOnly, today, store, evaluationStore],
+  );
+
+  if (!layout) {
+    return <p className={styles.unknownForm}>{i18n.getFixedT(language, 'crf')('unknownForm')}</p>;
+  }
+  return (
+    <CrfFormContext value={context}>
+      <div className={styles.form} lang={language} data-form={formKey} data-visit={visitKey}>
+        <h2 className={styles.formTitle}>{layout.form.label[language]}</h2>
+        <Outcomes />
+        {layout.sections.map((section) =>
+          section.repeating ? (
+            <RepeatingSection key={section.key} section={section} />
+          ) : (
+            <PlainSection key={section.key} section={section} />
+          ),
+        )}
+      </div>
+    </CrfFormContext>
+  );
+}
+
+/** Routing outcomes (spec §4 "user is directed to…"): a prompt naming the form to go to. */
+function Outcomes() {
+  const t = useCrfText();
+  const { definition, language } = useCrfForm();
+  const outcomes = useOutcomes();
+  if (outcomes.length === 0) return null;
+  const target = (outcome: OutcomeResult) => {
+    if (!outcome.target) return null;
+    const visit = definition.visits.find((v) => v.key === outcome.target?.visit);
+    const form = definition.forms.find((f) => f.key === outcome.target?.form);
+    return t('outcomes.target', {
+      visit: visit?.label[language] ?? outcome.target.visit,
+      form: form?.label[language] ?? outcome.target.form,
+    });
+  };
+  return (
+    <section className={styles.outcomes} aria-label={t('outcomes.title')}>
+      {outcomes.map((outcome) => (
+        <div key={outcome.outcomeId} className={styles.outcome} role="status">
+          <strong>{t(`outcomes.${outcome.kind}`)}</strong>
+          <span>{outcome.message[language]}</span>
+          {outcome.target ? <span className={styles.outcomeTarget}>{target(outcome)}</span> : null}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+const PlainSection = memo(function PlainSection({ section }: { section: SectionDefinition }) {
+  return (
+    <SectionFrame section={section}>
+      {section.items
+        .filter((item) => item.key !== section.notDoneItem)
+        .map((item) => (
+          <CrfItem key={item.key} item={item} />
+        ))}
+    </SectionFrame>
+  );
+});

@@ -1,0 +1,164 @@
+import {
+  type CheckResult,
+  getItemCodes,
+  type ItemDefinition,
+  type JsonValue,
+  type Language,
+  type StudyDefinition,
+} from '@cdms/study';
+import { memo, useId } from 'react';
+import styles from './crf-form.module.css';
+import { useCrfForm, useCrfText, useItemValue, useItemView, useSetItemValue } from './crf-form-context.tsx';
+import { itemPath } from './evaluation-store.ts';
+import { ItemControl } from './item-controls.tsx';
+import { renderProbe } from './render-probe.ts';
+
+interface CrfItemProps {
+  item: ItemDefinition;
+  groupKey?: string | undefined;
+  rowIndex?: number | undefined;
+}
+
+/**
+ * One item as a row of the form: the label column (label, required mark, help) and the input column
+ * (input, unit, check messages). Memoised and subscribed to its own value and rule state, so typing in
+ * another item does not render this one.
+ */
+export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfItemProps) {
+  const address = { itemKey: item.key, groupKey, rowIndex };
+  renderProbe.onItemRender?.(itemPath(address));
+  const t = useCrfText();
+  const { definition, language, readOnly } = useCrfForm();
+  const value = useItemValue(address);
+  const setValue = useSetItemValue(address);
+  const view = useItemView(address);
+  const id = useId();
+  if (view && !view.state.visible) return null;
+
+  const labelId = `${id}-label`;
+  const helpId = `${id}-help`;
+  const messagesId = `${id}-messages`;
+  const checks = view?.checks ?? [];
+  const required = view?.state.required ?? false;
+  const describedBy = [item.help ? helpId : undefined, checks.length > 0 ? messagesId : undefined]
+    .filter(Boolean)
+    .join(' ');
+  const isComputed = item.derive !== undefined;
+  const isSystem = !isComputed && item.readOnly === true;
+  const isNumber = item.type === 'integer' || item.type === 'decimal';
+  // Group inputs (radios, check lists) are named through aria-labelledby; a <label for> needs one input.
+  const groupLike =
+    item.type === 'multipleChoice' ||
+    ((item.type === 'singleChoice' || item.type === 'yesNo') &&
+      (item.display ?? (item.type === 'yesNo' ? 'radio' : 'select')) === 'radio');
+
+  const label = (
+    <>
+      {item.label[language]}
+      {required ? (
+        <span className={styles.requiredMark} title={t('required')}>
+          <span aria-hidden="true">*</span>
+          <span className={styles.visuallyHidden}>({t('required')})</span>
+        </span>
+      ) : null}
+    </>
+  );
+
+  return (
+    <div
+      className={styles.item}
+      data-item={itemPath(address)}
+      data-disabled={view?.state.disabled || undefined}
+    >
+      <div className={styles.labelCell}>
+        {groupLike && !isComputed && !isSystem ? (
+          <span id={labelId} className={styles.label}>
+            {label}
+          </span>
+        ) : (
+          <label id={labelId} htmlFor={id} className={styles.label}>
+            {label}
+          </label>
+        )}
+        {item.help ? (
+          <p id={helpId} className={styles.help}>
+            {item.help[language]}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.inputCell}>
+        <div className={styles.inputLine}>
+          {isComputed || isSystem ? (
+            <>
+              <input
+                id={id}
+                className={`${styles.input} ${styles.readOnlyInput} ${isNumber ? styles.readOnlyNumber : styles.readOnlyText}`}
+                type="text"
+                readOnly
+                value={formatValue(definition, item, isComputed ? (view?.derived ?? null) : value, language)}
+                placeholder={t('noValue')}
+                aria-describedby={describedBy || undefined}
+              />
+              {item.unit ? <span className={styles.unit}>{item.unit}</span> : null}
+              <span className={styles.badge}>{isComputed ? t('derived') : t('systemFilled')}</span>
+            </>
+          ) : (
+            <>
+              <ItemControl
+                item={item}
+                id={id}
+                labelId={labelId}
+                describedBy={describedBy || undefined}
+                value={value}
+                disabled={readOnly || (view?.state.disabled ?? false)}
+                required={required}
+                language={language}
+                onChange={setValue}
+              />
+              {item.unit ? <span className={styles.unit}>{item.unit}</span> : null}
+            </>
+          )}
+        </div>
+        {checks.length > 0 ? <CheckMessages id={messagesId} checks={checks} language={language} /> : null}
+      </div>
+    </div>
+  );
+});
+
+function CheckMessages({ id, checks, language }: { id: string; checks: CheckResult[]; language: Language }) {
+  const t = useCrfText();
+  return (
+    <ul id={id} className={styles.messages}>
+      {checks.map((check) => (
+        <li
+          key={check.checkId}
+          className={`${styles.message} ${styles[check.severity]}`}
+          data-severity={check.severity}
+        >
+          <span className={styles.severity}>{t(`severity.${check.severity}`)}</span>
+          <span>{check.message[language]}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A read-only value as text: numbers with the item's decimals, codes by their label. */
+export function formatValue(
+  definition: StudyDefinition,
+  item: ItemDefinition,
+  value: JsonValue,
+  language: Language,
+): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') {
+    return item.decimals !== undefined && item.type === 'decimal'
+      ? value.toFixed(item.decimals)
+      : String(value);
+  }
+  if (typeof value === 'boolean') return value ? '✓' : '';
+  const codes = getItemCodes(definition, item);
+  const labelOf = (code: JsonValue) => codes.find((c) => c.code === code)?.label[language] ?? String(code);
+  if (Array.isArray(value)) return value.map(labelOf).join(', ');
+  return codes.length > 0 ? labelOf(value) : String(value);
+}

@@ -1,0 +1,475 @@
+import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
+import { useRef, useState } from 'react';
+import styles from './crf-form.module.css';
+import { useCrfForm, useCrfText } from './crf-form-context.tsx';
+import { HOURS, minuteChoices } from './dates.ts';
+import { cleanNumberText, numberToText, parseNumberText } from './number-text.ts';
+
+// One input per item type. Each control gets the item's current value and reports a new JSON value;
+// it never reads the store itself, so it can be reasoned about (and tested) alone.
+
+/** Spec §5: the time picker moves in 5-minute steps by default. */
+export const TIME_STEP_MINUTES = 5;
+
+export interface ControlProps {
+  item: ItemDefinition;
+  id: string;
+  labelId: string;
+  describedBy: string | undefined;
+  value: JsonValue;
+  disabled: boolean;
+  required: boolean;
+  language: Language;
+  onChange: (value: JsonValue) => void;
+}
+
+export function ItemControl(props: ControlProps) {
+  switch (props.item.type) {
+    case 'text':
+      return <TextControl {...props} />;
+    case 'textarea':
+      return <TextareaControl {...props} />;
+    case 'integer':
+    case 'decimal':
+      return <NumberControl {...props} />;
+    case 'date':
+      return <DateControl {...props} />;
+    case 'time':
+      return <TimeControl {...props} />;
+    case 'singleChoice':
+    case 'yesNo':
+      return (props.item.display ?? (props.item.type === 'yesNo' ? 'radio' : 'select')) === 'radio' ? (
+        <RadioControl {...props} />
+      ) : (
+        <SelectControl {...props} />
+      );
+    case 'multipleChoice':
+      return <MultipleChoiceControl {...props} />;
+    case 'checkbox':
+      return <CheckboxControl {...props} />;
+  }
+}
+
+function asText(value: JsonValue): string {
+  return typeof value === 'string' ? value : value === null ? '' : String(value);
+}
+
+/** Empty text is stored as null, so "typed then erased" and "never typed" look the same to the rules. */
+function textOrNull(text: string): string | null {
+  return text === '' ? null : text;
+}
+
+function TextControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+  return (
+    <input
+      id={id}
+      className={`${styles.input} ${styles.textInput}`}
+      type="text"
+      value={asText(value)}
+      maxLength={item.maxLength}
+      disabled={disabled}
+      aria-required={required}
+      aria-describedby={describedBy}
+      onChange={(event) => onChange(textOrNull(event.target.value))}
+    />
+  );
+}
+
+function TextareaControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+  const t = useCrfText();
+  const text = asText(value);
+  const counterId = `${id}-counter`;
+  return (
+    <div className={styles.textareaBox}>
+      <textarea
+        id={id}
+        className={`${styles.input} ${styles.textarea}`}
+        value={text}
+        rows={3}
+        maxLength={item.maxLength}
+        disabled={disabled}
+        aria-required={required}
+        aria-describedby={
+          [describedBy, item.maxLength ? counterId : undefined].filter(Boolean).join(' ') || undefined
+        }
+        onChange={(event) => onChange(textOrNull(event.target.value))}
+      />
+      {item.maxLength !== undefined ? (
+        <span id={counterId} className={styles.counter}>
+          {t('counter', { count: text.length, max: item.maxLength })}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A text input that keeps only what a number may contain. The text typed so far stays local (so "170." or
+ * "-" survive while typing); the store gets the number it stands for.
+ */
+function NumberControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+  const [text, setText] = useState(() => numberToText(value));
+  const [shownValue, setShownValue] = useState(value);
+  // Another source changed the value (sample data, clear): show it, unless the text already means it.
+  if (value !== shownValue) {
+    setShownValue(value);
+    if (parseNumberText(text) !== value) setText(numberToText(value));
+  }
+  return (
+    <input
+      id={id}
+      className={`${styles.input} ${styles.numberInput}`}
+      type="text"
+      inputMode={item.type === 'integer' ? 'numeric' : 'decimal'}
+      autoComplete="off"
+      value={text}
+      disabled={disabled}
+      aria-required={required}
+      aria-describedby={describedBy}
+      onChange={(event) => {
+        const cleaned = cleanNumberText(item, event.target.value);
+        const next = parseNumberText(cleaned);
+        setText(cleaned);
+        setShownValue(next);
+        onChange(next);
+      }}
+    />
+  );
+}
+
+/**
+ * A date typed as YYYY-MM-DD (spec §5; the browser's own date field would show the user's locale format)
+ * with a calendar button. The value changes only when a whole, real date is accepted: a date before min or
+ * after max (by day; `notFuture` means max = today) is refused and the field goes back to the last accepted
+ * date. Nothing happens while read-only or disabled.
+ */
+function DateControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+  const t = useCrfText();
+  const { today } = useCrfForm();
+  const pickerRef = useRef<HTMLInputElement>(null);
+  const accepted = asText(value);
+  const [text, setText] = useState(accepted);
+  const [shownValue, setShownValue] = useState(value);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (value !== shownValue) {
+    setShownValue(value);
+    setText(accepted);
+    setProblem(null);
+  }
+  const { min, max } = dateLimits(item, today);
+  const problemId = `${id}-problem`;
+
+  /** Accepts a complete date, or refuses it and shows the last accepted one again. */
+  const offer = (date: string) => {
+    const refusal = !isValidDate(date)
+      ? t('date.invalid')
+      : max !== undefined && date > max
+        ? t('date.afterMax', { max })
+        : min !== undefined && date < min
+          ? t('date.beforeMin', { min })
+          : null;
+    setProblem(refusal);
+    if (refusal) {
+      setText(accepted);
+      return;
+    }
+    setText(date);
+    setShownValue(date);
+    onChange(date);
+  };
+
+  return (
+    <div className={styles.dateBox}>
+      <input
+        id={id}
+        className={`${styles.input} ${styles.dateInput}`}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="YYYY-MM-DD"
+        maxLength={10}
+        value={text}
+        disabled={disabled}
+        required={required}
+        aria-describedby={
+          [describedBy, problem ? problemId : undefined].filter(Boolean).join(' ') || undefined
+        }
+        onChange={(event) => {
+          const next = formatDateText(event.target.value);
+          if (next === '') {
+            setText('');
+            setProblem(null);
+            setShownValue(null);
+            onChange(null);
+          } else if (next.length === 10) {
+            offer(next);
+          } else {
+            setText(next);
+          }
+        }}
+        // An unfinished date is not a value: leaving the field shows the accepted one again.
+        onBlur={() => {
+          if (text !== '' && text.length < 10) setText(accepted);
+        }}
+      />
+      <button
+        type="button"
+        className={styles.calendarButton}
+        disabled={disabled}
+        aria-label={t('date.openCalendar')}
+        onClick={() => pickerRef.current?.showPicker?.()}
+      >
+        <CalendarIcon />
+      </button>
+      {/* The browser's calendar, opened by the button; it already greys out days outside min and max. */}
+      <input
+        ref={pickerRef}
+        className={styles.datePicker}
+        type="date"
+        tabIndex={-1}
+        aria-hidden="true"
+        value={accepted}
+        min={min}
+        max={max}
+        disabled={disabled}
+        onChange={(event) => {
+          if (event.target.value !== '') offer(event.target.value);
+        }}
+      />
+      {problem ? (
+        <span id={problemId} className={styles.refused} role="alert">
+          {problem}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The days a date item accepts. The model has no date bounds of its own yet; its rule today is `notFuture`
+ * (max = today). A new bound (say, not before the consent date) belongs here.
+ */
+export function dateLimits(item: ItemDefinition, today: string): { min?: string; max?: string } {
+  return item.notFuture === true ? { max: today } : {};
+}
+
+/** Digits typed into a date field, shown as YYYY-MM-DD as they come ("2025031" → "2025-03-1"). */
+export function formatDateText(text: string): string {
+  const digits = text.replace(/\D/g, '').slice(0, 8);
+  if (digits.length <= 4) return digits;
+  if (digits.length <= 6) return `${digits.slice(0, 4)}-${digits.slice(4)}`;
+  return `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}`;
+}
+
+function CalendarIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      <rect x="3" y="5" width="18" height="16" rx="2" />
+      <path d="M3 10h18M8 3v4M16 3v4" />
+    </svg>
+  );
+}
+
+/** A 24-hour time as two selects (hour, minute in 5-minute steps); stored "HH:mm" once both are chosen. */
+function TimeControl({ id, labelId, describedBy, value, disabled, required, onChange }: ControlProps) {
+  const t = useCrfText();
+  const stored = typeof value === 'string' && /^\d{2}:\d{2}$/.test(value) ? value.split(':') : ['', ''];
+  const [draft, setDraft] = useState({ hour: stored[0] ?? '', minute: stored[1] ?? '' });
+  const [shownValue, setShownValue] = useState(value);
+  if (value !== shownValue) {
+    setShownValue(value);
+    setDraft({ hour: stored[0] ?? '', minute: stored[1] ?? '' });
+  }
+  const minutes = minuteChoices(TIME_STEP_MINUTES);
+  // A stored minute off the step (imported data) stays choosable rather than silently changing.
+  if (draft.minute !== '' && !minutes.includes(draft.minute)) minutes.push(draft.minute);
+  const update = (part: 'hour' | 'minute', text: string) => {
+    const next = { ...draft, [part]: text };
+    setDraft(next);
+    const time = next.hour !== '' && next.minute !== '' ? `${next.hour}:${next.minute}` : null;
+    setShownValue(time);
+    onChange(time);
+  };
+  return (
+    <div className={styles.timeBox}>
+      <select
+        id={id}
+        className={`${styles.input} ${styles.timeSelect}`}
+        value={draft.hour}
+        disabled={disabled}
+        aria-required={required}
+        aria-labelledby={`${labelId} ${id}-hour`}
+        aria-describedby={describedBy}
+        onChange={(event) => update('hour', event.target.value)}
+      >
+        <option value="">--</option>
+        {HOURS.map((hour) => (
+          <option key={hour} value={hour}>
+            {hour}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-hour`} className={styles.timeUnit}>
+        {t('time.hour')}
+      </span>
+      <select
+        className={`${styles.input} ${styles.timeSelect}`}
+        value={draft.minute}
+        disabled={disabled}
+        aria-required={required}
+        aria-labelledby={`${labelId} ${id}-minute`}
+        onChange={(event) => update('minute', event.target.value)}
+      >
+        <option value="">--</option>
+        {minutes.map((minute) => (
+          <option key={minute} value={minute}>
+            {minute}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-minute`} className={styles.timeUnit}>
+        {t('time.minute')}
+      </span>
+    </div>
+  );
+}
+
+function useCodes(item: ItemDefinition) {
+  const { definition } = useCrfForm();
+  return getItemCodes(definition, item);
+}
+
+function RadioControl({
+  item,
+  id,
+  labelId,
+  describedBy,
+  value,
+  disabled,
+  required,
+  language,
+  onChange,
+}: ControlProps) {
+  const codes = useCodes(item);
+  return (
+    <div
+      id={id}
+      role="radiogroup"
+      className={styles.choices}
+      aria-labelledby={labelId}
+      aria-describedby={describedBy}
+      aria-required={required}
+      aria-disabled={disabled || undefined}
+    >
+      {codes.map((code) => (
+        <label key={code.code} className={styles.choice}>
+          <input
+            type="radio"
+            name={id}
+            value={code.code}
+            checked={value === code.code}
+            disabled={disabled}
+            onChange={() => onChange(code.code)}
+          />
+          <span>{code.label[language]}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function SelectControl({
+  item,
+  id,
+  describedBy,
+  value,
+  disabled,
+  required,
+  language,
+  onChange,
+}: ControlProps) {
+  const t = useCrfText();
+  const codes = useCodes(item);
+  return (
+    <select
+      id={id}
+      className={`${styles.input} ${styles.select}`}
+      value={asText(value)}
+      disabled={disabled}
+      aria-required={required}
+      aria-describedby={describedBy}
+      onChange={(event) => onChange(textOrNull(event.target.value))}
+    >
+      <option value="">{t('select.placeholder')}</option>
+      {codes.map((code) => (
+        <option key={code.code} value={code.code}>
+          {code.label[language]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function MultipleChoiceControl({
+  item,
+  id,
+  labelId,
+  describedBy,
+  value,
+  disabled,
+  language,
+  onChange,
+}: ControlProps) {
+  const codes = useCodes(item);
+  const selected = Array.isArray(value) ? value : [];
+  const toggle = (code: string, on: boolean) => {
+    // Kept in code-list order, so the same answers always store the same list.
+    const next = codes.map((c) => c.code).filter((c) => (c === code ? on : selected.includes(c)));
+    onChange(next.length > 0 ? next : null);
+  };
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset would need its own legend; the label column names the group.
+    <div
+      id={id}
+      role="group"
+      className={styles.choices}
+      aria-labelledby={labelId}
+      aria-describedby={describedBy}
+    >
+      {codes.map((code) => (
+        <label key={code.code} className={styles.choice}>
+          <input
+            type="checkbox"
+            value={code.code}
+            checked={selected.includes(code.code)}
+            disabled={disabled}
+            onChange={(event) => toggle(code.code, event.target.checked)}
+          />
+          <span>{code.label[language]}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function CheckboxControl({ id, describedBy, value, disabled, onChange }: ControlProps) {
+  return (
+    <input
+      id={id}
+      className={styles.checkbox}
+      type="checkbox"
+      checked={value === true}
+      disabled={disabled}
+      aria-describedby={describedBy}
+      onChange={(event) => onChange(event.target.checked)}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export interface CurrentStudyDefinition {
+  studyId: number;
+  version: string;
+  definition: StudyDefinition;
+}
+
+/**
+ * The study's current definition (GET /api/studies/{id}/definition). It is checked with the same schema
+ * the server uses, so a definition the renderer cannot read fails here, loudly, not half-way through a form.
+ */
+export async function getStudyDefinition(studyId: number): Promise<CurrentStudyDefinition> {
+  const response = await apiRequest<{ studyId: number; version: string; definition: unknown }>(
+    `/api/studies/${studyId}/definition`,
+  );
+  return {
+    studyId: response.studyId,
+    version: response.version,
+    definition: studyDefinitionSchema.parse(response.definition),
+  };
+}
+
+export function useStudyDefinition(studyId: number) {
+  return useQuery({
+    queryKey: ['studies', studyId, 'definition'],
+    queryFn: () => getStudyDefinition(studyId),
+    // A definition changes only when an administrator publishes a new version.
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

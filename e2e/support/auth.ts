@@ -1,0 +1,32 @@
+import type { Page } from '@playwright/test';
+import { expect } from './test.ts';
+
+/** The demo accounts the server seeds on first start (apps/server/src/seed/demo-seed.ts). */
+export const DEMO_PASSWORD = 'cdms-demo-2026';
+
+export const demoAccounts = [
+  { email: 'admin@demo.cdms', name: '관리자', role: 'ADMIN' },
+  { email: 'pi@demo.cdms', name: '김연구', role: 'PI' },
+  { email: 'si@demo.cdms', name: '이부연', role: 'SI' },
+  { email: 'crc@demo.cdms', name: '박코디', role: 'CRC' },
+  { email: 'cra@demo.cdms', name: '최모니', role: 'CRA' },
+  { email: 'dm@demo.cdms', name: '정데이', role: 'DM' },
+] as const;
+
+export type DemoAccount = (typeof demoAccounts)[number];
+
+/** Opens the login dialog on `/` and submits it, as a person would (Korean UI). */
+export async function logInFromLanding(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: '로그인' }).click();
+  const dialog = page.getByRole('dialog', { name: '로그인' });
+  await dialog.getByLabel('이메일').fill(email);
+  await dialog.getByLabel('비밀번호').fill(password);
+  await dialog.getByLabel('비밀번호').press('Enter');
+}
+
+/** Logs in through the UI and waits for the account menu. */
+export async function logInAs(page: Page, account: DemoAccount): Promise<void> {
+  await logInFromLanding(page, account.email);
+  await expect(page.getByRole('button', { name: `${account.name} 님` })).toBeVisible();
+}
