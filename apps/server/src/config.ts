@@ -29,6 +29,8 @@ const configSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   CDMS_DEMO: booleanFlag.optional(),
+  SUPPORT_EMAIL: z.email().default('support@demo.cdms'),
+  SUPPORT_PHONE: z.string().max(40).default(''),
 });
 
 export type Config = {
@@ -49,6 +51,8 @@ export type Config = {
    * database outside production, off for PostgreSQL unless CDMS_DEMO=1.
    */
   seedDemo: boolean;
+  /** Shown in the header's support panel. */
+  support: { email: string; phone: string };
 };
 
 export class ConfigError extends Error {
@@ -91,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateWindowSeconds: values.LOGIN_RATE_WINDOW_SECONDS,
     },
     seedDemo: values.CDMS_DEMO ?? (values.DATABASE_URL === undefined && values.NODE_ENV !== 'production'),
+    support: { email: values.SUPPORT_EMAIL, phone: values.SUPPORT_PHONE },
   };
 }

@@ -71,6 +71,12 @@ const cases: Case[] = [
     expected: everyone(200, 200),
   },
   {
+    method: 'GET',
+    route: '/api/app-info',
+    request: () => ({ url: '/api/app-info' }),
+    expected: everyone(200, 200),
+  },
+  {
     method: 'POST',
     route: '/api/auth/login',
     request: (f) => ({

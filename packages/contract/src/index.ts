@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './app-info.ts';
 export * from './auth.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';

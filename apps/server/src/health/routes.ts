@@ -1,7 +1,8 @@
+import { appInfoSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import type { App } from '../http/types.ts';
-import { productVersion } from '../version.ts';
+import { productReleaseDate, productVersion } from '../version.ts';
 
 const healthResponse = z.object({
   status: z.literal('ok'),
@@ -24,5 +25,22 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
       await context.database.db.selectFrom('app_meta').select('key').limit(1).execute();
       return { status: 'ok' as const, database: context.database.kind, version: productVersion };
     },
+  );
+
+  app.get(
+    '/api/app-info',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Version, release date and support contact',
+        response: { 200: appInfoSchema },
+      },
+    },
+    async () => ({
+      version: productVersion,
+      releaseDate: productReleaseDate,
+      supportEmail: context.config.support.email,
+      supportPhone: context.config.support.phone,
+    }),
   );
 }
