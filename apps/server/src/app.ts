@@ -17,6 +17,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
+import { registerSubjectRoutes } from './subjects/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
 import { registerWebApp } from './web/static-web-app.ts';
@@ -106,6 +107,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
   registerNoticeRoutes(app, context);
+  registerSubjectRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -1,3 +1,4 @@
+import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
@@ -31,6 +32,8 @@ interface Fixture {
   unique: () => string;
   noticeId: number;
   imageId: string;
+  subjectId: number;
+  sectionKey: string;
 }
 
 const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
@@ -43,6 +46,14 @@ const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
   DM: status,
 });
 const adminOnly = (status: number): Record<Caller, number> => ({ ...everyone(403), ADMIN: status });
+/** A subject at site 01: PI and SI work there, CRC works at site 02 (other site → 404). */
+const subjectReaders = (status: number): Record<Caller, number> => ({ ...everyone(status), CRC: 404 });
+const subjectWriters = (status: number): Record<Caller, number> => ({
+  ...everyone(403),
+  PI: status,
+  SI: status,
+  CRC: 404,
+});
 const noticeWriters = (status: number): Record<Caller, number> => ({
   ...everyone(403),
   CRA: status,
@@ -189,6 +200,75 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/subjects',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects',
+    // At site 01: its PI and SI may; the CRC (site 02), monitors and managers may not.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects`,
+      body: { siteId: f.siteId, consentDate: '2025-03-03', initials: 'MTX' },
+    }),
+    expected: { ...everyone(403), PI: 201, SI: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/overview',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/overview` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/forms/v1/demographicInfo` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/SUBJECT/forms/v1/demographicInfo`,
+      body: { values: { gender: 'F' }, version: 0 },
+    }),
+    expected: subjectWriters(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/reset',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/SUBJECT/forms/v1/demographicInfo/reset`,
+      body: { version: 0, reason: 'matrix' },
+    }),
+    expected: subjectWriters(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/forms/v1/demographicInfo/comments`,
+    }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/forms/v1/demographicInfo/comments`,
+      body: { sectionKey: f.sectionKey, text: 'matrix' },
+    }),
+    expected: subjectWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/audit',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/audit` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
     route: '/api/admin/users',
     request: () => ({ url: '/api/admin/users' }),
     expected: adminOnly(200),
@@ -278,6 +358,7 @@ const cases: Case[] = [
 describeWithDatabase('authorization matrix', (database) => {
   let app: App;
   let fixture: Fixture;
+  let subjectFactory: () => Promise<number>;
 
   beforeAll(async () => {
     await seedDemo(database().db);
@@ -319,8 +400,31 @@ describeWithDatabase('authorization matrix', (database) => {
       .values({ content_type: 'image/png', bytes: PNG_1X1, size: PNG_1X1.length, uploaded_by: author.id })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const pi = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'pi@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const newSubject = async () =>
+      (
+        await db
+          .insertInto('subjects')
+          .values({
+            study_id: study.id,
+            site_id: site.id,
+            screening_number: `M-${crypto.randomUUID()}`,
+            initials: 'MTX',
+            consent_date: '2025-03-03',
+            created_by: pi.id,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    subjectFactory = newSubject;
     let counter = 0;
     fixture = {
+      subjectId: await newSubject(),
+      sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',
       noticeId: notice.id,
       imageId: image.id,
       studyId: study.id,
@@ -370,6 +474,7 @@ describeWithDatabase('authorization matrix', (database) => {
         let url = pattern.includes('MEMBERSHIP')
           ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
           : pattern;
+        if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
         if (url.includes('NOTICE')) {
           // A fresh notice per call: a successful delete must not spoil the next caller's case.
           const fresh = await database()

@@ -5,3 +5,4 @@ export * from './notices.ts';
 export * from './password-policy.ts';
 export * from './roles.ts';
 export * from './studies.ts';
+export * from './subjects.ts';

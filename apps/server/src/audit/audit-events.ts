@@ -24,6 +24,12 @@ export const auditEventTypes = [
   'notice.updated',
   'notice.deleted',
   'image.uploaded',
+  'subject.created',
+  'data.item_changed',
+  'data.form_reset',
+  'query.opened',
+  'query.closed',
+  'comment.added',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -39,7 +45,20 @@ export interface AuditActor {
 
 export interface AuditEventInput {
   type: AuditEventType;
-  entityType: 'user' | 'session' | 'study' | 'site' | 'membership' | 'study_definition' | 'notice' | 'image';
+  entityType:
+    | 'user'
+    | 'session'
+    | 'study'
+    | 'site'
+    | 'membership'
+    | 'study_definition'
+    | 'notice'
+    | 'image'
+    | 'subject'
+    | 'item'
+    | 'form'
+    | 'query'
+    | 'comment';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

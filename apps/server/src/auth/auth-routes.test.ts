@@ -334,7 +334,7 @@ describeWithDatabase('session timeouts', (database) => {
   let app: App;
   beforeAll(async () => {
     await seedDemo(database().db);
-    app = await buildTestApp(database(), { SESSION_IDLE_SECONDS: '2', SESSION_MAX_SECONDS: '3' });
+    app = await buildTestApp(database(), { SESSION_IDLE_SECONDS: '3', SESSION_MAX_SECONDS: '5' });
     await app.ready();
   });
   afterAll(async () => {
@@ -347,7 +347,7 @@ describeWithDatabase('session timeouts', (database) => {
       (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: session.cookie } }))
         .statusCode,
     ).toBe(200);
-    await sleep(2200);
+    await sleep(3300);
     const expired = await app.inject({
       method: 'GET',
       url: '/api/auth/me',
@@ -359,14 +359,14 @@ describeWithDatabase('session timeouts', (database) => {
   it('ends a session at its absolute lifetime even when renewed', async () => {
     const session = await signIn(app, 'cra@demo.cdms');
     const started = Date.now();
-    // Renewing every 0.7 s keeps the 2 s idle timeout from striking…
-    while (Date.now() - started < 2300) {
-      await sleep(700);
+    // Renewing every 0.8 s keeps the 3 s idle timeout from striking…
+    while (Date.now() - started < 3600) {
+      await sleep(800);
       const renewed = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
       expect(renewed.statusCode).toBe(200);
     }
-    // …but not the 3 s absolute lifetime.
-    await sleep(3200 - (Date.now() - started));
+    // …but not the 5 s absolute lifetime.
+    await sleep(5300 - (Date.now() - started));
     const late = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
     expect(late.statusCode).toBe(401);
   });

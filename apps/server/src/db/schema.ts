@@ -21,6 +21,12 @@ export interface Database {
   study_views: StudyViewsTable;
   notices: NoticesTable;
   uploaded_images: UploadedImagesTable;
+  subjects: SubjectsTable;
+  subject_number_counters: SubjectNumberCountersTable;
+  form_instances: FormInstancesTable;
+  item_values: ItemValuesTable;
+  queries: QueriesTable;
+  form_comments: FormCommentsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -176,4 +182,80 @@ export interface UploadedImagesTable {
   size: number;
   uploaded_by: number;
   created_at: CreatedAt;
+}
+
+export type SubjectStatus = 'screening' | 'screening_failure' | 'ongoing' | 'complete' | 'dropout';
+
+export interface SubjectsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  screening_number: string;
+  initials: string;
+  consent_date: string;
+  status: Generated<SubjectStatus>;
+  created_at: CreatedAt;
+  created_by: number;
+  deleted_at: NullableTimestamp;
+}
+export type SubjectRow = Selectable<SubjectsTable>;
+
+export interface SubjectNumberCountersTable {
+  study_id: number;
+  site_id: number;
+  last_number: number;
+}
+
+export interface FormInstancesTable {
+  id: Generated<number>;
+  subject_id: number;
+  visit_key: string;
+  form_key: string;
+  version: Generated<number>;
+  has_data: Generated<boolean>;
+  status: Generated<string>;
+  definition_version: string;
+  saved_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  saved_by: number | null;
+}
+export type FormInstanceRow = Selectable<FormInstancesTable>;
+
+export interface ItemValuesTable {
+  form_instance_id: number;
+  item_key: string;
+  /** JSON value; written as a JSON string. */
+  value: ColumnType<unknown, string, string>;
+  derived: Generated<boolean>;
+  definition_version: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_by: number | null;
+}
+
+export interface QueriesTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  visit_key: string;
+  form_key: string;
+  item_path: string;
+  check_id: string | null;
+  kind: 'system' | 'manual';
+  status: 'open' | 'answered' | 'closed' | 'cancelled';
+  message: ColumnType<{ ko: string; en: string }, string, string>;
+  opened_at: CreatedAt;
+  opened_by: number | null;
+  closed_at: NullableTimestamp;
+}
+export type QueryRow = Selectable<QueriesTable>;
+
+export interface FormCommentsTable {
+  id: Generated<number>;
+  subject_id: number;
+  visit_key: string;
+  form_key: string;
+  section_key: string;
+  text: string;
+  created_at: CreatedAt;
+  created_by: number;
 }

@@ -99,6 +99,30 @@ export const errorMessages = {
     ko: '업로드할 파일이 없습니다(필드 이름: upload).',
     en: 'No file was sent (field name: upload).',
   },
+  version_conflict: {
+    ko: '다른 사용자가 먼저 이 양식을 저장했습니다. 최신 내용을 확인한 뒤 다시 저장하세요.',
+    en: 'Someone saved this form first. Review the current values, then save again.',
+  },
+  invalid_values: {
+    ko: '입력값 형식이 올바르지 않은 항목이 있습니다.',
+    en: 'Some values are not in the right form.',
+  },
+  hard_check_failed: {
+    ko: '저장할 수 없는 값이 있습니다. 항목 아래의 메시지를 확인하세요.',
+    en: 'Some values cannot be saved. See the message under each item.',
+  },
+  reason_required: {
+    ko: '저장된 값을 변경하려면 변경 사유를 입력해야 합니다.',
+    en: 'Changing a saved value requires a reason for the change.',
+  },
+  consent_date_in_future: {
+    ko: '동의서 서명일은 오늘 이후일 수 없습니다.',
+    en: 'The consent date cannot be in the future.',
+  },
+  invalid_initials: {
+    ko: '이니셜은 영문 2~4자로 입력하세요.',
+    en: 'Initials are 2 to 4 Latin letters.',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

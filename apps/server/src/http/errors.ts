@@ -36,14 +36,33 @@ export function sendError(
   params: Record<string, string | number> = {},
   details?: unknown,
 ): FastifyReply {
+  const language = requestLanguage(request);
   const body: ErrorBody = {
     error: {
       code,
-      message: errorMessage(code, requestLanguage(request), params),
-      ...(details === undefined ? {} : { details }),
+      message: errorMessage(code, language, params),
+      ...(details === undefined ? {} : { details: localizeMessages(details, language) }),
     },
   };
   return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Detail entries may carry a `message` in both languages (from the study's rules); the response
+ * keeps the requester's language only.
+ */
+function localizeMessages(details: unknown, language: 'ko' | 'en'): unknown {
+  if (Array.isArray(details)) return details.map((entry) => localizeMessages(entry, language));
+  if (details === null || typeof details !== 'object') return details;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) {
+    const bilingual =
+      key === 'message' && value !== null && typeof value === 'object' && 'ko' in value && 'en' in value;
+    result[key] = bilingual
+      ? (value as Record<'ko' | 'en', string>)[language]
+      : localizeMessages(value, language);
+  }
+  return result;
 }
 
 /** Fastify's own client-error codes, mapped onto ours. Anything else that is 4xx is a bad request. */

@@ -14,6 +14,7 @@ import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, NoticeRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { startOfKoreanDay, todayInKorea } from '../time/korea-time.ts';
 import { isBlankRichText, sanitizeRichText } from './sanitize-html.ts';
 
 /** Study notices may be written by roles with notice.write; global ones by system administrators. */
@@ -25,24 +26,12 @@ function canWriteNotice(principal: Principal, studyId: number, notice: Pick<Noti
   return notice.study_id === null ? principal.user.is_admin : canWriteNotices(principal, studyId);
 }
 
-const KST_OFFSET_MS = 9 * 3600 * 1000;
-
-/** Today's date in Korea (the notice filters speak in UTC+9 days). */
-export function todayInKorea(now = new Date()): string {
-  return new Date(now.getTime() + KST_OFFSET_MS).toISOString().slice(0, 10);
-}
-
 function monthsBefore(date: string, months: number): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const target = new Date(Date.UTC(year, month - 1 - months, 1));
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(day, lastDay));
   return target.toISOString().slice(0, 10);
-}
-
-/** The instant a Korean calendar day starts, as UTC. */
-function startOfKoreanDay(date: string): Date {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - KST_OFFSET_MS);
 }
 
 type ListFilter = z.output<typeof noticeListQuerySchema>;

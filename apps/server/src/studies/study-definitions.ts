@@ -1,5 +1,5 @@
 import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
@@ -31,18 +31,32 @@ export async function publishStudyDefinition(
   });
 }
 
+// Definition rows never change once written, so a parsed copy per row id can be kept: it is a
+// cache of immutable data, not state (every server process builds its own).
+const parsedDefinitions = new Map<number, StudyDefinition>();
+
 /** The newest version of the study's definition, or undefined when it has none. */
 export async function currentStudyDefinition(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   studyId: number,
 ): Promise<{ version: string; definition: StudyDefinition } | undefined> {
-  const row = await db
+  const latest = await db
     .selectFrom('study_definitions')
-    .select(['version', 'definition'])
+    .select(['id', 'version'])
     .where('study_id', '=', studyId)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return { version: row.version, definition: row.definition as StudyDefinition };
+  if (!latest) return undefined;
+  let definition = parsedDefinitions.get(latest.id);
+  if (!definition) {
+    const row = await db
+      .selectFrom('study_definitions')
+      .select('definition')
+      .where('id', '=', latest.id)
+      .executeTakeFirstOrThrow();
+    definition = row.definition as StudyDefinition;
+    parsedDefinitions.set(latest.id, definition);
+  }
+  return { version: latest.version, definition };
 }

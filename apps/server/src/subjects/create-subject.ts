@@ -1,0 +1,101 @@
+import type { createSubjectRequestSchema, SubjectSummary } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { todayInKorea } from '../time/korea-time.ts';
+import { writeForm } from './form-data.ts';
+import { presentSubject } from './subject-access.ts';
+
+/** Screening numbers: `S` + the site's two-digit institution number + a three-digit sequence per site. */
+export function formatScreeningNumber(institutionNumber: string, sequence: number): string {
+  return `S${institutionNumber}-${String(sequence).padStart(3, '0')}`;
+}
+
+/**
+ * Registers a subject at one of the user's sites (site staff only): the next screening number of
+ * the site is taken under a row lock, so concurrent registrations never share one; the consent and
+ * screening form is filled from the registration. Status starts at Screening.
+ */
+export async function createSubject(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  input: z.output<typeof createSubjectRequestSchema>,
+): Promise<SubjectSummary> {
+  const site = await db
+    .selectFrom('sites')
+    .select(['id', 'code', 'institution_number'])
+    .where('id', '=', input.siteId)
+    .where('study_id', '=', studyId)
+    .executeTakeFirst();
+  if (!site || !can(principal, 'subject.read', { studyId, siteId: site.id })) {
+    // Not a site of this study, or not one the user works at: refuse without telling which.
+    throw new AppError(403, 'forbidden');
+  }
+  if (!can(principal, 'subject.write', { studyId, siteId: site.id })) throw new AppError(403, 'forbidden');
+  if (input.consentDate > todayInKorea()) throw new AppError(422, 'consent_date_in_future');
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current) throw new AppError(404, 'not_found');
+
+  return db.transaction().execute(async (trx) => {
+    const counter = await trx
+      .insertInto('subject_number_counters')
+      .values({ study_id: studyId, site_id: site.id, last_number: 1 })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['study_id', 'site_id'])
+          .doUpdateSet((eb) => ({ last_number: eb('subject_number_counters.last_number', '+', 1) })),
+      )
+      .returning('last_number')
+      .executeTakeFirstOrThrow();
+    const screeningNumber = formatScreeningNumber(site.institution_number, counter.last_number);
+    const subject = await trx
+      .insertInto('subjects')
+      .values({
+        study_id: studyId,
+        site_id: site.id,
+        screening_number: screeningNumber,
+        initials: input.initials,
+        consent_date: input.consentDate,
+        created_by: principal.user.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const withSite = { ...subject, site_code: site.code, institution_number: site.institution_number };
+    await recordAudit(trx, actor, {
+      type: 'subject.created',
+      entityType: 'subject',
+      entityId: subject.id,
+      studyId,
+      siteId: site.id,
+      subjectId: subject.id,
+      after: {
+        screeningNumber,
+        initials: input.initials,
+        consentDate: input.consentDate,
+        siteCode: site.code,
+        status: 'screening',
+      },
+    });
+    await writeForm(trx, {
+      subject: withSite,
+      definition: current.definition,
+      definitionVersion: current.version,
+      visitKey: 'consentScreening',
+      formKey: 'consentScreening',
+      values: { consentDate: input.consentDate, initials: input.initials, screeningNumber },
+      expectedVersion: 0,
+      reasons: {},
+      actor,
+      systemWrite: true,
+    });
+    return presentSubject(withSite);
+  });
+}

@@ -1,0 +1,448 @@
+import {
+  type CheckResult,
+  computeFormStatus,
+  evaluateSubject,
+  type FormValues,
+  getFormLayout,
+  type JsonValue,
+  type StudyDefinition,
+  type SubjectData,
+  type SubjectEvaluation,
+} from '@cdms/study';
+import type { Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { canonicalJson, recordAudit } from '../audit/audit-log.ts';
+import type { Database, FormInstanceRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { todayInKorea } from '../time/korea-time.ts';
+import type { SubjectWithSite } from './subject-access.ts';
+
+/**
+ * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
+ * study's rules over the whole subject (checks look across forms and visits), refuses hard check
+ * failures and unexplained changes, stores values and server-computed derived values, keeps system
+ * queries in step with the checks, recomputes each form's status, and audits every changed item —
+ * all inside the caller's transaction.
+ */
+
+export interface StoredSubjectData {
+  /** Values people entered, per visit and form (derived values left out). */
+  entered: SubjectData;
+  /** Derived values as last stored. */
+  derived: SubjectData;
+  instances: Map<string, FormInstanceRow>;
+}
+
+const formKeyOf = (visitKey: string, formKey: string) => `${visitKey}.${formKey}`;
+
+export async function loadSubjectData(
+  executor: Transaction<Database> | import('kysely').Kysely<Database>,
+  subjectId: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<StoredSubjectData> {
+  let query = executor.selectFrom('form_instances').selectAll().where('subject_id', '=', subjectId);
+  if (options.forUpdate) query = query.forUpdate();
+  const instances = await query.execute();
+  const values =
+    instances.length === 0
+      ? []
+      : await executor
+          .selectFrom('item_values')
+          .select(['form_instance_id', 'item_key', 'value', 'derived'])
+          .where(
+            'form_instance_id',
+            'in',
+            instances.map((instance) => instance.id),
+          )
+          .execute();
+  const byId = new Map(instances.map((instance) => [instance.id, instance]));
+  const entered: SubjectData = {};
+  const derived: SubjectData = {};
+  for (const row of values) {
+    const instance = byId.get(row.form_instance_id);
+    if (!instance) continue;
+    const target = row.derived ? derived : entered;
+    target[instance.visit_key] ??= {};
+    const visit = target[instance.visit_key] as Record<string, FormValues>;
+    visit[instance.form_key] ??= {};
+    (visit[instance.form_key] as FormValues)[row.item_key] = row.value as JsonValue;
+  }
+  return {
+    entered,
+    derived,
+    instances: new Map(
+      instances.map((instance) => [formKeyOf(instance.visit_key, instance.form_key), instance]),
+    ),
+  };
+}
+
+function formValues(data: SubjectData, visitKey: string, formKey: string): FormValues {
+  return (data[visitKey]?.[formKey] ?? {}) as FormValues;
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return canonicalJson(isEmpty(a) ? null : a) === canonicalJson(isEmpty(b) ? null : b);
+}
+
+/** Leaves out derived items (the server computes those) and empty values (nothing to store). */
+function enteredOnly(
+  definition: StudyDefinition,
+  visitKey: string,
+  formKey: string,
+  values: FormValues,
+): FormValues {
+  const layout = getFormLayout(definition, visitKey, formKey);
+  const derivedKeys = new Set(layout?.derivedItems.map((item) => item.key) ?? []);
+  const result: FormValues = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (!derivedKeys.has(key) && !isEmpty(value)) result[key] = value as JsonValue;
+  }
+  return result;
+}
+
+/** Read-only items (screening number, initials…) are filled by the system: a client cannot change them. */
+function keepReadOnlyValues(
+  definition: StudyDefinition,
+  visitKey: string,
+  formKey: string,
+  before: FormValues,
+  after: FormValues,
+): void {
+  const layout = getFormLayout(definition, visitKey, formKey);
+  for (const section of layout?.sections ?? []) {
+    if (section.repeating) continue;
+    for (const item of section.items) {
+      if (!item.readOnly || item.derive !== undefined) continue;
+      if (isEmpty(before[item.key])) delete after[item.key];
+      else after[item.key] = before[item.key] as JsonValue;
+    }
+  }
+}
+
+export interface WriteFormInput {
+  subject: SubjectWithSite;
+  definition: StudyDefinition;
+  definitionVersion: string;
+  visitKey: string;
+  formKey: string;
+  /** The form's complete new entered values (what is absent is cleared). */
+  values: FormValues;
+  /** The version the writer started from; a different current version is a conflict. */
+  expectedVersion: number;
+  /** Reason for change per top-level item key whose saved value changes. */
+  reasons: Record<string, string>;
+  /** A reason for every change at once (reset), instead of per item. */
+  reasonForAll?: string;
+  actor: AuditActor;
+  /** Skip the reason rule: the system filling a form it owns (registration). */
+  systemWrite?: boolean;
+}
+
+export interface WriteFormResult {
+  instance: FormInstanceRow;
+  evaluation: SubjectEvaluation;
+}
+
+export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {
+  const { subject, definition, visitKey, formKey, actor } = input;
+  const stored = await loadSubjectData(trx, subject.id, { forUpdate: true });
+  const key = formKeyOf(visitKey, formKey);
+  const current = stored.instances.get(key);
+  const currentVersion = current?.version ?? 0;
+  if (currentVersion !== input.expectedVersion) {
+    throw new AppError(
+      409,
+      'version_conflict',
+      {},
+      {
+        currentVersion,
+        values: {
+          ...formValues(stored.entered, visitKey, formKey),
+          ...formValues(stored.derived, visitKey, formKey),
+        },
+      },
+    );
+  }
+
+  const before = formValues(stored.entered, visitKey, formKey);
+  const after = enteredOnly(definition, visitKey, formKey, input.values);
+  if (!input.systemWrite) keepReadOnlyValues(definition, visitKey, formKey, before, after);
+  const data: SubjectData = structuredClone(stored.entered);
+  data[visitKey] = { ...(data[visitKey] ?? {}), [formKey]: after };
+  const evaluation = evaluateSubject(definition, data, { today: todayInKorea() });
+  const formEvaluation = evaluation.forms.find(
+    (form) => form.visitKey === visitKey && form.formKey === formKey,
+  );
+  if (!formEvaluation) throw new AppError(404, 'not_found');
+
+  const hard = formEvaluation.checks.filter((check) => check.severity === 'hard');
+  if (hard.length > 0) {
+    throw new AppError(
+      422,
+      'hard_check_failed',
+      {},
+      { items: hard.map((check) => ({ path: check.path, checkId: check.checkId, message: check.message })) },
+    );
+  }
+
+  const changedKeys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (itemKey) => !sameValue(before[itemKey], after[itemKey]),
+  );
+  if (!input.systemWrite && !input.reasonForAll) {
+    const unexplained = changedKeys.filter(
+      (itemKey) => !isEmpty(before[itemKey]) && !input.reasons[itemKey]?.trim(),
+    );
+    if (unexplained.length > 0)
+      throw new AppError(
+        422,
+        'reason_required',
+        {},
+        { items: unexplained.map((itemKey) => `${formKey}.${itemKey}`) },
+      );
+  }
+
+  const now = new Date();
+  const instance = current
+    ? current
+    : await trx
+        .insertInto('form_instances')
+        .values({
+          subject_id: subject.id,
+          visit_key: visitKey,
+          form_key: formKey,
+          definition_version: input.definitionVersion,
+          saved_by: actor.userId,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+
+  for (const itemKey of changedKeys) {
+    const value = after[itemKey];
+    if (isEmpty(value)) {
+      await trx
+        .deleteFrom('item_values')
+        .where('form_instance_id', '=', instance.id)
+        .where('item_key', '=', itemKey)
+        .execute();
+    } else {
+      await trx
+        .insertInto('item_values')
+        .values({
+          form_instance_id: instance.id,
+          item_key: itemKey,
+          value: JSON.stringify(value),
+          derived: false,
+          definition_version: input.definitionVersion,
+          updated_at: now,
+          updated_by: actor.userId,
+        })
+        .onConflict((conflict) =>
+          conflict.columns(['form_instance_id', 'item_key']).doUpdateSet({
+            value: JSON.stringify(value),
+            derived: false,
+            definition_version: input.definitionVersion,
+            updated_at: now,
+            updated_by: actor.userId,
+          }),
+        )
+        .execute();
+    }
+    await recordAudit(trx, actor, {
+      type: 'data.item_changed',
+      entityType: 'item',
+      entityId: `${visitKey}.${formKey}.${itemKey}`,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      before: { value: before[itemKey] ?? null },
+      after: { value: value ?? null },
+      reason: input.reasonForAll ?? input.reasons[itemKey] ?? null,
+    });
+  }
+
+  const updated = await trx
+    .updateTable('form_instances')
+    .set({
+      version: currentVersion + 1,
+      has_data: Object.keys(after).length > 0,
+      definition_version: input.definitionVersion,
+      saved_at: now,
+      saved_by: actor.userId,
+    })
+    .where('id', '=', instance.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  stored.instances.set(key, updated);
+
+  await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
+  await syncSystemQueries(trx, subject, stored, evaluation, actor);
+  const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
+  return { instance: { ...updated, status: statuses.get(key) ?? updated.status }, evaluation };
+}
+
+/** Derived values of every saved form, stored where they changed (age follows a corrected birth date…). */
+async function storeDerivedValues(
+  trx: Transaction<Database>,
+  stored: StoredSubjectData,
+  evaluation: SubjectEvaluation,
+  definitionVersion: string,
+) {
+  for (const form of evaluation.forms) {
+    const instance = stored.instances.get(formKeyOf(form.visitKey, form.formKey));
+    if (!instance) continue;
+    const previous = formValues(stored.derived, form.visitKey, form.formKey);
+    for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(form.derived)])) {
+      const value = form.derived[itemKey];
+      if (sameValue(previous[itemKey], value)) continue;
+      if (isEmpty(value) || !instance.has_data) {
+        await trx
+          .deleteFrom('item_values')
+          .where('form_instance_id', '=', instance.id)
+          .where('item_key', '=', itemKey)
+          .execute();
+      } else {
+        await trx
+          .insertInto('item_values')
+          .values({
+            form_instance_id: instance.id,
+            item_key: itemKey,
+            value: JSON.stringify(value),
+            derived: true,
+            definition_version: definitionVersion,
+          })
+          .onConflict((conflict) =>
+            conflict
+              .columns(['form_instance_id', 'item_key'])
+              .doUpdateSet({ value: JSON.stringify(value), derived: true, updated_at: new Date() }),
+          )
+          .execute();
+      }
+    }
+  }
+}
+
+/**
+ * One open system query per failing "query" check and item on saved forms; a query whose check no
+ * longer fails closes itself. Both are audited.
+ */
+async function syncSystemQueries(
+  trx: Transaction<Database>,
+  subject: SubjectWithSite,
+  stored: StoredSubjectData,
+  evaluation: SubjectEvaluation,
+  actor: AuditActor,
+) {
+  const failing = new Map<string, CheckResult>();
+  for (const form of evaluation.forms) {
+    if (!stored.instances.get(formKeyOf(form.visitKey, form.formKey))?.has_data) continue;
+    for (const check of form.checks) {
+      if (check.severity === 'query')
+        failing.set(`${form.visitKey}|${form.formKey}|${check.checkId}|${check.path}`, check);
+    }
+  }
+  const open = await trx
+    .selectFrom('queries')
+    .selectAll()
+    .where('subject_id', '=', subject.id)
+    .where('kind', '=', 'system')
+    .where('status', 'in', ['open', 'answered'])
+    .execute();
+  const openKeys = new Set<string>();
+  for (const query of open) {
+    const queryKey = `${query.visit_key}|${query.form_key}|${query.check_id}|${query.item_path}`;
+    openKeys.add(queryKey);
+    if (failing.has(queryKey)) continue;
+    await trx
+      .updateTable('queries')
+      .set({ status: 'closed', closed_at: new Date() })
+      .where('id', '=', query.id)
+      .execute();
+    await recordAudit(trx, actor, {
+      type: 'query.closed',
+      entityType: 'query',
+      entityId: query.id,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      before: { status: query.status },
+      after: { status: 'closed', itemPath: query.item_path, checkId: query.check_id },
+      reason: 'The data no longer fail the check (closed by the system).',
+    });
+  }
+  for (const [queryKey, check] of failing) {
+    if (openKeys.has(queryKey)) continue;
+    const query = await trx
+      .insertInto('queries')
+      .values({
+        study_id: subject.study_id,
+        site_id: subject.site_id,
+        subject_id: subject.id,
+        visit_key: check.visitKey,
+        form_key: check.formKey,
+        item_path: check.path,
+        check_id: check.checkId,
+        kind: 'system',
+        status: 'open',
+        message: JSON.stringify(check.message),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, actor, {
+      type: 'query.opened',
+      entityType: 'query',
+      entityId: query.id,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      after: {
+        status: 'open',
+        kind: 'system',
+        itemPath: check.path,
+        checkId: check.checkId,
+        message: check.message,
+      },
+    });
+  }
+}
+
+/** Each saved form's overview status from its data and its open queries. */
+async function refreshFormStatuses(
+  trx: Transaction<Database>,
+  definition: StudyDefinition,
+  subjectId: number,
+  stored: StoredSubjectData,
+  evaluation: SubjectEvaluation,
+): Promise<Map<string, string>> {
+  const openCounts = await trx
+    .selectFrom('queries')
+    .select(['visit_key', 'form_key', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('subject_id', '=', subjectId)
+    .where('status', 'in', ['open', 'answered'])
+    .groupBy(['visit_key', 'form_key'])
+    .execute();
+  const counts = new Map(
+    openCounts.map((row) => [formKeyOf(row.visit_key, row.form_key), Number(row.count)]),
+  );
+  const statuses = new Map<string, string>();
+  for (const [key, instance] of stored.instances) {
+    const form = evaluation.forms.find(
+      (f) => f.visitKey === instance.visit_key && f.formKey === instance.form_key,
+    );
+    const status = computeFormStatus({
+      inVisit: getFormLayout(definition, instance.visit_key, instance.form_key) !== undefined,
+      saved: instance.has_data,
+      openQueryCount: counts.get(key) ?? 0,
+      missingCount: form?.missing.length ?? 0,
+    });
+    statuses.set(key, status);
+    if (status !== instance.status)
+      await trx.updateTable('form_instances').set({ status }).where('id', '=', instance.id).execute();
+  }
+  return statuses;
+}

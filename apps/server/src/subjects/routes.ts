@@ -1,0 +1,345 @@
+import {
+  addCommentRequestSchema,
+  auditEntrySchema,
+  auditQuerySchema,
+  commentSchema,
+  createSubjectRequestSchema,
+  formDataResponseSchema,
+  overviewResponseSchema,
+  resetFormRequestSchema,
+  saveFormRequestSchema,
+  subjectListResponseSchema,
+  subjectSummarySchema,
+} from '@cdms/contract';
+import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { createSubject } from './create-subject.ts';
+import { writeForm } from './form-data.ts';
+import { formData, listComments, listSubjects, subjectAudit, subjectOverview } from './form-queries.ts';
+import { findSubjectInScope } from './subject-access.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/);
+const studyParams = z.object({ studyId: id });
+const subjectParams = z.object({ studyId: id, subjectId: id });
+const formParams = z.object({ studyId: id, subjectId: id, visitKey: key, formKey: key });
+
+function requireMember(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+}
+
+/** Subjects and their form data (issue "Data capture"). */
+export function registerSubjectRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['subjects'];
+
+  async function definitionOf(studyId: number) {
+    const current = await currentStudyDefinition(db, studyId);
+    if (!current) throw new AppError(404, 'not_found');
+    return current;
+  }
+
+  async function formInScope(
+    principal: Principal,
+    params: z.infer<typeof formParams>,
+    action: 'subject.read' | 'subject.write',
+  ) {
+    const subject = await findSubjectInScope(db, principal, params.studyId, params.subjectId, action);
+    const current = await definitionOf(params.studyId);
+    if (!getFormLayout(current.definition, params.visitKey, params.formKey))
+      throw new AppError(404, 'not_found');
+    return { subject, ...current };
+  }
+
+  app.get(
+    '/api/studies/:studyId/subjects',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Subjects at the user's sites",
+        params: studyParams,
+        response: { 200: subjectListResponseSchema },
+      },
+    },
+    async (request) => {
+      requireMember(principalOf(request), request.params.studyId);
+      return { subjects: await listSubjects(db, principalOf(request), request.params.studyId) };
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/subjects',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Register a subject (site staff): screening number assigned by the server',
+        params: studyParams,
+        body: createSubjectRequestSchema,
+        response: { 201: subjectSummarySchema },
+      },
+    },
+    async (request, reply) => {
+      requireMember(principalOf(request), request.params.studyId);
+      return reply
+        .status(201)
+        .send(
+          await createSubject(
+            db,
+            principalOf(request),
+            actorOf(request),
+            request.params.studyId,
+            request.body,
+          ),
+        );
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/overview',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Visit × form matrix with statuses',
+        params: subjectParams,
+        response: { 200: overviewResponseSchema },
+      },
+    },
+    async (request) => {
+      const subject = await findSubjectInScope(
+        db,
+        principalOf(request),
+        request.params.studyId,
+        request.params.subjectId,
+      );
+      const current = await definitionOf(request.params.studyId);
+      return subjectOverview(db, subject, current.definition, current.version);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "One form's values, derived values, status, version, queries and comments",
+        params: formParams,
+        response: { 200: formDataResponseSchema },
+      },
+    },
+    async (request) => {
+      const { subject, definition, version } = await formInScope(
+        principalOf(request),
+        request.params,
+        'subject.read',
+      );
+      return formData(
+        db,
+        principalOf(request),
+        subject,
+        definition,
+        version,
+        request.params.visitKey,
+        request.params.formKey,
+      );
+    },
+  );
+
+  app.put(
+    '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Save a form: 409 on a stale version, 422 on bad values, a hard check or a change without reason',
+        params: formParams,
+        body: saveFormRequestSchema,
+        response: { 200: formDataResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { subject, definition, version } = await formInScope(principal, request.params, 'subject.write');
+      const { visitKey, formKey } = request.params;
+      const validation = validateFormValues(definition, visitKey, formKey, request.body.values);
+      if (!validation.valid) {
+        throw new AppError(
+          422,
+          'invalid_values',
+          {},
+          {
+            items: validation.errors.map((error) => ({
+              path: error.path,
+              code: error.code,
+              message: error.message,
+            })),
+          },
+        );
+      }
+      await db.transaction().execute((trx) =>
+        writeForm(trx, {
+          subject,
+          definition,
+          definitionVersion: version,
+          visitKey,
+          formKey,
+          values: request.body.values as FormValues,
+          expectedVersion: request.body.version,
+          reasons: request.body.reasons,
+          actor: actorOf(request),
+        }),
+      );
+      return formData(db, principal, subject, definition, version, visitKey, formKey);
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/reset',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Clear a form's values, with a reason (audited)",
+        params: formParams,
+        body: resetFormRequestSchema,
+        response: { 200: formDataResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { subject, definition, version } = await formInScope(principal, request.params, 'subject.write');
+      const { visitKey, formKey } = request.params;
+      await db.transaction().execute(async (trx) => {
+        await writeForm(trx, {
+          subject,
+          definition,
+          definitionVersion: version,
+          visitKey,
+          formKey,
+          values: {},
+          expectedVersion: request.body.version,
+          reasons: {},
+          reasonForAll: request.body.reason,
+          actor: actorOf(request),
+        });
+        await recordAudit(trx, actorOf(request), {
+          type: 'data.form_reset',
+          entityType: 'form',
+          entityId: `${visitKey}.${formKey}`,
+          studyId: subject.study_id,
+          siteId: subject.site_id,
+          subjectId: subject.id,
+          reason: request.body.reason,
+        });
+      });
+      return formData(db, principal, subject, definition, version, visitKey, formKey);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "A form's section comments",
+        params: formParams,
+        response: { 200: z.object({ comments: z.array(commentSchema) }) },
+      },
+    },
+    async (request) => {
+      const { subject } = await formInScope(principalOf(request), request.params, 'subject.read');
+      return {
+        comments: await listComments(db, subject.id, request.params.visitKey, request.params.formKey),
+      };
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Add a comment to a form section (≤ 3500 characters)',
+        params: formParams,
+        body: addCommentRequestSchema,
+        response: { 201: commentSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { subject, definition } = await formInScope(principal, request.params, 'subject.write');
+      const { visitKey, formKey } = request.params;
+      const layout = getFormLayout(definition, visitKey, formKey);
+      if (!layout?.sections.some((section) => section.key === request.body.sectionKey))
+        throw new AppError(404, 'not_found');
+      const comment = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('form_comments')
+          .values({
+            subject_id: subject.id,
+            visit_key: visitKey,
+            form_key: formKey,
+            section_key: request.body.sectionKey,
+            text: request.body.text,
+            created_by: principal.user.id,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, actorOf(request), {
+          type: 'comment.added',
+          entityType: 'comment',
+          entityId: `${visitKey}.${formKey}.${request.body.sectionKey}`,
+          studyId: subject.study_id,
+          siteId: subject.site_id,
+          subjectId: subject.id,
+          after: { text: request.body.text },
+        });
+        return row;
+      });
+      return reply.status(201).send({
+        id: comment.id,
+        sectionKey: comment.section_key,
+        text: comment.text,
+        author: principal.user.name,
+        createdAt: comment.created_at.toISOString(),
+      });
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/audit',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "The subject's history from the audit trail (?visit=&form=&item=)",
+        params: subjectParams,
+        querystring: auditQuerySchema,
+        response: { 200: z.object({ entries: z.array(auditEntrySchema) }) },
+      },
+    },
+    async (request) => {
+      const subject = await findSubjectInScope(
+        db,
+        principalOf(request),
+        request.params.studyId,
+        request.params.subjectId,
+      );
+      return { entries: await subjectAudit(db, subject.id, request.query) };
+    },
+  );
+}

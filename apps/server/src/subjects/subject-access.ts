@@ -1,0 +1,51 @@
+import type { Action, SubjectSummary } from '@cdms/contract';
+import type { Kysely, Transaction } from 'kysely';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database, SubjectRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+
+export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
+
+/**
+ * The subject, if the user may read it; otherwise 404, so a subject outside the user's sites is
+ * indistinguishable from one that does not exist. When `action` is more than reading and the user
+ * may read but not do it, 403.
+ */
+export async function findSubjectInScope(
+  db: Kysely<Database> | Transaction<Database>,
+  principal: Principal,
+  studyId: number,
+  subjectId: number,
+  action: Action = 'subject.read',
+): Promise<SubjectWithSite> {
+  const subject = await db
+    .selectFrom('subjects')
+    .innerJoin('sites', 'sites.id', 'subjects.site_id')
+    .selectAll('subjects')
+    .select(['sites.code as site_code', 'sites.institution_number'])
+    .where('subjects.id', '=', subjectId)
+    .where('subjects.study_id', '=', studyId)
+    .where('subjects.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!subject || !can(principal, 'subject.read', { studyId, siteId: subject.site_id })) {
+    throw new AppError(404, 'not_found');
+  }
+  if (action !== 'subject.read' && !can(principal, action, { studyId, siteId: subject.site_id })) {
+    throw new AppError(403, 'forbidden');
+  }
+  return subject;
+}
+
+export function presentSubject(subject: SubjectWithSite): SubjectSummary {
+  return {
+    id: subject.id,
+    subjectId: subject.screening_number,
+    initials: subject.initials,
+    siteId: subject.site_id,
+    siteCode: subject.site_code,
+    status: subject.status,
+    consentDate: subject.consent_date,
+    createdAt: subject.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' });
+
+export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
+export const subjectStatusSchema = z.enum(subjectStatuses);
+export type SubjectStatus = z.infer<typeof subjectStatusSchema>;
+
+/** Subject initials: 2 to 4 Latin letters (stored in capitals), as on the paper consent log. */
+export const initialsSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2,4}$/, { error: 'invalid_initials' });
+
+export const createSubjectRequestSchema = z.object({
+  siteId: z.number().int().positive(),
+  consentDate: isoDate,
+  initials: initialsSchema,
+});
+export type CreateSubjectRequest = z.input<typeof createSubjectRequestSchema>;
+
+export const subjectSummarySchema = z.object({
+  id: z.number().int(),
+  /** Screening number, `S{institution}-{sequence}`, e.g. S01-001. */
+  subjectId: z.string(),
+  initials: z.string(),
+  siteId: z.number().int(),
+  siteCode: z.string(),
+  status: subjectStatusSchema,
+  consentDate: z.string(),
+  createdAt: z.string(),
+});
+export type SubjectSummary = z.infer<typeof subjectSummarySchema>;
+
+export const subjectListResponseSchema = z.object({ subjects: z.array(subjectSummarySchema) });
+
+export const formStatusSchema = z.enum(['empty', 'none', 'dash', 'alert', 'check']);
+
+export const overviewResponseSchema = z.object({
+  subject: subjectSummarySchema,
+  definitionVersion: z.string(),
+  /** visit key → form key → status (every visit and form of the definition). */
+  matrix: z.record(z.string(), z.record(z.string(), formStatusSchema)),
+});
+export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
+
+const localized = z.object({ ko: z.string(), en: z.string() });
+
+export const itemQuerySchema = z.object({
+  id: z.number().int(),
+  itemPath: z.string(),
+  kind: z.enum(['system', 'manual']),
+  status: z.enum(['open', 'answered', 'closed', 'cancelled']),
+  checkId: z.string().nullable(),
+  message: localized,
+  openedAt: z.string(),
+});
+
+export const commentSchema = z.object({
+  id: z.number().int(),
+  sectionKey: z.string(),
+  text: z.string(),
+  author: z.string(),
+  createdAt: z.string(),
+});
+export type FormComment = z.infer<typeof commentSchema>;
+
+export const formDataResponseSchema = z.object({
+  subject: subjectSummarySchema,
+  visitKey: z.string(),
+  formKey: z.string(),
+  /** Saved values (derived ones included), JSON: numbers, 'YYYY-MM-DD', 'HH:mm', codes, arrays of rows. */
+  values: z.record(z.string(), z.unknown()),
+  derived: z.record(z.string(), z.unknown()),
+  status: formStatusSchema,
+  /** The version a save must name (0 before the first save). */
+  version: z.number().int(),
+  definitionVersion: z.string(),
+  queries: z.array(itemQuerySchema),
+  comments: z.array(commentSchema),
+  /** Routing prompts the rules report for this form (spec §4), e.g. go to end of study. */
+  outcomes: z.array(
+    z.object({
+      outcomeId: z.string(),
+      kind: z.string(),
+      message: localized,
+      target: z.object({ visit: z.string(), form: z.string() }).nullable(),
+    }),
+  ),
+  abilities: z.object({ edit: z.boolean() }),
+});
+export type FormDataResponse = z.infer<typeof formDataResponseSchema>;
+
+export const REASON_MAX = 500;
+export const COMMENT_MAX = 3500;
+
+export const saveFormRequestSchema = z.object({
+  values: z.record(z.string(), z.unknown()),
+  version: z.number().int().min(0),
+  /** Reason for change per item key whose saved value changes (required for those). */
+  reasons: z.record(z.string(), z.string().trim().min(1).max(REASON_MAX)).default({}),
+});
+export type SaveFormRequest = z.input<typeof saveFormRequestSchema>;
+
+export const resetFormRequestSchema = z.object({
+  version: z.number().int().min(0),
+  reason: z.string().trim().min(1).max(REASON_MAX),
+});
+
+export const addCommentRequestSchema = z.object({
+  sectionKey: z.string().min(1).max(100),
+  text: z.string().trim().min(1).max(COMMENT_MAX),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  occurredAt: z.string(),
+  type: z.string(),
+  actor: z.string(),
+  visitKey: z.string().nullable(),
+  formKey: z.string().nullable(),
+  itemPath: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  reason: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditQuerySchema = z.object({
+  visit: z.string().max(50).optional(),
+  form: z.string().max(50).optional(),
+  item: z.string().max(200).optional(),
+});
