@@ -44,6 +44,7 @@ export {
   type ItemLocation,
   YES_NO_CODES,
 } from './engine/study-index.ts';
+export { computeSubjectStatus, type SubjectStatus } from './engine/subject-status.ts';
 export { type ValueError, type ValueValidation, validateFormValues } from './engine/validate-values.ts';
 export {
   computeVisitSchedule,

@@ -25,6 +25,7 @@ export const auditEventTypes = [
   'notice.deleted',
   'image.uploaded',
   'subject.created',
+  'subject.status_changed',
   'data.item_changed',
   'data.form_reset',
   'query.opened',

@@ -1,6 +1,7 @@
 import {
   type CheckResult,
   computeFormStatus,
+  computeSubjectStatus,
   evaluateSubject,
   type FormValues,
   getFormLayout,
@@ -282,6 +283,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
 
   await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
   await syncSystemQueries(trx, subject, stored, evaluation, actor);
+  await updateSubjectStatus(trx, definition, subject, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
   return { instance: { ...updated, status: statuses.get(key) ?? updated.status }, evaluation };
 }
@@ -409,6 +411,39 @@ async function syncSystemQueries(
       },
     });
   }
+}
+
+/**
+ * The subject's status follows from the data after every save (the definition's status rules);
+ * it is never set by a client. A change is audited with the rule that caused it.
+ */
+async function updateSubjectStatus(
+  trx: Transaction<Database>,
+  definition: StudyDefinition,
+  subject: SubjectWithSite,
+  evaluation: SubjectEvaluation,
+  actor: AuditActor,
+): Promise<void> {
+  const { status, rule } = computeSubjectStatus(definition, evaluation.data, todayInKorea());
+  const current = await trx
+    .selectFrom('subjects')
+    .select('status')
+    .where('id', '=', subject.id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (current.status === status) return;
+  await trx.updateTable('subjects').set({ status }).where('id', '=', subject.id).execute();
+  subject.status = status;
+  await recordAudit(trx, actor, {
+    type: 'subject.status_changed',
+    entityType: 'subject',
+    entityId: subject.id,
+    studyId: subject.study_id,
+    siteId: subject.site_id,
+    subjectId: subject.id,
+    before: { status: current.status },
+    after: { status, cause: rule ?? 'no_rule_holds' },
+  });
 }
 
 /** Each saved form's overview status from its data and its open queries. */

@@ -419,6 +419,38 @@ describeWithDatabase('data capture API', (database) => {
     expect(dmList.some((s: { siteId: number }) => s.siteId === site2)).toBe(true);
   });
 
+  it('derives the subject status from the data after every save, and audits the cause', async () => {
+    const subject = (
+      await as('crc', 'POST', `/api/studies/${studyId}/subjects`, {
+        siteId: site2,
+        consentDate: '2025-03-03',
+        initials: 'STA',
+      })
+    ).json();
+    const url = formUrl(subject.id, 'v1', 'inclusionExclusionEval');
+    await as('crc', 'PUT', url, { values: { eligible: 'N' }, version: 0 });
+    const failed = (await as('crc', 'GET', `/api/studies/${studyId}/subjects/${subject.id}/overview`)).json();
+    expect(failed.subject.status).toBe('screening_failure');
+    await as('crc', 'PUT', url, {
+      values: { eligible: 'Y' },
+      version: 1,
+      reasons: { eligible: 'Re-evaluated with the PI' },
+    });
+    const back = (await as('crc', 'GET', `/api/studies/${studyId}/subjects/${subject.id}/overview`)).json();
+    expect(back.subject.status).toBe('screening');
+    const changes = await database()
+      .db.selectFrom('audit_events')
+      .select(['before', 'after'])
+      .where('subject_id', '=', subject.id)
+      .where('event_type', '=', 'subject.status_changed')
+      .orderBy('id')
+      .execute();
+    expect(changes.map((c) => [c.before, c.after])).toEqual([
+      [{ status: 'screening' }, { status: 'screening_failure', cause: 'screeningFailure' }],
+      [{ status: 'screening_failure' }, { status: 'screening', cause: 'no_rule_holds' }],
+    ]);
+  });
+
   it('leaves an intact audit chain behind', async () => {
     expect((await verifyAuditChain(database().db)).ok).toBe(true);
   });

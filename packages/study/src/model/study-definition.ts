@@ -182,6 +182,19 @@ export const parameterSchema = z.strictObject({
 });
 export type ParameterDefinition = z.infer<typeof parameterSchema>;
 
+/**
+ * How a subject's status follows from their data (product.md "Subject status workflow"). Each rule
+ * is a condition over the whole subject (three-part references `visit.form.item`); the first that
+ * holds, in the order complete, dropout, screeningFailure, ongoing, decides; none means screening.
+ */
+export const subjectStatusRulesSchema = z.strictObject({
+  complete: expressionSchema,
+  dropout: expressionSchema,
+  screeningFailure: expressionSchema,
+  ongoing: expressionSchema,
+});
+export type SubjectStatusRules = z.infer<typeof subjectStatusRulesSchema>;
+
 const baseStudyDefinitionSchema = z.strictObject({
   key: keySchema,
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -193,6 +206,7 @@ const baseStudyDefinitionSchema = z.strictObject({
   codeLists: z.array(codeListSchema),
   visits: z.array(visitSchema).min(1),
   forms: z.array(formSchema).min(1),
+  subjectStatus: subjectStatusRulesSchema.optional(),
 });
 
 /** The sections a form shows in a visit: the first variant listing the visit, else the default sections. */
@@ -362,6 +376,15 @@ export function findDefinitionProblems(study: StudyShape): string[] {
       checkExpression(outcome.when, form, `outcome ${outcome.id}`);
       if (outcome.target && !visits.get(outcome.target.visit)?.includes(outcome.target.form)) {
         problems.push(`outcome ${outcome.id}: target form not in target visit`);
+      }
+    }
+  }
+  // Status rules look at the whole subject: every reference names visit, form and item.
+  for (const [rule, expression] of Object.entries(study.subjectStatus ?? {})) {
+    for (const reference of collectRefs(expression)) {
+      const [visitKey = '', formKey = '', itemKey = '', ...rest] = reference.split('.');
+      if (rest.length > 0 || !layoutByVisit.get(`${visitKey}.${formKey}`)?.has(itemKey)) {
+        problems.push(`subjectStatus.${rule}: reference ${reference} must name a visit, form and item`);
       }
     }
   }

@@ -29,6 +29,7 @@ import {
 } from './forms/screening.ts';
 import { t } from './helpers.ts';
 import { parameters } from './parameters.ts';
+import { subjectStatusRules } from './subject-status.ts';
 import { visits } from './visits.ts';
 
 /** The chronic tympanic membrane perforation device study (spec §2 "Form content", §5). */
@@ -40,6 +41,7 @@ export const tmPerforationStudy: StudyDefinition = {
   parameters,
   codeLists,
   visits,
+  subjectStatus: subjectStatusRules,
   forms: [
     consentScreeningForm,
     visitDayForm,
