@@ -16,6 +16,7 @@ import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
+import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
@@ -108,6 +109,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerStudyRoutes(app, context);
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
+  registerRandomizationRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -3,6 +3,7 @@ export * from './app-info.ts';
 export * from './auth.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';
+export * from './randomization.ts';
 export * from './roles.ts';
 export * from './studies.ts';
 export * from './subjects.ts';

@@ -37,6 +37,7 @@ export const actions = [
   'notice.write',
   'data.export',
   'study.administer',
+  'randomization.manage',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

@@ -26,6 +26,8 @@ export const auditEventTypes = [
   'image.uploaded',
   'subject.created',
   'subject.status_changed',
+  'subject.randomized',
+  'randomization.list_created',
   'data.item_changed',
   'data.form_reset',
   'query.opened',
@@ -59,7 +61,8 @@ export interface AuditEventInput {
     | 'item'
     | 'form'
     | 'query'
-    | 'comment';
+    | 'comment'
+    | 'randomization';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

@@ -19,6 +19,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'notice.write': ['CRA', 'DM', 'ADMIN'],
   'data.export': ['DM', 'ADMIN'],
   'study.administer': ['ADMIN'],
+  // The issue names ADMIN and DM as the keepers of the allocation list.
+  'randomization.manage': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

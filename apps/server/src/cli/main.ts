@@ -7,7 +7,9 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
+import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 
 /**
  * `npm run cdms -- <command>`: administration from the shell, on the configured database
@@ -15,10 +17,12 @@ import { AppError } from '../http/errors.ts';
  *
  *   create-admin --email E --name N [--password-stdin]   a system administrator for a first start
  *   audit verify                                          check the audit trail's hash chain
+ *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
-  npm run cdms -- audit verify`;
+  npm run cdms -- audit verify
+  npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -95,6 +99,57 @@ async function auditVerify(database: DatabaseHandle): Promise<number> {
   return 1;
 }
 
+async function generateRandomization(database: DatabaseHandle, args: string[]): Promise<number> {
+  const studyCode = option(args, 'study');
+  const perSite = Number(option(args, 'per-site'));
+  const seed = option(args, 'seed');
+  const siteNumber = option(args, 'site');
+  if (!studyCode || !seed || !Number.isInteger(perSite) || perSite < 1 || perSite > 999) {
+    console.error(`randomization generate needs --study, --per-site (1–999) and --seed.\n${usage}`);
+    return 2;
+  }
+  const study = await database.db
+    .selectFrom('studies')
+    .select('id')
+    .where('code', '=', studyCode)
+    .executeTakeFirst();
+  if (!study) {
+    console.error(`No study with the code ${studyCode}.`);
+    return 1;
+  }
+  let siteIds: number[] | undefined;
+  if (siteNumber) {
+    const site = await database.db
+      .selectFrom('sites')
+      .select('id')
+      .where('study_id', '=', study.id)
+      .where('institution_number', '=', siteNumber.padStart(2, '0'))
+      .executeTakeFirst();
+    if (!site) {
+      console.error(`Study ${studyCode} has no site with the institution number ${siteNumber}.`);
+      return 1;
+    }
+    siteIds = [site.id];
+  }
+  try {
+    await generateRandomizationLists(database.db, systemActor('cli'), study.id, { perSite, seed, siteIds });
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(`${error.code}: ${errorMessage(error.code, 'en', error.params)}`);
+      return 1;
+    }
+    throw error;
+  }
+  const status = await randomizationStatus(database.db, study.id);
+  for (const site of status.sites) {
+    console.log(`  ${site.institutionNumber} ${site.siteCode}: ${site.total} slots, ${site.used} used`);
+  }
+  console.log(
+    `Allocation lists generated for ${studyCode} (${perSite} per site). Keep the seed confidential.`,
+  );
+  return 0;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const run =
@@ -102,7 +157,9 @@ async function main(args: string[]): Promise<number> {
       ? (database: DatabaseHandle) => createAdmin(database, args.slice(1))
       : command === 'audit' && subcommand === 'verify'
         ? auditVerify
-        : undefined;
+        : command === 'randomization' && subcommand === 'generate'
+          ? (database: DatabaseHandle) => generateRandomization(database, args.slice(2))
+          : undefined;
   if (!run) {
     console.error(usage);
     return 2;

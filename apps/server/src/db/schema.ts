@@ -27,6 +27,7 @@ export interface Database {
   item_values: ItemValuesTable;
   queries: QueriesTable;
   form_comments: FormCommentsTable;
+  randomization_slots: RandomizationSlotsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -78,6 +79,7 @@ export interface StudiesTable {
   approaches: ColumnType<('PI' | 'CRA')[], ('PI' | 'CRA')[] | undefined, ('PI' | 'CRA')[]>;
   status: Generated<'active' | 'ended'>;
   registered_on: ColumnType<string, string | undefined, string>;
+  show_randomization_group: Generated<boolean>;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;
@@ -258,4 +260,19 @@ export interface FormCommentsTable {
   text: string;
   created_at: CreatedAt;
   created_by: number;
+}
+
+export interface RandomizationSlotsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  sequence: number;
+  treatment_group: 'treatment' | 'control';
+  block_number: number;
+  /** 'generated:<seed>' or 'import'. */
+  source: string;
+  created_at: CreatedAt;
+  subject_id: number | null;
+  assigned_at: NullableTimestamp;
+  assigned_by: number | null;
 }

@@ -123,6 +123,23 @@ export const errorMessages = {
     ko: '이니셜은 영문 2~4자로 입력하세요.',
     en: 'Initials are 2 to 4 Latin letters.',
   },
+  not_eligible_for_randomization: {
+    ko: 'V2 선정/제외기준 평가에서 적합(예)으로 저장된 스크리닝 대상자만 무작위 배정할 수 있습니다.',
+    en: 'Only a screening subject saved as eligible (yes) in the V2 eligibility evaluation can be randomized.',
+  },
+  already_randomized: { ko: '이미 무작위 배정된 대상자입니다.', en: 'This subject is already randomized.' },
+  randomization_list_exhausted: {
+    ko: '이 기관의 무작위 배정표가 모두 사용되었습니다. 관리자에게 배정표 추가를 요청하세요.',
+    en: "This site's allocation list is used up. Ask an administrator for more slots.",
+  },
+  randomization_list_exists: {
+    ko: '이미 배정표가 있는 기관이 포함되어 있습니다: {sites}',
+    en: 'These sites already have an allocation list: {sites}',
+  },
+  randomization_import_invalid: {
+    ko: '배정표 CSV를 읽을 수 없습니다: {problem}',
+    en: 'The allocation CSV cannot be read: {problem}',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

@@ -1,0 +1,284 @@
+import type { RandomizationStatus, RandomizeResponse } from '@cdms/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { todayInKorea } from '../time/korea-time.ts';
+import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
+
+/** R + institution number (2 digits) + the slot's sequence within the institution (3 digits). */
+export function formatRandomizationNumber(institutionNumber: string, sequence: number): string {
+  return `R${institutionNumber}${String(sequence).padStart(3, '0')}`;
+}
+
+interface SlotInput {
+  siteId: number;
+  sequence: number;
+  group: TreatmentGroup;
+  block: number;
+}
+
+async function insertList(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  slots: SlotInput[],
+  source: string,
+): Promise<void> {
+  const siteIds = [...new Set(slots.map((slot) => slot.siteId))];
+  await db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('randomization_slots')
+      .innerJoin('sites', 'sites.id', 'randomization_slots.site_id')
+      .select('sites.code')
+      .distinct()
+      .where('randomization_slots.study_id', '=', studyId)
+      .where('randomization_slots.site_id', 'in', siteIds)
+      .execute();
+    if (existing.length > 0) {
+      throw new AppError(409, 'randomization_list_exists', {
+        sites: existing.map((row) => row.code).join(', '),
+      });
+    }
+    for (let start = 0; start < slots.length; start += 500) {
+      await trx
+        .insertInto('randomization_slots')
+        .values(
+          slots.slice(start, start + 500).map((slot) => ({
+            study_id: studyId,
+            site_id: slot.siteId,
+            sequence: slot.sequence,
+            treatment_group: slot.group,
+            block_number: slot.block,
+            source,
+          })),
+        )
+        .execute();
+    }
+    // The audit record says what was made, never the allocation itself (it stays concealed).
+    await recordAudit(trx, actor, {
+      type: 'randomization.list_created',
+      entityType: 'randomization',
+      entityId: studyId,
+      studyId,
+      after: {
+        source: source.startsWith('generated') ? 'generated' : 'import',
+        slotsPerSite: Object.fromEntries(
+          siteIds.map((siteId) => [siteId, slots.filter((slot) => slot.siteId === siteId).length]),
+        ),
+      },
+    });
+  });
+}
+
+/** Generates permuted-block lists (2 and 4, 1:1) for the study's sites that have none yet. */
+export async function generateRandomizationLists(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  input: { perSite: number; seed: string; siteIds?: number[] | undefined },
+): Promise<void> {
+  const study = await db
+    .selectFrom('studies')
+    .select(['id', 'code'])
+    .where('id', '=', studyId)
+    .executeTakeFirst();
+  if (!study) throw new AppError(404, 'not_found');
+  let sitesQuery = db
+    .selectFrom('sites')
+    .select(['id', 'institution_number'])
+    .where('study_id', '=', studyId);
+  if (input.siteIds)
+    sitesQuery = sitesQuery.where('id', 'in', input.siteIds.length > 0 ? input.siteIds : [-1]);
+  const sites = await sitesQuery.orderBy('institution_number').execute();
+  if (sites.length === 0 || (input.siteIds && sites.length !== new Set(input.siteIds).size))
+    throw new AppError(422, 'unknown_site');
+  const slots = sites.flatMap((site) =>
+    permutedBlockSequence(input.perSite, `${input.seed}:${study.code}:${site.institution_number}`).map(
+      (slot) => ({
+        siteId: site.id,
+        sequence: slot.sequence,
+        group: slot.group,
+        block: slot.block,
+      }),
+    ),
+  );
+  await insertList(db, actor, studyId, slots, `generated:${input.seed.length}`);
+}
+
+/** Imports a list made elsewhere: CSV `institution,sequence,group`, sequences 1..n without gaps per site. */
+export async function importRandomizationList(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  csv: string,
+): Promise<number> {
+  const sites = await db
+    .selectFrom('sites')
+    .select(['id', 'institution_number'])
+    .where('study_id', '=', studyId)
+    .execute();
+  const siteByNumber = new Map(sites.map((site) => [site.institution_number, site.id]));
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const header = lines.shift()?.toLowerCase().replace(/\s/g, '');
+  const problem = (text: string) => new AppError(422, 'randomization_import_invalid', { problem: text });
+  if (header !== 'institution,sequence,group') throw problem('header must be "institution,sequence,group"');
+  const slots: SlotInput[] = [];
+  for (const [index, line] of lines.entries()) {
+    const [institution = '', sequenceText = '', groupText = ''] = line.split(',').map((cell) => cell.trim());
+    const siteId = siteByNumber.get(institution.padStart(2, '0'));
+    const sequence = Number(sequenceText);
+    const group = groupText.toLowerCase();
+    if (!siteId) throw problem(`line ${index + 2}: unknown institution ${institution}`);
+    if (!Number.isInteger(sequence) || sequence < 1 || sequence > 999)
+      throw problem(`line ${index + 2}: bad sequence`);
+    if (group !== 'treatment' && group !== 'control')
+      throw problem(`line ${index + 2}: group must be treatment or control`);
+    slots.push({ siteId, sequence, group, block: 0 });
+  }
+  if (slots.length === 0) throw problem('no rows');
+  for (const siteId of new Set(slots.map((slot) => slot.siteId))) {
+    const sequences = slots
+      .filter((slot) => slot.siteId === siteId)
+      .map((slot) => slot.sequence)
+      .sort((a, b) => a - b);
+    if (sequences.some((sequence, index) => sequence !== index + 1))
+      throw problem('sequences must run 1, 2, 3… without gaps per institution');
+  }
+  await insertList(db, actor, studyId, slots, 'import');
+  return slots.length;
+}
+
+export async function randomizationStatus(
+  db: Kysely<Database>,
+  studyId: number,
+): Promise<RandomizationStatus> {
+  const rows = await db
+    .selectFrom('sites')
+    .leftJoin('randomization_slots', 'randomization_slots.site_id', 'sites.id')
+    .select([
+      'sites.id',
+      'sites.code',
+      'sites.institution_number',
+      (eb) => eb.fn.count<number>('randomization_slots.id').as('total'),
+      (eb) => eb.fn.count<number>('randomization_slots.subject_id').as('used'),
+    ])
+    .where('sites.study_id', '=', studyId)
+    .groupBy(['sites.id', 'sites.code', 'sites.institution_number'])
+    .orderBy('sites.institution_number')
+    .execute();
+  return {
+    sites: rows.map((row) => ({
+      siteId: row.id,
+      siteCode: row.code,
+      institutionNumber: row.institution_number,
+      total: Number(row.total),
+      used: Number(row.used),
+      remaining: Number(row.total) - Number(row.used),
+    })),
+  };
+}
+
+/**
+ * Randomizes a subject: only a Screening subject saved as eligible at V2, once. Takes the site's
+ * lowest free slot under a row lock (concurrent requests on any number of server processes queue
+ * on that lock), marks it used, and fills the randomization form — one transaction, audited. The
+ * subject becomes Ongoing through the study's status rules.
+ */
+export async function randomizeSubject(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  subjectId: number,
+): Promise<RandomizeResponse> {
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current) throw new AppError(404, 'not_found');
+  return db.transaction().execute(async (trx: Transaction<Database>) => {
+    const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
+    await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
+    const taken = await trx
+      .selectFrom('randomization_slots')
+      .select('id')
+      .where('subject_id', '=', subject.id)
+      .executeTakeFirst();
+    if (taken) throw new AppError(409, 'already_randomized');
+    const stored = await loadSubjectData(trx, subject.id);
+    const eligible = stored.entered.v2?.inclusionExclusionEval?.eligible === 'Y';
+    const statusNow = await trx
+      .selectFrom('subjects')
+      .select('status')
+      .where('id', '=', subject.id)
+      .executeTakeFirstOrThrow();
+    if (!eligible || statusNow.status !== 'screening')
+      throw new AppError(422, 'not_eligible_for_randomization');
+
+    const slot = await trx
+      .selectFrom('randomization_slots')
+      .select(['id', 'sequence', 'treatment_group'])
+      .where('study_id', '=', studyId)
+      .where('site_id', '=', subject.site_id)
+      .where('subject_id', 'is', null)
+      .orderBy('sequence')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!slot) throw new AppError(409, 'randomization_list_exhausted');
+    const assignedAt = new Date();
+    const updated = await trx
+      .updateTable('randomization_slots')
+      .set({ subject_id: subject.id, assigned_at: assignedAt, assigned_by: principal.user.id })
+      .where('id', '=', slot.id)
+      .where('subject_id', 'is', null)
+      .executeTakeFirst();
+    // The row lock makes this impossible; the check keeps a double assignment from ever committing.
+    if (Number(updated.numUpdatedRows) !== 1) throw new AppError(409, 'randomization_list_exhausted');
+
+    const randomizationNumber = formatRandomizationNumber(subject.institution_number, slot.sequence);
+    const assignmentDate = todayInKorea(assignedAt);
+    const study = await trx
+      .selectFrom('studies')
+      .select('show_randomization_group')
+      .where('id', '=', studyId)
+      .executeTakeFirstOrThrow();
+    const formInstance = stored.instances.get('v2.randomizationNumber');
+    await writeForm(trx, {
+      subject,
+      definition: current.definition,
+      definitionVersion: current.version,
+      visitKey: 'v2',
+      formKey: 'randomizationNumber',
+      values: {
+        assignmentDate,
+        randomizationNumber,
+        ...(study.show_randomization_group ? { group: slot.treatment_group } : {}),
+      },
+      expectedVersion: formInstance?.version ?? 0,
+      reasons: {},
+      actor,
+      systemWrite: true,
+    });
+    await recordAudit(trx, actor, {
+      type: 'subject.randomized',
+      entityType: 'subject',
+      entityId: subject.id,
+      studyId,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      after: { randomizationNumber, assignmentDate, group: slot.treatment_group },
+    });
+    const mayKnowGroup =
+      study.show_randomization_group || can(principal, 'randomization.manage', { studyId });
+    return { randomizationNumber, assignmentDate, group: mayKnowGroup ? slot.treatment_group : null };
+  });
+}

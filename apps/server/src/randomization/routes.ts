@@ -1,0 +1,113 @@
+import {
+  generateRandomizationRequestSchema,
+  importRandomizationRequestSchema,
+  randomizationStatusSchema,
+  randomizeResponseSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import {
+  generateRandomizationLists,
+  importRandomizationList,
+  randomizationStatus,
+  randomizeSubject,
+} from './randomization.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+function requireListKeeper(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  if (!can(principal, 'randomization.manage', { studyId })) throw new AppError(403, 'forbidden');
+}
+
+export function registerRandomizationRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['randomization'];
+  const params = z.object({ studyId: id });
+
+  app.get(
+    '/api/studies/:studyId/randomization',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Allocation list use per site (never the groups)',
+        params,
+        response: { 200: randomizationStatusSchema },
+      },
+    },
+    async (request) => {
+      requireListKeeper(principalOf(request), request.params.studyId);
+      return randomizationStatus(db, request.params.studyId);
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/randomization/generate',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Generate permuted-block lists (2 and 4, 1:1) per site',
+        params,
+        body: generateRandomizationRequestSchema,
+        response: { 201: randomizationStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      requireListKeeper(principalOf(request), request.params.studyId);
+      await generateRandomizationLists(db, actorOf(request), request.params.studyId, request.body);
+      return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/randomization/import',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Import a list: CSV institution,sequence,group',
+        params,
+        body: importRandomizationRequestSchema,
+        response: { 201: randomizationStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      requireListKeeper(principalOf(request), request.params.studyId);
+      await importRandomizationList(db, actorOf(request), request.params.studyId, request.body.csv);
+      return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/subjects/:subjectId/randomize',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Randomize an eligible subject: next slot of the site, atomically',
+        params: z.object({ studyId: id, subjectId: id }),
+        response: { 201: randomizeResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await randomizeSubject(
+            db,
+            principalOf(request),
+            actorOf(request),
+            request.params.studyId,
+            request.params.subjectId,
+          ),
+        ),
+  );
+}
