@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
 import type { App } from '../src/http/types.ts';
+import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { demoAccounts } from '../src/seed/demo-seed.ts';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
@@ -269,6 +270,38 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/randomization',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/randomization` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/randomization/generate',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/randomization/generate`,
+      body: { perSite: 4, seed: 'matrix', siteIds: ['FRESH_SITE_ID'] },
+    }),
+    expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/randomization/import',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/randomization/import`,
+      body: {
+        csv: 'institution,sequence,group\nFRESH_SITE_NUMBER,1,treatment\nFRESH_SITE_NUMBER,2,control\n',
+      },
+    }),
+    expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/randomize',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/ELIGIBLE_SUBJECT/randomize` }),
+    expected: subjectWriters(201),
+  },
+  {
+    method: 'GET',
     route: '/api/admin/users',
     request: () => ({ url: '/api/admin/users' }),
     expected: adminOnly(200),
@@ -308,7 +341,7 @@ const cases: Case[] = [
       body: {
         code: `M${f.unique().slice(-6)}`,
         name: 'Matrix site',
-        institutionNumber: String(10 + (Number(f.unique().slice(-2)) % 89)),
+        institutionNumber: 'NEXT_NUMBER',
       },
     }),
     expected: adminOnly(201),
@@ -359,6 +392,9 @@ describeWithDatabase('authorization matrix', (database) => {
   let app: App;
   let fixture: Fixture;
   let subjectFactory: () => Promise<number>;
+  let eligibleSubject: () => Promise<number>;
+  let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
+  let nextInstitutionNumber: () => Promise<string>;
 
   beforeAll(async () => {
     await seedDemo(database().db);
@@ -421,6 +457,49 @@ describeWithDatabase('authorization matrix', (database) => {
           .executeTakeFirstOrThrow()
       ).id;
     subjectFactory = newSubject;
+    await generateRandomizationLists(db, systemActor('test'), study.id, {
+      perSite: 50,
+      seed: 'matrix',
+      siteIds: [site.id],
+    });
+    const piSession = await signIn(app, 'pi@demo.cdms');
+    // A subject at site 01 saved as eligible at V2, through the API as its PI would.
+    eligibleSubject = async () => {
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${study.id}/subjects`,
+        payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'ELG' },
+        headers: piSession.headers,
+      });
+      await app.inject({
+        method: 'PUT',
+        url: `/api/studies/${study.id}/subjects/${created.json().id}/forms/v2/inclusionExclusionEval`,
+        payload: { values: { eligible: 'Y' }, version: 0 },
+        headers: piSession.headers,
+      });
+      return created.json().id;
+    };
+    nextInstitutionNumber = async () => {
+      const numbers = (
+        await db.selectFrom('sites').select('institution_number').where('study_id', '=', study.id).execute()
+      ).map((row) => Number(row.institution_number));
+      return String(Math.max(...numbers) + 1).padStart(2, '0');
+    };
+    // A new site of the study, with the next free institution number, for list creation calls.
+    freshSite = async () => {
+      const institutionNumber = await nextInstitutionNumber();
+      const created = await db
+        .insertInto('sites')
+        .values({
+          study_id: study.id,
+          code: `FRESH-${institutionNumber}`,
+          name: 'Fresh',
+          institution_number: institutionNumber,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: created.id, institutionNumber };
+    };
     let counter = 0;
     fixture = {
       subjectId: await newSubject(),
@@ -474,7 +553,21 @@ describeWithDatabase('authorization matrix', (database) => {
         let url = pattern.includes('MEMBERSHIP')
           ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
           : pattern;
+        if (url.includes('ELIGIBLE_SUBJECT'))
+          url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
         if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
+        let payload = body;
+        if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
+          payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));
+        }
+        if (JSON.stringify(body ?? null).includes('FRESH_SITE')) {
+          const site = await freshSite();
+          payload = JSON.parse(
+            JSON.stringify(body)
+              .replace('"FRESH_SITE_ID"', String(site.id))
+              .replaceAll('FRESH_SITE_NUMBER', site.institutionNumber),
+          );
+        }
         if (url.includes('NOTICE')) {
           // A fresh notice per call: a successful delete must not spoil the next caller's case.
           const fresh = await database()
@@ -499,7 +592,7 @@ describeWithDatabase('authorization matrix', (database) => {
         const response = await app.inject({
           method: testCase.method as 'GET',
           url,
-          ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
           headers: { ...(session?.headers ?? {}), ...(headers ?? {}) },
         });
         const expected = testCase.expected[caller];

@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Randomization under real concurrency: two server processes on one PostgreSQL database, 50
+ * simultaneous requests split between them → 50 distinct numbers, no slot used twice.
+ * Runs when TEST_DATABASE_URL is set (CI sets it).
+ */
+const adminUrl = process.env.TEST_DATABASE_URL;
+const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
+const SUBJECTS = 50;
+
+function startServer(databaseUrl: string): Promise<{ process: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      CDMS_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/running at (http:\/\/localhost:\d+)/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ process: child, url: match[1].replace('localhost', '127.0.0.1') });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+async function logIn(base: string, email: string) {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'cdms-demo-2026' }),
+  });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
+}
+
+describe.skipIf(!adminUrl)('randomization on two server processes sharing PostgreSQL', () => {
+  const databaseName = `cdms_rand_${Date.now()}_${process.pid}`;
+  const servers: ChildProcess[] = [];
+  let databaseUrl = '';
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${databaseName}`);
+    await admin.end();
+    const url = new URL(adminUrl as string);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  });
+
+  afterAll(async () => {
+    for (const server of servers) server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${databaseName} with (force)`);
+    await admin.end();
+  });
+
+  it('hands out 50 distinct numbers to 50 simultaneous requests split over two processes', async () => {
+    // The first process migrates and seeds; the second starts on the ready database.
+    const first = await startServer(databaseUrl);
+    servers.push(first.process);
+    const second = await startServer(databaseUrl);
+    servers.push(second.process);
+
+    const pi = await logIn(first.url, 'pi@demo.cdms');
+    const dm = await logIn(first.url, 'dm@demo.cdms');
+    const studies = (await (await fetch(`${first.url}/api/studies`, { headers: pi })).json()) as {
+      studies: { id: number }[];
+    };
+    const studyId = studies.studies[0]?.id as number;
+    const me = (await (await fetch(`${first.url}/api/auth/me`, { headers: pi })).json()) as {
+      memberships: { studyId: number; sites: { id: number }[] }[];
+    };
+    const siteId = me.memberships.find((m) => m.studyId === studyId)?.sites[0]?.id as number;
+
+    const generated = await fetch(`${first.url}/api/studies/${studyId}/randomization/generate`, {
+      method: 'POST',
+      headers: dm,
+      body: JSON.stringify({ perSite: 60, seed: 'two-processes', siteIds: [siteId] }),
+    });
+    expect(generated.status).toBe(201);
+
+    const subjectIds: number[] = [];
+    for (let i = 0; i < SUBJECTS; i++) {
+      const created = (await (
+        await fetch(`${first.url}/api/studies/${studyId}/subjects`, {
+          method: 'POST',
+          headers: pi,
+          body: JSON.stringify({ siteId, consentDate: '2025-03-03', initials: 'TWO' }),
+        })
+      ).json()) as { id: number };
+      const saved = await fetch(
+        `${first.url}/api/studies/${studyId}/subjects/${created.id}/forms/v2/inclusionExclusionEval`,
+        {
+          method: 'PUT',
+          headers: pi,
+          body: JSON.stringify({ values: { eligible: 'Y' }, version: 0 }),
+        },
+      );
+      expect(saved.status).toBe(200);
+      subjectIds.push(created.id);
+    }
+
+    // Sessions live in the database: the same cookie works on both processes. (No body, so no
+    // JSON content type: an empty JSON body is a malformed request.)
+    const { 'content-type': _json, ...withoutBody } = pi;
+    const responses = await Promise.all(
+      subjectIds.map((subjectId, index) =>
+        fetch(
+          `${(index % 2 === 0 ? first : second).url}/api/studies/${studyId}/subjects/${subjectId}/randomize`,
+          { method: 'POST', headers: withoutBody },
+        ),
+      ),
+    );
+    const bodies = (await Promise.all(responses.map((response) => response.json()))) as {
+      randomizationNumber: string;
+    }[];
+    expect(
+      responses.map((response) => response.status),
+      JSON.stringify(bodies[0]),
+    ).toEqual(Array(SUBJECTS).fill(201));
+    const numbers = bodies.map((body) => body.randomizationNumber);
+    expect(new Set(numbers).size).toBe(SUBJECTS);
+
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    const used = await check.query(
+      'select count(*)::int as slots, count(distinct subject_id)::int as subjects from randomization_slots where subject_id is not null',
+    );
+    await check.end();
+    expect(used.rows[0]).toEqual({ slots: SUBJECTS, subjects: SUBJECTS });
+  }, 180_000);
+});
