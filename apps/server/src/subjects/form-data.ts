@@ -152,6 +152,10 @@ export interface WriteFormResult {
 
 export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {
   const { subject, definition, visitKey, formKey, actor } = input;
+  // One writer per subject at a time: a save also updates other forms (derived values, queries,
+  // statuses), and two first saves of a form must not both create it. The subject row's lock
+  // makes concurrent saves queue; the later one then sees the new version and gets 409.
+  await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
   const stored = await loadSubjectData(trx, subject.id, { forUpdate: true });
   const key = formKeyOf(visitKey, formKey);
   const current = stored.instances.get(key);

@@ -249,7 +249,7 @@ describeWithDatabase('data capture API', (database) => {
     ]);
   });
 
-  it('lets exactly one of two concurrent saves of the same version win', async () => {
+  it('lets exactly one of several concurrent saves of the same version win (the others get 409)', async () => {
     const subject = (
       await as('crc', 'POST', `/api/studies/${studyId}/subjects`, {
         siteId: site2,
@@ -258,19 +258,33 @@ describeWithDatabase('data capture API', (database) => {
       })
     ).json();
     const url = formUrl(subject.id, 'v1', 'vitalSigns');
-    const [a, b] = await Promise.all([
-      as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 80 },
-        version: 0,
-      }),
-      as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 130, bloodPressureDiastolic: 85 },
-        version: 0,
-      }),
-    ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const responses = await Promise.all(
+      [120, 125, 130, 135, 140, 145].map((systolic) =>
+        as('crc', 'PUT', url, {
+          values: { bloodPressureSystolic: systolic, bloodPressureDiastolic: 80 },
+          version: 0,
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const winner = responses.find((r) => r.statusCode === 200)?.json();
     const current = (await as('crc', 'GET', url)).json();
     expect(current.version).toBe(1);
+    expect(current.values.bloodPressureSystolic).toBe(winner.values.bloodPressureSystolic);
+    // A second round from version 1 behaves the same.
+    const again = await Promise.all([
+      as('crc', 'PUT', url, {
+        values: { bloodPressureSystolic: 150, bloodPressureDiastolic: 80 },
+        version: 1,
+        reasons: { bloodPressureSystolic: 'a' },
+      }),
+      as('crc', 'PUT', url, {
+        values: { bloodPressureSystolic: 155, bloodPressureDiastolic: 80 },
+        version: 1,
+        reasons: { bloodPressureSystolic: 'b' },
+      }),
+    ]);
+    expect(again.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
 
   it('refuses bad values and hard check failures with 422 and changes nothing', async () => {
