@@ -72,6 +72,8 @@ test.describe('login and logout', () => {
     await dialog.getByRole('button', { name: '비밀번호 변경' }).click();
     const password = page.getByRole('dialog', { name: '비밀번호 변경' });
     await expect(password).toBeVisible();
+    // Escape closes the dialog that has focus: wait until focus has moved into the new one.
+    await expect(password.locator(':focus')).toHaveCount(1);
     await page.keyboard.press('Escape');
     await expect(password).toBeHidden();
     await expect(dialog).toBeVisible();

@@ -5,23 +5,42 @@ import { LanguageToggle } from '../components/language-toggle.tsx';
 import { SidePopupGroup } from '../components/side-popup.tsx';
 import { UserPopup } from '../features/auth/components/user-popup.tsx';
 import { SessionTimer } from '../features/session/components/session-timer.tsx';
+import { SupportPopup } from '../features/shell/components/support-popup.tsx';
 import styles from './app-header.module.css';
 import { paths } from './paths.ts';
 import { VersionPopup } from './version-popup.tsx';
 
+interface AppHeaderProps {
+  /**
+   * With the side menu the logo lives in the menu: the header then starts with `lead` (a study
+   * page's notice strip) or the product name. Without it (admin, test page) the header has the logo.
+   */
+  withSideMenu?: boolean;
+  lead?: ReactNode;
+  /** Controls left of the language toggle (the task lists' search). */
+  actions?: ReactNode;
+  /** Extra side popups (the subject-info popup of study pages); they share one slot with the rest. */
+  popups?: ReactNode;
+}
+
 /**
- * The header of the signed-in pages (prototype-spec §2 "Header"): product name, language, session
- * timer, version and user popups. The full shell (side menu, notice strip, search) will reuse it
- * and put its own controls in `actions`, left of the popups.
+ * The header of the signed-in pages (prototype-spec §2 "Header"): notice strip, language, session
+ * timer, version, support, search or subject info, and the user popup.
  */
-export function AppHeader({ actions }: { actions?: ReactNode }) {
+export function AppHeader({ withSideMenu = false, lead, actions, popups }: AppHeaderProps) {
   const { t } = useTranslation('shell');
   return (
     <header className={styles.header}>
-      <Link to={paths.taskList} className={styles.brand}>
-        <span className={styles.logo}>CDMS</span>
-        <span className={styles.productName}>{t('productName')}</span>
-      </Link>
+      <div className={lead ? `${styles.lead} ${styles.wideLead}` : styles.lead}>
+        {withSideMenu ? (
+          (lead ?? <span className={styles.productName}>{t('productName')}</span>)
+        ) : (
+          <Link to={paths.taskList} className={styles.brand}>
+            <span className={styles.logo}>CDMS</span>
+            <span className={styles.productName}>{t('productName')}</span>
+          </Link>
+        )}
+      </div>
       <div className={styles.actions}>
         {actions}
         <LanguageToggle tone="dark" />
@@ -29,6 +48,8 @@ export function AppHeader({ actions }: { actions?: ReactNode }) {
         {/* One popup at a time: opening one replaces the other. */}
         <SidePopupGroup>
           <VersionPopup />
+          <SupportPopup />
+          {popups}
           <UserPopup />
         </SidePopupGroup>
       </div>

@@ -2,7 +2,7 @@ import { Outlet } from 'react-router';
 import { AppHeader } from './app-header.tsx';
 import styles from './app-layout.module.css';
 
-/** The signed-in pages' frame: the header above the page. The side menu joins it later. */
+/** Pages without the side menu (administration, the form preview): the header above the page. */
 export function AppLayout() {
   return (
     <div className={styles.layout}>

@@ -10,4 +10,39 @@ export const paths = {
   adminUsers: '/admin/users',
   adminSites: '/admin/sites',
   adminMemberships: '/admin/memberships',
+  /** Help pages linked from the task list (online manual with eTraining and support, terms of use). */
+  manual: '/help/manual',
+  terms: '/help/terms',
+  // Study pages (spec §2): the trailing segment is the study id. Build links with `studyPath`.
+  dashboard: '/dashboard/:studyId',
+  taskAlarm: '/task-alarm/:studyId',
+  subjectList: '/subject-list/:studyId',
+  subjectOverview: '/subject-list/subject/:studyId',
+  subjectDetail: '/subject-list/subject/subject-detail/:studyId',
+  notice: '/notice/:studyId',
+  noticeDetail: '/notice/detail/:studyId',
+  noticeRegister: '/notice/register/:studyId?',
+  guideline: '/guideline/:studyId',
+  alarmLog: '/alarm-log/:studyId',
+  systemETraining: '/system-e-training/:studyId',
+  query: '/query/:studyId',
+  report: '/report/:studyId',
+  sdv: '/sdv/:studyId',
+  freezing: '/freezing/:studyId',
+  summary: '/summary/:studyId',
+  lab: '/lab/:studyId',
+  data: '/data/:studyId',
 } as const;
+
+/** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */
+export function studyPath(
+  pattern: string,
+  studyId: number | string,
+  query?: Record<string, string | undefined>,
+): string {
+  const path = pattern.replace(/:studyId\??/, encodeURIComponent(String(studyId)));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}

@@ -4,6 +4,10 @@ import { paths } from './paths.ts';
 import { ProtectedRoute } from './protected-route.tsx';
 import { RootLayout } from './root-layout.tsx';
 
+const placeholderRoute = async () => ({
+  Component: (await import('../features/placeholder/components/placeholder-page.tsx')).PlaceholderPage,
+});
+
 /** Route modules load lazily: the landing page does not pay for pages the user has not opened. */
 export const router = createBrowserRouter([
   {
@@ -28,20 +32,125 @@ export const router = createBrowserRouter([
         element: <ProtectedRoute />,
         children: [
           {
-            lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
+            // Task lists and help pages: the reduced side menu (spec §2).
+            lazy: async () => ({ Component: (await import('./shell-layouts.tsx')).TaskListLayout }),
             children: [
               {
                 path: paths.taskList,
-                lazy: async () => ({
-                  Component: (await import('../features/placeholder/components/placeholder-page.tsx'))
-                    .PlaceholderPage,
-                }),
+                lazy: async () => {
+                  const { StudyListPage } = await import(
+                    '../features/task-list/components/study-list-page.tsx'
+                  );
+                  return { element: <StudyListPage status="active" /> };
+                },
               },
               {
                 path: paths.taskEndList,
+                lazy: async () => {
+                  const { StudyListPage } = await import(
+                    '../features/task-list/components/study-list-page.tsx'
+                  );
+                  return { element: <StudyListPage status="ended" /> };
+                },
+              },
+              {
+                path: paths.manual,
+                // The manual's support section shows the shell's support contact.
+                lazy: async () => {
+                  const [{ ManualPage }, { SupportContact }] = await Promise.all([
+                    import('../features/help/components/manual-page.tsx'),
+                    import('../features/shell/components/support-contact.tsx'),
+                  ]);
+                  return { element: <ManualPage supportContact={<SupportContact />} /> };
+                },
+              },
+              {
+                path: paths.terms,
                 lazy: async () => ({
-                  Component: (await import('../features/placeholder/components/placeholder-page.tsx'))
-                    .PlaceholderPage,
+                  Component: (await import('../features/help/components/terms-page.tsx')).TermsPage,
+                }),
+              },
+            ],
+          },
+          {
+            // Study pages: the study's side menu (PI or CRA set), subject-info popup, membership check.
+            lazy: async () => ({ Component: (await import('./shell-layouts.tsx')).StudyLayout }),
+            children: [
+              {
+                path: paths.dashboard,
+                lazy: async () => ({ Component: (await import('./study-pages.tsx')).DashboardRoute }),
+              },
+              // Notices (list, detail, register/edit).
+              {
+                path: paths.notice,
+                lazy: async () => ({
+                  Component: (await import('../features/notices/components/notice-list-page.tsx'))
+                    .NoticeListPage,
+                }),
+              },
+              {
+                path: paths.noticeDetail,
+                lazy: async () => ({
+                  Component: (await import('../features/notices/components/notice-detail-page.tsx'))
+                    .NoticeDetailPage,
+                }),
+              },
+              {
+                // With a study id only: `/notice/register` alone is routed outside the study shell below.
+                path: paths.noticeRegister.replace(/\?$/, ''),
+                lazy: async () => ({
+                  Component: (await import('../features/notices/components/notice-register-page.tsx'))
+                    .NoticeRegisterPage,
+                }),
+              },
+              // Subjects: list and registration, visit matrix, form entry.
+              {
+                path: paths.subjectList,
+                lazy: async () => ({
+                  Component: (await import('../features/subjects/components/subject-list-page.tsx'))
+                    .SubjectListPage,
+                }),
+              },
+              {
+                path: paths.subjectOverview,
+                lazy: async () => ({
+                  Component: (await import('../features/subjects/components/subject-overview-page.tsx'))
+                    .SubjectOverviewPage,
+                }),
+              },
+              {
+                path: paths.subjectDetail,
+                lazy: async () => ({
+                  Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
+                    .SubjectDetailPage,
+                }),
+              },
+              // Menus whose feature comes with a later issue: the shared "page in preparation".
+              ...[
+                paths.taskAlarm,
+                paths.guideline,
+                paths.alarmLog,
+                paths.systemETraining,
+                paths.query,
+                paths.report,
+                paths.sdv,
+                paths.freezing,
+                paths.summary,
+                paths.lab,
+                paths.data,
+              ].map((path) => ({ path, lazy: placeholderRoute })),
+            ],
+          },
+          {
+            lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
+            children: [
+              {
+                // `/notice/register` without a study: forwards to the user's first study where they
+                // may write notices (the page needs no study shell for that).
+                path: paths.noticeRegister.replace(/\/:studyId\?$/, ''),
+                lazy: async () => ({
+                  Component: (await import('../features/notices/components/notice-register-page.tsx'))
+                    .NoticeRegisterPage,
                 }),
               },
               {

@@ -1,11 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { SidePopup } from '../components/side-popup.tsx';
+import { useAppInfo } from '../features/shell/api/get-app-info.ts';
 import styles from './app-header.module.css';
 import { productReleaseDate, productVersion } from './product-info.ts';
 
-/** The header's version popup (prototype-spec §2): version and last release date. */
+/**
+ * The header's version popup (prototype-spec §2): version and last release date, as the server
+ * reports them (GET /api/app-info); the values built into this page stand in until it answers.
+ */
 export function VersionPopup() {
   const { t } = useTranslation('shell');
+  const info = useAppInfo();
   return (
     <SidePopup
       id="version-popup"
@@ -22,11 +27,11 @@ export function VersionPopup() {
       <dl className={styles.versionList}>
         <div>
           <dt>{t('version.version')}</dt>
-          <dd data-testid="product-version">{productVersion}</dd>
+          <dd data-testid="product-version">{info.data?.version ?? productVersion}</dd>
         </div>
         <div>
           <dt>{t('version.releaseDate')}</dt>
-          <dd>{productReleaseDate}</dd>
+          <dd>{info.data?.releaseDate ?? productReleaseDate}</dd>
         </div>
       </dl>
     </SidePopup>

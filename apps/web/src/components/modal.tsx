@@ -9,7 +9,8 @@ interface ModalProps {
   name: string;
   title: ReactNode;
   description?: ReactNode;
-  width?: 'sm' | 'md';
+  /** sm 40rem, md 48rem, lg 80rem (tables such as an edit history). */
+  width?: 'sm' | 'md' | 'lg';
   children: ReactNode;
 }
 
@@ -32,7 +33,7 @@ export function Modal({ name, title, description, width = 'md', children }: Moda
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} style={{ zIndex: modalZIndex(index) }} />
         <Dialog.Content
-          className={`${styles.content} ${width === 'sm' ? styles.small : ''}`}
+          className={`${styles.content} ${width === 'sm' ? styles.small : width === 'lg' ? styles.large : ''}`}
           style={{ zIndex: modalZIndex(index) + 1 }}
           // Without a description, say so explicitly (Radix would point at a missing element).
           {...(description ? {} : { 'aria-describedby': undefined })}

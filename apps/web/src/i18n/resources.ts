@@ -2,19 +2,29 @@ import enAdmin from '../locales/en/admin.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
+import enDashboard from '../locales/en/dashboard.json';
 import enErrors from '../locales/en/errors.json';
+import enHelp from '../locales/en/help.json';
 import enLanding from '../locales/en/landing.json';
+import enNotices from '../locales/en/notices.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
+import enSubjects from '../locales/en/subjects.json';
+import enTaskList from '../locales/en/task-list.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
 import koAuth from '../locales/ko/auth.json';
 import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
+import koDashboard from '../locales/ko/dashboard.json';
 import koErrors from '../locales/ko/errors.json';
+import koHelp from '../locales/ko/help.json';
 import koLanding from '../locales/ko/landing.json';
+import koNotices from '../locales/ko/notices.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
+import koSubjects from '../locales/ko/subjects.json';
+import koTaskList from '../locales/ko/task-list.json';
 import koUi from '../locales/ko/ui.json';
 
 /** Translation resources, one JSON file per namespace and language. Both languages are complete. */
@@ -23,22 +33,32 @@ export const resources = {
     admin: koAdmin,
     common: koCommon,
     landing: koLanding,
+    notices: koNotices,
     errors: koErrors,
     auth: koAuth,
     session: koSession,
     shell: koShell,
+    taskList: koTaskList,
+    dashboard: koDashboard,
+    help: koHelp,
     ui: koUi,
     crf: koCrf,
+    subjects: koSubjects,
   },
   en: {
     admin: enAdmin,
     common: enCommon,
     landing: enLanding,
+    notices: enNotices,
     errors: enErrors,
     auth: enAuth,
     session: enSession,
     shell: enShell,
+    taskList: enTaskList,
+    dashboard: enDashboard,
+    help: enHelp,
     ui: enUi,
     crf: enCrf,
+    subjects: enSubjects,
   },
 } as const;

@@ -1,6 +1,6 @@
-import type { JsonValue, Language, OutcomeResult, StudyDefinition } from '@cdms/study';
+import type { JsonValue, Language, OutcomeResult, SectionDefinition, StudyDefinition } from '@cdms/study';
 import type { TFunction } from 'i18next';
-import { createContext, use, useCallback, useMemo, useSyncExternalStore } from 'react';
+import { createContext, type ReactNode, use, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EvaluationStore, ItemView, SectionView } from './evaluation-store.ts';
 import type { ItemAddress, SubjectStore } from './subject-store.ts';
@@ -17,6 +17,22 @@ export interface CrfFormContextValue {
   today: string;
   subjectStore: SubjectStore;
   evaluationStore: EvaluationStore;
+  /** Messages from outside the rules engine (server queries, save errors) by item path. */
+  itemNotes?: ReadonlyMap<string, readonly ItemNote[]> | undefined;
+  /** Extra controls in each section's header (a comment link, say). */
+  sectionActions?: ((section: SectionDefinition) => ReactNode) | undefined;
+}
+
+/**
+ * A message shown under an item that the rules engine did not produce: a query opened on the server,
+ * a save refused for this item. `path` keys are the renderer's item paths (`itemKey`, `group[0].itemKey`).
+ */
+export interface ItemNote {
+  id: string;
+  tone: 'warning' | 'query' | 'hard';
+  /** Short label before the text ("Query · open"). */
+  label: string;
+  text: string;
 }
 
 export const CrfFormContext = createContext<CrfFormContextValue | null>(null);

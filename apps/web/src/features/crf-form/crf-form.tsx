@@ -6,12 +6,13 @@ import {
   type SectionDefinition,
   type StudyDefinition,
 } from '@cdms/study';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './crf-form.module.css';
 import {
   CrfFormContext,
   type CrfFormContextValue,
+  type ItemNote,
   useCrfForm,
   useCrfText,
   useOutcomes,
@@ -37,6 +38,12 @@ export interface CrfFormProps {
   onEvaluate?: (evaluation: FormEvaluation) => void;
   /** How long the engine waits after the last change; tests shorten it. */
   evaluationDelayMs?: number;
+  /** Messages from outside the rules engine (server queries, refused saves) under their items, by item path. */
+  itemNotes?: ReadonlyMap<string, readonly ItemNote[]>;
+  /** Extra controls in each section's header (e.g. a comment link). */
+  sectionActions?: (section: SectionDefinition) => ReactNode;
+  /** Shown next to the form's title (e.g. the form's status icon). */
+  titleAddon?: ReactNode;
 }
 
 /**
@@ -54,6 +61,9 @@ export function CrfForm({
   today: todayProp,
   onEvaluate,
   evaluationDelayMs,
+  itemNotes,
+  sectionActions,
+  titleAddon,
 }: CrfFormProps) {
   const { i18n } = useTranslation('crf');
   const today = todayProp ?? todayInSeoul();
@@ -86,8 +96,21 @@ export function CrfForm({
       today,
       subjectStore: store,
       evaluationStore,
+      itemNotes,
+      sectionActions,
     }),
-    [definition, visitKey, formKey, language, readOnly, today, store, evaluationStore],
+    [
+      definition,
+      visitKey,
+      formKey,
+      language,
+      readOnly,
+      today,
+      store,
+      evaluationStore,
+      itemNotes,
+      sectionActions,
+    ],
   );
 
   if (!layout) {
@@ -96,7 +119,14 @@ export function CrfForm({
   return (
     <CrfFormContext value={context}>
       <div className={styles.form} lang={language} data-form={formKey} data-visit={visitKey}>
-        <h2 className={styles.formTitle}>{layout.form.label[language]}</h2>
+        {titleAddon ? (
+          <div className={styles.formTitleLine}>
+            <h2 className={styles.formTitle}>{layout.form.label[language]}</h2>
+            {titleAddon}
+          </div>
+        ) : (
+          <h2 className={styles.formTitle}>{layout.form.label[language]}</h2>
+        )}
         <Outcomes />
         {layout.sections.map((section) =>
           section.repeating ? (

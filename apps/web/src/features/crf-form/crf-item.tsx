@@ -8,7 +8,14 @@ import {
 } from '@cdms/study';
 import { memo, useId } from 'react';
 import styles from './crf-form.module.css';
-import { useCrfForm, useCrfText, useItemValue, useItemView, useSetItemValue } from './crf-form-context.tsx';
+import {
+  type ItemNote,
+  useCrfForm,
+  useCrfText,
+  useItemValue,
+  useItemView,
+  useSetItemValue,
+} from './crf-form-context.tsx';
 import { itemPath } from './evaluation-store.ts';
 import { ItemControl } from './item-controls.tsx';
 import { renderProbe } from './render-probe.ts';
@@ -28,7 +35,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const address = { itemKey: item.key, groupKey, rowIndex };
   renderProbe.onItemRender?.(itemPath(address));
   const t = useCrfText();
-  const { definition, language, readOnly } = useCrfForm();
+  const { definition, language, readOnly, itemNotes } = useCrfForm();
   const value = useItemValue(address);
   const setValue = useSetItemValue(address);
   const view = useItemView(address);
@@ -39,8 +46,12 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const helpId = `${id}-help`;
   const messagesId = `${id}-messages`;
   const checks = view?.checks ?? [];
+  const notes = itemNotes?.get(itemPath(address)) ?? [];
   const required = view?.state.required ?? false;
-  const describedBy = [item.help ? helpId : undefined, checks.length > 0 ? messagesId : undefined]
+  const describedBy = [
+    item.help ? helpId : undefined,
+    checks.length > 0 || notes.length > 0 ? messagesId : undefined,
+  ]
     .filter(Boolean)
     .join(' ');
   const isComputed = item.derive !== undefined;
@@ -119,13 +130,25 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
             </>
           )}
         </div>
-        {checks.length > 0 ? <CheckMessages id={messagesId} checks={checks} language={language} /> : null}
+        {checks.length > 0 || notes.length > 0 ? (
+          <CheckMessages id={messagesId} checks={checks} notes={notes} language={language} />
+        ) : null}
       </div>
     </div>
   );
 });
 
-function CheckMessages({ id, checks, language }: { id: string; checks: CheckResult[]; language: Language }) {
+function CheckMessages({
+  id,
+  checks,
+  notes,
+  language,
+}: {
+  id: string;
+  checks: CheckResult[];
+  notes: readonly ItemNote[];
+  language: Language;
+}) {
   const t = useCrfText();
   return (
     <ul id={id} className={styles.messages}>
@@ -137,6 +160,17 @@ function CheckMessages({ id, checks, language }: { id: string; checks: CheckResu
         >
           <span className={styles.severity}>{t(`severity.${check.severity}`)}</span>
           <span>{check.message[language]}</span>
+        </li>
+      ))}
+      {notes.map((note) => (
+        <li
+          key={note.id}
+          className={`${styles.message} ${styles[note.tone]}`}
+          data-severity={note.tone}
+          data-note={note.id}
+        >
+          <span className={styles.severity}>{note.label}</span>
+          <span>{note.text}</span>
         </li>
       ))}
     </ul>

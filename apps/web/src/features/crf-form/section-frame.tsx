@@ -19,7 +19,7 @@ export function SectionFrame({
   actions?: ReactNode;
   children: ReactNode;
 }) {
-  const { language } = useCrfForm();
+  const { language, sectionActions } = useCrfForm();
   const view = useSectionView(section.key);
   const titleId = useId();
   if (view && !view.visible) return null;
@@ -42,6 +42,7 @@ export function SectionFrame({
           ) : null}
           {section.notDoneItem !== undefined && !ownsNotDone && view?.notDone ? <NotDoneMark /> : null}
           {actions}
+          {sectionActions?.(section)}
         </div>
       </header>
       {section.help ? <p className={styles.sectionHelp}>{section.help[language]}</p> : null}

@@ -1,0 +1,25 @@
+import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
+import { DashboardNoticePanel } from '../features/notices/components/dashboard-notice-panel.tsx';
+import { useStudySummary } from '../features/shell/api/get-study-summary.ts';
+import { useStudyOutlet } from './shell-layouts.tsx';
+
+/**
+ * `/dashboard/:studyId`: the dashboard feature with the study from the shell and the notices
+ * feature's panel in row 1 (features do not import each other; the app puts them together).
+ */
+export function DashboardRoute() {
+  const { membership } = useStudyOutlet();
+  const summary = useStudySummary(membership.studyId, membership.studyStatus);
+  return (
+    <DashboardPage
+      study={{
+        id: membership.studyId,
+        code: membership.studyCode,
+        title: membership.studyTitle,
+        content: summary.data?.content,
+      }}
+      sites={membership.sites}
+      noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}
+    />
+  );
+}

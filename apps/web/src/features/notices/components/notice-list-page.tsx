@@ -1,0 +1,296 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useNotices } from '../api/get-notices.ts';
+import {
+  deriveRange,
+  NOTICE_PAGE_SIZES,
+  NOTICE_RANGE_PRESETS,
+  type NoticeFilters,
+  type NoticePageSize,
+  presetDates,
+  readNoticeFilters,
+  writeNoticeFilters,
+} from '../lib/notice-filters.ts';
+import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
+import { NoticeBadges } from './notice-badges.tsx';
+import styles from './notices.module.css';
+
+/** Where the detail page's "back to list" returns: this list with its filters and page. */
+export interface NoticeListState {
+  listSearch: string;
+}
+
+/** `/notice/:studyId`: the study's notices, filtered and paged through the URL (prototype-spec §2). */
+export function NoticeListPage() {
+  const studyId = readId(useParams().studyId);
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <NoticeList studyId={studyId} />;
+}
+
+function NoticeList({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('notices');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const filters = readNoticeFilters(searchParams);
+  const notices = useNotices(studyId, filters);
+  const menuType = searchParams.get(MENU_TYPE_PARAM);
+  const headingId = useId();
+
+  function apply(next: Pick<NoticeFilters, 'start' | 'end' | 'search' | 'size'>) {
+    setSearchParams((current) => writeNoticeFilters(current, next));
+  }
+
+  function openNotice(noticeId: number) {
+    const state: NoticeListState = { listSearch: location.search };
+    navigate(noticeDetailUrl(studyId, noticeId, menuType), { state });
+  }
+
+  const data = notices.data;
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <div className={styles.pageHeader}>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('title')}
+        </h1>
+        {data?.canWrite && (
+          <Link className={styles.linkButton} to={noticeRegisterUrl(studyId, menuType)}>
+            {t('list.register')}
+          </Link>
+        )}
+      </div>
+
+      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
+      <FilterPanel
+        key={`${filters.start}|${filters.end}|${filters.search}`}
+        filters={filters}
+        onApply={apply}
+      />
+
+      <div className={styles.toolbar}>
+        <p className={styles.total} aria-live="polite">
+          {data ? t('list.total', { total: data.total }) : ''}
+        </p>
+        <label className={styles.pageSize}>
+          {t('list.pageSize')}
+          <select
+            className={styles.select}
+            value={filters.size}
+            onChange={(event) => apply({ ...filters, size: Number(event.target.value) as NoticePageSize })}
+          >
+            {NOTICE_PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {t('list.pageSizeOption', { size })}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      {notices.error && !data ? (
+        <div className={`${styles.card} ${styles.state} ${styles.stateError}`} role="alert">
+          <span>{t('list.loadFailed')}</span>
+          {notices.error instanceof ApiError && <span>{notices.error.message}</span>}
+          <Button variant="secondary" onClick={() => void notices.refetch()}>
+            {t('list.retry')}
+          </Button>
+        </div>
+      ) : (
+        <div className={styles.tableWrap}>
+          <table className={styles.table} aria-busy={notices.isFetching}>
+            <caption className={styles.visuallyHidden}>{t('list.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={styles.colNo}>
+                  {t('list.columns.no')}
+                </th>
+                <th scope="col">{t('list.columns.title')}</th>
+                <th scope="col" className={styles.colWriter}>
+                  {t('list.columns.writer')}
+                </th>
+                <th scope="col" className={styles.colDate}>
+                  {t('list.columns.createdAt')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {!data ? (
+                <tr>
+                  <td colSpan={4} className={styles.empty} role="status">
+                    {t('loading', { ns: 'common' })}
+                  </td>
+                </tr>
+              ) : data.notices.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className={styles.empty}>
+                    {t('list.noData')}
+                  </td>
+                </tr>
+              ) : (
+                data.notices.map((notice) => (
+                  <tr
+                    key={notice.id}
+                    className={[
+                      styles.row,
+                      notice.pinned ? styles.pinnedRow : '',
+                      notice.visible ? '' : styles.hiddenRow,
+                    ]
+                      .filter(Boolean)
+                      .join(' ')}
+                    // The whole row opens the notice for a mouse; the title link is the keyboard's way.
+                    onClick={(event) => {
+                      if ((event.target as HTMLElement).closest('a')) return;
+                      openNotice(notice.id);
+                    }}
+                  >
+                    <td className={styles.colNo}>{notice.no}</td>
+                    <td>
+                      <span className={styles.titleCell}>
+                        <NoticeBadges notice={notice} />
+                        <Link
+                          className={styles.titleLink}
+                          to={noticeDetailUrl(studyId, notice.id, menuType)}
+                          state={{ listSearch: location.search } satisfies NoticeListState}
+                        >
+                          {notice.title}
+                        </Link>
+                      </span>
+                    </td>
+                    <td className={styles.colWriter}>{notice.writer}</td>
+                    <td className={styles.colDate}>{formatDateTimeKst(notice.createdAt)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
+      {data && !notices.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+    </section>
+  );
+}
+
+interface FilterPanelProps {
+  filters: NoticeFilters;
+  onApply: (filters: Pick<NoticeFilters, 'start' | 'end' | 'search' | 'size'>) => void;
+}
+
+/** The collapsible search form: a period (two dates or a preset) and a keyword, applied together. */
+function FilterPanel({ filters, onApply }: FilterPanelProps) {
+  const { t } = useTranslation('notices');
+  const alert = useAlert();
+  const [open, setOpen] = useState(true);
+  const [start, setStart] = useState(filters.start);
+  const [end, setEnd] = useState(filters.end);
+  const [search, setSearch] = useState(filters.search);
+  const formId = useId();
+  const range = deriveRange(start, end);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    // The server refuses this too (400); saying it here names the problem.
+    if (start && end && start > end) {
+      void alert.alert({ message: t('list.startAfterEnd') });
+      return;
+    }
+    onApply({ start, end, search, size: filters.size });
+  }
+
+  return (
+    <div className={`${styles.card} ${styles.filters}`}>
+      <div className={styles.filtersHeader}>
+        <h2 className={styles.filtersTitle}>{t('list.filters')}</h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={formId}
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? t('list.closeFilters') : t('list.openFilters')}
+        </Button>
+      </div>
+      <form id={formId} className={styles.filterForm} hidden={!open} onSubmit={submit}>
+        <div className={styles.field}>
+          <span className={styles.label} id={`${formId}-period`}>
+            {t('list.range')}
+          </span>
+          <div className={styles.dateRow}>
+            <input
+              type="date"
+              className={styles.input}
+              aria-label={t('list.start')}
+              value={start}
+              max={end || undefined}
+              onChange={(event) => setStart(event.target.value)}
+            />
+            <span aria-hidden="true">~</span>
+            <input
+              type="date"
+              className={styles.input}
+              aria-label={t('list.end')}
+              value={end}
+              min={start || undefined}
+              onChange={(event) => setEnd(event.target.value)}
+            />
+            {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
+            <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>
+              {NOTICE_RANGE_PRESETS.map((preset) => (
+                <button
+                  key={preset}
+                  type="button"
+                  className={styles.preset}
+                  aria-pressed={range === preset}
+                  onClick={() => {
+                    const dates = presetDates(preset);
+                    setStart(dates.start);
+                    setEnd(dates.end);
+                  }}
+                >
+                  {t(`list.presets.${preset}`)}
+                </button>
+              ))}
+            </div>
+          </div>
+        </div>
+        <div className={`${styles.field} ${styles.fieldGrow}`}>
+          <label className={styles.label} htmlFor={`${formId}-search`}>
+            {t('list.search')}
+          </label>
+          <input
+            id={`${formId}-search`}
+            type="search"
+            className={styles.input}
+            placeholder={t('list.searchPlaceholder')}
+            maxLength={100}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        <div className={styles.filterActions}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setStart('');
+              setEnd('');
+              setSearch('');
+              onApply({ start: '', end: '', search: '', size: filters.size });
+            }}
+          >
+            {t('list.reset')}
+          </Button>
+          <Button type="submit">{t('list.apply')}</Button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { paths, studyPath } from '../../../app/paths.ts';
+
+/** `menu-type` (PI or CRA menu) travels with every link inside a study (prototype-spec §2). */
+export const MENU_TYPE_PARAM = 'menu-type';
+export const NOTICE_PK_PARAM = 'notice-pk';
+
+export function noticeListUrl(studyId: number, menuType: string | null, listSearch = ''): string {
+  if (listSearch)
+    return `${studyPath(paths.notice, studyId)}${listSearch.startsWith('?') ? '' : '?'}${listSearch}`;
+  return studyPath(paths.notice, studyId, { [MENU_TYPE_PARAM]: menuType ?? undefined });
+}
+
+export function noticeDetailUrl(studyId: number, noticeId: number, menuType: string | null): string {
+  return studyPath(paths.noticeDetail, studyId, {
+    [NOTICE_PK_PARAM]: String(noticeId),
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+  });
+}
+
+/** The register page; with a notice id it edits that notice. */
+export function noticeRegisterUrl(studyId: number, menuType: string | null, noticeId?: number): string {
+  return studyPath(paths.noticeRegister, studyId, {
+    [NOTICE_PK_PARAM]: noticeId === undefined ? undefined : String(noticeId),
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+  });
+}
+
+/** A positive whole number from a route or query parameter, or null. */
+export function readId(raw: string | null | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
+}

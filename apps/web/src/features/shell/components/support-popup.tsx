@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { SidePopup } from '../../../components/side-popup.tsx';
+import styles from './shell-popups.module.css';
+import { SupportContact } from './support-contact.tsx';
+
+/** The header's support button (spec §2): whom to contact, and the online manual. */
+export function SupportPopup() {
+  const { t } = useTranslation('shell');
+  return (
+    <SidePopup
+      id="support-popup"
+      title={t('support.title')}
+      trigger={
+        <button
+          type="button"
+          className={styles.iconButton}
+          aria-label={t('support.title')}
+          title={t('support.title')}
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M4 14v-2a8 8 0 0 1 16 0v2M4 14h3v5H5a1 1 0 0 1-1-1zM20 14h-3v5h2a1 1 0 0 0 1-1zM17 19c0 1.5-2 2-5 2" />
+          </svg>
+        </button>
+      }
+    >
+      {(close) => (
+        <>
+          <p className={styles.lead}>{t('support.description')}</p>
+          <SupportContact />
+          <div className={styles.links}>
+            <Link to={paths.manual} onClick={close}>
+              {t('support.manual')}
+            </Link>
+            <Link to={paths.terms} onClick={close}>
+              {t('support.terms')}
+            </Link>
+          </div>
+        </>
+      )}
+    </SidePopup>
+  );
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { chooseMenuType, heldMenuTypes, isCurrentLink, studyMenu, taskListMenu } from './menu.ts';
+
+const params = (query: string) => new URLSearchParams(query);
+
+describe('heldMenuTypes', () => {
+  it('maps site roles to the PI menu and monitoring roles to the CRA menu', () => {
+    expect(heldMenuTypes(['PI'])).toEqual(['PI']);
+    expect(heldMenuTypes(['SI', 'CRC'])).toEqual(['PI']);
+    expect(heldMenuTypes(['DM'])).toEqual(['CRA']);
+    expect(heldMenuTypes(['ADMIN', 'CRA'])).toEqual(['CRA']);
+    expect(heldMenuTypes(['CRA', 'PI'])).toEqual(['PI', 'CRA']);
+    expect(heldMenuTypes([])).toEqual([]);
+  });
+});
+
+describe('chooseMenuType', () => {
+  it('follows the roles when no parameter is given', () => {
+    expect(chooseMenuType(['PI'], params(''))).toBe('PI');
+    expect(chooseMenuType(['CRA'], params(''))).toBe('CRA');
+    expect(chooseMenuType(['CRA', 'PI'], params(''))).toBe('PI');
+  });
+
+  it('ignores a parameter asking for a menu the user does not hold', () => {
+    expect(chooseMenuType(['PI'], params('type=CRA'))).toBe('PI');
+    expect(chooseMenuType(['CRC'], params('menu-type=CRA'))).toBe('PI');
+    expect(chooseMenuType(['DM'], params('type=PI&menu-type=PI'))).toBe('CRA');
+    expect(chooseMenuType(['PI'], params('type=ADMIN'))).toBe('PI');
+  });
+
+  it('lets a user holding both sets pick one, `type` before `menu-type`', () => {
+    const both = ['PI', 'CRA'] as const;
+    expect(chooseMenuType(both, params('menu-type=CRA'))).toBe('CRA');
+    expect(chooseMenuType(both, params('type=CRA&menu-type=PI'))).toBe('CRA');
+    expect(chooseMenuType(both, params('type=PI&menu-type=CRA'))).toBe('PI');
+  });
+
+  it('falls back to `menu-type` when `type` names a set the user does not hold', () => {
+    expect(chooseMenuType(['CRA'], params('type=PI&menu-type=CRA'))).toBe('CRA');
+  });
+
+  it('has no menu for a user without roles', () => {
+    expect(chooseMenuType([], params('type=PI'))).toBeNull();
+  });
+});
+
+describe('studyMenu', () => {
+  it('gives the PI set: dashboard (with task alarm), subject list, notice, guideline', () => {
+    const menu = studyMenu('PI', 7);
+    expect(menu.map((entry) => entry.key)).toEqual(['dashboard', 'subjectList', 'notice', 'guideline']);
+    expect(menu[0]?.children?.map((child) => child.to)).toEqual([
+      '/dashboard/7?menu-type=PI',
+      '/task-alarm/7?menu-type=PI',
+    ]);
+  });
+
+  it('gives the CRA set: the PI entries and the nine monitoring entries', () => {
+    const menu = studyMenu('CRA', 7);
+    expect(menu.map((entry) => entry.key)).toEqual([
+      'dashboard',
+      'subjectList',
+      'notice',
+      'guideline',
+      'alarmLog',
+      'systemETraining',
+      'query',
+      'report',
+      'sdv',
+      'freezing',
+      'summary',
+      'lab',
+      'data',
+    ]);
+    expect(menu.find((entry) => entry.key === 'sdv')?.to).toBe('/sdv/7?menu-type=CRA');
+    expect(menu.find((entry) => entry.key === 'systemETraining')?.to).toBe(
+      '/system-e-training/7?menu-type=CRA',
+    );
+  });
+
+  it('has the reduced task-list menu', () => {
+    expect(taskListMenu().map((entry) => entry.to)).toEqual(['/task-list', '/task-end-list']);
+  });
+});
+
+describe('isCurrentLink', () => {
+  it('compares the path only', () => {
+    expect(isCurrentLink('/sdv/7?menu-type=CRA', '/sdv/7')).toBe(true);
+    expect(isCurrentLink('/sdv/7?menu-type=CRA', '/sdv/8')).toBe(false);
+  });
+});

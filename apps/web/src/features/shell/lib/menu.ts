@@ -1,0 +1,100 @@
+import { type MenuType, menuTypeOfRole, type Role } from '@cdms/contract';
+import { paths, studyPath } from '../../../app/paths.ts';
+
+export type MenuIcon =
+  | 'dashboard'
+  | 'subjects'
+  | 'notice'
+  | 'guideline'
+  | 'alarmLog'
+  | 'training'
+  | 'query'
+  | 'report'
+  | 'sdv'
+  | 'freezing'
+  | 'summary'
+  | 'lab'
+  | 'data'
+  | 'taskList'
+  | 'taskEndList';
+
+export interface MenuLink {
+  /** i18n key under `shell:menu.` and a stable id for tests. */
+  key: string;
+  to: string;
+}
+
+export interface MenuEntry extends MenuLink {
+  icon: MenuIcon;
+  /** Submenus; the entry itself then only opens and closes them. */
+  children?: readonly MenuLink[];
+}
+
+/** The query parameters that pick the menu set (spec §2): `type` wins over `menu-type`. */
+export const MENU_TYPE_PARAM = 'menu-type';
+export const TYPE_PARAM = 'type';
+
+/** The menu sets the user's roles in a study give them, PI first (product.md "Who uses it"). */
+export function heldMenuTypes(roles: readonly Role[]): MenuType[] {
+  const held = new Set(roles.map((role) => menuTypeOfRole[role]));
+  return (['PI', 'CRA'] as const).filter((type) => held.has(type));
+}
+
+/**
+ * The menu set to show. A `type` or `menu-type` parameter is respected only when the user holds that
+ * set, so a PI who edits the URL to `type=CRA` still sees the PI menu (the server refuses the CRA
+ * pages' data anyway; the menu must not pretend otherwise). Null when the user holds no role.
+ */
+export function chooseMenuType(roles: readonly Role[], params: URLSearchParams): MenuType | null {
+  const held = heldMenuTypes(roles);
+  for (const requested of [params.get(TYPE_PARAM), params.get(MENU_TYPE_PARAM)]) {
+    const match = held.find((type) => type === requested);
+    if (match) return match;
+  }
+  return held[0] ?? null;
+}
+
+/** The study menu of spec §2; links keep the menu type so that a user holding both stays in it. */
+export function studyMenu(menuType: MenuType, studyId: number): MenuEntry[] {
+  const link = (pattern: string) => studyPath(pattern, studyId, { [MENU_TYPE_PARAM]: menuType });
+  const both: MenuEntry[] = [
+    {
+      key: 'dashboard',
+      icon: 'dashboard',
+      to: link(paths.dashboard),
+      children: [
+        { key: 'dashboardHome', to: link(paths.dashboard) },
+        { key: 'taskAlarm', to: link(paths.taskAlarm) },
+      ],
+    },
+    { key: 'subjectList', icon: 'subjects', to: link(paths.subjectList) },
+    { key: 'notice', icon: 'notice', to: link(paths.notice) },
+    { key: 'guideline', icon: 'guideline', to: link(paths.guideline) },
+  ];
+  if (menuType === 'PI') return both;
+  return [
+    ...both,
+    { key: 'alarmLog', icon: 'alarmLog', to: link(paths.alarmLog) },
+    { key: 'systemETraining', icon: 'training', to: link(paths.systemETraining) },
+    { key: 'query', icon: 'query', to: link(paths.query) },
+    { key: 'report', icon: 'report', to: link(paths.report) },
+    { key: 'sdv', icon: 'sdv', to: link(paths.sdv) },
+    { key: 'freezing', icon: 'freezing', to: link(paths.freezing) },
+    { key: 'summary', icon: 'summary', to: link(paths.summary) },
+    { key: 'lab', icon: 'lab', to: link(paths.lab) },
+    { key: 'data', icon: 'data', to: link(paths.data) },
+  ];
+}
+
+/** The reduced menu of the task-list pages (spec §2). */
+export function taskListMenu(): MenuEntry[] {
+  return [
+    { key: 'taskList', icon: 'taskList', to: paths.taskList },
+    { key: 'taskEndList', icon: 'taskEndList', to: paths.taskEndList },
+  ];
+}
+
+/** Whether a menu link points at the page being shown (path only: query parameters do not count). */
+export function isCurrentLink(to: string, pathname: string): boolean {
+  return to.split('?')[0] === pathname;
+}

@@ -1,0 +1,390 @@
+import { type AuditEntry, COMMENT_MAX, type FormComment, REASON_MAX } from '@cdms/contract';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import styles from './subject-detail.module.css';
+
+export const REASON_MODAL = 'subject-reason';
+export const CONFLICT_MODAL = 'subject-conflict';
+export const RESET_MODAL = 'subject-reset';
+export const HISTORY_MODAL = 'subject-history';
+export const COMMENT_MODAL = 'subject-comment';
+
+/** A value in a table: the previous one struck through, the new one emphasised, none as "(none)". */
+function ValueText({ value, old = false }: { value: string; old?: boolean }) {
+  const { t } = useTranslation('subjects');
+  if (!value) return <span className={styles.noValue}>{t('reason.empty')}</span>;
+  return <span className={old ? styles.oldValue : styles.newValue}>{value}</span>;
+}
+
+export interface ReasonRow {
+  itemKey: string;
+  label: string;
+  before: string;
+  after: string;
+}
+
+/** One reason per changed saved value (audit trail); the save is sent again with them. */
+export function ReasonModal({
+  rows,
+  pending,
+  onSubmit,
+}: {
+  rows: readonly ReasonRow[];
+  pending: boolean;
+  onSubmit: (reasons: Record<string, string>) => void;
+}) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  const id = useId();
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const [tried, setTried] = useState(false);
+  const missing = rows.filter((row) => !reasons[row.itemKey]?.trim());
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (missing.length > 0) return;
+    onSubmit(Object.fromEntries(rows.map((row) => [row.itemKey, reasons[row.itemKey]?.trim() ?? ''])));
+  }
+
+  return (
+    <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
+      <form onSubmit={submit} noValidate className={styles.modalForm}>
+        <table className={styles.modalTable}>
+          <thead>
+            <tr>
+              <th scope="col">{t('reason.item')}</th>
+              <th scope="col">{t('reason.before')}</th>
+              <th scope="col">{t('reason.after')}</th>
+              <th scope="col">{t('reason.reason')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => {
+              const invalid = tried && !reasons[row.itemKey]?.trim();
+              return (
+                <tr key={row.itemKey} data-item={row.itemKey}>
+                  <th scope="row">{row.label}</th>
+                  <td>
+                    <ValueText value={row.before} old />
+                  </td>
+                  <td>
+                    <ValueText value={row.after} />
+                  </td>
+                  <td>
+                    <input
+                      className={styles.input}
+                      aria-label={t('reason.reasonFor', { item: row.label })}
+                      aria-invalid={invalid || undefined}
+                      aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
+                      maxLength={REASON_MAX}
+                      value={reasons[row.itemKey] ?? ''}
+                      onChange={(event) =>
+                        setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
+                      }
+                    />
+                    {invalid ? (
+                      <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
+                        {t('reason.required')}
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <div className={styles.modalActions}>
+          <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
+            {t('reason.cancel')}
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {t('reason.submit')}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export interface ConflictViewRow {
+  itemKey: string;
+  label: string;
+  mine: string;
+  theirs: string;
+  changedBy: 'me' | 'other' | 'both';
+}
+
+/** 409: the user's values next to the server's current ones; re-apply on the new version or discard. */
+export function ConflictModal({
+  rows,
+  myVersion,
+  currentVersion,
+  onReapply,
+  onDiscard,
+}: {
+  rows: readonly ConflictViewRow[];
+  myVersion: number;
+  currentVersion: number;
+  onReapply: () => void;
+  onDiscard: () => void;
+}) {
+  const { t } = useTranslation('subjects');
+  const byLabel = { me: t('conflict.byMe'), other: t('conflict.byOther'), both: t('conflict.both') };
+  return (
+    <Modal
+      name={CONFLICT_MODAL}
+      title={t('conflict.title')}
+      description={t('conflict.description', { mine: myVersion, current: currentVersion })}
+      width="lg"
+    >
+      {rows.length === 0 ? (
+        <p>{t('conflict.noDifference')}</p>
+      ) : (
+        <table className={styles.modalTable}>
+          <thead>
+            <tr>
+              <th scope="col">{t('conflict.item')}</th>
+              <th scope="col">{t('conflict.mine')}</th>
+              <th scope="col">{t('conflict.theirs')}</th>
+              <th scope="col">{t('conflict.changedBy')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.itemKey} data-item={row.itemKey}>
+                <th scope="row">{row.label}</th>
+                <td>
+                  <ValueText value={row.mine} />
+                </td>
+                <td>
+                  <ValueText value={row.theirs} />
+                </td>
+                <td>{byLabel[row.changedBy]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className={styles.modalActions}>
+        <Button variant="secondary" onClick={onDiscard}>
+          {t('conflict.discard')}
+        </Button>
+        <Button onClick={onReapply}>{t('conflict.reapply')}</Button>
+      </div>
+    </Modal>
+  );
+}
+
+/** Reset asks for a reason: clearing a form is audited like any change. */
+export function ResetModal({ pending, onSubmit }: { pending: boolean; onSubmit: (reason: string) => void }) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  const id = useId();
+  const [reason, setReason] = useState('');
+  const [tried, setTried] = useState(false);
+  const invalid = tried && !reason.trim();
+  return (
+    <Modal name={RESET_MODAL} title={t('reset.title')} description={t('reset.message')} width="sm">
+      <form
+        className={styles.modalForm}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setTried(true);
+          if (reason.trim()) onSubmit(reason.trim());
+        }}
+      >
+        <label htmlFor={id} className={styles.label}>
+          {t('reset.reason')}
+        </label>
+        <input
+          id={id}
+          className={styles.input}
+          maxLength={REASON_MAX}
+          value={reason}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? `${id}-error` : undefined}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        {invalid ? (
+          <div id={`${id}-error`} className={styles.fieldError}>
+            {t('reset.required')}
+          </div>
+        ) : null}
+        <div className={styles.modalActions}>
+          <Button variant="secondary" onClick={() => modals.close(RESET_MODAL)}>
+            {t('reset.cancel')}
+          </Button>
+          <Button type="submit" variant="danger" disabled={pending}>
+            {t('reset.confirm')}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export interface HistoryRow {
+  entry: AuditEntry;
+  what: string;
+  before: string;
+  after: string;
+}
+
+/** The item edit history of the form, from the audit trail (times in UTC+9). */
+export function HistoryModal({
+  title,
+  rows,
+  loading,
+  error,
+}: {
+  title: string;
+  rows: readonly HistoryRow[] | undefined;
+  loading: boolean;
+  error: string | null;
+}) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  return (
+    <Modal name={HISTORY_MODAL} title={t('history.title')} description={title} width="lg">
+      {loading ? (
+        <p>{t('loading')}</p>
+      ) : error ? (
+        <p role="alert">{error}</p>
+      ) : !rows || rows.length === 0 ? (
+        <p>{t('history.empty')}</p>
+      ) : (
+        <div className={styles.modalScroll}>
+          <table className={styles.modalTable}>
+            <thead>
+              <tr>
+                <th scope="col">{t('history.time')}</th>
+                <th scope="col">{t('history.user')}</th>
+                <th scope="col">{t('history.item')}</th>
+                <th scope="col">{t('history.change')}</th>
+                <th scope="col">{t('history.reason')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.entry.id} data-type={row.entry.type}>
+                  <td className={styles.nowrap}>{formatDateTimeKst(row.entry.occurredAt)}</td>
+                  <td>{row.entry.actor}</td>
+                  <td>{row.what}</td>
+                  <td>
+                    {row.before || row.after ? (
+                      <span className={styles.change}>
+                        <ValueText value={row.before} old />
+                        <span aria-hidden="true">→</span>
+                        <ValueText value={row.after} />
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{row.entry.reason ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className={styles.modalActions}>
+        <Button variant="secondary" onClick={() => modals.close(HISTORY_MODAL)}>
+          {t('history.close')}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+/** A section's comments and a new one (≤ 3500 characters, counter n/3500, spec §5). */
+export function CommentModal({
+  sectionLabel,
+  comments,
+  pending,
+  onSubmit,
+}: {
+  sectionLabel: string;
+  comments: readonly FormComment[];
+  pending: boolean;
+  onSubmit: (text: string) => Promise<boolean>;
+}) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  const id = useId();
+  const [text, setText] = useState('');
+  const [tried, setTried] = useState(false);
+  const invalid = tried && !text.trim();
+  return (
+    <Modal name={COMMENT_MODAL} title={t('comments.title', { section: sectionLabel })} width="md">
+      <h3 className={styles.modalSubtitle}>{t('comments.existing')}</h3>
+      {comments.length === 0 ? (
+        <p className={styles.muted}>{t('comments.empty')}</p>
+      ) : (
+        <ul className={styles.commentList}>
+          {comments.map((comment) => (
+            <li key={comment.id}>
+              <div className={styles.commentMeta}>
+                {comment.author} · {formatDateTimeKst(comment.createdAt)}
+              </div>
+              <p className={styles.commentText}>{comment.text}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className={styles.modalForm}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setTried(true);
+          if (!text.trim()) return;
+          void onSubmit(text.trim()).then((added) => {
+            if (added) {
+              setText('');
+              setTried(false);
+            }
+          });
+        }}
+      >
+        <label htmlFor={id} className={styles.label}>
+          {t('comments.text')}
+        </label>
+        <textarea
+          id={id}
+          className={styles.textarea}
+          rows={5}
+          maxLength={COMMENT_MAX}
+          value={text}
+          aria-invalid={invalid || undefined}
+          aria-describedby={`${id}-counter${invalid ? ` ${id}-error` : ''}`}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <div className={styles.counterLine}>
+          {invalid ? (
+            <span id={`${id}-error`} className={styles.fieldError}>
+              {t('comments.required')}
+            </span>
+          ) : (
+            <span />
+          )}
+          <span id={`${id}-counter`} className={styles.counter}>
+            {t('comments.counter', { count: text.length, max: COMMENT_MAX })}
+          </span>
+        </div>
+        <div className={styles.modalActions}>
+          <Button variant="secondary" onClick={() => modals.close(COMMENT_MODAL)}>
+            {t('comments.cancel')}
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {t('comments.submit')}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

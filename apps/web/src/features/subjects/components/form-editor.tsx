@@ -1,0 +1,584 @@
+import type { FormDataResponse } from '@cdms/contract';
+import {
+  type FormLayout,
+  type FormValues,
+  getFormLayout,
+  type Language,
+  type SectionDefinition,
+  type StudyDefinition,
+  type SubjectData,
+} from '@cdms/study';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useBlocker } from 'react-router';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { CrfForm } from '../../crf-form/crf-form.tsx';
+import type { ItemNote } from '../../crf-form/crf-form-context.tsx';
+import { createSubjectStore, type SubjectStore } from '../../crf-form/subject-store.ts';
+import {
+  type FormAddress,
+  useAddComment,
+  useFormAudit,
+  useReferencedForms,
+  useResetForm,
+  useSaveForm,
+} from '../api/forms.ts';
+import { draftKey, readDraft, removeDraft, writeDraft } from '../lib/draft-store.ts';
+import {
+  changedItemKeys,
+  describeValue,
+  enteredValues,
+  itemLabel,
+  mergeOnConflict,
+  toFormItemPath,
+  topLevelKey,
+} from '../lib/form-values.ts';
+import {
+  COMMENT_MODAL,
+  CONFLICT_MODAL,
+  CommentModal,
+  ConflictModal,
+  type ConflictViewRow,
+  HISTORY_MODAL,
+  HistoryModal,
+  type HistoryRow,
+  REASON_MODAL,
+  RESET_MODAL,
+  ReasonModal,
+  type ReasonRow,
+  ResetModal,
+} from './detail-modals.tsx';
+import { FormStatusIcon } from './form-status-icon.tsx';
+import { PrintView } from './print-view.tsx';
+import styles from './subject-detail.module.css';
+
+interface Base {
+  /** The server version the edits start from (a save names it). */
+  version: number;
+  /** The saved values of that version (entered and derived, as the server sent them). */
+  values: FormValues;
+}
+
+interface Conflict {
+  currentVersion: number;
+  theirs: FormValues;
+  merged: FormValues;
+  rows: ConflictViewRow[];
+}
+
+/** The other forms a form's rules read: `visit.form.item` and `form.item` references. */
+function referencedForms(
+  layout: FormLayout | undefined,
+  visitKey: string,
+  formKey: string,
+  definition: StudyDefinition,
+) {
+  if (!layout) return [];
+  const found = new Map<string, { visitKey: string; formKey: string }>();
+  for (const match of JSON.stringify(layout.form).matchAll(/"ref":"([^"]+)"/g)) {
+    const parts = (match[1] ?? '').split('.');
+    const target =
+      parts.length === 3
+        ? { visitKey: parts[0] ?? '', formKey: parts[1] ?? '' }
+        : parts.length === 2
+          ? { visitKey, formKey: parts[0] ?? '' }
+          : null;
+    if (!target || (target.visitKey === visitKey && target.formKey === formKey)) continue;
+    if (!getFormLayout(definition, target.visitKey, target.formKey)) continue;
+    found.set(`${target.visitKey}.${target.formKey}`, target);
+  }
+  return [...found.values()];
+}
+
+/** The server's values are JSON (the contract types them loosely as unknown). */
+function jsonValues(values: Record<string, unknown>): FormValues {
+  return values as FormValues;
+}
+
+function withForm(data: SubjectData, visitKey: string, formKey: string, values: FormValues): SubjectData {
+  return { ...data, [visitKey]: { ...data[visitKey], [formKey]: values } };
+}
+
+export interface FormEditorProps {
+  address: FormAddress;
+  definition: StudyDefinition;
+  layout: FormLayout;
+  formData: FormDataResponse;
+  language: Language;
+  visitLabel: string;
+  formUrl: (visitKey: string, formKey: string) => string;
+  /** The toolbar's navigation part (board link, previous, next), rendered by the page. */
+  navigation: React.ReactNode;
+}
+
+/**
+ * One form of one subject: the generic renderer fed from the server, with save (reasons for change, 409
+ * merge, refused values under their items), reset, history, comments, print, a draft kept in session
+ * storage and a guard before leaving with unsaved changes. Mounted per subject, visit and form (keyed by
+ * the page), so its state never leaks from one form to the next.
+ */
+export function FormEditor({
+  address,
+  definition,
+  layout,
+  formData,
+  language,
+  visitLabel,
+  formUrl,
+  navigation,
+}: FormEditorProps) {
+  const { t } = useTranslation('subjects');
+  const { studyId, subjectPk, visitKey, formKey } = address;
+  const toast = useToast();
+  const { confirm } = useAlert();
+  const modals = useModalStack();
+  const storageKey = draftKey(studyId, subjectPk, visitKey, formKey);
+  const canEdit = formData.abilities.edit;
+
+  // The draft (if any) is read once, when the form opens: it wins over the server's values until it is
+  // saved or discarded. A draft from an older version keeps that version, so saving it ends in the 409
+  // dialog instead of silently overwriting someone's newer save.
+  const [initial] = useState(() => {
+    const draft = canEdit ? readDraft(storageKey) : undefined;
+    const base: Base = draft
+      ? { version: draft.baseVersion, values: draft.baseValues }
+      : { version: formData.version, values: jsonValues(formData.values) };
+    const subject = formData.subject;
+    const data: SubjectData = withForm(
+      // The consent form is filled at registration; the subject summary has its values, so rules that read
+      // the consent date (age) work before the consent form itself is fetched.
+      {
+        consentScreening: {
+          consentScreening: {
+            consentDate: subject.consentDate,
+            initials: subject.initials,
+            screeningNumber: subject.subjectId,
+          },
+        },
+      },
+      visitKey,
+      formKey,
+      draft ? draft.values : jsonValues(formData.values),
+    );
+    return { base, store: createSubjectStore(data), restored: draft !== undefined };
+  });
+  const store: SubjectStore = initial.store;
+  const [base, setBase] = useState<Base>(initial.base);
+  const [restored, setRestored] = useState(initial.restored);
+  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
+  const [reasonRows, setReasonRows] = useState<ReasonRow[]>([]);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+
+  const save = useSaveForm(address);
+  const reset = useResetForm(address);
+  const addComment = useAddComment(address);
+
+  // Values of the other forms the rules read (the consent date for age, the V1 visit date for windows).
+  const references = useMemo(
+    () => referencedForms(layout, visitKey, formKey, definition),
+    [layout, visitKey, formKey, definition],
+  );
+  const referenced = useReferencedForms(studyId, subjectPk, references);
+  useEffect(() => {
+    let data = store.getData();
+    for (const response of referenced) {
+      if (!response || (response.visitKey === visitKey && response.formKey === formKey)) continue;
+      data = withForm(data, response.visitKey, response.formKey, jsonValues(response.values));
+    }
+    if (data !== store.getData()) store.replace(data);
+  }, [referenced, store, visitKey, formKey]);
+
+  const currentValues = useCallback(
+    () => store.getFormValues(visitKey, formKey) ?? {},
+    [store, visitKey, formKey],
+  );
+  const readDirty = useCallback(
+    () => changedItemKeys(layout, base.values, currentValues()).length > 0,
+    [layout, base.values, currentValues],
+  );
+  const dirty = useSyncExternalStore(store.subscribe, readDirty, readDirty);
+
+  // Unsaved edits go to session storage as they happen (a reload brings them back); none, no entry.
+  useEffect(() => {
+    if (!canEdit) return;
+    const persist = () => {
+      if (readDirty()) {
+        writeDraft(storageKey, {
+          baseVersion: base.version,
+          baseValues: base.values,
+          values: enteredValues(layout, currentValues()),
+          updatedAt: new Date().toISOString(),
+        });
+      } else {
+        removeDraft(storageKey);
+      }
+    };
+    persist();
+    return store.subscribe(persist);
+  }, [canEdit, store, storageKey, base, layout, readDirty, currentValues]);
+
+  // Leaving with unsaved changes: the browser's own prompt for reloads and closing the tab…
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  // …and ours for links inside the app (another form, the board, the side menu).
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty &&
+      (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void confirm({
+      name: 'subject-leave',
+      title: t('detail.leave.title'),
+      message: t('detail.leave.message'),
+      confirmLabel: t('detail.leave.confirm'),
+      cancelLabel: t('detail.leave.cancel'),
+    }).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+  }, [blocker, confirm, t]);
+
+  /** Puts a form version in the store and makes it the base (after a save, reset or discard). */
+  const loadSaved = useCallback(
+    (version: number, values: FormValues) => {
+      setBase({ version, values });
+      store.replace(withForm(store.getData(), visitKey, formKey, values));
+      removeDraft(storageKey);
+      setRestored(false);
+    },
+    [store, visitKey, formKey, storageKey],
+  );
+
+  const describe = useCallback(
+    (path: string, value: unknown) =>
+      describeValue(definition, layout, path, value, language, (count) => t('detail.rows', { count })),
+    [definition, layout, language, t],
+  );
+
+  function handleWriteError(error: unknown, reasonsSent: boolean) {
+    if (!(error instanceof ApiError)) {
+      toast(String(error), 'error');
+      return;
+    }
+    const details = error.details as Record<string, unknown> | undefined;
+    if (error.code === 'reason_required' && !reasonsSent) {
+      const keys = ((details?.items as string[] | undefined) ?? []).map((path) =>
+        topLevelKey(toFormItemPath(path, visitKey, formKey)),
+      );
+      const mine = currentValues();
+      setReasonRows(
+        keys.map((itemKey) => ({
+          itemKey,
+          label: itemLabel(layout, itemKey, language),
+          before: describe(itemKey, base.values[itemKey]),
+          after: describe(itemKey, mine[itemKey]),
+        })),
+      );
+      modals.open(REASON_MODAL);
+      return;
+    }
+    if (error.code === 'version_conflict') {
+      const currentVersion = Number(details?.currentVersion ?? base.version);
+      const theirs = (details?.values as FormValues | undefined) ?? {};
+      const merge = mergeOnConflict(layout, base.values, currentValues(), theirs);
+      modals.close(REASON_MODAL);
+      setConflict({
+        currentVersion,
+        theirs,
+        merged: merge.merged,
+        rows: merge.rows.map((row) => ({
+          itemKey: row.itemKey,
+          label: itemLabel(layout, row.itemKey, language),
+          mine: describe(row.itemKey, row.mine),
+          theirs: describe(row.itemKey, row.theirs),
+          changedBy: row.mineChanged && row.theirsChanged ? 'both' : row.mineChanged ? 'me' : 'other',
+        })),
+      });
+      modals.open(CONFLICT_MODAL);
+      return;
+    }
+    const items = (details?.items as { path?: unknown; message?: unknown }[] | undefined) ?? [];
+    const itemErrors = items
+      .filter((item) => typeof item?.path === 'string' && typeof item.message === 'string')
+      .map((item) => ({
+        path: toFormItemPath(item.path as string, visitKey, formKey),
+        message: item.message as string,
+      }));
+    if (itemErrors.length > 0) {
+      modals.close(REASON_MODAL);
+      setServerErrors(itemErrors);
+      toast(t('detail.saveFailed'), 'error');
+      return;
+    }
+    toast(error.message, 'error');
+  }
+
+  async function submit(reasons: Record<string, string> = {}) {
+    const reasonsSent = Object.keys(reasons).length > 0;
+    try {
+      const response = await save.mutateAsync({ values: currentValues(), version: base.version, reasons });
+      modals.close(REASON_MODAL);
+      setServerErrors([]);
+      loadSaved(response.version, jsonValues(response.values));
+      toast(t('detail.saved'), 'success');
+    } catch (error) {
+      handleWriteError(error, reasonsSent);
+    }
+  }
+
+  async function doReset(reason: string) {
+    try {
+      const response = await reset.mutateAsync({ version: base.version, reason });
+      modals.close(RESET_MODAL);
+      setServerErrors([]);
+      loadSaved(response.version, jsonValues(response.values));
+      toast(t('reset.done'), 'success');
+    } catch (error) {
+      modals.close(RESET_MODAL);
+      handleWriteError(error, true);
+    }
+  }
+
+  async function discard() {
+    const ok = await confirm({ message: t('detail.discardConfirm'), confirmLabel: t('detail.discard') });
+    if (ok) loadSaved(formData.version, jsonValues(formData.values));
+  }
+
+  // Server queries (open or answered) and refused values, under their items.
+  const itemNotes = useMemo(() => {
+    const notes = new Map<string, ItemNote[]>();
+    const add = (path: string, note: ItemNote) => notes.set(path, [...(notes.get(path) ?? []), note]);
+    for (const query of formData.queries) {
+      if (query.status !== 'open' && query.status !== 'answered') continue;
+      add(toFormItemPath(query.itemPath, visitKey, formKey), {
+        id: `query-${query.id}`,
+        tone: 'query',
+        label: t('detail.query', { status: t(`detail.queryStatus.${query.status}`) }),
+        text: query.message[language],
+      });
+    }
+    for (const [index, error] of serverErrors.entries()) {
+      add(error.path, {
+        id: `error-${index}`,
+        tone: 'hard',
+        label: t('detail.serverError'),
+        text: error.message,
+      });
+    }
+    return notes;
+  }, [formData.queries, serverErrors, visitKey, formKey, language, t]);
+
+  const commentCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const comment of formData.comments)
+      counts.set(comment.sectionKey, (counts.get(comment.sectionKey) ?? 0) + 1);
+    return counts;
+  }, [formData.comments]);
+
+  const sectionActions = useCallback(
+    (section: SectionDefinition) => {
+      const count = commentCounts.get(section.key) ?? 0;
+      return (
+        <button
+          type="button"
+          className={styles.commentLink}
+          onClick={() => {
+            setCommentSection(section);
+            modals.open(COMMENT_MODAL);
+          }}
+        >
+          {count > 0 ? t('detail.commentCount', { count }) : t('detail.comment')}
+        </button>
+      );
+    },
+    [commentCounts, modals, t],
+  );
+
+  const audit = useFormAudit(address, historyOpen);
+  const historyRows = useMemo<HistoryRow[] | undefined>(
+    () =>
+      audit.data?.map((entry) => {
+        const path = entry.itemPath ? toFormItemPath(entry.itemPath, visitKey, formKey) : '';
+        const isItem = entry.type === 'data.item_changed';
+        // Audit types are dotted (`data.form_reset`); translation keys use "_" (a dot nests keys).
+        const typeLabel = t(`history.types.${entry.type.replaceAll('.', '_')}`, { defaultValue: entry.type });
+        const sideValue = (side: unknown) =>
+          side && typeof side === 'object' && 'value' in side ? (side as { value: unknown }).value : null;
+        return {
+          entry,
+          what: isItem
+            ? itemLabel(layout, path, language)
+            : path
+              ? `${typeLabel} · ${itemLabel(layout, path, language)}`
+              : typeLabel,
+          before: isItem ? describe(path, sideValue(entry.before)) : '',
+          after: isItem ? describe(path, sideValue(entry.after)) : '',
+        };
+      }),
+    [audit.data, visitKey, formKey, layout, language, t, describe],
+  );
+
+  return (
+    <div className={styles.editor}>
+      <div className={styles.toolbar} role="toolbar" aria-label={t('detail.toolbar')}>
+        <div className={styles.toolbarGroup}>{navigation}</div>
+        <div className={styles.toolbarGroup}>
+          {canEdit ? (
+            <Button variant="secondary" size="sm" onClick={() => modals.open(RESET_MODAL)}>
+              {t('detail.reset')}
+            </Button>
+          ) : null}
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => {
+              setHistoryOpen(true);
+              void audit.refetch();
+              modals.open(HISTORY_MODAL);
+            }}
+          >
+            {t('detail.history')}
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => window.print()}>
+            {t('detail.pdf')}
+          </Button>
+          {canEdit ? (
+            <Button size="sm" disabled={save.isPending} onClick={() => void submit()}>
+              {save.isPending ? t('detail.saving') : t('detail.save')}
+            </Button>
+          ) : null}
+        </div>
+      </div>
+
+      {!canEdit ? (
+        <p className={styles.banner} data-tone="info" role="note">
+          {t('detail.readOnly')}
+        </p>
+      ) : null}
+      {restored && dirty ? (
+        <div className={styles.banner} data-tone="warning" role="status">
+          <span>{t('detail.draftRestored')}</span>
+          <Button variant="secondary" size="sm" onClick={() => void discard()}>
+            {t('detail.discard')}
+          </Button>
+        </div>
+      ) : null}
+
+      {formData.outcomes.length > 0 ? (
+        <section className={styles.outcomes} aria-label={t('detail.outcomesTitle')}>
+          <h2 className={styles.outcomesTitle}>{t('detail.outcomesTitle')}</h2>
+          <ul>
+            {formData.outcomes.map((outcome) => {
+              const target = outcome.target;
+              const visit = definition.visits.find((v) => v.key === target?.visit);
+              const form = definition.forms.find((f) => f.key === target?.form);
+              return (
+                <li key={outcome.outcomeId} role="status">
+                  <span>{outcome.message[language]}</span>
+                  {target ? (
+                    <Link to={formUrl(target.visit, target.form)} className={styles.outcomeLink}>
+                      {t('detail.goTo', {
+                        visit: visit?.label[language] ?? target.visit,
+                        form: form?.label[language] ?? target.form,
+                      })}
+                    </Link>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+
+      <div className={styles.formCard}>
+        <CrfForm
+          definition={definition}
+          visitKey={visitKey}
+          formKey={formKey}
+          store={store}
+          language={language}
+          readOnly={!canEdit}
+          itemNotes={itemNotes}
+          sectionActions={sectionActions}
+          titleAddon={
+            <span className={styles.formStatus}>
+              <FormStatusIcon status={formData.status} />
+              <span>{t(`formStatus.${formData.status}`)}</span>
+              {dirty ? <span className={styles.unsaved}>{t('detail.unsaved')}</span> : null}
+            </span>
+          }
+        />
+      </div>
+
+      <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void submit(reasons)} />
+      {conflict ? (
+        <ConflictModal
+          rows={conflict.rows}
+          myVersion={base.version}
+          currentVersion={conflict.currentVersion}
+          onReapply={() => {
+            // The new version becomes the base; the user's changes sit on top, unsaved, to check and save.
+            setBase({ version: conflict.currentVersion, values: conflict.theirs });
+            store.replace(withForm(store.getData(), visitKey, formKey, conflict.merged));
+            modals.close(CONFLICT_MODAL);
+            setConflict(null);
+            toast(t('conflict.reapplied'));
+          }}
+          onDiscard={() => {
+            loadSaved(conflict.currentVersion, conflict.theirs);
+            modals.close(CONFLICT_MODAL);
+            setConflict(null);
+            toast(t('conflict.discarded'));
+          }}
+        />
+      ) : null}
+      <ResetModal pending={reset.isPending} onSubmit={(reason) => void doReset(reason)} />
+      <HistoryModal
+        title={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
+        rows={historyRows}
+        loading={audit.isPending || audit.isFetching}
+        error={audit.isError ? audit.error.message : null}
+      />
+      <CommentModal
+        key={commentSection?.key ?? ''}
+        sectionLabel={commentSection?.label[language] ?? ''}
+        comments={formData.comments.filter((comment) => comment.sectionKey === commentSection?.key)}
+        pending={addComment.isPending}
+        onSubmit={async (text) => {
+          if (!commentSection) return false;
+          try {
+            await addComment.mutateAsync({ sectionKey: commentSection.key, text });
+            toast(t('comments.added'), 'success');
+            return true;
+          } catch (error) {
+            toast(error instanceof Error ? error.message : String(error), 'error');
+            return false;
+          }
+        }}
+      />
+      <PrintView
+        definition={definition}
+        layout={layout}
+        subject={formData.subject}
+        visitLabel={visitLabel}
+        values={base.values}
+        version={base.version}
+        definitionVersion={formData.definitionVersion}
+        language={language}
+      />
+    </div>
+  );
+}

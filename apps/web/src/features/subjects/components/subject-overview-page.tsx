@@ -1,0 +1,220 @@
+import type { Language, StudyDefinition } from '@cdms/study';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { Button } from '../../../components/button.tsx';
+import { useStudyDefinition } from '../api/get-study-definition.ts';
+import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
+import {
+  detailUrl,
+  MENU_TYPE_PARAM,
+  overviewUrl,
+  readId,
+  SUBJECT_PK_PARAM,
+  subjectListUrl,
+} from '../lib/subject-urls.ts';
+import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status-icon.tsx';
+import { SubjectHeader } from './subject-header.tsx';
+import styles from './subjects.module.css';
+
+/** `/subject-list/subject/:studyId`: the subjects on the left, the chosen one's visit × form matrix. */
+export function SubjectOverviewPage() {
+  const studyId = readId(useParams().studyId);
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <SubjectOverview studyId={studyId} />;
+}
+
+function SubjectOverview({ studyId }: { studyId: number }) {
+  const { t, i18n } = useTranslation('subjects');
+  const language: Language = i18n.language === 'en' ? 'en' : 'ko';
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const menuType = params.get(MENU_TYPE_PARAM);
+  const subjectPk = readId(params.get(SUBJECT_PK_PARAM));
+  const headingId = useId();
+  const subjects = useSubjects(studyId);
+  const definition = useStudyDefinition(studyId);
+  const overview = useSubjectOverview(studyId, subjectPk);
+
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <div className={styles.pageHeader}>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('overview.title')}
+        </h1>
+        <div className={styles.actions}>
+          {/* An unscheduled visit is not part of the definition yet: shown, but not faked. */}
+          <span className={styles.disabledWrap} title={t('overview.addVisitLater')}>
+            <Button variant="secondary" disabled aria-describedby={`${headingId}-visit-later`}>
+              + {t('overview.addVisit')}
+            </Button>
+            <span id={`${headingId}-visit-later`} className={styles.visuallyHidden}>
+              {t('overview.addVisitLater')}
+            </span>
+          </span>
+          <Link to={subjectListUrl(studyId, menuType)} className={styles.linkButtonSecondary}>
+            {t('overview.backToList')}
+          </Link>
+        </div>
+      </div>
+
+      <div className={styles.split}>
+        <nav className={styles.subjectNav} aria-label={t('overview.subjects')}>
+          <h2 className={styles.navTitle}>{t('overview.subjects')}</h2>
+          {subjects.isPending ? (
+            <p className={styles.state}>{t('loading')}</p>
+          ) : subjects.isError ? (
+            <p className={styles.state} role="alert">
+              {t('loadError')}
+            </p>
+          ) : subjects.data.length === 0 ? (
+            <p className={styles.state}>{t('noData')}</p>
+          ) : (
+            <ul className={styles.subjectNavList}>
+              {subjects.data.map((subject) => (
+                <li key={subject.id}>
+                  <button
+                    type="button"
+                    className={styles.subjectNavItem}
+                    aria-current={subject.id === subjectPk ? 'true' : undefined}
+                    // Switching subjects replaces the history entry (spec §2): Back leaves the board.
+                    onClick={() => void navigate(overviewUrl(studyId, subject, menuType), { replace: true })}
+                  >
+                    <span className={styles.subjectNavId}>{subject.subjectId}</span>
+                    <span className={styles.muted}>
+                      {subject.initials} · {subject.siteCode}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </nav>
+
+        <div className={styles.mainColumn}>
+          {subjectPk === null ? (
+            <p className={`${styles.card} ${styles.state}`}>{t('overview.chooseSubject')}</p>
+          ) : overview.isPending || definition.isPending ? (
+            <p className={`${styles.card} ${styles.state}`}>{t('loading')}</p>
+          ) : overview.isError || definition.isError ? (
+            <div className={`${styles.card} ${styles.state}`} role="alert">
+              <p>{overview.error?.message ?? definition.error?.message ?? t('loadError')}</p>
+              <Button variant="secondary" onClick={() => void overview.refetch()}>
+                {t('retry')}
+              </Button>
+            </div>
+          ) : (
+            <>
+              <SubjectHeader subject={overview.data.subject} />
+              <div className={styles.card}>
+                <StatusMatrix
+                  definition={definition.data.definition}
+                  matrix={overview.data.matrix}
+                  language={language}
+                  cellUrl={(visitKey, formKey) =>
+                    detailUrl(studyId, overview.data.subject, visitKey, formKey, menuType)
+                  }
+                />
+              </div>
+              <div className={styles.matrixFooter}>
+                <FormStatusLegend />
+                <span className={styles.muted}>
+                  {t('overview.definitionVersion', { version: overview.data.definitionVersion })}
+                </span>
+              </div>
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The forms that appear in at least one visit, in the order the schedule first uses them. */
+export function matrixRows(
+  definition: StudyDefinition,
+  matrix: Record<string, Record<string, FormStatus>>,
+): string[] {
+  const rows: string[] = [];
+  for (const visit of definition.visits) {
+    for (const formKey of visit.forms) {
+      if (rows.includes(formKey)) continue;
+      const used = definition.visits.some((v) => (matrix[v.key]?.[formKey] ?? 'empty') !== 'empty');
+      if (used) rows.push(formKey);
+    }
+  }
+  return rows;
+}
+
+function StatusMatrix({
+  definition,
+  matrix,
+  language,
+  cellUrl,
+}: {
+  definition: StudyDefinition;
+  matrix: Record<string, Record<string, FormStatus>>;
+  language: Language;
+  cellUrl: (visitKey: string, formKey: string) => string;
+}) {
+  const { t } = useTranslation('subjects');
+  const forms = new Map(definition.forms.map((form) => [form.key, form]));
+  const rows = matrixRows(definition, matrix);
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.matrix}>
+        <thead>
+          <tr>
+            <th scope="col" className={styles.matrixFormHead}>
+              {t('overview.form')}
+            </th>
+            {definition.visits.map((visit) => (
+              <th key={visit.key} scope="col">
+                {visit.label[language]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((formKey) => {
+            const formLabel = forms.get(formKey)?.label[language] ?? formKey;
+            return (
+              <tr key={formKey} data-form-row={formKey}>
+                <th scope="row">{formLabel}</th>
+                {definition.visits.map((visit) => {
+                  const status = matrix[visit.key]?.[formKey] ?? 'empty';
+                  const label = t('overview.cellLabel', {
+                    visit: visit.label[language],
+                    form: formLabel,
+                    status: t(`formStatus.${status}`),
+                  });
+                  return (
+                    <td
+                      key={visit.key}
+                      data-status={status}
+                      data-visit={visit.key}
+                      className={styles.matrixCell}
+                    >
+                      {status === 'empty' ? (
+                        <span className={styles.visuallyHidden}>{label}</span>
+                      ) : (
+                        <Link
+                          to={cellUrl(visit.key, formKey)}
+                          className={styles.matrixLink}
+                          aria-label={label}
+                        >
+                          <FormStatusIcon status={status} decorative />
+                        </Link>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { SubjectSummary } from '@cdms/contract';
+import { paths, studyPath } from '../../../app/paths.ts';
+
+// Query parameters of the subject pages (prototype-spec §2 "Subject overview", "Subject detail").
+export const MENU_TYPE_PARAM = 'menu-type';
+export const SUBJECT_ID_PARAM = 'subject-id';
+export const REGISTRATION_NUMBER_PARAM = 'registration-number';
+export const SUBJECT_PK_PARAM = 'subject-pk';
+/** The visit key (consentScreening, v1…v6, all). */
+export const VISIT_PARAM = 'depth-1';
+/** The form key. */
+export const FORM_PARAM = 'depth-2';
+
+/** A positive integer id from a path segment or query parameter, or null. */
+export function readId(raw: string | null | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function subjectQuery(subject: Pick<SubjectSummary, 'id' | 'subjectId'>, menuType: string | null) {
+  return {
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+    [SUBJECT_ID_PARAM]: subject.subjectId,
+    // No registration (randomization) number before V2; the parameter is left out until there is one.
+    [REGISTRATION_NUMBER_PARAM]: undefined,
+    [SUBJECT_PK_PARAM]: String(subject.id),
+  };
+}
+
+export function subjectListUrl(studyId: number, menuType: string | null): string {
+  return studyPath(paths.subjectList, studyId, { [MENU_TYPE_PARAM]: menuType ?? undefined });
+}
+
+export function overviewUrl(
+  studyId: number,
+  subject: Pick<SubjectSummary, 'id' | 'subjectId'>,
+  menuType: string | null,
+): string {
+  return studyPath(paths.subjectOverview, studyId, subjectQuery(subject, menuType));
+}
+
+export function detailUrl(
+  studyId: number,
+  subject: Pick<SubjectSummary, 'id' | 'subjectId'>,
+  visitKey: string,
+  formKey: string,
+  menuType: string | null,
+): string {
+  return studyPath(paths.subjectDetail, studyId, {
+    ...subjectQuery(subject, menuType),
+    [VISIT_PARAM]: visitKey,
+    [FORM_PARAM]: formKey,
+  });
+}
