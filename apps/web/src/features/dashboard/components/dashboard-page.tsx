@@ -21,8 +21,9 @@ interface DashboardPageProps {
 }
 
 /**
- * `/dashboard/:id` (spec §2 "Dashboard"): three rows. The subject panels count subjects, which the
- * product does not record yet; until it does they say so plainly instead of showing numbers.
+ * `/dashboard/:id` (spec §2 "Dashboard"): three rows. The subject panels' live counts come with the
+ * dashboard API (issue "Subject lifecycle"); until then they say plainly that the figures are not
+ * available, never sample numbers.
  */
 export function DashboardPage({ study, sites, noticePanel }: DashboardPageProps) {
   const { t } = useTranslation('dashboard');
