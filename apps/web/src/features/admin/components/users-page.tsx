@@ -1,26 +1,25 @@
 import type { AdminUser } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Pagination, pageCount, usePageParam } from '../../../components/pagination.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useUsers } from '../api/get-users.ts';
 import { filterUsers } from '../lib/filter-users.ts';
 import { isLockedNow } from '../lib/lock-status.ts';
-import { clampPage, DEFAULT_PAGE_SIZE, pageCount } from '../lib/pagination.ts';
 import styles from './admin-ui.module.css';
-import { Pagination } from './pagination.tsx';
 import { QueryStatus } from './query-status.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { UserCreateDialog } from './user-create-dialog.tsx';
 import { UserEditDialog } from './user-edit-dialog.tsx';
 
-const PAGE_PARAM = 'page';
+/** prototype-spec §9: 10 rows per page. */
+const PAGE_SIZE = 10;
 
 /** `/admin/users`: every account, searchable by name or email, with create, edit and password reset. */
 export function UsersPage() {
   const { t } = useTranslation('admin');
   const users = useUsers();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [pageParam, setPageParam] = usePageParam();
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
@@ -29,23 +28,10 @@ export function UsersPage() {
 
   const all = users.data ?? [];
   const filtered = filterUsers(all, search);
-  const lastPage = pageCount(filtered.length);
-  const page = clampPage(searchParams.get(PAGE_PARAM), lastPage);
-  const rows = filtered.slice((page - 1) * DEFAULT_PAGE_SIZE, page * DEFAULT_PAGE_SIZE);
+  const page = Math.min(pageParam, Math.max(1, pageCount(filtered.length, PAGE_SIZE)));
+  const rows = filtered.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   // Looked up on every render so the edit dialog shows the saved state after each change.
   const editing = all.find((user) => user.id === editingId);
-
-  function setPage(next: number | null) {
-    setSearchParams(
-      (current) => {
-        const params = new URLSearchParams(current);
-        if (next === null || next === 1) params.delete(PAGE_PARAM);
-        else params.set(PAGE_PARAM, String(next));
-        return params;
-      },
-      { replace: true },
-    );
-  }
 
   return (
     <section className={styles.section} aria-labelledby={`${searchId}-heading`}>
@@ -78,7 +64,7 @@ export function UsersPage() {
             value={search}
             onChange={(event) => {
               setSearch(event.target.value);
-              setPage(null); // a new search starts on its first page
+              setPageParam(1, { replace: true }); // a new search starts on its first page
             }}
           />
         </div>
@@ -173,7 +159,7 @@ export function UsersPage() {
               </tbody>
             </table>
           </div>
-          <Pagination page={page} lastPage={lastPage} onChange={setPage} />
+          <Pagination total={filtered.length} pageSize={PAGE_SIZE} />
         </>
       )}
 
