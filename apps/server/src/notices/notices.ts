@@ -6,6 +6,7 @@ import type {
   noticeListQuerySchema,
   noticeWriteSchema,
 } from '@cdms/contract';
+import { monthsBefore, startOfKoreanDay, todayInKorea } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -14,7 +15,6 @@ import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, NoticeRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { startOfKoreanDay, todayInKorea } from '../time/korea-time.ts';
 import { isBlankRichText, sanitizeRichText } from './sanitize-html.ts';
 
 /** Study notices may be written by roles with notice.write; global ones by system administrators. */
@@ -24,14 +24,6 @@ export function canWriteNotices(principal: Principal, studyId: number): boolean 
 
 function canWriteNotice(principal: Principal, studyId: number, notice: Pick<NoticeRow, 'study_id'>): boolean {
   return notice.study_id === null ? principal.user.is_admin : canWriteNotices(principal, studyId);
-}
-
-function monthsBefore(date: string, months: number): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(year, month - 1 - months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  return target.toISOString().slice(0, 10);
 }
 
 type ListFilter = z.output<typeof noticeListQuerySchema>;

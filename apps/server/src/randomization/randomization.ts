@@ -1,4 +1,5 @@
 import type { RandomizationStatus, RandomizeResponse } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -9,7 +10,6 @@ import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
-import { todayInKorea } from '../time/korea-time.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
 
 /** R + institution number (2 digits) + the slot's sequence within the institution (3 digits). */

@@ -1,4 +1,5 @@
 import type { createSubjectRequestSchema, SubjectSummary } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -8,7 +9,6 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { todayInKorea } from '../time/korea-time.ts';
 import { writeForm } from './form-data.ts';
 import { presentSubject } from './subject-access.ts';
 

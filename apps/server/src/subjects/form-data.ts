@@ -1,3 +1,4 @@
+import { todayInKorea } from '@cdms/contract';
 import {
   type CheckResult,
   computeFormStatus,
@@ -15,7 +16,6 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { canonicalJson, recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { todayInKorea } from '../time/korea-time.ts';
 import type { SubjectWithSite } from './subject-access.ts';
 
 /**

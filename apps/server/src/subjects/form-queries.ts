@@ -5,6 +5,7 @@ import type {
   OverviewResponse,
   SubjectSummary,
 } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
@@ -16,7 +17,6 @@ import type { Kysely } from 'kysely';
 import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { todayInKorea } from '../time/korea-time.ts';
 import { loadSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 

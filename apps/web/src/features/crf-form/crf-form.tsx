@@ -1,3 +1,4 @@
+import { todayInKorea } from '@cdms/contract';
 import {
   type FormEvaluation,
   getFormLayout,
@@ -18,7 +19,6 @@ import {
   useOutcomes,
 } from './crf-form-context.tsx';
 import { CrfItem } from './crf-item.tsx';
-import { todayInSeoul } from './dates.ts';
 import { createEvaluationStore } from './evaluation-store.ts';
 import { RepeatingSection } from './repeating-section.tsx';
 import { SectionFrame } from './section-frame.tsx';
@@ -66,7 +66,7 @@ export function CrfForm({
   titleAddon,
 }: CrfFormProps) {
   const { i18n } = useTranslation('crf');
-  const today = todayProp ?? todayInSeoul();
+  const today = todayProp ?? todayInKorea();
   const onEvaluateRef = useRef(onEvaluate);
   onEvaluateRef.current = onEvaluate;
   const layout = getFormLayout(definition, visitKey, formKey);

@@ -1,3 +1,4 @@
+import { todayInKorea } from '@cdms/contract';
 import type { FormEvaluation, Language, StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,6 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { changeLanguage, supportedLanguages } from '../../../i18n/i18n.ts';
 import { CrfForm } from '../../crf-form/crf-form.tsx';
-import { todayInSeoul } from '../../crf-form/dates.ts';
 import { createSubjectStore } from '../../crf-form/subject-store.ts';
 import { useStudyDefinition } from '../api/get-study-definition.ts';
 import { sampleSubjectData } from '../sample-data.ts';
@@ -62,7 +62,7 @@ function Preview({ definition, version }: { definition: StudyDefinition; version
   const [store] = useState(() => createSubjectStore());
   const [readOnly, setReadOnly] = useState(false);
   const [evaluation, setEvaluation] = useState<FormEvaluation | null>(null);
-  const today = todayInSeoul();
+  const today = todayInKorea();
   const id = useId();
 
   // The choice lives in the address (?visit=v1&form=labTest) so a reviewer can share or reload it.

@@ -1,3 +1,4 @@
+import { monthsBefore, todayInKorea } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 
 /**
@@ -28,32 +29,20 @@ export const DEFAULT_NOTICE_FILTERS: NoticeFilters = {
   size: DEFAULT_NOTICE_PAGE_SIZE,
 };
 
-const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function isIsoDate(value: string): boolean {
   return ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 }
 
-/** Today's date in Korea, whatever the browser's zone (the filters speak in UTC+9 days). */
-export function todayKst(now: Date = new Date()): string {
-  return new Date(now.getTime() + KST_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/**
- * `date` minus `months` calendar months; a day the target month lacks becomes its last day
- * (05-31 minus 3 months is 02-28). The server counts presets the same way.
- */
-export function monthsBefore(date: string, months: number): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(year, month - 1 - months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  return target.toISOString().slice(0, 10);
-}
+// Korean days and month arithmetic are shared with the server, which derives the same presets.
+export { monthsBefore, todayInKorea as todayKst } from '@cdms/contract';
 
 /** The dates a preset stands for: the last 3 or 6 months up to today; `all` is no dates at all. */
-export function presetDates(range: NoticeRange, today: string = todayKst()): { start: string; end: string } {
+export function presetDates(
+  range: NoticeRange,
+  today: string = todayInKorea(),
+): { start: string; end: string } {
   if (range === 'all') return { start: '', end: '' };
   return { start: monthsBefore(today, Number(range)), end: today };
 }
@@ -79,7 +68,7 @@ function readSize(raw: string | null): NoticePageSize {
  * The filters a URL asks for. Unreadable values are dropped rather than sent to the server. A
  * `range=3|6` without dates (a hand-written link) means the last 3 or 6 months from today.
  */
-export function readNoticeFilters(params: URLSearchParams, today: string = todayKst()): NoticeFilters {
+export function readNoticeFilters(params: URLSearchParams, today: string = todayInKorea()): NoticeFilters {
   let start = params.get('start') ?? '';
   let end = params.get('end') ?? '';
   if (!isIsoDate(start)) start = '';

@@ -1,4 +1,4 @@
-import { initialsSchema, type SiteSummary, type SubjectSummary } from '@cdms/contract';
+import { initialsSchema, type SiteSummary, type SubjectSummary, todayInKorea } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -6,7 +6,6 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { todayInSeoul } from '../../crf-form/dates.ts';
 import { useCreateSubject } from '../api/subjects.ts';
 import styles from './subjects.module.css';
 
@@ -36,7 +35,7 @@ export function AddSubjectModal({
   const modals = useModalStack();
   const create = useCreateSubject(studyId);
   const siteId = useId();
-  const today = todayInSeoul();
+  const today = todayInKorea();
   // One site: nothing to choose.
   const [site, setSite] = useState(sites.length === 1 ? String(sites[0]?.id) : '');
   const [consentDate, setConsentDate] = useState('');
