@@ -51,6 +51,15 @@ export type NoticeDetail = z.infer<typeof noticeDetailSchema>;
 export const NOTICE_TITLE_MAX = 200;
 export const NOTICE_CONTENT_MAX = 200_000;
 
+/**
+ * True when rich text shows nothing: no text and no image (an empty editor gives `<p></p>`).
+ * The browser asks before sending; the server decides on the sanitized HTML (422 content_required).
+ */
+export function isBlankRichText(html: string): boolean {
+  if (/<img\s/i.test(html)) return false;
+  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\s/g, '') === '';
+}
+
 export const noticeWriteSchema = z.object({
   title: z.string().trim().min(1, { error: 'title_required' }).max(NOTICE_TITLE_MAX),
   contentHtml: z.string().min(1, { error: 'content_required' }).max(NOTICE_CONTENT_MAX),

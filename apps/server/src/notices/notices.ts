@@ -6,7 +6,7 @@ import type {
   noticeListQuerySchema,
   noticeWriteSchema,
 } from '@cdms/contract';
-import { monthsBefore, startOfKoreanDay, todayInKorea } from '@cdms/contract';
+import { isBlankRichText, monthsBefore, startOfKoreanDay, todayInKorea } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -15,7 +15,7 @@ import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, NoticeRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { isBlankRichText, sanitizeRichText } from './sanitize-html.ts';
+import { sanitizeRichText } from './sanitize-html.ts';
 
 /** Study notices may be written by roles with notice.write; global ones by system administrators. */
 export function canWriteNotices(principal: Principal, studyId: number): boolean {

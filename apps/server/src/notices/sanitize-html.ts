@@ -58,8 +58,4 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, options).trim();
 }
 
-/** True when the HTML shows nothing: no text and no image (an empty editor gives `<p></p>`). */
-export function isBlankRichText(html: string): boolean {
-  if (/<img\s/i.test(html)) return false;
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '') === '';
-}
+export { isBlankRichText } from '@cdms/contract';

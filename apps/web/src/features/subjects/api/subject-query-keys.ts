@@ -1,7 +1,6 @@
 /** Query keys of the subjects feature, one place so that writes invalidate the right reads. */
 export const subjectKeys = {
   all: (studyId: number) => ['subjects', studyId] as const,
-  definition: (studyId: number) => ['subjects', studyId, 'definition'] as const,
   list: (studyId: number) => ['subjects', studyId, 'list'] as const,
   subject: (studyId: number, subjectPk: number) => ['subjects', studyId, 'subject', subjectPk] as const,
   overview: (studyId: number, subjectPk: number) =>

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useFormData } from '../api/forms.ts';
-import { useStudyDefinition } from '../api/get-study-definition.ts';
 import {
   detailUrl,
   FORM_PARAM,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import { useStudyDefinition } from '../api/get-study-definition.ts';
+import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
 import {
   detailUrl,

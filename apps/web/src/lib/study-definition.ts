@@ -1,16 +1,19 @@
 import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { subjectKeys } from './subject-query-keys.ts';
+import { apiRequest } from './api-client.ts';
 
-export interface StudyDefinitionResponse {
+export interface CurrentStudyDefinition {
   studyId: number;
   version: string;
   definition: StudyDefinition;
 }
 
-/** The study's current definition, checked with the schema the server uses (a bad one fails here, loudly). */
-async function fetchStudyDefinition(studyId: number): Promise<StudyDefinitionResponse> {
+/**
+ * The study's current definition (GET /api/studies/{id}/definition), for every screen that draws
+ * forms. It is checked with the same schema the server uses, so a definition the renderer cannot
+ * read fails here, loudly, not half-way through a form.
+ */
+async function getStudyDefinition(studyId: number): Promise<CurrentStudyDefinition> {
   const response = await apiRequest<{ studyId: number; version: string; definition: unknown }>(
     `/api/studies/${studyId}/definition`,
   );
@@ -19,8 +22,8 @@ async function fetchStudyDefinition(studyId: number): Promise<StudyDefinitionRes
 
 export function useStudyDefinition(studyId: number) {
   return useQuery({
-    queryKey: subjectKeys.definition(studyId),
-    queryFn: () => fetchStudyDefinition(studyId),
+    queryKey: ['studies', studyId, 'definition'],
+    queryFn: () => getStudyDefinition(studyId),
     // A definition changes only when an administrator publishes a new version.
     staleTime: 60 * 60 * 1000,
   });
