@@ -11,6 +11,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../auth/api/me.ts';
 import { useCreateNotice } from '../api/create-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
+import { useNotices } from '../api/get-notices.ts';
 import { useUpdateNotice } from '../api/update-notice.ts';
 import { type NoticeFormError, validateNoticeForm } from '../lib/notice-form.ts';
 import {
@@ -71,11 +72,11 @@ function Message({ text }: { text: string }) {
 function CreateNotice({ studyId }: { studyId: number }) {
   const { t } = useTranslation('notices');
   const me = useMe();
-  if (!me.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
-  const membership = me.data.memberships.find((entry) => entry.studyId === studyId);
-  // The UI hides what the server would refuse: the form is only for those who may write here.
-  const mayWrite = me.data.user.isAdmin || Boolean(membership?.abilities.includes('notice.write'));
-  if (!mayWrite) return <Message text={t('register.forbidden')} />;
+  // Whether this user may write here is the server's answer (`canWrite` of the notice list, the
+  // same cached query the list page uses), not a rule repeated in the browser.
+  const notices = useNotices(studyId);
+  if (!me.data || !notices.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
+  if (!notices.data.canWrite) return <Message text={t('register.forbidden')} />;
   return <NoticeForm studyId={studyId} author={me.data.user.name} isSystemAdmin={me.data.user.isAdmin} />;
 }
 
