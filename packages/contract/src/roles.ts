@@ -26,6 +26,7 @@ export const menuTypeOfRole: Record<Role, 'PI' | 'CRA'> = {
 export const actions = [
   'subject.read',
   'subject.write',
+  'subject.delete',
   'subject.randomize',
   'casebook.sign',
   'query.open',

@@ -44,6 +44,7 @@ describeWithDatabase('auth API', (database) => {
       expect(study.abilities).toEqual([
         'subject.read',
         'subject.write',
+        'subject.delete',
         'subject.randomize',
         'casebook.sign',
         'query.answer',

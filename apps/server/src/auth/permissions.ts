@@ -8,6 +8,8 @@ import { actions } from '@cdms/contract';
 export const permissionMatrix: Record<Action, readonly Role[]> = {
   'subject.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
   'subject.write': ['PI', 'SI', 'CRC'],
+  // The issue names PI and CRC: deleting a subject registered in error (only one without data).
+  'subject.delete': ['PI', 'CRC'],
   'subject.randomize': ['PI', 'SI', 'CRC'],
   'casebook.sign': ['PI'],
   'query.open': ['CRA', 'DM'],

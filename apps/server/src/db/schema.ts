@@ -28,6 +28,7 @@ export interface Database {
   queries: QueriesTable;
   form_comments: FormCommentsTable;
   randomization_slots: RandomizationSlotsTable;
+  signatures: SignaturesTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -275,4 +276,20 @@ export interface RandomizationSlotsTable {
   subject_id: number | null;
   assigned_at: NullableTimestamp;
   assigned_by: number | null;
+}
+
+export interface SignaturesTable {
+  id: Generated<number>;
+  study_id: number;
+  subject_id: number;
+  signed_by: number;
+  /** The signer's name as printed on the signature manifestation. */
+  printed_name: string;
+  /** What the signature means, { ko, en }. */
+  meaning: ColumnType<unknown, string, string>;
+  /** SHA-256 of the canonical JSON of the subject's data at signing. */
+  data_hash: string;
+  signed_at: CreatedAt;
+  invalidated_at: NullableTimestamp;
+  invalidated_reason: string | null;
 }

@@ -11,7 +11,7 @@ import {
   subjectListResponseSchema,
   subjectSummarySchema,
 } from '@cdms/contract';
-import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study';
+import { getFormLayout } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -23,6 +23,7 @@ import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
 import { formData, listComments, listSubjects, subjectAudit, subjectOverview } from './form-queries.ts';
+import { saveForm } from './save-form.ts';
 import { findSubjectInScope } from './subject-access.ts';
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
@@ -171,36 +172,9 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      const { subject, definition, version } = await formInScope(principal, request.params, 'subject.write');
       const { visitKey, formKey } = request.params;
-      const validation = validateFormValues(definition, visitKey, formKey, request.body.values);
-      if (!validation.valid) {
-        throw new AppError(
-          422,
-          'invalid_values',
-          {},
-          {
-            items: validation.errors.map((error) => ({
-              path: error.path,
-              code: error.code,
-              message: error.message,
-            })),
-          },
-        );
-      }
-      await db.transaction().execute((trx) =>
-        writeForm(trx, {
-          subject,
-          definition,
-          definitionVersion: version,
-          visitKey,
-          formKey,
-          values: request.body.values as FormValues,
-          expectedVersion: request.body.version,
-          reasons: request.body.reasons,
-          actor: actorOf(request),
-        }),
-      );
+      await saveForm(db, principal, actorOf(request), { ...request.params, request: request.body });
+      const { subject, definition, version } = await formInScope(principal, request.params, 'subject.read');
       return formData(db, principal, subject, definition, version, visitKey, formKey);
     },
   );

@@ -1,0 +1,63 @@
+import type { SaveFormRequest } from '@cdms/contract';
+import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { type WriteFormResult, writeForm } from './form-data.ts';
+import { findSubjectInScope } from './subject-access.ts';
+
+export interface SaveFormInput {
+  studyId: number;
+  subjectId: number;
+  visitKey: string;
+  formKey: string;
+  request: { values: Record<string, unknown>; version: number; reasons?: SaveFormRequest['reasons'] };
+}
+
+/**
+ * Saving a form as a person does it (the API and the demo seed both come through here):
+ * scope and permission → the values against the definition (422 with per-item messages) →
+ * `writeForm` in one transaction.
+ */
+export async function saveForm(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  input: SaveFormInput,
+): Promise<WriteFormResult> {
+  const { studyId, subjectId, visitKey, formKey, request } = input;
+  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current || !getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
+  const validation = validateFormValues(current.definition, visitKey, formKey, request.values);
+  if (!validation.valid) {
+    throw new AppError(
+      422,
+      'invalid_values',
+      {},
+      {
+        items: validation.errors.map((error) => ({
+          path: error.path,
+          code: error.code,
+          message: error.message,
+        })),
+      },
+    );
+  }
+  return db.transaction().execute((trx) =>
+    writeForm(trx, {
+      subject,
+      definition: current.definition,
+      definitionVersion: current.version,
+      visitKey,
+      formKey,
+      values: request.values as FormValues,
+      expectedVersion: request.version,
+      reasons: request.reasons ?? {},
+      actor,
+    }),
+  );
+}
