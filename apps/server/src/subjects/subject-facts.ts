@@ -1,0 +1,218 @@
+import type { SubjectStatus } from '@cdms/contract';
+import { computeVisitSchedule, type StudyDefinition, type VisitScheduleEntry } from '@cdms/study';
+import type { Kysely, Transaction } from 'kysely';
+import type { SiteScope } from '../auth/permissions.ts';
+import type { Database } from '../db/schema.ts';
+import { formatRandomizationNumber } from '../randomization/randomization.ts';
+
+/**
+ * The facts about each subject that lists, exports, the dashboard and the visit alarms show: one
+ * place reads them from the stored data, so every screen counts the same way. Loads only the forms
+ * these facts come from, for every subject in scope, in a handful of queries.
+ */
+
+/** Where the facts live in the study's forms (visit key, form key, item key). */
+const SOURCES = {
+  demographics: { visitKey: 'v1', formKey: 'demographicInfo' },
+  adverseEvents: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events', serious: 'serious' },
+  endOfStudy: { visitKey: 'all', formKey: 'endExamination' },
+} as const;
+
+export type SignatureState = 'none' | 'signed' | 'invalidated';
+
+export interface SubjectFacts {
+  id: number;
+  screeningNumber: string;
+  initials: string;
+  siteId: number;
+  siteCode: string;
+  siteName: string;
+  institutionNumber: string;
+  status: SubjectStatus;
+  consentDate: string;
+  /** When the subject was registered (the screening number given). */
+  registeredAt: Date;
+  randomizationNumber: string | null;
+  randomizedAt: Date | null;
+  gender: string | null;
+  age: number | null;
+  /** Actual visit dates by visit key (from each visit's visit-date item). */
+  visitDates: Record<string, string>;
+  /** Every scheduled visit with its window and status as of `today`. */
+  schedule: VisitScheduleEntry[];
+  adverseEventCount: number;
+  seriousAdverseEventCount: number;
+  openQueryCount: number;
+  answeredQueryCount: number;
+  signature: SignatureState;
+  screeningFailureReason: string | null;
+  dropoutReason: string | null;
+  /** Saved forms (eCRF pages with data). */
+  savedFormCount: number;
+}
+
+export interface SubjectFactsQuery {
+  studyId: number;
+  /** The sites the reader may see (from `siteScope`). */
+  sites: SiteScope;
+  definition: StudyDefinition;
+  /** Today in UTC+9 (YYYY-MM-DD), for the visit schedule. */
+  today: string;
+  /** Only these subjects (all in scope when omitted). */
+  subjectIds?: number[];
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function asText(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
+export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): Promise<SubjectFacts[]> {
+  const { sites } = query;
+  if (sites !== 'all' && sites.size === 0) return [];
+  if (query.subjectIds !== undefined && query.subjectIds.length === 0) return [];
+  let subjectQuery = db
+    .selectFrom('subjects')
+    .innerJoin('sites', 'sites.id', 'subjects.site_id')
+    .leftJoin('randomization_slots', 'randomization_slots.subject_id', 'subjects.id')
+    .select([
+      'subjects.id',
+      'subjects.screening_number',
+      'subjects.initials',
+      'subjects.site_id',
+      'subjects.status',
+      'subjects.consent_date',
+      'subjects.created_at',
+      'sites.code as site_code',
+      'sites.name as site_name',
+      'sites.institution_number',
+      'randomization_slots.sequence as randomization_sequence',
+      'randomization_slots.assigned_at as randomized_at',
+    ])
+    .where('subjects.study_id', '=', query.studyId)
+    .where('subjects.deleted_at', 'is', null)
+    .orderBy('subjects.screening_number');
+  if (sites !== 'all') subjectQuery = subjectQuery.where('subjects.site_id', 'in', [...sites]);
+  if (query.subjectIds) subjectQuery = subjectQuery.where('subjects.id', 'in', query.subjectIds);
+  const subjects = await subjectQuery.execute();
+  if (subjects.length === 0) return [];
+  const ids = subjects.map((subject) => subject.id);
+
+  const visitDateSource = query.definition.visitDate;
+  const values = await db
+    .selectFrom('item_values')
+    .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
+    .select([
+      'form_instances.subject_id',
+      'form_instances.visit_key',
+      'form_instances.form_key',
+      'item_values.item_key',
+      'item_values.value',
+    ])
+    .where('form_instances.subject_id', 'in', ids)
+    .where((eb) =>
+      eb.or([
+        eb('form_instances.form_key', '=', visitDateSource?.form ?? ''),
+        ...Object.values(SOURCES).map((source) =>
+          eb.and([
+            eb('form_instances.visit_key', '=', source.visitKey),
+            eb('form_instances.form_key', '=', source.formKey),
+          ]),
+        ),
+      ]),
+    )
+    .execute();
+
+  const formsBySubject = new Map<number, Record<string, Record<string, Record<string, unknown>>>>();
+  for (const row of values) {
+    const visits = formsBySubject.get(row.subject_id) ?? {};
+    formsBySubject.set(row.subject_id, visits);
+    visits[row.visit_key] ??= {};
+    const visit = visits[row.visit_key] as Record<string, Record<string, unknown>>;
+    visit[row.form_key] ??= {};
+    (visit[row.form_key] as Record<string, unknown>)[row.item_key] = row.value;
+  }
+
+  const queryCounts = await db
+    .selectFrom('queries')
+    .select(['subject_id', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('subject_id', 'in', ids)
+    .where('status', 'in', ['open', 'answered'])
+    .groupBy(['subject_id', 'status'])
+    .execute();
+  const savedForms = await db
+    .selectFrom('form_instances')
+    .select(['subject_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('subject_id', 'in', ids)
+    .where('has_data', '=', true)
+    .groupBy('subject_id')
+    .execute();
+  // The newest signature decides: in force → signed, invalidated → re-sign required.
+  const signatures = await db
+    .selectFrom('signatures')
+    .select(['subject_id', 'invalidated_at'])
+    .where('subject_id', 'in', ids)
+    .orderBy('signed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const signatureOf = new Map<number, SignatureState>();
+  for (const signature of signatures) {
+    if (!signatureOf.has(signature.subject_id))
+      signatureOf.set(signature.subject_id, signature.invalidated_at === null ? 'signed' : 'invalidated');
+  }
+
+  return subjects.map((subject): SubjectFacts => {
+    const forms = formsBySubject.get(subject.id) ?? {};
+    const formOf = (source: { visitKey: string; formKey: string }) =>
+      asRecord(forms[source.visitKey]?.[source.formKey]);
+    const demographics = formOf(SOURCES.demographics);
+    const endOfStudy = formOf(SOURCES.endOfStudy);
+    const events = formOf(SOURCES.adverseEvents)[SOURCES.adverseEvents.rows];
+    const eventRows = Array.isArray(events) ? events.map(asRecord) : [];
+    const visitDates: Record<string, string> = {};
+    for (const [visitKey, visitForms] of Object.entries(forms)) {
+      const date = asText(asRecord(visitForms[visitDateSource?.form ?? ''])[visitDateSource?.item ?? '']);
+      if (date) visitDates[visitKey] = date;
+    }
+    const countOf = (status: string) =>
+      Number(queryCounts.find((row) => row.subject_id === subject.id && row.status === status)?.count ?? 0);
+    return {
+      id: subject.id,
+      screeningNumber: subject.screening_number,
+      initials: subject.initials,
+      siteId: subject.site_id,
+      siteCode: subject.site_code,
+      siteName: subject.site_name,
+      institutionNumber: subject.institution_number,
+      status: subject.status,
+      consentDate: subject.consent_date,
+      registeredAt: subject.created_at,
+      randomizationNumber:
+        subject.randomization_sequence === null
+          ? null
+          : formatRandomizationNumber(subject.institution_number, subject.randomization_sequence),
+      randomizedAt: subject.randomized_at,
+      gender: asText(demographics.gender),
+      age: typeof demographics.age === 'number' ? demographics.age : null,
+      visitDates,
+      schedule: computeVisitSchedule(query.definition, forms, { today: query.today }),
+      adverseEventCount: eventRows.length,
+      seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
+      openQueryCount: countOf('open'),
+      answeredQueryCount: countOf('answered'),
+      signature: signatureOf.get(subject.id) ?? 'none',
+      screeningFailureReason:
+        subject.status === 'screening_failure' ? asText(endOfStudy.screeningFailureReason) : null,
+      dropoutReason: subject.status === 'dropout' ? asText(endOfStudy.dropoutReason) : null,
+      savedFormCount: Number(savedForms.find((row) => row.subject_id === subject.id)?.count ?? 0),
+    };
+  });
+}
