@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The form randomization fills (number, date, group); the screen offers the Randomize action on it. */
+export const randomizationForm = { visitKey: 'v2', formKey: 'randomizationNumber' } as const;
+
 export const generateRandomizationRequestSchema = z.object({
   /** Slots per site (stratum). */
   perSite: z.number().int().min(1).max(999),
@@ -27,6 +30,8 @@ export const randomizationStatusSchema = z.object({
       remaining: z.number().int(),
     }),
   ),
+  /** Study setting: whether site staff see the assigned group (the list keepers always may). */
+  showGroup: z.boolean(),
 });
 export type RandomizationStatus = z.infer<typeof randomizationStatusSchema>;
 
@@ -38,3 +43,9 @@ export const randomizeResponseSchema = z.object({
   group: z.enum(['treatment', 'control']).nullable(),
 });
 export type RandomizeResponse = z.infer<typeof randomizeResponseSchema>;
+
+export const randomizationSettingsRequestSchema = z.object({
+  /** Show the assigned group to site staff on randomization (and fill it into the form). */
+  showGroup: z.boolean(),
+});
+export type RandomizationSettingsRequest = z.infer<typeof randomizationSettingsRequestSchema>;

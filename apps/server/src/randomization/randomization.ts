@@ -1,5 +1,5 @@
 import type { RandomizationStatus, RandomizeResponse } from '@cdms/contract';
-import { todayInKorea } from '@cdms/contract';
+import { randomizationForm, todayInKorea } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -177,7 +177,13 @@ export async function randomizationStatus(
     .groupBy(['sites.id', 'sites.code', 'sites.institution_number'])
     .orderBy('sites.institution_number')
     .execute();
+  const study = await db
+    .selectFrom('studies')
+    .select('show_randomization_group')
+    .where('id', '=', studyId)
+    .executeTakeFirst();
   return {
+    showGroup: study?.show_randomization_group ?? false,
     sites: rows.map((row) => ({
       siteId: row.id,
       siteCode: row.code,
@@ -251,13 +257,13 @@ export async function randomizeSubject(
       .select('show_randomization_group')
       .where('id', '=', studyId)
       .executeTakeFirstOrThrow();
-    const formInstance = stored.instances.get('v2.randomizationNumber');
+    const formInstance = stored.instances.get(`${randomizationForm.visitKey}.${randomizationForm.formKey}`);
     await writeForm(trx, {
       subject,
       definition: current.definition,
       definitionVersion: current.version,
-      visitKey: 'v2',
-      formKey: 'randomizationNumber',
+      visitKey: randomizationForm.visitKey,
+      formKey: randomizationForm.formKey,
       values: {
         assignmentDate,
         randomizationNumber,

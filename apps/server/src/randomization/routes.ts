@@ -1,6 +1,7 @@
 import {
   generateRandomizationRequestSchema,
   importRandomizationRequestSchema,
+  randomizationSettingsRequestSchema,
   randomizationStatusSchema,
   randomizeResponseSchema,
 } from '@cdms/contract';
@@ -17,6 +18,7 @@ import {
   randomizationStatus,
   randomizeSubject,
 } from './randomization.ts';
+import { updateRandomizationSettings } from './settings.ts';
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 
@@ -83,6 +85,25 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       requireListKeeper(principalOf(request), request.params.studyId);
       await importRandomizationList(db, actorOf(request), request.params.studyId, request.body.csv);
       return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
+    },
+  );
+
+  app.put(
+    '/api/studies/:studyId/randomization/settings',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Study setting: whether site staff see the assigned group (audited)',
+        params,
+        body: randomizationSettingsRequestSchema,
+        response: { 200: randomizationStatusSchema },
+      },
+    },
+    async (request) => {
+      requireListKeeper(principalOf(request), request.params.studyId);
+      await updateRandomizationSettings(db, actorOf(request), request.params.studyId, request.body);
+      return randomizationStatus(db, request.params.studyId);
     },
   );
 

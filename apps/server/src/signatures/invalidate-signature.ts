@@ -1,0 +1,41 @@
+import { isSigningForm } from '@cdms/contract';
+import type { Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
+
+/**
+ * Called by `writeForm` inside its transaction after it stored changed items: a change to any
+ * signed data (every form but the signing form) marks the signature in force as invalidated —
+ * "re-sign required" — naming what changed, audited. The row stays: the signing history is kept.
+ */
+export async function invalidateSignatureOnChange(
+  trx: Transaction<Database>,
+  subject: SubjectWithSite,
+  actor: AuditActor,
+  change: { visitKey: string; formKey: string; itemKeys: readonly string[] },
+): Promise<void> {
+  if (change.itemKeys.length === 0 || isSigningForm(change.visitKey, change.formKey)) return;
+  const changedPaths = change.itemKeys.map((itemKey) => `${change.visitKey}.${change.formKey}.${itemKey}`);
+  // The reason names the changed items (visit.form.item, comma-separated); screens label them.
+  const invalidated = await trx
+    .updateTable('signatures')
+    .set({ invalidated_at: new Date(), invalidated_reason: changedPaths.join(', ') })
+    .where('subject_id', '=', subject.id)
+    .where('invalidated_at', 'is', null)
+    .returning(['id', 'data_hash'])
+    .executeTakeFirst();
+  if (!invalidated) return;
+  await recordAudit(trx, actor, {
+    type: 'signature.invalidated',
+    entityType: 'signature',
+    entityId: invalidated.id,
+    studyId: subject.study_id,
+    siteId: subject.site_id,
+    subjectId: subject.id,
+    before: { state: 'signed', dataHash: invalidated.data_hash },
+    after: { state: 'invalidated', changedItems: changedPaths },
+    reason: `Data changed after signing: ${changedPaths.join(', ')}`,
+  });
+}

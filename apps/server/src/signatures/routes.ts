@@ -1,0 +1,64 @@
+import { signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { signCasebook } from './sign-casebook.ts';
+import { subjectSignature } from './signature-data.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const subjectParams = z.object({ studyId: id, subjectId: id });
+
+/** The investigator's signature of a subject's casebook. */
+export function registerSignatureRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['signatures'];
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/signature',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "The subject's signature state, the signature in force or last invalidated, its history",
+        params: subjectParams,
+        response: { 200: signatureResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const subject = await findSubjectInScope(
+        db,
+        principal,
+        request.params.studyId,
+        request.params.subjectId,
+      );
+      return subjectSignature(db, principal, subject);
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/subjects/:subjectId/signature',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'The PI signs the casebook with their password: 422 signature_password_incorrect, 409 already_signed',
+        params: subjectParams,
+        body: signCasebookRequestSchema,
+        response: { 201: signatureResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(
+        await signCasebook(db, principalOf(request), actorOf(request), {
+          studyId: request.params.studyId,
+          subjectId: request.params.subjectId,
+          password: request.body.password,
+        }),
+      ),
+  );
+}

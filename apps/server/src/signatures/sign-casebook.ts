@@ -1,0 +1,179 @@
+import { type SignatureResponse, signingForm, todayInKorea } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import { permissionMatrix } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { hitRateLimit } from '../rate-limit/rate-limit.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
+import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
+import { signedDataHash, signingMeaning, subjectSignature } from './signature-data.ts';
+
+/**
+ * Wrong signing passwords a user may enter in a window before signing is refused until the window
+ * ends: the same numbers as the login lockout's defaults (5 in 15 minutes). Only signing is
+ * stopped, not the session; counters live in the database, shared by every server process.
+ */
+export const SIGNATURE_FAILURE_LIMIT = 5;
+export const SIGNATURE_FAILURE_WINDOW_SECONDS = 15 * 60;
+
+const failureKey = (userId: number) => `signature-failures:${userId}`;
+
+/** The wrong passwords counted in the current window (the windows of `hitRateLimit`). */
+async function recentFailures(db: Kysely<Database>, userId: number, now: Date): Promise<number> {
+  const windowMs = SIGNATURE_FAILURE_WINDOW_SECONDS * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const row = await db
+    .selectFrom('rate_limit_counters')
+    .select('count')
+    .where('key', '=', failureKey(userId))
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
+export interface SignCasebookInput {
+  studyId: number;
+  subjectId: number;
+  password: string;
+}
+
+/**
+ * The PI signs a subject's casebook (21 CFR 11.50, 11.200): the PI of the subject's site only,
+ * with their password entered again. In one transaction: the hash of the data signed, the signing
+ * form filled (date in Korea, the signer's name), the signature row with its meaning, the audit
+ * record. A wrong password changes nothing but is audited and counted in a transaction of its own.
+ */
+export async function signCasebook(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  input: SignCasebookInput,
+): Promise<SignatureResponse> {
+  const { studyId, subjectId, password } = input;
+  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'casebook.sign');
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current) throw new AppError(404, 'not_found');
+  await refuseIfSigned(db, subject.id);
+
+  const user = principal.user;
+  const now = new Date();
+  if ((await recentFailures(db, user.id, now)) >= SIGNATURE_FAILURE_LIMIT) {
+    await auditFailure(db, actor, subject, { reason: 'too_many_attempts' });
+    throw new AppError(429, 'too_many_signature_attempts', {
+      minutes: Math.round(SIGNATURE_FAILURE_WINDOW_SECONDS / 60),
+    });
+  }
+  // Checked before the transaction: argon2 is slow, and no lock should wait on it.
+  if (!(await verifyPassword(user.password_hash, password))) {
+    const { count } = await hitRateLimit(
+      db,
+      failureKey(user.id),
+      SIGNATURE_FAILURE_LIMIT,
+      SIGNATURE_FAILURE_WINDOW_SECONDS,
+      now,
+    );
+    await auditFailure(db, actor, subject, { reason: 'wrong_password', failureCount: count });
+    throw new AppError(422, 'signature_password_incorrect');
+  }
+
+  // The role that allows the signature, as the signer holds it at the subject's site today.
+  const access = principal.studies.get(studyId);
+  const signerRole =
+    [...(access?.roles ?? [])].find(
+      ([role, sites]) =>
+        permissionMatrix['casebook.sign'].includes(role) && (sites === 'all' || sites.has(subject.site_id)),
+    )?.[0] ?? null;
+  const meaning = signingMeaning(current.definition);
+
+  try {
+    await db.transaction().execute(async (trx) => {
+      // The subject's writers queue on this lock (writeForm takes it too): the hash is of the data
+      // as they are when the signature commits.
+      await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
+      await refuseIfSigned(trx, subject.id);
+      const stored = await loadSubjectData(trx, subject.id);
+      const dataHash = signedDataHash(subject.screening_number, stored.entered);
+      const signingInstance = stored.instances.get(`${signingForm.visitKey}.${signingForm.formKey}`);
+      await writeForm(trx, {
+        subject,
+        definition: current.definition,
+        definitionVersion: current.version,
+        visitKey: signingForm.visitKey,
+        formKey: signingForm.formKey,
+        values: { signatureDate: todayInKorea(), signature: user.name },
+        expectedVersion: signingInstance?.version ?? 0,
+        reasons: {},
+        actor,
+        systemWrite: true,
+      });
+      const signature = await trx
+        .insertInto('signatures')
+        .values({
+          study_id: studyId,
+          subject_id: subject.id,
+          signed_by: user.id,
+          printed_name: user.name,
+          signer_role: signerRole,
+          meaning: JSON.stringify(meaning),
+          data_hash: dataHash,
+        })
+        .returning(['id', 'signed_at'])
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, actor, {
+        type: 'signature.signed',
+        entityType: 'signature',
+        entityId: signature.id,
+        studyId,
+        siteId: subject.site_id,
+        subjectId: subject.id,
+        after: {
+          printedName: user.name,
+          role: signerRole,
+          signedAt: signature.signed_at.toISOString(),
+          meaning,
+          dataHash,
+        },
+      });
+    });
+  } catch (error) {
+    // Two signing requests at once: the one-valid-signature index lets only one commit.
+    if (isUniqueViolation(error, 'signatures_one_valid_per_subject'))
+      throw new AppError(409, 'already_signed');
+    throw error;
+  }
+  return subjectSignature(db, principal, subject);
+}
+
+async function refuseIfSigned(db: Kysely<Database>, subjectId: number): Promise<void> {
+  const valid = await db
+    .selectFrom('signatures')
+    .select('id')
+    .where('subject_id', '=', subjectId)
+    .where('invalidated_at', 'is', null)
+    .executeTakeFirst();
+  if (valid) throw new AppError(409, 'already_signed');
+}
+
+/** Audits a refused signature in a transaction of its own: the refusal rolls nothing of it back. */
+async function auditFailure(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  subject: SubjectWithSite,
+  after: { reason: 'wrong_password' | 'too_many_attempts'; failureCount?: number },
+): Promise<void> {
+  await recordAudit(db, actor, {
+    type: 'signature.failed',
+    entityType: 'subject',
+    entityId: subject.id,
+    studyId: subject.study_id,
+    siteId: subject.site_id,
+    subjectId: subject.id,
+    after,
+  });
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import {
+  type SignatureRecord,
+  type SignatureResponse,
+  type SignatureState,
+  signingForm,
+} from '@cdms/contract';
+import { getFormLayout, type StudyDefinition, type SubjectData } from '@cdms/study';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { canonicalJson } from '../audit/audit-log.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database, SignaturesTable } from '../db/schema.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+type SignatureRow = Selectable<SignaturesTable>;
+
+/**
+ * What a signature means when the study definition does not say it (the signing section's help
+ * text says it in the first study).
+ */
+const DEFAULT_MEANING = {
+  ko: '본인은 이 대상자의 증례기록서에 기록된 모든 자료를 검토하였으며, 그 내용이 정확하고 완전함을 확인합니다.',
+  en: "I have reviewed all data recorded in this subject's case report form and confirm that they are accurate and complete.",
+};
+
+/** The meaning shown with the signature: the signing form's own statement from the definition. */
+export function signingMeaning(definition: StudyDefinition): { ko: string; en: string } {
+  const layout = getFormLayout(definition, signingForm.visitKey, signingForm.formKey);
+  const help = layout?.sections.find((section) => section.help)?.help;
+  return help ? { ko: help.ko, en: help.en } : DEFAULT_MEANING;
+}
+
+/**
+ * SHA-256 over the canonical JSON of what is signed: the subject's screening number and every
+ * value entered on its forms except the signing form itself (it records the signature, it is not
+ * part of what is signed). Keys are sorted at every depth, so the same data always give the same hash.
+ */
+export function signedDataHash(screeningNumber: string, entered: SubjectData): string {
+  const data: Record<string, unknown> = {};
+  for (const [visitKey, forms] of Object.entries(entered)) {
+    const kept = Object.fromEntries(
+      Object.entries(forms ?? {}).filter(
+        ([formKey, values]) =>
+          !(visitKey === signingForm.visitKey && formKey === signingForm.formKey) &&
+          Object.keys(values ?? {}).length > 0,
+      ),
+    );
+    if (Object.keys(kept).length > 0) data[visitKey] = kept;
+  }
+  return createHash('sha256')
+    .update(canonicalJson({ subject: screeningNumber, data }))
+    .digest('hex');
+}
+
+function meaningOf(value: unknown): { ko: string; en: string } {
+  const meaning = (typeof value === 'string' ? JSON.parse(value) : value) as { ko?: unknown; en?: unknown };
+  return { ko: String(meaning?.ko ?? ''), en: String(meaning?.en ?? '') };
+}
+
+function presentSignature(row: SignatureRow): SignatureRecord {
+  return {
+    id: row.id,
+    printedName: row.printed_name,
+    role: row.signer_role,
+    signedAt: row.signed_at.toISOString(),
+    meaning: meaningOf(row.meaning),
+    dataHash: row.data_hash,
+    invalidatedAt: row.invalidated_at ? row.invalidated_at.toISOString() : null,
+    invalidatedReason: row.invalidated_reason,
+  };
+}
+
+function stateOf(newest: SignatureRow | undefined): SignatureState {
+  if (!newest) return 'none';
+  return newest.invalidated_at === null ? 'signed' : 'invalidated';
+}
+
+/** The subject's signatures, newest first, its state, and whether this user may sign now. */
+export async function subjectSignature(
+  db: Executor,
+  principal: Principal,
+  subject: SubjectWithSite,
+): Promise<SignatureResponse> {
+  const rows = await db
+    .selectFrom('signatures')
+    .selectAll()
+    .where('subject_id', '=', subject.id)
+    .orderBy('signed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const state = stateOf(rows[0]);
+  const current = await currentStudyDefinition(db, subject.study_id);
+  return {
+    state,
+    current: rows[0] ? presentSignature(rows[0]) : null,
+    history: rows.map(presentSignature),
+    canSign:
+      state !== 'signed' &&
+      can(principal, 'casebook.sign', { studyId: subject.study_id, siteId: subject.site_id }),
+    meaning: current ? signingMeaning(current.definition) : DEFAULT_MEANING,
+  };
+}
+
+/**
+ * The signature state of each subject (the list's initial-signature column: signed is "done",
+ * none and invalidated are "pending"). Subjects without any signature are 'none'.
+ */
+export async function signatureStatesOf(
+  db: Executor,
+  subjectIds: readonly number[],
+): Promise<Map<number, SignatureState>> {
+  const states = new Map<number, SignatureState>(subjectIds.map((id) => [id, 'none']));
+  if (subjectIds.length === 0) return states;
+  const rows = await db
+    .selectFrom('signatures')
+    .select([
+      'subject_id',
+      (eb) => eb.fn.countAll<number>().filterWhere('invalidated_at', 'is', null).as('valid'),
+    ])
+    .where('subject_id', 'in', [...new Set(subjectIds)])
+    .groupBy('subject_id')
+    .execute();
+  for (const row of rows) states.set(row.subject_id, Number(row.valid) > 0 ? 'signed' : 'invalidated');
+  return states;
+}

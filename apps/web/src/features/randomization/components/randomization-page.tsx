@@ -1,0 +1,392 @@
+import type { RandomizationStatus, SiteSummary } from '@cdms/contract';
+import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useMe } from '../../auth/api/me.ts';
+import {
+  useGenerateLists,
+  useImportList,
+  useRandomizationStatus,
+  useUpdateSettings,
+} from '../api/randomization.ts';
+import styles from './randomization-page.module.css';
+
+function readStudyId(raw: string | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof ApiError ? error.message : String(error);
+}
+
+/**
+ * `/randomization/:studyId`: the allocation lists of the study for its keepers (DM, ADMIN): use per
+ * site (never the groups), the group-visibility setting, generating lists and importing one from CSV.
+ */
+export function RandomizationPage() {
+  const studyId = readStudyId(useParams().studyId);
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <Randomization studyId={studyId} />;
+}
+
+function Randomization({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('randomization');
+  const headingId = useId();
+  const me = useMe();
+  const membership = me.data?.memberships.find((candidate) => candidate.studyId === studyId);
+  const mayManage = membership?.abilities.includes('randomization.manage') ?? false;
+  const status = useRandomizationStatus(studyId, mayManage);
+  const siteNames = new Map((membership?.sites ?? []).map((site) => [site.id, site]));
+
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <header>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('page.title')}
+        </h1>
+        <p className={styles.intro}>{t('page.intro')}</p>
+      </header>
+      {!mayManage ? (
+        <p className={styles.state}>{me.isPending ? t('page.loading') : t('page.noPermission')}</p>
+      ) : status.isPending ? (
+        <p className={styles.state}>{t('page.loading')}</p>
+      ) : status.isError ? (
+        <div className={styles.state} role="alert">
+          <p>{errorText(status.error)}</p>
+          <Button variant="secondary" onClick={() => void status.refetch()}>
+            {t('page.retry')}
+          </Button>
+        </div>
+      ) : (
+        <>
+          <StatusTable status={status.data} sites={siteNames} />
+          <SettingsCard studyId={studyId} showGroup={status.data.showGroup} />
+          <div className={styles.columns}>
+            <GenerateCard studyId={studyId} status={status.data} sites={siteNames} />
+            <ImportCard studyId={studyId} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function siteLabel(site: RandomizationStatus['sites'][number], sites: ReadonlyMap<number, SiteSummary>) {
+  const name = sites.get(site.siteId)?.name;
+  return name ? `${site.siteCode} · ${name}` : site.siteCode;
+}
+
+function StatusTable({
+  status,
+  sites,
+}: {
+  status: RandomizationStatus;
+  sites: ReadonlyMap<number, SiteSummary>;
+}) {
+  const { t } = useTranslation('randomization');
+  const headingId = useId();
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.cardTitle}>
+        {t('page.status.title')}
+      </h2>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">{t('page.status.site')}</th>
+              <th scope="col">{t('page.status.institution')}</th>
+              <th scope="col" className={styles.number}>
+                {t('page.status.total')}
+              </th>
+              <th scope="col" className={styles.number}>
+                {t('page.status.used')}
+              </th>
+              <th scope="col" className={styles.number}>
+                {t('page.status.remaining')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {status.sites.length === 0 ? (
+              <tr>
+                <td colSpan={5} className={styles.empty}>
+                  {t('page.status.empty')}
+                </td>
+              </tr>
+            ) : (
+              status.sites.map((site) => (
+                <tr key={site.siteId}>
+                  <th scope="row">{siteLabel(site, sites)}</th>
+                  <td>{site.institutionNumber}</td>
+                  {site.total === 0 ? (
+                    <td colSpan={3} className={styles.noList}>
+                      {t('page.status.noList')}
+                    </td>
+                  ) : (
+                    <>
+                      <td className={styles.number}>{site.total}</td>
+                      <td className={styles.number}>{site.used}</td>
+                      <td className={styles.number} data-low={site.remaining === 0 || undefined}>
+                        {site.remaining}
+                      </td>
+                    </>
+                  )}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: boolean }) {
+  const { t } = useTranslation('randomization');
+  const toast = useToast();
+  const update = useUpdateSettings(studyId);
+  const headingId = useId();
+  const hintId = useId();
+  const [error, setError] = useState<string | null>(null);
+
+  async function change(event: ChangeEvent<HTMLInputElement>) {
+    setError(null);
+    try {
+      await update.mutateAsync({ showGroup: event.target.checked });
+      toast(t('page.settings.saved'), 'success');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.cardTitle}>
+        {t('page.settings.title')}
+      </h2>
+      <label className={styles.toggle}>
+        <input
+          type="checkbox"
+          // While the change is on its way, the box shows what was asked for.
+          checked={update.isPending && update.variables ? update.variables.showGroup : showGroup}
+          disabled={update.isPending}
+          aria-describedby={hintId}
+          onChange={(event) => void change(event)}
+        />
+        <span>{t('page.settings.showGroup')}</span>
+      </label>
+      <p id={hintId} className={styles.hint}>
+        {t('page.settings.hint')}
+      </p>
+      {error ? (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function GenerateCard({
+  studyId,
+  status,
+  sites,
+}: {
+  studyId: number;
+  status: RandomizationStatus;
+  sites: ReadonlyMap<number, SiteSummary>;
+}) {
+  const { t } = useTranslation('randomization');
+  const toast = useToast();
+  const generate = useGenerateLists(studyId);
+  const headingId = useId();
+  const withoutList = status.sites.filter((site) => site.total === 0).map((site) => site.siteId);
+  // Every site without a list is chosen until the user says otherwise.
+  const [chosen, setChosen] = useState<ReadonlySet<number> | null>(null);
+  const selected = chosen ?? new Set(withoutList);
+  const [perSite, setPerSite] = useState('');
+  const [seed, setSeed] = useState('');
+  const [problems, setProblems] = useState<{ sites?: string; perSite?: string; seed?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const siteIds = withoutList.filter((id) => selected.has(id));
+    const count = Number(perSite);
+    const found = {
+      ...(siteIds.length === 0 ? { sites: t('page.generate.noSite') } : {}),
+      ...(!/^\d+$/.test(perSite.trim()) || count < 1 || count > 999
+        ? { perSite: t('page.generate.badPerSite') }
+        : {}),
+      ...(seed.trim() === '' ? { seed: t('page.generate.badSeed') } : {}),
+    };
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      await generate.mutateAsync({ perSite: count, seed: seed.trim(), siteIds });
+      setChosen(null);
+      setSeed('');
+      toast(t('page.generate.done'), 'success');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.cardTitle}>
+        {t('page.generate.title')}
+      </h2>
+      <p className={styles.hint}>{t('page.generate.hint')}</p>
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <fieldset className={styles.fieldset}>
+          <legend className={styles.legend}>{t('page.generate.sites')}</legend>
+          {status.sites.map((site) => {
+            const hasList = site.total > 0;
+            return (
+              <label key={site.siteId} className={styles.checkbox} data-disabled={hasList || undefined}>
+                <input
+                  type="checkbox"
+                  disabled={hasList}
+                  checked={!hasList && selected.has(site.siteId)}
+                  onChange={(event) => {
+                    const next = new Set(selected);
+                    if (event.target.checked) next.add(site.siteId);
+                    else next.delete(site.siteId);
+                    setChosen(next);
+                  }}
+                />
+                <span>
+                  {siteLabel(site, sites)}
+                  {hasList ? <span className={styles.muted}> ({t('page.generate.hasList')})</span> : null}
+                </span>
+              </label>
+            );
+          })}
+          {withoutList.length === 0 ? <p className={styles.hint}>{t('page.generate.allHaveLists')}</p> : null}
+          {problems.sites ? <p className={styles.fieldError}>{problems.sites}</p> : null}
+        </fieldset>
+        <div className={styles.row}>
+          <TextField
+            label={t('page.generate.perSite')}
+            inputMode="numeric"
+            value={perSite}
+            onChange={(event) => setPerSite(event.target.value)}
+            hint={t('page.generate.perSiteHint')}
+            error={problems.perSite}
+          />
+          <TextField
+            label={t('page.generate.seed')}
+            value={seed}
+            autoComplete="off"
+            maxLength={100}
+            onChange={(event) => setSeed(event.target.value)}
+            error={problems.seed}
+          />
+        </div>
+        {error ? (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className={styles.actions}>
+          <Button type="submit" disabled={generate.isPending || withoutList.length === 0}>
+            {generate.isPending ? t('page.generate.pending') : t('page.generate.submit')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ImportCard({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('randomization');
+  const toast = useToast();
+  const importList = useImportList(studyId);
+  const headingId = useId();
+  const csvId = useId();
+  const [csv, setCsv] = useState('');
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function readFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // choosing the same file again reads it again
+    if (!file) return;
+    setCsv(await file.text());
+    setFileName(file.name);
+    setError(null);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (csv.trim() === '') {
+      setError(t('page.import.empty'));
+      return;
+    }
+    setError(null);
+    try {
+      await importList.mutateAsync(csv);
+      setCsv('');
+      setFileName(null);
+      toast(t('page.import.done'), 'success');
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.cardTitle}>
+        {t('page.import.title')}
+      </h2>
+      <p className={styles.hint}>{t('page.import.hint')}</p>
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <div className={styles.fileRow}>
+          {/* The native file input's own text is in the browser's language: a labelled button instead. */}
+          <label className={styles.fileButton}>
+            <input
+              type="file"
+              className={styles.fileInput}
+              accept=".csv,text/csv,text/plain"
+              onChange={(event) => void readFile(event)}
+            />
+            {t('page.import.file')}
+          </label>
+          {fileName ? <span className={styles.muted}>{fileName}</span> : null}
+        </div>
+        <label htmlFor={csvId} className={styles.legend}>
+          {t('page.import.csv')}
+        </label>
+        <textarea
+          id={csvId}
+          className={styles.textarea}
+          rows={8}
+          spellCheck={false}
+          placeholder={'institution,sequence,group\n01,1,treatment\n01,2,control'}
+          value={csv}
+          onChange={(event) => setCsv(event.target.value)}
+        />
+        {error ? (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className={styles.actions}>
+          <Button type="submit" disabled={importList.isPending}>
+            {importList.isPending ? t('page.import.pending') : t('page.import.submit')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
