@@ -1,14 +1,18 @@
-import type { StudyMembership } from '@cdms/contract';
+import type { StudyMembership, SubjectInfoResponse } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { paths, studyPath } from '../../../app/paths.ts';
 import { SidePopup } from '../../../components/side-popup.tsx';
 import { useStudySummary } from '../api/get-study-summary.ts';
+import { useSubjectInfo } from '../api/get-subject-info.ts';
 import styles from './shell-popups.module.css';
+import popupStyles from './subject-info-popup.module.css';
 
 /**
  * The header's subject-info popup on study pages (spec §2): the study, the user's place in it, and
- * today's work. The counts (open and answered queries, SAE, eCRF pages, pages not SDV-complete) are
- * computed from subject data, which does not exist yet: the popup says so instead of showing numbers.
+ * today's work over the user's sites — open and answered queries, SAEs, eCRF pages and pages not
+ * SDV-complete, visits overdue and due — from `GET /api/studies/:id/subject-info`.
  */
 export function SubjectInfoPopup({ membership }: { membership: StudyMembership }) {
   const { t } = useTranslation('shell');
@@ -29,12 +33,12 @@ export function SubjectInfoPopup({ membership }: { membership: StudyMembership }
         </button>
       }
     >
-      <SubjectInfoContent membership={membership} />
+      {(close) => <SubjectInfoContent membership={membership} close={close} />}
     </SidePopup>
   );
 }
 
-function SubjectInfoContent({ membership }: { membership: StudyMembership }) {
+function SubjectInfoContent({ membership, close }: { membership: StudyMembership; close: () => void }) {
   const { t } = useTranslation('shell');
   const summary = useStudySummary(membership.studyId, membership.studyStatus);
   const [showAll, setShowAll] = useState(false);
@@ -78,10 +82,101 @@ function SubjectInfoContent({ membership }: { membership: StudyMembership }) {
           </dd>
         </div>
       </dl>
+      <TodaysWork studyId={membership.studyId} close={close} />
+    </div>
+  );
+}
+
+function TodaysWork({ studyId, close }: { studyId: number; close: () => void }) {
+  const { t } = useTranslation('shell');
+  const info = useSubjectInfo(studyId);
+  const [params] = useSearchParams();
+  if (info.isPending) {
+    return (
+      <section aria-busy="true">
+        <h3 className={styles.sectionTitle}>{t('subjectInfo.today')}</h3>
+        <p className={styles.empty}>{t('subjectInfo.loading')}</p>
+      </section>
+    );
+  }
+  if (info.isError) {
+    return (
       <section>
         <h3 className={styles.sectionTitle}>{t('subjectInfo.today')}</h3>
-        <p className={styles.empty}>{t('subjectInfo.noSubjectData')}</p>
+        <div className={styles.empty} role="alert">
+          <p className={styles.error}>{t('subjectInfo.loadError')}</p>
+          <button type="button" className={styles.textButton} onClick={() => void info.refetch()}>
+            {t('subjectInfo.retry')}
+          </button>
+        </div>
       </section>
+    );
+  }
+  const figures: SubjectInfoResponse = info.data;
+  const alarmsUrl = (state: 'overdue' | 'due') =>
+    studyPath(paths.taskAlarm, studyId, { state, 'menu-type': params.get('menu-type') ?? undefined });
+  return (
+    <>
+      <section>
+        <h3 className={styles.sectionTitle}>{t('subjectInfo.today')}</h3>
+        <dl className={popupStyles.counts}>
+          <Count label={t('subjectInfo.openQueries')} value={figures.openQueries} />
+          <Count label={t('subjectInfo.answeredQueries')} value={figures.answeredQueries} />
+          <Count label={t('subjectInfo.seriousAdverseEvents')} value={figures.seriousAdverseEvents} />
+        </dl>
+      </section>
+      <section>
+        <h3 className={styles.sectionTitle}>{t('subjectInfo.ecrf')}</h3>
+        <dl className={popupStyles.counts}>
+          <Count label={t('subjectInfo.ecrfPages')} value={figures.ecrfPages} />
+          <Count label={t('subjectInfo.pagesNotSdvComplete')} value={figures.pagesNotSdvComplete} />
+        </dl>
+        <p className={popupStyles.note}>{t('subjectInfo.sdvNote')}</p>
+      </section>
+      <section>
+        <h3 className={styles.sectionTitle}>{t('subjectInfo.visits')}</h3>
+        <dl className={popupStyles.counts}>
+          <Count
+            label={t('subjectInfo.overdue')}
+            value={figures.visitAlarms.overdue}
+            to={alarmsUrl('overdue')}
+            onFollow={close}
+          />
+          <Count
+            label={t('subjectInfo.due')}
+            value={figures.visitAlarms.due}
+            to={alarmsUrl('due')}
+            onFollow={close}
+          />
+        </dl>
+      </section>
+    </>
+  );
+}
+
+function Count({
+  label,
+  value,
+  to,
+  onFollow,
+}: {
+  label: string;
+  value: number;
+  to?: string;
+  onFollow?: () => void;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>
+        {to ? (
+          <Link to={to} onClick={onFollow}>
+            {value}
+          </Link>
+        ) : (
+          value
+        )}
+      </dd>
     </div>
   );
 }

@@ -77,6 +77,17 @@ describe('studyMenu', () => {
     );
   });
 
+  it('adds the randomization page to the CRA set only for users who manage the lists', () => {
+    const keeper = studyMenu('CRA', 7, ['subject.read', 'randomization.manage']);
+    expect(keeper.at(-1)).toMatchObject({ key: 'randomization', to: '/randomization/7?menu-type=CRA' });
+    expect(studyMenu('CRA', 7, ['subject.read', 'query.open']).map((entry) => entry.key)).not.toContain(
+      'randomization',
+    );
+    expect(studyMenu('PI', 7, ['randomization.manage']).map((entry) => entry.key)).not.toContain(
+      'randomization',
+    );
+  });
+
   it('has the reduced task-list menu', () => {
     expect(taskListMenu().map((entry) => entry.to)).toEqual(['/task-list', '/task-end-list']);
   });

@@ -1,4 +1,4 @@
-import { type MenuType, menuTypeOfRole, type Role } from '@cdms/contract';
+import { type Action, type MenuType, menuTypeOfRole, type Role } from '@cdms/contract';
 import { paths, studyPath } from '../../../app/paths.ts';
 
 export type MenuIcon =
@@ -15,6 +15,7 @@ export type MenuIcon =
   | 'summary'
   | 'lab'
   | 'data'
+  | 'randomization'
   | 'taskList'
   | 'taskEndList';
 
@@ -54,8 +55,15 @@ export function chooseMenuType(roles: readonly Role[], params: URLSearchParams):
   return held[0] ?? null;
 }
 
-/** The study menu of spec §2; links keep the menu type so that a user holding both stays in it. */
-export function studyMenu(menuType: MenuType, studyId: number): MenuEntry[] {
+/**
+ * The study menu of spec §2; links keep the menu type so that a user holding both stays in it. The
+ * CRA set gains the randomization page for the users whose abilities include managing the lists.
+ */
+export function studyMenu(
+  menuType: MenuType,
+  studyId: number,
+  abilities: readonly Action[] = [],
+): MenuEntry[] {
   const link = (pattern: string) => studyPath(pattern, studyId, { [MENU_TYPE_PARAM]: menuType });
   const both: MenuEntry[] = [
     {
@@ -83,6 +91,9 @@ export function studyMenu(menuType: MenuType, studyId: number): MenuEntry[] {
     { key: 'summary', icon: 'summary', to: link(paths.summary) },
     { key: 'lab', icon: 'lab', to: link(paths.lab) },
     { key: 'data', icon: 'data', to: link(paths.data) },
+    ...(abilities.includes('randomization.manage')
+      ? [{ key: 'randomization', icon: 'randomization', to: link(paths.randomization) } as const]
+      : []),
   ];
 }
 

@@ -1,0 +1,45 @@
+import { dashboardQuerySchema, dashboardResponseSchema, subjectInfoResponseSchema } from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { loadDashboard, loadSubjectInfo } from './dashboard.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const params = z.object({ studyId: id });
+
+/** The study dashboard and the header's subject-info counts, both over the reader's sites. */
+export function registerDashboardRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['dashboard'];
+
+  app.get(
+    '/api/studies/:studyId/dashboard',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Subject, query, safety, target-status, registration and alarm figures',
+        params,
+        querystring: dashboardQuerySchema,
+        response: { 200: dashboardResponseSchema },
+      },
+    },
+    async (request) => loadDashboard(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.get(
+    '/api/studies/:studyId/subject-info',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Today's work: open and answered queries, SAEs, eCRF pages, alarms",
+        params,
+        response: { 200: subjectInfoResponseSchema },
+      },
+    },
+    async (request) => loadSubjectInfo(db, principalOf(request), request.params.studyId),
+  );
+}

@@ -1,0 +1,75 @@
+import type { SiteSummary } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectFacts, type SubjectFacts } from '../subjects/subject-facts.ts';
+
+/** What a reader of subject data may see in a study: the sites, as a scope and as a list. */
+export interface ReaderScope {
+  studyId: number;
+  scope: SiteScope;
+  /** The sites in scope, by institution number (dropdown choices). */
+  sites: SiteSummary[];
+  /** The study's current definition; null for a study without one (it can have no subject data). */
+  definition: StudyDefinition | null;
+}
+
+/**
+ * The policy of the study-wide read-outs (dashboard, subject alarms, subject-info counts): members
+ * only (a stranger gets 404, as for any study they are not in), and only with `subject.read`;
+ * everything they count is limited to the sites `siteScope` gives.
+ */
+export async function readerScope(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+): Promise<ReaderScope> {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  if (!can(principal, 'subject.read', { studyId })) throw new AppError(403, 'forbidden');
+  const current = await currentStudyDefinition(db, studyId);
+  const scope = siteScope(principal, 'subject.read', studyId);
+  let sites: SiteSummary[] = [];
+  if (scope === 'all' || scope.size > 0) {
+    let query = db
+      .selectFrom('sites')
+      .select(['id', 'code', 'name', 'institution_number'])
+      .where('study_id', '=', studyId)
+      .orderBy('institution_number');
+    if (scope !== 'all') query = query.where('id', 'in', [...scope]);
+    sites = (await query.execute()).map((site) => ({
+      id: site.id,
+      code: site.code,
+      name: site.name,
+      institutionNumber: site.institution_number,
+    }));
+  }
+  return { studyId, scope, sites, definition: current?.definition ?? null };
+}
+
+/**
+ * The scope narrowed to one site the reader asked for. A site outside the scope (another study's,
+ * one the reader does not cover, or none at all) is 404: the reader cannot tell which.
+ */
+export function narrowToSite(reader: ReaderScope, siteId: number | undefined): SiteScope {
+  if (siteId === undefined) return reader.scope;
+  if (!reader.sites.some((site) => site.id === siteId)) throw new AppError(404, 'not_found');
+  return new Set([siteId]);
+}
+
+/**
+ * The facts of the subjects at `sites` (the reader's scope or part of it). A study without a
+ * definition has no forms, hence no subject data to count.
+ */
+export async function loadReadableSubjects(
+  db: Kysely<Database>,
+  reader: ReaderScope,
+  sites: SiteScope,
+  today: string,
+): Promise<SubjectFacts[]> {
+  if (!reader.definition) return [];
+  return loadSubjectFacts(db, { studyId: reader.studyId, sites, definition: reader.definition, today });
+}

@@ -1,0 +1,28 @@
+import { visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { listVisitAlarms } from './visit-alarms.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** Subject alarms from the visit windows (`/task-alarm/:studyId`). */
+export function registerVisitAlarmRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/studies/:studyId/visit-alarms',
+    {
+      preHandler: authenticate(context),
+      schema: {
+        tags: ['visit-alarms'],
+        summary: "Visits overdue, due, due soon and done out of window, in the reader's sites",
+        params: z.object({ studyId: id }),
+        querystring: visitAlarmQuerySchema,
+        response: { 200: visitAlarmListResponseSchema },
+      },
+    },
+    async (request) => listVisitAlarms(db, principalOf(request), request.params.studyId, request.query),
+  );
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { siteSummarySchema } from './auth.ts';
+import { subjectStatusSchema } from './subjects.ts';
+
+/**
+ * Subject alarms from the visit windows (product.md "task alarm"), as of today in UTC+9:
+ * - overdue: the window has closed and the visit has no date;
+ * - due: the window is open today and the visit has no date;
+ * - dueSoon: the window opens within the study's due-soon days;
+ * - outOfWindow: the visit was done before or after its window (a protocol deviation).
+ * Only subjects in follow-up (Ongoing) get the first three; out-of-window visits count for everyone.
+ */
+export const visitAlarmStates = ['overdue', 'due', 'dueSoon', 'outOfWindow'] as const;
+export const visitAlarmStateSchema = z.enum(visitAlarmStates);
+export type VisitAlarmState = z.infer<typeof visitAlarmStateSchema>;
+
+/** Rows per page of the alarm list (the subject list's sizes, prototype-spec §9). */
+export const VISIT_ALARM_PAGE_SIZES = [10, 50, 100] as const;
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+export const visitAlarmQuerySchema = z.object({
+  /** One site (in the reader's scope); all sites in scope when omitted. */
+  site: id.optional(),
+  state: visitAlarmStateSchema.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce
+    .number()
+    .pipe(z.union([z.literal(10), z.literal(50), z.literal(100)]))
+    .default(10),
+});
+export type VisitAlarmQuery = z.input<typeof visitAlarmQuerySchema>;
+
+export const visitAlarmCountsSchema = z.object({
+  overdue: z.number().int(),
+  due: z.number().int(),
+  dueSoon: z.number().int(),
+  outOfWindow: z.number().int(),
+});
+export type VisitAlarmCounts = z.infer<typeof visitAlarmCountsSchema>;
+
+const localized = z.object({ ko: z.string(), en: z.string() });
+
+export const visitAlarmSchema = z.object({
+  subject: z.object({
+    /** The subject's key (pk). */
+    id: z.number().int(),
+    /** Screening number, e.g. S01-001. */
+    subjectId: z.string(),
+    /** Randomization number, once randomized. */
+    registrationNumber: z.string().nullable(),
+    siteId: z.number().int(),
+    siteCode: z.string(),
+    siteName: z.string(),
+    status: subjectStatusSchema,
+  }),
+  visitKey: z.string(),
+  visitLabel: localized,
+  expectedDate: z.string(),
+  earliestDate: z.string(),
+  latestDate: z.string(),
+  /** The visit date entered, for visits done (out of window); null for visits not done. */
+  actualDate: z.string().nullable(),
+  state: visitAlarmStateSchema,
+  /**
+   * Whole days, never negative: overdue — since the window closed; due — left until it closes
+   * (0: today is the last day); dueSoon — until it opens; outOfWindow — outside the window.
+   */
+  days: z.number().int(),
+  /** For outOfWindow: whether the visit was early or late; null otherwise. */
+  timing: z.enum(['early', 'late']).nullable(),
+});
+export type VisitAlarm = z.infer<typeof visitAlarmSchema>;
+
+export const visitAlarmListResponseSchema = z.object({
+  alarms: z.array(visitAlarmSchema),
+  /** Alarms per state over the site filter (not the state filter). */
+  counts: visitAlarmCountsSchema,
+  /** Alarms matching every filter (the pager's total). */
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+  /** The Korean day the alarms were computed for (YYYY-MM-DD). */
+  today: z.string(),
+  /** How many days ahead a window opening counts as "due soon". */
+  dueSoonDays: z.number().int(),
+  /** The sites in the reader's scope (the site filter's choices). */
+  sites: z.array(siteSummarySchema),
+});
+export type VisitAlarmListResponse = z.infer<typeof visitAlarmListResponseSchema>;
