@@ -11,6 +11,8 @@ export const demoAccounts = [
   { email: 'crc@demo.cdms', name: '박코디', role: 'CRC' },
   { email: 'cra@demo.cdms', name: '최모니', role: 'CRA' },
   { email: 'dm@demo.cdms', name: '정데이', role: 'DM' },
+  // Site 03's coordinator (added with the living demo's subjects); last, so the indexes above stay.
+  { email: 'crc3@demo.cdms', name: '한코디', role: 'CRC' },
 ] as const;
 
 export type DemoAccount = (typeof demoAccounts)[number];

@@ -8,7 +8,8 @@ import { DEMO_PASSWORD, demoAccounts, seedDemoData } from './seed/demo-seed.ts';
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
-  const seeded = config.seedDemo ? await seedDemoData(database.db) : false;
+  // The product's first start gets the living demo: subjects at every stage, not just accounts.
+  const seeded = config.seedDemo ? await seedDemoData(database.db, { subjects: true }) : false;
   const app = await buildApp(
     { config, database },
     { logger: { level: config.logLevel, redact: logRedactPaths } },
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   console.log(`CDMS is running at http://localhost:${port} (database: ${where})`);
   if (config.seedDemo) {
-    console.log(seeded ? 'Demo study and accounts created.' : 'Demo accounts (created on first start):');
+    console.log(
+      seeded ? 'Demo study, accounts and subjects created.' : 'Demo accounts (created on first start):',
+    );
     for (const account of demoAccounts) console.log(`  ${account.role.padEnd(5)} ${account.email}`);
     console.log(`  password for every demo account: ${DEMO_PASSWORD}`);
   }

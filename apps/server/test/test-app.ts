@@ -13,9 +13,12 @@ export async function buildTestApp(database: DatabaseHandle, env: Record<string,
   return buildApp({ config, database });
 }
 
-/** The demo study, sites and accounts (the seed is idempotent: it only fills an empty database). */
-export async function seedDemo(db: Kysely<Database>): Promise<void> {
-  await seedDemoData(db);
+/**
+ * The demo study, sites and accounts (the seed is idempotent: it only fills an empty database).
+ * Without subjects unless asked: `seedDemo(db, { subjects: true })` adds the living demo's subjects.
+ */
+export async function seedDemo(db: Kysely<Database>, options: { subjects?: boolean } = {}): Promise<void> {
+  await seedDemoData(db, { subjects: options.subjects ?? false });
 }
 
 export interface SignedIn {

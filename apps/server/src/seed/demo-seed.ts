@@ -8,6 +8,7 @@ import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
+import { seedDemoSubjects } from './demo-subjects.ts';
 
 /** Every demo account's password (README, and printed at start). */
 export const DEMO_PASSWORD = 'cdms-demo-2026';
@@ -26,6 +27,8 @@ export const demoAccounts: DemoAccount[] = [
   { email: 'pi@demo.cdms', name: '김연구', role: 'PI', sites: ['01'] },
   { email: 'si@demo.cdms', name: '이부연', role: 'SI', sites: ['01'] },
   { email: 'crc@demo.cdms', name: '박코디', role: 'CRC', sites: ['02'] },
+  // Site 03's coordinator: the living demo's subjects at 03 are entered by an account of that site.
+  { email: 'crc3@demo.cdms', name: '한코디', role: 'CRC', sites: ['03'] },
   { email: 'cra@demo.cdms', name: '최모니', role: 'CRA', sites: ['01', '02'] },
   { email: 'dm@demo.cdms', name: '정데이', role: 'DM', sites: [] },
 ];
@@ -37,12 +40,21 @@ const demoSites = [
   { code: 'NRM-3Y', name: '누리의료원', institutionNumber: '03' },
 ];
 
+export interface DemoSeedOptions {
+  /**
+   * Also enter the living demo's subjects (demo-subjects.ts): `npm start` does; tests do only when
+   * they ask, so that they start from an empty subject list.
+   */
+  subjects?: boolean;
+}
+
 /**
  * Fills an empty database with the demo: the tympanic membrane perforation study (active), one
- * ended study, three sites, and one account per role. Goes through the same commands as the API,
- * so the audit trail records it like any other change. Returns false when there was data already.
+ * ended study, three sites, one account per role (and a coordinator at site 03), and with
+ * `subjects` about 30 subjects at every stage. Goes through the same commands as the API, so the
+ * audit trail records it like any other change. Returns false when there was data already.
  */
-export async function seedDemoData(db: Kysely<Database>): Promise<boolean> {
+export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOptions = {}): Promise<boolean> {
   const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) return false;
   const actor = systemActor('demo-seed');
@@ -90,6 +102,22 @@ export async function seedDemoData(db: Kysely<Database>): Promise<boolean> {
       userId: user.id,
       role: account.role,
       siteIds: sites.length > 0 ? [endedSite.id] : [],
+    });
+  }
+
+  if (options.subjects) {
+    await seedDemoSubjects(db, {
+      studyId: study,
+      siteIds,
+      // Sites 02 and 03 have no investigator account in the demo: their coordinator enters the
+      // eligibility and end-of-study pages too (only site 01's PI signs casebooks).
+      teams: {
+        '01': { staff: 'si@demo.cdms', investigator: 'pi@demo.cdms' },
+        '02': { staff: 'crc@demo.cdms', investigator: 'crc@demo.cdms' },
+        '03': { staff: 'crc3@demo.cdms', investigator: 'crc3@demo.cdms' },
+      },
+      dataManager: 'dm@demo.cdms',
+      signingPassword: DEMO_PASSWORD,
     });
   }
   return true;

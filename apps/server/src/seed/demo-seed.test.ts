@@ -1,0 +1,281 @@
+import { todayInKorea } from '@cdms/contract';
+import {
+  addDays,
+  computeVisitSchedule,
+  daysBetween,
+  evaluateSubject,
+  type SubjectData,
+  tmPerforationStudy,
+  yearsBetween,
+} from '@cdms/study';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import { verifyAuditChain } from '../audit/audit-log.ts';
+import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { loadSubjectData } from '../subjects/form-data.ts';
+import { birthDateFor, demoCasebookSteps } from './demo-casebooks.ts';
+import { demoSubjectPlans } from './demo-subject-plans.ts';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Every date-looking string anywhere in a value (rows of repeating sections included). */
+function datesIn(value: unknown): string[] {
+  if (typeof value === 'string') return DATE.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(datesIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(datesIn);
+  return [];
+}
+
+describe('living demo casebooks (no database)', () => {
+  // Every day of more than a year, leap day included: the demo must hold whatever day it starts.
+  const days = Array.from({ length: 500 }, (_, index) => addDays('2026-11-01', index) as string);
+
+  it('never plans a step after the day the seed runs, and keeps every site recruiting month by month', () => {
+    const problems: string[] = [];
+    // A monthly registration chart per site has a line, not a few dots.
+    const fewestMonths: Record<string, number> = { '01': 7, '02': 6, '03': 4 };
+    for (const today of days) {
+      const consentMonths = new Map<string, Set<string>>();
+      for (const plan of demoSubjectPlans) {
+        for (const step of demoCasebookSteps(plan, today)) {
+          const dates = step.action.kind === 'save' ? datesIn(step.action.values) : [];
+          if (step.date > today || dates.some((date) => date > step.date))
+            problems.push(`${today} ${plan.initials} ${step.date} ${JSON.stringify(step.action)}`);
+          if (step.action.kind === 'register')
+            consentMonths.set(
+              plan.site,
+              (consentMonths.get(plan.site) ?? new Set()).add(step.date.slice(0, 7)),
+            );
+        }
+      }
+      for (const [site, fewest] of Object.entries(fewestMonths)) {
+        const months = consentMonths.get(site)?.size ?? 0;
+        if (months < fewest) problems.push(`${today} site ${site}: consents in ${months} months`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('is deterministic: the same day gives the same steps', () => {
+    const run = () => demoSubjectPlans.map((plan) => demoCasebookSteps(plan, '2026-11-21'));
+    expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+
+  it('gives birth dates with the planned age at consent, leap days included', () => {
+    expect(yearsBetween(birthDateFor('2028-02-29', 30, 1), '2028-02-29')).toBe(30);
+    expect(yearsBetween(birthDateFor('2026-11-21', 15, 330), '2026-11-21')).toBe(15);
+  });
+
+  it('spreads 31 subjects over three sites, unevenly, and consents over the last eight months', () => {
+    const perSite = (site: string) => demoSubjectPlans.filter((plan) => plan.site === site).length;
+    expect([perSite('01'), perSite('02'), perSite('03')]).toEqual([12, 11, 8]);
+    const months = new Set(demoSubjectPlans.map((plan) => Math.floor(plan.consentDaysAgo / 30)));
+    expect(months.size).toBe(8);
+    const ages = demoSubjectPlans.map((plan) => plan.age);
+    expect(Math.min(...ages)).toBeGreaterThanOrEqual(15);
+    expect(Math.max(...ages)).toBeLessThanOrEqual(80);
+    for (const decade of [10, 20, 30, 40, 50, 60, 70])
+      expect(ages.filter((age) => Math.floor(age / 10) * 10 === decade).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describeWithDatabase('living demo seed', (database) => {
+  const today = todayInKorea();
+  let studyId: number;
+  let subjects: {
+    id: number;
+    site: string;
+    screening_number: string;
+    status: string;
+    consent_date: string;
+  }[];
+  const data = new Map<number, SubjectData>();
+
+  beforeAll(async () => {
+    const db = database().db;
+    await seedDemo(db, { subjects: true });
+    studyId = (
+      await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
+    ).id;
+    subjects = await db
+      .selectFrom('subjects')
+      .innerJoin('sites', 'sites.id', 'subjects.site_id')
+      .select([
+        'subjects.id',
+        'sites.institution_number as site',
+        'subjects.screening_number',
+        'subjects.status',
+        'subjects.consent_date',
+      ])
+      .where('subjects.study_id', '=', studyId)
+      .orderBy('subjects.id')
+      .execute();
+    for (const subject of subjects) data.set(subject.id, (await loadSubjectData(db, subject.id)).entered);
+  }, 300_000);
+
+  it('has subjects in each of the five statuses, each at more than one site', () => {
+    expect(subjects).toHaveLength(demoSubjectPlans.length);
+    for (const status of ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout']) {
+      const sites = new Set(subjects.filter((subject) => subject.status === status).map((s) => s.site));
+      expect(sites.size, status).toBeGreaterThan(1);
+    }
+  });
+
+  it('numbers subjects per site in consent order', () => {
+    for (const site of ['01', '02', '03']) {
+      const atSite = subjects.filter((subject) => subject.site === site);
+      const byNumber = [...atSite].sort((a, b) => a.screening_number.localeCompare(b.screening_number));
+      const byConsent = [...atSite].sort((a, b) => a.consent_date.localeCompare(b.consent_date));
+      expect(byNumber.map((s) => s.id)).toEqual(byConsent.map((s) => s.id));
+      expect(byNumber[0]?.screening_number).toBe(`S${site}-001`);
+    }
+  });
+
+  it('gives randomized subjects the R-number of the slot they hold, in V2 order', async () => {
+    const slots = await database()
+      .db.selectFrom('randomization_slots')
+      .innerJoin('sites', 'sites.id', 'randomization_slots.site_id')
+      .select(['randomization_slots.subject_id', 'randomization_slots.sequence', 'sites.institution_number'])
+      .where('randomization_slots.study_id', '=', studyId)
+      .where('randomization_slots.subject_id', 'is not', null)
+      .execute();
+    const randomized = subjects.filter((subject) => data.get(subject.id)?.v2?.randomizationNumber);
+    expect(slots).toHaveLength(randomized.length);
+    expect(randomized.length).toBeGreaterThanOrEqual(15);
+    for (const slot of slots) {
+      const form = data.get(slot.subject_id as number)?.v2?.randomizationNumber;
+      expect(form?.randomizationNumber).toBe(
+        formatRandomizationNumber(slot.institution_number, slot.sequence),
+      );
+    }
+    // Ongoing, complete and drop-out subjects are exactly the randomized ones.
+    expect(new Set(randomized.map((s) => s.status))).toEqual(new Set(['ongoing', 'complete', 'dropout']));
+    for (const site of ['01', '02', '03']) {
+      const bySequence = slots
+        .filter((slot) => slot.institution_number === site)
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((slot) => data.get(slot.subject_id as number)?.v2?.visitDay?.visitDate as string);
+      expect(bySequence).toEqual([...bySequence].sort());
+    }
+  });
+
+  it('keeps the audit chain intact, with status changes and data changes with reasons in it', async () => {
+    const db = database().db;
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true });
+    const statusCauses = await db
+      .selectFrom('audit_events')
+      .select('after')
+      .where('event_type', '=', 'subject.status_changed')
+      .execute();
+    const causes = new Set(statusCauses.map((row) => (row.after as { cause: string }).cause));
+    expect(causes).toEqual(new Set(['screeningFailure', 'ongoing', 'complete', 'dropout']));
+    const changes = await db
+      .selectFrom('audit_events')
+      .select(['entity_id', 'reason'])
+      .where('event_type', '=', 'data.item_changed')
+      .where('reason', 'is not', null)
+      .execute();
+    expect(changes.map((change) => change.entity_id)).toEqual(
+      expect.arrayContaining([
+        'v1.vitalSigns.bloodPressureSystolic',
+        'v1.bodyMeasurement.weight',
+        'v1.demographicInfo.birthDate',
+        'all.adverseEvent.hasAdverseEvent',
+      ]),
+    );
+    // The seed acts as the sites' demo accounts, and says so in the request id.
+    const actors = await db
+      .selectFrom('audit_events')
+      .select('actor_label')
+      .distinct()
+      .where('request_id', '=', 'demo-seed')
+      .execute();
+    expect(actors.map((actor) => actor.actor_label).sort()).toEqual([
+      'crc3@demo.cdms',
+      'crc@demo.cdms',
+      'dm@demo.cdms',
+      'pi@demo.cdms',
+      'si@demo.cdms',
+    ]);
+  });
+
+  it('leaves open system queries from query-severity checks, and closes the one corrected', async () => {
+    const queries = await database()
+      .db.selectFrom('queries')
+      .select(['check_id', 'status'])
+      .where('study_id', '=', studyId)
+      .where('kind', '=', 'system')
+      .execute();
+    const open = queries.filter((query) => query.status === 'open').map((query) => query.check_id);
+    expect(open).toEqual(
+      expect.arrayContaining([
+        'inclusionExclusionEval.reconfirm.v1EarDischarge',
+        'inclusionExclusionEval.reconfirm.ptaNotDone',
+        'labTest.specimenOutsideWindow',
+        'medicalHistory.outsideWindow',
+        'tbctImaging.outsideWindow',
+        'deviceApplication.dateDiffersFromVisit',
+        'concomitantDrugs.outsideWindow',
+      ]),
+    );
+    expect(queries).toContainEqual({ check_id: 'vitalSigns.systolicNotAboveDiastolic', status: 'closed' });
+  });
+
+  it('has PI signatures at site 01: some valid, one invalidated by a later change', async () => {
+    const signatures = await database()
+      .db.selectFrom('signatures')
+      .innerJoin('subjects', 'subjects.id', 'signatures.subject_id')
+      .innerJoin('sites', 'sites.id', 'subjects.site_id')
+      .innerJoin('users', 'users.id', 'signatures.signed_by')
+      .select(['signatures.invalidated_at', 'sites.institution_number', 'users.email'])
+      .execute();
+    expect(signatures.filter((s) => s.invalidated_at === null).length).toBeGreaterThanOrEqual(2);
+    expect(signatures.filter((s) => s.invalidated_at !== null)).toHaveLength(1);
+    expect(new Set(signatures.map((s) => `${s.email} ${s.institution_number}`))).toEqual(
+      new Set(['pi@demo.cdms 01']),
+    );
+  });
+
+  it('has no form failing a hard check and nothing dated after today', () => {
+    for (const subject of subjects) {
+      expect(subject.consent_date <= today).toBe(true);
+      const entered = data.get(subject.id) ?? {};
+      const evaluation = evaluateSubject(tmPerforationStudy, entered, { today });
+      const hard = evaluation.forms.flatMap((form) =>
+        Object.keys(entered[form.visitKey]?.[form.formKey] ?? {}).length === 0
+          ? []
+          : form.checks.filter((check) => check.severity === 'hard'),
+      );
+      expect(hard, subject.screening_number).toEqual([]);
+      expect(datesIn(entered).filter((date) => date > today)).toEqual([]);
+    }
+  });
+
+  it('gives the visit alarms content: due, overdue, due soon and out of window', () => {
+    const states = subjects
+      .filter((subject) => subject.status === 'ongoing')
+      .flatMap((subject) => computeVisitSchedule(tmPerforationStudy, data.get(subject.id), { today }));
+    const count = (status: string) => states.filter((entry) => entry.status === status).length;
+    expect(count('due')).toBeGreaterThanOrEqual(2);
+    expect(count('overdue')).toBeGreaterThanOrEqual(2);
+    expect(count('late')).toBeGreaterThanOrEqual(1);
+    const dueSoon = states.filter(
+      (entry) => entry.status === 'notDue' && (daysBetween(today, entry.earliestDate) ?? 99) <= 7,
+    );
+    expect(dueSoon.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('records adverse events, two of them serious, and concomitant medication', () => {
+    const events = subjects.flatMap(
+      (subject) =>
+        (data.get(subject.id)?.all?.adverseEvent?.events as { serious: string }[] | undefined) ?? [],
+    );
+    expect(events.length).toBeGreaterThanOrEqual(5);
+    expect(events.filter((event) => event.serious === 'Y')).toHaveLength(2);
+    const withDrugs = subjects.filter(
+      (subject) => data.get(subject.id)?.all?.concomitantDrugs?.hasConcomitantDrugs === 'Y',
+    );
+    expect(withDrugs.length).toBeGreaterThanOrEqual(8);
+  });
+});

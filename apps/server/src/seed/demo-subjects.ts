@@ -1,0 +1,187 @@
+import { createSubjectRequestSchema, saveFormRequestSchema, todayInKorea } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { loadPrincipal, type Principal } from '../auth/principal.ts';
+import type { Database, SessionRow, UserRow } from '../db/schema.ts';
+import { generateRandomizationLists, randomizeSubject } from '../randomization/randomization.ts';
+import { signCasebook } from '../signatures/sign-casebook.ts';
+import { createSubject } from '../subjects/create-subject.ts';
+import { saveForm } from '../subjects/save-form.ts';
+import { type DemoAction, type DemoStep, demoCasebookSteps } from './demo-casebooks.ts';
+import { type DemoSubjectPlan, demoSubjectPlans, type InstitutionNumber } from './demo-subject-plans.ts';
+
+/** Slots per site in the demo's allocation lists (the CLI's usual size). */
+const DEMO_SLOTS_PER_SITE = 50;
+/** The allocation lists' seed: fixed, so the demo's groups are the same on every first start. */
+const DEMO_RANDOMIZATION_SEED = 'TMP-2026-living-demo';
+
+/** Who works on the demo subjects of each site: the coordinator enters data, the investigator decides. */
+export interface DemoSiteTeam {
+  staff: string;
+  investigator: string;
+}
+
+export interface DemoSubjectsInput {
+  studyId: number;
+  /** Site id per institution number. */
+  siteIds: ReadonlyMap<string, number>;
+  teams: Readonly<Record<InstitutionNumber, DemoSiteTeam>>;
+  /** The data manager who generates the allocation lists. */
+  dataManager: string;
+  /** The PI's password, entered again to sign (the demo accounts' password). */
+  signingPassword: string;
+}
+
+interface Person {
+  principal: Principal;
+  actor: AuditActor;
+}
+
+/**
+ * The seed signs nobody in: the commands read who the user is and what they may do from the
+ * principal, never from its session, so the principal carries this stand-in, which is never stored.
+ */
+function noSession(user: UserRow): SessionRow {
+  const now = new Date();
+  return {
+    id_hash: '',
+    user_id: user.id,
+    csrf_token: '',
+    created_at: now,
+    last_seen_at: now,
+    idle_expires_at: now,
+    absolute_expires_at: now,
+    ip: '',
+    user_agent: 'demo-seed',
+  };
+}
+
+async function person(db: Kysely<Database>, email: string): Promise<Person> {
+  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+  return {
+    principal: await loadPrincipal(db, user, noSession(user)),
+    // As the API records a request (actorOf), with the request id saying the seed made it.
+    actor: { userId: user.id, label: user.email, ip: '', requestId: 'demo-seed' },
+  };
+}
+
+/**
+ * The living demo: the subjects of demo-subject-plans.ts entered day by day in calendar order (so
+ * screening and randomization numbers follow the dates), each step through the command the API
+ * uses — registration, form saves with their checks, queries and statuses, randomization from a
+ * concealed list, the PI's signature — as the demo account of the subject's site. Returns how many
+ * subjects it registered.
+ */
+export async function seedDemoSubjects(db: Kysely<Database>, input: DemoSubjectsInput): Promise<number> {
+  const { studyId } = input;
+  const today = todayInKorea();
+  const people = new Map<string, Person>();
+  const as = async (email: string) => {
+    let found = people.get(email);
+    if (!found) {
+      found = await person(db, email);
+      people.set(email, found);
+    }
+    return found;
+  };
+
+  const dataManager = await as(input.dataManager);
+  await generateRandomizationLists(db, dataManager.actor, studyId, {
+    perSite: DEMO_SLOTS_PER_SITE,
+    seed: DEMO_RANDOMIZATION_SEED,
+  });
+
+  const timeline = demoSubjectPlans
+    .flatMap((plan, subject) =>
+      demoCasebookSteps(plan, today).map((step, order) => ({ ...step, plan, subject, order })),
+    )
+    .sort((a, b) => a.date.localeCompare(b.date) || a.subject - b.subject || a.order - b.order);
+
+  const subjectIds = new Map<number, number>();
+  const versions = new Map<string, number>();
+  for (const step of timeline) {
+    const siteTeam = input.teams[step.plan.site];
+    const who = await as(byInvestigator(step.action) ? siteTeam.investigator : siteTeam.staff);
+    await perform(db, who, step, {
+      studyId,
+      siteId: siteIdOf(input, step.plan),
+      subjectIds,
+      versions,
+      signingPassword: input.signingPassword,
+    });
+  }
+  return subjectIds.size;
+}
+
+function byInvestigator(action: DemoAction): boolean {
+  return action.kind === 'sign' || (action.kind === 'save' && action.byInvestigator === true);
+}
+
+function siteIdOf(input: DemoSubjectsInput, plan: DemoSubjectPlan): number {
+  const siteId = input.siteIds.get(plan.site);
+  if (siteId === undefined) throw new Error(`no demo site ${plan.site}`);
+  return siteId;
+}
+
+interface PerformContext {
+  studyId: number;
+  siteId: number;
+  /** Database id per plan index. */
+  subjectIds: Map<number, number>;
+  /** Current version per subject form, as a person's screen would hold it. */
+  versions: Map<string, number>;
+  signingPassword: string;
+}
+
+async function perform(
+  db: Kysely<Database>,
+  who: Person,
+  step: DemoStep & { subject: number },
+  context: PerformContext,
+): Promise<void> {
+  const { studyId } = context;
+  const { action } = step;
+  if (action.kind === 'register') {
+    // Through the request schema, as the API parses the body.
+    const request = createSubjectRequestSchema.parse({
+      siteId: context.siteId,
+      consentDate: action.consentDate,
+      initials: action.initials,
+    });
+    const created = await createSubject(db, who.principal, who.actor, studyId, request);
+    context.subjectIds.set(step.subject, created.id);
+    context.versions.set(`${created.id}.consentScreening.consentScreening`, 1);
+    return;
+  }
+  const subjectId = context.subjectIds.get(step.subject);
+  if (subjectId === undefined) throw new Error('a demo subject acted on before registration');
+  switch (action.kind) {
+    case 'save': {
+      const key = `${subjectId}.${action.visitKey}.${action.formKey}`;
+      const request = saveFormRequestSchema.parse({
+        values: action.values,
+        version: context.versions.get(key) ?? 0,
+        reasons: action.reasons ?? {},
+      });
+      const saved = await saveForm(db, who.principal, who.actor, {
+        studyId,
+        subjectId,
+        visitKey: action.visitKey,
+        formKey: action.formKey,
+        request,
+      });
+      context.versions.set(key, saved.instance.version);
+      return;
+    }
+    case 'randomize':
+      await randomizeSubject(db, who.principal, who.actor, studyId, subjectId);
+      return;
+    case 'sign':
+      await signCasebook(db, who.principal, who.actor, {
+        studyId,
+        subjectId,
+        password: context.signingPassword,
+      });
+      return;
+  }
+}
