@@ -112,7 +112,7 @@ test.describe('task lists and the study shell', () => {
     await expect(support.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
     await header.getByRole('button', { name: '대상자 정보' }).click();
     const info = page.getByRole('dialog', { name: '대상자 정보' });
-    await expect(info).toContainText('대상자 집계는 아직 제공되지 않습니다.');
+    await expect(info).toContainText('미해결 쿼리');
     await expect(info).toContainText('책임연구자');
     await expect(support).toBeHidden();
   });

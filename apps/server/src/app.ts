@@ -12,15 +12,18 @@ import {
 import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
+import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
+import { registerVisitAlarmRoutes } from './visit-alarms/routes.ts';
 import { registerWebApp } from './web/static-web-app.ts';
 
 export interface BuildAppOptions {
@@ -110,6 +113,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
   registerRandomizationRoutes(app, context);
+  registerVisitAlarmRoutes(app, context);
+  registerDashboardRoutes(app, context);
+  registerSignatureRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

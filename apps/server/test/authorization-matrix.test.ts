@@ -4,7 +4,7 @@ import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
-import { demoAccounts } from '../src/seed/demo-seed.ts';
+import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -217,6 +217,19 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/subjects/export',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/export?format=csv` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'DELETE',
+    route: '/api/studies/:studyId/subjects/:subjectId',
+    // A fresh subject at site 01 without data: its PI may; the CRC (site 02) does not see it.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/SUBJECT`, body: { reason: 'matrix' } }),
+    expected: { ...everyone(403), PI: 204, CRC: 404 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/overview',
     request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/overview` }),
     expected: subjectReaders(200),
@@ -270,6 +283,25 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/dashboard',
+    // The chart's institution filter on site 01: the CRC (site 02) may not name it.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/dashboard?site=${f.siteId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subject-info',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subject-info` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/visit-alarms',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/visit-alarms?site=${f.siteId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/randomization',
     request: (f) => ({ url: `/api/studies/${f.studyId}/randomization` }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },
@@ -293,6 +325,28 @@ const cases: Case[] = [
       },
     }),
     expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/randomization/settings',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/randomization/settings`, body: { showGroup: false } }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/signature',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/signature` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/signature',
+    // Only the PI of the subject's site signs (a fresh subject each call, with their own password).
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/SUBJECT/signature`,
+      body: { password: DEMO_PASSWORD },
+    }),
+    expected: { ...everyone(403), PI: 201, CRC: 404 },
   },
   {
     method: 'POST',

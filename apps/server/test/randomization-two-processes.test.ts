@@ -4,8 +4,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Randomization under real concurrency: two server processes on one PostgreSQL database, 50
- * simultaneous requests split between them → 50 distinct numbers, no slot used twice.
+ * Registration and randomization under real concurrency: two server processes on one PostgreSQL
+ * database. 50 simultaneous randomizations split between them → 50 distinct numbers, no slot used
+ * twice; 30 simultaneous registrations → 30 distinct, consecutive screening numbers.
  * Runs when TEST_DATABASE_URL is set (CI sets it).
  */
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -57,6 +58,7 @@ async function logIn(base: string, email: string) {
 describe.skipIf(!adminUrl)('randomization on two server processes sharing PostgreSQL', () => {
   const databaseName = `cdms_rand_${Date.now()}_${process.pid}`;
   const servers: ChildProcess[] = [];
+  const serverUrls: string[] = [];
   let databaseUrl = '';
 
   beforeAll(async () => {
@@ -82,8 +84,10 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
     // The first process migrates and seeds; the second starts on the ready database.
     const first = await startServer(databaseUrl);
     servers.push(first.process);
+    serverUrls.push(first.url);
     const second = await startServer(databaseUrl);
     servers.push(second.process);
+    serverUrls.push(second.url);
 
     const pi = await logIn(first.url, 'pi@demo.cdms');
     const dm = await logIn(first.url, 'dm@demo.cdms');
@@ -153,4 +157,32 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
     await check.end();
     expect(used.rows[0]).toEqual({ slots: SUBJECTS, subjects: SUBJECTS });
   }, 180_000);
+
+  it('gives 30 simultaneous registrations on two processes 30 distinct, consecutive screening numbers', async () => {
+    // The servers of the first test, still running.
+    expect(serverUrls).toHaveLength(2);
+    const [firstUrl, secondUrl] = serverUrls;
+    const pi = await logIn(firstUrl as string, 'pi@demo.cdms');
+    const me = (await (await fetch(`${firstUrl}/api/auth/me`, { headers: pi })).json()) as {
+      memberships: { studyId: number; sites: { id: number }[] }[];
+    };
+    const membership = me.memberships[0] as { studyId: number; sites: { id: number }[] };
+    const siteId = membership.sites[0]?.id as number;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        fetch(`${index % 2 === 0 ? firstUrl : secondUrl}/api/studies/${membership.studyId}/subjects`, {
+          method: 'POST',
+          headers: pi,
+          body: JSON.stringify({ siteId, consentDate: '2025-03-03', initials: 'CON' }),
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(30).fill(201));
+    const numbers = (await Promise.all(responses.map((response) => response.json()))).map(
+      (body) => (body as { subjectId: string }).subjectId,
+    );
+    expect(new Set(numbers).size).toBe(30);
+    const sequences = numbers.map((number) => Number(number.split('-')[1])).sort((a, b) => a - b);
+    expect((sequences.at(-1) ?? 0) - (sequences[0] ?? 0)).toBe(29);
+  }, 120_000);
 });

@@ -33,8 +33,6 @@ export const subjectSummarySchema = z.object({
 });
 export type SubjectSummary = z.infer<typeof subjectSummarySchema>;
 
-export const subjectListResponseSchema = z.object({ subjects: z.array(subjectSummarySchema) });
-
 export const formStatusSchema = z.enum(['empty', 'none', 'dash', 'alert', 'check']);
 
 export const overviewResponseSchema = z.object({

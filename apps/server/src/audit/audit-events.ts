@@ -25,9 +25,15 @@ export const auditEventTypes = [
   'notice.deleted',
   'image.uploaded',
   'subject.created',
+  'subject.deleted',
+  'subjects.exported',
   'subject.status_changed',
   'subject.randomized',
   'randomization.list_created',
+  'randomization.settings_changed',
+  'signature.signed',
+  'signature.failed',
+  'signature.invalidated',
   'data.item_changed',
   'data.form_reset',
   'query.opened',
@@ -62,7 +68,8 @@ export interface AuditEventInput {
     | 'form'
     | 'query'
     | 'comment'
-    | 'randomization';
+    | 'randomization'
+    | 'signature';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

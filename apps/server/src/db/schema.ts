@@ -285,6 +285,8 @@ export interface SignaturesTable {
   signed_by: number;
   /** The signer's name as printed on the signature manifestation. */
   printed_name: string;
+  /** The role that allowed the signature, as held at signing. */
+  signer_role: 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM' | 'ADMIN' | null;
   /** What the signature means, { ko, en }. */
   meaning: ColumnType<unknown, string, string>;
   /** SHA-256 of the canonical JSON of the subject's data at signing. */

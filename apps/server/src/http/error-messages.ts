@@ -115,6 +115,10 @@ export const errorMessages = {
     ko: '저장된 값을 변경하려면 변경 사유를 입력해야 합니다.',
     en: 'Changing a saved value requires a reason for the change.',
   },
+  subject_has_data: {
+    ko: '등록 이후 입력된 자료(양식, 무작위 배정, 쿼리, 코멘트 또는 서명)가 있는 피험자는 삭제할 수 없습니다. 자료가 없는 잘못 등록된 피험자만 삭제할 수 있습니다.',
+    en: 'This subject cannot be deleted: data were recorded after registration (forms, randomization, queries, comments or a signature). Only a subject registered in error, without such data, can be deleted.',
+  },
   consent_date_in_future: {
     ko: '동의서 서명일은 오늘 이후일 수 없습니다.',
     en: 'The consent date cannot be in the future.',
@@ -139,6 +143,22 @@ export const errorMessages = {
   randomization_import_invalid: {
     ko: '배정표 CSV를 읽을 수 없습니다: {problem}',
     en: 'The allocation CSV cannot be read: {problem}',
+  },
+  signature_password_incorrect: {
+    ko: '비밀번호가 올바르지 않습니다. 서명하려면 본인의 로그인 비밀번호를 입력하세요.',
+    en: 'The password is incorrect. Enter your own login password to sign.',
+  },
+  too_many_signature_attempts: {
+    ko: '비밀번호를 여러 번 잘못 입력하여 서명이 잠시 제한되었습니다. 최대 {minutes}분 후에 다시 시도하세요.',
+    en: 'Signing is paused after several wrong passwords. Try again in at most {minutes} minutes.',
+  },
+  already_signed: {
+    ko: '이 대상자의 증례기록서는 이미 서명되었습니다.',
+    en: "This subject's casebook is already signed.",
+  },
+  signature_form_read_only: {
+    ko: '시험책임자 서명 양식은 직접 저장하거나 초기화할 수 없습니다. 서명 버튼으로 서명하세요.',
+    en: 'The investigator signature form cannot be saved or reset directly. Use the Sign button.',
   },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',

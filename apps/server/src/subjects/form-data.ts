@@ -16,14 +16,15 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { canonicalJson, recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
 import type { SubjectWithSite } from './subject-access.ts';
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
  * study's rules over the whole subject (checks look across forms and visits), refuses hard check
  * failures and unexplained changes, stores values and server-computed derived values, keeps system
- * queries in step with the checks, recomputes each form's status, and audits every changed item —
- * all inside the caller's transaction.
+ * queries in step with the checks, recomputes each form's status, audits every changed item, and
+ * invalidates the investigator's signature when signed data change — all inside the caller's transaction.
  */
 
 export interface StoredSubjectData {
@@ -155,7 +156,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // One writer per subject at a time: a save also updates other forms (derived values, queries,
   // statuses), and two first saves of a form must not both create it. The subject row's lock
   // makes concurrent saves queue; the later one then sees the new version and gets 409.
-  await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
+  const locked = await trx
+    .selectFrom('subjects')
+    .select('deleted_at')
+    .where('id', '=', subject.id)
+    .forUpdate()
+    .executeTakeFirst();
+  // Deleted while this request waited for the lock: the subject is gone for everyone.
+  if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
   const stored = await loadSubjectData(trx, subject.id, { forUpdate: true });
   const key = formKeyOf(visitKey, formKey);
   const current = stored.instances.get(key);
@@ -270,6 +278,9 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
       reason: input.reasonForAll ?? input.reasons[itemKey] ?? null,
     });
   }
+
+  // Changed data no longer match what the investigator signed.
+  await invalidateSignatureOnChange(trx, subject, actor, { visitKey, formKey, itemKeys: changedKeys });
 
   const updated = await trx
     .updateTable('form_instances')

@@ -1,10 +1,4 @@
-import type {
-  AuditEntry,
-  FormComment,
-  FormDataResponse,
-  OverviewResponse,
-  SubjectSummary,
-} from '@cdms/contract';
+import type { AuditEntry, FormComment, FormDataResponse, OverviewResponse } from '@cdms/contract';
 import { todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
@@ -14,31 +8,11 @@ import {
   type StudyDefinition,
 } from '@cdms/study';
 import type { Kysely } from 'kysely';
-import { can, siteScope } from '../auth/permissions.ts';
+import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { loadSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
-
-/** The subjects of the study at the sites the user may read, by screening number. */
-export async function listSubjects(
-  db: Kysely<Database>,
-  principal: Principal,
-  studyId: number,
-): Promise<SubjectSummary[]> {
-  const scope = siteScope(principal, 'subject.read', studyId);
-  if (scope !== 'all' && scope.size === 0) return [];
-  let query = db
-    .selectFrom('subjects')
-    .innerJoin('sites', 'sites.id', 'subjects.site_id')
-    .selectAll('subjects')
-    .select(['sites.code as site_code', 'sites.institution_number'])
-    .where('subjects.study_id', '=', studyId)
-    .where('subjects.deleted_at', 'is', null);
-  if (scope !== 'all') query = query.where('subjects.site_id', 'in', [...scope]);
-  const rows = await query.orderBy('subjects.screening_number').execute();
-  return rows.map(presentSubject);
-}
 
 export async function subjectOverview(
   db: Kysely<Database>,

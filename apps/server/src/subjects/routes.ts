@@ -5,10 +5,10 @@ import {
   commentSchema,
   createSubjectRequestSchema,
   formDataResponseSchema,
+  isSigningForm,
   overviewResponseSchema,
   resetFormRequestSchema,
   saveFormRequestSchema,
-  subjectListResponseSchema,
   subjectSummarySchema,
 } from '@cdms/contract';
 import { getFormLayout } from '@cdms/study';
@@ -22,7 +22,8 @@ import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
-import { formData, listComments, listSubjects, subjectAudit, subjectOverview } from './form-queries.ts';
+import { formData, listComments, subjectAudit, subjectOverview } from './form-queries.ts';
+import { registerSubjectListRoutes } from './list-routes.ts';
 import { saveForm } from './save-form.ts';
 import { findSubjectInScope } from './subject-access.ts';
 
@@ -60,22 +61,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
     return { subject, ...current };
   }
 
-  app.get(
-    '/api/studies/:studyId/subjects',
-    {
-      preHandler,
-      schema: {
-        tags,
-        summary: "Subjects at the user's sites",
-        params: studyParams,
-        response: { 200: subjectListResponseSchema },
-      },
-    },
-    async (request) => {
-      requireMember(principalOf(request), request.params.studyId);
-      return { subjects: await listSubjects(db, principalOf(request), request.params.studyId) };
-    },
-  );
+  // The list (filters, columns, paging), its download and deleting a subject: list-routes.ts.
+  registerSubjectListRoutes(app, context);
 
   app.post(
     '/api/studies/:studyId/subjects',
@@ -195,6 +182,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       const principal = principalOf(request);
       const { subject, definition, version } = await formInScope(principal, request.params, 'subject.write');
       const { visitKey, formKey } = request.params;
+      // The signing form records the investigator's signature: only signing fills it.
+      if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
       await db.transaction().execute(async (trx) => {
         await writeForm(trx, {
           subject,

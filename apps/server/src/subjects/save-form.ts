@@ -1,4 +1,4 @@
-import type { SaveFormRequest } from '@cdms/contract';
+import { isSigningForm, type SaveFormRequest } from '@cdms/contract';
 import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -30,6 +30,8 @@ export async function saveForm(
 ): Promise<WriteFormResult> {
   const { studyId, subjectId, visitKey, formKey, request } = input;
   const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
+  // The signing form records the investigator's signature: only signing fills it.
+  if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
   const current = await currentStudyDefinition(db, studyId);
   if (!current || !getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
   const validation = validateFormValues(current.definition, visitKey, formKey, request.values);

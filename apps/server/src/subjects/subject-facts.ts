@@ -1,5 +1,12 @@
 import type { SubjectStatus } from '@cdms/contract';
-import { computeVisitSchedule, type StudyDefinition, type VisitScheduleEntry } from '@cdms/study';
+import {
+  type Code,
+  computeVisitSchedule,
+  getFormLayout,
+  getItemCodes,
+  type StudyDefinition,
+  type VisitScheduleEntry,
+} from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
@@ -13,9 +20,14 @@ import { formatRandomizationNumber } from '../randomization/randomization.ts';
 
 /** Where the facts live in the study's forms (visit key, form key, item key). */
 const SOURCES = {
-  demographics: { visitKey: 'v1', formKey: 'demographicInfo' },
+  demographics: { visitKey: 'v1', formKey: 'demographicInfo', gender: 'gender', age: 'age' },
   adverseEvents: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events', serious: 'serious' },
-  endOfStudy: { visitKey: 'all', formKey: 'endExamination' },
+  endOfStudy: {
+    visitKey: 'all',
+    formKey: 'endExamination',
+    screeningFailureReason: 'screeningFailureReason',
+    dropoutReason: 'dropoutReason',
+  },
 } as const;
 
 export type SignatureState = 'none' | 'signed' | 'invalidated';
@@ -38,6 +50,9 @@ export interface SubjectFacts {
   age: number | null;
   /** Actual visit dates by visit key (from each visit's visit-date item). */
   visitDates: Record<string, string>;
+  /** The first and the last visit done (with a visit date), in the definition's visit order. */
+  firstVisit: VisitDone | null;
+  lastVisit: VisitDone | null;
   /** Every scheduled visit with its window and status as of `today`. */
   schedule: VisitScheduleEntry[];
   adverseEventCount: number;
@@ -49,6 +64,11 @@ export interface SubjectFacts {
   dropoutReason: string | null;
   /** Saved forms (eCRF pages with data). */
   savedFormCount: number;
+}
+
+export interface VisitDone {
+  visitKey: string;
+  date: string;
 }
 
 export interface SubjectFactsQuery {
@@ -72,6 +92,10 @@ function asRecord(value: unknown): Record<string, unknown> {
 
 function asText(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function asNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 /** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
@@ -182,6 +206,9 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       const date = asText(asRecord(visitForms[visitDateSource?.form ?? ''])[visitDateSource?.item ?? '']);
       if (date) visitDates[visitKey] = date;
     }
+    const visitsDone = query.definition.visits
+      .filter((visit) => visitDates[visit.key] !== undefined)
+      .map((visit): VisitDone => ({ visitKey: visit.key, date: visitDates[visit.key] as string }));
     const countOf = (status: string) =>
       Number(queryCounts.find((row) => row.subject_id === subject.id && row.status === status)?.count ?? 0);
     return {
@@ -200,9 +227,11 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           ? null
           : formatRandomizationNumber(subject.institution_number, subject.randomization_sequence),
       randomizedAt: subject.randomized_at,
-      gender: asText(demographics.gender),
-      age: typeof demographics.age === 'number' ? demographics.age : null,
+      gender: asText(demographics[SOURCES.demographics.gender]),
+      age: asNumber(demographics[SOURCES.demographics.age]),
       visitDates,
+      firstVisit: visitsDone[0] ?? null,
+      lastVisit: visitsDone.at(-1) ?? null,
       schedule: computeVisitSchedule(query.definition, forms, { today: query.today }),
       adverseEventCount: eventRows.length,
       seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
@@ -210,9 +239,31 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       answeredQueryCount: countOf('answered'),
       signature: signatureOf.get(subject.id) ?? 'none',
       screeningFailureReason:
-        subject.status === 'screening_failure' ? asText(endOfStudy.screeningFailureReason) : null,
-      dropoutReason: subject.status === 'dropout' ? asText(endOfStudy.dropoutReason) : null,
+        subject.status === 'screening_failure'
+          ? asText(endOfStudy[SOURCES.endOfStudy.screeningFailureReason])
+          : null,
+      dropoutReason:
+        subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
       savedFormCount: Number(savedForms.find((row) => row.subject_id === subject.id)?.count ?? 0),
     };
   });
+}
+
+/** The code lists behind the coded facts, from the definition (labels follow the study's wording). */
+export interface SubjectFactCodes {
+  gender: Code[];
+  screeningFailureReason: Code[];
+  dropoutReason: Code[];
+}
+
+export function subjectFactCodes(definition: StudyDefinition): SubjectFactCodes {
+  const codesOf = (source: { visitKey: string; formKey: string }, itemKey: string): Code[] => {
+    const location = getFormLayout(definition, source.visitKey, source.formKey)?.items.get(itemKey);
+    return location ? getItemCodes(definition, location.item) : [];
+  };
+  return {
+    gender: codesOf(SOURCES.demographics, SOURCES.demographics.gender),
+    screeningFailureReason: codesOf(SOURCES.endOfStudy, SOURCES.endOfStudy.screeningFailureReason),
+    dropoutReason: codesOf(SOURCES.endOfStudy, SOURCES.endOfStudy.dropoutReason),
+  };
 }

@@ -32,6 +32,8 @@ export const paths = {
   summary: '/summary/:studyId',
   lab: '/lab/:studyId',
   data: '/data/:studyId',
+  /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
+  randomization: '/randomization/:studyId',
 } as const;
 
 /** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */

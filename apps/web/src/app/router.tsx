@@ -125,9 +125,24 @@ export const router = createBrowserRouter([
                     .SubjectDetailPage,
                 }),
               },
+              {
+                // Subject alarms from the visit windows.
+                path: paths.taskAlarm,
+                lazy: async () => ({
+                  Component: (await import('../features/task-alarm/components/task-alarm-page.tsx'))
+                    .TaskAlarmPage,
+                }),
+              },
+              {
+                // Allocation lists per site and the group-visibility setting (DM, ADMIN).
+                path: paths.randomization,
+                lazy: async () => ({
+                  Component: (await import('../features/randomization/components/randomization-page.tsx'))
+                    .RandomizationPage,
+                }),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
-                paths.taskAlarm,
                 paths.guideline,
                 paths.alarmLog,
                 paths.systemETraining,

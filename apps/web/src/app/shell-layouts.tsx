@@ -80,8 +80,9 @@ export function StudyLayout() {
   const membership = memberships.find((candidate) => candidate.studyId === studyId);
   const menuType = membership ? chooseMenuType(membership.roles, params) : null;
   const entries = useMemo(
-    () => (studyId !== null && menuType ? studyMenu(menuType, studyId) : taskListMenu()),
-    [studyId, menuType],
+    () =>
+      studyId !== null && menuType ? studyMenu(menuType, studyId, membership?.abilities) : taskListMenu(),
+    [studyId, menuType, membership?.abilities],
   );
 
   if (!membership || !menuType || studyId === null) {

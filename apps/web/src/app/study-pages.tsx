@@ -18,7 +18,6 @@ export function DashboardRoute() {
         title: membership.studyTitle,
         content: summary.data?.content,
       }}
-      sites={membership.sites}
       noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}
     />
   );

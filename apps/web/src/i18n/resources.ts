@@ -7,9 +7,12 @@ import enErrors from '../locales/en/errors.json';
 import enHelp from '../locales/en/help.json';
 import enLanding from '../locales/en/landing.json';
 import enNotices from '../locales/en/notices.json';
+import enRandomization from '../locales/en/randomization.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
+import enSignature from '../locales/en/signature.json';
 import enSubjects from '../locales/en/subjects.json';
+import enTaskAlarm from '../locales/en/task-alarm.json';
 import enTaskList from '../locales/en/task-list.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
@@ -21,9 +24,12 @@ import koErrors from '../locales/ko/errors.json';
 import koHelp from '../locales/ko/help.json';
 import koLanding from '../locales/ko/landing.json';
 import koNotices from '../locales/ko/notices.json';
+import koRandomization from '../locales/ko/randomization.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
+import koSignature from '../locales/ko/signature.json';
 import koSubjects from '../locales/ko/subjects.json';
+import koTaskAlarm from '../locales/ko/task-alarm.json';
 import koTaskList from '../locales/ko/task-list.json';
 import koUi from '../locales/ko/ui.json';
 
@@ -44,6 +50,9 @@ export const resources = {
     ui: koUi,
     crf: koCrf,
     subjects: koSubjects,
+    signature: koSignature,
+    randomization: koRandomization,
+    taskAlarm: koTaskAlarm,
   },
   en: {
     admin: enAdmin,
@@ -60,5 +69,8 @@ export const resources = {
     ui: enUi,
     crf: enCrf,
     subjects: enSubjects,
+    signature: enSignature,
+    randomization: enRandomization,
+    taskAlarm: enTaskAlarm,
   },
 } as const;

@@ -1,14 +1,63 @@
-import type { CreateSubjectRequest, OverviewResponse, SubjectSummary } from '@cdms/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type {
+  AuditEntry,
+  CreateSubjectRequest,
+  DeleteSubjectRequest,
+  OverviewResponse,
+  SubjectListResponse,
+  SubjectSummary,
+} from '@cdms/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { i18n } from '../../../i18n/i18n.ts';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { type SubjectListFilters, subjectListQueryString } from '../lib/subject-list-filters.ts';
 import { subjectKeys, subjectPath } from './subject-query-keys.ts';
 
-/** The subjects of the user's sites in the study (the server filters by scope). */
+const listPath = (studyId: number) => `/api/studies/${studyId}/subjects`;
+
+/** One page of the subject list: filtered, sorted, every column from the server. */
+export function useSubjectList(studyId: number, filters: SubjectListFilters) {
+  return useQuery({
+    queryKey: [...subjectKeys.list(studyId), 'page', filters],
+    queryFn: () => apiRequest<SubjectListResponse>(`${listPath(studyId)}?${subjectListQueryString(filters)}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A subject as the subject pages' side list shows it. */
+export interface SubjectChoice {
+  id: number;
+  subjectId: string;
+  registrationNumber: string | null;
+  initials: string;
+  siteCode: string;
+}
+
+/** The largest page the list API gives (prototype-spec §9). */
+const LARGEST_PAGE = 100;
+
+/**
+ * Every subject of the user's sites, by screening number (the overview's side list). The list API
+ * pages by 100 at most, so the remaining pages are asked for together after the first.
+ */
 export function useSubjects(studyId: number) {
   return useQuery({
-    queryKey: subjectKeys.list(studyId),
-    queryFn: async () =>
-      (await apiRequest<{ subjects: SubjectSummary[] }>(`/api/studies/${studyId}/subjects`)).subjects,
+    queryKey: [...subjectKeys.list(studyId), 'all'],
+    queryFn: async (): Promise<SubjectChoice[]> => {
+      const page = (number: number) =>
+        apiRequest<SubjectListResponse>(`${listPath(studyId)}?size=${LARGEST_PAGE}&page=${number}`);
+      const first = await page(1);
+      const pages = Math.ceil(first.total / LARGEST_PAGE);
+      const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => page(i + 2)));
+      return [first, ...rest]
+        .flatMap((response) => response.subjects)
+        .map((row) => ({
+          id: row.pk,
+          subjectId: row.subjectId,
+          registrationNumber: row.registrationNumber,
+          initials: row.initials,
+          siteCode: row.site,
+        }));
+    },
   });
 }
 
@@ -16,7 +65,7 @@ export function useCreateSubject(studyId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateSubjectRequest) =>
-      apiRequest<SubjectSummary>(`/api/studies/${studyId}/subjects`, { method: 'POST', body: request }),
+      apiRequest<SubjectSummary>(listPath(studyId), { method: 'POST', body: request }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: subjectKeys.list(studyId) }),
   });
 }
@@ -28,4 +77,87 @@ export function useSubjectOverview(studyId: number, subjectPk: number | null) {
     queryFn: () => apiRequest<OverviewResponse>(`${subjectPath(studyId, subjectPk ?? 0)}/overview`),
     enabled: subjectPk !== null,
   });
+}
+
+/** Deletes a subject registered in error; the server refuses one with data (409 subject_has_data). */
+export function useDeleteSubject(studyId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ subjectPk, request }: { subjectPk: number; request: DeleteSubjectRequest }) =>
+      apiRequest<void>(subjectPath(studyId, subjectPk), { method: 'DELETE', body: request }),
+    onSuccess: (_, { subjectPk }) => {
+      queryClient.removeQueries({ queryKey: subjectKeys.subject(studyId, subjectPk) });
+      return queryClient.invalidateQueries({ queryKey: subjectKeys.list(studyId) });
+    },
+  });
+}
+
+/** Everything the audit trail holds about one subject, newest first (the list's edit history). */
+export function useSubjectHistory(studyId: number, subjectPk: number | null) {
+  return useQuery({
+    queryKey: [...subjectKeys.subject(studyId, subjectPk ?? 0), 'history'],
+    queryFn: async () =>
+      (await apiRequest<{ entries: AuditEntry[] }>(`${subjectPath(studyId, subjectPk ?? 0)}/audit`)).entries,
+    enabled: subjectPk !== null,
+    // The trail grows with every save: read it fresh each time the history opens.
+    staleTime: 0,
+  });
+}
+
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** The file name the server gives in Content-Disposition (RFC 5987 form first). */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // Not valid percent-encoding: use the plain name.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition)?.[1] ?? fallback;
+}
+
+/**
+ * Downloads the filtered list as CSV or XLSX (DM, ADMIN). A file, not JSON, so this is a plain
+ * fetch with the user's language (the headers and labels follow it); a refusal carries the
+ * server's message as an `ApiError`.
+ */
+export async function downloadSubjectList(
+  studyId: number,
+  filters: SubjectListFilters,
+  format: ExportFormat,
+): Promise<void> {
+  const url = `${listPath(studyId)}/export?format=${format}&${subjectListQueryString(filters, false)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { 'Accept-Language': i18n.language },
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError('network', 0, 'network', i18n.t('apiErrors.network', { ns: 'common' }));
+  }
+  if (!response.ok) {
+    const payload = (await response.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    throw new ApiError(
+      response.status === 403 ? 'forbidden' : response.status >= 500 ? 'server' : 'bad_request',
+      response.status,
+      payload?.error?.code ?? 'unknown',
+      payload?.error?.message ?? i18n.t('apiErrors.unknown', { ns: 'common' }),
+    );
+  }
+  const blob = await response.blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileNameOf(response.headers.get('content-disposition'), `subjects.${format}`);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Let the browser start the download before the address is released.
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }

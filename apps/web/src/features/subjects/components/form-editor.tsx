@@ -1,4 +1,4 @@
-import type { FormDataResponse } from '@cdms/contract';
+import { type FormDataResponse, isSigningForm, randomizationForm } from '@cdms/contract';
 import {
   type FormLayout,
   type FormValues,
@@ -8,6 +8,7 @@ import {
   type StudyDefinition,
   type SubjectData,
 } from '@cdms/study';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useBlocker } from 'react-router';
@@ -27,6 +28,7 @@ import {
   useResetForm,
   useSaveForm,
 } from '../api/forms.ts';
+import { subjectKeys } from '../api/subject-query-keys.ts';
 import { draftKey, readDraft, removeDraft, writeDraft } from '../lib/draft-store.ts';
 import {
   changedItemKeys,
@@ -54,6 +56,9 @@ import {
 } from './detail-modals.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
 import { PrintView } from './print-view.tsx';
+import { RandomizePanel } from './randomize-panel.tsx';
+import { SignaturePanel, useSignature } from './signature-panel.tsx';
+import { SignaturePrint } from './signature-print.tsx';
 import styles from './subject-detail.module.css';
 
 interface Base {
@@ -137,7 +142,12 @@ export function FormEditor({
   const { confirm } = useAlert();
   const modals = useModalStack();
   const storageKey = draftKey(studyId, subjectPk, visitKey, formKey);
-  const canEdit = formData.abilities.edit;
+  // The signing form is filled only by the PI's signature (the server refuses saves and resets of it).
+  const signingForm = isSigningForm(visitKey, formKey);
+  const canEdit = formData.abilities.edit && !signingForm;
+  const queryClient = useQueryClient();
+  // A save of signed data invalidates the signature: the editor says so before it happens.
+  const signature = useSignature(studyId, subjectPk, canEdit);
 
   // The draft (if any) is read once, when the form opens: it wins over the server's values until it is
   // saved or discarded. A draft from an older version keeps that version, so saving it ends in the 409
@@ -261,6 +271,14 @@ export function FormEditor({
     },
     [store, visitKey, formKey, storageKey],
   );
+
+  /** After the server changed this form itself (signature, randomization): its new values become the base. */
+  const reloadFromServer = useCallback(async () => {
+    const ownKey = subjectKeys.form(studyId, subjectPk, visitKey, formKey);
+    await queryClient.refetchQueries({ queryKey: ownKey, exact: true });
+    const fresh = queryClient.getQueryData<FormDataResponse>(ownKey);
+    if (fresh) loadSaved(fresh.version, jsonValues(fresh.values));
+  }, [queryClient, studyId, subjectPk, visitKey, formKey, loadSaved]);
 
   const describe = useCallback(
     (path: string, value: unknown) =>
@@ -463,10 +481,32 @@ export function FormEditor({
         </div>
       </div>
 
-      {!canEdit ? (
+      {signingForm ? (
+        <SignaturePanel
+          studyId={studyId}
+          subjectPk={subjectPk}
+          subjectLabel={formData.subject.subjectId}
+          definition={definition}
+          language={language}
+          onSigned={() => void reloadFromServer()}
+        />
+      ) : !canEdit ? (
         <p className={styles.banner} data-tone="info" role="note">
           {t('detail.readOnly')}
         </p>
+      ) : signature.data?.state === 'signed' ? (
+        <p className={styles.banner} data-tone="warning" role="note">
+          {t('signature:editWarning')}
+        </p>
+      ) : null}
+      {visitKey === randomizationForm.visitKey && formKey === randomizationForm.formKey ? (
+        <RandomizePanel
+          studyId={studyId}
+          subject={formData.subject}
+          alreadyRandomized={Boolean(base.values.randomizationNumber)}
+          canWriteSubject={formData.abilities.edit}
+          onRandomized={() => void reloadFromServer()}
+        />
       ) : null}
       {restored && dirty ? (
         <div className={styles.banner} data-tone="warning" role="status">
@@ -578,7 +618,16 @@ export function FormEditor({
         version={base.version}
         definitionVersion={formData.definitionVersion}
         language={language}
-      />
+      >
+        {signingForm ? (
+          <SignaturePrint
+            studyId={studyId}
+            subjectPk={subjectPk}
+            definition={definition}
+            language={language}
+          />
+        ) : null}
+      </PrintView>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { SubjectSummary } from '@cdms/contract';
 import type { FormLayout, FormValues, Language, StudyDefinition } from '@cdms/study';
+import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -20,6 +21,7 @@ export function PrintView({
   version,
   definitionVersion,
   language,
+  children,
 }: {
   definition: StudyDefinition;
   layout: FormLayout;
@@ -29,6 +31,8 @@ export function PrintView({
   version: number;
   definitionVersion: string;
   language: Language;
+  /** Printed after the items (the signing form's signature manifestation). */
+  children?: ReactNode;
 }) {
   const { i18n } = useTranslation('subjects');
   const t = i18n.getFixedT(language, 'subjects');
@@ -100,6 +104,7 @@ export function PrintView({
           )}
         </section>
       ))}
+      {children}
     </div>,
     document.body,
   );

@@ -1,20 +1,69 @@
-import type { SiteSummary } from '@cdms/contract';
+import {
+  type SiteSummary,
+  SUBJECT_LIST_PAGE_SIZES,
+  type SubjectListPageSize,
+  type SubjectListRow,
+  type SubjectListSortKey,
+  subjectStatusOfValue,
+} from '@cdms/contract';
+import type { Language } from '@cdms/study';
+import { DropdownMenu } from 'radix-ui';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
+import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { Pagination } from '../../../components/pagination.tsx';
 import { useMe } from '../../auth/api/me.ts';
-import { useSubjects } from '../api/subjects.ts';
+import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
+import {
+  nextSort,
+  readSubjectListFilters,
+  type SubjectFilterFields,
+  type SubjectListFilters,
+  writeSubjectListFilters,
+} from '../lib/subject-list-filters.ts';
 import { MENU_TYPE_PARAM, overviewUrl, readId } from '../lib/subject-urls.ts';
 import { ADD_SUBJECT_MODAL, AddSubjectModal } from './add-subject-modal.tsx';
-import styles from './subjects.module.css';
+import styles from './subject-list.module.css';
+import { SubjectListFilterPanel } from './subject-list-filter-panel.tsx';
+import {
+  DeleteSubjectModal,
+  type ListedSubject,
+  SUBJECT_DELETE_MODAL,
+  SUBJECT_HISTORY_MODAL,
+  SubjectHistoryModal,
+} from './subject-list-modals.tsx';
+import badgeStyles from './subjects.module.css';
+
+/** The table's columns in the spec's order (§2 "Subject list"); all but the number and note sort. */
+const COLUMNS: readonly { key: SubjectListSortKey | 'number' | 'note'; numeric?: boolean }[] = [
+  { key: 'number', numeric: true },
+  { key: 'subjectId' },
+  { key: 'site' },
+  { key: 'registrationNumber' },
+  { key: 'status' },
+  { key: 'gender' },
+  { key: 'age', numeric: true },
+  { key: 'consentDate' },
+  { key: 'registrationDate' },
+  { key: 'firstVisitDate' },
+  { key: 'lastVisitDate' },
+  { key: 'lastVisitDateActual' },
+  { key: 'adverseReaction', numeric: true },
+  { key: 'unresolvedQuery', numeric: true },
+  { key: 'initialSignature' },
+  { key: 'registrationFailureReason' },
+  { key: 'dropoutReason' },
+  { key: 'note' },
+];
 
 /**
- * `/subject-list/:studyId`: the subjects of the user's sites and the add-subject modal (spec §2). The full
- * list with filters and columns comes with a later issue; this one shows what registration needs.
+ * `/subject-list/:studyId` (prototype-spec §2 "Subject list"): every subject of the user's sites
+ * with the spec's columns computed by the server, filters, sort and page size in the URL, add
+ * subject, download (DM, ADMIN) and a row menu with the edit history and delete.
  */
 export function SubjectListPage() {
   const studyId = readId(useParams().studyId);
@@ -24,33 +73,58 @@ export function SubjectListPage() {
 
 function SubjectList({ studyId }: { studyId: number }) {
   const { t } = useTranslation('subjects');
-  const [params] = useSearchParams();
-  const menuType = params.get(MENU_TYPE_PARAM);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const menuType = searchParams.get(MENU_TYPE_PARAM);
+  const filters = readSubjectListFilters(searchParams);
+  const list = useSubjectList(studyId, filters);
   const navigate = useNavigate();
   const headingId = useId();
   const modals = useModalStack();
+  const alert = useAlert();
   const me = useMe();
-  const subjects = useSubjects(studyId);
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const canAdd = membership?.abilities.includes('subject.write') ?? false;
+  const canExport = membership?.abilities.includes('data.export') ?? false;
   const sites: SiteSummary[] = membership?.sites ?? [];
-  const [modalKey, setModalKey] = useState(0);
+  // Modals are remounted per opening, so each starts empty and reads fresh data.
+  const [addKey, setAddKey] = useState(0);
+  const [chosen, setChosen] = useState<{ subject: ListedSubject; opening: number } | null>(null);
+  const [downloading, setDownloading] = useState(false);
 
+  function apply(next: Omit<SubjectListFilters, 'page'>) {
+    setSearchParams((current) => writeSubjectListFilters(current, next));
+  }
+
+  function openRowModal(name: string, row: SubjectListRow) {
+    setChosen((current) => ({
+      subject: { pk: row.pk, subjectId: row.subjectId },
+      opening: (current?.opening ?? 0) + 1,
+    }));
+    modals.open(name);
+  }
+
+  async function download(format: ExportFormat) {
+    setDownloading(true);
+    try {
+      await downloadSubjectList(studyId, filters, format);
+    } catch (error) {
+      void alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const data = list.data;
   return (
     <section className={styles.page} aria-labelledby={headingId}>
       <div className={styles.pageHeader}>
-        <div>
-          <h1 id={headingId} className={styles.pageTitle}>
-            {t('list.title')}
-          </h1>
-          {subjects.data ? (
-            <p className={styles.muted}>{t('list.count', { count: subjects.data.length })}</p>
-          ) : null}
-        </div>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('list.title')}
+        </h1>
         {canAdd ? (
           <Button
             onClick={() => {
-              setModalKey((key) => key + 1); // a fresh, empty form each time
+              setAddKey((key) => key + 1);
               modals.open(ADD_SUBJECT_MODAL);
             }}
           >
@@ -59,69 +133,95 @@ function SubjectList({ studyId }: { studyId: number }) {
         ) : null}
       </div>
 
-      <div className={styles.card}>
-        {subjects.isPending ? (
-          <p className={styles.state}>{t('loading')}</p>
-        ) : subjects.isError ? (
-          <div className={styles.state} role="alert">
-            <p>{subjects.error.message || t('loadError')}</p>
-            <Button variant="secondary" onClick={() => void subjects.refetch()}>
-              {t('retry')}
-            </Button>
-          </div>
-        ) : (
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <caption className={styles.visuallyHidden}>{t('list.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('list.columns.number')}</th>
-                  <th scope="col">{t('list.columns.subjectId')}</th>
-                  <th scope="col">{t('list.columns.initials')}</th>
-                  <th scope="col">{t('list.columns.site')}</th>
-                  <th scope="col">{t('list.columns.status')}</th>
-                  <th scope="col">{t('list.columns.consentDate')}</th>
-                  <th scope="col">{t('list.columns.createdAt')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {subjects.data.length === 0 ? (
-                  <tr>
-                    <td colSpan={7} className={styles.empty}>
-                      {t('noData')}
-                    </td>
-                  </tr>
-                ) : (
-                  subjects.data.map((subject, index) => (
-                    <tr key={subject.id}>
-                      <td>{index + 1}</td>
-                      <td>
-                        <Link to={overviewUrl(studyId, subject, menuType)} className={styles.subjectLink}>
-                          {subject.subjectId}
-                        </Link>
-                      </td>
-                      <td>{subject.initials}</td>
-                      <td>{subject.siteCode}</td>
-                      <td>
-                        <span className={styles.statusBadge} data-status={subject.status}>
-                          {t(`status.${subject.status}`)}
-                        </span>
-                      </td>
-                      <td>{subject.consentDate}</td>
-                      <td>{formatDateTimeKst(subject.createdAt)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-        )}
+      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
+      <SubjectListFilterPanel
+        key={[
+          filters.dateType,
+          filters.start,
+          filters.end,
+          filters.status,
+          filters.signature,
+          filters.search,
+        ].join('|')}
+        applied={filters}
+        onApply={(fields: SubjectFilterFields) => apply({ ...filters, ...fields })}
+      />
+
+      <div className={styles.toolbar}>
+        <p className={styles.total} aria-live="polite">
+          {data ? t('list.count', { count: data.total }) : ''}
+        </p>
+        <div className={styles.toolbarActions}>
+          <label className={styles.pageSize}>
+            {t('list.pageSize')}
+            <select
+              className={styles.select}
+              value={filters.size}
+              onChange={(event) =>
+                apply({ ...filters, size: Number(event.target.value) as SubjectListPageSize })
+              }
+            >
+              {SUBJECT_LIST_PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {t('list.pageSizeOption', { size })}
+                </option>
+              ))}
+            </select>
+          </label>
+          {canExport ? (
+            <DropdownMenu.Root>
+              <DropdownMenu.Trigger asChild>
+                <Button variant="secondary" disabled={downloading} aria-busy={downloading}>
+                  {downloading ? t('list.downloading') : t('list.download')} ▾
+                </Button>
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content className={styles.menu} align="end" sideOffset={4}>
+                  <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('csv')}>
+                    {t('list.downloadCsv')}
+                  </DropdownMenu.Item>
+                  <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('xlsx')}>
+                    {t('list.downloadXlsx')}
+                  </DropdownMenu.Item>
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          ) : null}
+        </div>
       </div>
-      <p className={styles.muted}>{t('list.later')}</p>
+
+      {list.isError && !data ? (
+        <div className={`${styles.card} ${styles.state} ${styles.stateError}`} role="alert">
+          <span>{t('list.loadFailed')}</span>
+          <span>{list.error.message}</span>
+          <Button variant="secondary" onClick={() => void list.refetch()}>
+            {t('retry')}
+          </Button>
+        </div>
+      ) : (
+        <SubjectTable
+          rows={data?.subjects}
+          busy={list.isFetching}
+          filters={filters}
+          onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
+          subjectUrl={(row) =>
+            overviewUrl(
+              studyId,
+              { id: row.pk, subjectId: row.subjectId, registrationNumber: row.registrationNumber },
+              menuType,
+            )
+          }
+          onHistory={(row) => openRowModal(SUBJECT_HISTORY_MODAL, row)}
+          onDelete={(row) => openRowModal(SUBJECT_DELETE_MODAL, row)}
+        />
+      )}
+
+      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
+      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
 
       {canAdd ? (
         <AddSubjectModal
-          key={modalKey}
+          key={addKey}
           studyId={studyId}
           sites={sites}
           onOpenSubject={(subject) => {
@@ -130,6 +230,167 @@ function SubjectList({ studyId }: { studyId: number }) {
           }}
         />
       ) : null}
+      <SubjectHistoryModal
+        key={`history-${chosen?.opening}`}
+        studyId={studyId}
+        subject={chosen?.subject ?? null}
+      />
+      <DeleteSubjectModal
+        key={`delete-${chosen?.opening}`}
+        studyId={studyId}
+        subject={chosen?.subject ?? null}
+      />
     </section>
+  );
+}
+
+interface SubjectTableProps {
+  rows: SubjectListRow[] | undefined;
+  busy: boolean;
+  filters: SubjectListFilters;
+  onSort: (column: SubjectListSortKey) => void;
+  subjectUrl: (row: SubjectListRow) => string;
+  onHistory: (row: SubjectListRow) => void;
+  onDelete: (row: SubjectListRow) => void;
+}
+
+/** The wide table: it scrolls sideways inside its frame, the page around it stays put. */
+function SubjectTable({ rows, busy, filters, onSort, subjectUrl, onHistory, onDelete }: SubjectTableProps) {
+  const { t, i18n } = useTranslation('subjects');
+  const language: Language = i18n.language === 'en' ? 'en' : 'ko';
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
+    <section className={styles.tableWrap} tabIndex={0} aria-label={t('list.caption')}>
+      <table className={styles.table} aria-busy={busy}>
+        <caption className={styles.visuallyHidden}>
+          {t('list.caption')} · {t('list.scrollHint')}
+        </caption>
+        <thead>
+          <tr>
+            {COLUMNS.map(({ key, numeric }) => {
+              const label = t(`list.columns.${key}`);
+              const className = numeric ? styles.numeric : undefined;
+              if (key === 'number' || key === 'note')
+                return (
+                  <th key={key} scope="col" className={className}>
+                    {label}
+                  </th>
+                );
+              const active = filters.sort === key;
+              return (
+                <th
+                  key={key}
+                  scope="col"
+                  className={className}
+                  aria-sort={active ? (filters.order === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  <button
+                    type="button"
+                    className={styles.sortButton}
+                    data-active={active || undefined}
+                    title={t('list.sortBy', { column: label })}
+                    onClick={() => onSort(key)}
+                  >
+                    {label}
+                    <span aria-hidden="true" className={styles.sortMark}>
+                      {active ? (filters.order === 'asc' ? '▲' : '▼') : '↕'}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {!rows ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className={styles.empty} role="status">
+                {t('loading')}
+              </td>
+            </tr>
+          ) : rows.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className={styles.empty}>
+                {t('noData')}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.pk}>
+                <td className={styles.numeric}>{row.number}</td>
+                <td>
+                  <Link to={subjectUrl(row)} className={styles.subjectLink}>
+                    {row.subjectId}
+                  </Link>
+                </td>
+                <td>{row.site}</td>
+                <td>{row.registrationNumber ?? ''}</td>
+                <td>
+                  <span className={badgeStyles.statusBadge} data-status={subjectStatusOfValue[row.status]}>
+                    {t(`status.${subjectStatusOfValue[row.status]}`)}
+                  </span>
+                </td>
+                <td>{row.gender?.label[language] ?? ''}</td>
+                <td className={styles.numeric}>{row.age ?? ''}</td>
+                <td>{row.consentDate}</td>
+                <td>{row.registrationDate}</td>
+                <td>{row.firstVisitDate ?? ''}</td>
+                <td>{row.lastVisitDate?.label[language] ?? ''}</td>
+                <td>{row.lastVisitDateActual ?? ''}</td>
+                <td className={styles.numeric}>{row.adverseReaction}</td>
+                <td className={styles.numeric}>{row.unresolvedQuery}</td>
+                <td>
+                  <span className={styles.signature} data-state={row.initialSignature}>
+                    {t(`list.signatureValues.${row.initialSignature}`)}
+                  </span>
+                </td>
+                <td className={styles.reason}>{row.registrationFailureReason?.label[language] ?? ''}</td>
+                <td className={styles.reason}>{row.dropoutReason?.label[language] ?? ''}</td>
+                <td className={styles.menuCell}>
+                  <RowMenu row={row} onHistory={onHistory} onDelete={onDelete} />
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function RowMenu({
+  row,
+  onHistory,
+  onDelete,
+}: {
+  row: SubjectListRow;
+  onHistory: (row: SubjectListRow) => void;
+  onDelete: (row: SubjectListRow) => void;
+}) {
+  const { t } = useTranslation('subjects');
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger
+        className={styles.moreButton}
+        aria-label={t('list.moreOptions', { subject: row.subjectId })}
+      >
+        <span aria-hidden="true">⋮</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={styles.menu} align="end" sideOffset={4}>
+          <DropdownMenu.Item className={styles.menuItem} onSelect={() => onHistory(row)}>
+            {t('list.menu.history')}
+          </DropdownMenu.Item>
+          {row.canDelete ? (
+            <DropdownMenu.Item
+              className={`${styles.menuItem} ${styles.menuItemDanger}`}
+              onSelect={() => onDelete(row)}
+            >
+              {t('list.menu.delete')}
+            </DropdownMenu.Item>
+          ) : null}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }

@@ -18,12 +18,15 @@ export function readId(raw: string | null | undefined): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-function subjectQuery(subject: Pick<SubjectSummary, 'id' | 'subjectId'>, menuType: string | null) {
+/** A subject as the URLs name it; the registration (randomization) number once there is one. */
+type SubjectRef = Pick<SubjectSummary, 'id' | 'subjectId'> & { registrationNumber?: string | null };
+
+function subjectQuery(subject: SubjectRef, menuType: string | null) {
   return {
     [MENU_TYPE_PARAM]: menuType ?? undefined,
     [SUBJECT_ID_PARAM]: subject.subjectId,
     // No registration (randomization) number before V2; the parameter is left out until there is one.
-    [REGISTRATION_NUMBER_PARAM]: undefined,
+    [REGISTRATION_NUMBER_PARAM]: subject.registrationNumber ?? undefined,
     [SUBJECT_PK_PARAM]: String(subject.id),
   };
 }
@@ -32,17 +35,13 @@ export function subjectListUrl(studyId: number, menuType: string | null): string
   return studyPath(paths.subjectList, studyId, { [MENU_TYPE_PARAM]: menuType ?? undefined });
 }
 
-export function overviewUrl(
-  studyId: number,
-  subject: Pick<SubjectSummary, 'id' | 'subjectId'>,
-  menuType: string | null,
-): string {
+export function overviewUrl(studyId: number, subject: SubjectRef, menuType: string | null): string {
   return studyPath(paths.subjectOverview, studyId, subjectQuery(subject, menuType));
 }
 
 export function detailUrl(
   studyId: number,
-  subject: Pick<SubjectSummary, 'id' | 'subjectId'>,
+  subject: SubjectRef,
   visitKey: string,
   formKey: string,
   menuType: string | null,

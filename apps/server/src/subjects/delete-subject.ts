@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { findSubjectInScope } from './subject-access.ts';
+
+/** The form registration fills (consent date, initials, screening number): not data of its own. */
+const REGISTRATION_FORM = { visitKey: 'consentScreening', formKey: 'consentScreening' } as const;
+
+/**
+ * Deletes a subject registered in error (issue "Subject list": PI or CRC of the subject's site, with
+ * a reason). Only a subject with nothing beyond its registration may go: any other saved form, a
+ * randomization, a query, a comment or a signature refuses it (409 `subject_has_data`), because
+ * those belong to the trial record. The row is kept with `deleted_at` set, so the audit trail still
+ * points at it; every read leaves deleted subjects out. One transaction: the subject row is locked
+ * first, as every save locks it, so no save can slip in between the check and the delete.
+ */
+export async function deleteSubject(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  input: { studyId: number; subjectId: number; reason: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const subject = await findSubjectInScope(
+      trx,
+      principal,
+      input.studyId,
+      input.subjectId,
+      'subject.delete',
+    );
+    await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
+    // Deleted by someone else while this request waited for the lock.
+    const still = await trx
+      .selectFrom('subjects')
+      .select('id')
+      .where('id', '=', subject.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!still) throw new AppError(404, 'not_found');
+
+    const data = await recordedData(trx, subject.id);
+    if (Object.values(data).some((count) => count > 0)) throw new AppError(409, 'subject_has_data', {}, data);
+
+    await trx.updateTable('subjects').set({ deleted_at: new Date() }).where('id', '=', subject.id).execute();
+    await recordAudit(trx, actor, {
+      type: 'subject.deleted',
+      entityType: 'subject',
+      entityId: subject.id,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      before: {
+        screeningNumber: subject.screening_number,
+        initials: subject.initials,
+        consentDate: subject.consent_date,
+        siteCode: subject.site_code,
+        status: subject.status,
+      },
+      reason: input.reason,
+    });
+  });
+}
+
+/** What the subject has beyond its registration, counted by kind (all zero: nothing). */
+async function recordedData(
+  trx: Kysely<Database>,
+  subjectId: number,
+): Promise<{ forms: number; randomizations: number; queries: number; comments: number; signatures: number }> {
+  const count = (rows: { count: number | string | bigint }) => Number(rows.count);
+  const forms = await trx
+    .selectFrom('form_instances')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('subject_id', '=', subjectId)
+    .where('has_data', '=', true)
+    .where((eb) =>
+      eb.not(
+        eb.and([
+          eb('visit_key', '=', REGISTRATION_FORM.visitKey),
+          eb('form_key', '=', REGISTRATION_FORM.formKey),
+        ]),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  const randomizations = await trx
+    .selectFrom('randomization_slots')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirstOrThrow();
+  const queries = await trx
+    .selectFrom('queries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirstOrThrow();
+  const comments = await trx
+    .selectFrom('form_comments')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirstOrThrow();
+  const signatures = await trx
+    .selectFrom('signatures')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirstOrThrow();
+  return {
+    forms: count(forms),
+    randomizations: count(randomizations),
+    queries: count(queries),
+    comments: count(comments),
+    signatures: count(signatures),
+  };
+}

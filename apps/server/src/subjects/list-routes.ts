@@ -1,0 +1,112 @@
+import {
+  deleteSubjectRequestSchema,
+  subjectExportQuerySchema,
+  subjectListQuerySchema,
+  subjectListResponseSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { deleteSubject } from './delete-subject.ts';
+import { exportContentTypes, exportDisposition, subjectsCsv, subjectsXlsx } from './subject-export.ts';
+import { listAllSubjects, listSubjectsPage } from './subject-list.ts';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const studyParams = z.object({ studyId: id });
+const subjectParams = z.object({ studyId: id, subjectId: id });
+
+function requireMember(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+}
+
+/** The subject list, its download and deleting a subject registered in error (issue 7). */
+export function registerSubjectListRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['subjects'];
+
+  app.get(
+    '/api/studies/:studyId/subjects',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "Subjects at the user's sites: filtered, sorted and paged, every column computed from the data",
+        params: studyParams,
+        querystring: subjectListQuerySchema,
+        response: { 200: subjectListResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      requireMember(principal, request.params.studyId);
+      return listSubjectsPage(db, principal, request.params.studyId, request.query);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/subjects/export',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The filtered subject list as CSV (UTF-8 with BOM) or XLSX (DM, ADMIN; audited)',
+        params: studyParams,
+        querystring: subjectExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      requireMember(principal, studyId);
+      if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
+      const { format, ...filter } = request.query;
+      const language = requestLanguage(request);
+      const { rows, studyCode, today } = await listAllSubjects(db, principal, studyId, filter);
+      const file = format === 'csv' ? subjectsCsv(rows, language) : await subjectsXlsx(rows, language);
+      // Who took which data out, with the filters used: data leaving the system is audited.
+      await recordAudit(db, actorOf(request), {
+        type: 'subjects.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { format, filter, rowCount: rows.length },
+      });
+      return reply
+        .header('content-type', exportContentTypes[format])
+        .header('content-disposition', exportDisposition(studyCode, today, format))
+        .header('cache-control', 'no-store')
+        .send(file);
+    },
+  );
+
+  app.delete(
+    '/api/studies/:studyId/subjects/:subjectId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Delete a subject registered in error (PI, CRC of its site; with a reason): 409 subject_has_data',
+        params: subjectParams,
+        body: deleteSubjectRequestSchema,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await deleteSubject(db, principalOf(request), actorOf(request), {
+        studyId: request.params.studyId,
+        subjectId: request.params.subjectId,
+        reason: request.body.reason,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+}

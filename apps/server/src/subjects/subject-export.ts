@@ -1,0 +1,122 @@
+import type { CodedValue, SubjectListRow, SubjectStatusValue } from '@cdms/contract';
+import writeExcelFile from 'write-excel-file/node';
+import type { Language } from '../http/language.ts';
+
+/**
+ * The subject list as a file (prototype-spec §2 "download"): the same rows and order as the screen,
+ * one column per spec column, headers and labels in the user's language.
+ */
+
+type Text = Record<Language, string>;
+type Cell = string | number | null;
+
+interface ExportColumn {
+  header: Text;
+  value: (row: SubjectListRow, language: Language) => Cell;
+}
+
+const statusLabels: Record<SubjectStatusValue, Text> = {
+  Screening: { ko: '스크리닝', en: 'Screening' },
+  'Screening-failure': { ko: '스크리닝 탈락', en: 'Screening failure' },
+  Ongoing: { ko: '진행 중', en: 'Ongoing' },
+  Complete: { ko: '완료', en: 'Complete' },
+  'Drop-out': { ko: '중도 탈락', en: 'Drop-out' },
+};
+
+const signatureLabels: Record<SubjectListRow['initialSignature'], Text> = {
+  done: { ko: '완료', en: 'Done' },
+  pending: { ko: '미완료', en: 'Pending' },
+};
+
+const label = (value: CodedValue | null, language: Language): Cell => (value ? value.label[language] : null);
+
+export const exportColumns: ExportColumn[] = [
+  { header: { ko: '번호', en: 'No.' }, value: (row) => row.number },
+  { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.subjectId },
+  { header: { ko: '기관', en: 'Site' }, value: (row) => row.site },
+  { header: { ko: '무작위배정 번호', en: 'Randomization number' }, value: (row) => row.registrationNumber },
+  { header: { ko: '상태', en: 'Status' }, value: (row, language) => statusLabels[row.status][language] },
+  { header: { ko: '성별', en: 'Sex' }, value: (row, language) => label(row.gender, language) },
+  { header: { ko: '나이', en: 'Age' }, value: (row) => row.age },
+  { header: { ko: '동의일', en: 'Consent date' }, value: (row) => row.consentDate },
+  { header: { ko: '등록일', en: 'Registration date' }, value: (row) => row.registrationDate },
+  { header: { ko: '첫 방문일', en: 'First visit date' }, value: (row) => row.firstVisitDate },
+  {
+    header: { ko: '마지막 방문', en: 'Last visit' },
+    value: (row, language) => label(row.lastVisitDate, language),
+  },
+  { header: { ko: '마지막 방문일', en: 'Last visit date' }, value: (row) => row.lastVisitDateActual },
+  { header: { ko: '이상사례', en: 'Adverse events' }, value: (row) => row.adverseReaction },
+  { header: { ko: '미해결 쿼리', en: 'Unresolved queries' }, value: (row) => row.unresolvedQuery },
+  {
+    header: { ko: '시험책임자 서명', en: 'Initial signature' },
+    value: (row, language) => signatureLabels[row.initialSignature][language],
+  },
+  {
+    header: { ko: '스크리닝 탈락 사유', en: 'Screening failure reason' },
+    value: (row, language) => label(row.registrationFailureReason, language),
+  },
+  {
+    header: { ko: '중도 탈락 사유', en: 'Dropout reason' },
+    value: (row, language) => label(row.dropoutReason, language),
+  },
+];
+
+/**
+ * A text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage return)
+ * gets a leading apostrophe, so an exported value can never execute (CSV injection). Numbers stay numbers.
+ */
+export function neutralizeFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
+function csvField(cell: Cell): string {
+  if (cell === null) return '';
+  if (typeof cell === 'number') return String(cell);
+  const text = neutralizeFormula(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** UTF-8 with a byte-order mark (so Excel reads Korean), CRLF line ends. */
+export function subjectsCsv(rows: SubjectListRow[], language: Language): Buffer {
+  const lines = [
+    exportColumns.map((column) => csvField(column.header[language])).join(','),
+    ...rows.map((row) => exportColumns.map((column) => csvField(column.value(row, language))).join(',')),
+  ];
+  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+}
+
+export async function subjectsXlsx(rows: SubjectListRow[], language: Language): Promise<Buffer> {
+  const sheetData = [
+    exportColumns.map((column) => ({ value: column.header[language], fontWeight: 'bold' as const })),
+    // Text cells are typed String: a spreadsheet shows them as written and never evaluates them.
+    ...rows.map((row) =>
+      exportColumns.map((column) => {
+        const value = column.value(row, language);
+        if (value === null) return null;
+        return typeof value === 'number' ? { value, type: Number } : { value, type: String };
+      }),
+    ),
+  ];
+  return writeExcelFile(sheetData, {
+    sheet: language === 'ko' ? '피험자 목록' : 'Subjects',
+    stickyRowsCount: 1,
+    columns: exportColumns.map((column) => ({ width: Math.max(10, column.header[language].length * 2) })),
+  }).toBuffer();
+}
+
+export const exportContentTypes = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/**
+ * `attachment; filename="TMP-2026_subjects_2026-05-01.csv"` with an RFC 5987 `filename*` for
+ * characters outside ASCII, and nothing that could break out of the header.
+ */
+export function exportDisposition(studyCode: string, today: string, format: 'csv' | 'xlsx'): string {
+  const name = `${studyCode}_subjects_${today}.${format}`;
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { REASON_MAX, type SubjectStatus } from './subjects.ts';
+
+/**
+ * The full subject list (prototype-spec §2 "Subject list", §3 "Subject (list row)"): its filters as
+ * query parameters, its rows, and its download. The server computes every column from the data.
+ */
+
+/** The spec's five status values (§4), as the list shows and filters them. */
+export const subjectStatusValues = [
+  'Screening',
+  'Screening-failure',
+  'Ongoing',
+  'Complete',
+  'Drop-out',
+] as const;
+export type SubjectStatusValue = (typeof subjectStatusValues)[number];
+
+/** The stored status → the spec's value. */
+export const subjectStatusValueOf: Record<SubjectStatus, SubjectStatusValue> = {
+  screening: 'Screening',
+  screening_failure: 'Screening-failure',
+  ongoing: 'Ongoing',
+  complete: 'Complete',
+  dropout: 'Drop-out',
+};
+
+/** The spec's value → the stored status. */
+export const subjectStatusOfValue = Object.fromEntries(
+  Object.entries(subjectStatusValueOf).map(([status, value]) => [value, status]),
+) as Record<SubjectStatusValue, SubjectStatus>;
+
+/** Which date the period filter looks at. */
+export const subjectListDateTypes = [
+  'consentDate',
+  'registrationDate',
+  'firstVisitDate',
+  'lastVisitDate',
+] as const;
+export type SubjectListDateType = (typeof subjectListDateTypes)[number];
+
+/** The columns a list can be sorted by (every data column of §3; `number` is the position itself). */
+export const subjectListSortKeys = [
+  'subjectId',
+  'site',
+  'registrationNumber',
+  'status',
+  'gender',
+  'age',
+  'consentDate',
+  'registrationDate',
+  'firstVisitDate',
+  'lastVisitDate',
+  'lastVisitDateActual',
+  'adverseReaction',
+  'unresolvedQuery',
+  'initialSignature',
+  'registrationFailureReason',
+  'dropoutReason',
+] as const;
+export type SubjectListSortKey = (typeof subjectListSortKeys)[number];
+
+/** prototype-spec §9. */
+export const SUBJECT_LIST_PAGE_SIZES = [10, 50, 100] as const;
+export type SubjectListPageSize = (typeof SUBJECT_LIST_PAGE_SIZES)[number];
+
+export const SUBJECT_SEARCH_MAX = 100;
+
+/** A real calendar day written YYYY-MM-DD (2026-02-30 is refused, not rolled over). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}
+
+const calendarDate = z.string().refine(isCalendarDate, { error: 'invalid_date' });
+
+const filterShape = {
+  dateType: z.enum(subjectListDateTypes).default('registrationDate'),
+  /** UTC+9 days, both inclusive. */
+  start: calendarDate.optional(),
+  end: calendarDate.optional(),
+  /** Without dates: the last 3 or 6 months up to today (UTC+9), as the notice list counts them. */
+  range: z.enum(['all', '3', '6']).default('all'),
+  status: z.enum(['all', ...subjectStatusValues]).default('all'),
+  /** Initial signature: true = done, false = pending. */
+  signature: z.enum(['all', 'true', 'false']).default('all'),
+  /** Screening number, randomization number, initials or site (code or name); case-insensitive. */
+  search: z.string().trim().max(SUBJECT_SEARCH_MAX).optional(),
+  sort: z.enum(subjectListSortKeys).default('subjectId'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+};
+
+function startNotAfterEnd(filter: { start?: string | undefined; end?: string | undefined }): boolean {
+  return !(filter.start && filter.end && filter.start > filter.end);
+}
+const startAfterEnd = { path: ['start'], error: 'start_after_end' };
+
+export const subjectListFilterSchema = z.object(filterShape).refine(startNotAfterEnd, startAfterEnd);
+export type SubjectListFilter = z.output<typeof subjectListFilterSchema>;
+
+export const subjectListQuerySchema = z
+  .object({
+    ...filterShape,
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    size: z.coerce
+      .number()
+      .pipe(z.union(SUBJECT_LIST_PAGE_SIZES.map((size) => z.literal(size))))
+      .default(10),
+  })
+  .refine(startNotAfterEnd, startAfterEnd);
+export type SubjectListQuery = z.input<typeof subjectListQuerySchema>;
+
+export const subjectExportFormats = ['csv', 'xlsx'] as const;
+export const subjectExportQuerySchema = z
+  .object({ ...filterShape, format: z.enum(subjectExportFormats) })
+  .refine(startNotAfterEnd, startAfterEnd);
+export type SubjectExportQuery = z.input<typeof subjectExportQuerySchema>;
+
+const localized = z.object({ ko: z.string(), en: z.string() });
+
+/** A coded value with its label in both languages (from the study definition's code lists). */
+export const codedValueSchema = z.object({ code: z.string(), label: localized });
+export type CodedValue = z.infer<typeof codedValueSchema>;
+
+export const subjectListRowSchema = z.object({
+  pk: z.number().int(),
+  /** Position in the filtered, sorted list (1 on the first row of page 1). */
+  number: z.number().int(),
+  /** Screening number, `S{institution}-{sequence}`. */
+  subjectId: z.string(),
+  initials: z.string(),
+  siteId: z.number().int(),
+  /** Site code. */
+  site: z.string(),
+  /** The randomization number, once randomized. */
+  registrationNumber: z.string().nullable(),
+  status: z.enum(subjectStatusValues),
+  gender: codedValueSchema.nullable(),
+  age: z.number().nullable(),
+  consentDate: z.string(),
+  /** The day (UTC+9) the subject was registered in the system. */
+  registrationDate: z.string(),
+  firstVisitDate: z.string().nullable(),
+  /** The last visit done (code = visit key), and its date in `lastVisitDateActual`. */
+  lastVisitDate: codedValueSchema.nullable(),
+  lastVisitDateActual: z.string().nullable(),
+  /** Adverse events recorded. */
+  adverseReaction: z.number().int(),
+  /** Open and answered queries. */
+  unresolvedQuery: z.number().int(),
+  /** An invalidated signature is pending again. */
+  initialSignature: z.enum(['done', 'pending']),
+  registrationFailureReason: codedValueSchema.nullable(),
+  dropoutReason: codedValueSchema.nullable(),
+  /** Whether this user may delete the subject (PI/CRC of its site); data may still refuse it (409). */
+  canDelete: z.boolean(),
+});
+export type SubjectListRow = z.infer<typeof subjectListRowSchema>;
+
+export const subjectListResponseSchema = z.object({
+  subjects: z.array(subjectListRowSchema),
+  /** Rows matching the filters, over every page. */
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+});
+export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
+
+export const deleteSubjectRequestSchema = z.object({
+  reason: z.string().trim().min(1).max(REASON_MAX),
+});
+export type DeleteSubjectRequest = z.input<typeof deleteSubjectRequestSchema>;
