@@ -28,7 +28,7 @@ export async function logInFromLanding(page: Page, email: string, password = DEM
 }
 
 /** Logs in through the UI and waits for the account menu. */
-export async function logInAs(page: Page, account: DemoAccount): Promise<void> {
+export async function logInAs(page: Page, account: { email: string; name: string }): Promise<void> {
   await logInFromLanding(page, account.email);
   await expect(page.getByRole('button', { name: `${account.name} 님` })).toBeVisible();
 }

@@ -59,6 +59,7 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
   const databaseName = `cdms_rand_${Date.now()}_${process.pid}`;
   const servers: ChildProcess[] = [];
   const serverUrls: string[] = [];
+  let testSite = { studyId: 0, siteId: 0 };
   let databaseUrl = '';
 
   beforeAll(async () => {
@@ -95,10 +96,28 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
       studies: { id: number }[];
     };
     const studyId = studies.studies[0]?.id as number;
-    const me = (await (await fetch(`${first.url}/api/auth/me`, { headers: pi })).json()) as {
-      memberships: { studyId: number; sites: { id: number }[] }[];
-    };
-    const siteId = me.memberships.find((m) => m.studyId === studyId)?.sites[0]?.id as number;
+    // The living demo already holds lists and subjects at the demo sites: the test opens a site of
+    // its own (through the admin API) and gives the PI a role there, so it starts from an empty list.
+    const admin = await logIn(first.url, 'admin@demo.cdms');
+    const site = (await (
+      await fetch(`${first.url}/api/admin/studies/${studyId}/sites`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ code: 'TWO-9Y', name: 'Two processes', institutionNumber: '09' }),
+      })
+    ).json()) as { id: number };
+    const siteId = site.id;
+    const memberships = (await (
+      await fetch(`${first.url}/api/admin/studies/${studyId}/memberships`, { headers: admin })
+    ).json()) as { memberships: { id: number; userEmail: string; siteIds: number[] }[] };
+    const piMembership = memberships.memberships.find((m) => m.userEmail === 'pi@demo.cdms');
+    const widened = await fetch(`${first.url}/api/admin/studies/${studyId}/memberships/${piMembership?.id}`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ siteIds: [...(piMembership?.siteIds ?? []), siteId] }),
+    });
+    expect(widened.status).toBe(200);
+    testSite = { studyId, siteId };
 
     const generated = await fetch(`${first.url}/api/studies/${studyId}/randomization/generate`, {
       method: 'POST',
@@ -152,7 +171,8 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
     const check = new pg.Client({ connectionString: databaseUrl });
     await check.connect();
     const used = await check.query(
-      'select count(*)::int as slots, count(distinct subject_id)::int as subjects from randomization_slots where subject_id is not null',
+      'select count(*)::int as slots, count(distinct subject_id)::int as subjects from randomization_slots where subject_id is not null and site_id = $1',
+      [siteId],
     );
     await check.end();
     expect(used.rows[0]).toEqual({ slots: SUBJECTS, subjects: SUBJECTS });
@@ -163,14 +183,10 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
     expect(serverUrls).toHaveLength(2);
     const [firstUrl, secondUrl] = serverUrls;
     const pi = await logIn(firstUrl as string, 'pi@demo.cdms');
-    const me = (await (await fetch(`${firstUrl}/api/auth/me`, { headers: pi })).json()) as {
-      memberships: { studyId: number; sites: { id: number }[] }[];
-    };
-    const membership = me.memberships[0] as { studyId: number; sites: { id: number }[] };
-    const siteId = membership.sites[0]?.id as number;
+    const { studyId, siteId } = testSite;
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, index) =>
-        fetch(`${index % 2 === 0 ? firstUrl : secondUrl}/api/studies/${membership.studyId}/subjects`, {
+        fetch(`${index % 2 === 0 ? firstUrl : secondUrl}/api/studies/${studyId}/subjects`, {
           method: 'POST',
           headers: pi,
           body: JSON.stringify({ siteId, consentDate: '2025-03-03', initials: 'CON' }),

@@ -1,4 +1,4 @@
-import type { SubjectStatus } from '@cdms/contract';
+import type { SignatureState, SubjectStatus } from '@cdms/contract';
 import {
   type Code,
   computeVisitSchedule,
@@ -11,6 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { signatureStatesOf } from '../signatures/signature-data.ts';
 
 /**
  * The facts about each subject that lists, exports, the dashboard and the visit alarms show: one
@@ -29,8 +30,6 @@ const SOURCES = {
     dropoutReason: 'dropoutReason',
   },
 } as const;
-
-export type SignatureState = 'none' | 'signed' | 'invalidated';
 
 export interface SubjectFacts {
   id: number;
@@ -179,19 +178,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     .where('has_data', '=', true)
     .groupBy('subject_id')
     .execute();
-  // The newest signature decides: in force → signed, invalidated → re-sign required.
-  const signatures = await db
-    .selectFrom('signatures')
-    .select(['subject_id', 'invalidated_at'])
-    .where('subject_id', 'in', ids)
-    .orderBy('signed_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const signatureOf = new Map<number, SignatureState>();
-  for (const signature of signatures) {
-    if (!signatureOf.has(signature.subject_id))
-      signatureOf.set(signature.subject_id, signature.invalidated_at === null ? 'signed' : 'invalidated');
-  }
+  const signatureOf = await signatureStatesOf(db, ids);
 
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
