@@ -43,7 +43,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 function waitForUrl(server: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`The server did not start in 180 s:\n${output}`)), 180_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The server did not start in 180 s:\n${output}`)),
+      180_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = output.match(/running at (http:\/\/localhost:\d+)/);
