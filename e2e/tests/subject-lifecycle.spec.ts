@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   type APIRequestContext,
   type Browser,
@@ -176,5 +177,21 @@ test.describe('subject lifecycle', () => {
     row = await listRow(crcPage, failed);
     await expect(row).toContainText('스크리닝 탈락');
     await crcPage.context().close();
+
+    // The data manager downloads the filtered list as CSV.
+    const dmPage = await newPage(browser, baseURL as string);
+    await logInAs(dmPage, { email: 'dm@demo.cdms', name: '정데이' });
+    await dmPage.goto(`/subject-list/${STUDY_ID}?search=${screeningNumber}`);
+    await dmPage.getByRole('button', { name: /^다운로드/ }).click();
+    const [download] = await Promise.all([
+      dmPage.waitForEvent('download'),
+      dmPage.getByRole('menuitem', { name: 'CSV (Excel에서 열림)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^TMP-2026_subjects_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path()) as string, 'utf8');
+    expect(csv).toContain(screeningNumber);
+    expect(csv).toContain(randomizationNumber);
+    expect(csv.trim().split('\n')).toHaveLength(2);
+    await dmPage.context().close();
   });
 });

@@ -153,8 +153,8 @@ function renewSession(): Promise<boolean> {
   return renewal;
 }
 
-/** Sends a request and returns the parsed JSON body (undefined for 204). Throws `ApiError`. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends a request, renewing the session once on 401 (spec §8); a failure becomes `ApiError`. */
+async function sendWithRenewal(path: string, options: RequestOptions): Promise<Response> {
   let response = await send(path, options);
   if (response.status === 401 && !options.noRenew) {
     if (await renewSession()) {
@@ -166,6 +166,32 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     }
   }
   if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
+/** Sends a request and returns the parsed JSON body (undefined for 204). Throws `ApiError`. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await sendWithRenewal(path, options);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
+}
+
+/** The file name of a Content-Disposition header (RFC 6266: `filename*` first, then `filename`). */
+function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // Not valid percent-encoding: use the plain name.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition)?.[1] ?? null;
+}
+
+/** Downloads a file (exports): its bytes and the name the server gave it. Throws `ApiError`. */
+export async function apiDownload(path: string): Promise<{ blob: Blob; fileName: string | null }> {
+  const response = await sendWithRenewal(path, {});
+  return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('content-disposition')) };
 }

@@ -7,8 +7,7 @@ import type {
   SubjectSummary,
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { i18n } from '../../../i18n/i18n.ts';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { apiDownload, apiRequest } from '../../../lib/api-client.ts';
 import { type SubjectListFilters, subjectListQueryString } from '../lib/subject-list-filters.ts';
 import { subjectKeys, subjectPath } from './subject-query-keys.ts';
 
@@ -107,23 +106,9 @@ export function useSubjectHistory(studyId: number, subjectPk: number | null) {
 export type ExportFormat = 'csv' | 'xlsx';
 
 /** The file name the server gives in Content-Disposition (RFC 5987 form first). */
-export function fileNameOf(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
-  if (encoded) {
-    try {
-      return decodeURIComponent(encoded);
-    } catch {
-      // Not valid percent-encoding: use the plain name.
-    }
-  }
-  return /filename="([^"]+)"/i.exec(disposition)?.[1] ?? fallback;
-}
-
 /**
- * Downloads the filtered list as CSV or XLSX (DM, ADMIN). A file, not JSON, so this is a plain
- * fetch with the user's language (the headers and labels follow it); a refusal carries the
- * server's message as an `ApiError`.
+ * Downloads the filtered list as CSV or XLSX (DM, ADMIN), in the user's language (the headers
+ * and labels follow it); a refusal carries the server's message as an `ApiError`.
  */
 export async function downloadSubjectList(
   studyId: number,
@@ -131,30 +116,10 @@ export async function downloadSubjectList(
   format: ExportFormat,
 ): Promise<void> {
   const url = `${listPath(studyId)}/export?format=${format}&${subjectListQueryString(filters, false)}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { 'Accept-Language': i18n.language },
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError('network', 0, 'network', i18n.t('apiErrors.network', { ns: 'common' }));
-  }
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => null)) as {
-      error?: { code?: string; message?: string };
-    } | null;
-    throw new ApiError(
-      response.status === 403 ? 'forbidden' : response.status >= 500 ? 'server' : 'bad_request',
-      response.status,
-      payload?.error?.code ?? 'unknown',
-      payload?.error?.message ?? i18n.t('apiErrors.unknown', { ns: 'common' }),
-    );
-  }
-  const blob = await response.blob();
+  const { blob, fileName } = await apiDownload(url);
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = fileNameOf(response.headers.get('content-disposition'), `subjects.${format}`);
+  link.download = fileName ?? `subjects.${format}`;
   document.body.append(link);
   link.click();
   link.remove();
