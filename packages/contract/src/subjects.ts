@@ -86,7 +86,11 @@ export const formDataResponseSchema = z.object({
       target: z.object({ visit: z.string(), form: z.string() }).nullable(),
     }),
   ),
-  abilities: z.object({ edit: z.boolean() }),
+  abilities: z.object({
+    edit: z.boolean(),
+    /** On the randomization form: the user may randomize this subject now (eligibility is checked on asking). */
+    randomize: z.boolean(),
+  }),
 });
 export type FormDataResponse = z.infer<typeof formDataResponseSchema>;
 

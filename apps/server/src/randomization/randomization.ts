@@ -195,6 +195,24 @@ export async function randomizationStatus(
   };
 }
 
+/** Whether the subject has taken a slot of the allocation list. */
+export async function isRandomized(
+  executor: Kysely<Database> | Transaction<Database>,
+  subjectId: number,
+): Promise<boolean> {
+  const slot = await executor
+    .selectFrom('randomization_slots')
+    .select('id')
+    .where('subject_id', '=', subjectId)
+    .executeTakeFirst();
+  return slot !== undefined;
+}
+
+/** Randomization is for a subject still in screening and without a number. */
+export function awaitsRandomization(status: string, randomized: boolean): boolean {
+  return status === 'screening' && !randomized;
+}
+
 /**
  * Randomizes a subject: only a Screening subject saved as eligible at V2, once. Takes the site's
  * lowest free slot under a row lock (concurrent requests on any number of server processes queue
@@ -213,12 +231,7 @@ export async function randomizeSubject(
   return db.transaction().execute(async (trx: Transaction<Database>) => {
     const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
-    const taken = await trx
-      .selectFrom('randomization_slots')
-      .select('id')
-      .where('subject_id', '=', subject.id)
-      .executeTakeFirst();
-    if (taken) throw new AppError(409, 'already_randomized');
+    if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');
     const stored = await loadSubjectData(trx, subject.id);
     const eligible = stored.entered.v2?.inclusionExclusionEval?.eligible === 'Y';
     const statusNow = await trx
@@ -226,7 +239,7 @@ export async function randomizeSubject(
       .select('status')
       .where('id', '=', subject.id)
       .executeTakeFirstOrThrow();
-    if (!eligible || statusNow.status !== 'screening')
+    if (!eligible || !awaitsRandomization(statusNow.status, false))
       throw new AppError(422, 'not_eligible_for_randomization');
 
     const slot = await trx

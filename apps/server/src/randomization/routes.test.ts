@@ -123,6 +123,10 @@ describeWithDatabase('randomization', (database) => {
     ).toBe(422);
 
     const subjectId = await subjectAt('pi', site1);
+    const randomizationFormUrl = `/api/studies/${studyId}/subjects/${subjectId}/forms/v2/randomizationNumber`;
+    // The form tells the screen whether to offer the button: site staff, before the assignment.
+    expect((await as('pi', 'GET', randomizationFormUrl)).json().abilities.randomize).toBe(true);
+    expect((await as('cra', 'GET', randomizationFormUrl)).json().abilities.randomize).toBe(false);
     expect(
       (await as('cra', 'POST', `/api/studies/${studyId}/subjects/${subjectId}/randomize`)).statusCode,
     ).toBe(403);
@@ -136,6 +140,7 @@ describeWithDatabase('randomization', (database) => {
     expect(
       (await as('pi', 'POST', `/api/studies/${studyId}/subjects/${subjectId}/randomize`)).json().error.code,
     ).toBe('already_randomized');
+    expect((await as('pi', 'GET', randomizationFormUrl)).json().abilities.randomize).toBe(false);
 
     const form = (
       await as('cra', 'GET', `/api/studies/${studyId}/subjects/${subjectId}/forms/v2/randomizationNumber`)

@@ -1,5 +1,5 @@
 import type { AuditEntry, FormComment, FormDataResponse, OverviewResponse } from '@cdms/contract';
-import { todayInKorea } from '@cdms/contract';
+import { randomizationForm, todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
 import { loadSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
@@ -103,6 +104,11 @@ export async function formData(
       : [],
     abilities: {
       edit: can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
+      randomize:
+        visitKey === randomizationForm.visitKey &&
+        formKey === randomizationForm.formKey &&
+        can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
+        awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
     },
   };
 }

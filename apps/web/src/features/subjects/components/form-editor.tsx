@@ -503,8 +503,7 @@ export function FormEditor({
         <RandomizePanel
           studyId={studyId}
           subject={formData.subject}
-          alreadyRandomized={Boolean(base.values.randomizationNumber)}
-          canWriteSubject={formData.abilities.edit}
+          mayRandomize={formData.abilities.randomize}
           onRandomized={() => void reloadFromServer()}
         />
       ) : null}

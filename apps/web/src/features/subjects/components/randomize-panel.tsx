@@ -7,7 +7,6 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { useMe } from '../../auth/api/me.ts';
 import { subjectKeys, subjectPath } from '../api/subject-query-keys.ts';
 import styles from './randomize-panel.module.css';
 
@@ -32,33 +31,22 @@ function useRandomize(studyId: number, subjectPk: number) {
 export function RandomizePanel({
   studyId,
   subject,
-  alreadyRandomized,
-  canWriteSubject,
+  mayRandomize,
   onRandomized,
 }: {
   studyId: number;
   subject: SubjectSummary;
-  /** The form already holds a randomization number. */
-  alreadyRandomized: boolean;
-  /** The user may enter data at the subject's site (the server's answer on the form). */
-  canWriteSubject: boolean;
+  /** The server's answer on the form: this user may randomize this subject now. */
+  mayRandomize: boolean;
   /** After the assignment: the form reloads its values from the server. */
   onRandomized: () => void;
 }) {
   const { t } = useTranslation('randomization');
   const modals = useModalStack();
   const toast = useToast();
-  const me = useMe();
   const randomize = useRandomize(studyId, subject.id);
   const [result, setResult] = useState<RandomizeResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const abilities =
-    me.data?.memberships.find((membership) => membership.studyId === studyId)?.abilities ?? [];
-  const mayRandomize =
-    abilities.includes('subject.randomize') &&
-    canWriteSubject &&
-    subject.status === 'screening' &&
-    !alreadyRandomized;
 
   async function submit() {
     setError(null);
