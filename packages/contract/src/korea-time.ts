@@ -26,3 +26,28 @@ export function monthsBefore(date: string, months: number): string {
   target.setUTCDate(Math.min(day, lastDay));
   return target.toISOString().slice(0, 10);
 }
+
+/** The period presets of the list filters (prototype-spec §9: all, 3 months, 6 months). */
+export const dateRangePresets = ['all', '3', '6'] as const;
+export type DateRangePreset = (typeof dateRangePresets)[number];
+
+/** The dates a preset stands for: the last 3 or 6 months up to `today`; `all` is no dates at all. */
+export function presetDates(
+  preset: DateRangePreset,
+  today: string = todayInKorea(),
+): { start: string; end: string } {
+  if (preset === 'all') return { start: '', end: '' };
+  return { start: monthsBefore(today, Number(preset)), end: today };
+}
+
+/**
+ * Which preset two dates amount to (both empty → all; end exactly 3 or 6 months after start → 3
+ * or 6). Any other pair is a custom period: no preset (null).
+ */
+export function deriveRange(start: string, end: string): DateRangePreset | null {
+  if (!start && !end) return 'all';
+  if (!start || !end) return null;
+  if (monthsBefore(end, 3) === start) return '3';
+  if (monthsBefore(end, 6) === start) return '6';
+  return null;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateRangePresets } from './korea-time.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' });
 
@@ -6,7 +7,7 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' 
 export const noticeListQuerySchema = z.object({
   start: isoDate.optional(),
   end: isoDate.optional(),
-  range: z.enum(['all', '3', '6']).default('all'),
+  range: z.enum(dateRangePresets).default('all'),
   search: z.string().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce

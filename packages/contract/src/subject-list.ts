@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateRangePresets } from './korea-time.ts';
 import { REASON_MAX, type SubjectStatus } from './subjects.ts';
 
 /**
@@ -81,7 +82,7 @@ const filterShape = {
   start: calendarDate.optional(),
   end: calendarDate.optional(),
   /** Without dates: the last 3 or 6 months up to today (UTC+9), as the notice list counts them. */
-  range: z.enum(['all', '3', '6']).default('all'),
+  range: z.enum(dateRangePresets).default('all'),
   status: z.enum(['all', ...subjectStatusValues]).default('all'),
   /** Initial signature: true = done, false = pending. */
   signature: z.enum(['all', 'true', 'false']).default('all'),

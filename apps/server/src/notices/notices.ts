@@ -6,7 +6,7 @@ import type {
   noticeListQuerySchema,
   noticeWriteSchema,
 } from '@cdms/contract';
-import { isBlankRichText, monthsBefore, startOfKoreanDay, todayInKorea } from '@cdms/contract';
+import { isBlankRichText, presetDates, startOfKoreanDay } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -42,10 +42,7 @@ export async function listNotices(
   const writer = canWriteNotices(principal, studyId);
   let start = filter.start;
   let end = filter.end;
-  if (!start && !end && filter.range && filter.range !== 'all') {
-    end = todayInKorea();
-    start = monthsBefore(end, Number(filter.range));
-  }
+  if (!start && !end && filter.range && filter.range !== 'all') ({ start, end } = presetDates(filter.range));
   if (start && end && start > end)
     throw new AppError(400, 'validation_failed', {}, [{ path: '/start', message: 'start_after_end' }]);
 

@@ -1,6 +1,6 @@
 import {
   type CodedValue,
-  monthsBefore,
+  presetDates,
   type SubjectListFilter,
   type SubjectListResponse,
   type SubjectListRow,
@@ -132,9 +132,7 @@ export async function loadSubjectRows(
 
 /** The period a filter asks for: its dates, or a 3/6-month preset ending today (UTC+9). */
 export function filterPeriod(filter: SubjectListFilter, today: string): { start?: string; end?: string } {
-  if (!filter.start && !filter.end && filter.range !== 'all') {
-    return { start: monthsBefore(today, Number(filter.range)), end: today };
-  }
+  if (!filter.start && !filter.end && filter.range !== 'all') return presetDates(filter.range, today);
   return {
     ...(filter.start ? { start: filter.start } : {}),
     ...(filter.end ? { end: filter.end } : {}),

@@ -1,4 +1,10 @@
-import { monthsBefore, todayInKorea } from '@cdms/contract';
+import {
+  type DateRangePreset,
+  dateRangePresets,
+  deriveRange,
+  presetDates,
+  todayInKorea,
+} from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 
 /**
@@ -9,8 +15,8 @@ export const NOTICE_PAGE_SIZES = [10, 20, 50] as const;
 export type NoticePageSize = (typeof NOTICE_PAGE_SIZES)[number];
 export const DEFAULT_NOTICE_PAGE_SIZE: NoticePageSize = 10;
 
-export type NoticeRange = 'all' | '3' | '6';
-export const NOTICE_RANGE_PRESETS: readonly NoticeRange[] = ['all', '3', '6'];
+export type NoticeRange = DateRangePreset;
+export const NOTICE_RANGE_PRESETS: readonly NoticeRange[] = dateRangePresets;
 
 export interface NoticeFilters {
   start: string;
@@ -35,29 +41,8 @@ function isIsoDate(value: string): boolean {
   return ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 }
 
-// Korean days and month arithmetic are shared with the server, which derives the same presets.
-export { monthsBefore, todayInKorea as todayKst } from '@cdms/contract';
-
-/** The dates a preset stands for: the last 3 or 6 months up to today; `all` is no dates at all. */
-export function presetDates(
-  range: NoticeRange,
-  today: string = todayInKorea(),
-): { start: string; end: string } {
-  if (range === 'all') return { start: '', end: '' };
-  return { start: monthsBefore(today, Number(range)), end: today };
-}
-
-/**
- * Which preset the dates amount to (spec: both empty → all; end exactly 3 or 6 months after start
- * → 3 or 6). Any other pair is a custom period: no preset is selected (null).
- */
-export function deriveRange(start: string, end: string): NoticeRange | null {
-  if (!start && !end) return 'all';
-  if (!start || !end) return null;
-  if (monthsBefore(end, 3) === start) return '3';
-  if (monthsBefore(end, 6) === start) return '6';
-  return null;
-}
+// Korean days and the period presets are shared with the server, which derives the same presets.
+export { deriveRange, monthsBefore, presetDates, todayInKorea as todayKst } from '@cdms/contract';
 
 function readSize(raw: string | null): NoticePageSize {
   const size = Number(raw);

@@ -1,6 +1,9 @@
 import {
+  type DateRangePreset,
+  dateRangePresets,
+  deriveRange,
   isCalendarDate,
-  monthsBefore,
+  presetDates,
   SUBJECT_LIST_PAGE_SIZES,
   SUBJECT_SEARCH_MAX,
   type SubjectListDateType,
@@ -20,8 +23,11 @@ import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
  * the server would refuse are dropped when read, never sent.
  */
 
-export type SubjectRange = 'all' | '3' | '6';
-export const SUBJECT_RANGE_PRESETS: readonly SubjectRange[] = ['all', '3', '6'];
+export type SubjectRange = DateRangePreset;
+export const SUBJECT_RANGE_PRESETS: readonly SubjectRange[] = dateRangePresets;
+
+// The period presets are shared with the server (packages/contract korea-time.ts).
+export { deriveRange, presetDates };
 export type StatusChoice = 'all' | SubjectStatusValue;
 export type SignatureChoice = 'all' | 'true' | 'false';
 export type SortOrder = 'asc' | 'desc';
@@ -83,24 +89,6 @@ const PARAMS = [
 
 function oneOf<T extends string | number>(allowed: readonly T[], raw: string | null, fallback: T): T {
   return allowed.find((value) => String(value) === raw) ?? fallback;
-}
-
-/** The dates a preset stands for: the last 3 or 6 months up to today (UTC+9); `all` is no dates. */
-export function presetDates(
-  range: SubjectRange,
-  today: string = todayInKorea(),
-): { start: string; end: string } {
-  if (range === 'all') return { start: '', end: '' };
-  return { start: monthsBefore(today, Number(range)), end: today };
-}
-
-/** The preset two dates amount to (both empty → all; end exactly 3 or 6 months after start), or null. */
-export function deriveRange(start: string, end: string): SubjectRange | null {
-  if (!start && !end) return 'all';
-  if (!start || !end) return null;
-  if (monthsBefore(end, 3) === start) return '3';
-  if (monthsBefore(end, 6) === start) return '6';
-  return null;
 }
 
 /** The list a URL asks for. A `range=3|6` without dates (a hand-written link) means the last months. */
