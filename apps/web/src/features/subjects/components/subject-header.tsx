@@ -1,6 +1,7 @@
 import type { SubjectSummary } from '@cdms/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import styles from './subjects.module.css';
 
 /** The chosen subject in one line: screening number, initials, site, status, consent date. */
@@ -24,9 +25,7 @@ export function SubjectHeader({ subject, children }: { subject: SubjectSummary; 
         <div>
           <dt>{t('list.columns.status')}</dt>
           <dd>
-            <span className={styles.statusBadge} data-status={subject.status}>
-              {t(`status.${subject.status}`)}
-            </span>
+            <SubjectStatusBadge status={subject.status}>{t(`status.${subject.status}`)}</SubjectStatusBadge>
           </dd>
         </div>
         <div>

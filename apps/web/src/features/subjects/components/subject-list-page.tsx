@@ -16,6 +16,7 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
+import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
@@ -36,7 +37,6 @@ import {
   SUBJECT_HISTORY_MODAL,
   SubjectHistoryModal,
 } from './subject-list-modals.tsx';
-import badgeStyles from './subjects.module.css';
 
 /** The table's columns in the spec's order (§2 "Subject list"); all but the number and note sort. */
 const COLUMNS: readonly { key: SubjectListSortKey | 'number' | 'note'; numeric?: boolean }[] = [
@@ -326,9 +326,9 @@ function SubjectTable({ rows, busy, filters, onSort, subjectUrl, onHistory, onDe
                 <td>{row.site}</td>
                 <td>{row.registrationNumber ?? ''}</td>
                 <td>
-                  <span className={badgeStyles.statusBadge} data-status={subjectStatusOfValue[row.status]}>
+                  <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
                     {t(`status.${subjectStatusOfValue[row.status]}`)}
-                  </span>
+                  </SubjectStatusBadge>
                 </td>
                 <td>{row.gender?.label[language] ?? ''}</td>
                 <td className={styles.numeric}>{row.age ?? ''}</td>

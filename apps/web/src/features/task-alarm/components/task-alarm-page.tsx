@@ -12,6 +12,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { Pagination, usePageParam } from '../../../components/pagination.tsx';
+import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import {
   type AlarmFilters,
@@ -238,9 +239,9 @@ function AlarmRow({
       <td>{alarm.subject.registrationNumber ?? '–'}</td>
       <td title={alarm.subject.siteName}>{alarm.subject.siteCode}</td>
       <td>
-        <span className={styles.statusBadge} data-status={alarm.subject.status}>
+        <SubjectStatusBadge status={alarm.subject.status}>
           {t(`status.${alarm.subject.status}`)}
-        </span>
+        </SubjectStatusBadge>
       </td>
       <td>{alarm.visitLabel[language]}</td>
       <td className={styles.wrap}>
