@@ -1,5 +1,6 @@
 import type { RandomizationStatus, RandomizeResponse } from '@cdms/contract';
 import { randomizationForm, todayInKorea } from '@cdms/contract';
+import { evaluateSubject, findFormEvaluation } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -11,6 +12,9 @@ import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
+
+/** The randomization form's item that says, from the study's rules, whether the subject may be randomized. */
+const RANDOMIZATION_SUITABLE_ITEM = 'suitable';
 
 /** R + institution number (2 digits) + the slot's sequence within the institution (3 digits). */
 export function formatRandomizationNumber(institutionNumber: string, sequence: number): string {
@@ -233,7 +237,12 @@ export async function randomizeSubject(
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
     if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');
     const stored = await loadSubjectData(trx, subject.id);
-    const eligible = stored.entered.v2?.inclusionExclusionEval?.eligible === 'Y';
+    // Eligibility is the study's own rule: the randomization form's derived "suitable" item.
+    const evaluation = evaluateSubject(current.definition, stored.entered, { today: todayInKorea() });
+    const eligible =
+      findFormEvaluation(evaluation, randomizationForm.visitKey, randomizationForm.formKey)?.derived[
+        RANDOMIZATION_SUITABLE_ITEM
+      ] === 'Y';
     const statusNow = await trx
       .selectFrom('subjects')
       .select('status')
