@@ -168,12 +168,17 @@ export const errorMessages = {
 
 export type ErrorCode = keyof typeof errorMessages;
 
+/** A message parameter: a value, or words in both languages (the reader's is chosen). */
+export type MessageParam = string | number | { ko: string; en: string };
+
 export function errorMessage(
   code: ErrorCode,
   language: Language,
-  params: Record<string, string | number> = {},
+  params: Record<string, MessageParam> = {},
 ): string {
-  return errorMessages[code][language].replace(/\{(\w+)\}/g, (match, name: string) =>
-    name in params ? String(params[name]) : match,
-  );
+  return errorMessages[code][language].replace(/\{(\w+)\}/g, (match, name: string) => {
+    const param = params[name];
+    if (param === undefined) return match;
+    return typeof param === 'object' ? param[language] : String(param);
+  });
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { type ErrorCode, errorMessage } from './error-messages.ts';
+import { type ErrorCode, errorMessage, type MessageParam } from './error-messages.ts';
 import { requestLanguage } from './language.ts';
 
 /** One error shape for every API error: `{"error":{"code","message","details"?}}`. */
@@ -20,7 +20,7 @@ export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
-    readonly params: Record<string, string | number> = {},
+    readonly params: Record<string, MessageParam> = {},
     readonly details?: unknown,
   ) {
     super(code);
@@ -33,7 +33,7 @@ export function sendError(
   reply: FastifyReply,
   statusCode: number,
   code: ErrorCode,
-  params: Record<string, string | number> = {},
+  params: Record<string, MessageParam> = {},
   details?: unknown,
 ): FastifyReply {
   const language = requestLanguage(request);

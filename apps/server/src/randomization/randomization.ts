@@ -135,29 +135,48 @@ export async function importRandomizationList(
     .map((line) => line.trim())
     .filter((line) => line !== '');
   const header = lines.shift()?.toLowerCase().replace(/\s/g, '');
-  const problem = (text: string) => new AppError(422, 'randomization_import_invalid', { problem: text });
-  if (header !== 'institution,sequence,group') throw problem('header must be "institution,sequence,group"');
+  const problem = (ko: string, en: string) =>
+    new AppError(422, 'randomization_import_invalid', { problem: { ko, en } });
+  if (header !== 'institution,sequence,group')
+    throw problem(
+      '첫 줄은 "institution,sequence,group"이어야 합니다',
+      'the header must be "institution,sequence,group"',
+    );
   const slots: SlotInput[] = [];
   for (const [index, line] of lines.entries()) {
     const [institution = '', sequenceText = '', groupText = ''] = line.split(',').map((cell) => cell.trim());
     const siteId = siteByNumber.get(institution.padStart(2, '0'));
     const sequence = Number(sequenceText);
     const group = groupText.toLowerCase();
-    if (!siteId) throw problem(`line ${index + 2}: unknown institution ${institution}`);
+    const row = index + 2;
+    if (!siteId)
+      throw problem(
+        `${row}행: 알 수 없는 기관 번호 ${institution}`,
+        `line ${row}: unknown institution ${institution}`,
+      );
     if (!Number.isInteger(sequence) || sequence < 1 || sequence > 999)
-      throw problem(`line ${index + 2}: bad sequence`);
+      throw problem(
+        `${row}행: 배정 번호는 1–999의 정수여야 합니다`,
+        `line ${row}: the sequence must be a whole number 1–999`,
+      );
     if (group !== 'treatment' && group !== 'control')
-      throw problem(`line ${index + 2}: group must be treatment or control`);
+      throw problem(
+        `${row}행: 배정군은 treatment 또는 control이어야 합니다`,
+        `line ${row}: the group must be treatment or control`,
+      );
     slots.push({ siteId, sequence, group, block: 0 });
   }
-  if (slots.length === 0) throw problem('no rows');
+  if (slots.length === 0) throw problem('배정 행이 없습니다', 'there are no rows');
   for (const siteId of new Set(slots.map((slot) => slot.siteId))) {
     const sequences = slots
       .filter((slot) => slot.siteId === siteId)
       .map((slot) => slot.sequence)
       .sort((a, b) => a - b);
     if (sequences.some((sequence, index) => sequence !== index + 1))
-      throw problem('sequences must run 1, 2, 3… without gaps per institution');
+      throw problem(
+        '기관마다 배정 번호가 1, 2, 3… 빠짐없이 이어져야 합니다',
+        'sequences must run 1, 2, 3… without gaps per institution',
+      );
   }
   await insertList(db, actor, studyId, slots, 'import');
   return slots.length;

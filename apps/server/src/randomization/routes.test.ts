@@ -99,6 +99,19 @@ describeWithDatabase('randomization', (database) => {
       csv: 'institution,sequence,group\n02,1,treatment\n02,3,control\n',
     });
     expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.message).toBe(
+      'The allocation CSV cannot be read: sequences must run 1, 2, 3… without gaps per institution',
+    );
+    // The problem is told in the reader's language, not in English inside a Korean sentence.
+    const badInKorean = await app.inject({
+      method: 'POST',
+      url: `/api/studies/${studyId}/randomization/import`,
+      headers: { ...(session.admin?.headers ?? {}), 'accept-language': 'ko' },
+      payload: { csv: 'institution,sequence,group\n02,1,treatment\n02,3,control\n' },
+    });
+    expect(badInKorean.json().error.message).toBe(
+      '배정표 CSV를 읽을 수 없습니다: 기관마다 배정 번호가 1, 2, 3… 빠짐없이 이어져야 합니다',
+    );
     expect(
       (await as('admin', 'POST', `/api/studies/${studyId}/randomization/import`, { csv: 'site,n\n02,1' }))
         .statusCode,
