@@ -58,3 +58,18 @@ describeWithDatabase('audit chain', (database) => {
     });
   });
 });
+
+describeWithDatabase('audit chain with text the database cannot store as given', (database) => {
+  it('stays intact when every field holds lone surrogates and NUL (issue 11)', async () => {
+    const odd = '\ud800@x.test\u0000\udfff';
+    await recordAudit(database().db, { userId: null, label: odd, ip: odd, requestId: odd }, {
+      type: 'login.failed',
+      entityType: 'user',
+      entityId: odd,
+      before: { [odd]: odd, list: [odd, -0, 1e21, 0.12345678901234568, 5e-324], nested: { b: odd, a: 1 } },
+      after: { email: odd },
+      reason: odd,
+    } as never);
+    await expect(verifyAuditChain(database().db)).resolves.toEqual({ ok: true, count: expect.any(Number) });
+  });
+});

@@ -19,6 +19,40 @@ export function canonicalJson(value: unknown): string {
 
 type HashedFields = Omit<AuditEventRow, 'hash'>;
 
+/**
+ * A string as PostgreSQL text/jsonb will store it, decided before hashing so the hash covers the
+ * stored bytes: lone UTF-16 surrogates become U+FFFD (what the database would do silently) and NUL,
+ * which text and jsonb cannot hold at all, becomes U+FFFD too.
+ */
+export function storedText(value: string): string {
+  return (value as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
+function storedNullableText(value: string | null): string | null {
+  return value === null ? null : storedText(value);
+}
+
+/**
+ * A before/after value as jsonb will give it back: JSON.stringify first (dates, toJSON, -0, undefined
+ * are settled there; JS numbers come back from jsonb as the same doubles), then every key and string
+ * value in its stored form.
+ */
+export function storedJson(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  return normaliseJsonStrings(JSON.parse(JSON.stringify(value)));
+}
+
+function normaliseJsonStrings(value: unknown): unknown {
+  if (typeof value === 'string') return storedText(value);
+  if (Array.isArray(value)) return value.map(normaliseJsonStrings);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [storedText(key), normaliseJsonStrings(child)]),
+    );
+  }
+  return value;
+}
+
 /** The hash of a record: SHA-256 over its fields, including the previous record's hash. */
 export function auditRecordHash(record: HashedFields): string {
   const fields = [
@@ -66,19 +100,20 @@ export async function recordAudit(
   const record: HashedFields = {
     id: head.last_id + 1,
     occurred_at: new Date(),
-    event_type: event.type,
+    event_type: storedText(event.type),
     actor_user_id: actor.userId,
-    actor_label: actor.label,
-    entity_type: event.entityType,
-    entity_id: event.entityId === undefined || event.entityId === null ? null : String(event.entityId),
+    actor_label: storedText(actor.label),
+    entity_type: storedText(event.entityType),
+    entity_id:
+      event.entityId === undefined || event.entityId === null ? null : storedText(String(event.entityId)),
     study_id: event.studyId ?? null,
     site_id: event.siteId ?? null,
     subject_id: event.subjectId ?? null,
-    before: event.before === undefined ? null : event.before,
-    after: event.after === undefined ? null : event.after,
-    reason: event.reason ?? null,
-    ip: actor.ip,
-    request_id: actor.requestId,
+    before: storedJson(event.before),
+    after: storedJson(event.after),
+    reason: storedNullableText(event.reason ?? null),
+    ip: storedText(actor.ip),
+    request_id: storedText(actor.requestId),
     previous_hash: head.last_hash,
   };
   const hash = auditRecordHash(record);
