@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './app-info.ts';
 export * from './auth.ts';
+export * from './calendar-date.ts';
 export * from './dashboard.ts';
 export * from './korea-time.ts';
 export * from './notices.ts';

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { calendarDateSchema } from './calendar-date.ts';
 import { dateRangePresets } from './korea-time.ts';
-
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' });
 
 /** Notice list filters (prototype-spec §2 "Notice list"), as query parameters. */
 export const noticeListQuerySchema = z.object({
-  start: isoDate.optional(),
-  end: isoDate.optional(),
+  start: calendarDateSchema.optional(),
+  end: calendarDateSchema.optional(),
   range: z.enum(dateRangePresets).default('all'),
   search: z.string().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDateSchema } from './calendar-date.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { REASON_MAX, type SubjectStatus } from './subjects.ts';
 
@@ -67,20 +68,11 @@ export type SubjectListPageSize = (typeof SUBJECT_LIST_PAGE_SIZES)[number];
 
 export const SUBJECT_SEARCH_MAX = 100;
 
-/** A real calendar day written YYYY-MM-DD (2026-02-30 is refused, not rolled over). */
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
-}
-
-const calendarDate = z.string().refine(isCalendarDate, { error: 'invalid_date' });
-
 const filterShape = {
   dateType: z.enum(subjectListDateTypes).default('registrationDate'),
   /** UTC+9 days, both inclusive. */
-  start: calendarDate.optional(),
-  end: calendarDate.optional(),
+  start: calendarDateSchema.optional(),
+  end: calendarDateSchema.optional(),
   /** Without dates: the last 3 or 6 months up to today (UTC+9), as the notice list counts them. */
   range: z.enum(dateRangePresets).default('all'),
   status: z.enum(['all', ...subjectStatusValues]).default('all'),

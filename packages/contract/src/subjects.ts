@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_date' });
+import { calendarDateSchema } from './calendar-date.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -15,7 +14,7 @@ export const initialsSchema = z
 
 export const createSubjectRequestSchema = z.object({
   siteId: z.number().int().positive(),
-  consentDate: isoDate,
+  consentDate: calendarDateSchema,
   initials: initialsSchema,
 });
 export type CreateSubjectRequest = z.input<typeof createSubjectRequestSchema>;
