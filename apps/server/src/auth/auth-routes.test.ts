@@ -394,6 +394,55 @@ describeWithDatabase('login rate limit', (database) => {
   });
 });
 
+describeWithDatabase('client address behind one trusted proxy', (database) => {
+  it('rate limits by the address the proxy saw, whatever the client puts in X-Forwarded-For', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { TRUST_PROXY: '1', LOGIN_RATE_LIMIT: '30' });
+    const proxyAddress = '10.0.0.2';
+    const realClient = '203.0.113.7';
+    const statuses: number[] = [];
+    // The exact attack from issue 11: 35 failures, each with a new forged left-most address; the
+    // proxy appends the address it saw, so the right-most entry is the real client.
+    for (let i = 0; i < 35; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: proxyAddress,
+        headers: { 'x-forwarded-for': `1.2.3.${i}, ${realClient}` },
+        payload: { email: `nobody${i}@y.kr`, password: 'nope' },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+    const addresses = await database()
+      .db.selectFrom('audit_events')
+      .select('ip')
+      .where('event_type', '=', 'auth.login_failed')
+      .execute();
+    expect(addresses.length).toBe(30);
+    expect(new Set(addresses.map((row) => row.ip))).toEqual(new Set([realClient]));
+    await app.close();
+  });
+
+  it('ignores X-Forwarded-For and X-Forwarded-Proto when no proxy is trusted', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { TRUST_PROXY: '0' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.9',
+      headers: { 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https' },
+      payload: { email: 'dm@demo.cdms', password: DEMO_PASSWORD },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.find((c) => c.name === 'cdms_session')?.secure).toBeFalsy();
+    const session = await database().db.selectFrom('sessions').select('ip').executeTakeFirstOrThrow();
+    expect(session.ip).toBe('198.51.100.9');
+    await app.close();
+  });
+});
+
 describeWithDatabase('cookies behind an https proxy', (database) => {
   it('marks the session cookie Secure when the request came over https', async () => {
     await seedDemo(database().db);
