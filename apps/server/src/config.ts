@@ -70,6 +70,7 @@ const configSchema = z.object({
   SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(43_200),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_EMAIL_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   CDMS_DEMO: booleanFlag.optional(),
@@ -92,7 +93,14 @@ export type Config = {
    */
   trustProxy: number | string[];
   session: { idleSeconds: number; maxSeconds: number };
-  login: { maxFailures: number; lockoutSeconds: number; rateLimit: number; rateWindowSeconds: number };
+  /** Login throttling; the policy is described in auth/login-throttle.ts. */
+  login: {
+    maxFailures: number;
+    lockoutSeconds: number;
+    emailDelayMaxSeconds: number;
+    rateLimit: number;
+    rateWindowSeconds: number;
+  };
   /**
    * Seed the demo study and accounts into an empty database: on by default for the embedded
    * database outside production, off for PostgreSQL unless CDMS_DEMO=1.
@@ -138,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: {
       maxFailures: values.LOGIN_MAX_FAILURES,
       lockoutSeconds: values.LOGIN_LOCKOUT_SECONDS,
+      emailDelayMaxSeconds: values.LOGIN_EMAIL_DELAY_MAX_SECONDS,
       rateLimit: values.LOGIN_RATE_LIMIT,
       rateWindowSeconds: values.LOGIN_RATE_WINDOW_SECONDS,
     },

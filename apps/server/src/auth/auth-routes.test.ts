@@ -91,6 +91,45 @@ describeWithDatabase('auth API', (database) => {
       expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(200);
     });
 
+    it('locks out only the attacking address: the real user at another address still signs in', async () => {
+      const email = 'pi@demo.cdms';
+      const attempt = (password: string, remoteAddress: string) =>
+        app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+      const attacker = '198.51.100.66';
+      const statuses: number[] = [];
+      for (let i = 1; i <= 6; i++) statuses.push((await attempt(`wrong-${i}-password`, attacker)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 423, 423]);
+      expect((await attempt(DEMO_PASSWORD, attacker)).statusCode).toBe(423);
+
+      const user = await attempt(DEMO_PASSWORD, '203.0.113.20');
+      expect(user.statusCode).toBe(200);
+      // The user's sign-in does not unlock the attacker's address.
+      expect((await attempt(DEMO_PASSWORD, attacker)).statusCode).toBe(423);
+    });
+
+    it('slows, without locking, an email attacked from many addresses', async () => {
+      const email = 'cra@demo.cdms';
+      const attempt = (password: string, remoteAddress: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password },
+          remoteAddress,
+          headers: { 'accept-language': 'en' },
+        });
+      for (let i = 1; i <= 5; i++) await attempt(`wrong-${i}-password`, '198.51.100.1');
+      // The sixth failure for the email, from a second address, makes the next attempt wait a second.
+      expect((await attempt('wrong-6-password', '198.51.100.2')).statusCode).toBe(401);
+      const delayed = await attempt('wrong-7-password', '198.51.100.3');
+      expect(delayed.statusCode).toBe(429);
+      expect(delayed.json().error).toMatchObject({ code: 'login_delayed' });
+      expect(delayed.json().error.message).toMatch(/Try again in 1 seconds/);
+      // The real user is slowed too, but only for that second.
+      expect((await attempt(DEMO_PASSWORD, '203.0.113.30')).statusCode).toBe(429);
+      await sleep(1100);
+      expect((await attempt(DEMO_PASSWORD, '203.0.113.30')).statusCode).toBe(200);
+    });
+
     it('locks an unknown email the same way, so lockouts reveal nothing', async () => {
       let last = 0;
       for (let i = 0; i < 5; i++) {
