@@ -406,6 +406,12 @@ const cases: Case[] = [
     expected: adminOnly(200),
   },
   {
+    method: 'POST',
+    route: '/api/admin/users/:userId/second-factor/reset',
+    request: (f) => ({ url: `/api/admin/users/${f.userId}/second-factor/reset` }),
+    expected: adminOnly(204),
+  },
+  {
     method: 'GET',
     route: '/api/admin/studies',
     request: () => ({ url: '/api/admin/studies' }),

@@ -17,6 +17,7 @@ export const auditEventTypes = [
   'user.created',
   'user.updated',
   'user.password_reset',
+  'user.second_factor_reset',
   'site.created',
   'site.updated',
   'membership.created',

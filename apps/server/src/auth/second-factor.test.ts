@@ -140,4 +140,36 @@ describeWithDatabase('two-factor sign-in', (database) => {
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error.code).toBe('second_factor_login_expired');
   });
+
+  it('a system administrator resets the second factor (audited); the password alone signs in again', async () => {
+    const userId = (
+      await database()
+        .db.selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const crc = await signIn(app, 'pi@demo.cdms');
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${userId}/second-factor/reset`,
+      headers: crc.headers,
+    });
+    expect(refused.statusCode).toBe(403);
+    const admin = await signIn(app, 'admin@demo.cdms');
+    const reset = await app.inject({
+      method: 'POST',
+      url: `/api/admin/users/${userId}/second-factor/reset`,
+      headers: admin.headers,
+    });
+    expect(reset.statusCode).toBe(204);
+    const audit = await database()
+      .db.selectFrom('audit_events')
+      .selectAll()
+      .where('event_type', '=', 'user.second_factor_reset')
+      .executeTakeFirstOrThrow();
+    expect(audit.entity_id).toBe(String(userId));
+    await database().db.deleteFrom('login_failures').execute();
+    expect((await passwordStep()).json().user.email).toBe(email);
+  });
 });
