@@ -58,6 +58,13 @@ describeWithDatabase('admin API', (database) => {
       password: 'password',
     });
     expect(weak.statusCode).toBe(422);
+    const common = await call('POST', '/api/admin/users', {
+      email: 'common@hospital.kr',
+      name: 'x',
+      password: 'Password1234',
+    });
+    expect(common.statusCode).toBe(422);
+    expect(common.json().error.code).toBe('password_too_common');
     const list = await call('GET', '/api/admin/users');
     expect(list.json().users.map((u: { email: string }) => u.email)).toContain('new.coordinator@hospital.kr');
   });

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { isCommonPassword } from '../auth/common-passwords.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import { deleteUserSessions } from '../auth/sessions.ts';
@@ -63,6 +64,7 @@ export async function createUser(
 ): Promise<AdminUser> {
   const issues = passwordIssues(input.password, input.email);
   if (issues.length > 0) throw new AppError(422, 'password_policy', {}, { issues });
+  if (isCommonPassword(input.password)) throw new AppError(422, 'password_too_common');
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

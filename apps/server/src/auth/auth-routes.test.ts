@@ -318,6 +318,17 @@ describeWithDatabase('auth API', (database) => {
       });
       expect(weak.statusCode).toBe(422);
       expect(weak.json().error.details.issues).toEqual(['too_short', 'needs_digit']);
+      const common = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: DEMO_PASSWORD, newPassword: 'qwerty12345' },
+        headers: { ...here.headers, 'accept-language': 'en' },
+      });
+      expect(common.statusCode).toBe(422);
+      expect(common.json().error).toEqual({
+        code: 'password_too_common',
+        message: 'This password is one of the most common passwords. Choose another.',
+      });
 
       const changed = await app.inject({
         method: 'PUT',

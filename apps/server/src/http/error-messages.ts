@@ -65,6 +65,10 @@ export const errorMessages = {
     ko: '이 계정에 로그인 실패가 많았습니다. {seconds}초 후에 다시 시도하세요.',
     en: 'There have been many failed logins for this account. Try again in {seconds} seconds.',
   },
+  password_too_common: {
+    ko: '너무 흔히 쓰이는 비밀번호입니다. 다른 비밀번호를 정하세요.',
+    en: 'This password is one of the most common passwords. Choose another.',
+  },
   password_policy: {
     ko: '새 비밀번호가 규칙에 맞지 않습니다. 10자 이상, 영문자와 숫자를 포함하고 이메일을 포함하지 않아야 합니다.',
     en: 'The new password does not meet the rules: at least 10 characters, with letters and digits, not containing the email.',
