@@ -69,6 +69,30 @@ describeWithDatabase('admin API', (database) => {
     expect(list.json().users.map((u: { email: string }) => u.email)).toContain('new.coordinator@hospital.kr');
   });
 
+  it('shows an email locked at one address as locked, and a reset unlocks it', async () => {
+    const email = 'dm@demo.cdms';
+    for (let i = 1; i <= 5; i++) {
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: `wrong-${i}-password` },
+        remoteAddress: '198.51.100.77',
+      });
+    }
+    const lockedUntil = async () =>
+      (await call('GET', '/api/admin/users'))
+        .json()
+        .users.find((user: { email: string }) => user.email === email).lockedUntil;
+    expect(await lockedUntil()).toMatch(/^\d{4}-/);
+    const dm = await database()
+      .db.selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect((await call('POST', `/api/admin/users/${dm.id}/reset-password`)).statusCode).toBe(200);
+    expect(await lockedUntil()).toBeNull();
+  });
+
   it('resets a password to a temporary one that works, and ends the old sessions', async () => {
     const crc = await signIn(app, 'crc@demo.cdms');
     const reset = await call('POST', `/api/admin/users/${crc.userId}/reset-password`);

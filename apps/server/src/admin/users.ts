@@ -52,7 +52,11 @@ export async function listUsers(db: Kysely<Database>): Promise<AdminUser[]> {
     .selectFrom('login_failures')
     .select(['email', 'locked_until'])
     .where('locked_until', 'is not', null)
+    // Locks of one email at one address; the email-wide row ('') only slows logins, it locks nothing.
+    .where('client_ip', '!=', '')
+    .orderBy('locked_until')
     .execute();
+  // The latest lock of the email at any address (later entries overwrite earlier ones).
   const lockedUntil = new Map(locks.map((lock) => [lock.email, lock.locked_until]));
   return users.map((user) => presentAdminUser(user, lockedUntil.get(user.email) ?? null));
 }
