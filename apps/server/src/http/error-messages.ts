@@ -45,6 +45,10 @@ export const errorMessages = {
     ko: '인증 코드가 올바르지 않거나 이미 사용되었습니다.',
     en: 'The authentication code is wrong or has already been used.',
   },
+  signature_code_required: {
+    ko: '2단계 인증을 사용하므로 서명에 인증 앱의 코드도 필요합니다.',
+    en: 'You use two-factor sign-in: the signature needs the code from your authenticator app too.',
+  },
   second_factor_login_expired: {
     ko: '로그인 단계가 만료되었습니다. 이메일과 비밀번호로 다시 로그인하세요.',
     en: 'The sign-in step has expired. Sign in again with your email and password.',
