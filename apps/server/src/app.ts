@@ -12,6 +12,7 @@ import {
 import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -45,7 +46,7 @@ export const logRedactPaths = [
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: context.config.trustProxy,
+    trustProxy: fastifyTrustProxy(context.config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Requests get a random id; logs of one request share it.
     genReqId: () => crypto.randomUUID(),

@@ -29,4 +29,22 @@ describe('loadConfig', () => {
       /NODE_ENV[\s\S]*PORT|PORT[\s\S]*NODE_ENV/,
     );
   });
+
+  it('reads TRUST_PROXY as trusted hops or proxy addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    // `1`/`true` used to mean "believe every X-Forwarded-For entry"; now they mean one proxy hop.
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+    for (const bad of ['yes', '-1', '10.0.0.1/33', '10.0.0.300', '10.0.0.1,', 'loopback']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,49 @@ const booleanFlag = z
   .enum(['0', '1', 'true', 'false'])
   .transform((value) => value === '1' || value === 'true');
 
+/**
+ * TRUST_PROXY: how many reverse proxies in front of the server to believe (`0`/`false` none,
+ * `1`/`true` one hop, `2` two…), or a comma-separated list of proxy addresses/CIDRs. The client
+ * address is then the one the nearest trusted proxy saw; anything a client wrote further left in
+ * X-Forwarded-For is ignored. Handed to Fastify's `trustProxy` as is.
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
+  .transform((value, context): number | string[] => {
+    if (value === 'false') return 0;
+    if (value === 'true') return 1;
+    if (/^\d{1,2}$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyAddress)) return entries;
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a number of trusted proxy hops (0-99) or a comma-separated list of addresses/CIDRs',
+    });
+    return z.NEVER;
+  });
+
+/**
+ * The setting as Fastify's `trustProxy`. A hop count becomes a function because Fastify 5.12 trusts
+ * nobody for a bare number; `(address, hop) => hop < hops` is the hop semantics of proxy-addr:
+ * the socket peer is hop 0, the entries of X-Forwarded-For from the right are hops 1, 2…
+ */
+export function fastifyTrustProxy(setting: number | string[]): false | string[] | TrustProxyFunction {
+  if (Array.isArray(setting)) return setting;
+  if (setting === 0) return false;
+  return (_address, hop) => hop < setting;
+}
+type TrustProxyFunction = (address: string, hop: number) => boolean;
+
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  if (extra !== undefined) return false;
+  const version = isIP(address);
+  if (version === 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -21,11 +65,12 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxySetting.default(0),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3000),
   SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(43_200),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_EMAIL_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   CDMS_DEMO: booleanFlag.optional(),
@@ -42,10 +87,20 @@ export type Config = {
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /** The built web app (apps/web/dist) served at `/`. */
   webDistDir: string;
-  /** Behind a reverse proxy: take the client address and https from X-Forwarded-* headers. */
-  trustProxy: boolean;
+  /**
+   * Reverse proxies to believe for the client address and https (X-Forwarded-*): a number of hops
+   * (0 = none) or the proxies' addresses/CIDRs. Fastify's `trustProxy` semantics.
+   */
+  trustProxy: number | string[];
   session: { idleSeconds: number; maxSeconds: number };
-  login: { maxFailures: number; lockoutSeconds: number; rateLimit: number; rateWindowSeconds: number };
+  /** Login throttling; the policy is described in auth/login-throttle.ts. */
+  login: {
+    maxFailures: number;
+    lockoutSeconds: number;
+    emailDelayMaxSeconds: number;
+    rateLimit: number;
+    rateWindowSeconds: number;
+  };
   /**
    * Seed the demo study and accounts into an empty database: on by default for the embedded
    * database outside production, off for PostgreSQL unless CDMS_DEMO=1.
@@ -91,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: {
       maxFailures: values.LOGIN_MAX_FAILURES,
       lockoutSeconds: values.LOGIN_LOCKOUT_SECONDS,
+      emailDelayMaxSeconds: values.LOGIN_EMAIL_DELAY_MAX_SECONDS,
       rateLimit: values.LOGIN_RATE_LIMIT,
       rateWindowSeconds: values.LOGIN_RATE_WINDOW_SECONDS,
     },

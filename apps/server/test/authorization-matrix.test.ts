@@ -100,6 +100,30 @@ const cases: Case[] = [
   { method: 'GET', route: '/api/auth/me', request: () => ({ url: '/api/auth/me' }), expected: everyone(200) },
   {
     method: 'POST',
+    route: '/api/auth/login/second-factor',
+    request: () => ({
+      url: '/api/auth/login/second-factor',
+      body: { pendingToken: 'unknown', code: '123456' },
+    }),
+    expected: everyone(401, 401),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/second-factor/enrolment',
+    // A wrong password: nobody's enrolment starts.
+    request: () => ({ url: '/api/auth/second-factor/enrolment', body: { password: 'not-the-password-1' } }),
+    expected: everyone(422),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/second-factor/enrolment/confirm',
+    // No enrolment was started: nothing to confirm.
+    request: () => ({ url: '/api/auth/second-factor/enrolment/confirm', body: { code: '123456' } }),
+    expected: everyone(409),
+  },
+
+  {
+    method: 'POST',
     route: '/api/auth/renew',
     request: () => ({ url: '/api/auth/renew' }),
     expected: everyone(200),
@@ -380,6 +404,12 @@ const cases: Case[] = [
     route: '/api/admin/users/:userId/reset-password',
     request: (f) => ({ url: `/api/admin/users/${f.userId}/reset-password` }),
     expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:userId/second-factor/reset',
+    request: (f) => ({ url: `/api/admin/users/${f.userId}/second-factor/reset` }),
+    expected: adminOnly(204),
   },
   {
     method: 'GET',

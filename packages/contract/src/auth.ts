@@ -66,6 +66,8 @@ export const currentUserSchema = z.object({
   isAdmin: z.boolean(),
   /** The login before the current one (the user popup's "recent access record"). */
   previousLoginAt: z.string().nullable(),
+  /** Whether the user signs in with a code from an authenticator app after the password. */
+  secondFactorEnrolled: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
@@ -76,6 +78,29 @@ export const meResponseSchema = z.object({
   session: sessionInfoSchema,
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
+
+/** A correct password for a user with two-factor sign-in: the code step comes next, no session yet. */
+export const secondFactorRequiredResponseSchema = z.object({
+  secondFactorRequired: z.literal(true),
+  pendingToken: z.string(),
+});
+export type SecondFactorRequiredResponse = z.infer<typeof secondFactorRequiredResponseSchema>;
+
+export const secondFactorLoginRequestSchema = z.object({
+  pendingToken: z.string().min(1).max(200),
+  code: z.string().trim().min(1).max(20),
+});
+export type SecondFactorLoginRequest = z.infer<typeof secondFactorLoginRequestSchema>;
+
+export const startSecondFactorEnrolmentRequestSchema = z.object({ password: z.string().min(1).max(1024) });
+export const secondFactorEnrolmentResponseSchema = z.object({
+  otpauthUri: z.string(),
+  /** The base32 secret, for typing into an app by hand; shown only while enrolment is pending. */
+  secret: z.string(),
+  qrCodeDataUrl: z.string(),
+});
+export type SecondFactorEnrolmentResponse = z.infer<typeof secondFactorEnrolmentResponseSchema>;
+export const confirmSecondFactorRequestSchema = z.object({ code: z.string().trim().min(1).max(20) });
 
 export const renewResponseSchema = z.object({ session: sessionInfoSchema });
 

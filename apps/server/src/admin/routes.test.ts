@@ -58,8 +58,39 @@ describeWithDatabase('admin API', (database) => {
       password: 'password',
     });
     expect(weak.statusCode).toBe(422);
+    const common = await call('POST', '/api/admin/users', {
+      email: 'common@hospital.kr',
+      name: 'x',
+      password: 'Password1234',
+    });
+    expect(common.statusCode).toBe(422);
+    expect(common.json().error.code).toBe('password_too_common');
     const list = await call('GET', '/api/admin/users');
     expect(list.json().users.map((u: { email: string }) => u.email)).toContain('new.coordinator@hospital.kr');
+  });
+
+  it('shows an email locked at one address as locked, and a reset unlocks it', async () => {
+    const email = 'dm@demo.cdms';
+    for (let i = 1; i <= 5; i++) {
+      await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: `wrong-${i}-password` },
+        remoteAddress: '198.51.100.77',
+      });
+    }
+    const lockedUntil = async () =>
+      (await call('GET', '/api/admin/users'))
+        .json()
+        .users.find((user: { email: string }) => user.email === email).lockedUntil;
+    expect(await lockedUntil()).toMatch(/^\d{4}-/);
+    const dm = await database()
+      .db.selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect((await call('POST', `/api/admin/users/${dm.id}/reset-password`)).statusCode).toBe(200);
+    expect(await lockedUntil()).toBeNull();
   });
 
   it('resets a password to a temporary one that works, and ends the old sessions', async () => {

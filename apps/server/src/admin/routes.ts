@@ -15,6 +15,7 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf, requireSystemAdmin } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
+import { resetSecondFactor } from './reset-second-factor.ts';
 import { createSite, listStudiesWithSites, updateSite } from './sites.ts';
 import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts';
 
@@ -85,6 +86,23 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
     async (request) => ({
       temporaryPassword: await resetUserPassword(db, actorOf(request), request.params.userId),
     }),
+  );
+
+  app.post(
+    '/api/admin/users/:userId/second-factor/reset',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Remove a user's second factor (they sign in with the password until they enrol again)",
+        params: z.object({ userId: id }),
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await resetSecondFactor(db, actorOf(request), request.params.userId);
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(

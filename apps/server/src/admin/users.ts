@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { isCommonPassword } from '../auth/common-passwords.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import { deleteUserSessions } from '../auth/sessions.ts';
@@ -51,7 +52,11 @@ export async function listUsers(db: Kysely<Database>): Promise<AdminUser[]> {
     .selectFrom('login_failures')
     .select(['email', 'locked_until'])
     .where('locked_until', 'is not', null)
+    // Locks of one email at one address; the email-wide row ('') only slows logins, it locks nothing.
+    .where('client_ip', '!=', '')
+    .orderBy('locked_until')
     .execute();
+  // The latest lock of the email at any address (later entries overwrite earlier ones).
   const lockedUntil = new Map(locks.map((lock) => [lock.email, lock.locked_until]));
   return users.map((user) => presentAdminUser(user, lockedUntil.get(user.email) ?? null));
 }
@@ -63,6 +68,7 @@ export async function createUser(
 ): Promise<AdminUser> {
   const issues = passwordIssues(input.password, input.email);
   if (issues.length > 0) throw new AppError(422, 'password_policy', {}, { issues });
+  if (isCommonPassword(input.password)) throw new AppError(422, 'password_too_common');
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

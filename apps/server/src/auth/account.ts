@@ -4,6 +4,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isCommonPassword } from './common-passwords.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { deleteUserSessions } from './sessions.ts';
@@ -29,6 +30,7 @@ export async function changeOwnPassword(
   }
   const issues = passwordIssues(input.newPassword, user.email);
   if (issues.length > 0) throw new AppError(422, 'password_policy', {}, { issues });
+  if (isCommonPassword(input.newPassword)) throw new AppError(422, 'password_too_common');
   if (input.currentPassword === input.newPassword) throw new AppError(422, 'password_unchanged');
 
   const passwordHash = await hashPassword(input.newPassword);

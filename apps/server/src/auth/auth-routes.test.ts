@@ -91,6 +91,45 @@ describeWithDatabase('auth API', (database) => {
       expect((await attempt(DEMO_PASSWORD)).statusCode).toBe(200);
     });
 
+    it('locks out only the attacking address: the real user at another address still signs in', async () => {
+      const email = 'pi@demo.cdms';
+      const attempt = (password: string, remoteAddress: string) =>
+        app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+      const attacker = '198.51.100.66';
+      const statuses: number[] = [];
+      for (let i = 1; i <= 6; i++) statuses.push((await attempt(`wrong-${i}-password`, attacker)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 423, 423]);
+      expect((await attempt(DEMO_PASSWORD, attacker)).statusCode).toBe(423);
+
+      const user = await attempt(DEMO_PASSWORD, '203.0.113.20');
+      expect(user.statusCode).toBe(200);
+      // The user's sign-in does not unlock the attacker's address.
+      expect((await attempt(DEMO_PASSWORD, attacker)).statusCode).toBe(423);
+    });
+
+    it('slows, without locking, an email attacked from many addresses', async () => {
+      const email = 'cra@demo.cdms';
+      const attempt = (password: string, remoteAddress: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password },
+          remoteAddress,
+          headers: { 'accept-language': 'en' },
+        });
+      for (let i = 1; i <= 5; i++) await attempt(`wrong-${i}-password`, '198.51.100.1');
+      // The sixth failure for the email, from a second address, makes the next attempt wait a second.
+      expect((await attempt('wrong-6-password', '198.51.100.2')).statusCode).toBe(401);
+      const delayed = await attempt('wrong-7-password', '198.51.100.3');
+      expect(delayed.statusCode).toBe(429);
+      expect(delayed.json().error).toMatchObject({ code: 'login_delayed' });
+      expect(delayed.json().error.message).toMatch(/Try again in 1 seconds/);
+      // The real user is slowed too, but only for that second.
+      expect((await attempt(DEMO_PASSWORD, '203.0.113.30')).statusCode).toBe(429);
+      await sleep(1100);
+      expect((await attempt(DEMO_PASSWORD, '203.0.113.30')).statusCode).toBe(200);
+    });
+
     it('locks an unknown email the same way, so lockouts reveal nothing', async () => {
       let last = 0;
       for (let i = 0; i < 5; i++) {
@@ -279,6 +318,17 @@ describeWithDatabase('auth API', (database) => {
       });
       expect(weak.statusCode).toBe(422);
       expect(weak.json().error.details.issues).toEqual(['too_short', 'needs_digit']);
+      const common = await app.inject({
+        method: 'PUT',
+        url: '/api/auth/password',
+        payload: { currentPassword: DEMO_PASSWORD, newPassword: 'qwerty12345' },
+        headers: { ...here.headers, 'accept-language': 'en' },
+      });
+      expect(common.statusCode).toBe(422);
+      expect(common.json().error).toEqual({
+        code: 'password_too_common',
+        message: 'This password is one of the most common passwords. Choose another.',
+      });
 
       const changed = await app.inject({
         method: 'PUT',
@@ -390,6 +440,55 @@ describeWithDatabase('login rate limit', (database) => {
       );
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    await app.close();
+  });
+});
+
+describeWithDatabase('client address behind one trusted proxy', (database) => {
+  it('rate limits by the address the proxy saw, whatever the client puts in X-Forwarded-For', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { TRUST_PROXY: '1', LOGIN_RATE_LIMIT: '30' });
+    const proxyAddress = '10.0.0.2';
+    const realClient = '203.0.113.7';
+    const statuses: number[] = [];
+    // The exact attack from issue 11: 35 failures, each with a new forged left-most address; the
+    // proxy appends the address it saw, so the right-most entry is the real client.
+    for (let i = 0; i < 35; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: proxyAddress,
+        headers: { 'x-forwarded-for': `1.2.3.${i}, ${realClient}` },
+        payload: { email: `nobody${i}@y.kr`, password: 'nope' },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+    const addresses = await database()
+      .db.selectFrom('audit_events')
+      .select('ip')
+      .where('event_type', '=', 'auth.login_failed')
+      .execute();
+    expect(addresses.length).toBe(30);
+    expect(new Set(addresses.map((row) => row.ip))).toEqual(new Set([realClient]));
+    await app.close();
+  });
+
+  it('ignores X-Forwarded-For and X-Forwarded-Proto when no proxy is trusted', async () => {
+    await seedDemo(database().db);
+    const app = await buildTestApp(database(), { TRUST_PROXY: '0' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.9',
+      headers: { 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https' },
+      payload: { email: 'dm@demo.cdms', password: DEMO_PASSWORD },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.find((c) => c.name === 'cdms_session')?.secure).toBeFalsy();
+    const session = await database().db.selectFrom('sessions').select('ip').executeTakeFirstOrThrow();
+    expect(session.ip).toBe('198.51.100.9');
     await app.close();
   });
 });

@@ -5,7 +5,9 @@ import type { Config } from '../config.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
+import { checkLoginThrottle, clearLoginFailures, countLoginFailure } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
+import { type PendingSecondFactor, startSecondFactorStepIfEnrolled } from './second-factor-login.ts';
 import { createSession, deleteSession, hashSessionToken } from './sessions.ts';
 
 export interface LoginInput {
@@ -18,8 +20,16 @@ export interface LoginInput {
   previousToken: string | undefined;
 }
 
+export interface LoginResult {
+  secondFactorRequired: false;
+  token: string;
+  session: SessionRow;
+  user: UserRow;
+}
+
 /**
- * Signs a user in. Checks in order: the IP's rate limit, the email's lockout, the password.
+ * Signs a user in. Checks in order: the IP's rate limit, the lockout of this email at this address
+ * and the email's slow-down (login-throttle.ts), the password.
  * An unknown email, an inactive account and a wrong password get the same answer after the same
  * amount of work (one argon2 verification). Every outcome is audited.
  */
@@ -28,7 +38,7 @@ export async function login(
   config: Config,
   input: LoginInput,
   now = new Date(),
-): Promise<{ token: string; session: SessionRow; user: UserRow }> {
+): Promise<LoginResult | PendingSecondFactor> {
   const email = input.email.trim().toLowerCase();
   const actor: AuditActor = {
     userId: null,
@@ -50,12 +60,9 @@ export async function login(
   const usable = user?.active ? user : undefined;
   const passwordMatches = await verifyPassword(usable?.password_hash, input.password);
 
-  const failures = await db
-    .selectFrom('login_failures')
-    .selectAll()
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (failures?.locked_until && failures.locked_until > now) {
+  // Checked after the password hash so that a refused attempt costs the same work as any other.
+  const throttle = await checkLoginThrottle(db, email, input.ip, now);
+  if (throttle.kind !== 'open') {
     await recordAudit(
       db,
       { ...actor, userId: user?.id ?? null },
@@ -63,18 +70,38 @@ export async function login(
         type: 'auth.login_failed',
         entityType: 'user',
         entityId: user?.id ?? null,
-        after: { reason: 'locked' },
+        after: { reason: throttle.kind },
       },
     );
-    throw new AppError(423, 'account_locked', { minutes: minutesUntil(failures.locked_until, now) });
+    if (throttle.kind === 'locked') {
+      throw new AppError(423, 'account_locked', { minutes: minutesUntil(throttle.until, now) });
+    }
+    throw new AppError(429, 'login_delayed', { seconds: secondsUntil(throttle.until, now) });
   }
 
   if (!usable || !passwordMatches) {
     return registerFailure(db, config, email, user, actor, now);
   }
 
+  // A user with a second factor gets only a short-lived token for the code step, no session yet.
+  const pending = await startSecondFactorStepIfEnrolled(db, usable, { ...actor, userId: usable.id }, now);
+  if (pending) return pending;
+
+  return startSession(db, config, usable, input, { ...actor, userId: usable.id, label: usable.email }, now);
+}
+
+/** The password (and second factor, if any) have been accepted: the session starts. */
+export async function startSession(
+  db: Kysely<Database>,
+  config: Config,
+  usable: UserRow,
+  input: Pick<LoginInput, 'ip' | 'userAgent' | 'previousToken'>,
+  actor: AuditActor,
+  now: Date,
+): Promise<LoginResult> {
+  const email = usable.email;
   return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('login_failures').where('email', '=', email).execute();
+    await clearLoginFailures(trx, email, input.ip);
     if (input.previousToken) await deleteSession(trx, hashSessionToken(input.previousToken));
     const updated = await trx
       .updateTable('users')
@@ -92,20 +119,16 @@ export async function login(
       },
       now,
     );
-    await recordAudit(
-      trx,
-      { ...actor, userId: usable.id, label: usable.email },
-      {
-        type: 'auth.login_succeeded',
-        entityType: 'session',
-        entityId: usable.id,
-      },
-    );
-    return { token, session, user: updated };
+    await recordAudit(trx, actor, {
+      type: 'auth.login_succeeded',
+      entityType: 'session',
+      entityId: usable.id,
+    });
+    return { secondFactorRequired: false as const, token, session, user: updated };
   });
 }
 
-async function registerFailure(
+export async function registerFailure(
   db: Kysely<Database>,
   config: Config,
   email: string,
@@ -113,37 +136,8 @@ async function registerFailure(
   actor: AuditActor,
   now: Date,
 ): Promise<never> {
-  const windowStart = new Date(now.getTime() - config.login.lockoutSeconds * 1000);
   const locked = await db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('login_failures')
-      .selectAll()
-      .where('email', '=', email)
-      .forUpdate()
-      .executeTakeFirst();
-    // Failures older than the lockout period are forgotten: the count starts again.
-    const fresh = !existing || existing.first_failure_at < windowStart || existing.locked_until !== null;
-    const failureCount = fresh ? 1 : existing.failure_count + 1;
-    const lockedUntil =
-      failureCount >= config.login.maxFailures
-        ? new Date(now.getTime() + config.login.lockoutSeconds * 1000)
-        : null;
-    await trx
-      .insertInto('login_failures')
-      .values({
-        email,
-        failure_count: failureCount,
-        first_failure_at: fresh ? now : existing.first_failure_at,
-        locked_until: lockedUntil,
-      })
-      .onConflict((conflict) =>
-        conflict.column('email').doUpdateSet({
-          failure_count: failureCount,
-          first_failure_at: fresh ? now : existing.first_failure_at,
-          locked_until: lockedUntil,
-        }),
-      )
-      .execute();
+    const { failureCount, lockedUntil } = await countLoginFailure(trx, config.login, email, actor.ip, now);
     const auditActor = { ...actor, userId: user?.id ?? null };
     await recordAudit(trx, auditActor, {
       type: 'auth.login_failed',
@@ -166,6 +160,10 @@ async function registerFailure(
   });
   if (locked) throw new AppError(423, 'account_locked', { minutes: minutesUntil(locked, now) });
   throw new AppError(401, 'invalid_credentials');
+}
+
+function secondsUntil(until: Date, now: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 }
 
 function minutesUntil(until: Date, now: Date): number {

@@ -1,21 +1,29 @@
 import {
   changePasswordRequestSchema,
+  confirmSecondFactorRequestSchema,
   loginRequestSchema,
   type MeResponse,
   meResponseSchema,
   renewResponseSchema,
+  secondFactorEnrolmentResponseSchema,
+  secondFactorLoginRequestSchema,
+  secondFactorRequiredResponseSchema,
+  startSecondFactorEnrolmentRequestSchema,
   updateContactRequestSchema,
 } from '@cdms/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { SessionRow } from '../db/schema.ts';
+import type { Database, SessionRow } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
-import { login } from './login.ts';
+import { type LoginResult, login } from './login.ts';
 import { loadPrincipal, type Principal, presentMemberships } from './principal.ts';
+import { confirmEnrolment, confirmedSecondFactor, startEnrolment } from './second-factor.ts';
+import { completeSecondFactorLogin } from './second-factor-login.ts';
 import { deleteSession, extendSession, SESSION_COOKIE } from './sessions.ts';
 
 const errorResponses = { tags: ['auth'] };
@@ -29,8 +37,13 @@ export function presentSession(session: SessionRow, idleSeconds: number) {
   };
 }
 
-export function presentMe(principal: Principal, idleSeconds: number): MeResponse {
+export async function presentMe(
+  db: Kysely<Database>,
+  principal: Principal,
+  idleSeconds: number,
+): Promise<MeResponse> {
   const user = principal.user;
+  const secondFactorEnrolled = (await confirmedSecondFactor(db, user.id)) !== undefined;
   return {
     user: {
       id: user.id,
@@ -40,6 +53,7 @@ export function presentMe(principal: Principal, idleSeconds: number): MeResponse
       locale: user.locale,
       isAdmin: user.is_admin,
       previousLoginAt: user.previous_login_at?.toISOString() ?? null,
+      secondFactorEnrolled,
     },
     memberships: presentMemberships(principal),
     csrfToken: principal.session.csrf_token,
@@ -76,18 +90,25 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   const idleSeconds = context.config.session.idleSeconds;
   const requireUser = authenticate(context);
 
+  /** The session cookie and the signed-in user, after the last step of a login. */
+  async function answerSignedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
+    setSessionCookie(request, reply, result.token, context.config.session.maxSeconds);
+    reply.header(SESSION_EXPIRY_HEADER, result.session.idle_expires_at.toISOString());
+    return presentMe(db, await loadPrincipal(db, result.user, result.session), idleSeconds);
+  }
+
   app.post(
     '/api/auth/login',
     {
       schema: {
         ...errorResponses,
-        summary: 'Sign in with email and password',
+        summary: 'Sign in with email and password (then a code, when the user has two-factor sign-in)',
         body: loginRequestSchema,
-        response: { 200: meResponseSchema },
+        response: { 200: z.union([meResponseSchema, secondFactorRequiredResponseSchema]) },
       },
     },
     async (request, reply) => {
-      const { token, session, user } = await login(db, context.config, {
+      const result = await login(db, context.config, {
         email: request.body.email,
         password: request.body.password,
         ip: request.ip,
@@ -95,9 +116,62 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
         requestId: String(request.id),
         previousToken: request.cookies[SESSION_COOKIE],
       });
-      setSessionCookie(request, reply, token, context.config.session.maxSeconds);
-      reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
-      return presentMe(await loadPrincipal(db, user, session), idleSeconds);
+      if (result.secondFactorRequired) return result;
+      return answerSignedIn(request, reply, result);
+    },
+  );
+
+  app.post(
+    '/api/auth/login/second-factor',
+    {
+      schema: {
+        ...errorResponses,
+        summary: 'Second step of a login: the code from the authenticator app',
+        body: secondFactorLoginRequestSchema,
+        response: { 200: meResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await completeSecondFactorLogin(db, context.config, {
+        pendingToken: request.body.pendingToken,
+        code: request.body.code,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+        requestId: String(request.id),
+        previousToken: request.cookies[SESSION_COOKIE],
+      });
+      return answerSignedIn(request, reply, result);
+    },
+  );
+
+  app.post(
+    '/api/auth/second-factor/enrolment',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'Start two-factor enrolment (password again): secret, otpauth URI and QR image',
+        body: startSecondFactorEnrolmentRequestSchema,
+        response: { 200: secondFactorEnrolmentResponseSchema },
+      },
+    },
+    async (request) => startEnrolment(db, principalOf(request).user, actorOf(request), request.body.password),
+  );
+
+  app.post(
+    '/api/auth/second-factor/enrolment/confirm',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'Confirm two-factor enrolment with a first code',
+        body: confirmSecondFactorRequestSchema,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await confirmEnrolment(db, principalOf(request).user, actorOf(request), request.body.code);
+      return reply.status(204).send(null);
     },
   );
 
@@ -132,7 +206,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
         response: { 200: meResponseSchema },
       },
     },
-    async (request) => presentMe(principalOf(request), idleSeconds),
+    async (request) => presentMe(db, principalOf(request), idleSeconds),
   );
 
   app.post(

@@ -45,6 +45,12 @@ describe('npm run cdms', () => {
       cdms(['create-admin', '--email', 'a@b.kr', '--name', 'A', '--password-stdin'], 'weak\n').status,
     ).toBe(2);
     expect(cdms(['create-admin', '--name', 'A'], 'whatever-2026\n').status).toBe(2);
+    const common = cdms(
+      ['create-admin', '--email', 'a@b.kr', '--name', 'A', '--password-stdin'],
+      'password1234\n',
+    );
+    expect(common.status).toBe(2);
+    expect(common.stderr).toContain('most common passwords');
     expect(cdms(['no-such-command']).status).toBe(2);
   });
 

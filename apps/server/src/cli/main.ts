@@ -3,6 +3,7 @@ import { createUserRequestSchema, passwordIssues } from '@cdms/contract';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { verifyAuditChain } from '../audit/audit-log.ts';
+import { isCommonPassword } from '../auth/common-passwords.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -72,6 +73,10 @@ async function createAdmin(database: DatabaseHandle, args: string[]): Promise<nu
     console.error(
       `The password does not meet the policy (${issues.join(', ')}): at least 10 characters, letters and digits, not containing the email.`,
     );
+    return 2;
+  }
+  if (isCommonPassword(password)) {
+    console.error('The password is one of the most common passwords: choose another.');
     return 2;
   }
   try {

@@ -29,6 +29,8 @@ export interface Database {
   form_comments: FormCommentsTable;
   randomization_slots: RandomizationSlotsTable;
   signatures: SignaturesTable;
+  user_second_factors: UserSecondFactorsTable;
+  pending_logins: PendingLoginsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -136,8 +138,13 @@ export interface AuditChainHeadTable {
   last_hash: string;
 }
 
+/**
+ * Failed logins: per (email, client address), and per email across every address with client_ip ''
+ * (see auth/login-throttle.ts).
+ */
 export interface LoginFailuresTable {
   email: string;
+  client_ip: string;
   failure_count: number;
   first_failure_at: Date;
   locked_until: Date | null;
@@ -294,4 +301,21 @@ export interface SignaturesTable {
   signed_at: CreatedAt;
   invalidated_at: NullableTimestamp;
   invalidated_reason: string | null;
+}
+
+/** A user's TOTP secret; confirmed_at null = enrolment started but not yet confirmed with a code. */
+export interface UserSecondFactorsTable {
+  user_id: number;
+  secret: string;
+  created_at: Date;
+  confirmed_at: Date | null;
+  last_time_step: number | null;
+}
+export type UserSecondFactorRow = Selectable<UserSecondFactorsTable>;
+
+/** A password accepted, waiting for the second factor (token stored hashed). */
+export interface PendingLoginsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Date;
 }

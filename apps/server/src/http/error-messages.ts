@@ -41,9 +41,37 @@ export const errorMessages = {
     ko: '이메일 또는 비밀번호가 올바르지 않습니다.',
     en: 'The email or password is incorrect.',
   },
+  wrong_second_factor_code: {
+    ko: '인증 코드가 올바르지 않거나 이미 사용되었습니다.',
+    en: 'The authentication code is wrong or has already been used.',
+  },
+  signature_code_required: {
+    ko: '2단계 인증을 사용하므로 서명에 인증 앱의 코드도 필요합니다.',
+    en: 'You use two-factor sign-in: the signature needs the code from your authenticator app too.',
+  },
+  second_factor_login_expired: {
+    ko: '로그인 단계가 만료되었습니다. 이메일과 비밀번호로 다시 로그인하세요.',
+    en: 'The sign-in step has expired. Sign in again with your email and password.',
+  },
+  second_factor_already_enrolled: {
+    ko: '2단계 인증이 이미 설정되어 있습니다.',
+    en: 'Two-factor sign-in is already set up.',
+  },
+  second_factor_not_pending: {
+    ko: '진행 중인 2단계 인증 등록이 없습니다. 등록을 다시 시작하세요.',
+    en: 'No two-factor enrolment is in progress. Start the enrolment again.',
+  },
   account_locked: {
     ko: '로그인 실패가 반복되어 계정이 잠겼습니다. {minutes}분 후에 다시 시도하세요.',
     en: 'Too many failed logins: the account is locked. Try again in {minutes} minutes.',
+  },
+  login_delayed: {
+    ko: '이 계정에 로그인 실패가 많았습니다. {seconds}초 후에 다시 시도하세요.',
+    en: 'There have been many failed logins for this account. Try again in {seconds} seconds.',
+  },
+  password_too_common: {
+    ko: '너무 흔히 쓰이는 비밀번호입니다. 다른 비밀번호를 정하세요.',
+    en: 'This password is one of the most common passwords. Choose another.',
   },
   password_policy: {
     ko: '새 비밀번호가 규칙에 맞지 않습니다. 10자 이상, 영문자와 숫자를 포함하고 이메일을 포함하지 않아야 합니다.',

@@ -58,6 +58,7 @@ export function registerSignatureRoutes(app: App, context: AppContext): void {
           studyId: request.params.studyId,
           subjectId: request.params.subjectId,
           password: request.body.password,
+          code: request.body.code,
         }),
       ),
   );

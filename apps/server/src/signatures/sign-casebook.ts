@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { confirmedSecondFactor, useSecondFactorCode } from '../auth/second-factor.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -41,6 +42,8 @@ export interface SignCasebookInput {
   studyId: number;
   subjectId: number;
   password: string;
+  /** The authenticator code, required when the signer has two-factor sign-in. */
+  code?: string | undefined;
 }
 
 /**
@@ -80,6 +83,24 @@ export async function signCasebook(
     );
     await auditFailure(db, actor, subject, { reason: 'wrong_password', failureCount: count });
     throw new AppError(422, 'signature_password_incorrect');
+  }
+  // A signer with two-factor sign-in proves both components again (21 CFR 11.200(a)(1)): a wrong
+  // code is counted like a wrong password; a used code is refused.
+  if (await confirmedSecondFactor(db, user.id)) {
+    if (!input.code) throw new AppError(422, 'signature_code_required');
+    const code = input.code;
+    const accepted = await db.transaction().execute((trx) => useSecondFactorCode(trx, user.id, code, now));
+    if (!accepted) {
+      const { count } = await hitRateLimit(
+        db,
+        failureKey(user.id),
+        SIGNATURE_FAILURE_LIMIT,
+        SIGNATURE_FAILURE_WINDOW_SECONDS,
+        now,
+      );
+      await auditFailure(db, actor, subject, { reason: 'wrong_code', failureCount: count });
+      throw new AppError(422, 'wrong_second_factor_code');
+    }
   }
 
   // The role that allows the signature, as the signer holds it at the subject's site today.
@@ -165,7 +186,7 @@ async function auditFailure(
   db: Kysely<Database>,
   actor: AuditActor,
   subject: SubjectWithSite,
-  after: { reason: 'wrong_password' | 'too_many_attempts'; failureCount?: number },
+  after: { reason: 'wrong_password' | 'wrong_code' | 'too_many_attempts'; failureCount?: number },
 ): Promise<void> {
   await recordAudit(db, actor, {
     type: 'signature.failed',

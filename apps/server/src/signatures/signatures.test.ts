@@ -1,5 +1,6 @@
 import { todayInKorea } from '@cdms/contract';
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
+import { generate, generateSecret } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -193,6 +194,44 @@ describeWithDatabase('investigator signature', (database) => {
     expect(failed.after).toMatchObject({ reason: 'wrong_password', failureCount: 1 });
     // The session is untouched: a wrong signing password is not a login failure.
     expect((await as('pi', 'GET', '/api/auth/me')).statusCode).toBe(200);
+  });
+
+  it('asks a signer with two-factor sign-in for the code too: missing, wrong, then right', async () => {
+    const secret = generateSecret();
+    await database()
+      .db.insertInto('user_second_factors')
+      .values({
+        user_id: session.pi2?.userId ?? 0,
+        secret,
+        created_at: new Date(),
+        confirmed_at: new Date(),
+        last_time_step: null,
+      })
+      .execute();
+    const subjectId = await subjectAt('pi2', site2);
+    const url = `${subjectUrl(subjectId)}/signature`;
+    const missing = await as('pi2', 'POST', url, { password: DEMO_PASSWORD });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().error.code).toBe('signature_code_required');
+    const wrong = await as('pi2', 'POST', url, { password: DEMO_PASSWORD, code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().error.code).toBe('wrong_second_factor_code');
+    const failed = await database()
+      .db.selectFrom('audit_events')
+      .select('after')
+      .where('subject_id', '=', subjectId)
+      .where('event_type', '=', 'signature.failed')
+      .executeTakeFirstOrThrow();
+    expect(failed.after).toMatchObject({ reason: 'wrong_code', failureCount: 1 });
+    const code = await generate({ secret });
+    const signed = await as('pi2', 'POST', url, { password: DEMO_PASSWORD, code });
+    expect(signed.statusCode, signed.body).toBe(201);
+    // pi2 signs password-only in the later tests, with a fresh count of failures.
+    await database().db.deleteFrom('user_second_factors').execute();
+    await database()
+      .db.deleteFrom('rate_limit_counters')
+      .where('key', '=', `signature-failures:${session.pi2?.userId}`)
+      .execute();
   });
 
   it('lets only the PI of the subject’s site sign', async () => {

@@ -1,4 +1,9 @@
-import type { LoginRequest, MeResponse } from '@cdms/contract';
+import type {
+  LoginRequest,
+  MeResponse,
+  SecondFactorLoginRequest,
+  SecondFactorRequiredResponse,
+} from '@cdms/contract';
 import { type Query, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +13,7 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError, setCsrfToken } from '../../../lib/api-client.ts';
-import { login } from '../api/login.ts';
+import { login, loginSecondFactor } from '../api/login.ts';
 import { logout } from '../api/logout.ts';
 import { meQueryKey, useMe } from '../api/me.ts';
 
@@ -29,7 +34,9 @@ interface AuthContextValue {
   leaving: boolean;
   retry: () => void;
   /** Logs in; throws the ApiError to show in the login form. */
-  signIn: (request: LoginRequest) => Promise<MeResponse>;
+  signIn: (request: LoginRequest) => Promise<MeResponse | SecondFactorRequiredResponse>;
+  /** The code step of a two-step login; throws the ApiError to show in the login form. */
+  signInSecondFactor: (request: SecondFactorLoginRequest) => Promise<MeResponse>;
   signOut: () => Promise<void>;
   endSession: (reason: SessionEndReason) => Promise<void>;
 }
@@ -79,15 +86,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [closeAll, navigate, queryClient]);
 
-  const signIn = useCallback(
-    async (request: LoginRequest) => {
-      const signedIn = await login(request);
+  const signedIn = useCallback(
+    (me: MeResponse) => {
       // A different account may have been signed in in this tab: drop everything cached for it.
       queryClient.removeQueries({ predicate: (cached) => !isMeQuery(cached) });
-      queryClient.setQueryData(meQueryKey, signedIn);
-      return signedIn;
+      queryClient.setQueryData(meQueryKey, me);
+      return me;
     },
     [queryClient],
+  );
+
+  const signIn = useCallback(
+    async (request: LoginRequest) => {
+      const answer = await login(request);
+      return 'secondFactorRequired' in answer ? answer : signedIn(answer);
+    },
+    [signedIn],
+  );
+
+  const signInSecondFactor = useCallback(
+    async (request: SecondFactorLoginRequest) => signedIn(await loginSecondFactor(request)),
+    [signedIn],
   );
 
   const signOut = useCallback(async () => {
@@ -142,10 +161,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       leaving,
       retry: () => void refetch(),
       signIn,
+      signInSecondFactor,
       signOut,
       endSession,
     }),
-    [me, status, query.error, leaving, refetch, signIn, signOut, endSession],
+    [me, status, query.error, leaving, refetch, signIn, signInSecondFactor, signOut, endSession],
   );
 
   return <AuthContext value={value}>{children}</AuthContext>;

@@ -23,6 +23,7 @@ export function LoginDialog({ onSignedIn }: { onSignedIn: (me: MeResponse) => vo
 function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
   const { t } = useTranslation('auth');
   const { signIn } = useAuth();
+  const [pendingToken, setPendingToken] = useState<string | null>(null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ email?: boolean; password?: boolean }>({});
@@ -38,8 +39,13 @@ function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
     setSubmitting(true);
     setError(null);
     try {
-      const me = await signIn({ email, password });
-      onSignedIn(me);
+      const answer = await signIn({ email, password });
+      if ('secondFactorRequired' in answer) {
+        setPendingToken(answer.pendingToken);
+        setSubmitting(false);
+        return;
+      }
+      onSignedIn(answer);
     } catch (caught) {
       // Server errors (wrong credentials, locked, too many attempts) come with a message in the
       // user's language; network and timeout errors with the API client's own message.
@@ -47,6 +53,20 @@ function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
       setPassword('');
       setSubmitting(false);
     }
+  }
+
+  if (pendingToken) {
+    return (
+      <SecondFactorForm
+        pendingToken={pendingToken}
+        onSignedIn={onSignedIn}
+        onExpired={(message) => {
+          setPendingToken(null);
+          setPassword('');
+          setError(message);
+        }}
+      />
+    );
   }
 
   return (
@@ -78,6 +98,72 @@ function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
       ) : null}
       <Button type="submit" size="lg" block disabled={submitting}>
         {submitting ? t('login.submitting') : t('login.submit')}
+      </Button>
+    </form>
+  );
+}
+
+/** The code step of a two-step login: a 6-digit code from the authenticator app. */
+function SecondFactorForm({
+  pendingToken,
+  onSignedIn,
+  onExpired,
+}: {
+  pendingToken: string;
+  onSignedIn: (me: MeResponse) => void;
+  onExpired: (message: string) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const { signInSecondFactor } = useAuth();
+  const [code, setCode] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const trimmed = code.replace(/\s/g, '');
+    setMissing(trimmed === '');
+    if (trimmed === '') return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      onSignedIn(await signInSecondFactor({ pendingToken, code: trimmed }));
+    } catch (caught) {
+      const message = caught instanceof ApiError ? caught.message : t('login.failed');
+      // An expired or spent pending login cannot be retried with another code: back to the password.
+      if (caught instanceof ApiError && caught.code !== 'wrong_second_factor_code') {
+        onExpired(message);
+        return;
+      }
+      setError(message);
+      setCode('');
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <p>{t('login.codeIntro')}</p>
+      <TextField
+        label={t('login.code')}
+        name="one-time-code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        maxLength={6}
+        autoFocus
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        error={missing ? t('login.codeRequired') : undefined}
+      />
+      {error ? (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" size="lg" block disabled={submitting}>
+        {submitting ? t('login.submitting') : t('login.codeSubmit')}
       </Button>
     </form>
   );

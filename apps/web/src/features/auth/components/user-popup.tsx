@@ -5,6 +5,7 @@ import { SidePopup } from '../../../components/side-popup.tsx';
 import { AccountDetails } from './account-details.tsx';
 import { useAuth } from './auth-provider.tsx';
 import { CHANGE_PASSWORD_MODAL, ChangePasswordDialog } from './change-password-dialog.tsx';
+import { SECOND_FACTOR_MODAL, SecondFactorDialog } from './second-factor-dialog.tsx';
 import styles from './user-popup.module.css';
 
 /** The header's user popup (prototype-spec §2): account details, change password, logout. */
@@ -44,6 +45,15 @@ export function UserPopup() {
                 variant="secondary"
                 onClick={() => {
                   close();
+                  modals.open(SECOND_FACTOR_MODAL);
+                }}
+              >
+                {t('secondFactor.open')}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  close();
                   void signOut();
                 }}
               >
@@ -55,6 +65,7 @@ export function UserPopup() {
       </SidePopup>
       {/* Outside the popup: the popup closes when the dialog takes the focus. */}
       <ChangePasswordDialog email={me.user.email} />
+      <SecondFactorDialog me={me} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { SignatureRecord, SignatureResponse } from '@cdms/contract';
+import type { SignatureRecord, SignatureResponse, SignCasebookRequest } from '@cdms/contract';
 import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -32,10 +32,10 @@ export function useSignature(studyId: number, subjectPk: number, enabled = true)
 function useSignCasebook(studyId: number, subjectPk: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (password: string) =>
+    mutationFn: (request: SignCasebookRequest) =>
       apiRequest<SignatureResponse>(`${subjectPath(studyId, subjectPk)}/signature`, {
         method: 'POST',
-        body: { password },
+        body: request,
       }),
     onSuccess: async (data) => {
       queryClient.setQueryData(signatureKey(studyId, subjectPk), data);
@@ -246,7 +246,10 @@ function SignModal({
   const modals = useModalStack();
   const toast = useToast();
   const sign = useSignCasebook(studyId, subjectPk);
+  // A signer with two-factor sign-in gives the authenticator code too (the server asks for it).
+  const needsCode = useMe().data?.user.secondFactorEnrolled === true;
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   async function submit(event: FormEvent) {
@@ -256,12 +259,14 @@ function SignModal({
       return;
     }
     try {
-      await sign.mutateAsync(password);
+      const trimmedCode = code.replace(/\s/g, '');
+      await sign.mutateAsync(needsCode && trimmedCode ? { password, code: trimmedCode } : { password });
       modals.close(SIGN_MODAL);
       toast(t('signed'), 'success');
       onSigned();
     } catch (failure) {
       setPassword('');
+      setCode('');
       // A wrong password, too many attempts, already signed: the server's message in the user's language.
       setError(failure instanceof ApiError ? failure.message : String(failure));
     }
@@ -291,6 +296,19 @@ function SignModal({
           error={error ?? undefined}
           autoFocus
         />
+        {needsCode ? (
+          <TextField
+            label={t('modal.code')}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            value={code}
+            onChange={(event) => {
+              setCode(event.target.value);
+              setError(null);
+            }}
+          />
+        ) : null}
         <div className={styles.modalActions}>
           <Button variant="secondary" onClick={() => modals.close(SIGN_MODAL)}>
             {t('modal.cancel')}
