@@ -15,7 +15,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
@@ -50,6 +50,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: 1024 * 1024,
     // Requests get a random id; logs of one request share it.
     genReqId: () => crypto.randomUUID(),
+    // Errors Fastify meets before routing (a path that is not valid percent-encoding) get the one
+    // error shape too, not Fastify's own English body.
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -18,6 +18,10 @@ export const errorMessages = {
     ko: '요청 본문을 읽을 수 없습니다. JSON 형식을 확인하세요.',
     en: 'The request body could not be read. Check that it is valid JSON.',
   },
+  malformed_url: {
+    ko: '요청 주소를 읽을 수 없습니다. 주소의 인코딩을 확인하세요.',
+    en: 'The request address could not be read. Check its encoding.',
+  },
   unsupported_media_type: {
     ko: '지원하지 않는 콘텐츠 형식입니다.',
     en: 'The content type is not supported.',

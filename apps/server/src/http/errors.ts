@@ -74,6 +74,21 @@ const fastifyCodeMap: Record<string, { status: number; code: ErrorCode }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed_body' },
 };
 
+/**
+ * Fastify's `frameworkErrors` hook: failures found before a route is chosen. A bad URL
+ * (FST_ERR_BAD_URL, e.g. `%E0%A4%A` in the path) or an over-long path parameter is the client's
+ * fault: 400 in the error shape and the requester's language.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(request, reply, 400, 'malformed_url');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(request, reply, 414, 'malformed_url');
+  return sendError(request, reply, 400, 'validation_failed');
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
