@@ -79,7 +79,10 @@ it('answers every malformed request with a 4xx in the error shape, never a 5xx',
   // One line per distinct failure (status, operation, error code) so the summary stays readable.
   const distinct = new Map<string, string>();
   for (const failure of failures) {
-    const key = failure.replace(/\/api\/\S*/, '').replace(/headers=.*→/, '→').slice(0, 120);
+    const key = failure
+      .replace(/\/api\/\S*/, '')
+      .replace(/headers=.*→/, '→')
+      .slice(0, 120);
     if (!distinct.has(key)) distinct.set(key, failure.slice(0, 400));
   }
   console.log([...distinct.values()].join('\n'));
