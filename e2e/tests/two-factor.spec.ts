@@ -34,7 +34,8 @@ test('a user turns on two-factor sign-in from the user popup, then logs in with 
     await dialog.getByLabel('비밀번호').press('Enter');
     return dialog;
   };
-  await logIn();
+  // Wait for the session before leaving the page: navigating while the login is in flight loses it.
+  await expect(await logIn()).toBeHidden();
   await page.goto('/admin/users');
   await page.getByRole('banner').getByRole('button', { name: '이인증 님' }).click();
   await page.getByRole('dialog', { name: '사용자 정보' }).getByRole('button', { name: '2단계 인증' }).click();
