@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 
 /**
  * Failed-login throttling, kept in the database so every server process sees the same counts.
@@ -16,6 +18,26 @@ import type { Database } from '../db/schema.ts';
  * Unknown emails are counted exactly like known ones, so the answers do not tell them apart.
  */
 const everyAddress = '';
+
+/**
+ * Every login attempt (password step and code step) counts against its client address's window;
+ * past `LOGIN_RATE_LIMIT` attempts the address gets 429 whatever it sends.
+ */
+export async function refuseOverLoginRateLimit(
+  db: Kysely<Database>,
+  config: Config,
+  clientIp: string,
+  now: Date,
+): Promise<void> {
+  const rate = await hitRateLimit(
+    db,
+    `login:${clientIp}`,
+    config.login.rateLimit,
+    config.login.rateWindowSeconds,
+    now,
+  );
+  if (!rate.allowed) throw new AppError(429, 'too_many_requests');
+}
 
 export type LoginThrottle =
   | { kind: 'open' }

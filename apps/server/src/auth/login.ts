@@ -4,8 +4,12 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { hitRateLimit } from '../rate-limit/rate-limit.ts';
-import { checkLoginThrottle, clearLoginFailures, countLoginFailure } from './login-throttle.ts';
+import {
+  checkLoginThrottle,
+  clearLoginFailures,
+  countLoginFailure,
+  refuseOverLoginRateLimit,
+} from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { type PendingSecondFactor, startSecondFactorStepIfEnrolled } from './second-factor-login.ts';
 import { createSession, deleteSession, hashSessionToken } from './sessions.ts';
@@ -47,14 +51,7 @@ export async function login(
     requestId: input.requestId,
   };
 
-  const rate = await hitRateLimit(
-    db,
-    `login:${input.ip}`,
-    config.login.rateLimit,
-    config.login.rateWindowSeconds,
-    now,
-  );
-  if (!rate.allowed) throw new AppError(429, 'too_many_requests');
+  await refuseOverLoginRateLimit(db, config, input.ip, now);
 
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   const usable = user?.active ? user : undefined;

@@ -4,9 +4,8 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { type LoginInput, type LoginResult, registerFailure, startSession } from './login.ts';
-import { checkLoginThrottle } from './login-throttle.ts';
+import { checkLoginThrottle, refuseOverLoginRateLimit } from './login-throttle.ts';
 import {
   confirmedSecondFactor,
   createPendingLogin,
@@ -53,14 +52,7 @@ export async function completeSecondFactorLogin(
   },
   now = new Date(),
 ): Promise<LoginResult> {
-  const rate = await hitRateLimit(
-    db,
-    `login:${input.ip}`,
-    config.login.rateLimit,
-    config.login.rateWindowSeconds,
-    now,
-  );
-  if (!rate.allowed) throw new AppError(429, 'too_many_requests');
+  await refuseOverLoginRateLimit(db, config, input.ip, now);
 
   const pending = await findPendingLogin(db, input.pendingToken, now);
   if (!pending) throw new AppError(401, 'second_factor_login_expired');

@@ -74,15 +74,7 @@ export async function signCasebook(
   }
   // Checked before the transaction: argon2 is slow, and no lock should wait on it.
   if (!(await verifyPassword(user.password_hash, password))) {
-    const { count } = await hitRateLimit(
-      db,
-      failureKey(user.id),
-      SIGNATURE_FAILURE_LIMIT,
-      SIGNATURE_FAILURE_WINDOW_SECONDS,
-      now,
-    );
-    await auditFailure(db, actor, subject, { reason: 'wrong_password', failureCount: count });
-    throw new AppError(422, 'signature_password_incorrect');
+    return refuseFailedAttempt(db, actor, subject, user.id, 'wrong_password', now);
   }
   // A signer with two-factor sign-in proves both components again (21 CFR 11.200(a)(1)): a wrong
   // code is counted like a wrong password; a used code is refused.
@@ -91,15 +83,7 @@ export async function signCasebook(
     const code = input.code;
     const accepted = await db.transaction().execute((trx) => useSecondFactorCode(trx, user.id, code, now));
     if (!accepted) {
-      const { count } = await hitRateLimit(
-        db,
-        failureKey(user.id),
-        SIGNATURE_FAILURE_LIMIT,
-        SIGNATURE_FAILURE_WINDOW_SECONDS,
-        now,
-      );
-      await auditFailure(db, actor, subject, { reason: 'wrong_code', failureCount: count });
-      throw new AppError(422, 'wrong_second_factor_code');
+      return refuseFailedAttempt(db, actor, subject, user.id, 'wrong_code', now);
     }
   }
 
@@ -182,6 +166,32 @@ async function refuseIfSigned(db: Kysely<Database>, subjectId: number): Promise<
 }
 
 /** Audits a refused signature in a transaction of its own: the refusal rolls nothing of it back. */
+/**
+ * A wrong password or a wrong code: counted in the signer's failure window (429 after the limit),
+ * audited in its own transaction (nothing else of the attempt is kept), then refused.
+ */
+async function refuseFailedAttempt(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  subject: SubjectWithSite,
+  userId: number,
+  reason: 'wrong_password' | 'wrong_code',
+  now: Date,
+): Promise<never> {
+  const { count } = await hitRateLimit(
+    db,
+    failureKey(userId),
+    SIGNATURE_FAILURE_LIMIT,
+    SIGNATURE_FAILURE_WINDOW_SECONDS,
+    now,
+  );
+  await auditFailure(db, actor, subject, { reason, failureCount: count });
+  throw new AppError(
+    422,
+    reason === 'wrong_password' ? 'signature_password_incorrect' : 'wrong_second_factor_code',
+  );
+}
+
 async function auditFailure(
   db: Kysely<Database>,
   actor: AuditActor,
