@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInOverHttp, startServerProcess } from './server-process.ts';
 
 /**
  * Registration and randomization under real concurrency: two server processes on one PostgreSQL
@@ -10,50 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * Runs when TEST_DATABASE_URL is set (CI sets it).
  */
 const adminUrl = process.env.TEST_DATABASE_URL;
-const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 const SUBJECTS = 50;
 
-function startServer(databaseUrl: string): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repositoryRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      CDMS_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(/running at (http:\/\/localhost:\d+)/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1].replace('localhost', '127.0.0.1') });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+function startServer(databaseUrl: string) {
+  return startServerProcess({ DATABASE_URL: databaseUrl, CDMS_DEMO: '1' }, 60_000);
 }
 
-async function logIn(base: string, email: string) {
-  const response = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'cdms-demo-2026' }),
-  });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const { csrfToken } = (await response.json()) as { csrfToken: string };
-  return { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
-}
+const logIn = (base: string, email: string) => signInOverHttp(base, email);
 
 describe.skipIf(!adminUrl)('randomization on two server processes sharing PostgreSQL', () => {
   const databaseName = `cdms_rand_${Date.now()}_${process.pid}`;

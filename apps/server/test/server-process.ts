@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
+
+export interface ServerProcess {
+  process: ChildProcess;
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string | null>;
+}
+
+/**
+ * The real server (`apps/server/src/main.ts`, as `npm run serve` starts it) in a child process on a
+ * free port, with the given environment on top of ours. Resolves once it prints its URL.
+ */
+export function startServerProcess(env: Record<string, string>, timeoutMs = 180_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/running at (http:\/\/localhost:\d+)/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ process: child, url: match[1].replace('localhost', '127.0.0.1'), exited });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}) before it started:\n${output}`));
+    });
+  });
+}
+
+/** Signs in over HTTP; the headers carry the session cookie and CSRF token for writes. */
+export async function signInOverHttp(base: string, email: string, password = 'cdms-demo-2026') {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (response.status !== 200)
+    throw new Error(`login as ${email}: ${response.status} ${await response.text()}`);
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
+}
