@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactSchema, emailSchema, localeSchema, siteSummarySchema } from './auth.ts';
+import { bodyIdSchema } from './ids.ts';
 import { roleSchema } from './roles.ts';
 
 export const adminUserSchema = z.object({
@@ -79,12 +80,12 @@ export const membershipSchema = z.object({
 export type Membership = z.infer<typeof membershipSchema>;
 
 export const createMembershipRequestSchema = z.object({
-  userId: z.number().int().positive(),
+  userId: bodyIdSchema,
   role: roleSchema,
-  siteIds: z.array(z.number().int().positive()).max(100).default([]),
+  siteIds: z.array(bodyIdSchema).max(100).default([]),
 });
 export type CreateMembershipRequest = z.input<typeof createMembershipRequestSchema>;
 
 export const updateMembershipRequestSchema = z.object({
-  siteIds: z.array(z.number().int().positive()).max(100),
+  siteIds: z.array(bodyIdSchema).max(100),
 });

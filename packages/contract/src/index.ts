@@ -3,6 +3,7 @@ export * from './app-info.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
 export * from './dashboard.ts';
+export * from './ids.ts';
 export * from './korea-time.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';

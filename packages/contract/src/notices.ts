@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 
 /** Notice list filters (prototype-spec §2 "Notice list"), as query parameters. */
@@ -8,11 +9,8 @@ export const noticeListQuerySchema = z.object({
   end: calendarDateSchema.optional(),
   range: z.enum(dateRangePresets).default('all'),
   search: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce
-    .number()
-    .pipe(z.union([z.literal(10), z.literal(20), z.literal(50)]))
-    .default(10),
+  page: pageQuerySchema.default(1),
+  size: pageSizeQuerySchema([10, 20, 50]).default(10),
 });
 export type NoticeListQuery = z.input<typeof noticeListQuerySchema>;
 

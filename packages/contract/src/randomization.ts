@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyIdSchema } from './ids.ts';
 
 /** The form randomization fills (number, date, group); the screen offers the Randomize action on it. */
 export const randomizationForm = { visitKey: 'v2', formKey: 'randomizationNumber' } as const;
@@ -9,7 +10,7 @@ export const generateRandomizationRequestSchema = z.object({
   /** Makes the list reproducible; keep it secret with the list. */
   seed: z.string().trim().min(1).max(100),
   /** Only these sites; every site of the study without a list when omitted. */
-  siteIds: z.array(z.number().int().positive()).max(100).optional(),
+  siteIds: z.array(bodyIdSchema).max(100).optional(),
 });
 export type GenerateRandomizationRequest = z.input<typeof generateRandomizationRequestSchema>;
 

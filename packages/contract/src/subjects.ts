@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { bodyIdSchema } from './ids.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -13,7 +14,7 @@ export const initialsSchema = z
   .regex(/^[A-Z]{2,4}$/, { error: 'invalid_initials' });
 
 export const createSubjectRequestSchema = z.object({
-  siteId: z.number().int().positive(),
+  siteId: bodyIdSchema,
   consentDate: calendarDateSchema,
   initials: initialsSchema,
 });
