@@ -16,7 +16,9 @@ import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
+import { refuseBadUrlText } from './http/url-text.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
@@ -58,6 +60,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // The input policy at the edge (issue 11): JSON only as UTF-8 of valid Unicode, and the same text
+  // rules for query strings and path parameters, before any route sees them.
+  registerJsonBodyParser(app);
+  app.addHook('onRequest', refuseBadUrlText);
   app.decorateRequest('principal', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
   const apiRoutes: { method: string; url: string }[] = [];

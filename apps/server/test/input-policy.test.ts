@@ -1,5 +1,6 @@
+import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorMessages } from '../src/http/error-messages.ts';
 import type { App } from '../src/http/types.ts';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
@@ -177,5 +178,125 @@ describeWithDatabase('input policy at the edge', (database) => {
     expect(parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'studyId', in: 'path' })]),
     );
+  });
+
+  describe('text', () => {
+    const noticeCount = async () => {
+      const db = database().db;
+      return Number(
+        (await db.selectFrom('notices').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+      );
+    };
+    const postNotice = (payload: string | Buffer, contentType = 'application/json', language = 'en') =>
+      app.inject({
+        method: 'POST',
+        url: `/api/studies/${studyId}/notices`,
+        headers: { ...session.dm?.headers, 'accept-language': language, 'content-type': contentType },
+        payload,
+      });
+
+    it('refuses NUL in a notice title (body string) and %00 in a query parameter', async () => {
+      const before = await noticeCount();
+      const head = await auditHead();
+      expectRefused(
+        await postNotice(JSON.stringify({ title: 'a\u0000b', contentHtml: '<p>x</p>' })),
+        400,
+        'invalid_text',
+      );
+      expectRefused(
+        await postNotice('{"title":"a\\u0000b","contentHtml":"<p>x</p>"}', 'application/json', 'ko'),
+        400,
+        'invalid_text',
+        'ko',
+      );
+      for (const query of ['search=%00', 'search=a%00b', '%00=1']) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/studies/${studyId}/notices?${query}`,
+          headers: { ...session.pi?.headers, 'accept-language': 'en' },
+        });
+        expectRefused(response, 400, 'invalid_text');
+      }
+      expect(await noticeCount()).toBe(before);
+      expect(await auditHead()).toBe(head);
+    });
+
+    it('refuses invalid UTF-8 in a body and in percent-encoding instead of storing U+FFFD', async () => {
+      const before = await noticeCount();
+      const head = await auditHead();
+      const bytes = Buffer.concat([
+        Buffer.from('{"title":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('","contentHtml":"<p>x</p>"}'),
+      ]);
+      expectRefused(await postNotice(bytes), 400, 'invalid_text');
+      const query = await app.inject({
+        method: 'GET',
+        url: `/api/studies/${studyId}/notices?search=%C3%28`,
+        headers: { ...session.pi?.headers, 'accept-language': 'en' },
+      });
+      expectRefused(query, 400, 'malformed_url');
+      expect(await noticeCount()).toBe(before);
+      expect(await auditHead()).toBe(head);
+    });
+
+    it('accepts JSON only as UTF-8: charset=utf-16 is 415', async () => {
+      const before = await noticeCount();
+      const body = JSON.stringify({ title: '공지', contentHtml: '<p>x</p>' });
+      expectRefused(
+        await postNotice(Buffer.from(body, 'utf16le'), 'application/json; charset=utf-16'),
+        415,
+        'unsupported_charset',
+      );
+      expectRefused(
+        await postNotice(Buffer.from(body, 'latin1'), 'application/json; charset=ISO-8859-1', 'ko'),
+        415,
+        'unsupported_charset',
+        'ko',
+      );
+      expect(await noticeCount()).toBe(before);
+      // UTF-8, named or not, with Korean and a character outside the BMP, is stored as sent.
+      const named = await postNotice(
+        JSON.stringify({ title: '공지 😀', contentHtml: '<p>x</p>' }),
+        'application/json; charset=UTF-8',
+      );
+      expect(named.statusCode).toBe(201);
+      expect(named.json().title).toBe('공지 😀');
+    });
+
+    it('refuses a lone surrogate (\\ud800) in comment text', async () => {
+      const db = database().db;
+      const form = await db
+        .selectFrom('form_instances')
+        .innerJoin('subjects', 'subjects.id', 'form_instances.subject_id')
+        .innerJoin('sites', 'sites.id', 'subjects.site_id')
+        .select(['subject_id', 'form_instances.id'])
+        .where('sites.institution_number', '=', '02')
+        .where('subjects.study_id', '=', studyId)
+        .where('visit_key', '=', 'v1')
+        .where('form_key', '=', 'demographicInfo')
+        .executeTakeFirstOrThrow();
+      const sectionKey = getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key;
+      const comments = async () =>
+        (await db.selectFrom('form_comments').select('id').execute()).map((row) => row.id);
+      const before = await comments();
+      const head = await auditHead();
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${studyId}/subjects/${form.subject_id}/forms/v1/demographicInfo/comments`,
+        headers: { ...session.crc?.headers, 'accept-language': 'en', 'content-type': 'application/json' },
+        payload: `{"sectionKey":"${sectionKey}","text":"\\ud800"}`,
+      });
+      expectRefused(response, 400, 'invalid_text');
+      expect(await comments()).toEqual(before);
+      expect(await auditHead()).toBe(head);
+    });
+
+    it('refuses JSON nested 1000 deep with 400, not a stack overflow', async () => {
+      const before = await noticeCount();
+      const deep = `{"title":${'['.repeat(1000)}${']'.repeat(1000)},"contentHtml":"x"}`;
+      expectRefused(await postNotice(deep), 400, 'body_too_deep');
+      expect(await noticeCount()).toBe(before);
+    });
   });
 });
