@@ -15,6 +15,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
+import { applyBodyPolicy } from './http/body-policy.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
@@ -64,6 +65,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // rules for query strings and path parameters, before any route sees them.
   registerJsonBodyParser(app);
   app.addHook('onRequest', refuseBadUrlText);
+  app.addHook('onRoute', applyBodyPolicy);
   app.decorateRequest('principal', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
   const apiRoutes: { method: string; url: string }[] = [];

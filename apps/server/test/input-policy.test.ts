@@ -299,4 +299,164 @@ describeWithDatabase('input policy at the edge', (database) => {
       expect(await noticeCount()).toBe(before);
     });
   });
+
+  describe('strict bodies', () => {
+    it('refuses a body on body-less actions (logout, password reset, deletes) and does nothing', async () => {
+      const db = database().db;
+      const own = await signIn(app, 'crc@demo.cdms');
+      const head = await auditHead();
+      const logout = await app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { ...own.headers, 'accept-language': 'en' },
+        payload: { everywhere: true },
+      });
+      expectRefused(logout, 400, 'body_not_allowed');
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/me', headers: own.headers })).statusCode,
+      ).toBe(200);
+
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'password_hash'])
+        .where('email', '=', 'crc@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const reset = await app.inject({
+        method: 'POST',
+        url: `/api/admin/users/${user.id}/reset-password`,
+        headers: { ...session.admin?.headers, 'accept-language': 'ko' },
+        payload: { temporaryPassword: 'chosen-by-the-caller-1' },
+      });
+      expectRefused(reset, 400, 'body_not_allowed', 'ko');
+      expect(
+        (
+          await db
+            .selectFrom('users')
+            .select('password_hash')
+            .where('id', '=', user.id)
+            .executeTakeFirstOrThrow()
+        ).password_hash,
+      ).toBe(user.password_hash);
+
+      const notice = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${studyId}/notices`,
+        headers: session.dm?.headers,
+        payload: { title: 'to delete', contentHtml: '<p>x</p>' },
+      });
+      expect(notice.statusCode).toBe(201);
+      const noticeId = notice.json().id;
+      const afterCreate = await auditHead();
+      const deleteNotice = await app.inject({
+        method: 'DELETE',
+        url: `/api/studies/${studyId}/notices/${noticeId}`,
+        headers: { ...session.dm?.headers, 'accept-language': 'en' },
+        payload: {},
+      });
+      expectRefused(deleteNotice, 400, 'body_not_allowed');
+      expect(
+        (
+          await db
+            .selectFrom('notices')
+            .select('deleted_at')
+            .where('id', '=', noticeId)
+            .executeTakeFirstOrThrow()
+        ).deleted_at,
+      ).toBeNull();
+
+      const membership = await db
+        .selectFrom('memberships')
+        .select('id')
+        .where('study_id', '=', studyId)
+        .executeTakeFirstOrThrow();
+      const deleteMembership = await app.inject({
+        method: 'DELETE',
+        url: `/api/admin/studies/${studyId}/memberships/${membership.id}`,
+        headers: { ...session.admin?.headers, 'accept-language': 'en', 'content-type': 'text/plain' },
+        payload: 'please',
+      });
+      expectRefused(deleteMembership, 400, 'body_not_allowed');
+      expect(
+        await db.selectFrom('memberships').select('id').where('id', '=', membership.id).executeTakeFirst(),
+      ).toEqual({ id: membership.id });
+      expect(await auditHead()).toBe(afterCreate);
+      expect(afterCreate).toBeGreaterThan(head);
+
+      // Without a body (what the web app sends) the same actions work.
+      const deleted = await app.inject({
+        method: 'DELETE',
+        url: `/api/studies/${studyId}/notices/${noticeId}`,
+        headers: session.dm?.headers,
+      });
+      expect(deleted.statusCode).toBe(204);
+    });
+
+    it('refuses a PUT with {} or with only unknown keys, and unknown keys anywhere in a body', async () => {
+      const db = database().db;
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${studyId}/notices`,
+        headers: session.dm?.headers,
+        payload: { title: 'pinned notice', contentHtml: '<p>x</p>', pinned: true },
+      });
+      const noticeId = created.json().id;
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'updated_at'])
+        .where('email', '=', 'pi@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const notice = () =>
+        db
+          .selectFrom('notices')
+          .select(['title', 'pinned', 'updated_at'])
+          .where('id', '=', noticeId)
+          .executeTakeFirstOrThrow();
+      const noticeBefore = await notice();
+      const head = await auditHead();
+      for (const payload of [{}, { titel: 'typo' }, { title: 'x', unknownKey: 1 }]) {
+        const response = await app.inject({
+          method: 'PUT',
+          url: `/api/studies/${studyId}/notices/${noticeId}`,
+          headers: { ...session.dm?.headers, 'accept-language': 'en' },
+          payload,
+        });
+        expectRefused(response, 400, 'validation_failed');
+      }
+      for (const payload of [{}, { nmae: 'typo' }]) {
+        const response = await app.inject({
+          method: 'PUT',
+          url: `/api/admin/users/${user.id}`,
+          headers: { ...session.admin?.headers, 'accept-language': 'ko' },
+          payload,
+        });
+        expectRefused(response, 400, 'validation_failed', 'ko');
+      }
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'accept-language': 'en' },
+        payload: { email: 'pi@demo.cdms', password: 'x', remember: true },
+      });
+      expectRefused(login, 400, 'validation_failed');
+      expect(await notice()).toEqual(noticeBefore);
+      expect(
+        await db
+          .selectFrom('users')
+          .select(['id', 'name', 'updated_at'])
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual(user);
+      expect(await auditHead()).toBe(head);
+
+      // A partial edit changes only what it names: the title alone keeps the notice pinned.
+      const edited = await app.inject({
+        method: 'PUT',
+        url: `/api/studies/${studyId}/notices/${noticeId}`,
+        headers: session.dm?.headers,
+        payload: { title: 'renamed' },
+      });
+      expect(edited.statusCode).toBe(200);
+      expect(await notice()).toMatchObject({ title: 'renamed', pinned: true });
+    });
+  });
 });

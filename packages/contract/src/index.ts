@@ -8,6 +8,7 @@ export * from './korea-time.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';
 export * from './randomization.ts';
+export * from './request-body.ts';
 export * from './roles.ts';
 export * from './signatures.ts';
 export * from './studies.ts';

@@ -158,7 +158,7 @@ export const subjectListResponseSchema = z.object({
 });
 export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
 
-export const deleteSubjectRequestSchema = z.object({
+export const deleteSubjectRequestSchema = z.strictObject({
   reason: z.string().trim().min(1).max(REASON_MAX),
 });
 export type DeleteSubjectRequest = z.input<typeof deleteSubjectRequestSchema>;

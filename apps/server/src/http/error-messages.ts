@@ -38,10 +38,6 @@ export const errorMessages = {
     ko: '이 요청에는 본문을 보낼 수 없습니다.',
     en: 'This request does not take a body.',
   },
-  nothing_to_change: {
-    ko: '변경할 항목이 없습니다. 바꿀 값을 하나 이상 보내세요.',
-    en: 'Nothing to change: send at least one value to change.',
-  },
   upload_incomplete: {
     ko: '업로드가 완료되지 않았습니다. 파일을 다시 올려 주세요.',
     en: 'The upload was incomplete. Please upload the file again.',
