@@ -16,6 +16,7 @@ import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { applyBodyPolicy } from './http/body-policy.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
@@ -56,6 +57,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // Errors Fastify meets before routing (a path that is not valid percent-encoding) get the one
     // error shape too, not Fastify's own English body.
     frameworkErrors: answerFrameworkError,
+    // And requests Node's HTTP parser refuses before Fastify (headers or URL over 16 KB → 431).
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ describeWithDatabase('input policy at the edge', (database) => {
   let app: App;
   let studyId: number;
   let site1: number;
+  /** A subject of site 01 (the PI's) with a saved demographics form. */
+  let subjectPk: number;
   const session: Record<string, SignedIn> = {};
 
   const auditHead = async () =>
@@ -33,7 +36,7 @@ describeWithDatabase('input policy at the edge', (database) => {
   }
 
   beforeAll(async () => {
-    await seedDemo(database().db, { subjects: true });
+    await seedDemo(database().db);
     app = await buildTestApp(database());
     await app.ready();
     for (const who of ['admin', 'pi', 'crc', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
@@ -49,46 +52,71 @@ describeWithDatabase('input policy at the edge', (database) => {
         .where('institution_number', '=', '01')
         .executeTakeFirstOrThrow()
     ).id;
-  }, 120_000);
+    const subject = await app.inject({
+      method: 'POST',
+      url: `/api/studies/${studyId}/subjects`,
+      headers: session.pi?.headers,
+      payload: { siteId: site1, consentDate: '2025-03-03', initials: 'IPT' },
+    });
+    subjectPk = subject.json().id;
+    const saved = await app.inject({
+      method: 'PUT',
+      url: `/api/studies/${studyId}/subjects/${subjectPk}/forms/v1/demographicInfo`,
+      headers: session.pi?.headers,
+      payload: { values: { birthDate: '1990-01-01', gender: 'M' }, version: 0 },
+    });
+    expect(saved.statusCode).toBe(200);
+  });
   afterAll(async () => {
     await app.close();
   });
 
   it('refuses non-canonical ids in paths (0x13, 1.6e1, 16.0, %2016) before a form reset goes through', async () => {
     const db = database().db;
-    for (const [text, id] of [
-      ['0x13', 19],
-      ['1.6e1', 16],
-      ['16.0', 16],
-      ['%2016', 16],
-    ] as const) {
-      // The subject the text would have meant exists, with a saved form the reset would clear.
-      const form = await db
-        .selectFrom('form_instances')
-        .innerJoin('subjects', 'subjects.id', 'form_instances.subject_id')
-        .select(['form_instances.id', 'visit_key', 'form_key', 'version', 'subjects.site_id'])
-        .where('subject_id', '=', id)
-        .where('has_data', '=', true)
-        .where('form_key', '!=', 'investigatorSignature')
-        .orderBy('form_instances.id')
-        .executeTakeFirstOrThrow();
-      const who = form.site_id === site1 ? 'pi' : 'crc';
-      const head = await auditHead();
-      const response = await app.inject({
-        method: 'POST',
-        url: `/api/studies/${studyId}/subjects/${text}/forms/${form.visit_key}/${form.form_key}/reset`,
-        headers: { ...session[who]?.headers, 'accept-language': 'en' },
-        payload: { version: form.version, reason: 'input policy test' },
-      });
-      expectRefused(response, 400, 'validation_failed');
-      const after = await db
+    const formUrl = (id: string) => `/api/studies/${studyId}/subjects/${id}/forms/v1/demographicInfo`;
+    const form = () =>
+      db
         .selectFrom('form_instances')
         .select(['version', 'has_data'])
-        .where('id', '=', form.id)
+        .where('subject_id', '=', subjectPk)
+        .where('visit_key', '=', 'v1')
+        .where('form_key', '=', 'demographicInfo')
         .executeTakeFirstOrThrow();
-      expect(after).toEqual({ version: form.version, has_data: true });
-      expect(await auditHead()).toBe(head);
+    const before = await form();
+    expect(before).toEqual({ version: 1, has_data: true });
+    const head = await auditHead();
+    // The issue's texts, and the same spellings of our subject's real id.
+    const texts = [
+      '0x13',
+      '1.6e1',
+      '16.0',
+      '%2016',
+      `0x${subjectPk.toString(16)}`,
+      `${subjectPk / 10}e1`,
+      `${subjectPk}.0`,
+      `%20${subjectPk}`,
+      `0${subjectPk}`,
+      `+${subjectPk}`,
+    ];
+    for (const text of texts) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `${formUrl(text)}/reset`,
+        headers: { ...session.pi?.headers, 'accept-language': 'en' },
+        payload: { version: 1, reason: 'input policy test' },
+      });
+      expectRefused(response, 400, 'validation_failed');
     }
+    expect(await form()).toEqual(before);
+    expect(await auditHead()).toBe(head);
+    // The same request with the canonical id goes through: the refusals above were for the id alone.
+    const reset = await app.inject({
+      method: 'POST',
+      url: `${formUrl(String(subjectPk))}/reset`,
+      headers: session.pi?.headers,
+      payload: { version: 1, reason: 'input policy test' },
+    });
+    expect(reset.statusCode).toBe(200);
   });
 
   it('refuses ids above 2^31 − 1 in bodies (siteId 2147483648, userId 9999999999) with 400, not 500', async () => {
@@ -264,18 +292,8 @@ describeWithDatabase('input policy at the edge', (database) => {
       expect(named.json().title).toBe('공지 😀');
     });
 
-    it('refuses a lone surrogate (\\ud800) in comment text', async () => {
+    it('refuses a lone surrogate (\ud800) in comment text', async () => {
       const db = database().db;
-      const form = await db
-        .selectFrom('form_instances')
-        .innerJoin('subjects', 'subjects.id', 'form_instances.subject_id')
-        .innerJoin('sites', 'sites.id', 'subjects.site_id')
-        .select(['subject_id', 'form_instances.id'])
-        .where('sites.institution_number', '=', '02')
-        .where('subjects.study_id', '=', studyId)
-        .where('visit_key', '=', 'v1')
-        .where('form_key', '=', 'demographicInfo')
-        .executeTakeFirstOrThrow();
       const sectionKey = getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key;
       const comments = async () =>
         (await db.selectFrom('form_comments').select('id').execute()).map((row) => row.id);
@@ -283,8 +301,8 @@ describeWithDatabase('input policy at the edge', (database) => {
       const head = await auditHead();
       const response = await app.inject({
         method: 'POST',
-        url: `/api/studies/${studyId}/subjects/${form.subject_id}/forms/v1/demographicInfo/comments`,
-        headers: { ...session.crc?.headers, 'accept-language': 'en', 'content-type': 'application/json' },
+        url: `/api/studies/${studyId}/subjects/${subjectPk}/forms/v1/demographicInfo/comments`,
+        headers: { ...session.pi?.headers, 'accept-language': 'en', 'content-type': 'application/json' },
         payload: `{"sectionKey":"${sectionKey}","text":"\\ud800"}`,
       });
       expectRefused(response, 400, 'invalid_text');
@@ -459,4 +477,77 @@ describeWithDatabase('input policy at the edge', (database) => {
       expect(await notice()).toMatchObject({ title: 'renamed', pinned: true });
     });
   });
+
+  describe('parser and framework errors', () => {
+    it('answers a truncated multipart upload with 400 in the error shape, not 500', async () => {
+      const db = database().db;
+      const images = async () => (await db.selectFrom('uploaded_images').select('id').execute()).length;
+      const before = await images();
+      const head = await auditHead();
+      const boundary = '----cdms-truncated';
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      // The part starts and the bytes stop: no closing boundary.
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        png.subarray(0, 30),
+      ]);
+      for (const language of ['en', 'ko'] as const) {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/uploads/images',
+          headers: {
+            ...session.dm?.headers,
+            'accept-language': language,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+          payload,
+        });
+        expectRefused(response, 400, 'upload_incomplete', language);
+      }
+      expect(await images()).toBe(before);
+      expect(await auditHead()).toBe(head);
+    });
+
+    it('answers a 20 KB query string with 431 in the error shape and the reader language', async () => {
+      const server = await buildTestApp(database());
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const { port } = server.server.address() as AddressInfo;
+        const query = `search=${'a'.repeat(20 * 1024)}`;
+        for (const [language, header] of [
+          ['en', 'Accept-Language: en\r\n'],
+          ['ko', ''],
+        ] as const) {
+          const raw = await rawRequest(
+            port,
+            `GET /api/studies/${studyId}/notices?${query} HTTP/1.1\r\nHost: localhost\r\n${header}\r\n`,
+          );
+          const [head = '', body = ''] = raw.split('\r\n\r\n');
+          expect(head).toMatch(/^HTTP\/1\.1 431 /);
+          expect(head.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+          expect(JSON.parse(body)).toEqual({
+            error: { code: 'headers_too_large', message: errorMessages.headers_too_large[language] },
+          });
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  });
 });
+
+/** Sends `request` as is over a socket and returns everything the server wrote until it closed. */
+function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}

@@ -46,6 +46,14 @@ export const errorMessages = {
     ko: '요청 주소나 헤더가 너무 깁니다.',
     en: 'The request address or headers are too long.',
   },
+  malformed_request: {
+    ko: '요청을 읽을 수 없습니다.',
+    en: 'The request could not be read.',
+  },
+  request_timeout: {
+    ko: '요청이 제시간에 도착하지 않았습니다. 다시 시도하세요.',
+    en: 'The request did not arrive in time. Please try again.',
+  },
   unsupported_media_type: {
     ko: '지원하지 않는 콘텐츠 형식입니다.',
     en: 'The content type is not supported.',
