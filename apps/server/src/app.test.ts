@@ -23,7 +23,7 @@ describeWithDatabase('HTTP app', (database) => {
     // A route that exists only here, to exercise body validation and error shapes.
     app.post(
       '/api/test/echo',
-      { schema: { body: z.object({ count: z.number().int().min(1) }) } },
+      { schema: { body: z.strictObject({ count: z.number().int().min(1) }) } },
       async (request) => ({ count: request.body.count }),
     );
     app.get('/api/test/explode', async () => {

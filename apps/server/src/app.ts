@@ -15,8 +15,12 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
+import { applyBodyPolicy } from './http/body-policy.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
+import { refuseBadUrlText } from './http/url-text.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
@@ -53,11 +57,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // Errors Fastify meets before routing (a path that is not valid percent-encoding) get the one
     // error shape too, not Fastify's own English body.
     frameworkErrors: answerFrameworkError,
+    // And requests Node's HTTP parser refuses before Fastify (headers or URL over 16 KB → 431).
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // The input policy at the edge (issue 11): JSON only as UTF-8 of valid Unicode, and the same text
+  // rules for query strings and path parameters, before any route sees them.
+  registerJsonBodyParser(app);
+  app.addHook('onRequest', refuseBadUrlText);
+  app.addHook('onRoute', applyBodyPolicy);
   app.decorateRequest('principal', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
   const apiRoutes: { method: string; url: string }[] = [];

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { contactSchema, emailSchema, localeSchema, siteSummarySchema } from './auth.ts';
+import { bodyIdSchema } from './ids.ts';
+import { changesSomething, nothingToChange } from './request-body.ts';
 import { roleSchema } from './roles.ts';
 
 export const adminUserSchema = z.object({
@@ -18,7 +20,7 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 const nameSchema = z.string().trim().min(1).max(100);
 
-export const createUserRequestSchema = z.object({
+export const createUserRequestSchema = z.strictObject({
   email: emailSchema,
   name: nameSchema,
   contact: contactSchema.default(''),
@@ -30,7 +32,7 @@ export const createUserRequestSchema = z.object({
 export type CreateUserRequest = z.input<typeof createUserRequestSchema>;
 
 export const updateUserRequestSchema = z
-  .object({
+  .strictObject({
     email: emailSchema,
     name: nameSchema,
     contact: contactSchema,
@@ -38,7 +40,8 @@ export const updateUserRequestSchema = z
     active: z.boolean(),
     isAdmin: z.boolean(),
   })
-  .partial();
+  .partial()
+  .refine(changesSomething, nothingToChange);
 export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 
 export const resetPasswordResponseSchema = z.object({
@@ -55,7 +58,7 @@ export const adminStudySchema = z.object({
 });
 export type AdminStudy = z.infer<typeof adminStudySchema>;
 
-export const siteRequestSchema = z.object({
+export const siteRequestSchema = z.strictObject({
   code: z
     .string()
     .trim()
@@ -78,13 +81,13 @@ export const membershipSchema = z.object({
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
-export const createMembershipRequestSchema = z.object({
-  userId: z.number().int().positive(),
+export const createMembershipRequestSchema = z.strictObject({
+  userId: bodyIdSchema,
   role: roleSchema,
-  siteIds: z.array(z.number().int().positive()).max(100).default([]),
+  siteIds: z.array(bodyIdSchema).max(100).default([]),
 });
 export type CreateMembershipRequest = z.input<typeof createMembershipRequestSchema>;
 
-export const updateMembershipRequestSchema = z.object({
-  siteIds: z.array(z.number().int().positive()).max(100),
+export const updateMembershipRequestSchema = z.strictObject({
+  siteIds: z.array(bodyIdSchema).max(100),
 });

@@ -18,7 +18,7 @@ export const contactSchema = z
   .max(40)
   .regex(/^[0-9+()\-. ]*$/, { error: 'invalid_contact' });
 
-export const loginRequestSchema = z.object({
+export const loginRequestSchema = z.strictObject({
   email: z.string().trim().toLowerCase().min(1).max(254),
   password: z.string().min(1).max(1024),
 });
@@ -86,13 +86,15 @@ export const secondFactorRequiredResponseSchema = z.object({
 });
 export type SecondFactorRequiredResponse = z.infer<typeof secondFactorRequiredResponseSchema>;
 
-export const secondFactorLoginRequestSchema = z.object({
+export const secondFactorLoginRequestSchema = z.strictObject({
   pendingToken: z.string().min(1).max(200),
   code: z.string().trim().min(1).max(20),
 });
 export type SecondFactorLoginRequest = z.infer<typeof secondFactorLoginRequestSchema>;
 
-export const startSecondFactorEnrolmentRequestSchema = z.object({ password: z.string().min(1).max(1024) });
+export const startSecondFactorEnrolmentRequestSchema = z.strictObject({
+  password: z.string().min(1).max(1024),
+});
 export const secondFactorEnrolmentResponseSchema = z.object({
   otpauthUri: z.string(),
   /** The base32 secret, for typing into an app by hand; shown only while enrolment is pending. */
@@ -100,15 +102,15 @@ export const secondFactorEnrolmentResponseSchema = z.object({
   qrCodeDataUrl: z.string(),
 });
 export type SecondFactorEnrolmentResponse = z.infer<typeof secondFactorEnrolmentResponseSchema>;
-export const confirmSecondFactorRequestSchema = z.object({ code: z.string().trim().min(1).max(20) });
+export const confirmSecondFactorRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(20) });
 
 export const renewResponseSchema = z.object({ session: sessionInfoSchema });
 
-export const changePasswordRequestSchema = z.object({
+export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1024),
   newPassword: z.string().min(1).max(1024),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
-export const updateContactRequestSchema = z.object({ contact: contactSchema });
+export const updateContactRequestSchema = z.strictObject({ contact: contactSchema });
 export type UpdateContactRequest = z.infer<typeof updateContactRequestSchema>;

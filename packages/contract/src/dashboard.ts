@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
+import { paramIdSchema } from './ids.ts';
 import { visitAlarmCountsSchema } from './visit-alarms.ts';
 
 const count = z.number().int();
 const localized = z.object({ ko: z.string(), en: z.string() });
-const id = z.coerce.number().int().positive().max(2_147_483_647);
 
 export const dashboardQuerySchema = z.object({
   /** The monthly chart's institution (a site in the reader's scope); all sites in scope when omitted. */
-  site: id.optional(),
+  site: paramIdSchema.optional(),
 });
 export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
 

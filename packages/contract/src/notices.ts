@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
+import { changesSomething, nothingToChange } from './request-body.ts';
 
 /** Notice list filters (prototype-spec §2 "Notice list"), as query parameters. */
 export const noticeListQuerySchema = z.object({
@@ -8,11 +10,8 @@ export const noticeListQuerySchema = z.object({
   end: calendarDateSchema.optional(),
   range: z.enum(dateRangePresets).default('all'),
   search: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce
-    .number()
-    .pipe(z.union([z.literal(10), z.literal(20), z.literal(50)]))
-    .default(10),
+  page: pageQuerySchema.default(1),
+  size: pageSizeQuerySchema([10, 20, 50]).default(10),
 });
 export type NoticeListQuery = z.input<typeof noticeListQuerySchema>;
 
@@ -60,17 +59,30 @@ export function isBlankRichText(html: string): boolean {
   return html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\s/g, '') === '';
 }
 
-export const noticeWriteSchema = z.object({
+const noticeFields = {
   title: z.string().trim().min(1, { error: 'title_required' }).max(NOTICE_TITLE_MAX),
   contentHtml: z.string().min(1, { error: 'content_required' }).max(NOTICE_CONTENT_MAX),
-  pinned: z.boolean().default(false),
-  visible: z.boolean().default(true),
+  pinned: z.boolean(),
+  visible: z.boolean(),
+};
+
+export const noticeWriteSchema = z.strictObject({
+  ...noticeFields,
+  pinned: noticeFields.pinned.default(false),
+  visible: noticeFields.visible.default(true),
   /** `global`: shown in every study (system administrators only). */
   scope: z.enum(['study', 'global']).default('study'),
 });
 export type NoticeWrite = z.input<typeof noticeWriteSchema>;
 
-export const noticeUpdateSchema = noticeWriteSchema.omit({ scope: true }).partial();
+/**
+ * A partial edit: only the fields sent change. No defaults here: with them, an edit of the title alone
+ * unpinned and showed the notice.
+ */
+export const noticeUpdateSchema = z
+  .strictObject(noticeFields)
+  .partial()
+  .refine(changesSomething, nothingToChange);
 export type NoticeUpdate = z.input<typeof noticeUpdateSchema>;
 
 export const imageUploadResponseSchema = z.object({ imageUrl: z.string() });

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { bodyIdSchema } from './ids.ts';
 
 /** The form randomization fills (number, date, group); the screen offers the Randomize action on it. */
 export const randomizationForm = { visitKey: 'v2', formKey: 'randomizationNumber' } as const;
 
-export const generateRandomizationRequestSchema = z.object({
+export const generateRandomizationRequestSchema = z.strictObject({
   /** Slots per site (stratum). */
   perSite: z.number().int().min(1).max(999),
   /** Makes the list reproducible; keep it secret with the list. */
   seed: z.string().trim().min(1).max(100),
   /** Only these sites; every site of the study without a list when omitted. */
-  siteIds: z.array(z.number().int().positive()).max(100).optional(),
+  siteIds: z.array(bodyIdSchema).max(100).optional(),
 });
 export type GenerateRandomizationRequest = z.input<typeof generateRandomizationRequestSchema>;
 
-export const importRandomizationRequestSchema = z.object({
+export const importRandomizationRequestSchema = z.strictObject({
   /** CSV with a header: institution,sequence,group (group: treatment or control). */
   csv: z.string().min(1).max(1_000_000),
 });
@@ -44,7 +45,7 @@ export const randomizeResponseSchema = z.object({
 });
 export type RandomizeResponse = z.infer<typeof randomizeResponseSchema>;
 
-export const randomizationSettingsRequestSchema = z.object({
+export const randomizationSettingsRequestSchema = z.strictObject({
   /** Show the assigned group to site staff on randomization (and fill it into the form). */
   showGroup: z.boolean(),
 });

@@ -47,7 +47,7 @@ export const signatureResponseSchema = z.object({
 });
 export type SignatureResponse = z.infer<typeof signatureResponseSchema>;
 
-export const signCasebookRequestSchema = z.object({
+export const signCasebookRequestSchema = z.strictObject({
   /** The signer's own password, entered again for this signature (21 CFR 11.200). */
   password: z.string().min(1).max(200),
   /** The authenticator code, when the signer has two-factor sign-in (else 422 signature_code_required). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { REASON_MAX, type SubjectStatus } from './subjects.ts';
 
@@ -95,11 +96,8 @@ export type SubjectListFilter = z.output<typeof subjectListFilterSchema>;
 export const subjectListQuerySchema = z
   .object({
     ...filterShape,
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    size: z.coerce
-      .number()
-      .pipe(z.union(SUBJECT_LIST_PAGE_SIZES.map((size) => z.literal(size))))
-      .default(10),
+    page: pageQuerySchema.default(1),
+    size: pageSizeQuerySchema(SUBJECT_LIST_PAGE_SIZES).default(10),
   })
   .refine(startNotAfterEnd, startAfterEnd);
 export type SubjectListQuery = z.input<typeof subjectListQuerySchema>;
@@ -160,7 +158,7 @@ export const subjectListResponseSchema = z.object({
 });
 export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
 
-export const deleteSubjectRequestSchema = z.object({
+export const deleteSubjectRequestSchema = z.strictObject({
   reason: z.string().trim().min(1).max(REASON_MAX),
 });
 export type DeleteSubjectRequest = z.input<typeof deleteSubjectRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { bodyIdSchema } from './ids.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -12,8 +13,8 @@ export const initialsSchema = z
   .toUpperCase()
   .regex(/^[A-Z]{2,4}$/, { error: 'invalid_initials' });
 
-export const createSubjectRequestSchema = z.object({
-  siteId: z.number().int().positive(),
+export const createSubjectRequestSchema = z.strictObject({
+  siteId: bodyIdSchema,
   consentDate: calendarDateSchema,
   initials: initialsSchema,
 });
@@ -96,7 +97,7 @@ export type FormDataResponse = z.infer<typeof formDataResponseSchema>;
 export const REASON_MAX = 500;
 export const COMMENT_MAX = 3500;
 
-export const saveFormRequestSchema = z.object({
+export const saveFormRequestSchema = z.strictObject({
   values: z.record(z.string(), z.unknown()),
   version: z.number().int().min(0),
   /** Reason for change per item key whose saved value changes (required for those). */
@@ -104,12 +105,12 @@ export const saveFormRequestSchema = z.object({
 });
 export type SaveFormRequest = z.input<typeof saveFormRequestSchema>;
 
-export const resetFormRequestSchema = z.object({
+export const resetFormRequestSchema = z.strictObject({
   version: z.number().int().min(0),
   reason: z.string().trim().min(1).max(REASON_MAX),
 });
 
-export const addCommentRequestSchema = z.object({
+export const addCommentRequestSchema = z.strictObject({
   sectionKey: z.string().min(1).max(100),
   text: z.string().trim().min(1).max(COMMENT_MAX),
 });

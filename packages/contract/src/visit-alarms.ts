@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
+import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { subjectStatusSchema } from './subjects.ts';
 
 /**
@@ -17,17 +18,12 @@ export type VisitAlarmState = z.infer<typeof visitAlarmStateSchema>;
 /** Rows per page of the alarm list (the subject list's sizes, prototype-spec §9). */
 export const VISIT_ALARM_PAGE_SIZES = [10, 50, 100] as const;
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-
 export const visitAlarmQuerySchema = z.object({
   /** One site (in the reader's scope); all sites in scope when omitted. */
-  site: id.optional(),
+  site: paramIdSchema.optional(),
   state: visitAlarmStateSchema.optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce
-    .number()
-    .pipe(z.union([z.literal(10), z.literal(50), z.literal(100)]))
-    .default(10),
+  page: pageQuerySchema.default(1),
+  size: pageSizeQuerySchema(VISIT_ALARM_PAGE_SIZES).default(10),
 });
 export type VisitAlarmQuery = z.input<typeof visitAlarmQuerySchema>;
 

@@ -4,6 +4,7 @@ import {
   createMembershipRequestSchema,
   createUserRequestSchema,
   membershipSchema,
+  paramIdSchema,
   resetPasswordResponseSchema,
   siteRequestSchema,
   siteSummarySchema,
@@ -19,7 +20,8 @@ import { resetSecondFactor } from './reset-second-factor.ts';
 import { createSite, listStudiesWithSites, updateSite } from './sites.ts';
 import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 
 /** System administration: users, sites, memberships. System administrators only. */
 export function registerAdminRoutes(app: App, context: AppContext): void {

@@ -1,11 +1,17 @@
-import { dashboardQuerySchema, dashboardResponseSchema, subjectInfoResponseSchema } from '@cdms/contract';
+import {
+  dashboardQuerySchema,
+  dashboardResponseSchema,
+  paramIdSchema,
+  subjectInfoResponseSchema,
+} from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
 import { loadDashboard, loadSubjectInfo } from './dashboard.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 const params = z.object({ studyId: id });
 
 /** The study dashboard and the header's subject-info counts, both over the reader's sites. */

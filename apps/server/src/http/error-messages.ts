@@ -22,6 +22,38 @@ export const errorMessages = {
     ko: '요청 주소를 읽을 수 없습니다. 주소의 인코딩을 확인하세요.',
     en: 'The request address could not be read. Check its encoding.',
   },
+  invalid_text: {
+    ko: '허용되지 않는 문자가 있습니다(NUL 문자 또는 올바르지 않은 유니코드/UTF-8). 입력한 내용을 확인하세요.',
+    en: 'The request contains characters that are not allowed (NUL, or invalid Unicode or UTF-8). Check what was entered.',
+  },
+  unsupported_charset: {
+    ko: 'JSON 요청 본문은 UTF-8로만 보낼 수 있습니다.',
+    en: 'JSON request bodies are accepted only as UTF-8.',
+  },
+  body_too_deep: {
+    ko: '요청 본문의 중첩이 너무 깊습니다.',
+    en: 'The request body is nested too deeply.',
+  },
+  body_not_allowed: {
+    ko: '이 요청에는 본문을 보낼 수 없습니다.',
+    en: 'This request does not take a body.',
+  },
+  upload_incomplete: {
+    ko: '업로드가 완료되지 않았습니다. 파일을 다시 올려 주세요.',
+    en: 'The upload was incomplete. Please upload the file again.',
+  },
+  headers_too_large: {
+    ko: '요청 주소나 헤더가 너무 깁니다.',
+    en: 'The request address or headers are too long.',
+  },
+  malformed_request: {
+    ko: '요청을 읽을 수 없습니다.',
+    en: 'The request could not be read.',
+  },
+  request_timeout: {
+    ko: '요청이 제시간에 도착하지 않았습니다. 다시 시도하세요.',
+    en: 'The request did not arrive in time. Please try again.',
+  },
   unsupported_media_type: {
     ko: '지원하지 않는 콘텐츠 형식입니다.',
     en: 'The content type is not supported.',

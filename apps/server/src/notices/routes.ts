@@ -4,6 +4,7 @@ import {
   noticeListResponseSchema,
   noticeUpdateSchema,
   noticeWriteSchema,
+  paramIdSchema,
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -13,7 +14,8 @@ import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { createNotice, deleteNotice, getNotice, listNotices, updateNotice } from './notices.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 const studyParams = z.object({ studyId: id });
 const noticeParams = z.object({ studyId: id, noticeId: id });
 

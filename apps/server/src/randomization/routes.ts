@@ -1,6 +1,7 @@
 import {
   generateRandomizationRequestSchema,
   importRandomizationRequestSchema,
+  paramIdSchema,
   randomizationSettingsRequestSchema,
   randomizationStatusSchema,
   randomizeResponseSchema,
@@ -20,7 +21,8 @@ import {
 } from './randomization.ts';
 import { updateRandomizationSettings } from './settings.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 
 function requireListKeeper(principal: Principal, studyId: number): void {
   if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');

@@ -1,4 +1,4 @@
-import { signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
+import { paramIdSchema, signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
@@ -7,7 +7,8 @@ import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { signCasebook } from './sign-casebook.ts';
 import { subjectSignature } from './signature-data.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 const subjectParams = z.object({ studyId: id, subjectId: id });
 
 /** The investigator's signature of a subject's casebook. */

@@ -1,4 +1,4 @@
-import { studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
+import { paramIdSchema, studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
@@ -8,7 +8,7 @@ import type { App } from '../http/types.ts';
 import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
 
-const studyParams = z.object({ studyId: z.coerce.number().int().positive().max(2_147_483_647) });
+const studyParams = z.object({ studyId: paramIdSchema });
 
 export function registerStudyRoutes(app: App, context: AppContext): void {
   const { db } = context.database;

@@ -1,5 +1,6 @@
 import {
   deleteSubjectRequestSchema,
+  paramIdSchema,
   subjectExportQuerySchema,
   subjectListQuerySchema,
   subjectListResponseSchema,
@@ -17,7 +18,8 @@ import { deleteSubject } from './delete-subject.ts';
 import { exportContentTypes, exportDisposition, subjectsCsv, subjectsXlsx } from './subject-export.ts';
 import { listAllSubjects, listSubjectsPage } from './subject-list.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 

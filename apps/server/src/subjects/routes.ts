@@ -7,6 +7,7 @@ import {
   formDataResponseSchema,
   isSigningForm,
   overviewResponseSchema,
+  paramIdSchema,
   resetFormRequestSchema,
   saveFormRequestSchema,
   subjectSummarySchema,
@@ -27,7 +28,8 @@ import { registerSubjectListRoutes } from './list-routes.ts';
 import { saveForm } from './save-form.ts';
 import { findSubjectInScope } from './subject-access.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/);
 const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });

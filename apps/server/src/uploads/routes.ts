@@ -46,7 +46,9 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
       const bytes = await file.toBuffer().catch((error: { code?: string }) => {
         if (error.code === 'FST_REQ_FILE_TOO_LARGE')
           throw new AppError(413, 'image_too_large', { megabytes: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 });
-        throw error;
+        // Anything else while reading the file is a body that stopped short or broke the multipart
+        // format ("Unexpected end of form"): the client's fault, not a 500.
+        throw new AppError(400, 'upload_incomplete');
       });
       const contentType = sniffImageType(bytes);
       if (!contentType) throw new AppError(415, 'image_type_not_allowed');

@@ -1,11 +1,12 @@
-import { visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
+import { paramIdSchema, visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
 import { listVisitAlarms } from './visit-alarms.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
+const id = paramIdSchema;
 
 /** Subject alarms from the visit windows (`/task-alarm/:studyId`). */
 export function registerVisitAlarmRoutes(app: App, context: AppContext): void {

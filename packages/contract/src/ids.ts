@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** The largest id a PostgreSQL `integer` column holds (2^31 − 1). */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * An id in a body: a JSON number, a positive integer that fits an `integer` column. Anything larger
+ * would reach the database and fail there (a 500); here it is a 400.
+ */
+export const bodyIdSchema = z.number().int().positive().max(MAX_ID);
+
+/**
+ * A positive whole number written the one canonical way: decimal digits, no sign, no leading zero,
+ * no spaces, no exponent, no fraction, no hex. `Number()` alone would read `0x13`, `1.6e1`, `16.0` and
+ * ` 16` as real numbers, so the text is checked before it is converted.
+ */
+const canonicalDecimal = z.string().regex(/^[1-9][0-9]{0,9}$/, { error: 'not_canonical_number' });
+
+/** An id in a path or query parameter: canonical decimal text, read as a number ≤ 2^31 − 1. */
+export const paramIdSchema = canonicalDecimal.transform(Number).pipe(z.number().max(MAX_ID));
+
+/** A page number in a query string (canonical decimal, 1…100,000). */
+export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number().max(100_000));
+
+/** A page size in a query string: canonical decimal text, one of `sizes`. */
+export function pageSizeQuerySchema<const Size extends number>(sizes: readonly Size[]) {
+  return canonicalDecimal.transform(Number).pipe(z.literal(sizes));
+}
