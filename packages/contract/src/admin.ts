@@ -13,6 +13,8 @@ export const adminUserSchema = z.object({
   lockedUntil: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
   createdAt: z.string(),
+  /** Whether the user has a confirmed second factor (the reset action removes it). */
+  secondFactorEnrolled: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -88,3 +90,7 @@ export type CreateMembershipRequest = z.input<typeof createMembershipRequestSche
 export const updateMembershipRequestSchema = z.object({
   siteIds: z.array(z.number().int().positive()).max(100),
 });
+
+/** The system setting: a second factor required for system administrators, ADMIN and DM. */
+export const twoFactorSettingSchema = z.strictObject({ requiredForAdminAndDm: z.boolean() });
+export type TwoFactorSettingBody = z.infer<typeof twoFactorSettingSchema>;
