@@ -130,9 +130,20 @@ export function UsersPage() {
                       </td>
                       <td>
                         {user.secondFactorEnrolled ? (
-                          <span className={`${styles.badge} ${styles.badgeGood}`}>
-                            {t('users.twoFactorOn')}
-                          </span>
+                          // The reset sits next to the state it changes: only a user with a factor has one.
+                          <div className={styles.twoFactorCell}>
+                            <span className={`${styles.badge} ${styles.badgeGood}`}>
+                              {t('users.twoFactorOn')}
+                            </span>
+                            <button
+                              type="button"
+                              className={`${styles.button} ${styles.small}`}
+                              aria-label={t('users.resetTwoFactorOf', { name: user.name })}
+                              onClick={() => setResettingSecondFactor(user)}
+                            >
+                              {t('users.resetTwoFactor.action')}
+                            </button>
+                          </div>
                         ) : (
                           <span className={styles.muted}>{t('users.twoFactorOff')}</span>
                         )}
@@ -168,15 +179,6 @@ export function UsersPage() {
                             onClick={() => setResetting(user)}
                           >
                             {t('users.resetPassword')}
-                          </button>
-                          <button
-                            type="button"
-                            className={`${styles.button} ${styles.small}`}
-                            aria-label={t('users.resetTwoFactorOf', { name: user.name })}
-                            disabled={!user.secondFactorEnrolled}
-                            onClick={() => setResettingSecondFactor(user)}
-                          >
-                            {t('users.resetTwoFactor.action')}
                           </button>
                         </div>
                       </td>

@@ -26,7 +26,7 @@ export function SecondFactorEnrolmentRequired() {
           <h1 id="second-factor-required-title" className={styles.title}>
             {t('enrolmentRequired.title')}
           </h1>
-          <LanguageToggle />
+          <LanguageToggle tone="dark" />
         </div>
         {codes ? (
           <RecoveryCodes
