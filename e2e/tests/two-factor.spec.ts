@@ -99,6 +99,13 @@ test('a user turns on two-factor sign-in, stores the recovery codes, logs in wit
   await page.getByRole('banner').getByRole('button', { name: '이인증 님' }).click();
   await page.getByRole('dialog', { name: '사용자 정보' }).getByRole('button', { name: '2단계 인증' }).click();
   await expect(enrol.getByTestId('recovery-codes-remaining')).toHaveText('남은 복구 코드: 10개');
+  await reviewShots(page, 'two-factor-on-dialog-ko', false);
+  // New codes (and turning off) ask for the password and a current code.
+  await enrol.getByRole('button', { name: '복구 코드 새로 만들기' }).click();
+  await expect(enrol.getByLabel('앱에 표시된 코드')).toBeVisible();
+  await reviewShots(page, 'two-factor-new-codes-form-ko', false);
+  await enrol.getByRole('button', { name: '취소' }).click();
+  await expect(enrol.getByRole('button', { name: '끄기' })).toBeEnabled();
   await page.keyboard.press('Escape');
   await expect(enrol).toBeHidden();
   await logOut(page, '이인증');
