@@ -7,6 +7,9 @@ import { adminQueryKeys } from './admin-query-keys.ts';
 export function useTwoFactorSetting() {
   return useQuery({
     queryKey: adminQueryKeys.twoFactorSetting,
+    // Read again whenever the users page opens: another administrator may have changed it, and a
+    // stale checkbox here would misstate who is held to enrolment.
+    staleTime: 0,
     queryFn: async () =>
       twoFactorSettingSchema.parse(await apiRequest<unknown>('/api/admin/settings/two-factor')),
   });

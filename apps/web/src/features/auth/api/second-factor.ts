@@ -28,6 +28,7 @@ export function useStartSecondFactorEnrolment() {
  * enrolment would otherwise leave the enrolment page before seeing them).
  */
 export function useConfirmSecondFactorEnrolment() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (code: string): Promise<RecoveryCodesResponse> =>
       recoveryCodesResponseSchema.parse(
@@ -36,6 +37,12 @@ export function useConfirmSecondFactorEnrolment() {
           body: { code },
         }),
       ),
+    // Everything read before may be out of date (refused while held to enrolment, or a list that
+    // shows this user's two-factor state): read again when next shown. `me` waits for the caller.
+    onSuccess: () =>
+      queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== meQueryKey[0] || query.queryKey[1] !== meQueryKey[1],
+      }),
   });
 }
 
