@@ -121,6 +121,25 @@ const cases: Case[] = [
     request: () => ({ url: '/api/auth/second-factor/enrolment/confirm', body: { code: '123456' } }),
     expected: everyone(409),
   },
+  {
+    method: 'POST',
+    route: '/api/auth/second-factor/recovery-codes',
+    // No caller has a second factor: nothing to regenerate.
+    request: () => ({
+      url: '/api/auth/second-factor/recovery-codes',
+      body: { password: 'not-the-password-1', code: '123456' },
+    }),
+    expected: everyone(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/auth/second-factor/turn-off',
+    request: () => ({
+      url: '/api/auth/second-factor/turn-off',
+      body: { password: 'not-the-password-1', code: '123456' },
+    }),
+    expected: everyone(409),
+  },
 
   {
     method: 'POST',
@@ -413,6 +432,19 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/admin/settings/two-factor',
+    request: () => ({ url: '/api/admin/settings/two-factor' }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/admin/settings/two-factor',
+    // Off, as it is: the other callers must not be held to enrolment.
+    request: () => ({ url: '/api/admin/settings/two-factor', body: { requiredForAdminAndDm: false } }),
+    expected: adminOnly(200),
+  },
+  {
+    method: 'GET',
     route: '/api/admin/studies',
     request: () => ({ url: '/api/admin/studies' }),
     expected: adminOnly(200),
@@ -624,6 +656,8 @@ describeWithDatabase('authorization matrix', (database) => {
     expect(missing).toEqual([]);
   });
 
+  // Every route × every role with a fresh login (argon2) each: far more than the default 30 s on a
+  // busy machine, and it grows with every route.
   it('gives each role the status the permission matrix says', async () => {
     const accountOf = (caller: Caller) =>
       demoAccounts.find((account) => account.role === caller)?.email as string;
@@ -688,5 +722,5 @@ describeWithDatabase('authorization matrix', (database) => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 180_000);
 });

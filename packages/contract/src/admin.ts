@@ -15,6 +15,8 @@ export const adminUserSchema = z.object({
   lockedUntil: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
   createdAt: z.string(),
+  /** Whether the user has a confirmed second factor (the reset action removes it). */
+  secondFactorEnrolled: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -91,3 +93,7 @@ export type CreateMembershipRequest = z.input<typeof createMembershipRequestSche
 export const updateMembershipRequestSchema = z.strictObject({
   siteIds: z.array(bodyIdSchema).max(100),
 });
+
+/** The system setting: a second factor required for system administrators, ADMIN and DM. */
+export const twoFactorSettingSchema = z.strictObject({ requiredForAdminAndDm: z.boolean() });
+export type TwoFactorSettingBody = z.infer<typeof twoFactorSettingSchema>;

@@ -68,6 +68,12 @@ export const currentUserSchema = z.object({
   previousLoginAt: z.string().nullable(),
   /** Whether the user signs in with a code from an authenticator app after the password. */
   secondFactorEnrolled: z.boolean(),
+  /** Unused one-time recovery codes (0 without a second factor). */
+  recoveryCodesRemaining: z.number().int(),
+  /** The system setting requires a second factor for this user's role: it cannot be turned off. */
+  secondFactorMandatory: z.boolean(),
+  /** Mandatory and not yet enrolled: every API route but enrolment answers 403 until it is done. */
+  secondFactorEnrolmentRequired: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
@@ -103,6 +109,15 @@ export const secondFactorEnrolmentResponseSchema = z.object({
 });
 export type SecondFactorEnrolmentResponse = z.infer<typeof secondFactorEnrolmentResponseSchema>;
 export const confirmSecondFactorRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(20) });
+/** One-time recovery codes (`XXXX-XXXX`), answered once: at enrolment and when regenerated. */
+export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
+/** New recovery codes or turning the factor off: the password and a current app code. */
+export const secondFactorChangeRequestSchema = z.strictObject({
+  password: z.string().min(1).max(1024),
+  code: z.string().trim().min(1).max(20),
+});
+export type SecondFactorChangeRequest = z.infer<typeof secondFactorChangeRequestSchema>;
 
 export const renewResponseSchema = z.object({ session: sessionInfoSchema });
 

@@ -8,6 +8,7 @@ import {
   resetPasswordResponseSchema,
   siteRequestSchema,
   siteSummarySchema,
+  twoFactorSettingSchema,
   updateMembershipRequestSchema,
   updateUserRequestSchema,
 } from '@cdms/contract';
@@ -18,6 +19,7 @@ import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
 import { createSite, listStudiesWithSites, updateSite } from './sites.ts';
+import { readTwoFactorSetting, updateTwoFactorSetting } from './two-factor-setting.ts';
 import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
@@ -105,6 +107,33 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       await resetSecondFactor(db, actorOf(request), request.params.userId);
       return reply.status(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/admin/settings/two-factor',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Whether a second factor is required for system administrators, ADMIN and DM',
+        response: { 200: twoFactorSettingSchema },
+      },
+    },
+    async () => readTwoFactorSetting(db),
+  );
+
+  app.put(
+    '/api/admin/settings/two-factor',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Require (or stop requiring) a second factor for system administrators, ADMIN and DM',
+        body: twoFactorSettingSchema,
+        response: { 200: twoFactorSettingSchema },
+      },
+    },
+    async (request) => updateTwoFactorSetting(db, actorOf(request), request.body),
   );
 
   app.get(

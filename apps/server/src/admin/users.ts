@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
+import { confirmedSecondFactor } from '../auth/second-factor.ts';
 import { deleteUserSessions } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { Database, UserRow } from '../db/schema.ts';
@@ -19,7 +20,11 @@ import { AppError } from '../http/errors.ts';
 
 export type CreateUserInput = z.output<typeof createUserRequestSchema>;
 
-export function presentAdminUser(user: UserRow, lockedUntil: Date | null = null): AdminUser {
+export function presentAdminUser(
+  user: UserRow,
+  lockedUntil: Date | null = null,
+  secondFactorEnrolled = false,
+): AdminUser {
   return {
     id: user.id,
     email: user.email,
@@ -31,6 +36,7 @@ export function presentAdminUser(user: UserRow, lockedUntil: Date | null = null)
     lockedUntil: lockedUntil && lockedUntil > new Date() ? lockedUntil.toISOString() : null,
     lastLoginAt: user.last_login_at?.toISOString() ?? null,
     createdAt: user.created_at.toISOString(),
+    secondFactorEnrolled,
   };
 }
 
@@ -58,7 +64,18 @@ export async function listUsers(db: Kysely<Database>): Promise<AdminUser[]> {
     .execute();
   // The latest lock of the email at any address (later entries overwrite earlier ones).
   const lockedUntil = new Map(locks.map((lock) => [lock.email, lock.locked_until]));
-  return users.map((user) => presentAdminUser(user, lockedUntil.get(user.email) ?? null));
+  const enrolled = new Set(
+    (
+      await db
+        .selectFrom('user_second_factors')
+        .select('user_id')
+        .where('confirmed_at', 'is not', null)
+        .execute()
+    ).map((row) => row.user_id),
+  );
+  return users.map((user) =>
+    presentAdminUser(user, lockedUntil.get(user.email) ?? null, enrolled.has(user.id)),
+  );
 }
 
 export async function createUser(
@@ -140,7 +157,8 @@ export async function updateUser(
         before: auditView(before),
         after: auditView(after),
       });
-      return presentAdminUser(after);
+      const factor = await confirmedSecondFactor(trx, userId);
+      return presentAdminUser(after, null, factor !== undefined);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(409, 'email_taken');

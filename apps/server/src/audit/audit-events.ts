@@ -14,10 +14,15 @@ export const auditEventTypes = [
   'auth.second_factor_enrolled',
   'auth.second_factor_requested',
   'auth.second_factor_failed',
+  'auth.second_factor_recovery_code_used',
+  'auth.second_factor_recovery_codes_regenerated',
+  'auth.second_factor_turned_off',
+  'auth.second_factor_check_failed',
   'user.created',
   'user.updated',
   'user.password_reset',
   'user.second_factor_reset',
+  'system.settings_changed',
   'site.created',
   'site.updated',
   'membership.created',
@@ -74,7 +79,8 @@ export interface AuditEventInput {
     | 'query'
     | 'comment'
     | 'randomization'
-    | 'signature';
+    | 'signature'
+    | 'system';
   entityId?: string | number | null;
   studyId?: number | null;
   siteId?: number | null;

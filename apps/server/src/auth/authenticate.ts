@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { AppError } from '../http/errors.ts';
 import { loadPrincipal, type Principal } from './principal.ts';
+import { allowedBeforeEnrolment, secondFactorEnrolmentRequired } from './second-factor-enrolment-gate.ts';
 import { extendSession, findLiveSession, SESSION_COOKIE } from './sessions.ts';
 
 declare module 'fastify' {
@@ -28,7 +29,8 @@ function sameToken(expected: string, given: string | undefined): boolean {
 /**
  * preHandler for every route that needs a signed-in user: a live session from the cookie, an
  * active account, and on writes the session's CSRF token in X-CSRF-Token. Writes count as
- * activity and push the idle expiry out.
+ * activity and push the idle expiry out. A user who must enrol a second factor first (system setting)
+ * reaches only the enrolment routes.
  */
 export function authenticate(context: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -49,7 +51,15 @@ export function authenticate(context: AppContext) {
       session = await extendSession(context.database.db, session, context.config.session);
     }
     reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
-    request.principal = await loadPrincipal(context.database.db, user, session);
+    const principal = await loadPrincipal(context.database.db, user, session);
+    request.principal = principal;
+    // A user the system setting requires to have a second factor, without one, may only enrol.
+    if (
+      !allowedBeforeEnrolment(request.method, request.routeOptions.url) &&
+      (await secondFactorEnrolmentRequired(context.database.db, principal))
+    ) {
+      throw new AppError(403, 'second_factor_enrolment_required');
+    }
   };
 }
 

@@ -4,7 +4,9 @@ import {
   loginRequestSchema,
   type MeResponse,
   meResponseSchema,
+  recoveryCodesResponseSchema,
   renewResponseSchema,
+  secondFactorChangeRequestSchema,
   secondFactorEnrolmentResponseSchema,
   secondFactorLoginRequestSchema,
   secondFactorRequiredResponseSchema,
@@ -22,9 +24,13 @@ import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
 import { loadPrincipal, type Principal, presentMemberships } from './principal.ts';
+import { countUnusedRecoveryCodes } from './recovery-codes.ts';
+import { regenerateRecoveryCodes } from './regenerate-recovery-codes.ts';
 import { confirmEnrolment, confirmedSecondFactor, startEnrolment } from './second-factor.ts';
+import { secondFactorRequiredFor } from './second-factor-enrolment-gate.ts';
 import { completeSecondFactorLogin } from './second-factor-login.ts';
 import { deleteSession, extendSession, SESSION_COOKIE } from './sessions.ts';
+import { turnOffSecondFactor } from './turn-off-second-factor.ts';
 
 const errorResponses = { tags: ['auth'] };
 
@@ -44,6 +50,7 @@ export async function presentMe(
 ): Promise<MeResponse> {
   const user = principal.user;
   const secondFactorEnrolled = (await confirmedSecondFactor(db, user.id)) !== undefined;
+  const secondFactorMandatory = await secondFactorRequiredFor(db, principal);
   return {
     user: {
       id: user.id,
@@ -54,6 +61,9 @@ export async function presentMe(
       isAdmin: user.is_admin,
       previousLoginAt: user.previous_login_at?.toISOString() ?? null,
       secondFactorEnrolled,
+      recoveryCodesRemaining: secondFactorEnrolled ? await countUnusedRecoveryCodes(db, user.id) : 0,
+      secondFactorMandatory,
+      secondFactorEnrolmentRequired: secondFactorMandatory && !secondFactorEnrolled,
     },
     memberships: presentMemberships(principal),
     csrfToken: principal.session.csrf_token,
@@ -164,13 +174,41 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       preHandler: requireUser,
       schema: {
         ...errorResponses,
-        summary: 'Confirm two-factor enrolment with a first code',
+        summary: 'Confirm two-factor enrolment with a first code; answers the recovery codes, once',
         body: confirmSecondFactorRequestSchema,
+        response: { 200: recoveryCodesResponseSchema },
+      },
+    },
+    async (request) => confirmEnrolment(db, principalOf(request).user, actorOf(request), request.body.code),
+  );
+
+  app.post(
+    '/api/auth/second-factor/recovery-codes',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'New recovery codes (password and a current code); the old ones stop working',
+        body: secondFactorChangeRequestSchema,
+        response: { 200: recoveryCodesResponseSchema },
+      },
+    },
+    async (request) => regenerateRecoveryCodes(db, principalOf(request).user, actorOf(request), request.body),
+  );
+
+  app.post(
+    '/api/auth/second-factor/turn-off',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'Turn off own two-factor sign-in (password and a current code; refused when required)',
+        body: secondFactorChangeRequestSchema,
         response: { 204: z.null() },
       },
     },
     async (request, reply) => {
-      await confirmEnrolment(db, principalOf(request).user, actorOf(request), request.body.code);
+      await turnOffSecondFactor(db, principalOf(request), actorOf(request), request.body);
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { type LoginInput, type LoginResult, registerFailure, startSession } from './login.ts';
 import { checkLoginThrottle, refuseOverLoginRateLimit } from './login-throttle.ts';
+import { spendRecoveryCode } from './recovery-codes.ts';
 import {
   confirmedSecondFactor,
   createPendingLogin,
@@ -41,7 +42,8 @@ export async function startSecondFactorStepIfEnrolled(
 
 /**
  * The code step of a two-step login: a live pending-login token and a right code start the session
- * exactly as a password-only login does. A wrong code counts as a failed login (lockout, rate limit).
+ * exactly as a password-only login does. An unused recovery code is accepted instead of the app's code
+ * (and spent). A wrong code counts as a failed login (lockout, rate limit).
  */
 export async function completeSecondFactorLogin(
   db: Kysely<Database>,
@@ -72,7 +74,20 @@ export async function completeSecondFactorLogin(
   }
 
   const accepted = await db.transaction().execute(async (trx) => {
-    const right = await useSecondFactorCode(trx, user.id, input.code, now);
+    let right = await useSecondFactorCode(trx, user.id, input.code, now);
+    if (!right) {
+      // A recovery code stands in for the app's code (a lost phone); spent here, once.
+      const remaining = await spendRecoveryCode(trx, user.id, input.code, now);
+      if (remaining !== undefined) {
+        right = true;
+        await recordAudit(trx, actor, {
+          type: 'auth.second_factor_recovery_code_used',
+          entityType: 'user',
+          entityId: user.id,
+          after: { remainingRecoveryCodes: remaining },
+        });
+      }
+    }
     if (right) {
       await trx
         .deleteFrom('pending_logins')

@@ -71,7 +71,8 @@ describeWithDatabase('two-factor sign-in', (database) => {
       headers: user.headers,
       payload: { code: await codeAt(secret) },
     });
-    expect(confirm.statusCode).toBe(204);
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.json().recoveryCodes).toHaveLength(10);
     const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: user.headers });
     expect(me.json().user.secondFactorEnrolled).toBe(true);
     expect(me.body).not.toContain(secret);

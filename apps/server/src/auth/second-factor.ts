@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { verifyPassword } from './passwords.ts';
+import { replaceRecoveryCodes } from './recovery-codes.ts';
 import { hashSessionToken } from './sessions.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -63,15 +64,18 @@ export async function startEnrolment(
   return { otpauthUri, secret, qrCodeDataUrl };
 }
 
-/** Confirms a pending enrolment with a first code; from then on the password alone no longer signs in. */
+/**
+ * Confirms a pending enrolment with a first code; from then on the password alone no longer signs in.
+ * Returns the user's recovery codes: the only time they are shown.
+ */
 export async function confirmEnrolment(
   db: Kysely<Database>,
   user: UserRow,
   actor: AuditActor,
   code: string,
   now = new Date(),
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+): Promise<{ recoveryCodes: string[] }> {
+  return db.transaction().execute(async (trx) => {
     const factor = await trx
       .selectFrom('user_second_factors')
       .selectAll()
@@ -86,11 +90,14 @@ export async function confirmEnrolment(
       .set({ confirmed_at: now, last_time_step: timeStep })
       .where('user_id', '=', user.id)
       .execute();
+    const recoveryCodes = await replaceRecoveryCodes(trx, user.id, now);
     await recordAudit(trx, actor, {
       type: 'auth.second_factor_enrolled',
       entityType: 'user',
       entityId: user.id,
+      after: { recoveryCodes: recoveryCodes.length },
     });
+    return { recoveryCodes };
   });
 }
 

@@ -31,6 +31,8 @@ export interface Database {
   signatures: SignaturesTable;
   user_second_factors: UserSecondFactorsTable;
   pending_logins: PendingLoginsTable;
+  second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
+  system_settings: SystemSettingsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -318,4 +320,20 @@ export interface PendingLoginsTable {
   token_hash: string;
   user_id: number;
   expires_at: Date;
+}
+
+/** A one-time recovery code of a user's second factor (hash only); used_at set once it is spent. */
+export interface SecondFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: Date;
+  used_at: Date | null;
+}
+
+/** The installation's settings: one row. */
+export interface SystemSettingsTable {
+  singleton: Generated<boolean>;
+  second_factor_required_for_admin_dm: Generated<boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -93,6 +93,22 @@ export const errorMessages = {
     ko: '2단계 인증이 이미 설정되어 있습니다.',
     en: 'Two-factor sign-in is already set up.',
   },
+  second_factor_not_enrolled: {
+    ko: '2단계 인증이 설정되어 있지 않습니다.',
+    en: 'Two-factor sign-in is not set up.',
+  },
+  second_factor_required_for_role: {
+    ko: '관리자(ADMIN)와 데이터 관리자(DM)는 2단계 인증을 끌 수 없습니다. 시스템 설정으로 필수입니다.',
+    en: 'Two-factor sign-in cannot be turned off: a system setting requires it for ADMIN and DM.',
+  },
+  second_factor_enrolment_required: {
+    ko: '먼저 2단계 인증을 설정해야 합니다. 사용자 정보에서 2단계 인증을 켜세요.',
+    en: 'Set up two-factor sign-in first: turn it on from your user details.',
+  },
+  too_many_second_factor_attempts: {
+    ko: '비밀번호 또는 인증 코드를 여러 번 잘못 입력했습니다. 최대 {minutes}분 후에 다시 시도하세요.',
+    en: 'Too many wrong passwords or codes. Try again in at most {minutes} minutes.',
+  },
   second_factor_not_pending: {
     ko: '진행 중인 2단계 인증 등록이 없습니다. 등록을 다시 시작하세요.',
     en: 'No two-factor enrolment is in progress. Start the enrolment again.',

@@ -31,3 +31,21 @@ export async function hitRateLimit(
   }
   return { allowed: row.count <= limit, count: row.count };
 }
+
+/** The hits counted for `key` in the current window of `hitRateLimit`, without counting one more. */
+export async function countRateLimitHits(
+  db: Kysely<Database>,
+  key: string,
+  windowSeconds: number,
+  now = new Date(),
+): Promise<number> {
+  const windowMs = windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const row = await db
+    .selectFrom('rate_limit_counters')
+    .select('count')
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}

@@ -2,17 +2,23 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useAuth } from '../features/auth/components/auth-provider.tsx';
 import { LoginRequired } from '../features/auth/components/login-required.tsx';
+import { SecondFactorEnrolmentRequired } from '../features/auth/components/second-factor-enrolment-required.tsx';
 import styles from './protected-route.module.css';
 
 /**
  * Every page except `/` and `/404` needs a signed-in user (prototype-spec §6). While `me` loads the
- * page says it is authenticating; without a session the login confirmation opens.
+ * page says it is authenticating; without a session the login confirmation opens. A user who must
+ * enrol a second factor first sees only the enrolment page.
  */
 export function ProtectedRoute() {
   const { t } = useTranslation('shell');
-  const { status, leaving, error, retry } = useAuth();
+  const { me, status, leaving, error, retry } = useAuth();
   const location = useLocation();
 
+  // The system setting requires a second factor of this user: nothing else until it is enrolled.
+  if (status === 'authenticated' && me?.user.secondFactorEnrolmentRequired) {
+    return <SecondFactorEnrolmentRequired />;
+  }
   if (status === 'authenticated') return <Outlet />;
 
   if (status === 'error') {

@@ -45,7 +45,8 @@ function SessionWiring({ children }: { children: React.ReactNode }) {
 /**
  * The API client reports every new idle expiry (response header) and a session it could not renew
  * (401 twice): the first moves the timer, the second is spec §8's "login expired" (an alert, then
- * the start page). A first visit's 401 is ignored by `endSession`: nobody was signed in.
+ * the start page). A first visit's 401 is ignored by `endSession`: nobody was signed in. A 403
+ * second_factor_enrolment_required reads `me` again, which then shows the enrolment page.
  */
 function ApiSessionListeners() {
   const auth = useAuth();
@@ -56,6 +57,7 @@ function ApiSessionListeners() {
     setSessionListeners({
       onSessionExpiry: (idleExpiresAt) => latest.current.timer.reportExpiry(idleExpiresAt),
       onSessionExpired: () => void latest.current.auth.endSession('expired'),
+      onSecondFactorEnrolmentRequired: () => latest.current.auth.retry(),
     });
     return () => setSessionListeners({});
   }, []);

@@ -45,9 +45,19 @@ interface ClientState {
   onSessionExpiry: ((idleExpiresAt: Date) => void) | null;
   /** Called once when the session cannot be renewed any more. */
   onSessionExpired: (() => void) | null;
+  /**
+   * Called when the server holds the session to two-factor enrolment (a setting turned on while the
+   * user was signed in): `me` is read again, and the enrolment page takes over.
+   */
+  onSecondFactorEnrolmentRequired: (() => void) | null;
 }
 
-const state: ClientState = { csrfToken: null, onSessionExpiry: null, onSessionExpired: null };
+const state: ClientState = {
+  csrfToken: null,
+  onSessionExpiry: null,
+  onSessionExpired: null,
+  onSecondFactorEnrolmentRequired: null,
+};
 
 export function setCsrfToken(token: string | null): void {
   state.csrfToken = token;
@@ -56,9 +66,11 @@ export function setCsrfToken(token: string | null): void {
 export function setSessionListeners(listeners: {
   onSessionExpiry?: (idleExpiresAt: Date) => void;
   onSessionExpired?: () => void;
+  onSecondFactorEnrolmentRequired?: () => void;
 }): void {
   state.onSessionExpiry = listeners.onSessionExpiry ?? null;
   state.onSessionExpired = listeners.onSessionExpired ?? null;
+  state.onSecondFactorEnrolmentRequired = listeners.onSecondFactorEnrolmentRequired ?? null;
 }
 
 export interface RequestOptions {
@@ -165,7 +177,11 @@ async function sendWithRenewal(path: string, options: RequestOptions): Promise<R
       state.onSessionExpired?.();
     }
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (error.code === 'second_factor_enrolment_required') state.onSecondFactorEnrolmentRequired?.();
+    throw error;
+  }
   return response;
 }
 

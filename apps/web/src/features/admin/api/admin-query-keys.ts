@@ -3,5 +3,6 @@ export const adminQueryKeys = {
   all: ['admin'] as const,
   users: ['admin', 'users'] as const,
   studies: ['admin', 'studies'] as const,
+  twoFactorSetting: ['admin', 'settings', 'two-factor'] as const,
   memberships: (studyId: number) => ['admin', 'studies', studyId, 'memberships'] as const,
 };

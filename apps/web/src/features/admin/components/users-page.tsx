@@ -9,13 +9,18 @@ import { isLockedNow } from '../lib/lock-status.ts';
 import styles from './admin-ui.module.css';
 import { QueryStatus } from './query-status.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
+import { ResetSecondFactorDialog } from './reset-second-factor-dialog.tsx';
+import { TwoFactorSettingPanel } from './two-factor-setting-panel.tsx';
 import { UserCreateDialog } from './user-create-dialog.tsx';
 import { UserEditDialog } from './user-edit-dialog.tsx';
 
 /** prototype-spec §9: 10 rows per page. */
 const PAGE_SIZE = 10;
 
-/** `/admin/users`: every account, searchable by name or email, with create, edit and password reset. */
+/**
+ * `/admin/users`: every account, searchable by name or email, with create, edit, password reset and
+ * two-factor reset; above the list the "two-factor required for ADMIN and DM" setting.
+ */
 export function UsersPage() {
   const { t } = useTranslation('admin');
   const users = useUsers();
@@ -24,6 +29,7 @@ export function UsersPage() {
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [resetting, setResetting] = useState<AdminUser | null>(null);
+  const [resettingSecondFactor, setResettingSecondFactor] = useState<AdminUser | null>(null);
   const searchId = useId();
 
   const all = users.data ?? [];
@@ -50,6 +56,8 @@ export function UsersPage() {
           {t('users.add')}
         </button>
       </div>
+
+      <TwoFactorSettingPanel />
 
       <div className={styles.toolbar}>
         <div className={styles.field}>
@@ -87,6 +95,7 @@ export function UsersPage() {
                   <th scope="col">{t('users.columns.contact')}</th>
                   <th scope="col">{t('users.columns.status')}</th>
                   <th scope="col">{t('users.columns.admin')}</th>
+                  <th scope="col">{t('users.columns.twoFactor')}</th>
                   <th scope="col">{t('users.columns.lockedUntil')}</th>
                   <th scope="col">{t('users.columns.lastLogin')}</th>
                   <th scope="col">{t('users.columns.actions')}</th>
@@ -95,7 +104,7 @@ export function UsersPage() {
               <tbody>
                 {rows.length === 0 ? (
                   <tr>
-                    <td colSpan={8} className={styles.empty}>
+                    <td colSpan={9} className={styles.empty}>
                       {t('noData')}
                     </td>
                   </tr>
@@ -117,6 +126,26 @@ export function UsersPage() {
                           <span className={`${styles.badge} ${styles.badgeInfo}`}>{t('yes')}</span>
                         ) : (
                           <span className={styles.muted}>{t('no')}</span>
+                        )}
+                      </td>
+                      <td>
+                        {user.secondFactorEnrolled ? (
+                          // The reset sits next to the state it changes: only a user with a factor has one.
+                          <div className={styles.twoFactorCell}>
+                            <span className={`${styles.badge} ${styles.badgeGood}`}>
+                              {t('users.twoFactorOn')}
+                            </span>
+                            <button
+                              type="button"
+                              className={`${styles.button} ${styles.small}`}
+                              aria-label={t('users.resetTwoFactorOf', { name: user.name })}
+                              onClick={() => setResettingSecondFactor(user)}
+                            >
+                              {t('users.resetTwoFactor.action')}
+                            </button>
+                          </div>
+                        ) : (
+                          <span className={styles.muted}>{t('users.twoFactorOff')}</span>
                         )}
                       </td>
                       <td>
@@ -175,6 +204,13 @@ export function UsersPage() {
       )}
       {resetting && (
         <ResetPasswordDialog key={resetting.id} user={resetting} onClose={() => setResetting(null)} />
+      )}
+      {resettingSecondFactor && (
+        <ResetSecondFactorDialog
+          key={resettingSecondFactor.id}
+          user={resettingSecondFactor}
+          onClose={() => setResettingSecondFactor(null)}
+        />
       )}
     </section>
   );

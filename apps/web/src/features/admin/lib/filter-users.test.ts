@@ -14,6 +14,7 @@ function user(id: number, name: string, email: string): AdminUser {
     lockedUntil: null,
     lastLoginAt: null,
     createdAt: '2026-01-01T00:00:00Z',
+    secondFactorEnrolled: false,
   };
 }
 

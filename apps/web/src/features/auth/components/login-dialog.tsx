@@ -1,5 +1,5 @@
 import type { MeResponse } from '@cdms/contract';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -13,17 +13,35 @@ export const LOGIN_MODAL = 'login';
 /** The login dialog of the landing page. Open it with `useModalStack().open(LOGIN_MODAL)`. */
 export function LoginDialog({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
   const { t } = useTranslation('auth');
+  // The description says what the current step asks for: email and password, or the code.
+  const [codeStep, setCodeStep] = useState(false);
   return (
-    <Modal name={LOGIN_MODAL} title={t('login.title')} description={t('login.intro')} width="sm">
-      <LoginForm onSignedIn={onSignedIn} />
+    <Modal
+      name={LOGIN_MODAL}
+      title={t('login.title')}
+      description={codeStep ? t('login.codeIntro') : t('login.intro')}
+      width="sm"
+    >
+      <LoginForm onSignedIn={onSignedIn} onCodeStep={setCodeStep} />
     </Modal>
   );
 }
 
-function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
+function LoginForm({
+  onSignedIn,
+  onCodeStep,
+}: {
+  onSignedIn: (me: MeResponse) => void;
+  onCodeStep: (codeStep: boolean) => void;
+}) {
   const { t } = useTranslation('auth');
   const { signIn } = useAuth();
   const [pendingToken, setPendingToken] = useState<string | null>(null);
+  // The form unmounts when the dialog closes: it opens again at the password step.
+  useEffect(() => {
+    onCodeStep(pendingToken !== null);
+  }, [pendingToken, onCodeStep]);
+  useEffect(() => () => onCodeStep(false), [onCodeStep]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ email?: boolean; password?: boolean }>({});
@@ -103,7 +121,7 @@ function LoginForm({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {
   );
 }
 
-/** The code step of a two-step login: a 6-digit code from the authenticator app. */
+/** The code step of a two-step login: a 6-digit code from the authenticator app, or a recovery code. */
 function SecondFactorForm({
   pendingToken,
   onSignedIn,
@@ -145,13 +163,12 @@ function SecondFactorForm({
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
-      <p>{t('login.codeIntro')}</p>
       <TextField
         label={t('login.code')}
         name="one-time-code"
         autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={6}
+        // Not numeric only: a recovery code (XXXX-XXXX) is accepted here too.
+        maxLength={20}
         autoFocus
         value={code}
         onChange={(event) => setCode(event.target.value)}

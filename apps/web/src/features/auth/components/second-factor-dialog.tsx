@@ -7,29 +7,65 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useConfirmSecondFactorEnrolment, useStartSecondFactorEnrolment } from '../api/second-factor.ts';
+import {
+  useConfirmSecondFactorEnrolment,
+  useRefreshMe,
+  useRegenerateRecoveryCodes,
+  useStartSecondFactorEnrolment,
+  useTurnOffSecondFactor,
+} from '../api/second-factor.ts';
+import { RecoveryCodes } from './recovery-codes.tsx';
 import styles from './second-factor-dialog.module.css';
 
 export const SECOND_FACTOR_MODAL = 'second-factor';
 
-/** Two-factor sign-in from the user popup: its status, or enrolment (password → QR code → code). */
+/**
+ * Two-factor sign-in from the user popup: enrolment (password → QR code → code → recovery codes), or,
+ * once on, the recovery codes left, new recovery codes and turning it off (password and code each).
+ */
 export function SecondFactorDialog({ me }: { me: MeResponse }) {
   const { t } = useTranslation('auth');
   return (
     <Modal name={SECOND_FACTOR_MODAL} title={t('secondFactor.title')} width="sm">
-      {me.user.secondFactorEnrolled ? <p>{t('secondFactor.enrolled')}</p> : <Enrolment />}
+      <SecondFactorPanel me={me} />
     </Modal>
   );
 }
 
-function errorText(caught: unknown): string {
+function SecondFactorPanel({ me }: { me: MeResponse }) {
+  const { t } = useTranslation('auth');
+  const { close } = useModalStack();
+  const refreshMe = useRefreshMe();
+  // Codes just made: shown until the user leaves this view (the modal's content unmounts on close).
+  const [codes, setCodes] = useState<string[] | null>(null);
+  if (codes) {
+    return (
+      <RecoveryCodes
+        codes={codes}
+        doneLabel={t('recoveryCodes.done')}
+        onDone={() => close(SECOND_FACTOR_MODAL)}
+      />
+    );
+  }
+  if (me.user.secondFactorEnrolled) return <EnrolledPanel me={me} onNewCodes={setCodes} />;
+  return (
+    <Enrolment
+      onConfirmed={(recoveryCodes) => {
+        setCodes(recoveryCodes);
+        void refreshMe();
+      }}
+    />
+  );
+}
+
+export function errorText(caught: unknown): string {
   return caught instanceof ApiError ? caught.message : String(caught);
 }
 
-function Enrolment() {
+/** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
+export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
   const toast = useToast();
-  const { close } = useModalStack();
   const start = useStartSecondFactorEnrolment();
   const confirm = useConfirmSecondFactorEnrolment();
   const [password, setPassword] = useState('');
@@ -56,9 +92,9 @@ function Enrolment() {
     if (trimmed === '' || confirm.isPending) return;
     setError(null);
     confirm.mutate(trimmed, {
-      onSuccess: () => {
-        close(SECOND_FACTOR_MODAL);
+      onSuccess: (confirmed) => {
         toast(t('secondFactor.done'), 'success');
+        onConfirmed(confirmed.recoveryCodes);
       },
       onError: (caught) => {
         setCode('');
@@ -116,6 +152,121 @@ function Enrolment() {
       <Button type="submit" disabled={code.trim() === '' || confirm.isPending}>
         {t('secondFactor.confirm')}
       </Button>
+    </form>
+  );
+}
+
+type Change = 'regenerate' | 'turnOff';
+
+/** Two-factor sign-in is on: recovery codes left, and the two changes that need password and code. */
+function EnrolledPanel({ me, onNewCodes }: { me: MeResponse; onNewCodes: (codes: string[]) => void }) {
+  const { t } = useTranslation('auth');
+  const [change, setChange] = useState<Change | null>(null);
+  const mandatory = me.user.secondFactorMandatory;
+  return (
+    <div className={styles.form}>
+      <p>{t('secondFactor.enrolled')}</p>
+      <p className={styles.remaining} data-testid="recovery-codes-remaining">
+        {t('secondFactor.codesRemaining', { count: me.user.recoveryCodesRemaining })}
+      </p>
+      {change ? (
+        <PasswordAndCodeForm change={change} onNewCodes={onNewCodes} onCancel={() => setChange(null)} />
+      ) : (
+        <>
+          <div className={styles.actions}>
+            <Button variant="secondary" onClick={() => setChange('regenerate')}>
+              {t('secondFactor.regenerate')}
+            </Button>
+            <Button variant="danger" disabled={mandatory} onClick={() => setChange('turnOff')}>
+              {t('secondFactor.turnOff')}
+            </Button>
+          </div>
+          {mandatory ? <p className={styles.note}>{t('secondFactor.mandatory')}</p> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function PasswordAndCodeForm({
+  change,
+  onNewCodes,
+  onCancel,
+}: {
+  change: Change;
+  onNewCodes: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation('auth');
+  const toast = useToast();
+  const { close } = useModalStack();
+  const regenerate = useRegenerateRecoveryCodes();
+  const turnOff = useTurnOffSecondFactor();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const pending = regenerate.isPending || turnOff.isPending;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const request = { password, code: code.replace(/\s/g, '') };
+    if (request.password === '' || request.code === '' || pending) return;
+    setError(null);
+    const onError = (caught: unknown) => {
+      setCode('');
+      setError(errorText(caught));
+    };
+    if (change === 'regenerate') {
+      regenerate.mutate(request, { onSuccess: (made) => onNewCodes(made.recoveryCodes), onError });
+    } else {
+      turnOff.mutate(request, {
+        onSuccess: () => {
+          close(SECOND_FACTOR_MODAL);
+          toast(t('secondFactor.turnedOff'), 'success');
+        },
+        onError,
+      });
+    }
+  }
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <p>{change === 'regenerate' ? t('secondFactor.regenerateIntro') : t('secondFactor.turnOffIntro')}</p>
+      <TextField
+        label={t('secondFactor.password')}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        autoFocus
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <TextField
+        label={t('secondFactor.code')}
+        name="one-time-code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        maxLength={6}
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+      />
+      {error ? (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className={styles.actions}>
+        <Button variant="secondary" onClick={onCancel}>
+          {t('secondFactor.cancel')}
+        </Button>
+        <Button
+          type="submit"
+          variant={change === 'turnOff' ? 'danger' : 'primary'}
+          disabled={password === '' || code.trim() === '' || pending}
+        >
+          {change === 'regenerate' ? t('secondFactor.regenerateSubmit') : t('secondFactor.turnOffSubmit')}
+        </Button>
+      </div>
     </form>
   );
 }

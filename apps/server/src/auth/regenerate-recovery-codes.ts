@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database, UserRow } from '../db/schema.ts';
+import { replaceRecoveryCodes } from './recovery-codes.ts';
+import { withPasswordAndCode } from './second-factor-reverification.ts';
+
+/**
+ * A fresh set of recovery codes (the old ones stop working at once), for a user who has used or lost
+ * theirs. Password and a current app code required; the new codes are returned once.
+ */
+export async function regenerateRecoveryCodes(
+  db: Kysely<Database>,
+  user: UserRow,
+  actor: AuditActor,
+  answers: { password: string; code: string },
+  now = new Date(),
+): Promise<{ recoveryCodes: string[] }> {
+  return withPasswordAndCode(
+    db,
+    user,
+    actor,
+    answers,
+    async (trx) => {
+      const recoveryCodes = await replaceRecoveryCodes(trx, user.id, now);
+      await recordAudit(trx, actor, {
+        type: 'auth.second_factor_recovery_codes_regenerated',
+        entityType: 'user',
+        entityId: user.id,
+        after: { recoveryCodes: recoveryCodes.length },
+      });
+      return { recoveryCodes };
+    },
+    now,
+  );
+}
