@@ -107,6 +107,14 @@ describeWithDatabase('input policy at the edge', (database) => {
       });
       expectRefused(response, 400, 'validation_failed');
     }
+    // A form version past int4 is refused by the schema too, not by the database (a 500).
+    const bigVersion = await app.inject({
+      method: 'POST',
+      url: `${formUrl(String(subjectPk))}/reset`,
+      headers: { ...session.pi?.headers, 'accept-language': 'en' },
+      payload: { version: 9999999999, reason: 'input policy test' },
+    });
+    expectRefused(bigVersion, 400, 'validation_failed');
     expect(await form()).toEqual(before);
     expect(await auditHead()).toBe(head);
     // The same request with the canonical id goes through: the refusals above were for the id alone.

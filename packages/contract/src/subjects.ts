@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { bodyIdSchema } from './ids.ts';
+import { bodyIdSchema, MAX_ID } from './ids.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -97,16 +97,19 @@ export type FormDataResponse = z.infer<typeof formDataResponseSchema>;
 export const REASON_MAX = 500;
 export const COMMENT_MAX = 3500;
 
+/** A form's version as the client last saw it: an int4 column, so larger numbers are refused here, not in SQL. */
+const formVersionSchema = z.number().int().min(0).max(MAX_ID);
+
 export const saveFormRequestSchema = z.strictObject({
   values: z.record(z.string(), z.unknown()),
-  version: z.number().int().min(0),
+  version: formVersionSchema,
   /** Reason for change per item key whose saved value changes (required for those). */
   reasons: z.record(z.string(), z.string().trim().min(1).max(REASON_MAX)).default({}),
 });
 export type SaveFormRequest = z.input<typeof saveFormRequestSchema>;
 
 export const resetFormRequestSchema = z.strictObject({
-  version: z.number().int().min(0),
+  version: formVersionSchema,
   reason: z.string().trim().min(1).max(REASON_MAX),
 });
 
