@@ -226,7 +226,9 @@ test('with two-factor required for ADMIN and DM, an administrator without it can
       headers,
     });
     if (off.status() !== 200) {
-      const csrf = await page.evaluate(async () => (await (await fetch('/api/auth/me')).json()).csrfToken);
+      const csrf = await page.evaluate(
+        async () => ((await (await fetch('/api/auth/me')).json()) as { csrfToken: string }).csrfToken,
+      );
       await page.request.put('/api/admin/settings/two-factor', {
         data: { requiredForAdminAndDm: false },
         headers: { 'x-csrf-token': csrf },

@@ -24,7 +24,9 @@ export async function databaseFingerprint(db: Kysely<Database>): Promise<Record<
     const result = await sql<{ rows: number; digest: string }>`
       select count(*)::int as rows,
              md5(coalesce(string_agg(r.row_text, '|' order by r.row_text), '')) as digest
-      from (select (to_jsonb(t) - ${sql.val(ignored)}::text[])::text as row_text from ${sql.table(table)} t) r`.execute(db);
+      from (select (to_jsonb(t) - ${sql.val(ignored)}::text[])::text as row_text from ${sql.table(table)} t) r`.execute(
+      db,
+    );
     const row = result.rows[0];
     fingerprint[table] = `${row?.rows}:${row?.digest}`;
   }
