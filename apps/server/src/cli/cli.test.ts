@@ -54,7 +54,7 @@ describe('npm run cdms', () => {
     expect(cdms(['no-such-command']).status).toBe(2);
   });
 
-  it('verifies the audit trail and reports the first broken link after tampering', async () => {
+  it('verifies the audit trail and reports every broken record after tampering', async () => {
     const intact = cdms(['audit', 'verify']);
     expect(intact.status).toBe(0);
     expect(intact.stdout).toContain('Audit trail intact: 1 records');
@@ -66,6 +66,7 @@ describe('npm run cdms', () => {
 
     const broken = cdms(['audit', 'verify']);
     expect(broken.status).toBe(1);
-    expect(broken.stderr).toContain('Audit trail BROKEN at record 1 (hash_mismatch)');
+    expect(broken.stderr).toContain('Audit trail BROKEN: 1 problems in 1 records.');
+    expect(broken.stderr).toContain('record 1: hash_mismatch');
   });
 });

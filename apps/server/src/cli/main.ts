@@ -2,7 +2,7 @@ import readline from 'node:readline';
 import { createUserRequestSchema, passwordIssues } from '@cdms/contract';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { type AuditChainBreak, verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
@@ -92,15 +92,27 @@ async function createAdmin(database: DatabaseHandle, args: string[]): Promise<nu
   }
 }
 
+const breakDescriptions: Record<AuditChainBreak['problem'], string> = {
+  hash_mismatch: 'its stored hash is not the hash of its contents (the record was changed)',
+  link_mismatch: 'its previous_hash is not the hash of the record before it',
+  gap: 'records are missing before it',
+  head_mismatch: 'the chain head does not point at the last record (records removed at the end?)',
+};
+
+function describeBreak(entry: AuditChainBreak): string {
+  const where = entry.problem === 'head_mismatch' ? `chain head (id ${entry.id})` : `record ${entry.id}`;
+  const missing = entry.problem === 'gap' ? ` (ids ${entry.missingFrom}–${entry.id - 1})` : '';
+  return `  ${where}: ${entry.problem}: ${breakDescriptions[entry.problem]}${missing}`;
+}
+
 async function auditVerify(database: DatabaseHandle): Promise<number> {
   const result = await verifyAuditChain(database.db);
   if (result.ok) {
     console.log(`Audit trail intact: ${result.count} records, every hash and link checks out.`);
     return 0;
   }
-  console.error(
-    `Audit trail BROKEN at record ${result.brokenAtId} (${result.problem}); the ${result.count} records before it are intact.`,
-  );
+  console.error(`Audit trail BROKEN: ${result.breaks.length} problems in ${result.count} records.`);
+  for (const entry of result.breaks) console.error(describeBreak(entry));
   return 1;
 }
 
