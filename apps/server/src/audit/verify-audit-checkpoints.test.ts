@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
+import { rewriteAuditHistory } from '../../test/rewrite-audit-history.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { Database } from '../db/schema.ts';
 import { systemActor } from './audit-events.ts';
-import { auditRecordHash, GENESIS_HASH, recordAudit } from './audit-log.ts';
+import { recordAudit } from './audit-log.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 import { verifyAuditCheckpoints } from './verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from './write-audit-checkpoint.ts';
@@ -26,28 +27,6 @@ async function writeRecords(db: Kysely<Database>, count: number): Promise<void> 
       after: { name: `name ${index}` },
     });
   }
-}
-
-/**
- * The issue's attack, with nothing but database rights: turn the guard off, edit one record, then
- * recompute its hash and every later one with the project's own hash function, and move the head.
- */
-async function rewriteHistory(db: Kysely<Database>, editedId: number): Promise<void> {
-  await sql`alter table audit_events disable trigger audit_events_append_only`.execute(db);
-  await sql`update audit_events set after = '{"name":"forged"}' where id = ${editedId}`.execute(db);
-  const rows = await db.selectFrom('audit_events').selectAll().orderBy('id').execute();
-  let previousHash = GENESIS_HASH;
-  for (const row of rows) {
-    const hash = auditRecordHash({ ...row, previous_hash: previousHash });
-    await db
-      .updateTable('audit_events')
-      .set({ previous_hash: previousHash, hash })
-      .where('id', '=', row.id)
-      .execute();
-    previousHash = hash;
-  }
-  await db.updateTable('audit_chain_head').set({ last_hash: previousHash }).execute();
-  await sql`alter table audit_events enable trigger audit_events_append_only`.execute(db);
 }
 
 describeWithDatabase('audit checkpoints', (database) => {
@@ -100,7 +79,7 @@ describeWithDatabase('audit checkpoints', (database) => {
 
   it('catches a rewritten chain that the chain alone calls intact (the issue 11 attack)', async () => {
     const db = database().db;
-    await rewriteHistory(db, 3);
+    await rewriteAuditHistory(db, 3);
     // The limit of a hash chain: recomputed hashes fit together again.
     expect(await verifyAuditChain(db)).toMatchObject({ ok: true, count: 10, breaks: [] });
     // The checkpoints, signed with a key the database never held, do not.
