@@ -104,14 +104,19 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
     expect(await verifyAuditChain(app())).toMatchObject({ ok: true, count: 2 });
   });
 
-  it('runs later starts without trouble (migrations already done, grants repeated)', async () => {
-    const again = await openDatabase(
-      loadConfig({ NODE_ENV: 'test', DATABASE_URL: urlAs(appRole), DATABASE_OWNER_URL: urlAs(ownerRole) }),
-    );
+  it('starts again, two processes at once, without trouble (migrations done, grants repeated)', async () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: urlAs(appRole),
+      DATABASE_OWNER_URL: urlAs(ownerRole),
+    });
+    const [first, second] = await Promise.all([openDatabase(config), openDatabase(config)]);
     try {
-      await expect(again.db.selectFrom('audit_events').select('id').execute()).resolves.toHaveLength(2);
+      await expect(first.db.selectFrom('audit_events').select('id').execute()).resolves.toHaveLength(2);
+      await expect(sql`truncate audit_events`.execute(second.db)).rejects.toMatchObject({ code: '42501' });
     } finally {
-      await again.close();
+      await first.close();
+      await second.close();
     }
   });
 });
