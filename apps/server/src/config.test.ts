@@ -47,4 +47,45 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
   });
+
+  it('reads the audit checkpoint settings and never repeats the key', () => {
+    const defaults = loadConfig({ DATA_DIR: '/tmp/x' }).auditCheckpoint;
+    expect(defaults).toEqual({
+      key: undefined,
+      file: '/tmp/x/audit-checkpoints.jsonl',
+      intervalSeconds: 3600,
+    });
+    const key = 'k'.repeat(32);
+    expect(
+      loadConfig({
+        AUDIT_CHECKPOINT_KEY: key,
+        AUDIT_CHECKPOINT_FILE: '/var/cdms/anchor.jsonl',
+        AUDIT_CHECKPOINT_INTERVAL_SECONDS: '0',
+      }).auditCheckpoint,
+    ).toEqual({ key, file: '/var/cdms/anchor.jsonl', intervalSeconds: 0 });
+    const shortKey = 'too-short-secret';
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_KEY: shortKey })).toThrow(
+      /AUDIT_CHECKPOINT_KEY=\(hidden\): must be at least 32 characters/,
+    );
+    const message = (() => {
+      try {
+        loadConfig({ AUDIT_CHECKPOINT_KEY: shortKey });
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).not.toContain(shortKey);
+  });
+
+  it('takes an owner URL for migrations only together with DATABASE_URL', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://cdms_app@db/cdms',
+      DATABASE_OWNER_URL: 'postgres://cdms_owner@db/cdms',
+    });
+    expect(config.databaseOwnerUrl).toBe('postgres://cdms_owner@db/cdms');
+    expect(() => loadConfig({ DATABASE_OWNER_URL: 'postgres://cdms_owner@db/cdms' })).toThrow(
+      /DATABASE_OWNER_URL is set without DATABASE_URL/,
+    );
+  });
 });

@@ -63,6 +63,13 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_OWNER_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
+  AUDIT_CHECKPOINT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: trustProxySetting.default(0),
@@ -84,6 +91,16 @@ export type Config = {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL only: the role that owns the schema. When set, migrations run with it and the server
+   * uses `databaseUrl` (a role that cannot alter the audit table or disable its triggers) for the rest.
+   */
+  databaseOwnerUrl: string | undefined;
+  /**
+   * Signed checkpoints of the audit chain's head, kept outside the database (audit/sign-audit-checkpoint.ts).
+   * No key: no checkpoints. `intervalSeconds` 0: only on demand (`npm run cdms -- audit checkpoint`).
+   */
+  auditCheckpoint: { key: string | undefined; file: string; intervalSeconds: number };
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /** The built web app (apps/web/dist) served at `/`. */
   webDistDir: string;
@@ -119,6 +136,8 @@ export class ConfigError extends Error {
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
+const SECRET_VARIABLES = new Set(['AUDIT_CHECKPOINT_KEY']);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`PORT=`) means "not set", as in most shells' habits.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
@@ -127,18 +146,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.');
-        const value = env[name];
-        return `${name}=${JSON.stringify(value ?? null)}: ${issue.message}`;
+        // A secret is never repeated, not even in an error message that ends up in a log.
+        const value = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? null);
+        return `${name}=${value}: ${issue.message}`;
       }),
     );
   }
   const values = parsed.data;
+  if (values.DATABASE_OWNER_URL !== undefined && values.DATABASE_URL === undefined) {
+    throw new ConfigError([
+      'DATABASE_OWNER_URL is set without DATABASE_URL: the owner role is for PostgreSQL, set both',
+    ]);
+  }
+  const dataDir = path.resolve(values.DATA_DIR);
   return {
     env: values.NODE_ENV,
     host: values.HOST,
     port: values.PORT,
-    dataDir: path.resolve(values.DATA_DIR),
+    dataDir,
     databaseUrl: values.DATABASE_URL,
+    databaseOwnerUrl: values.DATABASE_OWNER_URL,
+    auditCheckpoint: {
+      key: values.AUDIT_CHECKPOINT_KEY,
+      file: path.resolve(values.AUDIT_CHECKPOINT_FILE ?? path.join(dataDir, 'audit-checkpoints.jsonl')),
+      intervalSeconds: values.AUDIT_CHECKPOINT_INTERVAL_SECONDS,
+    },
     logLevel: values.LOG_LEVEL,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repositoryRoot, 'apps/web/dist')),
     trustProxy: values.TRUST_PROXY,

@@ -1,4 +1,5 @@
 import { buildApp, logRedactPaths } from './app.ts';
+import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/open-database.ts';
@@ -15,12 +16,31 @@ async function main(): Promise<void> {
     { logger: { level: config.logLevel, redact: logRedactPaths } },
   );
 
+  const { key, file, intervalSeconds } = config.auditCheckpoint;
+  let checkpoints: CheckpointSchedule | undefined;
+  if (key && intervalSeconds > 0) {
+    checkpoints = scheduleAuditCheckpoints(database.db, { key, file }, intervalSeconds * 1000, {
+      info: (message) => app.log.info(message),
+      error: (error, message) => app.log.error({ err: error }, message),
+    });
+  } else if (!key && config.env === 'production') {
+    app.log.warn(
+      'AUDIT_CHECKPOINT_KEY is not set: the audit chain is not anchored outside the database, so a chain rewritten with database rights would verify as intact (README "Audit trail integrity")',
+    );
+  }
+  if (database.kind === 'postgres' && !config.databaseOwnerUrl && config.env === 'production') {
+    app.log.warn(
+      'DATABASE_OWNER_URL is not set: the server runs as the role that owns the audit table and could disable its triggers (README "Audit trail integrity")',
+    );
+  }
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal} received, shutting down`);
     await app.close();
+    await checkpoints?.stop();
     await database.close();
     process.exit(0);
   };

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { systemActor } from './audit-events.ts';
-import { canonicalJson, recordAudit, verifyAuditChain } from './audit-log.ts';
+import { canonicalJson, recordAudit } from './audit-log.ts';
+import { verifyAuditChain } from './verify-audit-chain.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined', () => {
@@ -30,7 +31,7 @@ describeWithDatabase('audit chain', (database) => {
       ),
     );
     const result = await verifyAuditChain(database().db);
-    expect(result).toEqual({ ok: true, count: 20 });
+    expect(result).toMatchObject({ ok: true, count: 20, breaks: [], head: { id: 20 } });
   });
 
   it('rolls back with the change it belongs to', async () => {
@@ -42,19 +43,18 @@ describeWithDatabase('audit chain', (database) => {
           throw new Error('the change failed');
         }),
     ).rejects.toThrow('the change failed');
-    expect(await verifyAuditChain(database().db)).toEqual({ ok: true, count: 20 });
+    expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, count: 20 });
   });
 
-  it('finds the first tampered record', async () => {
+  it('finds a tampered record', async () => {
     // Someone with superuser rights turns the guard off and edits history.
     await sql`alter table audit_events disable trigger audit_events_append_only`.execute(database().db);
     await sql`update audit_events set after = '{"name":"forged"}' where id = 7`.execute(database().db);
     await sql`alter table audit_events enable trigger audit_events_append_only`.execute(database().db);
-    expect(await verifyAuditChain(database().db)).toEqual({
+    expect(await verifyAuditChain(database().db)).toMatchObject({
       ok: false,
-      count: 6,
-      brokenAtId: 7,
-      problem: 'hash_mismatch',
+      count: 20,
+      breaks: [{ id: 7, problem: 'hash_mismatch' }],
     });
   });
 });
@@ -70,6 +70,6 @@ describeWithDatabase('audit chain with text the database cannot store as given',
       after: { email: odd },
       reason: odd,
     } as never);
-    await expect(verifyAuditChain(database().db)).resolves.toEqual({ ok: true, count: expect.any(Number) });
+    await expect(verifyAuditChain(database().db)).resolves.toMatchObject({ ok: true, breaks: [] });
   });
 });

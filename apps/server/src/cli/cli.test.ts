@@ -4,15 +4,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rewriteAuditHistory } from '../../test/rewrite-audit-history.ts';
+import { systemActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { openPGlite } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-'));
+const anchoredDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-anchored-'));
 
-function cdms(args: string[], input?: string) {
+function cdms(args: string[], input?: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
     cwd: repositoryRoot,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', AUDIT_CHECKPOINT_KEY: '', ...env },
     input,
     encoding: 'utf8',
     timeout: 60_000,
@@ -21,6 +26,7 @@ function cdms(args: string[], input?: string) {
 
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(anchoredDataDir, { recursive: true, force: true });
 });
 
 describe('npm run cdms', () => {
@@ -54,10 +60,11 @@ describe('npm run cdms', () => {
     expect(cdms(['no-such-command']).status).toBe(2);
   });
 
-  it('verifies the audit trail and reports the first broken link after tampering', async () => {
+  it('verifies the audit trail and reports every broken record after tampering', async () => {
     const intact = cdms(['audit', 'verify']);
     expect(intact.status).toBe(0);
     expect(intact.stdout).toContain('Audit trail intact: 1 records');
+    expect(intact.stdout).toContain('Checkpoints NOT checked: AUDIT_CHECKPOINT_KEY is not set');
 
     const database = await openPGlite(dataDir);
     await sql`alter table audit_events disable trigger audit_events_append_only`.execute(database.db);
@@ -66,6 +73,41 @@ describe('npm run cdms', () => {
 
     const broken = cdms(['audit', 'verify']);
     expect(broken.status).toBe(1);
-    expect(broken.stderr).toContain('Audit trail BROKEN at record 1 (hash_mismatch)');
+    expect(broken.stderr).toContain('Audit trail BROKEN: 1 problems in 1 records.');
+    expect(broken.stderr).toContain('record 1: hash_mismatch');
+  });
+
+  it('anchors the chain with a signed checkpoint and reports a rewritten chain against it', async () => {
+    const checkpointFile = path.join(anchoredDataDir, 'anchor', 'checkpoints.jsonl');
+    const env = {
+      DATA_DIR: anchoredDataDir,
+      AUDIT_CHECKPOINT_KEY: 'cli-test-checkpoint-key-0123456789abcdef',
+      AUDIT_CHECKPOINT_FILE: checkpointFile,
+    };
+    const database = await openPGlite(anchoredDataDir);
+    await migrateToLatest(database.db);
+    for (let index = 0; index < 4; index += 1) {
+      await recordAudit(database.db, systemActor('test'), {
+        type: 'site.updated',
+        entityType: 'site',
+        entityId: index,
+      });
+    }
+    await database.close();
+
+    const written = cdms(['audit', 'checkpoint'], undefined, env);
+    expect(written.stderr).toBe('');
+    expect(written.stdout).toContain(`Checkpoint written to ${checkpointFile}: record 4, 4 records`);
+    expect(written.status).toBe(0);
+
+    const rewritten = await openPGlite(anchoredDataDir);
+    await rewriteAuditHistory(rewritten.db, 2);
+    await rewritten.close();
+
+    const verified = cdms(['audit', 'verify'], undefined, env);
+    expect(verified.stdout).toContain('Audit trail intact: 4 records');
+    expect(verified.stderr).toContain('Checkpoints DISAGREE: 1 problems in 1 checkpoints');
+    expect(verified.stderr).toContain('line 1 (record 4): hash_differs');
+    expect(verified.status).toBe(1);
   });
 });

@@ -2,9 +2,11 @@ import readline from 'node:readline';
 import { createUserRequestSchema, passwordIssues } from '@cdms/contract';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { type AuditChainBreak, verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { type AuditCheckpointFinding, verifyAuditCheckpoints } from '../audit/verify-audit-checkpoints.ts';
+import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
@@ -17,12 +19,14 @@ import { generateRandomizationLists, randomizationStatus } from '../randomizatio
  * (DATABASE_URL, or the embedded one in DATA_DIR — which must not be open in a running server).
  *
  *   create-admin --email E --name N [--password-stdin]   a system administrator for a first start
- *   audit verify                                          check the audit trail's hash chain
+ *   audit verify                                          check the hash chain and the signed checkpoints
+ *   audit checkpoint                                      sign the chain's head into AUDIT_CHECKPOINT_FILE
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
   npm run cdms -- audit verify
+  npm run cdms -- audit checkpoint
   npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]`;
 
 function option(args: string[], name: string): string | undefined {
@@ -92,16 +96,80 @@ async function createAdmin(database: DatabaseHandle, args: string[]): Promise<nu
   }
 }
 
-async function auditVerify(database: DatabaseHandle): Promise<number> {
+const breakDescriptions: Record<AuditChainBreak['problem'], string> = {
+  hash_mismatch: 'its stored hash is not the hash of its contents (the record was changed)',
+  link_mismatch: 'its previous_hash is not the hash of the record before it',
+  gap: 'records are missing before it',
+  head_mismatch: 'the chain head does not point at the last record (records removed at the end?)',
+};
+
+function describeBreak(entry: AuditChainBreak): string {
+  const where = entry.problem === 'head_mismatch' ? `chain head (id ${entry.id})` : `record ${entry.id}`;
+  const missing = entry.problem === 'gap' ? ` (ids ${entry.missingFrom}–${entry.id - 1})` : '';
+  return `  ${where}: ${entry.problem}: ${breakDescriptions[entry.problem]}${missing}`;
+}
+
+const findingDescriptions: Record<AuditCheckpointFinding['problem'], string> = {
+  malformed: 'not a checkpoint line',
+  bad_signature: 'the signature does not match (line forged or edited, or signed with another key)',
+  record_missing: 'the anchored record is no longer in the database',
+  hash_differs: 'the anchored record has another hash now (the chain was rewritten)',
+  fewer_records: 'the database holds fewer audit records than at this checkpoint',
+};
+
+function describeFinding(finding: AuditCheckpointFinding): string {
+  const record = finding.auditEventId === undefined ? '' : ` (record ${finding.auditEventId})`;
+  return `  line ${finding.line}${record}: ${finding.problem}: ${findingDescriptions[finding.problem]}`;
+}
+
+async function auditVerify(database: DatabaseHandle, config: Config): Promise<number> {
   const result = await verifyAuditChain(database.db);
   if (result.ok) {
     console.log(`Audit trail intact: ${result.count} records, every hash and link checks out.`);
+  } else {
+    console.error(`Audit trail BROKEN: ${result.breaks.length} problems in ${result.count} records.`);
+    for (const entry of result.breaks) console.error(describeBreak(entry));
+  }
+
+  const { key, file } = config.auditCheckpoint;
+  if (!key) {
+    // A hash chain alone cannot tell a rewritten chain from the real one: say so.
+    console.log(
+      'Checkpoints NOT checked: AUDIT_CHECKPOINT_KEY is not set. Without them a chain rewritten with database rights alone would pass.',
+    );
+    return result.ok ? 0 : 1;
+  }
+  const checkpoints = await verifyAuditCheckpoints(database.db, { key, file });
+  if (!checkpoints.fileFound) {
+    console.log(`Checkpoints NOT checked: there is no checkpoint file at ${file} yet.`);
+  } else if (checkpoints.ok) {
+    console.log(
+      `Checkpoints agree: ${checkpoints.checked} signed checkpoints in ${file} match the database.`,
+    );
+  } else {
+    console.error(
+      `Checkpoints DISAGREE: ${checkpoints.findings.length} problems in ${checkpoints.checked} checkpoints of ${file}.`,
+    );
+    for (const finding of checkpoints.findings) console.error(describeFinding(finding));
+  }
+  return result.ok && checkpoints.ok ? 0 : 1;
+}
+
+async function auditCheckpoint(database: DatabaseHandle, config: Config): Promise<number> {
+  const { key, file } = config.auditCheckpoint;
+  if (!key) {
+    console.error('audit checkpoint needs AUDIT_CHECKPOINT_KEY (at least 32 characters).');
+    return 2;
+  }
+  const checkpoint = await writeAuditCheckpoint(database.db, { key, file });
+  if (!checkpoint) {
+    console.log('The audit trail is empty: nothing to anchor.');
     return 0;
   }
-  console.error(
-    `Audit trail BROKEN at record ${result.brokenAtId} (${result.problem}); the ${result.count} records before it are intact.`,
+  console.log(
+    `Checkpoint written to ${file}: record ${checkpoint.auditEventId}, ${checkpoint.recordCount} records, hash ${checkpoint.hash}.`,
   );
-  return 1;
+  return 0;
 }
 
 async function generateRandomization(database: DatabaseHandle, args: string[]): Promise<number> {
@@ -157,19 +225,22 @@ async function generateRandomization(database: DatabaseHandle, args: string[]): 
 
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
+  const config = loadConfig();
   const run =
     command === 'create-admin'
       ? (database: DatabaseHandle) => createAdmin(database, args.slice(1))
       : command === 'audit' && subcommand === 'verify'
-        ? auditVerify
-        : command === 'randomization' && subcommand === 'generate'
-          ? (database: DatabaseHandle) => generateRandomization(database, args.slice(2))
-          : undefined;
+        ? (database: DatabaseHandle) => auditVerify(database, config)
+        : command === 'audit' && subcommand === 'checkpoint'
+          ? (database: DatabaseHandle) => auditCheckpoint(database, config)
+          : command === 'randomization' && subcommand === 'generate'
+            ? (database: DatabaseHandle) => generateRandomization(database, args.slice(2))
+            : undefined;
   if (!run) {
     console.error(usage);
     return 2;
   }
-  const database = await openDatabase(loadConfig());
+  const database = await openDatabase(config);
   try {
     return await run(database);
   } finally {

@@ -1,12 +1,21 @@
+import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, openPGlite, openPostgres } from './database.ts';
+import { grantAppRole } from './grant-app-role.ts';
 import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Opens the configured database — PostgreSQL when DATABASE_URL is set, else the embedded PGlite in
  * DATA_DIR (created on first use) — and migrates it to the newest schema.
+ *
+ * With DATABASE_OWNER_URL as well, the owner role migrates and grants the DATABASE_URL role its
+ * rights (grant-app-role.ts); the handle returned connects as that lesser role.
  */
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+  if (config.databaseUrl && config.databaseOwnerUrl) {
+    return openWithOwnerRole(config.databaseUrl, config.databaseOwnerUrl);
+  }
   const database = config.databaseUrl
     ? openPostgres({ connectionString: config.databaseUrl })
     : await openPGlite(config.dataDir);
@@ -17,4 +26,32 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     await database.close();
     throw error;
   }
+}
+
+async function openWithOwnerRole(databaseUrl: string, ownerUrl: string): Promise<DatabaseHandle> {
+  const app = openPostgres({ connectionString: databaseUrl });
+  const owner = openPostgres({ connectionString: ownerUrl, maxConnections: 1 });
+  try {
+    const { role: ownerRole, schema } = await whoAmI(owner.db);
+    await migrateToLatest(owner.db, schema);
+    // The server's role as the database sees it (the URL may leave the user name to PGUSER).
+    const { role: appRole } = await whoAmI(app.db);
+    if (appRole !== ownerRole) await grantAppRole(owner.db, { role: appRole, schema });
+    return app;
+  } catch (error) {
+    await app.close();
+    throw error;
+  } finally {
+    await owner.close();
+  }
+}
+
+async function whoAmI(db: Kysely<Database>): Promise<{ role: string; schema: string }> {
+  const result = await sql<{
+    role: string;
+    schema: string;
+  }>`select current_user as role, current_schema() as schema`.execute(db);
+  const row = result.rows[0];
+  if (!row) throw new Error('The database did not say who we are.');
+  return row;
 }

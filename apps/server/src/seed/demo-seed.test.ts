@@ -11,7 +11,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';
 import { birthDateFor, demoCasebookSteps } from './demo-casebooks.ts';

@@ -7,7 +7,7 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import { createMembership } from '../admin/memberships.ts';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';

@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
 
 describeWithDatabase('data capture API', (database) => {

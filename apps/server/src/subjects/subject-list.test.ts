@@ -4,7 +4,7 @@ import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
-import { verifyAuditChain } from '../audit/audit-log.ts';
+import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { neutralizeFormula, subjectsCsv } from './subject-export.ts';

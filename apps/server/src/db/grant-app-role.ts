@@ -1,0 +1,44 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * Gives the server's own database role (DATABASE_URL) what it needs and nothing more, run by the
+ * owner role (DATABASE_OWNER_URL) after every migration so tables added later are covered too:
+ * - ordinary tables: read and write rows (no TRUNCATE, no TRIGGER, no REFERENCES);
+ * - audit_events: SELECT and INSERT only — no UPDATE, DELETE or TRUNCATE;
+ * - audit_chain_head: SELECT and UPDATE (every audit write moves the head under a row lock);
+ * - Kysely's migration bookkeeping: nothing.
+ * Not owning the tables, the role can neither ALTER them nor disable their triggers, so the
+ * append-only guard holds against the credentials the server carries.
+ */
+const GRANT_LOCK_KEY = 7_311_202_611; // any fixed number; only this function takes it
+
+export async function grantAppRole(
+  db: Kysely<Database>,
+  options: { role: string; schema: string },
+): Promise<void> {
+  const role = sql.id(options.role);
+  const schema = sql.id(options.schema);
+  const table = (name: string) => sql.id(options.schema, name);
+  const statements = [
+    sql`grant usage on schema ${schema} to ${role}`,
+    sql`revoke create on schema ${schema} from ${role}`,
+    // From a clean slate each time, so a right granted by hand or by an older version goes away.
+    sql`revoke all on all tables in schema ${schema} from ${role}`,
+    sql`grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
+    sql`grant usage, select on all sequences in schema ${schema} to ${role}`,
+    sql`revoke all on ${table('audit_events')} from ${role}`,
+    sql`grant select, insert on ${table('audit_events')} to ${role}`,
+    sql`revoke all on ${table('audit_chain_head')} from ${role}`,
+    sql`grant select, update on ${table('audit_chain_head')} to ${role}`,
+    sql`revoke all on ${table('kysely_migration')}, ${table('kysely_migration_lock')} from ${role}`,
+  ];
+  // One transaction: server processes already running as the role never see it between the revoke
+  // and the grants (a rolling restart would otherwise fail their queries for a moment). The lock
+  // makes processes starting together take turns: concurrent GRANTs on one table can fail with
+  // "tuple concurrently updated".
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${GRANT_LOCK_KEY})`.execute(trx);
+    for (const statement of statements) await statement.execute(trx);
+  });
+}
