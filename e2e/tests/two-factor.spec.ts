@@ -201,6 +201,8 @@ test('with two-factor required for ADMIN and DM, an administrator without it can
     // In: the users page, with the two-factor column, the reset action and the setting.
     await expect(page.getByRole('heading', { name: '사용자', exact: true })).toBeVisible();
     await expect(page.getByRole('checkbox', { name: /ADMIN과 DM에 2단계 인증 필수/ })).toBeChecked();
+    // Other specs add users: find this one by search, as an administrator would on a long list.
+    await page.getByLabel('사용자 검색').fill(heldAdmin);
     const heldRow = page.getByRole('row').filter({ hasText: heldAdmin });
     await expect(heldRow.getByText('사용', { exact: true })).toBeVisible();
     await reviewShots(page, 'admin-users-ko');
@@ -209,6 +211,7 @@ test('with two-factor required for ADMIN and DM, an administrator without it can
     await reviewShots(page, 'admin-users-en');
 
     // The reset action of another user, confirmed first.
+    await page.getByLabel('Search users').fill(settingAdmin);
     const settingRow = page.getByRole('row').filter({ hasText: settingAdmin });
     await settingRow.getByRole('button', { name: 'Reset two-factor sign-in of 설정자' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Reset two-factor sign-in of 설정자?' });
