@@ -2,6 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../src/audit/verify-audit-chain.ts';
 import { type ErrorCode, errorMessages } from '../src/http/error-messages.ts';
 import type { App } from '../src/http/types.ts';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
@@ -125,6 +126,22 @@ describeWithDatabase('input policy at the edge', (database) => {
       payload: { version: 1, reason: 'input policy test' },
     });
     expect(reset.statusCode).toBe(200);
+  });
+
+  it('refuses the login with a lone surrogate in the email (the request that broke audit verify) and verify stays intact', async () => {
+    const head = await auditHead();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      // The exact bytes: JSON text with the escape, not a JS string (which could not hold it).
+      payload: '{"email":"\\ud800@x.test","password":"x"}',
+    });
+    expectRefused(response, 400, 'invalid_text');
+    expect(await auditHead()).toBe(head);
+    const verification = await verifyAuditChain(database().db);
+    expect(verification.breaks).toEqual([]);
+    expect(verification.ok).toBe(true);
   });
 
   it('refuses ids above 2^31 − 1 in bodies (siteId 2147483648, userId 9999999999) with 400, not 500', async () => {
