@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../src/audit/verify-audit-chain.ts';
 import { type ErrorCode, errorMessages } from '../src/http/error-messages.ts';
 import type { App } from '../src/http/types.ts';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
+import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
@@ -42,17 +42,9 @@ describeWithDatabase('input policy at the edge', (database) => {
     await app.ready();
     for (const who of ['admin', 'pi', 'crc', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
     const db = database().db;
-    studyId = (
-      await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
-    ).id;
-    site1 = (
-      await db
-        .selectFrom('sites')
-        .select('id')
-        .where('study_id', '=', studyId)
-        .where('institution_number', '=', '01')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const demo = await demoStudyIds(db);
+    studyId = demo.studyId;
+    site1 = demo.siteId('01');
     const subject = await app.inject({
       method: 'POST',
       url: `/api/studies/${studyId}/subjects`,

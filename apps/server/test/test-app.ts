@@ -45,3 +45,27 @@ export async function signIn(app: App, email: string, password = DEMO_PASSWORD):
     userId: body.user.id,
   };
 }
+
+/** The demo study TMP-2026's id and its sites' ids by institution number ('01', '02', '03'). */
+export async function demoStudyIds(
+  db: Kysely<Database>,
+): Promise<{ studyId: number; siteId: (institutionNumber: string) => number }> {
+  const study = await db
+    .selectFrom('studies')
+    .select('id')
+    .where('code', '=', 'TMP-2026')
+    .executeTakeFirstOrThrow();
+  const sites = await db
+    .selectFrom('sites')
+    .select(['id', 'institution_number'])
+    .where('study_id', '=', study.id)
+    .execute();
+  return {
+    studyId: study.id,
+    siteId: (institutionNumber) => {
+      const site = sites.find((row) => row.institution_number === institutionNumber);
+      if (!site) throw new Error(`no demo site ${institutionNumber}`);
+      return site.id;
+    },
+  };
+}

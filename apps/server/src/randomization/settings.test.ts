@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 
@@ -39,17 +39,9 @@ describeWithDatabase('randomization settings', (database) => {
     app = await buildTestApp(database());
     await app.ready();
     for (const who of ['pi', 'dm', 'admin']) session[who] = await signIn(app, `${who}@demo.cdms`);
-    studyId = (
-      await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
-    ).id;
-    site1 = (
-      await db
-        .selectFrom('sites')
-        .select('id')
-        .where('study_id', '=', studyId)
-        .where('institution_number', '=', '01')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const demo = await demoStudyIds(db);
+    studyId = demo.studyId;
+    site1 = demo.siteId('01');
     await as('dm', 'POST', `/api/studies/${studyId}/randomization/generate`, {
       perSite: 8,
       seed: 'settings',

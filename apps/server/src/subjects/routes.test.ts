@@ -7,7 +7,7 @@ import {
   tmPerforationStudy,
 } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
@@ -34,25 +34,10 @@ describeWithDatabase('data capture API', (database) => {
     await app.ready();
     for (const who of ['pi', 'si', 'crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
     const db = database().db;
-    studyId = (
-      await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
-    ).id;
-    site1 = (
-      await db
-        .selectFrom('sites')
-        .select('id')
-        .where('study_id', '=', studyId)
-        .where('institution_number', '=', '01')
-        .executeTakeFirstOrThrow()
-    ).id;
-    site2 = (
-      await db
-        .selectFrom('sites')
-        .select('id')
-        .where('study_id', '=', studyId)
-        .where('institution_number', '=', '02')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const demo = await demoStudyIds(db);
+    studyId = demo.studyId;
+    site1 = demo.siteId('01');
+    site2 = demo.siteId('02');
   });
   afterAll(async () => {
     await app.close();
