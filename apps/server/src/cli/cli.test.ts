@@ -109,5 +109,6 @@ describe('npm run cdms', () => {
     expect(verified.stderr).toContain('Checkpoints DISAGREE: 1 problems in 1 checkpoints');
     expect(verified.stderr).toContain('line 1 (record 4): hash_differs');
     expect(verified.status).toBe(1);
-  });
+    // Two CLI processes and two database opens: well over the default 30 s on a busy machine.
+  }, 120_000);
 });
