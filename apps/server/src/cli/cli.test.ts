@@ -20,7 +20,7 @@ function cdms(args: string[], input?: string, env: Record<string, string> = {}) 
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', AUDIT_CHECKPOINT_KEY: '', ...env },
     input,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 110_000,
   });
 }
 
@@ -29,7 +29,8 @@ afterAll(() => {
   fs.rmSync(anchoredDataDir, { recursive: true, force: true });
 });
 
-describe('npm run cdms', () => {
+// Each test spawns the CLI (tsx start-up, PGlite open) once or more: seconds each, more on a busy machine.
+describe('npm run cdms', { timeout: 120_000 }, () => {
   it('creates a system administrator from a password on stdin', () => {
     const result = cdms(
       ['create-admin', '--email', 'Chief@Hospital.kr', '--name', '책임자', '--password-stdin'],
