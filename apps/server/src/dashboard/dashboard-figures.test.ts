@@ -5,13 +5,15 @@ import {
   type CountedSubject,
   genderGroups,
   groupCounts,
+  groupOfSubject,
   monthlyRegistrations,
   NOT_ENTERED,
   safetySummary,
 } from './dashboard-figures.ts';
 
-function subject(values: Partial<CountedSubject>): CountedSubject {
-  return {
+/** One subject as the group of one that SQL would count. */
+function subject(values: Partial<CountedSubject>) {
+  return groupOfSubject({
     status: 'screening',
     randomizationNumber: null,
     gender: null,
@@ -20,7 +22,14 @@ function subject(values: Partial<CountedSubject>): CountedSubject {
     adverseEventCount: 0,
     seriousAdverseEventCount: 0,
     ...values,
-  };
+  });
+}
+
+/** Consent dates as the per-month counts SQL gives. */
+function months(dates: string[]) {
+  const counts = new Map<string, number>();
+  for (const date of dates) counts.set(date.slice(0, 7), (counts.get(date.slice(0, 7)) ?? 0) + 1);
+  return [...counts].map(([month, count]) => ({ month, count }));
 }
 
 const genderCodes = [
@@ -91,16 +100,7 @@ describe('ageGroups', () => {
 
 describe('monthlyRegistrations', () => {
   it('counts consents per month from the first month to the current one, zeros included', () => {
-    expect(
-      monthlyRegistrations(
-        [
-          subject({ consentDate: '2025-11-30' }),
-          subject({ consentDate: '2025-11-01' }),
-          subject({ consentDate: '2026-02-10' }),
-        ],
-        '2026-03-05',
-      ),
-    ).toEqual([
+    expect(monthlyRegistrations(months(['2025-11-30', '2025-11-01', '2026-02-10']), '2026-03-05')).toEqual([
       { month: '2025-11', count: 2 },
       { month: '2025-12', count: 0 },
       { month: '2026-01', count: 0 },
@@ -111,7 +111,7 @@ describe('monthlyRegistrations', () => {
 
   it('is empty without subjects and reaches a consent month later than today', () => {
     expect(monthlyRegistrations([], '2026-03-05')).toEqual([]);
-    expect(monthlyRegistrations([subject({ consentDate: '2026-04-01' })], '2026-03-05')).toEqual([
+    expect(monthlyRegistrations(months(['2026-04-01']), '2026-03-05')).toEqual([
       { month: '2026-04', count: 1 },
     ]);
   });

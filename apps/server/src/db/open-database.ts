@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { ensureReadModel } from '../read-model/rebuild-read-model.ts';
 import { type DatabaseHandle, openPGlite, openPostgres } from './database.ts';
 import { grantAppRole } from './grant-app-role.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -21,6 +22,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     : await openPGlite(config.dataDir);
   try {
     await migrateToLatest(database.db);
+    await ensureReadModel(database.db);
     return database;
   } catch (error) {
     await database.close();
@@ -37,6 +39,7 @@ async function openWithOwnerRole(databaseUrl: string, ownerUrl: string): Promise
     // The server's role as the database sees it (the URL may leave the user name to PGUSER).
     const { role: appRole } = await whoAmI(app.db);
     if (appRole !== ownerRole) await grantAppRole(owner.db, { role: appRole, schema });
+    await ensureReadModel(app.db);
     return app;
   } catch (error) {
     await app.close();

@@ -22,6 +22,8 @@ export interface Database {
   notices: NoticesTable;
   uploaded_images: UploadedImagesTable;
   subjects: SubjectsTable;
+  subject_facts: SubjectFactsTable;
+  subject_visit_windows: SubjectVisitWindowsTable;
   subject_number_counters: SubjectNumberCountersTable;
   form_instances: FormInstancesTable;
   item_values: ItemValuesTable;
@@ -211,6 +213,50 @@ export interface SubjectsTable {
   deleted_at: NullableTimestamp;
 }
 export type SubjectRow = Selectable<SubjectsTable>;
+
+/** The read model's row per subject (src/read-model/): facts computed from the data at every write. */
+export interface SubjectFactsTable {
+  subject_id: number;
+  study_id: number;
+  site_id: number;
+  screening_number: string;
+  initials: string;
+  status: SubjectStatus;
+  consent_date: string;
+  registered_on: string;
+  randomization_number: string | null;
+  randomized_at: Date | null;
+  gender: string | null;
+  age: number | null;
+  first_visit_key: string | null;
+  first_visit_date: string | null;
+  last_visit_key: string | null;
+  last_visit_date: string | null;
+  adverse_event_count: number;
+  serious_adverse_event_count: number;
+  open_query_count: number;
+  answered_query_count: number;
+  signature_state: 'none' | 'signed' | 'invalidated';
+  screening_failure_reason: string | null;
+  dropout_reason: string | null;
+  saved_form_count: number;
+}
+export type SubjectFactsRow = Selectable<SubjectFactsTable>;
+
+/** The read model's scheduled visits with a window (alarms are computed from these in SQL). */
+export interface SubjectVisitWindowsTable {
+  subject_id: number;
+  visit_key: string;
+  study_id: number;
+  site_id: number;
+  visit_order: number;
+  subject_status: SubjectStatus;
+  actual_date: string | null;
+  expected_date: string;
+  earliest_date: string;
+  latest_date: string;
+}
+export type SubjectVisitWindowRow = Selectable<SubjectVisitWindowsTable>;
 
 export interface SubjectNumberCountersTable {
   study_id: number;

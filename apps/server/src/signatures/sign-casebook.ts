@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
@@ -145,6 +146,7 @@ export async function signCasebook(
           dataHash,
         },
       });
+      await refreshSubjectFacts(trx, subject.id, { definition: current.definition });
     });
   } catch (error) {
     // Two signing requests at once: the one-valid-signature index lets only one commit.

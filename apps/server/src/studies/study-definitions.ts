@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
+import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 
 /**
  * Stores a new version of a study's definition after validating it with the same schema the
@@ -29,6 +30,8 @@ export async function publishStudyDefinition(
       after: { key: valid.key, version: valid.version },
     });
   });
+  // A new version can move visit windows and code lists: the study's read model follows it.
+  await rebuildReadModel(db, { studyId });
 }
 
 // Definition rows never change once written, so a parsed copy per row id can be kept: it is a

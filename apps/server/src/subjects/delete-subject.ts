@@ -4,6 +4,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { findSubjectInScope } from './subject-access.ts';
 
 /** The form registration fills (consent date, initials, screening number): not data of its own. */
@@ -61,6 +62,8 @@ export async function deleteSubject(
       },
       reason: input.reason,
     });
+    // A deleted subject leaves every list: its read-model rows go with it.
+    await refreshSubjectFacts(trx, subject.id);
   });
 }
 

@@ -16,6 +16,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { canonicalJson, recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
 import type { SubjectWithSite } from './subject-access.ts';
 
@@ -24,7 +25,8 @@ import type { SubjectWithSite } from './subject-access.ts';
  * study's rules over the whole subject (checks look across forms and visits), refuses hard check
  * failures and unexplained changes, stores values and server-computed derived values, keeps system
  * queries in step with the checks, recomputes each form's status, audits every changed item, and
- * invalidates the investigator's signature when signed data change — all inside the caller's transaction.
+ * invalidates the investigator's signature when signed data change, and refreshes the subject's
+ * read-model rows — all inside the caller's transaction.
  */
 
 export interface StoredSubjectData {
@@ -300,6 +302,8 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   await syncSystemQueries(trx, subject, stored, evaluation, actor);
   await updateSubjectStatus(trx, definition, subject, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
+  // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
+  await refreshSubjectFacts(trx, subject.id, { definition });
   return { instance: { ...updated, status: statuses.get(key) ?? updated.status }, evaluation };
 }
 

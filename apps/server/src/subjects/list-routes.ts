@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   deleteSubjectRequestSchema,
   paramIdSchema,
@@ -16,7 +17,7 @@ import { requestLanguage } from '../http/language.ts';
 import type { App } from '../http/types.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { exportContentTypes, exportDisposition, subjectsCsv, subjectsXlsx } from './subject-export.ts';
-import { listAllSubjects, listSubjectsPage } from './subject-list.ts';
+import { listSubjectsPage, subjectDownload } from './subject-list.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
@@ -71,16 +72,20 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
       if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
       const { format, ...filter } = request.query;
       const language = requestLanguage(request);
-      const { rows, studyCode, today } = await listAllSubjects(db, principal, studyId, filter);
-      const file = format === 'csv' ? subjectsCsv(rows, language) : await subjectsXlsx(rows, language);
-      // Who took which data out, with the filters used: data leaving the system is audited.
+      const { chunks, studyCode, today, total } = await subjectDownload(db, principal, studyId, filter);
+      // Who took which data out, with the filters used: data leaving the system is audited, before
+      // the first byte leaves.
       await recordAudit(db, actorOf(request), {
         type: 'subjects.exported',
         entityType: 'study',
         entityId: studyId,
         studyId,
-        after: { format, filter, rowCount: rows.length },
+        after: { format, filter, rowCount: total },
       });
+      const file =
+        format === 'csv'
+          ? Readable.from(subjectsCsv(chunks, language))
+          : await subjectsXlsx(chunks, language);
       return reply
         .header('content-type', exportContentTypes[format])
         .header('content-disposition', exportDisposition(studyCode, today, format))

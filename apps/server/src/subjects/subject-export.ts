@@ -78,16 +78,37 @@ function csvField(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** UTF-8 with a byte-order mark (so Excel reads Korean), CRLF line ends. */
-export function subjectsCsv(rows: SubjectListRow[], language: Language): Buffer {
-  const lines = [
-    exportColumns.map((column) => csvField(column.header[language])).join(','),
-    ...rows.map((row) => exportColumns.map((column) => csvField(column.value(row, language))).join(',')),
-  ];
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+/** The CSV's first line: UTF-8 byte-order mark (so Excel reads Korean) and the headers. */
+export function csvHeaderLine(language: Language): string {
+  return `\uFEFF${exportColumns.map((column) => csvField(column.header[language])).join(',')}\r\n`;
 }
 
-export async function subjectsXlsx(rows: SubjectListRow[], language: Language): Promise<Buffer> {
+/** CSV lines of some rows, each ended by CRLF. */
+export function csvRowLines(rows: SubjectListRow[], language: Language): string {
+  return rows
+    .map((row) => `${exportColumns.map((column) => csvField(column.value(row, language))).join(',')}\r\n`)
+    .join('');
+}
+
+/** The list as one CSV document, streamed chunk by chunk (memory stays flat at any trial size). */
+export async function* subjectsCsv(
+  chunks: AsyncIterable<SubjectListRow[]>,
+  language: Language,
+): AsyncGenerator<string> {
+  yield csvHeaderLine(language);
+  for await (const rows of chunks) if (rows.length > 0) yield csvRowLines(rows, language);
+}
+
+/**
+ * The list as an XLSX workbook. A workbook is a zip written at the end, so its rows are held in
+ * memory (`write-excel-file` has no streaming writer); CSV is the format for very large lists.
+ */
+export async function subjectsXlsx(
+  chunks: AsyncIterable<SubjectListRow[]>,
+  language: Language,
+): Promise<Buffer> {
+  const rows: SubjectListRow[] = [];
+  for await (const chunk of chunks) rows.push(...chunk);
   const sheetData = [
     exportColumns.map((column) => ({ value: column.header[language], fontWeight: 'bold' as const })),
     // Text cells are typed String: a spreadsheet shows them as written and never evaluates them.

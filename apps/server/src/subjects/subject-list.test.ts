@@ -7,7 +7,7 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { neutralizeFormula, subjectsCsv } from './subject-export.ts';
+import { csvHeaderLine, csvRowLines, neutralizeFormula } from './subject-export.ts';
 
 interface Row {
   pk: number;
@@ -655,34 +655,36 @@ describe('CSV cells', () => {
     expect(neutralizeFormula('\tx')).toBe("'\tx");
     expect(neutralizeFormula('S01-001')).toBe('S01-001');
     const label = (text: string) => ({ code: 'x', label: { ko: text, en: text } });
-    const csv = subjectsCsv(
-      [
-        {
-          pk: 1,
-          number: 1,
-          subjectId: '=HYPERLINK("http://evil")',
-          initials: 'AB',
-          siteId: 1,
-          site: 'A,B',
-          registrationNumber: null,
-          status: 'Screening',
-          gender: null,
-          age: -1,
-          consentDate: '2025-01-01',
-          registrationDate: '2025-01-01',
-          firstVisitDate: null,
-          lastVisitDate: label('line\nbreak'),
-          lastVisitDateActual: null,
-          adverseReaction: 0,
-          unresolvedQuery: 0,
-          initialSignature: 'pending',
-          registrationFailureReason: label('say "no"'),
-          dropoutReason: null,
-          canDelete: false,
-        },
-      ],
-      'en',
-    ).toString('utf8');
+    const csv =
+      csvHeaderLine('en') +
+      csvRowLines(
+        [
+          {
+            pk: 1,
+            number: 1,
+            subjectId: '=HYPERLINK("http://evil")',
+            initials: 'AB',
+            siteId: 1,
+            site: 'A,B',
+            registrationNumber: null,
+            status: 'Screening',
+            gender: null,
+            age: -1,
+            consentDate: '2025-01-01',
+            registrationDate: '2025-01-01',
+            firstVisitDate: null,
+            lastVisitDate: label('line\nbreak'),
+            lastVisitDateActual: null,
+            adverseReaction: 0,
+            unresolvedQuery: 0,
+            initialSignature: 'pending',
+            registrationFailureReason: label('say "no"'),
+            dropoutReason: null,
+            canDelete: false,
+          },
+        ],
+        'en',
+      );
     expect(csv.split('\r\n')[1]).toBe(
       `1,"'=HYPERLINK(""http://evil"")","A,B",,Screening,,-1,2025-01-01,2025-01-01,,"line\nbreak",,0,0,Pending,"say ""no""",`,
     );

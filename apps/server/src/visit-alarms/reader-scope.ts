@@ -6,7 +6,6 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectFacts, type SubjectFacts } from '../subjects/subject-facts.ts';
 
 /** What a reader of subject data may see in a study: the sites, as a scope and as a list. */
 export interface ReaderScope {
@@ -58,18 +57,4 @@ export function narrowToSite(reader: ReaderScope, siteId: number | undefined): S
   if (siteId === undefined) return reader.scope;
   if (!reader.sites.some((site) => site.id === siteId)) throw new AppError(404, 'not_found');
   return new Set([siteId]);
-}
-
-/**
- * The facts of the subjects at `sites` (the reader's scope or part of it). A study without a
- * definition has no forms, hence no subject data to count.
- */
-export async function loadReadableSubjects(
-  db: Kysely<Database>,
-  reader: ReaderScope,
-  sites: SiteScope,
-  today: string,
-): Promise<SubjectFacts[]> {
-  if (!reader.definition) return [];
-  return loadSubjectFacts(db, { studyId: reader.studyId, sites, definition: reader.definition, today });
 }

@@ -1,0 +1,69 @@
+import { todayInKorea } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
+import type { SubjectFactsRow, SubjectVisitWindowRow } from '../db/schema.ts';
+import type { SubjectFacts } from '../subjects/subject-facts.ts';
+
+/**
+ * A subject's facts (`loadSubjectFacts`, the one computation from the raw data) as the read
+ * model's rows: pure, so the refresh at every write, the rebuild and the property test that
+ * compares them all turn facts into rows the same way.
+ */
+
+export interface SubjectReadModelRows {
+  facts: SubjectFactsRow;
+  windows: SubjectVisitWindowRow[];
+}
+
+export function readModelRowsOf(
+  subject: SubjectFacts,
+  studyId: number,
+  definition: StudyDefinition,
+): SubjectReadModelRows {
+  const visitOrder = new Map(definition.visits.map((visit, index) => [visit.key, index]));
+  const windows: SubjectVisitWindowRow[] = [];
+  for (const entry of subject.schedule) {
+    // Visits without a window, or whose anchor visit is not done yet, cannot raise an alarm.
+    if (entry.expectedDate === null || entry.earliestDate === null || entry.latestDate === null) continue;
+    windows.push({
+      subject_id: subject.id,
+      visit_key: entry.visitKey,
+      study_id: studyId,
+      site_id: subject.siteId,
+      visit_order: visitOrder.get(entry.visitKey) ?? 0,
+      subject_status: subject.status,
+      actual_date: entry.actualDate,
+      expected_date: entry.expectedDate,
+      earliest_date: entry.earliestDate,
+      latest_date: entry.latestDate,
+    });
+  }
+  return {
+    facts: {
+      subject_id: subject.id,
+      study_id: studyId,
+      site_id: subject.siteId,
+      screening_number: subject.screeningNumber,
+      initials: subject.initials,
+      status: subject.status,
+      consent_date: subject.consentDate,
+      registered_on: todayInKorea(subject.registeredAt),
+      randomization_number: subject.randomizationNumber,
+      randomized_at: subject.randomizedAt,
+      gender: subject.gender,
+      age: subject.age,
+      first_visit_key: subject.firstVisit?.visitKey ?? null,
+      first_visit_date: subject.firstVisit?.date ?? null,
+      last_visit_key: subject.lastVisit?.visitKey ?? null,
+      last_visit_date: subject.lastVisit?.date ?? null,
+      adverse_event_count: subject.adverseEventCount,
+      serious_adverse_event_count: subject.seriousAdverseEventCount,
+      open_query_count: subject.openQueryCount,
+      answered_query_count: subject.answeredQueryCount,
+      signature_state: subject.signature,
+      screening_failure_reason: subject.screeningFailureReason,
+      dropout_reason: subject.dropoutReason,
+      saved_form_count: subject.savedFormCount,
+    },
+    windows,
+  };
+}
