@@ -13,6 +13,7 @@ import { openDatabase } from '../db/open-database.ts';
 import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
+import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 
 /**
  * `npm run cdms -- <command>`: administration from the shell, on the configured database
@@ -22,12 +23,14 @@ import { generateRandomizationLists, randomizationStatus } from '../randomizatio
  *   audit verify                                          check the hash chain and the signed checkpoints
  *   audit checkpoint                                      sign the chain's head into AUDIT_CHECKPOINT_FILE
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
+ *   rebuild-read-model                                    recompute every subject's read-model rows
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
   npm run cdms -- audit verify
   npm run cdms -- audit checkpoint
-  npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]`;
+  npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]
+  npm run cdms -- rebuild-read-model`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -223,6 +226,14 @@ async function generateRandomization(database: DatabaseHandle, args: string[]): 
   return 0;
 }
 
+async function rebuildReadModelCommand(database: DatabaseHandle): Promise<number> {
+  const started = performance.now();
+  const result = await rebuildReadModel(database.db);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`Read model rebuilt from the raw data: ${result.subjects} subjects in ${seconds} s.`);
+  return 0;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
@@ -235,7 +246,9 @@ async function main(args: string[]): Promise<number> {
           ? (database: DatabaseHandle) => auditCheckpoint(database, config)
           : command === 'randomization' && subcommand === 'generate'
             ? (database: DatabaseHandle) => generateRandomization(database, args.slice(2))
-            : undefined;
+            : command === 'rebuild-read-model'
+              ? (database: DatabaseHandle) => rebuildReadModelCommand(database)
+              : undefined;
   if (!run) {
     console.error(usage);
     return 2;

@@ -1,8 +1,16 @@
-import type { DashboardResponse, SubjectInfoResponse } from '@cdms/contract';
+import {
+  type DashboardResponse,
+  type SubjectInfoResponse,
+  todayInKorea,
+  type VisitAlarmListResponse,
+} from '@cdms/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectFacts } from '../subjects/subject-facts.ts';
+import { classifyVisit, compareAlarms, dueSoonDaysOf } from '../visit-alarms/classify-visit-alarms.ts';
 
 /**
  * The numbers a person sees first — dashboard, subject-info popup and subject list over the living
@@ -177,5 +185,52 @@ describeWithDatabase('dashboard and list over the living demo', (database) => {
     expect(dashboard.safety).toEqual(expected.safety);
     const list = await get<{ total: number }>('crc@demo.cdms', `/api/studies/${studyId}/subjects`);
     expect(list.total).toBe(expected.total);
+  });
+
+  it("lists the same alarms in SQL as classifyVisit finds over every subject's facts, in the same order", async () => {
+    const { db } = database();
+    const current = await currentStudyDefinition(db, studyId);
+    if (!current) throw new Error('no definition');
+    const today = todayInKorea();
+    const facts = await loadSubjectFacts(db, {
+      studyId,
+      sites: 'all',
+      definition: current.definition,
+      today,
+    });
+    const dueSoonDays = dueSoonDaysOf(current.definition);
+    const expected = facts
+      .flatMap((subject) =>
+        subject.schedule.flatMap((entry) => {
+          const alarm = classifyVisit(entry, subject.status, today, dueSoonDays);
+          return alarm
+            ? [
+                {
+                  subjectId: subject.screeningNumber,
+                  visitKey: entry.visitKey,
+                  actualDate: entry.actualDate,
+                  ...alarm,
+                },
+              ]
+            : [];
+        }),
+      )
+      .sort(compareAlarms);
+    expect(expected.length).toBeGreaterThan(3);
+    const listed = await get<VisitAlarmListResponse>(
+      'dm@demo.cdms',
+      `/api/studies/${studyId}/visit-alarms?size=100`,
+    );
+    expect(listed.total).toBe(expected.length);
+    expect(
+      listed.alarms.map((alarm) => ({
+        subjectId: alarm.subject.subjectId,
+        visitKey: alarm.visitKey,
+        actualDate: alarm.actualDate,
+        state: alarm.state,
+        days: alarm.days,
+        timing: alarm.timing,
+      })),
+    ).toEqual(expected.slice(0, 100));
   });
 });
