@@ -36,7 +36,11 @@ export async function runOnAdminDatabase(adminUrl: string, statement: string): P
   }
 }
 
-export async function createBenchDatabase(kind: DatabaseKind, adminUrl: string, label: string): Promise<BenchDatabase> {
+export async function createBenchDatabase(
+  kind: DatabaseKind,
+  adminUrl: string,
+  label: string,
+): Promise<BenchDatabase> {
   if (kind === 'pglite') {
     const dataDir = await mkdtemp(path.join(tmpdir(), `cdms-bench-${label}-`));
     return { kind, where: dataDir, env: { DATA_DIR: dataDir } };

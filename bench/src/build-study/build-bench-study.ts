@@ -102,7 +102,7 @@ async function countSubjects(db: Kysely<Database>, studyId: number): Promise<num
  * The template plans at sites 01–03 through the commands, day by day in calendar order as the demo
  * seed enters them (so screening and randomization numbers follow the dates).
  */
-async function enterTemplates(db: Kysely<Database>, study: BenchStudy): Promise<void> {
+export async function enterTemplates(db: Kysely<Database>, study: BenchStudy): Promise<void> {
   const people = new People(db);
   const casebooks = templatePlans.map((plan) => {
     const team = study.teams.find((candidate) => candidate.institutionNumber === plan.site);

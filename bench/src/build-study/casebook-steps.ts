@@ -53,7 +53,11 @@ export class People {
   async byId(userId: number): Promise<Person> {
     let found = this.cache.get(userId);
     if (!found) {
-      const user = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+      const user = await this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
       found = {
         principal: await loadPrincipal(this.db, user, noSession(user)),
         actor: { userId: user.id, label: user.email, ip: '', requestId: 'bench' },
@@ -85,7 +89,8 @@ export class Casebook {
 
   async perform(step: DemoStep): Promise<void> {
     const { action } = step;
-    const byInvestigator = action.kind === 'sign' || (action.kind === 'save' && action.byInvestigator === true);
+    const byInvestigator =
+      action.kind === 'sign' || (action.kind === 'save' && action.byInvestigator === true);
     const who = await this.people.byId(byInvestigator ? this.team.investigator.id : this.team.coordinator.id);
     if (action.kind === 'register') {
       const request = createSubjectRequestSchema.parse({

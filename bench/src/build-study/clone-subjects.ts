@@ -3,8 +3,8 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { formatRandomizationNumber } from '../../../apps/server/src/randomization/randomization.ts';
 import { signedDataHash } from '../../../apps/server/src/signatures/signature-data.ts';
-import { loadSubjectData } from '../../../apps/server/src/subjects/form-data.ts';
 import { formatScreeningNumber } from '../../../apps/server/src/subjects/create-subject.ts';
+import { loadSubjectData } from '../../../apps/server/src/subjects/form-data.ts';
 import type { BenchStudy, SiteTeam } from './bench-study.ts';
 
 // The bulk loader: a new subject as a row-for-row copy of a template subject that the commands
@@ -22,7 +22,11 @@ export interface Template {
 }
 
 /** The template subjects: the first `count` subjects of the study, entered through the commands. */
-export async function loadTemplates(db: Kysely<Database>, study: BenchStudy, count: number): Promise<Template[]> {
+export async function loadTemplates(
+  db: Kysely<Database>,
+  study: BenchStudy,
+  count: number,
+): Promise<Template[]> {
   const rows = await db
     .selectFrom('subjects')
     .select(['id', 'site_id'])
@@ -57,7 +61,9 @@ export function copyInitials(index: number): string {
 
 /** The site's coordinator and investigator in place of the template site's, in any user column. */
 function mapUser(column: string, from: SiteTeam, to: SiteTeam): RawBuilder<number | null> {
-  return sql<number | null>`case ${sql.ref(column)} when ${from.coordinator.id}::int then ${to.coordinator.id}::int when ${from.investigator.id}::int then ${to.investigator.id}::int else ${sql.ref(column)} end`;
+  return sql<
+    number | null
+  >`case ${sql.ref(column)} when ${from.coordinator.id}::int then ${to.coordinator.id}::int when ${from.investigator.id}::int then ${to.investigator.id}::int else ${sql.ref(column)} end`;
 }
 
 /**

@@ -12,7 +12,9 @@ const readModelModule = new URL('../../../apps/server/src/read-model/rebuild-rea
 /** Rebuilds the server's read model if it has one; says whether it did. */
 export async function rebuildReadModelIfPresent(db: Kysely<Database>): Promise<boolean> {
   if (!existsSync(readModelModule)) return false;
-  const loaded = (await import(readModelModule.href)) as { rebuildReadModel?: (db: Kysely<Database>) => Promise<unknown> };
+  const loaded = (await import(readModelModule.href)) as {
+    rebuildReadModel?: (db: Kysely<Database>) => Promise<unknown>;
+  };
   if (typeof loaded.rebuildReadModel !== 'function')
     throw new Error(`${readModelModule.pathname} has no rebuildReadModel(db)`);
   await loaded.rebuildReadModel(db);
