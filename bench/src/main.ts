@@ -55,6 +55,8 @@ async function main(): Promise<number> {
   }
 
   const results = runs.flatMap((run) => run.results);
+  const load = os.loadavg();
+  log(`load average at the end: ${load.map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
   const targets = checkTargets(results, pgbench);
   console.log('');
   console.log(formatReport(results, pgbench, targets));
@@ -157,6 +159,8 @@ function machine() {
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     memoryMb: Math.round(os.totalmem() / (1024 * 1024)),
     node: process.version,
+    /** Other work on the machine skews every figure: the 1/5/15-minute load when the file was written. */
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
     platform: `${os.platform()} ${os.release()}`,
     commit,
   };
