@@ -56,7 +56,9 @@ async function main(): Promise<number> {
 
   const results = runs.flatMap((run) => run.results);
   const load = os.loadavg();
-  log(`load average at the end: ${load.map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
+  log(
+    `load average at the end: ${load.map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`,
+  );
   const targets = checkTargets(results, pgbench);
   console.log('');
   console.log(formatReport(results, pgbench, targets));

@@ -5,29 +5,39 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU time (user + system) the process has used so far, in milliseconds. */
-export function cpuMilliseconds(pid: number): number {
+function statFields(pid: number | string): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const userTicks = Number(fields[11]);
-  const systemTicks = Number(fields[12]);
-  return ((userTicks + systemTicks) * 1000) / TICKS_PER_SECOND;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** CPU time of every PostgreSQL process (server, backends, background workers) on this machine. */
+const ticksToMs = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+
+/** CPU time (user + system) the process has used so far, in milliseconds. */
+export function cpuMilliseconds(pid: number): number {
+  const fields = statFields(pid);
+  return ticksToMs(Number(fields[11]) + Number(fields[12]));
+}
+
+/**
+ * CPU time of PostgreSQL on this machine: every live postgres process's own time, plus the time of
+ * the ones that have ended (a backend's time moves to the postmaster's children's time when it is
+ * reaped), so that a connection closing during a scenario does not take its time with it.
+ */
 export function postgresCpuMilliseconds(): number {
-  let total = 0;
+  let ticks = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.includes('(postgres)')) total += cpuMilliseconds(Number(entry));
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
+      const fields = statFields(entry);
+      // utime, stime, cutime, cstime (fields 14–17 of stat).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended between listing and reading.
     }
   }
-  return total;
+  return ticksToMs(ticks);
 }
 
 function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
