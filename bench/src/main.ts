@@ -15,6 +15,7 @@ import { type PgbenchResult, runPgbench } from './pgbench.ts';
 import { formatReport } from './print-report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
+import { residentBytes } from './server/process-usage.ts';
 import { repositoryRoot, startServer } from './server/start-server.ts';
 import { checkTargets } from './targets.ts';
 import { loadWorkload, type Workload } from './workload.ts';
@@ -30,6 +31,8 @@ interface SizeRun {
   subjects: number;
   build: BuildReport;
   buildSeconds: number;
+  /** The server's resident set once started, before any request: the floor under every peak RSS. */
+  idleRssMb: number;
   results: ScenarioResult[];
 }
 
@@ -114,8 +117,9 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
       log(
         `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s${build.readModelRebuilt ? ', read model rebuilt' : ''})`,
       );
-      const results = await measureScenarios(db, database, workload, options);
-      runs.push({ db, subjects: workload.subjects, build, buildSeconds, results });
+      const { idleRssMb, results } = await measureScenarios(db, database, workload, options);
+      log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);
+      runs.push({ db, subjects: workload.subjects, build, buildSeconds, idleRssMb, results });
     }
   } finally {
     if (options.keep) log(`kept ${database.where}`);
@@ -129,8 +133,9 @@ async function measureScenarios(
   database: BenchDatabase,
   workload: Workload,
   options: BenchOptions,
-): Promise<ScenarioResult[]> {
+): Promise<{ idleRssMb: number; results: ScenarioResult[] }> {
   const server = await startServer(database.env);
+  const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
   const scenarios: Scenario[] = [...readScenarios(), ...SAVER_COUNTS.map((users) => saveScenario(users))];
@@ -146,7 +151,7 @@ async function measureScenarios(
   } finally {
     await server.stop();
   }
-  return results;
+  return { idleRssMb, results };
 }
 
 function machine() {

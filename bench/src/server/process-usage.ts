@@ -46,6 +46,11 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match?.[1] ? Number(match[1]) * 1024 : 0;
 }
 
+/** The resident set now, in bytes. */
+export function residentBytes(pid: number): number {
+  return statusField(pid, 'VmRSS');
+}
+
 /**
  * The peak resident set over a stretch of time: the kernel's high-water mark, reset at the start
  * (writing 5 to clear_refs), and, where the reset is refused, the highest of samples every 50 ms.
