@@ -1,0 +1,118 @@
+import { todayInKorea } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../apps/server/src/db/schema.ts';
+import { type BenchStudy, loadBenchStudy, prepareBenchStudy } from './bench-study.ts';
+import { Casebook, People, stepsOf, templatePlans } from './casebook-steps.ts';
+import { cloneSubject, copyInitials, loadTemplates } from './clone-subjects.ts';
+import { rebuildReadModelIfPresent } from './rebuild-read-model.ts';
+
+/** Copies per transaction: big enough to spare commits, small enough to keep locks short. */
+const CLONES_PER_TRANSACTION = 25;
+
+export interface BuildReport {
+  subjects: number;
+  templates: number;
+  copies: number;
+  /** Seconds spent on each part of this call (0 for parts an earlier size did). */
+  prepareSeconds: number;
+  templateSeconds: number;
+  copySeconds: number;
+  readModelRebuilt: boolean;
+}
+
+export interface BuildInput {
+  subjects: number;
+  siteCount: number;
+  /** Allocation slots per site: enough for the largest size this database will grow to. */
+  slotsPerSite: number;
+  log?: (message: string) => void;
+}
+
+/** Slots per site for a study of `subjects`: about two thirds get randomized, with room to spare. */
+export function slotsFor(subjects: number, siteCount: number): number {
+  return Math.ceil(subjects / siteCount) + 50;
+}
+
+/**
+ * Grows the bench study to `subjects` subjects: on an empty database the study, sites, accounts and
+ * the template subjects through the commands first; then copies of the templates (bulk loader),
+ * spread round-robin over the sites, until the count is reached. A database built for a smaller
+ * size is grown, not rebuilt.
+ */
+export async function buildBenchStudy(db: Kysely<Database>, input: BuildInput): Promise<BuildReport> {
+  const log = input.log ?? (() => {});
+  const seconds = (since: number) => (performance.now() - since) / 1000;
+  let started = performance.now();
+  const empty = !(await db.selectFrom('users').select('id').limit(1).executeTakeFirst());
+  let study: BenchStudy;
+  let prepareSeconds = 0;
+  let templateSeconds = 0;
+  if (empty) {
+    study = await prepareBenchStudy(db, { siteCount: input.siteCount, slotsPerSite: input.slotsPerSite });
+    prepareSeconds = seconds(started);
+    started = performance.now();
+    log(`  ${templatePlans.length} template subjects through the commands…`);
+    await enterTemplates(db, study);
+    templateSeconds = seconds(started);
+  } else {
+    study = await loadBenchStudy(db);
+  }
+
+  started = performance.now();
+  const templates = await loadTemplates(db, study, templatePlans.length);
+  const existing = await countSubjects(db, study.studyId);
+  const copies = Math.max(0, input.subjects - existing);
+  if (copies > 0) log(`  ${copies} copies of the templates (bulk loader)…`);
+  for (let done = 0; done < copies; ) {
+    const batch = Math.min(CLONES_PER_TRANSACTION, copies - done);
+    await db.transaction().execute(async (trx) => {
+      for (let offset = 0; offset < batch; offset += 1) {
+        const index = existing - templates.length + done + offset;
+        const template = templates[index % templates.length];
+        const team = study.teams[index % study.teams.length];
+        if (!template || !team) throw new Error('no templates or no sites');
+        await cloneSubject(trx, study.studyId, template, team, copyInitials(index));
+      }
+    });
+    done += batch;
+  }
+  const copySeconds = seconds(started);
+  const readModelRebuilt = await rebuildReadModelIfPresent(db);
+  return {
+    subjects: await countSubjects(db, study.studyId),
+    templates: templates.length,
+    copies,
+    prepareSeconds,
+    templateSeconds,
+    copySeconds,
+    readModelRebuilt,
+  };
+}
+
+async function countSubjects(db: Kysely<Database>, studyId: number): Promise<number> {
+  const row = await db
+    .selectFrom('subjects')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('study_id', '=', studyId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * The template plans at sites 01–03 through the commands, day by day in calendar order as the demo
+ * seed enters them (so screening and randomization numbers follow the dates).
+ */
+export async function enterTemplates(db: Kysely<Database>, study: BenchStudy): Promise<void> {
+  const people = new People(db);
+  const casebooks = templatePlans.map((plan) => {
+    const team = study.teams.find((candidate) => candidate.institutionNumber === plan.site);
+    if (!team) throw new Error(`no bench site ${plan.site}`);
+    return new Casebook(db, people, study.studyId, team);
+  });
+  const today = todayInKorea();
+  const timeline = templatePlans
+    .flatMap((plan, subject) => stepsOf(plan).map((step, order) => ({ step, subject, order })))
+    .sort((a, b) => a.step.date.localeCompare(b.step.date) || a.subject - b.subject || a.order - b.order);
+  if (timeline.some((entry) => entry.step.date > today)) throw new Error('a template step after today');
+  for (const { step, subject } of timeline) await casebooks[subject]?.perform(step);
+}

@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  type BenchDatabase,
+  createBenchDatabase,
+  type DatabaseKind,
+  dropBenchDatabase,
+  openBenchDatabase,
+} from './bench-database.ts';
+import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
+import { type BenchOptions, parseOptions, USAGE } from './options.ts';
+import { type PgbenchResult, runPgbench } from './pgbench.ts';
+import { formatReport } from './print-report.ts';
+import { runScenario, type ScenarioResult } from './run-scenario.ts';
+import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
+import { residentBytes } from './server/process-usage.ts';
+import { repositoryRoot, startServer } from './server/start-server.ts';
+import { checkTargets } from './targets.ts';
+import { loadWorkload, type Workload } from './workload.ts';
+
+// `npm run bench`: builds the synthetic study on each database at each size, runs every scenario
+// against the real server in its own process, runs pgbench -N on the same PostgreSQL as the
+// reference, prints one table with the targets and writes the figures as JSON under bench/results/.
+
+const SAVER_COUNTS = [1, 8, 32];
+
+interface SizeRun {
+  db: DatabaseKind;
+  subjects: number;
+  build: BuildReport;
+  buildSeconds: number;
+  /** The server's resident set once started, before any request: the floor under every peak RSS. */
+  idleRssMb: number;
+  results: ScenarioResult[];
+}
+
+const log = (message: string) => console.log(message);
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const startedAt = new Date();
+  let pgbench: PgbenchResult | null = null;
+  if (options.pgbench.run) {
+    log(`pgbench -N reference (${options.pgbench.durationSeconds} s)…`);
+    pgbench = await runPgbench(options.postgresAdminUrl, options.pgbench);
+    log(`  ${pgbench.tps.toFixed(1)} TPS`);
+  }
+  const runs: SizeRun[] = [];
+  for (const db of options.databases) {
+    const sizes = db === 'postgres' ? options.postgresSizes : options.pgliteSizes;
+    runs.push(...(await measureDatabase(db, sizes, options)));
+  }
+
+  const results = runs.flatMap((run) => run.results);
+  const load = os.loadavg();
+  log(
+    `load average at the end: ${load.map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`,
+  );
+  const targets = checkTargets(results, pgbench);
+  console.log('');
+  console.log(formatReport(results, pgbench, targets));
+  console.log('');
+  console.log(
+    'The copied subjects (all but the 31 templates) have no audit records; every other table is as the commands write it (bench/README.md).',
+  );
+
+  const directory = path.join(repositoryRoot, 'bench', options.resultsDirectory);
+  mkdirSync(directory, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  for (const run of runs) {
+    const file = path.join(directory, `${stamp}-${run.db}-${run.subjects}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ startedAt, machine: machine(), options, ...run, pgbench, targets }, null, 2)}\n`,
+    );
+    log(`wrote ${path.relative(repositoryRoot, file)}`);
+  }
+
+  const failed = results.filter((result) => result.errors > 0);
+  for (const result of failed) {
+    console.error(
+      `ERROR: ${result.scenario} (${result.db}, ${result.subjects}, ${result.users} users): ${result.errors} responses outside 2xx, e.g.\n  ${result.errorSamples.join('\n  ')}`,
+    );
+  }
+  return failed.length > 0 ? 1 : 0;
+}
+
+/** One database, grown from size to size; the server restarted on it for each size. */
+async function measureDatabase(db: DatabaseKind, sizes: number[], options: BenchOptions): Promise<SizeRun[]> {
+  const database: BenchDatabase = await createBenchDatabase(db, options.postgresAdminUrl, db);
+  const runs: SizeRun[] = [];
+  try {
+    for (const subjects of sizes) {
+      log(`${db}, ${subjects} subjects: building (${database.where})…`);
+      const started = performance.now();
+      const handle = await openBenchDatabase(database);
+      let build: BuildReport;
+      let workload: Workload;
+      try {
+        build = await buildBenchStudy(handle.db, {
+          subjects,
+          siteCount: options.siteCount,
+          slotsPerSite: slotsFor(Math.max(...sizes), options.siteCount),
+          log,
+        });
+        workload = await loadWorkload(handle.db);
+      } finally {
+        await handle.close();
+      }
+      const buildSeconds = (performance.now() - started) / 1000;
+      log(
+        `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s${build.readModelRebuilt ? ', read model rebuilt' : ''})`,
+      );
+      const { idleRssMb, results } = await measureScenarios(db, database, workload, options);
+      log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);
+      runs.push({ db, subjects: workload.subjects, build, buildSeconds, idleRssMb, results });
+    }
+  } finally {
+    if (options.keep) log(`kept ${database.where}`);
+    else await dropBenchDatabase(database, options.postgresAdminUrl);
+  }
+  return runs;
+}
+
+async function measureScenarios(
+  db: DatabaseKind,
+  database: BenchDatabase,
+  workload: Workload,
+  options: BenchOptions,
+): Promise<{ idleRssMb: number; results: ScenarioResult[] }> {
+  const server = await startServer(database.env);
+  const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
+  const durationMs = options.durationSeconds * 1000;
+  const warmupMs = Math.min(2000, durationMs / 5);
+  const scenarios: Scenario[] = [...readScenarios(), ...SAVER_COUNTS.map((users) => saveScenario(users))];
+  const results: ScenarioResult[] = [];
+  try {
+    for (const scenario of scenarios) {
+      const result = await runScenario(server, scenario, { db, workload, durationMs, warmupMs });
+      log(
+        `  ${scenario.name}, ${scenario.users} user${scenario.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
+      );
+      results.push(result);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { idleRssMb, results };
+}
+
+function machine() {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
+  } catch {
+    // Not a git checkout: the figures stand without it.
+  }
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryMb: Math.round(os.totalmem() / (1024 * 1024)),
+    node: process.version,
+    /** Other work on the machine skews every figure: the 1/5/15-minute load when the file was written. */
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+    platform: `${os.platform()} ${os.release()}`,
+    commit,
+  };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('the benchmark failed:', error);
+    process.exit(1);
+  },
+);

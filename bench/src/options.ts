@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { type DatabaseKind, DEFAULT_POSTGRES_ADMIN_URL } from './bench-database.ts';
+import { DEFAULT_SITE_COUNT } from './build-study/bench-study.ts';
+
+export interface BenchOptions {
+  databases: DatabaseKind[];
+  /** Study sizes on PostgreSQL, ascending: one database grown from each size to the next. */
+  postgresSizes: number[];
+  /** Study sizes on the embedded PGlite (smaller: it is the single-machine, small-study setup). */
+  pgliteSizes: number[];
+  siteCount: number;
+  /** Measured seconds per scenario (after a warm-up of a fifth of it, at most 2 s). */
+  durationSeconds: number;
+  pgbench: { run: boolean; durationSeconds: number; scale: number };
+  postgresAdminUrl: string;
+  keep: boolean;
+  smoke: boolean;
+  resultsDirectory: string;
+}
+
+export const USAGE = `npm run bench -- [options]
+  --db postgres|pglite|both   databases to measure (default both)
+  --sizes 500,5000            PostgreSQL study sizes, subjects (default 500,5000)
+  --pglite-sizes 500          PGlite study sizes (default 500)
+  --sites 20                  sites of the synthetic study (default 20)
+  --duration 10               measured seconds per scenario (default 10)
+  --pgbench-duration 10       seconds of the pgbench -N reference (default 10)
+  --no-pgbench                skip the reference
+  --postgres-url URL          a database of the PostgreSQL to use for admin statements
+                              (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_ADMIN_URL})
+  --keep                      keep the bench databases (they are dropped by default)
+  --smoke                     50 subjects, 1 s per scenario, both databases: proves the harness works
+                              (CI); results go to bench/results/smoke/ (not committed)`;
+
+function sizes(text: string): number[] {
+  const values = text.split(',').map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isInteger(value) || value < 1)) throw new Error(`bad sizes: ${text}`);
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string', default: 'both' },
+      sizes: { type: 'string' },
+      'pglite-sizes': { type: 'string' },
+      sites: { type: 'string' },
+      duration: { type: 'string' },
+      'pgbench-duration': { type: 'string' },
+      'no-pgbench': { type: 'boolean', default: false },
+      'postgres-url': { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const smoke = values.smoke;
+  const db = values.db;
+  if (db !== 'postgres' && db !== 'pglite' && db !== 'both')
+    throw new Error(`--db must be postgres, pglite or both`);
+  const databases: DatabaseKind[] = db === 'both' ? ['postgres', 'pglite'] : [db];
+  const durationSeconds = Number(values.duration ?? (smoke ? 1 : 10));
+  if (!(durationSeconds > 0)) throw new Error('--duration must be a positive number of seconds');
+  return {
+    databases,
+    postgresSizes: sizes(values.sizes ?? (smoke ? '50' : '500,5000')),
+    pgliteSizes: sizes(values['pglite-sizes'] ?? (smoke ? '50' : '500')),
+    siteCount: Number(values.sites ?? DEFAULT_SITE_COUNT),
+    durationSeconds,
+    pgbench: {
+      run: databases.includes('postgres') && !values['no-pgbench'],
+      durationSeconds: Number(values['pgbench-duration'] ?? (smoke ? 2 : 10)),
+      scale: smoke ? 1 : 10,
+    },
+    postgresAdminUrl: values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL,
+    keep: values.keep,
+    smoke,
+    resultsDirectory: smoke ? 'results/smoke' : 'results',
+  };
+}

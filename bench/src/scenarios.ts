@@ -1,0 +1,162 @@
+import { BENCH_PASSWORD, READER_EMAIL } from './build-study/bench-study.ts';
+import { type Headers, HttpClient, signIn } from './load/http-client.ts';
+import type { VirtualUser } from './load/run-load.ts';
+import { BENCH_FORM, type Workload } from './workload.ts';
+
+// The scenarios: what one virtual user does on each call. Reads are the data manager's (every
+// site); saves are the site coordinators', each virtual user on subjects of its own.
+
+export type ScenarioName =
+  | 'subject list'
+  | 'dashboard'
+  | 'subject-info'
+  | 'visit alarms'
+  | 'overview'
+  | 'form read'
+  | 'form save'
+  | 'CSV export';
+
+export interface Scenario {
+  name: ScenarioName;
+  users: number;
+  /** At least this many measured requests, however long they take. */
+  minimumRequests?: number;
+  /** Signs the virtual users in and returns them; `close` ends their connections. */
+  prepare(baseUrl: string, workload: Workload): Promise<{ users: VirtualUser[]; close(): void }>;
+}
+
+/** The list as people use it: filters, sorts and pages in turn. */
+const LIST_QUERIES = [
+  'page=1&size=10',
+  'status=Ongoing&sort=age&order=desc&page=1&size=50',
+  'search=S05&page=1&size=10',
+  'sort=lastVisitDate&order=desc&page=3&size=10',
+  'signature=true&size=100',
+  'range=3&dateType=consentDate&sort=unresolvedQuery&order=desc&page=2&size=10',
+  'status=Screening-failure&sort=site&page=1&size=10',
+  'sort=registrationNumber&order=asc&page=10&size=50',
+];
+
+const ALARM_QUERIES = ['page=1&size=10', 'state=overdue&page=1&size=50', 'state=outOfWindow&page=2&size=10'];
+
+function cycle<T>(values: readonly T[]): () => T {
+  let next = 0;
+  return () => {
+    const value = values[next % values.length] as T;
+    next += 1;
+    return value;
+  };
+}
+
+/** A GET scenario as the data manager: `pathOf` gives each call's path. */
+function readScenario(
+  name: ScenarioName,
+  pathsOf: (workload: Workload) => () => string,
+  options: { minimumRequests?: number } = {},
+): Scenario {
+  return {
+    name,
+    users: 1,
+    ...options,
+    async prepare(baseUrl, workload) {
+      const client = new HttpClient(baseUrl);
+      const headers = await signIn(client, READER_EMAIL, BENCH_PASSWORD);
+      const nextPath = pathsOf(workload);
+      const user: VirtualUser = async () => {
+        const response = await client.request('GET', nextPath(), headers);
+        return { status: response.status, body: response.body };
+      };
+      return { users: [user], close: () => client.close() };
+    },
+  };
+}
+
+export function readScenarios(): Scenario[] {
+  const study = (workload: Workload) => `/api/studies/${workload.studyId}`;
+  return [
+    readScenario('subject list', (workload) => {
+      const next = cycle(LIST_QUERIES);
+      return () => `${study(workload)}/subjects?${next()}`;
+    }),
+    readScenario('dashboard', (workload) => () => `${study(workload)}/dashboard`),
+    readScenario('subject-info', (workload) => () => `${study(workload)}/subject-info`),
+    readScenario('visit alarms', (workload) => {
+      const next = cycle(ALARM_QUERIES);
+      return () => `${study(workload)}/visit-alarms?${next()}`;
+    }),
+    readScenario('overview', (workload) => {
+      const next = cycle(spread(workload.readSubjects));
+      return () => `${study(workload)}/subjects/${next()}/overview`;
+    }),
+    readScenario('form read', (workload) => {
+      const next = cycle(spread(workload.readSubjects));
+      return () => `${study(workload)}/subjects/${next()}/forms/${BENCH_FORM.visitKey}/${BENCH_FORM.formKey}`;
+    }),
+    readScenario('CSV export', (workload) => () => `${study(workload)}/subjects/export?format=csv`, {
+      minimumRequests: 3,
+    }),
+  ];
+}
+
+/** The subjects in a scattered order, so consecutive reads do not hit neighbouring rows. */
+function spread(ids: number[]): number[] {
+  const step = 7919;
+  return ids.map((_, index) => ids[(index * step) % ids.length] as number);
+}
+
+interface FormState {
+  values: Record<string, unknown>;
+  derived: Record<string, unknown>;
+  version: number;
+}
+
+/**
+ * `users` coordinators each saving the vital signs of a subject of their own, again and again: the
+ * heart rate alternates by one beat, with the reason a change needs, naming the version it read.
+ */
+export function saveScenario(users: number): Scenario {
+  return {
+    name: 'form save',
+    users,
+    async prepare(baseUrl, workload) {
+      if (workload.saverSubjects.length < users)
+        throw new Error(
+          `${users} savers need ${users} subjects with vital signs, the study has ${workload.saverSubjects.length}`,
+        );
+      const clients: HttpClient[] = [];
+      const virtualUsers: VirtualUser[] = [];
+      for (const { subjectId, email } of workload.saverSubjects.slice(0, users)) {
+        const client = new HttpClient(baseUrl);
+        clients.push(client);
+        const headers: Headers = {
+          ...(await signIn(client, email, BENCH_PASSWORD)),
+          'content-type': 'application/json',
+        };
+        const path = `/api/studies/${workload.studyId}/subjects/${subjectId}/forms/${BENCH_FORM.visitKey}/${BENCH_FORM.formKey}`;
+        const read = await client.request('GET', path, { cookie: headers.cookie ?? '' });
+        if (read.status !== 200) throw new Error(`reading ${path}: ${read.status} ${read.body}`);
+        let state = JSON.parse(read.body) as FormState;
+        virtualUsers.push(async () => {
+          const entered = Object.fromEntries(
+            Object.entries(state.values).filter(([key]) => !(key in state.derived)),
+          );
+          const heartRate = Number(entered.heartRate ?? 70);
+          const body = JSON.stringify({
+            values: { ...entered, heartRate: heartRate % 2 === 0 ? heartRate + 1 : heartRate - 1 },
+            version: state.version,
+            reasons: { heartRate: '벤치마크: 원자료 재확인 후 정정' },
+          });
+          const response = await client.request('PUT', path, headers, body);
+          if (response.status === 200) state = JSON.parse(response.body) as FormState;
+          return { status: response.status, body: response.body };
+        });
+      }
+      return {
+        users: virtualUsers,
+        close: () => {
+          for (const client of clients) client.close();
+        },
+      };
+    },
+  };
+}

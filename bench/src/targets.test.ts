@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { percentile } from './load/run-load.ts';
+import type { ScenarioResult } from './run-scenario.ts';
+import { checkTargets } from './targets.ts';
+
+// The arithmetic of the report, on made-up figures: no timing is measured here.
+
+function result(
+  scenario: string,
+  subjects: number,
+  users: number,
+  figures: Partial<ScenarioResult>,
+): ScenarioResult {
+  return {
+    scenario,
+    db: 'postgres',
+    subjects,
+    users,
+    requests: 100,
+    errors: 0,
+    errorSamples: [],
+    p50Ms: 5,
+    p95Ms: 10,
+    p99Ms: 12,
+    requestsPerSecond: 100,
+    serverCpuMsPerRequest: 1,
+    postgresCpuMsPerRequest: 1,
+    peakRssMb: 100,
+    durationSeconds: 1,
+    ...figures,
+  };
+}
+
+describe('percentile', () => {
+  it('takes the nearest rank of sorted values', () => {
+    const values = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 95)).toBe(95);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('checkTargets', () => {
+  it('compares sizes, saver counts and the pgbench reference of the same run', () => {
+    const results = [
+      result('subject list', 500, 1, { p50Ms: 4, p95Ms: 20 }),
+      result('subject list', 5000, 1, { p50Ms: 6, p95Ms: 30 }),
+      result('form save', 5000, 8, { requestsPerSecond: 150 }),
+      result('form save', 5000, 32, { requestsPerSecond: 140 }),
+      result('CSV export', 5000, 1, { peakRssMb: 200 }),
+    ];
+    const pgbench = {
+      tps: 1000,
+      clients: 8,
+      threads: 2,
+      scale: 10,
+      durationSeconds: 10,
+      command: 'pgbench -N',
+    };
+    const verdicts = Object.fromEntries(
+      checkTargets(results, pgbench).map((check) => [check.target, check.met]),
+    );
+    expect(verdicts['subject list p95 ≤ 25 ms, 1 user (postgres, 500)']).toBe(true);
+    expect(verdicts['subject list p95 ≤ 25 ms, 1 user (postgres, 5000)']).toBe(false);
+    expect(verdicts['subject list p50 at 5000 ≤ 1.3 × p50 at 500 (postgres)']).toBe(false);
+    expect(verdicts['form saves, 8 users ≥ 0.1 × pgbench -N TPS (postgres, 5000)']).toBe(true);
+    expect(verdicts['form saves, 32 users ≥ throughput of 8 (postgres, 5000)']).toBe(false);
+    expect(verdicts['CSV export of all subjects: server peak RSS ≤ 256 MB (postgres, 5000)']).toBe(true);
+  });
+});

@@ -1,0 +1,117 @@
+import type { PgbenchResult } from './pgbench.ts';
+import type { ScenarioResult } from './run-scenario.ts';
+
+// The issue's targets, checked against the figures of this run. A target whose figures the run did
+// not measure (one size only, no PostgreSQL…) says so instead of passing.
+
+export interface TargetCheck {
+  target: string;
+  /** What was measured, in words and numbers. */
+  measured: string;
+  met: boolean | null;
+}
+
+const READ_TARGET_SCENARIOS = ['subject list', 'dashboard', 'subject-info', 'visit alarms'] as const;
+const READ_P95_MS = 25;
+const FORM_READ_P95_MS = 15;
+const SCALING_FACTOR = 1.3;
+const SAVE_SHARE_OF_PGBENCH = 0.1;
+const EXPORT_PEAK_RSS_MB = 256;
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+function find(results: ScenarioResult[], db: string, scenario: string, subjects: number, users = 1) {
+  return results.find(
+    (result) =>
+      result.db === db &&
+      result.scenario === scenario &&
+      result.subjects === subjects &&
+      result.users === users,
+  );
+}
+
+export function checkTargets(results: ScenarioResult[], pgbench: PgbenchResult | null): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const dbs = [...new Set(results.map((result) => result.db))];
+  for (const db of dbs) {
+    const sizes = [
+      ...new Set(results.filter((result) => result.db === db).map((result) => result.subjects)),
+    ].sort((a, b) => a - b);
+    const largest = sizes.at(-1) ?? 0;
+    for (const subjects of sizes) {
+      for (const scenario of READ_TARGET_SCENARIOS) {
+        const result = find(results, db, scenario, subjects);
+        if (!result) continue;
+        checks.push({
+          target: `${scenario} p95 ≤ ${READ_P95_MS} ms, 1 user (${db}, ${subjects})`,
+          measured: ms(result.p95Ms),
+          met: result.p95Ms <= READ_P95_MS,
+        });
+      }
+      const formRead = find(results, db, 'form read', subjects);
+      if (formRead)
+        checks.push({
+          target: `form read p95 ≤ ${FORM_READ_P95_MS} ms (${db}, ${subjects})`,
+          measured: ms(formRead.p95Ms),
+          met: formRead.p95Ms <= FORM_READ_P95_MS,
+        });
+    }
+    // Growth: p50 at the larger size against the smaller (the issue's 5,000 against 500).
+    const smallest = sizes[0] ?? 0;
+    for (const scenario of READ_TARGET_SCENARIOS) {
+      const small = find(results, db, scenario, smallest);
+      const large = find(results, db, scenario, largest);
+      const target = `${scenario} p50 at ${largest} ≤ ${SCALING_FACTOR} × p50 at ${smallest} (${db})`;
+      if (!small || !large || smallest === largest) {
+        checks.push({
+          target: `${scenario} p50 at the larger size ≤ ${SCALING_FACTOR} × at the smaller (${db})`,
+          measured: 'one size only',
+          met: null,
+        });
+        continue;
+      }
+      checks.push({
+        target,
+        measured: `${ms(large.p50Ms)} vs ${ms(small.p50Ms)} (× ${(large.p50Ms / small.p50Ms).toFixed(2)})`,
+        met: large.p50Ms <= SCALING_FACTOR * small.p50Ms,
+      });
+    }
+    const one = find(results, db, 'form save', largest, 1);
+    const eight = find(results, db, 'form save', largest, 8);
+    const thirtyTwo = find(results, db, 'form save', largest, 32);
+    if (db === 'postgres') {
+      if (eight && pgbench)
+        checks.push({
+          target: `form saves, 8 users ≥ ${SAVE_SHARE_OF_PGBENCH} × pgbench -N TPS (${db}, ${largest})`,
+          measured: `${eight.requestsPerSecond.toFixed(1)} vs ${(SAVE_SHARE_OF_PGBENCH * pgbench.tps).toFixed(1)} req/s`,
+          met: eight.requestsPerSecond >= SAVE_SHARE_OF_PGBENCH * pgbench.tps,
+        });
+      else
+        checks.push({
+          target: 'form saves, 8 users ≥ 0.1 × pgbench -N TPS',
+          measured: 'pgbench not run',
+          met: null,
+        });
+      if (eight && thirtyTwo)
+        checks.push({
+          target: `form saves, 32 users ≥ throughput of 8 (${db}, ${largest})`,
+          measured: `${thirtyTwo.requestsPerSecond.toFixed(1)} vs ${eight.requestsPerSecond.toFixed(1)} req/s`,
+          met: thirtyTwo.requestsPerSecond >= eight.requestsPerSecond,
+        });
+    }
+    if (db === 'pglite' && one && eight)
+      checks.push({
+        target: `embedded: 8 concurrent savers ≥ throughput of 1 (${db}, ${largest})`,
+        measured: `${eight.requestsPerSecond.toFixed(1)} vs ${one.requestsPerSecond.toFixed(1)} req/s`,
+        met: eight.requestsPerSecond >= one.requestsPerSecond,
+      });
+    const exportRun = find(results, db, 'CSV export', largest);
+    if (exportRun)
+      checks.push({
+        target: `CSV export of all subjects: server peak RSS ≤ ${EXPORT_PEAK_RSS_MB} MB (${db}, ${largest})`,
+        measured: `${exportRun.peakRssMb.toFixed(0)} MB`,
+        met: exportRun.peakRssMb <= EXPORT_PEAK_RSS_MB,
+      });
+  }
+  return checks;
+}
