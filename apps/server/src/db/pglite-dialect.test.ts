@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/test-database.ts';
 import type { DatabaseHandle } from './database.ts';
+import { inTransaction } from './in-transaction.ts';
 import { ConnectionLock } from './pglite-dialect.ts';
 
 describe('ConnectionLock', () => {
@@ -35,12 +36,12 @@ describe('PGlite dialect', () => {
   });
 
   it('keeps two concurrent transactions apart: one rolls back, the other row stays', async () => {
-    const committing = database.db.transaction().execute(async (trx) => {
+    const committing = inTransaction(database.db, async (trx) => {
       await sql`insert into scratch (name) values ('kept')`.execute(trx);
       // Give the other transaction every chance to run in between.
       await new Promise((resolve) => setTimeout(resolve, 30));
     });
-    const rollingBack = database.db.transaction().execute(async (trx) => {
+    const rollingBack = inTransaction(database.db, async (trx) => {
       await sql`insert into scratch (name) values ('discarded')`.execute(trx);
       throw new Error('roll me back');
     });
@@ -56,7 +57,7 @@ describe('PGlite dialect', () => {
     await sql`truncate scratch`.execute(database.db);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, (_, index) =>
-        database.db.transaction().execute(async (trx) => {
+        inTransaction(database.db, async (trx) => {
           await sql`insert into scratch (name) values (${`row-${index}`})`.execute(trx);
           await new Promise((resolve) => setTimeout(resolve, index % 3));
           if (index % 4 === 0) throw new Error('rollback');
