@@ -56,13 +56,19 @@ export async function appendAuditRecords(
       hash,
     };
   });
-  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+  // Every statement here is a round trip made while every other writer waits for the lock, so the
+  // last (usually the only) batch of rows and the head's move go in one statement.
+  const lastBatchStart = Math.floor((rows.length - 1) / ROWS_PER_INSERT) * ROWS_PER_INSERT;
+  for (let start = 0; start < lastBatchStart; start += ROWS_PER_INSERT) {
     await trx
       .insertInto('audit_events')
       .values(rows.slice(start, start + ROWS_PER_INSERT))
       .execute();
   }
   await trx
+    .with('appended', (db) =>
+      db.insertInto('audit_events').values(rows.slice(lastBatchStart)).returning('id'),
+    )
     .updateTable('audit_chain_head')
     .set({ last_id: head.last_id + rows.length, last_hash: previousHash })
     .execute();
