@@ -73,6 +73,20 @@ describe('PGlite dialect', () => {
     expect(expected).toHaveLength(30);
   });
 
+  it('lets the event loop turn between holders, so a queue of queries does not shut out new requests', async () => {
+    let finished = 0;
+    const queries = Array.from({ length: 100 }, async (_, index) => {
+      await sql`select ${index}::int as n`.execute(database.db);
+      finished += 1;
+    });
+    // Stands for the socket read of a request that arrives while the queue is long.
+    const finishedWhenTheLoopTurned = await new Promise<number>((resolve) =>
+      setImmediate(() => resolve(finished)),
+    );
+    await Promise.all(queries);
+    expect(finishedWhenTheLoopTurned).toBeLessThan(10);
+  });
+
   it('lets plain queries run while no transaction holds the connection', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
