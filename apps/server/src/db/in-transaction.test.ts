@@ -1,13 +1,17 @@
 import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
-import { systemActor } from '../audit/audit-events.ts';
+import { type AuditEventInput, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { inTransaction } from './in-transaction.ts';
 
 describeWithDatabase('inTransaction', (database) => {
   const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };
-  const event = (entityId: number) => ({ type: 'site.updated' as const, entityType: 'site', entityId });
+  const event = (entityId: number): AuditEventInput => ({
+    type: 'site.updated',
+    entityType: 'site',
+    entityId,
+  });
   const storedCount = async () =>
     Number(
       (
