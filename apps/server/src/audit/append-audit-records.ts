@@ -23,8 +23,8 @@ const ROWS_PER_INSERT = 1000;
  * before it, the records in the order they were recorded, inserted together, and the head moved.
  *
  * `occurred_at` is the time of appending, one time for all records of the transaction, taken after
- * the lock is held: so times never go backwards along the chain (ids and times agree, as before this
- * change), and the time is the moment the change became part of the record, a few milliseconds
+ * the lock is held: so on one server's clock times never go backwards along the chain (ids and times
+ * agree, as before this change), and the time is the moment the change became part of the record, a few milliseconds
  * before it commits. The checkpoints and `verifyAuditChain` depend on ids and hashes only.
  */
 export async function appendAuditRecords(
