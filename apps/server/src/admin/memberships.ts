@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -78,7 +79,7 @@ export async function createMembership(
   input: { userId: number; role: Role; siteIds: number[] },
 ): Promise<Membership> {
   try {
-    const id = await db.transaction().execute(async (trx) => {
+    const id = await inTransaction(db, async (trx) => {
       const study = await trx.selectFrom('studies').select('id').where('id', '=', studyId).executeTakeFirst();
       const user = await trx
         .selectFrom('users')
@@ -132,7 +133,7 @@ export async function updateMembershipSites(
   siteIdsInput: number[],
 ): Promise<Membership> {
   const before = await findMembership(db, studyId, membershipId);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const siteIds = await checkSites(trx, studyId, before.role, siteIdsInput);
     await trx.deleteFrom('membership_sites').where('membership_id', '=', membershipId).execute();
     if (siteIds.length > 0) {
@@ -160,7 +161,7 @@ export async function deleteMembership(
   membershipId: number,
 ): Promise<void> {
   const before = await findMembership(db, studyId, membershipId);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.deleteFrom('memberships').where('id', '=', membershipId).execute();
     await recordAudit(trx, actor, {
       type: 'membership.deleted',

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SiteRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -43,7 +44,7 @@ export async function createSite(
 ): Promise<SiteSummary> {
   await requireStudy(db, studyId);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const site = await trx
         .insertInto('sites')
         .values({
@@ -77,7 +78,7 @@ export async function updateSite(
   input: SiteRequest,
 ): Promise<SiteSummary> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const before = await trx
         .selectFrom('sites')
         .selectAll()

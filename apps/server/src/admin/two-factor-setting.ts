@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -30,7 +31,7 @@ export async function updateTwoFactorSetting(
   setting: TwoFactorSetting,
   now = new Date(),
 ): Promise<TwoFactorSetting> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const before = await trx
       .selectFrom('system_settings')
       .select('second_factor_required_for_admin_dm')

@@ -15,6 +15,7 @@ import type { Principal } from '../auth/principal.ts';
 import { confirmedSecondFactor } from '../auth/second-factor.ts';
 import { deleteUserSessions } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -88,7 +89,7 @@ export async function createUser(
   if (isCommonPassword(input.password)) throw new AppError(422, 'password_too_common');
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const user = await trx
         .insertInto('users')
         .values({
@@ -126,7 +127,7 @@ export async function updateUser(
     throw new AppError(422, 'cannot_change_own_admin');
   }
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const before = await trx
         .selectFrom('users')
         .selectAll()
@@ -184,7 +185,7 @@ export async function resetUserPassword(
 ): Promise<string> {
   const temporaryPassword = generateTemporaryPassword();
   const passwordHash = await hashPassword(temporaryPassword);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const user = await trx
       .selectFrom('users')
       .select(['id', 'email'])

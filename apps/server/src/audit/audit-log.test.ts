@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import { systemActor } from './audit-events.ts';
-import { canonicalJson, recordAudit } from './audit-log.ts';
+import { recordAudit } from './audit-log.ts';
+import { canonicalJson } from './audit-record.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 
 describe('canonicalJson', () => {
@@ -36,12 +38,10 @@ describeWithDatabase('audit chain', (database) => {
 
   it('rolls back with the change it belongs to', async () => {
     await expect(
-      database()
-        .db.transaction()
-        .execute(async (trx) => {
-          await recordAudit(trx, actor, { type: 'site.created', entityType: 'site', entityId: 1 });
-          throw new Error('the change failed');
-        }),
+      inTransaction(database().db, async (trx) => {
+        await recordAudit(trx, actor, { type: 'site.created', entityType: 'site', entityId: 1 });
+        throw new Error('the change failed');
+      }),
     ).rejects.toThrow('the change failed');
     expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, count: 20 });
   });

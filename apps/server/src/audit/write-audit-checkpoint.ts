@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { type AuditCheckpoint, signAuditCheckpoint } from './sign-audit-checkpoint.ts';
 
@@ -27,10 +28,11 @@ export async function writeAuditCheckpoint(
 ): Promise<AuditCheckpoint | null> {
   // The last record as stored (not audit_chain_head: the checkpoint vouches for the table itself),
   // and the count in the same snapshot.
-  const head = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
+  // Records are appended at their transaction's commit (db/in-transaction.ts), so what this
+  // snapshot sees is a whole number of committed transactions, never part of one.
+  const head = await inTransaction(
+    db,
+    async (trx) => {
       const last = await trx
         .selectFrom('audit_events')
         .select(['id', 'hash'])
@@ -43,7 +45,9 @@ export async function writeAuditCheckpoint(
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
       return { ...last, count: Number(count) };
-    });
+    },
+    { isolationLevel: 'repeatable read' },
+  );
   if (!head || head.id === options.unlessAt) return null;
 
   const checkpoint = signAuditCheckpoint(

@@ -2,6 +2,7 @@ import { passwordIssues } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { isCommonPassword } from './common-passwords.ts';
@@ -34,7 +35,7 @@ export async function changeOwnPassword(
   if (input.currentPassword === input.newPassword) throw new AppError(422, 'password_unchanged');
 
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const now = new Date();
     await trx
       .updateTable('users')
@@ -59,7 +60,7 @@ export async function updateOwnContact(
 ): Promise<void> {
   const before = principal.user.contact;
   if (before === contact) return;
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .updateTable('users')
       .set({ contact, updated_at: new Date() })

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import {
@@ -97,7 +98,7 @@ export async function startSession(
   now: Date,
 ): Promise<LoginResult> {
   const email = usable.email;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await clearLoginFailures(trx, email, input.ip);
     if (input.previousToken) await deleteSession(trx, hashSessionToken(input.previousToken));
     const updated = await trx
@@ -133,7 +134,7 @@ export async function registerFailure(
   actor: AuditActor,
   now: Date,
 ): Promise<never> {
-  const locked = await db.transaction().execute(async (trx) => {
+  const locked = await inTransaction(db, async (trx) => {
     const { failureCount, lockedUntil } = await countLoginFailure(trx, config.login, email, actor.ip, now);
     const auditActor = { ...actor, userId: user?.id ?? null };
     await recordAudit(trx, auditActor, {

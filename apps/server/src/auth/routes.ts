@@ -18,6 +18,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
@@ -221,7 +222,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await deleteSession(trx, principal.session.id_hash);
         await recordAudit(trx, actorOf(request), {
           type: 'auth.logout',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Config } from '../config.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { type LoginInput, type LoginResult, registerFailure, startSession } from './login.ts';
@@ -28,7 +29,7 @@ export async function startSecondFactorStepIfEnrolled(
   now: Date,
 ): Promise<PendingSecondFactor | undefined> {
   if (!(await confirmedSecondFactor(db, user.id))) return undefined;
-  const pendingToken = await db.transaction().execute(async (trx) => {
+  const pendingToken = await inTransaction(db, async (trx) => {
     const token = await createPendingLogin(trx, user.id, now);
     await recordAudit(trx, actor, {
       type: 'auth.second_factor_requested',
@@ -73,7 +74,7 @@ export async function completeSecondFactorLogin(
     });
   }
 
-  const accepted = await db.transaction().execute(async (trx) => {
+  const accepted = await inTransaction(db, async (trx) => {
     let right = await useSecondFactorCode(trx, user.id, input.code, now);
     if (!right) {
       // A recovery code stands in for the app's code (a lost phone); spent here, once.

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { countRateLimitHits, hitRateLimit } from '../rate-limit/rate-limit.ts';
@@ -34,7 +35,7 @@ export async function withPasswordAndCode<T>(
   if (!(await verifyPassword(user.password_hash, answers.password))) {
     return refuse(db, actor, user.id, 'wrong_password', now);
   }
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await inTransaction(db, async (trx) => {
     if (!(await useSecondFactorCode(trx, user.id, answers.code, now))) return { accepted: false as const };
     return { accepted: true as const, result: await change(trx) };
   });

@@ -4,6 +4,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { verifyPassword } from './passwords.ts';
@@ -43,7 +44,7 @@ export async function startEnrolment(
     throw new AppError(422, 'current_password_incorrect');
   if (await confirmedSecondFactor(db, user.id)) throw new AppError(409, 'second_factor_already_enrolled');
   const secret = generateSecret();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto('user_second_factors')
       .values({ user_id: user.id, secret, created_at: now, confirmed_at: null, last_time_step: null })
@@ -75,7 +76,7 @@ export async function confirmEnrolment(
   code: string,
   now = new Date(),
 ): Promise<{ recoveryCodes: string[] }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const factor = await trx
       .selectFrom('user_second_factors')
       .selectAll()

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inTransaction } from './in-transaction.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -37,7 +38,7 @@ export async function grantAppRole(
   // and the grants (a rolling restart would otherwise fail their queries for a moment). The lock
   // makes processes starting together take turns: concurrent GRANTs on one table can fail with
   // "tuple concurrently updated".
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(${GRANT_LOCK_KEY})`.execute(trx);
     for (const statement of statements) await statement.execute(trx);
   });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/test-database.ts';
 import type { DatabaseHandle } from './database.ts';
+import { inTransaction } from './in-transaction.ts';
 import { ConnectionLock } from './pglite-dialect.ts';
 
 describe('ConnectionLock', () => {
@@ -35,12 +36,12 @@ describe('PGlite dialect', () => {
   });
 
   it('keeps two concurrent transactions apart: one rolls back, the other row stays', async () => {
-    const committing = database.db.transaction().execute(async (trx) => {
+    const committing = inTransaction(database.db, async (trx) => {
       await sql`insert into scratch (name) values ('kept')`.execute(trx);
       // Give the other transaction every chance to run in between.
       await new Promise((resolve) => setTimeout(resolve, 30));
     });
-    const rollingBack = database.db.transaction().execute(async (trx) => {
+    const rollingBack = inTransaction(database.db, async (trx) => {
       await sql`insert into scratch (name) values ('discarded')`.execute(trx);
       throw new Error('roll me back');
     });
@@ -56,7 +57,7 @@ describe('PGlite dialect', () => {
     await sql`truncate scratch`.execute(database.db);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, (_, index) =>
-        database.db.transaction().execute(async (trx) => {
+        inTransaction(database.db, async (trx) => {
           await sql`insert into scratch (name) values (${`row-${index}`})`.execute(trx);
           await new Promise((resolve) => setTimeout(resolve, index % 3));
           if (index % 4 === 0) throw new Error('rollback');
@@ -70,6 +71,20 @@ describe('PGlite dialect', () => {
     const rows = await scratch().selectFrom('scratch').select('name').orderBy('name').execute();
     expect(rows.map((row: { name: string }) => row.name)).toEqual(expected);
     expect(expected).toHaveLength(30);
+  });
+
+  it('lets the event loop turn between holders, so a queue of queries does not shut out new requests', async () => {
+    let finished = 0;
+    const queries = Array.from({ length: 100 }, async (_, index) => {
+      await sql`select ${index}::int as n`.execute(database.db);
+      finished += 1;
+    });
+    // Stands for the socket read of a request that arrives while the queue is long.
+    const finishedWhenTheLoopTurned = await new Promise<number>((resolve) =>
+      setImmediate(() => resolve(finished)),
+    );
+    await Promise.all(queries);
+    expect(finishedWhenTheLoopTurned).toBeLessThan(10);
   });
 
   it('lets plain queries run while no transaction holds the connection', async () => {

@@ -94,7 +94,12 @@ class PGliteDriver implements Driver {
   async releaseConnection(): Promise<void> {
     const release = this.releaseCurrent;
     this.releaseCurrent = undefined;
-    release?.();
+    // The next holder starts on a later turn of the event loop, not in this microtask chain. PGlite
+    // runs inside this thread and answers without real I/O, so handing the lock on from promise to
+    // promise can keep the event loop from reading sockets for as long as anyone waits: under load
+    // the server then served requests in bursts, and a request that arrived meanwhile waited seconds
+    // (32 concurrent savers over HTTP: p95 5.8 s at a p50 of 0.5 s; handed on here: p95 1.6 s).
+    if (release) setImmediate(release);
   }
 
   async destroy(): Promise<void> {

@@ -13,6 +13,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, NoticeRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { sanitizeRichText } from './sanitize-html.ts';
@@ -156,7 +157,7 @@ export async function createNotice(
   if (global ? !principal.user.is_admin : !canWriteNotices(principal, studyId))
     throw new AppError(403, 'forbidden');
   const content = cleanContent(input.contentHtml);
-  const id = await db.transaction().execute(async (trx) => {
+  const id = await inTransaction(db, async (trx) => {
     const notice = await trx
       .insertInto('notices')
       .values({
@@ -194,7 +195,7 @@ export async function updateNotice(
     throw new AppError(404, 'not_found');
   if (!canWriteNotice(principal, studyId, before)) throw new AppError(403, 'forbidden');
   const content = input.contentHtml === undefined ? undefined : cleanContent(input.contentHtml);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const after = await trx
       .updateTable('notices')
       .set({
@@ -230,7 +231,7 @@ export async function deleteNotice(
   if (!before || (!before.visible && !canWriteNotices(principal, studyId)))
     throw new AppError(404, 'not_found');
   if (!canWriteNotice(principal, studyId, before)) throw new AppError(403, 'forbidden');
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.updateTable('notices').set({ deleted_at: new Date() }).where('id', '=', noticeId).execute();
     await recordAudit(trx, actor, {
       type: 'notice.deleted',

@@ -6,6 +6,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -36,7 +37,7 @@ async function insertList(
   source: string,
 ): Promise<void> {
   const siteIds = [...new Set(slots.map((slot) => slot.siteId))];
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const existing = await trx
       .selectFrom('randomization_slots')
       .innerJoin('sites', 'sites.id', 'randomization_slots.site_id')
@@ -251,7 +252,7 @@ export async function randomizeSubject(
 ): Promise<RandomizeResponse> {
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
-  return db.transaction().execute(async (trx: Transaction<Database>) => {
+  return inTransaction(db, async (trx: Transaction<Database>) => {
     const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
     if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');

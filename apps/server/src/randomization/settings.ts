@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -15,7 +16,7 @@ export async function updateRandomizationSettings(
   studyId: number,
   settings: { showGroup: boolean },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const study = await trx
       .selectFrom('studies')
       .select('show_randomization_group')

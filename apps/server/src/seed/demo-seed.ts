@@ -6,6 +6,7 @@ import { createSite } from '../admin/sites.ts';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
@@ -127,7 +128,7 @@ async function insertStudy(
   db: Kysely<Database>,
   values: { code: string; title: string; content: string; status: 'active' | 'ended'; registered_on: string },
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const study = await trx.insertInto('studies').values(values).returning('id').executeTakeFirstOrThrow();
     await recordAudit(trx, systemActor('demo-seed'), {
       type: 'study.created',

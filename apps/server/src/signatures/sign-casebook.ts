@@ -7,6 +7,7 @@ import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { confirmedSecondFactor, useSecondFactorCode } from '../auth/second-factor.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
@@ -82,7 +83,7 @@ export async function signCasebook(
   if (await confirmedSecondFactor(db, user.id)) {
     if (!input.code) throw new AppError(422, 'signature_code_required');
     const code = input.code;
-    const accepted = await db.transaction().execute((trx) => useSecondFactorCode(trx, user.id, code, now));
+    const accepted = await inTransaction(db, (trx) => useSecondFactorCode(trx, user.id, code, now));
     if (!accepted) {
       return refuseFailedAttempt(db, actor, subject, user.id, 'wrong_code', now);
     }
@@ -98,7 +99,7 @@ export async function signCasebook(
   const meaning = signingMeaning(current.definition);
 
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       // The subject's writers queue on this lock (writeForm takes it too): the hash is of the data
       // as they are when the signature commits.
       await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();

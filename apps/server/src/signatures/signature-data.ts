@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition, type SubjectData } from '@cdms/study';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { canonicalJson } from '../audit/audit-log.ts';
+import { canonicalJson } from '../audit/audit-record.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SignaturesTable } from '../db/schema.ts';

@@ -2,6 +2,7 @@ import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 
@@ -16,7 +17,7 @@ export async function publishStudyDefinition(
   definition: StudyDefinition,
 ): Promise<void> {
   const valid = studyDefinitionSchema.parse(definition);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('study_definitions')
       .values({ study_id: studyId, version: valid.version, definition: JSON.stringify(valid) })

@@ -6,6 +6,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -44,7 +45,7 @@ export async function createSubject(
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const counter = await trx
       .insertInto('subject_number_counters')
       .values({ study_id: studyId, site_id: site.id, last_number: 1 })

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
@@ -24,7 +25,7 @@ export async function deleteSubject(
   actor: AuditActor,
   input: { studyId: number; subjectId: number; reason: string },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const subject = await findSubjectInScope(
       trx,
       principal,

@@ -13,7 +13,8 @@ import {
 } from '@cdms/study';
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { canonicalJson, recordAudit } from '../audit/audit-log.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { canonicalJson } from '../audit/audit-record.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';

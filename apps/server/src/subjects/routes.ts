@@ -18,6 +18,7 @@ import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -186,7 +187,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       const { visitKey, formKey } = request.params;
       // The signing form records the investigator's signature: only signing fills it.
       if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await writeForm(trx, {
           subject,
           definition,
@@ -251,7 +252,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       const layout = getFormLayout(definition, visitKey, formKey);
       if (!layout?.sections.some((section) => section.key === request.body.sectionKey))
         throw new AppError(404, 'not_found');
-      const comment = await db.transaction().execute(async (trx) => {
+      const comment = await inTransaction(db, async (trx) => {
         const row = await trx
           .insertInto('form_comments')
           .values({

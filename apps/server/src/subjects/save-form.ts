@@ -3,6 +3,7 @@ import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study'
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -49,7 +50,7 @@ export async function saveForm(
       },
     );
   }
-  return db.transaction().execute((trx) =>
+  return inTransaction(db, (trx) =>
     writeForm(trx, {
       subject,
       definition: current.definition,

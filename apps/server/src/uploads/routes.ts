@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
@@ -53,7 +54,7 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
       const contentType = sniffImageType(bytes);
       if (!contentType) throw new AppError(415, 'image_type_not_allowed');
 
-      const imageId = await db.transaction().execute(async (trx) => {
+      const imageId = await inTransaction(db, async (trx) => {
         const row = await trx
           .insertInto('uploaded_images')
           .values({ content_type: contentType, bytes, size: bytes.length, uploaded_by: principal.user.id })
