@@ -115,7 +115,7 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
       }
       const buildSeconds = (performance.now() - started) / 1000;
       log(
-        `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s${build.readModelRebuilt ? ', read model rebuilt' : ''})`,
+        `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
       );
       const { idleRssMb, results } = await measureScenarios(db, database, workload, options);
       log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);

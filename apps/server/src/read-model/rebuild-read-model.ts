@@ -1,6 +1,7 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
@@ -79,7 +80,7 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
     const definition = (await currentStudyDefinition(db, studyId))?.definition;
     for (let start = 0; start < ids.length; start += BATCH_SIZE) {
       const batch = ids.slice(start, start + BATCH_SIZE);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         // Writers of these subjects wait, so no save lands between reading and storing its facts.
         await trx.selectFrom('subjects').select('id').where('id', 'in', batch).forUpdate().execute();
         const rows = definition ? await computeReadModelRows(trx, studyId, definition, batch) : [];
