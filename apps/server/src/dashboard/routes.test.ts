@@ -8,6 +8,7 @@ import { createSite } from '../admin/sites.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { App } from '../http/types.ts';
+import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 
 /**
@@ -367,7 +368,8 @@ describeWithDatabase('dashboard, subject info and visit alarms', (database) => {
     await visitOn('si', 'C1', 'v3', day(-20));
 
     // Answering and manual queries have no API yet (the query workflow comes with its own issue):
-    // the test writes those rows itself, as that workflow will.
+    // the test writes those rows itself, as that workflow will — and, as it will, brings the
+    // subjects' read-model rows up to date afterwards.
     const b2Query = await db
       .selectFrom('queries')
       .select('id')
@@ -397,6 +399,7 @@ describeWithDatabase('dashboard, subject info and visit alarms', (database) => {
     await manual('B1', 'B', 'open');
     await manual('C1', 'C', 'answered');
     await manual('A1', 'A', 'closed');
+    await rebuildReadModel(db, { subjectIds: [...subjectIds.values()] });
   });
   afterAll(async () => {
     await app.close();

@@ -236,6 +236,8 @@ export interface SubjectFactsTable {
   serious_adverse_event_count: number;
   open_query_count: number;
   answered_query_count: number;
+  manual_open_query_count: number;
+  manual_answered_query_count: number;
   signature_state: 'none' | 'signed' | 'invalidated';
   screening_failure_reason: string | null;
   dropout_reason: string | null;

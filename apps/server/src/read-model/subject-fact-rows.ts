@@ -59,6 +59,8 @@ export function readModelRowsOf(
       serious_adverse_event_count: subject.seriousAdverseEventCount,
       open_query_count: subject.openQueryCount,
       answered_query_count: subject.answeredQueryCount,
+      manual_open_query_count: subject.manualOpenQueryCount,
+      manual_answered_query_count: subject.manualAnsweredQueryCount,
       signature_state: subject.signature,
       screening_failure_reason: subject.screeningFailureReason,
       dropout_reason: subject.dropoutReason,

@@ -58,6 +58,9 @@ export interface SubjectFacts {
   seriousAdverseEventCount: number;
   openQueryCount: number;
   answeredQueryCount: number;
+  /** Of those, the monitors' manual queries (the rest come from the study's checks). */
+  manualOpenQueryCount: number;
+  manualAnsweredQueryCount: number;
   signature: SignatureState;
   screeningFailureReason: string | null;
   dropoutReason: string | null;
@@ -166,10 +169,10 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
 
   const queryCounts = await db
     .selectFrom('queries')
-    .select(['subject_id', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+    .select(['subject_id', 'status', 'kind', (eb) => eb.fn.countAll<number>().as('count')])
     .where('subject_id', 'in', ids)
     .where('status', 'in', ['open', 'answered'])
-    .groupBy(['subject_id', 'status'])
+    .groupBy(['subject_id', 'status', 'kind'])
     .execute();
   const savedForms = await db
     .selectFrom('form_instances')
@@ -196,8 +199,12 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     const visitsDone = query.definition.visits
       .filter((visit) => visitDates[visit.key] !== undefined)
       .map((visit): VisitDone => ({ visitKey: visit.key, date: visitDates[visit.key] as string }));
-    const countOf = (status: string) =>
-      Number(queryCounts.find((row) => row.subject_id === subject.id && row.status === status)?.count ?? 0);
+    const countOf = (status: string, kind?: 'manual') =>
+      queryCounts
+        .filter(
+          (row) => row.subject_id === subject.id && row.status === status && (!kind || row.kind === kind),
+        )
+        .reduce((sum, row) => sum + Number(row.count), 0);
     return {
       id: subject.id,
       screeningNumber: subject.screening_number,
@@ -224,6 +231,8 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
       openQueryCount: countOf('open'),
       answeredQueryCount: countOf('answered'),
+      manualOpenQueryCount: countOf('open', 'manual'),
+      manualAnsweredQueryCount: countOf('answered', 'manual'),
       signature: signatureOf.get(subject.id) ?? 'none',
       screeningFailureReason:
         subject.status === 'screening_failure'

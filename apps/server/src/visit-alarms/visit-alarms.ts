@@ -42,11 +42,14 @@ function siteFilter(sites: SiteScope): RawBuilder<unknown> {
   return sites === 'all' ? sql`` : sql`and w.site_id in (${sql.join([...sites])})`;
 }
 
-/** Every window row that raises an alarm, with its state, days and timing. */
+/**
+ * Every window row that raises an alarm, with its state, days and timing. Two parts, each matching
+ * one partial index: visits done outside their window, and visits not done of subjects in follow-up
+ * whose window opens by today + `dueSoonDays` — so only rows that raise an alarm are read.
+ */
 function alarmRows(scope: AlarmScope): RawBuilder<unknown> {
   const today = sql`${scope.today}::date`;
-  return sql`
-    select w.*,
+  const classified = sql`
       case
         when w.actual_date < w.earliest_date or w.actual_date > w.latest_date then 'outOfWindow'
         when w.latest_date < ${today} then 'overdue'
@@ -63,14 +66,18 @@ function alarmRows(scope: AlarmScope): RawBuilder<unknown> {
       case
         when w.actual_date < w.earliest_date then 'early'
         when w.actual_date > w.latest_date then 'late'
-      end as timing
+      end as timing`;
+  return sql`
+    select w.*, ${classified}
     from subject_visit_windows w
     where w.study_id = ${scope.studyId} ${siteFilter(scope.sites)}
-      and (
-        w.actual_date < w.earliest_date or w.actual_date > w.latest_date
-        or (w.actual_date is null and w.subject_status = 'ongoing'
-            and w.earliest_date <= ${today} + ${scope.dueSoonDays}::int)
-      )`;
+      and (w.actual_date < w.earliest_date or w.actual_date > w.latest_date)
+    union all
+    select w.*, ${classified}
+    from subject_visit_windows w
+    where w.study_id = ${scope.studyId} ${siteFilter(scope.sites)}
+      and w.actual_date is null and w.subject_status = 'ongoing'
+      and w.earliest_date <= ${today} + ${scope.dueSoonDays}::int`;
 }
 
 /** Alarms per state over the scope. */
