@@ -18,7 +18,10 @@ export interface RunningServer {
  * user signs in from 127.0.0.1.
  */
 export function startServer(env: Record<string, string>, timeoutMs = 180_000): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // BENCH_SERVER_NODE_ARGS: extra Node options for the server only, e.g. a CPU profile of the run:
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/cdms-profiles" (Node refuses --cpu-prof in NODE_OPTIONS).
+  const extraNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
