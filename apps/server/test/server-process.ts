@@ -13,10 +13,15 @@ export interface ServerProcess {
 
 /**
  * The real server (`apps/server/src/main.ts`, as `npm run serve` starts it) in a child process on a
- * free port, with the given environment on top of ours. Resolves once it prints its URL.
+ * free port, with the given environment on top of ours. Resolves once it prints its URL. Used by
+ * the process tests and by the benchmark harness (`bench/`), which adds Node options (a profiler).
  */
-export function startServerProcess(env: Record<string, string>, timeoutMs = 180_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+export function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  nodeArgs: readonly string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
@@ -33,9 +38,15 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 180_
   );
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A server that did not start in time must not outlive the caller.
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // Keep only the tail: a long-running server's warnings must not grow without bound.
+      if (output.length > 20_000) output = output.slice(-10_000);
       const match = output.match(/running at (http:\/\/localhost:\d+)/);
       if (match?.[1]) {
         clearTimeout(timer);

@@ -43,25 +43,16 @@ export async function prepareBenchStudy(
   const actor = systemActor('bench');
   const seeded = await seedDemoData(db);
   if (!seeded) throw new Error('the bench database is not empty');
-  const study = await db
-    .selectFrom('studies')
-    .select('id')
-    .where('code', '=', 'TMP-2026')
-    .executeTakeFirstOrThrow();
+  const studyId = (await demoStudySites(db)).studyId;
   for (let number = 4; number <= input.siteCount; number += 1) {
     const institutionNumber = String(number).padStart(2, '0');
-    await createSite(db, actor, study.id, {
+    await createSite(db, actor, studyId, {
       code: `BEN-${institutionNumber}`,
       name: `벤치병원 ${institutionNumber}`,
       institutionNumber,
     });
   }
-  const sites = await db
-    .selectFrom('sites')
-    .select(['id', 'institution_number'])
-    .where('study_id', '=', study.id)
-    .orderBy('institution_number')
-    .execute();
+  const { sites } = await demoStudySites(db);
   for (const site of sites) {
     for (const [role, email, name] of [
       ['CRC', coordinatorEmail(site.institution_number), `코디${site.institution_number}`],
@@ -75,10 +66,10 @@ export async function prepareBenchStudy(
         isAdmin: false,
         password: BENCH_PASSWORD,
       });
-      await createMembership(db, actor, study.id, { userId: user.id, role, siteIds: [site.id] });
+      await createMembership(db, actor, studyId, { userId: user.id, role, siteIds: [site.id] });
     }
   }
-  await generateRandomizationLists(db, actor, study.id, {
+  await generateRandomizationLists(db, actor, studyId, {
     perSite: input.slotsPerSite,
     seed: 'cdms-bench',
   });
@@ -87,17 +78,7 @@ export async function prepareBenchStudy(
 
 /** The prepared study as a later run finds it (growing a database built by an earlier size). */
 export async function loadBenchStudy(db: Kysely<Database>): Promise<BenchStudy> {
-  const study = await db
-    .selectFrom('studies')
-    .select('id')
-    .where('code', '=', 'TMP-2026')
-    .executeTakeFirstOrThrow();
-  const sites = await db
-    .selectFrom('sites')
-    .select(['id', 'institution_number'])
-    .where('study_id', '=', study.id)
-    .orderBy('institution_number')
-    .execute();
+  const { studyId, sites } = await demoStudySites(db);
   const users = await db
     .selectFrom('users')
     .select(['id', 'email', 'name'])
@@ -110,5 +91,21 @@ export async function loadBenchStudy(db: Kysely<Database>): Promise<BenchStudy> 
     if (!coordinator || !investigator) throw new Error(`site ${site.institution_number} has no bench team`);
     return { siteId: site.id, institutionNumber: site.institution_number, coordinator, investigator };
   });
-  return { studyId: study.id, teams };
+  return { studyId, teams };
+}
+
+/** The demo study's id and its sites by institution number. */
+async function demoStudySites(db: Kysely<Database>) {
+  const study = await db
+    .selectFrom('studies')
+    .select('id')
+    .where('code', '=', 'TMP-2026')
+    .executeTakeFirstOrThrow();
+  const sites = await db
+    .selectFrom('sites')
+    .select(['id', 'institution_number'])
+    .where('study_id', '=', study.id)
+    .orderBy('institution_number')
+    .execute();
+  return { studyId: study.id, sites };
 }

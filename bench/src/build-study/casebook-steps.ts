@@ -1,11 +1,10 @@
 import { createSubjectRequestSchema, saveFormRequestSchema, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import type { AuditActor } from '../../../apps/server/src/audit/audit-events.ts';
-import { loadPrincipal, type Principal } from '../../../apps/server/src/auth/principal.ts';
-import type { Database, SessionRow, UserRow } from '../../../apps/server/src/db/schema.ts';
+import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { randomizeSubject } from '../../../apps/server/src/randomization/randomization.ts';
 import { type DemoStep, demoCasebookSteps } from '../../../apps/server/src/seed/demo-casebooks.ts';
 import { type DemoSubjectPlan, demoSubjectPlans } from '../../../apps/server/src/seed/demo-subject-plans.ts';
+import { actingAs, type Person } from '../../../apps/server/src/seed/demo-subjects.ts';
 import { signCasebook } from '../../../apps/server/src/signatures/sign-casebook.ts';
 import { createSubject } from '../../../apps/server/src/subjects/create-subject.ts';
 import { saveForm } from '../../../apps/server/src/subjects/save-form.ts';
@@ -25,27 +24,6 @@ export const templatePlans: DemoSubjectPlan[] = demoSubjectPlans.map((plan) => (
   twists: plan.twists?.map((twist) => (twist === 'signedThenChanged' ? 'signed' : twist)),
 }));
 
-export interface Person {
-  principal: Principal;
-  actor: AuditActor;
-}
-
-/** The commands read who acts from the principal, never from its session: this stand-in is never stored. */
-function noSession(user: UserRow): SessionRow {
-  const now = new Date();
-  return {
-    id_hash: '',
-    user_id: user.id,
-    csrf_token: '',
-    created_at: now,
-    last_seen_at: now,
-    idle_expires_at: now,
-    absolute_expires_at: now,
-    ip: '',
-    user_agent: 'bench',
-  };
-}
-
 export class People {
   private readonly cache = new Map<number, Person>();
   constructor(private readonly db: Kysely<Database>) {}
@@ -58,10 +36,7 @@ export class People {
         .selectAll()
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
-      found = {
-        principal: await loadPrincipal(this.db, user, noSession(user)),
-        actor: { userId: user.id, label: user.email, ip: '', requestId: 'bench' },
-      };
+      found = await actingAs(this.db, user, 'bench');
       this.cache.set(userId, found);
     }
     return found;

@@ -1,9 +1,12 @@
 import { randomizationForm, signingForm } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
-import { formatRandomizationNumber } from '../../../apps/server/src/randomization/randomization.ts';
+import {
+  formatRandomizationNumber,
+  nextFreeSlot,
+} from '../../../apps/server/src/randomization/randomization.ts';
 import { signedDataHash } from '../../../apps/server/src/signatures/signature-data.ts';
-import { formatScreeningNumber } from '../../../apps/server/src/subjects/create-subject.ts';
+import { takeScreeningNumber } from '../../../apps/server/src/subjects/create-subject.ts';
 import { loadSubjectData } from '../../../apps/server/src/subjects/form-data.ts';
 import type { BenchStudy, SiteTeam } from './bench-study.ts';
 
@@ -78,18 +81,11 @@ export async function cloneSubject(
   initials: string,
 ): Promise<number> {
   const from = template.team;
-  // The screening number exactly as createSubject takes it: the site's counter, incremented.
-  const counter = await trx
-    .insertInto('subject_number_counters')
-    .values({ study_id: studyId, site_id: team.siteId, last_number: 1 })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['study_id', 'site_id'])
-        .doUpdateSet((eb) => ({ last_number: eb('subject_number_counters.last_number', '+', 1) })),
-    )
-    .returning('last_number')
-    .executeTakeFirstOrThrow();
-  const screeningNumber = formatScreeningNumber(team.institutionNumber, counter.last_number);
+  // The screening number exactly as createSubject takes it.
+  const screeningNumber = await takeScreeningNumber(trx, studyId, {
+    id: team.siteId,
+    institutionNumber: team.institutionNumber,
+  });
 
   const subject = await sql<{ id: number }>`
     insert into subjects (study_id, site_id, screening_number, initials, consent_date, status, created_by)
@@ -159,16 +155,7 @@ async function assignSlot(
     .select(['assigned_at', 'assigned_by'])
     .where('subject_id', '=', template.subjectId)
     .executeTakeFirstOrThrow();
-  const slot = await trx
-    .selectFrom('randomization_slots')
-    .select(['id', 'sequence', 'treatment_group'])
-    .where('study_id', '=', studyId)
-    .where('site_id', '=', team.siteId)
-    .where('subject_id', 'is', null)
-    .orderBy('sequence')
-    .limit(1)
-    .forUpdate()
-    .executeTakeFirst();
+  const slot = await nextFreeSlot(trx, studyId, team.siteId);
   if (!slot) throw new Error(`the allocation list of site ${team.institutionNumber} is exhausted`);
   const assignedBy =
     original.assigned_by === template.team.investigator.id ? team.investigator.id : team.coordinator.id;

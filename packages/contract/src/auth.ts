@@ -92,9 +92,15 @@ export const secondFactorRequiredResponseSchema = z.object({
 });
 export type SecondFactorRequiredResponse = z.infer<typeof secondFactorRequiredResponseSchema>;
 
+/** The longest code a second-factor field takes: an app's 6-digit code or a recovery code (XXXX-XXXX), with room for spaces. */
+export const SECOND_FACTOR_CODE_MAX = 20;
+/** Digits of an authenticator app's code (RFC 6238; otplib's default, which the server uses). */
+export const APP_CODE_DIGITS = 6;
+const secondFactorCodeSchema = z.string().trim().min(1).max(SECOND_FACTOR_CODE_MAX);
+
 export const secondFactorLoginRequestSchema = z.strictObject({
   pendingToken: z.string().min(1).max(200),
-  code: z.string().trim().min(1).max(20),
+  code: secondFactorCodeSchema,
 });
 export type SecondFactorLoginRequest = z.infer<typeof secondFactorLoginRequestSchema>;
 
@@ -108,14 +114,14 @@ export const secondFactorEnrolmentResponseSchema = z.object({
   qrCodeDataUrl: z.string(),
 });
 export type SecondFactorEnrolmentResponse = z.infer<typeof secondFactorEnrolmentResponseSchema>;
-export const confirmSecondFactorRequestSchema = z.strictObject({ code: z.string().trim().min(1).max(20) });
+export const confirmSecondFactorRequestSchema = z.strictObject({ code: secondFactorCodeSchema });
 /** One-time recovery codes (`XXXX-XXXX`), answered once: at enrolment and when regenerated. */
 export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
 /** New recovery codes or turning the factor off: the password and a current app code. */
 export const secondFactorChangeRequestSchema = z.strictObject({
   password: z.string().min(1).max(1024),
-  code: z.string().trim().min(1).max(20),
+  code: secondFactorCodeSchema,
 });
 export type SecondFactorChangeRequest = z.infer<typeof secondFactorChangeRequestSchema>;
 

@@ -238,6 +238,23 @@ export function awaitsRandomization(status: string, randomized: boolean): boolea
 }
 
 /**
+ * The site's next unassigned slot in list order, row-locked in the caller's transaction until it
+ * is assigned: concurrent randomizations at one site take the slots one after the other.
+ */
+export async function nextFreeSlot(trx: Transaction<Database>, studyId: number, siteId: number) {
+  return trx
+    .selectFrom('randomization_slots')
+    .select(['id', 'sequence', 'treatment_group'])
+    .where('study_id', '=', studyId)
+    .where('site_id', '=', siteId)
+    .where('subject_id', 'is', null)
+    .orderBy('sequence')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
  * Randomizes a subject: only a Screening subject saved as eligible at V2, once. Takes the site's
  * lowest free slot under a row lock (concurrent requests on any number of server processes queue
  * on that lock), marks it used, and fills the randomization form — one transaction, audited. The
@@ -271,16 +288,7 @@ export async function randomizeSubject(
     if (!eligible || !awaitsRandomization(statusNow.status, false))
       throw new AppError(422, 'not_eligible_for_randomization');
 
-    const slot = await trx
-      .selectFrom('randomization_slots')
-      .select(['id', 'sequence', 'treatment_group'])
-      .where('study_id', '=', studyId)
-      .where('site_id', '=', subject.site_id)
-      .where('subject_id', 'is', null)
-      .orderBy('sequence')
-      .limit(1)
-      .forUpdate()
-      .executeTakeFirst();
+    const slot = await nextFreeSlot(trx, studyId, subject.site_id);
     if (!slot) throw new AppError(409, 'randomization_list_exhausted');
     const assignedAt = new Date();
     const updated = await trx

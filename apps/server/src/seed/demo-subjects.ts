@@ -32,7 +32,7 @@ export interface DemoSubjectsInput {
   signingPassword: string;
 }
 
-interface Person {
+export interface Person {
   principal: Principal;
   actor: AuditActor;
 }
@@ -41,7 +41,7 @@ interface Person {
  * The seed signs nobody in: the commands read who the user is and what they may do from the
  * principal, never from its session, so the principal carries this stand-in, which is never stored.
  */
-function noSession(user: UserRow): SessionRow {
+function noSession(user: UserRow, userAgent: string): SessionRow {
   const now = new Date();
   return {
     id_hash: '',
@@ -52,17 +52,25 @@ function noSession(user: UserRow): SessionRow {
     idle_expires_at: now,
     absolute_expires_at: now,
     ip: '',
-    user_agent: 'demo-seed',
+    user_agent: userAgent,
+  };
+}
+
+/**
+ * A user as the commands see one acting, without signing in: the principal with a stand-in
+ * session, and the actor as the API records a request (actorOf), the request id naming the caller
+ * (the seed, the benchmark's template builder).
+ */
+export async function actingAs(db: Kysely<Database>, user: UserRow, requestId: string): Promise<Person> {
+  return {
+    principal: await loadPrincipal(db, user, noSession(user, requestId)),
+    actor: { userId: user.id, label: user.email, ip: '', requestId },
   };
 }
 
 async function person(db: Kysely<Database>, email: string): Promise<Person> {
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
-  return {
-    principal: await loadPrincipal(db, user, noSession(user)),
-    // As the API records a request (actorOf), with the request id saying the seed made it.
-    actor: { userId: user.id, label: user.email, ip: '', requestId: 'demo-seed' },
-  };
+  return actingAs(db, user, 'demo-seed');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { createSubjectRequestSchema, SubjectSummary } from '@cdms/contract';
 import { todayInKorea } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -16,6 +16,28 @@ import { presentSubject } from './subject-access.ts';
 /** Screening numbers: `S` + the site's two-digit institution number + a three-digit sequence per site. */
 export function formatScreeningNumber(institutionNumber: string, sequence: number): string {
   return `S${institutionNumber}-${String(sequence).padStart(3, '0')}`;
+}
+
+/**
+ * The site's next screening number, taken in the caller's transaction: the counter row's lock makes
+ * concurrent registrations at one site take consecutive numbers, on every server process.
+ */
+export async function takeScreeningNumber(
+  trx: Transaction<Database>,
+  studyId: number,
+  site: { id: number; institutionNumber: string },
+): Promise<string> {
+  const counter = await trx
+    .insertInto('subject_number_counters')
+    .values({ study_id: studyId, site_id: site.id, last_number: 1 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['study_id', 'site_id'])
+        .doUpdateSet((eb) => ({ last_number: eb('subject_number_counters.last_number', '+', 1) })),
+    )
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return formatScreeningNumber(site.institutionNumber, counter.last_number);
 }
 
 /**
@@ -46,17 +68,10 @@ export async function createSubject(
   if (!current) throw new AppError(404, 'not_found');
 
   return inTransaction(db, async (trx) => {
-    const counter = await trx
-      .insertInto('subject_number_counters')
-      .values({ study_id: studyId, site_id: site.id, last_number: 1 })
-      .onConflict((conflict) =>
-        conflict
-          .columns(['study_id', 'site_id'])
-          .doUpdateSet((eb) => ({ last_number: eb('subject_number_counters.last_number', '+', 1) })),
-      )
-      .returning('last_number')
-      .executeTakeFirstOrThrow();
-    const screeningNumber = formatScreeningNumber(site.institution_number, counter.last_number);
+    const screeningNumber = await takeScreeningNumber(trx, studyId, {
+      id: site.id,
+      institutionNumber: site.institution_number,
+    });
     const subject = await trx
       .insertInto('subjects')
       .values({

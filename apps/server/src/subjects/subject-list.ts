@@ -224,6 +224,15 @@ function sorted(query: ListQuery, filter: SubjectListFilter, orders: SortOrders)
     .orderBy('f.subject_id');
 }
 
+/** How many subjects the filtered query holds (the pager's total, the download's row count). */
+async function countOf(query: ListQuery): Promise<number> {
+  const row = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 function noSubjects(context: ListContext): boolean {
   return context.definition === null || (context.sites !== 'all' && context.sites.size === 0);
 }
@@ -247,10 +256,7 @@ export async function listSubjectsPage(
   const offset = (page - 1) * size;
   const [rows, count] = await Promise.all([
     sorted(base, filter, context.orders).limit(size).offset(offset).execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
+    countOf(base),
   ]);
   return {
     subjects: rows.map((row, index) =>
@@ -262,7 +268,7 @@ export async function listSubjectsPage(
         can(principal, 'subject.delete', { studyId, siteId: row.site_id }),
       ),
     ),
-    total: Number(count.total),
+    total: count,
     page,
     size,
   };
@@ -310,16 +316,13 @@ export async function subjectDownload(
 ): Promise<{ studyCode: string; today: string; total: number; chunks: AsyncGenerator<SubjectListRow[]> }> {
   const context = await listContext(db, principal, studyId);
   const today = todayInKorea();
-  const count = noSubjects(context)
-    ? { total: 0 }
-    : await filteredQuery(db, studyId, context.sites, filter, today)
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow();
+  const total = noSubjects(context)
+    ? 0
+    : await countOf(filteredQuery(db, studyId, context.sites, filter, today));
   return {
     studyCode: context.studyCode,
     today,
-    total: Number(count.total),
+    total,
     chunks: allSubjectRows(db, principal, studyId, filter, context, today),
   };
 }

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@cdms/contract';
+import { type MeResponse, SECOND_FACTOR_CODE_MAX } from '@cdms/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -168,7 +168,7 @@ function SecondFactorForm({
         name="one-time-code"
         autoComplete="one-time-code"
         // Not numeric only: a recovery code (XXXX-XXXX) is accepted here too.
-        maxLength={20}
+        maxLength={SECOND_FACTOR_CODE_MAX}
         autoFocus
         value={code}
         onChange={(event) => setCode(event.target.value)}

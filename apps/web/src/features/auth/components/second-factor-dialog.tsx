@@ -1,4 +1,4 @@
-import type { MeResponse, SecondFactorEnrolmentResponse } from '@cdms/contract';
+import { APP_CODE_DIGITS, type MeResponse, type SecondFactorEnrolmentResponse } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -63,6 +63,15 @@ export function errorText(caught: unknown): string {
 }
 
 /** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
+/** The step's refusal, read out by screen readers as it appears. */
+function ErrorLine({ error }: { error: string | null | undefined }) {
+  return error ? (
+    <p className={styles.error} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
   const toast = useToast();
@@ -103,11 +112,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
     });
   }
 
-  const errorLine = error ? (
-    <p className={styles.error} role="alert">
-      {error}
-    </p>
-  ) : null;
+  const errorLine = <ErrorLine error={error} />;
 
   if (!enrolment) {
     return (
@@ -143,7 +148,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
         name="one-time-code"
         autoComplete="one-time-code"
         inputMode="numeric"
-        maxLength={6}
+        maxLength={APP_CODE_DIGITS}
         autoFocus
         value={code}
         onChange={(event) => setCode(event.target.value)}
@@ -246,15 +251,11 @@ function PasswordAndCodeForm({
         name="one-time-code"
         autoComplete="one-time-code"
         inputMode="numeric"
-        maxLength={6}
+        maxLength={APP_CODE_DIGITS}
         value={code}
         onChange={(event) => setCode(event.target.value)}
       />
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onCancel}>
           {t('secondFactor.cancel')}
