@@ -41,9 +41,9 @@ test.describe('data capture', () => {
 
     // Subject list and the add-subject modal.
     await page.goto(`/subject-list/${STUDY_ID}`);
-    await expect(page.getByRole('heading', { level: 1, name: '피험자 목록' })).toBeVisible();
-    await page.getByRole('button', { name: '+ 피험자 추가' }).click();
-    const addDialog = page.getByRole('dialog', { name: '피험자 추가' });
+    await expect(page.getByRole('heading', { level: 1, name: '대상자 목록' })).toBeVisible();
+    await page.getByRole('button', { name: '+ 대상자 추가' }).click();
+    const addDialog = page.getByRole('dialog', { name: '대상자 추가' });
     await expect(addDialog.getByLabel('기관')).toHaveValue(/\d+/); // the CRC's one site, chosen already
     await addDialog.getByLabel('동의서 서명일').fill(koreanDate(-1));
     await addDialog.getByLabel('이니셜').fill('hg');
@@ -57,7 +57,7 @@ test.describe('data capture', () => {
     await expect(screeningNumber).toHaveText(/^S\d+-\d{3}$/);
     const subjectId = (await screeningNumber.textContent()) ?? '';
     await screenshot(page, testInfo, 'list-created-ko');
-    await addDialog.getByRole('button', { name: '피험자 열기' }).click();
+    await addDialog.getByRole('button', { name: '대상자 열기' }).click();
 
     // Overview: every cell of V1 not started yet; open V1 demographics.
     await expect(page).toHaveURL(/\/subject-list\/subject\/1\?.*subject-id=S/);
