@@ -27,8 +27,28 @@ export interface ReasonRow {
   after: string;
 }
 
-/** One reason per changed saved value (audit trail); the save is sent again with them. */
+/**
+ * One reason per changed saved value (audit trail), asked before the save is sent. The reasons typed
+ * live while the dialog is open (rows the server adds keep the others); closing it forgets them.
+ */
 export function ReasonModal({
+  rows,
+  pending,
+  onSubmit,
+}: {
+  rows: readonly ReasonRow[];
+  pending: boolean;
+  onSubmit: (reasons: Record<string, string>) => void;
+}) {
+  const { t } = useTranslation('subjects');
+  return (
+    <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
+      <ReasonForm rows={rows} pending={pending} onSubmit={onSubmit} />
+    </Modal>
+  );
+}
+
+function ReasonForm({
   rows,
   pending,
   onSubmit,
@@ -52,62 +72,60 @@ export function ReasonModal({
   }
 
   return (
-    <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
-      <form onSubmit={submit} noValidate className={styles.modalForm}>
-        <table className={styles.modalTable}>
-          <thead>
-            <tr>
-              <th scope="col">{t('reason.item')}</th>
-              <th scope="col">{t('reason.before')}</th>
-              <th scope="col">{t('reason.after')}</th>
-              <th scope="col">{t('reason.reason')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const invalid = tried && !reasons[row.itemKey]?.trim();
-              return (
-                <tr key={row.itemKey} data-item={row.itemKey}>
-                  <th scope="row">{row.label}</th>
-                  <td>
-                    <ValueText value={row.before} old />
-                  </td>
-                  <td>
-                    <ValueText value={row.after} />
-                  </td>
-                  <td>
-                    <input
-                      className={styles.input}
-                      aria-label={t('reason.reasonFor', { item: row.label })}
-                      aria-invalid={invalid || undefined}
-                      aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
-                      maxLength={REASON_MAX}
-                      value={reasons[row.itemKey] ?? ''}
-                      onChange={(event) =>
-                        setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
-                      }
-                    />
-                    {invalid ? (
-                      <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
-                        {t('reason.required')}
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <div className={styles.modalActions}>
-          <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
-            {t('reason.cancel')}
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {t('reason.submit')}
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <form onSubmit={submit} noValidate className={styles.modalForm}>
+      <table className={styles.modalTable}>
+        <thead>
+          <tr>
+            <th scope="col">{t('reason.item')}</th>
+            <th scope="col">{t('reason.before')}</th>
+            <th scope="col">{t('reason.after')}</th>
+            <th scope="col">{t('reason.reason')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const invalid = tried && !reasons[row.itemKey]?.trim();
+            return (
+              <tr key={row.itemKey} data-item={row.itemKey}>
+                <th scope="row">{row.label}</th>
+                <td>
+                  <ValueText value={row.before} old />
+                </td>
+                <td>
+                  <ValueText value={row.after} />
+                </td>
+                <td>
+                  <input
+                    className={styles.input}
+                    aria-label={t('reason.reasonFor', { item: row.label })}
+                    aria-invalid={invalid || undefined}
+                    aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
+                    maxLength={REASON_MAX}
+                    value={reasons[row.itemKey] ?? ''}
+                    onChange={(event) =>
+                      setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
+                    }
+                  />
+                  {invalid ? (
+                    <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
+                      {t('reason.required')}
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className={styles.modalActions}>
+        <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
+          {t('reason.cancel')}
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {t('reason.submit')}
+        </Button>
+      </div>
+    </form>
   );
 }
 
