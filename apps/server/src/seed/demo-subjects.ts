@@ -62,9 +62,10 @@ function noSession(user: UserRow, userAgent: string): SessionRow {
  * (the seed, the benchmark's template builder).
  */
 export async function actingAs(db: Kysely<Database>, user: UserRow, requestId: string): Promise<Person> {
+  const principal = await loadPrincipal(db, user, noSession(user, requestId));
   return {
-    principal: await loadPrincipal(db, user, noSession(user, requestId)),
-    actor: { userId: user.id, label: user.email, ip: '', requestId },
+    principal,
+    actor: { userId: user.id, label: user.email, ip: '', requestId, studyRoles: principal.studies },
   };
 }
 

@@ -1,4 +1,10 @@
-import { type FormDataResponse, isSigningForm, randomizationForm, todayInKorea } from '@cdms/contract';
+import {
+  type AuditEntry,
+  type FormDataResponse,
+  isSigningForm,
+  randomizationForm,
+  todayInKorea,
+} from '@cdms/contract';
 import {
   changedItemKeys,
   enteredFormValues,
@@ -7,6 +13,8 @@ import {
   type FormValues,
   findFormEvaluation,
   getFormLayout,
+  type ItemDefinition,
+  isEmptyEntry,
   itemsNeedingReason,
   type Language,
   type SectionDefinition,
@@ -52,6 +60,7 @@ import {
   HISTORY_MODAL,
   HistoryModal,
   type HistoryRow,
+  ITEM_HISTORY_MODAL,
   REASON_MODAL,
   RESET_MODAL,
   ReasonModal,
@@ -191,6 +200,8 @@ export function FormEditor({
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  /** The item (top-level key) whose own history is open. */
+  const [historyItem, setHistoryItem] = useState<string | null>(null);
 
   const save = useSaveForm(address);
   const reset = useResetForm(address);
@@ -471,7 +482,7 @@ export function FormEditor({
     return counts;
   }, [formData.comments]);
 
-  const sectionActions = useCallback(
+  const commentLink = useCallback(
     (section: SectionDefinition) => {
       const count = commentCounts.get(section.key) ?? 0;
       return (
@@ -491,9 +502,11 @@ export function FormEditor({
   );
 
   const audit = useFormAudit(address, historyOpen);
-  const historyRows = useMemo<HistoryRow[] | undefined>(
-    () =>
-      audit.data?.map((entry) => {
+  const itemAudit = useFormAudit(address, historyItem !== null, historyItem ?? undefined);
+  /** History entries as rows: the item by its label, old → new as the form shows them (codes by label). */
+  const historyRowsOf = useCallback(
+    (entries: readonly AuditEntry[] | undefined): HistoryRow[] | undefined =>
+      entries?.map((entry) => {
         const path = entry.itemPath ? toFormItemPath(entry.itemPath, visitKey, formKey) : '';
         const isItem = entry.type === 'data.item_changed';
         // Audit types are dotted (`data.form_reset`); translation keys use "_" (a dot nests keys).
@@ -511,7 +524,45 @@ export function FormEditor({
           after: isItem ? describe(path, sideValue(entry.after)) : '',
         };
       }),
-    [audit.data, visitKey, formKey, layout, language, t, describe],
+    [visitKey, formKey, layout, language, t, describe],
+  );
+  const historyRows = useMemo(() => historyRowsOf(audit.data), [historyRowsOf, audit.data]);
+  const itemHistoryRows = useMemo(() => historyRowsOf(itemAudit.data), [historyRowsOf, itemAudit.data]);
+
+  /** The history button of an item (or repeating group) with a saved value. */
+  const historyButton = useCallback(
+    (itemKey: string) => {
+      if (isEmptyEntry(base.values[itemKey])) return null;
+      const label = itemLabel(layout, itemKey, language);
+      return (
+        <button
+          type="button"
+          className={styles.itemHistory}
+          aria-label={t('history.itemButtonLabel', { item: label })}
+          title={t('history.itemButtonLabel', { item: label })}
+          onClick={() => {
+            setHistoryItem(itemKey);
+            modals.open(ITEM_HISTORY_MODAL);
+          }}
+        >
+          {t('history.itemButton')}
+        </button>
+      );
+    },
+    [base.values, layout, language, modals, t],
+  );
+  const itemActions = useCallback(
+    (item: ItemDefinition) => (item.derive === undefined ? historyButton(item.key) : null),
+    [historyButton],
+  );
+  const sectionActions = useCallback(
+    (section: SectionDefinition) => (
+      <>
+        {section.repeating ? historyButton(section.repeating.key) : null}
+        {commentLink(section)}
+      </>
+    ),
+    [historyButton, commentLink],
   );
 
   return (
@@ -617,6 +668,7 @@ export function FormEditor({
           readOnly={!canEdit}
           itemNotes={itemNotes}
           sectionActions={sectionActions}
+          itemActions={itemActions}
           refusals={refusals}
           titleAddon={
             <span className={styles.formStatus}>
@@ -652,10 +704,25 @@ export function FormEditor({
       ) : null}
       <ResetModal pending={reset.isPending} onSubmit={(reason) => void doReset(reason)} />
       <HistoryModal
-        title={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
+        name={HISTORY_MODAL}
+        title={t('history.title')}
+        description={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
         rows={historyRows}
         loading={audit.isPending || audit.isFetching}
         error={audit.isError ? audit.error.message : null}
+      />
+      <HistoryModal
+        name={ITEM_HISTORY_MODAL}
+        title={t('history.itemTitle')}
+        description={t('history.itemDescription', {
+          visit: visitLabel,
+          form: layout.form.label[language],
+          item: historyItem ? itemLabel(layout, historyItem, language) : '',
+        })}
+        rows={itemHistoryRows}
+        showItem={false}
+        loading={itemAudit.isPending || itemAudit.isFetching}
+        error={itemAudit.isError ? itemAudit.error.message : null}
       />
       <CommentModal
         key={commentSection?.key ?? ''}
