@@ -27,10 +27,13 @@ export interface CrfFormContextValue {
   evaluationStore: EvaluationStore;
   /** Messages from outside the rules engine (server queries, save errors) by item path. */
   itemNotes?: ReadonlyMap<string, readonly ItemNote[]> | undefined;
-  /** Extra controls in each section's header (a comment link, say). */
-  sectionActions?: ((section: SectionDefinition) => ReactNode) | undefined;
-  /** Extra controls beside each item's label outside repeating rows (a history button, say). */
-  itemActions?: ((item: ItemDefinition) => ReactNode) | undefined;
+  /** Extra controls in each section's header (a comment link, say); `titleId`: the title's element id. */
+  sectionActions?: ((section: SectionDefinition, titleId: string) => ReactNode) | undefined;
+  /**
+   * Extra controls beside each item's label outside repeating rows (a history button, say); `labelId`
+   * is the label's element id, for an aria-describedby.
+   */
+  itemActions?: ((item: ItemDefinition, labelId: string) => ReactNode) | undefined;
   /** Where inputs report text they could not take as a value (the page refuses to save meanwhile). */
   refusals: InputRefusals;
 }

@@ -43,9 +43,9 @@ export interface CrfFormProps {
   /** Messages from outside the rules engine (server queries, refused saves) under their items, by item path. */
   itemNotes?: ReadonlyMap<string, readonly ItemNote[]>;
   /** Extra controls in each section's header (e.g. a comment link). */
-  sectionActions?: (section: SectionDefinition) => ReactNode;
-  /** Extra controls beside each item's label outside repeating rows (e.g. its history). */
-  itemActions?: (item: ItemDefinition) => ReactNode;
+  sectionActions?: (section: SectionDefinition, titleId: string) => ReactNode;
+  /** Extra controls beside each item's label outside repeating rows (e.g. its history); see the context. */
+  itemActions?: (item: ItemDefinition, labelId: string) => ReactNode;
   /**
    * Where inputs report text they refused (a date after its maximum, half a time): a page that saves
    * passes its own and refuses to save while the list is not empty. The form keeps one otherwise.

@@ -100,7 +100,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
             {item.help[language]}
           </p>
         ) : null}
-        {itemActions && groupKey === undefined ? itemActions(item) : null}
+        {itemActions && groupKey === undefined ? itemActions(item, labelId) : null}
       </div>
       <div className={styles.inputCell}>
         <div className={styles.inputLine}>

@@ -331,7 +331,12 @@ export function FormEditor({
         after: describe(itemKey, mine[itemKey]),
       })),
     );
-    modals.open(REASON_MODAL);
+    if (!modals.isOpen(REASON_MODAL)) modals.open(REASON_MODAL);
+  }
+
+  /** Closes the reason dialog if it is open (a save without reasons never opened it). */
+  function closeReasons() {
+    if (modals.isOpen(REASON_MODAL)) modals.close(REASON_MODAL);
   }
 
   function handleWriteError(error: unknown) {
@@ -352,7 +357,7 @@ export function FormEditor({
       const currentVersion = Number(details?.currentVersion ?? base.version);
       const theirs = (details?.values as FormValues | undefined) ?? {};
       const merge = mergeOnConflict(layout, base.values, currentValues(), theirs);
-      modals.close(REASON_MODAL);
+      closeReasons();
       setConflict({
         currentVersion,
         theirs,
@@ -376,7 +381,7 @@ export function FormEditor({
         message: item.message as string,
       }));
     if (itemErrors.length > 0) {
-      modals.close(REASON_MODAL);
+      closeReasons();
       setServerErrors(itemErrors);
       toast(t('detail.saveFailed'), 'error');
       revealItem((itemErrors[0] as { path: string }).path);
@@ -423,7 +428,7 @@ export function FormEditor({
   async function send(reasons: Record<string, string>) {
     try {
       const response = await save.mutateAsync({ values: currentValues(), version: base.version, reasons });
-      modals.close(REASON_MODAL);
+      closeReasons();
       setReasonRows([]);
       setServerErrors([]);
       loadSaved(response.version, jsonValues(response.values));
@@ -529,17 +534,19 @@ export function FormEditor({
   const historyRows = useMemo(() => historyRowsOf(audit.data), [historyRowsOf, audit.data]);
   const itemHistoryRows = useMemo(() => historyRowsOf(itemAudit.data), [historyRowsOf, itemAudit.data]);
 
-  /** The history button of an item (or repeating group) with a saved value. */
+  /**
+   * The history button of an item (or repeating group) with a saved value: named "change history",
+   * described by the item's label (so a label lookup finds the input, not the button).
+   */
   const historyButton = useCallback(
-    (itemKey: string) => {
+    (itemKey: string, describedBy: string) => {
       if (isEmptyEntry(base.values[itemKey])) return null;
-      const label = itemLabel(layout, itemKey, language);
       return (
         <button
           type="button"
           className={styles.itemHistory}
-          aria-label={t('history.itemButtonLabel', { item: label })}
-          title={t('history.itemButtonLabel', { item: label })}
+          aria-label={t('history.itemButtonLabel')}
+          aria-describedby={describedBy}
           onClick={() => {
             setHistoryItem(itemKey);
             modals.open(ITEM_HISTORY_MODAL);
@@ -549,16 +556,17 @@ export function FormEditor({
         </button>
       );
     },
-    [base.values, layout, language, modals, t],
+    [base.values, modals, t],
   );
   const itemActions = useCallback(
-    (item: ItemDefinition) => (item.derive === undefined ? historyButton(item.key) : null),
+    (item: ItemDefinition, labelId: string) =>
+      item.derive === undefined ? historyButton(item.key, labelId) : null,
     [historyButton],
   );
   const sectionActions = useCallback(
-    (section: SectionDefinition) => (
+    (section: SectionDefinition, titleId: string) => (
       <>
-        {section.repeating ? historyButton(section.repeating.key) : null}
+        {section.repeating ? historyButton(section.repeating.key, titleId) : null}
         {commentLink(section)}
       </>
     ),
