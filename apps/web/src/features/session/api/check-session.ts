@@ -1,5 +1,5 @@
-import { meResponseSchema, type SessionInfo } from '@cdms/contract';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { meOrSignedOutResponseSchema, type SessionInfo } from '@cdms/contract';
+import { apiRequest } from '../../../lib/api-client.ts';
 
 /**
  * Asks the server how long the session really has left, without extending it (a GET is not
@@ -8,11 +8,8 @@ import { ApiError, apiRequest } from '../../../lib/api-client.ts';
  * session is over.
  */
 export async function checkSession(): Promise<SessionInfo | null> {
-  try {
-    const me = meResponseSchema.parse(await apiRequest<unknown>('/api/auth/me', { noRenew: true }));
-    return me.session;
-  } catch (error) {
-    if (error instanceof ApiError && error.kind === 'unauthenticated') return null;
-    throw error;
-  }
+  const answer = meOrSignedOutResponseSchema.parse(
+    await apiRequest<unknown>('/api/auth/me', { noRenew: true }),
+  );
+  return 'session' in answer ? answer.session : null;
 }
