@@ -7,5 +7,6 @@ export default defineConfig({
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}', 'build-tools/**/*.test.ts'],
     environment: 'happy-dom',
+    setupFiles: ['src/test-setup.ts'],
   },
 });

@@ -137,6 +137,7 @@ export const secondFactorChangeRequestSchema = z.strictObject({
 export type SecondFactorChangeRequest = z.infer<typeof secondFactorChangeRequestSchema>;
 
 export const renewResponseSchema = z.object({ session: sessionInfoSchema });
+export type RenewResponse = z.infer<typeof renewResponseSchema>;
 
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1024),

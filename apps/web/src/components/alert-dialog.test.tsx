@@ -37,7 +37,8 @@ describe('alert and confirm dialogs in the modal stack', () => {
     act(() => {
       answer = alerts.confirm({ message: 'Delete?', confirmLabel: 'Yes', cancelLabel: 'No' });
     });
-    expect(screen.getByRole('alertdialog').textContent).toContain('Delete?');
+    // The dialog's code loads with the first dialog asked for.
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Delete?');
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await expect(answer).resolves.toBe(true);
     expect(screen.queryByRole('alertdialog')).toBeNull();
@@ -52,7 +53,7 @@ describe('alert and confirm dialogs in the modal stack', () => {
       first = alerts.confirm({ name: 'ask', message: 'Once?', cancelLabel: 'No' });
       second = alerts.confirm({ name: 'ask', message: 'Once?', cancelLabel: 'No' });
     });
-    expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
+    expect(await screen.findAllByRole('alertdialog')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'No' }));
     await expect(first).resolves.toBe(false);
     await expect(second).resolves.toBe(false);
@@ -73,7 +74,7 @@ describe('alert and confirm dialogs in the modal stack', () => {
       expect(modals.close('first')).toBe(false);
     });
     expect(modals.stack).toHaveLength(2);
-    fireEvent.click(screen.getByRole('button', { name: '확인' }));
+    fireEvent.click(await screen.findByRole('button', { name: '확인' }));
     await done;
     expect(modals.stack).toEqual(['first']);
     act(() => {

@@ -1,4 +1,4 @@
-import { type MeResponse, meOrSignedOutResponseSchema } from '@cdms/contract';
+import type { MeOrSignedOutResponse, MeResponse } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest, setCsrfToken } from '../../../lib/api-client.ts';
 
@@ -9,9 +9,13 @@ export const meQueryKey = ['auth', 'me'] as const;
  * an error). The session cookie is HttpOnly, so asking the server is the only way to know. Every
  * write needs the session's CSRF token: it is handed to the API client as soon as it arrives,
  * before any component can send a write.
+ *
+ * Not parsed again here: the server checks this answer against the contract's schema before it
+ * sends it (the route's response schema), and every page loads this module first, so it keeps zod
+ * (about 30 KB compressed) out of the code of the first paint.
  */
 export async function fetchMe(): Promise<MeResponse | null> {
-  const answer = meOrSignedOutResponseSchema.parse(await apiRequest<unknown>('/api/auth/me'));
+  const answer = await apiRequest<MeOrSignedOutResponse>('/api/auth/me');
   if (answer.user === null) {
     setCsrfToken(null);
     return null;
@@ -20,6 +24,8 @@ export async function fetchMe(): Promise<MeResponse | null> {
   return answer;
 }
 
+export const meQueryOptions = { queryKey: meQueryKey, queryFn: fetchMe };
+
 export function useMe() {
-  return useQuery({ queryKey: meQueryKey, queryFn: fetchMe });
+  return useQuery(meQueryOptions);
 }
