@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../i18n/i18n.ts';
 import { AlertDialogProvider, useAlert } from './alert-dialog.tsx';
@@ -26,6 +27,17 @@ function renderProviders() {
       </AlertDialogProvider>
     </ModalStackProvider>,
   );
+}
+
+let askedOnMount: Promise<boolean> = Promise.resolve(false);
+
+/** Asks as it first appears, like a page that needs a login (its effect runs before the provider's). */
+function AskOnMount() {
+  const { confirm } = useAlert();
+  useEffect(() => {
+    askedOnMount = confirm({ message: 'Log in first?', confirmLabel: 'Log in' });
+  }, [confirm]);
+  return null;
 }
 
 afterEach(cleanup);
@@ -94,5 +106,18 @@ describe('alert and confirm dialogs in the modal stack', () => {
     await expect(answer).resolves.toBe(false);
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps a dialog that a child asks for as it mounts with the providers (one commit)', async () => {
+    render(
+      <ModalStackProvider>
+        <AlertDialogProvider>
+          <AskOnMount />
+        </AlertDialogProvider>
+      </ModalStackProvider>,
+    );
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Log in first?');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await expect(askedOnMount).resolves.toBe(true);
   });
 });

@@ -99,13 +99,17 @@ export function AlertDialogProvider({ children }: { children: ReactNode }) {
   );
 
   // Dialogs removed from the stack by someone else (closeAll at the end of a session) count as
-  // cancelled, so whoever awaits them is not left waiting forever.
+  // cancelled, so whoever awaits them is not left waiting forever. The stack this render saw may be
+  // older than the store: a child's effect may have opened a dialog in this very commit (a page that
+  // asks for a login as it first appears), so a dialog is gone only if it is not open now either.
   useEffect(() => {
-    const gone = pendingRef.current.filter((dialog) => !modals.stack.includes(dialog.name));
+    const gone = pendingRef.current.filter(
+      (dialog) => !modals.stack.includes(dialog.name) && !isModalOpen(dialog.name),
+    );
     if (gone.length === 0) return;
     update(pendingRef.current.filter((dialog) => !gone.includes(dialog)));
     for (const dialog of gone) dialog.resolve(false);
-  }, [modals.stack, update]);
+  }, [modals.stack, isModalOpen, update]);
 
   const api = useMemo<AlertApi>(
     () => ({
