@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import rootPackage from '../../package.json';
+import { precompress } from './build-tools/precompress.ts';
 
 /**
  * The product version and release date, read from the root package.json (the one place they are
@@ -12,7 +13,8 @@ export const productDefines = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of the build beside each file, served by apps/server/src/web/static-web-app.ts.
+  plugins: [react(), precompress()],
   define: productDefines,
   server: {
     // `npm run dev:web` proxies the API to a server started with `npm run serve`.

@@ -5,7 +5,8 @@ export default defineConfig({
   define: productDefines,
   test: {
     name: 'web',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build-tools/**/*.test.ts'],
     environment: 'happy-dom',
+    setupFiles: ['src/test-setup.ts'],
   },
 });

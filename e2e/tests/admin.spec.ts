@@ -92,7 +92,8 @@ test.describe('administration', () => {
     await editDialog.getByRole('button', { name: '취소' }).click();
     await expect(page.getByRole('row').filter({ hasText: email })).toContainText('비활성');
 
-    expect((await request.get('/api/auth/me')).status()).toBe(401);
+    // The deactivated user's session has ended: nobody is signed in with its cookie.
+    expect(await (await request.get('/api/auth/me')).json()).toEqual({ user: null });
     const refused = await logIn(request, email, password);
     expect(refused.status()).toBe(401);
   });

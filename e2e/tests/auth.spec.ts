@@ -79,7 +79,11 @@ test.describe('login and logout', () => {
     await expect(dialog).toBeVisible();
   });
 
-  test('a wrong password, an empty form and the Korean and English messages', async ({ page }, testInfo) => {
+  test('a wrong password, an empty form and the Korean and English messages', async ({
+    page,
+    consoleGuard,
+  }, testInfo) => {
+    consoleGuard.allowFailedRequest('/api/auth/login', 401, 'two wrong passwords, on purpose');
     await page.goto('/');
     await page.getByRole('button', { name: '로그인' }).click();
     const dialog = page.getByRole('dialog', { name: '로그인' });
@@ -138,7 +142,16 @@ test.describe('protected pages and the session', () => {
     await expect(page.getByRole('button', { name: '로그인' })).toBeVisible();
   });
 
-  test('an expired session says so and goes back to the start page', async ({ page, context }) => {
+  test('an expired session says so and goes back to the start page', async ({
+    page,
+    context,
+    consoleGuard,
+  }) => {
+    consoleGuard.allowFailedRequest(
+      /\/api\//,
+      401,
+      'the test deletes the session cookie: the calls in flight are refused until the start page',
+    );
     await logInAs(page, pi);
     await page.goto('/task-list');
     await expect(page.getByTestId('session-timer')).toBeVisible();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,16 +10,22 @@ import { describeWithDatabase } from '../test/test-database.ts';
 import type { App } from './http/types.ts';
 import { productVersion } from './version.ts';
 
+const largeScript = 'export const message = "불러오는 중…";\n'.repeat(500);
+
 describeWithDatabase('HTTP app', (database) => {
   let app: App;
   let webDist: string;
 
   beforeAll(async () => {
-    // A stand-in web build: an index page and one hashed asset.
+    // A stand-in web build: an index page, one small hashed asset, and one large one with the
+    // brotli and gzip copies the web build writes beside it.
     webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-web-'));
     fs.mkdirSync(path.join(webDist, 'assets'));
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(webDist, 'assets', 'main-def456.js'), largeScript);
+    fs.writeFileSync(path.join(webDist, 'assets', 'main-def456.js.br'), zlib.brotliCompressSync(largeScript));
+    fs.writeFileSync(path.join(webDist, 'assets', 'main-def456.js.gz'), zlib.gzipSync(largeScript));
     app = await buildTestApp(database(), { WEB_DIST_DIR: webDist });
     // A route that exists only here, to exercise body validation and error shapes.
     app.post(
@@ -29,6 +36,9 @@ describeWithDatabase('HTTP app', (database) => {
     app.get('/api/test/explode', async () => {
       throw new Error('boom');
     });
+    app.get('/api/test/large', async () => ({
+      items: Array.from({ length: 200 }, (_, index) => `item ${index}`),
+    }));
     await app.ready();
   });
 
@@ -74,6 +84,92 @@ describeWithDatabase('HTTP app', (database) => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log(1)');
     expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the precompressed copy the client accepts: br, then gzip, then the file itself', async () => {
+    const url = '/assets/main-def456.js';
+    const br = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(largeScript);
+
+    const gzip = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(largeScript);
+
+    const plain = await app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(plain.headers.vary).toContain('accept-encoding');
+    expect(plain.body).toBe(largeScript);
+
+    // A file without copies goes out as it is, whatever the client accepts.
+    const small = await app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe('console.log(1)');
+  });
+
+  it('does not serve the compressed copies as files of their own', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/main-def456.js.br' });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.headers['content-type']).toContain('text/html');
+  });
+
+  it('has index.html checked with the server on every load', async () => {
+    for (const url of ['/', '/index.html', '/dashboard/1']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it('compresses API answers of 1 KB and more, keeping the error shape', async () => {
+    const large = await app.inject({
+      method: 'GET',
+      url: '/api/test/large',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(large.headers['content-encoding']).toBe('br');
+    expect(large.headers.vary).toContain('accept-encoding');
+    expect(JSON.parse(zlib.brotliDecompressSync(large.rawPayload).toString()).items).toHaveLength(200);
+
+    const gzip = await app.inject({
+      method: 'GET',
+      url: '/api/test/large',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+
+    // Below the threshold, and without Accept-Encoding, the answer is sent as it is.
+    const small = await app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().status).toBe('ok');
+    const plain = await app.inject({ method: 'GET', url: '/api/test/large' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().items).toHaveLength(200);
+
+    const error = await app.inject({
+      method: 'GET',
+      url: '/api/no-such-thing',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(error.statusCode).toBe(404);
+    const body =
+      error.headers['content-encoding'] === 'br'
+        ? zlib.brotliDecompressSync(error.rawPayload)
+        : error.rawPayload;
+    expect(JSON.parse(body.toString()).error.code).toBe('route_not_found');
   });
 
   it('sends security headers', async () => {

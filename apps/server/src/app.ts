@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
@@ -79,6 +80,20 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
   });
   await app.register(fastifyCookie);
+
+  // API answers of 1 KB and more are compressed as the client accepts (br, then gzip; brotli at
+  // quality 4, the plugin's default for on-the-fly work); streamed downloads are compressed as they
+  // stream. The web app's files were compressed at build time and go out as they are
+  // (web/static-web-app.ts), so only /api routes take part. Request bodies are never decompressed:
+  // the JSON parser reads exactly the bytes sent (http/json-body.ts).
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) route.compress = false;
+  });
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    globalDecompression: false,
+  });
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -46,6 +46,17 @@ export async function signIn(app: App, email: string, password = DEMO_PASSWORD):
   };
 }
 
+/**
+ * Who GET /api/auth/me says the cookie belongs to: the user (with at least `email`), or null when
+ * the cookie's session has ended (the route answers 200 `{ user: null }` then, never 401).
+ */
+export async function sessionUser(app: App, cookie: string): Promise<{ email: string } | null> {
+  const response = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+  if (response.statusCode !== 200)
+    throw new Error(`GET /api/auth/me: ${response.statusCode} ${response.body}`);
+  return response.json().user;
+}
+
 /** The demo study TMP-2026's id and its sites' ids by institution number ('01', '02', '03'). */
 export async function demoStudyIds(
   db: Kysely<Database>,

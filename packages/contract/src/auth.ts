@@ -85,6 +85,17 @@ export const meResponseSchema = z.object({
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
+/**
+ * GET /api/auth/me without a live session (no cookie, an ended session, a deactivated account):
+ * nobody is signed in. Not an error: every page load asks, and a visitor who has not logged in is
+ * the normal case, not a refused request.
+ */
+export const signedOutResponseSchema = z.object({ user: z.null() });
+export type SignedOutResponse = z.infer<typeof signedOutResponseSchema>;
+/** What GET /api/auth/me answers: the signed-in user, or `{ user: null }`. */
+export const meOrSignedOutResponseSchema = z.union([meResponseSchema, signedOutResponseSchema]);
+export type MeOrSignedOutResponse = z.infer<typeof meOrSignedOutResponseSchema>;
+
 /** A correct password for a user with two-factor sign-in: the code step comes next, no session yet. */
 export const secondFactorRequiredResponseSchema = z.object({
   secondFactorRequired: z.literal(true),
@@ -126,6 +137,7 @@ export const secondFactorChangeRequestSchema = z.strictObject({
 export type SecondFactorChangeRequest = z.infer<typeof secondFactorChangeRequestSchema>;
 
 export const renewResponseSchema = z.object({ session: sessionInfoSchema });
+export type RenewResponse = z.infer<typeof renewResponseSchema>;
 
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1024),

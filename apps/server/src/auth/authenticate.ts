@@ -27,39 +27,68 @@ function sameToken(expected: string, given: string | undefined): boolean {
 }
 
 /**
- * preHandler for every route that needs a signed-in user: a live session from the cookie, an
- * active account, and on writes the session's CSRF token in X-CSRF-Token. Writes count as
- * activity and push the idle expiry out. A user who must enrol a second factor first (system setting)
- * reaches only the enrolment routes.
+ * The principal of the request's session cookie, or null without a live session of an active
+ * account. On writes the session's CSRF token must be in X-CSRF-Token, and a write counts as
+ * activity: it pushes the idle expiry out.
+ */
+async function sessionPrincipal(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Principal | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  let session = token ? await findLiveSession(context.database.db, token) : undefined;
+  if (!session) return null;
+  const user = await context.database.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', session.user_id)
+    .executeTakeFirst();
+  if (!user?.active) return null;
+
+  if (!SAFE_METHODS.has(request.method)) {
+    if (!sameToken(session.csrf_token, request.headers['x-csrf-token'] as string | undefined)) {
+      throw new AppError(403, 'csrf_failed');
+    }
+    session = await extendSession(context.database.db, session, context.config.session);
+  }
+  reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
+  return loadPrincipal(context.database.db, user, session);
+}
+
+/** A user the system setting requires to have a second factor, without one, may only enrol. */
+async function holdToEnrolment(context: AppContext, request: FastifyRequest, principal: Principal) {
+  if (
+    !allowedBeforeEnrolment(request.method, request.routeOptions.url) &&
+    (await secondFactorEnrolmentRequired(context.database.db, principal))
+  ) {
+    throw new AppError(403, 'second_factor_enrolment_required');
+  }
+}
+
+/**
+ * preHandler for every route that needs a signed-in user: a live session from the cookie (401
+ * without), an active account, and on writes the session's CSRF token. A user who must enrol a
+ * second factor first (system setting) reaches only the enrolment routes.
  */
 export function authenticate(context: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const token = request.cookies[SESSION_COOKIE];
-    let session = token ? await findLiveSession(context.database.db, token) : undefined;
-    if (!session) throw new AppError(401, 'unauthenticated');
-    const user = await context.database.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', session.user_id)
-      .executeTakeFirst();
-    if (!user?.active) throw new AppError(401, 'unauthenticated');
-
-    if (!SAFE_METHODS.has(request.method)) {
-      if (!sameToken(session.csrf_token, request.headers['x-csrf-token'] as string | undefined)) {
-        throw new AppError(403, 'csrf_failed');
-      }
-      session = await extendSession(context.database.db, session, context.config.session);
-    }
-    reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
-    const principal = await loadPrincipal(context.database.db, user, session);
+    const principal = await sessionPrincipal(context, request, reply);
+    if (!principal) throw new AppError(401, 'unauthenticated');
     request.principal = principal;
-    // A user the system setting requires to have a second factor, without one, may only enrol.
-    if (
-      !allowedBeforeEnrolment(request.method, request.routeOptions.url) &&
-      (await secondFactorEnrolmentRequired(context.database.db, principal))
-    ) {
-      throw new AppError(403, 'second_factor_enrolment_required');
-    }
+    await holdToEnrolment(context, request, principal);
+  };
+}
+
+/**
+ * preHandler for the one route that asks who is signed in (GET /api/auth/me): like `authenticate`,
+ * but without a session the request goes on with `request.principal` null instead of a 401.
+ */
+export function identify(context: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await sessionPrincipal(context, request, reply);
+    request.principal = principal;
+    if (principal) await holdToEnrolment(context, request, principal);
   };
 }
 

@@ -3,6 +3,7 @@ import {
   confirmSecondFactorRequestSchema,
   loginRequestSchema,
   type MeResponse,
+  meOrSignedOutResponseSchema,
   meResponseSchema,
   recoveryCodesResponseSchema,
   renewResponseSchema,
@@ -22,7 +23,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
-import { actorOf, authenticate, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
+import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
 import { loadPrincipal, type Principal, presentMemberships } from './principal.ts';
 import { countUnusedRecoveryCodes } from './recovery-codes.ts';
@@ -100,6 +101,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const idleSeconds = context.config.session.idleSeconds;
   const requireUser = authenticate(context);
+  const identifyUser = identify(context);
 
   /** The session cookie and the signed-in user, after the last step of a login. */
   async function answerSignedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
@@ -238,14 +240,19 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/auth/me',
     {
-      preHandler: requireUser,
+      preHandler: identifyUser,
       schema: {
         ...errorResponses,
-        summary: 'The signed-in user, memberships and abilities',
-        response: { 200: meResponseSchema },
+        summary: 'The signed-in user, memberships and abilities; `{ "user": null }` without a session',
+        response: { 200: meOrSignedOutResponseSchema },
       },
     },
-    async (request) => presentMe(db, principalOf(request), idleSeconds),
+    async (request, reply) => {
+      if (request.principal) return presentMe(db, request.principal, idleSeconds);
+      // A cookie of a session that has ended is of no more use: the browser may forget it.
+      if (request.cookies[SESSION_COOKIE]) clearSessionCookie(request, reply);
+      return { user: null };
+    },
   );
 
   app.post(

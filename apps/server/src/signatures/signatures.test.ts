@@ -193,7 +193,7 @@ describeWithDatabase('investigator signature', (database) => {
     expect(failed.actor_user_id).toBe(session.pi?.userId);
     expect(failed.after).toMatchObject({ reason: 'wrong_password', failureCount: 1 });
     // The session is untouched: a wrong signing password is not a login failure.
-    expect((await as('pi', 'GET', '/api/auth/me')).statusCode).toBe(200);
+    expect((await as('pi', 'GET', '/api/auth/me')).json().user?.email).toBe('pi@demo.cdms');
   });
 
   it('asks a signer with two-factor sign-in for the code too: missing, wrong, then right', async () => {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { monthsBefore, todayInKorea } from '@cdms/contract';
 import { tmPerforationStudy } from '@cdms/study';
 import { readSheet } from 'read-excel-file/node';
@@ -544,6 +545,22 @@ describeWithDatabase('subject list, export and delete API', (database) => {
       },
     });
     expect(audit.at(-1)?.actor_label).toBe('admin@demo.cdms');
+  });
+
+  it('compresses the CSV download as it streams when the browser accepts it', async () => {
+    const url = `/api/studies/${studyId}/subjects/export?format=csv&sort=subjectId`;
+    const headers = { ...session.dm?.headers, 'accept-language': 'en' };
+    const plain = await app.inject({ method: 'GET', url, headers });
+    const compressed = await app.inject({
+      method: 'GET',
+      url,
+      headers: { ...headers, 'accept-encoding': 'gzip' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(compressed.headers['content-disposition']).toBe(plain.headers['content-disposition']);
+    expect(gunzipSync(compressed.rawPayload).equals(plain.rawPayload)).toBe(true);
   });
 
   it('exports XLSX that reads back with the same rows', async () => {

@@ -4,10 +4,18 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../http/errors.ts';
 
+/** The precompressed copies the web build writes beside its files (apps/web/build-tools/precompress.ts). */
+const PRECOMPRESSED_COPY = /\.(?:br|gz)$/;
+
 /**
  * Serves the built web app and the single-page-app fallback: a path outside /api that is not a
  * file gets index.html, and the client-side router decides (unknown pages go to /404 there).
  * An unknown /api path gets the API's 404 error instead.
+ *
+ * Files were compressed at build time: the brotli or gzip copy is sent as the Accept-Encoding header
+ * allows (br, then gzip, then the file itself), with `Vary: Accept-Encoding` and the original's
+ * Content-Type. Nothing here is compressed per request (app.ts keeps on-the-fly compression to the
+ * API).
  */
 export async function registerWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = path.join(webDistDir, 'index.html');
@@ -19,11 +27,18 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
       // the fallback below.
       wildcard: false,
       index: false,
-      // Vite puts a content hash in every asset name, so assets may be cached for good.
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
-        }
+      preCompressed: true,
+      // The copies are alternate encodings of their originals, never pages of their own.
+      allowedPath: (pathname) => !PRECOMPRESSED_COPY.test(pathname),
+      setHeaders: (reply, filePath) => {
+        // Vite puts a content hash in every asset name, so assets may be cached for good. Every
+        // other file (index.html names the current assets) is checked with the server each time.
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
       },
     });
   } else {
@@ -38,7 +53,6 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
     if (!hasBuild || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(request, reply, 404, 'not_found');
     }
-    // index.html must never be cached: it names the current asset files.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }

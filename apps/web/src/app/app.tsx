@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { meQueryOptions } from '../features/auth/api/me.ts';
 import { createQueryClient } from './query-client.ts';
 import { router } from './router.tsx';
 
@@ -9,7 +10,13 @@ import { router } from './router.tsx';
  * the root route, `RootLayout`.
  */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    // Who is signed in is asked at once, while the router still loads the first page's code, not
+    // after it (every page waits for the answer).
+    void client.prefetchQuery(meQueryOptions);
+    return client;
+  });
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { PageLoading } from '../components/page-loading.tsx';
 import { useAuth } from '../features/auth/components/auth-provider.tsx';
 import { LoginRequired } from '../features/auth/components/login-required.tsx';
 import { SecondFactorEnrolmentRequired } from '../features/auth/components/second-factor-enrolment-required.tsx';
@@ -32,14 +33,11 @@ export function ProtectedRoute() {
     );
   }
 
-  const waiting = status === 'loading' || leaving;
+  if (status === 'loading' || leaving) return <PageLoading label={t('auth.authenticating')} />;
   return (
-    <div className={styles.wall} aria-busy={waiting}>
-      {waiting ? <span className={styles.spinner} aria-hidden="true" /> : null}
-      <p>{waiting ? t('auth.authenticating') : t('auth.required')}</p>
-      {status === 'anonymous' && !leaving ? (
-        <LoginRequired returnTo={`${location.pathname}${location.search}`} />
-      ) : null}
+    <div className={styles.wall}>
+      <p>{t('auth.required')}</p>
+      <LoginRequired returnTo={`${location.pathname}${location.search}`} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { AlertDialogProvider } from '../components/alert-dialog.tsx';
 import { ModalStackProvider } from '../components/modal-stack-provider.tsx';
+import { PageLoading } from '../components/page-loading.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { AuthProvider, useAuth } from '../features/auth/components/auth-provider.tsx';
 import {
@@ -14,6 +15,7 @@ import { setSessionListeners } from '../lib/api-client.ts';
  * The root route's element: the providers every page shares, inside the router because ending a
  * session navigates to the start page. Order matters: toasts and the modal stack first, then the
  * alert dialogs that live in the stack, then who is signed in, then the session timer it drives.
+ * A page whose translations are still loading shows the loading state (never a blank page).
  */
 export function RootLayout() {
   return (
@@ -22,7 +24,9 @@ export function RootLayout() {
         <AlertDialogProvider>
           <AuthProvider>
             <SessionWiring>
-              <Outlet />
+              <Suspense fallback={<PageLoading />}>
+                <Outlet />
+              </Suspense>
             </SessionWiring>
           </AuthProvider>
         </AlertDialogProvider>
@@ -45,7 +49,7 @@ function SessionWiring({ children }: { children: React.ReactNode }) {
 /**
  * The API client reports every new idle expiry (response header) and a session it could not renew
  * (401 twice): the first moves the timer, the second is spec §8's "login expired" (an alert, then
- * the start page). A first visit's 401 is ignored by `endSession`: nobody was signed in. A 403
+ * the start page); `endSession` ignores it when nobody was signed in. A 403
  * second_factor_enrolment_required reads `me` again, which then shows the enrolment page.
  */
 function ApiSessionListeners() {

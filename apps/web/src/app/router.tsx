@@ -1,19 +1,38 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { PageLoading } from '../components/page-loading.tsx';
 import { RouteErrorPage } from '../features/errors/components/route-error-page.tsx';
+import { i18n } from '../i18n/i18n.ts';
 import { paths } from './paths.ts';
-import { ProtectedRoute } from './protected-route.tsx';
 import { RootLayout } from './root-layout.tsx';
 
-const placeholderRoute = async () => ({
-  Component: (await import('../features/placeholder/components/placeholder-page.tsx')).PlaceholderPage,
-});
+/**
+ * A route's `lazy` that loads the translation namespaces its page shows (beyond those bundled,
+ * i18n.ts) together with its code: the router shows the page once both are there, complete. A
+ * namespace left out still loads, but only when the page first renders (it suspends): the URL
+ * would already be the new page's while the previous page stayed on screen.
+ */
+function withTranslations<T>(namespaces: string[], load: () => Promise<T>): () => Promise<T> {
+  return async () => (await Promise.all([load(), i18n.loadNamespaces(namespaces)]))[0];
+}
 
-/** Route modules load lazily: the landing page does not pay for pages the user has not opened. */
+const placeholderRoute = withTranslations(['shell'], async () => ({
+  Component: (await import('../features/placeholder/components/placeholder-page.tsx')).PlaceholderPage,
+}));
+
+/**
+ * Route modules load lazily: the landing page does not pay for pages the user has not opened. The
+ * entry holds only the root providers, the router and the translations every first page needs;
+ * everything a signed-in page uses (the sign-in wall and two-factor enrolment included) is behind
+ * a `lazy` below. `npm run lighthouse` and e2e/tests/first-load.spec.ts keep the landing page's
+ * JavaScript within its budget.
+ */
 export const router = createBrowserRouter([
   {
     // Providers shared by every page (session, modal stack, alerts, toasts): see root-layout.tsx.
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
+    // While the first page's code loads: the loading state index.html showed before any script.
+    hydrateFallbackElement: <PageLoading />,
     children: [
       {
         path: paths.landing,
@@ -29,117 +48,125 @@ export const router = createBrowserRouter([
       },
       {
         // Every page but `/` and `/404` needs a signed-in user (prototype-spec §6).
-        element: <ProtectedRoute />,
+        lazy: withTranslations(['shell'], async () => ({
+          Component: (await import('./protected-route.tsx')).ProtectedRoute,
+        })),
         children: [
           {
             // Task lists and help pages: the reduced side menu (spec §2).
-            lazy: async () => ({ Component: (await import('./shell-layouts.tsx')).TaskListLayout }),
+            lazy: withTranslations(['shell', 'notices'], async () => ({
+              Component: (await import('./shell-layouts.tsx')).TaskListLayout,
+            })),
             children: [
               {
                 path: paths.taskList,
-                lazy: async () => {
+                lazy: withTranslations(['taskList'], async () => {
                   const { StudyListPage } = await import(
                     '../features/task-list/components/study-list-page.tsx'
                   );
                   return { element: <StudyListPage status="active" /> };
-                },
+                }),
               },
               {
                 path: paths.taskEndList,
-                lazy: async () => {
+                lazy: withTranslations(['taskList'], async () => {
                   const { StudyListPage } = await import(
                     '../features/task-list/components/study-list-page.tsx'
                   );
                   return { element: <StudyListPage status="ended" /> };
-                },
+                }),
               },
               {
                 path: paths.manual,
                 // The manual's support section shows the shell's support contact.
-                lazy: async () => {
+                lazy: withTranslations(['help'], async () => {
                   const [{ ManualPage }, { SupportContact }] = await Promise.all([
                     import('../features/help/components/manual-page.tsx'),
                     import('../features/shell/components/support-contact.tsx'),
                   ]);
                   return { element: <ManualPage supportContact={<SupportContact />} /> };
-                },
+                }),
               },
               {
                 path: paths.terms,
-                lazy: async () => ({
+                lazy: withTranslations(['help'], async () => ({
                   Component: (await import('../features/help/components/terms-page.tsx')).TermsPage,
-                }),
+                })),
               },
             ],
           },
           {
             // Study pages: the study's side menu (PI or CRA set), subject-info popup, membership check.
-            lazy: async () => ({ Component: (await import('./shell-layouts.tsx')).StudyLayout }),
+            lazy: withTranslations(['shell', 'notices'], async () => ({
+              Component: (await import('./shell-layouts.tsx')).StudyLayout,
+            })),
             children: [
               {
                 path: paths.dashboard,
-                lazy: async () => ({ Component: (await import('./study-pages.tsx')).DashboardRoute }),
+                lazy: withTranslations(['dashboard', 'notices'], async () => ({
+                  Component: (await import('./study-pages.tsx')).DashboardRoute,
+                })),
               },
               // Notices (list, detail, register/edit).
               {
                 path: paths.notice,
-                lazy: async () => ({
+                lazy: withTranslations(['notices'], async () => ({
                   Component: (await import('../features/notices/components/notice-list-page.tsx'))
                     .NoticeListPage,
-                }),
+                })),
               },
               {
                 path: paths.noticeDetail,
-                lazy: async () => ({
+                lazy: withTranslations(['notices'], async () => ({
                   Component: (await import('../features/notices/components/notice-detail-page.tsx'))
                     .NoticeDetailPage,
-                }),
+                })),
               },
               {
                 // With a study id only: `/notice/register` alone is routed outside the study shell below.
                 path: paths.noticeRegister.replace(/\?$/, ''),
-                lazy: async () => ({
+                lazy: withTranslations(['notices'], async () => ({
                   Component: (await import('../features/notices/components/notice-register-page.tsx'))
                     .NoticeRegisterPage,
-                }),
+                })),
               },
               // Subjects: list and registration, visit matrix, form entry.
               {
                 path: paths.subjectList,
-                lazy: async () => ({
+                lazy: withTranslations(['subjects'], async () => ({
                   Component: (await import('../features/subjects/components/subject-list-page.tsx'))
                     .SubjectListPage,
-                }),
+                })),
               },
               {
                 path: paths.subjectOverview,
-                lazy: async () => ({
+                lazy: withTranslations(['subjects'], async () => ({
                   Component: (await import('../features/subjects/components/subject-overview-page.tsx'))
                     .SubjectOverviewPage,
-                }),
+                })),
               },
               {
                 path: paths.subjectDetail,
-                lazy: async () => ({
+                lazy: withTranslations(['subjects', 'crf', 'signature', 'randomization'], async () => ({
                   Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
                     .SubjectDetailPage,
-                }),
+                })),
               },
               {
                 // Subject alarms from the visit windows.
                 path: paths.taskAlarm,
-                lazy: async () => ({
+                lazy: withTranslations(['taskAlarm'], async () => ({
                   Component: (await import('../features/task-alarm/components/task-alarm-page.tsx'))
                     .TaskAlarmPage,
-                }),
+                })),
               },
               {
                 // Allocation lists per site and the group-visibility setting (DM, ADMIN).
                 path: paths.randomization,
-                lazy: async () => ({
+                lazy: withTranslations(['randomization'], async () => ({
                   Component: (await import('../features/randomization/components/randomization-page.tsx'))
                     .RandomizationPage,
-                }),
+                })),
               },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
@@ -157,29 +184,31 @@ export const router = createBrowserRouter([
             ],
           },
           {
-            lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
+            lazy: withTranslations(['shell'], async () => ({
+              Component: (await import('./app-layout.tsx')).AppLayout,
+            })),
             children: [
               {
                 // `/notice/register` without a study: forwards to the user's first study where they
                 // may write notices (the page needs no study shell for that).
                 path: paths.noticeRegister.replace(/\/:studyId\?$/, ''),
-                lazy: async () => ({
+                lazy: withTranslations(['notices'], async () => ({
                   Component: (await import('../features/notices/components/notice-register-page.tsx'))
                     .NoticeRegisterPage,
-                }),
+                })),
               },
               {
                 path: paths.formPreview,
-                lazy: async () => ({
+                lazy: withTranslations(['crf'], async () => ({
                   Component: (await import('../features/form-preview/components/form-preview-page.tsx'))
                     .FormPreviewPage,
-                }),
+                })),
               },
               {
                 // Administration (system administrators; the server answers 403 to anyone else).
-                lazy: async () => ({
-                  Component: (await import('../features/admin/components/admin-layout.tsx')).AdminLayout,
-                }),
+                lazy: withTranslations(['admin'], async () => ({
+                  Component: (await import('./admin-route.tsx')).AdminRoute,
+                })),
                 children: [
                   { path: paths.admin, element: <Navigate to={paths.adminUsers} replace /> },
                   {

@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../i18n/i18n.ts';
 import { AlertDialogProvider, useAlert } from './alert-dialog.tsx';
@@ -28,6 +29,17 @@ function renderProviders() {
   );
 }
 
+let askedOnMount: Promise<boolean> = Promise.resolve(false);
+
+/** Asks as it first appears, like a page that needs a login (its effect runs before the provider's). */
+function AskOnMount() {
+  const { confirm } = useAlert();
+  useEffect(() => {
+    askedOnMount = confirm({ message: 'Log in first?', confirmLabel: 'Log in' });
+  }, [confirm]);
+  return null;
+}
+
 afterEach(cleanup);
 
 describe('alert and confirm dialogs in the modal stack', () => {
@@ -37,7 +49,8 @@ describe('alert and confirm dialogs in the modal stack', () => {
     act(() => {
       answer = alerts.confirm({ message: 'Delete?', confirmLabel: 'Yes', cancelLabel: 'No' });
     });
-    expect(screen.getByRole('alertdialog').textContent).toContain('Delete?');
+    // The dialog's code loads with the first dialog asked for.
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Delete?');
     fireEvent.click(screen.getByRole('button', { name: 'Yes' }));
     await expect(answer).resolves.toBe(true);
     expect(screen.queryByRole('alertdialog')).toBeNull();
@@ -52,7 +65,7 @@ describe('alert and confirm dialogs in the modal stack', () => {
       first = alerts.confirm({ name: 'ask', message: 'Once?', cancelLabel: 'No' });
       second = alerts.confirm({ name: 'ask', message: 'Once?', cancelLabel: 'No' });
     });
-    expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
+    expect(await screen.findAllByRole('alertdialog')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'No' }));
     await expect(first).resolves.toBe(false);
     await expect(second).resolves.toBe(false);
@@ -73,7 +86,7 @@ describe('alert and confirm dialogs in the modal stack', () => {
       expect(modals.close('first')).toBe(false);
     });
     expect(modals.stack).toHaveLength(2);
-    fireEvent.click(screen.getByRole('button', { name: '확인' }));
+    fireEvent.click(await screen.findByRole('button', { name: '확인' }));
     await done;
     expect(modals.stack).toEqual(['first']);
     act(() => {
@@ -93,5 +106,18 @@ describe('alert and confirm dialogs in the modal stack', () => {
     await expect(answer).resolves.toBe(false);
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps a dialog that a child asks for as it mounts with the providers (one commit)', async () => {
+    render(
+      <ModalStackProvider>
+        <AlertDialogProvider>
+          <AskOnMount />
+        </AlertDialogProvider>
+      </ModalStackProvider>,
+    );
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Log in first?');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await expect(askedOnMount).resolves.toBe(true);
   });
 });

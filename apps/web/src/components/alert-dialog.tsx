@@ -1,8 +1,15 @@
-import { AlertDialog } from 'radix-ui';
-import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import styles from './alert-dialog.module.css';
-import { Button } from './button.tsx';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { modalZIndex, useModalStack } from './modal-stack-provider.tsx';
 
 export interface AlertOptions {
@@ -20,7 +27,7 @@ export interface ConfirmOptions extends AlertOptions {
   cancelLabel?: ReactNode;
 }
 
-interface PendingDialog {
+export interface PendingDialog {
   name: string;
   kind: 'alert' | 'confirm';
   options: ConfirmOptions;
@@ -36,6 +43,12 @@ interface AlertApi {
 }
 
 const AlertContext = createContext<AlertApi | null>(null);
+
+// The dialog itself (Radix AlertDialog) loads with the first one asked for: a page that never asks,
+// like a visitor's landing page, does not pay for it.
+const AlertDialogView = lazy(async () => ({
+  default: (await import('./alert-dialog-view.tsx')).AlertDialogView,
+}));
 
 /**
  * Alert and confirm dialogs instead of window.alert/confirm: styled, translated, stacked with the
@@ -86,13 +99,17 @@ export function AlertDialogProvider({ children }: { children: ReactNode }) {
   );
 
   // Dialogs removed from the stack by someone else (closeAll at the end of a session) count as
-  // cancelled, so whoever awaits them is not left waiting forever.
+  // cancelled, so whoever awaits them is not left waiting forever. The stack this render saw may be
+  // older than the store: a child's effect may have opened a dialog in this very commit (a page that
+  // asks for a login as it first appears), so a dialog is gone only if it is not open now either.
   useEffect(() => {
-    const gone = pendingRef.current.filter((dialog) => !modals.stack.includes(dialog.name));
+    const gone = pendingRef.current.filter(
+      (dialog) => !modals.stack.includes(dialog.name) && !isModalOpen(dialog.name),
+    );
     if (gone.length === 0) return;
     update(pendingRef.current.filter((dialog) => !gone.includes(dialog)));
     for (const dialog of gone) dialog.resolve(false);
-  }, [modals.stack, update]);
+  }, [modals.stack, isModalOpen, update]);
 
   const api = useMemo<AlertApi>(
     () => ({
@@ -107,55 +124,19 @@ export function AlertDialogProvider({ children }: { children: ReactNode }) {
   return (
     <AlertContext value={api}>
       {children}
-      {pending.map((dialog) => (
-        <AlertDialogView
-          key={dialog.name}
-          dialog={dialog}
-          zIndex={modalZIndex(modals.stack.indexOf(dialog.name))}
-          onSettle={settle}
-        />
-      ))}
+      {pending.length > 0 ? (
+        <Suspense fallback={null}>
+          {pending.map((dialog) => (
+            <AlertDialogView
+              key={dialog.name}
+              dialog={dialog}
+              zIndex={modalZIndex(modals.stack.indexOf(dialog.name))}
+              onSettle={settle}
+            />
+          ))}
+        </Suspense>
+      ) : null}
     </AlertContext>
-  );
-}
-
-function AlertDialogView({
-  dialog,
-  zIndex,
-  onSettle,
-}: {
-  dialog: PendingDialog;
-  zIndex: number;
-  onSettle: (dialog: PendingDialog, confirmed: boolean) => void;
-}) {
-  const { t } = useTranslation('ui');
-  const { kind, options } = dialog;
-  return (
-    <AlertDialog.Root
-      open
-      onOpenChange={(open) => {
-        // Escape: an alert is acknowledged, a question is answered "no".
-        if (!open) onSettle(dialog, kind === 'alert');
-      }}
-    >
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={styles.overlay} style={{ zIndex }} />
-        <AlertDialog.Content className={styles.content} style={{ zIndex: zIndex + 1 }}>
-          <AlertDialog.Title className={styles.title}>
-            {options.title ?? (kind === 'alert' ? t('alert.title') : t('confirm.title'))}
-          </AlertDialog.Title>
-          <AlertDialog.Description className={styles.message}>{options.message}</AlertDialog.Description>
-          <div className={styles.actions}>
-            {kind === 'confirm' ? (
-              <Button variant="secondary" onClick={() => onSettle(dialog, false)}>
-                {options.cancelLabel ?? t('cancel')}
-              </Button>
-            ) : null}
-            <Button onClick={() => onSettle(dialog, true)}>{options.confirmLabel ?? t('ok')}</Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
   );
 }
 

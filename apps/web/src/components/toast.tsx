@@ -1,14 +1,11 @@
-import { Toast } from 'radix-ui';
-import { createContext, type ReactNode, use, useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import styles from './toast.module.css';
+import { createContext, lazy, type ReactNode, Suspense, use, useCallback, useState } from 'react';
 
 /** prototype-spec §9: toasts close by themselves after 3000 ms, can be closed, sit bottom centre. */
 export const TOAST_DURATION_MS = 3000;
 
-type ToastTone = 'info' | 'success' | 'error';
+export type ToastTone = 'info' | 'success' | 'error';
 
-interface ToastEntry {
+export interface ToastEntry {
   id: number;
   message: ReactNode;
   tone: ToastTone;
@@ -18,40 +15,36 @@ type ShowToast = (message: ReactNode, tone?: ToastTone) => void;
 
 const ToastContext = createContext<ShowToast | null>(null);
 
+// The toasts themselves (Radix Toast) load with the first one shown: a page that never shows a
+// toast, like a visitor's landing page, does not pay for them.
+const ToastList = lazy(async () => ({ default: (await import('./toast-list.tsx')).ToastList }));
+
 let nextToastId = 1;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation('ui');
   const [toasts, setToasts] = useState<readonly ToastEntry[]>([]);
+  // Once shown, the list stays mounted: Radix keeps its live region between toasts.
+  const [used, setUsed] = useState(false);
 
   const show = useCallback<ShowToast>((message, tone = 'info') => {
     const id = nextToastId++;
+    setUsed(true);
     setToasts((current) => [...current, { id, message, tone }]);
   }, []);
 
-  const remove = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
+  const remove = useCallback(
+    (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id)),
+    [],
+  );
 
   return (
     <ToastContext value={show}>
-      <Toast.Provider duration={TOAST_DURATION_MS} swipeDirection="down" label={t('toast.label')}>
-        {children}
-        {toasts.map((toast) => (
-          <Toast.Root
-            key={toast.id}
-            className={`${styles.toast} ${styles[toast.tone]}`}
-            type={toast.tone === 'error' ? 'foreground' : 'background'}
-            onOpenChange={(open) => {
-              if (!open) remove(toast.id);
-            }}
-          >
-            <Toast.Description className={styles.message}>{toast.message}</Toast.Description>
-            <Toast.Close className={styles.close} aria-label={t('close')}>
-              <span aria-hidden="true">×</span>
-            </Toast.Close>
-          </Toast.Root>
-        ))}
-        <Toast.Viewport className={styles.viewport} />
-      </Toast.Provider>
+      {children}
+      {used ? (
+        <Suspense fallback={null}>
+          <ToastList toasts={toasts} onRemove={remove} />
+        </Suspense>
+      ) : null}
     </ToastContext>
   );
 }

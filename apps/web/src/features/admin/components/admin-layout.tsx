@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { useStudies } from '../api/get-studies.ts';
 import { AccessMessage } from './access-message.tsx';
 import styles from './admin-layout.module.css';
 import { STUDY_PARAM } from './study-select.tsx';
@@ -15,16 +13,15 @@ const tabs = [
 
 /**
  * `/admin/*`, inside the signed-in app frame: the page title, the tabs between the three admin
- * pages, and the page itself — or the server's refusal for someone who is not an administrator.
+ * pages, and the page itself — or "no permission" for someone who is not an administrator.
+ * `isAdmin` is what the server said of the user (`me`); every admin endpoint answers 403 to anyone
+ * else, so the pages are not even asked for (no refused calls). The browser holds no permission
+ * table of its own, and the server still decides each call.
  */
-export function AdminLayout() {
+export function AdminLayout({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation('admin');
   const [searchParams] = useSearchParams();
-  // Every admin endpoint answers 403 to a non-administrator. The studies list (which two of the
-  // three pages need anyway) tells the layout whether to show the pages or that refusal; the
-  // browser holds no permission table of its own.
-  const access = useStudies();
-  const forbidden = access.error instanceof ApiError && access.error.kind === 'forbidden';
+  const forbidden = !isAdmin;
   const study = searchParams.get(STUDY_PARAM);
 
   return (

@@ -1,28 +1,31 @@
-import { type MeResponse, meResponseSchema } from '@cdms/contract';
+import type { MeOrSignedOutResponse, MeResponse } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest, setCsrfToken } from '../../../lib/api-client.ts';
+import { apiRequest, setCsrfToken } from '../../../lib/api-client.ts';
 
 export const meQueryKey = ['auth', 'me'] as const;
 
 /**
- * The signed-in user, or null when there is no session. The session cookie is HttpOnly, so asking
- * the server is the only way to know. Every write needs the session's CSRF token: it is handed to
- * the API client as soon as it arrives, before any component can send a write.
+ * The signed-in user, or null when there is no session (the server answers `{ user: null }`, not
+ * an error). The session cookie is HttpOnly, so asking the server is the only way to know. Every
+ * write needs the session's CSRF token: it is handed to the API client as soon as it arrives,
+ * before any component can send a write.
+ *
+ * Not parsed again here: the server checks this answer against the contract's schema before it
+ * sends it (the route's response schema), and every page loads this module first, so it keeps zod
+ * (about 30 KB compressed) out of the code of the first paint.
  */
 export async function fetchMe(): Promise<MeResponse | null> {
-  try {
-    const me = meResponseSchema.parse(await apiRequest<unknown>('/api/auth/me'));
-    setCsrfToken(me.csrfToken);
-    return me;
-  } catch (error) {
-    if (error instanceof ApiError && error.kind === 'unauthenticated') {
-      setCsrfToken(null);
-      return null;
-    }
-    throw error;
+  const answer = await apiRequest<MeOrSignedOutResponse>('/api/auth/me');
+  if (answer.user === null) {
+    setCsrfToken(null);
+    return null;
   }
+  setCsrfToken(answer.csrfToken);
+  return answer;
 }
 
+export const meQueryOptions = { queryKey: meQueryKey, queryFn: fetchMe };
+
 export function useMe() {
-  return useQuery({ queryKey: meQueryKey, queryFn: fetchMe });
+  return useQuery(meQueryOptions);
 }

@@ -13,7 +13,6 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError, setCsrfToken } from '../../../lib/api-client.ts';
-import { login, loginSecondFactor } from '../api/login.ts';
 import { logout } from '../api/logout.ts';
 import { meQueryKey, useMe } from '../api/me.ts';
 
@@ -96,8 +95,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  // The login calls load with the login form (they check answers with the contract's schemas),
+  // not with every page.
   const signIn = useCallback(
     async (request: LoginRequest) => {
+      const { login } = await import('../api/login.ts');
       const answer = await login(request);
       return 'secondFactorRequired' in answer ? answer : signedIn(answer);
     },
@@ -105,7 +107,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signInSecondFactor = useCallback(
-    async (request: SecondFactorLoginRequest) => signedIn(await loginSecondFactor(request)),
+    async (request: SecondFactorLoginRequest) => {
+      const { loginSecondFactor } = await import('../api/login.ts');
+      return signedIn(await loginSecondFactor(request));
+    },
     [signedIn],
   );
 

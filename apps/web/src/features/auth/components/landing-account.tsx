@@ -1,17 +1,17 @@
-import { DropdownMenu } from 'radix-ui';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { AccountDetails } from './account-details.tsx';
 import { useAuth } from './auth-provider.tsx';
-import { CHANGE_PASSWORD_MODAL, ChangePasswordDialog } from './change-password-dialog.tsx';
 import styles from './landing-account.module.css';
-import { LOGIN_MODAL, LoginDialog } from './login-dialog.tsx';
+import { LOGIN_MODAL } from './modal-names.ts';
 
-export const ACCOUNT_MODAL = 'account';
+// The landing page's first paint needs only the login button: the dialog behind it and the signed-in
+// user's menu (Radix dialog and dropdown, account forms) load when they are first needed.
+const LoginDialog = lazy(async () => ({ default: (await import('./login-dialog.tsx')).LoginDialog }));
+const LandingAccountMenu = lazy(async () => ({
+  default: (await import('./landing-account-menu.tsx')).LandingAccountMenu,
+}));
 
 /**
  * Navigation state that asks the landing page to open the login dialog (the login confirmation of
@@ -29,11 +29,15 @@ function isLoginRequest(state: unknown): state is LoginRequestState {
 /** Top right of the landing page: a login button, or the account menu once logged in (spec §2). */
 export function LandingAccount() {
   const { t } = useTranslation('auth');
-  const { me, status, signOut } = useAuth();
+  const { me, status } = useAuth();
   const modals = useModalStack();
   const location = useLocation();
   const navigate = useNavigate();
   const [returnTo, setReturnTo] = useState<string | null>(null);
+  const loginOpen = modals.stack.includes(LOGIN_MODAL);
+  // Mounted from its first opening on, so that it closes as a dialog does, not by vanishing.
+  const [loginUsed, setLoginUsed] = useState(false);
+  if (loginOpen && !loginUsed) setLoginUsed(true);
 
   // Sent here by a protected page: open the login dialog once, then forget the request so that a
   // reload or a later logout does not open it again.
@@ -54,57 +58,23 @@ export function LandingAccount() {
         <button type="button" className={styles.login} onClick={() => modals.open(LOGIN_MODAL)}>
           {t('login.button')}
         </button>
-        <LoginDialog
-          onSignedIn={() => {
-            modals.close(LOGIN_MODAL);
-            if (returnTo) void navigate(returnTo);
-          }}
-        />
+        {loginUsed ? (
+          <Suspense fallback={null}>
+            <LoginDialog
+              onSignedIn={() => {
+                modals.close(LOGIN_MODAL);
+                if (returnTo) void navigate(returnTo);
+              }}
+            />
+          </Suspense>
+        ) : null}
       </>
     );
   }
 
   return (
-    <>
-      {/* Not modal: a modal menu would fight the dialog it opens over focus and pointer events. */}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className={styles.trigger}>
-          <span className={styles.avatar} aria-hidden="true">
-            {me.user.name.slice(0, 1)}
-          </span>
-          <span>{t('menu.greeting', { name: me.user.name })}</span>
-          <span aria-hidden="true" className={styles.caret}>
-            ▾
-          </span>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className={styles.menu} align="end" sideOffset={8}>
-            <DropdownMenu.Label className={styles.menuLabel}>
-              <strong>{me.user.name}</strong>
-              <span>{me.user.email}</span>
-            </DropdownMenu.Label>
-            <DropdownMenu.Separator className={styles.separator} />
-            <DropdownMenu.Item className={styles.item} onSelect={() => modals.open(ACCOUNT_MODAL)}>
-              {t('menu.settings')}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className={styles.item} onSelect={() => void signOut()}>
-              {t('menu.logout')}
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
-      <Modal name={ACCOUNT_MODAL} title={t('account.title')}>
-        <AccountDetails me={me} />
-        <div className={styles.dialogActions}>
-          <Button variant="secondary" onClick={() => modals.open(CHANGE_PASSWORD_MODAL)}>
-            {t('password.change')}
-          </Button>
-          <Button variant="secondary" onClick={() => void signOut()}>
-            {t('menu.logout')}
-          </Button>
-        </div>
-      </Modal>
-      <ChangePasswordDialog email={me.user.email} />
-    </>
+    <Suspense fallback={null}>
+      <LandingAccountMenu me={me} />
+    </Suspense>
   );
 }

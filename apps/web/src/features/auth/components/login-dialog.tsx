@@ -7,8 +7,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from './auth-provider.tsx';
 import styles from './login-dialog.module.css';
-
-export const LOGIN_MODAL = 'login';
+import { LOGIN_MODAL } from './modal-names.ts';
 
 /** The login dialog of the landing page. Open it with `useModalStack().open(LOGIN_MODAL)`. */
 export function LoginDialog({ onSignedIn }: { onSignedIn: (me: MeResponse) => void }) {

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@cdms/contract';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../i18n/i18n.ts';
 import { AlertDialogProvider } from '../../../components/alert-dialog.tsx';
 import { ModalStackProvider } from '../../../components/modal-stack-provider.tsx';
@@ -47,6 +47,12 @@ async function advance(ms: number) {
 }
 
 describe('SessionTimerProvider', () => {
+  // The alert dialog's code loads with the first dialog (alert-dialog.tsx): loaded before the fake
+  // clock starts, it is there by the time the prompt opens.
+  beforeAll(async () => {
+    await import('../../../components/alert-dialog-view.tsx');
+  });
+
   beforeEach(() => {
     vi.useFakeTimers({ now: Date.parse('2026-05-01T01:00:00Z') });
     vi.mocked(checkSession).mockReset();

@@ -149,7 +149,7 @@ export function FormEditor({
   formUrl,
   navigation,
 }: FormEditorProps) {
-  const { t } = useTranslation('subjects');
+  const { t } = useTranslation(['subjects', 'signature']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
   const { confirm } = useAlert();

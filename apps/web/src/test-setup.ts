@@ -1,0 +1,11 @@
+import { i18n } from './i18n/i18n.ts';
+import { resources } from './i18n/resources.ts';
+
+// Unit tests render components synchronously: every namespace is there from the start, rather than
+// loaded on first use as in the browser (i18n.ts).
+for (const [language, namespaces] of Object.entries(resources)) {
+  for (const [namespace, bundle] of Object.entries(namespaces)) {
+    i18n.addResourceBundle(language, namespace, bundle, true, true);
+  }
+}
+await i18n.loadNamespaces(Object.keys(resources.ko));
