@@ -10,7 +10,7 @@ import type { TFunction } from 'i18next';
 import { createContext, type ReactNode, use, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EvaluationStore, ItemView, SectionView } from './evaluation-store.ts';
-import type { InputRefusals } from './input-refusals.ts';
+import type { InputRefusals, Refusal } from './input-refusals.ts';
 import type { ItemAddress, SubjectStore } from './subject-store.ts';
 
 // What every part of one rendered form shares. The value is created once per form (stable), so reading
@@ -77,11 +77,11 @@ export function useSetItemValue({ itemKey, groupKey, rowIndex }: ItemAddress): (
   );
 }
 
-/** The message of an input's refused text, by item path; re-renders only when it changes. */
-export function useRefusalMessage(path: string): string | null {
+/** Why an item's input refused its text, by item path; re-renders only when that changes. */
+export function useRefusal(path: string): Refusal | null {
   const { refusals } = useCrfForm();
   const read = useCallback(
-    () => refusals.list().find((refusal) => refusal.path === path)?.message ?? null,
+    () => refusals.list().find((entry) => entry.path === path)?.refusal ?? null,
     [refusals, path],
   );
   return useSyncExternalStore(refusals.subscribe, read, read);

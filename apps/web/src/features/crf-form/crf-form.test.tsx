@@ -134,7 +134,7 @@ describe('CrfForm item types', () => {
     expect(date.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('alert').textContent).toContain('2025-06-20 이후의 날짜는 선택할 수 없습니다');
     expect(refusals.list()).toEqual([
-      { path: 'when', message: '2025-06-20 이후의 날짜는 선택할 수 없습니다.' },
+      { path: 'when', refusal: { key: 'date.afterMax', values: { max: '2025-06-20' } } },
     ]);
     fireEvent.change(date, { target: { value: '2025-02-30' } });
     expect(valuesOf(store).when).toBe('2025-06-01');
@@ -160,13 +160,15 @@ describe('CrfForm item types', () => {
     fireEvent.change(hour, { target: { value: '14' } });
     expect(refusals.list()).toEqual([]);
     fireEvent.blur(hour);
-    expect(refusals.list()).toEqual([{ path: 'at', message: '시와 분을 모두 선택하십시오.' }]);
+    expect(refusals.list()).toEqual([{ path: 'at', refusal: { key: 'time.incomplete' } }]);
+    expect(screen.getByRole('alert').textContent).toContain('시와 분을 모두 선택하십시오.');
     fireEvent.change(screen.getByRole('combobox', { name: '시각 분' }), { target: { value: '35' } });
     expect(refusals.list()).toEqual([]);
     const height = screen.getByLabelText('신장') as HTMLInputElement;
     fireEvent.change(height, { target: { value: '.' } });
     fireEvent.blur(height);
-    expect(refusals.list()).toEqual([{ path: 'height', message: '숫자를 입력하십시오.' }]);
+    expect(refusals.list()).toEqual([{ path: 'height', refusal: { key: 'number.incomplete' } }]);
+    expect(screen.getByRole('alert').textContent).toContain('숫자를 입력하십시오.');
     fireEvent.change(height, { target: { value: '.5' } });
     expect(refusals.list()).toEqual([]);
   });

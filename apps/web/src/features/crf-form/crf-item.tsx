@@ -14,10 +14,11 @@ import {
   useCrfText,
   useItemValue,
   useItemView,
-  useRefusalMessage,
+  useRefusal,
   useSetItemValue,
 } from './crf-form-context.tsx';
 import { itemPath } from './evaluation-store.ts';
+import type { Refusal } from './input-refusals.ts';
 import { ItemControl } from './item-controls.tsx';
 import { renderProbe } from './render-probe.ts';
 
@@ -41,8 +42,8 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const value = useItemValue(address);
   const setValue = useSetItemValue(address);
   const view = useItemView(address);
-  const refusal = useRefusalMessage(path);
-  const onRefuse = useCallback((message: string | null) => refusals.report(path, message), [refusals, path]);
+  const refusal = useRefusal(path);
+  const onRefuse = useCallback((next: Refusal | null) => refusals.report(path, next), [refusals, path]);
   const id = useId();
   if (view && !view.state.visible) return null;
 
@@ -53,7 +54,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const saved = itemNotes?.get(path) ?? [];
   // Text the input refused comes first: it is what stands between the user and a save.
   const notes: readonly ItemNote[] = refusal
-    ? [{ id: 'refused', tone: 'hard', label: t('refused'), text: refusal }, ...saved]
+    ? [{ id: 'refused', tone: 'hard', label: t('refused'), text: t(refusal.key, refusal.values) }, ...saved]
     : saved;
   const required = view?.state.required ?? false;
   const describedBy = [

@@ -5,15 +5,29 @@ import type { Listener } from './subject-store.ts';
 // and reports it here, by item path; the page that saves reads the list and refuses to save while it
 // is not empty, so nothing typed is dropped silently.
 
+/**
+ * Why an input refused its text: a key of the renderer's strings (`crf` namespace) with its values,
+ * translated where it is shown (so it follows the form's language).
+ */
+export interface Refusal {
+  key: string;
+  values?: Record<string, string>;
+}
+
 export interface InputRefusal {
   /** The renderer's item path (`imagingDate`, `events[0].startDate`). */
   path: string;
-  message: string;
+  refusal: Refusal;
+}
+
+function sameRefusal(a: Refusal | undefined, b: Refusal | null): boolean {
+  if (!a || !b) return (a ?? null) === b;
+  return a.key === b.key && JSON.stringify(a.values ?? {}) === JSON.stringify(b.values ?? {});
 }
 
 export interface InputRefusals {
   /** A control's current refusal (`null`: its text is a value again, or it is gone). */
-  report: (path: string, message: string | null) => void;
+  report: (path: string, refusal: Refusal | null) => void;
   /** Every refusal in the order they were reported. */
   list: () => readonly InputRefusal[];
   subscribe: (listener: Listener) => () => void;
@@ -25,11 +39,10 @@ export function createInputRefusals(): InputRefusals {
   let refusals: readonly InputRefusal[] = NONE;
   const listeners = new Set<Listener>();
   return {
-    report: (path, message) => {
-      const current = refusals.find((refusal) => refusal.path === path);
-      if (current?.message === (message ?? undefined)) return;
-      const others = refusals.filter((refusal) => refusal.path !== path);
-      refusals = message === null ? (others.length === 0 ? NONE : others) : [...others, { path, message }];
+    report: (path, refusal) => {
+      if (sameRefusal(refusals.find((entry) => entry.path === path)?.refusal, refusal)) return;
+      const others = refusals.filter((entry) => entry.path !== path);
+      refusals = refusal === null ? (others.length === 0 ? NONE : others) : [...others, { path, refusal }];
       for (const listener of listeners) listener();
     },
     list: () => refusals,

@@ -3,6 +3,7 @@ import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText } from './crf-form-context.tsx';
 import { HOURS, minuteChoices } from './dates.ts';
+import type { Refusal } from './input-refusals.ts';
 import { cleanNumberText, numberToText, parseNumberText } from './number-text.ts';
 
 // One input per item type. Each control gets the item's current value and reports a new JSON value;
@@ -26,14 +27,20 @@ export interface ControlProps {
    * the message, shown under the item while the text stays on screen, so the form is not saved without
    * it; null when the text is a value again.
    */
-  onRefuse: (message: string | null) => void;
+  onRefuse: (refusal: Refusal | null) => void;
 }
 
 /** Reports the control's refusal whenever it changes, and none once the control is gone. */
-function useRefusal(onRefuse: (message: string | null) => void, refusal: string | null) {
+function useReportRefusal(onRefuse: (refusal: Refusal | null) => void, refusal: Refusal | null) {
   useEffect(() => onRefuse(refusal), [onRefuse, refusal]);
   useEffect(() => () => onRefuse(null), [onRefuse]);
 }
+
+// Refusals without values, made once (a control reports the same object while it stands).
+const NUMBER_INCOMPLETE: Refusal = { key: 'number.incomplete' };
+const DATE_INCOMPLETE: Refusal = { key: 'date.incomplete' };
+const DATE_INVALID: Refusal = { key: 'date.invalid' };
+const TIME_INCOMPLETE: Refusal = { key: 'time.incomplete' };
 
 /** Whether focus left the control's box (and not for another of its parts, say the second select). */
 function leftBox(event: FocusEvent<HTMLElement>): boolean {
@@ -136,7 +143,6 @@ function NumberControl({
   onChange,
   onRefuse,
 }: ControlProps) {
-  const t = useCrfText();
   const [text, setText] = useState(() => numberToText(value));
   const [shownValue, setShownValue] = useState(value);
   const [left, setLeft] = useState(false);
@@ -145,8 +151,8 @@ function NumberControl({
     setShownValue(value);
     if (parseNumberText(text) !== value) setText(numberToText(value));
   }
-  const refusal = left && text !== '' && parseNumberText(text) === null ? t('number.incomplete') : null;
-  useRefusal(onRefuse, refusal);
+  const refusal = left && text !== '' && parseNumberText(text) === null ? NUMBER_INCOMPLETE : null;
+  useReportRefusal(onRefuse, refusal);
   return (
     <input
       id={id}
@@ -186,23 +192,23 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
   const accepted = asText(value);
   const [text, setText] = useState(accepted);
   const [shownValue, setShownValue] = useState(value);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Refusal | null>(null);
   if (value !== shownValue) {
     setShownValue(value);
     setText(accepted);
     setProblem(null);
   }
   const { min, max } = dateLimits(item, today);
-  useRefusal(onRefuse, problem);
+  useReportRefusal(onRefuse, problem);
 
   /** Accepts a complete date, or refuses it and keeps it on screen with the reason. */
   const offer = (date: string) => {
-    const refusal = !isValidDate(date)
-      ? t('date.invalid')
+    const refusal: Refusal | null = !isValidDate(date)
+      ? DATE_INVALID
       : max !== undefined && date > max
-        ? t('date.afterMax', { max })
+        ? { key: 'date.afterMax', values: { max } }
         : min !== undefined && date < min
-          ? t('date.beforeMin', { min })
+          ? { key: 'date.beforeMin', values: { min } }
           : null;
     setText(date);
     setProblem(refusal);
@@ -242,7 +248,7 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
         }}
         // An unfinished date is not a value: leaving the field says so (the text stays to be finished).
         onBlur={() => {
-          if (text !== '' && text.length < 10) setProblem(t('date.incomplete'));
+          if (text !== '' && text.length < 10) setProblem(DATE_INCOMPLETE);
         }}
       />
       <button
@@ -340,8 +346,8 @@ function TimeControl({
     setShownValue(time);
     onChange(time);
   };
-  const refusal = left && (draft.hour === '') !== (draft.minute === '') ? t('time.incomplete') : null;
-  useRefusal(onRefuse, refusal);
+  const refusal = left && (draft.hour === '') !== (draft.minute === '') ? TIME_INCOMPLETE : null;
+  useReportRefusal(onRefuse, refusal);
   return (
     <div className={styles.timeBox}>
       <select
