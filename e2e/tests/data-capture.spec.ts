@@ -26,6 +26,19 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { body, contentType: 'image/png' });
 }
 
+/** The form saves (PUT …/forms/…) the page sends, and the console errors and warnings it logs. */
+function watchSaves(page: Page) {
+  const puts: string[] = [];
+  const console: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && /\/forms\//.test(request.url())) puts.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') console.push(message.text());
+  });
+  return { puts, console };
+}
+
 async function switchLanguage(page: Page, language: 'KO' | 'EN') {
   await page.getByRole('button', { name: language, exact: true }).first().click();
 }
@@ -41,9 +54,9 @@ test.describe('data capture', () => {
 
     // Subject list and the add-subject modal.
     await page.goto(`/subject-list/${STUDY_ID}`);
-    await expect(page.getByRole('heading', { level: 1, name: '피험자 목록' })).toBeVisible();
-    await page.getByRole('button', { name: '+ 피험자 추가' }).click();
-    const addDialog = page.getByRole('dialog', { name: '피험자 추가' });
+    await expect(page.getByRole('heading', { level: 1, name: '대상자 목록' })).toBeVisible();
+    await page.getByRole('button', { name: '+ 대상자 추가' }).click();
+    const addDialog = page.getByRole('dialog', { name: '대상자 추가' });
     await expect(addDialog.getByLabel('기관')).toHaveValue(/\d+/); // the CRC's one site, chosen already
     await addDialog.getByLabel('동의서 서명일').fill(koreanDate(-1));
     await addDialog.getByLabel('이니셜').fill('hg');
@@ -57,7 +70,7 @@ test.describe('data capture', () => {
     await expect(screeningNumber).toHaveText(/^S\d+-\d{3}$/);
     const subjectId = (await screeningNumber.textContent()) ?? '';
     await screenshot(page, testInfo, 'list-created-ko');
-    await addDialog.getByRole('button', { name: '피험자 열기' }).click();
+    await addDialog.getByRole('button', { name: '대상자 열기' }).click();
 
     // Overview: every cell of V1 not started yet; open V1 demographics.
     await expect(page).toHaveURL(/\/subject-list\/subject\/1\?.*subject-id=S/);
@@ -73,6 +86,8 @@ test.describe('data capture', () => {
     await demographics.getByRole('radiogroup', { name: /성별/ }).getByRole('radio', { name: '남' }).check();
     await expect(demographics.getByLabel(/나이/)).toHaveValue(String(fullYears('1990-05-15', consentDate)));
     await expect(page.getByText('저장하지 않은 변경 사항이 있습니다.')).toBeVisible();
+    // From here on, saves and changes with reasons: not one console error or warning.
+    const watched = watchSaves(page);
     await page.getByRole('button', { name: '저장', exact: true }).click();
     await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
     await expect(page.getByText('저장하지 않은 변경 사항이 있습니다.')).toBeHidden();
@@ -97,30 +112,63 @@ test.describe('data capture', () => {
       .click();
     await demographics.getByLabel(/생년월일/).fill('1991-05-15');
     await expect(demographics.getByLabel(/나이/)).toHaveValue(String(fullYears('1991-05-15', consentDate)));
+    expect(watched.console).toEqual([]);
     page.once('dialog', (dialog) => void dialog.accept()); // the browser's "leave site?" prompt
     await page.reload();
+    // (A reload is no save: what the page logs while loading again is not this test's concern.)
+    watched.console.length = 0;
     await expect(page.getByText('이 탭에 남아 있던 저장하지 않은 변경 사항을 복원했습니다.')).toBeVisible();
     await expect(demographics.getByLabel(/생년월일/)).toHaveValue('1991-05-15');
+    // The reasons are asked before anything is sent: no save request until they are given.
+    watched.puts.length = 0;
     await page.getByRole('button', { name: '저장', exact: true }).click();
     const reasonDialog = page.getByRole('dialog', { name: '변경 사유 입력' });
     await expect(reasonDialog.getByRole('row', { name: /생년월일/ })).toContainText('1990-05-15');
+    await expect(reasonDialog.getByRole('row', { name: /생년월일/ })).toContainText('1991-05-15');
+    // Only the changed saved value is listed (the sex did not change).
+    await expect(reasonDialog.getByRole('row')).toHaveCount(2);
+    expect(watched.puts).toEqual([]);
     await reasonDialog.getByLabel('생년월일 변경 사유').fill('원자료 확인 결과 입력 오류');
     await screenshot(page, testInfo, 'reason-modal-ko');
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
     await reasonDialog.getByRole('button', { name: '사유와 함께 저장' }).click();
+    expect((await saved).status()).toBe(200);
     await expect(reasonDialog).toBeHidden();
     await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
+    expect(watched.puts).toHaveLength(1);
+    expect(watched.console).toEqual([]);
     await screenshot(page, testInfo, 'detail-ko');
 
-    // The item edit history: both values and the reason.
+    // The form's edit history: who (name and role, never the e-mail), both values and the reason.
     await page.getByRole('button', { name: '수정 이력' }).click();
     const history = page.getByRole('dialog', { name: '수정 이력' });
     const change = history.getByRole('row').filter({ hasText: '원자료 확인 결과 입력 오류' });
     await expect(change).toContainText('생년월일');
     await expect(change).toContainText('1990-05-15');
     await expect(change).toContainText('1991-05-15');
-    await expect(change).toContainText('crc@demo.cdms');
+    await expect(change).toContainText('박코디 (CRC)');
+    await expect(history).not.toContainText('@demo.cdms');
     await screenshot(page, testInfo, 'history-modal-ko');
     await history.getByRole('button', { name: '닫기' }).first().click();
+
+    // The item's own history, from the item: its changes only, with the same facts.
+    await demographics
+      .locator('[data-item="birthDate"]')
+      .getByRole('button', { name: '변경 이력', exact: true })
+      .click();
+    const itemHistory = page.getByRole('dialog', { name: '항목 변경 이력' });
+    await expect(itemHistory).toContainText('인구학적 정보 · 생년월일');
+    const itemChange = itemHistory.getByRole('row').filter({ hasText: '원자료 확인 결과 입력 오류' });
+    await expect(itemChange).toContainText('박코디 (CRC)');
+    await expect(itemChange).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    await expect(itemChange).toContainText('1990-05-15');
+    await expect(itemChange).toContainText('1991-05-15');
+    // The first entry and the change: two rows under the header, nothing of the sex.
+    await expect(itemHistory.getByRole('row')).toHaveCount(3);
+    await expect(itemHistory).not.toContainText('@demo.cdms');
+    await screenshot(page, testInfo, 'item-history-ko');
+    await itemHistory.getByRole('button', { name: '닫기' }).first().click();
+    expect(watched.console).toEqual([]);
 
     // A section comment (≤ 3500 characters, counter n/3500).
     await demographics.getByRole('button', { name: '코멘트' }).click();
@@ -167,6 +215,20 @@ test.describe('data capture', () => {
     await expect(page.getByRole('dialog', { name: 'Edit history' })).toContainText('Female');
     await screenshot(page, testInfo, 'history-modal-en');
     await page.keyboard.press('Escape');
+    // The sex's own history: code labels in English, old → new, name and role, the reason.
+    await page
+      .locator('[data-item="gender"]')
+      .getByRole('button', { name: 'Change history', exact: true })
+      .click();
+    const itemHistoryEn = page.getByRole('dialog', { name: 'Item history' });
+    const sexChange = itemHistoryEn
+      .getByRole('row')
+      .filter({ hasText: 'Corrected from the source document' });
+    await expect(sexChange).toContainText('Male');
+    await expect(sexChange).toContainText('Female');
+    await expect(sexChange).toContainText('박코디 (CRC)');
+    await screenshot(page, testInfo, 'item-history-en');
+    await page.keyboard.press('Escape');
     await page.goto(`/subject-list/${STUDY_ID}`);
     await page.getByRole('button', { name: '+ Add subject' }).click();
     await page.getByRole('dialog', { name: 'Add subject' }).getByLabel('Initials').fill('KM');
@@ -194,6 +256,58 @@ test.describe('data capture', () => {
     await expect(craPage.getByRole('button', { name: '초기화' })).toHaveCount(0);
     await screenshot(craPage, testInfo, 'detail-cra-ko');
     await craContext.close();
+  });
+
+  test('a future TBCT imaging date blocks the save with the message on the item; nothing is stored', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    await logInAs(page, crc);
+    const me = await (await page.request.get('/api/auth/me')).json();
+    const membership = me.memberships.find((m: { studyId: number }) => m.studyId === STUDY_ID);
+    const created = await page.request.post(`/api/studies/${STUDY_ID}/subjects`, {
+      headers: { 'X-CSRF-Token': me.csrfToken },
+      data: { siteId: membership.sites[0].id, consentDate: koreanDate(2), initials: 'TB' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const subject = await created.json();
+    const formApi = `/api/studies/${STUDY_ID}/subjects/${subject.id}/forms/v1/tbctImaging`;
+    await page.goto(
+      `/subject-list/subject/subject-detail/${STUDY_ID}?subject-id=${subject.subjectId}&subject-pk=${subject.id}&depth-1=v1&depth-2=tbctImaging`,
+    );
+    const form = page.locator('[data-form="tbctImaging"]');
+    const imaging = form.locator('[data-item="imagingDate"]');
+    const watched = watchSaves(page);
+
+    // A date after today: refused, but kept on screen with its message under the item.
+    const future = koreanDate(-3);
+    await imaging.getByLabel(/촬영일/).fill(future);
+    await expect(imaging.getByLabel(/촬영일/)).toHaveValue(future);
+    await expect(imaging).toContainText(`${koreanDate(0)} 이후의 날짜는 선택할 수 없습니다.`);
+    await form
+      .getByRole('radiogroup', { name: /측두골 골절 또는 이소골 손상/ })
+      .getByRole('radio', { name: '아니오' })
+      .check();
+    await page.getByRole('button', { name: '저장', exact: true }).click();
+    // Not sent, not "saved": the message stays on the item, which has the cursor.
+    await expect(page.getByText('저장하지 않았습니다. 표시된 항목의 값을 고치세요.').first()).toBeVisible();
+    await expect(imaging.getByLabel(/촬영일/)).toBeFocused();
+    await expect(imaging).toContainText('이후의 날짜는 선택할 수 없습니다.');
+    await expect(page.getByText('저장했습니다.', { exact: true })).toHaveCount(0);
+    await screenshot(page, testInfo, 'future-date-blocked-ko');
+    expect(watched.puts).toEqual([]);
+    const stored = await (await page.request.get(formApi)).json();
+    expect(stored.version).toBe(0);
+    expect(stored.values).toEqual({});
+
+    // Corrected, the form saves (a first entry: no reason asked), with no console error on the way.
+    await imaging.getByLabel(/촬영일/).fill(koreanDate(1));
+    await expect(imaging).not.toContainText('이후의 날짜는 선택할 수 없습니다.');
+    await page.getByRole('button', { name: '저장', exact: true }).click();
+    await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
+    expect(watched.puts).toHaveLength(1);
+    expect((await (await page.request.get(formApi)).json()).values.imagingDate).toBe(koreanDate(1));
+    expect(watched.console).toEqual([]);
   });
 
   test('a save on a stale version shows what changed and re-applies the changes; leaving asks first', async ({

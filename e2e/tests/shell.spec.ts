@@ -113,7 +113,7 @@ test.describe('task lists and the study shell', () => {
     await header.getByRole('button', { name: '대상자 정보' }).click();
     const info = page.getByRole('dialog', { name: '대상자 정보' });
     await expect(info).toContainText('미해결 쿼리');
-    await expect(info).toContainText('책임연구자');
+    await expect(info).toContainText('시험책임자');
     await expect(support).toBeHidden();
   });
 

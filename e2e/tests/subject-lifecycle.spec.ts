@@ -52,28 +52,28 @@ async function createSiteOneCrc(baseURL: string): Promise<void> {
   await api.dispose();
 }
 
-/** "전체 33명 · 무작위배정 22명" on the dashboard's subject information panel. */
+/** "전체 33명 · 무작위 배정 22명" on the dashboard's subject information panel. */
 async function dashboardCounts(page: Page): Promise<{ total: number; randomized: number }> {
   await page.goto(`/dashboard/${STUDY_ID}`);
   const text = await page
-    .getByText(/전체 \d+명 · 무작위배정 \d+명/)
+    .getByText(/전체 \d+명 · 무작위 배정 \d+명/)
     .first()
     .textContent();
-  const [, total, randomized] = (text ?? '').match(/전체 (\d+)명 · 무작위배정 (\d+)명/) ?? [];
+  const [, total, randomized] = (text ?? '').match(/전체 (\d+)명 · 무작위 배정 (\d+)명/) ?? [];
   return { total: Number(total), randomized: Number(randomized) };
 }
 
 async function registerSubject(page: Page, initials: string): Promise<string> {
   await page.goto(`/subject-list/${STUDY_ID}`);
-  await page.getByRole('button', { name: '+ 피험자 추가' }).click();
-  const dialog = page.getByRole('dialog', { name: '피험자 추가' });
+  await page.getByRole('button', { name: '+ 대상자 추가' }).click();
+  const dialog = page.getByRole('dialog', { name: '대상자 추가' });
   await dialog.getByLabel('동의서 서명일').fill(koreanDate(20));
   await dialog.getByLabel('이니셜').fill(initials);
   await dialog.getByRole('button', { name: '등록' }).click();
   const number = dialog.getByTestId('screening-number');
   await expect(number).toHaveText(/^S01-\d{3}$/);
   const screeningNumber = (await number.textContent()) ?? '';
-  await dialog.getByRole('button', { name: '피험자 열기' }).click();
+  await dialog.getByRole('button', { name: '대상자 열기' }).click();
   await expect(page).toHaveURL(/\/subject-list\/subject\/1\?/);
   return screeningNumber;
 }

@@ -9,3 +9,8 @@ for (const [language, namespaces] of Object.entries(resources)) {
   }
 }
 await i18n.loadNamespaces(Object.keys(resources.ko));
+
+// The alert dialog and the toast list are loaded on first use in the browser (React.lazy). Loading
+// them here once means a test's first dialog does not wait for a module to be transformed, which on
+// a busy machine can take longer than `findByRole` waits.
+await Promise.all([import('./components/alert-dialog-view.tsx'), import('./components/toast-list.tsx')]);

@@ -122,7 +122,13 @@ export const auditEntrySchema = z.object({
   id: z.number().int(),
   occurredAt: z.string(),
   type: z.string(),
-  actor: z.string(),
+  /** The person's name; null for changes the system made itself. Histories never show an e-mail. */
+  actorName: z.string().nullable(),
+  /**
+   * The study role(s) the person acted in at the record's site, in role order, comma-separated
+   * ("CRC", "PI,SI"); null when none applies (the system, a system administrator without a role).
+   */
+  actorRole: z.string().nullable(),
   visitKey: z.string().nullable(),
   formKey: z.string().nullable(),
   itemPath: z.string().nullable(),

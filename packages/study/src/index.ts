@@ -27,6 +27,13 @@ export {
   type SubjectEvaluation,
 } from './engine/evaluate-subject.ts';
 export {
+  changedItemKeys,
+  enteredFormValues,
+  isEmptyEntry,
+  itemsNeedingReason,
+  sameEntry,
+} from './engine/form-changes.ts';
+export {
   computeFormStatus,
   computeStatusMatrix,
   FORM_STATUSES,

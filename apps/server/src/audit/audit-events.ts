@@ -1,3 +1,5 @@
+import type { Role } from '@cdms/contract';
+
 /**
  * Every kind of audit event, by name. A new kind of change gets a name here first, so the audit
  * review screens can list and translate them all.
@@ -60,7 +62,15 @@ export interface AuditActor {
   label: string;
   ip: string;
   requestId: string;
+  /**
+   * The study roles the actor holds (a principal's `studies`): a record of a study names the role
+   * its actor held there at the time (`actor-role.ts`). None for the system and for sign-in events.
+   */
+  studyRoles?: StudyRoles;
 }
+
+/** Study id → the roles held in it, each with the sites it covers ('all' for study-wide roles). */
+export type StudyRoles = ReadonlyMap<number, { roles: ReadonlyMap<Role, 'all' | ReadonlySet<number>> }>;
 
 export interface AuditEventInput {
   type: AuditEventType;

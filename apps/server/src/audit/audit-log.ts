@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { inTransaction, pendingAuditRecordsOf } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
+import { actorRoleIn } from './actor-role.ts';
 import type { PendingAuditRecord } from './append-audit-records.ts';
 import type { AuditActor, AuditEventInput } from './audit-events.ts';
 import { storedJson, storedNullableText, storedText } from './audit-record.ts';
@@ -29,6 +30,7 @@ export async function recordAudit(
     event_type: storedText(event.type),
     actor_user_id: actor.userId,
     actor_label: storedText(actor.label),
+    actor_role: actorRoleIn(actor.studyRoles, event.studyId, event.siteId),
     entity_type: storedText(event.entityType),
     entity_id:
       event.entityId === undefined || event.entityId === null ? null : storedText(String(event.entityId)),

@@ -58,7 +58,11 @@ function normaliseJsonStrings(value: unknown): unknown {
   return value;
 }
 
-/** The hash of a record: SHA-256 over its fields, including the previous record's hash. */
+/**
+ * The hash of a record: SHA-256 over its fields, including the previous record's hash. The actor's
+ * role came later: it is hashed (last) when it has a value, so records written before it keep the
+ * hash they were chained with.
+ */
 export function auditRecordHash(record: HashedFields): string {
   const fields = [
     record.id,
@@ -77,6 +81,7 @@ export function auditRecordHash(record: HashedFields): string {
     record.ip,
     record.request_id,
     record.previous_hash,
+    ...(record.actor_role === null || record.actor_role === undefined ? [] : [record.actor_role]),
   ];
   return createHash('sha256').update(canonicalJson(fields)).digest('hex');
 }

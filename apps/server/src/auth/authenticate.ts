@@ -111,5 +111,6 @@ export function actorOf(request: FastifyRequest): AuditActor {
     label: principal?.user.email ?? 'anonymous',
     ip: request.ip,
     requestId: String(request.id),
+    ...(principal ? { studyRoles: principal.studies } : {}),
   };
 }

@@ -21,6 +21,51 @@ export interface Principal extends AccessHolder {
 
 const siteRoles: readonly Role[] = ['PI', 'SI', 'CRC', 'CRA'];
 
+/** The sites a role covers: the membership's sites for site roles, every site for DM and ADMIN. */
+function scopeOf(role: Role, siteIds: readonly number[]): SiteScope {
+  return siteRoles.includes(role) ? new Set(siteIds) : 'all';
+}
+
+/**
+ * The study roles several users hold today in the given studies (user id → study id → roles with
+ * their sites), in one query: for records that did not store the role they were written under.
+ */
+export async function loadStudyRoles(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+  studyIds: readonly number[],
+): Promise<Map<number, Map<number, { roles: Map<Role, SiteScope> }>>> {
+  const result = new Map<number, Map<number, { roles: Map<Role, SiteScope> }>>();
+  if (userIds.length === 0 || studyIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('memberships')
+    .leftJoin('membership_sites', 'membership_sites.membership_id', 'memberships.id')
+    .select(['memberships.user_id', 'memberships.study_id', 'memberships.role', 'membership_sites.site_id'])
+    .where('memberships.user_id', 'in', [...userIds])
+    .where('memberships.study_id', 'in', [...studyIds])
+    .execute();
+  const sites = new Map<string, { userId: number; studyId: number; role: Role; siteIds: number[] }>();
+  for (const row of rows) {
+    const key = `${row.user_id}|${row.study_id}|${row.role}`;
+    const entry = sites.get(key) ?? {
+      userId: row.user_id,
+      studyId: row.study_id,
+      role: row.role,
+      siteIds: [],
+    };
+    if (row.site_id !== null) entry.siteIds.push(row.site_id);
+    sites.set(key, entry);
+  }
+  for (const entry of sites.values()) {
+    const studies = result.get(entry.userId) ?? new Map<number, { roles: Map<Role, SiteScope> }>();
+    result.set(entry.userId, studies);
+    const study = studies.get(entry.studyId) ?? { roles: new Map<Role, SiteScope>() };
+    studies.set(entry.studyId, study);
+    study.roles.set(entry.role, scopeOf(entry.role, entry.siteIds));
+  }
+  return result;
+}
+
 /** Loads a user's memberships with their sites, in two queries. */
 export async function loadPrincipal(
   db: Kysely<Database>,
@@ -78,11 +123,10 @@ export async function loadPrincipal(
       };
       studies.set(membership.study_id, study);
     }
-    const scope: SiteScope = siteRoles.includes(membership.role)
-      ? new Set(
-          membershipSites.filter((row) => row.membership_id === membership.id).map((row) => row.site_id),
-        )
-      : 'all';
+    const scope = scopeOf(
+      membership.role,
+      membershipSites.filter((row) => row.membership_id === membership.id).map((row) => row.site_id),
+    );
     (study.roles as Map<Role, SiteScope>).set(membership.role, scope);
   }
   for (const study of studies.values()) {

@@ -11,6 +11,7 @@ import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { classifyVisit, compareAlarms, dueSoonDaysOf } from '../visit-alarms/classify-visit-alarms.ts';
+import { NOT_ENTERED } from './dashboard-figures.ts';
 
 /**
  * The numbers a person sees first — dashboard, subject-info popup and subject list over the living
@@ -186,6 +187,49 @@ describeWithDatabase('dashboard and list over the living demo', (database) => {
     const list = await get<{ total: number }>('crc@demo.cdms', `/api/studies/${studyId}/subjects`);
     expect(list.total).toBe(expected.total);
   });
+
+  it.each([
+    ['PI', 'pi@demo.cdms'],
+    ['SI', 'si@demo.cdms'],
+    ['CRC at site 02', 'crc@demo.cdms'],
+    ['CRC at site 03', 'crc3@demo.cdms'],
+    ['CRA', 'cra@demo.cdms'],
+    ['DM', 'dm@demo.cdms'],
+    ['ADMIN', 'admin@demo.cdms'],
+  ])(
+    "every chart's parts add up to the %s's subject total, a missing value counted as not entered",
+    async (_role, email) => {
+      const dashboard = await get<DashboardResponse>(email, `/api/studies/${studyId}/dashboard`);
+      const { total } = dashboard.subjects;
+      expect(total).toBeGreaterThan(0);
+      const sumOf = (parts: readonly number[]) => parts.reduce((sum, part) => sum + part, 0);
+      expect(sumOf(Object.values(dashboard.subjects.statuses))).toBe(total);
+      for (const chart of [dashboard.targetStatus.byGender, dashboard.targetStatus.byAge]) {
+        expect(sumOf(chart.map((group) => group.total))).toBe(total);
+        expect(sumOf(chart.map((group) => group.randomized))).toBe(dashboard.subjects.randomized);
+        // Each doughnut's segments (the statuses) add up to its centre's total.
+        for (const group of chart) expect(sumOf(Object.values(group.statuses)), group.key).toBe(group.total);
+        // Subjects without demographics have a part of their own, whatever the chart.
+        expect(chart.at(-1)?.key).toBe(NOT_ENTERED);
+      }
+      // The demo always has someone registered today, without demographics yet, somewhere in scope.
+      const notEntered = (chart: readonly { key: string; total: number }[]) =>
+        chart.find((group) => group.key === NOT_ENTERED)?.total;
+      expect(notEntered(dashboard.targetStatus.byAge)).toBe(notEntered(dashboard.targetStatus.byGender));
+      expect(sumOf(dashboard.registrations.months.map((month) => month.count))).toBe(total);
+      // The monthly chart per institution: the institutions' lines add up to the same total.
+      let perSite = 0;
+      for (const site of dashboard.sites) {
+        const narrowed = await get<DashboardResponse>(
+          email,
+          `/api/studies/${studyId}/dashboard?site=${site.id}`,
+        );
+        expect(narrowed.subjects.total).toBe(total);
+        perSite += sumOf(narrowed.registrations.months.map((month) => month.count));
+      }
+      expect(perSite).toBe(total);
+    },
+  );
 
   it("lists the same alarms in SQL as classifyVisit finds over every subject's facts, in the same order", async () => {
     const { db } = database();

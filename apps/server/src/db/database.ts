@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { lockDataDirectory } from './data-dir-lock.ts';
@@ -60,10 +60,14 @@ export const pgliteParsers = {
   [DATE_OID]: (value: string) => value,
 };
 
-/** Opens the embedded database in `dataDir`, refusing if another process has it open. */
+/**
+ * Opens the embedded database in `dataDir`, refusing if another process has it open. PGlite is
+ * imported only here, when it is used: loading it costs a server on PostgreSQL ~40 MB of memory.
+ */
 export async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   const unlock = lockDataDirectory(dataDir);
   try {
+    const { PGlite } = await import('@electric-sql/pglite');
     const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), parsers: pgliteParsers });
     return wrapPGlite(pglite, unlock);
   } catch (error) {

@@ -120,6 +120,8 @@ export interface AuditEventsTable {
   event_type: string;
   actor_user_id: number | null;
   actor_label: string;
+  /** The study role(s) the actor held for the record's study and site, e.g. "CRC" or "PI,SI". */
+  actor_role: string | null;
   entity_type: string;
   entity_id: string | null;
   study_id: number | null;

@@ -98,7 +98,7 @@ export const errorMessages = {
     en: 'Two-factor sign-in is not set up.',
   },
   second_factor_required_for_role: {
-    ko: '관리자(ADMIN)와 데이터 관리자(DM)는 2단계 인증을 끌 수 없습니다. 시스템 설정으로 필수입니다.',
+    ko: '관리자(ADMIN)와 데이터관리자(DM)는 2단계 인증을 끌 수 없습니다. 시스템 설정으로 필수입니다.',
     en: 'Two-factor sign-in cannot be turned off: a system setting requires it for ADMIN and DM.',
   },
   second_factor_enrolment_required: {
@@ -196,7 +196,7 @@ export const errorMessages = {
     en: 'Changing a saved value requires a reason for the change.',
   },
   subject_has_data: {
-    ko: '등록 이후 입력된 자료(양식, 무작위 배정, 쿼리, 코멘트 또는 서명)가 있는 피험자는 삭제할 수 없습니다. 자료가 없는 잘못 등록된 피험자만 삭제할 수 있습니다.',
+    ko: '등록 이후 입력된 자료(양식, 무작위 배정, 쿼리, 코멘트 또는 서명)가 있는 대상자는 삭제할 수 없습니다. 자료가 없는 잘못 등록된 대상자만 삭제할 수 있습니다.',
     en: 'This subject cannot be deleted: data were recorded after registration (forms, randomization, queries, comments or a signature). Only a subject registered in error, without such data, can be deleted.',
   },
   consent_date_in_future: {

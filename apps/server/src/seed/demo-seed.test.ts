@@ -89,6 +89,7 @@ describeWithDatabase('living demo seed', (database) => {
     screening_number: string;
     status: string;
     consent_date: string;
+    created_at: Date;
   }[];
   const data = new Map<number, SubjectData>();
 
@@ -107,6 +108,7 @@ describeWithDatabase('living demo seed', (database) => {
         'subjects.screening_number',
         'subjects.status',
         'subjects.consent_date',
+        'subjects.created_at',
       ])
       .where('subjects.study_id', '=', studyId)
       .orderBy('subjects.id')
@@ -119,6 +121,13 @@ describeWithDatabase('living demo seed', (database) => {
     for (const status of ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout']) {
       const sites = new Set(subjects.filter((subject) => subject.status === status).map((s) => s.site));
       expect(sites.size, status).toBeGreaterThan(1);
+    }
+  });
+
+  it('registers each subject on its consent day (the registration date), never later than now', () => {
+    for (const subject of subjects) {
+      expect(todayInKorea(subject.created_at), subject.screening_number).toBe(subject.consent_date);
+      expect(subject.created_at.getTime()).toBeLessThanOrEqual(Date.now());
     }
   });
 
@@ -197,6 +206,20 @@ describeWithDatabase('living demo seed', (database) => {
       'dm@demo.cdms',
       'pi@demo.cdms',
       'si@demo.cdms',
+    ]);
+    // …and each record of a data change names the role the account acted in.
+    const roles = await db
+      .selectFrom('audit_events')
+      .select(['actor_label', 'actor_role'])
+      .distinct()
+      .where('request_id', '=', 'demo-seed')
+      .where('event_type', '=', 'data.item_changed')
+      .execute();
+    expect(roles.map((row) => `${row.actor_label} ${row.actor_role}`).sort()).toEqual([
+      'crc3@demo.cdms CRC',
+      'crc@demo.cdms CRC',
+      'pi@demo.cdms PI',
+      'si@demo.cdms SI',
     ]);
   });
 

@@ -62,9 +62,10 @@ function noSession(user: UserRow, userAgent: string): SessionRow {
  * (the seed, the benchmark's template builder).
  */
 export async function actingAs(db: Kysely<Database>, user: UserRow, requestId: string): Promise<Person> {
+  const principal = await loadPrincipal(db, user, noSession(user, requestId));
   return {
-    principal: await loadPrincipal(db, user, noSession(user, requestId)),
-    actor: { userId: user.id, label: user.email, ip: '', requestId },
+    principal,
+    actor: { userId: user.id, label: user.email, ip: '', requestId, studyRoles: principal.studies },
   };
 }
 
@@ -121,6 +122,15 @@ export async function seedDemoSubjects(db: Kysely<Database>, input: DemoSubjects
   return subjectIds.size;
 }
 
+/**
+ * A moment on a demo subject's consent day (UTC+9): mid-morning, a minute apart per subject so the
+ * order of the day's registrations stays visible; never later than now (a consent given today).
+ */
+function registrationTime(consentDate: string, subject: number): Date {
+  const planned = new Date(`${consentDate}T10:00:00+09:00`).getTime() + subject * 60_000;
+  return new Date(Math.min(planned, Date.now()));
+}
+
 function byInvestigator(action: DemoAction): boolean {
   return action.kind === 'sign' || (action.kind === 'save' && action.byInvestigator === true);
 }
@@ -156,7 +166,11 @@ async function perform(
       consentDate: action.consentDate,
       initials: action.initials,
     });
-    const created = await createSubject(db, who.principal, who.actor, studyId, request);
+    // Registered on the consent day, as a site does; the story is counted back from today, so the
+    // registration date is given rather than taken from the clock.
+    const created = await createSubject(db, who.principal, who.actor, studyId, request, {
+      registeredAt: registrationTime(action.consentDate, step.subject),
+    });
     context.subjectIds.set(step.subject, created.id);
     context.versions.set(`${created.id}.consentScreening.consentScreening`, 1);
     return;

@@ -40,6 +40,15 @@ export async function takeScreeningNumber(
   return formatScreeningNumber(site.institutionNumber, counter.last_number);
 }
 
+export interface CreateSubjectOptions {
+  /**
+   * When the subject was registered (its registration date), if not now: the living demo, whose
+   * story is counted back from today, registers each subject on its consent day. Never before the
+   * consent date, never in the future. The API does not take it: a caller registers now.
+   */
+  registeredAt?: Date;
+}
+
 /**
  * Registers a subject at one of the user's sites (site staff only): the next screening number of
  * the site is taken under a row lock, so concurrent registrations never share one; the consent and
@@ -51,7 +60,15 @@ export async function createSubject(
   actor: AuditActor,
   studyId: number,
   input: z.output<typeof createSubjectRequestSchema>,
+  options: CreateSubjectOptions = {},
 ): Promise<SubjectSummary> {
+  const { registeredAt } = options;
+  if (
+    registeredAt &&
+    (registeredAt.getTime() > Date.now() || todayInKorea(registeredAt) < input.consentDate)
+  ) {
+    throw new Error(`a registration at ${registeredAt.toISOString()} is before the consent or in the future`);
+  }
   const site = await db
     .selectFrom('sites')
     .select(['id', 'code', 'institution_number'])
@@ -81,6 +98,7 @@ export async function createSubject(
         initials: input.initials,
         consent_date: input.consentDate,
         created_by: principal.user.id,
+        ...(registeredAt ? { created_at: registeredAt } : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -98,6 +116,7 @@ export async function createSubject(
         consentDate: input.consentDate,
         siteCode: site.code,
         status: 'screening',
+        ...(registeredAt ? { registeredAt: registeredAt.toISOString() } : {}),
       },
     });
     await writeForm(trx, {

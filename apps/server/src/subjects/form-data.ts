@@ -1,20 +1,24 @@
 import { todayInKorea } from '@cdms/contract';
 import {
   type CheckResult,
+  changedItemKeys,
   computeFormStatus,
   computeSubjectStatus,
+  enteredFormValues,
   evaluateSubject,
   type FormValues,
   getFormLayout,
+  isEmptyEntry,
+  itemsNeedingReason,
   type JsonValue,
   type StudyDefinition,
   type SubjectData,
   type SubjectEvaluation,
+  sameEntry,
 } from '@cdms/study';
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { canonicalJson } from '../audit/audit-record.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
@@ -85,32 +89,6 @@ function formValues(data: SubjectData, visitKey: string, formKey: string): FormV
   return (data[visitKey]?.[formKey] ?? {}) as FormValues;
 }
 
-function isEmpty(value: unknown): boolean {
-  return (
-    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
-  );
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return canonicalJson(isEmpty(a) ? null : a) === canonicalJson(isEmpty(b) ? null : b);
-}
-
-/** Leaves out derived items (the server computes those) and empty values (nothing to store). */
-function enteredOnly(
-  definition: StudyDefinition,
-  visitKey: string,
-  formKey: string,
-  values: FormValues,
-): FormValues {
-  const layout = getFormLayout(definition, visitKey, formKey);
-  const derivedKeys = new Set(layout?.derivedItems.map((item) => item.key) ?? []);
-  const result: FormValues = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (!derivedKeys.has(key) && !isEmpty(value)) result[key] = value as JsonValue;
-  }
-  return result;
-}
-
 /** Read-only items (screening number, initials…) are filled by the system: a client cannot change them. */
 function keepReadOnlyValues(
   definition: StudyDefinition,
@@ -124,7 +102,7 @@ function keepReadOnlyValues(
     if (section.repeating) continue;
     for (const item of section.items) {
       if (!item.readOnly || item.derive !== undefined) continue;
-      if (isEmpty(before[item.key])) delete after[item.key];
+      if (isEmptyEntry(before[item.key])) delete after[item.key];
       else after[item.key] = before[item.key] as JsonValue;
     }
   }
@@ -186,8 +164,11 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     );
   }
 
+  const layout = getFormLayout(definition, visitKey, formKey);
   const before = formValues(stored.entered, visitKey, formKey);
-  const after = enteredOnly(definition, visitKey, formKey, input.values);
+  // What is stored: the entered values without derived items and empty values (the study package's
+  // rule, which the browser also uses to ask for reasons before it sends).
+  const after = enteredFormValues(layout, input.values);
   if (!input.systemWrite) keepReadOnlyValues(definition, visitKey, formKey, before, after);
   const data: SubjectData = structuredClone(stored.entered);
   data[visitKey] = { ...(data[visitKey] ?? {}), [formKey]: after };
@@ -207,12 +188,10 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     );
   }
 
-  const changedKeys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (itemKey) => !sameValue(before[itemKey], after[itemKey]),
-  );
+  const changedKeys = changedItemKeys(layout, before, after);
   if (!input.systemWrite && !input.reasonForAll) {
-    const unexplained = changedKeys.filter(
-      (itemKey) => !isEmpty(before[itemKey]) && !input.reasons[itemKey]?.trim(),
+    const unexplained = itemsNeedingReason(layout, before, after).filter(
+      (itemKey) => !input.reasons[itemKey]?.trim(),
     );
     if (unexplained.length > 0)
       throw new AppError(
@@ -240,7 +219,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
 
   for (const itemKey of changedKeys) {
     const value = after[itemKey];
-    if (isEmpty(value)) {
+    if (value === undefined) {
       await trx
         .deleteFrom('item_values')
         .where('form_instance_id', '=', instance.id)
@@ -321,8 +300,8 @@ async function storeDerivedValues(
     const previous = formValues(stored.derived, form.visitKey, form.formKey);
     for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(form.derived)])) {
       const value = form.derived[itemKey];
-      if (sameValue(previous[itemKey], value)) continue;
-      if (isEmpty(value) || !instance.has_data) {
+      if (sameEntry(previous[itemKey], value)) continue;
+      if (isEmptyEntry(value) || !instance.has_data) {
         await trx
           .deleteFrom('item_values')
           .where('form_instance_id', '=', instance.id)

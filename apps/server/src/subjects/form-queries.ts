@@ -8,8 +8,9 @@ import {
   type StudyDefinition,
 } from '@cdms/study';
 import type { Kysely } from 'kysely';
+import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
+import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
 import { loadSubjectData } from './form-data.ts';
@@ -143,7 +144,12 @@ export async function listComments(
   }));
 }
 
-/** The subject's data history from the audit trail, filterable by visit, form and item. */
+/**
+ * The subject's data history from the audit trail, filterable by visit, form and item (an item's
+ * history is its value changes). Each entry names the person by name and by the study role they
+ * acted in: the role the record stored, or for records older than that, the role their memberships
+ * give them at the record's site. Never the account's e-mail.
+ */
 export async function subjectAudit(
   db: Kysely<Database>,
   subjectId: number,
@@ -151,20 +157,37 @@ export async function subjectAudit(
 ): Promise<AuditEntry[]> {
   let query = db
     .selectFrom('audit_events')
-    .selectAll()
-    .where('subject_id', '=', subjectId)
-    .orderBy('id', 'desc')
+    .leftJoin('users', 'users.id', 'audit_events.actor_user_id')
+    .selectAll('audit_events')
+    .select('users.name as actor_name')
+    .where('audit_events.subject_id', '=', subjectId)
+    .orderBy('audit_events.id', 'desc')
     .limit(2000);
   const prefix = [filter.visit, filter.form, filter.item].filter((part) => part !== undefined && part !== '');
   if (prefix.length > 0) {
     const escaped = prefix.join('.').replace(/[\\%_]/g, (c) => `\\${c}`);
     query = query
-      .where('entity_type', 'in', ['item', 'form', 'comment'])
+      .where(
+        'audit_events.entity_type',
+        'in',
+        filter.item !== undefined && filter.item !== '' ? ['item'] : ['item', 'form', 'comment'],
+      )
       .where((eb) =>
-        eb.or([eb('entity_id', '=', prefix.join('.')), eb('entity_id', 'like', `${escaped}.%`)]),
+        eb.or([
+          eb('audit_events.entity_id', '=', prefix.join('.')),
+          eb('audit_events.entity_id', 'like', `${escaped}.%`),
+        ]),
       );
   }
   const rows = await query.execute();
+  const unstored = rows.filter(
+    (row) => row.actor_role === null && row.actor_user_id !== null && row.study_id !== null,
+  );
+  const memberships = await loadStudyRoles(
+    db,
+    [...new Set(unstored.map((row) => row.actor_user_id as number))],
+    [...new Set(unstored.map((row) => row.study_id as number))],
+  );
   return rows.map((row) => {
     const [visitKey, formKey, ...itemParts] = (
       row.entity_type === 'item' || row.entity_type === 'form' || row.entity_type === 'comment'
@@ -175,7 +198,12 @@ export async function subjectAudit(
       id: row.id,
       occurredAt: row.occurred_at.toISOString(),
       type: row.event_type,
-      actor: row.actor_label,
+      actorName: row.actor_user_id === null ? null : row.actor_name,
+      actorRole:
+        row.actor_role ??
+        (row.actor_user_id === null
+          ? null
+          : actorRoleIn(memberships.get(row.actor_user_id), row.study_id, row.site_id)),
       visitKey: visitKey || null,
       formKey: formKey || null,
       itemPath: itemParts.length > 0 ? itemParts.join('.') : null,

@@ -9,7 +9,9 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { App } from '../http/types.ts';
 
 describeWithDatabase('data capture API', (database) => {
@@ -235,6 +237,45 @@ describeWithDatabase('data capture API', (database) => {
       ['1990-01-01', '1991-01-01', 'Transcription error, checked against ID'],
       [null, '1990-01-01', null],
     ]);
+    // Each change names the person and the role they acted in — never the account's e-mail.
+    expect(history.map((e: { actorName: string; actorRole: string }) => [e.actorName, e.actorRole])).toEqual([
+      ['박코디', 'CRC'],
+      ['박코디', 'CRC'],
+    ]);
+    expect(JSON.stringify(history)).not.toContain('@demo.cdms');
+    const stored = await database()
+      .db.selectFrom('audit_events')
+      .select('actor_role')
+      .where('subject_id', '=', subject.id)
+      .where('event_type', '=', 'data.item_changed')
+      .execute();
+    expect(new Set(stored.map((row) => row.actor_role))).toEqual(new Set(['CRC']));
+
+    // A record written before roles were stored takes the role from the person's memberships.
+    await inTransaction(database().db, (trx) =>
+      recordAudit(
+        trx,
+        { userId: session.crc?.userId ?? null, label: 'crc@demo.cdms', ip: '', requestId: 'older' },
+        {
+          type: 'data.item_changed',
+          entityType: 'item',
+          entityId: 'v1.demographicInfo.gender',
+          studyId,
+          siteId: site2,
+          subjectId: subject.id,
+          before: { value: null },
+          after: { value: 'M' },
+        },
+      ),
+    );
+    const older = (
+      await as(
+        'cra',
+        'GET',
+        `/api/studies/${studyId}/subjects/${subject.id}/audit?visit=v1&form=demographicInfo&item=gender`,
+      )
+    ).json().entries;
+    expect(older[0]).toMatchObject({ actorName: '박코디', actorRole: 'CRC', itemPath: 'gender' });
   });
 
   it('lets exactly one of several concurrent saves of the same version win (the others get 409)', async () => {

@@ -34,7 +34,7 @@ export const exportColumns: ExportColumn[] = [
   { header: { ko: '번호', en: 'No.' }, value: (row) => row.number },
   { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.subjectId },
   { header: { ko: '기관', en: 'Site' }, value: (row) => row.site },
-  { header: { ko: '무작위배정 번호', en: 'Randomization number' }, value: (row) => row.registrationNumber },
+  { header: { ko: '무작위 배정 번호', en: 'Randomization number' }, value: (row) => row.registrationNumber },
   { header: { ko: '상태', en: 'Status' }, value: (row, language) => statusLabels[row.status][language] },
   { header: { ko: '성별', en: 'Sex' }, value: (row, language) => label(row.gender, language) },
   { header: { ko: '나이', en: 'Age' }, value: (row) => row.age },
@@ -57,7 +57,7 @@ export const exportColumns: ExportColumn[] = [
     value: (row, language) => label(row.registrationFailureReason, language),
   },
   {
-    header: { ko: '중도 탈락 사유', en: 'Dropout reason' },
+    header: { ko: '중도 탈락 사유', en: 'Drop-out reason' },
     value: (row, language) => label(row.dropoutReason, language),
   },
 ];
@@ -121,7 +121,7 @@ export async function subjectsXlsx(
     ),
   ];
   return writeExcelFile(sheetData, {
-    sheet: language === 'ko' ? '피험자 목록' : 'Subjects',
+    sheet: language === 'ko' ? '대상자 목록' : 'Subjects',
     stickyRowsCount: 1,
     columns: exportColumns.map((column) => ({ width: Math.max(10, column.header[language].length * 2) })),
   }).toBuffer();

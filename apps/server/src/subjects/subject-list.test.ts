@@ -492,7 +492,7 @@ describeWithDatabase('subject list, export and delete API', (database) => {
     expect(lines[0]).toBe(
       'No.,Screening number,Site,Randomization number,Status,Sex,Age,Consent date,Registration date,' +
         'First visit date,Last visit,Last visit date,Adverse events,Unresolved queries,Initial signature,' +
-        'Screening failure reason,Dropout reason',
+        'Screening failure reason,Drop-out reason',
     );
     expect(lines.length - 2).toBe(expected.length);
     const ongoing = expected.find((row) => row.pk === subjects.ongoing.id) as Row;
@@ -526,7 +526,7 @@ describeWithDatabase('subject list, export and delete API', (database) => {
       'ko',
     );
     const koLines = korean.rawPayload.toString('utf8').slice(1).split('\r\n');
-    expect(koLines[0]?.startsWith('번호,스크리닝 번호,기관,무작위배정 번호,상태,성별,나이')).toBe(true);
+    expect(koLines[0]?.startsWith('번호,스크리닝 번호,기관,무작위 배정 번호,상태,성별,나이')).toBe(true);
     expect(koLines.some((line) => line.includes(',진행 중,여,44,'))).toBe(true);
 
     const audit = await database()

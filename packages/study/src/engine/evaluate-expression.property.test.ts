@@ -111,7 +111,7 @@ describe('evaluateSubject and validateFormValues (properties)', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000);
 
   it('never throw when any item of the sample subject holds any value', () => {
     const forms = tmPerforationStudy.visits.flatMap((v) => v.forms.map((f) => [v.key, f] as const));
@@ -136,5 +136,7 @@ describe('evaluateSubject and validateFormValues (properties)', () => {
       ),
       { numRuns: 500 },
     );
-  });
+    // 500 whole-subject evaluations: seconds on a busy machine. This test is about throwing, not
+    // speed, so it gets room instead of Vitest's 5 s default.
+  }, 30_000);
 });

@@ -1,8 +1,16 @@
-import type { JsonValue, Language, OutcomeResult, SectionDefinition, StudyDefinition } from '@cdms/study';
+import type {
+  ItemDefinition,
+  JsonValue,
+  Language,
+  OutcomeResult,
+  SectionDefinition,
+  StudyDefinition,
+} from '@cdms/study';
 import type { TFunction } from 'i18next';
 import { createContext, type ReactNode, use, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EvaluationStore, ItemView, SectionView } from './evaluation-store.ts';
+import type { InputRefusals } from './input-refusals.ts';
 import type { ItemAddress, SubjectStore } from './subject-store.ts';
 
 // What every part of one rendered form shares. The value is created once per form (stable), so reading
@@ -19,8 +27,15 @@ export interface CrfFormContextValue {
   evaluationStore: EvaluationStore;
   /** Messages from outside the rules engine (server queries, save errors) by item path. */
   itemNotes?: ReadonlyMap<string, readonly ItemNote[]> | undefined;
-  /** Extra controls in each section's header (a comment link, say). */
-  sectionActions?: ((section: SectionDefinition) => ReactNode) | undefined;
+  /** Extra controls in each section's header (a comment link, say); `titleId`: the title's element id. */
+  sectionActions?: ((section: SectionDefinition, titleId: string) => ReactNode) | undefined;
+  /**
+   * Extra controls beside each item's label outside repeating rows (a history button, say); `labelId`
+   * is the label's element id, for an aria-describedby.
+   */
+  itemActions?: ((item: ItemDefinition, labelId: string) => ReactNode) | undefined;
+  /** Where inputs report text they could not take as a value (the page refuses to save meanwhile). */
+  refusals: InputRefusals;
 }
 
 /**
@@ -60,6 +75,16 @@ export function useSetItemValue({ itemKey, groupKey, rowIndex }: ItemAddress): (
     (value: JsonValue) => subjectStore.setValue(visitKey, formKey, { itemKey, groupKey, rowIndex }, value),
     [subjectStore, visitKey, formKey, itemKey, groupKey, rowIndex],
   );
+}
+
+/** The message of an input's refused text, by item path; re-renders only when it changes. */
+export function useRefusalMessage(path: string): string | null {
+  const { refusals } = useCrfForm();
+  const read = useCallback(
+    () => refusals.list().find((refusal) => refusal.path === path)?.message ?? null,
+    [refusals, path],
+  );
+  return useSyncExternalStore(refusals.subscribe, read, read);
 }
 
 /** The number of rows of a repeating group (not their content: rows read their own values). */

@@ -1,6 +1,7 @@
 import { type StudyDefinition, studyDefinitionSchema, tmPerforationStudy } from '@cdms/study';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createInputRefusals } from './input-refusals.ts';
 import { renderForm } from './test-utils.tsx';
 
 afterEach(cleanup);
@@ -114,8 +115,9 @@ describe('CrfForm item types', () => {
     expect(valuesOf(store).count).toBe(15);
   });
 
-  it('a date is typed as YYYY-MM-DD; a date after max (today) or an impossible date is refused', () => {
-    const { store } = renderForm(everyType, 'v1', 'all');
+  it('a date is typed as YYYY-MM-DD; a date after max (today) or an impossible date is refused, not dropped', () => {
+    const refusals = createInputRefusals();
+    const { store } = renderForm(everyType, 'v1', 'all', { refusals });
     const date = screen.getByLabelText('날짜') as HTMLInputElement;
     fireEvent.change(date, { target: { value: '202506' } });
     expect(date.value).toBe('2025-06');
@@ -123,15 +125,50 @@ describe('CrfForm item types', () => {
     fireEvent.change(date, { target: { value: '20250601' } });
     expect(date.value).toBe('2025-06-01');
     expect(valuesOf(store).when).toBe('2025-06-01');
+    expect(refusals.list()).toEqual([]);
+    // Refused: the typed date stays on screen with its message, the value stays the last accepted one,
+    // and the refusal is reported (a page that saves refuses to save meanwhile).
     fireEvent.change(date, { target: { value: '2025-06-21' } });
     expect(valuesOf(store).when).toBe('2025-06-01');
-    expect(date.value).toBe('2025-06-01');
+    expect(date.value).toBe('2025-06-21');
+    expect(date.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('alert').textContent).toContain('2025-06-20 이후의 날짜는 선택할 수 없습니다');
+    expect(refusals.list()).toEqual([
+      { path: 'when', message: '2025-06-20 이후의 날짜는 선택할 수 없습니다.' },
+    ]);
     fireEvent.change(date, { target: { value: '2025-02-30' } });
     expect(valuesOf(store).when).toBe('2025-06-01');
     expect(screen.getByRole('alert').textContent).toContain('올바른 날짜가 아닙니다');
+    // An unfinished date is refused once the field is left; finishing it takes it.
+    fireEvent.change(date, { target: { value: '2025-06-1' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.blur(date);
+    expect(date.value).toBe('2025-06-1');
+    expect(screen.getByRole('alert').textContent).toContain('날짜를 끝까지 입력하십시오');
+    expect(refusals.list()).toHaveLength(1);
+    fireEvent.change(date, { target: { value: '2025-06-10' } });
+    expect(valuesOf(store).when).toBe('2025-06-10');
+    expect(refusals.list()).toEqual([]);
     fireEvent.change(date, { target: { value: '' } });
     expect(valuesOf(store).when).toBeNull();
+  });
+
+  it('half a time or a number sign alone is refused once the field is left', () => {
+    const refusals = createInputRefusals();
+    renderForm(everyType, 'v1', 'all', { refusals });
+    const hour = screen.getByRole('combobox', { name: '시각 시' });
+    fireEvent.change(hour, { target: { value: '14' } });
+    expect(refusals.list()).toEqual([]);
+    fireEvent.blur(hour);
+    expect(refusals.list()).toEqual([{ path: 'at', message: '시와 분을 모두 선택하십시오.' }]);
+    fireEvent.change(screen.getByRole('combobox', { name: '시각 분' }), { target: { value: '35' } });
+    expect(refusals.list()).toEqual([]);
+    const height = screen.getByLabelText('신장') as HTMLInputElement;
+    fireEvent.change(height, { target: { value: '.' } });
+    fireEvent.blur(height);
+    expect(refusals.list()).toEqual([{ path: 'height', message: '숫자를 입력하십시오.' }]);
+    fireEvent.change(height, { target: { value: '.5' } });
+    expect(refusals.list()).toEqual([]);
   });
 
   it('a date field does nothing when read-only', () => {

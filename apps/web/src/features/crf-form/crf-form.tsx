@@ -2,12 +2,13 @@ import { todayInKorea } from '@cdms/contract';
 import {
   type FormEvaluation,
   getFormLayout,
+  type ItemDefinition,
   type Language,
   type OutcomeResult,
   type SectionDefinition,
   type StudyDefinition,
 } from '@cdms/study';
-import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './crf-form.module.css';
 import {
@@ -20,6 +21,7 @@ import {
 } from './crf-form-context.tsx';
 import { CrfItem } from './crf-item.tsx';
 import { createEvaluationStore } from './evaluation-store.ts';
+import { createInputRefusals, type InputRefusals } from './input-refusals.ts';
 import { RepeatingSection } from './repeating-section.tsx';
 import { SectionFrame } from './section-frame.tsx';
 import type { SubjectStore } from './subject-store.ts';
@@ -41,7 +43,14 @@ export interface CrfFormProps {
   /** Messages from outside the rules engine (server queries, refused saves) under their items, by item path. */
   itemNotes?: ReadonlyMap<string, readonly ItemNote[]>;
   /** Extra controls in each section's header (e.g. a comment link). */
-  sectionActions?: (section: SectionDefinition) => ReactNode;
+  sectionActions?: (section: SectionDefinition, titleId: string) => ReactNode;
+  /** Extra controls beside each item's label outside repeating rows (e.g. its history); see the context. */
+  itemActions?: (item: ItemDefinition, labelId: string) => ReactNode;
+  /**
+   * Where inputs report text they refused (a date after its maximum, half a time): a page that saves
+   * passes its own and refuses to save while the list is not empty. The form keeps one otherwise.
+   */
+  refusals?: InputRefusals;
   /** Shown next to the form's title (e.g. the form's status icon). */
   titleAddon?: ReactNode;
 }
@@ -63,8 +72,12 @@ export function CrfForm({
   evaluationDelayMs,
   itemNotes,
   sectionActions,
+  itemActions,
+  refusals: refusalsProp,
   titleAddon,
 }: CrfFormProps) {
+  const [ownRefusals] = useState(createInputRefusals);
+  const refusals = refusalsProp ?? ownRefusals;
   const { i18n } = useTranslation('crf');
   const today = todayProp ?? todayInKorea();
   const onEvaluateRef = useRef(onEvaluate);
@@ -98,6 +111,8 @@ export function CrfForm({
       evaluationStore,
       itemNotes,
       sectionActions,
+      itemActions,
+      refusals,
     }),
     [
       definition,
@@ -110,6 +125,8 @@ export function CrfForm({
       evaluationStore,
       itemNotes,
       sectionActions,
+      itemActions,
+      refusals,
     ],
   );
 

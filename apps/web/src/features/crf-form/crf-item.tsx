@@ -6,7 +6,7 @@ import {
   type Language,
   type StudyDefinition,
 } from '@cdms/study';
-import { memo, useId } from 'react';
+import { memo, useCallback, useId } from 'react';
 import styles from './crf-form.module.css';
 import {
   type ItemNote,
@@ -14,6 +14,7 @@ import {
   useCrfText,
   useItemValue,
   useItemView,
+  useRefusalMessage,
   useSetItemValue,
 } from './crf-form-context.tsx';
 import { itemPath } from './evaluation-store.ts';
@@ -33,12 +34,15 @@ interface CrfItemProps {
  */
 export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfItemProps) {
   const address = { itemKey: item.key, groupKey, rowIndex };
-  renderProbe.onItemRender?.(itemPath(address));
+  const path = itemPath(address);
+  renderProbe.onItemRender?.(path);
   const t = useCrfText();
-  const { definition, language, readOnly, itemNotes } = useCrfForm();
+  const { definition, language, readOnly, itemNotes, itemActions, refusals } = useCrfForm();
   const value = useItemValue(address);
   const setValue = useSetItemValue(address);
   const view = useItemView(address);
+  const refusal = useRefusalMessage(path);
+  const onRefuse = useCallback((message: string | null) => refusals.report(path, message), [refusals, path]);
   const id = useId();
   if (view && !view.state.visible) return null;
 
@@ -46,7 +50,11 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const helpId = `${id}-help`;
   const messagesId = `${id}-messages`;
   const checks = view?.checks ?? [];
-  const notes = itemNotes?.get(itemPath(address)) ?? [];
+  const saved = itemNotes?.get(path) ?? [];
+  // Text the input refused comes first: it is what stands between the user and a save.
+  const notes: readonly ItemNote[] = refusal
+    ? [{ id: 'refused', tone: 'hard', label: t('refused'), text: refusal }, ...saved]
+    : saved;
   const required = view?.state.required ?? false;
   const describedBy = [
     item.help ? helpId : undefined,
@@ -76,11 +84,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   );
 
   return (
-    <div
-      className={styles.item}
-      data-item={itemPath(address)}
-      data-disabled={view?.state.disabled || undefined}
-    >
+    <div className={styles.item} data-item={path} data-disabled={view?.state.disabled || undefined}>
       <div className={styles.labelCell}>
         {groupLike && !isComputed && !isSystem ? (
           <span id={labelId} className={styles.label}>
@@ -96,6 +100,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
             {item.help[language]}
           </p>
         ) : null}
+        {itemActions && groupKey === undefined ? itemActions(item, labelId) : null}
       </div>
       <div className={styles.inputCell}>
         <div className={styles.inputLine}>
@@ -125,6 +130,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
                 required={required}
                 language={language}
                 onChange={setValue}
+                onRefuse={onRefuse}
               />
               {item.unit ? <span className={styles.unit}>{item.unit}</span> : null}
             </>
@@ -168,6 +174,7 @@ function CheckMessages({
           className={`${styles.message} ${styles[note.tone]}`}
           data-severity={note.tone}
           data-note={note.id}
+          role={note.tone === 'hard' ? 'alert' : undefined}
         >
           <span className={styles.severity}>{note.label}</span>
           <span>{note.text}</span>

@@ -1,5 +1,5 @@
 import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
-import { useRef, useState } from 'react';
+import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText } from './crf-form-context.tsx';
 import { HOURS, minuteChoices } from './dates.ts';
@@ -21,6 +21,24 @@ export interface ControlProps {
   required: boolean;
   language: Language;
   onChange: (value: JsonValue) => void;
+  /**
+   * The control holds text that is not a value (a date after its maximum, an unfinished date or time):
+   * the message, shown under the item while the text stays on screen, so the form is not saved without
+   * it; null when the text is a value again.
+   */
+  onRefuse: (message: string | null) => void;
+}
+
+/** Reports the control's refusal whenever it changes, and none once the control is gone. */
+function useRefusal(onRefuse: (message: string | null) => void, refusal: string | null) {
+  useEffect(() => onRefuse(refusal), [onRefuse, refusal]);
+  useEffect(() => () => onRefuse(null), [onRefuse]);
+}
+
+/** Whether focus left the control's box (and not for another of its parts, say the second select). */
+function leftBox(event: FocusEvent<HTMLElement>): boolean {
+  const box = event.currentTarget.parentElement;
+  return !(event.relatedTarget instanceof Node && box?.contains(event.relatedTarget));
 }
 
 export function ItemControl(props: ControlProps) {
@@ -105,16 +123,30 @@ function TextareaControl({ item, id, describedBy, value, disabled, required, onC
 
 /**
  * A text input that keeps only what a number may contain. The text typed so far stays local (so "170." or
- * "-" survive while typing); the store gets the number it stands for.
+ * "-" survive while typing); the store gets the number it stands for. Text that stands for no number
+ * ("-", ".") is refused: it stays on screen, and once the field is left its message shows.
  */
-function NumberControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+function NumberControl({
+  item,
+  id,
+  describedBy,
+  value,
+  disabled,
+  required,
+  onChange,
+  onRefuse,
+}: ControlProps) {
+  const t = useCrfText();
   const [text, setText] = useState(() => numberToText(value));
   const [shownValue, setShownValue] = useState(value);
+  const [left, setLeft] = useState(false);
   // Another source changed the value (sample data, clear): show it, unless the text already means it.
   if (value !== shownValue) {
     setShownValue(value);
     if (parseNumberText(text) !== value) setText(numberToText(value));
   }
+  const refusal = left && text !== '' && parseNumberText(text) === null ? t('number.incomplete') : null;
+  useRefusal(onRefuse, refusal);
   return (
     <input
       id={id}
@@ -125,25 +157,29 @@ function NumberControl({ item, id, describedBy, value, disabled, required, onCha
       value={text}
       disabled={disabled}
       aria-required={required}
+      aria-invalid={refusal ? true : undefined}
       aria-describedby={describedBy}
       onChange={(event) => {
         const cleaned = cleanNumberText(item, event.target.value);
         const next = parseNumberText(cleaned);
         setText(cleaned);
         setShownValue(next);
+        setLeft(false);
         onChange(next);
       }}
+      onBlur={() => setLeft(true)}
     />
   );
 }
 
 /**
  * A date typed as YYYY-MM-DD (spec §5; the browser's own date field would show the user's locale format)
- * with a calendar button. The value changes only when a whole, real date is accepted: a date before min or
- * after max (by day; `notFuture` means max = today) is refused and the field goes back to the last accepted
- * date. Nothing happens while read-only or disabled.
+ * with a calendar button. The value changes only when a whole, real date is accepted. A date before min or
+ * after max (by day; `notFuture` means max = today), an impossible date or an unfinished one is refused:
+ * the typed text stays, with its message (an unfinished one once the field is left), and the form is not
+ * saved while it is there. Nothing happens while read-only or disabled.
  */
-function DateControl({ item, id, describedBy, value, disabled, required, onChange }: ControlProps) {
+function DateControl({ item, id, describedBy, value, disabled, required, onChange, onRefuse }: ControlProps) {
   const t = useCrfText();
   const { today } = useCrfForm();
   const pickerRef = useRef<HTMLInputElement>(null);
@@ -157,9 +193,9 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
     setProblem(null);
   }
   const { min, max } = dateLimits(item, today);
-  const problemId = `${id}-problem`;
+  useRefusal(onRefuse, problem);
 
-  /** Accepts a complete date, or refuses it and shows the last accepted one again. */
+  /** Accepts a complete date, or refuses it and keeps it on screen with the reason. */
   const offer = (date: string) => {
     const refusal = !isValidDate(date)
       ? t('date.invalid')
@@ -168,12 +204,9 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
         : min !== undefined && date < min
           ? t('date.beforeMin', { min })
           : null;
-    setProblem(refusal);
-    if (refusal) {
-      setText(accepted);
-      return;
-    }
     setText(date);
+    setProblem(refusal);
+    if (refusal) return;
     setShownValue(date);
     onChange(date);
   };
@@ -191,9 +224,8 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
         value={text}
         disabled={disabled}
         required={required}
-        aria-describedby={
-          [describedBy, problem ? problemId : undefined].filter(Boolean).join(' ') || undefined
-        }
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy}
         onChange={(event) => {
           const next = formatDateText(event.target.value);
           if (next === '') {
@@ -205,11 +237,12 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
             offer(next);
           } else {
             setText(next);
+            setProblem(null);
           }
         }}
-        // An unfinished date is not a value: leaving the field shows the accepted one again.
+        // An unfinished date is not a value: leaving the field says so (the text stays to be finished).
         onBlur={() => {
-          if (text !== '' && text.length < 10) setText(accepted);
+          if (text !== '' && text.length < 10) setProblem(t('date.incomplete'));
         }}
       />
       <button
@@ -236,11 +269,6 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
           if (event.target.value !== '') offer(event.target.value);
         }}
       />
-      {problem ? (
-        <span id={problemId} className={styles.refused} role="alert">
-          {problem}
-        </span>
-      ) : null}
     </div>
   );
 }
@@ -278,9 +306,23 @@ function CalendarIcon() {
   );
 }
 
-/** A 24-hour time as two selects (hour, minute in 5-minute steps); stored "HH:mm" once both are chosen. */
-function TimeControl({ id, labelId, describedBy, value, disabled, required, onChange }: ControlProps) {
+/**
+ * A 24-hour time as two selects (hour, minute in 5-minute steps); stored "HH:mm" once both are chosen.
+ * One of the two alone is refused (its message once focus leaves the pair), so half a time is never
+ * saved as none.
+ */
+function TimeControl({
+  id,
+  labelId,
+  describedBy,
+  value,
+  disabled,
+  required,
+  onChange,
+  onRefuse,
+}: ControlProps) {
   const t = useCrfText();
+  const [left, setLeft] = useState(false);
   const stored = typeof value === 'string' && /^\d{2}:\d{2}$/.test(value) ? value.split(':') : ['', ''];
   const [draft, setDraft] = useState({ hour: stored[0] ?? '', minute: stored[1] ?? '' });
   const [shownValue, setShownValue] = useState(value);
@@ -298,6 +340,8 @@ function TimeControl({ id, labelId, describedBy, value, disabled, required, onCh
     setShownValue(time);
     onChange(time);
   };
+  const refusal = left && (draft.hour === '') !== (draft.minute === '') ? t('time.incomplete') : null;
+  useRefusal(onRefuse, refusal);
   return (
     <div className={styles.timeBox}>
       <select
@@ -307,8 +351,11 @@ function TimeControl({ id, labelId, describedBy, value, disabled, required, onCh
         disabled={disabled}
         aria-required={required}
         aria-labelledby={`${labelId} ${id}-hour`}
+        aria-invalid={refusal ? true : undefined}
         aria-describedby={describedBy}
         onChange={(event) => update('hour', event.target.value)}
+        onFocus={() => setLeft(false)}
+        onBlur={(event) => setLeft(leftBox(event))}
       >
         <option value="">--</option>
         {HOURS.map((hour) => (
@@ -327,6 +374,8 @@ function TimeControl({ id, labelId, describedBy, value, disabled, required, onCh
         aria-required={required}
         aria-labelledby={`${labelId} ${id}-minute`}
         onChange={(event) => update('minute', event.target.value)}
+        onFocus={() => setLeft(false)}
+        onBlur={(event) => setLeft(leftBox(event))}
       >
         <option value="">--</option>
         {minutes.map((minute) => (

@@ -42,7 +42,7 @@ export function SectionFrame({
           ) : null}
           {section.notDoneItem !== undefined && !ownsNotDone && view?.notDone ? <NotDoneMark /> : null}
           {actions}
-          {sectionActions?.(section)}
+          {sectionActions?.(section, titleId)}
         </div>
       </header>
       {section.help ? <p className={styles.sectionHelp}>{section.help[language]}</p> : null}

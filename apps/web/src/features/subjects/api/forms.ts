@@ -117,13 +117,20 @@ export function useAddComment(address: FormAddress) {
   });
 }
 
-/** The audit trail of one form (newest first), for the item edit-history modal. */
-export function useFormAudit(address: FormAddress, enabled: boolean) {
+/**
+ * The audit trail of one form, or of one of its items (`itemKey`: its value changes), newest first,
+ * for the edit-history modals. `enabled` while the modal is open.
+ */
+export function useFormAudit(address: FormAddress, enabled: boolean, itemKey?: string) {
   const { studyId, subjectPk, visitKey, formKey } = address;
   return useQuery({
-    queryKey: subjectKeys.audit(studyId, subjectPk, visitKey, formKey),
+    queryKey: subjectKeys.audit(studyId, subjectPk, visitKey, formKey, itemKey),
     queryFn: async () => {
-      const search = new URLSearchParams({ visit: visitKey, form: formKey });
+      const search = new URLSearchParams({
+        visit: visitKey,
+        form: formKey,
+        ...(itemKey ? { item: itemKey } : {}),
+      });
       return (
         await apiRequest<{ entries: AuditEntry[] }>(`${subjectPath(studyId, subjectPk)}/audit?${search}`)
       ).entries;

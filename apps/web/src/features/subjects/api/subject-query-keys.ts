@@ -7,8 +7,9 @@ export const subjectKeys = {
     ['subjects', studyId, 'subject', subjectPk, 'overview'] as const,
   form: (studyId: number, subjectPk: number, visitKey: string, formKey: string) =>
     ['subjects', studyId, 'subject', subjectPk, 'form', visitKey, formKey] as const,
-  audit: (studyId: number, subjectPk: number, visitKey: string, formKey: string) =>
-    ['subjects', studyId, 'subject', subjectPk, 'audit', visitKey, formKey] as const,
+  /** A form's history, or one item's (`itemKey`). */
+  audit: (studyId: number, subjectPk: number, visitKey: string, formKey: string, itemKey = '') =>
+    ['subjects', studyId, 'subject', subjectPk, 'audit', visitKey, formKey, itemKey] as const,
 };
 
 export function subjectPath(studyId: number, subjectPk: number): string {

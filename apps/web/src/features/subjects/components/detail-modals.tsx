@@ -5,12 +5,14 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { auditPerson } from '../lib/audit-person.ts';
 import styles from './subject-detail.module.css';
 
 export const REASON_MODAL = 'subject-reason';
 export const CONFLICT_MODAL = 'subject-conflict';
 export const RESET_MODAL = 'subject-reset';
 export const HISTORY_MODAL = 'subject-history';
+export const ITEM_HISTORY_MODAL = 'subject-item-history';
 export const COMMENT_MODAL = 'subject-comment';
 
 /** A value in a table: the previous one struck through, the new one emphasised, none as "(none)". */
@@ -27,8 +29,28 @@ export interface ReasonRow {
   after: string;
 }
 
-/** One reason per changed saved value (audit trail); the save is sent again with them. */
+/**
+ * One reason per changed saved value (audit trail), asked before the save is sent. The reasons typed
+ * live while the dialog is open (rows the server adds keep the others); closing it forgets them.
+ */
 export function ReasonModal({
+  rows,
+  pending,
+  onSubmit,
+}: {
+  rows: readonly ReasonRow[];
+  pending: boolean;
+  onSubmit: (reasons: Record<string, string>) => void;
+}) {
+  const { t } = useTranslation('subjects');
+  return (
+    <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
+      <ReasonForm rows={rows} pending={pending} onSubmit={onSubmit} />
+    </Modal>
+  );
+}
+
+function ReasonForm({
   rows,
   pending,
   onSubmit,
@@ -52,62 +74,60 @@ export function ReasonModal({
   }
 
   return (
-    <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
-      <form onSubmit={submit} noValidate className={styles.modalForm}>
-        <table className={styles.modalTable}>
-          <thead>
-            <tr>
-              <th scope="col">{t('reason.item')}</th>
-              <th scope="col">{t('reason.before')}</th>
-              <th scope="col">{t('reason.after')}</th>
-              <th scope="col">{t('reason.reason')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const invalid = tried && !reasons[row.itemKey]?.trim();
-              return (
-                <tr key={row.itemKey} data-item={row.itemKey}>
-                  <th scope="row">{row.label}</th>
-                  <td>
-                    <ValueText value={row.before} old />
-                  </td>
-                  <td>
-                    <ValueText value={row.after} />
-                  </td>
-                  <td>
-                    <input
-                      className={styles.input}
-                      aria-label={t('reason.reasonFor', { item: row.label })}
-                      aria-invalid={invalid || undefined}
-                      aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
-                      maxLength={REASON_MAX}
-                      value={reasons[row.itemKey] ?? ''}
-                      onChange={(event) =>
-                        setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
-                      }
-                    />
-                    {invalid ? (
-                      <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
-                        {t('reason.required')}
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <div className={styles.modalActions}>
-          <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
-            {t('reason.cancel')}
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {t('reason.submit')}
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <form onSubmit={submit} noValidate className={styles.modalForm}>
+      <table className={styles.modalTable}>
+        <thead>
+          <tr>
+            <th scope="col">{t('reason.item')}</th>
+            <th scope="col">{t('reason.before')}</th>
+            <th scope="col">{t('reason.after')}</th>
+            <th scope="col">{t('reason.reason')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const invalid = tried && !reasons[row.itemKey]?.trim();
+            return (
+              <tr key={row.itemKey} data-item={row.itemKey}>
+                <th scope="row">{row.label}</th>
+                <td>
+                  <ValueText value={row.before} old />
+                </td>
+                <td>
+                  <ValueText value={row.after} />
+                </td>
+                <td>
+                  <input
+                    className={styles.input}
+                    aria-label={t('reason.reasonFor', { item: row.label })}
+                    aria-invalid={invalid || undefined}
+                    aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
+                    maxLength={REASON_MAX}
+                    value={reasons[row.itemKey] ?? ''}
+                    onChange={(event) =>
+                      setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
+                    }
+                  />
+                  {invalid ? (
+                    <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
+                      {t('reason.required')}
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className={styles.modalActions}>
+        <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
+          {t('reason.cancel')}
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {t('reason.submit')}
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -236,22 +256,32 @@ export interface HistoryRow {
   after: string;
 }
 
-/** The item edit history of the form, from the audit trail (times in UTC+9). */
+/**
+ * An edit history from the audit trail, newest first: a form's (`HISTORY_MODAL`) or one item's
+ * (`ITEM_HISTORY_MODAL`, without the item column). Each row: time in UTC+9, the person by name and
+ * role, the item, old → new as the form shows them, the reason.
+ */
 export function HistoryModal({
+  name,
   title,
+  description,
   rows,
+  showItem = true,
   loading,
   error,
 }: {
+  name: string;
   title: string;
+  description: string;
   rows: readonly HistoryRow[] | undefined;
+  showItem?: boolean;
   loading: boolean;
   error: string | null;
 }) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
   return (
-    <Modal name={HISTORY_MODAL} title={t('history.title')} description={title} width="lg">
+    <Modal name={name} title={title} description={description} width="lg">
       {loading ? (
         <p>{t('loading')}</p>
       ) : error ? (
@@ -265,7 +295,7 @@ export function HistoryModal({
               <tr>
                 <th scope="col">{t('history.time')}</th>
                 <th scope="col">{t('history.user')}</th>
-                <th scope="col">{t('history.item')}</th>
+                {showItem ? <th scope="col">{t('history.item')}</th> : null}
                 <th scope="col">{t('history.change')}</th>
                 <th scope="col">{t('history.reason')}</th>
               </tr>
@@ -274,8 +304,8 @@ export function HistoryModal({
               {rows.map((row) => (
                 <tr key={row.entry.id} data-type={row.entry.type}>
                   <td className={styles.nowrap}>{formatDateTimeKst(row.entry.occurredAt)}</td>
-                  <td>{row.entry.actor}</td>
-                  <td>{row.what}</td>
+                  <td>{auditPerson(row.entry, t('history.system'))}</td>
+                  {showItem ? <td>{row.what}</td> : null}
                   <td>
                     {row.before || row.after ? (
                       <span className={styles.change}>
@@ -293,7 +323,7 @@ export function HistoryModal({
         </div>
       )}
       <div className={styles.modalActions}>
-        <Button variant="secondary" onClick={() => modals.close(HISTORY_MODAL)}>
+        <Button variant="secondary" onClick={() => modals.close(name)}>
           {t('history.close')}
         </Button>
       </div>

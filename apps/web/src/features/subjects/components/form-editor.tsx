@@ -1,15 +1,28 @@
-import { type FormDataResponse, isSigningForm, randomizationForm } from '@cdms/contract';
 import {
+  type AuditEntry,
+  type FormDataResponse,
+  isSigningForm,
+  randomizationForm,
+  todayInKorea,
+} from '@cdms/contract';
+import {
+  changedItemKeys,
+  enteredFormValues,
+  evaluateSubject,
   type FormLayout,
   type FormValues,
+  findFormEvaluation,
   getFormLayout,
+  type ItemDefinition,
+  isEmptyEntry,
+  itemsNeedingReason,
   type Language,
   type SectionDefinition,
   type StudyDefinition,
   type SubjectData,
 } from '@cdms/study';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useBlocker } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
@@ -19,6 +32,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { CrfForm } from '../../crf-form/crf-form.tsx';
 import type { ItemNote } from '../../crf-form/crf-form-context.tsx';
+import { createInputRefusals } from '../../crf-form/input-refusals.ts';
 import { createSubjectStore, type SubjectStore } from '../../crf-form/subject-store.ts';
 import {
   type FormAddress,
@@ -31,9 +45,7 @@ import {
 import { subjectKeys } from '../api/subject-query-keys.ts';
 import { draftKey, readDraft, removeDraft, writeDraft } from '../lib/draft-store.ts';
 import {
-  changedItemKeys,
   describeValue,
-  enteredValues,
   itemLabel,
   mergeOnConflict,
   toFormItemPath,
@@ -48,6 +60,7 @@ import {
   HISTORY_MODAL,
   HistoryModal,
   type HistoryRow,
+  ITEM_HISTORY_MODAL,
   REASON_MODAL,
   RESET_MODAL,
   ReasonModal,
@@ -177,6 +190,9 @@ export function FormEditor({
     return { base, store: createSubjectStore(data), restored: draft !== undefined };
   });
   const store: SubjectStore = initial.store;
+  // Text the inputs refused (a future date, half a time): the form is not saved while there is any.
+  const [refusals] = useState(createInputRefusals);
+  const editorRef = useRef<HTMLDivElement>(null);
   const [base, setBase] = useState<Base>(initial.base);
   const [restored, setRestored] = useState(initial.restored);
   const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
@@ -184,6 +200,8 @@ export function FormEditor({
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  /** The item (top-level key) whose own history is open. */
+  const [historyItem, setHistoryItem] = useState<string | null>(null);
 
   const save = useSaveForm(address);
   const reset = useResetForm(address);
@@ -213,6 +231,10 @@ export function FormEditor({
     [layout, base.values, currentValues],
   );
   const dirty = useSyncExternalStore(store.subscribe, readDirty, readDirty);
+  const readRefused = useCallback(() => refusals.list().length > 0, [refusals]);
+  const refused = useSyncExternalStore(refusals.subscribe, readRefused, readRefused);
+  // Refused text is unsaved work too: leaving would lose it.
+  const unsaved = dirty || refused;
 
   // Unsaved edits go to session storage as they happen (a reload brings them back); none, no entry.
   useEffect(() => {
@@ -222,7 +244,7 @@ export function FormEditor({
         writeDraft(storageKey, {
           baseVersion: base.version,
           baseValues: base.values,
-          values: enteredValues(layout, currentValues()),
+          values: enteredFormValues(layout, currentValues()),
           updatedAt: new Date().toISOString(),
         });
       } else {
@@ -235,19 +257,19 @@ export function FormEditor({
 
   // Leaving with unsaved changes: the browser's own prompt for reloads and closing the tab…
   useEffect(() => {
-    if (!dirty) return;
+    if (!unsaved) return;
     const warn = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  }, [unsaved]);
 
   // …and ours for links inside the app (another form, the board, the side menu).
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      dirty &&
+      unsaved &&
       (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
   );
   useEffect(() => {
@@ -286,33 +308,56 @@ export function FormEditor({
     [definition, layout, language, t],
   );
 
-  function handleWriteError(error: unknown, reasonsSent: boolean) {
+  /** Brings an item into view and puts the cursor in it (a save that cannot go ahead because of it). */
+  const revealItem = useCallback((path: string) => {
+    requestAnimationFrame(() => {
+      const item = editorRef.current?.querySelector<HTMLElement>(`[data-item="${CSS.escape(path)}"]`);
+      if (!item) return;
+      item.scrollIntoView({ block: 'center' });
+      item
+        .querySelector<HTMLElement>('input:not([type="hidden"]):not([tabindex="-1"]), select, textarea')
+        ?.focus({ preventScroll: true });
+    });
+  }, []);
+
+  /** Opens the reason dialog for these items (top-level keys), keeping reasons already typed. */
+  function askReasons(itemKeys: readonly string[]) {
+    const mine = currentValues();
+    setReasonRows(
+      itemKeys.map((itemKey) => ({
+        itemKey,
+        label: itemLabel(layout, itemKey, language),
+        before: describe(itemKey, base.values[itemKey]),
+        after: describe(itemKey, mine[itemKey]),
+      })),
+    );
+    if (!modals.isOpen(REASON_MODAL)) modals.open(REASON_MODAL);
+  }
+
+  /** Closes the reason dialog if it is open (a save without reasons never opened it). */
+  function closeReasons() {
+    if (modals.isOpen(REASON_MODAL)) modals.close(REASON_MODAL);
+  }
+
+  function handleWriteError(error: unknown) {
     if (!(error instanceof ApiError)) {
       toast(String(error), 'error');
       return;
     }
     const details = error.details as Record<string, unknown> | undefined;
-    if (error.code === 'reason_required' && !reasonsSent) {
-      const keys = ((details?.items as string[] | undefined) ?? []).map((path) =>
+    if (error.code === 'reason_required') {
+      // The server has the last word: the items it names join those already in the dialog.
+      const named = ((details?.items as string[] | undefined) ?? []).map((path) =>
         topLevelKey(toFormItemPath(path, visitKey, formKey)),
       );
-      const mine = currentValues();
-      setReasonRows(
-        keys.map((itemKey) => ({
-          itemKey,
-          label: itemLabel(layout, itemKey, language),
-          before: describe(itemKey, base.values[itemKey]),
-          after: describe(itemKey, mine[itemKey]),
-        })),
-      );
-      modals.open(REASON_MODAL);
+      askReasons([...new Set([...reasonRows.map((row) => row.itemKey), ...named])]);
       return;
     }
     if (error.code === 'version_conflict') {
       const currentVersion = Number(details?.currentVersion ?? base.version);
       const theirs = (details?.values as FormValues | undefined) ?? {};
       const merge = mergeOnConflict(layout, base.values, currentValues(), theirs);
-      modals.close(REASON_MODAL);
+      closeReasons();
       setConflict({
         currentVersion,
         theirs,
@@ -336,24 +381,60 @@ export function FormEditor({
         message: item.message as string,
       }));
     if (itemErrors.length > 0) {
-      modals.close(REASON_MODAL);
+      closeReasons();
       setServerErrors(itemErrors);
       toast(t('detail.saveFailed'), 'error');
+      revealItem((itemErrors[0] as { path: string }).path);
       return;
     }
     toast(error.message, 'error');
   }
 
-  async function submit(reasons: Record<string, string> = {}) {
-    const reasonsSent = Object.keys(reasons).length > 0;
+  /**
+   * What stops a save before anything is sent: text an input refused, then the study's hard checks on
+   * this form (the server would refuse the save with the same rule). The first such item, if any.
+   */
+  function firstBlockedItem(): string | undefined {
+    const refusal = refusals.list()[0];
+    if (refusal) return refusal.path;
+    const evaluation = evaluateSubject(definition, store.getData(), { today: todayInKorea() });
+    const hard = findFormEvaluation(evaluation, visitKey, formKey)?.checks.find(
+      (check) => check.severity === 'hard',
+    );
+    return hard ? toFormItemPath(hard.path, visitKey, formKey) : undefined;
+  }
+
+  /**
+   * The save button: blocked with the item in view while something on the form cannot be saved; the
+   * reasons asked first when saved values change (the server refuses such a save without them);
+   * otherwise sent.
+   */
+  function requestSave() {
+    const blocked = firstBlockedItem();
+    if (blocked !== undefined) {
+      toast(t('detail.saveBlocked'), 'error');
+      revealItem(blocked);
+      return;
+    }
+    const needing = itemsNeedingReason(layout, base.values, currentValues());
+    if (needing.length > 0) {
+      askReasons(needing);
+      return;
+    }
+    setReasonRows([]);
+    void send({});
+  }
+
+  async function send(reasons: Record<string, string>) {
     try {
       const response = await save.mutateAsync({ values: currentValues(), version: base.version, reasons });
-      modals.close(REASON_MODAL);
+      closeReasons();
+      setReasonRows([]);
       setServerErrors([]);
       loadSaved(response.version, jsonValues(response.values));
       toast(t('detail.saved'), 'success');
     } catch (error) {
-      handleWriteError(error, reasonsSent);
+      handleWriteError(error);
     }
   }
 
@@ -366,7 +447,7 @@ export function FormEditor({
       toast(t('reset.done'), 'success');
     } catch (error) {
       modals.close(RESET_MODAL);
-      handleWriteError(error, true);
+      handleWriteError(error);
     }
   }
 
@@ -406,7 +487,7 @@ export function FormEditor({
     return counts;
   }, [formData.comments]);
 
-  const sectionActions = useCallback(
+  const commentLink = useCallback(
     (section: SectionDefinition) => {
       const count = commentCounts.get(section.key) ?? 0;
       return (
@@ -426,9 +507,11 @@ export function FormEditor({
   );
 
   const audit = useFormAudit(address, historyOpen);
-  const historyRows = useMemo<HistoryRow[] | undefined>(
-    () =>
-      audit.data?.map((entry) => {
+  const itemAudit = useFormAudit(address, historyItem !== null, historyItem ?? undefined);
+  /** History entries as rows: the item by its label, old → new as the form shows them (codes by label). */
+  const historyRowsOf = useCallback(
+    (entries: readonly AuditEntry[] | undefined): HistoryRow[] | undefined =>
+      entries?.map((entry) => {
         const path = entry.itemPath ? toFormItemPath(entry.itemPath, visitKey, formKey) : '';
         const isItem = entry.type === 'data.item_changed';
         // Audit types are dotted (`data.form_reset`); translation keys use "_" (a dot nests keys).
@@ -446,11 +529,52 @@ export function FormEditor({
           after: isItem ? describe(path, sideValue(entry.after)) : '',
         };
       }),
-    [audit.data, visitKey, formKey, layout, language, t, describe],
+    [visitKey, formKey, layout, language, t, describe],
+  );
+  const historyRows = useMemo(() => historyRowsOf(audit.data), [historyRowsOf, audit.data]);
+  const itemHistoryRows = useMemo(() => historyRowsOf(itemAudit.data), [historyRowsOf, itemAudit.data]);
+
+  /**
+   * The history button of an item (or repeating group) with a saved value: named "change history",
+   * described by the item's label (so a label lookup finds the input, not the button).
+   */
+  const historyButton = useCallback(
+    (itemKey: string, describedBy: string) => {
+      if (isEmptyEntry(base.values[itemKey])) return null;
+      return (
+        <button
+          type="button"
+          className={styles.itemHistory}
+          aria-label={t('history.itemButtonLabel')}
+          aria-describedby={describedBy}
+          onClick={() => {
+            setHistoryItem(itemKey);
+            modals.open(ITEM_HISTORY_MODAL);
+          }}
+        >
+          {t('history.itemButton')}
+        </button>
+      );
+    },
+    [base.values, modals, t],
+  );
+  const itemActions = useCallback(
+    (item: ItemDefinition, labelId: string) =>
+      item.derive === undefined ? historyButton(item.key, labelId) : null,
+    [historyButton],
+  );
+  const sectionActions = useCallback(
+    (section: SectionDefinition, titleId: string) => (
+      <>
+        {section.repeating ? historyButton(section.repeating.key, titleId) : null}
+        {commentLink(section)}
+      </>
+    ),
+    [historyButton, commentLink],
   );
 
   return (
-    <div className={styles.editor}>
+    <div className={styles.editor} ref={editorRef}>
       <div className={styles.toolbar} role="toolbar" aria-label={t('detail.toolbar')}>
         <div className={styles.toolbarGroup}>{navigation}</div>
         <div className={styles.toolbarGroup}>
@@ -474,7 +598,7 @@ export function FormEditor({
             {t('detail.pdf')}
           </Button>
           {canEdit ? (
-            <Button size="sm" disabled={save.isPending} onClick={() => void submit()}>
+            <Button size="sm" disabled={save.isPending} onClick={requestSave}>
               {save.isPending ? t('detail.saving') : t('detail.save')}
             </Button>
           ) : null}
@@ -552,6 +676,8 @@ export function FormEditor({
           readOnly={!canEdit}
           itemNotes={itemNotes}
           sectionActions={sectionActions}
+          itemActions={itemActions}
+          refusals={refusals}
           titleAddon={
             <span className={styles.formStatus}>
               <FormStatusIcon status={formData.status} />
@@ -562,7 +688,7 @@ export function FormEditor({
         />
       </div>
 
-      <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void submit(reasons)} />
+      <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void send(reasons)} />
       {conflict ? (
         <ConflictModal
           rows={conflict.rows}
@@ -586,10 +712,25 @@ export function FormEditor({
       ) : null}
       <ResetModal pending={reset.isPending} onSubmit={(reason) => void doReset(reason)} />
       <HistoryModal
-        title={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
+        name={HISTORY_MODAL}
+        title={t('history.title')}
+        description={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
         rows={historyRows}
         loading={audit.isPending || audit.isFetching}
         error={audit.isError ? audit.error.message : null}
+      />
+      <HistoryModal
+        name={ITEM_HISTORY_MODAL}
+        title={t('history.itemTitle')}
+        description={t('history.itemDescription', {
+          visit: visitLabel,
+          form: layout.form.label[language],
+          item: historyItem ? itemLabel(layout, historyItem, language) : '',
+        })}
+        rows={itemHistoryRows}
+        showItem={false}
+        loading={itemAudit.isPending || itemAudit.isFetching}
+        error={itemAudit.isError ? itemAudit.error.message : null}
       />
       <CommentModal
         key={commentSection?.key ?? ''}

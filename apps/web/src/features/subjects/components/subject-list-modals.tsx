@@ -16,6 +16,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useDeleteSubject, useSubjectHistory } from '../api/subjects.ts';
+import { auditPerson } from '../lib/audit-person.ts';
 import styles from './subject-list.module.css';
 
 export const SUBJECT_HISTORY_MODAL = 'subject-list-history';
@@ -140,7 +141,7 @@ export function SubjectHistoryModal({
                 return (
                   <tr key={entry.id} data-type={entry.type}>
                     <td className={styles.nowrap}>{formatDateTimeKst(entry.occurredAt)}</td>
-                    <td>{entry.actor}</td>
+                    <td>{auditPerson(entry, t('listHistory.system'))}</td>
                     <td className={styles.nowrap}>
                       {t(`listHistory.types.${entry.type.replace('.', '_')}`, { defaultValue: entry.type })}
                     </td>

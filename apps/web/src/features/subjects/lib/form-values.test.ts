@@ -1,59 +1,9 @@
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import { describe, expect, it } from 'vitest';
-import {
-  changedItemKeys,
-  describeValue,
-  enteredValues,
-  itemLabel,
-  itemsNeedingReason,
-  mergeOnConflict,
-  sameValue,
-  toFormItemPath,
-} from './form-values.ts';
+import { describeValue, itemLabel, mergeOnConflict, toFormItemPath } from './form-values.ts';
 
 const demographics = getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo');
 const history = getFormLayout(tmPerforationStudy, 'v1', 'medicalHistory');
-
-describe('change detection', () => {
-  it('treats empty values alike and ignores derived items', () => {
-    expect(sameValue(null, '')).toBe(true);
-    expect(sameValue([], undefined)).toBe(true);
-    expect(sameValue({ b: 1, a: null }, { b: 1 })).toBe(true);
-    expect(sameValue('M', 'F')).toBe(false);
-    // age is derived: the server computes it, so a different age is not the user's change.
-    expect(
-      changedItemKeys(
-        demographics,
-        { birthDate: '1990-01-01', age: 35 },
-        { birthDate: '1990-01-01', age: 1 },
-      ),
-    ).toEqual([]);
-    expect(enteredValues(demographics, { birthDate: '1990-01-01', age: 35, gender: '' })).toEqual({
-      birthDate: '1990-01-01',
-    });
-  });
-
-  it('asks a reason only for saved values that change or are cleared, not for first entries', () => {
-    const saved = { birthDate: '1990-01-01', gender: 'M' };
-    expect(itemsNeedingReason(demographics, saved, { birthDate: '1991-02-03', gender: 'M' })).toEqual([
-      'birthDate',
-    ]);
-    expect(itemsNeedingReason(demographics, saved, { birthDate: '1990-01-01', gender: null })).toEqual([
-      'gender',
-    ]);
-    expect(itemsNeedingReason(demographics, { birthDate: '1990-01-01' }, saved)).toEqual([]);
-  });
-
-  it('compares repeating rows by content', () => {
-    const before = { histories: [{ content: 'otitis', continuity: true }] };
-    expect(
-      changedItemKeys(history, before, { histories: [{ continuity: true, content: 'otitis' }] }),
-    ).toEqual([]);
-    expect(
-      changedItemKeys(history, before, { histories: [{ content: 'otitis media', continuity: true }] }),
-    ).toEqual(['histories']);
-  });
-});
 
 describe('409 merge', () => {
   const base = { birthDate: '1990-01-01', gender: 'M' };

@@ -1,69 +1,17 @@
 import {
+  enteredFormValues,
   type FormLayout,
   type FormValues,
-  isEmptyValue,
+  isEmptyEntry,
   type JsonValue,
   type Language,
   type StudyDefinition,
+  sameEntry,
 } from '@cdms/study';
 import { formatValue } from '../../crf-form/crf-item.tsx';
 
-// What changed in a form, for the reason-for-change modal, the unsaved-changes guard and the 409 merge.
-// Values compare as the server compares them: empty values (null, '', [], {}) are "no value", derived
-// items are not the user's (the server computes them), and rows compare by content.
-
-/** A value with its empty parts removed and object keys sorted, so equal content serialises equally. */
-function normalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? null : value.map(normalize);
-  if (value !== null && typeof value === 'object') {
-    const result: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const inner = normalize((value as Record<string, unknown>)[key]);
-      if (!isEmptyValue(inner)) result[key] = inner;
-    }
-    return result;
-  }
-  return isEmptyValue(value) ? null : value;
-}
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(normalize(a) ?? null) === JSON.stringify(normalize(b) ?? null);
-}
-
-function derivedKeys(layout: FormLayout | undefined): Set<string> {
-  return new Set(layout?.derivedItems.map((item) => item.key) ?? []);
-}
-
-/** The values a person entered: derived items and empty values left out (what a save sends and compares). */
-export function enteredValues(layout: FormLayout | undefined, values: FormValues | undefined): FormValues {
-  const derived = derivedKeys(layout);
-  const result: FormValues = {};
-  for (const [key, value] of Object.entries(values ?? {})) {
-    if (!derived.has(key) && !isEmptyValue(normalize(value))) result[key] = value;
-  }
-  return result;
-}
-
-/** Keys of the items whose entered value differs between two versions of a form. */
-export function changedItemKeys(
-  layout: FormLayout | undefined,
-  before: FormValues | undefined,
-  after: FormValues | undefined,
-): string[] {
-  const a = enteredValues(layout, before);
-  const b = enteredValues(layout, after);
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !sameValue(a[key], b[key]));
-}
-
-/** The changed items that need a reason: a saved value that is changed or cleared (not a first entry). */
-export function itemsNeedingReason(
-  layout: FormLayout | undefined,
-  saved: FormValues | undefined,
-  edited: FormValues | undefined,
-): string[] {
-  const a = enteredValues(layout, saved);
-  return changedItemKeys(layout, saved, edited).filter((key) => a[key] !== undefined);
-}
+// Form values for the detail page's dialogs (reasons, 409 merge, history). What counts as a change is
+// the study package's rule (`@cdms/study` form-changes), the one the server applies to a save.
 
 export interface ConflictRow {
   itemKey: string;
@@ -96,19 +44,19 @@ export function mergeOnConflict(
   mine: FormValues | undefined,
   theirs: FormValues | undefined,
 ): ConflictMerge {
-  const b = enteredValues(layout, base);
-  const m = enteredValues(layout, mine);
-  const s = enteredValues(layout, theirs);
+  const b = enteredFormValues(layout, base);
+  const m = enteredFormValues(layout, mine);
+  const s = enteredFormValues(layout, theirs);
   const merged: FormValues = { ...s };
   const rows: ConflictRow[] = [];
   for (const key of new Set([...Object.keys(b), ...Object.keys(m), ...Object.keys(s)])) {
-    const mineChanged = !sameValue(b[key], m[key]);
-    const theirsChanged = !sameValue(b[key], s[key]);
+    const mineChanged = !sameEntry(b[key], m[key]);
+    const theirsChanged = !sameEntry(b[key], s[key]);
     if (mineChanged) {
       if (m[key] === undefined) delete merged[key];
       else merged[key] = m[key];
     }
-    if ((mineChanged || theirsChanged) && !sameValue(m[key], s[key])) {
+    if ((mineChanged || theirsChanged) && !sameEntry(m[key], s[key])) {
       rows.push({
         itemKey: key,
         base: b[key] ?? null,
@@ -160,7 +108,7 @@ export function describeValue(
   language: Language,
   rowsLabel: (count: number) => string,
 ): string {
-  if (isEmptyValue(normalize(value))) return '';
+  if (isEmptyEntry(value)) return '';
   const key = topLevelKey(itemPath);
   if (layout?.groups.has(key) && itemPath === key) {
     return Array.isArray(value) ? rowsLabel(value.length) : JSON.stringify(value);

@@ -41,10 +41,10 @@ export const endExaminationForm: FormDefinition = {
     ),
     section(
       'dropout',
-      t('중도 탈락', 'Dropout'),
+      t('중도 탈락', 'Drop-out'),
       [
-        dateItem('dropoutDate', t('중도 탈락일', 'Dropout date'), { required: true }),
-        item('dropoutReason', 'singleChoice', t('중도 탈락 사유', 'Dropout reason'), {
+        dateItem('dropoutDate', t('중도 탈락일', 'Drop-out date'), { required: true }),
+        item('dropoutReason', 'singleChoice', t('중도 탈락 사유', 'Drop-out reason'), {
           codeList: 'dropoutReason',
           display: 'select',
           required: true,
