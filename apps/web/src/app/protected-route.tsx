@@ -9,13 +9,15 @@ import styles from './protected-route.module.css';
 /**
  * Every page except `/` and `/404` needs a signed-in user (prototype-spec §6). While `me` loads the
  * page says it is authenticating; without a session the login confirmation opens. A user who must
- * enrol a second factor first sees only the enrolment page.
+ * enrol a second factor first sees only the enrolment page. While a session ends, the page is gone.
  */
 export function ProtectedRoute() {
   const { t } = useTranslation('shell');
   const { me, status, leaving, error, retry } = useAuth();
   const location = useLocation();
 
+  // Leaving (logout, an ended session): the page goes first, before its data and `me` are dropped.
+  if (leaving) return <PageLoading />;
   // The system setting requires a second factor of this user: nothing else until it is enrolled.
   if (status === 'authenticated' && me?.user.secondFactorEnrolmentRequired) {
     return <SecondFactorEnrolmentRequired />;
@@ -33,7 +35,7 @@ export function ProtectedRoute() {
     );
   }
 
-  if (status === 'loading' || leaving) return <PageLoading label={t('auth.authenticating')} />;
+  if (status === 'loading') return <PageLoading label={t('auth.authenticating')} />;
   return (
     <div className={styles.wall}>
       <p>{t('auth.required')}</p>

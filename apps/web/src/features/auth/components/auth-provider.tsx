@@ -6,6 +6,7 @@ import type {
 } from '@cdms/contract';
 import { type Query, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -70,7 +71,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   /** Back to `/` with nothing of the old session left: no dialogs, no cached data, no CSRF token. */
   const leave = useCallback(async () => {
     leavingRef.current = true;
-    setLeaving(true);
+    // At once, not at React's next turn: the signed-in page must be gone (the sign-in wall shows the
+    // loading state while leaving) before its cached data is dropped below, or its queries would
+    // fetch again with the session already ended, and be refused.
+    flushSync(() => setLeaving(true));
     try {
       closeAll();
       setCsrfToken(null);
