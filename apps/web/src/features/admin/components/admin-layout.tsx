@@ -57,7 +57,7 @@ export function AdminLayout() {
           </nav>
         )}
       </div>
-      <main className={styles.main}>{forbidden ? <AccessMessage /> : <Outlet />}</main>
+      <div className={styles.main}>{forbidden ? <AccessMessage /> : <Outlet />}</div>
     </div>
   );
 }
