@@ -23,10 +23,10 @@ function storedCollapsed(width: WidthClass): boolean {
   }
 }
 
+// On every resize: React re-renders only when the width class (a string) changes.
 function subscribeToWidth(onChange: () => void): () => void {
-  const query = window.matchMedia(NARROW_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
+  window.addEventListener('resize', onChange);
+  return () => window.removeEventListener('resize', onChange);
 }
 
 function useWidthClass(): WidthClass {
