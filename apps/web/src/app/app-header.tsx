@@ -7,6 +7,7 @@ import { UserPopup } from '../features/auth/components/user-popup.tsx';
 import { SessionTimer } from '../features/session/components/session-timer.tsx';
 import { SupportPopup } from '../features/shell/components/support-popup.tsx';
 import styles from './app-header.module.css';
+import { HeaderMorePopup } from './header-more-popup.tsx';
 import { paths } from './paths.ts';
 import { VersionPopup } from './version-popup.tsx';
 
@@ -25,13 +26,14 @@ interface AppHeaderProps {
 
 /**
  * The header of the signed-in pages (prototype-spec §2 "Header"): notice strip, language, session
- * timer, version, support, search or subject info, and the user popup.
+ * timer, version, support, search or subject info, and the user popup. Always one row: the lead
+ * (notice strip) gives way first, then labels shorten and version and support fold into "more".
  */
 export function AppHeader({ withSideMenu = false, lead, actions, popups }: AppHeaderProps) {
   const { t } = useTranslation('shell');
   return (
     <header className={styles.header}>
-      <div className={lead ? `${styles.lead} ${styles.wideLead}` : styles.lead}>
+      <div className={styles.lead}>
         {withSideMenu ? (
           (lead ?? <span className={styles.productName}>{t('productName')}</span>)
         ) : (
@@ -47,8 +49,14 @@ export function AppHeader({ withSideMenu = false, lead, actions, popups }: AppHe
         <SessionTimer />
         {/* One popup at a time: opening one replaces the other. */}
         <SidePopupGroup>
-          <VersionPopup />
-          <SupportPopup />
+          {/* One row always: with no room for them, version and support fold into "more". */}
+          <span className={styles.roomy}>
+            <VersionPopup />
+            <SupportPopup />
+          </span>
+          <span className={styles.cramped}>
+            <HeaderMorePopup />
+          </span>
           {popups}
           <UserPopup />
         </SidePopupGroup>

@@ -7,9 +7,9 @@ export function AppLayout() {
   return (
     <div className={styles.layout}>
       <AppHeader />
-      <div className={styles.content}>
+      <main className={styles.content}>
         <Outlet />
-      </div>
+      </main>
     </div>
   );
 }

@@ -25,7 +25,7 @@ function ShellFrame({ menu, header, children }: { menu: ReactNode; header: React
       {menu}
       <div className={styles.main}>
         {header}
-        <div className={styles.content}>{children}</div>
+        <main className={styles.content}>{children}</main>
       </div>
     </div>
   );

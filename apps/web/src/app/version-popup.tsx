@@ -10,7 +10,6 @@ import { productReleaseDate, productVersion } from './product-info.ts';
  */
 export function VersionPopup() {
   const { t } = useTranslation('shell');
-  const info = useAppInfo();
   return (
     <SidePopup
       id="version-popup"
@@ -24,16 +23,25 @@ export function VersionPopup() {
         </button>
       }
     >
-      <dl className={styles.versionList}>
-        <div>
-          <dt>{t('version.version')}</dt>
-          <dd data-testid="product-version">{info.data?.version ?? productVersion}</dd>
-        </div>
-        <div>
-          <dt>{t('version.releaseDate')}</dt>
-          <dd>{info.data?.releaseDate ?? productReleaseDate}</dd>
-        </div>
-      </dl>
+      <VersionDetails />
     </SidePopup>
+  );
+}
+
+/** Version and last release date (the version popup's content; also in the header's "more" popup). */
+export function VersionDetails() {
+  const { t } = useTranslation('shell');
+  const info = useAppInfo();
+  return (
+    <dl className={styles.versionList}>
+      <div>
+        <dt>{t('version.version')}</dt>
+        <dd data-testid="product-version">{info.data?.version ?? productVersion}</dd>
+      </div>
+      <div>
+        <dt>{t('version.releaseDate')}</dt>
+        <dd>{info.data?.releaseDate ?? productReleaseDate}</dd>
+      </div>
+    </dl>
   );
 }

@@ -219,47 +219,49 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
 
   return (
     <div className={styles.dateBox}>
-      <input
-        id={id}
-        className={`${styles.input} ${styles.dateInput}`}
-        type="text"
-        inputMode="numeric"
-        autoComplete="off"
-        placeholder="YYYY-MM-DD"
-        maxLength={10}
-        value={text}
-        disabled={disabled}
-        required={required}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => {
-          const next = formatDateText(event.target.value);
-          if (next === '') {
-            setText('');
-            setProblem(null);
-            setShownValue(null);
-            onChange(null);
-          } else if (next.length === 10) {
-            offer(next);
-          } else {
-            setText(next);
-            setProblem(null);
-          }
-        }}
-        // An unfinished date is not a value: leaving the field says so (the text stays to be finished).
-        onBlur={() => {
-          if (text !== '' && text.length < 10) setProblem(DATE_INCOMPLETE);
-        }}
-      />
-      <button
-        type="button"
-        className={styles.calendarButton}
-        disabled={disabled}
-        aria-label={t('date.openCalendar')}
-        onClick={() => pickerRef.current?.showPicker?.()}
-      >
-        <CalendarIcon />
-      </button>
+      <span className={styles.dateField}>
+        <input
+          id={id}
+          className={`${styles.input} ${styles.dateInput}`}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="YYYY-MM-DD"
+          maxLength={10}
+          value={text}
+          disabled={disabled}
+          required={required}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            const next = formatDateText(event.target.value);
+            if (next === '') {
+              setText('');
+              setProblem(null);
+              setShownValue(null);
+              onChange(null);
+            } else if (next.length === 10) {
+              offer(next);
+            } else {
+              setText(next);
+              setProblem(null);
+            }
+          }}
+          // An unfinished date is not a value: leaving the field says so (the text stays to be finished).
+          onBlur={() => {
+            if (text !== '' && text.length < 10) setProblem(DATE_INCOMPLETE);
+          }}
+        />
+        <button
+          type="button"
+          className={styles.calendarButton}
+          disabled={disabled}
+          aria-label={t('date.openCalendar')}
+          onClick={() => pickerRef.current?.showPicker?.()}
+        >
+          <CalendarIcon />
+        </button>
+      </span>
       {/* The browser's calendar, opened by the button; it already greys out days outside min and max. */}
       <input
         ref={pickerRef}

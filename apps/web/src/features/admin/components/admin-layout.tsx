@@ -54,7 +54,7 @@ export function AdminLayout({ isAdmin }: { isAdmin: boolean }) {
           </nav>
         )}
       </div>
-      <main className={styles.main}>{forbidden ? <AccessMessage /> : <Outlet />}</main>
+      <div className={styles.main}>{forbidden ? <AccessMessage /> : <Outlet />}</div>
     </div>
   );
 }

@@ -47,7 +47,7 @@ export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
   }, [study.id]);
 
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <header className={styles.heading}>
         <p className={styles.code}>{study.code}</p>
         <h1 className={styles.title}>{study.title}</h1>
@@ -86,6 +86,6 @@ export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
         onSiteChange={(next) => setChoice({ studyId: study.id, siteId: next })}
         problem={problem}
       />
-    </main>
+    </div>
   );
 }

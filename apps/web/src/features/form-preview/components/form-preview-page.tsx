@@ -27,7 +27,7 @@ export function FormPreviewPage() {
   const query = useStudyDefinition(STUDY_ID);
 
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <header className={styles.header}>
         <div>
           <h1 className={styles.title}>{t('preview.title')}</h1>
@@ -50,7 +50,7 @@ export function FormPreviewPage() {
       ) : (
         <Preview definition={query.data.definition} version={query.data.version} />
       )}
-    </main>
+    </div>
   );
 }
 

@@ -27,7 +27,7 @@ export function ManualPage({ supportContact }: { supportContact: ReactNode }) {
   }, [hash]);
 
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <header className={styles.header}>
         <h1 className={styles.title}>{t('manual.title')}</h1>
         <p className={styles.lead}>{t('manual.lead')}</p>
@@ -62,6 +62,6 @@ export function ManualPage({ supportContact }: { supportContact: ReactNode }) {
           ))}
         </div>
       </div>
-    </main>
+    </div>
   );
 }

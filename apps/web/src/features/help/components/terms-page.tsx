@@ -11,7 +11,7 @@ export function TermsPage() {
   const { t } = useTranslation('help');
   const articles = t('terms.articles', { returnObjects: true }) as TermsArticle[];
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <header className={styles.header}>
         <h1 className={styles.title}>{t('terms.title')}</h1>
         <p className={styles.lead}>{t('terms.lead')}</p>
@@ -26,6 +26,6 @@ export function TermsPage() {
           </section>
         ))}
       </div>
-    </main>
+    </div>
   );
 }

@@ -40,7 +40,7 @@ export function NoticeRegisterPage() {
   if (rawStudyId === undefined) {
     if (!me.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
     const study = me.data.memberships.find((membership) => membership.abilities.includes('notice.write'));
-    if (!study) return <Message text={t('register.noStudy')} />;
+    if (!study) return <Message title={t('register.title')} text={t('register.noStudy')} />;
     return (
       <Navigate
         to={`${noticeRegisterUrl(study.studyId, null)}${searchParams.size ? `?${searchParams}` : ''}`}
@@ -59,9 +59,13 @@ export function NoticeRegisterPage() {
   );
 }
 
-function Message({ text }: { text: string }) {
+/** What stands in for the form (no right to write, no such notice), under the page's own title. */
+function Message({ title, text }: { title: string; text: string }) {
   return (
     <section className={styles.page}>
+      <div className={styles.pageHeader}>
+        <h1 className={styles.pageTitle}>{title}</h1>
+      </div>
       <p className={`${styles.card} ${styles.state}`} role="alert">
         {text}
       </p>
@@ -76,7 +80,7 @@ function CreateNotice({ studyId }: { studyId: number }) {
   // same cached query the list page uses), not a rule repeated in the browser.
   const notices = useNotices(studyId);
   if (!me.data || !notices.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
-  if (!notices.data.canWrite) return <Message text={t('register.forbidden')} />;
+  if (!notices.data.canWrite) return <Message title={t('register.title')} text={t('register.forbidden')} />;
   return <NoticeForm studyId={studyId} author={me.data.user.name} isSystemAdmin={me.data.user.isAdmin} />;
 }
 
@@ -86,6 +90,7 @@ function EditNotice({ studyId, noticeId }: { studyId: number; noticeId: number }
   if (notice.error) {
     return (
       <Message
+        title={t('register.editTitle')}
         text={
           notice.error instanceof ApiError && notice.error.kind === 'not_found'
             ? t('detail.notFound')
@@ -95,7 +100,7 @@ function EditNotice({ studyId, noticeId }: { studyId: number; noticeId: number }
     );
   }
   if (!notice.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
-  if (!notice.data.canEdit) return <Message text={t('register.forbidden')} />;
+  if (!notice.data.canEdit) return <Message title={t('register.editTitle')} text={t('register.forbidden')} />;
   return (
     <NoticeForm
       key={notice.data.id}

@@ -10,7 +10,7 @@ import styles from './placeholder-page.module.css';
 export function PlaceholderPage() {
   const { t } = useTranslation();
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <div className={styles.icon}>
         <svg viewBox="0 0 24 24" aria-hidden="true">
           <path d="M12 3l9 16H3zM12 10v4M12 16.5v.5" />
@@ -21,6 +21,6 @@ export function PlaceholderPage() {
       <Link to={paths.taskList} className={styles.button}>
         {t('unavailable.toTaskList', { ns: 'shell' })}
       </Link>
-    </main>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { MenuType } from '@cdms/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -7,14 +7,34 @@ import { isCurrentLink, type MenuEntry } from '../lib/menu.ts';
 import { MenuIcon } from './menu-icon.tsx';
 import styles from './side-menu.module.css';
 
-const COLLAPSED_STORAGE_KEY = 'cdms.sideMenu.collapsed';
+/** Below this viewport width the menu folds itself (the page needs the room); the user may unfold it. */
+const NARROW_QUERY = '(max-width: 1099.98px)';
 
-function storedCollapsed(): boolean {
+/** The user's choice, remembered apart for wide and narrow screens (narrow starts folded). */
+const COLLAPSED_STORAGE_KEYS = { wide: 'cdms.sideMenu.collapsed', narrow: 'cdms.sideMenu.collapsedNarrow' };
+type WidthClass = keyof typeof COLLAPSED_STORAGE_KEYS;
+
+function storedCollapsed(width: WidthClass): boolean {
   try {
-    return window.localStorage.getItem(COLLAPSED_STORAGE_KEY) === '1';
+    const stored = window.localStorage.getItem(COLLAPSED_STORAGE_KEYS[width]);
+    return stored === null ? width === 'narrow' : stored === '1';
   } catch {
-    return false;
+    return width === 'narrow';
   }
+}
+
+// On every resize: React re-renders only when the width class (a string) changes.
+function subscribeToWidth(onChange: () => void): () => void {
+  window.addEventListener('resize', onChange);
+  return () => window.removeEventListener('resize', onChange);
+}
+
+function useWidthClass(): WidthClass {
+  return useSyncExternalStore(
+    subscribeToWidth,
+    () => (window.matchMedia(NARROW_QUERY).matches ? 'narrow' : 'wide'),
+    () => 'wide',
+  );
 }
 
 export interface StudyOption {
@@ -33,18 +53,28 @@ interface SideMenuProps {
 
 /**
  * The side menu of spec §2: 240px expanded, 91px folded. Folded, each entry shows its label and
- * submenus in a flyout on hover or keyboard focus; folding closes every expanded submenu.
+ * submenus in a flyout on hover or keyboard focus; folding closes every expanded submenu. Below
+ * 1100px of window width it starts folded; the user's fold or unfold is remembered per width class.
  */
 export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
-  const [collapsed, setCollapsed] = useState(storedCollapsed);
+  const width = useWidthClass();
+  const [choice, setChoice] = useState(() => ({
+    wide: storedCollapsed('wide'),
+    narrow: storedCollapsed('narrow'),
+  }));
+  const collapsed = choice[width];
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const onTaskListPage = pathname === paths.taskList || pathname === paths.taskEndList;
 
-  // The group holding the page being shown opens by itself (while the menu is expanded).
+  // Folding, by the user or by a narrower window, closes every expanded submenu; unfolded, the group
+  // holding the page being shown opens by itself.
   useEffect(() => {
-    if (collapsed) return;
+    if (collapsed) {
+      setExpanded((current) => (current.size === 0 ? current : new Set()));
+      return;
+    }
     const group = entries.find((entry) => entry.children?.some((child) => isCurrentLink(child.to, pathname)));
     if (group)
       setExpanded((current) => (current.has(group.key) ? current : new Set([...current, group.key])));
@@ -52,10 +82,9 @@ export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
 
   const toggleCollapsed = () => {
     const next = !collapsed;
-    setCollapsed(next);
-    if (next) setExpanded(new Set());
+    setChoice((current) => ({ ...current, [width]: next }));
     try {
-      window.localStorage.setItem(COLLAPSED_STORAGE_KEY, next ? '1' : '0');
+      window.localStorage.setItem(COLLAPSED_STORAGE_KEYS[width], next ? '1' : '0');
     } catch {
       // Not remembered; the menu still folds.
     }
@@ -73,9 +102,11 @@ export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
     <aside className={`${styles.menu} ${collapsed ? styles.collapsed : ''}`} data-collapsed={collapsed}>
       <div className={styles.top}>
         <Link to={paths.taskList} className={styles.logo} aria-label={t('menu.logo')}>
-          <span className={styles.logoMark} aria-hidden="true">
-            C
-          </span>
+          {/* Drawn, not a letter: the link's visible text stays "CDMS", which its name begins with. */}
+          <svg className={styles.logoMark} viewBox="0 0 32 32" aria-hidden="true">
+            <rect width="32" height="32" rx="8" />
+            <path d="M21 11.2a7 7 0 1 0 0 9.6" />
+          </svg>
           <span className={styles.logoText}>CDMS</span>
         </Link>
         <button

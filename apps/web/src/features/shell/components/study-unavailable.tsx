@@ -10,12 +10,12 @@ import styles from './study-unavailable.module.css';
 export function StudyUnavailable() {
   const { t } = useTranslation('shell');
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <h1 className={styles.title}>{t('unavailable.title')}</h1>
       <p className={styles.description}>{t('unavailable.description')}</p>
       <Link to={paths.taskList} className={styles.button}>
         {t('unavailable.toTaskList')}
       </Link>
-    </main>
+    </div>
   );
 }

@@ -25,20 +25,26 @@ export function SupportPopup() {
         </button>
       }
     >
-      {(close) => (
-        <>
-          <p className={styles.lead}>{t('support.description')}</p>
-          <SupportContact />
-          <div className={styles.links}>
-            <Link to={paths.manual} onClick={close}>
-              {t('support.manual')}
-            </Link>
-            <Link to={paths.terms} onClick={close}>
-              {t('support.terms')}
-            </Link>
-          </div>
-        </>
-      )}
+      {(close) => <SupportDetails onNavigate={close} />}
     </SidePopup>
+  );
+}
+
+/** Whom to contact and the help pages (the support popup's content; also in the header's "more" popup). */
+export function SupportDetails({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation('shell');
+  return (
+    <>
+      <p className={styles.lead}>{t('support.description')}</p>
+      <SupportContact />
+      <div className={styles.links}>
+        <Link to={paths.manual} onClick={onNavigate}>
+          {t('support.manual')}
+        </Link>
+        <Link to={paths.terms} onClick={onNavigate}>
+          {t('support.terms')}
+        </Link>
+      </div>
+    </>
   );
 }

@@ -18,7 +18,7 @@ export function StudyListPage({ status }: { status: StudyStatus }) {
   const setView = (next: ViewMode) => setParams((current) => withViewMode(current, next), { replace: true });
 
   return (
-    <main className={styles.page}>
+    <div className={styles.page}>
       <div className={styles.heading}>
         <div>
           <h1 className={styles.title}>{t(`title.${status}`)}</h1>
@@ -60,7 +60,7 @@ export function StudyListPage({ status }: { status: StudyStatus }) {
       </section>
 
       <HelpLinks />
-    </main>
+    </div>
   );
 }
 
