@@ -1,0 +1,342 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { expect, test } from '../support/test.ts';
+
+// axe-core over every route of the app, for every demo role that can open it, in Korean: no violation
+// of any impact. Fix the app, not the rule set: a rule is only ever turned off here for a proven axe
+// false positive, with the reason beside it (none so far).
+
+const STUDY_ID = 1;
+
+/**
+ * axe's experimental rules are off by default; they are on here. One of them is WCAG 2.5.3 "label in
+ * name" (label-content-name-mismatch): a control named by aria-label must include its visible text.
+ */
+const EXPERIMENTAL_RULES = [
+  'css-orientation-lock',
+  'focus-order-semantics',
+  'label-content-name-mismatch',
+  'p-as-heading',
+  'table-fake-caption',
+  'td-has-header',
+];
+
+function account(role: DemoAccount['role']): DemoAccount {
+  const found = demoAccounts.find((candidate) => candidate.role === role);
+  if (!found) throw new Error(`no demo ${role}`);
+  return found;
+}
+
+/** The violations on the page as shown now, one readable line per rule and element. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .options({ rules: Object.fromEntries(EXPERIMENTAL_RULES.map((id) => [id, { enabled: true }])) })
+    .analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) =>
+        `[${violation.impact}] ${violation.id} at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+    ),
+  );
+}
+
+interface Route {
+  /** What the step is called in the report. */
+  name: string;
+  url: string;
+  /** Shown once the page has what it is about (its data loaded). */
+  ready: (page: Page) => ReturnType<Page['locator']>;
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+const studyPage = (name: string, path: string): Route => ({
+  name,
+  url: `/${path}/${STUDY_ID}`,
+  ready: heading,
+});
+
+/** Opens each route and expects no violation; every route is reported, not just the first that fails. */
+async function checkRoutes(page: Page, routes: Route[]) {
+  for (const route of routes) {
+    await test.step(route.name, async () => {
+      await page.goto(route.url);
+      await expect(route.ready(page).first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect.soft(await axeViolations(page), `${route.name} (${route.url})`).toEqual([]);
+    });
+  }
+}
+
+interface SubjectRow {
+  pk: number;
+  subjectId: string;
+  registrationNumber: string | null;
+  status: string;
+}
+
+/** A subject the signed-in user sees, randomized and ongoing where there is one (the fullest casebook). */
+async function aSubject(page: Page): Promise<SubjectRow> {
+  const response = await page.request.get(`/api/studies/${STUDY_ID}/subjects?size=100`);
+  expect(response.status()).toBe(200);
+  const { subjects } = (await response.json()) as { subjects: SubjectRow[] };
+  const subject =
+    subjects.find((row) => row.registrationNumber && row.status === 'Ongoing') ??
+    subjects.find((row) => row.registrationNumber) ??
+    subjects[0];
+  if (!subject) throw new Error('the demo has no subject for this user');
+  return subject;
+}
+
+function subjectQuery(subject: SubjectRow): string {
+  const query = new URLSearchParams({ 'subject-id': subject.subjectId, 'subject-pk': String(subject.pk) });
+  if (subject.registrationNumber) query.set('registration-number', subject.registrationNumber);
+  return query.toString();
+}
+
+/** The overview and the given forms of one subject. */
+function subjectRoutes(subject: SubjectRow, forms: Array<[visit: string, form: string]>): Route[] {
+  const query = subjectQuery(subject);
+  return [
+    {
+      name: 'subject overview',
+      url: `/subject-list/subject/${STUDY_ID}?${query}`,
+      ready: (page) => page.locator('[data-form-row]'),
+    },
+    ...forms.map(([visit, form]) => ({
+      name: `subject detail ${visit}/${form}`,
+      url: `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=${visit}&depth-2=${form}`,
+      ready: (page: Page) => page.locator(`[data-form="${form}"]`),
+    })),
+  ];
+}
+
+/** Every form a site user fills, in their visits (editable for PI, SI and CRC). */
+const EVERY_KIND_OF_FORM: Array<[string, string]> = [
+  ['consentScreening', 'consentScreening'],
+  ['v1', 'visitDay'],
+  ['v1', 'demographicInfo'],
+  ['v1', 'diseaseBasicInfo'],
+  ['v1', 'bodyMeasurement'],
+  ['v1', 'physicalExam'],
+  ['v1', 'medicalHistory'],
+  ['v1', 'vitalSigns'],
+  ['v1', 'labTest'],
+  ['v1', 'pregnancyTest'],
+  ['v1', 'otoscopyEndoscopy'],
+  ['v1', 'tympanicPhoto'],
+  ['v1', 'tbctImaging'],
+  ['v1', 'impedanceAudiometry'],
+  ['v1', 'ptaTest'],
+  ['v1', 'inclusionExclusionEval'],
+  ['v2', 'randomizationNumber'],
+  ['v2', 'deviceApplication'],
+  ['v3', 'interestAdverseEvent'],
+  ['all', 'adverseEvent'],
+  ['all', 'concomitantDrugs'],
+  ['all', 'treatmentInvestigation'],
+  ['all', 'endExamination'],
+  ['all', 'testDirectorSigning'],
+];
+
+/** Read-only forms (monitors, data managers) and the signing form, whose panel differs per role. */
+const SOME_FORMS: Array<[string, string]> = [
+  ['v1', 'demographicInfo'],
+  ['v1', 'labTest'],
+  ['all', 'adverseEvent'],
+  ['all', 'testDirectorSigning'],
+];
+
+/** Pages of the reduced (task list) shell and the signed-in landing page: every role opens them. */
+const everyoneRoutes: Route[] = [
+  { name: 'landing (signed in)', url: '/', ready: heading },
+  { name: 'task list (cards)', url: '/task-list', ready: (page) => page.getByTestId('study-card') },
+  { name: 'task list (list)', url: '/task-list?view=list', ready: (page) => page.getByTestId('study-row') },
+  { name: 'ended task list', url: '/task-end-list', ready: heading },
+  { name: 'online manual', url: '/help/manual', ready: heading },
+  { name: 'terms of use', url: '/help/terms', ready: heading },
+  { name: 'form preview', url: '/test', ready: (page) => page.locator('[data-form]') },
+];
+
+/** The menu entries both sets have (PI and CRA). */
+const sharedStudyRoutes: Route[] = [
+  studyPage('dashboard', 'dashboard'),
+  studyPage('task alarm', 'task-alarm'),
+  { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
+  studyPage('notice list', 'notice'),
+  studyPage('guideline', 'guideline'),
+];
+
+/** The CRA set's own entries (the later-issue pages share the placeholder). */
+const craOnlyRoutes: Route[] = [
+  'alarm-log',
+  'system-e-training',
+  'query',
+  'report',
+  'sdv',
+  'freezing',
+  'summary',
+  'lab',
+  'data',
+].map((path) => studyPage(path, path));
+
+/** A notice to open (the demo has none): registered by a writer through the API. */
+async function aNotice(page: Page): Promise<number> {
+  const me = (await (await page.request.get('/api/auth/me')).json()) as { csrfToken: string };
+  const response = await page.request.post(`/api/studies/${STUDY_ID}/notices`, {
+    headers: { 'x-csrf-token': me.csrfToken },
+    data: {
+      title: '접근성 점검 공지',
+      contentHtml:
+        '<h2>방문 일정</h2><p><strong>다음 주</strong> 방문 일정을 확인하세요.</p><ul><li>준비물</li></ul>',
+      pinned: true,
+      visible: true,
+      scope: 'study',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+function noticeRoutes(noticeId: number, canWrite: boolean): Route[] {
+  return [
+    {
+      name: 'notice detail',
+      url: `/notice/detail/${STUDY_ID}?notice-pk=${noticeId}`,
+      ready: (page) => page.getByRole('heading', { name: '접근성 점검 공지' }),
+    },
+    ...(canWrite
+      ? [
+          studyPage('notice register', 'notice/register'),
+          {
+            name: 'notice edit',
+            url: `/notice/register/${STUDY_ID}?notice-pk=${noticeId}`,
+            ready: (page: Page) => page.getByRole('textbox').first(),
+          },
+        ]
+      : []),
+  ];
+}
+
+let noticeId: number;
+
+test.describe('accessibility (axe-core, Korean)', () => {
+  test.beforeAll(async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: process.env.CDMS_E2E_BASE_URL });
+    const page = await context.newPage();
+    await logInAs(page, account('CRA'));
+    noticeId = await aNotice(page);
+    await context.close();
+  });
+
+  test('signed out: the landing page, its login dialog and the not-found page', async ({ page }) => {
+    test.setTimeout(90_000);
+    await checkRoutes(page, [
+      { name: 'landing', url: '/', ready: heading },
+      { name: 'not found', url: '/404', ready: heading },
+    ]);
+    await test.step('login dialog', async () => {
+      await page.goto('/');
+      await page.getByRole('button', { name: '로그인' }).click();
+      await expect(page.getByRole('dialog', { name: '로그인' })).toBeVisible();
+      expect.soft(await axeViolations(page), 'login dialog').toEqual([]);
+    });
+  });
+
+  /** Each role, its menu set's pages and the forms it is shown (editable for the CRC). */
+  const roles: Array<{
+    role: DemoAccount['role'];
+    title: string;
+    routes: (subject: SubjectRow) => Route[];
+  }> = [
+    {
+      role: 'PI',
+      title: 'PI (PI menu): every page a PI opens, and the signing form',
+      routes: (subject) => [
+        ...everyoneRoutes,
+        ...sharedStudyRoutes,
+        ...noticeRoutes(noticeId, false),
+        ...subjectRoutes(subject, SOME_FORMS),
+      ],
+    },
+    {
+      role: 'CRC',
+      title: 'CRC (PI menu): every page, every kind of form in edit mode',
+      routes: (subject) => [
+        ...everyoneRoutes,
+        ...sharedStudyRoutes,
+        ...noticeRoutes(noticeId, false),
+        ...subjectRoutes(subject, EVERY_KIND_OF_FORM),
+      ],
+    },
+    {
+      role: 'CRA',
+      title: 'CRA (CRA menu): every page a monitor opens, forms read-only',
+      routes: (subject) => [
+        ...everyoneRoutes,
+        ...sharedStudyRoutes,
+        ...craOnlyRoutes,
+        ...noticeRoutes(noticeId, true),
+        ...subjectRoutes(subject, SOME_FORMS),
+      ],
+    },
+    {
+      role: 'DM',
+      title: 'DM (CRA menu): every page, with randomization',
+      routes: (subject) => [
+        ...everyoneRoutes,
+        ...sharedStudyRoutes,
+        ...craOnlyRoutes,
+        studyPage('randomization', 'randomization'),
+        ...noticeRoutes(noticeId, true),
+        ...subjectRoutes(subject, SOME_FORMS),
+      ],
+    },
+    {
+      role: 'ADMIN',
+      title: 'ADMIN (CRA menu): every page, with randomization and administration',
+      routes: (subject) => [
+        ...everyoneRoutes,
+        ...sharedStudyRoutes,
+        ...craOnlyRoutes,
+        studyPage('randomization', 'randomization'),
+        ...noticeRoutes(noticeId, true),
+        ...subjectRoutes(subject, SOME_FORMS),
+        { name: 'admin users', url: '/admin/users', ready: (page) => page.locator('tbody tr') },
+        { name: 'admin sites', url: '/admin/sites', ready: (page) => page.locator('tbody tr') },
+        { name: 'admin memberships', url: '/admin/memberships', ready: heading },
+      ],
+    },
+  ];
+
+  for (const { role, title, routes } of roles) {
+    test(title, async ({ page }) => {
+      await logInAs(page, account(role));
+      const list = routes(await aSubject(page));
+      // axe takes a second or two a page on an idle machine, far more on a busy one.
+      test.setTimeout(60_000 + list.length * 20_000);
+      await checkRoutes(page, list);
+    });
+  }
+
+  test('the folded side menu (below 1100px) and the header with version and support folded away', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1000, height: 900 });
+    for (const role of ['PI', 'CRA'] as const) {
+      await test.step(`${role} menu set`, async () => {
+        await logInAs(page, account(role));
+        await page.goto(`/dashboard/${STUDY_ID}`);
+        await expect(page.getByRole('button', { name: '메뉴 펼치기' })).toBeVisible();
+        await expect(heading(page)).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        expect.soft(await axeViolations(page), `${role} folded menu`).toEqual([]);
+        await page.getByRole('banner').getByRole('button', { name: '더보기 메뉴' }).click();
+        await expect(page.getByRole('dialog', { name: '더보기' })).toBeVisible();
+        expect.soft(await axeViolations(page), `${role} header "more" popup`).toEqual([]);
+        await page.keyboard.press('Escape');
+        await page.context().clearCookies();
+      });
+    }
+  });
+});

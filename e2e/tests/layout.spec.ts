@@ -1,0 +1,253 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { layoutProblems } from '../support/layout.ts';
+import { expect, test } from '../support/test.ts';
+
+// Every main page at the spec's smallest width (1000px) and at 1440px: the page never scrolls sideways,
+// no input, select or button is cut off or pushed out of reach, the header stays one row and the side
+// menu folds itself below 1100px. Screenshots of the busiest pages in ko and en are attached.
+
+const STUDY_ID = 1;
+const WIDTHS = [1000, 1440] as const;
+
+function account(role: DemoAccount['role']): DemoAccount {
+  const found = demoAccounts.find((candidate) => candidate.role === role);
+  if (!found) throw new Error(`no demo ${role}`);
+  return found;
+}
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const body = await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+}
+
+interface SubjectRow {
+  pk: number;
+  subjectId: string;
+  registrationNumber: string | null;
+  status: string;
+}
+
+/** The signed-in user's fullest casebook: randomized and ongoing. */
+async function aSubjectQuery(page: Page): Promise<string> {
+  const response = await page.request.get(`/api/studies/${STUDY_ID}/subjects?size=100`);
+  const { subjects } = (await response.json()) as { subjects: SubjectRow[] };
+  const subject =
+    subjects.find((row) => row.registrationNumber && row.status === 'Ongoing') ??
+    subjects.find((row) => row.registrationNumber);
+  if (!subject) throw new Error('the demo has no randomized subject for this user');
+  return new URLSearchParams({
+    'subject-id': subject.subjectId,
+    'subject-pk': String(subject.pk),
+    'registration-number': subject.registrationNumber ?? '',
+  }).toString();
+}
+
+/** How many rows the header's controls take: 1 when every one shares a horizontal band with the rest. */
+function headerRows(page: Page): Promise<number> {
+  return page.getByRole('banner').evaluate((header) => {
+    const boxes = [...header.querySelectorAll('a, button, input, fieldset, [role="timer"]')]
+      .map((element) => element.getBoundingClientRect())
+      .filter((box) => box.width > 1 && box.height > 1);
+    const lowestTop = Math.max(...boxes.map((box) => box.top));
+    const highestBottom = Math.min(...boxes.map((box) => box.bottom));
+    return lowestTop < highestBottom ? 1 : 2;
+  });
+}
+
+/**
+ * At each width: open the page, wait for `ready`, then expect no layout problem, a one-row header and
+ * the side menu folded below 1100px (91px) and open above (240px). `also` runs further checks.
+ */
+async function checkPage(
+  page: Page,
+  url: string,
+  ready: (page: Page) => ReturnType<Page['locator']>,
+  also?: (width: number) => Promise<void>,
+) {
+  for (const width of WIDTHS) {
+    await test.step(`${url} at ${width}px`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(url);
+      await expect(ready(page).first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(await layoutProblems(page), `${url} at ${width}px`).toEqual([]);
+      if ((await page.getByRole('banner').count()) > 0) {
+        expect(await headerRows(page), 'the header is one row').toBe(1);
+      }
+      const menu = page.locator('aside[data-collapsed]');
+      if ((await menu.count()) > 0) {
+        expect((await menu.boundingBox())?.width, 'the side menu folds below 1100px').toBe(
+          width < 1100 ? 91 : 240,
+        );
+      }
+      await also?.(width);
+    });
+  }
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+test.describe('layout at 1000 and 1440px', () => {
+  // Each test opens its pages at two widths (some in two languages): slow on a busy machine.
+  test.describe.configure({ timeout: 180_000 });
+
+  test('landing page', async ({ page }) => {
+    await logInAs(page, account('CRC'));
+    await checkPage(page, '/', heading);
+  });
+
+  test('task list: cards, list and the header search open', async ({ page }) => {
+    await logInAs(page, account('CRC'));
+    await checkPage(page, '/task-list', (p) => p.getByTestId('study-card'));
+    await checkPage(page, '/task-list?view=list', (p) => p.getByTestId('study-row'));
+    await checkPage(page, '/task-list?search=TMP', (p) => p.getByRole('searchbox'));
+  });
+
+  test('dashboard, in Korean and English', async ({ page }, testInfo) => {
+    await logInAs(page, account('CRC'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/dashboard/${STUDY_ID}`,
+        (p) => p.locator('canvas'),
+        async (width) => {
+          await screenshot(page, testInfo, `dashboard-${language}-${width}`);
+          const header = await page.getByRole('banner').screenshot();
+          await testInfo.attach(`header-${language}-${width}`, { body: header, contentType: 'image/png' });
+        },
+      );
+    }
+  });
+
+  test('subject list, in Korean and English', async ({ page }, testInfo) => {
+    await logInAs(page, account('CRC'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/subject-list/${STUDY_ID}`,
+        (p) => p.locator('tbody tr'),
+        (width) => screenshot(page, testInfo, `subject-list-${language}-${width}`),
+      );
+    }
+  });
+
+  test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
+    page,
+  }, testInfo) => {
+    await logInAs(page, account('CRC'));
+    const query = await aSubjectQuery(page);
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/subject-list/subject/${STUDY_ID}?${query}`,
+        (p) => p.locator('[data-form-row]'),
+        async (width) => {
+          await screenshot(page, testInfo, `overview-${language}-${width}`);
+          // Visit headings read across, not one letter per line.
+          for (const cell of await page.locator('thead th').all()) {
+            expect((await cell.boundingBox())?.height ?? 0).toBeLessThan(80);
+          }
+          if (width === 1000) {
+            const scroller = page.locator('table').locator('xpath=..');
+            const formCell = page.locator('tbody th').first();
+            const before = await formCell.boundingBox();
+            await scroller.evaluate((element) => {
+              element.scrollLeft = element.scrollWidth;
+            });
+            // The last column ("all") comes into view; the form names stay where they were.
+            const frame = await scroller.boundingBox();
+            const all = await page.locator('thead th').last().boundingBox();
+            expect(all && frame && all.x + all.width <= frame.x + frame.width + 1).toBe(true);
+            expect((await formCell.boundingBox())?.x).toBe(before?.x);
+          }
+        },
+      );
+    }
+    // Unfolded by the user at 1000px, the matrix still scrolls inside its card.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.getByRole('button', { name: 'Expand menu' }).click();
+    await expect(page.locator('aside[data-collapsed="false"]')).toBeVisible();
+    expect(await layoutProblems(page)).toEqual([]);
+  });
+
+  test('subject forms: several V1 forms, the visit day, adverse events and signing', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(480_000);
+    await logInAs(page, account('CRC'));
+    const query = await aSubjectQuery(page);
+    const detail = (visit: string, form: string) =>
+      `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=${visit}&depth-2=${form}`;
+    const formReady = (form: string) => (p: Page) => p.locator(`[data-form="${form}"]`);
+    for (const [visit, form] of [
+      ['v1', 'visitDay'],
+      ['v1', 'diseaseBasicInfo'],
+      ['v1', 'bodyMeasurement'],
+      ['v1', 'medicalHistory'],
+      ['v1', 'labTest'],
+      ['v1', 'ptaTest'],
+      ['v1', 'inclusionExclusionEval'],
+      ['v2', 'randomizationNumber'],
+      ['all', 'adverseEvent'],
+      ['all', 'concomitantDrugs'],
+      ['all', 'testDirectorSigning'],
+    ] as const) {
+      await checkPage(page, detail(visit, form), formReady(form));
+    }
+
+    // V1 demographics: the date box and its calendar button on one line, the computed age not cut off;
+    // in both languages, folded and unfolded.
+    const demographics = page.locator('[data-form="demographicInfo"]');
+    const dateAndAgeFit = async () => {
+      const date = demographics.locator('input[placeholder="YYYY-MM-DD"]');
+      const calendar = demographics.getByRole('button', { name: /달력|calendar/i });
+      const dateBox = await date.boundingBox();
+      const calendarBox = await calendar.boundingBox();
+      expect(Math.abs((calendarBox?.y ?? 0) - (dateBox?.y ?? 100)), 'calendar beside the date').toBeLessThan(
+        2,
+      );
+      expect(calendarBox?.x ?? 0).toBeGreaterThan((dateBox?.x ?? 0) + (dateBox?.width ?? 0));
+      const age = demographics.locator('input[readonly]');
+      await expect(age).toHaveValue(/^\d+$/);
+      expect(await age.evaluate((input) => input.scrollWidth <= input.clientWidth)).toBe(true);
+    };
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(page, detail('v1', 'demographicInfo'), formReady('demographicInfo'), async (width) => {
+        await dateAndAgeFit();
+        await screenshot(page, testInfo, `v1-demographics-${language}-${width}`);
+      });
+    }
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.getByRole('button', { name: 'Expand menu' }).click();
+    await expect(page.locator('aside[data-collapsed="false"]')).toBeVisible();
+    expect(await layoutProblems(page)).toEqual([]);
+    await dateAndAgeFit();
+    await screenshot(page, testInfo, 'v1-demographics-en-1000-menu-open');
+  });
+
+  test('notice list', async ({ page }) => {
+    await logInAs(page, account('CRC'));
+    await checkPage(page, `/notice/${STUDY_ID}`, (p) => p.locator('table'));
+  });
+
+  test('task alarm', async ({ page }) => {
+    await logInAs(page, account('CRC'));
+    await checkPage(page, `/task-alarm/${STUDY_ID}`, (p) => p.locator('table'));
+  });
+
+  test('notice register, randomization and user administration (ADMIN)', async ({ page }) => {
+    await logInAs(page, account('ADMIN'));
+    await checkPage(page, `/notice/register/${STUDY_ID}`, (p) => p.locator('.ProseMirror'));
+    await checkPage(page, `/randomization/${STUDY_ID}`, heading);
+    await checkPage(page, '/admin/users', (p) => p.locator('tbody tr'));
+  });
+});
