@@ -31,6 +31,10 @@ function account(role: DemoAccount['role']): DemoAccount {
 /** The violations on the page as shown now, one readable line per rule and element. */
 async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
+    // Not content, so not checked: Radix's focus guards, invisible tabindex=0 sentinels at the ends of
+    // the page while a popup or dialog is open, which hand the focus straight back to it. The
+    // experimental focus-order-semantics rule takes them for focusable elements without a role.
+    .exclude('[data-radix-focus-guard]')
     .options({ rules: Object.fromEntries(EXPERIMENTAL_RULES.map((id) => [id, { enabled: true }])) })
     .analyze();
   return results.violations.flatMap((violation) =>
@@ -322,6 +326,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
   test('the folded side menu (below 1100px) and the header with version and support folded away', async ({
     page,
   }) => {
+    test.setTimeout(180_000);
     await page.setViewportSize({ width: 1000, height: 900 });
     for (const role of ['PI', 'CRA'] as const) {
       await test.step(`${role} menu set`, async () => {

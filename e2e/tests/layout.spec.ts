@@ -88,6 +88,14 @@ async function checkPage(
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** The user unfolds the folded menu (English UI); measured once its width has stopped changing. */
+async function unfoldMenu(page: Page) {
+  await page.getByRole('button', { name: 'Expand menu' }).click();
+  await expect
+    .poll(async () => (await page.locator('aside[data-collapsed="false"]').boundingBox())?.width)
+    .toBe(240);
+}
+
 test.describe('layout at 1000 and 1440px', () => {
   // Each test opens its pages at two widths (some in two languages): slow on a busy machine.
   test.describe.configure({ timeout: 180_000 });
@@ -165,15 +173,15 @@ test.describe('layout at 1000 and 1440px', () => {
             const frame = await scroller.boundingBox();
             const all = await page.locator('thead th').last().boundingBox();
             expect(all && frame && all.x + all.width <= frame.x + frame.width + 1).toBe(true);
-            expect((await formCell.boundingBox())?.x).toBe(before?.x);
+            const after = await formCell.boundingBox();
+            expect(Math.abs((after?.x ?? 0) - (before?.x ?? 100))).toBeLessThanOrEqual(1);
           }
         },
       );
     }
     // Unfolded by the user at 1000px, the matrix still scrolls inside its card.
     await page.setViewportSize({ width: 1000, height: 900 });
-    await page.getByRole('button', { name: 'Expand menu' }).click();
-    await expect(page.locator('aside[data-collapsed="false"]')).toBeVisible();
+    await unfoldMenu(page);
     expect(await layoutProblems(page)).toEqual([]);
   });
 
@@ -227,8 +235,7 @@ test.describe('layout at 1000 and 1440px', () => {
       });
     }
     await page.setViewportSize({ width: 1000, height: 900 });
-    await page.getByRole('button', { name: 'Expand menu' }).click();
-    await expect(page.locator('aside[data-collapsed="false"]')).toBeVisible();
+    await unfoldMenu(page);
     expect(await layoutProblems(page)).toEqual([]);
     await dateAndAgeFit();
     await screenshot(page, testInfo, 'v1-demographics-en-1000-menu-open');
