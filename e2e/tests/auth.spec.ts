@@ -239,7 +239,9 @@ test.describe('user popup', () => {
 
   test('changing the password checks the rules while typing and shows the server refusal', async ({
     page,
+    consoleGuard,
   }, testInfo) => {
+    consoleGuard.allowFailedRequest('/api/auth/password', 422, 'a wrong current password, on purpose');
     await logInAs(page, pi);
     await page.goto('/task-list');
     const popup = await openUserPopup(page, pi);

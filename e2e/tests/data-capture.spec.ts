@@ -313,8 +313,14 @@ test.describe('data capture', () => {
   test('a save on a stale version shows what changed and re-applies the changes; leaving asks first', async ({
     page,
     browser,
+    consoleGuard,
   }, testInfo) => {
     test.setTimeout(90_000);
+    consoleGuard.allowFailedRequest(
+      /\/subjects\/\d+\/forms\/v1\/demographicInfo$/,
+      409,
+      'a save on a stale version, on purpose',
+    );
     await logInAs(page, crc);
     // A subject through the API (the UI path is covered above).
     const me = await (await page.request.get('/api/auth/me')).json();

@@ -159,7 +159,9 @@ test.describe('notices', () => {
 
   test('the register form asks for a title and content, and refuses files that are not images', async ({
     page,
+    consoleGuard,
   }) => {
+    consoleGuard.allowFailedRequest('/api/uploads/images', 415, 'a file that is not an image, on purpose');
     await logInAs(page, account('CRA'));
     await page.goto(`/notice/register/${STUDY_ID}`);
     const editor = page.getByRole('textbox', { name: '내용' });

@@ -14,8 +14,11 @@ import { expect, test } from '../support/test.ts';
 
 const STUDY_ID = 1;
 const pi = { email: 'pi@demo.cdms', name: '김연구', role: 'PI' } as const;
-/** A coordinator at site 01 (the PI's site), made for this test through the admin API. */
-const siteOneCrc = { email: 'crc-lifecycle@demo.cdms', name: '윤코디', role: 'CRC' } as const;
+/**
+ * A coordinator at site 01 (the PI's site), made for this test through the admin API. The address
+ * is new on every attempt, so a retry does not trip over the account the first attempt made.
+ */
+const siteOneCrc = { email: `crc-lifecycle-${Date.now()}@demo.cdms`, name: '윤코디', role: 'CRC' } as const;
 
 function koreanDate(daysAgo: number): string {
   return new Date(Date.now() + 9 * 3600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -117,8 +120,14 @@ test.describe('subject lifecycle', () => {
     page,
     browser,
     baseURL,
+    consoleGuard,
   }) => {
     test.setTimeout(180_000);
+    consoleGuard.allowFailedRequest(
+      /\/api\/studies\/1\/subjects\/\d+\/signature$/,
+      422,
+      'a wrong password, on purpose',
+    );
     await createSiteOneCrc(baseURL as string);
 
     await logInAs(page, pi);
