@@ -171,6 +171,13 @@ const sharedStudyRoutes: Route[] = [
   studyPage('guideline', 'guideline'),
 ];
 
+/** Pages whose content depends on the role: the menu set, the cards, the panels and counts. */
+const roleDependentRoutes: Route[] = [
+  { name: 'task list (cards)', url: '/task-list', ready: (page) => page.getByTestId('study-card') },
+  studyPage('dashboard', 'dashboard'),
+  { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
+];
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   'alarm-log',
@@ -248,9 +255,11 @@ test.describe('accessibility (axe-core, Korean)', () => {
   });
 
   /**
-   * Every page once, checked as the role that shows its fullest form, and for the other roles only
-   * what differs for them (their menu set, their panels, read-only forms): running the same page under
-   * five roles took ten minutes of CI and found nothing the first run did not.
+   * Every route, checked as the role that shows its fullest form; every other role on the pages whose
+   * content depends on the role (its menu set, the task list, dashboard, subject list and casebook
+   * with its panels and read-only forms). Pages that are the same for everyone (help, terms, the form
+   * preview, the placeholders) once per menu set: checking identical pages under five roles took ten
+   * minutes of CI and found nothing the first pass did not.
    */
   const roles: Array<{
     role: DemoAccount['role'];
@@ -270,13 +279,14 @@ test.describe('accessibility (axe-core, Korean)', () => {
     {
       role: 'PI',
       title: 'PI (PI menu): the dashboard, the subject and the signing form',
-      routes: (subject) => [studyPage('dashboard', 'dashboard'), ...subjectRoutes(subject, SOME_FORMS)],
+      routes: (subject) => [...roleDependentRoutes, ...subjectRoutes(subject, SOME_FORMS)],
     },
     {
       role: 'CRA',
       title: 'CRA (CRA menu): the monitor set, notice writing, forms read-only',
       routes: (subject) => [
-        studyPage('dashboard', 'dashboard'),
+        ...roleDependentRoutes,
+        studyPage('task alarm', 'task-alarm'),
         ...craOnlyRoutes,
         ...noticeRoutes(noticeId, true),
         ...subjectRoutes(subject, SOME_FORMS),
@@ -284,16 +294,19 @@ test.describe('accessibility (axe-core, Korean)', () => {
     },
     {
       role: 'DM',
-      title: 'DM (CRA menu): randomization and the subject list',
-      routes: () => [
+      title: 'DM (CRA menu): randomization, the pages that depend on the role, forms read-only',
+      routes: (subject) => [
+        ...roleDependentRoutes,
         studyPage('randomization', 'randomization'),
-        { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
+        ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },
     {
       role: 'ADMIN',
-      title: 'ADMIN: the administration pages',
-      routes: () => [
+      title: 'ADMIN: the administration pages and the pages that depend on the role',
+      routes: (subject) => [
+        ...roleDependentRoutes,
+        ...subjectRoutes(subject, []),
         { name: 'admin users', url: '/admin/users', ready: (page) => page.locator('tbody tr') },
         { name: 'admin sites', url: '/admin/sites', ready: (page) => page.locator('tbody tr') },
         { name: 'admin memberships', url: '/admin/memberships', ready: heading },
