@@ -28,7 +28,10 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string): 
       wildcard: false,
       index: false,
       preCompressed: true,
-      // The copies are alternate encodings of their originals, never pages of their own.
+      // The copies are alternate encodings of their originals, never pages of their own: no route
+      // is made for them (a request for one reaches the fallback below directly), and were one
+      // reached anyway, it is refused.
+      globIgnore: ['**/*.br', '**/*.gz'],
       allowedPath: (pathname) => !PRECOMPRESSED_COPY.test(pathname),
       setHeaders: (reply, filePath) => {
         // Vite puts a content hash in every asset name, so assets may be cached for good. Every
