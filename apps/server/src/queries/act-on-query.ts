@@ -49,18 +49,28 @@ const MESSAGE_KIND = {
   reopen: 'reopen',
 } as const;
 
-/** Whether the system query's check fails on the subject's saved data (null for manual queries). */
+/** The failing "query" checks of a subject's saved data, by system-query key. */
+export async function failingChecksOf(
+  executor: Kysely<Database> | Transaction<Database>,
+  definition: StudyDefinition,
+  subjectId: number,
+): Promise<Set<string>> {
+  const stored = await loadSubjectData(executor, subjectId);
+  const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  return new Set(failingQueryChecks(stored, evaluation).keys());
+}
+
+export const keyOfQuery = (query: Pick<QueryRow, 'visit_key' | 'form_key' | 'check_id' | 'item_path'>) =>
+  systemQueryKey(query.visit_key, query.form_key, query.check_id, query.item_path);
+
+/** Whether the system query's check fails on the subject's saved data (false for manual queries). */
 export async function checkStillFails(
   executor: Kysely<Database> | Transaction<Database>,
   definition: StudyDefinition,
   query: Pick<QueryRow, 'kind' | 'subject_id' | 'visit_key' | 'form_key' | 'check_id' | 'item_path'>,
 ): Promise<boolean> {
   if (query.kind !== 'system') return false;
-  const stored = await loadSubjectData(executor, query.subject_id);
-  const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
-  return failingQueryChecks(stored, evaluation).has(
-    systemQueryKey(query.visit_key, query.form_key, query.check_id, query.item_path),
-  );
+  return (await failingChecksOf(executor, definition, query.subject_id)).has(keyOfQuery(query));
 }
 
 /** Lock the subject (one writer per subject, as saves do), then the query. */

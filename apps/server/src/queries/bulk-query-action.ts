@@ -9,7 +9,7 @@ import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { refreshAfterQueryChange } from '../subjects/form-data.ts';
-import { applyActionInTransaction } from './act-on-query.ts';
+import { applyActionInTransaction, failingChecksOf, keyOfQuery } from './act-on-query.ts';
 import { findQueryInScope, mayAct } from './query-access.ts';
 import { applyQueryAction } from './query-workflow.ts';
 
@@ -68,10 +68,23 @@ export async function bulkQueryAction(
         },
       );
     }
+    // Whether each system query's check still fails (recorded with a closure): one evaluation per subject.
+    const failing = new Map<number, Set<string>>();
     for (const query of queries) {
-      await applyActionInTransaction(trx, principal, actor, current.definition, query, request.action, {
-        text: request.text,
-      });
+      if (query.kind !== 'system' || failing.has(query.subject_id)) continue;
+      failing.set(query.subject_id, await failingChecksOf(trx, current.definition, query.subject_id));
+    }
+    for (const query of queries) {
+      await applyActionInTransaction(
+        trx,
+        principal,
+        actor,
+        current.definition,
+        query,
+        request.action,
+        { text: request.text },
+        { stillFails: failing.get(query.subject_id)?.has(keyOfQuery(query)) ?? false },
+      );
     }
     for (const subjectId of subjectIds) {
       await refreshAfterQueryChange(trx, current.definition, subjectId);

@@ -351,6 +351,41 @@ describeWithDatabase('queries API', (database) => {
       expect(audited.every((row) => row.reason === 'Resolved at the visit.')).toBe(true);
       await expectCountsMatch();
     });
+
+    it('closes system queries over their failing checks with the reason, and refuses to cancel them', async () => {
+      const subject = await newSubject('crc', site2, 'BSY');
+      const saved = await as('crc', 'PUT', formUrl(subject, 'v1', 'vitalSigns'), {
+        values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80 },
+        version: 0,
+      });
+      const systemId = saved.json().queries[0].id;
+      const manualId = (await raise(subject)).json().id;
+      const bulk = (body: object) => as('cra', 'POST', `${queriesUrl()}/bulk`, body);
+      const cancel = await bulk({ action: 'cancel', queryIds: [manualId, systemId], text: 'In error.' });
+      expect(cancel.statusCode).toBe(409);
+      expect(cancel.json().error.details.queries).toEqual([{ id: systemId, state: 'open', kind: 'system' }]);
+      const closed = await bulk({
+        action: 'close',
+        queryIds: [systemId, manualId],
+        text: 'Confirmed with source.',
+      });
+      expect(closed.json()).toEqual({ updated: 2 });
+      const record = await database()
+        .db.selectFrom('audit_events')
+        .select('after')
+        .where('event_type', '=', 'query.closed')
+        .where('entity_id', '=', String(systemId))
+        .executeTakeFirstOrThrow();
+      expect(record.after).toMatchObject({ checkStillFails: true, text: 'Confirmed with source.' });
+      // Another reader's scope: the PI of site 01 cannot reach site 02's queries at all.
+      const outside = await as('pi', 'POST', `${queriesUrl()}/bulk`, {
+        action: 'close',
+        queryIds: [systemId],
+        text: 'x',
+      });
+      expect(outside.statusCode).toBe(404);
+      await expectCountsMatch();
+    });
   });
 
   describe('list', () => {
