@@ -183,6 +183,14 @@ describeWithDatabase('queries API', (database) => {
     const refused = await act('cra', 'reopen');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatchObject({ code: 'query_state_conflict', details: { state: 'open' } });
+    // In the reader's language.
+    const inKorean = await app.inject({
+      method: 'POST',
+      url: `${queriesUrl()}/${id}/reopen`,
+      headers: { ...(session.cra?.headers ?? {}), 'accept-language': 'ko' },
+      payload: { text: '다시 확인' },
+    });
+    expect(inKorean.json().error.message).toContain('쿼리의 현재 상태');
     // answer: site only
     for (const who of ['cra', 'dm', 'admin']) expect((await act(who, 'answer')).statusCode).toBe(403);
     const answered = await act('si', 'answer', { text: '원자료 확인 후 수정하였습니다.', proposedValue: 72 });
@@ -246,6 +254,47 @@ describeWithDatabase('queries API', (database) => {
       'query.reopened',
       'query.cancelled',
     ]);
+    await expectCountsMatch();
+  });
+
+  it('gives every state × action the answer of the workflow: the next state, or 409 with the current state', async () => {
+    const subject = await newSubject('pi', site1, 'TBL');
+    const expected: Record<string, Record<string, string | 409>> = {
+      open: { answer: 'answered', comment: 'open', close: 'closed', cancel: 'cancelled', reopen: 409 },
+      answered: {
+        answer: 'answered',
+        comment: 'answered',
+        close: 'closed',
+        cancel: 'cancelled',
+        reopen: 'open',
+      },
+      closed: { answer: 409, comment: 409, close: 409, cancel: 409, reopen: 'open' },
+      cancelled: { answer: 409, comment: 409, close: 409, cancel: 409, reopen: 409 },
+    };
+    const reach: Record<string, [string, string][]> = {
+      open: [],
+      answered: [['si', 'answer']],
+      closed: [['cra', 'close']],
+      cancelled: [['cra', 'cancel']],
+    };
+    const failures: string[] = [];
+    for (const [state, actions] of Object.entries(expected)) {
+      for (const [action, outcome] of Object.entries(actions)) {
+        const id = (await raise(subject)).json().id;
+        for (const [who, step] of reach[state] ?? [])
+          await as(who, 'POST', `${queriesUrl()}/${id}/${step}`, { text: 'setup' });
+        const who = action === 'answer' ? 'si' : action === 'comment' ? 'pi' : 'dm';
+        const response = await as(who, 'POST', `${queriesUrl()}/${id}/${action}`, { text: 'words' });
+        const got =
+          response.statusCode === 200
+            ? response.json().state
+            : response.statusCode === 409 && response.json().error.details.state === state
+              ? 409
+              : `${response.statusCode} ${response.body}`;
+        if (got !== outcome) failures.push(`${state} × ${action}: expected ${outcome}, got ${got}`);
+      }
+    }
+    expect(failures).toEqual([]);
     await expectCountsMatch();
   });
 
