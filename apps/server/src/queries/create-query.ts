@@ -20,28 +20,33 @@ export type CreateQueryInput = z.output<typeof createQueryRequestSchema>;
 const ITEM_PATH = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\d{1,4})\]\.([A-Za-z][A-Za-z0-9_]*))?$/;
 
 /**
- * Whether `itemPath` names an item of the form as it is shown in the visit: the whole form (''),
- * `visit.form.item` for a plain item, `visit.form.group[row].column` for a column of a repeating row.
+ * The stored path of the item `itemPath` names in the form as shown in the visit, or null when it
+ * names none: the whole form (''), `visit.form.item` for a plain item, `visit.form.group[row].column`
+ * for a column of a repeating row (the paths FormDataResponse.queries carry). The same path without
+ * its `visit.form.` prefix is taken too.
  */
-export function isItemPathOf(
+export function itemPathOf(
   definition: StudyDefinition,
   visitKey: string,
   formKey: string,
   itemPath: string,
-) {
-  if (itemPath === WHOLE_FORM_ITEM_PATH) return true;
+): string | null {
+  if (itemPath === WHOLE_FORM_ITEM_PATH) return WHOLE_FORM_ITEM_PATH;
   const layout = getFormLayout(definition, visitKey, formKey);
+  if (!layout) return null;
   const prefix = `${visitKey}.${formKey}.`;
-  if (!layout || !itemPath.startsWith(prefix)) return false;
-  const match = ITEM_PATH.exec(itemPath.slice(prefix.length));
-  if (!match) return false;
+  const relative = itemPath.startsWith(prefix) ? itemPath.slice(prefix.length) : itemPath;
+  const match = ITEM_PATH.exec(relative);
+  if (!match) return null;
   const [, top = '', row, column] = match;
   if (row === undefined || column === undefined) {
     const location = layout.items.get(top);
-    return location !== undefined && location.groupKey === undefined;
+    return location !== undefined && location.groupKey === undefined ? `${prefix}${top}` : null;
   }
   const location = layout.items.get(column);
-  return layout.groups.has(top) && location?.groupKey === top;
+  return layout.groups.has(top) && location?.groupKey === top
+    ? `${prefix}${top}[${Number(row)}].${column}`
+    : null;
 }
 
 /**
@@ -61,8 +66,8 @@ export async function createQuery(
   const current = await currentStudyDefinition(db, studyId);
   if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
     throw new AppError(404, 'not_found');
-  if (!isItemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath))
-    throw new AppError(422, 'query_item_unknown');
+  const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
+  if (itemPath === null) throw new AppError(422, 'query_item_unknown');
   const role = actingRole(principal, 'query.open', studyId, subject.site_id);
   const text = sameInBoth(request.text);
   const at = options.at ?? new Date();
@@ -83,7 +88,7 @@ export async function createQuery(
         subject_id: subject.id,
         visit_key: request.visitKey,
         form_key: request.formKey,
-        item_path: request.itemPath,
+        item_path: itemPath,
         check_id: null,
         kind: 'manual',
         status: 'open',
@@ -115,7 +120,7 @@ export async function createQuery(
         kind: 'manual',
         visitKey: request.visitKey,
         formKey: request.formKey,
-        itemPath: request.itemPath,
+        itemPath,
         assignee: request.assignee,
         messageId,
         text: request.text,

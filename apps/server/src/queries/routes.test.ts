@@ -171,6 +171,15 @@ describeWithDatabase('queries API', (database) => {
     });
     expect(wholeForm.statusCode).toBe(201);
     expect(wholeForm.json().itemLabel).toEqual(wholeForm.json().formLabel);
+    // The item's key alone names the same item: stored with its visit and form.
+    const shortPath = await as('dm', 'POST', queriesUrl(), {
+      subjectPk: subject,
+      visitKey: 'v1',
+      formKey: 'vitalSigns',
+      itemPath: 'bodyTemperature',
+      text: 'Please check the unit.',
+    });
+    expect(shortPath.json().itemPath).toBe('v1.vitalSigns.bodyTemperature');
     await expectCountsMatch();
   });
 
