@@ -23,6 +23,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
+import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerVisitAlarmRoutes(app, context);
   registerDashboardRoutes(app, context);
   registerSignatureRoutes(app, context);
+  registerQueryRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

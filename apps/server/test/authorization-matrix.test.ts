@@ -35,6 +35,7 @@ interface Fixture {
   imageId: string;
   subjectId: number;
   sectionKey: string;
+  queryId: number;
 }
 
 const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
@@ -53,6 +54,13 @@ const subjectWriters = (status: number): Record<Caller, number> => ({
   ...everyone(403),
   PI: status,
   SI: status,
+  CRC: 404,
+});
+/** Raising and managing queries on a subject at site 01: CRA and DM; the CRC (site 02) does not see it. */
+const queryManagers = (status: number): Record<Caller, number> => ({
+  ...everyone(403),
+  CRA: status,
+  DM: status,
   CRC: 404,
 });
 const noticeWriters = (status: number): Record<Caller, number> => ({
@@ -326,6 +334,91 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/queries',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/queries?state=all` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/queries/export',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/queries/export?format=csv` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries',
+    // On a subject at site 01: its monitor and the data manager may; the CRC (site 02) does not see it.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries`,
+      body: {
+        subjectPk: f.subjectId,
+        visitKey: 'v1',
+        formKey: 'vitalSigns',
+        itemPath: 'v1.vitalSigns.heartRate',
+        text: 'matrix',
+      },
+    }),
+    expected: queryManagers(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/bulk',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries/bulk`,
+      body: { action: 'close', queryIds: ['OPEN_QUERY_ID'], text: 'matrix' },
+    }),
+    expected: queryManagers(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/queries/:queryId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/queries/${f.queryId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/:queryId/answer',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries/OPEN_QUERY/answer`,
+      body: { text: 'matrix' },
+    }),
+    expected: { ...everyone(403), PI: 200, SI: 200, CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/:queryId/comment',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries/OPEN_QUERY/comment`,
+      body: { text: 'matrix' },
+    }),
+    expected: { ...everyone(403), PI: 200, SI: 200, CRA: 200, DM: 200, CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/:queryId/close',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/queries/OPEN_QUERY/close`, body: {} }),
+    expected: queryManagers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/:queryId/cancel',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries/OPEN_QUERY/cancel`,
+      body: { text: 'matrix' },
+    }),
+    expected: queryManagers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/queries/:queryId/reopen',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/queries/ANSWERED_QUERY/reopen`,
+      body: { text: 'matrix' },
+    }),
+    expected: queryManagers(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/audit',
     request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/audit` }),
     expected: subjectReaders(200),
@@ -517,6 +610,7 @@ describeWithDatabase('authorization matrix', (database) => {
   let eligibleSubject: () => Promise<number>;
   let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
   let nextInstitutionNumber: () => Promise<string>;
+  let newQuery: (status: 'open' | 'answered') => Promise<number>;
 
   beforeAll(async () => {
     await seedDemo(database().db);
@@ -622,8 +716,29 @@ describeWithDatabase('authorization matrix', (database) => {
         .executeTakeFirstOrThrow();
       return { id: created.id, institutionNumber };
     };
+    const querySubject = await newSubject();
+    // A manual query on a subject at site 01, in the state the case needs (fresh per call: actions change it).
+    newQuery = async (status) =>
+      (
+        await db
+          .insertInto('queries')
+          .values({
+            study_id: study.id,
+            site_id: site.id,
+            subject_id: querySubject,
+            visit_key: 'v1',
+            form_key: 'vitalSigns',
+            item_path: 'v1.vitalSigns.heartRate',
+            kind: 'manual',
+            status,
+            message: JSON.stringify({ ko: 'matrix', en: 'matrix' }),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     let counter = 0;
     fixture = {
+      queryId: await newQuery('open'),
       subjectId: await newSubject(),
       sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',
       noticeId: notice.id,
@@ -679,10 +794,18 @@ describeWithDatabase('authorization matrix', (database) => {
           : pattern;
         if (url.includes('ELIGIBLE_SUBJECT'))
           url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
+        if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));
+        if (url.includes('ANSWERED_QUERY'))
+          url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
         if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
         let payload = body;
         if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
           payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));
+        }
+        if (JSON.stringify(body ?? null).includes('OPEN_QUERY_ID')) {
+          payload = JSON.parse(
+            JSON.stringify(body).replace('"OPEN_QUERY_ID"', String(await newQuery('open'))),
+          );
         }
         if (JSON.stringify(body ?? null).includes('FRESH_SITE')) {
           const site = await freshSite();

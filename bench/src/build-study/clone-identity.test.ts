@@ -130,6 +130,38 @@ async function studyRows(db: Kysely<Database>) {
         message: row.message,
         openedBy: user(row.opened_by),
         closed: row.closed_at !== null,
+        assignee: row.assignee,
+        reopened: row.reopened,
+        closedOverCheck: row.closed_over_check,
+        messageCount: row.message_count,
+      })),
+    ),
+    queryMessages: sorted(
+      (
+        await db
+          .selectFrom('query_messages')
+          .innerJoin('queries', 'queries.id', 'query_messages.query_id')
+          .select([
+            'queries.subject_id',
+            'queries.visit_key',
+            'queries.form_key',
+            'queries.item_path',
+            'queries.check_id',
+            'query_messages.kind',
+            'query_messages.text',
+            'query_messages.author_user_id',
+            'query_messages.author_role',
+            'query_messages.proposed_value',
+          ])
+          .execute()
+      ).map((row) => ({
+        subject: subjectOf(row.subject_id),
+        query: `${row.visit_key}.${row.form_key}.${row.item_path}.${row.check_id}`,
+        kind: row.kind,
+        text: row.text,
+        author: user(row.author_user_id),
+        role: row.author_role,
+        proposedValue: row.proposed_value,
       })),
     ),
     signatures: sorted(
@@ -178,6 +210,7 @@ describe('the bulk loader', () => {
     // Something of everything, so that equality says something.
     expect(fromBulk.signatures.length).toBeGreaterThan(3);
     expect(fromBulk.queries.length).toBeGreaterThan(10);
+    expect(fromBulk.queryMessages.length).toBeGreaterThan(fromBulk.queries.length);
     expect(
       fromBulk.randomizationSlots.filter((slot) => !slot.includes('"subject":null')).length,
     ).toBeGreaterThan(20);

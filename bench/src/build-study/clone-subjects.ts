@@ -114,12 +114,25 @@ export async function cloneSubject(
   await setItem(trx, subjectId, 'consentScreening', 'consentScreening', 'initials', initials);
   await setItem(trx, subjectId, 'consentScreening', 'consentScreening', 'screeningNumber', screeningNumber);
 
-  await sql`
-    insert into queries (study_id, site_id, subject_id, visit_key, form_key, item_path, check_id, kind, status, message, opened_at, opened_by, closed_at)
-    select study_id, ${team.siteId}::int, ${subjectId}::int, visit_key, form_key, item_path, check_id, kind, status,
-           message, opened_at, ${mapUser('opened_by', from, team)}, closed_at
-    from queries where subject_id = ${template.subjectId}::int
-    order by id`.execute(trx);
+  // Each query with its thread (query by query: the copy's id is needed for its messages).
+  const templateQueries = await sql<{ id: number }>`
+    select id from queries where subject_id = ${template.subjectId}::int order by id`.execute(trx);
+  for (const query of templateQueries.rows) {
+    const copy = await sql<{ id: number }>`
+      insert into queries (study_id, site_id, subject_id, visit_key, form_key, item_path, check_id, kind, status, message,
+                           opened_at, opened_by, closed_at, assignee, reopened, closed_over_check, last_message_at, message_count)
+      select study_id, ${team.siteId}::int, ${subjectId}::int, visit_key, form_key, item_path, check_id, kind, status,
+             message, opened_at, ${mapUser('opened_by', from, team)}, closed_at, assignee, reopened, closed_over_check,
+             last_message_at, message_count
+      from queries where id = ${query.id}::int
+      returning id`.execute(trx);
+    await sql`
+      insert into query_messages (query_id, kind, text, author_user_id, author_role, created_at, proposed_value)
+      select ${copy.rows[0]?.id}::int, kind, text, ${mapUser('author_user_id', from, team)}, author_role, created_at,
+             proposed_value
+      from query_messages where query_id = ${query.id}::int
+      order by id`.execute(trx);
+  }
 
   if (template.randomized) await assignSlot(trx, studyId, template, team, subjectId);
   await copySignatures(trx, template, team, subjectId, screeningNumber);

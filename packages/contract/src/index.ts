@@ -7,6 +7,7 @@ export * from './ids.ts';
 export * from './korea-time.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';
+export * from './queries.ts';
 export * from './randomization.ts';
 export * from './request-body.ts';
 export * from './roles.ts';

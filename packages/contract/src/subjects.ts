@@ -45,14 +45,21 @@ export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
 const localized = z.object({ ko: z.string(), en: z.string() });
 
+/**
+ * A query on this form as the form screen shows it (every state: the item's badge counts the open and
+ * answered ones, the side panel lists them all and loads a thread from GET …/queries/:queryId).
+ */
 export const itemQuerySchema = z.object({
   id: z.number().int(),
+  /** The item's path, or '' (WHOLE_FORM_ITEM_PATH) for a query on the whole form. */
   itemPath: z.string(),
   kind: z.enum(['system', 'manual']),
   status: z.enum(['open', 'answered', 'closed', 'cancelled']),
   checkId: z.string().nullable(),
+  /** The text it was raised with (the edit check's message, or the monitor's words in both languages). */
   message: localized,
   openedAt: z.string(),
+  messageCount: z.number().int(),
 });
 
 export const commentSchema = z.object({
@@ -90,6 +97,8 @@ export const formDataResponseSchema = z.object({
     edit: z.boolean(),
     /** On the randomization form: the user may randomize this subject now (eligibility is checked on asking). */
     randomize: z.boolean(),
+    /** The user may raise a manual query on this form's items (CRA, DM in scope). */
+    openQuery: z.boolean(),
   }),
 });
 export type FormDataResponse = z.infer<typeof formDataResponseSchema>;

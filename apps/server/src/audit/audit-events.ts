@@ -49,7 +49,12 @@ export const auditEventTypes = [
   'data.item_changed',
   'data.form_reset',
   'query.opened',
+  'query.answered',
+  'query.commented',
   'query.closed',
+  'query.cancelled',
+  'query.reopened',
+  'queries.exported',
   'comment.added',
 ] as const;
 

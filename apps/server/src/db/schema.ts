@@ -28,6 +28,7 @@ export interface Database {
   form_instances: FormInstancesTable;
   item_values: ItemValuesTable;
   queries: QueriesTable;
+  query_messages: QueryMessagesTable;
   form_comments: FormCommentsTable;
   randomization_slots: RandomizationSlotsTable;
   signatures: SignaturesTable;
@@ -308,8 +309,31 @@ export interface QueriesTable {
   opened_at: CreatedAt;
   opened_by: number | null;
   closed_at: NullableTimestamp;
+  /** Who is asked to act next. */
+  assignee: Generated<'site' | 'monitor' | 'dataManagement'>;
+  /** Sent back to open at least once. */
+  reopened: Generated<boolean>;
+  last_message_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  message_count: Generated<number>;
+  /** A system query a person closed while its check still failed (not raised again until the value changes). */
+  closed_over_check: Generated<boolean>;
 }
 export type QueryRow = Selectable<QueriesTable>;
+
+/** One message of a query's thread (issue 14). */
+export interface QueryMessagesTable {
+  id: Generated<number>;
+  query_id: number;
+  kind: 'opened' | 'answer' | 'comment' | 'close' | 'cancel' | 'reopen' | 'value_changed' | 'closed_by_check';
+  text: ColumnType<{ ko: string; en: string }, string, string>;
+  /** Null for the system's messages. */
+  author_user_id: number | null;
+  /** The study role the author acted in, as held then. */
+  author_role: string | null;
+  created_at: CreatedAt;
+  proposed_value: ColumnType<string | number | boolean | null, string | null | undefined, string | null>;
+}
+export type QueryMessageRow = Selectable<QueryMessagesTable>;
 
 export interface FormCommentsTable {
   id: Generated<number>;

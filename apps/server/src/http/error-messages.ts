@@ -240,6 +240,22 @@ export const errorMessages = {
     ko: '시험책임자 서명 양식은 직접 저장하거나 초기화할 수 없습니다. 서명 버튼으로 서명하세요.',
     en: 'The investigator signature form cannot be saved or reset directly. Use the Sign button.',
   },
+  query_state_conflict: {
+    ko: '쿼리의 현재 상태에서는 이 작업을 할 수 없습니다. 최신 내용을 확인하세요.',
+    en: "This action is not possible in the query's current state. Review the latest version of the query.",
+  },
+  query_reason_required: {
+    ko: '점검 조건에 아직 해당하는 시스템 쿼리를 종료하려면 사유를 입력해야 합니다.',
+    en: 'Closing a system query whose check still fails requires a reason.',
+  },
+  system_query_not_cancellable: {
+    ko: '시스템 쿼리는 취소할 수 없습니다. 종료하세요.',
+    en: 'A system query cannot be cancelled; close it instead.',
+  },
+  query_item_unknown: {
+    ko: '이 양식에 없는 항목에는 쿼리를 발행할 수 없습니다.',
+    en: 'A query can only be raised on an item of this form.',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

@@ -13,7 +13,7 @@ import { computeReadModelRows, rebuildReadModel } from './rebuild-read-model.ts'
 /**
  * The read model is only worth having if it is right: after random sequences of what people do
  * to subjects — register, save forms (visit dates moved, genders and events changed), reset forms,
- * randomize, sign, delete — the rows stored by the writes equal a full recomputation from the raw
+ * randomize, sign, delete, raise queries and answer, comment, close, cancel or reopen them — the rows stored by the writes equal a full recomputation from the raw
  * data, row for row. And a rebuild from scratch gives the same rows again.
  */
 
@@ -41,7 +41,11 @@ type Action =
   | { kind: 'reset'; subject: number; form: number }
   | { kind: 'randomize'; subject: number }
   | { kind: 'sign'; subject: number }
-  | { kind: 'delete'; subject: number };
+  | { kind: 'delete'; subject: number }
+  | { kind: 'raise'; subject: number; form: number; system: boolean }
+  | { kind: 'query'; query: number; action: (typeof queryActions)[number] };
+
+const queryActions = ['answer', 'comment', 'close', 'cancel', 'reopen'] as const;
 
 const subjectPick = fc.nat({ max: 50 });
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -71,6 +75,23 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('randomize' as const), subject: subjectPick }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('sign' as const), subject: subjectPick }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), subject: subjectPick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('raise' as const),
+      subject: subjectPick,
+      form: fc.nat({ max: forms.length - 1 }),
+      system: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('query' as const),
+      query: fc.nat({ max: 200 }),
+      action: fc.constantFrom(...queryActions),
+    }),
+  },
 );
 
 /** The sample values of a form, varied the ways that move facts. */
@@ -111,6 +132,23 @@ describeWithDatabase('the read model', (database) => {
       if (response.statusCode === 201) subjects.push(response.json().id);
       return response.statusCode;
     }
+    if (step.kind === 'query') {
+      // Any query of the study (manual or raised by a check), any action, as who would take it.
+      const queries = await database()
+        .db.selectFrom('queries')
+        .select(['id', 'kind'])
+        .where('study_id', '=', studyId)
+        .orderBy('id')
+        .execute();
+      const query = queries[step.query % Math.max(queries.length, 1)];
+      if (!query) return 0;
+      const who = step.action === 'answer' || step.action === 'comment' ? 'si' : 'cra';
+      return (
+        await as(who, 'POST', `/api/studies/${studyId}/queries/${query.id}/${step.action}`, {
+          text: 'Checked against the source.',
+        })
+      ).statusCode;
+    }
     // Deletion is for a subject registered in error, before any data: try the newest one.
     const subjectId = step.kind === 'delete' ? subjects.at(-1) : pick(step.subject);
     if (subjectId === undefined) return 0;
@@ -150,6 +188,28 @@ describeWithDatabase('the read model', (database) => {
       case 'delete':
         return (await as('pi', 'DELETE', subjectUrl(subjectId), { reason: 'Registered in error' }))
           .statusCode;
+      case 'raise': {
+        // A monitor's query on the whole form, or (system) the vital signs failing their check.
+        if (step.system) {
+          const url = `${subjectUrl(subjectId)}/forms/v1/vitalSigns`;
+          const current = await as('si', 'GET', url);
+          if (current.statusCode !== 200) return current.statusCode;
+          const { version } = current.json() as { version: number };
+          const values = { bloodPressureSystolic: 70, bloodPressureDiastolic: 80 };
+          const reasons = { bloodPressureSystolic: 'Re-measured', bloodPressureDiastolic: 'Re-measured' };
+          return (await as('si', 'PUT', url, { values, version, reasons })).statusCode === 200 ? 201 : 422;
+        }
+        const form = forms[step.form] as { visitKey: string; formKey: string };
+        return (
+          await as('cra', 'POST', `/api/studies/${studyId}/queries`, {
+            subjectPk: subjectId,
+            visitKey: form.visitKey,
+            formKey: form.formKey,
+            itemPath: '',
+            text: 'Please check against the source.',
+          })
+        ).statusCode;
+      }
     }
   }
 
@@ -190,6 +250,7 @@ describeWithDatabase('the read model', (database) => {
     await generateRandomizationLists(db, systemActor('test'), studyId, { perSite: 200, seed: 'read-model' });
     session.si = await signIn(app, 'si@demo.cdms');
     session.pi = await signIn(app, 'pi@demo.cdms');
+    session.cra = await signIn(app, 'cra@demo.cdms');
   });
   afterAll(async () => {
     await app.close();
@@ -219,6 +280,9 @@ describeWithDatabase('the read model', (database) => {
       'randomize 201',
       'sign 201',
       'delete 204',
+      'raise 201',
+      'query 200',
+      'query 409',
     ]) {
       expect(outcomes.get(reached) ?? 0, `${reached} in ${JSON.stringify([...outcomes])}`).toBeGreaterThan(0);
     }

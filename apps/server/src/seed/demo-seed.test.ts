@@ -193,7 +193,8 @@ describeWithDatabase('living demo seed', (database) => {
         'all.adverseEvent.hasAdverseEvent',
       ]),
     );
-    // The seed acts as the sites' demo accounts, and says so in the request id.
+    // The seed acts as the sites' demo accounts (the monitor raises and closes queries), and says so
+    // in the request id.
     const actors = await db
       .selectFrom('audit_events')
       .select('actor_label')
@@ -201,6 +202,7 @@ describeWithDatabase('living demo seed', (database) => {
       .where('request_id', '=', 'demo-seed')
       .execute();
     expect(actors.map((actor) => actor.actor_label).sort()).toEqual([
+      'cra@demo.cdms',
       'crc3@demo.cdms',
       'crc@demo.cdms',
       'dm@demo.cdms',
@@ -223,14 +225,17 @@ describeWithDatabase('living demo seed', (database) => {
     ]);
   });
 
-  it('leaves open system queries from query-severity checks, and closes the one corrected', async () => {
+  it('leaves unresolved system queries from query-severity checks, and closes the one corrected', async () => {
     const queries = await database()
       .db.selectFrom('queries')
       .select(['check_id', 'status'])
       .where('study_id', '=', studyId)
       .where('kind', '=', 'system')
       .execute();
-    const open = queries.filter((query) => query.status === 'open').map((query) => query.check_id);
+    // Open, or answered by the site (issue 14: a few are answered "confirmed against source").
+    const open = queries
+      .filter((query) => query.status === 'open' || query.status === 'answered')
+      .map((query) => query.check_id);
     expect(open).toEqual(
       expect.arrayContaining([
         'inclusionExclusionEval.reconfirm.v1EarDischarge',
@@ -243,6 +248,46 @@ describeWithDatabase('living demo seed', (database) => {
       ]),
     );
     expect(queries).toContainEqual({ check_id: 'vitalSigns.systolicNotAboveDiastolic', status: 'closed' });
+  });
+
+  it('has manual queries at every state on several sites, with Korean threads, and answered system queries', async () => {
+    const db = database().db;
+    const queries = await db
+      .selectFrom('queries')
+      .innerJoin('sites', 'sites.id', 'queries.site_id')
+      .select([
+        'queries.id',
+        'queries.kind',
+        'queries.status',
+        'queries.reopened',
+        'queries.message_count',
+        'sites.institution_number',
+      ])
+      .where('queries.study_id', '=', studyId)
+      .execute();
+    const manual = queries.filter((query) => query.kind === 'manual');
+    expect(new Set(manual.map((query) => query.status))).toEqual(
+      new Set(['open', 'answered', 'closed', 'cancelled']),
+    );
+    expect(manual.some((query) => query.reopened && query.status === 'open')).toBe(true);
+    expect(new Set(manual.map((query) => query.institution_number)).size).toBeGreaterThanOrEqual(3);
+    expect(
+      queries.filter((query) => query.kind === 'system' && query.status === 'answered').length,
+    ).toBeGreaterThan(0);
+    // Every thread holds its messages, the count kept with them; dated back, never in the future.
+    const messages = await db
+      .selectFrom('query_messages')
+      .select(['query_id', 'created_at', 'text'])
+      .where(
+        'query_id',
+        'in',
+        queries.map((query) => query.id),
+      )
+      .execute();
+    for (const query of queries)
+      expect(messages.filter((message) => message.query_id === query.id)).toHaveLength(query.message_count);
+    expect(messages.every((message) => message.created_at.getTime() <= Date.now())).toBe(true);
+    expect(messages.map((message) => message.text.ko)).toContain('원자료 확인 후 수정하였습니다.');
   });
 
   it('has PI signatures at site 01: some valid, one invalidated by a later change', async () => {

@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
+import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
 
 /** Every demo account's password (README, and printed at start). */
@@ -119,6 +120,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       },
       dataManager: 'dm@demo.cdms',
       signingPassword: DEMO_PASSWORD,
+    });
+    await seedDemoQueries(db, {
+      studyId: study,
+      siteStaff: { '01': 'si@demo.cdms', '02': 'crc@demo.cdms', '03': 'crc3@demo.cdms' },
+      monitor: 'cra@demo.cdms',
+      dataManager: 'dm@demo.cdms',
     });
   }
   return true;

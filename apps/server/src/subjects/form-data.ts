@@ -21,6 +21,8 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { addQueryMessage } from '../queries/query-messages.ts';
+import { postValueChangeMessages } from '../queries/value-change-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
 import type { SubjectWithSite } from './subject-access.ts';
@@ -279,7 +281,21 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   stored.instances.set(key, updated);
 
   await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
-  await syncSystemQueries(trx, subject, stored, evaluation, actor);
+  // The open and answered queries on changed items say what changed, before checks close any.
+  await postValueChangeMessages(trx, {
+    subject,
+    definition,
+    visitKey,
+    formKey,
+    before,
+    after,
+    changedKeys,
+    actor,
+  });
+  const changedPrefixes = changedKeys.map((itemKey) => `${visitKey}.${formKey}.${itemKey}`);
+  await syncSystemQueries(trx, subject, stored, evaluation, actor, (path) =>
+    changedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}[`)),
+  );
   await updateSubjectStatus(trx, definition, subject, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
   // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
@@ -328,9 +344,45 @@ async function storeDerivedValues(
   }
 }
 
+/** The "query" checks that fail on saved forms, by `visit|form|checkId|path` (a system query's key). */
+export function failingQueryChecks(
+  stored: StoredSubjectData,
+  evaluation: SubjectEvaluation,
+): Map<string, CheckResult> {
+  const failing = new Map<string, CheckResult>();
+  for (const form of evaluation.forms) {
+    if (!stored.instances.get(formKeyOf(form.visitKey, form.formKey))?.has_data) continue;
+    for (const check of form.checks) {
+      if (check.severity === 'query')
+        failing.set(systemQueryKey(form.visitKey, form.formKey, check.checkId, check.path), check);
+    }
+  }
+  return failing;
+}
+
+export const systemQueryKey = (visitKey: string, formKey: string, checkId: string | null, path: string) =>
+  `${visitKey}|${formKey}|${checkId}|${path}`;
+
+/**
+ * After a query's state changed outside a save: the subject's data evaluated again, each saved
+ * form's stored status brought in line with its open queries, and the failing checks returned.
+ */
+export async function refreshAfterQueryChange(
+  trx: Transaction<Database>,
+  definition: StudyDefinition,
+  subjectId: number,
+): Promise<Map<string, CheckResult>> {
+  const stored = await loadSubjectData(trx, subjectId);
+  const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  await refreshFormStatuses(trx, definition, subjectId, stored, evaluation);
+  return failingQueryChecks(stored, evaluation);
+}
+
 /**
  * One open system query per failing "query" check and item on saved forms; a query whose check no
- * longer fails closes itself. Both are audited.
+ * longer fails closes itself, with a message in its thread. Both are audited. A query a person closed
+ * while its check still failed (`closed_over_check`) is not raised again until the item's value
+ * changes.
  */
 async function syncSystemQueries(
   trx: Transaction<Database>,
@@ -338,25 +390,24 @@ async function syncSystemQueries(
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
   actor: AuditActor,
+  changedPaths: (path: string) => boolean,
 ) {
-  const failing = new Map<string, CheckResult>();
-  for (const form of evaluation.forms) {
-    if (!stored.instances.get(formKeyOf(form.visitKey, form.formKey))?.has_data) continue;
-    for (const check of form.checks) {
-      if (check.severity === 'query')
-        failing.set(`${form.visitKey}|${form.formKey}|${check.checkId}|${check.path}`, check);
-    }
-  }
-  const open = await trx
+  const failing = failingQueryChecks(stored, evaluation);
+  const existing = await trx
     .selectFrom('queries')
     .selectAll()
     .where('subject_id', '=', subject.id)
     .where('kind', '=', 'system')
-    .where('status', 'in', ['open', 'answered'])
+    .where((eb) => eb.or([eb('status', 'in', ['open', 'answered']), eb('closed_over_check', '=', true)]))
     .execute();
   const openKeys = new Set<string>();
-  for (const query of open) {
-    const queryKey = `${query.visit_key}|${query.form_key}|${query.check_id}|${query.item_path}`;
+  const settledKeys = new Set<string>();
+  for (const query of existing) {
+    const queryKey = systemQueryKey(query.visit_key, query.form_key, query.check_id, query.item_path);
+    if (query.status !== 'open' && query.status !== 'answered') {
+      settledKeys.add(queryKey);
+      continue;
+    }
     openKeys.add(queryKey);
     if (failing.has(queryKey)) continue;
     await trx
@@ -364,6 +415,13 @@ async function syncSystemQueries(
       .set({ status: 'closed', closed_at: new Date() })
       .where('id', '=', query.id)
       .execute();
+    await addQueryMessage(trx, {
+      queryId: query.id,
+      kind: 'closed_by_check',
+      text: CLOSED_BY_CHECK,
+      authorUserId: null,
+      authorRole: null,
+    });
     await recordAudit(trx, actor, {
       type: 'query.closed',
       entityType: 'query',
@@ -373,11 +431,12 @@ async function syncSystemQueries(
       subjectId: subject.id,
       before: { status: query.status },
       after: { status: 'closed', itemPath: query.item_path, checkId: query.check_id },
-      reason: 'The data no longer fail the check (closed by the system).',
+      reason: CLOSED_BY_CHECK.en,
     });
   }
   for (const [queryKey, check] of failing) {
     if (openKeys.has(queryKey)) continue;
+    if (settledKeys.has(queryKey) && !changedPaths(check.path)) continue;
     const query = await trx
       .insertInto('queries')
       .values({
@@ -392,8 +451,16 @@ async function syncSystemQueries(
         status: 'open',
         message: JSON.stringify(check.message),
       })
-      .returning('id')
+      .returning(['id', 'opened_at'])
       .executeTakeFirstOrThrow();
+    await addQueryMessage(trx, {
+      queryId: query.id,
+      kind: 'opened',
+      text: check.message,
+      authorUserId: null,
+      authorRole: null,
+      at: query.opened_at,
+    });
     await recordAudit(trx, actor, {
       type: 'query.opened',
       entityType: 'query',
@@ -411,6 +478,11 @@ async function syncSystemQueries(
     });
   }
 }
+
+const CLOSED_BY_CHECK = {
+  ko: '데이터가 더 이상 점검 조건에 해당하지 않아 시스템이 종료했습니다.',
+  en: 'The data no longer fail the check (closed by the system).',
+};
 
 /**
  * The subject's status follows from the data after every save (the definition's status rules);
@@ -446,7 +518,7 @@ async function updateSubjectStatus(
 }
 
 /** Each saved form's overview status from its data and its open queries. */
-async function refreshFormStatuses(
+export async function refreshFormStatuses(
   trx: Transaction<Database>,
   definition: StudyDefinition,
   subjectId: number,

@@ -72,7 +72,6 @@ export async function formData(
     .where('subject_id', '=', subject.id)
     .where('visit_key', '=', visitKey)
     .where('form_key', '=', formKey)
-    .where('status', 'in', ['open', 'answered'])
     .orderBy('id')
     .execute();
   const comments = await listComments(db, subject.id, visitKey, formKey);
@@ -93,6 +92,7 @@ export async function formData(
       checkId: query.check_id,
       message: query.message,
       openedAt: query.opened_at.toISOString(),
+      messageCount: query.message_count,
     })),
     comments,
     outcomes: instance?.has_data
@@ -110,6 +110,7 @@ export async function formData(
         formKey === randomizationForm.formKey &&
         can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
         awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
+      openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),
     },
   };
 }

@@ -7,13 +7,10 @@ import type { Language } from '../http/language.ts';
  * one column per spec column, headers and labels in the user's language.
  */
 
-type Text = Record<Language, string>;
-type Cell = string | number | null;
+export type Text = Record<Language, string>;
+export type Cell = string | number | null;
 
-interface ExportColumn {
-  header: Text;
-  value: (row: SubjectListRow, language: Language) => Cell;
-}
+type ExportColumn = ExportColumnOf<SubjectListRow>;
 
 const statusLabels: Record<SubjectStatusValue, Text> = {
   Screening: { ko: '스크리닝', en: 'Screening' },
@@ -78,42 +75,55 @@ function csvField(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The CSV's first line: UTF-8 byte-order mark (so Excel reads Korean) and the headers. */
-export function csvHeaderLine(language: Language): string {
-  return `\uFEFF${exportColumns.map((column) => csvField(column.header[language])).join(',')}\r\n`;
+/** A column of any exported list: its header in both languages and its cell per row. */
+export interface ExportColumnOf<Row> {
+  header: Text;
+  value: (row: Row, language: Language) => Cell;
+}
+
+/** A CSV's first line: UTF-8 byte-order mark (so Excel reads Korean) and the headers. */
+export function csvHeaderLineOf<Row>(columns: readonly ExportColumnOf<Row>[], language: Language): string {
+  return `\uFEFF${columns.map((column) => csvField(column.header[language])).join(',')}\r\n`;
 }
 
 /** CSV lines of some rows, each ended by CRLF. */
-export function csvRowLines(rows: SubjectListRow[], language: Language): string {
+export function csvRowLinesOf<Row>(
+  columns: readonly ExportColumnOf<Row>[],
+  rows: Row[],
+  language: Language,
+): string {
   return rows
-    .map((row) => `${exportColumns.map((column) => csvField(column.value(row, language))).join(',')}\r\n`)
+    .map((row) => `${columns.map((column) => csvField(column.value(row, language))).join(',')}\r\n`)
     .join('');
 }
 
-/** The list as one CSV document, streamed chunk by chunk (memory stays flat at any trial size). */
-export async function* subjectsCsv(
-  chunks: AsyncIterable<SubjectListRow[]>,
+/** A list as one CSV document, streamed chunk by chunk (memory stays flat at any size). */
+export async function* csvDocument<Row>(
+  columns: readonly ExportColumnOf<Row>[],
+  chunks: AsyncIterable<Row[]>,
   language: Language,
 ): AsyncGenerator<string> {
-  yield csvHeaderLine(language);
-  for await (const rows of chunks) if (rows.length > 0) yield csvRowLines(rows, language);
+  yield csvHeaderLineOf(columns, language);
+  for await (const rows of chunks) if (rows.length > 0) yield csvRowLinesOf(columns, rows, language);
 }
 
 /**
- * The list as an XLSX workbook. A workbook is a zip written at the end, so its rows are held in
+ * A list as an XLSX workbook. A workbook is a zip written at the end, so its rows are held in
  * memory (`write-excel-file` has no streaming writer); CSV is the format for very large lists.
  */
-export async function subjectsXlsx(
-  chunks: AsyncIterable<SubjectListRow[]>,
+export async function xlsxWorkbook<Row>(
+  columns: readonly ExportColumnOf<Row>[],
+  chunks: AsyncIterable<Row[]>,
   language: Language,
+  sheet: Text,
 ): Promise<Buffer> {
-  const rows: SubjectListRow[] = [];
+  const rows: Row[] = [];
   for await (const chunk of chunks) rows.push(...chunk);
   const sheetData = [
-    exportColumns.map((column) => ({ value: column.header[language], fontWeight: 'bold' as const })),
+    columns.map((column) => ({ value: column.header[language], fontWeight: 'bold' as const })),
     // Text cells are typed String: a spreadsheet shows them as written and never evaluates them.
     ...rows.map((row) =>
-      exportColumns.map((column) => {
+      columns.map((column) => {
         const value = column.value(row, language);
         if (value === null) return null;
         return typeof value === 'number' ? { value, type: Number } : { value, type: String };
@@ -121,10 +131,33 @@ export async function subjectsXlsx(
     ),
   ];
   return writeExcelFile(sheetData, {
-    sheet: language === 'ko' ? '대상자 목록' : 'Subjects',
+    sheet: sheet[language],
     stickyRowsCount: 1,
-    columns: exportColumns.map((column) => ({ width: Math.max(10, column.header[language].length * 2) })),
+    columns: columns.map((column) => ({ width: Math.max(10, column.header[language].length * 2) })),
   }).toBuffer();
+}
+
+/** The subject list CSV's first line. */
+export function csvHeaderLine(language: Language): string {
+  return csvHeaderLineOf(exportColumns, language);
+}
+
+/** CSV lines of some subject rows. */
+export function csvRowLines(rows: SubjectListRow[], language: Language): string {
+  return csvRowLinesOf(exportColumns, rows, language);
+}
+
+/** The subject list as one CSV document, streamed chunk by chunk. */
+export function subjectsCsv(
+  chunks: AsyncIterable<SubjectListRow[]>,
+  language: Language,
+): AsyncGenerator<string> {
+  return csvDocument(exportColumns, chunks, language);
+}
+
+/** The subject list as an XLSX workbook. */
+export function subjectsXlsx(chunks: AsyncIterable<SubjectListRow[]>, language: Language): Promise<Buffer> {
+  return xlsxWorkbook(exportColumns, chunks, language, { ko: '대상자 목록', en: 'Subjects' });
 }
 
 export const exportContentTypes = {
@@ -136,8 +169,13 @@ export const exportContentTypes = {
  * `attachment; filename="TMP-2026_subjects_2026-05-01.csv"` with an RFC 5987 `filename*` for
  * characters outside ASCII, and nothing that could break out of the header.
  */
-export function exportDisposition(studyCode: string, today: string, format: 'csv' | 'xlsx'): string {
-  const name = `${studyCode}_subjects_${today}.${format}`;
+export function exportDisposition(
+  studyCode: string,
+  today: string,
+  format: 'csv' | 'xlsx',
+  what = 'subjects',
+): string {
+  const name = `${studyCode}_${what}_${today}.${format}`;
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -1,0 +1,135 @@
+import { type CreateQueryRequest, type createQueryRequestSchema, WHOLE_FORM_ITEM_PATH } from '@cdms/contract';
+import { getFormLayout, type StudyDefinition } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { refreshAfterQueryChange } from '../subjects/form-data.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { actingRole } from './query-access.ts';
+import { addQueryMessage, sameInBoth } from './query-messages.ts';
+
+export type CreateQueryInput = z.output<typeof createQueryRequestSchema>;
+
+const ITEM_PATH = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\d{1,4})\]\.([A-Za-z][A-Za-z0-9_]*))?$/;
+
+/**
+ * The stored path of the item `itemPath` names in the form as shown in the visit, or null when it
+ * names none: the whole form (''), `visit.form.item` for a plain item, `visit.form.group[row].column`
+ * for a column of a repeating row (the paths FormDataResponse.queries carry). The same path without
+ * its `visit.form.` prefix is taken too.
+ */
+export function itemPathOf(
+  definition: StudyDefinition,
+  visitKey: string,
+  formKey: string,
+  itemPath: string,
+): string | null {
+  if (itemPath === WHOLE_FORM_ITEM_PATH) return WHOLE_FORM_ITEM_PATH;
+  const layout = getFormLayout(definition, visitKey, formKey);
+  if (!layout) return null;
+  const prefix = `${visitKey}.${formKey}.`;
+  const relative = itemPath.startsWith(prefix) ? itemPath.slice(prefix.length) : itemPath;
+  const match = ITEM_PATH.exec(relative);
+  if (!match) return null;
+  const [, top = '', row, column] = match;
+  if (row === undefined || column === undefined) {
+    const location = layout.items.get(top);
+    return location !== undefined && location.groupKey === undefined ? `${prefix}${top}` : null;
+  }
+  const location = layout.items.get(column);
+  return layout.groups.has(top) && location?.groupKey === top
+    ? `${prefix}${top}[${Number(row)}].${column}`
+    : null;
+}
+
+/**
+ * A monitor or data manager raises a manual query on an item (or the whole form) of a subject in
+ * their scope: validate → authorize → the query, its first message and the audit record in one
+ * transaction, with the subject's read-model rows and form statuses refreshed.
+ */
+export async function createQuery(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  request: CreateQueryInput,
+  options: { at?: Date } = {},
+): Promise<number> {
+  const subject = await findSubjectInScope(db, principal, studyId, request.subjectPk, 'query.open');
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
+    throw new AppError(404, 'not_found');
+  const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
+  if (itemPath === null) throw new AppError(422, 'query_item_unknown');
+  const role = actingRole(principal, 'query.open', studyId, subject.site_id);
+  const text = sameInBoth(request.text);
+  const at = options.at ?? new Date();
+  return inTransaction(db, async (trx) => {
+    // One writer per subject at a time, as for saves.
+    const locked = await trx
+      .selectFrom('subjects')
+      .select('deleted_at')
+      .where('id', '=', subject.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+    const query = await trx
+      .insertInto('queries')
+      .values({
+        study_id: studyId,
+        site_id: subject.site_id,
+        subject_id: subject.id,
+        visit_key: request.visitKey,
+        form_key: request.formKey,
+        item_path: itemPath,
+        check_id: null,
+        kind: 'manual',
+        status: 'open',
+        message: JSON.stringify(text),
+        opened_at: at,
+        opened_by: principal.user.id,
+        assignee: request.assignee,
+        last_message_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const messageId = await addQueryMessage(trx, {
+      queryId: query.id,
+      kind: 'opened',
+      text,
+      authorUserId: principal.user.id,
+      authorRole: role,
+      at,
+    });
+    await recordAudit(trx, actor, {
+      type: 'query.opened',
+      entityType: 'query',
+      entityId: query.id,
+      studyId,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      after: {
+        status: 'open',
+        kind: 'manual',
+        visitKey: request.visitKey,
+        formKey: request.formKey,
+        itemPath,
+        assignee: request.assignee,
+        messageId,
+        text: request.text,
+      },
+    });
+    await refreshAfterQueryChange(trx, current.definition, subject.id);
+    await refreshSubjectFacts(trx, subject.id, { definition: current.definition });
+    return query.id;
+  });
+}
+
+export type { CreateQueryRequest };

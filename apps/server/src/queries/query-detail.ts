@@ -1,0 +1,52 @@
+import type { QueryDetail } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { checkStillFails } from './act-on-query.ts';
+import { ageDaysExpression } from './list-queries.ts';
+import { findQueryInScope, queryPowers } from './query-access.ts';
+import { presentQueryRow, threadOf } from './query-presenter.ts';
+import { allowedQueryActions } from './query-workflow.ts';
+
+/** One query with its whole thread and what the reader may do with it now. */
+export async function queryDetail(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  queryId: number,
+): Promise<QueryDetail> {
+  await findQueryInScope(db, principal, studyId, queryId);
+  const row = await db
+    .selectFrom('queries')
+    .innerJoin('subjects', 'subjects.id', 'queries.subject_id')
+    .innerJoin('sites', 'sites.id', 'queries.site_id')
+    .leftJoin('subject_facts', 'subject_facts.subject_id', 'queries.subject_id')
+    .selectAll('queries')
+    .select([
+      'subjects.screening_number',
+      'subject_facts.randomization_number',
+      'sites.code as site_code',
+      ageDaysExpression(todayInKorea()).as('age_days'),
+    ])
+    .where('queries.id', '=', queryId)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, 'not_found');
+  const definition = (await currentStudyDefinition(db, studyId))?.definition ?? null;
+  const messages = await threadOf(db, queryId);
+  const actions = allowedQueryActions(row.status, row.kind, queryPowers(principal, studyId, row.site_id));
+  return {
+    ...presentQueryRow(row, definition, messages.at(-1)),
+    messages,
+    checkStillFails: definition ? await checkStillFails(db, definition, row) : false,
+    abilities: {
+      answer: actions.includes('answer'),
+      comment: actions.includes('comment'),
+      close: actions.includes('close'),
+      cancel: actions.includes('cancel'),
+      reopen: actions.includes('reopen'),
+    },
+  };
+}

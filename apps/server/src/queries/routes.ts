@@ -1,0 +1,203 @@
+import { Readable } from 'node:stream';
+import {
+  answerQueryRequestSchema,
+  bulkQueryRequestSchema,
+  bulkQueryResponseSchema,
+  cancelQueryRequestSchema,
+  closeQueryRequestSchema,
+  commentQueryRequestSchema,
+  createQueryRequestSchema,
+  paramIdSchema,
+  queryDetailSchema,
+  queryExportQuerySchema,
+  queryListQuerySchema,
+  queryListResponseSchema,
+  reopenQueryRequestSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { actOnQuery } from './act-on-query.ts';
+import { bulkQueryAction } from './bulk-query-action.ts';
+import { createQuery } from './create-query.ts';
+import { queriesCsv, queriesXlsx, queryDownload } from './export-queries.ts';
+import { listQueries } from './list-queries.ts';
+import { queryDetail } from './query-detail.ts';
+import type { QueryAction } from './query-workflow.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+const queryParams = z.object({ studyId: paramIdSchema, queryId: paramIdSchema });
+
+function requireMember(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+}
+
+/** Queries (issue 14): the list, its download, one query's thread, raising one, the five actions, bulk. */
+export function registerQueryRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['queries'];
+  const base = '/api/studies/:studyId/queries';
+
+  app.get(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "Queries at the reader's sites: filtered, sorted and paged (default: unresolved, oldest first)",
+        params: studyParams,
+        querystring: queryListQuerySchema,
+        response: { 200: queryListResponseSchema },
+      },
+    },
+    async (request) => listQueries(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.get(
+    `${base}/export`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The filtered query list as CSV (UTF-8 with BOM) or XLSX (audited)',
+        params: studyParams,
+        querystring: queryExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      requireMember(principal, studyId);
+      const { format, ...filter } = request.query;
+      const language = requestLanguage(request);
+      const { chunks, studyCode, today, total } = await queryDownload(db, principal, studyId, filter);
+      // Data leaving the system is audited, with the filters, before the first byte leaves.
+      await recordAudit(db, actorOf(request), {
+        type: 'queries.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { format, filter, rowCount: total },
+      });
+      const file =
+        format === 'csv' ? Readable.from(queriesCsv(chunks, language)) : await queriesXlsx(chunks, language);
+      return reply
+        .header('content-type', exportContentTypes[format])
+        .header('content-disposition', exportDisposition(studyCode, today, format, 'queries'))
+        .header('cache-control', 'no-store')
+        .send(file);
+    },
+  );
+
+  app.post(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Raise a manual query on an item or a whole form (CRA, DM in scope)',
+        params: studyParams,
+        body: createQueryRequestSchema,
+        response: { 201: queryDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      requireMember(principal, studyId);
+      const id = await createQuery(db, principal, actorOf(request), studyId, request.body);
+      return reply.status(201).send(await queryDetail(db, principal, studyId, id));
+    },
+  );
+
+  app.post(
+    `${base}/bulk`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Close or cancel many queries with one reason, all or nothing (CRA, DM)',
+        params: studyParams,
+        body: bulkQueryRequestSchema,
+        response: { 200: bulkQueryResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      requireMember(principal, studyId);
+      return { updated: await bulkQueryAction(db, principal, actorOf(request), studyId, request.body) };
+    },
+  );
+
+  app.get(
+    `${base}/:queryId`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'One query with its thread and the actions the reader may take',
+        params: queryParams,
+        response: { 200: queryDetailSchema },
+      },
+    },
+    async (request) => queryDetail(db, principalOf(request), request.params.studyId, request.params.queryId),
+  );
+
+  const actions: { action: QueryAction; body: z.ZodType; summary: string }[] = [
+    { action: 'answer', body: answerQueryRequestSchema, summary: 'The site answers (PI, SI, CRC)' },
+    { action: 'comment', body: commentQueryRequestSchema, summary: 'A message that keeps the state' },
+    {
+      action: 'close',
+      body: closeQueryRequestSchema,
+      summary: 'Close (CRA, DM); a system query whose check still fails needs a reason (422)',
+    },
+    {
+      action: 'cancel',
+      body: cancelQueryRequestSchema,
+      summary: 'Withdraw a manual query raised in error (CRA, DM)',
+    },
+    {
+      action: 'reopen',
+      body: reopenQueryRequestSchema,
+      summary: 'Send back to open, with a message (CRA, DM)',
+    },
+  ];
+  for (const { action, body, summary } of actions) {
+    app.post(
+      `${base}/:queryId/${action}`,
+      {
+        preHandler,
+        schema: {
+          tags,
+          summary: `${summary}; 409 query_state_conflict when the state does not allow it`,
+          params: queryParams,
+          body,
+          response: { 200: queryDetailSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { studyId, queryId } = request.params;
+        await actOnQuery(
+          db,
+          principal,
+          actorOf(request),
+          studyId,
+          queryId,
+          action,
+          request.body as { text?: string; proposedValue?: string | number | boolean | null },
+        );
+        return queryDetail(db, principal, studyId, queryId);
+      },
+    );
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  type FormValues,
+  getFormLayout,
+  getItemCodes,
+  isEmptyEntry,
+  type JsonValue,
+  type StudyDefinition,
+  sameEntry,
+} from '@cdms/study';
+import type { Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
+import { addQueryMessage } from './query-messages.ts';
+
+/**
+ * Issue 14: when a saved value changes, each open or answered query on that item gets a message from
+ * the system — "value changed from A to B", in Korean and English, coded values by their labels — so
+ * the monitor reading the thread sees the correction next to the answer. Called by `writeForm` inside
+ * the save's transaction; each message is audited.
+ */
+export interface ValueChangeInput {
+  subject: SubjectWithSite;
+  definition: StudyDefinition;
+  visitKey: string;
+  formKey: string;
+  before: FormValues;
+  after: FormValues;
+  changedKeys: string[];
+  actor: AuditActor;
+}
+
+const ITEM_PATH = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\d+)\]\.([A-Za-z][A-Za-z0-9_]*))?$/;
+
+/** The value a query's path names inside a form's values (a plain item, or a column of a row). */
+function valueAt(
+  values: FormValues,
+  top: string,
+  row: number | undefined,
+  column: string | undefined,
+): unknown {
+  const value = values[top];
+  if (row === undefined || column === undefined) return value;
+  if (!Array.isArray(value)) return undefined;
+  const entry = value[row];
+  return entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+    ? (entry as Record<string, JsonValue>)[column]
+    : undefined;
+}
+
+/** A value as a person reads it: codes by their label, lists joined, nothing as "(none)". */
+export function describeValue(
+  definition: StudyDefinition,
+  visitKey: string,
+  formKey: string,
+  itemKey: string,
+  value: unknown,
+  language: 'ko' | 'en',
+): string {
+  if (isEmptyEntry(value)) return language === 'ko' ? '(없음)' : '(none)';
+  const item = getFormLayout(definition, visitKey, formKey)?.items.get(itemKey)?.item;
+  const codes = item ? getItemCodes(definition, item) : [];
+  const one = (entry: unknown): string => {
+    const code = codes.find((candidate) => candidate.code === entry);
+    if (code) return code.label[language];
+    if (typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean')
+      return String(entry);
+    return JSON.stringify(entry);
+  };
+  return Array.isArray(value) ? value.map(one).join(', ') : one(value);
+}
+
+export async function postValueChangeMessages(
+  trx: Transaction<Database>,
+  input: ValueChangeInput,
+): Promise<void> {
+  if (input.changedKeys.length === 0) return;
+  const { subject, definition, visitKey, formKey } = input;
+  const queries = await trx
+    .selectFrom('queries')
+    .select(['id', 'item_path', 'status'])
+    .where('subject_id', '=', subject.id)
+    .where('visit_key', '=', visitKey)
+    .where('form_key', '=', formKey)
+    .where('status', 'in', ['open', 'answered'])
+    .orderBy('id')
+    .execute();
+  const prefix = `${visitKey}.${formKey}.`;
+  const changed = new Set(input.changedKeys);
+  for (const query of queries) {
+    if (!query.item_path.startsWith(prefix)) continue;
+    const match = ITEM_PATH.exec(query.item_path.slice(prefix.length));
+    if (!match) continue;
+    const [, top = '', rowText, column] = match;
+    if (!changed.has(top)) continue;
+    const row = rowText === undefined ? undefined : Number(rowText);
+    const from = valueAt(input.before, top, row, column);
+    const to = valueAt(input.after, top, row, column);
+    if (sameEntry(from, to)) continue;
+    const itemKey = column ?? top;
+    const text = (language: 'ko' | 'en') => {
+      const a = describeValue(definition, visitKey, formKey, itemKey, from, language);
+      const b = describeValue(definition, visitKey, formKey, itemKey, to, language);
+      return language === 'ko'
+        ? `값이 "${a}"에서 "${b}"(으)로 변경되었습니다.`
+        : `The value changed from "${a}" to "${b}".`;
+    };
+    const proposed = typeof to === 'string' || typeof to === 'number' || typeof to === 'boolean' ? to : null;
+    const messageId = await addQueryMessage(trx, {
+      queryId: query.id,
+      kind: 'value_changed',
+      text: { ko: text('ko'), en: text('en') },
+      authorUserId: null,
+      authorRole: null,
+      proposedValue: proposed,
+    });
+    await recordAudit(trx, input.actor, {
+      type: 'query.commented',
+      entityType: 'query',
+      entityId: query.id,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      after: {
+        messageId,
+        kind: 'value_changed',
+        itemPath: query.item_path,
+        from: from ?? null,
+        to: to ?? null,
+      },
+    });
+  }
+}
