@@ -147,7 +147,7 @@ export const router = createBrowserRouter([
               },
               {
                 path: paths.subjectDetail,
-                lazy: withTranslations(['subjects', 'crf', 'signature', 'randomization'], async () => ({
+                lazy: withTranslations(['subjects', 'crf', 'signature', 'randomization', 'queries'], async () => ({
                   Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
                     .SubjectDetailPage,
                 })),
