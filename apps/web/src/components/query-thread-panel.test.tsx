@@ -1,7 +1,7 @@
 import type { QueryAbilities, QueryDetail } from '@cdms/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../i18n/i18n.ts';
 import { apiRequest } from '../lib/api-client.ts';
@@ -59,7 +59,10 @@ function detail(overrides: Partial<QueryDetail> = {}): QueryDetail {
 
 function Opener({ children }: { children: ReactNode }) {
   const modals = useModalStack();
+  const opened = useRef(false);
   useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
     if (!modals.isOpen(QUERY_THREAD_MODAL)) modals.open(QUERY_THREAD_MODAL);
   }, [modals]);
   return children;
