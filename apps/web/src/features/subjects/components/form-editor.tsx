@@ -24,7 +24,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useBlocker } from 'react-router';
+import { Link, useBlocker, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -342,6 +342,13 @@ export function FormEditor({
         ?.focus({ preventScroll: true });
     });
   }, []);
+
+  // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
+  const [searchParams] = useSearchParams();
+  const linkedItem = searchParams.get('item');
+  useEffect(() => {
+    if (linkedItem) revealItem(toFormItemPath(linkedItem, visitKey, formKey));
+  }, [linkedItem, revealItem, visitKey, formKey]);
 
   /** Opens the reason dialog for these items (top-level keys), keeping reasons already typed. */
   function askReasons(itemKeys: readonly string[]) {
