@@ -178,18 +178,23 @@ const roleDependentRoutes: Route[] = [
   { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
 ];
 
+/**
+ * The query list (issue 14): in the CRA menu; site users reach it from their counts. Every state, so
+ * the demo's queries fill the table (a monitor sees the selection column, a site user does not).
+ */
+const queryListRoute: Route = {
+  name: 'query list',
+  url: `/query/${STUDY_ID}?state=all`,
+  ready: (page) => page.locator('tbody tr'),
+};
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
-  'alarm-log',
-  'system-e-training',
-  'query',
-  'report',
-  'sdv',
-  'freezing',
-  'summary',
-  'lab',
-  'data',
-].map((path) => studyPage(path, path));
+  queryListRoute,
+  ...['alarm-log', 'system-e-training', 'report', 'sdv', 'freezing', 'summary', 'lab', 'data'].map((path) =>
+    studyPage(path, path),
+  ),
+];
 
 /** A notice to open (the demo has none): registered by a writer through the API. */
 async function aNotice(page: Page): Promise<number> {
@@ -272,6 +277,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
       routes: (subject) => [
         ...everyoneRoutes,
         ...sharedStudyRoutes,
+        queryListRoute,
         ...noticeRoutes(noticeId, false),
         ...subjectRoutes(subject, EVERY_KIND_OF_FORM),
       ],

@@ -183,7 +183,8 @@ function Count({
       <dt>{label}</dt>
       <dd>
         {to ? (
-          <Link to={to} onClick={onFollow}>
+          // Named with its label, so the link says what it counts (the number alone says nothing).
+          <Link to={to} onClick={onFollow} aria-label={`${label}: ${value}`}>
             {value}
           </Link>
         ) : (

@@ -39,24 +39,20 @@ export function ItemQueryButton({
   const summary = querySummary(queries);
   if (!summary && !canRaise) return null;
   const stateLabel = summary ? t(`states.${summary.state}`) : '';
-  const text = !summary
-    ? t('badge.none')
-    : summary.settled
-      ? t('badge.settled', { state: stateLabel })
-      : t('badge.unresolved', { state: stateLabel, count: summary.count });
+  // The visible text is the button's name ("Query · Open 2"); the item's label describes it.
   return (
     <button
       type="button"
       className={styles.itemQuery}
       data-settled={summary?.settled || undefined}
       data-raise={summary ? undefined : true}
-      aria-label={t('badge.label', { summary: text })}
       aria-describedby={describedBy}
       onClick={onOpen}
     >
       {summary ? (
         <QueryStateBadge state={summary.state}>
-          {t('badge.button')} · {summary.settled ? stateLabel : `${stateLabel} ${summary.count}`}
+          {t('badge.button')} ·{' '}
+          {summary.settled ? stateLabel : t('badge.unresolved', { state: stateLabel, count: summary.count })}
         </QueryStateBadge>
       ) : (
         t('badge.raise')
