@@ -183,7 +183,9 @@ test.describe('queries', () => {
         const listRow = craPage.getByRole('row').filter({ hasText: subject.subjectId });
         await expect(listRow).toHaveCount(1);
         await craPage.waitForLoadState('networkidle');
-        expect(await layoutProblems(craPage), `query list ${language} ${width}px`).toEqual([]);
+        await expect
+          .poll(() => layoutProblems(craPage), { message: `query list ${language} ${width}px` })
+          .toEqual([]);
         await screenshot(craPage, testInfo, `query-list-${language}-${width}`);
         await listRow
           .getByRole('button', { name: language === 'ko' ? /스레드 열기/ : /Open the thread/ })
@@ -193,7 +195,10 @@ test.describe('queries', () => {
           exact: true,
         });
         await expect(messages(thread, language).filter({ hasText: question })).toBeVisible();
-        expect(await layoutProblems(craPage), `thread panel ${language} ${width}px`).toEqual([]);
+        // Measured once the panel has slid in (its opening animation moves it by a few pixels).
+        await expect
+          .poll(() => layoutProblems(craPage), { message: `thread panel ${language} ${width}px` })
+          .toEqual([]);
         await screenshot(craPage, testInfo, `query-thread-${language}-${width}`);
         await craPage.keyboard.press('Escape');
       }

@@ -237,7 +237,8 @@ function MessageEntry({ message, language }: { message: QueryMessage; language: 
 }
 
 type Action = QueryActionInput['action'];
-const ACTION_ORDER: readonly Action[] = ['answer', 'comment', 'close', 'reopen', 'cancel'];
+/** The first allowed one is the form's main button: the site answers, the monitor closes. */
+const ACTION_ORDER: readonly Action[] = ['answer', 'close', 'reopen', 'comment', 'cancel'];
 
 /** Whether an action needs the message: every one but closing, which needs it only for a failing check. */
 export function actionNeedsText(action: Action, query: Pick<QueryDetail, 'kind' | 'checkStillFails'>) {

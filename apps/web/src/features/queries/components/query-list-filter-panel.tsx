@@ -15,6 +15,7 @@ import {
   STATE_CHOICES,
   type StateChoice,
 } from '../lib/query-list-filters.ts';
+import styles from './queries.module.css';
 
 /**
  * The query list's search form (issue 14): state (unresolved by default), kind, site, subject, visit,
@@ -55,8 +56,9 @@ export function QueryListFilterPanel({
     value: T,
     options: readonly { value: T; label: string }[],
     onChange: (value: T) => void,
+    wide = false,
   ) => (
-    <div className={listStyles.field}>
+    <div className={wide ? `${listStyles.field} ${styles.wideField}` : listStyles.field}>
       <label className={listStyles.label} htmlFor={`${id}-${key}`}>
         {label}
       </label>
@@ -133,6 +135,7 @@ export function QueryListFilterPanel({
               fields.visitKey,
               [all, ...(definition?.visits ?? []).map((v) => ({ value: v.key, label: v.label[language] }))],
               (value) => setFields((current) => ({ ...current, visitKey: value, formKey: '', itemPath: '' })),
+              true,
             )}
             {select(
               'formKey',
@@ -140,6 +143,7 @@ export function QueryListFilterPanel({
               fields.formKey,
               [all, ...forms.map((form) => ({ value: form.key, label: form.label[language] }))],
               (value) => setFields((current) => ({ ...current, formKey: value, itemPath: '' })),
+              true,
             )}
             {select(
               'itemPath',
@@ -153,6 +157,7 @@ export function QueryListFilterPanel({
                 })),
               ],
               (value) => set('itemPath', value),
+              true,
             )}
           </div>
           <div className={listStyles.filterRow}>
