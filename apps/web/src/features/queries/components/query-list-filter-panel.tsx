@@ -9,6 +9,7 @@ import {
   ASSIGNEE_CHOICES,
   type AssigneeChoice,
   EMPTY_QUERY_FILTER_FIELDS,
+  filterFieldsOf,
   KIND_CHOICES,
   type KindChoice,
   type QueryFilterFields,
@@ -35,7 +36,7 @@ export function QueryListFilterPanel({
 }) {
   const { t, i18n } = useTranslation('queries');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [fields, setFields] = useState<QueryFilterFields>(applied);
+  const [fields, setFields] = useState<QueryFilterFields>(() => filterFieldsOf(applied));
   const id = useId();
   const set = <K extends keyof QueryFilterFields>(key: K, value: QueryFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_QUERY_FILTERS,
+  filterFieldsOf,
   queryListQueryString,
   readQueryListFilters,
   writeQueryListFilters,
@@ -97,5 +98,17 @@ describe('query list filters in the URL', () => {
       'state=open&siteId=2&text=unit&sort=age&order=desc&page=2&size=10',
     );
     expect(queryListQueryString(filters, false)).toBe('state=open&siteId=2&text=unit&sort=age&order=desc');
+  });
+
+  it("keeps only the panel's fields, so a search never brings back a stale sort or page", () => {
+    const fields = filterFieldsOf({
+      ...DEFAULT_QUERY_FILTERS,
+      state: 'open',
+      sort: 'kind',
+      page: 4,
+    } as never);
+    expect(fields).toEqual({ ...filterFieldsOf(DEFAULT_QUERY_FILTERS), state: 'open' });
+    expect(Object.keys(fields)).not.toContain('sort');
+    expect(Object.keys(fields)).not.toContain('page');
   });
 });

@@ -86,6 +86,18 @@ export const EMPTY_QUERY_FILTER_FIELDS: QueryFilterFields = {
   text: '',
 };
 
+/**
+ * Only the panel's fields of a list's filters: the panel keeps them in its own state, and the sort,
+ * page and size they came with would otherwise go back into the URL, stale, with the next search.
+ */
+export function filterFieldsOf(filters: QueryFilterFields): QueryFilterFields {
+  const fields = { ...EMPTY_QUERY_FILTER_FIELDS };
+  for (const key of Object.keys(fields) as (keyof QueryFilterFields)[]) {
+    (fields as Record<string, unknown>)[key] = filters[key];
+  }
+  return fields;
+}
+
 const PARAMS = [
   'state',
   'kind',

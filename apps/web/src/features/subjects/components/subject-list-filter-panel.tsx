@@ -33,7 +33,16 @@ export function SubjectListFilterPanel({
 }) {
   const { t } = useTranslation('subjects');
   const alert = useAlert();
-  const [fields, setFields] = useState<SubjectFilterFields>(applied);
+  // Only the panel's fields: the list's sort, page and size it was given would otherwise go back into
+  // the URL with the next search, stale (a sort chosen after the panel mounted was lost).
+  const [fields, setFields] = useState<SubjectFilterFields>(() => ({
+    dateType: applied.dateType,
+    start: applied.start,
+    end: applied.end,
+    status: applied.status,
+    signature: applied.signature,
+    search: applied.search,
+  }));
   const formId = useId();
   const range = deriveRange(fields.start, fields.end);
   const set = <K extends keyof SubjectFilterFields>(key: K, value: SubjectFilterFields[K]) =>
