@@ -136,7 +136,9 @@ test.describe('queries', () => {
     const panel = page.getByRole('dialog', { name: '쿼리', exact: true });
     await expect(messages(panel).filter({ hasText: question })).toContainText('최모니 (CRA)');
     await expect(panel.getByRole('note')).toContainText('1990-05-15 → 1990-05-16');
-    await panel.getByLabel('메시지').fill('원자료 확인 결과 입력 오류였습니다. 수정했습니다.');
+    await panel
+      .getByLabel('메시지', { exact: true })
+      .fill('원자료 확인 결과 입력 오류였습니다. 수정했습니다.');
     await panel.getByRole('button', { name: '양식 저장 후 답변' }).click();
     const reasonDialog = page.getByRole('dialog', { name: '변경 사유 입력' });
     await expect(reasonDialog.getByRole('row', { name: /생년월일/ })).toContainText('1990-05-16');
@@ -162,7 +164,7 @@ test.describe('queries', () => {
     await expect(messages(craPanel).filter({ hasText: '입력 오류였습니다' })).toContainText(
       '제안 값: 1990-05-16',
     );
-    await craPanel.getByLabel('메시지').fill('수정 확인했습니다.');
+    await craPanel.getByLabel('메시지', { exact: true }).fill('수정 확인했습니다.');
     await craPanel.getByRole('button', { name: '종료', exact: true }).click();
     await expect(craPage.getByText('쿼리를 종료했습니다.').first()).toBeVisible();
     await expect(craPanel).toContainText('종료');
