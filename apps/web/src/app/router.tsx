@@ -147,10 +147,13 @@ export const router = createBrowserRouter([
               },
               {
                 path: paths.subjectDetail,
-                lazy: withTranslations(['subjects', 'crf', 'signature', 'randomization'], async () => ({
-                  Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
-                    .SubjectDetailPage,
-                })),
+                lazy: withTranslations(
+                  ['subjects', 'crf', 'signature', 'randomization', 'queries'],
+                  async () => ({
+                    Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
+                      .SubjectDetailPage,
+                  }),
+                ),
               },
               {
                 // Subject alarms from the visit windows.
@@ -168,12 +171,19 @@ export const router = createBrowserRouter([
                     .RandomizationPage,
                 })),
               },
+              {
+                // Every query of the reader's sites (CRA menu; site users come by the count links).
+                path: paths.query,
+                lazy: withTranslations(['queries'], async () => ({
+                  Component: (await import('../features/queries/components/query-list-page.tsx'))
+                    .QueryListPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
                 paths.guideline,
                 paths.alarmLog,
                 paths.systemETraining,
-                paths.query,
                 paths.report,
                 paths.sdv,
                 paths.freezing,

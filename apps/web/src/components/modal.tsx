@@ -11,6 +11,8 @@ interface ModalProps {
   description?: ReactNode;
   /** sm 40rem, md 48rem, lg 80rem (tables such as an edit history). */
   width?: 'sm' | 'md' | 'lg';
+  /** `side`: a full-height panel at the right edge (a query thread beside the form it is about). */
+  placement?: 'centre' | 'side';
   children: ReactNode;
 }
 
@@ -19,7 +21,14 @@ interface ModalProps {
  * Escape and returns focus to where it was; its content unmounts when closed, so forms start empty
  * every time it opens.
  */
-export function Modal({ name, title, description, width = 'md', children }: ModalProps) {
+export function Modal({
+  name,
+  title,
+  description,
+  width = 'md',
+  placement = 'centre',
+  children,
+}: ModalProps) {
   const { t } = useTranslation('ui');
   const { stack, close } = useModalStack();
   const index = stack.indexOf(name);
@@ -33,7 +42,7 @@ export function Modal({ name, title, description, width = 'md', children }: Moda
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} style={{ zIndex: modalZIndex(index) }} />
         <Dialog.Content
-          className={`${styles.content} ${width === 'sm' ? styles.small : width === 'lg' ? styles.large : ''}`}
+          className={`${styles.content} ${width === 'sm' ? styles.small : width === 'lg' ? styles.large : ''} ${placement === 'side' ? styles.side : ''}`}
           style={{ zIndex: modalZIndex(index) + 1 }}
           // Without a description, say so explicitly (Radix would point at a missing element).
           {...(description ? {} : { 'aria-describedby': undefined })}

@@ -1,4 +1,4 @@
-import type { SubjectStatus } from '@cdms/contract';
+import type { QueryStateValue, SubjectStatus } from '@cdms/contract';
 import type { ReactNode } from 'react';
 import styles from './status-badge.module.css';
 
@@ -6,6 +6,26 @@ import styles from './status-badge.module.css';
 export function SubjectStatusBadge({ status, children }: { status: SubjectStatus; children: ReactNode }) {
   return (
     <span className={styles.statusBadge} data-status={status}>
+      {children}
+    </span>
+  );
+}
+
+/**
+ * A query's state as a pill (issue 14): open and answered in colour, closed and cancelled muted;
+ * `reopened` marks an open query that was sent back at least once.
+ */
+export function QueryStateBadge({
+  state,
+  reopened = false,
+  children,
+}: {
+  state: QueryStateValue;
+  reopened?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <span className={styles.queryBadge} data-state={state} data-reopened={reopened || undefined}>
       {children}
     </span>
   );

@@ -7,6 +7,7 @@ import enErrors from '../locales/en/errors.json';
 import enHelp from '../locales/en/help.json';
 import enLanding from '../locales/en/landing.json';
 import enNotices from '../locales/en/notices.json';
+import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
@@ -24,6 +25,7 @@ import koErrors from '../locales/ko/errors.json';
 import koHelp from '../locales/ko/help.json';
 import koLanding from '../locales/ko/landing.json';
 import koNotices from '../locales/ko/notices.json';
+import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
@@ -53,6 +55,7 @@ export const resources = {
     signature: koSignature,
     randomization: koRandomization,
     taskAlarm: koTaskAlarm,
+    queries: koQueries,
   },
   en: {
     admin: enAdmin,
@@ -72,5 +75,6 @@ export const resources = {
     signature: enSignature,
     randomization: enRandomization,
     taskAlarm: enTaskAlarm,
+    queries: enQueries,
   },
 } as const;

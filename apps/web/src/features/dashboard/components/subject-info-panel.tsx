@@ -50,7 +50,11 @@ export function SubjectInfoPanel({ study, dashboard, problem }: SubjectInfoPanel
       <div className={styles.subPanels}>
         <section>
           <h3 className={styles.subTitle}>{t('queries.title')}</h3>
-          {dashboard ? <QueryTable queries={dashboard.queries} /> : <Empty text={waiting} compact />}
+          {dashboard ? (
+            <QueryTable studyId={study.id} queries={dashboard.queries} />
+          ) : (
+            <Empty text={waiting} compact />
+          )}
         </section>
         <section>
           <h3 className={styles.subTitle}>{t('events.title')}</h3>
@@ -69,8 +73,23 @@ export function SubjectInfoPanel({ study, dashboard, problem }: SubjectInfoPanel
   );
 }
 
-function QueryTable({ queries }: { queries: DashboardResponse['queries'] }) {
+/** The query counts, each a link to the query list filtered to its kind and state. */
+function QueryTable({ studyId, queries }: { studyId: number; queries: DashboardResponse['queries'] }) {
   const { t } = useTranslation('dashboard');
+  const [params] = useSearchParams();
+  const menuType = params.get('menu-type') ?? undefined;
+  const link = (kind: 'system' | 'manual', state: 'open' | 'answered', count: number) => (
+    <Link
+      to={studyPath(paths.query, studyId, { state, kind, 'menu-type': menuType })}
+      aria-label={t('queries.linkLabel', {
+        count,
+        kind: t(`queries.${kind}`),
+        state: t(`queries.${state}`),
+      })}
+    >
+      {count}
+    </Link>
+  );
   return (
     <table className={styles.figureTable}>
       <caption className={styles.srOnly}>{t('queries.caption')}</caption>
@@ -85,8 +104,8 @@ function QueryTable({ queries }: { queries: DashboardResponse['queries'] }) {
         {(['open', 'answered'] as const).map((status) => (
           <tr key={status}>
             <th scope="row">{t(`queries.${status}`)}</th>
-            <td>{queries.system[status]}</td>
-            <td>{queries.manual[status]}</td>
+            <td>{link('system', status, queries.system[status])}</td>
+            <td>{link('manual', status, queries.manual[status])}</td>
           </tr>
         ))}
       </tbody>

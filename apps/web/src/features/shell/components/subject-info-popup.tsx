@@ -115,13 +115,26 @@ function TodaysWork({ studyId, close }: { studyId: number; close: () => void }) 
   const figures: SubjectInfoResponse = info.data;
   const alarmsUrl = (state: 'overdue' | 'due') =>
     studyPath(paths.taskAlarm, studyId, { state, 'menu-type': params.get('menu-type') ?? undefined });
+  // The query list filtered to the state counted (the list reads its filters from the URL).
+  const queriesUrl = (state: 'open' | 'answered') =>
+    studyPath(paths.query, studyId, { state, 'menu-type': params.get('menu-type') ?? undefined });
   return (
     <>
       <section>
         <h3 className={styles.sectionTitle}>{t('subjectInfo.today')}</h3>
         <dl className={popupStyles.counts}>
-          <Count label={t('subjectInfo.openQueries')} value={figures.openQueries} />
-          <Count label={t('subjectInfo.answeredQueries')} value={figures.answeredQueries} />
+          <Count
+            label={t('subjectInfo.openQueries')}
+            value={figures.openQueries}
+            to={queriesUrl('open')}
+            onFollow={close}
+          />
+          <Count
+            label={t('subjectInfo.answeredQueries')}
+            value={figures.answeredQueries}
+            to={queriesUrl('answered')}
+            onFollow={close}
+          />
           <Count label={t('subjectInfo.seriousAdverseEvents')} value={figures.seriousAdverseEvents} />
         </dl>
       </section>
@@ -170,7 +183,8 @@ function Count({
       <dt>{label}</dt>
       <dd>
         {to ? (
-          <Link to={to} onClick={onFollow}>
+          // Named with its label, so the link says what it counts (the number alone says nothing).
+          <Link to={to} onClick={onFollow} aria-label={`${label}: ${value}`}>
             {value}
           </Link>
         ) : (

@@ -24,10 +24,16 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useBlocker } from 'react-router';
+import { Link, useBlocker, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import {
+  type AnswerCorrection,
+  type ProposedValue,
+  QUERY_THREAD_MODAL,
+  QueryThreadPanel,
+} from '../../../components/query-thread-panel.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { CrfForm } from '../../crf-form/crf-form.tsx';
@@ -68,6 +74,7 @@ import {
   ResetModal,
 } from './detail-modals.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
+import { ItemQueryButton } from './item-query-button.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
 import { SignaturePanel, useSignature } from './signature-panel.tsx';
@@ -117,6 +124,13 @@ function jsonValues(values: Record<string, unknown>): FormValues {
   return values as FormValues;
 }
 
+/** A saved value as an answer's proposed value: JSON scalars as they are, anything else as its text. */
+function asProposedValue(value: unknown): ProposedValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
 function withForm(data: SubjectData, visitKey: string, formKey: string, values: FormValues): SubjectData {
   return { ...data, [visitKey]: { ...data[visitKey], [formKey]: values } };
 }
@@ -149,7 +163,7 @@ export function FormEditor({
   formUrl,
   navigation,
 }: FormEditorProps) {
-  const { t } = useTranslation(['subjects', 'signature']);
+  const { t } = useTranslation(['subjects', 'signature', 'queries']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
   const { confirm } = useAlert();
@@ -202,6 +216,15 @@ export function FormEditor({
   const [historyOpen, setHistoryOpen] = useState(false);
   /** The item (top-level key) whose own history is open. */
   const [historyItem, setHistoryItem] = useState<string | null>(null);
+  /** The queries the thread panel shows: one item's (its top-level key), or the whole form's (null). */
+  const [queryPanel, setQueryPanel] = useState<{ itemKey: string | null } | null>(null);
+  /** A save started from the thread panel (an answer with a correction) waits for its outcome here. */
+  const answerSave = useRef<((saved: FormDataResponse | null) => void) | null>(null);
+  const settleAnswerSave = useCallback((saved: FormDataResponse | null) => {
+    const resolve = answerSave.current;
+    answerSave.current = null;
+    resolve?.(saved);
+  }, []);
 
   const save = useSaveForm(address);
   const reset = useResetForm(address);
@@ -320,6 +343,13 @@ export function FormEditor({
     });
   }, []);
 
+  // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
+  const [searchParams] = useSearchParams();
+  const linkedItem = searchParams.get('item');
+  useEffect(() => {
+    if (linkedItem) revealItem(toFormItemPath(linkedItem, visitKey, formKey));
+  }, [linkedItem, revealItem, visitKey, formKey]);
+
   /** Opens the reason dialog for these items (top-level keys), keeping reasons already typed. */
   function askReasons(itemKeys: readonly string[]) {
     const mine = currentValues();
@@ -340,6 +370,8 @@ export function FormEditor({
   }
 
   function handleWriteError(error: unknown) {
+    // A save for an answer ends here unless the server asks for more reasons (the dialog stays open).
+    if (!(error instanceof ApiError && error.code === 'reason_required')) settleAnswerSave(null);
     if (!(error instanceof ApiError)) {
       toast(String(error), 'error');
       return;
@@ -412,6 +444,8 @@ export function FormEditor({
   function requestSave() {
     const blocked = firstBlockedItem();
     if (blocked !== undefined) {
+      settleAnswerSave(null);
+      if (modals.isOpen(QUERY_THREAD_MODAL)) modals.close(QUERY_THREAD_MODAL);
       toast(t('detail.saveBlocked'), 'error');
       revealItem(blocked);
       return;
@@ -433,9 +467,25 @@ export function FormEditor({
       setServerErrors([]);
       loadSaved(response.version, jsonValues(response.values));
       toast(t('detail.saved'), 'success');
+      settleAnswerSave(response);
     } catch (error) {
       handleWriteError(error);
     }
+  }
+
+  // The reason dialog closed without a save (cancelled): the answer waiting for it is not sent.
+  const reasonOpen = modals.stack.includes(REASON_MODAL);
+  useEffect(() => {
+    if (answerSave.current && !reasonOpen && !save.isPending) settleAnswerSave(null);
+  }, [reasonOpen, save.isPending, settleAnswerSave]);
+
+  /** The form's save for an answer that corrects the value: resolves with the saved form, or null. */
+  function saveForAnswer(): Promise<FormDataResponse | null> {
+    settleAnswerSave(null);
+    return new Promise((resolve) => {
+      answerSave.current = resolve;
+      requestSave();
+    });
   }
 
   async function doReset(reason: string) {
@@ -558,10 +608,46 @@ export function FormEditor({
     },
     [base.values, modals, t],
   );
+  /** The form's queries by the top-level item they are on; '' for the whole form and rows of groups. */
+  const queriesByItem = useMemo(() => {
+    const byItem = new Map<string, FormDataResponse['queries']>();
+    for (const query of formData.queries) {
+      const path = toFormItemPath(query.itemPath, visitKey, formKey);
+      const key = layout.items.has(path) ? path : '';
+      byItem.set(key, [...(byItem.get(key) ?? []), query]);
+    }
+    return byItem;
+  }, [formData.queries, visitKey, formKey, layout]);
+  const canRaise = formData.abilities.openQuery;
+  const openQueries = useCallback(
+    (itemKey: string | null) => {
+      setQueryPanel({ itemKey });
+      if (!modals.isOpen(QUERY_THREAD_MODAL)) modals.open(QUERY_THREAD_MODAL);
+    },
+    [modals],
+  );
   const itemActions = useCallback(
-    (item: ItemDefinition, labelId: string) =>
-      item.derive === undefined ? historyButton(item.key, labelId) : null,
-    [historyButton],
+    (item: ItemDefinition, labelId: string) => {
+      const history = item.derive === undefined ? historyButton(item.key, labelId) : null;
+      const queries = queriesByItem.get(item.key) ?? [];
+      const queryButton =
+        queries.length > 0 || canRaise ? (
+          <ItemQueryButton
+            queries={queries}
+            canRaise={canRaise}
+            describedBy={labelId}
+            onOpen={() => openQueries(item.key)}
+          />
+        ) : null;
+      if (!history && !queryButton) return null;
+      return (
+        <div className={styles.itemActions}>
+          {history}
+          {queryButton}
+        </div>
+      );
+    },
+    [historyButton, queriesByItem, canRaise, openQueries],
   );
   const sectionActions = useCallback(
     (section: SectionDefinition, titleId: string) => (
@@ -573,6 +659,25 @@ export function FormEditor({
     [historyButton, commentLink],
   );
 
+  /** The item's part in an answer: its unsaved change, the form's save, the way back to the item. */
+  function correctionOf(itemKey: string): AnswerCorrection {
+    const mine = currentValues()[itemKey];
+    const changed = changedItemKeys(layout, base.values, currentValues()).includes(itemKey);
+    return {
+      pending: changed
+        ? { before: describe(itemKey, base.values[itemKey]), after: describe(itemKey, mine) }
+        : null,
+      save: async () => {
+        const saved = await saveForAnswer();
+        return saved ? { value: asProposedValue(saved.values[itemKey]) } : null;
+      },
+      edit: () => {
+        modals.close(QUERY_THREAD_MODAL);
+        revealItem(itemKey);
+      },
+    };
+  }
+
   return (
     <div className={styles.editor} ref={editorRef}>
       <div className={styles.toolbar} role="toolbar" aria-label={t('detail.toolbar')}>
@@ -581,6 +686,15 @@ export function FormEditor({
           {canEdit ? (
             <Button variant="secondary" size="sm" onClick={() => modals.open(RESET_MODAL)}>
               {t('detail.reset')}
+            </Button>
+          ) : null}
+          {formData.queries.length > 0 || canRaise ? (
+            <Button variant="secondary" size="sm" onClick={() => openQueries(null)}>
+              {t('queries:badge.formButton', {
+                count: formData.queries.filter(
+                  (query) => query.status === 'open' || query.status === 'answered',
+                ).length,
+              })}
             </Button>
           ) : null}
           <Button
@@ -688,6 +802,48 @@ export function FormEditor({
         />
       </div>
 
+      {queryPanel ? (
+        <QueryThreadPanel
+          studyId={studyId}
+          context={
+            queryPanel.itemKey === null
+              ? t('queries:badge.formContext', {
+                  subject: formData.subject.subjectId,
+                  visit: visitLabel,
+                  form: layout.form.label[language],
+                })
+              : t('queries:badge.itemContext', {
+                  subject: formData.subject.subjectId,
+                  visit: visitLabel,
+                  form: layout.form.label[language],
+                  item: itemLabel(layout, queryPanel.itemKey, language),
+                })
+          }
+          queries={(queryPanel.itemKey === null
+            ? formData.queries
+            : (queriesByItem.get(queryPanel.itemKey) ?? [])
+          ).map((query) => ({
+            id: query.id,
+            state: query.status,
+            text:
+              queryPanel.itemKey === null
+                ? `${query.itemPath ? itemLabel(layout, toFormItemPath(query.itemPath, visitKey, formKey), language) : t('queries:badge.wholeForm')} · ${query.message[language]}`
+                : query.message[language],
+            openedAt: query.openedAt,
+          }))}
+          raise={
+            canRaise
+              ? {
+                  subjectPk,
+                  visitKey,
+                  formKey,
+                  itemPath: queryPanel.itemKey === null ? '' : `${visitKey}.${formKey}.${queryPanel.itemKey}`,
+                }
+              : null
+          }
+          correction={queryPanel.itemKey !== null && canEdit ? correctionOf(queryPanel.itemKey) : null}
+        />
+      ) : null}
       <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void send(reasons)} />
       {conflict ? (
         <ConflictModal

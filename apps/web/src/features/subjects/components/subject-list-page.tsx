@@ -14,13 +14,20 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import {
+  ListTable,
+  ListTableMessage,
+  listStyles,
+  nextSort,
+  PageSizeSelect,
+  SortableHeader,
+} from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
-  nextSort,
   readSubjectListFilters,
   type SubjectFilterFields,
   type SubjectListFilters,
@@ -116,9 +123,9 @@ function SubjectList({ studyId }: { studyId: number }) {
 
   const data = list.data;
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <div className={styles.pageHeader}>
-        <h1 id={headingId} className={styles.pageTitle}>
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
           {t('list.title')}
         </h1>
         {canAdd ? (
@@ -147,27 +154,16 @@ function SubjectList({ studyId }: { studyId: number }) {
         onApply={(fields: SubjectFilterFields) => apply({ ...filters, ...fields })}
       />
 
-      <div className={styles.toolbar}>
-        <p className={styles.total} aria-live="polite">
+      <div className={listStyles.toolbar}>
+        <p className={listStyles.total} aria-live="polite">
           {data ? t('list.count', { count: data.total }) : ''}
         </p>
-        <div className={styles.toolbarActions}>
-          <label className={styles.pageSize}>
-            {t('list.pageSize')}
-            <select
-              className={styles.select}
-              value={filters.size}
-              onChange={(event) =>
-                apply({ ...filters, size: Number(event.target.value) as SubjectListPageSize })
-              }
-            >
-              {SUBJECT_LIST_PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {t('list.pageSizeOption', { size })}
-                </option>
-              ))}
-            </select>
-          </label>
+        <div className={listStyles.toolbarActions}>
+          <PageSizeSelect<SubjectListPageSize>
+            sizes={SUBJECT_LIST_PAGE_SIZES}
+            value={filters.size}
+            onChange={(size) => apply({ ...filters, size })}
+          />
           {canExport ? (
             <DropdownMenu.Root>
               <DropdownMenu.Trigger asChild>
@@ -191,7 +187,7 @@ function SubjectList({ studyId }: { studyId: number }) {
       </div>
 
       {list.isError && !data ? (
-        <div className={`${styles.card} ${styles.state} ${styles.stateError}`} role="alert">
+        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
           <span>{t('list.loadFailed')}</span>
           <span>{list.error.message}</span>
           <Button variant="secondary" onClick={() => void list.refetch()}>
@@ -259,102 +255,75 @@ function SubjectTable({ rows, busy, filters, onSort, subjectUrl, onHistory, onDe
   const { t, i18n } = useTranslation('subjects');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
-    <section className={styles.tableWrap} tabIndex={0} aria-label={t('list.caption')}>
-      <table className={styles.table} aria-busy={busy}>
-        <caption className={styles.visuallyHidden}>
-          {t('list.caption')} · {t('list.scrollHint')}
-        </caption>
-        <thead>
-          <tr>
-            {COLUMNS.map(({ key, numeric }) => {
-              const label = t(`list.columns.${key}`);
-              const className = numeric ? styles.numeric : undefined;
-              if (key === 'number' || key === 'note')
-                return (
-                  <th key={key} scope="col" className={className}>
-                    {label}
-                  </th>
-                );
-              const active = filters.sort === key;
-              return (
-                <th
-                  key={key}
-                  scope="col"
-                  className={className}
-                  aria-sort={active ? (filters.order === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  <button
-                    type="button"
-                    className={styles.sortButton}
-                    data-active={active || undefined}
-                    title={t('list.sortBy', { column: label })}
-                    onClick={() => onSort(key)}
-                  >
-                    {label}
-                    <span aria-hidden="true" className={styles.sortMark}>
-                      {active ? (filters.order === 'asc' ? '▲' : '▼') : '↕'}
-                    </span>
-                  </button>
-                </th>
-              );
-            })}
+    <ListTable
+      label={t('list.caption')}
+      busy={busy}
+      head={COLUMNS.map(({ key, numeric }) => {
+        const label = t(`list.columns.${key}`);
+        if (key === 'number' || key === 'note')
+          return (
+            <th key={key} scope="col" className={numeric ? listStyles.numeric : undefined}>
+              {label}
+            </th>
+          );
+        return (
+          <SortableHeader
+            key={key}
+            column={key}
+            label={label}
+            numeric={numeric ?? false}
+            sort={filters.sort}
+            order={filters.order}
+            onSort={onSort}
+          />
+        );
+      })}
+    >
+      {!rows ? (
+        <ListTableMessage columns={COLUMNS.length} loading>
+          {t('loading')}
+        </ListTableMessage>
+      ) : rows.length === 0 ? (
+        <ListTableMessage columns={COLUMNS.length}>{t('noData')}</ListTableMessage>
+      ) : (
+        rows.map((row) => (
+          <tr key={row.pk}>
+            <td className={listStyles.numeric}>{row.number}</td>
+            <td>
+              <Link to={subjectUrl(row)} className={listStyles.rowLink}>
+                {row.subjectId}
+              </Link>
+            </td>
+            <td>{row.site}</td>
+            <td>{row.registrationNumber ?? ''}</td>
+            <td>
+              <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
+                {t(`status.${subjectStatusOfValue[row.status]}`)}
+              </SubjectStatusBadge>
+            </td>
+            <td>{row.gender?.label[language] ?? ''}</td>
+            <td className={listStyles.numeric}>{row.age ?? ''}</td>
+            <td>{row.consentDate}</td>
+            <td>{row.registrationDate}</td>
+            <td>{row.firstVisitDate ?? ''}</td>
+            <td>{row.lastVisitDate?.label[language] ?? ''}</td>
+            <td>{row.lastVisitDateActual ?? ''}</td>
+            <td className={listStyles.numeric}>{row.adverseReaction}</td>
+            <td className={listStyles.numeric}>{row.unresolvedQuery}</td>
+            <td>
+              <span className={styles.signature} data-state={row.initialSignature}>
+                {t(`list.signatureValues.${row.initialSignature}`)}
+              </span>
+            </td>
+            <td className={styles.reason}>{row.registrationFailureReason?.label[language] ?? ''}</td>
+            <td className={styles.reason}>{row.dropoutReason?.label[language] ?? ''}</td>
+            <td className={styles.menuCell}>
+              <RowMenu row={row} onHistory={onHistory} onDelete={onDelete} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {!rows ? (
-            <tr>
-              <td colSpan={COLUMNS.length} className={styles.empty} role="status">
-                {t('loading')}
-              </td>
-            </tr>
-          ) : rows.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length} className={styles.empty}>
-                {t('noData')}
-              </td>
-            </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.pk}>
-                <td className={styles.numeric}>{row.number}</td>
-                <td>
-                  <Link to={subjectUrl(row)} className={styles.subjectLink}>
-                    {row.subjectId}
-                  </Link>
-                </td>
-                <td>{row.site}</td>
-                <td>{row.registrationNumber ?? ''}</td>
-                <td>
-                  <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
-                    {t(`status.${subjectStatusOfValue[row.status]}`)}
-                  </SubjectStatusBadge>
-                </td>
-                <td>{row.gender?.label[language] ?? ''}</td>
-                <td className={styles.numeric}>{row.age ?? ''}</td>
-                <td>{row.consentDate}</td>
-                <td>{row.registrationDate}</td>
-                <td>{row.firstVisitDate ?? ''}</td>
-                <td>{row.lastVisitDate?.label[language] ?? ''}</td>
-                <td>{row.lastVisitDateActual ?? ''}</td>
-                <td className={styles.numeric}>{row.adverseReaction}</td>
-                <td className={styles.numeric}>{row.unresolvedQuery}</td>
-                <td>
-                  <span className={styles.signature} data-state={row.initialSignature}>
-                    {t(`list.signatureValues.${row.initialSignature}`)}
-                  </span>
-                </td>
-                <td className={styles.reason}>{row.registrationFailureReason?.label[language] ?? ''}</td>
-                <td className={styles.reason}>{row.dropoutReason?.label[language] ?? ''}</td>
-                <td className={styles.menuCell}>
-                  <RowMenu row={row} onHistory={onHistory} onDelete={onDelete} />
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </section>
+        ))
+      )}
+    </ListTable>
   );
 }
 

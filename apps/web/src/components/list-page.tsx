@@ -1,0 +1,193 @@
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from './button.tsx';
+import listStyles from './list-page.module.css';
+
+/**
+ * The parts every list page shares (subject list, query list; prototype-spec §2/§9): the collapsible
+ * filter panel applied with one button, the page-size choice, the wide table that scrolls inside its
+ * frame with sortable column headers. Filters, sort and size live in the URL; each page maps them.
+ */
+export { listStyles };
+
+export type SortOrder = 'asc' | 'desc';
+
+/** Clicking a column header: the same column flips its order, another column starts ascending. */
+export function nextSort<K extends string>(
+  current: { sort: K; order: SortOrder },
+  column: K,
+): { sort: K; order: SortOrder } {
+  if (current.sort === column) return { sort: column, order: current.order === 'asc' ? 'desc' : 'asc' };
+  return { sort: column, order: 'asc' };
+}
+
+/**
+ * The search form in a card that folds away. `children` gets the reset and apply buttons to place
+ * in the last row; `onReset` clears the fields and applies at once.
+ */
+export function FilterPanel({
+  onSubmit,
+  onReset,
+  children,
+}: {
+  onSubmit: () => void;
+  onReset: () => void;
+  children: (actions: ReactNode) => ReactNode;
+}) {
+  const { t } = useTranslation('ui');
+  const [open, setOpen] = useState(true);
+  const formId = useId();
+  const actions = (
+    <div className={listStyles.filterActions}>
+      <Button variant="secondary" onClick={onReset}>
+        {t('list.reset')}
+      </Button>
+      <Button type="submit">{t('list.apply')}</Button>
+    </div>
+  );
+  return (
+    <div className={`${listStyles.card} ${listStyles.filters}`}>
+      <div className={listStyles.filtersHeader}>
+        <h2 className={listStyles.filtersTitle}>{t('list.filters')}</h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={formId}
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? t('list.closeFilters') : t('list.openFilters')}
+        </Button>
+      </div>
+      <form
+        id={formId}
+        className={listStyles.filterForm}
+        hidden={!open}
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children(actions)}
+      </form>
+    </div>
+  );
+}
+
+/** The rows-per-page choice of a list's toolbar. */
+export function PageSizeSelect<T extends number>({
+  sizes,
+  value,
+  onChange,
+}: {
+  sizes: readonly T[];
+  value: T;
+  onChange: (size: T) => void;
+}) {
+  const { t } = useTranslation('ui');
+  return (
+    <label className={listStyles.pageSize}>
+      {t('list.pageSize')}
+      <select
+        className={listStyles.select}
+        value={value}
+        onChange={(event) => onChange(Number(event.target.value) as T)}
+      >
+        {sizes.map((size) => (
+          <option key={size} value={size}>
+            {t('list.pageSizeOption', { size })}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A column header: a button that sorts by the column, `aria-sort` on the active one. */
+export function SortableHeader<K extends string>({
+  column,
+  label,
+  numeric = false,
+  sort,
+  order,
+  onSort,
+}: {
+  column: K;
+  label: string;
+  numeric?: boolean;
+  sort: K;
+  order: SortOrder;
+  onSort: (column: K) => void;
+}) {
+  const { t } = useTranslation('ui');
+  const active = sort === column;
+  return (
+    <th
+      scope="col"
+      className={numeric ? listStyles.numeric : undefined}
+      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
+      <button
+        type="button"
+        className={listStyles.sortButton}
+        data-active={active || undefined}
+        title={t('list.sortBy', { column: label })}
+        onClick={() => onSort(column)}
+      >
+        {label}
+        <span aria-hidden="true" className={listStyles.sortMark}>
+          {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/** The wide table: it scrolls sideways inside its frame (reachable by keyboard), the page stays put. */
+export function ListTable({
+  label,
+  busy,
+  head,
+  children,
+}: {
+  label: string;
+  busy: boolean;
+  /** The header row's cells. */
+  head: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('ui');
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
+    <section className={listStyles.tableWrap} tabIndex={0} aria-label={label}>
+      <table className={listStyles.table} aria-busy={busy}>
+        <caption className={listStyles.visuallyHidden}>
+          {label} · {t('list.scrollHint')}
+        </caption>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The one row of a table that has no rows yet (loading) or none at all. */
+export function ListTableMessage({
+  columns,
+  loading = false,
+  children,
+}: {
+  columns: number;
+  loading?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <tr>
+      <td colSpan={columns} className={listStyles.empty} role={loading ? 'status' : undefined}>
+        {children}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,373 @@
+import { QUERY_LIST_PAGE_SIZES, type QueryListRow, type QueryListSortKey } from '@cdms/contract';
+import type { Language } from '@cdms/study';
+import { type MouseEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { paths, studyPath } from '../../../app/paths.ts';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import {
+  ListTable,
+  ListTableMessage,
+  listStyles,
+  nextSort,
+  PageSizeSelect,
+  SortableHeader,
+} from '../../../components/list-page.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
+import { QueryStateBadge } from '../../../components/status-badge.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { useMe } from '../../auth/api/me.ts';
+import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
+import {
+  type QueryFilterFields,
+  type QueryListFilters,
+  type QueryListPageSize,
+  readQueryListFilters,
+  writeQueryListFilters,
+} from '../lib/query-list-filters.ts';
+import { BULK_QUERY_MODAL, type BulkAction, BulkQueryDialog } from './bulk-query-dialog.tsx';
+import styles from './queries.module.css';
+import { QueryListFilterPanel } from './query-list-filter-panel.tsx';
+
+/** The table's columns; those with a sort key sort on the server. */
+const COLUMNS: readonly {
+  key: string;
+  sort?: QueryListSortKey;
+  numeric?: boolean;
+}[] = [
+  { key: 'number', numeric: true },
+  { key: 'subjectId', sort: 'subjectId' },
+  { key: 'site', sort: 'site' },
+  { key: 'visit', sort: 'visit' },
+  { key: 'form', sort: 'form' },
+  { key: 'item' },
+  { key: 'kind', sort: 'kind' },
+  { key: 'state', sort: 'state' },
+  { key: 'assignee' },
+  { key: 'openedAt', sort: 'openedAt' },
+  { key: 'age', sort: 'age', numeric: true },
+  { key: 'lastMessageAt', sort: 'lastMessageAt' },
+  { key: 'messageCount', numeric: true },
+];
+
+// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
+// import each other, the URL is the contract between them).
+const MENU_TYPE_PARAM = 'menu-type';
+
+/** The form of a query's subject, at its item (`item`: the form page scrolls to it). */
+function formUrl(studyId: number, row: QueryListRow, menuType: string | null): string {
+  return studyPath(paths.subjectDetail, studyId, {
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+    'subject-id': row.subject.subjectId,
+    'registration-number': row.subject.registrationNumber ?? undefined,
+    'subject-pk': String(row.subject.pk),
+    'depth-1': row.visitKey,
+    'depth-2': row.formKey,
+    item: row.itemPath || undefined,
+  });
+}
+
+/**
+ * `/query/:studyId` (issue 14): every query of the reader's sites with filters, sort, page size and
+ * page in the URL; a row opens its thread in the side panel; monitors (`canManage`) select rows and
+ * close or cancel them in bulk; CSV and XLSX downloads of the filtered list.
+ */
+export function QueryListPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <QueryList studyId={studyId} />;
+}
+
+function QueryList({ studyId }: { studyId: number }) {
+  const { t, i18n } = useTranslation('queries');
+  const language: Language = i18n.language === 'en' ? 'en' : 'ko';
+  const [searchParams, setSearchParams] = useSearchParams();
+  const menuType = searchParams.get(MENU_TYPE_PARAM);
+  const filters = readQueryListFilters(searchParams);
+  const list = useQueryList(studyId, filters);
+  const definition = useStudyDefinition(studyId);
+  const me = useMe();
+  const membership = me.data?.memberships.find((m) => m.studyId === studyId);
+  const headingId = useId();
+  const modals = useModalStack();
+  const alert = useAlert();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [bulkAction, setBulkAction] = useState<BulkAction>('close');
+  const [thread, setThread] = useState<QueryListRow | null>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  function apply(next: Omit<QueryListFilters, 'page'>) {
+    setSelected(new Set());
+    setSearchParams((current) => writeQueryListFilters(current, next));
+  }
+
+  function openThread(row: QueryListRow) {
+    setThread(row);
+    if (!modals.isOpen(QUERY_THREAD_MODAL)) modals.open(QUERY_THREAD_MODAL);
+  }
+
+  function openBulk(action: BulkAction) {
+    setBulkAction(action);
+    modals.open(BULK_QUERY_MODAL);
+  }
+
+  async function download(format: QueryExportFormat) {
+    setDownloading(true);
+    try {
+      await downloadQueryList(studyId, filters, format);
+    } catch (error) {
+      void alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const data = list.data;
+  const rows = data?.queries;
+  const canManage = data?.canManage ?? false;
+  const pageIds = rows?.map((row) => row.id) ?? [];
+  const chosen = pageIds.filter((id) => selected.has(id));
+  const columnCount = COLUMNS.length + (canManage ? 1 : 0);
+  const toggle = (id: number, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('list.title')}
+        </h1>
+      </div>
+
+      {/* Remounted when the URL's filters change (back/forward, a link), so the form shows what is applied. */}
+      <QueryListFilterPanel
+        key={[
+          filters.state,
+          filters.kind,
+          filters.siteId,
+          filters.subject,
+          filters.visitKey,
+          filters.formKey,
+          filters.itemPath,
+          filters.assignee,
+          filters.age,
+          filters.text,
+        ].join('|')}
+        applied={filters}
+        sites={membership?.sites ?? []}
+        definition={definition.data?.definition}
+        onApply={(fields: QueryFilterFields) => apply({ ...filters, ...fields })}
+      />
+
+      <div className={listStyles.toolbar}>
+        <p className={listStyles.total} aria-live="polite">
+          {data ? t('list.count', { count: data.total }) : ''}
+        </p>
+        <div className={listStyles.toolbarActions}>
+          {canManage ? (
+            <div className={styles.bulkBar}>
+              <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('close')}
+              >
+                {t('list.bulkClose')}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('cancel')}
+              >
+                {t('list.bulkCancel')}
+              </Button>
+            </div>
+          ) : null}
+          <PageSizeSelect<QueryListPageSize>
+            sizes={QUERY_LIST_PAGE_SIZES}
+            value={filters.size}
+            onChange={(size) => apply({ ...filters, size })}
+          />
+          <Button
+            variant="secondary"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download('csv')}
+          >
+            {t('list.downloadCsv')}
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download('xlsx')}
+          >
+            {t('list.downloadXlsx')}
+          </Button>
+        </div>
+      </div>
+
+      {list.isError && !data ? (
+        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
+          <span>{t('list.loadFailed')}</span>
+          <span>{list.error.message}</span>
+          <Button variant="secondary" onClick={() => void list.refetch()}>
+            {t('retry')}
+          </Button>
+        </div>
+      ) : (
+        <ListTable
+          label={t('list.caption')}
+          busy={list.isFetching}
+          head={
+            <>
+              {canManage ? (
+                <th scope="col" className={styles.selectCell}>
+                  <input
+                    type="checkbox"
+                    aria-label={t('list.selectAll')}
+                    checked={pageIds.length > 0 && chosen.length === pageIds.length}
+                    disabled={pageIds.length === 0}
+                    onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
+                  />
+                </th>
+              ) : null}
+              {COLUMNS.map(({ key, sort, numeric }) =>
+                sort ? (
+                  <SortableHeader
+                    key={key}
+                    column={sort}
+                    label={t(`list.columns.${key}`)}
+                    numeric={numeric ?? false}
+                    sort={filters.sort}
+                    order={filters.order}
+                    onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
+                  />
+                ) : (
+                  <th key={key} scope="col" className={numeric ? listStyles.numeric : undefined}>
+                    {t(`list.columns.${key}`)}
+                  </th>
+                ),
+              )}
+            </>
+          }
+        >
+          {!rows ? (
+            <ListTableMessage columns={columnCount} loading>
+              {t('loading')}
+            </ListTableMessage>
+          ) : rows.length === 0 ? (
+            <ListTableMessage columns={columnCount}>{t('list.noData')}</ListTableMessage>
+          ) : (
+            rows.map((row) => (
+              <tr
+                key={row.id}
+                className={styles.clickable}
+                data-state={row.state}
+                // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
+                onClick={(event: MouseEvent<HTMLTableRowElement>) => {
+                  if ((event.target as HTMLElement).closest('a, button, input, label')) return;
+                  openThread(row);
+                }}
+              >
+                {canManage ? (
+                  <td className={styles.selectCell}>
+                    <input
+                      type="checkbox"
+                      aria-label={t('list.selectRow', { number: row.id })}
+                      checked={selected.has(row.id)}
+                      onChange={(event) => toggle(row.id, event.target.checked)}
+                    />
+                  </td>
+                ) : null}
+                <td className={listStyles.numeric}>
+                  <button
+                    type="button"
+                    className={styles.numberButton}
+                    aria-label={t('list.openThread', { number: row.id })}
+                    onClick={() => openThread(row)}
+                  >
+                    #{row.id}
+                  </button>
+                </td>
+                <td>
+                  <Link to={formUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+                    {row.subject.subjectId}
+                  </Link>
+                </td>
+                <td>{row.subject.site}</td>
+                <td>{row.visitLabel[language]}</td>
+                <td>{row.formLabel[language]}</td>
+                <td className={styles.itemCell} title={row.itemLabel[language]}>
+                  {row.itemLabel[language]}
+                </td>
+                <td>{t(`kinds.${row.kind}`)}</td>
+                <td>
+                  <QueryStateBadge state={row.state} reopened={row.reopened}>
+                    {t(`states.${row.state}`)}
+                  </QueryStateBadge>
+                  {row.reopened ? <span className={styles.reopened}>{t('list.reopenedMark')}</span> : null}
+                </td>
+                <td>{t(`assignees.${row.assignee}`)}</td>
+                <td>{formatDateTimeKst(row.openedAt).slice(0, 10)}</td>
+                <td className={listStyles.numeric}>{row.ageDays}</td>
+                <td className={styles.lastMessage} title={row.lastMessage.text[language]}>
+                  <span className={styles.lastAuthor}>
+                    {row.lastMessage.author?.name ?? t('thread.system')}
+                  </span>
+                  {row.lastMessage.text[language]}
+                </td>
+                <td className={listStyles.numeric}>{row.messageCount}</td>
+              </tr>
+            ))
+          )}
+        </ListTable>
+      )}
+
+      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
+      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+
+      {thread ? (
+        <QueryThreadPanel
+          key={thread.id}
+          studyId={studyId}
+          context={[
+            thread.subject.subjectId,
+            thread.visitLabel[language],
+            thread.formLabel[language],
+            thread.itemLabel[language],
+          ].join(' · ')}
+          queries={[
+            {
+              id: thread.id,
+              state: thread.state,
+              text: thread.lastMessage.text[language],
+              openedAt: thread.openedAt,
+            },
+          ]}
+          initialQueryId={thread.id}
+        />
+      ) : null}
+      {canManage ? (
+        <BulkQueryDialog
+          studyId={studyId}
+          action={bulkAction}
+          queryIds={chosen}
+          onDone={() => setSelected(new Set())}
+        />
+      ) : null}
+    </section>
+  );
+}

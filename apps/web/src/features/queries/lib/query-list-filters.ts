@@ -1,0 +1,211 @@
+import {
+  QUERY_LIST_PAGE_SIZES,
+  QUERY_SEARCH_MAX,
+  type QueryAgeBucket,
+  type QueryAssignee,
+  type QueryKindValue,
+  type QueryListSortKey,
+  type QueryStateValue,
+  queryAgeBuckets,
+  queryAssignees,
+  queryKinds,
+  queryListSortKeys,
+  queryStates,
+} from '@cdms/contract';
+import type { SortOrder } from '../../../components/list-page.tsx';
+import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
+
+/**
+ * The query list's filters, sort and page size as they live in the URL (issue 14): the URL is the
+ * state, so a link from the subject-info popup (`?state=open`) or the dashboard opens the list filtered,
+ * and reloading or sharing shows the same list. Parameter names are the API's (queryListQuerySchema);
+ * defaults are left out of the URL; values the server would refuse are dropped when read, never sent.
+ */
+
+export type StateChoice = 'unresolved' | 'all' | QueryStateValue;
+export type KindChoice = 'all' | QueryKindValue;
+export type AssigneeChoice = 'all' | QueryAssignee;
+export type AgeChoice = 'all' | QueryAgeBucket;
+export type QueryListPageSize = (typeof QUERY_LIST_PAGE_SIZES)[number];
+
+export const STATE_CHOICES: readonly StateChoice[] = ['unresolved', 'all', ...queryStates];
+export const KIND_CHOICES: readonly KindChoice[] = ['all', ...queryKinds];
+export const ASSIGNEE_CHOICES: readonly AssigneeChoice[] = ['all', ...queryAssignees];
+export const AGE_CHOICES: readonly AgeChoice[] = ['all', ...queryAgeBuckets];
+
+export interface QueryListFilters {
+  state: StateChoice;
+  kind: KindChoice;
+  /** Null: every site of the reader. */
+  siteId: number | null;
+  subject: string;
+  visitKey: string;
+  formKey: string;
+  /** The item's server path (`visit.form.item`), '' for any. */
+  itemPath: string;
+  assignee: AssigneeChoice;
+  age: AgeChoice;
+  text: string;
+  sort: QueryListSortKey;
+  order: SortOrder;
+  page: number;
+  size: QueryListPageSize;
+}
+
+/** What the filter panel edits (applied together with its apply button). */
+export type QueryFilterFields = Omit<QueryListFilters, 'sort' | 'order' | 'page' | 'size'>;
+
+/** The server's defaults: a URL without a parameter means this value. */
+export const DEFAULT_QUERY_FILTERS: QueryListFilters = {
+  state: 'unresolved',
+  kind: 'all',
+  siteId: null,
+  subject: '',
+  visitKey: '',
+  formKey: '',
+  itemPath: '',
+  assignee: 'all',
+  age: 'all',
+  text: '',
+  sort: 'age',
+  order: 'desc',
+  page: 1,
+  size: 10,
+};
+
+export const EMPTY_QUERY_FILTER_FIELDS: QueryFilterFields = {
+  state: DEFAULT_QUERY_FILTERS.state,
+  kind: 'all',
+  siteId: null,
+  subject: '',
+  visitKey: '',
+  formKey: '',
+  itemPath: '',
+  assignee: 'all',
+  age: 'all',
+  text: '',
+};
+
+/**
+ * Only the panel's fields of a list's filters: the panel keeps them in its own state, and the sort,
+ * page and size they came with would otherwise go back into the URL, stale, with the next search.
+ */
+export function filterFieldsOf(filters: QueryFilterFields): QueryFilterFields {
+  const fields = { ...EMPTY_QUERY_FILTER_FIELDS };
+  for (const key of Object.keys(fields) as (keyof QueryFilterFields)[]) {
+    (fields as Record<string, unknown>)[key] = filters[key];
+  }
+  return fields;
+}
+
+const PARAMS = [
+  'state',
+  'kind',
+  'siteId',
+  'subject',
+  'visitKey',
+  'formKey',
+  'itemPath',
+  'assignee',
+  'age',
+  'text',
+  'sort',
+  'order',
+  'size',
+];
+
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+
+function oneOf<T extends string | number>(allowed: readonly T[], raw: string | null, fallback: T): T {
+  return allowed.find((value) => String(value) === raw) ?? fallback;
+}
+
+function siteIdOf(raw: string | null): number | null {
+  if (!raw || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+function searchText(raw: string | null): string {
+  return (raw ?? '').trim().slice(0, QUERY_SEARCH_MAX);
+}
+
+/** The list a URL asks for. A form without its visit, or an item without its form, is dropped. */
+export function readQueryListFilters(params: URLSearchParams): QueryListFilters {
+  const defaults = DEFAULT_QUERY_FILTERS;
+  const visitKey = KEY_PATTERN.test(params.get('visitKey') ?? '') ? (params.get('visitKey') ?? '') : '';
+  const formKey =
+    visitKey && KEY_PATTERN.test(params.get('formKey') ?? '') ? (params.get('formKey') ?? '') : '';
+  const rawItem = params.get('itemPath') ?? '';
+  const itemPath =
+    formKey && rawItem.startsWith(`${visitKey}.${formKey}.`) && rawItem.length <= 200 ? rawItem : '';
+  return {
+    state: oneOf(STATE_CHOICES, params.get('state'), defaults.state),
+    kind: oneOf(KIND_CHOICES, params.get('kind'), defaults.kind),
+    siteId: siteIdOf(params.get('siteId')),
+    subject: searchText(params.get('subject')),
+    visitKey,
+    formKey,
+    itemPath,
+    assignee: oneOf(ASSIGNEE_CHOICES, params.get('assignee'), defaults.assignee),
+    age: oneOf(AGE_CHOICES, params.get('age'), defaults.age),
+    text: searchText(params.get('text')),
+    sort: oneOf(queryListSortKeys, params.get('sort'), defaults.sort),
+    order: oneOf<SortOrder>(['asc', 'desc'], params.get('order'), defaults.order),
+    page: parsePageParam(params.get(PAGE_PARAM)),
+    size: oneOf(QUERY_LIST_PAGE_SIZES, params.get('size'), defaults.size),
+  };
+}
+
+/** The filters that differ from the defaults, as parameters (page and size left to the caller). */
+function filterParams(filters: Omit<QueryListFilters, 'page' | 'size'>, into: URLSearchParams): void {
+  const defaults = DEFAULT_QUERY_FILTERS;
+  if (filters.state !== defaults.state) into.set('state', filters.state);
+  if (filters.kind !== defaults.kind) into.set('kind', filters.kind);
+  if (filters.siteId !== null) into.set('siteId', String(filters.siteId));
+  const subject = filters.subject.trim();
+  if (subject) into.set('subject', subject);
+  if (filters.visitKey) into.set('visitKey', filters.visitKey);
+  if (filters.visitKey && filters.formKey) into.set('formKey', filters.formKey);
+  if (filters.visitKey && filters.formKey && filters.itemPath) into.set('itemPath', filters.itemPath);
+  if (filters.assignee !== defaults.assignee) into.set('assignee', filters.assignee);
+  if (filters.age !== defaults.age) into.set('age', filters.age);
+  const text = filters.text.trim();
+  if (text) into.set('text', text);
+}
+
+/**
+ * The URL parameters of a list, keeping parameters that are not the list's (menu-type). Defaults are
+ * left out, and any change starts on page 1.
+ */
+export function writeQueryListFilters(
+  current: URLSearchParams,
+  filters: Omit<QueryListFilters, 'page'>,
+): URLSearchParams {
+  const params = new URLSearchParams(current);
+  for (const key of [...PARAMS, PAGE_PARAM]) params.delete(key);
+  filterParams(filters, params);
+  const defaults = DEFAULT_QUERY_FILTERS;
+  if (filters.sort !== defaults.sort || filters.order !== defaults.order) {
+    params.set('sort', filters.sort);
+    params.set('order', filters.order);
+  }
+  if (filters.size !== defaults.size) params.set('size', String(filters.size));
+  return params;
+}
+
+/**
+ * The server's query string: the filters (the server's defaults left out) and the sort; the page and
+ * size only for the list, not the download.
+ */
+export function queryListQueryString(filters: QueryListFilters, paged = true): string {
+  const params = new URLSearchParams();
+  filterParams(filters, params);
+  params.set('sort', filters.sort);
+  params.set('order', filters.order);
+  if (paged) {
+    params.set('page', String(filters.page));
+    params.set('size', String(filters.size));
+  }
+  return params.toString();
+}

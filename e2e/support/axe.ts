@@ -1,0 +1,35 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+// The one axe-core configuration of the end-to-end tests (tests/accessibility.spec.ts over every
+// route; feature specs over what only a flow opens, such as the query thread panel).
+
+/**
+ * axe's experimental rules are off by default; they are on here. One of them is WCAG 2.5.3 "label in
+ * name" (label-content-name-mismatch): a control named by aria-label must include its visible text.
+ */
+const EXPERIMENTAL_RULES = [
+  'css-orientation-lock',
+  'focus-order-semantics',
+  'label-content-name-mismatch',
+  'p-as-heading',
+  'table-fake-caption',
+  'td-has-header',
+];
+
+/** The violations on the page as shown now, one readable line per rule and element. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    // Not content, so not checked: Radix's focus guards, invisible tabindex=0 sentinels at the ends of
+    // the page while a popup or dialog is open, which hand the focus straight back to it. The
+    // experimental focus-order-semantics rule takes them for focusable elements without a role.
+    .exclude('[data-radix-focus-guard]')
+    .options({ rules: Object.fromEntries(EXPERIMENTAL_RULES.map((id) => [id, { enabled: true }])) })
+    .analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) =>
+        `[${violation.impact}] ${violation.id} at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+    ),
+  );
+}
