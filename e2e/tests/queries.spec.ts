@@ -98,7 +98,8 @@ test.describe('queries', () => {
     await expect(craPanel).toContainText('열림');
     // Answering is the site's: a monitor is not offered it.
     await expect(craPanel.getByRole('button', { name: '답변', exact: true })).toHaveCount(0);
-    await craPage.keyboard.press('Escape');
+    // Closed by its button: Escape would first dismiss the toast, the topmost layer.
+    await craPanel.getByRole('button', { name: '닫기' }).click();
     await expect(craPanel).toBeHidden();
     await expect(craBirth.getByRole('button', { name: /쿼리 · 열림 1건/ })).toBeVisible();
     // The overview's icon for the form: an open query.
@@ -151,7 +152,8 @@ test.describe('queries', () => {
     await expect(answer).toContainText('박코디 (CRC)');
     await expect(answer).toContainText('제안 값: 1990-05-16');
     await expect(panel).toContainText('답변됨');
-    await page.keyboard.press('Escape');
+    await panel.getByRole('button', { name: '닫기' }).click();
+    await expect(panel).toBeHidden();
     await expect(birth.getByLabel(/생년월일/)).toHaveValue('1990-05-16');
     await expect(page.getByText('저장하지 않은 변경 사항이 있습니다.')).toBeHidden();
     const saved = await (
@@ -170,7 +172,8 @@ test.describe('queries', () => {
     await expect(craPage.getByText('쿼리를 종료했습니다.').first()).toBeVisible();
     await expect(craPanel).toContainText('종료');
     await expect(craPanel.getByRole('button', { name: '종료', exact: true })).toHaveCount(0);
-    await craPage.keyboard.press('Escape');
+    await craPanel.getByRole('button', { name: '닫기' }).click();
+    await expect(craPanel).toBeHidden();
     // Closed: muted on the item, and the form's icon is "complete" again (no other query on it).
     await expect(craBirth.getByRole('button', { name: /쿼리 · 종료/ })).toBeVisible();
     await craPage.goto(overviewUrl);

@@ -227,7 +227,8 @@ function MessageEntry({ message, language }: { message: QueryMessage; language: 
         </time>
       </div>
       <p className={styles.messageText}>{message.text[language]}</p>
-      {message.proposedValue !== null ? (
+      {/* A value change's text already says from what to what; its new value is no proposal. */}
+      {message.proposedValue !== null && message.kind !== 'value_changed' ? (
         <p className={styles.proposed}>
           {t('thread.proposedValue')}: <strong>{String(message.proposedValue)}</strong>
         </p>
