@@ -11,6 +11,7 @@ export type ScenarioName =
   | 'dashboard'
   | 'subject-info'
   | 'visit alarms'
+  | 'query list'
   | 'overview'
   | 'form read'
   | 'form save'
@@ -35,6 +36,16 @@ const LIST_QUERIES = [
   'range=3&dateType=consentDate&sort=unresolvedQuery&order=desc&page=2&size=10',
   'status=Screening-failure&sort=site&page=1&size=10',
   'sort=registrationNumber&order=asc&page=10&size=50',
+];
+
+/** The query list as monitors use it: unresolved first, by state and age, a site, the oldest, text. */
+const QUERY_LIST_QUERIES = [
+  'page=1&size=10',
+  'state=all&sort=openedAt&order=desc&page=1&size=50',
+  'state=open&age=31%2B&page=1&size=10',
+  'kind=system&sort=subjectId&order=asc&page=2&size=10',
+  'state=answered&sort=lastMessageAt&order=desc&size=100',
+  'text=%ED%99%95%EC%9D%B8&page=1&size=10',
 ];
 
 const ALARM_QUERIES = ['page=1&size=10', 'state=overdue&page=1&size=50', 'state=outOfWindow&page=2&size=10'];
@@ -83,6 +94,10 @@ export function readScenarios(): Scenario[] {
     readScenario('visit alarms', (workload) => {
       const next = cycle(ALARM_QUERIES);
       return () => `${study(workload)}/visit-alarms?${next()}`;
+    }),
+    readScenario('query list', (workload) => {
+      const next = cycle(QUERY_LIST_QUERIES);
+      return () => `${study(workload)}/queries?${next()}`;
     }),
     readScenario('overview', (workload) => {
       const next = cycle(spread(workload.readSubjects));
