@@ -1,5 +1,4 @@
 import {
-  QUERY_TEXT_MAX,
   type QueryAssignee,
   type QueryDetail,
   type QueryMessage,
@@ -18,6 +17,7 @@ import {
 } from '../lib/query-thread-api.ts';
 import { Button } from './button.tsx';
 import { Modal } from './modal.tsx';
+import { QueryMessageField } from './query-message-field.tsx';
 import styles from './query-thread-panel.module.css';
 import { QueryStateBadge } from './status-badge.tsx';
 import { useToast } from './toast.tsx';
@@ -333,31 +333,13 @@ function ActionForm({
           </div>
         )
       ) : null}
-      <label className={styles.label} htmlFor={`${id}-text`}>
-        {t('actions.message')}
-      </label>
-      <textarea
+      <QueryMessageField
         id={`${id}-text`}
-        className={styles.textarea}
-        rows={4}
-        maxLength={QUERY_TEXT_MAX}
+        label={t('actions.message')}
         value={text}
-        aria-describedby={`${id}-counter${problem ? ` ${id}-problem` : ''}`}
-        aria-invalid={problem ? true : undefined}
-        onChange={(event) => setText(event.target.value)}
+        onChange={setText}
+        problem={problem}
       />
-      <div className={styles.fieldFoot}>
-        {problem ? (
-          <span id={`${id}-problem`} className={styles.problem} role="alert">
-            {problem}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span id={`${id}-counter`} className={styles.counter}>
-          {t('counter', { count: text.length, max: QUERY_TEXT_MAX })}
-        </span>
-      </div>
       <div className={styles.actions}>
         {allowed.map((action) => (
           <Button
@@ -415,32 +397,15 @@ function RaiseForm({
   return (
     <form className={styles.actionForm} onSubmit={(event) => void submit(event)}>
       <h3 className={styles.threadTitle}>{t('raise.title')}</h3>
-      <label className={styles.label} htmlFor={`${id}-text`}>
-        {t('raise.text')}
-      </label>
-      <textarea
+      <QueryMessageField
         id={`${id}-text`}
-        className={styles.textarea}
-        rows={5}
-        maxLength={QUERY_TEXT_MAX}
-        aria-required="true"
+        label={t('raise.text')}
         value={text}
-        aria-describedby={`${id}-counter${problem ? ` ${id}-problem` : ''}`}
-        aria-invalid={problem ? true : undefined}
-        onChange={(event) => setText(event.target.value)}
+        onChange={setText}
+        problem={problem}
+        required
+        rows={5}
       />
-      <div className={styles.fieldFoot}>
-        {problem ? (
-          <span id={`${id}-problem`} className={styles.problem} role="alert">
-            {problem}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span id={`${id}-counter`} className={styles.counter}>
-          {t('counter', { count: text.length, max: QUERY_TEXT_MAX })}
-        </span>
-      </div>
       <label className={styles.label} htmlFor={`${id}-assignee`}>
         {t('fields.assignee')}
       </label>

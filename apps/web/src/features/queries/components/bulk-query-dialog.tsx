@@ -1,9 +1,9 @@
-import { QUERY_TEXT_MAX } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { QueryMessageField } from '../../../components/query-message-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useBulkQueryAction } from '../api/query-list.ts';
@@ -111,32 +111,14 @@ function BulkForm({
 
   return (
     <form className={styles.dialogForm} onSubmit={(event) => void submit(event)}>
-      <label className={styles.label} htmlFor={`${id}-reason`}>
-        {t('bulk.reason')}
-      </label>
-      <textarea
+      <QueryMessageField
         id={`${id}-reason`}
-        className={styles.textarea}
-        rows={4}
-        maxLength={QUERY_TEXT_MAX}
-        aria-required="true"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={`${id}-counter${problem ? ` ${id}-problem` : ''}`}
+        label={t('bulk.reason')}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={setText}
+        problem={problem}
+        required
       />
-      <div className={styles.fieldFoot}>
-        {problem ? (
-          <span id={`${id}-problem`} className={styles.problem} role="alert">
-            {problem}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span id={`${id}-counter`} className={styles.counter}>
-          {t('counter', { count: text.length, max: QUERY_TEXT_MAX })}
-        </span>
-      </div>
       <div className={styles.dialogActions}>
         <Button variant="secondary" onClick={() => modals.close(BULK_QUERY_MODAL)}>
           {t('bulk.back')}
