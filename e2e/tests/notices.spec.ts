@@ -258,6 +258,21 @@ test.describe('notices', () => {
     await page.getByRole('button', { name: '검색', exact: true }).click();
     await expect(page).not.toHaveURL(/start=|end=|range=/);
 
+    // Dates are typed as YYYY-MM-DD in any language (digits are formatted as they come); a day that
+    // does not exist stays marked and is not searched for.
+    const start = page.getByRole('textbox', { name: '시작일' });
+    await start.pressSequentially('20260230');
+    await expect(start).toHaveValue('2026-02-30');
+    await expect(start).toHaveAttribute('aria-invalid', 'true');
+    await start.fill('');
+    await start.pressSequentially('20260101');
+    await expect(start).toHaveValue('2026-01-01');
+    await expect(start).not.toHaveAttribute('aria-invalid');
+    await expect(page.getByRole('button', { name: '달력 열기: 시작일' })).toBeVisible();
+    await page.getByRole('button', { name: '검색', exact: true }).click();
+    await expect(page).toHaveURL(/start=2026-01-01/);
+    await expect(page.getByText('전체 12건')).toBeVisible();
+
     // A search without matches shows the empty-table message.
     await page.getByLabel('검색어').fill(`${tag}-없음`);
     await page.getByRole('button', { name: '검색', exact: true }).click();

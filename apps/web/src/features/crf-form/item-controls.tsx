@@ -1,5 +1,7 @@
 import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
 import { type FocusEvent, useEffect, useRef, useState } from 'react';
+import { CalendarIcon } from '../../components/calendar-icon.tsx';
+import { formatDateText } from '../../lib/date-text.ts';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText } from './crf-form-context.tsx';
 import { HOURS, minuteChoices } from './dates.ts';
@@ -287,31 +289,6 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
  */
 export function dateLimits(item: ItemDefinition, today: string): { min?: string; max?: string } {
   return item.notFuture === true ? { max: today } : {};
-}
-
-/** Digits typed into a date field, shown as YYYY-MM-DD as they come ("2025031" → "2025-03-1"). */
-export function formatDateText(text: string): string {
-  const digits = text.replace(/\D/g, '').slice(0, 8);
-  if (digits.length <= 4) return digits;
-  if (digits.length <= 6) return `${digits.slice(0, 4)}-${digits.slice(4)}`;
-  return `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}`;
-}
-
-function CalendarIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-    >
-      <rect x="3" y="5" width="18" height="16" rx="2" />
-      <path d="M3 10h18M8 3v4M16 3v4" />
-    </svg>
-  );
 }
 
 /**

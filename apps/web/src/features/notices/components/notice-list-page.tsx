@@ -4,6 +4,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } 
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DateField } from '../../../components/date-field.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -225,22 +226,20 @@ function FilterPanel({ filters, onApply }: FilterPanelProps) {
             {t('list.range')}
           </span>
           <div className={styles.dateRow}>
-            <input
-              type="date"
-              className={styles.input}
-              aria-label={t('list.start')}
+            <DateField
+              inputClassName={styles.input}
+              label={t('list.start')}
               value={start}
               max={end || undefined}
-              onChange={(event) => setStart(event.target.value)}
+              onChange={setStart}
             />
             <span aria-hidden="true">~</span>
-            <input
-              type="date"
-              className={styles.input}
-              aria-label={t('list.end')}
+            <DateField
+              inputClassName={styles.input}
+              label={t('list.end')}
               value={end}
               min={start || undefined}
-              onChange={(event) => setEnd(event.target.value)}
+              onChange={setEnd}
             />
             {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
             <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>

@@ -8,6 +8,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
+import { DateField } from '../../../components/date-field.tsx';
 import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
 import {
   deriveRange,
@@ -90,22 +91,20 @@ export function SubjectListFilterPanel({
                 {t('list.period')}
               </span>
               <div className={styles.dateRow}>
-                <input
-                  type="date"
-                  className={listStyles.input}
-                  aria-label={t('list.start')}
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('list.start')}
                   value={fields.start}
                   max={fields.end || undefined}
-                  onChange={(event) => set('start', event.target.value)}
+                  onChange={(value) => set('start', value)}
                 />
                 <span aria-hidden="true">~</span>
-                <input
-                  type="date"
-                  className={listStyles.input}
-                  aria-label={t('list.end')}
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('list.end')}
                   value={fields.end}
                   min={fields.start || undefined}
-                  onChange={(event) => set('end', event.target.value)}
+                  onChange={(value) => set('end', value)}
                 />
                 {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
                 <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>
