@@ -1,0 +1,79 @@
+/**
+ * Freezing and locking (product.md "Queries, SDV, freezing, locking"; issue 15), as data and two pure
+ * functions, so that every write path, the abilities the browser is told and the tests read the same
+ * rules.
+ *
+ * A hold is a freeze or a lock at one of four levels — form, subject, site, study — and covers what
+ * lies below it (a frozen site freezes its subjects and their forms).
+ * - Freeze (CRA, DM): the data stop changing. Queries and SDV go on, and the investigator may still
+ *   sign: freezing is what makes the casebook ready to sign, and signing changes no data.
+ * - Lock (DM only): nothing changes, not even queries, SDV or signatures. A signature given before
+ *   the lock stays valid.
+ * A refused write is a 423 with code `frozen` or `locked` and the level that holds it.
+ */
+
+export const lockLevels = ['form', 'subject', 'site', 'study'] as const;
+export type LockLevel = (typeof lockLevels)[number];
+
+export type HoldKind = 'frozen' | 'locked';
+
+/** A freeze or lock in force over the thing being written. */
+export interface Hold {
+  kind: HoldKind;
+  level: LockLevel;
+}
+
+/** Every write path a hold can refuse. */
+export const guardedWrites = [
+  'form.save',
+  'form.reset',
+  'form.comment',
+  'subject.randomize',
+  'subject.delete',
+  'casebook.sign',
+  'query.open',
+  'query.answer',
+  'query.manage',
+  'sdv.mark',
+] as const;
+export type GuardedWrite = (typeof guardedWrites)[number];
+
+/** What a freeze still allows: the data-cleaning work and the investigator's signature. */
+const ALLOWED_WHILE_FROZEN: ReadonlySet<GuardedWrite> = new Set<GuardedWrite>([
+  'casebook.sign',
+  'query.open',
+  'query.answer',
+  'query.manage',
+  'sdv.mark',
+]);
+
+/** Wider levels first: the study's hold is the one to name when several apply. */
+const LEVEL_WIDTH: Record<LockLevel, number> = { study: 4, site: 3, subject: 2, form: 1 };
+
+export interface HoldRefusal {
+  status: 423;
+  code: HoldKind;
+  level: LockLevel;
+}
+
+/** Whether `write` may go ahead under `hold`. */
+export function holdAllows(hold: Hold, write: GuardedWrite): boolean {
+  return hold.kind === 'frozen' && ALLOWED_WHILE_FROZEN.has(write);
+}
+
+/**
+ * The refusal of `write` under the holds in force, or null when it may go ahead. When several holds
+ * refuse it, a lock is named before a freeze, and a wider level before a narrower one: the hold a
+ * user must have lifted first.
+ */
+export function refuseUnderHolds(write: GuardedWrite, holds: readonly Hold[]): HoldRefusal | null {
+  const refusing = holds.filter((hold) => !holdAllows(hold, write));
+  if (refusing.length === 0) return null;
+  const [first] = [...refusing].sort(
+    (a, b) =>
+      Number(b.kind === 'locked') - Number(a.kind === 'locked') ||
+      LEVEL_WIDTH[b.level] - LEVEL_WIDTH[a.level],
+  );
+  const hold = first as Hold;
+  return { status: 423, code: hold.kind, level: hold.level };
+}
