@@ -136,10 +136,16 @@ export const queryListSortKeys = [
 ] as const;
 export type QueryListSortKey = (typeof queryListSortKeys)[number];
 
+/** The list filters' choices, as the API reads them and the filter panel offers them. */
+export const queryStateFilters = ['unresolved', 'all', ...queryStates] as const;
+export const queryKindFilters = ['all', ...queryKinds] as const;
+export const queryAssigneeFilters = ['all', ...queryAssignees] as const;
+export const queryAgeFilters = ['all', ...queryAgeBuckets] as const;
+
 const queryFilterShape = {
   /** `unresolved` = open or answered (the default: what still needs work). */
-  state: z.enum(['unresolved', 'all', ...queryStates]).default('unresolved'),
-  kind: z.enum(['all', ...queryKinds]).default('all'),
+  state: z.enum(queryStateFilters).default('unresolved'),
+  kind: z.enum(queryKindFilters).default('all'),
   siteId: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)
@@ -151,8 +157,8 @@ const queryFilterShape = {
   visitKey: z.string().max(100).optional(),
   formKey: z.string().max(100).optional(),
   itemPath: z.string().max(200).optional(),
-  assignee: z.enum(['all', ...queryAssignees]).default('all'),
-  age: z.enum(['all', ...queryAgeBuckets]).default('all'),
+  assignee: z.enum(queryAssigneeFilters).default('all'),
+  age: z.enum(queryAgeFilters).default('all'),
   /** Words in any message of the thread; case-insensitive. */
   text: z.string().trim().max(QUERY_SEARCH_MAX).optional(),
   sort: z.enum(queryListSortKeys).default('age'),

@@ -1,16 +1,12 @@
 import {
   QUERY_LIST_PAGE_SIZES,
   QUERY_SEARCH_MAX,
-  type QueryAgeBucket,
-  type QueryAssignee,
-  type QueryKindValue,
   type QueryListSortKey,
-  type QueryStateValue,
-  queryAgeBuckets,
-  queryAssignees,
-  queryKinds,
+  queryAgeFilters,
+  queryAssigneeFilters,
+  queryKindFilters,
   queryListSortKeys,
-  queryStates,
+  queryStateFilters,
 } from '@cdms/contract';
 import type { SortOrder } from '../../../components/list-page.tsx';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
@@ -22,16 +18,17 @@ import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
  * defaults are left out of the URL; values the server would refuse are dropped when read, never sent.
  */
 
-export type StateChoice = 'unresolved' | 'all' | QueryStateValue;
-export type KindChoice = 'all' | QueryKindValue;
-export type AssigneeChoice = 'all' | QueryAssignee;
-export type AgeChoice = 'all' | QueryAgeBucket;
+export type StateChoice = (typeof queryStateFilters)[number];
+export type KindChoice = (typeof queryKindFilters)[number];
+export type AssigneeChoice = (typeof queryAssigneeFilters)[number];
+export type AgeChoice = (typeof queryAgeFilters)[number];
 export type QueryListPageSize = (typeof QUERY_LIST_PAGE_SIZES)[number];
 
-export const STATE_CHOICES: readonly StateChoice[] = ['unresolved', 'all', ...queryStates];
-export const KIND_CHOICES: readonly KindChoice[] = ['all', ...queryKinds];
-export const ASSIGNEE_CHOICES: readonly AssigneeChoice[] = ['all', ...queryAssignees];
-export const AGE_CHOICES: readonly AgeChoice[] = ['all', ...queryAgeBuckets];
+// The choices are the API's own (packages/contract queries.ts), so the panel offers what the server reads.
+export const STATE_CHOICES: readonly StateChoice[] = queryStateFilters;
+export const KIND_CHOICES: readonly KindChoice[] = queryKindFilters;
+export const ASSIGNEE_CHOICES: readonly AssigneeChoice[] = queryAssigneeFilters;
+export const AGE_CHOICES: readonly AgeChoice[] = queryAgeFilters;
 
 export interface QueryListFilters {
   state: StateChoice;
