@@ -211,3 +211,19 @@ export async function apiDownload(path: string): Promise<{ blob: Blob; fileName:
   const response = await sendWithRenewal(path, {});
   return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('content-disposition')) };
 }
+
+/**
+ * Downloads a file and hands it to the browser to save, under the name the server gave it or
+ * `fallbackName`. Throws `ApiError`.
+ */
+export async function saveDownload(path: string, fallbackName: string): Promise<void> {
+  const { blob, fileName } = await apiDownload(path);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileName ?? fallbackName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Let the browser start the download before the address is released.
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}

@@ -1,6 +1,6 @@
 import type { BulkQueryRequest, BulkQueryResponse, QueryListResponse } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiDownload, apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
 import { invalidateQueryViews, queriesPath, queryKeys } from '../../../lib/query-thread-api.ts';
 import { type QueryListFilters, queryListQueryString } from '../lib/query-list-filters.ts';
 
@@ -34,13 +34,5 @@ export async function downloadQueryList(
   format: QueryExportFormat,
 ): Promise<void> {
   const url = `${queriesPath(studyId)}/export?format=${format}&${queryListQueryString(filters, false)}`;
-  const { blob, fileName } = await apiDownload(url);
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = fileName ?? `queries.${format}`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Let the browser start the download before the address is released.
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  await saveDownload(url, `queries.${format}`);
 }

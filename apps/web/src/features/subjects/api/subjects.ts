@@ -7,7 +7,7 @@ import type {
   SubjectSummary,
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiDownload, apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
 import { type SubjectListFilters, subjectListQueryString } from '../lib/subject-list-filters.ts';
 import { subjectKeys, subjectPath } from './subject-query-keys.ts';
 
@@ -116,13 +116,5 @@ export async function downloadSubjectList(
   format: ExportFormat,
 ): Promise<void> {
   const url = `${listPath(studyId)}/export?format=${format}&${subjectListQueryString(filters, false)}`;
-  const { blob, fileName } = await apiDownload(url);
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = fileName ?? `subjects.${format}`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Let the browser start the download before the address is released.
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  await saveDownload(url, `subjects.${format}`);
 }
