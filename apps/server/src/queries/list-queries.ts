@@ -64,12 +64,9 @@ export async function queryListContext(
   return { studyId, scope, definition: reader.definition, studyCode: study.code, today: todayInKorea() };
 }
 
-export function filteredQueries(
-  db: Kysely<Database>,
-  context: QueryListContext,
-  filter: QueryListFilter,
-): AnyQuery {
-  let query = db
+/** Queries with what a list row or a thread shows of their subject and site, and their age on `today`. */
+export function queriesWithSubject(db: Kysely<Database>, today: string) {
+  return db
     .selectFrom('queries')
     .innerJoin('subjects', 'subjects.id', 'queries.subject_id')
     .innerJoin('sites', 'sites.id', 'queries.site_id')
@@ -79,8 +76,16 @@ export function filteredQueries(
       'subjects.screening_number',
       'subject_facts.randomization_number',
       'sites.code as site_code',
-      ageDaysExpression(context.today).as('age_days'),
-    ])
+      ageDaysExpression(today).as('age_days'),
+    ]);
+}
+
+export function filteredQueries(
+  db: Kysely<Database>,
+  context: QueryListContext,
+  filter: QueryListFilter,
+): AnyQuery {
+  let query = queriesWithSubject(db, context.today)
     .where('queries.study_id', '=', context.studyId)
     .where('subjects.deleted_at', 'is', null) as unknown as AnyQuery;
   if (context.scope !== 'all') query = query.where('queries.site_id', 'in', [...context.scope]);

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { checkStillFails } from './act-on-query.ts';
-import { ageDaysExpression } from './list-queries.ts';
+import { queriesWithSubject } from './list-queries.ts';
 import { findQueryInScope, queryPowers } from './query-access.ts';
 import { presentQueryRow, threadOf } from './query-presenter.ts';
 import { allowedQueryActions } from './query-workflow.ts';
@@ -19,18 +19,7 @@ export async function queryDetail(
   queryId: number,
 ): Promise<QueryDetail> {
   await findQueryInScope(db, principal, studyId, queryId);
-  const row = await db
-    .selectFrom('queries')
-    .innerJoin('subjects', 'subjects.id', 'queries.subject_id')
-    .innerJoin('sites', 'sites.id', 'queries.site_id')
-    .leftJoin('subject_facts', 'subject_facts.subject_id', 'queries.subject_id')
-    .selectAll('queries')
-    .select([
-      'subjects.screening_number',
-      'subject_facts.randomization_number',
-      'sites.code as site_code',
-      ageDaysExpression(todayInKorea()).as('age_days'),
-    ])
+  const row = await queriesWithSubject(db, todayInKorea())
     .where('queries.id', '=', queryId)
     .executeTakeFirst();
   if (!row) throw new AppError(404, 'not_found');
