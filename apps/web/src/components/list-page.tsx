@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAlert } from './alert-dialog.tsx';
 import { Button } from './button.tsx';
 import listStyles from './list-page.module.css';
 
@@ -190,4 +191,24 @@ export function ListTableMessage({
       </td>
     </tr>
   );
+}
+
+/** A list's download button: runs the download, says while it is busy, and shows a failure as an alert. */
+export function useListDownload<Format>(run: (format: Format) => Promise<void>): {
+  downloading: boolean;
+  download: (format: Format) => Promise<void>;
+} {
+  const alert = useAlert();
+  const [downloading, setDownloading] = useState(false);
+  async function download(format: Format) {
+    setDownloading(true);
+    try {
+      await run(format);
+    } catch (error) {
+      void alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setDownloading(false);
+    }
+  }
+  return { downloading, download };
 }

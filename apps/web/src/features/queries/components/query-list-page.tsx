@@ -4,7 +4,6 @@ import { type MouseEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
   ListTable,
@@ -13,6 +12,7 @@ import {
   nextSort,
   PageSizeSelect,
   SortableHeader,
+  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
@@ -95,11 +95,12 @@ function QueryList({ studyId }: { studyId: number }) {
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const headingId = useId();
   const modals = useModalStack();
-  const alert = useAlert();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulkAction, setBulkAction] = useState<BulkAction>('close');
   const [thread, setThread] = useState<QueryListRow | null>(null);
-  const [downloading, setDownloading] = useState(false);
+  const { downloading, download } = useListDownload((format: QueryExportFormat) =>
+    downloadQueryList(studyId, filters, format),
+  );
 
   function apply(next: Omit<QueryListFilters, 'page'>) {
     setSelected(new Set());
@@ -114,17 +115,6 @@ function QueryList({ studyId }: { studyId: number }) {
   function openBulk(action: BulkAction) {
     setBulkAction(action);
     modals.open(BULK_QUERY_MODAL);
-  }
-
-  async function download(format: QueryExportFormat) {
-    setDownloading(true);
-    try {
-      await downloadQueryList(studyId, filters, format);
-    } catch (error) {
-      void alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setDownloading(false);
-    }
   }
 
   const data = list.data;

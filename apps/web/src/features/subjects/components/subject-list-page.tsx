@@ -12,7 +12,6 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
   ListTable,
@@ -21,6 +20,7 @@ import {
   nextSort,
   PageSizeSelect,
   SortableHeader,
+  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
@@ -87,7 +87,6 @@ function SubjectList({ studyId }: { studyId: number }) {
   const navigate = useNavigate();
   const headingId = useId();
   const modals = useModalStack();
-  const alert = useAlert();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const canAdd = membership?.abilities.includes('subject.write') ?? false;
@@ -96,7 +95,9 @@ function SubjectList({ studyId }: { studyId: number }) {
   // Modals are remounted per opening, so each starts empty and reads fresh data.
   const [addKey, setAddKey] = useState(0);
   const [chosen, setChosen] = useState<{ subject: ListedSubject; opening: number } | null>(null);
-  const [downloading, setDownloading] = useState(false);
+  const { downloading, download } = useListDownload((format: ExportFormat) =>
+    downloadSubjectList(studyId, filters, format),
+  );
 
   function apply(next: Omit<SubjectListFilters, 'page'>) {
     setSearchParams((current) => writeSubjectListFilters(current, next));
@@ -108,17 +109,6 @@ function SubjectList({ studyId }: { studyId: number }) {
       opening: (current?.opening ?? 0) + 1,
     }));
     modals.open(name);
-  }
-
-  async function download(format: ExportFormat) {
-    setDownloading(true);
-    try {
-      await downloadSubjectList(studyId, filters, format);
-    } catch (error) {
-      void alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setDownloading(false);
-    }
   }
 
   const data = list.data;
