@@ -1,5 +1,6 @@
 import type { Role, SiteSummary, StudyMembership } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { type AccessHolder, abilities, type SiteScope, type StudyAccess } from './permissions.ts';
 
@@ -66,7 +67,10 @@ export async function loadStudyRoles(
   return result;
 }
 
-/** Loads a user's memberships with their sites, in two queries. */
+/**
+ * Loads a user's memberships with their sites in one query (every request runs it): each
+ * membership carries its own site ids and the sites of its study, as JSON arrays.
+ */
 export async function loadPrincipal(
   db: Kysely<Database>,
   user: UserRow,
@@ -75,41 +79,33 @@ export async function loadPrincipal(
   const memberships = await db
     .selectFrom('memberships')
     .innerJoin('studies', 'studies.id', 'memberships.study_id')
-    .select([
+    .select((eb) => [
       'memberships.id',
       'memberships.role',
       'memberships.study_id',
       'studies.code',
       'studies.title',
       'studies.status',
+      jsonArrayFrom(
+        eb
+          .selectFrom('membership_sites')
+          .select('membership_sites.site_id')
+          .whereRef('membership_sites.membership_id', '=', 'memberships.id'),
+      ).as('membership_sites'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('sites')
+          .select(['sites.id', 'sites.code', 'sites.name', 'sites.institution_number'])
+          .whereRef('sites.study_id', '=', 'memberships.study_id')
+          .orderBy('sites.institution_number'),
+      ).as('study_sites'),
     ])
     .where('memberships.user_id', '=', user.id)
     .orderBy('studies.id')
     .execute();
-  const studyIds = [...new Set(memberships.map((membership) => membership.study_id))];
-  const studySites =
-    studyIds.length === 0
-      ? []
-      : await db
-          .selectFrom('sites')
-          .select(['id', 'study_id', 'code', 'name', 'institution_number'])
-          .where('study_id', 'in', studyIds)
-          .orderBy('institution_number')
-          .execute();
-  const membershipSites =
-    memberships.length === 0
-      ? []
-      : await db
-          .selectFrom('membership_sites')
-          .select(['membership_id', 'site_id'])
-          .where(
-            'membership_id',
-            'in',
-            memberships.map((membership) => membership.id),
-          )
-          .execute();
 
   const studies = new Map<number, PrincipalStudy>();
+  const studySites = new Map<number, SiteSummary[]>();
   for (const membership of memberships) {
     let study = studies.get(membership.study_id);
     if (!study) {
@@ -122,10 +118,19 @@ export async function loadPrincipal(
         sites: [],
       };
       studies.set(membership.study_id, study);
+      studySites.set(
+        membership.study_id,
+        membership.study_sites.map((site) => ({
+          id: site.id,
+          code: site.code,
+          name: site.name,
+          institutionNumber: site.institution_number,
+        })),
+      );
     }
     const scope = scopeOf(
       membership.role,
-      membershipSites.filter((row) => row.membership_id === membership.id).map((row) => row.site_id),
+      membership.membership_sites.map((row) => row.site_id),
     );
     (study.roles as Map<Role, SiteScope>).set(membership.role, scope);
   }
@@ -134,14 +139,9 @@ export async function loadPrincipal(
     const covered = scopes.includes('all')
       ? null
       : new Set(scopes.flatMap((scope) => [...(scope as ReadonlySet<number>)]));
-    study.sites = studySites
-      .filter((site) => site.study_id === study.studyId && (covered === null || covered.has(site.id)))
-      .map((site) => ({
-        id: site.id,
-        code: site.code,
-        name: site.name,
-        institutionNumber: site.institution_number,
-      }));
+    study.sites = (studySites.get(study.studyId) ?? []).filter(
+      (site) => covered === null || covered.has(site.id),
+    );
   }
   return { user, session, studies };
 }

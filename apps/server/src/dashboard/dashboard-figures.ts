@@ -51,7 +51,7 @@ export const AGE_BANDS: readonly { key: string; minAge: number | null; maxAge: n
   { key: '70andOver', minAge: 70, maxAge: null },
 ];
 
-/** The band an age falls in (bounds inclusive); the SQL in `dashboard.ts` follows the same bands. */
+/** The band an age falls in (bounds inclusive): stored in the read model (`subject_facts.age_band`), which the dashboard groups by. */
 export function ageBandOf(age: number | null): string {
   if (age === null) return NOT_ENTERED;
   const band = AGE_BANDS.find(

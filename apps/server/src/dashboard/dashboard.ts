@@ -14,12 +14,10 @@ import { subjectFactCodes } from '../subjects/subject-facts.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { alarmScopeOf, countVisitAlarms } from '../visit-alarms/visit-alarms.ts';
 import {
-  AGE_BANDS,
   ageGroups,
   genderGroups,
   groupCounts,
   monthlyRegistrations,
-  NOT_ENTERED,
   type SubjectGroup,
   safetySummary,
 } from './dashboard-figures.ts';
@@ -39,18 +37,6 @@ function noSites(sites: SiteScope): boolean {
 
 function siteFilter(column: RawBuilder<unknown>, sites: SiteScope): RawBuilder<unknown> {
   return sites === 'all' ? sql`` : sql`and ${column} in (${sql.join([...sites])})`;
-}
-
-/** The SQL form of `ageBandOf`: the same bands, from the one `AGE_BANDS` constant. */
-function ageBandSql(): RawBuilder<string> {
-  const branches = AGE_BANDS.map((band) => {
-    const conditions = [
-      ...(band.minAge === null ? [] : [sql`age >= ${band.minAge}`]),
-      ...(band.maxAge === null ? [] : [sql`age <= ${band.maxAge}`]),
-    ];
-    return sql`when ${sql.join(conditions, sql` and `)} then ${band.key}`;
-  });
-  return sql<string>`case when age is null then ${NOT_ENTERED} ${sql.join(branches, sql` `)} else ${NOT_ENTERED} end`;
 }
 
 interface SubjectFigures {
@@ -92,7 +78,7 @@ async function subjectFigures(
     manual_open: number;
     manual_answered: number;
   }>`
-    select grouping(month) = 0 as is_month, month, status, randomized, gender, age_band,
+    select grouping(consent_month) = 0 as is_month, consent_month as month, status, randomized, gender, age_band,
       count(*)::int as subjects,
       (count(*) filter (where in_chart))::int as chart_subjects,
       sum(adverse_event_count)::int as adverse_events,
@@ -104,12 +90,11 @@ async function subjectFigures(
       sum(manual_open_query_count)::int as manual_open,
       sum(manual_answered_query_count)::int as manual_answered
     from (
-      select f.*, randomization_number is not null as randomized, ${ageBandSql()} as age_band,
-        to_char(consent_date, 'YYYY-MM') as month, ${inChart} as in_chart
+      select f.*, randomization_number is not null as randomized, ${inChart} as in_chart
       from subject_facts f
       where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}
     ) facts
-    group by grouping sets ((status, randomized, gender, age_band), (month))`.execute(db);
+    group by grouping sets ((status, randomized, gender, age_band), (consent_month))`.execute(db);
   const groups: SubjectGroup[] = [];
   const months: { month: string; count: number }[] = [];
   for (const row of result.rows) {

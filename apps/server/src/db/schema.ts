@@ -248,6 +248,10 @@ export interface SubjectFactsTable {
   screening_failure_reason: string | null;
   dropout_reason: string | null;
   saved_form_count: number;
+  /** `ageBandOf(age)`: the dashboard's age band (an `AGE_BANDS` key or `notEntered`). */
+  age_band: string;
+  /** YYYY-MM of the consent date: the dashboard's month of enrolment. */
+  consent_month: string;
 }
 export type SubjectFactsRow = Selectable<SubjectFactsTable>;
 
@@ -258,6 +262,8 @@ export interface SubjectVisitWindowsTable {
   study_id: number;
   site_id: number;
   visit_order: number;
+  /** The subject's screening number: the alarm list's tie-break, sorted without a join. */
+  screening_number: string;
   subject_status: SubjectStatus;
   actual_date: string | null;
   expected_date: string;

@@ -16,7 +16,7 @@ import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '2';
+export const READ_MODEL_VERSION = '3';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 
@@ -52,7 +52,7 @@ async function storeBatch(trx: Transaction<Database>, ids: number[], rows: Subje
       .values(rows.map((row) => row.facts))
       .execute();
   const windows = rows.flatMap((row) => row.windows);
-  // PostgreSQL takes at most 65,535 parameters per statement: 10 columns a row, so 5,000 rows a time.
+  // PostgreSQL takes at most 65,535 parameters per statement: 11 columns a row, so 5,000 rows a time.
   for (let start = 0; start < windows.length; start += 5000) {
     await trx
       .insertInto('subject_visit_windows')

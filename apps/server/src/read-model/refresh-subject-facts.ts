@@ -1,6 +1,6 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
@@ -15,13 +15,17 @@ import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.
 export async function refreshSubjectFacts(
   trx: Transaction<Database>,
   subjectId: number,
-  known: { definition?: StudyDefinition } = {},
+  known: { definition?: StudyDefinition; studyId?: number } = {},
 ): Promise<void> {
-  const subject = await trx
-    .selectFrom('subjects')
-    .select(['study_id', 'deleted_at'])
-    .where('id', '=', subjectId)
-    .executeTakeFirst();
+  // A caller that holds the subject (a save: locked, not deleted) names its study; others look.
+  const subject =
+    known.studyId !== undefined
+      ? { study_id: known.studyId, deleted_at: null }
+      : await trx
+          .selectFrom('subjects')
+          .select(['study_id', 'deleted_at'])
+          .where('id', '=', subjectId)
+          .executeTakeFirst();
   const definition =
     known.definition ??
     (subject ? (await currentStudyDefinition(trx, subject.study_id))?.definition : undefined);
@@ -48,14 +52,19 @@ async function computeSubjectRows(
   return facts ? readModelRowsOf(facts, studyId, definition) : undefined;
 }
 
-/** Replaces the subject's rows with `rows`; none (a deleted subject) removes them. */
+/**
+ * Makes the subject's rows equal `rows`; none (a deleted subject) removes them. Most saves change
+ * no fact (a corrected heart rate), so rows are written only where they differ: an unchanged row
+ * costs no new row version, which keeps the read model's tables and indexes from bloating under
+ * a steady stream of saves.
+ */
 export async function storeSubjectRows(
   trx: Transaction<Database>,
   subjectId: number,
   rows: SubjectReadModelRows | undefined,
 ): Promise<void> {
-  await trx.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId).execute();
   if (!rows) {
+    await trx.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId).execute();
     await trx.deleteFrom('subject_facts').where('subject_id', '=', subjectId).execute();
     return;
   }
@@ -63,7 +72,44 @@ export async function storeSubjectRows(
   await trx
     .insertInto('subject_facts')
     .values(rows.facts)
-    .onConflict((conflict) => conflict.column('subject_id').doUpdateSet(changes))
+    .onConflict((conflict) =>
+      conflict
+        .column('subject_id')
+        .doUpdateSet(changes)
+        .where(sql<boolean>`(subject_facts.*) is distinct from (excluded.*)`),
+    )
     .execute();
-  if (rows.windows.length > 0) await trx.insertInto('subject_visit_windows').values(rows.windows).execute();
+  const keys = rows.windows.map((window) => window.visit_key);
+  if (keys.length === 0) {
+    await trx.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId).execute();
+    return;
+  }
+  // One statement: the visits that no longer have a window go, the others are inserted or
+  // updated where they differ (the two parts touch different keys, so they cannot collide).
+  await trx
+    .with('gone', (db) =>
+      db
+        .deleteFrom('subject_visit_windows')
+        .where('subject_id', '=', subjectId)
+        .where('visit_key', 'not in', keys),
+    )
+    .insertInto('subject_visit_windows')
+    .values(rows.windows)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['subject_id', 'visit_key'])
+        .doUpdateSet((eb) => ({
+          study_id: eb.ref('excluded.study_id'),
+          site_id: eb.ref('excluded.site_id'),
+          visit_order: eb.ref('excluded.visit_order'),
+          screening_number: eb.ref('excluded.screening_number'),
+          subject_status: eb.ref('excluded.subject_status'),
+          actual_date: eb.ref('excluded.actual_date'),
+          expected_date: eb.ref('excluded.expected_date'),
+          earliest_date: eb.ref('excluded.earliest_date'),
+          latest_date: eb.ref('excluded.latest_date'),
+        }))
+        .where(sql<boolean>`(subject_visit_windows.*) is distinct from (excluded.*)`),
+    )
+    .execute();
 }

@@ -1,5 +1,6 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
+import { ageBandOf } from '../dashboard/dashboard-figures.ts';
 import type { SubjectFactsRow, SubjectVisitWindowRow } from '../db/schema.ts';
 import type { SubjectFacts } from '../subjects/subject-facts.ts';
 
@@ -30,6 +31,7 @@ export function readModelRowsOf(
       study_id: studyId,
       site_id: subject.siteId,
       visit_order: visitOrder.get(entry.visitKey) ?? 0,
+      screening_number: subject.screeningNumber,
       subject_status: subject.status,
       actual_date: entry.actualDate,
       expected_date: entry.expectedDate,
@@ -65,6 +67,8 @@ export function readModelRowsOf(
       screening_failure_reason: subject.screeningFailureReason,
       dropout_reason: subject.dropoutReason,
       saved_form_count: subject.savedFormCount,
+      age_band: ageBandOf(subject.age),
+      consent_month: subject.consentDate.slice(0, 7),
     },
     windows,
   };

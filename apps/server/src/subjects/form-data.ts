@@ -19,7 +19,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Database, FormInstanceRow } from '../db/schema.ts';
+import type { Database, FormInstanceRow, SubjectStatus } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
@@ -134,7 +134,15 @@ export interface WriteFormInput {
 export interface WriteFormResult {
   instance: FormInstanceRow;
   evaluation: SubjectEvaluation;
+  /**
+   * The subject's data as the write left it (entered values, every form's instance with its new
+   * status): what the save's answer is built from, without reading it all again.
+   */
+  data: SavedSubjectData;
 }
+
+/** A subject's entered values and form instances as a write left them. */
+export type SavedSubjectData = Pick<StoredSubjectData, 'entered' | 'instances'>;
 
 export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {
   const { subject, definition, visitKey, formKey, actor } = input;
@@ -143,7 +151,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // makes concurrent saves queue; the later one then sees the new version and gets 409.
   const locked = await trx
     .selectFrom('subjects')
-    .select('deleted_at')
+    .select(['deleted_at', 'status'])
     .where('id', '=', subject.id)
     .forUpdate()
     .executeTakeFirst();
@@ -311,11 +319,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   await syncSystemQueries(trx, subject, stored, evaluation, actor, (path) =>
     changedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}[`)),
   );
-  await updateSubjectStatus(trx, definition, subject, evaluation, actor);
+  // The subject's row has been locked since the start, so its status read then is still current.
+  await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
   // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
-  await refreshSubjectFacts(trx, subject.id, { definition });
-  return { instance: { ...updated, status: statuses.get(key) ?? updated.status }, evaluation };
+  await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id });
+  const saved = { ...updated, status: statuses.get(key) ?? updated.status };
+  stored.instances.set(key, saved);
+  return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
 }
 
 /** Derived values of every saved form, stored where they changed (age follows a corrected birth date…). */
@@ -507,17 +518,12 @@ async function updateSubjectStatus(
   trx: Transaction<Database>,
   definition: StudyDefinition,
   subject: SubjectWithSite,
+  currentStatus: SubjectStatus,
   evaluation: SubjectEvaluation,
   actor: AuditActor,
 ): Promise<void> {
   const { status, rule } = computeSubjectStatus(definition, evaluation.data, todayInKorea());
-  const current = await trx
-    .selectFrom('subjects')
-    .select('status')
-    .where('id', '=', subject.id)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  if (current.status === status) return;
+  if (currentStatus === status) return;
   await trx.updateTable('subjects').set({ status }).where('id', '=', subject.id).execute();
   subject.status = status;
   await recordAudit(trx, actor, {
@@ -527,7 +533,7 @@ async function updateSubjectStatus(
     studyId: subject.study_id,
     siteId: subject.site_id,
     subjectId: subject.id,
-    before: { status: current.status },
+    before: { status: currentStatus },
     after: { status, cause: rule ?? 'no_rule_holds' },
   });
 }

@@ -6,6 +6,7 @@ import {
   type FormValues,
   type StoredFormStates,
   type StudyDefinition,
+  type SubjectEvaluation,
 } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { actorRoleIn } from '../audit/actor-role.ts';
@@ -14,7 +15,7 @@ import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
-import { loadSubjectData } from './form-data.ts';
+import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
 export async function subjectOverview(
@@ -61,10 +62,13 @@ export async function formData(
   definitionVersion: string,
   visitKey: string,
   formKey: string,
+  saved?: { data: SavedSubjectData; evaluation: SubjectEvaluation },
 ): Promise<FormDataResponse> {
-  const stored = await loadSubjectData(db, subject.id);
+  // Right after a save, the save's own data and evaluation are the committed state: no second read.
+  const stored: SavedSubjectData = saved?.data ?? (await loadSubjectData(db, subject.id));
   const instance = stored.instances.get(`${visitKey}.${formKey}`);
-  const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  const evaluation =
+    saved?.evaluation ?? evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const form = evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
   const entered = (stored.entered[visitKey]?.[formKey] ?? {}) as FormValues;
   const queries = await db

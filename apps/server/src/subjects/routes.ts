@@ -166,9 +166,20 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
     async (request) => {
       const principal = principalOf(request);
       const { visitKey, formKey } = request.params;
-      await saveForm(db, principal, actorOf(request), { ...request.params, request: request.body });
-      const { subject, definition, version } = await formInScope(principal, request.params, 'subject.read');
-      return formData(db, principal, subject, definition, version, visitKey, formKey);
+      const saved = await saveForm(db, principal, actorOf(request), {
+        ...request.params,
+        request: request.body,
+      });
+      return formData(
+        db,
+        principal,
+        saved.subject,
+        saved.definition,
+        saved.definitionVersion,
+        visitKey,
+        formKey,
+        saved,
+      );
     },
   );
 

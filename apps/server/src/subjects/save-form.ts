@@ -1,5 +1,5 @@
 import { isSigningForm, type SaveFormRequest } from '@cdms/contract';
-import { type FormValues, getFormLayout, validateFormValues } from '@cdms/study';
+import { type FormValues, getFormLayout, type StudyDefinition, validateFormValues } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -8,7 +8,14 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
-import { findSubjectInScope } from './subject-access.ts';
+import { findSubjectInScope, type SubjectWithSite } from './subject-access.ts';
+
+/** What a save wrote, with the subject (its status as the save left it) and the definition it used. */
+export interface SavedForm extends WriteFormResult {
+  subject: SubjectWithSite;
+  definition: StudyDefinition;
+  definitionVersion: string;
+}
 
 export interface SaveFormInput {
   studyId: number;
@@ -28,7 +35,7 @@ export async function saveForm(
   principal: Principal,
   actor: AuditActor,
   input: SaveFormInput,
-): Promise<WriteFormResult> {
+): Promise<SavedForm> {
   const { studyId, subjectId, visitKey, formKey, request } = input;
   const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
   // The signing form records the investigator's signature: only signing fills it.
@@ -50,7 +57,7 @@ export async function saveForm(
       },
     );
   }
-  return inTransaction(db, (trx) =>
+  const result = await inTransaction(db, (trx) =>
     writeForm(trx, {
       subject,
       definition: current.definition,
@@ -63,4 +70,5 @@ export async function saveForm(
       actor,
     }),
   );
+  return { ...result, subject, definition: current.definition, definitionVersion: current.version };
 }

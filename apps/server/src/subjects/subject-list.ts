@@ -36,7 +36,14 @@ interface SortOrders {
 }
 
 type ListRow = SubjectFactsRow & { site_code: string };
-type ListQuery = SelectQueryBuilder<Database & { f: SubjectFactsRow }, 'f' | 'sites', ListRow>;
+type ListQuery = SelectQueryBuilder<Database & { f: SubjectFactsRow }, 'f', ListRow>;
+
+/**
+ * The subject's site code as a subquery rather than a join: PostgreSQL evaluates it only for the
+ * rows a page returns (after the sort and the limit), and counting needs no site at all — a join
+ * would touch every filtered subject's site, a cost that grows with the trial.
+ */
+const siteCodeOfSubject = sql<string>`(select sites.code from sites where sites.id = f.site_id)`;
 
 function coded(codes: Code[], code: string | null): CodedValue | null {
   if (code === null) return null;
@@ -121,7 +128,7 @@ function sortExpression(key: SubjectListSortKey, orders: SortOrders): RawBuilder
     case 'subjectId':
       return sql`f.screening_number collate "C"`;
     case 'site':
-      return sql`sites.code collate "C"`;
+      return sql`${siteCodeOfSubject} collate "C"`;
     case 'registrationNumber':
       return sql`f.randomization_number collate "C"`;
     case 'status':
@@ -186,9 +193,8 @@ function filteredQuery(
 ): ListQuery {
   let query = db
     .selectFrom('subject_facts as f')
-    .innerJoin('sites', 'sites.id', 'f.site_id')
     .selectAll('f')
-    .select('sites.code as site_code')
+    .select(siteCodeOfSubject.as('site_code'))
     .where('f.study_id', '=', studyId) as unknown as ListQuery;
   if (sites !== 'all') query = query.where('f.site_id', 'in', [...sites]);
   const { start, end } = filterPeriod(filter, today);
@@ -207,8 +213,9 @@ function filteredQuery(
         contains(sql`f.screening_number`),
         contains(sql`coalesce(f.randomization_number, '')`),
         contains(sql`f.initials`),
-        contains(sql`sites.code`),
-        contains(sql`sites.name`),
+        // The study's sites whose code or name holds the text: a few rows, looked up once.
+        sql<boolean>`f.site_id in (select sites.id from sites where sites.study_id = ${studyId}
+          and (${contains(sql`sites.code`)} or ${contains(sql`sites.name`)}))`,
       ]),
     );
   }

@@ -121,19 +121,28 @@ async function alarmPage(
   offset: number,
 ): Promise<AlarmRow[]> {
   const stateRank = sql.join(STATE_ORDER.map((entry) => sql.lit(entry)));
+  // The list order, over alarm rows named `alias`: the window rows carry every sort key, so the page
+  // is chosen from them alone and only its rows meet their subject and site.
+  const listOrder = (alias: string) => {
+    const a = sql.table(alias);
+    return sql`array_position(array[${stateRank}]::text[], ${a}.state),
+      case ${a}.state when 'overdue' then -${a}.days when 'outOfWindow' then 0 else ${a}.days end,
+      case when ${a}.state = 'outOfWindow' then ${a}.actual_date end desc nulls last,
+      ${a}.screening_number collate "C", ${a}.visit_order`;
+  };
   const result = await sql<AlarmRow>`
-    select a.subject_id, a.visit_key, a.expected_date, a.earliest_date, a.latest_date, a.actual_date,
-      a.state, a.days, a.timing, f.screening_number, f.randomization_number, f.site_id,
+    select p.subject_id, p.visit_key, p.expected_date, p.earliest_date, p.latest_date, p.actual_date,
+      p.state, p.days, p.timing, p.screening_number, f.randomization_number, f.site_id,
       s.code as site_code, s.name as site_name, f.status
-    from (${alarmRows(scope)}) a
-    join subject_facts f on f.subject_id = a.subject_id
-    join sites s on s.id = a.site_id
-    ${state ? sql`where a.state = ${state}` : sql``}
-    order by array_position(array[${stateRank}]::text[], a.state),
-      case a.state when 'overdue' then -a.days when 'outOfWindow' then 0 else a.days end,
-      case when a.state = 'outOfWindow' then a.actual_date end desc nulls last,
-      f.screening_number collate "C", a.visit_order
-    limit ${limit} offset ${offset}`.execute(db);
+    from (
+      select a.* from (${alarmRows(scope)}) a
+      ${state ? sql`where a.state = ${state}` : sql``}
+      order by ${listOrder('a')}
+      limit ${limit} offset ${offset}
+    ) p
+    join subject_facts f on f.subject_id = p.subject_id
+    join sites s on s.id = p.site_id
+    order by ${listOrder('p')}`.execute(db);
   return result.rows;
 }
 
