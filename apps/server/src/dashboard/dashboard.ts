@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectStatus } from '../db/schema.ts';
-import { countPagesNotSdvComplete } from '../sdv/pages-not-sdv-complete.ts';
 import { subjectFactCodes } from '../subjects/subject-facts.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { alarmScopeOf, countVisitAlarms } from '../visit-alarms/visit-alarms.ts';
@@ -122,26 +121,36 @@ async function subjectFigures(
   return { groups, months, queries };
 }
 
-/** Saved eCRF pages, serious adverse events and unresolved queries at the sites (the popup), in one pass. */
-async function pagesAndSeriousEvents(
-  db: Kysely<Database>,
-  studyId: number,
-  sites: SiteScope,
-): Promise<{ pages: number; seriousAdverseEvents: number; openQueries: number; answeredQueries: number }> {
-  if (noSites(sites)) return { pages: 0, seriousAdverseEvents: 0, openQueries: 0, answeredQueries: 0 };
+interface PopupCounts {
+  pages: number;
+  /** Saved pages with an entered item in the SDV plan not verified (the read model's per-subject counts). */
+  pagesNotSdvComplete: number;
+  seriousAdverseEvents: number;
+  openQueries: number;
+  answeredQueries: number;
+}
+
+/** Saved eCRF pages, SDV, serious adverse events and unresolved queries at the sites (the popup), in one pass. */
+async function popupCounts(db: Kysely<Database>, studyId: number, sites: SiteScope): Promise<PopupCounts> {
+  if (noSites(sites))
+    return { pages: 0, pagesNotSdvComplete: 0, seriousAdverseEvents: 0, openQueries: 0, answeredQueries: 0 };
   const result = await sql<{
     pages: number | null;
+    not_sdv_complete: number | null;
     serious: number | null;
     open: number | null;
     answered: number | null;
   }>`
-    select sum(saved_form_count)::int as pages, sum(serious_adverse_event_count)::int as serious,
+    select sum(saved_form_count)::int as pages,
+      sum(sdv_planned_forms - sdv_complete_forms)::int as not_sdv_complete,
+      sum(serious_adverse_event_count)::int as serious,
       sum(open_query_count)::int as open, sum(answered_query_count)::int as answered
     from subject_facts
     where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}`.execute(db);
   const row = result.rows[0];
   return {
     pages: Number(row?.pages ?? 0),
+    pagesNotSdvComplete: Number(row?.not_sdv_complete ?? 0),
     seriousAdverseEvents: Number(row?.serious ?? 0),
     openQueries: Number(row?.open ?? 0),
     answeredQueries: Number(row?.answered ?? 0),
@@ -191,17 +200,16 @@ export async function loadSubjectInfo(
   studyId: number,
 ): Promise<SubjectInfoResponse> {
   const reader = await readerScope(db, principal, studyId);
-  const [counted, visitAlarms, pagesNotSdvComplete] = await Promise.all([
-    pagesAndSeriousEvents(db, studyId, reader.scope),
+  const [counted, visitAlarms] = await Promise.all([
+    popupCounts(db, studyId, reader.scope),
     countVisitAlarms(db, alarmScopeOf(studyId, reader.scope, reader.definition)),
-    countPagesNotSdvComplete(db, studyId, reader.scope, reader.definition),
   ]);
   return {
     openQueries: counted.openQueries,
     answeredQueries: counted.answeredQueries,
     seriousAdverseEvents: counted.seriousAdverseEvents,
     ecrfPages: counted.pages,
-    pagesNotSdvComplete,
+    pagesNotSdvComplete: counted.pagesNotSdvComplete,
     visitAlarms,
   };
 }

@@ -252,6 +252,14 @@ export interface SubjectFactsTable {
   age_band: string;
   /** YYYY-MM of the consent date: the dashboard's month of enrolment. */
   consent_month: string;
+  /** SDV against the plan (sdv/sdv-sql.ts): the subject's place at its site by registration order… */
+  sdv_site_rank: number;
+  /** …and its counts: entered items in the plan, verified, changed since verified; forms with planned items, complete. */
+  sdv_planned_items: number;
+  sdv_verified_items: number;
+  sdv_changed_items: number;
+  sdv_planned_forms: number;
+  sdv_complete_forms: number;
 }
 export type SubjectFactsRow = Selectable<SubjectFactsTable>;
 

@@ -1,20 +1,26 @@
 import { isSigningForm } from '@cdms/contract';
 import { addDays, type FormValues, getStudyIndex, sampleSubject, tmPerforationStudy } from '@cdms/study';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { App } from '../http/types.ts';
 import { generateRandomizationLists } from '../randomization/randomization.ts';
+import { loadSdvPlan } from '../sdv/sdv-plan.ts';
+import { sdvKeySets } from '../sdv/sdv-rules.ts';
+import { sdvCountAggregates, sdvCtes } from '../sdv/sdv-sql.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { computeReadModelRows, rebuildReadModel } from './rebuild-read-model.ts';
 
 /**
  * The read model is only worth having if it is right: after random sequences of what people do
  * to subjects — register, save forms (visit dates moved, genders and events changed), reset forms,
- * randomize, sign, delete, raise queries and answer, comment, close, cancel or reopen them — the rows stored by the writes equal a full recomputation from the raw
- * data, row for row. And a rebuild from scratch gives the same rows again.
+ * randomize, sign, delete, raise queries and answer, comment, close, cancel or reopen them, verify
+ * forms against the source, change the SDV plan — the rows stored by the writes equal a full
+ * recomputation from the raw data, row for row, and the SDV counts equal what the SDV read-outs' own
+ * SQL counts over the whole study. And a rebuild from scratch gives the same rows again.
  */
 
 const sample = sampleSubject();
@@ -43,12 +49,30 @@ type Action =
   | { kind: 'sign'; subject: number }
   | { kind: 'delete'; subject: number }
   | { kind: 'raise'; subject: number; form: number; system: boolean }
-  | { kind: 'query'; query: number; action: (typeof queryActions)[number] };
+  | { kind: 'query'; query: number; action: (typeof queryActions)[number] }
+  | { kind: 'verify'; subject: number; form: number }
+  | { kind: 'plan'; critical: boolean; firstSubjects: number };
 
 const queryActions = ['answer', 'comment', 'close', 'cancel', 'reopen'] as const;
 
 const subjectPick = fc.nat({ max: 50 });
 const action: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('verify' as const),
+      subject: subjectPick,
+      form: fc.nat({ max: forms.length - 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('plan' as const),
+      critical: fc.boolean(),
+      firstSubjects: fc.nat({ max: 3 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('register' as const), consentDay: fc.nat({ max: 300 }) }),
@@ -149,6 +173,10 @@ describeWithDatabase('the read model', (database) => {
         })
       ).statusCode;
     }
+    if (step.kind === 'plan') {
+      const plan = { mode: step.critical ? 'critical' : 'all', firstSubjectsPerSite: step.firstSubjects };
+      return (await as('dm', 'PUT', `/api/studies/${studyId}/sdv/plan`, plan)).statusCode;
+    }
     // Deletion is for a subject registered in error, before any data: try the newest one.
     const subjectId = step.kind === 'delete' ? subjects.at(-1) : pick(step.subject);
     if (subjectId === undefined) return 0;
@@ -188,6 +216,16 @@ describeWithDatabase('the read model', (database) => {
       case 'delete':
         return (await as('pi', 'DELETE', subjectUrl(subjectId), { reason: 'Registered in error' }))
           .statusCode;
+      case 'verify': {
+        const form = forms[step.form] as { visitKey: string; formKey: string };
+        return (
+          await as('cra', 'POST', `/api/studies/${studyId}/sdv/verify-form`, {
+            subjectPk: subjectId,
+            visitKey: form.visitKey,
+            formKey: form.formKey,
+          })
+        ).statusCode;
+      }
       case 'raise': {
         // A monitor's query on the whole form, or (system) the vital signs failing their check.
         if (step.system) {
@@ -239,6 +277,28 @@ describeWithDatabase('the read model', (database) => {
     };
   }
 
+  /**
+   * The SDV counts the read model stores, per subject, against those the SDV read-outs' own SQL gives
+   * over the whole study (sdv-sql.ts, ranked by a window over every subject of each site).
+   */
+  async function sdvCountsBothWays() {
+    const db = database().db;
+    const current = await currentStudyDefinition(db, studyId);
+    if (!current) throw new Error('no definition');
+    const plan = await loadSdvPlan(db, studyId);
+    const recounted = await sql<Record<string, number>>`
+      with ${sdvCtes({ studyId, plan, keys: sdvKeySets(current.definition), sites: 'all' })}
+      select r.subject_id, r.site_rank::int as site_rank, ${sdvCountAggregates}
+      from ranked_subjects r left join form_sdv f on f.subject_id = r.subject_id
+      group by r.subject_id, r.site_rank order by r.subject_id`.execute(db);
+    const stored = await sql<Record<string, number>>`
+      select subject_id, sdv_site_rank as site_rank, sdv_planned_items as planned_items,
+        sdv_verified_items as verified_items, sdv_changed_items as changed_items,
+        sdv_planned_forms as planned_forms, sdv_complete_forms as complete_forms
+      from subject_facts where study_id = ${studyId} order by subject_id`.execute(db);
+    return { stored: stored.rows, recounted: recounted.rows };
+  }
+
   beforeAll(async () => {
     const db = database().db;
     await seedDemo(db);
@@ -251,6 +311,7 @@ describeWithDatabase('the read model', (database) => {
     session.si = await signIn(app, 'si@demo.cdms');
     session.pi = await signIn(app, 'pi@demo.cdms');
     session.cra = await signIn(app, 'cra@demo.cdms');
+    session.dm = await signIn(app, 'dm@demo.cdms');
   });
   afterAll(async () => {
     await app.close();
@@ -266,6 +327,8 @@ describeWithDatabase('the read model', (database) => {
           outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         }
         expect(await storedRows()).toEqual(await recomputedRows());
+        const sdv = await sdvCountsBothWays();
+        expect(sdv.stored).toEqual(sdv.recounted);
       }),
       {
         numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),
@@ -283,6 +346,8 @@ describeWithDatabase('the read model', (database) => {
       'raise 201',
       'query 200',
       'query 409',
+      'verify 200',
+      'plan 200',
     ]) {
       expect(outcomes.get(reached) ?? 0, `${reached} in ${JSON.stringify([...outcomes])}`).toBeGreaterThan(0);
     }

@@ -16,7 +16,7 @@ import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '3';
+export const READ_MODEL_VERSION = '4';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 

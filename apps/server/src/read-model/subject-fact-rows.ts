@@ -69,6 +69,12 @@ export function readModelRowsOf(
       saved_form_count: subject.savedFormCount,
       age_band: ageBandOf(subject.age),
       consent_month: subject.consentDate.slice(0, 7),
+      sdv_site_rank: subject.sdv.site_rank,
+      sdv_planned_items: subject.sdv.planned_items,
+      sdv_verified_items: subject.sdv.verified_items,
+      sdv_changed_items: subject.sdv.changed_items,
+      sdv_planned_forms: subject.sdv.planned_forms,
+      sdv_complete_forms: subject.sdv.complete_forms,
     },
     windows,
   };

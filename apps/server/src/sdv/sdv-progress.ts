@@ -19,7 +19,7 @@ import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { formStateOf } from './form-sdv.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
 import { type SdvKeySets, type SdvPlanRule, sdvKeySets, subjectFullyPlanned } from './sdv-rules.ts';
-import { presentCounts, type SdvCountColumns, sdvCountAggregates, sdvCtes, siteFilter } from './sdv-sql.ts';
+import { presentCounts, type SdvCountColumns, sdvCtes, siteFilter } from './sdv-sql.ts';
 
 /**
  * The SDV progress read-outs of `/sdv/{id}`: by site, by subject (filtered, sorted and paged), one
@@ -45,15 +45,19 @@ async function sdvContext(db: Kysely<Database>, principal: Principal, studyId: n
   return { reader, context: { studyId, plan, keys, scope } satisfies SdvContext };
 }
 
-/** Per subject in scope: its counts over `form_sdv` (subjects with nothing saved count zero). */
+/**
+ * Per subject in scope: its counts against the plan, as the read model keeps them (`subject_facts`,
+ * refreshed by every save and SDV mark, rebuilt when the plan changes): one row per subject, however
+ * many item values the trial holds.
+ */
 function subjectSdvCte(context: SdvContext): RawBuilder<unknown> {
-  return sql`${sdvCtes({ studyId: context.studyId, plan: context.plan, keys: context.keys, sites: context.scope })},
-    subject_sdv as (
-      select r.subject_id, r.site_id, r.site_rank, ${sdvCountAggregates}
-      from ranked_subjects r
-      left join form_sdv f on f.subject_id = r.subject_id
-      where ${siteFilter('r.site_id', context.scope)}
-      group by r.subject_id, r.site_id, r.site_rank
+  return sql`subject_sdv as (
+      select f.subject_id, f.site_id, f.sdv_site_rank as site_rank,
+        f.sdv_planned_items as planned_items, f.sdv_verified_items as verified_items,
+        f.sdv_changed_items as changed_items, f.sdv_planned_forms as planned_forms,
+        f.sdv_complete_forms as complete_forms
+      from subject_facts f
+      where f.study_id = ${context.studyId} and ${siteFilter('f.site_id', context.scope)}
     )`;
 }
 

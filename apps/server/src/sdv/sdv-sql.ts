@@ -22,6 +22,8 @@ export interface SdvSqlInput {
   sites: SiteScope;
   /** Only this subject (the subject's own read-outs). */
   subjectId?: number;
+  /** Only these subjects (the read model's refresh and rebuild). */
+  subjectIds?: readonly number[];
 }
 
 function keyIn(keys: readonly string[]): RawBuilder<boolean> {
@@ -37,15 +39,30 @@ export function siteFilter(column: string, sites: SiteScope): RawBuilder<boolean
 
 export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
   const { plan, keys } = input;
+  const subjectIds = input.subjectId === undefined ? input.subjectIds : [input.subjectId];
   const subjectFilter =
-    input.subjectId === undefined ? sql<boolean>`true` : sql<boolean>`r.subject_id = ${input.subjectId}`;
+    subjectIds === undefined
+      ? sql<boolean>`true`
+      : subjectIds.length === 0
+        ? sql<boolean>`false`
+        : sql<boolean>`r.subject_id in (${sql.join([...subjectIds])})`;
+  // The place at the site by registration order: ranked over the study, or, for a few subjects,
+  // counted per subject on subjects_site_registration_idx (the same order, without the whole study).
+  const rankedSubjects =
+    subjectIds === undefined
+      ? sql`select s.id as subject_id, s.site_id,
+          row_number() over (partition by s.site_id order by s.created_at, s.id) as site_rank
+        from subjects s
+        where s.study_id = ${input.studyId} and s.deleted_at is null`
+      : sql`select s.id as subject_id, s.site_id,
+          (select count(*) from subjects o
+            where o.site_id = s.site_id and o.deleted_at is null
+              and (o.created_at, o.id) <= (s.created_at, s.id)) as site_rank
+        from subjects s
+        where s.study_id = ${input.studyId} and s.deleted_at is null
+          and ${subjectIds.length === 0 ? sql`false` : sql`s.id in (${sql.join([...subjectIds])})`}`;
   return sql`
-    ranked_subjects as (
-      select s.id as subject_id, s.site_id,
-        row_number() over (partition by s.site_id order by s.created_at, s.id) as site_rank
-      from subjects s
-      where s.study_id = ${input.studyId} and s.deleted_at is null
-    ),
+    ranked_subjects as (${rankedSubjects}),
     entered_items as (
       select r.subject_id, r.site_id, fi.visit_key, fi.form_key, iv.item_key, m.state,
         (${plan.mode === 'all'} or r.site_rank <= ${plan.firstSubjectsPerSite} or ${keyIn(keys.critical)}) as in_plan

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
 
 /**
@@ -49,4 +50,7 @@ export async function updateSdvPlan(
       after: { mode: request.mode, firstSubjectsPerSite: request.firstSubjectsPerSite },
     });
   });
+  // Every subject's SDV counts are measured against the plan: the study's read model follows it
+  // (as after a new definition version), in batches beside live traffic.
+  await rebuildReadModel(db, { studyId });
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { formSdvAfter, loadMarkableForm, lockForSdv, markVerified, subjectForSdv } from './sdv-marking.ts';
 
 /**
@@ -46,6 +47,11 @@ export async function verifyItems(
       items,
       options.at ?? new Date(),
     );
+    // The subject's SDV counts in the read model (progress, board, popup) change with the marks.
+    await refreshSubjectFacts(trx, sdv.subject.id, {
+      definition: sdv.definition,
+      studyId: sdv.subject.study_id,
+    });
   });
   return formSdvAfter(db, sdv, visitKey, formKey);
 }

@@ -6,6 +6,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import {
   loadMarkableForm,
   lockSubjectForSdv,
@@ -53,6 +54,11 @@ export async function verifyVisit(
       forms += 1;
     }
     if (verified === 0) throw new AppError(409, 'sdv_nothing_to_verify');
+    // The subject's SDV counts in the read model (progress, board, popup) change with the marks.
+    await refreshSubjectFacts(trx, sdv.subject.id, {
+      definition: sdv.definition,
+      studyId: sdv.subject.study_id,
+    });
     return { verified, forms };
   });
 }

@@ -67,6 +67,23 @@ export async function deleteSubject(
     });
     // A deleted subject leaves every list: its read-model rows go with it.
     await refreshSubjectFacts(trx, subject.id);
+    // The subjects registered after it at its site move up one place in the registration order (the
+    // SDV plan's "first N subjects"): their facts follow, under their row locks like any write of theirs.
+    const later = await trx
+      .selectFrom('subjects')
+      .select('id')
+      .where('site_id', '=', subject.site_id)
+      .where('deleted_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '>', subject.created_at),
+          eb.and([eb('created_at', '=', subject.created_at), eb('id', '>', subject.id)]),
+        ]),
+      )
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const row of later) await refreshSubjectFacts(trx, row.id, { studyId: subject.study_id });
   });
 }
 

@@ -11,6 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv/subject-sdv-counts.ts';
 import { signatureStatesOf } from '../signatures/signature-data.ts';
 
 /**
@@ -66,6 +67,8 @@ export interface SubjectFacts {
   dropoutReason: string | null;
   /** Saved forms (eCRF pages with data). */
   savedFormCount: number;
+  /** SDV against the study's plan (sdv/subject-sdv-counts.ts). */
+  sdv: SubjectSdvCounts;
 }
 
 export interface VisitDone {
@@ -182,6 +185,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     .groupBy('subject_id')
     .execute();
   const signatureOf = await signatureStatesOf(db, ids);
+  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids);
 
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
@@ -241,6 +245,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       dropoutReason:
         subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
       savedFormCount: Number(savedForms.find((row) => row.subject_id === subject.id)?.count ?? 0),
+      sdv: sdvOf.get(subject.id) ?? NO_SDV,
     };
   });
 }
