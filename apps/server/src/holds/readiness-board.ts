@@ -12,9 +12,7 @@ import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { loadSdvPlan } from '../sdv/sdv-plan.ts';
-import { sdvKeySets } from '../sdv/sdv-rules.ts';
-import { sdvCtes, siteFilter } from '../sdv/sdv-sql.ts';
+import { siteFilter } from '../sdv/sdv-sql.ts';
 import { narrowToSite, type ReaderScope, readerScope } from '../visit-alarms/reader-scope.ts';
 import { holdAbilitiesAt } from './list-holds.ts';
 
@@ -59,23 +57,23 @@ interface ReadinessRow {
   ready: boolean;
 }
 
-/** The `readiness` CTE: one row per subject in `scope` (ReadinessRow). */
-async function readinessCtes(
-  db: Kysely<Database>,
-  reader: ReaderScope,
-  scope: SiteScope,
-): Promise<RawBuilder<unknown>> {
+/**
+ * The `readiness` CTE: one row per subject in `scope` (ReadinessRow), from the read model's row of
+ * each subject (its query counts, signature and SDV counts against the plan) and, for forms missing
+ * required items and overdue visits, partial indexes that hold only the forms and visits that stand
+ * in the way — so the board reads one row per subject, not every item of the trial.
+ */
+function readinessCtes(reader: ReaderScope, scope: SiteScope): RawBuilder<unknown> {
   const studyId = reader.studyId;
-  const plan = await loadSdvPlan(db, studyId);
-  const keys = reader.definition ? sdvKeySets(reader.definition) : { verifiable: [], critical: [] };
   const today = todayInKorea();
-  return sql`${sdvCtes({ studyId, plan, keys, sites: scope })},
-    sdv_incomplete as (
-      select subject_id, count(*)::int as forms from form_sdv where verified < planned group by subject_id
+  return sql`
+    scoped as (
+      select f.* from subject_facts f
+      where f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
     ),
     missing_required as (
       select fi.subject_id, count(*)::int as forms
-      from form_instances fi join ranked_subjects r on r.subject_id = fi.subject_id
+      from form_instances fi join scoped r on r.subject_id = fi.subject_id
       where fi.has_data and fi.status = 'dash'
       group by fi.subject_id
     ),
@@ -83,35 +81,31 @@ async function readinessCtes(
       select w.subject_id, count(*)::int as visits
       from subject_visit_windows w
       where w.study_id = ${studyId} and w.actual_date is null and w.subject_status = 'ongoing'
-        and w.latest_date < ${today}
+        and w.earliest_date <= ${today} and w.latest_date < ${today}
       group by w.subject_id
     ),
     subject_holds as (
       select r.subject_id, max(${holdRankSql})::int as hold_rank
-      from ranked_subjects r
+      from scoped r
       join holds h on h.study_id = ${studyId} and h.lifted_at is null
         and (h.level = 'study' or (h.level = 'site' and h.site_id = r.site_id)
           or (h.level = 'subject' and h.subject_id = r.subject_id))
       group by r.subject_id
     ),
     counted as (
-      select r.subject_id, r.site_id, s.screening_number, f.randomization_number, sites.code as site_code,
-        coalesce(f.open_query_count, 0)::int as open_queries,
-        coalesce(f.answered_query_count, 0)::int as answered_queries,
+      select r.subject_id, r.site_id, r.screening_number, r.randomization_number,
+        (select sites.code from sites where sites.id = r.site_id) as site_code,
+        r.open_query_count as open_queries,
+        r.answered_query_count as answered_queries,
         coalesce(m.forms, 0)::int as forms_missing_required,
-        coalesce(si.forms, 0)::int as forms_sdv_incomplete,
+        (r.sdv_planned_forms - r.sdv_complete_forms)::int as forms_sdv_incomplete,
         coalesce(o.visits, 0)::int as overdue_visits,
-        coalesce(f.signature_state, 'none') as signature,
+        r.signature_state as signature,
         coalesce(sh.hold_rank, 0)::int as hold_rank
-      from ranked_subjects r
-      join subjects s on s.id = r.subject_id
-      join sites on sites.id = r.site_id
-      left join subject_facts f on f.subject_id = r.subject_id
+      from scoped r
       left join missing_required m on m.subject_id = r.subject_id
-      left join sdv_incomplete si on si.subject_id = r.subject_id
       left join overdue o on o.subject_id = r.subject_id
       left join subject_holds sh on sh.subject_id = r.subject_id
-      where ${siteFilter('r.site_id', scope)}
     ),
     readiness as (
       select *, (open_queries = 0 and answered_queries = 0 and forms_missing_required = 0
@@ -185,7 +179,7 @@ export async function readinessSubjects(
   if (query.hold === 'locked') conditions.push(sql<boolean>`hold_rank >= 10`);
   const where = conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
-  const ctes = await readinessCtes(db, reader, scope);
+  const ctes = readinessCtes(reader, scope);
   const result = await sql<ReadinessRow & { total: number }>`
     with ${ctes}
     select *, count(*) over ()::int as total from readiness
@@ -216,7 +210,7 @@ export async function readinessSites(
   studyId: number,
 ): Promise<ReadinessSitesResponse> {
   const reader = await readerScope(db, principal, studyId);
-  const ctes = await readinessCtes(db, reader, reader.scope);
+  const ctes = readinessCtes(reader, reader.scope);
   const result = await sql<{
     site_id: number;
     subjects: number;
