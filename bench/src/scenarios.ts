@@ -12,6 +12,8 @@ export type ScenarioName =
   | 'subject-info'
   | 'visit alarms'
   | 'query list'
+  | 'SDV progress'
+  | 'readiness board'
   | 'overview'
   | 'form read'
   | 'form save'
@@ -49,6 +51,22 @@ const QUERY_LIST_QUERIES = [
 ];
 
 const ALARM_QUERIES = ['page=1&size=10', 'state=overdue&page=1&size=50', 'state=outOfWindow&page=2&size=10'];
+
+/** The monitor's SDV page: progress by site, then subjects filtered and sorted in turn. */
+const SDV_PATHS = [
+  'sdv/sites',
+  'sdv/subjects?page=1&size=10',
+  'sdv/subjects?state=incomplete&sort=percent&order=asc&page=1&size=50',
+  'sdv/subjects?state=changed&page=1&size=10',
+];
+
+/** The data manager's lock board: sites, then subjects not ready, by what stands in the way. */
+const READINESS_PATHS = [
+  'readiness/sites',
+  'readiness/subjects?page=1&size=10',
+  'readiness/subjects?state=notReady&sort=openQueries&order=desc&page=1&size=50',
+  'readiness/subjects?state=ready&page=2&size=10',
+];
 
 function cycle<T>(values: readonly T[]): () => T {
   let next = 0;
@@ -98,6 +116,14 @@ export function readScenarios(): Scenario[] {
     readScenario('query list', (workload) => {
       const next = cycle(QUERY_LIST_QUERIES);
       return () => `${study(workload)}/queries?${next()}`;
+    }),
+    readScenario('SDV progress', (workload) => {
+      const next = cycle(SDV_PATHS);
+      return () => `${study(workload)}/${next()}`;
+    }),
+    readScenario('readiness board', (workload) => {
+      const next = cycle(READINESS_PATHS);
+      return () => `${study(workload)}/${next()}`;
     }),
     readScenario('overview', (workload) => {
       const next = cycle(spread(workload.readSubjects));
