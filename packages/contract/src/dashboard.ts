@@ -91,8 +91,8 @@ export const subjectInfoResponseSchema = z.object({
   /** eCRF pages (forms) with saved data. */
   ecrfPages: count,
   /**
-   * Saved pages not yet source-verified. SDV does not exist yet, so no page is verified and this
-   * equals `ecrfPages`; it will count verified pages out once SDV is recorded.
+   * Saved pages not SDV-complete against the study's SDV plan (sdv.ts): saved forms with an entered
+   * item in the plan that is not verified. Pages with nothing in the plan are not counted.
    */
   pagesNotSdvComplete: count,
   visitAlarms: visitAlarmCountsSchema,

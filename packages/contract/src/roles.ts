@@ -33,6 +33,7 @@ export const actions = [
   'query.answer',
   'query.manage',
   'sdv.mark',
+  'sdv.plan',
   'freeze.manage',
   'lock.manage',
   'notice.write',

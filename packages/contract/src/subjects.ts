@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
+import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
+import { REASON_MAX } from './reason.ts';
+import { formSdvSchema, sdvFormStates } from './sdv.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -40,6 +43,19 @@ export const overviewResponseSchema = z.object({
   definitionVersion: z.string(),
   /** visit key → form key → status (every visit and form of the definition). */
   matrix: z.record(z.string(), z.record(z.string(), formStatusSchema)),
+  /**
+   * visit key → form key → the cell's SDV and hold marks (same keys as `matrix`): `sdv` against the plan
+   * (sdv.ts), `hold` the strongest freeze or lock over the form (its own, the subject's, the site's or
+   * the study's), null when none.
+   */
+  marks: z.record(
+    z.string(),
+    z.record(z.string(), z.object({ sdv: z.enum(sdvFormStates), hold: holdMarkSchema })),
+  ),
+  /** Freezes and locks in force over the subject: its own, its forms', its site's and the study's. */
+  holds: z.array(holdInForceSchema),
+  /** Whether the reader may freeze/unfreeze and lock/unlock this subject and its forms. */
+  holdAbilities: holdAbilitiesSchema,
 });
 export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
@@ -93,17 +109,28 @@ export const formDataResponseSchema = z.object({
       target: z.object({ visit: z.string(), form: z.string() }).nullable(),
     }),
   ),
+  /** Freezes and locks in force over this form: its own, the subject's, the site's and the study's. */
+  holds: z.array(holdInForceSchema),
+  /** The form's SDV marks and its state against the plan. */
+  sdv: formSdvSchema,
   abilities: z.object({
+    /** Enter and change data: the role allows it and no freeze or lock holds the form. */
     edit: z.boolean(),
     /** On the randomization form: the user may randomize this subject now (eligibility is checked on asking). */
     randomize: z.boolean(),
-    /** The user may raise a manual query on this form's items (CRA, DM in scope). */
+    /** The user may raise a manual query on this form's items (CRA, DM in scope; not under a lock). */
     openQuery: z.boolean(),
+    /** The user may verify and un-verify this form's items (CRA on this site; not under a lock). */
+    verify: z.boolean(),
+    /** The user may freeze and unfreeze this form (CRA on this site, DM; not under a lock). */
+    freeze: z.boolean(),
+    /** The user may lock and unlock this form (DM). */
+    lock: z.boolean(),
   }),
 });
 export type FormDataResponse = z.infer<typeof formDataResponseSchema>;
 
-export const REASON_MAX = 500;
+export { REASON_MAX };
 export const COMMENT_MAX = 3500;
 
 /** A form's version as the client last saw it: an int4 column, so larger numbers are refused here, not in SQL. */

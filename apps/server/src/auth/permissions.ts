@@ -16,6 +16,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'query.answer': ['PI', 'SI', 'CRC'],
   'query.manage': ['CRA', 'DM'],
   'sdv.mark': ['CRA'],
+  // The issue names DM and ADMIN as the keepers of the targeted SDV plan.
+  'sdv.plan': ['DM', 'ADMIN'],
   'freeze.manage': ['CRA', 'DM'],
   'lock.manage': ['DM'],
   'notice.write': ['CRA', 'DM', 'ADMIN'],

@@ -1,0 +1,5 @@
+/**
+ * Longest reason a person gives for a change (reason for change, reset, deletion, SDV withdrawal,
+ * freeze and lock). Its own file so the schemas that use it do not import each other.
+ */
+export const REASON_MAX = 500;
