@@ -140,7 +140,7 @@ export const router = createBrowserRouter([
               },
               {
                 path: paths.subjectOverview,
-                lazy: withTranslations(['subjects'], async () => ({
+                lazy: withTranslations(['subjects', 'sdv', 'holds'], async () => ({
                   Component: (await import('../features/subjects/components/subject-overview-page.tsx'))
                     .SubjectOverviewPage,
                 })),
@@ -148,7 +148,7 @@ export const router = createBrowserRouter([
               {
                 path: paths.subjectDetail,
                 lazy: withTranslations(
-                  ['subjects', 'crf', 'signature', 'randomization', 'queries'],
+                  ['subjects', 'crf', 'signature', 'randomization', 'queries', 'sdv', 'holds'],
                   async () => ({
                     Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
                       .SubjectDetailPage,

@@ -1,12 +1,10 @@
+import { REASON_MAX } from '@cdms/contract';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button.tsx';
 import { Modal } from './modal.tsx';
 import { useModalStack } from './modal-stack-provider.tsx';
 import styles from './reason-dialog.module.css';
-
-/** What the server keeps of a reason (the contract's REASON_MAX of saves, SDV and holds alike). */
-const REASON_LIMIT = 500;
 
 interface ReasonDialogProps {
   /** The modal's name in the stack. */
@@ -86,7 +84,7 @@ function ReasonForm({
         id={`${id}-reason`}
         className={styles.textarea}
         rows={3}
-        maxLength={REASON_LIMIT}
+        maxLength={REASON_MAX}
         aria-required="true"
         aria-invalid={problem ? true : undefined}
         aria-describedby={`${id}-counter${problem ? ` ${id}-problem` : ''}`}
@@ -102,7 +100,7 @@ function ReasonForm({
           <span />
         )}
         <span id={`${id}-counter`} className={styles.counter}>
-          {t('reason.counter', { count: reason.length, max: REASON_LIMIT })}
+          {t('reason.counter', { count: reason.length, max: REASON_MAX })}
         </span>
       </div>
       <div className={styles.actions}>
