@@ -179,13 +179,19 @@ export const router = createBrowserRouter([
                     .QueryListPage,
                 })),
               },
+              {
+                // Source data verification against the plan (issue 15; CRA menu).
+                path: paths.sdv,
+                lazy: withTranslations(['sdv'], async () => ({
+                  Component: (await import('../features/sdv/components/sdv-page.tsx')).SdvPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
                 paths.guideline,
                 paths.alarmLog,
                 paths.systemETraining,
                 paths.report,
-                paths.sdv,
                 paths.freezing,
                 paths.summary,
                 paths.lab,
