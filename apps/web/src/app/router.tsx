@@ -186,13 +186,19 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/sdv/components/sdv-page.tsx')).SdvPage,
                 })),
               },
+              {
+                // The database-lock readiness board; freeze and lock in bulk (issue 15; CRA menu).
+                path: paths.freezing,
+                lazy: withTranslations(['holds'], async () => ({
+                  Component: (await import('../features/freezing/components/freezing-page.tsx')).FreezingPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
                 paths.guideline,
                 paths.alarmLog,
                 paths.systemETraining,
                 paths.report,
-                paths.freezing,
                 paths.summary,
                 paths.lab,
                 paths.data,
