@@ -16,6 +16,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
+import { registerHoldRoutes } from './holds/routes.ts';
 import { applyBodyPolicy } from './http/body-policy.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -25,6 +26,7 @@ import { refuseBadUrlText } from './http/url-text.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
+import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
@@ -148,6 +150,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerDashboardRoutes(app, context);
   registerSignatureRoutes(app, context);
   registerQueryRoutes(app, context);
+  registerHoldRoutes(app, context);
+  registerSdvRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -56,6 +56,12 @@ export const auditEventTypes = [
   'query.reopened',
   'queries.exported',
   'comment.added',
+  'hold.placed',
+  'hold.lifted',
+  'sdv.verified',
+  'sdv.unverified',
+  'sdv.reset',
+  'sdv.plan_changed',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -95,6 +101,8 @@ export interface AuditEventInput {
     | 'comment'
     | 'randomization'
     | 'signature'
+    | 'hold'
+    | 'sdv_plan'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

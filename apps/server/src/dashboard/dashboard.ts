@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectStatus } from '../db/schema.ts';
+import { countPagesNotSdvComplete } from '../sdv/pages-not-sdv-complete.ts';
 import { subjectFactCodes } from '../subjects/subject-facts.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { alarmScopeOf, countVisitAlarms } from '../visit-alarms/visit-alarms.ts';
@@ -205,18 +206,17 @@ export async function loadSubjectInfo(
   studyId: number,
 ): Promise<SubjectInfoResponse> {
   const reader = await readerScope(db, principal, studyId);
-  const [counted, visitAlarms] = await Promise.all([
+  const [counted, visitAlarms, pagesNotSdvComplete] = await Promise.all([
     pagesAndSeriousEvents(db, studyId, reader.scope),
     countVisitAlarms(db, alarmScopeOf(studyId, reader.scope, reader.definition)),
+    countPagesNotSdvComplete(db, studyId, reader.scope, reader.definition),
   ]);
   return {
     openQueries: counted.openQueries,
     answeredQueries: counted.answeredQueries,
     seriousAdverseEvents: counted.seriousAdverseEvents,
     ecrfPages: counted.pages,
-    // SDV is not recorded anywhere yet, so no page is source-verified: every saved page is still
-    // to be verified. Once SDV exists, verified pages are subtracted here.
-    pagesNotSdvComplete: counted.pages,
+    pagesNotSdvComplete,
     visitAlarms,
   };
 }

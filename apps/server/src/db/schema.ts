@@ -36,6 +36,9 @@ export interface Database {
   pending_logins: PendingLoginsTable;
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   system_settings: SystemSettingsTable;
+  holds: HoldsTable;
+  sdv_marks: SdvMarksTable;
+  sdv_plans: SdvPlansTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -410,4 +413,50 @@ export interface SystemSettingsTable {
   singleton: Generated<boolean>;
   second_factor_required_for_admin_dm: Generated<boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A freeze or lock (issue 15); in force while `lifted_at` is null. */
+export interface HoldsTable {
+  id: Generated<number>;
+  study_id: number;
+  kind: 'frozen' | 'locked';
+  level: 'form' | 'subject' | 'site' | 'study';
+  site_id: number | null;
+  subject_id: number | null;
+  visit_key: string | null;
+  form_key: string | null;
+  /** The target as one text: 'study', 'site:3', 'subject:7', 'form:7:v2:vitalSigns'. */
+  target_key: string;
+  placed_by: number;
+  placed_at: CreatedAt;
+  placed_reason: string;
+  lifted_by: number | null;
+  lifted_at: NullableTimestamp;
+  lifted_reason: string | null;
+}
+export type HoldRow = Selectable<HoldsTable>;
+
+/** One verified item of a saved form (issue 15); 'changed' = the value changed since it was verified. */
+export interface SdvMarksTable {
+  form_instance_id: number;
+  item_key: string;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  state: 'verified' | 'changed';
+  /** The value as verified; written as a JSON string. */
+  verified_value: ColumnType<unknown, string, string>;
+  verified_by: number;
+  verified_at: Timestamp;
+  changed_at: NullableTimestamp;
+}
+export type SdvMarkRow = Selectable<SdvMarksTable>;
+
+/** A study's targeted SDV plan (issue 15); a study without a row verifies every item. */
+export interface SdvPlansTable {
+  study_id: number;
+  mode: 'all' | 'critical';
+  first_subjects_per_site: number;
+  updated_by: number;
+  updated_at: Timestamp;
 }

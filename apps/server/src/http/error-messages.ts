@@ -256,6 +256,46 @@ export const errorMessages = {
     ko: '이 양식에 없는 항목에는 쿼리를 발행할 수 없습니다.',
     en: 'A query can only be raised on an item of this form.',
   },
+  frozen: {
+    ko: '{level}은(는) 프리징되어 데이터를 변경할 수 없습니다. 쿼리와 SDV는 계속할 수 있습니다.',
+    en: '{level} is frozen: its data cannot change. Queries and SDV can go on.',
+  },
+  locked: {
+    ko: '{level}은(는) 잠금 상태여서 아무것도 변경할 수 없습니다.',
+    en: '{level} is locked: nothing can change.',
+  },
+  hold_already_in_force: {
+    ko: '이미 프리징 또는 잠금 상태입니다. 최신 상태를 확인하세요.',
+    en: 'This is already frozen or locked. Review the current state.',
+  },
+  hold_not_in_force: {
+    ko: '프리징 또는 잠금 상태가 아니므로 해제할 수 없습니다. 최신 상태를 확인하세요.',
+    en: 'This is not frozen or locked, so there is nothing to lift. Review the current state.',
+  },
+  sdv_already_verified: {
+    ko: '이미 SDV(원자료 검증)가 완료된 항목이 있습니다. 최신 상태를 확인하세요.',
+    en: 'Some items are already verified. Review the current state.',
+  },
+  sdv_not_verified: {
+    ko: 'SDV(원자료 검증)가 되지 않은 항목은 검증을 취소할 수 없습니다.',
+    en: 'An item that is not verified cannot be unverified.',
+  },
+  sdv_item_not_entered: {
+    ko: '입력되지 않았거나 자동 계산되는 항목은 SDV(원자료 검증)를 할 수 없습니다.',
+    en: 'Only entered items can be verified; empty and computed items cannot.',
+  },
+  sdv_nothing_to_verify: {
+    ko: 'SDV(원자료 검증) 계획에 따라 검증할 항목이 남아 있지 않습니다.',
+    en: 'Nothing is left to verify under the SDV plan.',
+  },
+  sdv_plan_unchanged: {
+    ko: 'SDV 계획이 변경되지 않았습니다.',
+    en: 'The SDV plan is unchanged.',
+  },
+  unknown_item: {
+    ko: '이 양식에 없는 항목입니다.',
+    en: 'This form has no such item.',
+  },
   internal_error: {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',

@@ -1,3 +1,5 @@
+import { type HoldKindValue, type HoldLevel, holdLevels } from '@cdms/contract';
+
 /**
  * Freezing and locking (product.md "Queries, SDV, freezing, locking"; issue 15), as data and two pure
  * functions, so that every write path, the abilities the browser is told and the tests read the same
@@ -12,10 +14,11 @@
  * A refused write is a 423 with code `frozen` or `locked` and the level that holds it.
  */
 
-export const lockLevels = ['form', 'subject', 'site', 'study'] as const;
-export type LockLevel = (typeof lockLevels)[number];
+/** The levels and kinds are the contract's (packages/contract/src/holds.ts): the browser reads the same. */
+export const lockLevels = holdLevels;
+export type LockLevel = HoldLevel;
 
-export type HoldKind = 'frozen' | 'locked';
+export type HoldKind = HoldKindValue;
 
 /** A freeze or lock in force over the thing being written. */
 export interface Hold {
@@ -67,13 +70,20 @@ export function holdAllows(hold: Hold, write: GuardedWrite): boolean {
  * user must have lifted first.
  */
 export function refuseUnderHolds(write: GuardedWrite, holds: readonly Hold[]): HoldRefusal | null {
-  const refusing = holds.filter((hold) => !holdAllows(hold, write));
-  if (refusing.length === 0) return null;
-  const [first] = [...refusing].sort(
+  const hold = strongestHold(holds.filter((candidate) => !holdAllows(candidate, write)));
+  if (hold === null) return null;
+  return { status: 423, code: hold.kind, level: hold.level };
+}
+
+/**
+ * The strongest of the holds (a lock before a freeze, a wider level before a narrower one): the mark a
+ * cell or a row shows, and the hold to lift first. Null when there is none.
+ */
+export function strongestHold(holds: readonly Hold[]): Hold | null {
+  const [first] = [...holds].sort(
     (a, b) =>
       Number(b.kind === 'locked') - Number(a.kind === 'locked') ||
       LEVEL_WIDTH[b.level] - LEVEL_WIDTH[a.level],
   );
-  const hold = first as Hold;
-  return { status: 423, code: hold.kind, level: hold.level };
+  return first ?? null;
 }

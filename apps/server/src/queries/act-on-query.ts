@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { queryHoldTarget, refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import {
@@ -106,6 +107,11 @@ export async function applyActionInTransaction(
   options: { at?: Date | undefined; stillFails?: boolean | undefined } = {},
 ): Promise<void> {
   if (!mayAct(principal, action, query)) throw new AppError(403, 'forbidden');
+  await refuseWriteUnderHolds(
+    trx,
+    action === 'answer' ? 'query.answer' : 'query.manage',
+    queryHoldTarget(query),
+  );
   const stillFails =
     action === 'close' && query.kind === 'system'
       ? (options.stillFails ?? (await checkStillFails(trx, definition, query)))

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { refreshAfterQueryChange } from '../subjects/form-data.ts';
@@ -80,6 +81,7 @@ export async function createQuery(
       .forUpdate()
       .executeTakeFirst();
     if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+    await refuseWriteUnderHolds(trx, 'query.open', subjectTarget(subject, request));
     const query = await trx
       .insertInto('queries')
       .values({

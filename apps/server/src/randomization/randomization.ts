@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
@@ -273,6 +274,7 @@ export async function randomizeSubject(
     const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
     if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');
+    await refuseWriteUnderHolds(trx, 'subject.randomize', subjectTarget(subject, randomizationForm));
     const stored = await loadSubjectData(trx, subject.id);
     // Eligibility is the study's own rule: the randomization form's derived "suitable" item.
     const evaluation = evaluateSubject(current.definition, stored.entered, { today: todayInKorea() });

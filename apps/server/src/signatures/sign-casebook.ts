@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -104,6 +105,7 @@ export async function signCasebook(
       // as they are when the signature commits.
       await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
       await refuseIfSigned(trx, subject.id);
+      await refuseWriteUnderHolds(trx, 'casebook.sign', subjectTarget(subject, signingForm));
       const stored = await loadSubjectData(trx, subject.id);
       const dataHash = signedDataHash(subject.screening_number, stored.entered);
       const signingInstance = stored.instances.get(`${signingForm.visitKey}.${signingForm.formKey}`);

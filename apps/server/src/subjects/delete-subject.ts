@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { findSubjectInScope } from './subject-access.ts';
 
@@ -42,6 +43,7 @@ export async function deleteSubject(
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!still) throw new AppError(404, 'not_found');
+    await refuseWriteUnderHolds(trx, 'subject.delete', subjectTarget(subject));
 
     const data = await recordedData(trx, subject.id);
     if (Object.values(data).some((count) => count > 0)) throw new AppError(409, 'subject_has_data', {}, data);

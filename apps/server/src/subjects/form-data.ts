@@ -21,9 +21,11 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
 import { postValueChangeMessages } from '../queries/value-change-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
+import { resetSdvOfChangedItems } from '../sdv/reset-sdv-on-change.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
 import type { SubjectWithSite } from './subject-access.ts';
 
@@ -147,6 +149,10 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     .executeTakeFirst();
   // Deleted while this request waited for the lock: the subject is gone for everyone.
   if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+  // A freeze or lock refuses data changes (423); system writes (signing, randomization, registration)
+  // are guarded by their callers under their own names.
+  if (!input.systemWrite)
+    await refuseWriteUnderHolds(trx, 'form.save', subjectTarget(subject, { visitKey, formKey }));
   const stored = await loadSubjectData(trx, subject.id, { forUpdate: true });
   const key = formKeyOf(visitKey, formKey);
   const current = stored.instances.get(key);
@@ -263,6 +269,15 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     });
   }
 
+  // Changed values lose their source verification, audited ("changed since verified").
+  await resetSdvOfChangedItems(
+    trx,
+    actor,
+    subject,
+    { instanceId: instance.id, visitKey, formKey },
+    changedKeys,
+    now,
+  );
   // Changed data no longer match what the investigator signed.
   await invalidateSignatureOnChange(trx, subject, actor, { visitKey, formKey, itemKeys: changedKeys });
 

@@ -12,6 +12,7 @@ import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
 import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
 import { loadSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
@@ -21,7 +22,7 @@ export async function subjectOverview(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   definitionVersion: string,
-): Promise<OverviewResponse> {
+): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>> {
   const stored = await loadSubjectData(db, subject.id);
   const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const open = await openQueryCounts(db, subject.id);
@@ -75,7 +76,8 @@ export async function formData(
     .orderBy('id')
     .execute();
   const comments = await listComments(db, subject.id, visitKey, formKey);
-  return {
+  // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts).
+  return withFormHoldsAndSdv(db, principal, subject, definition, {
     subject: presentSubject(subject),
     visitKey,
     formKey,
@@ -112,7 +114,7 @@ export async function formData(
         awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
       openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),
     },
-  };
+  });
 }
 
 export async function listComments(

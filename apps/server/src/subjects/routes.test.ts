@@ -452,7 +452,15 @@ describeWithDatabase('data capture API', (database) => {
     const url = formUrl(subject.id, 'v1', 'demographicInfo');
     const craView = await as('cra', 'GET', url);
     expect(craView.statusCode).toBe(200);
-    expect(craView.json().abilities).toEqual({ edit: false, randomize: false, openQuery: true });
+    expect(craView.json().abilities).toEqual({
+      edit: false,
+      randomize: false,
+      openQuery: true,
+      // The CRA monitors site 02: verifies and freezes there; only a DM locks.
+      verify: true,
+      freeze: true,
+      lock: false,
+    });
     expect((await as('cra', 'PUT', url, { values: {}, version: 0 })).statusCode).toBe(403);
     expect((await as('dm', 'PUT', url, { values: {}, version: 0 })).statusCode).toBe(403);
     expect((await as('pi', 'GET', url)).statusCode).toBe(404);

@@ -19,8 +19,10 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
+import { withOverviewMarks } from '../holds/read-extensions.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
@@ -114,7 +116,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
         request.params.subjectId,
       );
       const current = await definitionOf(request.params.studyId);
-      return subjectOverview(db, subject, current.definition, current.version);
+      const overview = await subjectOverview(db, subject, current.definition, current.version);
+      return withOverviewMarks(db, principalOf(request), subject, current.definition, overview);
     },
   );
 
@@ -253,6 +256,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       if (!layout?.sections.some((section) => section.key === request.body.sectionKey))
         throw new AppError(404, 'not_found');
       const comment = await inTransaction(db, async (trx) => {
+        await refuseWriteUnderHolds(trx, 'form.comment', subjectTarget(subject, { visitKey, formKey }));
         const row = await trx
           .insertInto('form_comments')
           .values({

@@ -76,6 +76,11 @@ export const itemSchema = z.strictObject({
   display: z.enum(['radio', 'select']).optional(),
   /** A date that cannot lie after today (checked with severity hard). */
   notFuture: z.boolean().optional(),
+  /**
+   * A critical item (eligibility, primary endpoint, safety): a targeted SDV plan verifies these in
+   * every subject (issue 15). Inside a repeating group the whole group is verified as one.
+   */
+  critical: z.literal(true).optional(),
 });
 export type ItemDefinition = z.infer<typeof itemSchema>;
 

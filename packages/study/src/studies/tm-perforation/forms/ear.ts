@@ -34,6 +34,7 @@ export const otoscopyEndoscopyForm: FormDefinition = {
           min: 0,
           showWhen: isYes('perforation'),
           requiredWhen: isYes('perforation'),
+          critical: true,
         }),
         item('otorrhea', 'yesNo', t('이루(귀 분비물) 유무', 'Ear discharge (otorrhoea) present'), {
           display: 'radio',
@@ -51,6 +52,8 @@ const perforationDiameter = (): ItemDefinition =>
     decimals: 1,
     min: 0,
     required: true,
+    // The primary endpoint is computed from it.
+    critical: true,
   });
 
 // product.md: perforation % = perforation diameter / total TM diameter × 100. V2 has no total diameter of
@@ -119,6 +122,7 @@ export const tympanicPhotoForm: FormDefinition = {
             codeList: 'healingEvaluation',
             display: 'radio',
             required: true,
+            critical: true,
           }),
           opinionItem(),
         ]),

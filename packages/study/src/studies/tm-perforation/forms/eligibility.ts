@@ -163,18 +163,23 @@ export const inclusionExclusionEvalForm: FormDefinition = {
       item('eligible', 'yesNo', t('임상시험 참여 적합 여부', 'Eligible for the trial'), {
         display: 'radio',
         required: true,
+        critical: true,
       }),
     ]),
     section(
       'inclusion',
       t('선정기준', 'Inclusion criteria'),
-      inclusionCriteria.map((c) => item(c.key, 'yesNo', c.label, { display: 'radio', required: true })),
+      inclusionCriteria.map((c) =>
+        item(c.key, 'yesNo', c.label, { display: 'radio', required: true, critical: true }),
+      ),
       { help: t('각 기준을 충족하면 "예"를 선택하십시오.', 'Choose "Yes" when the criterion is met.') },
     ),
     section(
       'exclusion',
       t('제외기준', 'Exclusion criteria'),
-      exclusionCriteria.map((c) => item(c.key, 'yesNo', c.label, { display: 'radio', required: true })),
+      exclusionCriteria.map((c) =>
+        item(c.key, 'yesNo', c.label, { display: 'radio', required: true, critical: true }),
+      ),
       { help: t('각 기준에 해당하면 "예"를 선택하십시오.', 'Choose "Yes" when the criterion applies.') },
     ),
   ],

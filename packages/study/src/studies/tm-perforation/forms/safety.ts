@@ -90,7 +90,11 @@ export const adverseEventForm: FormDefinition = {
         item('startTime', 'time', t('발현 시각', 'Start time')),
         dateItem('endDate', t('종료일', 'End date')),
         item('endTime', 'time', t('종료 시각', 'End time')),
-        item('serious', 'yesNo', t('중대한 이상사례 여부', 'Serious'), { display: 'radio', required: true }),
+        item('serious', 'yesNo', t('중대한 이상사례 여부', 'Serious'), {
+          display: 'radio',
+          required: true,
+          critical: true,
+        }),
         item('severity', 'singleChoice', t('중증도', 'Severity'), {
           codeList: 'aeSeverity',
           display: 'radio',

@@ -1,0 +1,156 @@
+import type { HoldKindValue, HoldLevel, HoldTarget as RequestedTarget } from '@cdms/contract';
+import { getFormLayout } from '@cdms/study';
+import type { Kysely, Transaction } from 'kysely';
+import { can, siteScope } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+
+/**
+ * The policy of placing and lifting a hold: the target must exist and be visible to the user (404
+ * otherwise, as for any subject or site outside their sites), and the user must hold the right for
+ * the kind where the target lies (403): a freeze needs `freeze.manage` (CRA on the sites they
+ * monitor, DM), a lock `lock.manage` (DM). A study-wide hold needs the right over every site.
+ */
+
+/** A target as stored: the columns of `holds` and its one-text key. */
+export interface ResolvedTarget {
+  level: HoldLevel;
+  studyId: number;
+  siteId: number | null;
+  subjectId: number | null;
+  visitKey: string | null;
+  formKey: string | null;
+  /** 'study', 'site:3', 'subject:7', 'form:7:v2:vitalSigns' (see the holds migration). */
+  targetKey: string;
+}
+
+export const HOLD_PERMISSION = { frozen: 'freeze.manage', locked: 'lock.manage' } as const;
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export async function resolveHoldTarget(
+  db: Executor,
+  principal: Principal,
+  studyId: number,
+  kind: HoldKindValue,
+  target: RequestedTarget,
+): Promise<ResolvedTarget> {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  const action = HOLD_PERMISSION[kind];
+  switch (target.level) {
+    case 'study': {
+      if (siteScope(principal, action, studyId) !== 'all') throw new AppError(403, 'forbidden');
+      return studyTarget(studyId);
+    }
+    case 'site': {
+      const site = await db
+        .selectFrom('sites')
+        .select('id')
+        .where('id', '=', target.siteId)
+        .where('study_id', '=', studyId)
+        .executeTakeFirst();
+      if (!site || !can(principal, 'subject.read', { studyId, siteId: site.id })) {
+        throw new AppError(404, 'not_found');
+      }
+      if (!can(principal, action, { studyId, siteId: site.id })) throw new AppError(403, 'forbidden');
+      return siteTarget(studyId, site.id);
+    }
+    case 'subject': {
+      const subject = await findSubjectInScope(db, principal, studyId, target.subjectPk, action);
+      return subjectTargetOf(studyId, subject.site_id, subject.id);
+    }
+    case 'form': {
+      const subject = await findSubjectInScope(db, principal, studyId, target.subjectPk, action);
+      const current = await currentStudyDefinition(db, studyId);
+      if (!current || !getFormLayout(current.definition, target.visitKey, target.formKey)) {
+        throw new AppError(404, 'not_found');
+      }
+      return formTargetOf(studyId, subject.site_id, subject.id, target.visitKey, target.formKey);
+    }
+  }
+}
+
+export function studyTarget(studyId: number): ResolvedTarget {
+  return {
+    level: 'study',
+    studyId,
+    siteId: null,
+    subjectId: null,
+    visitKey: null,
+    formKey: null,
+    targetKey: 'study',
+  };
+}
+
+export function siteTarget(studyId: number, siteId: number): ResolvedTarget {
+  return {
+    level: 'site',
+    studyId,
+    siteId,
+    subjectId: null,
+    visitKey: null,
+    formKey: null,
+    targetKey: `site:${siteId}`,
+  };
+}
+
+export function subjectTargetOf(studyId: number, siteId: number, subjectId: number): ResolvedTarget {
+  return {
+    level: 'subject',
+    studyId,
+    siteId,
+    subjectId,
+    visitKey: null,
+    formKey: null,
+    targetKey: `subject:${subjectId}`,
+  };
+}
+
+export function formTargetOf(
+  studyId: number,
+  siteId: number,
+  subjectId: number,
+  visitKey: string,
+  formKey: string,
+): ResolvedTarget {
+  return {
+    level: 'form',
+    studyId,
+    siteId,
+    subjectId,
+    visitKey,
+    formKey,
+    targetKey: `form:${subjectId}:${visitKey}:${formKey}`,
+  };
+}
+
+/**
+ * Takes the subject's row lock for a subject's or form's hold, so it never crosses a write of the
+ * same subject (writes take the same lock before they check the holds).
+ */
+export async function lockTargetSubject(trx: Transaction<Database>, target: ResolvedTarget): Promise<void> {
+  if (target.subjectId === null) return;
+  const row = await trx
+    .selectFrom('subjects')
+    .select('deleted_at')
+    .where('id', '=', target.subjectId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row || row.deleted_at !== null) throw new AppError(404, 'not_found');
+}
+
+/** The hold of `kind` in force on exactly this target, locked for update, or undefined. */
+export async function holdInForceOn(trx: Transaction<Database>, target: ResolvedTarget, kind: HoldKindValue) {
+  return trx
+    .selectFrom('holds')
+    .selectAll()
+    .where('study_id', '=', target.studyId)
+    .where('kind', '=', kind)
+    .where('target_key', '=', target.targetKey)
+    .where('lifted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}

@@ -1,0 +1,83 @@
+import type { HoldInForce, PlaceHoldRequest } from '@cdms/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { presentHoldById } from './hold-presenter.ts';
+import { holdInForceOn, lockTargetSubject, type ResolvedTarget, resolveHoldTarget } from './hold-targets.ts';
+
+/**
+ * Freeze or lock one target (CRA, DM freeze; DM locks): validate → authorize → the hold and its audit
+ * record in one transaction. A target already held by the same kind is a 409
+ * `hold_already_in_force`; the other kind may stand beside it (a frozen subject is then locked).
+ */
+export async function placeHold(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  request: PlaceHoldRequest,
+  options: { at?: Date } = {},
+): Promise<HoldInForce> {
+  const target = await resolveHoldTarget(db, principal, studyId, request.kind, request.target);
+  try {
+    const id = await inTransaction(db, async (trx) => {
+      await lockTargetSubject(trx, target);
+      return insertHold(trx, principal, actor, target, request.kind, request.reason.trim(), options.at);
+    });
+    return presentHoldById(db, id);
+  } catch (error) {
+    // Two people placing the same hold at once: the index lets one through.
+    if (isUniqueViolation(error, 'holds_one_in_force_idx')) {
+      throw new AppError(409, 'hold_already_in_force', {}, { kind: request.kind, level: target.level });
+    }
+    throw error;
+  }
+}
+
+/** The hold row and its audit record, in the caller's transaction (the bulk action runs it per subject). */
+export async function insertHold(
+  trx: Transaction<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  target: ResolvedTarget,
+  kind: 'frozen' | 'locked',
+  reason: string,
+  at: Date = new Date(),
+): Promise<number> {
+  if (await holdInForceOn(trx, target, kind)) {
+    throw new AppError(409, 'hold_already_in_force', {}, { kind, level: target.level });
+  }
+  const hold = await trx
+    .insertInto('holds')
+    .values({
+      study_id: target.studyId,
+      kind,
+      level: target.level,
+      site_id: target.siteId,
+      subject_id: target.subjectId,
+      visit_key: target.visitKey,
+      form_key: target.formKey,
+      target_key: target.targetKey,
+      placed_by: principal.user.id,
+      placed_at: at,
+      placed_reason: reason,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await recordAudit(trx, actor, {
+    type: 'hold.placed',
+    entityType: 'hold',
+    entityId: hold.id,
+    studyId: target.studyId,
+    siteId: target.siteId,
+    subjectId: target.subjectId,
+    after: { kind, level: target.level, visitKey: target.visitKey, formKey: target.formKey },
+    reason,
+  });
+  return hold.id;
+}

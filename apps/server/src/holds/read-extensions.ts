@@ -1,0 +1,129 @@
+import type { FormDataResponse, HoldInForce, HoldMark, OverviewResponse, SdvFormState } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
+import { type Kysely, sql } from 'kysely';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { type Hold, refuseUnderHolds, strongestHold } from '../locks/lock-rules.ts';
+import { formStateOf, loadFormSdv } from '../sdv/form-sdv.ts';
+import { loadSdvPlan } from '../sdv/sdv-plan.ts';
+import { sdvKeySets } from '../sdv/sdv-rules.ts';
+import { sdvCtes } from '../sdv/sdv-sql.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
+import { presentHolds } from './hold-presenter.ts';
+import { holdAbilitiesAt } from './list-holds.ts';
+
+/**
+ * What the form screen and the overview learn about freezes, locks and SDV (issue 15), added to the
+ * responses subjects/form-queries.ts builds: the holds in force, the SDV marks against the plan, and
+ * abilities that say no where the server would refuse (a frozen form cannot be edited, a locked one
+ * takes no query and no SDV).
+ */
+
+/** The holds in force over the subject: the study's, its site's, its own and its forms'. */
+export async function holdsOverSubject(
+  db: Kysely<Database>,
+  subject: SubjectWithSite,
+): Promise<HoldInForce[]> {
+  const rows = await db
+    .selectFrom('holds')
+    .select('id')
+    .where('study_id', '=', subject.study_id)
+    .where('lifted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('level', '=', 'study'),
+        eb.and([eb('level', '=', 'site'), eb('site_id', '=', subject.site_id)]),
+        eb('subject_id', '=', subject.id),
+      ]),
+    )
+    .execute();
+  return presentHolds(
+    db,
+    rows.map((row) => row.id),
+  );
+}
+
+/** The holds of `holds` that cover one form: all but other forms' own. */
+function coveringForm(holds: HoldInForce[], visitKey: string, formKey: string): HoldInForce[] {
+  return holds.filter(
+    (hold) => hold.level !== 'form' || (hold.visitKey === visitKey && hold.formKey === formKey),
+  );
+}
+
+function asHold(hold: HoldInForce): Hold {
+  return { kind: hold.kind, level: hold.level };
+}
+
+function markOf(holds: HoldInForce[]): HoldMark {
+  return strongestHold(holds.map(asHold));
+}
+
+type FormDataBase = Omit<FormDataResponse, 'holds' | 'sdv' | 'abilities'> & {
+  abilities: Pick<FormDataResponse['abilities'], 'edit' | 'randomize' | 'openQuery'>;
+};
+
+export async function withFormHoldsAndSdv(
+  db: Kysely<Database>,
+  principal: Principal,
+  subject: SubjectWithSite,
+  definition: StudyDefinition,
+  base: FormDataBase,
+): Promise<FormDataResponse> {
+  const { visitKey, formKey } = base;
+  const holds = coveringForm(await holdsOverSubject(db, subject), visitKey, formKey);
+  const inForce = holds.map(asHold);
+  const allows = (write: Parameters<typeof refuseUnderHolds>[0]) => refuseUnderHolds(write, inForce) === null;
+  const scope = { studyId: subject.study_id, siteId: subject.site_id };
+  const plan = await loadSdvPlan(db, subject.study_id);
+  const hold = holdAbilitiesAt(principal, subject.study_id, subject.site_id);
+  return {
+    ...base,
+    holds,
+    sdv: await loadFormSdv(db, { definition, plan, subject, visitKey, formKey }),
+    abilities: {
+      edit: base.abilities.edit && allows('form.save'),
+      randomize: base.abilities.randomize && allows('subject.randomize'),
+      openQuery: base.abilities.openQuery && allows('query.open'),
+      verify: can(principal, 'sdv.mark', scope) && allows('sdv.mark'),
+      freeze: hold.freeze,
+      lock: hold.lock,
+    },
+  };
+}
+
+type OverviewBase = Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>;
+
+export async function withOverviewMarks(
+  db: Kysely<Database>,
+  principal: Principal,
+  subject: SubjectWithSite,
+  definition: StudyDefinition,
+  base: OverviewBase,
+): Promise<OverviewResponse> {
+  const holds = await holdsOverSubject(db, subject);
+  const plan = await loadSdvPlan(db, subject.study_id);
+  const rows = await sql<{ visit_key: string; form_key: string; planned: number; verified: number }>`
+    with ${sdvCtes({ studyId: subject.study_id, plan, keys: sdvKeySets(definition), sites: 'all', subjectId: subject.id })}
+    select visit_key, form_key, planned, verified from form_sdv`.execute(db);
+  const sdvOf = new Map<string, SdvFormState>(
+    rows.rows.map((row) => [`${row.visit_key}.${row.form_key}`, formStateOf(row.planned, row.verified)]),
+  );
+  const marks: OverviewResponse['marks'] = {};
+  for (const [visitKey, forms] of Object.entries(base.matrix)) {
+    const row: OverviewResponse['marks'][string] = {};
+    for (const formKey of Object.keys(forms)) {
+      row[formKey] = {
+        sdv: sdvOf.get(`${visitKey}.${formKey}`) ?? 'notRequired',
+        hold: markOf(coveringForm(holds, visitKey, formKey)),
+      };
+    }
+    marks[visitKey] = row;
+  }
+  return {
+    ...base,
+    marks,
+    holds,
+    holdAbilities: holdAbilitiesAt(principal, subject.study_id, subject.site_id),
+  };
+}

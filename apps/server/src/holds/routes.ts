@@ -1,0 +1,98 @@
+import {
+  bulkHoldRequestSchema,
+  bulkHoldResponseSchema,
+  holdInForceSchema,
+  holdListQuerySchema,
+  holdListResponseSchema,
+  liftedHoldSchema,
+  liftHoldRequestSchema,
+  paramIdSchema,
+  placeHoldRequestSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { bulkHoldAction } from './bulk-holds.ts';
+import { liftHold } from './lift-hold.ts';
+import { listHolds } from './list-holds.ts';
+import { placeHold } from './place-hold.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+
+/** Freezes and locks (issue 15): the holds in force, placing and lifting one, bulk over subjects. */
+export function registerHoldRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['freezing and locking'];
+  const base = '/api/studies/:studyId/holds';
+
+  app.get(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "Freezes and locks in force over a subject, a site or the reader's study, with the reader's rights",
+        params: studyParams,
+        querystring: holdListQuerySchema,
+        response: { 200: holdListResponseSchema },
+      },
+    },
+    async (request) => listHolds(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.post(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Freeze (CRA, DM) or lock (DM) a form, subject, site or the study, with a reason (audited)',
+        params: studyParams,
+        body: placeHoldRequestSchema,
+        response: { 201: holdInForceSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await placeHold(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
+        ),
+  );
+
+  app.post(
+    `${base}/lift`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Unfreeze (CRA, DM) or unlock (DM) a form, subject, site or the study, with a reason (audited)',
+        params: studyParams,
+        body: liftHoldRequestSchema,
+        response: { 200: liftedHoldSchema },
+      },
+    },
+    async (request) =>
+      liftHold(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
+  );
+
+  app.post(
+    `${base}/bulk`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Freeze, lock, unfreeze or unlock selected subjects with one reason, all or nothing',
+        params: studyParams,
+        body: bulkHoldRequestSchema,
+        response: { 200: bulkHoldResponseSchema },
+      },
+    },
+    async (request) =>
+      bulkHoldAction(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
+  );
+}

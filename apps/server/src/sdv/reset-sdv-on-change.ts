@@ -1,0 +1,40 @@
+import type { Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * Called by `writeForm` in its transaction: the verified items among the changed ones lose their
+ * verification ("changed since verified", state 'changed'), each reset audited. The mark keeps who
+ * verified and when, so the form screen can say what the change undid.
+ */
+export async function resetSdvOfChangedItems(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  subject: { id: number; study_id: number; site_id: number },
+  form: { instanceId: number; visitKey: string; formKey: string },
+  changedKeys: readonly string[],
+  at: Date,
+): Promise<void> {
+  if (changedKeys.length === 0) return;
+  const reset = await trx
+    .updateTable('sdv_marks')
+    .set({ state: 'changed', changed_at: at })
+    .where('form_instance_id', '=', form.instanceId)
+    .where('item_key', 'in', [...changedKeys])
+    .where('state', '=', 'verified')
+    .returning(['item_key', 'verified_by', 'verified_at'])
+    .execute();
+  for (const mark of reset) {
+    await recordAudit(trx, actor, {
+      type: 'sdv.reset',
+      entityType: 'item',
+      entityId: `${form.visitKey}.${form.formKey}.${mark.item_key}`,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      before: { state: 'verified', verifiedBy: mark.verified_by, verifiedAt: mark.verified_at.toISOString() },
+      after: { state: 'changed' },
+    });
+  }
+}

@@ -1,0 +1,195 @@
+import type { FormSdv } from '@cdms/contract';
+import { getFormLayout, type StudyDefinition } from '@cdms/study';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
+import { loadFormSdv, subjectSiteRank } from './form-sdv.ts';
+import { loadSdvPlan } from './sdv-plan.ts';
+import { itemInPlan, verifiableItems } from './sdv-rules.ts';
+
+/**
+ * What the SDV marking commands share: the policy (the subject visible, else 404; `sdv.mark` at its
+ * site — a CRA on a site they monitor —, else 403; the form in the definition, else 404), the
+ * subject's row lock and the hold guard (a lock refuses SDV, a freeze allows it), and writing one
+ * mark with its audit record.
+ */
+
+export interface SdvSubject {
+  subject: SubjectWithSite;
+  definition: StudyDefinition;
+}
+
+export async function subjectForSdv(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  subjectPk: number,
+  visitKey: string,
+  formKey?: string,
+): Promise<SdvSubject> {
+  const subject = await findSubjectInScope(db, principal, studyId, subjectPk, 'sdv.mark');
+  const current = await currentStudyDefinition(db, studyId);
+  const known =
+    current !== undefined &&
+    (formKey === undefined
+      ? current.definition.visits.some((visit) => visit.key === visitKey)
+      : getFormLayout(current.definition, visitKey, formKey) !== undefined);
+  if (!current || !known) throw new AppError(404, 'not_found');
+  return { subject, definition: current.definition };
+}
+
+/** The subject's row lock (writers of the subject queue on it); 404 when it was deleted meanwhile. */
+export async function lockSubjectForSdv(trx: Transaction<Database>, subject: SubjectWithSite): Promise<void> {
+  const row = await trx
+    .selectFrom('subjects')
+    .select('deleted_at')
+    .where('id', '=', subject.id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row || row.deleted_at !== null) throw new AppError(404, 'not_found');
+}
+
+/** The subject's row lock and the hold guard for `sdv.mark` on one form. */
+export async function lockForSdv(
+  trx: Transaction<Database>,
+  subject: SubjectWithSite,
+  form: { visitKey: string; formKey: string },
+): Promise<void> {
+  await lockSubjectForSdv(trx, subject);
+  await refuseWriteUnderHolds(trx, 'sdv.mark', subjectTarget(subject, form));
+}
+
+/** An entered item of a saved form as marking sees it: its value and its mark's state. */
+export interface MarkableItem {
+  key: string;
+  value: unknown;
+  critical: boolean;
+  /** null: no mark. */
+  state: 'verified' | 'changed' | null;
+}
+
+export interface MarkableForm {
+  instanceId: number | null;
+  /** Verifiable items of the form (entered or not), by key. */
+  verifiable: Set<string>;
+  /** Entered verifiable items, in the form's order. */
+  entered: MarkableItem[];
+}
+
+export async function loadMarkableForm(
+  trx: Transaction<Database>,
+  definition: StudyDefinition,
+  subjectId: number,
+  visitKey: string,
+  formKey: string,
+): Promise<MarkableForm> {
+  const items = verifiableItems(definition, visitKey, formKey);
+  const verifiable = new Set(items.map((item) => item.key));
+  const instance = await trx
+    .selectFrom('form_instances')
+    .select('id')
+    .where('subject_id', '=', subjectId)
+    .where('visit_key', '=', visitKey)
+    .where('form_key', '=', formKey)
+    .executeTakeFirst();
+  if (!instance) return { instanceId: null, verifiable, entered: [] };
+  const values = new Map(
+    (
+      await trx
+        .selectFrom('item_values')
+        .select(['item_key', 'value'])
+        .where('form_instance_id', '=', instance.id)
+        .where('derived', '=', false)
+        .execute()
+    ).map((row) => [row.item_key, row.value]),
+  );
+  const marks = new Map(
+    (
+      await trx
+        .selectFrom('sdv_marks')
+        .select(['item_key', 'state'])
+        .where('form_instance_id', '=', instance.id)
+        .execute()
+    ).map((row) => [row.item_key, row.state]),
+  );
+  const entered = items
+    .filter((item) => values.has(item.key))
+    .map((item) => ({
+      key: item.key,
+      value: values.get(item.key),
+      critical: item.critical,
+      state: marks.get(item.key) ?? null,
+    }));
+  return { instanceId: instance.id, verifiable, entered };
+}
+
+/** The entered items the plan counts for this subject and that are not verified now. */
+export async function unverifiedPlannedItems(
+  trx: Transaction<Database>,
+  subject: SubjectWithSite,
+  form: MarkableForm,
+): Promise<MarkableItem[]> {
+  const plan = await loadSdvPlan(trx, subject.study_id);
+  const rank = await subjectSiteRank(trx, subject);
+  return form.entered.filter((item) => item.state !== 'verified' && itemInPlan(plan, rank, item.critical));
+}
+
+/** Writes the marks of `items` (entered, not verified) as verified now by the principal, each audited. */
+export async function markVerified(
+  trx: Transaction<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  subject: SubjectWithSite,
+  target: { visitKey: string; formKey: string; instanceId: number },
+  items: MarkableItem[],
+  at: Date,
+): Promise<void> {
+  for (const item of items) {
+    const values = {
+      state: 'verified' as const,
+      verified_value: JSON.stringify(item.value),
+      verified_by: principal.user.id,
+      verified_at: at,
+      changed_at: null,
+    };
+    await trx
+      .insertInto('sdv_marks')
+      .values({
+        form_instance_id: target.instanceId,
+        item_key: item.key,
+        study_id: subject.study_id,
+        site_id: subject.site_id,
+        subject_id: subject.id,
+        ...values,
+      })
+      .onConflict((conflict) => conflict.columns(['form_instance_id', 'item_key']).doUpdateSet(values))
+      .execute();
+    await recordAudit(trx, actor, {
+      type: 'sdv.verified',
+      entityType: 'item',
+      entityId: `${target.visitKey}.${target.formKey}.${item.key}`,
+      studyId: subject.study_id,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      before: { state: item.state ?? 'unverified' },
+      after: { state: 'verified', value: item.value },
+    });
+  }
+}
+
+/** The form's SDV after a marking command, read with the plan in force. */
+export async function formSdvAfter(
+  db: Kysely<Database>,
+  sdv: SdvSubject,
+  visitKey: string,
+  formKey: string,
+): Promise<FormSdv> {
+  const plan = await loadSdvPlan(db, sdv.subject.study_id);
+  return loadFormSdv(db, { definition: sdv.definition, plan, subject: sdv.subject, visitKey, formKey });
+}

@@ -1,0 +1,315 @@
+import type {
+  SdvFormRef,
+  SdvNextResponse,
+  SdvSitesResponse,
+  SdvSubjectResponse,
+  SdvSubjectRow,
+  SdvSubjectsResponse,
+  sdvNextQuerySchema,
+  sdvSubjectsQuerySchema,
+} from '@cdms/contract';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { z } from 'zod';
+import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
+import { formStateOf } from './form-sdv.ts';
+import { loadSdvPlan } from './sdv-plan.ts';
+import { type SdvKeySets, type SdvPlanRule, sdvKeySets, subjectFullyPlanned } from './sdv-rules.ts';
+import { presentCounts, type SdvCountColumns, sdvCountAggregates, sdvCtes, siteFilter } from './sdv-sql.ts';
+
+/**
+ * The SDV progress read-outs of `/sdv/{id}`: by site, by subject (filtered, sorted and paged), one
+ * subject by visit and form, and the monitor's next form. Everything is counted in SQL over the
+ * reader's sites (sdv-sql.ts), against the study's plan; only a page of rows leaves the database.
+ */
+
+export type SdvSubjectsQuery = z.output<typeof sdvSubjectsQuerySchema>;
+export type SdvNextQuery = z.output<typeof sdvNextQuerySchema>;
+
+interface SdvContext {
+  studyId: number;
+  plan: SdvPlanRule;
+  keys: SdvKeySets;
+  scope: SiteScope;
+}
+
+async function sdvContext(db: Kysely<Database>, principal: Principal, studyId: number, siteId?: number) {
+  const reader = await readerScope(db, principal, studyId);
+  const scope = narrowToSite(reader, siteId);
+  const plan = await loadSdvPlan(db, studyId);
+  const keys = reader.definition ? sdvKeySets(reader.definition) : { verifiable: [], critical: [] };
+  return { reader, context: { studyId, plan, keys, scope } satisfies SdvContext };
+}
+
+/** Per subject in scope: its counts over `form_sdv` (subjects with nothing saved count zero). */
+function subjectSdvCte(context: SdvContext): RawBuilder<unknown> {
+  return sql`${sdvCtes({ studyId: context.studyId, plan: context.plan, keys: context.keys, sites: context.scope })},
+    subject_sdv as (
+      select r.subject_id, r.site_id, r.site_rank, ${sdvCountAggregates}
+      from ranked_subjects r
+      left join form_sdv f on f.subject_id = r.subject_id
+      where ${siteFilter('r.site_id', context.scope)}
+      group by r.subject_id, r.site_id, r.site_rank
+    )`;
+}
+
+/** `GET …/sdv/sites`: every site in the reader's scope with its subjects' counts, and their sums. */
+export async function sdvSites(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+): Promise<SdvSitesResponse> {
+  const { reader, context } = await sdvContext(db, principal, studyId);
+  type Row = SdvCountColumns & { site_id: number; subjects: number; complete_subjects: number };
+  const result = await sql<Row>`
+    with ${subjectSdvCte(context)}
+    select site_id, count(*)::int as subjects,
+      count(*) filter (where planned_forms = complete_forms)::int as complete_subjects,
+      sum(planned_items)::int as planned_items, sum(verified_items)::int as verified_items,
+      sum(changed_items)::int as changed_items, sum(planned_forms)::int as planned_forms,
+      sum(complete_forms)::int as complete_forms
+    from subject_sdv group by site_id`.execute(db);
+  const bySite = new Map(result.rows.map((row) => [row.site_id, row]));
+  const empty: Row = {
+    site_id: 0,
+    subjects: 0,
+    complete_subjects: 0,
+    planned_items: 0,
+    verified_items: 0,
+    changed_items: 0,
+    planned_forms: 0,
+    complete_forms: 0,
+  };
+  const total = { ...empty };
+  const sites = reader.sites.map((site) => {
+    const row = bySite.get(site.id) ?? empty;
+    for (const key of Object.keys(total) as (keyof Row)[]) total[key] += row[key];
+    return {
+      siteId: site.id,
+      site: site.code,
+      siteName: site.name,
+      subjects: row.subjects,
+      completeSubjects: row.complete_subjects,
+      counts: presentCounts(row),
+    };
+  });
+  return {
+    sites,
+    study: {
+      subjects: total.subjects,
+      completeSubjects: total.complete_subjects,
+      counts: presentCounts(total),
+    },
+    plan: { mode: context.plan.mode, firstSubjectsPerSite: context.plan.firstSubjectsPerSite },
+  };
+}
+
+type SubjectRowColumns = SdvCountColumns & {
+  subject_id: number;
+  site_id: number;
+  site_rank: number;
+  screening_number: string;
+  randomization_number: string | null;
+  site_code: string;
+};
+
+function presentSubjectRow(row: SubjectRowColumns, plan: SdvPlanRule): SdvSubjectRow {
+  return {
+    subjectPk: row.subject_id,
+    subjectId: row.screening_number,
+    registrationNumber: row.randomization_number,
+    siteId: row.site_id,
+    site: row.site_code,
+    planScope: subjectFullyPlanned(plan, Number(row.site_rank)) ? 'all' : 'critical',
+    counts: presentCounts(row),
+  };
+}
+
+function subjectSortExpression(sort: SdvSubjectsQuery['sort']): RawBuilder<unknown> {
+  switch (sort) {
+    case 'subjectId':
+      return sql`s.screening_number collate "C"`;
+    case 'site':
+      return sql`sites.code collate "C"`;
+    case 'percent':
+      // Nothing planned sorts as complete (100 %).
+      return sql`case when d.planned_items = 0 then 100 else (d.verified_items * 100) / d.planned_items end`;
+    case 'plannedItems':
+      return sql`d.planned_items`;
+    case 'verifiedItems':
+      return sql`d.verified_items`;
+    case 'changedItems':
+      return sql`d.changed_items`;
+  }
+}
+
+/** `GET …/sdv/subjects`: one page of subjects with their counts. */
+export async function sdvSubjects(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  query: SdvSubjectsQuery,
+): Promise<SdvSubjectsResponse> {
+  const { context } = await sdvContext(db, principal, studyId, query.siteId);
+  const search = query.subject?.toLowerCase();
+  const conditions: RawBuilder<boolean>[] = [];
+  if (search) {
+    // strpos, not LIKE: `%` and `_` in the search mean themselves.
+    conditions.push(sql<boolean>`(strpos(lower(s.screening_number), ${search}) > 0
+      or strpos(lower(coalesce(facts.randomization_number, '')), ${search}) > 0)`);
+  }
+  if (query.state === 'incomplete') conditions.push(sql<boolean>`d.complete_forms < d.planned_forms`);
+  if (query.state === 'complete') conditions.push(sql<boolean>`d.complete_forms = d.planned_forms`);
+  if (query.state === 'changed') conditions.push(sql<boolean>`d.changed_items > 0`);
+  const where = conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
+  const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
+  const offset = (query.page - 1) * query.size;
+  const result = await sql<SubjectRowColumns & { total: number }>`
+    with ${subjectSdvCte(context)}
+    select d.*, s.screening_number, facts.randomization_number, sites.code as site_code,
+      count(*) over ()::int as total
+    from subject_sdv d
+    join subjects s on s.id = d.subject_id
+    join sites on sites.id = d.site_id
+    left join subject_facts facts on facts.subject_id = d.subject_id
+    where ${where}
+    order by ${subjectSortExpression(query.sort)} ${direction}, s.screening_number collate "C", s.id
+    limit ${query.size} offset ${offset}`.execute(db);
+  let total = result.rows[0]?.total;
+  if (total === undefined) {
+    // Past the last page: count without rows to page.
+    const counted = await sql<{ total: number }>`
+      with ${subjectSdvCte(context)}
+      select count(*)::int as total from subject_sdv d
+      join subjects s on s.id = d.subject_id
+      left join subject_facts facts on facts.subject_id = d.subject_id
+      where ${where}`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
+  return {
+    subjects: result.rows.map((row) => presentSubjectRow(row, context.plan)),
+    total,
+    page: query.page,
+    size: query.size,
+    canVerify: canVerifyIn(principal, studyId, context.scope),
+  };
+}
+
+function canVerifyIn(principal: Principal, studyId: number, scope: SiteScope): boolean {
+  const verifying = siteScope(principal, 'sdv.mark', studyId);
+  if (verifying === 'all') return true;
+  if (scope === 'all') return verifying.size > 0;
+  return [...scope].some((siteId) => verifying.has(siteId));
+}
+
+/** `GET …/sdv/subjects/:subjectPk`: the subject's visits and forms against the plan, and its next form. */
+export async function sdvSubject(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  subjectPk: number,
+): Promise<SdvSubjectResponse> {
+  const subject = await findSubjectInScope(db, principal, studyId, subjectPk);
+  const { reader, context } = await sdvContext(db, principal, studyId, subject.site_id);
+  const definition = reader.definition;
+  if (!definition) throw new AppError(404, 'not_found');
+  const forms = await sql<{
+    visit_key: string;
+    form_key: string;
+    planned: number;
+    verified: number;
+    changed: number;
+  }>`
+    with ${sdvCtes({ ...context, sites: context.scope, subjectId: subject.id })}
+    select visit_key, form_key, planned, verified, changed from form_sdv`.execute(db);
+  const subjectRow = await sql<SubjectRowColumns>`
+    with ${subjectSdvCte(context)}
+    select d.*, s.screening_number, facts.randomization_number, sites.code as site_code
+    from subject_sdv d
+    join subjects s on s.id = d.subject_id
+    join sites on sites.id = d.site_id
+    left join subject_facts facts on facts.subject_id = d.subject_id
+    where d.subject_id = ${subject.id}`.execute(db);
+  const row = subjectRow.rows[0];
+  if (!row) throw new AppError(404, 'not_found');
+  const byForm = new Map(forms.rows.map((form) => [`${form.visit_key}.${form.form_key}`, form]));
+  const formLabels = new Map(definition.forms.map((form) => [form.key, form.label]));
+  let nextForm: SdvFormRef | null = null;
+  const visits = definition.visits.map((visit) => {
+    const total = {
+      planned_items: 0,
+      verified_items: 0,
+      changed_items: 0,
+      planned_forms: 0,
+      complete_forms: 0,
+    };
+    const visitForms = visit.forms.map((formKey) => {
+      const counted = byForm.get(`${visit.key}.${formKey}`);
+      const planned = counted?.planned ?? 0;
+      const verified = counted?.verified ?? 0;
+      const columns = {
+        planned_items: planned,
+        verified_items: verified,
+        changed_items: counted?.changed ?? 0,
+        planned_forms: planned > 0 ? 1 : 0,
+        complete_forms: planned > 0 && verified === planned ? 1 : 0,
+      };
+      for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += columns[key];
+      if (nextForm === null && verified < planned) {
+        nextForm = {
+          subjectPk: subject.id,
+          subjectId: subject.screening_number,
+          visitKey: visit.key,
+          formKey,
+        };
+      }
+      return {
+        formKey,
+        label: formLabels.get(formKey) ?? { ko: formKey, en: formKey },
+        state: formStateOf(planned, verified),
+        counts: presentCounts(columns),
+      };
+    });
+    return {
+      visitKey: visit.key,
+      label: visit.label,
+      state: formStateOf(total.planned_forms, total.complete_forms),
+      counts: presentCounts(total),
+      forms: visitForms,
+    };
+  });
+  return {
+    subject: presentSubjectRow(row, context.plan),
+    visits,
+    nextForm,
+    canVerify: can(principal, 'sdv.mark', { studyId, siteId: subject.site_id }),
+  };
+}
+
+/**
+ * `GET …/sdv/next`: the monitor's path — the first subject (by site code, then screening number) with
+ * a planned item left to verify, and that subject's first such form in definition order.
+ */
+export async function sdvNext(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  query: SdvNextQuery,
+): Promise<SdvNextResponse> {
+  const { context } = await sdvContext(db, principal, studyId, query.siteId);
+  const first = await sql<{ subject_id: number }>`
+    with ${subjectSdvCte(context)}
+    select d.subject_id from subject_sdv d
+    join subjects s on s.id = d.subject_id
+    join sites on sites.id = d.site_id
+    where d.complete_forms < d.planned_forms
+    order by sites.code collate "C", s.screening_number collate "C", s.id
+    limit 1`.execute(db);
+  const subjectId = first.rows[0]?.subject_id;
+  if (subjectId === undefined) return { next: null };
+  return { next: (await sdvSubject(db, principal, studyId, subjectId)).nextForm };
+}

@@ -1,0 +1,94 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { SiteScope } from '../auth/permissions.ts';
+import type { SdvKeySets, SdvPlanRule } from './sdv-rules.ts';
+
+/**
+ * The SQL every SDV read-out starts from (progress, the readiness board, subject-info, the overview's
+ * marks), as common table expressions, so that all of them count against the plan the same way:
+ *
+ * - `ranked_subjects`: the study's subjects (not deleted) with their place at their site by
+ *   registration order (`site_rank`, from 1), which the plan's "first N subjects" reads;
+ * - `entered_items`: every verifiable entered item of every saved form (sdv-rules.ts: not derived,
+ *   not filled by the system) with `in_plan` and its mark's state (null, 'verified', 'changed');
+ * - `form_sdv`: per saved form, `planned`, `verified` and `changed` items in the plan.
+ *
+ * sdv-rules.ts `itemInPlan` says the same for one item; the tests hold the two together.
+ */
+export interface SdvSqlInput {
+  studyId: number;
+  plan: SdvPlanRule;
+  keys: SdvKeySets;
+  /** The sites counted. */
+  sites: SiteScope;
+  /** Only this subject (the subject's own read-outs). */
+  subjectId?: number;
+}
+
+function keyIn(keys: readonly string[]): RawBuilder<boolean> {
+  if (keys.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`(fi.form_key || '.' || iv.item_key) in (${sql.join(keys)})`;
+}
+
+export function siteFilter(column: string, sites: SiteScope): RawBuilder<boolean> {
+  if (sites === 'all') return sql<boolean>`true`;
+  if (sites.size === 0) return sql<boolean>`false`;
+  return sql<boolean>`${sql.ref(column)} in (${sql.join([...sites])})`;
+}
+
+export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
+  const { plan, keys } = input;
+  const subjectFilter =
+    input.subjectId === undefined ? sql<boolean>`true` : sql<boolean>`r.subject_id = ${input.subjectId}`;
+  return sql`
+    ranked_subjects as (
+      select s.id as subject_id, s.site_id,
+        row_number() over (partition by s.site_id order by s.created_at, s.id) as site_rank
+      from subjects s
+      where s.study_id = ${input.studyId} and s.deleted_at is null
+    ),
+    entered_items as (
+      select r.subject_id, r.site_id, fi.visit_key, fi.form_key, iv.item_key, m.state,
+        (${plan.mode === 'all'} or r.site_rank <= ${plan.firstSubjectsPerSite} or ${keyIn(keys.critical)}) as in_plan
+      from ranked_subjects r
+      join form_instances fi on fi.subject_id = r.subject_id and fi.has_data
+      join item_values iv on iv.form_instance_id = fi.id and not iv.derived
+      left join sdv_marks m on m.form_instance_id = fi.id and m.item_key = iv.item_key
+      where ${siteFilter('r.site_id', input.sites)} and ${subjectFilter} and ${keyIn(keys.verifiable)}
+    ),
+    form_sdv as (
+      select subject_id, site_id, visit_key, form_key,
+        count(*) filter (where in_plan)::int as planned,
+        count(*) filter (where in_plan and state = 'verified')::int as verified,
+        count(*) filter (where in_plan and state = 'changed')::int as changed
+      from entered_items
+      group by subject_id, site_id, visit_key, form_key
+    )`;
+}
+
+/** Counts of a group of forms as the contract's SdvCounts, from summed columns. */
+export interface SdvCountColumns {
+  planned_items: number;
+  verified_items: number;
+  changed_items: number;
+  planned_forms: number;
+  complete_forms: number;
+}
+
+/** The aggregate columns over `form_sdv` rows (for a GROUP BY of the caller's). */
+export const sdvCountAggregates = sql`
+  coalesce(sum(f.planned), 0)::int as planned_items,
+  coalesce(sum(f.verified), 0)::int as verified_items,
+  coalesce(sum(f.changed), 0)::int as changed_items,
+  count(*) filter (where f.planned > 0)::int as planned_forms,
+  count(*) filter (where f.planned > 0 and f.verified = f.planned)::int as complete_forms`;
+
+export function presentCounts(row: SdvCountColumns) {
+  return {
+    plannedItems: row.planned_items,
+    verifiedItems: row.verified_items,
+    changedItems: row.changed_items,
+    plannedForms: row.planned_forms,
+    completeForms: row.complete_forms,
+    percent: row.planned_items === 0 ? null : Math.floor((row.verified_items * 100) / row.planned_items),
+  };
+}
