@@ -14,7 +14,7 @@ export function SdvMark({ state, compact = false }: { state: SdvFormState; compa
   if (state === 'notRequired') return null;
   return (
     <span className={styles.mark} data-sdv={state} title={t(`formStates.${state}`)}>
-      {compact ? t('mark.short') : t(`formStates.${state}`)}
+      {compact ? t(`mark.compact.${state}`) : t(`formStates.${state}`)}
     </span>
   );
 }
