@@ -46,12 +46,13 @@ function formUrl(studyId: number, form: SdvFormRef, menuType: string | null): st
 const SUBJECT_COLUMNS: readonly { key: string; sort?: SdvSubjectSortKey; numeric?: boolean }[] = [
   { key: 'subjectId', sort: 'subjectId' },
   { key: 'site', sort: 'site' },
-  { key: 'planScope' },
+  // The percentage first: on a narrow screen it stays in view while the counts scroll.
+  { key: 'percent', sort: 'percent' },
   { key: 'verifiedItems', sort: 'verifiedItems', numeric: true },
   { key: 'plannedItems', sort: 'plannedItems', numeric: true },
   { key: 'changedItems', sort: 'changedItems', numeric: true },
   { key: 'forms', numeric: true },
-  { key: 'percent', sort: 'percent' },
+  { key: 'planScope' },
 ];
 
 /**
@@ -115,6 +116,7 @@ function Sdv({ studyId }: { studyId: number }) {
         head={
           <>
             <th scope="col">{t('sites.site')}</th>
+            <th scope="col">{t('columns.percent')}</th>
             <th scope="col" className={listStyles.numeric}>
               {t('sites.subjects')}
             </th>
@@ -130,7 +132,6 @@ function Sdv({ studyId }: { studyId: number }) {
             <th scope="col" className={listStyles.numeric}>
               {t('columns.forms')}
             </th>
-            <th scope="col">{t('columns.percent')}</th>
           </>
         }
       >
@@ -158,23 +159,26 @@ function Sdv({ studyId }: { studyId: number }) {
                     {site.site} {site.siteName}
                   </button>
                 </th>
-                <td className={listStyles.numeric}>
-                  {t('sites.subjectCounts', { complete: site.completeSubjects, total: site.subjects })}
-                </td>
-                <CountCells counts={site.counts} />
+                <CountCells
+                  counts={site.counts}
+                  subjects={t('sites.subjectCounts', {
+                    complete: site.completeSubjects,
+                    total: site.subjects,
+                  })}
+                />
               </tr>
             ))}
             <tr className={styles.totalRow}>
               <th scope="row" className={styles.rowHead}>
                 {t('sites.study')}
               </th>
-              <td className={listStyles.numeric}>
-                {t('sites.subjectCounts', {
+              <CountCells
+                counts={sites.data.study.counts}
+                subjects={t('sites.subjectCounts', {
                   complete: sites.data.study.completeSubjects,
                   total: sites.data.study.subjects,
                 })}
-              </td>
-              <CountCells counts={sites.data.study.counts} />
+              />
             </tr>
           </>
         )}
@@ -257,19 +261,20 @@ function Sdv({ studyId }: { studyId: number }) {
   );
 }
 
-/** Items verified and planned, changed, forms complete of planned, and the percentage with its bar. */
-function CountCells({ counts }: { counts: SdvCounts }) {
+/** The percentage with its bar, subjects complete, items verified and planned, changed, forms complete. */
+function CountCells({ counts, subjects }: { counts: SdvCounts; subjects: string }) {
   const { t } = useTranslation('sdv');
   return (
     <>
+      <td>
+        <Progress percent={counts.percent} />
+      </td>
+      <td className={listStyles.numeric}>{subjects}</td>
       <td className={listStyles.numeric}>{counts.verifiedItems}</td>
       <td className={listStyles.numeric}>{counts.plannedItems}</td>
       <td className={listStyles.numeric}>{counts.changedItems}</td>
       <td className={listStyles.numeric}>
         {t('sites.formCounts', { complete: counts.completeForms, total: counts.plannedForms })}
-      </td>
-      <td>
-        <Progress percent={counts.percent} />
       </td>
     </>
   );
@@ -323,16 +328,16 @@ function SubjectRows({
           </button>
         </td>
         <td>{row.site}</td>
-        <td>{t(`planScopes.${row.planScope}`)}</td>
+        <td>
+          <Progress percent={row.counts.percent} />
+        </td>
         <td className={listStyles.numeric}>{row.counts.verifiedItems}</td>
         <td className={listStyles.numeric}>{row.counts.plannedItems}</td>
         <td className={listStyles.numeric}>{row.counts.changedItems}</td>
         <td className={listStyles.numeric}>
           {t('sites.formCounts', { complete: row.counts.completeForms, total: row.counts.plannedForms })}
         </td>
-        <td>
-          <Progress percent={row.counts.percent} />
-        </td>
+        <td>{t(`planScopes.${row.planScope}`)}</td>
       </tr>
       {open ? (
         <tr className={styles.detailRow}>

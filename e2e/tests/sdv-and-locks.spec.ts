@@ -1,0 +1,226 @@
+import type { Browser, Page, TestInfo } from '@playwright/test';
+import { logInAs } from '../support/auth.ts';
+import { expect, test } from '../support/test.ts';
+
+// SDV, freezing and locking (issue 15), as the people who do them: a CRA verifies a V1 form of a
+// subject at site 02 (the CRC's only site, one of the CRA's two); the CRC changes a verified value and
+// its mark resets; the DM locks a subject and the CRC's save is refused with the server's message;
+// the SDV page and the readiness board show the subjects. Screenshots in ko and en at 1440 and
+// 1000px are attached to the report.
+
+const STUDY_ID = 1;
+const crc = { email: 'crc@demo.cdms', name: '박코디' } as const;
+const cra = { email: 'cra@demo.cdms', name: '최모니' } as const;
+const dm = { email: 'dm@demo.cdms', name: '정데이' } as const;
+
+/** A day in Korea (UTC+9) `days` before today, as YYYY-MM-DD. */
+function koreanDate(daysAgo: number): string {
+  return new Date(Date.now() + 9 * 3600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const body = await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+}
+
+/** Screenshots of the page as it is, in Korean and English, at 1440 and 1000px wide. */
+async function screenshotsBothWays(page: Page, testInfo: TestInfo, name: string, ready: () => Promise<void>) {
+  for (const language of ['ko', 'en'] as const) {
+    if (language === 'en') {
+      await page.getByRole('button', { name: 'EN', exact: true }).first().click();
+      await ready();
+    }
+    for (const width of [1440, 1000]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, testInfo, `${name}-${language}-${width}`);
+    }
+  }
+  await page.getByRole('button', { name: 'KO', exact: true }).first().click();
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function newUser(browser: Browser, account: { email: string; name: string }): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: process.env.CDMS_E2E_BASE_URL,
+    locale: 'ko-KR',
+    timezoneId: 'Asia/Seoul',
+  });
+  const page = await context.newPage();
+  await logInAs(page, account);
+  return page;
+}
+
+/** The CRC registers a subject at site 02 (through the API) and saves V1 demographics in the form. */
+async function subjectWithDemographics(page: Page, initials: string) {
+  const me = await (await page.request.get('/api/auth/me')).json();
+  const membership = me.memberships.find((m: { studyId: number }) => m.studyId === STUDY_ID);
+  const created = await page.request.post(`/api/studies/${STUDY_ID}/subjects`, {
+    headers: { 'X-CSRF-Token': me.csrfToken },
+    data: { siteId: membership.sites[0].id, consentDate: koreanDate(4), initials },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const subject = (await created.json()) as { id: number; subjectId: string };
+  const query = `subject-id=${subject.subjectId}&subject-pk=${subject.id}`;
+  const formUrl = `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=v1&depth-2=demographicInfo`;
+  const overviewUrl = `/subject-list/subject/${STUDY_ID}?${query}`;
+  await page.goto(formUrl);
+  const form = page.locator('[data-form="demographicInfo"]');
+  await form.getByLabel(/생년월일/).fill('1990-05-15');
+  await form.getByRole('radiogroup', { name: /성별/ }).getByRole('radio', { name: '남' }).check();
+  await page.getByRole('button', { name: '저장', exact: true }).click();
+  await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
+  return { ...subject, formUrl, overviewUrl };
+}
+
+test.describe('SDV, freezing and locking', () => {
+  test('the CRA verifies a form; the CRC changes a verified value and its mark resets', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await logInAs(page, crc);
+    const subject = await subjectWithDemographics(page, 'SV');
+
+    // The CRA opens the form: a box per entered item (the derived age has none) and "verify form".
+    const craPage = await newUser(browser, cra);
+    await craPage.goto(subject.formUrl);
+    const craForm = craPage.locator('[data-form="demographicInfo"]');
+    const craBirth = craForm.locator('[data-item="birthDate"]');
+    const craGender = craForm.locator('[data-item="gender"]');
+    await expect(craBirth.getByRole('checkbox', { name: 'SDV' })).not.toBeChecked();
+    await expect(craForm.locator('[data-item="age"]').getByRole('checkbox', { name: 'SDV' })).toHaveCount(0);
+    await craPage.getByRole('button', { name: '양식 SDV' }).click();
+    await expect(craPage.getByText('양식의 항목을 SDV 확인했습니다.').first()).toBeVisible();
+    await expect(craBirth.getByRole('checkbox', { name: 'SDV' })).toBeChecked();
+    await expect(craGender.getByRole('checkbox', { name: 'SDV' })).toBeChecked();
+    await expect(craPage.getByText('SDV 완료', { exact: true }).first()).toBeVisible();
+    // Nothing left to verify: the button is off.
+    await expect(craPage.getByRole('button', { name: '양식 SDV' })).toBeDisabled();
+    // The overview's cell carries the SDV mark beside its icon.
+    await craPage.goto(subject.overviewUrl);
+    await expect(
+      craPage.getByRole('link', { name: '스크리닝 (V1) · 인구학적 정보: 완료 · SDV 완료' }),
+    ).toBeVisible();
+
+    // The CRC sees the marks, changes the verified birth date with a reason: its mark resets.
+    await page.goto(subject.formUrl);
+    const form = page.locator('[data-form="demographicInfo"]');
+    const birth = form.locator('[data-item="birthDate"]');
+    await expect(birth.getByText('SDV 완료', { exact: true })).toBeVisible();
+    await expect(birth.getByRole('checkbox')).toHaveCount(0);
+    await birth.getByLabel(/생년월일/).fill('1990-05-16');
+    await page.getByRole('button', { name: '저장', exact: true }).click();
+    const reasonDialog = page.getByRole('dialog', { name: '변경 사유 입력' });
+    await reasonDialog.getByLabel('생년월일 변경 사유').fill('원자료 재확인 결과 생일 오기');
+    await reasonDialog.getByRole('button', { name: '사유와 함께 저장' }).click();
+    await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
+    await expect(birth.getByText('SDV 후 변경됨')).toBeVisible();
+    await expect(form.locator('[data-item="gender"]').getByText('SDV 완료', { exact: true })).toBeVisible();
+
+    // The CRA sees the box empty again, with "changed since verified"; verifies it again, and
+    // withdraws the sex's mark with a reason.
+    await craPage.goto(subject.formUrl);
+    await expect(craBirth.getByRole('checkbox', { name: 'SDV' })).not.toBeChecked();
+    await expect(craBirth.getByText('SDV 후 변경됨')).toBeVisible();
+    // The box follows the server's answer, not the click: clicked, then seen ticked.
+    await craBirth.getByRole('checkbox', { name: 'SDV' }).click();
+    await expect(craBirth.getByRole('checkbox', { name: 'SDV' })).toBeChecked();
+    await expect(craBirth.getByText('SDV 후 변경됨')).toHaveCount(0);
+    await craGender.getByRole('checkbox', { name: 'SDV' }).click();
+    const withdraw = craPage.getByRole('dialog', { name: 'SDV 확인 취소' });
+    await withdraw.getByRole('button', { name: 'SDV 확인 취소' }).click();
+    await expect(withdraw.getByRole('alert')).toHaveText('사유를 입력하세요.');
+    await withdraw.getByLabel('취소 사유').fill('원자료 사본이 흐려 다시 확인 예정');
+    await withdraw.getByRole('button', { name: 'SDV 확인 취소' }).click();
+    await expect(withdraw).toBeHidden();
+    await expect(craGender.getByRole('checkbox', { name: 'SDV' })).not.toBeChecked();
+    await expect(craPage.getByText('SDV 진행 중', { exact: true }).first()).toBeVisible();
+
+    // The SDV page: the subject found by its number, unfolded to the form, which links to it.
+    await craPage.goto(`/sdv/${STUDY_ID}?subject=${subject.subjectId}`);
+    await expect(craPage.getByRole('heading', { level: 1, name: 'SDV' })).toBeVisible();
+    const row = craPage.locator(`tr[data-subject="${subject.subjectId}"]`);
+    // The subject's percentage counts every saved form in the plan (the consent form too).
+    await expect(row).toContainText(/\d+%/);
+    await row.getByRole('button', { name: subject.subjectId }).click();
+    await expect(craPage).toHaveURL(/open=\d+/);
+    const demographics = craPage.locator('li[data-form-state]').filter({ hasText: '인구학적 정보' });
+    await expect(demographics).toContainText('SDV 진행 중');
+    await expect(demographics).toContainText('1/2 항목');
+    await demographics.getByRole('link', { name: '인구학적 정보' }).click();
+    await expect(craPage).toHaveURL(/depth-1=v1&depth-2=demographicInfo/);
+    await craPage.goto(`/sdv/${STUDY_ID}`);
+    await expect(craPage.getByRole('link', { name: /^다음 SDV 양식: S\d+-\d{3}$/ })).toBeVisible();
+    await screenshotsBothWays(craPage, testInfo, 'sdv', async () => {
+      await expect(craPage.getByRole('heading', { level: 1, name: 'SDV' })).toBeVisible();
+      await expect(craPage.getByRole('table', { name: /SDV progress by site/ })).toBeVisible();
+    });
+    await craPage.context().close();
+  });
+
+  test('the DM locks a subject; the CRC’s save is refused with the message, and the form says why', async ({
+    page,
+    browser,
+    consoleGuard,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await logInAs(page, crc);
+    const subject = await subjectWithDemographics(page, 'LK');
+    // The CRC keeps working on the form while the DM locks the subject.
+    const form = page.locator('[data-form="demographicInfo"]');
+    await form.getByLabel(/생년월일/).fill('1990-06-15');
+
+    const dmPage = await newUser(browser, dm);
+    await dmPage.goto(subject.overviewUrl);
+    await dmPage.getByRole('button', { name: '대상자 잠금' }).click();
+    const lockDialog = dmPage.getByRole('dialog', { name: '잠금' });
+    await expect(lockDialog).toContainText(`대상: 대상자 ${subject.subjectId}`);
+    await lockDialog.getByLabel('사유').fill('중간 분석 전 데이터 확정');
+    await lockDialog.getByRole('button', { name: '잠금', exact: true }).click();
+    await expect(dmPage.getByText('잠갔습니다.').first()).toBeVisible();
+    await expect(dmPage.getByTestId('subject-header').getByText('잠금 (대상자)')).toBeVisible();
+    await expect(
+      dmPage.getByRole('link', { name: /^스크리닝 \(V1\) · 인구학적 정보: 완료 · .*잠금 \(대상자\)$/ }),
+    ).toBeVisible();
+
+    // The CRC's save meets the lock: the server's message in Korean, then the form shows the lock.
+    consoleGuard.allowFailedRequest(
+      new RegExp(`/api/studies/${STUDY_ID}/subjects/${subject.id}/forms/v1/demographicInfo$`),
+      423,
+      'the DM locked the subject while the CRC had the form open',
+    );
+    await page.getByRole('button', { name: '저장', exact: true }).click();
+    const reasonDialog = page.getByRole('dialog', { name: '변경 사유 입력' });
+    await reasonDialog.getByLabel('생년월일 변경 사유').fill('원자료 재확인');
+    await reasonDialog.getByRole('button', { name: '사유와 함께 저장' }).click();
+    const refusal = page.getByRole('alertdialog');
+    await expect(refusal).toContainText('잠금 상태여서 아무것도 변경할 수 없습니다.');
+    await refusal.getByRole('button', { name: '확인' }).click();
+    const banner = page.locator('[data-hold-banner="locked"]');
+    await expect(banner).toContainText('잠금 상태입니다 (대상자 단위).');
+    await expect(banner).toContainText('정데이');
+    await expect(banner).toContainText('중간 분석 전 데이터 확정');
+    await expect(form.getByLabel(/생년월일/)).toBeDisabled();
+    await expect(page.getByRole('button', { name: '저장', exact: true })).toHaveCount(0);
+    await screenshotsBothWays(page, testInfo, 'form-locked', async () => {
+      await expect(page.locator('[data-hold-banner="locked"]')).toContainText('Locked (Subject level).');
+    });
+
+    // The board shows the subject locked; the DM unlocks it there with a reason.
+    await dmPage.goto(`/freezing/${STUDY_ID}?subject=${subject.subjectId}`);
+    const row = dmPage.locator(`tr[data-subject="${subject.subjectId}"]`);
+    await expect(row).toContainText('잠금 (대상자)');
+    await row.getByRole('checkbox').check();
+    await dmPage.getByRole('button', { name: '잠금 해제', exact: true }).first().click();
+    const unlock = dmPage.getByRole('dialog', { name: '잠금 해제' });
+    await expect(unlock.getByRole('radio', { name: '선택한 대상자 (1명)' })).toBeChecked();
+    await unlock.getByLabel('사유').fill('확정 범위 재검토');
+    await unlock.getByRole('button', { name: '잠금 해제' }).click();
+    await expect(dmPage.getByText('잠금을 해제했습니다.').first()).toBeVisible();
+    await expect(row).not.toContainText('잠금 (대상자)');
+    await screenshotsBothWays(dmPage, testInfo, 'freezing', async () => {
+      await expect(dmPage.getByRole('heading', { level: 1, name: 'Freezing · lock readiness' })).toBeVisible();
+    });
+    await dmPage.context().close();
+  });
+});
