@@ -63,6 +63,10 @@ const queryManagers = (status: number): Record<Caller, number> => ({
   DM: status,
   CRC: 404,
 });
+/** Freezing a subject at site 01: its monitor and the data manager; the CRC (site 02) does not see it. */
+const freezers = queryManagers;
+/** SDV on a subject at site 01: its monitor only; the CRC (site 02) does not see it. */
+const verifiers = (status: number): Record<Caller, number> => ({ ...everyone(403), CRA: status, CRC: 404 });
 const noticeWriters = (status: number): Record<Caller, number> => ({
   ...everyone(403),
   CRA: status,
@@ -425,6 +429,139 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/holds',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/holds?siteId=${f.siteId}` }),
+    // Site 01: the CRC works at site 02.
+    expected: { ...everyone(200), CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/holds',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/holds`,
+      body: { kind: 'frozen', target: { level: 'subject', subjectPk: 'FRESH_SUBJECT_ID' }, reason: 'matrix' },
+    }),
+    expected: freezers(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/holds/lift',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/holds/lift`,
+      body: {
+        kind: 'frozen',
+        target: { level: 'subject', subjectPk: 'FROZEN_SUBJECT_ID' },
+        reason: 'matrix',
+      },
+    }),
+    expected: freezers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/holds/bulk',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/holds/bulk`,
+      body: { action: 'place', kind: 'frozen', subjectPks: ['FRESH_SUBJECT_ID'], reason: 'matrix' },
+    }),
+    expected: freezers(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/readiness/sites',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/readiness/sites` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/readiness/subjects',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/readiness/subjects?state=notReady&size=50` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sdv/plan',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/plan` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/sdv/plan',
+    // A different N each call (the same plan again is a 409); `all` keeps every item in the plan for
+    // the SDV cases below.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sdv/plan`,
+      body: { mode: 'all', firstSubjectsPerSite: 'FRESH_COUNT' },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sdv/sites',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/sites` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sdv/subjects',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/subjects?state=incomplete` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sdv/subjects/:subjectPk',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/subjects/${f.subjectId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sdv/next',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/next?siteId=${f.siteId}` }),
+    expected: { ...everyone(200), CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sdv/verify',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sdv/verify`,
+      body: { subjectPk: 'DATA_SUBJECT_ID', visitKey: 'v1', formKey: 'vitalSigns', itemKeys: ['heartRate'] },
+    }),
+    expected: verifiers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sdv/verify-form',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sdv/verify-form`,
+      body: { subjectPk: 'DATA_SUBJECT_ID', visitKey: 'v1', formKey: 'vitalSigns' },
+    }),
+    expected: verifiers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sdv/verify-visit',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sdv/verify-visit`,
+      body: { subjectPk: 'DATA_SUBJECT_ID', visitKey: 'v1' },
+    }),
+    expected: verifiers(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sdv/unverify',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sdv/unverify`,
+      body: {
+        subjectPk: 'VERIFIED_SUBJECT_ID',
+        visitKey: 'v1',
+        formKey: 'vitalSigns',
+        itemKeys: ['heartRate'],
+        reason: 'matrix',
+      },
+    }),
+    expected: verifiers(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/dashboard',
     // The chart's institution filter on site 01: the CRC (site 02) may not name it.
     request: (f) => ({ url: `/api/studies/${f.studyId}/dashboard?site=${f.siteId}` }),
@@ -611,6 +748,8 @@ describeWithDatabase('authorization matrix', (database) => {
   let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
   let nextInstitutionNumber: () => Promise<string>;
   let newQuery: (status: 'open' | 'answered') => Promise<number>;
+  /** Replaces the issue-15 placeholders of a body (fresh subjects in the state each case needs). */
+  let issue15Body: (body: unknown) => Promise<unknown>;
 
   beforeAll(async () => {
     await seedDemo(database().db);
@@ -673,6 +812,68 @@ describeWithDatabase('authorization matrix', (database) => {
           .executeTakeFirstOrThrow()
       ).id;
     subjectFactory = newSubject;
+    const dm = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'dm@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const craSession = await signIn(app, 'cra@demo.cdms');
+    let planCount = 0;
+    issue15Body = async (body) => {
+      // Only JSON bodies carry placeholders (an upload's bytes pass as they are).
+      if (body === undefined || Buffer.isBuffer(body)) return body;
+      let text = JSON.stringify(body);
+      if (text.includes('"FRESH_SUBJECT_ID"'))
+        text = text.replace('"FRESH_SUBJECT_ID"', String(await newSubject()));
+      if (text.includes('"FRESH_COUNT"')) text = text.replace('"FRESH_COUNT"', String(++planCount));
+      if (text.includes('"FROZEN_SUBJECT_ID"')) {
+        const subjectId = await newSubject();
+        await db
+          .insertInto('holds')
+          .values({
+            study_id: study.id,
+            kind: 'frozen',
+            level: 'subject',
+            site_id: site.id,
+            subject_id: subjectId,
+            target_key: `subject:${subjectId}`,
+            placed_by: dm.id,
+            placed_reason: 'matrix',
+          })
+          .execute();
+        text = text.replace('"FROZEN_SUBJECT_ID"', String(subjectId));
+      }
+      for (const placeholder of ['DATA_SUBJECT_ID', 'VERIFIED_SUBJECT_ID']) {
+        if (!text.includes(`"${placeholder}"`)) continue;
+        // A subject at site 01 with vital signs saved by its PI (and, for un-verifying, verified by its CRA).
+        const created = await app.inject({
+          method: 'POST',
+          url: `/api/studies/${study.id}/subjects`,
+          payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'SDV' },
+          headers: piSession.headers,
+        });
+        const subjectId: number = created.json().id;
+        await app.inject({
+          method: 'PUT',
+          url: `/api/studies/${study.id}/subjects/${subjectId}/forms/v1/vitalSigns`,
+          payload: {
+            values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 80, heartRate: 70 },
+            version: 0,
+          },
+          headers: piSession.headers,
+        });
+        if (placeholder === 'VERIFIED_SUBJECT_ID') {
+          await app.inject({
+            method: 'POST',
+            url: `/api/studies/${study.id}/sdv/verify-form`,
+            payload: { subjectPk: subjectId, visitKey: 'v1', formKey: 'vitalSigns' },
+            headers: craSession.headers,
+          });
+        }
+        text = text.replace(`"${placeholder}"`, String(subjectId));
+      }
+      return JSON.parse(text);
+    };
     await generateRandomizationLists(db, systemActor('test'), study.id, {
       perSite: 50,
       seed: 'matrix',
@@ -798,7 +999,7 @@ describeWithDatabase('authorization matrix', (database) => {
         if (url.includes('ANSWERED_QUERY'))
           url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
         if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
-        let payload = body;
+        let payload = await issue15Body(body);
         if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
           payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));
         }

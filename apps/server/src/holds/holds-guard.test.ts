@@ -3,8 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
-import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import type { App } from '../http/types.ts';
+import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 
 /**
  * Every write path under a freeze and a lock at each level (issue 15), as one table: for each level ×
@@ -163,7 +163,9 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
       form: 'other',
       allowedWhileFrozen: false,
       call: (s) =>
-        as('pi', 'DELETE', `/api/studies/${studyId}/subjects/${s.subjectPk}`, { reason: 'Registered in error' }),
+        as('pi', 'DELETE', `/api/studies/${studyId}/subjects/${s.subjectPk}`, {
+          reason: 'Registered in error',
+        }),
     },
     {
       // Last: a signature in force changes nothing the other rows need, but keep it after them.
@@ -171,7 +173,9 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
       form: 'other',
       allowedWhileFrozen: true,
       call: (s) =>
-        as('pi', 'POST', `/api/studies/${studyId}/subjects/${s.subjectPk}/signature`, { password: DEMO_PASSWORD }),
+        as('pi', 'POST', `/api/studies/${studyId}/subjects/${s.subjectPk}/signature`, {
+          password: DEMO_PASSWORD,
+        }),
     },
   ];
 
@@ -219,18 +223,19 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
         for (const write of writes) {
           const response = await write.call(subject);
           const body = response.statusCode === 423 ? response.json() : undefined;
-          outcomes[write.write] =
+          const outcome =
             response.statusCode === 423
               ? `423 ${body.error.code} ${body.error.details.level}`
               : response.statusCode < 300
                 ? 'allowed'
                 : `not held (${response.statusCode})`;
+          outcomes[write.write] = outcome;
           const covered = level !== 'form' || write.form === 'v1.vitalSigns';
           const refused = covered && !(kind === 'frozen' && write.allowedWhileFrozen);
           if (refused) expected[write.write] = `423 ${kind} ${level}`;
           else if (covered) expected[write.write] = 'allowed';
           // A hold on another form does not cover it: whatever it answers, it is not a 423.
-          else expected[write.write] = response.statusCode === 423 ? 'not refused by a hold' : outcomes[write.write];
+          else expected[write.write] = response.statusCode === 423 ? 'not refused by a hold' : outcome;
           if (refused) {
             // The message names the hold in the reader's language.
             expect(body.error.message).toMatch(kind === 'frozen' ? /is frozen/ : /is locked/);

@@ -8,6 +8,9 @@ import {
   liftHoldRequestSchema,
   paramIdSchema,
   placeHoldRequestSchema,
+  readinessSitesResponseSchema,
+  readinessSubjectsQuerySchema,
+  readinessSubjectsResponseSchema,
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -17,10 +20,14 @@ import { bulkHoldAction } from './bulk-holds.ts';
 import { liftHold } from './lift-hold.ts';
 import { listHolds } from './list-holds.ts';
 import { placeHold } from './place-hold.ts';
+import { readinessSites, readinessSubjects } from './readiness-board.ts';
 
 const studyParams = z.object({ studyId: paramIdSchema });
 
-/** Freezes and locks (issue 15): the holds in force, placing and lifting one, bulk over subjects. */
+/**
+ * Freezes and locks (issue 15): the holds in force, placing and lifting one, bulk over subjects, and
+ * the database-lock readiness board.
+ */
 export function registerHoldRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const preHandler = authenticate(context);
@@ -94,5 +101,35 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
     },
     async (request) =>
       bulkHoldAction(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
+  );
+
+  app.get(
+    '/api/studies/:studyId/readiness/sites',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Readiness for database lock per site over the reader's sites, and the study's sums",
+        params: studyParams,
+        response: { 200: readinessSitesResponseSchema },
+      },
+    },
+    async (request) => readinessSites(db, principalOf(request), request.params.studyId),
+  );
+
+  app.get(
+    '/api/studies/:studyId/readiness/subjects',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Readiness for database lock per subject: what still stands in the way; filtered, sorted, paged',
+        params: studyParams,
+        querystring: readinessSubjectsQuerySchema,
+        response: { 200: readinessSubjectsResponseSchema },
+      },
+    },
+    async (request) => readinessSubjects(db, principalOf(request), request.params.studyId, request.query),
   );
 }
