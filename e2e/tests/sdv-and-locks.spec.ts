@@ -176,7 +176,7 @@ test.describe('SDV, freezing and locking', () => {
     const lockDialog = dmPage.getByRole('dialog', { name: '잠금' });
     await expect(lockDialog).toContainText(`대상: 대상자 ${subject.subjectId}`);
     await lockDialog.getByLabel('사유').fill('중간 분석 전 데이터 확정');
-    await lockDialog.getByRole('button', { name: '잠금', exact: true }).click();
+    await lockDialog.getByRole('button', { name: '대상자 잠금' }).click();
     await expect(dmPage.getByText('잠갔습니다.').first()).toBeVisible();
     await expect(dmPage.getByTestId('subject-header').getByText('잠금 (대상자)')).toBeVisible();
     await expect(
@@ -211,15 +211,21 @@ test.describe('SDV, freezing and locking', () => {
     const row = dmPage.locator(`tr[data-subject="${subject.subjectId}"]`);
     await expect(row).toContainText('잠금 (대상자)');
     await row.getByRole('checkbox').check();
-    await dmPage.getByRole('button', { name: '잠금 해제', exact: true }).first().click();
+    await dmPage
+      .getByRole('group', { name: '선택한 대상자' })
+      .getByRole('button', { name: '잠금 해제' })
+      .click();
     const unlock = dmPage.getByRole('dialog', { name: '잠금 해제' });
     await expect(unlock.getByRole('radio', { name: '선택한 대상자 (1명)' })).toBeChecked();
     await unlock.getByLabel('사유').fill('확정 범위 재검토');
+    await expect(unlock.getByRole('radio', { name: '잠금 해제' })).toBeChecked();
     await unlock.getByRole('button', { name: '잠금 해제' }).click();
     await expect(dmPage.getByText('잠금을 해제했습니다.').first()).toBeVisible();
     await expect(row).not.toContainText('잠금 (대상자)');
     await screenshotsBothWays(dmPage, testInfo, 'freezing', async () => {
-      await expect(dmPage.getByRole('heading', { level: 1, name: 'Freezing · lock readiness' })).toBeVisible();
+      await expect(
+        dmPage.getByRole('heading', { level: 1, name: 'Freezing · lock readiness' }),
+      ).toBeVisible();
     });
     await dmPage.context().close();
   });

@@ -120,7 +120,34 @@ function Freezing({ studyId }: { studyId: number }) {
       return next;
     });
 
-  /** The actions the reader holds, as buttons opening the dialog for one scope. */
+  /**
+   * A site's or the study's one button: the dialog for that scope, on the change its mark suggests
+   * (lifting what holds it, else a freeze, or a lock for a data manager alone).
+   */
+  const changeButton = (
+    scope: 'site' | 'study',
+    siteId: number | null,
+    mark: ReadinessSiteRow['hold'],
+    name: string,
+  ) => (
+    <Button
+      variant="secondary"
+      size="sm"
+      aria-label={t('board.changeFor', { name })}
+      onClick={() =>
+        openDialog({
+          action: mark ? 'lift' : 'place',
+          kind: mark?.kind ?? (abilities.freeze ? 'frozen' : 'locked'),
+          scope,
+          siteId,
+        })
+      }
+    >
+      {t('board.change')}
+    </Button>
+  );
+
+  /** The changes the reader holds, as buttons opening the dialog for the selected subjects. */
   const actionButtons = (scope: HoldDialogRequest['scope'], siteId: number | null, disabled = false) => {
     const kinds: HoldKindValue[] = [
       ...(abilities.freeze ? (['frozen'] as const) : []),
@@ -202,14 +229,20 @@ function Freezing({ studyId }: { studyId: number }) {
                     {site.site} {site.siteName}
                   </button>
                 }
-                actions={canAct ? actionButtons('site', site.siteId) : null}
+                actions={
+                  canAct
+                    ? changeButton('site', site.siteId, site.hold, `${site.site} ${site.siteName}`)
+                    : null
+                }
               />
             ))}
             <SiteRow
               row={sites.data.study}
               label={t('board.sites.study')}
               total
-              actions={canAct ? actionButtons('study', null) : null}
+              actions={
+                canAct ? changeButton('study', null, sites.data.study.hold, t('board.sites.study')) : null
+              }
             />
           </>
         )}
@@ -228,10 +261,10 @@ function Freezing({ studyId }: { studyId: number }) {
         </p>
         <div className={listStyles.toolbarActions}>
           {canAct ? (
-            <div className={styles.bulkBar}>
+            <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
               <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
               {actionButtons('selected', filters.siteId, chosen.length === 0)}
-            </div>
+            </fieldset>
           ) : null}
           <PageSizeSelect<ReadinessPageSize>
             sizes={READINESS_PAGE_SIZES}
@@ -346,6 +379,7 @@ function Freezing({ studyId }: { studyId: number }) {
           key={dialog.opening}
           studyId={studyId}
           request={dialog.request}
+          abilities={abilities}
           selected={chosen.map((row) => ({ subjectPk: row.subjectPk, subjectId: row.subjectId }))}
           sites={siteChoices}
           onDone={() => setSelected(new Map())}

@@ -1,4 +1,4 @@
-import type { HoldKindValue } from '@cdms/contract';
+import type { HoldAbilities, HoldKindValue } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
@@ -18,20 +18,31 @@ export interface HoldDialogRequest {
   siteId: number | null;
 }
 
+/** The changes the reader may make: freeze and unfreeze (CRA, DM), lock and unlock (DM). */
+function allowedChanges(abilities: HoldAbilities): { action: 'place' | 'lift'; kind: HoldKindValue }[] {
+  const kinds: HoldKindValue[] = [
+    ...(abilities.freeze ? (['frozen'] as const) : []),
+    ...(abilities.lock ? (['locked'] as const) : []),
+  ];
+  return kinds.flatMap((kind) => (['place', 'lift'] as const).map((action) => ({ action, kind })));
+}
+
 /**
- * The board's one dialog for freezing, locking and their reversal (issue 15), over the selected
- * subjects (all or nothing), one site, or the whole study, with a reason. The server's refusal (a 409
- * naming what is already held or not held, a 403) stays in the dialog, in the user's language.
+ * The board's one dialog for freezing, locking and their reversal (issue 15): which change, over the
+ * selected subjects (all or nothing), one site, or the whole study, with a reason. The server's refusal
+ * (a 409 naming what is already held or not held, a 403) stays in the dialog, in the user's language.
  */
 export function HoldDialog({
   studyId,
   request,
+  abilities,
   selected,
   sites,
   onDone,
 }: {
   studyId: number;
   request: HoldDialogRequest;
+  abilities: HoldAbilities;
   /** The selected subjects, with their screening numbers to name refusals. */
   selected: readonly { subjectPk: number; subjectId: string }[];
   sites: readonly { siteId: number; label: string }[];
@@ -43,7 +54,8 @@ export function HoldDialog({
   const change = useHoldChange(studyId);
   const [scope, setScope] = useState<HoldScope>(request.scope);
   const [siteId, setSiteId] = useState<number | null>(request.siteId ?? sites[0]?.siteId ?? null);
-  const { action, kind } = request;
+  const [chosen, setChange] = useState({ action: request.action, kind: request.kind });
+  const { action, kind } = chosen;
 
   async function submit(reason: string): Promise<string | null> {
     try {
@@ -79,6 +91,20 @@ export function HoldDialog({
       tone={action === 'place' ? 'danger' : 'primary'}
       onSubmit={submit}
     >
+      <fieldset className={styles.scope}>
+        <legend className={styles.scopeLegend}>{t('board.dialog.change')}</legend>
+        {allowedChanges(abilities).map((choice) => (
+          <label key={`${choice.action}-${choice.kind}`} className={styles.scopeOption}>
+            <input
+              type="radio"
+              name={`${id}-change`}
+              checked={choice.action === action && choice.kind === kind}
+              onChange={() => setChange(choice)}
+            />
+            {t(`actions.${choice.action}.${choice.kind}`)}
+          </label>
+        ))}
+      </fieldset>
       <fieldset className={styles.scope}>
         <legend className={styles.scopeLegend}>{t('board.dialog.scope')}</legend>
         <label className={styles.scopeOption}>
