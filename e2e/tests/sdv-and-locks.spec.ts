@@ -12,6 +12,9 @@ const STUDY_ID = 1;
 const crc = { email: 'crc@demo.cdms', name: '박코디' } as const;
 const cra = { email: 'cra@demo.cdms', name: '최모니' } as const;
 const dm = { email: 'dm@demo.cdms', name: '정데이' } as const;
+const si = { email: 'si@demo.cdms', name: '이부연' } as const;
+const pi = { email: 'pi@demo.cdms', name: '김연구' } as const;
+const DEMO_PASSWORD = 'cdms-demo-2026';
 
 /** A day in Korea (UTC+9) `days` before today, as YYYY-MM-DD. */
 function koreanDate(daysAgo: number): string {
@@ -201,6 +204,9 @@ test.describe('SDV, freezing and locking', () => {
     await expect(banner).toContainText('정데이');
     await expect(banner).toContainText('중간 분석 전 데이터 확정');
     await expect(form.getByLabel(/생년월일/)).toBeDisabled();
+    // The form shows what is saved; the refused edit is not offered as an unsaved change.
+    await expect(form.getByLabel(/생년월일/)).toHaveValue('1990-05-15');
+    await expect(page.getByText('저장하지 않은 변경 사항이 있습니다.')).toBeHidden();
     await expect(page.getByRole('button', { name: '저장', exact: true })).toHaveCount(0);
     await screenshotsBothWays(page, testInfo, 'form-locked', async () => {
       await expect(page.locator('[data-hold-banner="locked"]')).toContainText('Locked (Subject level).');
@@ -228,5 +234,73 @@ test.describe('SDV, freezing and locking', () => {
       ).toBeVisible();
     });
     await dmPage.context().close();
+  });
+
+  test('the board shows a subject ready once its query is closed and its casebook signed', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(240_000);
+    // The SI registers a subject at site 01 today: its consent form is its only saved form.
+    await logInAs(page, si);
+    const siMe = await (await page.request.get('/api/auth/me')).json();
+    const siSites = siMe.memberships.find((m: { studyId: number }) => m.studyId === STUDY_ID).sites;
+    const created = await page.request.post(`/api/studies/${STUDY_ID}/subjects`, {
+      headers: { 'X-CSRF-Token': siMe.csrfToken },
+      data: { siteId: siSites[0].id, consentDate: koreanDate(0), initials: 'RD' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const subject = (await created.json()) as { id: number; subjectId: string };
+    const consentUrl = `/subject-list/subject/subject-detail/${STUDY_ID}?subject-id=${subject.subjectId}&subject-pk=${subject.id}&depth-1=consentScreening&depth-2=consentScreening`;
+
+    // The CRA verifies the consent form in the browser and raises a query on it (through the API:
+    // raising is the query feature's own test).
+    const craPage = await newUser(browser, cra);
+    await craPage.goto(consentUrl);
+    await craPage.getByRole('button', { name: '양식 SDV' }).click();
+    await expect(craPage.getByText('양식의 항목을 SDV 확인했습니다.').first()).toBeVisible();
+    const craMe = await (await craPage.request.get('/api/auth/me')).json();
+    const raised = await craPage.request.post(`/api/studies/${STUDY_ID}/queries`, {
+      headers: { 'X-CSRF-Token': craMe.csrfToken },
+      data: {
+        subjectPk: subject.id,
+        visitKey: 'consentScreening',
+        formKey: 'consentScreening',
+        itemPath: '',
+        text: '동의서 원본의 서명 면을 확인해 주세요.',
+      },
+    });
+    expect(raised.status(), await raised.text()).toBe(201);
+    const queryId = ((await raised.json()) as { id: number }).id;
+
+    // The DM's board: one open query and no signature stand in the way.
+    const dmPage = await newUser(browser, dm);
+    await dmPage.goto(`/freezing/${STUDY_ID}?subject=${subject.subjectId}`);
+    const row = dmPage.locator(`tr[data-subject="${subject.subjectId}"]`);
+    await expect(row).toContainText('미준비');
+    await expect(row).toContainText('서명 없음');
+    const openQueries = await row.locator('td').nth(3).textContent();
+    expect(openQueries?.trim()).toBe('1');
+
+    // The CRA closes the query; the PI signs the casebook with the password again.
+    const closed = await craPage.request.post(`/api/studies/${STUDY_ID}/queries/${queryId}/close`, {
+      headers: { 'X-CSRF-Token': craMe.csrfToken },
+      data: { text: '원본 확인 완료' },
+    });
+    expect(closed.status(), await closed.text()).toBe(200);
+    const piPage = await newUser(browser, pi);
+    const piMe = await (await piPage.request.get('/api/auth/me')).json();
+    const signed = await piPage.request.post(`/api/studies/${STUDY_ID}/subjects/${subject.id}/signature`, {
+      headers: { 'X-CSRF-Token': piMe.csrfToken },
+      data: { password: DEMO_PASSWORD },
+    });
+    expect(signed.status(), await signed.text()).toBeLessThan(300);
+
+    // The board, read again, shows the subject ready; the "ready" filter finds it.
+    await dmPage.goto(`/freezing/${STUDY_ID}?subject=${subject.subjectId}&state=ready`);
+    await expect(row).toContainText('준비됨');
+    await expect(row).toContainText('서명됨');
+    await expect(row).not.toContainText('미준비');
+    for (const context of [craPage, dmPage, piPage]) await context.context().close();
   });
 });

@@ -295,6 +295,18 @@ export function FormEditor({
     return store.subscribe(persist);
   }, [canEdit, store, storageKey, base, layout, readDirty, currentValues]);
 
+  // A freeze or lock placed while the form was open (the server refused a save with 423 and the form
+  // was read again): the form shows the saved values it holds. The unsaved edit stays in session
+  // storage as a draft, restored when the form opens editable again.
+  const held = formData.holds.length > 0;
+  useEffect(() => {
+    if (!held || canEdit || !readDirty()) return;
+    const saved = jsonValues(formData.values);
+    setBase({ version: formData.version, values: saved });
+    store.replace(withForm(store.getData(), visitKey, formKey, saved));
+    setRestored(false);
+  }, [held, canEdit, readDirty, formData.values, formData.version, store, visitKey, formKey]);
+
   // Leaving with unsaved changes: the browser's own prompt for reloads and closing the tab…
   useEffect(() => {
     if (!unsaved) return;
