@@ -279,8 +279,7 @@ test.describe('SDV, freezing and locking', () => {
     const row = dmPage.locator(`tr[data-subject="${subject.subjectId}"]`);
     await expect(row).toContainText('미준비');
     await expect(row).toContainText('서명 없음');
-    const openQueries = await row.locator('td').nth(3).textContent();
-    expect(openQueries?.trim()).toBe('1');
+    await expect(row.locator('[data-count="openQueries"]')).toHaveText('1');
 
     // The CRA closes the query; the PI signs the casebook with the password again.
     const closed = await craPage.request.post(`/api/studies/${STUDY_ID}/queries/${queryId}/close`, {
@@ -301,6 +300,7 @@ test.describe('SDV, freezing and locking', () => {
     await expect(row).toContainText('준비됨');
     await expect(row).toContainText('서명됨');
     await expect(row).not.toContainText('미준비');
+    await expect(row.locator('[data-count="openQueries"]')).toHaveText('0');
     for (const context of [craPage, dmPage, piPage]) await context.context().close();
   });
 });

@@ -58,10 +58,11 @@ const COUNT_COLUMNS = [
 const SUBJECT_COLUMNS: readonly { key: string; sort?: ReadinessSortKey; numeric?: boolean }[] = [
   { key: 'subjectId', sort: 'subjectId' },
   { key: 'site', sort: 'site' },
-  ...COUNT_COLUMNS.map((key) => ({ key, sort: key, numeric: true })),
-  { key: 'signature', sort: 'signature' },
+  // Ready and the hold first: on a narrow screen they stay in view while the counts scroll.
   { key: 'ready', sort: 'ready' },
   { key: 'hold' },
+  ...COUNT_COLUMNS.map((key) => ({ key, sort: key, numeric: true })),
+  { key: 'signature', sort: 'signature' },
 ];
 
 /**
@@ -194,6 +195,7 @@ function Freezing({ studyId }: { studyId: number }) {
             <th scope="col" className={listStyles.numeric}>
               {t('board.columns.readySubjects')}
             </th>
+            <th scope="col">{t('board.columns.hold')}</th>
             {COUNT_COLUMNS.map((key) => (
               <th key={key} scope="col" className={listStyles.numeric}>
                 {t(`board.columns.${key}`)}
@@ -202,7 +204,6 @@ function Freezing({ studyId }: { studyId: number }) {
             <th scope="col" className={listStyles.numeric}>
               {t('board.columns.unsignedCasebooks')}
             </th>
-            <th scope="col">{t('board.columns.hold')}</th>
             {canAct ? <th scope="col">{t('board.columns.actions')}</th> : null}
           </>
         }
@@ -350,14 +351,6 @@ function Freezing({ studyId }: { studyId: number }) {
                   </Link>
                 </td>
                 <td>{row.site}</td>
-                {COUNT_COLUMNS.map((key) => (
-                  <CountCell key={key} value={row[key]} />
-                ))}
-                <td>
-                  <span className={styles.signature} data-signature={row.signature}>
-                    {t(`board.signature.${row.signature}`)}
-                  </span>
-                </td>
                 <td>
                   <span className={styles.ready} data-ready={row.ready}>
                     {row.ready ? t('board.ready') : t('board.notReady')}
@@ -365,6 +358,14 @@ function Freezing({ studyId }: { studyId: number }) {
                 </td>
                 <td>
                   {row.hold ? <HoldMarkBadge mark={row.hold} /> : <span className={styles.zero}>—</span>}
+                </td>
+                {COUNT_COLUMNS.map((key) => (
+                  <CountCell key={key} name={key} value={row[key]} />
+                ))}
+                <td>
+                  <span className={styles.signature} data-signature={row.signature}>
+                    {t(`board.signature.${row.signature}`)}
+                  </span>
                 </td>
               </tr>
             ))
@@ -390,9 +391,9 @@ function Freezing({ studyId }: { studyId: number }) {
 }
 
 /** A count that stands in the way: zero muted, anything else stands out. */
-function CountCell({ value }: { value: number }) {
+function CountCell({ name, value }: { name: string; value: number }) {
   return (
-    <td className={listStyles.numeric}>
+    <td className={listStyles.numeric} data-count={name}>
       <span className={value === 0 ? styles.zero : styles.blocking}>{value}</span>
     </td>
   );
@@ -418,20 +419,6 @@ function SiteRow({
       <td className={listStyles.numeric}>
         {t('board.readyOf', { ready: row.readySubjects, total: row.subjects })}
       </td>
-      {COUNT_COLUMNS.map((key) => (
-        <CountCell key={key} value={row[key]} />
-      ))}
-      <td className={listStyles.numeric}>
-        <span className={row.unsignedCasebooks === 0 ? styles.zero : styles.blocking}>
-          {row.unsignedCasebooks}
-        </span>
-        {row.invalidatedSignatures > 0 ? (
-          <span className={styles.invalidated}>
-            {' '}
-            {t('board.invalidated', { count: row.invalidatedSignatures })}
-          </span>
-        ) : null}
-      </td>
       <td>
         <div className={styles.holdCell}>
           <HoldMarkBadge mark={row.hold} />
@@ -443,6 +430,20 @@ function SiteRow({
             <span className={styles.zero}>—</span>
           )}
         </div>
+      </td>
+      {COUNT_COLUMNS.map((key) => (
+        <CountCell key={key} name={key} value={row[key]} />
+      ))}
+      <td className={listStyles.numeric}>
+        <span className={row.unsignedCasebooks === 0 ? styles.zero : styles.blocking}>
+          {row.unsignedCasebooks}
+        </span>
+        {row.invalidatedSignatures > 0 ? (
+          <span className={styles.invalidated}>
+            {' '}
+            {t('board.invalidated', { count: row.invalidatedSignatures })}
+          </span>
+        ) : null}
       </td>
       {actions ? (
         <td>
