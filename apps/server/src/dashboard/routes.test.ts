@@ -625,8 +625,9 @@ describeWithDatabase('dashboard, subject info and visit alarms', (database) => {
         seriousAdverseEvents: mine.flatMap((subject) => subject.adverseEvents).filter((flag) => flag === 'Y')
           .length,
         ecrfPages: pages.length,
-        // No SDV yet: every saved page is still to be verified.
-        pagesNotSdvComplete: pages.length,
+        // No SDV yet: every saved page with something to verify is still to be verified. The
+        // randomization page holds only what the system filled in, which SDV never verifies.
+        pagesNotSdvComplete: pages.filter((page) => !page.endsWith('|v2|randomizationNumber')).length,
         visitAlarms: alarmCounts(plannedAlarms.filter((alarm) => sites.includes(alarm.site))),
       });
     });

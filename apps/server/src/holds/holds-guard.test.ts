@@ -61,8 +61,11 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
 
   interface WriteCase {
     write: string;
-    /** The form the write changes, or null for writes on the whole subject. */
-    form: 'v1.vitalSigns' | 'other';
+    /**
+     * What the write touches: the form the form-level hold is on, the subject (another of its forms,
+     * or the whole subject), or only the site (registering a new subject).
+     */
+    reach: 'heldForm' | 'subject' | 'site';
     /** Allowed under a freeze (queries, SDV, signing). */
     allowedWhileFrozen: boolean;
     call: (subject: Prepared) => Promise<LightMyRequestResponse>;
@@ -70,8 +73,19 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
 
   const writes: WriteCase[] = [
     {
+      write: 'subject.create',
+      reach: 'site',
+      allowedWhileFrozen: false,
+      call: () =>
+        as('pi', 'POST', `/api/studies/${studyId}/subjects`, {
+          siteId: site1,
+          consentDate: '2025-03-03',
+          initials: 'NEW',
+        }),
+    },
+    {
       write: 'form.save',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: false,
       call: (s) =>
         as('pi', 'PUT', formUrl(s.subjectPk, 'v1', 'vitalSigns'), {
@@ -82,7 +96,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'form.reset',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: false,
       call: (s) =>
         as('pi', 'POST', `${formUrl(s.subjectPk, 'v1', 'vitalSigns')}/reset`, {
@@ -92,7 +106,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'form.comment',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: false,
       call: (s) =>
         as('pi', 'POST', `${formUrl(s.subjectPk, 'v1', 'vitalSigns')}/comments`, {
@@ -102,7 +116,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'query.open',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: true,
       call: (s) =>
         as('cra', 'POST', `/api/studies/${studyId}/queries`, {
@@ -115,7 +129,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'query.answer',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: true,
       call: (s) =>
         as('pi', 'POST', `/api/studies/${studyId}/queries/${s.queryIds[0]}/answer`, {
@@ -124,14 +138,14 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'query.manage (close)',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: true,
       call: (s) =>
         as('cra', 'POST', `/api/studies/${studyId}/queries/${s.queryIds[1]}/close`, { text: 'Resolved.' }),
     },
     {
       write: 'query.manage (bulk)',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: true,
       call: (s) =>
         as('cra', 'POST', `/api/studies/${studyId}/queries/bulk`, {
@@ -142,7 +156,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'sdv.mark',
-      form: 'v1.vitalSigns',
+      reach: 'heldForm',
       allowedWhileFrozen: true,
       call: (s) =>
         as('cra', 'POST', `/api/studies/${studyId}/sdv/verify`, {
@@ -154,13 +168,13 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     },
     {
       write: 'subject.randomize',
-      form: 'other',
+      reach: 'subject',
       allowedWhileFrozen: false,
       call: (s) => as('pi', 'POST', `/api/studies/${studyId}/subjects/${s.subjectPk}/randomize`),
     },
     {
       write: 'subject.delete',
-      form: 'other',
+      reach: 'subject',
       allowedWhileFrozen: false,
       call: (s) =>
         as('pi', 'DELETE', `/api/studies/${studyId}/subjects/${s.subjectPk}`, {
@@ -170,7 +184,7 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
     {
       // Last: a signature in force changes nothing the other rows need, but keep it after them.
       write: 'casebook.sign',
-      form: 'other',
+      reach: 'subject',
       allowedWhileFrozen: true,
       call: (s) =>
         as('pi', 'POST', `/api/studies/${studyId}/subjects/${s.subjectPk}/signature`, {
@@ -230,11 +244,15 @@ describeWithDatabase('every write path under freezes and locks', (database) => {
                 ? 'allowed'
                 : `not held (${response.statusCode})`;
           outcomes[write.write] = outcome;
-          const covered = level !== 'form' || write.form === 'v1.vitalSigns';
+          const covered =
+            level === 'study' ||
+            level === 'site' ||
+            (level === 'subject' && write.reach !== 'site') ||
+            (level === 'form' && write.reach === 'heldForm');
           const refused = covered && !(kind === 'frozen' && write.allowedWhileFrozen);
           if (refused) expected[write.write] = `423 ${kind} ${level}`;
           else if (covered) expected[write.write] = 'allowed';
-          // A hold on another form does not cover it: whatever it answers, it is not a 423.
+          // A hold on another form or subject does not cover it: whatever it answers, it is not a 423.
           else expected[write.write] = response.statusCode === 423 ? 'not refused by a hold' : outcome;
           if (refused) {
             // The message names the hold in the reader's language.

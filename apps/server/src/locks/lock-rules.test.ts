@@ -9,6 +9,7 @@ import {
 } from './lock-rules.ts';
 
 const dataWrites: GuardedWrite[] = [
+  'subject.create',
   'form.save',
   'form.reset',
   'form.comment',

@@ -28,6 +28,7 @@ export interface Hold {
 
 /** Every write path a hold can refuse. */
 export const guardedWrites = [
+  'subject.create',
   'form.save',
   'form.reset',
   'form.comment',

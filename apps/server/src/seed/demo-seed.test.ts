@@ -13,8 +13,12 @@ import { seedDemo } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { loadFormSdv } from '../sdv/form-sdv.ts';
+import { loadSdvPlan } from '../sdv/sdv-plan.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';
 import { birthDateFor, demoCasebookSteps } from './demo-casebooks.ts';
+import { DEMO_SDV_PLAN } from './demo-sdv-and-holds.ts';
 import { demoSubjectPlans } from './demo-subject-plans.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -303,6 +307,71 @@ describeWithDatabase('living demo seed', (database) => {
     expect(new Set(signatures.map((s) => `${s.email} ${s.institution_number}`))).toEqual(
       new Set(['pi@demo.cdms 01']),
     );
+  });
+
+  it('has SDV under a targeted plan, subjects fully and partly verified, and a frozen and a locked subject at site 01', async () => {
+    const db = database().db;
+    const plan = await db
+      .selectFrom('sdv_plans')
+      .selectAll()
+      .where('study_id', '=', studyId)
+      .executeTakeFirst();
+    expect(plan).toMatchObject({
+      mode: DEMO_SDV_PLAN.mode,
+      first_subjects_per_site: DEMO_SDV_PLAN.firstSubjectsPerSite,
+    });
+    const definition = await currentStudyDefinition(db, studyId);
+    if (!definition) throw new Error('no definition');
+    const rule = await loadSdvPlan(db, studyId);
+    const states = new Map<number, string[]>();
+    for (const subject of subjects) {
+      const forms = await db
+        .selectFrom('form_instances')
+        .select(['visit_key', 'form_key'])
+        .where('subject_id', '=', subject.id)
+        .where('has_data', '=', true)
+        .execute();
+      const formStates: string[] = [];
+      for (const form of forms) {
+        const full = await db
+          .selectFrom('subjects')
+          .selectAll()
+          .where('id', '=', subject.id)
+          .executeTakeFirstOrThrow();
+        const sdv = await loadFormSdv(db, {
+          definition: definition.definition,
+          plan: rule,
+          subject: full,
+          visitKey: form.visit_key,
+          formKey: form.form_key,
+        });
+        formStates.push(sdv.state);
+      }
+      states.set(subject.id, formStates);
+    }
+    const planned = (formStates: string[]) => formStates.filter((state) => state !== 'notRequired');
+    const fully = [...states].filter(
+      ([, formStates]) =>
+        planned(formStates).length > 0 && planned(formStates).every((state) => state === 'complete'),
+    );
+    const partly = [...states].filter(
+      ([, formStates]) =>
+        planned(formStates).some((state) => state === 'complete') &&
+        planned(formStates).some((state) => state !== 'complete'),
+    );
+    expect(fully.length).toBeGreaterThanOrEqual(2);
+    expect(partly.length).toBeGreaterThanOrEqual(1);
+    const holds = await db
+      .selectFrom('holds')
+      .innerJoin('sites', 'sites.id', 'holds.site_id')
+      .select(['holds.kind', 'holds.level', 'sites.institution_number'])
+      .where('holds.lifted_at', 'is', null)
+      .orderBy('holds.kind')
+      .execute();
+    expect(holds).toEqual([
+      { kind: 'frozen', level: 'subject', institution_number: '01' },
+      { kind: 'locked', level: 'subject', institution_number: '01' },
+    ]);
   });
 
   it('has no form failing a hard check and nothing dated after today', () => {

@@ -10,6 +10,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoQueries } from './demo-queries.ts';
+import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
 
 /** Every demo account's password (README, and printed at start). */
@@ -127,6 +128,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       monitor: 'cra@demo.cdms',
       dataManager: 'dm@demo.cdms',
     });
+    // Last: a lock refuses the queries and SDV the steps above take.
+    await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
   }
   return true;
 }

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { writeForm } from './form-data.ts';
 import { presentSubject } from './subject-access.ts';
@@ -85,6 +86,7 @@ export async function createSubject(
   if (!current) throw new AppError(404, 'not_found');
 
   return inTransaction(db, async (trx) => {
+    await refuseWriteUnderHolds(trx, 'subject.create', { studyId, siteId: site.id });
     const screeningNumber = await takeScreeningNumber(trx, studyId, {
       id: site.id,
       institutionNumber: site.institution_number,
