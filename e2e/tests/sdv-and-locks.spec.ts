@@ -164,6 +164,7 @@ async function verifyAndReset(page: Page, browser: Browser, testInfo: TestInfo) 
   await expect(withdraw).toBeHidden();
   await expect(craGender.getByRole('checkbox', { name: 'SDV' })).not.toBeChecked();
   await expect(craPage.getByText('SDV 진행 중', { exact: true }).first()).toBeVisible();
+  await screenshot(craPage, testInfo, 'form-sdv-cra-ko');
 
   // The SDV page: the subject found by its number, unfolded to the form, which links to it.
   await craPage.goto(`/sdv/${STUDY_ID}?subject=${subject.subjectId}`);
