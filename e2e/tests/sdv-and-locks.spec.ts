@@ -177,6 +177,11 @@ async function verifyAndReset(page: Page, browser: Browser, testInfo: TestInfo) 
   const demographics = craPage.locator('li[data-form-state]').filter({ hasText: '인구학적 정보' });
   await expect(demographics).toContainText('SDV 진행 중');
   await expect(demographics).toContainText('1/2 항목');
+  // The monitor verifies what is left of V1 from here: the sex again, the form complete.
+  await craPage.locator('[data-visit="v1"]').getByRole('button', { name: '스크리닝 (V1) 방문 SDV' }).click();
+  await expect(craPage.getByText(/^\d+개 항목을 SDV 확인했습니다\.$/).first()).toBeVisible();
+  await expect(demographics).toContainText('SDV 완료');
+  await expect(demographics).toContainText('2/2 항목');
   await demographics.getByRole('link', { name: '인구학적 정보' }).click();
   await expect(craPage).toHaveURL(/depth-1=v1&depth-2=demographicInfo/);
   await craPage.goto(`/sdv/${STUDY_ID}`);

@@ -5,6 +5,7 @@ import type {
   SdvSitesResponse,
   SdvSubjectResponse,
   SdvSubjectsResponse,
+  VerifyVisitResponse,
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -79,6 +80,24 @@ export function useSaveSdvPlan(studyId: number) {
       apiRequest<SdvPlanResponse>(`${sdvPath(studyId)}/plan`, { method: 'PUT', body: plan }),
     onSuccess: (plan) => {
       queryClient.setQueryData(sdvKeys.plan(studyId), plan);
+      void queryClient.invalidateQueries({ queryKey: sdvKeys.all(studyId) });
+      void queryClient.invalidateQueries({ queryKey: ['subjects', studyId] });
+      void queryClient.invalidateQueries({ queryKey: ['freezing', studyId] });
+      void queryClient.invalidateQueries({ queryKey: ['shell', 'subject-info', studyId] });
+    },
+  });
+}
+
+/**
+ * A monitor verifies every unverified item of one visit's saved forms in the plan. Every figure that
+ * counts marks is read again: this page's, the forms and overviews, the board, the subject-info popup.
+ */
+export function useVerifyVisit(studyId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (target: { subjectPk: number; visitKey: string }) =>
+      apiRequest<VerifyVisitResponse>(`${sdvPath(studyId)}/verify-visit`, { method: 'POST', body: target }),
+    onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: sdvKeys.all(studyId) });
       void queryClient.invalidateQueries({ queryKey: ['subjects', studyId] });
       void queryClient.invalidateQueries({ queryKey: ['freezing', studyId] });

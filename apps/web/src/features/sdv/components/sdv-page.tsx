@@ -21,8 +21,15 @@ import {
 } from '../../../components/list-page.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
+import { useToast } from '../../../components/toast.tsx';
 import { useMe } from '../../auth/api/me.ts';
-import { useSdvNext, useSdvSites, useSdvSubject, useSdvSubjects } from '../api/sdv-progress.ts';
+import {
+  useSdvNext,
+  useSdvSites,
+  useSdvSubject,
+  useSdvSubjects,
+  useVerifyVisit,
+} from '../api/sdv-progress.ts';
 import { readSdvFilters, type SdvFilters, type SdvPageSize, writeSdvFilters } from '../lib/sdv-filters.ts';
 import styles from './sdv.module.css';
 import { SdvFilterPanel } from './sdv-filter-panel.tsx';
@@ -363,6 +370,19 @@ function SubjectDetail({
   const { t, i18n } = useTranslation('sdv');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
   const detail = useSdvSubject(studyId, subjectPk);
+  const verifyVisit = useVerifyVisit(studyId);
+  const toast = useToast();
+
+  async function verify(visitKey: string) {
+    try {
+      const result = await verifyVisit.mutateAsync({ subjectPk, visitKey });
+      toast(t('subjects.visitVerified', { count: result.verified }), 'success');
+    } catch (error) {
+      // A lock (423) or nothing left (409): the server's words, in the user's language.
+      toast(error instanceof Error ? error.message : String(error), 'error');
+    }
+  }
+
   if (detail.isPending) return <p className={styles.muted}>{t('page.loading')}</p>;
   if (detail.isError) return <p role="alert">{detail.error.message}</p>;
   const { subject, visits, nextForm } = detail.data;
@@ -379,7 +399,7 @@ function SubjectDetail({
       ) : (
         <ul className={styles.visits} aria-label={t('subjects.visitsOf', { subject: subject.subjectId })}>
           {visitsWithWork.map((visit) => (
-            <li key={visit.visitKey} className={styles.visit}>
+            <li key={visit.visitKey} className={styles.visit} data-visit={visit.visitKey}>
               <div className={styles.visitHead}>
                 <span className={styles.visitLabel}>{visit.label[language]}</span>
                 <SdvMark state={visit.state} />
@@ -389,6 +409,17 @@ function SubjectDetail({
                     planned: visit.counts.plannedItems,
                   })}
                 </span>
+                {detail.data.canVerify && visit.state !== 'complete' ? (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={verifyVisit.isPending}
+                    aria-label={t('subjects.verifyVisitOf', { visit: visit.label[language] })}
+                    onClick={() => void verify(visit.visitKey)}
+                  >
+                    {t('subjects.verifyVisit')}
+                  </Button>
+                ) : null}
               </div>
               <ul className={styles.forms}>
                 {visit.forms
