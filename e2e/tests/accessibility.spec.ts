@@ -158,10 +158,36 @@ const queryListRoute: Route = {
   ready: (page) => page.locator('tbody tr'),
 };
 
+/**
+ * SDV and the readiness board (issue 15): a monitor verifies and freezes, a data manager changes the
+ * plan and locks (the board's selection column and the plan's button differ per role).
+ */
+const sdvRoute: Route = {
+  name: 'sdv',
+  url: `/sdv/${STUDY_ID}`,
+  ready: (page) => page.locator('tbody tr[data-subject]'),
+};
+const freezingRoute: Route = {
+  name: 'freezing (readiness board)',
+  url: `/freezing/${STUDY_ID}`,
+  ready: (page) => page.locator('tbody tr[data-subject]'),
+};
+
+/** The SDV page with one subject unfolded to its visits and forms. */
+function sdvSubjectRoute(subject: SubjectRow): Route {
+  return {
+    name: 'sdv (a subject unfolded)',
+    url: `/sdv/${STUDY_ID}?open=${subject.pk}`,
+    ready: (page) => page.locator('li[data-form-state]'),
+  };
+}
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
-  ...['alarm-log', 'system-e-training', 'report', 'sdv', 'freezing', 'summary', 'lab', 'data'].map((path) =>
+  sdvRoute,
+  freezingRoute,
+  ...['alarm-log', 'system-e-training', 'report', 'summary', 'lab', 'data'].map((path) =>
     studyPage(path, path),
   ),
 ];
@@ -264,6 +290,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
         ...roleDependentRoutes,
         studyPage('task alarm', 'task-alarm'),
         ...craOnlyRoutes,
+        sdvSubjectRoute(subject),
         ...noticeRoutes(noticeId, true),
         ...subjectRoutes(subject, SOME_FORMS),
       ],
@@ -274,6 +301,8 @@ test.describe('accessibility (axe-core, Korean)', () => {
       routes: (subject) => [
         ...roleDependentRoutes,
         studyPage('randomization', 'randomization'),
+        sdvRoute,
+        freezingRoute,
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

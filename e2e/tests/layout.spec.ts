@@ -144,6 +144,28 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('SDV page and readiness board (issue 15), in Korean and English', async ({ page }, testInfo) => {
+    // The data manager sees both pages with every control: the plan's button, the board's
+    // selection column and its freeze and lock actions.
+    await logInAs(page, account('DM'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/sdv/${STUDY_ID}`,
+        (p) => p.locator('tbody tr[data-subject]'),
+        (width) => screenshot(page, testInfo, `sdv-${language}-${width}`),
+      );
+      await checkPage(
+        page,
+        `/freezing/${STUDY_ID}`,
+        (p) => p.locator('tbody tr[data-subject]'),
+        (width) => screenshot(page, testInfo, `freezing-${language}-${width}`),
+      );
+    }
+  });
+
   test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
     page,
   }, testInfo) => {

@@ -140,7 +140,7 @@ export const router = createBrowserRouter([
               },
               {
                 path: paths.subjectOverview,
-                lazy: withTranslations(['subjects'], async () => ({
+                lazy: withTranslations(['subjects', 'sdv', 'holds'], async () => ({
                   Component: (await import('../features/subjects/components/subject-overview-page.tsx'))
                     .SubjectOverviewPage,
                 })),
@@ -148,7 +148,7 @@ export const router = createBrowserRouter([
               {
                 path: paths.subjectDetail,
                 lazy: withTranslations(
-                  ['subjects', 'crf', 'signature', 'randomization', 'queries'],
+                  ['subjects', 'crf', 'signature', 'randomization', 'queries', 'sdv', 'holds'],
                   async () => ({
                     Component: (await import('../features/subjects/components/subject-detail-page.tsx'))
                       .SubjectDetailPage,
@@ -179,14 +179,26 @@ export const router = createBrowserRouter([
                     .QueryListPage,
                 })),
               },
+              {
+                // Source data verification against the plan (issue 15; CRA menu).
+                path: paths.sdv,
+                lazy: withTranslations(['sdv'], async () => ({
+                  Component: (await import('../features/sdv/components/sdv-page.tsx')).SdvPage,
+                })),
+              },
+              {
+                // The database-lock readiness board; freeze and lock in bulk (issue 15; CRA menu).
+                path: paths.freezing,
+                lazy: withTranslations(['holds'], async () => ({
+                  Component: (await import('../features/freezing/components/freezing-page.tsx')).FreezingPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
                 paths.guideline,
                 paths.alarmLog,
                 paths.systemETraining,
                 paths.report,
-                paths.sdv,
-                paths.freezing,
                 paths.summary,
                 paths.lab,
                 paths.data,

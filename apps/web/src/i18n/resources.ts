@@ -5,10 +5,12 @@ import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enErrors from '../locales/en/errors.json';
 import enHelp from '../locales/en/help.json';
+import enHolds from '../locales/en/holds.json';
 import enLanding from '../locales/en/landing.json';
 import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
+import enSdv from '../locales/en/sdv.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
 import enSignature from '../locales/en/signature.json';
@@ -23,10 +25,12 @@ import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
 import koErrors from '../locales/ko/errors.json';
 import koHelp from '../locales/ko/help.json';
+import koHolds from '../locales/ko/holds.json';
 import koLanding from '../locales/ko/landing.json';
 import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
+import koSdv from '../locales/ko/sdv.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
 import koSignature from '../locales/ko/signature.json';
@@ -56,6 +60,8 @@ export const resources = {
     randomization: koRandomization,
     taskAlarm: koTaskAlarm,
     queries: koQueries,
+    sdv: koSdv,
+    holds: koHolds,
   },
   en: {
     admin: enAdmin,
@@ -76,5 +82,7 @@ export const resources = {
     randomization: enRandomization,
     taskAlarm: enTaskAlarm,
     queries: enQueries,
+    sdv: enSdv,
+    holds: enHolds,
   },
 } as const;

@@ -35,6 +35,8 @@ export function invalidateQueryViews(queryClient: QueryClient, studyId: number):
     queryClient.invalidateQueries({ queryKey: ['dashboard', studyId] }),
     queryClient.invalidateQueries({ queryKey: ['shell', 'subject-info', studyId] }),
     queryClient.invalidateQueries({ queryKey: queryKeys.all(studyId) }),
+    // The readiness board counts open and answered queries (issue 15).
+    queryClient.invalidateQueries({ queryKey: ['freezing', studyId] }),
   ]);
 }
 

@@ -14,6 +14,8 @@ export const RESET_MODAL = 'subject-reset';
 export const HISTORY_MODAL = 'subject-history';
 export const ITEM_HISTORY_MODAL = 'subject-item-history';
 export const COMMENT_MODAL = 'subject-comment';
+export const UNVERIFY_MODAL = 'subject-sdv-unverify';
+export const FORM_HOLD_MODAL = 'subject-form-hold';
 
 /** A value in a table: the previous one struck through, the new one emphasised, none as "(none)". */
 function ValueText({ value, old = false }: { value: string; old?: boolean }) {
@@ -335,10 +337,13 @@ export function HistoryModal({
 export function CommentModal({
   sectionLabel,
   comments,
+  canAdd,
   pending,
   onSubmit,
 }: {
   sectionLabel: string;
+  /** False while a freeze or lock holds the form: comments are data, the server refuses them. */
+  canAdd: boolean;
   comments: readonly FormComment[];
   pending: boolean;
   onSubmit: (text: string) => Promise<boolean>;
@@ -366,8 +371,14 @@ export function CommentModal({
           ))}
         </ul>
       )}
+      {!canAdd ? (
+        <p className={styles.muted} role="note">
+          {t('comments.held')}
+        </p>
+      ) : null}
       <form
         className={styles.modalForm}
+        hidden={!canAdd}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();

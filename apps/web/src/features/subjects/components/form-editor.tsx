@@ -34,8 +34,11 @@ import {
   QUERY_THREAD_MODAL,
   QueryThreadPanel,
 } from '../../../components/query-thread-panel.tsx';
+import { ReasonDialog } from '../../../components/reason-dialog.tsx';
+import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useHoldChange } from '../../../lib/holds-api.ts';
 import { CrfForm } from '../../crf-form/crf-form.tsx';
 import type { ItemNote } from '../../crf-form/crf-form-context.tsx';
 import { createInputRefusals } from '../../crf-form/input-refusals.ts';
@@ -48,6 +51,7 @@ import {
   useResetForm,
   useSaveForm,
 } from '../api/forms.ts';
+import { type SdvChange, useSdvChange } from '../api/sdv.ts';
 import { subjectKeys } from '../api/subject-query-keys.ts';
 import { draftKey, readDraft, removeDraft, writeDraft } from '../lib/draft-store.ts';
 import {
@@ -63,6 +67,7 @@ import {
   CommentModal,
   ConflictModal,
   type ConflictViewRow,
+  FORM_HOLD_MODAL,
   HISTORY_MODAL,
   HistoryModal,
   type HistoryRow,
@@ -72,9 +77,12 @@ import {
   ReasonModal,
   type ReasonRow,
   ResetModal,
+  UNVERIFY_MODAL,
 } from './detail-modals.tsx';
+import { FormHoldBanner } from './form-hold-banner.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
 import { ItemQueryButton } from './item-query-button.tsx';
+import { ItemSdvControl } from './item-sdv-control.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
 import { SignaturePanel, useSignature } from './signature-panel.tsx';
@@ -163,10 +171,10 @@ export function FormEditor({
   formUrl,
   navigation,
 }: FormEditorProps) {
-  const { t } = useTranslation(['subjects', 'signature', 'queries']);
+  const { t } = useTranslation(['subjects', 'signature', 'queries', 'sdv', 'holds']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
-  const { confirm } = useAlert();
+  const { alert, confirm } = useAlert();
   const modals = useModalStack();
   const storageKey = draftKey(studyId, subjectPk, visitKey, formKey);
   // The signing form is filled only by the PI's signature (the server refuses saves and resets of it).
@@ -227,6 +235,15 @@ export function FormEditor({
   }, []);
 
   const save = useSaveForm(address);
+  const sdvChange = useSdvChange(address);
+  const holdChange = useHoldChange(studyId);
+  /** The item whose SDV mark the un-verify dialog withdraws. */
+  const [unverifyItem, setUnverifyItem] = useState<string | null>(null);
+  /** The freeze or lock of this form the hold dialog places or lifts. */
+  const [holdAction, setHoldAction] = useState<{ kind: 'frozen' | 'locked'; lift: boolean }>({
+    kind: 'frozen',
+    lift: false,
+  });
   const reset = useResetForm(address);
   const addComment = useAddComment(address);
 
@@ -277,6 +294,18 @@ export function FormEditor({
     persist();
     return store.subscribe(persist);
   }, [canEdit, store, storageKey, base, layout, readDirty, currentValues]);
+
+  // A freeze or lock placed while the form was open (the server refused a save with 423 and the form
+  // was read again): the form shows the saved values it holds. The unsaved edit stays in session
+  // storage as a draft, restored when the form opens editable again.
+  const held = formData.holds.length > 0;
+  useEffect(() => {
+    if (!held || canEdit || !readDirty()) return;
+    const saved = jsonValues(formData.values);
+    setBase({ version: formData.version, values: saved });
+    store.replace(withForm(store.getData(), visitKey, formKey, saved));
+    setRestored(false);
+  }, [held, canEdit, readDirty, formData.values, formData.version, store, visitKey, formKey]);
 
   // Leaving with unsaved changes: the browser's own prompt for reloads and closing the tab…
   useEffect(() => {
@@ -377,6 +406,14 @@ export function FormEditor({
       return;
     }
     const details = error.details as Record<string, unknown> | undefined;
+    if (error.status === 423) {
+      // A freeze or lock placed since the form was read (issue 15): the server's words, in the user's
+      // language, then the form read again so its banner shows and its controls follow the hold.
+      closeReasons();
+      void alert({ message: error.message });
+      refetchForm();
+      return;
+    }
     if (error.code === 'reason_required') {
       // The server has the last word: the items it names join those already in the dialog.
       const named = ((details?.items as string[] | undefined) ?? []).map((path) =>
@@ -499,6 +536,54 @@ export function FormEditor({
       modals.close(RESET_MODAL);
       handleWriteError(error);
     }
+  }
+
+  /** The form read again (after a refusal by a hold placed meanwhile: its banner and abilities). */
+  function refetchForm() {
+    void queryClient.invalidateQueries({ queryKey: subjectKeys.form(studyId, subjectPk, visitKey, formKey) });
+  }
+
+  /**
+   * A change of SDV marks. Null when done, or the server's refusal in the user's language (for the
+   * un-verify dialog); outside the dialog the refusal is a toast, a hold's (423) an alert.
+   */
+  async function changeSdv(change: SdvChange, inDialog = false): Promise<string | null> {
+    try {
+      await sdvChange.mutateAsync(change);
+      if (change.action === 'verifyForm') toast(t('sdv:form.verified'), 'success');
+      if (change.action === 'unverify') toast(t('sdv:item.unverified'), 'success');
+      return null;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ApiError && error.status === 423) {
+        refetchForm();
+        if (!inDialog) void alert({ message });
+      } else if (!inDialog) {
+        toast(message, 'error');
+      }
+      return message;
+    }
+  }
+
+  /** Freeze, lock, unfreeze or unlock this form with a reason; null when done, else the refusal. */
+  async function changeHold(reason: string): Promise<string | null> {
+    try {
+      const request = {
+        kind: holdAction.kind,
+        target: { level: 'form' as const, subjectPk, visitKey, formKey },
+        reason,
+      };
+      await holdChange.mutateAsync({ action: holdAction.lift ? 'lift' : 'place', request });
+      toast(t(`holds:done.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`), 'success');
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  function openHoldDialog(kind: 'frozen' | 'locked', lift: boolean) {
+    setHoldAction({ kind, lift });
+    modals.open(FORM_HOLD_MODAL);
   }
 
   async function discard() {
@@ -626,8 +711,29 @@ export function FormEditor({
     },
     [modals],
   );
+  const canVerify = formData.abilities.verify;
+  const sdvPending = sdvChange.isPending;
+  /** An item's (or repeating group's) SDV control, by its stored key. */
+  // biome-ignore lint/correctness/useExhaustiveDependencies: changeSdv is a plain function of this render; the control re-renders with the marks it reads
+  const sdvControl = useCallback(
+    (itemKey: string, describedBy: string) => (
+      <ItemSdvControl
+        sdv={formData.sdv.items[itemKey]}
+        canVerify={canVerify}
+        pending={sdvPending}
+        describedBy={describedBy}
+        onVerify={() => void changeSdv({ action: 'verify', itemKeys: [itemKey] })}
+        onUnverify={() => {
+          setUnverifyItem(itemKey);
+          modals.open(UNVERIFY_MODAL);
+        }}
+      />
+    ),
+    [formData.sdv.items, canVerify, sdvPending, modals],
+  );
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
+      const sdv = sdvControl(item.key, labelId);
       const history = item.derive === undefined ? historyButton(item.key, labelId) : null;
       const queries = queriesByItem.get(item.key) ?? [];
       const queryButton =
@@ -639,24 +745,27 @@ export function FormEditor({
             onOpen={() => openQueries(item.key)}
           />
         ) : null;
-      if (!history && !queryButton) return null;
+      if (!history && !queryButton && !formData.sdv.items[item.key]) return null;
       return (
         <div className={styles.itemActions}>
+          {sdv}
           {history}
           {queryButton}
         </div>
       );
     },
-    [historyButton, queriesByItem, canRaise, openQueries],
+    [sdvControl, formData.sdv.items, historyButton, queriesByItem, canRaise, openQueries],
   );
   const sectionActions = useCallback(
     (section: SectionDefinition, titleId: string) => (
       <>
+        {/* A repeating group is verified as one item: its rows are stored under the group's key. */}
+        {section.repeating ? sdvControl(section.repeating.key, titleId) : null}
         {section.repeating ? historyButton(section.repeating.key, titleId) : null}
         {commentLink(section)}
       </>
     ),
-    [historyButton, commentLink],
+    [sdvControl, historyButton, commentLink],
   );
 
   /** The item's part in an answer: its unsaved change, the form's save, the way back to the item. */
@@ -678,6 +787,30 @@ export function FormEditor({
     };
   }
 
+  // "Verify form" verifies what the plan counts and is not verified yet: with nothing left, it is off.
+  const hasUnverifiedInPlan = Object.values(formData.sdv.items).some(
+    (item) => item.inPlan && item.state !== 'verified',
+  );
+  // The form's own freeze and lock (a hold at the subject, site or study level is lifted there).
+  const ownHold = (kind: 'frozen' | 'locked') =>
+    formData.holds.some((hold) => hold.level === 'form' && hold.kind === kind);
+  const holdButton = (kind: 'frozen' | 'locked') => {
+    const lift = ownHold(kind);
+    // Placing a freeze under a lock, or a second hold of a kind a wider level already holds, adds nothing.
+    if (!lift && formData.holds.some((hold) => hold.kind === kind || hold.kind === 'locked')) return null;
+    return (
+      <Button key={kind} variant="secondary" size="sm" onClick={() => openHoldDialog(kind, lift)}>
+        {t(`holds:actions.${lift ? 'lift' : 'place'}.${kind}Form`)}
+      </Button>
+    );
+  };
+  const holdButtons = (
+    <>
+      {formData.abilities.freeze ? holdButton('frozen') : null}
+      {formData.abilities.lock ? holdButton('locked') : null}
+    </>
+  );
+
   return (
     <div className={styles.editor} ref={editorRef}>
       <div className={styles.toolbar} role="toolbar" aria-label={t('detail.toolbar')}>
@@ -688,6 +821,17 @@ export function FormEditor({
               {t('detail.reset')}
             </Button>
           ) : null}
+          {canVerify ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={sdvPending || !hasUnverifiedInPlan}
+              onClick={() => void changeSdv({ action: 'verifyForm' })}
+            >
+              {t('sdv:form.verifyForm')}
+            </Button>
+          ) : null}
+          {holdButtons}
           {formData.queries.length > 0 || canRaise ? (
             <Button variant="secondary" size="sm" onClick={() => openQueries(null)}>
               {t('queries:badge.formButton', {
@@ -728,7 +872,7 @@ export function FormEditor({
           language={language}
           onSigned={() => void reloadFromServer()}
         />
-      ) : !canEdit ? (
+      ) : formData.holds.length > 0 ? null : !canEdit ? (
         <p className={styles.banner} data-tone="info" role="note">
           {t('detail.readOnly')}
         </p>
@@ -737,6 +881,7 @@ export function FormEditor({
           {t('signature:editWarning')}
         </p>
       ) : null}
+      <FormHoldBanner holds={formData.holds} />
       {visitKey === randomizationForm.visitKey && formKey === randomizationForm.formKey ? (
         <RandomizePanel
           studyId={studyId}
@@ -796,6 +941,17 @@ export function FormEditor({
             <span className={styles.formStatus}>
               <FormStatusIcon status={formData.status} />
               <span>{t(`formStatus.${formData.status}`)}</span>
+              {formData.sdv.state !== 'notRequired' ? (
+                <span className={styles.formSdv}>
+                  <SdvMark state={formData.sdv.state} />
+                  <span>
+                    {t('sdv:form.counts', {
+                      verified: formData.sdv.counts.verifiedItems,
+                      planned: formData.sdv.counts.plannedItems,
+                    })}
+                  </span>
+                </span>
+              ) : null}
               {dirty ? <span className={styles.unsaved}>{t('detail.unsaved')}</span> : null}
             </span>
           }
@@ -844,6 +1000,34 @@ export function FormEditor({
           correction={queryPanel.itemKey !== null && canEdit ? correctionOf(queryPanel.itemKey) : null}
         />
       ) : null}
+      <ReasonDialog
+        name={UNVERIFY_MODAL}
+        title={t('sdv:unverify.title')}
+        description={t('sdv:unverify.description', {
+          item: unverifyItem ? itemLabel(layout, unverifyItem, language) : '',
+        })}
+        reasonLabel={t('sdv:unverify.reason')}
+        confirmLabel={t('sdv:unverify.confirm')}
+        tone="danger"
+        onSubmit={(reason) =>
+          unverifyItem
+            ? changeSdv({ action: 'unverify', itemKeys: [unverifyItem], reason }, true)
+            : Promise.resolve(null)
+        }
+      />
+      <ReasonDialog
+        name={FORM_HOLD_MODAL}
+        title={t(`holds:dialog.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`)}
+        description={t('holds:dialog.formTarget', {
+          subject: formData.subject.subjectId,
+          visit: visitLabel,
+          form: layout.form.label[language],
+        })}
+        reasonLabel={t('holds:dialog.reason')}
+        confirmLabel={t(`holds:actions.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`)}
+        tone={holdAction.lift ? 'primary' : 'danger'}
+        onSubmit={changeHold}
+      />
       <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void send(reasons)} />
       {conflict ? (
         <ConflictModal
@@ -890,6 +1074,7 @@ export function FormEditor({
       />
       <CommentModal
         key={commentSection?.key ?? ''}
+        canAdd={formData.holds.length === 0}
         sectionLabel={commentSection?.label[language] ?? ''}
         comments={formData.comments.filter((comment) => comment.sectionKey === commentSection?.key)}
         pending={addComment.isPending}

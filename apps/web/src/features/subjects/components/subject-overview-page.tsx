@@ -1,9 +1,11 @@
+import type { OverviewResponse } from '@cdms/contract';
 import type { Language, StudyDefinition } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { HoldMarkBadge, SdvMark } from '../../../components/record-marks.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
 import {
@@ -16,6 +18,7 @@ import {
 } from '../lib/subject-urls.ts';
 import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status-icon.tsx';
 import { SubjectHeader } from './subject-header.tsx';
+import { SubjectHoldControls } from './subject-hold-controls.tsx';
 import styles from './subjects.module.css';
 
 /** `/subject-list/subject/:studyId`: the subjects on the left, the chosen one's visit × form matrix. */
@@ -106,11 +109,14 @@ function SubjectOverview({ studyId }: { studyId: number }) {
             </div>
           ) : (
             <>
-              <SubjectHeader subject={overview.data.subject} />
+              <SubjectHeader subject={overview.data.subject}>
+                <SubjectHoldControls studyId={studyId} overview={overview.data} />
+              </SubjectHeader>
               <div className={styles.card}>
                 <StatusMatrix
                   definition={definition.data.definition}
                   matrix={overview.data.matrix}
+                  marks={overview.data.marks}
                   language={language}
                   cellUrl={(visitKey, formKey) =>
                     detailUrl(studyId, overview.data.subject, visitKey, formKey, menuType)
@@ -119,6 +125,7 @@ function SubjectOverview({ studyId }: { studyId: number }) {
               </div>
               <div className={styles.matrixFooter}>
                 <FormStatusLegend />
+                <MarksLegend />
                 <span className={styles.muted}>
                   {t('overview.definitionVersion', { version: overview.data.definitionVersion })}
                 </span>
@@ -150,16 +157,32 @@ export function matrixRows(
 function StatusMatrix({
   definition,
   matrix,
+  marks,
   language,
   cellUrl,
 }: {
   definition: StudyDefinition;
   matrix: Record<string, Record<string, FormStatus>>;
+  /** SDV and hold marks by visit and form (issue 15): shown beside the icon, not as new icons. */
+  marks: OverviewResponse['marks'];
   language: Language;
   cellUrl: (visitKey: string, formKey: string) => string;
 }) {
-  const { t } = useTranslation('subjects');
+  const { t } = useTranslation(['subjects', 'sdv', 'holds']);
   const forms = new Map(definition.forms.map((form) => [form.key, form]));
+  /** The marks in words, for the cell's link name (the pills are decorative there). */
+  const marksText = (mark: OverviewResponse['marks'][string][string] | undefined) =>
+    [
+      mark && mark.sdv !== 'notRequired' ? t(`sdv:formStates.${mark.sdv}`) : null,
+      mark?.hold
+        ? t('holds:mark.full', {
+            kind: t(`holds:kinds.${mark.hold.kind}`),
+            level: t(`holds:levels.${mark.hold.level}`),
+          })
+        : null,
+    ]
+      .filter((text) => text !== null)
+      .join(' · ');
   const rows = matrixRows(definition, matrix);
   return (
     <div className={styles.tableWrap}>
@@ -184,16 +207,23 @@ function StatusMatrix({
                 <th scope="row">{formLabel}</th>
                 {definition.visits.map((visit) => {
                   const status = matrix[visit.key]?.[formKey] ?? 'empty';
-                  const label = t('overview.cellLabel', {
+                  const mark = marks[visit.key]?.[formKey];
+                  const statusLabel = t('overview.cellLabel', {
                     visit: visit.label[language],
                     form: formLabel,
                     status: t(`formStatus.${status}`),
                   });
+                  const extra = marksText(mark);
+                  const label = extra
+                    ? t('overview.cellMarks', { label: statusLabel, marks: extra })
+                    : statusLabel;
                   return (
                     <td
                       key={visit.key}
                       data-status={status}
                       data-visit={visit.key}
+                      data-sdv={mark?.sdv}
+                      data-hold={mark?.hold?.kind}
                       className={styles.matrixCell}
                     >
                       {status === 'empty' ? (
@@ -205,6 +235,12 @@ function StatusMatrix({
                           aria-label={label}
                         >
                           <FormStatusIcon status={status} decorative />
+                          {extra ? (
+                            <span className={styles.cellMarks} aria-hidden="true">
+                              {mark ? <SdvMark state={mark.sdv} compact /> : null}
+                              {mark?.hold ? <HoldMarkBadge mark={mark.hold} compact /> : null}
+                            </span>
+                          ) : null}
                         </Link>
                       )}
                     </td>
@@ -215,6 +251,34 @@ function StatusMatrix({
           })}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** What the marks beside the icons mean (SDV against the plan, freeze, lock). */
+function MarksLegend() {
+  const { t } = useTranslation(['subjects', 'sdv', 'holds']);
+  return (
+    <div className={styles.legend}>
+      <span className={styles.legendTitle}>{t('overview.marksLegend')}</span>
+      <ul className={styles.legendList}>
+        {(['complete', 'partial', 'notStarted'] as const).map((state) => (
+          <li key={state}>
+            <span aria-hidden="true">
+              <SdvMark state={state} compact />
+            </span>
+            <span>{t(`sdv:formStates.${state}`)}</span>
+          </li>
+        ))}
+        {(['frozen', 'locked'] as const).map((kind) => (
+          <li key={kind}>
+            <span aria-hidden="true">
+              <HoldMarkBadge mark={{ kind, level: 'form' }} compact />
+            </span>
+            <span>{t(`holds:kinds.${kind}`)}</span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
