@@ -128,11 +128,22 @@ export function formTargetOf(
 }
 
 /**
- * Takes the subject's row lock for a subject's or form's hold, so it never crosses a write of the
- * same subject (writes take the same lock before they check the holds).
+ * Takes the row locks of the subjects a hold covers — the subject of a subject's or form's hold, every
+ * subject of a site's or the study's, in id order — so a hold never crosses a write: writes take their
+ * subject's lock before they check the holds, so a write already past its check commits before the
+ * hold is placed, and every later one sees it.
  */
-export async function lockTargetSubject(trx: Transaction<Database>, target: ResolvedTarget): Promise<void> {
-  if (target.subjectId === null) return;
+export async function lockCoveredSubjects(trx: Transaction<Database>, target: ResolvedTarget): Promise<void> {
+  if (target.subjectId === null) {
+    let covered = trx
+      .selectFrom('subjects')
+      .select('id')
+      .where('study_id', '=', target.studyId)
+      .where('deleted_at', 'is', null);
+    if (target.siteId !== null) covered = covered.where('site_id', '=', target.siteId);
+    await covered.orderBy('id').forUpdate().execute();
+    return;
+  }
   const row = await trx
     .selectFrom('subjects')
     .select('deleted_at')

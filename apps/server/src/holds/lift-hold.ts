@@ -7,7 +7,12 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { presentHoldById } from './hold-presenter.ts';
-import { holdInForceOn, lockTargetSubject, type ResolvedTarget, resolveHoldTarget } from './hold-targets.ts';
+import {
+  holdInForceOn,
+  lockCoveredSubjects,
+  type ResolvedTarget,
+  resolveHoldTarget,
+} from './hold-targets.ts';
 
 /**
  * Unfreeze or unlock one target, with a reason: the same rights as placing. A target not held by
@@ -23,7 +28,7 @@ export async function liftHold(
 ): Promise<LiftedHold> {
   const target = await resolveHoldTarget(db, principal, studyId, request.kind, request.target);
   const id = await inTransaction(db, async (trx) => {
-    await lockTargetSubject(trx, target);
+    await lockCoveredSubjects(trx, target);
     return markHoldLifted(trx, principal, actor, target, request.kind, request.reason.trim(), options.at);
   });
   return (await presentHoldById(db, id)) as LiftedHold;

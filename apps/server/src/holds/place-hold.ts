@@ -8,7 +8,12 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { presentHoldById } from './hold-presenter.ts';
-import { holdInForceOn, lockTargetSubject, type ResolvedTarget, resolveHoldTarget } from './hold-targets.ts';
+import {
+  holdInForceOn,
+  lockCoveredSubjects,
+  type ResolvedTarget,
+  resolveHoldTarget,
+} from './hold-targets.ts';
 
 /**
  * Freeze or lock one target (CRA, DM freeze; DM locks): validate → authorize → the hold and its audit
@@ -26,7 +31,7 @@ export async function placeHold(
   const target = await resolveHoldTarget(db, principal, studyId, request.kind, request.target);
   try {
     const id = await inTransaction(db, async (trx) => {
-      await lockTargetSubject(trx, target);
+      await lockCoveredSubjects(trx, target);
       return insertHold(trx, principal, actor, target, request.kind, request.reason.trim(), options.at);
     });
     return presentHoldById(db, id);
