@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
-import { REASON_MAX } from './reason.ts';
+import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { reasonSchema } from './reason.ts';
 
 /**
  * Freezing and locking (product.md "Queries, SDV, freezing, locking"; issue 15), and the database-lock
@@ -35,13 +35,7 @@ export type HoldLevel = (typeof holdLevels)[number];
 export const holdKinds = ['frozen', 'locked'] as const;
 export type HoldKindValue = (typeof holdKinds)[number];
 
-const reasonSchema = z.string().trim().min(1).max(REASON_MAX);
 const keySchema = z.string().min(1).max(100);
-const queryIdSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/)
-  .transform(Number)
-  .pipe(z.number().max(2_147_483_647));
 
 /** What a hold covers. A form is one form of one visit of one subject. */
 export const holdTargetSchema = z.discriminatedUnion('level', [
@@ -94,8 +88,8 @@ export type BulkHoldResponse = z.infer<typeof bulkHoldResponseSchema>;
 /** One subject, one site, or neither for the whole study (both is a 400). */
 export const holdListQuerySchema = z
   .object({
-    subjectPk: queryIdSchema.optional(),
-    siteId: queryIdSchema.optional(),
+    subjectPk: paramIdSchema.optional(),
+    siteId: paramIdSchema.optional(),
   })
   .refine((query) => query.subjectPk === undefined || query.siteId === undefined, {
     error: 'subject_or_site',
@@ -240,7 +234,7 @@ export const readinessStateFilters = ['all', 'ready', 'notReady'] as const;
 export const readinessHoldFilters = ['all', 'none', 'frozen', 'locked'] as const;
 
 export const readinessSubjectsQuerySchema = z.object({
-  siteId: queryIdSchema.optional(),
+  siteId: paramIdSchema.optional(),
   /** Screening or randomization number, or part of it; case-insensitive. */
   subject: z.string().trim().max(100).optional(),
   state: z.enum(readinessStateFilters).default('all'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -146,12 +146,7 @@ const queryFilterShape = {
   /** `unresolved` = open or answered (the default: what still needs work). */
   state: z.enum(queryStateFilters).default('unresolved'),
   kind: z.enum(queryKindFilters).default('all'),
-  siteId: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/)
-    .transform(Number)
-    .pipe(z.number().max(2_147_483_647))
-    .optional(),
+  siteId: paramIdSchema.optional(),
   /** Screening or randomization number, or initials; case-insensitive, part of it. */
   subject: z.string().trim().max(QUERY_SEARCH_MAX).optional(),
   visitKey: z.string().max(100).optional(),

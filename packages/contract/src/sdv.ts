@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
-import { REASON_MAX } from './reason.ts';
+import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { reasonSchema } from './reason.ts';
 
 /**
  * Source data verification (product.md "Queries, SDV, freezing, locking"; issue 15): a monitor (CRA, on
@@ -60,12 +60,6 @@ export const SDV_FIRST_SUBJECTS_MAX = 1000;
 export const SDV_ITEMS_MAX = 500;
 
 const keySchema = z.string().min(1).max(100);
-const reasonSchema = z.string().trim().min(1).max(REASON_MAX);
-const queryIdSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,9}$/)
-  .transform(Number)
-  .pipe(z.number().max(2_147_483_647));
 
 // ---------------------------------------------------------------------------------------------
 // The plan
@@ -149,7 +143,7 @@ export type SdvSubjectSortKey = (typeof sdvSubjectSortKeys)[number];
 export const SDV_PAGE_SIZES = [10, 50, 100] as const;
 
 export const sdvSubjectsQuerySchema = z.object({
-  siteId: queryIdSchema.optional(),
+  siteId: paramIdSchema.optional(),
   /** Screening or randomization number, or part of it; case-insensitive. */
   subject: z.string().trim().max(100).optional(),
   /** incomplete: some planned item unverified; complete: none; changed: some item changed since verified. */
@@ -217,7 +211,7 @@ export const sdvSubjectResponseSchema = z.object({
 });
 export type SdvSubjectResponse = z.infer<typeof sdvSubjectResponseSchema>;
 
-export const sdvNextQuerySchema = z.object({ siteId: queryIdSchema.optional() });
+export const sdvNextQuerySchema = z.object({ siteId: paramIdSchema.optional() });
 export type SdvNextQuery = z.input<typeof sdvNextQuerySchema>;
 
 /** The monitor's path: the first incomplete subject (site, then screening number), its first incomplete form. */

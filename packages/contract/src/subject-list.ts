@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
-import { REASON_MAX, type SubjectStatus } from './subjects.ts';
+import { reasonSchema } from './reason.ts';
+import type { SubjectStatus } from './subjects.ts';
 
 /**
  * The full subject list (prototype-spec §2 "Subject list", §3 "Subject (list row)"): its filters as
@@ -159,6 +160,6 @@ export const subjectListResponseSchema = z.object({
 export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
 
 export const deleteSubjectRequestSchema = z.strictObject({
-  reason: z.string().trim().min(1).max(REASON_MAX),
+  reason: reasonSchema,
 });
 export type DeleteSubjectRequest = z.input<typeof deleteSubjectRequestSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
-import { REASON_MAX } from './reason.ts';
+import { REASON_MAX, reasonSchema } from './reason.ts';
 import { formSdvSchema, sdvFormStates } from './sdv.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
@@ -140,13 +140,13 @@ export const saveFormRequestSchema = z.strictObject({
   values: z.record(z.string(), z.unknown()),
   version: formVersionSchema,
   /** Reason for change per item key whose saved value changes (required for those). */
-  reasons: z.record(z.string(), z.string().trim().min(1).max(REASON_MAX)).default({}),
+  reasons: z.record(z.string(), reasonSchema).default({}),
 });
 export type SaveFormRequest = z.input<typeof saveFormRequestSchema>;
 
 export const resetFormRequestSchema = z.strictObject({
   version: formVersionSchema,
-  reason: z.string().trim().min(1).max(REASON_MAX),
+  reason: reasonSchema,
 });
 
 export const addCommentRequestSchema = z.strictObject({
