@@ -6,6 +6,7 @@ export * from './dashboard.ts';
 export * from './holds.ts';
 export * from './ids.ts';
 export * from './korea-time.ts';
+export * from './lock-rules.ts';
 export * from './notices.ts';
 export * from './password-policy.ts';
 export * from './queries.ts';

@@ -1,9 +1,9 @@
-import { type HoldKindValue, type HoldLevel, holdLevels } from '@cdms/contract';
+import { type HoldKindValue, type HoldLevel, holdLevels } from './holds.ts';
 
 /**
  * Freezing and locking (product.md "Queries, SDV, freezing, locking"; issue 15), as data and two pure
- * functions, so that every write path, the abilities the browser is told and the tests read the same
- * rules.
+ * functions, so that every write path, the abilities the browser is told, the browser's own marks and
+ * the tests read the same rules (the server's guard is apps/server/src/locks/holds-in-force.ts).
  *
  * A hold is a freeze or a lock at one of four levels — form, subject, site, study — and covers what
  * lies below it (a frozen site freezes its subjects and their forms).
@@ -14,7 +14,7 @@ import { type HoldKindValue, type HoldLevel, holdLevels } from '@cdms/contract';
  * A refused write is a 423 with code `frozen` or `locked` and the level that holds it.
  */
 
-/** The levels and kinds are the contract's (packages/contract/src/holds.ts): the browser reads the same. */
+/** The levels and kinds of holds.ts. */
 export const lockLevels = holdLevels;
 export type LockLevel = HoldLevel;
 
@@ -52,7 +52,23 @@ const ALLOWED_WHILE_FROZEN: ReadonlySet<GuardedWrite> = new Set<GuardedWrite>([
 ]);
 
 /** Wider levels first: the study's hold is the one to name when several apply. */
-const LEVEL_WIDTH: Record<LockLevel, number> = { study: 4, site: 3, subject: 2, form: 1 };
+export const HOLD_LEVEL_WIDTH: Readonly<Record<LockLevel, number>> = {
+  study: 4,
+  site: 3,
+  subject: 2,
+  form: 1,
+};
+
+/** What a lock adds to a hold's strength: more than any level's width, so any lock outranks any freeze. */
+export const LOCK_WEIGHT = 10;
+
+/**
+ * A hold's strength as one number (a lock outranks a freeze, then the wider level wins): the order
+ * `strongestHold` names holds in, and what the readiness board's SQL ranks holds by.
+ */
+export function holdStrength(hold: Hold): number {
+  return (hold.kind === 'locked' ? LOCK_WEIGHT : 0) + HOLD_LEVEL_WIDTH[hold.level];
+}
 
 export interface HoldRefusal {
   status: 423;
@@ -80,11 +96,8 @@ export function refuseUnderHolds(write: GuardedWrite, holds: readonly Hold[]): H
  * The strongest of the holds (a lock before a freeze, a wider level before a narrower one): the mark a
  * cell or a row shows, and the hold to lift first. Null when there is none.
  */
-export function strongestHold(holds: readonly Hold[]): Hold | null {
-  const [first] = [...holds].sort(
-    (a, b) =>
-      Number(b.kind === 'locked') - Number(a.kind === 'locked') ||
-      LEVEL_WIDTH[b.level] - LEVEL_WIDTH[a.level],
-  );
-  return first ?? null;
+export function strongestHold<T extends Hold>(holds: readonly T[]): T | null {
+  let strongest: T | null = null;
+  for (const hold of holds) if (!strongest || holdStrength(hold) > holdStrength(strongest)) strongest = hold;
+  return strongest;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strongestHold } from './holds-api.ts';
+import { strongestHold } from './lock-rules.ts';
 
 describe('strongestHold', () => {
   it('is null without holds', () => {

@@ -1,6 +1,7 @@
 import type { HoldInForce, LiftedHold } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, HoldRow } from '../db/schema.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -62,4 +63,28 @@ export async function presentHoldById(executor: Executor, id: number): Promise<L
   const [hold] = await presentHolds(executor, [id]);
   if (!hold) throw new Error(`hold ${id} not found`);
   return hold;
+}
+
+/** The holds in force over the subject: the study's, its site's, its own and its forms'. */
+export async function holdsOverSubject(
+  db: Kysely<Database>,
+  subject: SubjectWithSite,
+): Promise<HoldInForce[]> {
+  const rows = await db
+    .selectFrom('holds')
+    .select('id')
+    .where('study_id', '=', subject.study_id)
+    .where('lifted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('level', '=', 'study'),
+        eb.and([eb('level', '=', 'site'), eb('site_id', '=', subject.site_id)]),
+        eb('subject_id', '=', subject.id),
+      ]),
+    )
+    .execute();
+  return presentHolds(
+    db,
+    rows.map((row) => row.id),
+  );
 }

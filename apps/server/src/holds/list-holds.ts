@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
-import { presentHolds } from './hold-presenter.ts';
+import { holdsOverSubject, presentHolds } from './hold-presenter.ts';
 
 /** The parsed query string (holdListQuerySchema). */
 type ListQuery = { subjectPk?: number | undefined; siteId?: number | undefined };
@@ -32,19 +32,12 @@ export async function listHolds(
     .orderBy('id');
   if (query.subjectPk !== undefined) {
     const subject = await findSubjectInScope(db, principal, studyId, query.subjectPk);
-    ids = (
-      await inForce
-        .where((eb) =>
-          eb.or([
-            eb('level', '=', 'study'),
-            eb.and([eb('level', '=', 'site'), eb('site_id', '=', subject.site_id)]),
-            eb('subject_id', '=', subject.id),
-          ]),
-        )
-        .execute()
-    ).map((row) => row.id);
-    abilities = holdAbilitiesAt(principal, studyId, subject.site_id);
-  } else if (query.siteId !== undefined) {
+    return {
+      holds: await holdsOverSubject(db, subject),
+      abilities: holdAbilitiesAt(principal, studyId, subject.site_id),
+    };
+  }
+  if (query.siteId !== undefined) {
     const siteId = query.siteId;
     const site = await db
       .selectFrom('sites')

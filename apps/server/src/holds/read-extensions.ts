@@ -1,16 +1,24 @@
-import type { FormDataResponse, HoldInForce, HoldMark, OverviewResponse, SdvFormState } from '@cdms/contract';
+import {
+  type FormDataResponse,
+  type Hold,
+  type HoldInForce,
+  type HoldMark,
+  type OverviewResponse,
+  refuseUnderHolds,
+  type SdvFormState,
+  strongestHold,
+} from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { type Hold, refuseUnderHolds, strongestHold } from '../locks/lock-rules.ts';
 import { formStateOf, loadFormSdv } from '../sdv/form-sdv.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
 import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCtes } from '../sdv/sdv-sql.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
-import { presentHolds } from './hold-presenter.ts';
+import { holdsOverSubject } from './hold-presenter.ts';
 import { holdAbilitiesAt } from './list-holds.ts';
 
 /**
@@ -19,30 +27,6 @@ import { holdAbilitiesAt } from './list-holds.ts';
  * abilities that say no where the server would refuse (a frozen form cannot be edited, a locked one
  * takes no query and no SDV).
  */
-
-/** The holds in force over the subject: the study's, its site's, its own and its forms'. */
-export async function holdsOverSubject(
-  db: Kysely<Database>,
-  subject: SubjectWithSite,
-): Promise<HoldInForce[]> {
-  const rows = await db
-    .selectFrom('holds')
-    .select('id')
-    .where('study_id', '=', subject.study_id)
-    .where('lifted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('level', '=', 'study'),
-        eb.and([eb('level', '=', 'site'), eb('site_id', '=', subject.site_id)]),
-        eb('subject_id', '=', subject.id),
-      ]),
-    )
-    .execute();
-  return presentHolds(
-    db,
-    rows.map((row) => row.id),
-  );
-}
 
 /** The holds of `holds` that cover one form: all but other forms' own. */
 function coveringForm(holds: HoldInForce[], visitKey: string, formKey: string): HoldInForce[] {

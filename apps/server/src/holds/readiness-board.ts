@@ -1,5 +1,8 @@
 import {
+  HOLD_LEVEL_WIDTH,
   type HoldMark,
+  holdLevels,
+  LOCK_WEIGHT,
   type ReadinessSiteRow,
   type ReadinessSitesResponse,
   type ReadinessSubjectRow,
@@ -27,18 +30,22 @@ import { holdAbilitiesAt } from './list-holds.ts';
 export type ReadinessSubjectsQuery = z.output<typeof readinessSubjectsQuerySchema>;
 
 /**
- * A hold's strength as one number: 10 for a lock, plus the width of its level (study 4, site 3,
- * subject 2, form 1) — the order lock-rules.ts names holds in. 0 = no hold.
+ * A hold's strength as one number in SQL: `holdStrength` of lock-rules.ts (a lock outranks a freeze,
+ * then the wider level), built from the same constants. 0 = no hold.
  */
-const holdRankSql = sql`(case when h.kind = 'locked' then 10 else 0 end
-  + case h.level when 'study' then 4 when 'site' then 3 when 'subject' then 2 else 1 end)`;
+const holdRankSql = sql`(case when h.kind = 'locked' then ${sql.lit(LOCK_WEIGHT)} else 0 end
+  + case h.level ${sql.join(
+    holdLevels.map((level) => sql`when ${sql.lit(level)} then ${sql.lit(HOLD_LEVEL_WIDTH[level])}`),
+    sql` `,
+  )} end)`;
 
-const LEVEL_OF_WIDTH = { 4: 'study', 3: 'site', 2: 'subject', 1: 'form' } as const;
-
+/** The hold whose strength is `rank` (`holdStrength` read backwards), or null for 0. */
 function holdMarkOf(rank: number | null): HoldMark {
   if (rank === null || rank === 0) return null;
-  const width = (rank % 10) as keyof typeof LEVEL_OF_WIDTH;
-  return { kind: rank >= 10 ? 'locked' : 'frozen', level: LEVEL_OF_WIDTH[width] };
+  const kind = rank > LOCK_WEIGHT ? 'locked' : 'frozen';
+  const width = kind === 'locked' ? rank - LOCK_WEIGHT : rank;
+  const level = holdLevels.find((candidate) => HOLD_LEVEL_WIDTH[candidate] === width);
+  return level ? { kind, level } : null;
 }
 
 interface ReadinessRow {
@@ -175,8 +182,8 @@ export async function readinessSubjects(
   if (query.state === 'ready') conditions.push(sql<boolean>`ready`);
   if (query.state === 'notReady') conditions.push(sql<boolean>`not ready`);
   if (query.hold === 'none') conditions.push(sql<boolean>`hold_rank = 0`);
-  if (query.hold === 'frozen') conditions.push(sql<boolean>`hold_rank between 1 and 9`);
-  if (query.hold === 'locked') conditions.push(sql<boolean>`hold_rank >= 10`);
+  if (query.hold === 'frozen') conditions.push(sql<boolean>`hold_rank between 1 and ${sql.lit(LOCK_WEIGHT)}`);
+  if (query.hold === 'locked') conditions.push(sql<boolean>`hold_rank > ${sql.lit(LOCK_WEIGHT)}`);
   const where = conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
   const ctes = readinessCtes(reader, scope);
@@ -232,8 +239,8 @@ export async function readinessSites(
       sum(forms_sdv_incomplete)::int as forms_sdv_incomplete, sum(overdue_visits)::int as overdue_visits,
       count(*) filter (where signature <> 'signed')::int as unsigned_casebooks,
       count(*) filter (where signature = 'invalidated')::int as invalidated_signatures,
-      count(*) filter (where hold_rank between 1 and 9)::int as frozen_subjects,
-      count(*) filter (where hold_rank >= 10)::int as locked_subjects
+      count(*) filter (where hold_rank between 1 and ${sql.lit(LOCK_WEIGHT)})::int as frozen_subjects,
+      count(*) filter (where hold_rank > ${sql.lit(LOCK_WEIGHT)})::int as locked_subjects
     from readiness group by site_id`.execute(db);
   const bySite = new Map(result.rows.map((row) => [row.site_id, row]));
   const siteHolds = await sql<{ site_id: number | null; hold_rank: number }>`

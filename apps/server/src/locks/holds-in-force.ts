@@ -1,12 +1,12 @@
+import { type GuardedWrite, type Hold, refuseUnderHolds } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { type GuardedWrite, type Hold, refuseUnderHolds } from './lock-rules.ts';
 
 /**
  * The freezes and locks in force over one thing, read from `holds`, and the one guard every write
  * path calls before it changes anything: `refuseWriteUnderHolds` answers 423 `frozen`/`locked` with
- * the level to lift first (lock-rules.ts decides), in the reader's language.
+ * the level to lift first (packages/contract lock-rules.ts decides), in the reader's language.
  *
  * The guard runs inside the write's transaction after the subject's row lock where there is one:
  * placing or lifting a subject's or a form's hold takes the same lock, so a write and a hold on the

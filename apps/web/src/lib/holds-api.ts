@@ -2,6 +2,7 @@ import type {
   BulkHoldRequest,
   BulkHoldResponse,
   HoldInForce,
+  HoldKindValue,
   HoldLevel,
   LiftedHold,
   PlaceHoldRequest,
@@ -52,22 +53,17 @@ export function useHoldChange(studyId: number) {
   });
 }
 
-const LEVEL_WIDTH: Record<HoldLevel, number> = { study: 4, site: 3, subject: 2, form: 1 };
-
 /**
- * The hold to name first, as the server names it in a refusal: a lock before a freeze, a wider level
- * before a narrower one (the hold that must be lifted first). Null without any.
+ * The change of `kind` a screen offers at `level` (the form's own toolbar, the subject's header): lift
+ * the hold of that kind placed there, or place one — unless a hold of that kind, or a lock, already
+ * holds it, where placing adds nothing. Null: offer nothing.
  */
-export function strongestHold<T extends Pick<HoldInForce, 'kind' | 'level'>>(holds: readonly T[]): T | null {
-  let strongest: T | null = null;
-  for (const hold of holds) {
-    if (
-      !strongest ||
-      Number(hold.kind === 'locked') - Number(strongest.kind === 'locked') > 0 ||
-      (hold.kind === strongest.kind && LEVEL_WIDTH[hold.level] > LEVEL_WIDTH[strongest.level])
-    ) {
-      strongest = hold;
-    }
-  }
-  return strongest;
+export function holdChangeToOffer(
+  holds: readonly Pick<HoldInForce, 'kind' | 'level'>[],
+  level: HoldLevel,
+  kind: HoldKindValue,
+): 'lift' | 'place' | null {
+  if (holds.some((hold) => hold.level === level && hold.kind === kind)) return 'lift';
+  if (holds.some((hold) => hold.kind === kind || hold.kind === 'locked')) return null;
+  return 'place';
 }

@@ -38,7 +38,7 @@ import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useHoldChange } from '../../../lib/holds-api.ts';
+import { holdChangeToOffer, useHoldChange } from '../../../lib/holds-api.ts';
 import { CrfForm } from '../../crf-form/crf-form.tsx';
 import type { ItemNote } from '../../crf-form/crf-form-context.tsx';
 import { createInputRefusals } from '../../crf-form/input-refusals.ts';
@@ -792,12 +792,10 @@ export function FormEditor({
     (item) => item.inPlan && item.state !== 'verified',
   );
   // The form's own freeze and lock (a hold at the subject, site or study level is lifted there).
-  const ownHold = (kind: 'frozen' | 'locked') =>
-    formData.holds.some((hold) => hold.level === 'form' && hold.kind === kind);
   const holdButton = (kind: 'frozen' | 'locked') => {
-    const lift = ownHold(kind);
-    // Placing a freeze under a lock, or a second hold of a kind a wider level already holds, adds nothing.
-    if (!lift && formData.holds.some((hold) => hold.kind === kind || hold.kind === 'locked')) return null;
+    const change = holdChangeToOffer(formData.holds, 'form', kind);
+    if (change === null) return null;
+    const lift = change === 'lift';
     return (
       <Button key={kind} variant="secondary" size="sm" onClick={() => openHoldDialog(kind, lift)}>
         {t(`holds:actions.${lift ? 'lift' : 'place'}.${kind}Form`)}

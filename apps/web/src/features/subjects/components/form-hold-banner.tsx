@@ -1,7 +1,6 @@
-import type { HoldInForce } from '@cdms/contract';
+import { type HoldInForce, strongestHold } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { strongestHold } from '../../../lib/holds-api.ts';
 import styles from './subject-detail.module.css';
 
 /**

@@ -1,4 +1,4 @@
-import type { HoldKindValue, OverviewResponse } from '@cdms/contract';
+import { type HoldKindValue, type OverviewResponse, strongestHold } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -6,7 +6,7 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { strongestHold, useHoldChange } from '../../../lib/holds-api.ts';
+import { holdChangeToOffer, useHoldChange } from '../../../lib/holds-api.ts';
 import styles from './subjects.module.css';
 
 const SUBJECT_HOLD_MODAL = 'subject-hold';
@@ -29,13 +29,12 @@ export function SubjectHoldControls({ studyId, overview }: { studyId: number; ov
   // Form-level holds cover one form each; the subject's mark names what holds the whole subject.
   const wide = overview.holds.filter((hold) => hold.level !== 'form');
   const strongest = strongestHold(wide);
-  const own = (kind: HoldKindValue) => wide.some((hold) => hold.level === 'subject' && hold.kind === kind);
 
   const button = (kind: HoldKindValue, allowed: boolean) => {
     if (!allowed) return null;
-    const lift = own(kind);
-    // Placing adds nothing where the subject is already held that way, or locked.
-    if (!lift && wide.some((hold) => hold.kind === kind || hold.kind === 'locked')) return null;
+    const change = holdChangeToOffer(wide, 'subject', kind);
+    if (change === null) return null;
+    const lift = change === 'lift';
     return (
       <Button
         variant="secondary"
