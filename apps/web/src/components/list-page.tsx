@@ -75,6 +75,120 @@ export function FilterPanel({
   );
 }
 
+/** One choice of a filter panel: a labelled select over `choices`, each shown by `label`. */
+export function FilterChoice<T extends string>({
+  label,
+  choices,
+  value,
+  optionLabel,
+  onChange,
+}: {
+  label: string;
+  choices: readonly T[];
+  value: T;
+  optionLabel: (choice: T) => string;
+  onChange: (choice: T) => void;
+}) {
+  const id = useId();
+  return (
+    <div className={listStyles.field}>
+      <label className={listStyles.label} htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className={listStyles.select}
+        value={value}
+        onChange={(event) => onChange(event.target.value as T)}
+      >
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {optionLabel(choice)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The site choice of a filter panel: every site in the reader's scope (''), or one site by id. */
+export function SiteFilterChoice({
+  label,
+  allSitesLabel,
+  sites,
+  value,
+  onChange,
+}: {
+  label: string;
+  allSitesLabel: string;
+  sites: readonly { id: number; label: string }[];
+  value: number | null;
+  onChange: (siteId: number | null) => void;
+}) {
+  const labels = new Map(sites.map((site) => [String(site.id), site.label]));
+  return (
+    <FilterChoice
+      label={label}
+      choices={['', ...sites.map((site) => String(site.id))]}
+      value={value === null ? '' : String(value)}
+      optionLabel={(choice) => (choice === '' ? allSitesLabel : (labels.get(choice) ?? choice))}
+      onChange={(choice) => onChange(choice ? Number(choice) : null)}
+    />
+  );
+}
+
+/** The free-text field of a filter panel (subject numbers, text), taking the rest of the row. */
+export function FilterText({
+  label,
+  value,
+  maxLength,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  maxLength: number;
+  onChange: (text: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className={`${listStyles.field} ${listStyles.fieldGrow}`}>
+      <label className={listStyles.label} htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className={listStyles.input}
+        maxLength={maxLength}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+/** In place of a list's table when its first page could not be loaded: what failed, and a retry. */
+export function ListLoadError({
+  title,
+  detail,
+  retryLabel,
+  onRetry,
+}: {
+  title: string;
+  detail: string;
+  retryLabel: string;
+  onRetry: () => void;
+}) {
+  return (
+    <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
+      <span>{title}</span>
+      <span>{detail}</span>
+      <Button variant="secondary" onClick={onRetry}>
+        {retryLabel}
+      </Button>
+    </div>
+  );
+}
+
 /** The rows-per-page choice of a list's toolbar. */
 export function PageSizeSelect<T extends number>({
   sizes,

@@ -1,6 +1,9 @@
+import { paramIdSchema } from '@cdms/contract';
+
 /**
- * Reading a list's filters from the URL (the SDV page and the readiness board, issue 15): a value the
- * server would refuse is dropped when read, never sent, so a hand-edited URL shows the default list.
+ * Reading a list's filters from the URL (the subject and query lists, the SDV page, the readiness
+ * board): a value the server would refuse is dropped when read, never sent, so a hand-edited URL
+ * shows the default list.
  */
 
 /** The value among `allowed` the parameter names, or the fallback. */
@@ -8,11 +11,10 @@ export function oneOf<T extends string | number>(allowed: readonly T[], raw: str
   return allowed.find((value) => String(value) === raw) ?? fallback;
 }
 
-/** A site id as the API reads it (canonical decimal, int4), or null for every site. */
+/** A site id as the API reads it (the contract's id schema: canonical decimal, int4), or null for every site. */
 export function siteIdOf(raw: string | null): number | null {
-  if (!raw || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
+  const parsed = paramIdSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A search text: trimmed and cut to what the API accepts. */

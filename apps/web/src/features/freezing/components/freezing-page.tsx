@@ -12,6 +12,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
+  ListLoadError,
   ListTable,
   ListTableMessage,
   listStyles,
@@ -276,13 +277,12 @@ function Freezing({ studyId }: { studyId: number }) {
       </div>
 
       {list.isError && !data ? (
-        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
-          <span>{t('board.loadFailed')}</span>
-          <span>{list.error.message}</span>
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            {t('board.retry')}
-          </Button>
-        </div>
+        <ListLoadError
+          title={t('board.loadFailed')}
+          detail={list.error.message}
+          retryLabel={t('board.retry')}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <ListTable
           label={t('board.subjects.caption')}

@@ -1,12 +1,14 @@
 import { readinessHoldFilters, readinessStateFilters } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
-import type {
-  ReadinessFilters,
-  ReadinessHoldChoice,
-  ReadinessStateChoice,
-} from '../lib/readiness-filters.ts';
+import {
+  FilterChoice,
+  FilterPanel,
+  FilterText,
+  listStyles,
+  SiteFilterChoice,
+} from '../../../components/list-page.tsx';
+import type { ReadinessFilters } from '../lib/readiness-filters.ts';
 
 type Fields = Pick<ReadinessFilters, 'siteId' | 'subject' | 'state' | 'hold'>;
 const EMPTY: Fields = { siteId: null, subject: '', state: 'all', hold: 'all' };
@@ -22,7 +24,6 @@ export function ReadinessFilterPanel({
   onApply: (fields: Fields) => void;
 }) {
   const { t } = useTranslation('holds');
-  const id = useId();
   const [fields, setFields] = useState<Fields>({
     siteId: applied.siteId,
     subject: applied.subject,
@@ -39,74 +40,33 @@ export function ReadinessFilterPanel({
     >
       {(actions) => (
         <div className={listStyles.filterRow}>
-          <div className={listStyles.field}>
-            <label className={listStyles.label} htmlFor={`${id}-site`}>
-              {t('board.filters.site')}
-            </label>
-            <select
-              id={`${id}-site`}
-              className={listStyles.select}
-              value={fields.siteId === null ? '' : String(fields.siteId)}
-              onChange={(event) =>
-                setFields({ ...fields, siteId: event.target.value ? Number(event.target.value) : null })
-              }
-            >
-              <option value="">{t('board.filters.allSites')}</option>
-              {sites.map((site) => (
-                <option key={site.siteId} value={site.siteId}>
-                  {site.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={listStyles.field}>
-            <label className={listStyles.label} htmlFor={`${id}-state`}>
-              {t('board.filters.state')}
-            </label>
-            <select
-              id={`${id}-state`}
-              className={listStyles.select}
-              value={fields.state}
-              onChange={(event) =>
-                setFields({ ...fields, state: event.target.value as ReadinessStateChoice })
-              }
-            >
-              {readinessStateFilters.map((state) => (
-                <option key={state} value={state}>
-                  {t(`board.filters.states.${state}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={listStyles.field}>
-            <label className={listStyles.label} htmlFor={`${id}-hold`}>
-              {t('board.filters.hold')}
-            </label>
-            <select
-              id={`${id}-hold`}
-              className={listStyles.select}
-              value={fields.hold}
-              onChange={(event) => setFields({ ...fields, hold: event.target.value as ReadinessHoldChoice })}
-            >
-              {readinessHoldFilters.map((hold) => (
-                <option key={hold} value={hold}>
-                  {t(`board.filters.holds.${hold}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={`${listStyles.field} ${listStyles.fieldGrow}`}>
-            <label className={listStyles.label} htmlFor={`${id}-subject`}>
-              {t('board.filters.subject')}
-            </label>
-            <input
-              id={`${id}-subject`}
-              className={listStyles.input}
-              maxLength={100}
-              value={fields.subject}
-              onChange={(event) => setFields({ ...fields, subject: event.target.value })}
-            />
-          </div>
+          <SiteFilterChoice
+            label={t('board.filters.site')}
+            allSitesLabel={t('board.filters.allSites')}
+            sites={sites.map((site) => ({ id: site.siteId, label: site.label }))}
+            value={fields.siteId}
+            onChange={(siteId) => setFields({ ...fields, siteId })}
+          />
+          <FilterChoice
+            label={t('board.filters.state')}
+            choices={readinessStateFilters}
+            value={fields.state}
+            optionLabel={(state) => t(`board.filters.states.${state}`)}
+            onChange={(state) => setFields({ ...fields, state })}
+          />
+          <FilterChoice
+            label={t('board.filters.hold')}
+            choices={readinessHoldFilters}
+            value={fields.hold}
+            optionLabel={(hold) => t(`board.filters.holds.${hold}`)}
+            onChange={(hold) => setFields({ ...fields, hold })}
+          />
+          <FilterText
+            label={t('board.filters.subject')}
+            maxLength={100}
+            value={fields.subject}
+            onChange={(subject) => setFields({ ...fields, subject })}
+          />
           {actions}
         </div>
       )}

@@ -6,6 +6,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
+  ListLoadError,
   ListTable,
   ListTableMessage,
   listStyles,
@@ -210,13 +211,12 @@ function QueryList({ studyId }: { studyId: number }) {
       </div>
 
       {list.isError && !data ? (
-        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
-          <span>{t('list.loadFailed')}</span>
-          <span>{list.error.message}</span>
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            {t('retry')}
-          </Button>
-        </div>
+        <ListLoadError
+          title={t('list.loadFailed')}
+          detail={list.error.message}
+          retryLabel={t('retry')}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <ListTable
           label={t('list.caption')}

@@ -10,6 +10,7 @@ import {
 } from '@cdms/contract';
 import type { SortOrder } from '../../../components/list-page.tsx';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
+import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
 
 /**
  * The query list's filters, sort and page size as they live in the URL (issue 14): the URL is the
@@ -113,20 +114,6 @@ const PARAMS = [
 
 const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
-function oneOf<T extends string | number>(allowed: readonly T[], raw: string | null, fallback: T): T {
-  return allowed.find((value) => String(value) === raw) ?? fallback;
-}
-
-function siteIdOf(raw: string | null): number | null {
-  if (!raw || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
-}
-
-function searchText(raw: string | null): string {
-  return (raw ?? '').trim().slice(0, QUERY_SEARCH_MAX);
-}
-
 /** The list a URL asks for. A form without its visit, or an item without its form, is dropped. */
 export function readQueryListFilters(params: URLSearchParams): QueryListFilters {
   const defaults = DEFAULT_QUERY_FILTERS;
@@ -140,13 +127,13 @@ export function readQueryListFilters(params: URLSearchParams): QueryListFilters 
     state: oneOf(STATE_CHOICES, params.get('state'), defaults.state),
     kind: oneOf(KIND_CHOICES, params.get('kind'), defaults.kind),
     siteId: siteIdOf(params.get('siteId')),
-    subject: searchText(params.get('subject')),
+    subject: searchText(params.get('subject'), QUERY_SEARCH_MAX),
     visitKey,
     formKey,
     itemPath,
     assignee: oneOf(ASSIGNEE_CHOICES, params.get('assignee'), defaults.assignee),
     age: oneOf(AGE_CHOICES, params.get('age'), defaults.age),
-    text: searchText(params.get('text')),
+    text: searchText(params.get('text'), QUERY_SEARCH_MAX),
     sort: oneOf(queryListSortKeys, params.get('sort'), defaults.sort),
     order: oneOf<SortOrder>(['asc', 'desc'], params.get('order'), defaults.order),
     page: parsePageParam(params.get(PAGE_PARAM)),

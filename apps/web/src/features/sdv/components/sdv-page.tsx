@@ -12,6 +12,7 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
+  ListLoadError,
   ListTable,
   ListTableMessage,
   listStyles,
@@ -213,13 +214,12 @@ function Sdv({ studyId }: { studyId: number }) {
       </div>
 
       {list.isError && !data ? (
-        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
-          <span>{t('page.loadFailed')}</span>
-          <span>{list.error.message}</span>
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            {t('page.retry')}
-          </Button>
-        </div>
+        <ListLoadError
+          title={t('page.loadFailed')}
+          detail={list.error.message}
+          retryLabel={t('page.retry')}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <ListTable
           label={t('subjects.caption')}

@@ -14,6 +14,7 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
+  ListLoadError,
   ListTable,
   ListTableMessage,
   listStyles,
@@ -177,13 +178,12 @@ function SubjectList({ studyId }: { studyId: number }) {
       </div>
 
       {list.isError && !data ? (
-        <div className={`${listStyles.card} ${listStyles.state} ${listStyles.stateError}`} role="alert">
-          <span>{t('list.loadFailed')}</span>
-          <span>{list.error.message}</span>
-          <Button variant="secondary" onClick={() => void list.refetch()}>
-            {t('retry')}
-          </Button>
-        </div>
+        <ListLoadError
+          title={t('list.loadFailed')}
+          detail={list.error.message}
+          retryLabel={t('retry')}
+          onRetry={() => void list.refetch()}
+        />
       ) : (
         <SubjectTable
           rows={data?.subjects}

@@ -16,6 +16,7 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
+import { oneOf } from '../../../lib/list-params.ts';
 
 /**
  * The subject list's filters, sort and page size as they live in the URL (prototype-spec §2
@@ -86,10 +87,6 @@ const PARAMS = [
   'order',
   'size',
 ];
-
-function oneOf<T extends string | number>(allowed: readonly T[], raw: string | null, fallback: T): T {
-  return allowed.find((value) => String(value) === raw) ?? fallback;
-}
 
 /** The list a URL asks for. A `range=3|6` without dates (a hand-written link) means the last months. */
 export function readSubjectListFilters(
