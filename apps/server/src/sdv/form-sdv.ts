@@ -3,6 +3,7 @@ import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { itemInPlan, type SdvPlanRule, verifiableItems } from './sdv-rules.ts';
+import { siteRankSql } from './sdv-sql.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -12,23 +13,10 @@ type Executor = Kysely<Database> | Transaction<Database>;
  */
 
 /** The subject's place at its site by registration order (1 = registered first; deleted ones left out). */
-export async function subjectSiteRank(
-  executor: Executor,
-  subject: { id: number; site_id: number; created_at: Date },
-): Promise<number> {
-  const row = await executor
-    .selectFrom('subjects')
-    .select(sql<number>`count(*)::int`.as('before'))
-    .where('site_id', '=', subject.site_id)
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', subject.created_at),
-        eb.and([eb('created_at', '=', subject.created_at), eb('id', '<', subject.id)]),
-      ]),
-    )
-    .executeTakeFirstOrThrow();
-  return row.before + 1;
+export async function subjectSiteRank(executor: Executor, subject: { id: number }): Promise<number> {
+  const result = await sql<{ rank: number }>`
+    select ${siteRankSql('s')}::int as rank from subjects s where s.id = ${subject.id}`.execute(executor);
+  return result.rows[0]?.rank ?? 0;
 }
 
 export function formStateOf(planned: number, verified: number): SdvFormState {
@@ -45,63 +33,121 @@ export interface FormSdvInput {
   formKey: string;
 }
 
-export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
-  const { definition, plan, subject, visitKey, formKey } = input;
+/** An entered, verifiable item of a saved form with its mark (null: none). */
+export interface MarkableItem {
+  key: string;
+  value: unknown;
+  critical: boolean;
+  /** null: no mark. */
+  state: 'verified' | 'changed' | null;
+  mark: {
+    verifiedBy: number;
+    verifierName: string;
+    verifiedAt: Date;
+    changedAt: Date | null;
+  } | null;
+}
+
+export interface MarkableForm {
+  instanceId: number | null;
+  /** Verifiable items of the form (entered or not), by key. */
+  verifiable: Set<string>;
+  /** Entered verifiable items, in the form's order. */
+  entered: MarkableItem[];
+}
+
+/**
+ * A form's verifiable items as stored: which the definition allows to verify, which are entered, with
+ * their values and marks — what the form's SDV shows and what the marking commands act on.
+ */
+export async function loadMarkableForm(
+  executor: Executor,
+  definition: StudyDefinition,
+  subjectId: number,
+  visitKey: string,
+  formKey: string,
+): Promise<MarkableForm> {
+  const items = verifiableItems(definition, visitKey, formKey);
+  const verifiable = new Set(items.map((item) => item.key));
   const instance = await executor
     .selectFrom('form_instances')
     .select('id')
-    .where('subject_id', '=', subject.id)
+    .where('subject_id', '=', subjectId)
     .where('visit_key', '=', visitKey)
     .where('form_key', '=', formKey)
     .executeTakeFirst();
+  if (!instance) return { instanceId: null, verifiable, entered: [] };
+  const values = new Map(
+    (
+      await executor
+        .selectFrom('item_values')
+        .select(['item_key', 'value'])
+        .where('form_instance_id', '=', instance.id)
+        .where('derived', '=', false)
+        .execute()
+    ).map((row) => [row.item_key, row.value]),
+  );
+  const marks = new Map(
+    (
+      await executor
+        .selectFrom('sdv_marks')
+        .innerJoin('users', 'users.id', 'sdv_marks.verified_by')
+        .select([
+          'sdv_marks.item_key',
+          'sdv_marks.state',
+          'sdv_marks.verified_by',
+          'sdv_marks.verified_at',
+          'sdv_marks.changed_at',
+          'users.name',
+        ])
+        .where('sdv_marks.form_instance_id', '=', instance.id)
+        .execute()
+    ).map((mark) => [mark.item_key, mark]),
+  );
+  const entered = items
+    .filter((item) => values.has(item.key))
+    .map((item): MarkableItem => {
+      const mark = marks.get(item.key);
+      return {
+        key: item.key,
+        value: values.get(item.key),
+        critical: item.critical,
+        state: mark?.state ?? null,
+        mark: mark
+          ? {
+              verifiedBy: mark.verified_by,
+              verifierName: mark.name,
+              verifiedAt: mark.verified_at,
+              changedAt: mark.changed_at,
+            }
+          : null,
+      };
+    });
+  return { instanceId: instance.id, verifiable, entered };
+}
+
+export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
+  const { definition, plan, subject, visitKey, formKey } = input;
+  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey);
   const items: Record<string, SdvItem> = {};
   let planned = 0;
   let verified = 0;
   let changed = 0;
-  if (instance) {
-    const entered = new Set(
-      (
-        await executor
-          .selectFrom('item_values')
-          .select('item_key')
-          .where('form_instance_id', '=', instance.id)
-          .where('derived', '=', false)
-          .execute()
-      ).map((row) => row.item_key),
-    );
-    const marks = new Map(
-      (
-        await executor
-          .selectFrom('sdv_marks')
-          .innerJoin('users', 'users.id', 'sdv_marks.verified_by')
-          .select([
-            'sdv_marks.item_key',
-            'sdv_marks.state',
-            'sdv_marks.verified_by',
-            'sdv_marks.verified_at',
-            'sdv_marks.changed_at',
-            'users.name',
-          ])
-          .where('sdv_marks.form_instance_id', '=', instance.id)
-          .execute()
-      ).map((mark) => [mark.item_key, mark]),
-    );
+  if (form.instanceId !== null) {
     const rank = await subjectSiteRank(executor, subject);
-    for (const item of verifiableItems(definition, visitKey, formKey)) {
-      if (!entered.has(item.key)) continue;
-      const mark = marks.get(item.key);
+    for (const item of form.entered) {
       const inPlan = itemInPlan(plan, rank, item.critical);
       items[item.key] = {
-        state: mark?.state ?? 'unverified',
+        state: item.state ?? 'unverified',
         inPlan,
-        verifiedBy: mark ? { userId: mark.verified_by, name: mark.name } : null,
-        verifiedAt: mark?.verified_at.toISOString() ?? null,
-        changedAt: mark?.changed_at?.toISOString() ?? null,
+        verifiedBy: item.mark ? { userId: item.mark.verifiedBy, name: item.mark.verifierName } : null,
+        verifiedAt: item.mark?.verifiedAt.toISOString() ?? null,
+        changedAt: item.mark?.changedAt?.toISOString() ?? null,
       };
       if (!inPlan) continue;
       planned += 1;
-      if (mark?.state === 'verified') verified += 1;
-      if (mark?.state === 'changed') changed += 1;
+      if (item.state === 'verified') verified += 1;
+      if (item.state === 'changed') changed += 1;
     }
   }
   return {

@@ -9,9 +9,9 @@ import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
-import { loadFormSdv, subjectSiteRank } from './form-sdv.ts';
+import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } from './form-sdv.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
-import { itemInPlan, verifiableItems } from './sdv-rules.ts';
+import { itemInPlan } from './sdv-rules.ts';
 
 /**
  * What the SDV marking commands share: the policy (the subject visible, else 404; `sdv.mark` at its
@@ -63,70 +63,6 @@ export async function lockForSdv(
 ): Promise<void> {
   await lockSubjectForSdv(trx, subject);
   await refuseWriteUnderHolds(trx, 'sdv.mark', subjectTarget(subject, form));
-}
-
-/** An entered item of a saved form as marking sees it: its value and its mark's state. */
-export interface MarkableItem {
-  key: string;
-  value: unknown;
-  critical: boolean;
-  /** null: no mark. */
-  state: 'verified' | 'changed' | null;
-}
-
-export interface MarkableForm {
-  instanceId: number | null;
-  /** Verifiable items of the form (entered or not), by key. */
-  verifiable: Set<string>;
-  /** Entered verifiable items, in the form's order. */
-  entered: MarkableItem[];
-}
-
-export async function loadMarkableForm(
-  trx: Transaction<Database>,
-  definition: StudyDefinition,
-  subjectId: number,
-  visitKey: string,
-  formKey: string,
-): Promise<MarkableForm> {
-  const items = verifiableItems(definition, visitKey, formKey);
-  const verifiable = new Set(items.map((item) => item.key));
-  const instance = await trx
-    .selectFrom('form_instances')
-    .select('id')
-    .where('subject_id', '=', subjectId)
-    .where('visit_key', '=', visitKey)
-    .where('form_key', '=', formKey)
-    .executeTakeFirst();
-  if (!instance) return { instanceId: null, verifiable, entered: [] };
-  const values = new Map(
-    (
-      await trx
-        .selectFrom('item_values')
-        .select(['item_key', 'value'])
-        .where('form_instance_id', '=', instance.id)
-        .where('derived', '=', false)
-        .execute()
-    ).map((row) => [row.item_key, row.value]),
-  );
-  const marks = new Map(
-    (
-      await trx
-        .selectFrom('sdv_marks')
-        .select(['item_key', 'state'])
-        .where('form_instance_id', '=', instance.id)
-        .execute()
-    ).map((row) => [row.item_key, row.state]),
-  );
-  const entered = items
-    .filter((item) => values.has(item.key))
-    .map((item) => ({
-      key: item.key,
-      value: values.get(item.key),
-      critical: item.critical,
-      state: marks.get(item.key) ?? null,
-    }));
-  return { instanceId: instance.id, verifiable, entered };
 }
 
 /** The entered items the plan counts for this subject and that are not verified now. */

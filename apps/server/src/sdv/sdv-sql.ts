@@ -37,6 +37,17 @@ export function siteFilter(column: string, sites: SiteScope): RawBuilder<boolean
   return sql<boolean>`${sql.ref(column)} in (${sql.join([...sites])})`;
 }
 
+/**
+ * The place at its site by registration order of the subject row named `alias` (1 = first; deleted
+ * subjects left out), counted on subjects_site_registration_idx: the plan's "first N subjects".
+ */
+export function siteRankSql(alias: string): RawBuilder<number> {
+  const s = sql.table(alias);
+  return sql<number>`(select count(*) from subjects o
+    where o.site_id = ${s}.site_id and o.deleted_at is null
+      and (o.created_at, o.id) <= (${s}.created_at, ${s}.id))`;
+}
+
 export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
   const { plan, keys } = input;
   const subjectIds = input.subjectId === undefined ? input.subjectIds : [input.subjectId];
@@ -54,10 +65,7 @@ export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
           row_number() over (partition by s.site_id order by s.created_at, s.id) as site_rank
         from subjects s
         where s.study_id = ${input.studyId} and s.deleted_at is null`
-      : sql`select s.id as subject_id, s.site_id,
-          (select count(*) from subjects o
-            where o.site_id = s.site_id and o.deleted_at is null
-              and (o.created_at, o.id) <= (s.created_at, s.id)) as site_rank
+      : sql`select s.id as subject_id, s.site_id, ${siteRankSql('s')} as site_rank
         from subjects s
         where s.study_id = ${input.studyId} and s.deleted_at is null
           and ${subjectIds.length === 0 ? sql`false` : sql`s.id in (${sql.join([...subjectIds])})`}`;

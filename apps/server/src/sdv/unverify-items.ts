@@ -7,7 +7,8 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { formSdvAfter, loadMarkableForm, lockForSdv, subjectForSdv } from './sdv-marking.ts';
+import { loadMarkableForm } from './form-sdv.ts';
+import { formSdvAfter, lockForSdv, subjectForSdv } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/unverify`: the monitor withdraws marks, with a reason (a mark made in

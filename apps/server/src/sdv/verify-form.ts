@@ -6,9 +6,9 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
+import { loadMarkableForm } from './form-sdv.ts';
 import {
   formSdvAfter,
-  loadMarkableForm,
   lockForSdv,
   markVerified,
   subjectForSdv,

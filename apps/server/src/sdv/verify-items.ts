@@ -6,7 +6,8 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { formSdvAfter, loadMarkableForm, lockForSdv, markVerified, subjectForSdv } from './sdv-marking.ts';
+import { loadMarkableForm } from './form-sdv.ts';
+import { formSdvAfter, lockForSdv, markVerified, subjectForSdv } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify`: the monitor marks items of one form as verified against

@@ -7,13 +7,8 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import {
-  loadMarkableForm,
-  lockSubjectForSdv,
-  markVerified,
-  subjectForSdv,
-  unverifiedPlannedItems,
-} from './sdv-marking.ts';
+import { loadMarkableForm } from './form-sdv.ts';
+import { lockSubjectForSdv, markVerified, subjectForSdv, unverifiedPlannedItems } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify-visit`: "verify form" for every form of the visit, in one
