@@ -3,6 +3,7 @@ import {
   type FormDataResponse,
   isSigningForm,
   randomizationForm,
+  refuseUnderHolds,
   todayInKorea,
 } from '@cdms/contract';
 import {
@@ -1072,7 +1073,8 @@ export function FormEditor({
       />
       <CommentModal
         key={commentSection?.key ?? ''}
-        canAdd={formData.holds.length === 0}
+        // A comment is data: the contract's lock rules say whether the holds in force allow it.
+        canAdd={refuseUnderHolds('form.comment', formData.holds) === null}
         sectionLabel={commentSection?.label[language] ?? ''}
         comments={formData.comments.filter((comment) => comment.sectionKey === commentSection?.key)}
         pending={addComment.isPending}
