@@ -233,37 +233,41 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
         .returningAll()
         .executeTakeFirstOrThrow();
 
-  for (const itemKey of changedKeys) {
-    const value = after[itemKey];
-    if (value === undefined) {
-      await trx
-        .deleteFrom('item_values')
-        .where('form_instance_id', '=', instance.id)
-        .where('item_key', '=', itemKey)
-        .execute();
-    } else {
-      await trx
-        .insertInto('item_values')
-        .values({
+  // The changed values in two statements at most (cleared ones deleted, the rest upserted), each
+  // change audited with its reason.
+  await deleteItemValues(
+    trx,
+    instance.id,
+    changedKeys.filter((itemKey) => after[itemKey] === undefined),
+  );
+  const written = changedKeys.filter((itemKey) => after[itemKey] !== undefined);
+  if (written.length > 0) {
+    await trx
+      .insertInto('item_values')
+      .values(
+        written.map((itemKey) => ({
           form_instance_id: instance.id,
           item_key: itemKey,
-          value: JSON.stringify(value),
+          value: JSON.stringify(after[itemKey]),
           derived: false,
           definition_version: input.definitionVersion,
           updated_at: now,
           updated_by: actor.userId,
-        })
-        .onConflict((conflict) =>
-          conflict.columns(['form_instance_id', 'item_key']).doUpdateSet({
-            value: JSON.stringify(value),
-            derived: false,
-            definition_version: input.definitionVersion,
-            updated_at: now,
-            updated_by: actor.userId,
-          }),
-        )
-        .execute();
-    }
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          derived: false,
+          definition_version: eb.ref('excluded.definition_version'),
+          updated_at: eb.ref('excluded.updated_at'),
+          updated_by: eb.ref('excluded.updated_by'),
+        })),
+      )
+      .execute();
+  }
+  for (const itemKey of changedKeys) {
+    const value = after[itemKey];
     await recordAudit(trx, actor, {
       type: 'data.item_changed',
       entityType: 'item',
@@ -289,19 +293,15 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // Changed data no longer match what the investigator signed.
   await invalidateSignatureOnChange(trx, subject, actor, { visitKey, formKey, itemKeys: changedKeys });
 
-  const updated = await trx
-    .updateTable('form_instances')
-    .set({
-      version: currentVersion + 1,
-      has_data: Object.keys(after).length > 0,
-      definition_version: input.definitionVersion,
-      saved_at: now,
-      saved_by: actor.userId,
-    })
-    .where('id', '=', instance.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  stored.instances.set(key, updated);
+  // The form's new state, in memory until its status is known: one UPDATE at the end writes both.
+  const savedState = {
+    version: currentVersion + 1,
+    has_data: Object.keys(after).length > 0,
+    definition_version: input.definitionVersion,
+    saved_at: now,
+    saved_by: actor.userId,
+  };
+  stored.instances.set(key, { ...instance, ...savedState });
 
   await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
   // The open and answered queries on changed items say what changed, before checks close any.
@@ -321,11 +321,16 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   );
   // The subject's row has been locked since the start, so its status read then is still current.
   await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
-  const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation);
+  const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation, key);
+  const saved = await trx
+    .updateTable('form_instances')
+    .set({ ...savedState, status: statuses.get(key) ?? instance.status })
+    .where('id', '=', instance.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  stored.instances.set(key, saved);
   // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
   await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id });
-  const saved = { ...updated, status: statuses.get(key) ?? updated.status };
-  stored.instances.set(key, saved);
   return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
 }
 
@@ -336,6 +341,8 @@ async function storeDerivedValues(
   evaluation: SubjectEvaluation,
   definitionVersion: string,
 ) {
+  const cleared: Array<{ instanceId: number; itemKey: string }> = [];
+  const written: Array<{ instanceId: number; itemKey: string; value: JsonValue }> = [];
   for (const form of evaluation.forms) {
     const instance = stored.instances.get(formKeyOf(form.visitKey, form.formKey));
     if (!instance) continue;
@@ -343,34 +350,53 @@ async function storeDerivedValues(
     for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(form.derived)])) {
       const value = form.derived[itemKey];
       if (sameEntry(previous[itemKey], value)) continue;
-      if (isEmptyEntry(value) || !instance.has_data) {
-        await trx
-          .deleteFrom('item_values')
-          .where('form_instance_id', '=', instance.id)
-          .where('item_key', '=', itemKey)
-          .execute();
-      } else {
-        await trx
-          .insertInto('item_values')
-          .values({
-            form_instance_id: instance.id,
-            item_key: itemKey,
-            value: JSON.stringify(value),
-            derived: true,
-            definition_version: definitionVersion,
-          })
-          .onConflict((conflict) =>
-            conflict
-              .columns(['form_instance_id', 'item_key'])
-              .doUpdateSet({ value: JSON.stringify(value), derived: true, updated_at: new Date() }),
-          )
-          .execute();
-      }
+      if (isEmptyEntry(value) || !instance.has_data) cleared.push({ instanceId: instance.id, itemKey });
+      else written.push({ instanceId: instance.id, itemKey, value: value as JsonValue });
     }
   }
+  for (const [instanceId, itemKeys] of groupByInstance(cleared))
+    await deleteItemValues(trx, instanceId, itemKeys);
+  if (written.length === 0) return;
+  const now = new Date();
+  await trx
+    .insertInto('item_values')
+    .values(
+      written.map(({ instanceId, itemKey, value }) => ({
+        form_instance_id: instanceId,
+        item_key: itemKey,
+        value: JSON.stringify(value),
+        derived: true,
+        definition_version: definitionVersion,
+        updated_at: now,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
+        value: eb.ref('excluded.value'),
+        derived: true,
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
 }
 
-/** The "query" checks that fail on saved forms, by `visit|form|checkId|path` (a system query's key). */
+function groupByInstance(entries: Array<{ instanceId: number; itemKey: string }>): Map<number, string[]> {
+  const grouped = new Map<number, string[]>();
+  for (const { instanceId, itemKey } of entries)
+    grouped.set(instanceId, [...(grouped.get(instanceId) ?? []), itemKey]);
+  return grouped;
+}
+
+/** Removes a form's stored values of these items (one statement; none when there are none). */
+async function deleteItemValues(trx: Transaction<Database>, instanceId: number, itemKeys: readonly string[]) {
+  if (itemKeys.length === 0) return;
+  await trx
+    .deleteFrom('item_values')
+    .where('form_instance_id', '=', instanceId)
+    .where('item_key', 'in', [...itemKeys])
+    .execute();
+}
+
 export function failingQueryChecks(
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
@@ -538,13 +564,17 @@ async function updateSubjectStatus(
   });
 }
 
-/** Each saved form's overview status from its data and its open queries. */
+/**
+ * Each saved form's overview status from its data and its open queries, written where it changed;
+ * `writtenByCaller` (the form a save is writing anyway) is only computed.
+ */
 export async function refreshFormStatuses(
   trx: Transaction<Database>,
   definition: StudyDefinition,
   subjectId: number,
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
+  writtenByCaller?: string,
 ): Promise<Map<string, string>> {
   const openCounts = await trx
     .selectFrom('queries')
@@ -568,7 +598,7 @@ export async function refreshFormStatuses(
       missingCount: form?.missing.length ?? 0,
     });
     statuses.set(key, status);
-    if (status !== instance.status)
+    if (status !== instance.status && key !== writtenByCaller)
       await trx.updateTable('form_instances').set({ status }).where('id', '=', instance.id).execute();
   }
   return statuses;
