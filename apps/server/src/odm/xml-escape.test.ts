@@ -15,7 +15,9 @@ describe('XML escaping', () => {
   });
 
   it('replaces characters XML 1.0 cannot carry with U+FFFD, and keeps everything else', () => {
-    expect(xmlSafeText('a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg');
+    expect(xmlSafeText('a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg')).toBe(
+      'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg',
+    );
     expect(xmlSafeText('\uFFFE\uFFFF')).toBe('\uFFFD\uFFFD');
     // Lone surrogates go, a proper pair (an emoji) stays.
     expect(xmlSafeText('x\uD800y\uDC00z')).toBe('x\uFFFDy\uFFFDz');
