@@ -55,6 +55,7 @@ export const auditEventTypes = [
   'query.cancelled',
   'query.reopened',
   'queries.exported',
+  'odm.exported',
   'comment.added',
   'hold.placed',
   'hold.lifted',

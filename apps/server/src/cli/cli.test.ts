@@ -9,10 +9,12 @@ import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { openPGlite } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { seedDemoData } from '../seed/demo-seed.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-'));
 const anchoredDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-anchored-'));
+const exportDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-export-'));
 
 function cdms(args: string[], input?: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
@@ -27,6 +29,7 @@ function cdms(args: string[], input?: string, env: Record<string, string> = {}) 
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(anchoredDataDir, { recursive: true, force: true });
+  fs.rmSync(exportDataDir, { recursive: true, force: true });
 });
 
 // Each test spawns the CLI (tsx start-up, PGlite open) once or more: seconds each, more on a busy machine.
@@ -111,5 +114,50 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     expect(verified.stderr).toContain('line 1 (record 4): hash_differs');
     expect(verified.status).toBe(1);
     // Two CLI processes and two database opens: well over the default 30 s on a busy machine.
+  }, 120_000);
+
+  it('exports a study as ODM into a file and audits the export (export-odm)', async () => {
+    const database = await openPGlite(exportDataDir);
+    await migrateToLatest(database.db);
+    await seedDemoData(database.db, { subjects: false });
+    await database.close();
+    const env = { DATA_DIR: exportDataDir };
+    const out = path.join(exportDataDir, 'study.odm.xml');
+
+    const written = cdms(
+      ['export-odm', '--study', 'TMP-2026', '--out', out, '--odm', '2.0', '--audit'],
+      undefined,
+      env,
+    );
+    expect(written.stderr).toBe('');
+    expect(written.stdout).toContain(
+      `ODM 2.0 of TMP-2026 written to ${out}: 0 subjects, 0 values, 0 queries`,
+    );
+    expect(written.status).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain('<ODM xmlns="http://www.cdisc.org/ns/odm/v2.0"');
+    expect(text).toContain('<StudyEventDef OID="SE.v1"');
+
+    expect(cdms(['export-odm', '--study', 'TMP-2026'], undefined, env).status).toBe(2);
+    expect(
+      cdms(['export-odm', '--study', 'TMP-2026', '--out', out, '--odm', '1.2'], undefined, env).status,
+    ).toBe(2);
+    const unknown = cdms(['export-odm', '--study', 'NO-SUCH', '--out', out], undefined, env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('There is no study NO-SUCH.');
+
+    const reopened = await openPGlite(exportDataDir);
+    const audited = await reopened.db
+      .selectFrom('audit_events')
+      .select(['actor_label', 'after'])
+      .where('event_type', '=', 'odm.exported')
+      .execute();
+    await reopened.close();
+    expect(audited).toEqual([
+      {
+        actor_label: 'cli',
+        after: expect.objectContaining({ format: 'ODM 2.0', subjects: 0, withAudit: true }),
+      },
+    ]);
   }, 120_000);
 });

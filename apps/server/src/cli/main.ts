@@ -12,6 +12,8 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
+import { ODM_VERSIONS, type OdmVersion } from '../odm/export-odm.ts';
+import { ExportScopeError, exportOdmToFile } from '../odm/export-odm-to-file.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 
@@ -24,13 +26,15 @@ import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
  *   audit checkpoint                                      sign the chain's head into AUDIT_CHECKPOINT_FILE
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  *   rebuild-read-model                                    recompute every subject's read-model rows
+ *   export-odm --study ID --out FILE [--odm 1.3.2|2.0] [--audit] [--site CODE]   CDISC ODM, streamed to a file
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
   npm run cdms -- audit verify
   npm run cdms -- audit checkpoint
   npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]
-  npm run cdms -- rebuild-read-model`;
+  npm run cdms -- rebuild-read-model
+  npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -234,6 +238,38 @@ async function rebuildReadModelCommand(database: DatabaseHandle): Promise<number
   return 0;
 }
 
+async function exportOdmCommand(database: DatabaseHandle, args: string[]): Promise<number> {
+  const study = option(args, 'study');
+  const out = option(args, 'out');
+  const version = option(args, 'odm') ?? '1.3.2';
+  const site = option(args, 'site');
+  if (!study || !out || !(ODM_VERSIONS as readonly string[]).includes(version)) {
+    console.error(`export-odm needs --study and --out; --odm is 1.3.2 (default) or 2.0.\n${usage}`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const result = await exportOdmToFile(database.db, systemActor('cli'), {
+      study,
+      out,
+      version: version as OdmVersion,
+      audit: args.includes('--audit'),
+      ...(site !== undefined ? { site } : {}),
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `ODM ${version} of ${result.studyCode} written to ${out}: ${result.subjects} subjects, ${result.values} values, ${result.queries} queries in ${seconds} s.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ExportScopeError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
@@ -248,7 +284,9 @@ async function main(args: string[]): Promise<number> {
             ? (database: DatabaseHandle) => generateRandomization(database, args.slice(2))
             : command === 'rebuild-read-model'
               ? (database: DatabaseHandle) => rebuildReadModelCommand(database)
-              : undefined;
+              : command === 'export-odm'
+                ? (database: DatabaseHandle) => exportOdmCommand(database, args.slice(1))
+                : undefined;
   if (!run) {
     console.error(usage);
     return 2;

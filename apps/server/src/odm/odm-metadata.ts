@@ -1,0 +1,280 @@
+import {
+  type Code,
+  type ItemDefinition,
+  type LocalizedText,
+  type StudyDefinition,
+  sectionsForVisit,
+  YES_NO_CODES,
+} from '@cdms/study';
+
+/**
+ * The ODM view of a study definition, shared by the 1.3.2 and 2.0 writers and the round-trip tests:
+ * a StudyEventDef per visit, a FormDef per form, an ItemGroupDef per section (a repeating section
+ * is a repeating group), an ItemDef per item of a form, a CodeList per code list (and the built-in
+ * yes/no list), a MeasurementUnit per unit symbol. OIDs are built from the definition's keys, which
+ * never change once data exist, so the same study gives the same OIDs in every export:
+ * `SE.v1`, `F.vitalSigns`, `IG.vitalSigns.main`, `I.vitalSigns.systolic`, `CL.gender`, `MU.mmHg`.
+ * Keys keep their case (camelCase keys upper-cased could collide and read worse).
+ */
+
+export const oids = {
+  study: (studyCode: string) => `S.${studyCode}`,
+  metaDataVersion: (version: string) => `MDV.${version}`,
+  event: (visitKey: string) => `SE.${visitKey}`,
+  form: (formKey: string) => `F.${formKey}`,
+  itemGroup: (formKey: string, sectionKey: string) => `IG.${formKey}.${sectionKey}`,
+  item: (formKey: string, itemKey: string) => `I.${formKey}.${itemKey}`,
+  codeList: (codeListKey: string) => `CL.${codeListKey}`,
+  /**
+   * Unit symbols hold slashes, superscripts and signs (kg/m², °C, 10³/µL): the OID keeps their
+   * letters and digits (MU.kg_m, MU.C, MU.10_L); `buildOdmMetadata` numbers the rare clash.
+   */
+  unit: (symbol: string) => `MU.${symbol.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'unit'}`,
+  user: (userId: number) => `U.${userId}`,
+  /** Who acts when no person does (derived values, system queries, CLI). */
+  systemUser: 'U.SYSTEM',
+  location: (siteCode: string) => `LOC.${siteCode}`,
+  signatureDef: 'SD.CASEBOOK',
+  query: (queryId: number) => `Q.${queryId}`,
+} as const;
+
+/** The code list every yesNo item refers to. */
+export const YES_NO_CODE_LIST_KEY = 'yesNo';
+
+export type OdmDataType = 'text' | 'integer' | 'float' | 'date' | 'time' | 'boolean';
+
+export interface OdmItemDef {
+  oid: string;
+  formKey: string;
+  item: ItemDefinition;
+  dataType: OdmDataType;
+  /** Text length limit, or the digits of a number when the definition bounds it. */
+  length?: number;
+  /** Digits after the decimal point (decimal items). */
+  significantDigits?: number;
+  codeListOid?: string;
+  unitOid?: string;
+  /** Several codes in one value (multipleChoice). */
+  multiple: boolean;
+}
+
+export interface OdmItemGroupDef {
+  oid: string;
+  formKey: string;
+  sectionKey: string;
+  label: LocalizedText;
+  /** The key the rows are stored under when the section is a repeating group. */
+  repeatingKey?: string;
+  itemOids: string[];
+}
+
+export interface OdmFormDef {
+  oid: string;
+  key: string;
+  label: LocalizedText;
+  itemGroupOids: string[];
+}
+
+export interface OdmEventDef {
+  oid: string;
+  key: string;
+  label: LocalizedText;
+  /** The visit holding the "all" forms (AEs, drugs…): data belong to the study, not to a date. */
+  common: boolean;
+  formOids: string[];
+}
+
+export interface OdmCodeList {
+  oid: string;
+  key: string;
+  codes: Code[];
+}
+
+export interface OdmMetadata {
+  studyOid: string;
+  studyCode: string;
+  studyLabel: LocalizedText;
+  metaDataVersionOid: string;
+  version: string;
+  events: OdmEventDef[];
+  forms: OdmFormDef[];
+  itemGroups: OdmItemGroupDef[];
+  items: OdmItemDef[];
+  codeLists: OdmCodeList[];
+  units: { oid: string; symbol: string }[];
+  /** Where a stored value goes: `visit|form|key` (a top-level item or a repeating group's key). */
+  placeOf(visitKey: string, formKey: string, storedKey: string): StoredKeyPlace | undefined;
+  itemByOid: Map<string, OdmItemDef>;
+  /** An item's place in its group's ItemRefs, by `groupOid|itemOid` (the data follow the definition's order). */
+  itemOrder: Map<string, number>;
+}
+
+/** A stored key's place in the ODM tree: a plain item of a group, or a repeating group's rows. */
+export type StoredKeyPlace =
+  | { kind: 'item'; itemGroupOid: string; item: OdmItemDef }
+  | { kind: 'rows'; itemGroupOid: string; columns: Map<string, OdmItemDef> };
+
+function dataTypeOf(item: ItemDefinition): OdmDataType {
+  switch (item.type) {
+    case 'integer':
+      return 'integer';
+    case 'decimal':
+      return 'float';
+    case 'date':
+      return 'date';
+    case 'time':
+      return 'time';
+    case 'checkbox':
+      return 'boolean';
+    default:
+      return 'text';
+  }
+}
+
+/** Builds the ODM metadata of a study definition (pure; the same definition gives the same result). */
+export function buildOdmMetadata(
+  definition: StudyDefinition,
+  study: { code: string; version: string },
+): OdmMetadata {
+  // Unit symbol → OID, in the order the definition first uses them, so the same definition always
+  // gives the same OIDs; two symbols with the same letters (kg/m² and kg/m³) get _2, _3….
+  const units = new Map<string, string>();
+  const unitOidOf = (symbol: string): string => {
+    const known = units.get(symbol);
+    if (known) return known;
+    const taken = new Set(units.values());
+    const base = oids.unit(symbol);
+    let oid = base;
+    for (let n = 2; taken.has(oid); n += 1) oid = `${base}_${n}`;
+    units.set(symbol, oid);
+    return oid;
+  };
+  const items = new Map<string, OdmItemDef>();
+  const itemGroups = new Map<string, OdmItemGroupDef>();
+  const forms: OdmFormDef[] = [];
+  const usesYesNo = { value: false };
+
+  const itemDefOf = (formKey: string, item: ItemDefinition): OdmItemDef => {
+    const oid = oids.item(formKey, item.key);
+    const known = items.get(oid);
+    if (known) return known;
+    let codeListOid: string | undefined;
+    if (item.type === 'yesNo') {
+      usesYesNo.value = true;
+      codeListOid = oids.codeList(YES_NO_CODE_LIST_KEY);
+    } else if (item.codeList !== undefined) codeListOid = oids.codeList(item.codeList);
+    const unitOid = item.unit === undefined ? undefined : unitOidOf(item.unit);
+    const dataType = dataTypeOf(item);
+    const made: OdmItemDef = {
+      oid,
+      formKey,
+      item,
+      dataType,
+      multiple: item.type === 'multipleChoice',
+      ...(dataType === 'text' && item.maxLength !== undefined ? { length: item.maxLength } : {}),
+      ...(item.type === 'decimal' && item.decimals !== undefined ? { significantDigits: item.decimals } : {}),
+      ...(codeListOid !== undefined ? { codeListOid } : {}),
+      ...(unitOid !== undefined ? { unitOid } : {}),
+    };
+    items.set(oid, made);
+    return made;
+  };
+
+  // A form's sections are the union over its default layout and its visit variants: a section key
+  // met again in a variant adds the items it did not have yet to the same ItemGroupDef.
+  for (const form of definition.forms) {
+    const groupOids: string[] = [];
+    const layouts = [form.sections, ...(form.variants ?? []).map((variant) => variant.sections)];
+    for (const sections of layouts) {
+      for (const section of sections) {
+        const oid = oids.itemGroup(form.key, section.key);
+        let group = itemGroups.get(oid);
+        if (!group) {
+          group = {
+            oid,
+            formKey: form.key,
+            sectionKey: section.key,
+            label: section.label,
+            ...(section.repeating ? { repeatingKey: section.repeating.key } : {}),
+            itemOids: [],
+          };
+          itemGroups.set(oid, group);
+          groupOids.push(oid);
+        }
+        for (const item of section.items) {
+          const itemDef = itemDefOf(form.key, item);
+          if (!group.itemOids.includes(itemDef.oid)) group.itemOids.push(itemDef.oid);
+        }
+      }
+    }
+    forms.push({ oid: oids.form(form.key), key: form.key, label: form.label, itemGroupOids: groupOids });
+  }
+
+  const codeLists: OdmCodeList[] = definition.codeLists.map((list) => ({
+    oid: oids.codeList(list.key),
+    key: list.key,
+    codes: list.codes,
+  }));
+  if (usesYesNo.value && !definition.codeLists.some((list) => list.key === YES_NO_CODE_LIST_KEY)) {
+    codeLists.push({
+      oid: oids.codeList(YES_NO_CODE_LIST_KEY),
+      key: YES_NO_CODE_LIST_KEY,
+      codes: YES_NO_CODES,
+    });
+  }
+
+  // Stored keys per (visit, form): the visit's own layout decides the section of each key.
+  const places = new Map<string, StoredKeyPlace>();
+  const formsByKey = new Map(definition.forms.map((form) => [form.key, form]));
+  for (const visit of definition.visits) {
+    for (const formKey of visit.forms) {
+      const form = formsByKey.get(formKey);
+      if (!form) continue;
+      for (const section of sectionsForVisit(form, visit.key)) {
+        const itemGroupOid = oids.itemGroup(formKey, section.key);
+        if (section.repeating) {
+          const columns = new Map(section.items.map((item) => [item.key, itemDefOf(formKey, item)]));
+          places.set(`${visit.key}|${formKey}|${section.repeating.key}`, {
+            kind: 'rows',
+            itemGroupOid,
+            columns,
+          });
+        } else {
+          for (const item of section.items)
+            places.set(`${visit.key}|${formKey}|${item.key}`, {
+              kind: 'item',
+              itemGroupOid,
+              item: itemDefOf(formKey, item),
+            });
+        }
+      }
+    }
+  }
+
+  return {
+    studyOid: oids.study(study.code),
+    studyCode: study.code,
+    studyLabel: definition.label,
+    metaDataVersionOid: oids.metaDataVersion(study.version),
+    version: study.version,
+    events: definition.visits.map((visit) => ({
+      oid: oids.event(visit.key),
+      key: visit.key,
+      label: visit.label,
+      common: visit.group === 'all',
+      formOids: visit.forms.map(oids.form),
+    })),
+    forms,
+    itemGroups: [...itemGroups.values()],
+    items: [...items.values()],
+    codeLists,
+    units: [...units.entries()].map(([symbol, oid]) => ({ oid, symbol })),
+    placeOf: (visitKey, formKey, storedKey) => places.get(`${visitKey}|${formKey}|${storedKey}`),
+    itemByOid: items,
+    itemOrder: new Map(
+      [...itemGroups.values()].flatMap((group) =>
+        group.itemOids.map((itemOid, index) => [`${group.oid}|${itemOid}`, index] as const),
+      ),
+    ),
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { readOdm } from './read-odm.ts';
+import { escapeXmlAttribute, escapeXmlText, xmlAttributes, xmlSafeText } from './xml-escape.ts';
+
+describe('XML escaping', () => {
+  it('escapes markup in text and quotes in attributes', () => {
+    expect(escapeXmlText('a < b && c > d ]]>')).toBe('a &lt; b &amp;&amp; c &gt; d ]]&gt;');
+    expect(escapeXmlAttribute(`"it's" <ok> & more`)).toBe('&quot;it&apos;s&quot; &lt;ok&gt; &amp; more');
+    expect(xmlAttributes({ A: 'x"y', B: undefined, C: 3, D: null })).toBe(' A="x&quot;y" C="3"');
+  });
+
+  it('keeps tabs and line breaks of an attribute as character references (not normalised to spaces)', () => {
+    expect(escapeXmlAttribute('one\ttwo\nthree\r')).toBe('one&#9;two&#10;three&#13;');
+    expect(escapeXmlText('one\ttwo\nthree\r')).toBe('one\ttwo\nthree&#13;');
+  });
+
+  it('replaces characters XML 1.0 cannot carry with U+FFFD, and keeps everything else', () => {
+    expect(xmlSafeText('a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg')).toBe(
+      'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg',
+    );
+    expect(xmlSafeText('\uFFFE\uFFFF')).toBe('\uFFFD\uFFFD');
+    // Lone surrogates go, a proper pair (an emoji) stays.
+    expect(xmlSafeText('x\uD800y\uDC00z')).toBe('x\uFFFDy\uFFFDz');
+    expect(xmlSafeText('고막 😀 \t\n\r')).toBe('고막 😀 \t\n\r');
+    expect(escapeXmlAttribute('\u0007<')).toBe('\uFFFD&lt;');
+  });
+
+  it('gives text an XML parser reads back exactly (apart from the replaced characters)', () => {
+    const value = `Tom & "Jerry" <b>'s</b>\nline two\r\nthree\ttab 환자 😀 \u0001end`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?><ODM ODMVersion="1.3.2" FileType="Snapshot"><ClinicalData><SubjectData${xmlAttributes({ SubjectKey: value })}><StudyEventData StudyEventOID="SE.v1"><FormData FormOID="F.f"><ItemGroupData ItemGroupOID="IG.f.s"><ItemData${xmlAttributes({ ItemOID: 'I.f.i', Value: value })}/></ItemGroupData></FormData></StudyEventData></SubjectData></ClinicalData></ODM>`;
+    const read = readOdm(xml);
+    const expected = xmlSafeText(value);
+    const subject = read.subjects.get(expected);
+    expect(subject?.subjectKey).toBe(expected);
+    expect(subject?.visits.v1?.f?.s?.i?.values).toEqual([expected]);
+  });
+});
