@@ -5,8 +5,8 @@ import {
   type VisitAlarmListResponse,
 } from '@cdms/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, seedDemo, signIn } from '../../test/test-app.ts';
-import { describeWithDatabase } from '../../test/test-database.ts';
+import { buildTestApp, signIn } from '../../test/test-app.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
@@ -27,18 +27,18 @@ interface ListRow {
   initialSignature: 'done' | 'pending';
 }
 
-describeWithDatabase('dashboard and list over the living demo', (database) => {
+/** Registered through test/living-demo.test.ts, which seeds the living demo once for these checks and the seed's. */
+export function demoFigureChecks(database: () => DatabaseHandle): void {
   let app: App;
   let studyId: number;
 
   beforeAll(async () => {
     const { db } = database();
-    await seedDemo(db, { subjects: true });
     app = await buildTestApp(database());
     studyId = (
       await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
     ).id;
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -277,4 +277,4 @@ describeWithDatabase('dashboard and list over the living demo', (database) => {
       })),
     ).toEqual(expected.slice(0, 100));
   });
-});
+}

@@ -1,0 +1,20 @@
+import { beforeAll, describe } from 'vitest';
+import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
+import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
+import { seedDemo } from './test-app.ts';
+import { describeWithDatabase } from './test-database.ts';
+
+/**
+ * The living demo, seeded once per database, checked twice: its data as planned
+ * (src/seed/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
+ * tables (src/dashboard/demo-figures.checks.ts). Both only read, so they share one seed: seeding
+ * 31 casebooks through the commands is most of either's time.
+ */
+describeWithDatabase('the living demo', (database) => {
+  beforeAll(async () => {
+    await seedDemo(database().db, { subjects: true });
+  }, 300_000);
+
+  describe('as seeded', () => livingDemoSeedChecks(database));
+  describe('dashboard and list over it', () => demoFigureChecks(database));
+});
