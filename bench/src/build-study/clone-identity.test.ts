@@ -1,3 +1,4 @@
+import { cp } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../apps/server/src/db/database.ts';
@@ -8,8 +9,8 @@ import {
   dropBenchDatabase,
   openBenchDatabase,
 } from '../bench-database.ts';
-import { prepareBenchStudy } from './bench-study.ts';
-import { buildBenchStudy, enterTemplates } from './build-bench-study.ts';
+import { loadBenchStudy } from './bench-study.ts';
+import { buildBenchStudy } from './build-bench-study.ts';
 import { Casebook, People, stepsOf, templatePlans } from './casebook-steps.ts';
 import { copyInitials, loadTemplates } from './clone-subjects.ts';
 
@@ -23,24 +24,43 @@ const SITE_COUNT = 20;
 const SLOTS_PER_SITE = 10;
 const SUBJECTS = templatePlans.length * 2;
 
-const opened: { database: BenchDatabase; handle: DatabaseHandle }[] = [];
-async function freshDatabase(label: string): Promise<Kysely<Database>> {
-  const database = await createBenchDatabase('pglite', '', label);
+const created: BenchDatabase[] = [];
+const opened: DatabaseHandle[] = [];
+async function open(database: BenchDatabase): Promise<Kysely<Database>> {
   const handle = await openBenchDatabase(database);
-  opened.push({ database, handle });
+  opened.push(handle);
   return handle.db;
 }
 afterAll(async () => {
-  for (const { database, handle } of opened) {
-    await handle.close();
-    await dropBenchDatabase(database, '');
-  }
+  for (const handle of opened) await handle.close();
+  for (const database of created) await dropBenchDatabase(database, '');
 });
 
+/**
+ * The study with its 31 templates entered through the commands, in two databases: built once and
+ * its data directory copied (entering the templates is most of the test's time, and both sides
+ * start from the same rows either way).
+ */
+async function twoDatabasesWithTemplates(): Promise<[BenchDatabase, BenchDatabase]> {
+  const first = await createBenchDatabase('pglite', '', 'identity-bulk');
+  created.push(first);
+  const handle = await openBenchDatabase(first);
+  const report = await buildBenchStudy(handle.db, {
+    subjects: templatePlans.length,
+    siteCount: SITE_COUNT,
+    slotsPerSite: SLOTS_PER_SITE,
+  });
+  expect(report.templates).toBe(templatePlans.length);
+  await handle.close();
+  const second = await createBenchDatabase('pglite', '', 'identity-commands');
+  created.push(second);
+  await cp(first.where, second.where, { recursive: true });
+  return [first, second];
+}
+
 /** The copies through the commands, in the order and at the sites the bulk loader gives them. */
-async function buildThroughCommands(db: Kysely<Database>): Promise<void> {
-  const study = await prepareBenchStudy(db, { siteCount: SITE_COUNT, slotsPerSite: SLOTS_PER_SITE });
-  await enterTemplates(db, study);
+async function copyThroughCommands(db: Kysely<Database>): Promise<void> {
+  const study = await loadBenchStudy(db);
   const templates = await loadTemplates(db, study, templatePlans.length);
   const people = new People(db);
   for (let index = 0; index < SUBJECTS - templates.length; index += 1) {
@@ -194,15 +214,16 @@ async function studyRows(db: Kysely<Database>) {
 
 describe('the bulk loader', () => {
   it('writes the rows the commands write for the same casebooks', async () => {
-    const bulk = await freshDatabase('identity-bulk');
+    const [bulkDatabase, commandsDatabase] = await twoDatabasesWithTemplates();
+    const bulk = await open(bulkDatabase);
     const report = await buildBenchStudy(bulk, {
       subjects: SUBJECTS,
       siteCount: SITE_COUNT,
       slotsPerSite: SLOTS_PER_SITE,
     });
     expect(report.copies).toBe(templatePlans.length);
-    const commands = await freshDatabase('identity-commands');
-    await buildThroughCommands(commands);
+    const commands = await open(commandsDatabase);
+    await copyThroughCommands(commands);
 
     const fromBulk = await studyRows(bulk);
     const fromCommands = await studyRows(commands);
