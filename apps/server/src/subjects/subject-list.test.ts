@@ -1,14 +1,16 @@
 import { gunzipSync } from 'node:zlib';
-import { monthsBefore, todayInKorea } from '@cdms/contract';
+import { monthsBefore, type SubjectListRow, subjectListFilterSchema, todayInKorea } from '@cdms/contract';
 import { tmPerforationStudy } from '@cdms/study';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { loadPrincipal } from '../auth/principal.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { csvHeaderLine, csvRowLines, neutralizeFormula } from './subject-export.ts';
+import { subjectDownload } from './subject-list.ts';
 
 interface Row {
   pk: number;
@@ -545,6 +547,30 @@ describeWithDatabase('subject list, export and delete API', (database) => {
       },
     });
     expect(audit.at(-1)?.actor_label).toBe('admin@demo.cdms');
+  });
+
+  it('downloads, chunk by chunk, the rows of the list in its order and numbering', async () => {
+    const expected = await rowsOf('dm', 'sort=subjectId&order=desc');
+    expect(expected.length).toBeGreaterThan(4);
+    const db = database().db;
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'dm@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const session = await db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const principal = await loadPrincipal(db, user, session);
+    const filter = subjectListFilterSchema.parse({ sort: 'subjectId', order: 'desc' });
+    // Chunks of two: the order is taken once and every chunk keeps it.
+    const download = await subjectDownload(db, principal, studyId, filter, 2);
+    const rows: SubjectListRow[] = [];
+    for await (const chunk of download.chunks) rows.push(...chunk);
+    expect(download.total).toBe(expected.length);
+    expect(rows.map((row) => [row.number, row.pk])).toEqual(expected.map((row) => [row.number, row.pk]));
   });
 
   it('compresses the CSV download as it streams when the browser accepts it', async () => {

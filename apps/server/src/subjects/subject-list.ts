@@ -282,11 +282,12 @@ export async function listSubjectsPage(
 }
 
 /** Rows per query of the download: memory stays flat whatever the trial's size. */
-const EXPORT_CHUNK = 500;
+const EXPORT_CHUNK = 250;
 
 /**
  * The filtered, sorted subjects without paging (the download), numbered from 1, read a chunk at a
- * time so the file can be streamed.
+ * time so the file can be streamed. The order is taken once, as subject ids (a few bytes each):
+ * paging the sorted query with OFFSET instead sorted every filtered subject again for each chunk.
  */
 export async function* allSubjectRows(
   db: Kysely<Database>,
@@ -295,22 +296,42 @@ export async function* allSubjectRows(
   filter: SubjectListFilter,
   context: ListContext,
   today: string,
+  chunkSize = EXPORT_CHUNK,
 ): AsyncGenerator<SubjectListRow[]> {
   if (noSubjects(context) || !context.definition) return;
   const { definition } = context;
-  const query = sorted(filteredQuery(db, studyId, context.sites, filter, today), filter, context.orders);
-  for (let offset = 0; ; offset += EXPORT_CHUNK) {
-    const rows = await query.limit(EXPORT_CHUNK).offset(offset).execute();
-    yield rows.map((row, index) =>
-      presentRow(
-        row,
-        offset + index + 1,
-        definition,
-        context.orders,
-        can(principal, 'subject.delete', { studyId, siteId: row.site_id }),
-      ),
-    );
-    if (rows.length < EXPORT_CHUNK) return;
+  const ordered = await sorted(
+    filteredQuery(db, studyId, context.sites, filter, today),
+    filter,
+    context.orders,
+  )
+    .clearSelect()
+    .select('f.subject_id')
+    .execute();
+  const ids = ordered.map((row) => row.subject_id);
+  for (let start = 0; start < ids.length; start += chunkSize) {
+    const chunk = ids.slice(start, start + chunkSize);
+    const rows = (await db
+      .selectFrom('subject_facts as f')
+      .selectAll('f')
+      .select(siteCodeOfSubject.as('site_code'))
+      .where('f.subject_id', 'in', chunk)
+      .execute()) as ListRow[];
+    const rowOf = new Map(rows.map((row) => [row.subject_id, row]));
+    // A subject deleted since the order was taken has no row any more: left out.
+    yield chunk.flatMap((subjectId, index) => {
+      const row = rowOf.get(subjectId);
+      if (!row) return [];
+      return [
+        presentRow(
+          row,
+          start + index + 1,
+          definition,
+          context.orders,
+          can(principal, 'subject.delete', { studyId, siteId: row.site_id }),
+        ),
+      ];
+    });
   }
 }
 
@@ -320,6 +341,8 @@ export async function subjectDownload(
   principal: Principal,
   studyId: number,
   filter: SubjectListFilter,
+  /** Rows per query (tests take small chunks to cross chunk boundaries). */
+  chunkSize = EXPORT_CHUNK,
 ): Promise<{ studyCode: string; today: string; total: number; chunks: AsyncGenerator<SubjectListRow[]> }> {
   const context = await listContext(db, principal, studyId);
   const today = todayInKorea();
@@ -330,6 +353,6 @@ export async function subjectDownload(
     studyCode: context.studyCode,
     today,
     total,
-    chunks: allSubjectRows(db, principal, studyId, filter, context, today),
+    chunks: allSubjectRows(db, principal, studyId, filter, context, today, chunkSize),
   };
 }
