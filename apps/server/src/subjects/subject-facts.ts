@@ -7,7 +7,7 @@ import {
   type StudyDefinition,
   type VisitScheduleEntry,
 } from '@cdms/study';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
@@ -103,6 +103,21 @@ function asNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** The subject's open or answered queries (of one kind, or all), as a subquery of the subject row. */
+function queryCount(
+  eb: ExpressionBuilder<Database, 'subjects'>,
+  status: 'open' | 'answered',
+  kind?: 'manual',
+) {
+  let query = eb
+    .selectFrom('queries')
+    .select((inner) => inner.fn.countAll<number>().as('count'))
+    .whereRef('queries.subject_id', '=', 'subjects.id')
+    .where('queries.status', '=', status);
+  if (kind) query = query.where('queries.kind', '=', kind);
+  return query;
+}
+
 /** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
 export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): Promise<SubjectFacts[]> {
   const { sites } = query;
@@ -125,6 +140,19 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       'sites.institution_number',
       'randomization_slots.sequence as randomization_sequence',
       'randomization_slots.assigned_at as randomized_at',
+      // Counted per subject in the same statement (index lookups on the subject's rows): a save
+      // refreshes one subject's facts, and every round trip there is paid on every save.
+      (eb) => queryCount(eb, 'open').as('open_queries'),
+      (eb) => queryCount(eb, 'answered').as('answered_queries'),
+      (eb) => queryCount(eb, 'open', 'manual').as('manual_open_queries'),
+      (eb) => queryCount(eb, 'answered', 'manual').as('manual_answered_queries'),
+      (eb) =>
+        eb
+          .selectFrom('form_instances')
+          .select((inner) => inner.fn.countAll<number>().as('count'))
+          .whereRef('form_instances.subject_id', '=', 'subjects.id')
+          .where('form_instances.has_data', '=', true)
+          .as('saved_forms'),
     ])
     .where('subjects.study_id', '=', query.studyId)
     .where('subjects.deleted_at', 'is', null)
@@ -170,20 +198,6 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     (visit[row.form_key] as Record<string, unknown>)[row.item_key] = row.value;
   }
 
-  const queryCounts = await db
-    .selectFrom('queries')
-    .select(['subject_id', 'status', 'kind', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('subject_id', 'in', ids)
-    .where('status', 'in', ['open', 'answered'])
-    .groupBy(['subject_id', 'status', 'kind'])
-    .execute();
-  const savedForms = await db
-    .selectFrom('form_instances')
-    .select(['subject_id', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('subject_id', 'in', ids)
-    .where('has_data', '=', true)
-    .groupBy('subject_id')
-    .execute();
   const signatureOf = await signatureStatesOf(db, ids);
   const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids);
 
@@ -203,12 +217,6 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     const visitsDone = query.definition.visits
       .filter((visit) => visitDates[visit.key] !== undefined)
       .map((visit): VisitDone => ({ visitKey: visit.key, date: visitDates[visit.key] as string }));
-    const countOf = (status: string, kind?: 'manual') =>
-      queryCounts
-        .filter(
-          (row) => row.subject_id === subject.id && row.status === status && (!kind || row.kind === kind),
-        )
-        .reduce((sum, row) => sum + Number(row.count), 0);
     return {
       id: subject.id,
       screeningNumber: subject.screening_number,
@@ -233,10 +241,10 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       schedule: computeVisitSchedule(query.definition, forms, { today: query.today }),
       adverseEventCount: eventRows.length,
       seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
-      openQueryCount: countOf('open'),
-      answeredQueryCount: countOf('answered'),
-      manualOpenQueryCount: countOf('open', 'manual'),
-      manualAnsweredQueryCount: countOf('answered', 'manual'),
+      openQueryCount: Number(subject.open_queries ?? 0),
+      answeredQueryCount: Number(subject.answered_queries ?? 0),
+      manualOpenQueryCount: Number(subject.manual_open_queries ?? 0),
+      manualAnsweredQueryCount: Number(subject.manual_answered_queries ?? 0),
       signature: signatureOf.get(subject.id) ?? 'none',
       screeningFailureReason:
         subject.status === 'screening_failure'
@@ -244,7 +252,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           : null,
       dropoutReason:
         subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
-      savedFormCount: Number(savedForms.find((row) => row.subject_id === subject.id)?.count ?? 0),
+      savedFormCount: Number(subject.saved_forms ?? 0),
       sdv: sdvOf.get(subject.id) ?? NO_SDV,
     };
   });
