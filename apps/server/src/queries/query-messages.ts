@@ -18,24 +18,28 @@ export interface NewQueryMessage {
 /** Adds a message to a query's thread and keeps the query's message count and last message time. */
 export async function addQueryMessage(trx: Transaction<Database>, message: NewQueryMessage): Promise<number> {
   const at = message.at ?? new Date();
+  // One statement: the message inserted and the query's count and time moved with it.
   const row = await trx
-    .insertInto('query_messages')
-    .values({
-      query_id: message.queryId,
-      kind: message.kind,
-      text: JSON.stringify(message.text),
-      author_user_id: message.authorUserId,
-      author_role: message.authorRole,
-      created_at: at,
-      proposed_value: message.proposedValue === undefined ? null : JSON.stringify(message.proposedValue),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await trx
+    .with('message', (db) =>
+      db
+        .insertInto('query_messages')
+        .values({
+          query_id: message.queryId,
+          kind: message.kind,
+          text: JSON.stringify(message.text),
+          author_user_id: message.authorUserId,
+          author_role: message.authorRole,
+          created_at: at,
+          proposed_value: message.proposedValue === undefined ? null : JSON.stringify(message.proposedValue),
+        })
+        .returning('id'),
+    )
     .updateTable('queries')
     .set((eb) => ({ message_count: eb('message_count', '+', 1), last_message_at: at }))
     .where('id', '=', message.queryId)
-    .execute();
+    .returning((eb) => eb.selectFrom('message').select('message.id').as('id'))
+    .executeTakeFirstOrThrow();
+  if (row.id === null) throw new Error(`query ${message.queryId}: the message was not stored`);
   return row.id;
 }
 
