@@ -10,7 +10,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, QueryRow } from '../db/schema.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
 import { addQueryMessage } from './query-messages.ts';
 
@@ -29,6 +29,8 @@ export interface ValueChangeInput {
   after: FormValues;
   changedKeys: string[];
   actor: AuditActor;
+  /** The subject's open and answered queries (the save has read them), oldest first. */
+  openQueries: readonly Pick<QueryRow, 'id' | 'visit_key' | 'form_key' | 'item_path' | 'status'>[];
 }
 
 const ITEM_PATH = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\d+)\]\.([A-Za-z][A-Za-z0-9_]*))?$/;
@@ -77,15 +79,9 @@ export async function postValueChangeMessages(
 ): Promise<void> {
   if (input.changedKeys.length === 0) return;
   const { subject, definition, visitKey, formKey } = input;
-  const queries = await trx
-    .selectFrom('queries')
-    .select(['id', 'item_path', 'status'])
-    .where('subject_id', '=', subject.id)
-    .where('visit_key', '=', visitKey)
-    .where('form_key', '=', formKey)
-    .where('status', 'in', ['open', 'answered'])
-    .orderBy('id')
-    .execute();
+  const queries = input.openQueries.filter(
+    (query) => query.visit_key === visitKey && query.form_key === formKey,
+  );
   const prefix = `${visitKey}.${formKey}.`;
   const changed = new Set(input.changedKeys);
   for (const query of queries) {

@@ -19,7 +19,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Database, FormInstanceRow, SubjectStatus } from '../db/schema.ts';
+import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
@@ -143,6 +143,9 @@ export interface WriteFormResult {
 
 /** A subject's entered values and form instances as a write left them. */
 export type SavedSubjectData = Pick<StoredSubjectData, 'entered' | 'instances'>;
+
+/** An open or answered query, as far as a form's status needs it. */
+type OpenQuery = Pick<QueryRow, 'visit_key' | 'form_key'>;
 
 export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {
   const { subject, definition, visitKey, formKey, actor } = input;
@@ -304,6 +307,15 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   stored.instances.set(key, { ...instance, ...savedState });
 
   await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
+  // The subject's queries that a save may touch, read once for the three steps below.
+  const activeQueries = await trx
+    .selectFrom('queries')
+    .selectAll()
+    .where('subject_id', '=', subject.id)
+    .where((eb) => eb.or([eb('status', 'in', ['open', 'answered']), eb('closed_over_check', '=', true)]))
+    .orderBy('id')
+    .execute();
+  const openQueries = activeQueries.filter((query) => query.status === 'open' || query.status === 'answered');
   // The open and answered queries on changed items say what changed, before checks close any.
   await postValueChangeMessages(trx, {
     subject,
@@ -314,14 +326,24 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     after,
     changedKeys,
     actor,
+    openQueries,
   });
   const changedPrefixes = changedKeys.map((itemKey) => `${visitKey}.${formKey}.${itemKey}`);
-  await syncSystemQueries(trx, subject, stored, evaluation, actor, (path) =>
-    changedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}[`)),
+  const stillOpen = await syncSystemQueries(
+    trx,
+    subject,
+    stored,
+    evaluation,
+    actor,
+    (path) => changedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}[`)),
+    activeQueries,
   );
   // The subject's row has been locked since the start, so its status read then is still current.
   await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
-  const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation, key);
+  const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation, {
+    writtenByCaller: key,
+    openQueries: stillOpen,
+  });
   const saved = await trx
     .updateTable('form_instances')
     .set({ ...savedState, status: statuses.get(key) ?? instance.status })
@@ -443,15 +465,13 @@ async function syncSystemQueries(
   evaluation: SubjectEvaluation,
   actor: AuditActor,
   changedPaths: (path: string) => boolean,
-) {
+  /** The subject's open and answered queries and those closed over a failing check. */
+  activeQueries: readonly QueryRow[],
+): Promise<OpenQuery[]> {
   const failing = failingQueryChecks(stored, evaluation);
-  const existing = await trx
-    .selectFrom('queries')
-    .selectAll()
-    .where('subject_id', '=', subject.id)
-    .where('kind', '=', 'system')
-    .where((eb) => eb.or([eb('status', 'in', ['open', 'answered']), eb('closed_over_check', '=', true)]))
-    .execute();
+  const existing = activeQueries.filter((query) => query.kind === 'system');
+  const closedIds = new Set<number>();
+  const opened: OpenQuery[] = [];
   const openKeys = new Set<string>();
   const settledKeys = new Set<string>();
   for (const query of existing) {
@@ -467,6 +487,7 @@ async function syncSystemQueries(
       .set({ status: 'closed', closed_at: new Date() })
       .where('id', '=', query.id)
       .execute();
+    closedIds.add(query.id);
     await addQueryMessage(trx, {
       queryId: query.id,
       kind: 'closed_by_check',
@@ -505,6 +526,7 @@ async function syncSystemQueries(
       })
       .returning(['id', 'opened_at'])
       .executeTakeFirstOrThrow();
+    opened.push({ visit_key: check.visitKey, form_key: check.formKey });
     await addQueryMessage(trx, {
       queryId: query.id,
       kind: 'opened',
@@ -529,6 +551,12 @@ async function syncSystemQueries(
       },
     });
   }
+  return [
+    ...activeQueries.filter(
+      (query) => (query.status === 'open' || query.status === 'answered') && !closedIds.has(query.id),
+    ),
+    ...opened,
+  ];
 }
 
 const CLOSED_BY_CHECK = {
@@ -565,8 +593,7 @@ async function updateSubjectStatus(
 }
 
 /**
- * Each saved form's overview status from its data and its open queries, written where it changed;
- * `writtenByCaller` (the form a save is writing anyway) is only computed.
+ * Each saved form's overview status from its data and its open queries, written where it changed.
  */
 export async function refreshFormStatuses(
   trx: Transaction<Database>,
@@ -574,18 +601,26 @@ export async function refreshFormStatuses(
   subjectId: number,
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
-  writtenByCaller?: string,
+  known: {
+    /** The form a save is writing anyway: its status is only computed. */
+    writtenByCaller?: string;
+    /** The subject's open and answered queries, when the caller has them (a save does). */
+    openQueries?: readonly OpenQuery[];
+  } = {},
 ): Promise<Map<string, string>> {
-  const openCounts = await trx
-    .selectFrom('queries')
-    .select(['visit_key', 'form_key', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('subject_id', '=', subjectId)
-    .where('status', 'in', ['open', 'answered'])
-    .groupBy(['visit_key', 'form_key'])
-    .execute();
-  const counts = new Map(
-    openCounts.map((row) => [formKeyOf(row.visit_key, row.form_key), Number(row.count)]),
-  );
+  const openQueries =
+    known.openQueries ??
+    (await trx
+      .selectFrom('queries')
+      .select(['visit_key', 'form_key'])
+      .where('subject_id', '=', subjectId)
+      .where('status', 'in', ['open', 'answered'])
+      .execute());
+  const counts = new Map<string, number>();
+  for (const query of openQueries) {
+    const key = formKeyOf(query.visit_key, query.form_key);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   const statuses = new Map<string, string>();
   for (const [key, instance] of stored.instances) {
     const form = evaluation.forms.find(
@@ -598,7 +633,7 @@ export async function refreshFormStatuses(
       missingCount: form?.missing.length ?? 0,
     });
     statuses.set(key, status);
-    if (status !== instance.status && key !== writtenByCaller)
+    if (status !== instance.status && key !== known.writtenByCaller)
       await trx.updateTable('form_instances').set({ status }).where('id', '=', instance.id).execute();
   }
   return statuses;
