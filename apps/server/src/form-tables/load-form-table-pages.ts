@@ -43,20 +43,28 @@ export async function* formTablePages(
 ): AsyncGenerator<FormTablePage> {
   const visitOrder = new Map(context.definition.visits.map((visit, index) => [visit.key, index]));
   const keys = storedKeysOf(table);
-  const formInstances = () => instancesInScope(db, scope).where('fi.form_key', '=', table.formKey);
+  // The keyset bound is stated on both sides of the join, so neither side is read from its start.
+  const formInstances = (after: number) =>
+    instancesInScope(db, scope)
+      .where('fi.form_key', '=', table.formKey)
+      .where('fi.subject_id', '>', after)
+      .where('s.id', '>', after);
   let afterSubjectId = 0;
   for (;;) {
     // The subject holding the page's last instance closes the page; its other visits come along.
-    const boundary = await formInstances()
+    const boundary = await formInstances(afterSubjectId)
       .select('fi.subject_id')
-      .where('fi.subject_id', '>', afterSubjectId)
       .orderBy('fi.subject_id')
       .offset(context.pageSize - 1)
       .limit(1)
       .executeTakeFirst();
-    let instanceQuery = formInstances()
-      .select(['fi.id', 'fi.subject_id', 'fi.visit_key', 's.screening_number', 's.site_id'])
-      .where('fi.subject_id', '>', afterSubjectId);
+    let instanceQuery = formInstances(afterSubjectId).select([
+      'fi.id',
+      'fi.subject_id',
+      'fi.visit_key',
+      's.screening_number',
+      's.site_id',
+    ]);
     if (boundary) instanceQuery = instanceQuery.where('fi.subject_id', '<=', boundary.subject_id);
     const instances = await instanceQuery.execute();
     if (instances.length === 0) return;
