@@ -10,6 +10,12 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
+import {
+  exportTablesToFile,
+  TABLES_FORMATS,
+  type TablesFormat,
+  TablesScopeError,
+} from '../form-tables/index.ts';
 import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { ODM_VERSIONS, type OdmVersion } from '../odm/export-odm.ts';
@@ -27,6 +33,8 @@ import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  *   rebuild-read-model                                    recompute every subject's read-model rows
  *   export-odm --study ID --out FILE [--odm 1.3.2|2.0] [--audit] [--site CODE]   CDISC ODM, streamed to a file
+ *   export-tables --study ID --out FILE [--format csv|xlsx] [--labels ko|en] [--site CODE] [--forms a,b]
+ *                                                         per-form tables (CSV in a ZIP, or XLSX), streamed
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -34,7 +42,8 @@ const usage = `Usage:
   npm run cdms -- audit checkpoint
   npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]
   npm run cdms -- rebuild-read-model
-  npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]`;
+  npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
+  npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -270,6 +279,59 @@ async function exportOdmCommand(database: DatabaseHandle, args: string[]): Promi
   }
 }
 
+/** The format named, or the one the file's extension says (.xlsx), else CSV in a ZIP. */
+function tablesFormatOf(format: string | undefined, out: string): string {
+  if (format !== undefined) return format;
+  return out.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv';
+}
+
+async function exportTablesCommand(database: DatabaseHandle, args: string[]): Promise<number> {
+  const study = option(args, 'study');
+  const out = option(args, 'out');
+  const labels = option(args, 'labels');
+  const site = option(args, 'site');
+  const forms = option(args, 'forms');
+  const format = out === undefined ? undefined : tablesFormatOf(option(args, 'format'), out);
+  const formKeys = forms
+    ?.split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  if (
+    !study ||
+    !out ||
+    !(TABLES_FORMATS as readonly (string | undefined)[]).includes(format) ||
+    (labels !== undefined && labels !== 'ko' && labels !== 'en') ||
+    (formKeys !== undefined && formKeys.length === 0)
+  ) {
+    console.error(
+      `export-tables needs --study and --out; --format is csv (a ZIP) or xlsx, --labels ko or en, --forms a comma-separated list.\n${usage}`,
+    );
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const result = await exportTablesToFile(database.db, systemActor('cli'), {
+      study,
+      out,
+      format: format as TablesFormat,
+      labels: labels === 'ko' || labels === 'en' ? labels : null,
+      ...(site !== undefined ? { site } : {}),
+      ...(formKeys !== undefined ? { forms: formKeys } : {}),
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `Tables of ${result.studyCode} written to ${out} (${format}): ${result.tables} tables, ${result.values} values in ${seconds} s.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof TablesScopeError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
@@ -286,7 +348,9 @@ async function main(args: string[]): Promise<number> {
               ? (database: DatabaseHandle) => rebuildReadModelCommand(database)
               : command === 'export-odm'
                 ? (database: DatabaseHandle) => exportOdmCommand(database, args.slice(1))
-                : undefined;
+                : command === 'export-tables'
+                  ? (database: DatabaseHandle) => exportTablesCommand(database, args.slice(1))
+                  : undefined;
   if (!run) {
     console.error(usage);
     return 2;

@@ -286,6 +286,10 @@ export interface SubjectNumberCountersTable {
   last_number: number;
 }
 
+/**
+ * One form of one visit of a subject. Indexed by (subject_id, visit_key, form_key) (unique) and, for
+ * instances with data, by (form_key, subject_id) — one form across the trial (form-tables/).
+ */
 export interface FormInstancesTable {
   id: Generated<number>;
   subject_id: number;

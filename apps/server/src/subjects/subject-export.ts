@@ -67,8 +67,11 @@ export function neutralizeFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
-function csvField(cell: Cell): string {
+/**
+ * RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled; text goes
+ * through the formula guard first. Shared by every CSV the server writes (lists, form tables).
+ */
+export function csvField(cell: Cell): string {
   if (cell === null) return '';
   if (typeof cell === 'number') return String(cell);
   const text = neutralizeFormula(cell);

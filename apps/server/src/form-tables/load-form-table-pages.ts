@@ -1,0 +1,124 @@
+import type { StudyDefinition } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { type FormTablesScope, instancesInScope } from './form-tables-scope.ts';
+import { type FormTable, storedKeysOf } from './table-layout.ts';
+
+/**
+ * One table's rows, page after page: each page is about `pageSize` form instances (whole subjects,
+ * so a subject's visits can be put in the definition's order) read with two set-based queries — the
+ * instances with their subjects, then the table's stored values of those instances — never one
+ * query per subject. Pages are keyed on the subject id (keyset), so memory holds one page at a time
+ * whatever the study's size, and the index on (form_key, subject_id) of instances with data serves
+ * both the page boundary and the page.
+ */
+
+export interface FormTableRow {
+  subject: string;
+  site: string;
+  visit: string;
+  /** 1-based row of a repeating group; null for a table of plain items. */
+  repeat: number | null;
+  /** Stored values by item key (JSON as stored: codes, numbers, texts, booleans, arrays of codes). */
+  values: Record<string, unknown>;
+}
+
+export interface FormTablePage {
+  rows: FormTableRow[];
+  /** How many stored values the page read (a repeating group's stored value counts once). */
+  values: number;
+}
+
+export interface PageContext {
+  definition: StudyDefinition;
+  siteCodes: Map<number, string>;
+  pageSize: number;
+}
+
+export async function* formTablePages(
+  db: Kysely<Database>,
+  scope: FormTablesScope,
+  table: FormTable,
+  context: PageContext,
+): AsyncGenerator<FormTablePage> {
+  const visitOrder = new Map(context.definition.visits.map((visit, index) => [visit.key, index]));
+  const keys = storedKeysOf(table);
+  // The keyset bound is stated on both sides of the join, so neither side is read from its start.
+  const formInstances = (after: number) =>
+    instancesInScope(db, scope)
+      .where('fi.form_key', '=', table.formKey)
+      .where('fi.subject_id', '>', after)
+      .where('s.id', '>', after);
+  let afterSubjectId = 0;
+  for (;;) {
+    // The subject holding the page's last instance closes the page; its other visits come along.
+    const boundary = await formInstances(afterSubjectId)
+      .select('fi.subject_id')
+      .orderBy('fi.subject_id')
+      .offset(context.pageSize - 1)
+      .limit(1)
+      .executeTakeFirst();
+    let instanceQuery = formInstances(afterSubjectId).select([
+      'fi.id',
+      'fi.subject_id',
+      'fi.visit_key',
+      's.screening_number',
+      's.site_id',
+    ]);
+    if (boundary) instanceQuery = instanceQuery.where('fi.subject_id', '<=', boundary.subject_id);
+    const instances = await instanceQuery.execute();
+    if (instances.length === 0) return;
+    instances.sort(
+      (a, b) =>
+        a.subject_id - b.subject_id ||
+        (visitOrder.get(a.visit_key) ?? Number.MAX_SAFE_INTEGER) -
+          (visitOrder.get(b.visit_key) ?? Number.MAX_SAFE_INTEGER) ||
+        a.visit_key.localeCompare(b.visit_key),
+    );
+    const valueRows = await db
+      .selectFrom('item_values')
+      .select(['form_instance_id', 'item_key', 'value'])
+      .where(
+        'form_instance_id',
+        'in',
+        instances.map((instance) => instance.id),
+      )
+      .where('item_key', 'in', keys)
+      .execute();
+    const valuesByInstance = new Map<number, Record<string, unknown>>();
+    for (const row of valueRows) {
+      const values = valuesByInstance.get(row.form_instance_id) ?? {};
+      values[row.item_key] = row.value;
+      valuesByInstance.set(row.form_instance_id, values);
+    }
+
+    const rows: FormTableRow[] = [];
+    for (const instance of instances) {
+      const values = valuesByInstance.get(instance.id) ?? {};
+      const base = {
+        subject: instance.screening_number,
+        site: context.siteCodes.get(instance.site_id) ?? String(instance.site_id),
+        visit: instance.visit_key,
+      };
+      if (table.groupKey === null) {
+        rows.push({ ...base, repeat: null, values });
+        continue;
+      }
+      const groupRows = values[table.groupKey];
+      if (!Array.isArray(groupRows)) continue;
+      groupRows.forEach((cells: unknown, index) => {
+        const values = cells !== null && typeof cells === 'object' ? (cells as Record<string, unknown>) : {};
+        rows.push({ ...base, repeat: index + 1, values });
+      });
+    }
+    yield { rows, values: valueRows.length };
+    if (!boundary) return;
+    afterSubjectId = boundary.subject_id;
+  }
+}
+
+/** The study's site codes by id (a study has tens of sites, not thousands). */
+export async function loadSiteCodes(db: Kysely<Database>, studyId: number): Promise<Map<number, string>> {
+  const sites = await db.selectFrom('sites').select(['id', 'code']).where('study_id', '=', studyId).execute();
+  return new Map(sites.map((site) => [site.id, site.code]));
+}

@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import type { FormTablesScope } from './form-tables-scope.ts';
+import type { PageContext } from './load-form-table-pages.ts';
+import { loadSiteCodes } from './load-form-table-pages.ts';
+import { type FormTable, formTablesOf } from './table-layout.ts';
+
+/** Told after each page: the stored values written so far (the total is countFormTableValues). */
+export type ProgressListener = (done: { values: number }) => void;
+
+export interface TablesContext extends PageContext {
+  tables: FormTable[];
+}
+
+/** What every table of an export needs before its rows: the current definition, its tables, the sites. */
+export async function loadTablesContext(
+  db: Kysely<Database>,
+  scope: FormTablesScope,
+  pageSize: number,
+): Promise<TablesContext> {
+  const current = await currentStudyDefinition(db, scope.studyId);
+  if (!current) throw new Error(`The study ${scope.studyId} has no definition.`);
+  return {
+    definition: current.definition,
+    tables: formTablesOf(current.definition, scope.formKeys),
+    siteCodes: await loadSiteCodes(db, scope.studyId),
+    pageSize,
+  };
+}
