@@ -2,6 +2,7 @@ import { AUDIT_TEXT_MAX, roles } from '@cdms/contract';
 import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../components/date-field.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -10,6 +11,7 @@ import {
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
 import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS, filterFieldsOf } from '../lib/audit-filters.ts';
+import styles from './audit.module.css';
 
 /**
  * The audit page's search form (issue 16): date range (UTC+9 days), role, site, event type, visit,
@@ -52,22 +54,6 @@ export function AuditFilterPanel({
     event: new Map(eventTypes.map((event) => [event.type, event.label[language]])),
   };
 
-  const date = (key: 'from' | 'to', label: string) => (
-    <div className={listStyles.field}>
-      <label className={listStyles.label} htmlFor={`${id}-${key}`}>
-        {label}
-      </label>
-      <input
-        id={`${id}-${key}`}
-        type="date"
-        className={listStyles.input}
-        value={fields[key]}
-        min={key === 'to' ? fields.from || undefined : undefined}
-        onChange={(event) => set(key, event.target.value)}
-      />
-    </div>
-  );
-
   return (
     <FilterPanel
       onSubmit={() => onApply({ ...fields, text: fields.text.trim() })}
@@ -79,8 +65,28 @@ export function AuditFilterPanel({
       {(actions) => (
         <>
           <div className={listStyles.filterRow}>
-            {date('from', t('filters.from'))}
-            {date('to', t('filters.to'))}
+            <div className={listStyles.field}>
+              <span className={listStyles.label} id={`${id}-period`}>
+                {t('filters.period')}
+              </span>
+              <div className={styles.dateRow}>
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('filters.from')}
+                  value={fields.from}
+                  max={fields.to || undefined}
+                  onChange={(value) => set('from', value)}
+                />
+                <span aria-hidden="true">~</span>
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('filters.to')}
+                  value={fields.to}
+                  min={fields.from || undefined}
+                  onChange={(value) => set('to', value)}
+                />
+              </div>
+            </div>
             <FilterChoice
               label={t('filters.role')}
               choices={['', ...roles]}

@@ -1,5 +1,5 @@
 import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } from '@cdms/contract';
-import type { Language } from '@cdms/study';
+import { getFormLayout, type Language } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
@@ -82,8 +82,19 @@ function AuditTrail({ studyId }: { studyId: number }) {
 
   const data = trail.data;
   const rows = data?.records;
-  const target = (row: AuditTrailRow) =>
-    [row.visitKey, row.formKey, row.itemKey].filter(Boolean).join(' › ') || row.target;
+  const study = definition.data?.definition;
+  // Keys as the definition names them; a key the current definition no longer has is shown as stored.
+  const target = (row: AuditTrailRow) => {
+    if (!row.visitKey) return row.target;
+    const visit = study?.visits.find((candidate) => candidate.key === row.visitKey)?.label[language];
+    const form = row.formKey
+      ? study?.forms.find((candidate) => candidate.key === row.formKey)?.label[language]
+      : undefined;
+    const layout =
+      study && row.formKey && row.itemKey ? getFormLayout(study, row.visitKey, row.formKey) : undefined;
+    const item = row.itemKey ? layout?.items.get(row.itemKey)?.item.label[language] : undefined;
+    return [visit ?? row.visitKey, form ?? row.formKey, item ?? row.itemKey].filter(Boolean).join(' › ');
+  };
 
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
