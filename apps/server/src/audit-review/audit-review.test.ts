@@ -200,6 +200,7 @@ describeWithDatabase('audit review API', (database) => {
       '?userId=-1',
       `?text=${'x'.repeat(101)}`,
       '?sort=sideways',
+      '?text=%00',
     ];
     for (const query of bad) {
       const english = await as('dm', 'GET', auditUrl(query));
