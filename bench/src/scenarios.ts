@@ -14,6 +14,7 @@ export type ScenarioName =
   | 'query list'
   | 'SDV progress'
   | 'readiness board'
+  | 'audit review'
   | 'overview'
   | 'form read'
   | 'form save'
@@ -125,6 +126,8 @@ export function readScenarios(): Scenario[] {
       const next = cycle(READINESS_PATHS);
       return () => `${study(workload)}/${next()}`;
     }),
+    // The audit page as it opens: the first page of the whole study's trail, newest first.
+    readScenario('audit review', (workload) => () => `${study(workload)}/audit?page=1&size=20`),
     readScenario('overview', (workload) => {
       const next = cycle(spread(workload.readSubjects));
       return () => `${study(workload)}/subjects/${next()}/overview`;

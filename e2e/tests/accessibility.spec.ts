@@ -173,6 +173,13 @@ const freezingRoute: Route = {
   ready: (page) => page.locator('tbody tr[data-subject]'),
 };
 
+/** The study's audit trail (issue 16): CRA (their sites), DM and ADMIN. */
+const auditRoute: Route = {
+  name: 'audit trail',
+  url: `/audit/${STUDY_ID}`,
+  ready: (page) => page.locator('tbody tr[data-event]').first(),
+};
+
 /** The SDV page with one subject unfolded to its visits and forms. */
 function sdvSubjectRoute(subject: SubjectRow): Route {
   return {
@@ -187,6 +194,7 @@ const craOnlyRoutes: Route[] = [
   queryListRoute,
   sdvRoute,
   freezingRoute,
+  auditRoute,
   ...['alarm-log', 'system-e-training', 'report', 'summary', 'lab', 'data'].map((path) =>
     studyPage(path, path),
   ),
@@ -303,6 +311,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
         studyPage('randomization', 'randomization'),
         sdvRoute,
         freezingRoute,
+        auditRoute,
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
+import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerQueryRoutes(app, context);
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
+  registerAuditReviewRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

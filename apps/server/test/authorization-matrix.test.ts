@@ -67,6 +67,13 @@ const queryManagers = (status: number): Record<Caller, number> => ({
 const freezers = queryManagers;
 /** SDV on a subject at site 01: its monitor only; the CRC (site 02) does not see it. */
 const verifiers = (status: number): Record<Caller, number> => ({ ...everyone(403), CRA: status, CRC: 404 });
+/** Reviewing the audit trail: CRA, DM and ADMIN; the site roles may not. */
+const auditReviewers = (status: number): Record<Caller, number> => ({
+  ...everyone(403),
+  CRA: status,
+  DM: status,
+  ADMIN: status,
+});
 const noticeWriters = (status: number): Record<Caller, number> => ({
   ...everyone(403),
   CRA: status,
@@ -559,6 +566,25 @@ const cases: Case[] = [
       },
     }),
     expected: verifiers(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/audit',
+    // The study's audit trail: its reviewers (the CRA on their sites, DM, ADMIN); site roles 403.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/audit?siteId=${f.siteId}` }),
+    expected: auditReviewers(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/audit.csv',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/audit.csv` }),
+    expected: auditReviewers(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/audit/chain',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/audit/chain` }),
+    expected: auditReviewers(200),
   },
   {
     method: 'GET',

@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './app-info.ts';
+export * from './audit-review.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
 export * from './dashboard.ts';

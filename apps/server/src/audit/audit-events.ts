@@ -57,6 +57,7 @@ export const auditEventTypes = [
   'queries.exported',
   'odm.exported',
   'tables.exported',
+  'audit.exported',
   'comment.added',
   'hold.placed',
   'hold.lifted',

@@ -34,6 +34,8 @@ export const paths = {
   data: '/data/:studyId',
   /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
   randomization: '/randomization/:studyId',
+  /** The study's audit trail (issue 16; CRA on their sites, DM, ADMIN). */
+  audit: '/audit/:studyId',
 } as const;
 
 /** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */

@@ -187,6 +187,13 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // The study's audit trail with the chain's status (issue 16; CRA menu).
+                path: paths.audit,
+                lazy: withTranslations(['audit'], async () => ({
+                  Component: (await import('../features/audit/components/audit-page.tsx')).AuditPage,
+                })),
+              },
+              {
                 // The database-lock readiness board; freeze and lock in bulk (issue 15; CRA menu).
                 path: paths.freezing,
                 lazy: withTranslations(['holds'], async () => ({

@@ -1,4 +1,5 @@
 import enAdmin from '../locales/en/admin.json';
+import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
@@ -19,6 +20,7 @@ import enTaskAlarm from '../locales/en/task-alarm.json';
 import enTaskList from '../locales/en/task-list.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
+import koAudit from '../locales/ko/audit.json';
 import koAuth from '../locales/ko/auth.json';
 import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
@@ -62,6 +64,7 @@ export const resources = {
     queries: koQueries,
     sdv: koSdv,
     holds: koHolds,
+    audit: koAudit,
   },
   en: {
     admin: enAdmin,
@@ -84,5 +87,6 @@ export const resources = {
     queries: enQueries,
     sdv: enSdv,
     holds: enHolds,
+    audit: enAudit,
   },
 } as const;

@@ -54,7 +54,7 @@ describe('studyMenu', () => {
     ]);
   });
 
-  it('gives the CRA set: the PI entries and the nine monitoring entries', () => {
+  it('gives the CRA set: the PI entries and the ten monitoring entries', () => {
     const menu = studyMenu('CRA', 7);
     expect(menu.map((entry) => entry.key)).toEqual([
       'dashboard',
@@ -70,8 +70,11 @@ describe('studyMenu', () => {
       'summary',
       'lab',
       'data',
+      'auditTrail',
     ]);
     expect(menu.find((entry) => entry.key === 'sdv')?.to).toBe('/sdv/7?menu-type=CRA');
+    expect(menu.find((entry) => entry.key === 'auditTrail')?.to).toBe('/audit/7?menu-type=CRA');
+    expect(studyMenu('PI', 7).map((entry) => entry.key)).not.toContain('auditTrail');
     expect(menu.find((entry) => entry.key === 'systemETraining')?.to).toBe(
       '/system-e-training/7?menu-type=CRA',
     );

@@ -16,6 +16,7 @@ export type MenuIcon =
   | 'lab'
   | 'data'
   | 'randomization'
+  | 'audit'
   | 'taskList'
   | 'taskEndList';
 
@@ -91,6 +92,8 @@ export function studyMenu(
     { key: 'summary', icon: 'summary', to: link(paths.summary) },
     { key: 'lab', icon: 'lab', to: link(paths.lab) },
     { key: 'data', icon: 'data', to: link(paths.data) },
+    // The CRA set is held only through CRA, DM or ADMIN: exactly the audit trail's reviewers.
+    { key: 'auditTrail', icon: 'audit', to: link(paths.audit) },
     ...(abilities.includes('randomization.manage')
       ? [{ key: 'randomization', icon: 'randomization', to: link(paths.randomization) } as const]
       : []),

@@ -1,0 +1,74 @@
+import type { AuditTrailFilter, AuditTrailRow } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Language } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf } from '../subjects/subject-export.ts';
+import { type AuditReviewContext, filteredAuditEvents, presentAuditEvent } from './audit-trail-query.ts';
+
+/** The filtered audit trail as CSV: the page's columns, every record, in the reader's language. */
+
+/** An instant as `YYYY-MM-DD HH:mm:ss` in UTC+9, as the page shows it. */
+function koreaTime(iso: string): string {
+  const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)}`;
+}
+
+export const auditExportColumns: ExportColumnOf<AuditTrailRow>[] = [
+  { header: { ko: '기록 번호', en: 'Record' }, value: (row) => row.id },
+  { header: { ko: '일시 (UTC+9)', en: 'Time (UTC+9)' }, value: (row) => koreaTime(row.occurredAt) },
+  { header: { ko: '사용자', en: 'User' }, value: (row) => row.userName },
+  { header: { ko: '역할', en: 'Role' }, value: (row) => row.role },
+  { header: { ko: '기관', en: 'Site' }, value: (row) => row.siteCode },
+  { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.screeningNumber },
+  { header: { ko: '이벤트', en: 'Event' }, value: (row, language) => row.eventLabel[language] },
+  { header: { ko: '이벤트 유형', en: 'Event type' }, value: (row) => row.eventType },
+  { header: { ko: '방문', en: 'Visit' }, value: (row) => row.visitKey },
+  { header: { ko: '양식', en: 'Form' }, value: (row) => row.formKey },
+  { header: { ko: '항목', en: 'Item' }, value: (row) => row.itemKey },
+  { header: { ko: '대상', en: 'Target' }, value: (row) => row.target },
+  { header: { ko: '변경 전', en: 'Before' }, value: (row) => row.before },
+  { header: { ko: '변경 후', en: 'After' }, value: (row) => row.after },
+  { header: { ko: '사유', en: 'Reason' }, value: (row) => row.reason },
+];
+
+const EXPORT_CHUNK = 500;
+
+/**
+ * Every filtered record up to record `throughId` (the trail as it stood when the download was asked
+ * for: the export's own record and whatever comes while it streams are not in it), a keyset page at
+ * a time (by id, in the chosen order): each chunk is one index range, however deep into the trail,
+ * and memory holds one chunk.
+ */
+export async function* auditTrailChunks(
+  db: Kysely<Database>,
+  context: AuditReviewContext,
+  filter: AuditTrailFilter,
+  throughId: number,
+): AsyncGenerator<AuditTrailRow[]> {
+  const newestFirst = filter.sort !== 'oldest';
+  let after: number | null = null;
+  for (;;) {
+    let query = filteredAuditEvents(db, context, filter).where('audit_events.id', '<=', throughId);
+    if (after !== null) query = query.where('audit_events.id', newestFirst ? '<' : '>', after);
+    const rows = await query
+      .orderBy('audit_events.id', newestFirst ? 'desc' : 'asc')
+      .limit(EXPORT_CHUNK)
+      .execute();
+    yield rows.map(presentAuditEvent);
+    if (rows.length < EXPORT_CHUNK) return;
+    after = Number(rows[rows.length - 1]?.id);
+  }
+}
+
+/** The last record's id now: where a download stops. */
+export async function lastAuditEventId(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
+export function auditTrailCsv(chunks: AsyncIterable<AuditTrailRow[]>, language: Language) {
+  return csvDocument(auditExportColumns, chunks, language);
+}

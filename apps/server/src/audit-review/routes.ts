@@ -1,0 +1,104 @@
+import { Readable } from 'node:stream';
+import {
+  auditChainStatusSchema,
+  auditTrailFilterSchema,
+  auditTrailQuerySchema,
+  auditTrailResponseSchema,
+  paramIdSchema,
+  todayInKorea,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { auditChainStatus } from './audit-chain-status.ts';
+import { auditReviewContext, countAuditEvents, filteredAuditEvents } from './audit-trail-query.ts';
+import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audit-trail.ts';
+import { listAuditTrail } from './list-audit-trail.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+
+/** Audit review (issue 16, item 5): the study's trail, its CSV download, the chain's status. */
+export function registerAuditReviewRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['audit'];
+  const base = '/api/studies/:studyId';
+
+  app.get(
+    `${base}/audit`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "The study's audit trail: filtered, newest first by default, paged (CRA on their sites, DM, ADMIN)",
+        params: studyParams,
+        querystring: auditTrailQuerySchema,
+        response: { 200: auditTrailResponseSchema },
+      },
+    },
+    async (request) => listAuditTrail(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.get(
+    `${base}/audit.csv`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The filtered audit trail as CSV (UTF-8 with BOM; audited)',
+        params: studyParams,
+        querystring: auditTrailFilterSchema,
+      },
+    },
+    async (request, reply) => {
+      const { studyId } = request.params;
+      const filter = request.query;
+      const reviewContext = await auditReviewContext(db, principalOf(request), studyId);
+      const throughId = await lastAuditEventId(db);
+      const total = await countAuditEvents(
+        filteredAuditEvents(db, reviewContext, filter).where('audit_events.id', '<=', throughId),
+      );
+      // Data leaving the system is audited, with the filters, before the first byte leaves.
+      await recordAudit(db, actorOf(request), {
+        type: 'audit.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { format: 'csv', filter, rowCount: total },
+      });
+      const file = Readable.from(
+        auditTrailCsv(auditTrailChunks(db, reviewContext, filter, throughId), requestLanguage(request)),
+      );
+      return reply
+        .header('content-type', exportContentTypes.csv)
+        .header(
+          'content-disposition',
+          exportDisposition(reviewContext.studyCode, todayInKorea(), 'csv', 'audit'),
+        )
+        .header('cache-control', 'no-store')
+        .send(file);
+    },
+  );
+
+  app.get(
+    `${base}/audit/chain`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "The audit hash chain's status: intact up to record N, or where it breaks (CRA, DM, ADMIN)",
+        params: studyParams,
+        response: { 200: auditChainStatusSchema },
+      },
+    },
+    async (request) => {
+      await auditReviewContext(db, principalOf(request), request.params.studyId);
+      return auditChainStatus(db);
+    },
+  );
+}

@@ -1,0 +1,258 @@
+import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } from '@cdms/contract';
+import { getFormLayout, type Language } from '@cdms/study';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { Button } from '../../../components/button.tsx';
+import {
+  ListLoadError,
+  ListTable,
+  ListTableMessage,
+  listStyles,
+  PageSizeSelect,
+  SortableHeader,
+  useListDownload,
+} from '../../../components/list-page.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
+import {
+  type AuditFilterFields,
+  type AuditFilters,
+  type AuditPageSize,
+  readAuditFilters,
+  writeAuditFilters,
+} from '../lib/audit-filters.ts';
+import styles from './audit.module.css';
+import { AuditFilterPanel } from './audit-filter-panel.tsx';
+
+const COLUMNS = ['time', 'user', 'site', 'subject', 'event', 'target', 'change', 'reason'] as const;
+
+/**
+ * `/audit/:studyId` (issue 16): the study's audit trail for CRA (their sites), DM and ADMIN — filters,
+ * order, page size and page in the URL; a user or subject in a row narrows the trail to them; the
+ * chain's status as a badge; the filtered trail as CSV.
+ */
+export function AuditPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <AuditTrail studyId={studyId} />;
+}
+
+function ChainBadge({ status }: { status: AuditChainStatus | undefined }) {
+  const { t } = useTranslation('audit');
+  if (!status) return <span className={styles.chain}>{t('chain.checking')}</span>;
+  const checkedAt = formatDateTimeKst(status.checkedAt);
+  const text =
+    status.state === 'intact'
+      ? t('chain.intact', { id: status.checkedUpTo, checkedAt })
+      : status.state === 'empty'
+        ? t('chain.empty', { checkedAt })
+        : t('chain.broken', {
+            id: status.firstBreakId,
+            upTo: status.checkedUpTo,
+            problem: t(`chain.problems.${status.problem}`),
+            count: status.breakCount,
+            checkedAt,
+          });
+  return (
+    <span className={styles.chain} data-state={status.state} role="status">
+      {text}
+    </span>
+  );
+}
+
+function AuditTrail({ studyId }: { studyId: number }) {
+  const { t, i18n } = useTranslation('audit');
+  const language: Language = i18n.language === 'en' ? 'en' : 'ko';
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = readAuditFilters(searchParams);
+  const trail = useAuditTrail(studyId, filters);
+  const chain = useAuditChainStatus(studyId);
+  const definition = useStudyDefinition(studyId);
+  const headingId = useId();
+  const { downloading, download } = useListDownload(() => downloadAuditTrail(studyId, filters));
+
+  function apply(next: Omit<AuditFilters, 'page'>) {
+    setSearchParams((current) => writeAuditFilters(current, next));
+  }
+
+  const data = trail.data;
+  const rows = data?.records;
+  const study = definition.data?.definition;
+  // Keys as the definition names them; a key the current definition no longer has is shown as stored.
+  const target = (row: AuditTrailRow) => {
+    if (!row.visitKey) return row.target;
+    const visit = study?.visits.find((candidate) => candidate.key === row.visitKey)?.label[language];
+    const form = row.formKey
+      ? study?.forms.find((candidate) => candidate.key === row.formKey)?.label[language]
+      : undefined;
+    const layout =
+      study && row.formKey && row.itemKey ? getFormLayout(study, row.visitKey, row.formKey) : undefined;
+    const item = row.itemKey ? layout?.items.get(row.itemKey)?.item.label[language] : undefined;
+    return [visit ?? row.visitKey, form ?? row.formKey, item ?? row.itemKey].filter(Boolean).join(' › ');
+  };
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('title')}
+        </h1>
+        <ChainBadge status={chain.data} />
+      </div>
+
+      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
+      <AuditFilterPanel
+        key={[
+          filters.from,
+          filters.to,
+          filters.role,
+          filters.siteId,
+          filters.eventType,
+          filters.visitKey,
+          filters.formKey,
+          filters.itemKey,
+          filters.text,
+          filters.userId,
+          filters.subjectId,
+        ].join('|')}
+        applied={filters}
+        sites={data?.sites ?? []}
+        eventTypes={data?.eventTypes ?? []}
+        definition={definition.data?.definition}
+        onApply={(fields: AuditFilterFields) =>
+          apply({ ...filters, ...fields, userId: filters.userId, subjectId: filters.subjectId })
+        }
+      />
+
+      {filters.userId !== null || filters.subjectId !== null ? (
+        <div className={styles.picked}>
+          {filters.userId !== null ? (
+            <Button variant="secondary" size="sm" onClick={() => apply({ ...filters, userId: null })}>
+              {t('picked.user', { name: rows?.[0]?.userName ?? filters.userId })} ✕
+            </Button>
+          ) : null}
+          {filters.subjectId !== null ? (
+            <Button variant="secondary" size="sm" onClick={() => apply({ ...filters, subjectId: null })}>
+              {t('picked.subject', { number: rows?.[0]?.screeningNumber ?? filters.subjectId })} ✕
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div className={listStyles.toolbar}>
+        <p className={listStyles.total} aria-live="polite">
+          {data ? t('count', { count: data.total }) : ''}
+        </p>
+        <div className={listStyles.toolbarActions}>
+          <PageSizeSelect<AuditPageSize>
+            sizes={AUDIT_TRAIL_PAGE_SIZES}
+            value={filters.size}
+            onChange={(size) => apply({ ...filters, size })}
+          />
+          <Button
+            variant="secondary"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download(undefined)}
+          >
+            {t('downloadCsv')}
+          </Button>
+        </div>
+      </div>
+
+      {trail.isError && !data ? (
+        <ListLoadError
+          title={t('loadFailed')}
+          detail={trail.error.message}
+          retryLabel={t('retry')}
+          onRetry={() => void trail.refetch()}
+        />
+      ) : (
+        <ListTable
+          label={t('caption')}
+          busy={trail.isFetching}
+          head={
+            <>
+              <SortableHeader
+                column="time"
+                label={t('columns.time')}
+                sort="time"
+                order={filters.sort === 'oldest' ? 'asc' : 'desc'}
+                onSort={() => apply({ ...filters, sort: filters.sort === 'oldest' ? 'newest' : 'oldest' })}
+              />
+              {COLUMNS.slice(1).map((key) => (
+                <th key={key} scope="col">
+                  {t(`columns.${key}`)}
+                </th>
+              ))}
+            </>
+          }
+        >
+          {!rows ? (
+            <ListTableMessage columns={COLUMNS.length} loading>
+              {t('loading')}
+            </ListTableMessage>
+          ) : rows.length === 0 ? (
+            <ListTableMessage columns={COLUMNS.length}>{t('noData')}</ListTableMessage>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.id} data-event={row.eventType}>
+                <td className={styles.time}>
+                  {formatDateTimeKst(row.occurredAt)}
+                  <span className={styles.muted}>#{row.id}</span>
+                </td>
+                <td>
+                  {row.userId !== null ? (
+                    <button
+                      type="button"
+                      className={styles.pick}
+                      title={t('pickUser')}
+                      onClick={() => apply({ ...filters, userId: row.userId })}
+                    >
+                      {row.userName}
+                    </button>
+                  ) : (
+                    row.userName
+                  )}
+                  {row.role ? <span className={styles.muted}>{row.role}</span> : null}
+                </td>
+                <td>{row.siteCode ?? ''}</td>
+                <td>
+                  {row.subjectId !== null ? (
+                    <button
+                      type="button"
+                      className={styles.pick}
+                      title={t('pickSubject')}
+                      onClick={() => apply({ ...filters, subjectId: row.subjectId })}
+                    >
+                      {row.screeningNumber ?? `#${row.subjectId}`}
+                    </button>
+                  ) : null}
+                </td>
+                <td>{row.eventLabel[language]}</td>
+                <td className={styles.target}>{target(row)}</td>
+                <td className={styles.change}>
+                  {row.before !== null || row.after !== null ? (
+                    <>
+                      <span className={styles.before}>{row.before ?? '—'}</span>
+                      {' → '}
+                      <span>{row.after ?? '—'}</span>
+                    </>
+                  ) : null}
+                </td>
+                <td className={styles.reason}>{row.reason ?? ''}</td>
+              </tr>
+            ))
+          )}
+        </ListTable>
+      )}
+
+      {data && !trail.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+    </section>
+  );
+}

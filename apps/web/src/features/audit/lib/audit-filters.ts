@@ -1,0 +1,172 @@
+import {
+  AUDIT_TEXT_MAX,
+  AUDIT_TRAIL_PAGE_SIZES,
+  type AuditTrailSort,
+  auditTrailSorts,
+  isCalendarDate,
+  type Role,
+  roles,
+} from '@cdms/contract';
+import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
+import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
+
+/**
+ * The audit page's filters, sort and page size as they live in the URL (issue 16): the URL is the
+ * state, so reloading or sharing shows the same records. Parameter names are the API's
+ * (auditTrailQuerySchema); defaults are left out; values the server would refuse are dropped when
+ * read, never sent.
+ */
+
+export type AuditPageSize = (typeof AUDIT_TRAIL_PAGE_SIZES)[number];
+
+export interface AuditFilters {
+  /** YYYY-MM-DD (UTC+9 days), '' for open-ended. */
+  from: string;
+  to: string;
+  /** Null: anyone / every site / every subject. */
+  userId: number | null;
+  role: Role | '';
+  siteId: number | null;
+  subjectId: number | null;
+  eventType: string;
+  visitKey: string;
+  formKey: string;
+  itemKey: string;
+  text: string;
+  sort: AuditTrailSort;
+  page: number;
+  size: AuditPageSize;
+}
+
+/** What the filter panel edits (user and subject are picked from the table's rows). */
+export type AuditFilterFields = Omit<AuditFilters, 'sort' | 'page' | 'size'>;
+
+export const DEFAULT_AUDIT_FILTERS: AuditFilters = {
+  from: '',
+  to: '',
+  userId: null,
+  role: '',
+  siteId: null,
+  subjectId: null,
+  eventType: '',
+  visitKey: '',
+  formKey: '',
+  itemKey: '',
+  text: '',
+  sort: 'newest',
+  page: 1,
+  size: 20,
+};
+
+export const EMPTY_AUDIT_FILTER_FIELDS: AuditFilterFields = {
+  from: '',
+  to: '',
+  userId: null,
+  role: '',
+  siteId: null,
+  subjectId: null,
+  eventType: '',
+  visitKey: '',
+  formKey: '',
+  itemKey: '',
+  text: '',
+};
+
+/** Only the panel's fields of the filters (sort, page and size stay with the URL). */
+export function filterFieldsOf(filters: AuditFilterFields): AuditFilterFields {
+  const fields = { ...EMPTY_AUDIT_FILTER_FIELDS };
+  for (const key of Object.keys(fields) as (keyof AuditFilterFields)[]) {
+    (fields as Record<string, unknown>)[key] = filters[key];
+  }
+  return fields;
+}
+
+const PARAMS = [
+  'from',
+  'to',
+  'userId',
+  'role',
+  'siteId',
+  'subjectId',
+  'eventType',
+  'visitKey',
+  'formKey',
+  'itemKey',
+  'text',
+  'sort',
+  'size',
+];
+
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+const EVENT_TYPE_PATTERN = /^[a-z_]+\.[a-z_]+$/;
+
+const keyOf = (raw: string | null) => (KEY_PATTERN.test(raw ?? '') ? (raw ?? '') : '');
+const dateOf = (raw: string | null) => (raw && isCalendarDate(raw) ? raw : '');
+
+/** The records a URL asks for. A range whose end comes before its start keeps only its start. */
+export function readAuditFilters(params: URLSearchParams): AuditFilters {
+  const defaults = DEFAULT_AUDIT_FILTERS;
+  const from = dateOf(params.get('from'));
+  const to = dateOf(params.get('to'));
+  const eventType = params.get('eventType') ?? '';
+  return {
+    from,
+    to: from && to && to < from ? '' : to,
+    userId: siteIdOf(params.get('userId')),
+    role: oneOf<Role | ''>(roles, params.get('role'), ''),
+    siteId: siteIdOf(params.get('siteId')),
+    subjectId: siteIdOf(params.get('subjectId')),
+    eventType: EVENT_TYPE_PATTERN.test(eventType) && eventType.length <= 100 ? eventType : '',
+    visitKey: keyOf(params.get('visitKey')),
+    formKey: keyOf(params.get('formKey')),
+    itemKey: keyOf(params.get('itemKey')),
+    text: searchText(params.get('text'), AUDIT_TEXT_MAX),
+    sort: oneOf(auditTrailSorts, params.get('sort'), defaults.sort),
+    page: parsePageParam(params.get(PAGE_PARAM)),
+    size: oneOf(AUDIT_TRAIL_PAGE_SIZES, params.get('size'), defaults.size),
+  };
+}
+
+/** The filters that are set, as parameters (sort, page and size left to the caller). */
+function filterParams(filters: AuditFilterFields, into: URLSearchParams): void {
+  if (filters.from) into.set('from', filters.from);
+  if (filters.to) into.set('to', filters.to);
+  if (filters.userId !== null) into.set('userId', String(filters.userId));
+  if (filters.role) into.set('role', filters.role);
+  if (filters.siteId !== null) into.set('siteId', String(filters.siteId));
+  if (filters.subjectId !== null) into.set('subjectId', String(filters.subjectId));
+  if (filters.eventType) into.set('eventType', filters.eventType);
+  if (filters.visitKey) into.set('visitKey', filters.visitKey);
+  if (filters.formKey) into.set('formKey', filters.formKey);
+  if (filters.itemKey) into.set('itemKey', filters.itemKey);
+  const text = filters.text.trim();
+  if (text) into.set('text', text);
+}
+
+/**
+ * The page's URL parameters, keeping parameters that are not the page's (menu-type). Defaults are
+ * left out, and any change starts on page 1.
+ */
+export function writeAuditFilters(
+  current: URLSearchParams,
+  filters: Omit<AuditFilters, 'page'>,
+): URLSearchParams {
+  const params = new URLSearchParams(current);
+  for (const key of [...PARAMS, PAGE_PARAM]) params.delete(key);
+  filterParams(filters, params);
+  if (filters.sort !== DEFAULT_AUDIT_FILTERS.sort) params.set('sort', filters.sort);
+  if (filters.size !== DEFAULT_AUDIT_FILTERS.size) params.set('size', String(filters.size));
+  return params;
+}
+
+/** The server's query string: the filters and sort; page and size only for the page, not the CSV. */
+export function auditQueryString(filters: AuditFilters, paged = true): string {
+  const params = new URLSearchParams();
+  filterParams(filters, params);
+  params.set('sort', filters.sort);
+  if (paged) {
+    params.set('page', String(filters.page));
+    params.set('size', String(filters.size));
+  }
+  return params.toString();
+}
