@@ -13,6 +13,7 @@ import {
 import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerQueryRoutes(app, context);
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
+  registerCasebookRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './app-info.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
+export * from './casebook.ts';
 export * from './dashboard.ts';
 export * from './holds.ts';
 export * from './ids.ts';

@@ -56,6 +56,7 @@ export const auditEventTypes = [
   'query.reopened',
   'queries.exported',
   'odm.exported',
+  'casebook.exported',
   'comment.added',
   'hold.placed',
   'hold.lifted',
