@@ -82,12 +82,16 @@ export async function exportSiteCasebooks(
           printedAt,
           printedBy: principal.user.name,
         });
-        const entered = once(zip, 'entry');
-        zip.append(await buffer(pdf), {
+        const content = await buffer(pdf);
+        // A client that went away closes the archive: stop rendering rather than wait for ever.
+        if (zip.destroyed) return;
+        const taken = Promise.race([once(zip, 'entry'), once(zip, 'close')]);
+        zip.append(content, {
           name: casebookFileName(header.studyCode, subject.screeningNumber),
           date: printedAt,
         });
-        await entered;
+        await taken;
+        if (zip.destroyed) return;
       }
       const last = batch[batch.length - 1];
       if (!last || batch.length < BATCH_SIZE) break;
@@ -98,7 +102,7 @@ export async function exportSiteCasebooks(
   // Errors after the first byte can no longer become a JSON answer: the archive is aborted, so the
   // client sees a broken download rather than a ZIP that looks complete.
   fill().catch((error: unknown) => {
-    zip.emit('error', error instanceof Error ? error : new Error(String(error)));
+    if (!zip.destroyed) zip.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   const safeSite = header.siteCode.replace(/[^A-Za-z0-9_-]+/g, '_');
   const safeStudy = header.studyCode.replace(/[^A-Za-z0-9_-]+/g, '_');
