@@ -11,6 +11,7 @@ import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { signingMeaning } from '../signatures/signature-data.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadCasebooks } from './load-casebooks.ts';
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-casebook-'));
 afterAll(() => {
@@ -359,6 +360,44 @@ describeWithDatabase('casebook PDF', (database) => {
       .executeTakeFirstOrThrow();
     expect(record.site_id).toBe(site1);
     expect(record.after).toMatchObject({ scope: 'site', subjects: siteSubjects.length });
+  });
+
+  it("reads a site's subjects batch after batch (keyset on the id), each once, with their own data", async () => {
+    const db = database().db;
+    const seen: number[] = [];
+    let afterSubjectId = 0;
+    for (;;) {
+      const batch = await loadCasebooks(db, {
+        studyId,
+        siteId: site1,
+        afterSubjectId,
+        limit: 2,
+        audit: true,
+      });
+      if (batch.length === 0) break;
+      seen.push(...batch.map((subject) => subject.id));
+      for (const subject of batch) {
+        expect(subject.siteId).toBe(site1);
+        for (const entry of subject.audit) expect(entry.path).toMatch(/^\w+\.\w+\./);
+      }
+      afterSubjectId = batch[batch.length - 1]?.id ?? afterSubjectId;
+    }
+    const expected = await db
+      .selectFrom('subjects')
+      .select('id')
+      .where('site_id', '=', site1)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    expect(seen).toEqual(expected.map((row) => row.id));
+    const [full] = await loadCasebooks(db, { studyId, subjectIds: [subjects.full.id], audit: false });
+    expect(full?.audit).toEqual([]);
+    expect(full?.queries.map(({ messages }) => messages.map((message) => message.kind))).toEqual([
+      ['opened', 'answer'],
+    ]);
+    expect(full?.holds).toEqual([
+      expect.objectContaining({ kind: 'frozen', level: 'form', formKey: 'vitalSigns' }),
+    ]);
   });
 
   it('keeps other sites out and answers bad input with a 4xx JSON in the user language, writing nothing', async () => {
