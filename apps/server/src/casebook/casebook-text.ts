@@ -23,7 +23,7 @@ export const casebookText = {
   yes: { ko: '예', en: 'Yes' },
   no: { ko: '아니오', en: 'No' },
   signatureState: { ko: '시험책임자 서명', en: "Investigator's signature" },
-  holdsInForce: { ko: '동결·잠금', en: 'Freezes and locks' },
+  holdsInForce: { ko: '프리징·잠금', en: 'Freezes and locks' },
   none: { ko: '없음', en: 'None' },
   noData: { ko: '입력된 자료가 없습니다.', en: 'No data have been entered.' },
   item: { ko: '항목', en: 'Item' },
@@ -63,7 +63,7 @@ export const casebookText = {
   },
   previousSignature: { ko: '무효화된 서명', en: 'The invalidated signature' },
   page: { ko: '{n} / {m} 페이지', en: 'Page {n} of {m}' },
-  frozen: { ko: '동결', en: 'Frozen' },
+  frozen: { ko: '프리징', en: 'Frozen' },
   locked: { ko: '잠금', en: 'Locked' },
 } satisfies Record<string, Text>;
 

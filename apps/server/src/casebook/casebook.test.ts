@@ -234,7 +234,7 @@ describeWithDatabase('casebook PDF', (database) => {
     expect(text).toContain('답변됨');
     // SDV and the form's freeze.
     expect(text).toContain('확인됨');
-    expect(text).toContain('동결');
+    expect(text).toContain('프리징');
     // Derived values are marked when the subject has any.
     const derived = await database()
       .db.selectFrom('item_values')
