@@ -433,23 +433,37 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
       return;
     }
     const numberWidth = 22;
-    const itemWidth = (CONTENT_WIDTH - numberWidth) / Math.max(section.items.length, 1);
+    const headers = section.items.map((item) =>
+      item.unit ? `${item.label[lang]} (${item.unit})` : item.label[lang],
+    );
+    const cells = rows.map((row) =>
+      section.items.map((item) => valueText(item, row?.[item.key], item.derive !== undefined)),
+    );
+    // Columns share the width by what they hold (their longest value or header word, within bounds),
+    // so a drug name is not broken while a dose column stays narrow.
+    doc.font(FONT.regular).fontSize(8.5);
+    const wanted = headers.map((header, column) => {
+      const longestWord = Math.max(...header.split(/\s+/).map((word) => doc.widthOfString(word)));
+      const longestValue = Math.max(0, ...cells.map((row) => doc.widthOfString(row[column] ?? '')));
+      return Math.min(Math.max(longestWord, longestValue, 30), 170) + 2 * CELL_PAD;
+    });
+    const totalWanted = wanted.reduce((sum, width) => sum + width, 0);
     const columns: Column[] = [
       { header: '#', width: numberWidth },
-      ...section.items.map((item) => ({
-        header: item.unit ? `${item.label[lang]} (${item.unit})` : item.label[lang],
-        width: itemWidth,
+      ...headers.map((header, column) => ({
+        header,
+        width: ((wanted[column] ?? 0) / totalWanted) * (CONTENT_WIDTH - numberWidth),
       })),
     ];
     table(
       columns,
-      rows.map((row, index) => [
-        String(index + 1),
-        ...section.items.map((item) => valueText(item, row?.[item.key], item.derive !== undefined)),
-      ]),
+      cells.map((row, index) => [String(index + 1), ...row]),
     );
     const mark = sdvText(form, repeatingKey);
-    if (mark) note(`${text(T.sdv)}: ${mark.replace('\n', ' ')}`);
+    if (mark) {
+      note(`${text(T.sdv)}: ${mark.replace('\n', ' ')}`);
+      doc.moveDown(0.4);
+    }
   }
 
   function printQueries(queries: CasebookSubject['queries']): void {
