@@ -14,6 +14,7 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
@@ -154,6 +155,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
   registerAuditReviewRoutes(app, context);
+  registerCasebookRoutes(app, context);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -521,6 +521,19 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/casebook.pdf',
+    // Whoever may read the subject at site 01; the CRC (site 02) does not see it.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/casebook.pdf?lang=en` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sites/:siteId/casebooks.zip',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sites/${f.siteId}/casebooks.zip?audit=1` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/sdv/next',
     request: (f) => ({ url: `/api/studies/${f.studyId}/sdv/next?siteId=${f.siteId}` }),
     expected: { ...everyone(200), CRC: 404 },

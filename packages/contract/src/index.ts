@@ -3,6 +3,7 @@ export * from './app-info.ts';
 export * from './audit-review.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
+export * from './casebook.ts';
 export * from './dashboard.ts';
 export * from './holds.ts';
 export * from './ids.ts';

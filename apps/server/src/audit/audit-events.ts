@@ -58,6 +58,7 @@ export const auditEventTypes = [
   'odm.exported',
   'tables.exported',
   'audit.exported',
+  'casebook.exported',
   'comment.added',
   'hold.placed',
   'hold.lifted',

@@ -8,6 +8,18 @@ interface ButtonProps extends ComponentProps<'button'> {
   block?: boolean;
 }
 
+/** The button's classes, for a link that downloads a file and should look like the app's buttons. */
+export function buttonClassName({
+  variant = 'primary',
+  size = 'md',
+  block = false,
+  className,
+}: Pick<ButtonProps, 'variant' | 'size' | 'block' | 'className'>): string {
+  return [styles.button, styles[variant], styles[size], block ? styles.block : '', className ?? '']
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** The app's button. `type` defaults to "button" so a button inside a form never submits by accident. */
 export function Button({
   variant = 'primary',
@@ -17,8 +29,5 @@ export function Button({
   className,
   ...props
 }: ButtonProps) {
-  const classes = [styles.button, styles[variant], styles[size], block ? styles.block : '', className ?? '']
-    .filter(Boolean)
-    .join(' ');
-  return <button type={type} className={classes} {...props} />;
+  return <button type={type} className={buttonClassName({ variant, size, block, className })} {...props} />;
 }

@@ -1,5 +1,6 @@
 import {
   type AuditEntry,
+  casebookPdfPath,
   type FormDataResponse,
   isSigningForm,
   randomizationForm,
@@ -27,7 +28,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useTranslation } from 'react-i18next';
 import { Link, useBlocker, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { Button } from '../../../components/button.tsx';
+import { Button, buttonClassName } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import {
   type AnswerCorrection,
@@ -851,9 +852,15 @@ export function FormEditor({
           >
             {t('detail.history')}
           </Button>
-          <Button variant="secondary" size="sm" onClick={() => window.print()}>
+          {/* The subject's whole casebook as the server prints it, in the language on screen. */}
+          <a
+            className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+            href={casebookPdfPath(studyId, subjectPk, { lang: language, audit: false })}
+            download
+            title={t('detail.pdfTitle')}
+          >
             {t('detail.pdf')}
-          </Button>
+          </a>
           {canEdit ? (
             <Button size="sm" disabled={save.isPending} onClick={requestSave}>
               {save.isPending ? t('detail.saving') : t('detail.save')}

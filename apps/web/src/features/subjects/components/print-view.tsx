@@ -8,9 +8,9 @@ import { formatValue } from '../../crf-form/crf-item.tsx';
 import styles from './print-view.module.css';
 
 /**
- * The form as printed (the toolbar's PDF button prints it; "save as PDF" in the print dialog gives the
+ * The form as printed by the browser (Ctrl+P; "save as PDF" in the print dialog gives the
  * file): subject header and every item with its saved value. On screen it is hidden; in print it is the
- * only thing on the page. The full casebook PDF comes with the export feature.
+ * only thing on the page. The toolbar's PDF button downloads the server's casebook PDF instead.
  */
 export function PrintView({
   definition,

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { Language } from '../http/language.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { loadCasebooks } from './load-casebooks.ts';
+import { type CasebookHeader, renderCasebookPdf } from './render-casebook-pdf.ts';
+
+export interface CasebookOptions {
+  language: Language;
+  withAudit: boolean;
+  /** The printing time on the cover (now, unless a test fixes it). */
+  printedAt?: Date;
+}
+
+/**
+ * `GET …/subjects/:subjectId/casebook.pdf`: one subject's casebook for anyone who may read the
+ * subject (the same scope as the form read: another site's subject is a 404). The download is
+ * audited — who took which subject's casebook, in which language, with or without the audit trail —
+ * before the first byte leaves.
+ */
+export async function exportSubjectCasebook(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  subjectId: number,
+  options: CasebookOptions,
+): Promise<{ pdf: PDFKit.PDFDocument; fileName: string }> {
+  const subjectRow = await findSubjectInScope(db, principal, studyId, subjectId);
+  const header = await loadCasebookHeader(db, studyId, subjectRow.site_id);
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current) throw new AppError(404, 'not_found');
+  const [subject] = await loadCasebooks(db, { studyId, subjectIds: [subjectId], audit: options.withAudit });
+  if (!subject) throw new AppError(404, 'not_found');
+  await recordAudit(db, actor, {
+    type: 'casebook.exported',
+    entityType: 'subject',
+    entityId: subject.id,
+    studyId,
+    siteId: subject.siteId,
+    subjectId: subject.id,
+    after: {
+      format: 'PDF',
+      scope: 'subject',
+      screeningNumber: subject.screeningNumber,
+      language: options.language,
+      withAudit: options.withAudit,
+      subjects: 1,
+      forms: subject.forms.length,
+      queries: subject.queries.length,
+    },
+  });
+  const pdf = renderCasebookPdf({
+    header,
+    subject,
+    definition: current.definition,
+    language: options.language,
+    withAudit: options.withAudit,
+    printedAt: options.printedAt ?? new Date(),
+    printedBy: principal.user.name,
+  });
+  return { pdf, fileName: casebookFileName(header.studyCode, subject.screeningNumber) };
+}
+
+/** The study's code and title and the site's code and name, for the cover and the footers. */
+export async function loadCasebookHeader(
+  db: Kysely<Database>,
+  studyId: number,
+  siteId: number,
+): Promise<CasebookHeader> {
+  const row = await db
+    .selectFrom('sites')
+    .innerJoin('studies', 'studies.id', 'sites.study_id')
+    .select([
+      'studies.code as studyCode',
+      'studies.title as studyTitle',
+      'sites.code as siteCode',
+      'sites.name as siteName',
+    ])
+    .where('sites.id', '=', siteId)
+    .where('sites.study_id', '=', studyId)
+    .executeTakeFirst();
+  if (!row) throw new AppError(404, 'not_found');
+  return row;
+}
+
+/** `casebook-<study>-<screening number>.pdf`, with anything outside [A-Za-z0-9_-] made a `_`. */
+export function casebookFileName(studyCode: string, screeningNumber: string): string {
+  const safe = (part: string) => part.replace(/[^A-Za-z0-9_-]+/g, '_');
+  return `casebook-${safe(studyCode)}-${safe(screeningNumber)}.pdf`;
+}

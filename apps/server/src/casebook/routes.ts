@@ -1,0 +1,81 @@
+import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { exportSiteCasebooks } from './export-site-casebooks.ts';
+import { exportSubjectCasebook } from './export-subject-casebook.ts';
+
+const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
+const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
+
+/** The casebook PDF of a subject and the ZIP of a site's casebooks (issue 16 "Data out", item 4). */
+export function registerCasebookRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['casebook'];
+
+  app.get(
+    '/api/studies/:studyId/subjects/:subjectId/casebook.pdf',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "One subject's casebook as PDF: cover, visits and forms, queries, SDV and hold marks, optional audit trail, §11.50 signature (anyone who may read the subject; audited)",
+        params: subjectParams,
+        querystring: casebookQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { pdf, fileName } = await exportSubjectCasebook(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.subjectId,
+        {
+          language: request.query.lang ?? requestLanguage(request),
+          withAudit: request.query.audit === '1',
+        },
+      );
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/sites/:siteId/casebooks.zip',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "Every subject's casebook PDF of one site as a streamed ZIP (DM, ADMIN; audited)",
+        params: siteParams,
+        querystring: casebookQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { zip, fileName } = await exportSiteCasebooks(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.siteId,
+        {
+          language: request.query.lang ?? requestLanguage(request),
+          withAudit: request.query.audit === '1',
+        },
+      );
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(zip);
+    },
+  );
+}
