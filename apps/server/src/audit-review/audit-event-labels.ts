@@ -61,6 +61,8 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'queries.exported': { ko: '쿼리 목록 내보내기', en: 'Query list exported' },
   'odm.exported': { ko: 'ODM 내보내기', en: 'ODM exported' },
   'audit.exported': { ko: '감사 추적 내보내기', en: 'Audit trail exported' },
+  'tables.exported': { ko: '양식별 표 내보내기', en: 'Form tables exported' },
+  'casebook.exported': { ko: '증례기록서 PDF 내려받기', en: 'Casebook PDF downloaded' },
   'comment.added': { ko: '코멘트 작성', en: 'Comment added' },
   'hold.placed': { ko: '프리징/잠금 설정', en: 'Freeze or lock placed' },
   'hold.lifted': { ko: '프리징/잠금 해제', en: 'Freeze or lock lifted' },
