@@ -3,6 +3,7 @@ export * from './app-info.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
 export * from './dashboard.ts';
+export * from './data-exports.ts';
 export * from './holds.ts';
 export * from './ids.ts';
 export * from './korea-time.ts';

@@ -56,6 +56,11 @@ export const auditEventTypes = [
   'query.reopened',
   'queries.exported',
   'odm.exported',
+  'data_export.started',
+  'data_export.finished',
+  'data_export.failed',
+  'data_export.cancelled',
+  'data_export.downloaded',
   'comment.added',
   'hold.placed',
   'hold.lifted',
@@ -104,6 +109,7 @@ export interface AuditEventInput {
     | 'signature'
     | 'hold'
     | 'sdv_plan'
+    | 'data_export'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

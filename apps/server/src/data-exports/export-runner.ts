@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { claimExport } from './claim-export.ts';
+import { runExport } from './run-export.ts';
+
+export interface ExportRunner {
+  /** A job was queued: look now rather than at the next poll. */
+  kick(): void;
+  /** Stops after the job in hand (if any) is done; resolves when it has. */
+  stop(): Promise<void>;
+}
+
+export interface ExportRunnerOptions {
+  /** How often an idle runner looks for queued jobs (another process may have queued them). */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The export runner of one server process: one job at a time, claimed from the shared queue. Idle,
+ * it looks every `pollMs` (or when kicked after a job is queued here). Several processes each run
+ * one; the claim's row lock keeps them off each other's jobs.
+ */
+export function startExportRunner(db: Kysely<Database>, options: ExportRunnerOptions = {}): ExportRunner {
+  const pollMs = options.pollMs ?? 2000;
+  let stopped = false;
+  let wake: AbortController = new AbortController();
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const job = await claimExport(db);
+        if (job) {
+          await runExport(db, job);
+          continue;
+        }
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (stopped) break;
+      await sleep(pollMs, undefined, { signal: wake.signal }).catch(() => undefined);
+      wake = new AbortController();
+    }
+  })();
+  return {
+    kick: () => wake.abort(),
+    stop: async () => {
+      stopped = true;
+      wake.abort();
+      await loop;
+    },
+  };
+}
