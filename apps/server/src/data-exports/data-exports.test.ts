@@ -244,6 +244,25 @@ describeWithDatabase('data exports', (database) => {
     ]);
   });
 
+  it('puts a job back in the queue, without its chunks, when its process shuts down mid-way', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
+    const job = await claimExport(database().db);
+    expect(job?.id).toBe(started.id);
+    const shutdown = new AbortController();
+    const formats = testFormat({ chunkCount: 10, chunkBytes: 600 * 1024, delayMs: 40 });
+    const running = runExport(database().db, job as NonNullable<typeof job>, formats, shutdown.signal);
+    while ((await chunkCount(started.id)) === 0) await sleep(20);
+    shutdown.abort();
+    expect(await running).toBe('requeued');
+    expect(await chunkCount(started.id)).toBe(0);
+    expect((await call('dm', 'GET', `/${started.id}`)).json()).toMatchObject({
+      state: 'queued',
+      valuesDone: 0,
+    });
+    // The next runner takes it from the start and finishes it.
+    expect(await runNext()).toBe('done');
+  });
+
   it('never gives one job to two runners, and reclaims a job whose runner died', async () => {
     const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
     const claims = await Promise.all([claimExport(database().db), claimExport(database().db)]);

@@ -7,7 +7,7 @@ import { runExport } from './run-export.ts';
 export interface ExportRunner {
   /** A job was queued: look now rather than at the next poll. */
   kick(): void;
-  /** Stops after the job in hand (if any) is done; resolves when it has. */
+  /** Stops; a job in hand goes back to the queue (another process, or the next start, runs it). */
   stop(): Promise<void>;
 }
 
@@ -20,18 +20,20 @@ export interface ExportRunnerOptions {
 /**
  * The export runner of one server process: one job at a time, claimed from the shared queue. Idle,
  * it looks every `pollMs` (or when kicked after a job is queued here). Several processes each run
- * one; the claim's row lock keeps them off each other's jobs.
+ * one; the claim's row lock keeps them off each other's jobs. Stopping does not wait for a long
+ * export: the job is put back in the queue, its chunks deleted.
  */
 export function startExportRunner(db: Kysely<Database>, options: ExportRunnerOptions = {}): ExportRunner {
   const pollMs = options.pollMs ?? 2000;
   let stopped = false;
   let wake: AbortController = new AbortController();
+  const stopping = new AbortController();
   const loop = (async () => {
     while (!stopped) {
       try {
         const job = await claimExport(db);
         if (job) {
-          await runExport(db, job);
+          await runExport(db, job, undefined, stopping.signal);
           continue;
         }
       } catch (error) {
@@ -46,6 +48,7 @@ export function startExportRunner(db: Kysely<Database>, options: ExportRunnerOpt
     kick: () => wake.abort(),
     stop: async () => {
       stopped = true;
+      stopping.abort();
       wake.abort();
       await loop;
     },

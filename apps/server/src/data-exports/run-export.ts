@@ -15,10 +15,12 @@ export const EXPORT_CHUNK_BYTES = 1024 * 1024;
 /** Progress (and the heartbeat) is written at most this often. */
 export const EXPORT_PROGRESS_INTERVAL_MS = 250;
 
-export type ExportOutcome = 'done' | 'failed' | 'cancelled' | 'lost';
+export type ExportOutcome = 'done' | 'failed' | 'cancelled' | 'lost' | 'requeued';
 
 /** The job's row changed under the runner: cancelled, or reclaimed by another process. */
 class JobGone extends Error {}
+/** This process is shutting down: the job goes back to the queue for another (or the next start). */
+class Abandoned extends Error {}
 
 /**
  * Runs one claimed export: counts the values to write (the progress bar's total), streams the
@@ -31,6 +33,7 @@ export async function runExport(
   db: Kysely<Database>,
   job: DataExportRow,
   formats: Record<string, ExportFormat> = exportFormats,
+  signal?: AbortSignal,
 ): Promise<ExportOutcome> {
   const runner = job.runner;
   if (runner === null) throw new Error(`Export ${job.id} was not claimed.`);
@@ -89,6 +92,7 @@ export async function runExport(
       pendingBytes += bytes.length;
       if (pendingBytes >= EXPORT_CHUNK_BYTES) await flush();
       if (Date.now() - lastProgressAt >= EXPORT_PROGRESS_INTERVAL_MS) await writeProgress();
+      if (signal?.aborted) throw new Abandoned();
       await yieldToEventLoop();
     }
     await flush();
@@ -144,6 +148,28 @@ export async function runExport(
     if (!finished) throw new JobGone();
     return 'done';
   } catch (error) {
+    if (error instanceof Abandoned) {
+      const requeued = await inTransaction(db, async (trx) => {
+        const updated = await trx
+          .updateTable('data_exports')
+          .set({
+            state: 'queued',
+            runner: null,
+            started_at: null,
+            heartbeat_at: null,
+            values_done: 0,
+            subjects_done: 0,
+          })
+          .where('id', '=', job.id)
+          .where('runner', '=', runner)
+          .where('state', '=', 'running')
+          .executeTakeFirst();
+        if (updated.numUpdatedRows > 0n)
+          await trx.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
+        return updated.numUpdatedRows > 0n;
+      });
+      return requeued ? 'requeued' : 'lost';
+    }
     if (error instanceof JobGone) {
       // Cancelled (or taken over by another process after a stall): what this runner wrote goes,
       // unless the job is running again under someone else, who starts from scratch anyway.

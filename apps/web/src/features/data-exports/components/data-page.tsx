@@ -325,6 +325,9 @@ function ExportRow({
   );
 }
 
+/** 5415 → "5,415" (Korean groups digits the same way). */
+const grouped = (value: number) => value.toLocaleString('en-US');
+
 /** Values done of the total, as a bar with its numbers; the total is known once the job has counted. */
 function ExportProgress({ job }: { job: DataExport }) {
   const { t } = useTranslation('data');
@@ -335,7 +338,9 @@ function ExportProgress({ job }: { job: DataExport }) {
       ? 100
       : 0;
   const label =
-    total === null ? t('progress.counting') : t('progress.values', { done: job.valuesDone, total });
+    total === null
+      ? t('progress.counting')
+      : t('progress.values', { done: grouped(job.valuesDone), total: grouped(total) });
   return (
     <div className={styles.progress}>
       <div
