@@ -124,7 +124,7 @@ describe('DataPage', () => {
     const post = fetchMock.mock.calls.find(
       ([, init]) => (init as RequestInit | undefined)?.method === 'POST',
     );
-    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({
+    expect(JSON.parse(String((post?.[1] as RequestInit | undefined)?.body))).toEqual({
       format: 'odm-2.0',
       auditTrail: false,
       scope: { siteIds: [12], statuses: ['ongoing'] },
