@@ -10,6 +10,7 @@ import {
   openBenchDatabase,
 } from './bench-database.ts';
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
+import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
 import { type BenchOptions, parseOptions, USAGE } from './options.ts';
 import { type PgbenchResult, runPgbench } from './pgbench.ts';
 import { formatReport } from './print-report.ts';
@@ -17,7 +18,7 @@ import { runScenario, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
 import { repositoryRoot, startServer } from './server/start-server.ts';
-import { checkTargets } from './targets.ts';
+import { checkOdmExportTargets, checkTargets } from './targets.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
 // `npm run bench`: builds the synthetic study on each database at each size, runs every scenario
@@ -34,6 +35,8 @@ interface SizeRun {
   /** The server's resident set once started, before any request: the floor under every peak RSS. */
   idleRssMb: number;
   results: ScenarioResult[];
+  /** One ODM export job of every subject, with a light read beside it (issue 16). */
+  odmExport: OdmExportResult;
 }
 
 const log = (message: string) => console.log(message);
@@ -62,7 +65,10 @@ async function main(): Promise<number> {
   log(
     `load average at the end: ${load.map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`,
   );
-  const targets = checkTargets(results, pgbench);
+  const targets = [
+    ...checkTargets(results, pgbench),
+    ...checkOdmExportTargets(runs.map((run) => run.odmExport)),
+  ];
   console.log('');
   console.log(formatReport(results, pgbench, targets));
   console.log('');
@@ -117,9 +123,9 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
       log(
         `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
       );
-      const { idleRssMb, results } = await measureScenarios(db, database, workload, options);
+      const { idleRssMb, results, odmExport } = await measureScenarios(db, database, workload, options);
       log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);
-      runs.push({ db, subjects: workload.subjects, build, buildSeconds, idleRssMb, results });
+      runs.push({ db, subjects: workload.subjects, build, buildSeconds, idleRssMb, results, odmExport });
     }
   } finally {
     if (options.keep) log(`kept ${database.where}`);
@@ -133,13 +139,14 @@ async function measureScenarios(
   database: BenchDatabase,
   workload: Workload,
   options: BenchOptions,
-): Promise<{ idleRssMb: number; results: ScenarioResult[] }> {
+): Promise<{ idleRssMb: number; results: ScenarioResult[]; odmExport: OdmExportResult }> {
   const server = await startServer(database.env);
   const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
   const scenarios: Scenario[] = [...readScenarios(), ...SAVER_COUNTS.map((users) => saveScenario(users))];
   const results: ScenarioResult[] = [];
+  let odmExport: OdmExportResult;
   try {
     for (const scenario of scenarios) {
       const result = await runScenario(server, scenario, { db, workload, durationMs, warmupMs });
@@ -148,10 +155,15 @@ async function measureScenarios(
       );
       results.push(result);
     }
+    odmExport = await measureOdmExport(server, workload, db);
+    const reads = odmExport.concurrentReads;
+    log(
+      `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}`,
+    );
   } finally {
     await server.stop();
   }
-  return { idleRssMb, results };
+  return { idleRssMb, results, odmExport };
 }
 
 function machine() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from './load/run-load.ts';
 import type { ScenarioResult } from './run-scenario.ts';
-import { checkTargets } from './targets.ts';
+import { checkOdmExportTargets, checkTargets } from './targets.ts';
 
 // The arithmetic of the report, on made-up figures: no timing is measured here.
 
@@ -68,5 +68,38 @@ describe('checkTargets', () => {
     expect(verdicts['form saves, 8 users ≥ 0.1 × pgbench -N TPS (postgres, 5000)']).toBe(true);
     expect(verdicts['form saves, 32 users ≥ throughput of 8 (postgres, 5000)']).toBe(false);
     expect(verdicts['CSV export of all subjects: server peak RSS ≤ 256 MB (postgres, 5000)']).toBe(true);
+  });
+});
+
+describe('the ODM export targets', () => {
+  const run = {
+    db: 'postgres',
+    subjects: 5000,
+    values: 1_000_000,
+    seconds: 8,
+    valuesPerSecond: 125_000,
+    peakRssMb: 180,
+    concurrentReads: { requests: 40, errors: 0, p50Ms: 8, p95Ms: 30, maxMs: 45 },
+    state: 'done',
+  };
+
+  it('passes a fast, lean export with the server answering beside it', () => {
+    expect(checkOdmExportTargets([run]).map((check) => check.met)).toEqual([true, true, true]);
+  });
+
+  it('fails a slow export, a fat server, and reads refused or never answered', () => {
+    const [speed, memory, reads] = checkOdmExportTargets([
+      {
+        ...run,
+        valuesPerSecond: 99_999,
+        peakRssMb: 257,
+        concurrentReads: { ...run.concurrentReads, errors: 1 },
+      },
+    ]);
+    expect([speed?.met, memory?.met, reads?.met]).toEqual([false, false, false]);
+    const [, , silent] = checkOdmExportTargets([
+      { ...run, concurrentReads: { ...run.concurrentReads, requests: 0 } },
+    ]);
+    expect(silent?.met).toBe(false);
   });
 });

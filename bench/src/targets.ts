@@ -1,3 +1,4 @@
+import type { OdmExportResult } from './odm-export.ts';
 import type { PgbenchResult } from './pgbench.ts';
 import type { ScenarioResult } from './run-scenario.ts';
 
@@ -17,6 +18,7 @@ const FORM_READ_P95_MS = 15;
 const SCALING_FACTOR = 1.3;
 const SAVE_SHARE_OF_PGBENCH = 0.1;
 const EXPORT_PEAK_RSS_MB = 256;
+const ODM_VALUES_PER_SECOND = 100_000;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -114,4 +116,32 @@ export function checkTargets(results: ScenarioResult[], pgbench: PgbenchResult |
       });
   }
   return checks;
+}
+
+/**
+ * Issue 16: an ODM export job of every subject at ≥ 100,000 item values/s with the server's peak
+ * RSS ≤ 256 MB, the server answering a light read all along (some reads, none refused).
+ */
+export function checkOdmExportTargets(exports: OdmExportResult[]): TargetCheck[] {
+  return exports.flatMap((run) => {
+    const where = `(${run.db}, ${run.subjects})`;
+    const reads = run.concurrentReads;
+    return [
+      {
+        target: `ODM export ≥ ${ODM_VALUES_PER_SECOND.toLocaleString('en')} item values/s ${where}`,
+        measured: `${run.valuesPerSecond.toFixed(0)} values/s (${run.values} in ${run.seconds.toFixed(1)} s)`,
+        met: run.valuesPerSecond >= ODM_VALUES_PER_SECOND,
+      },
+      {
+        target: `ODM export: server peak RSS ≤ ${EXPORT_PEAK_RSS_MB} MB ${where}`,
+        measured: `${run.peakRssMb.toFixed(0)} MB`,
+        met: run.peakRssMb <= EXPORT_PEAK_RSS_MB,
+      },
+      {
+        target: `ODM export: the server answers subject-info during the export ${where}`,
+        measured: `${reads.requests} reads, ${reads.errors} errors, p95 ${ms(reads.p95Ms)}, max ${ms(reads.maxMs)}`,
+        met: reads.requests > 0 && reads.errors === 0,
+      },
+    ];
+  });
 }

@@ -189,15 +189,25 @@ function sdvSubjectRoute(subject: SubjectRow): Route {
   };
 }
 
+/**
+ * Data export (issue 16): the data manager's form and the list of exports with their progress bars
+ * (the demo has a finished one). A monitor sees the entry in the CRA menu and the page says who may
+ * export (the server refuses the CRA the data).
+ */
+const dataRoute: Route = {
+  name: 'data (exports)',
+  url: `/data/${STUDY_ID}`,
+  ready: (page) => page.getByRole('progressbar'),
+};
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
   sdvRoute,
   freezingRoute,
   auditRoute,
-  ...['alarm-log', 'system-e-training', 'report', 'summary', 'lab', 'data'].map((path) =>
-    studyPage(path, path),
-  ),
+  studyPage('data (not allowed to the monitor)', 'data'),
+  ...['alarm-log', 'system-e-training', 'report', 'summary', 'lab'].map((path) => studyPage(path, path)),
 ];
 
 /** A notice to open (the demo has none): registered by a writer through the API. */
@@ -312,6 +322,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
         sdvRoute,
         freezingRoute,
         auditRoute,
+        dataRoute,
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

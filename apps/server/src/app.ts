@@ -17,6 +17,8 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
+import { type ExportRunner, startExportRunner } from './data-exports/export-runner.ts';
+import { registerDataExportRoutes } from './data-exports/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerHoldRoutes } from './holds/routes.ts';
 import { applyBodyPolicy } from './http/body-policy.ts';
@@ -40,6 +42,11 @@ import { registerWebApp } from './web/static-web-app.ts';
 export interface BuildAppOptions {
   /** Pino logger options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Run queued export jobs in this process (default: yes). Tests of the job functions turn it off
+   * to drive claims and runs themselves.
+   */
+  exportRunner?: boolean;
 }
 
 /** Logs never carry credentials: cookies, tokens and any field named like a password. */
@@ -156,6 +163,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSdvRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
+  let exportRunner: ExportRunner | undefined;
+  if (options.exportRunner ?? true) {
+    const runner = startExportRunner(context.database.db, {
+      onError: (error) => app.log.error({ err: error }, 'export runner'),
+    });
+    exportRunner = runner;
+    app.addHook('onClose', () => runner.stop());
+  }
+  registerDataExportRoutes(app, context, exportRunner);
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

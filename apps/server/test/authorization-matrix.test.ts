@@ -36,6 +36,8 @@ interface Fixture {
   subjectId: number;
   sectionKey: string;
   queryId: number;
+  /** A finished export of the study, to read and download. */
+  doneExportId: number;
 }
 
 const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
@@ -581,6 +583,40 @@ const cases: Case[] = [
     expected: verifiers(200),
   },
   {
+    method: 'POST',
+    route: '/api/studies/:studyId/data-exports',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/data-exports`,
+      body: { format: 'odm-1.3.2', scope: { siteIds: [f.siteId] }, auditTrail: true },
+    }),
+    expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/data-exports',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/data-exports?page=1&size=10` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/data-exports/:exportId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/data-exports/${f.doneExportId}` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/data-exports/:exportId/cancel',
+    // A fresh queued export each call: a cancelled one cannot be cancelled again.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/data-exports/QUEUED_EXPORT/cancel` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/data-exports/:exportId/download',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/data-exports/${f.doneExportId}/download` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
     method: 'GET',
     route: '/api/studies/:studyId/audit',
     // The study's audit trail: its reviewers (the CRA on their sites, DM, ADMIN); site roles 403.
@@ -787,12 +823,14 @@ describeWithDatabase('authorization matrix', (database) => {
   let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
   let nextInstitutionNumber: () => Promise<string>;
   let newQuery: (status: 'open' | 'answered') => Promise<number>;
+  let newQueuedExport: () => Promise<number>;
   /** Replaces the issue-15 placeholders of a body (fresh subjects in the state each case needs). */
   let issue15Body: (body: unknown) => Promise<unknown>;
 
   beforeAll(async () => {
     await seedDemo(database().db);
-    app = await buildTestApp(database());
+    // Export jobs stay queued: a runner finishing one would race the cancel case.
+    app = await buildTestApp(database(), {}, { exportRunner: false });
     await app.ready();
     const db = database().db;
     const study = await db
@@ -976,8 +1014,37 @@ describeWithDatabase('authorization matrix', (database) => {
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
+    const dmUser = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'dm@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const newExport = async (state: 'queued' | 'done') =>
+      (
+        await db
+          .insertInto('data_exports')
+          .values({
+            study_id: study.id,
+            requested_by: dmUser.id,
+            format: 'odm-1.3.2',
+            options: JSON.stringify({ scope: {}, auditTrail: false }),
+            state,
+            ...(state === 'done'
+              ? { file_name: 'matrix.xml', content_type: 'application/xml', byte_size: 6, sha256: '-' }
+              : {}),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    newQueuedExport = () => newExport('queued');
+    const doneExportId = await newExport('done');
+    await db
+      .insertInto('data_export_chunks')
+      .values({ export_id: doneExportId, seq: 0, bytes: Buffer.from('<?xml') })
+      .execute();
     let counter = 0;
     fixture = {
+      doneExportId,
       queryId: await newQuery('open'),
       subjectId: await newSubject(),
       sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',
@@ -1034,6 +1101,8 @@ describeWithDatabase('authorization matrix', (database) => {
           : pattern;
         if (url.includes('ELIGIBLE_SUBJECT'))
           url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
+        if (url.includes('QUEUED_EXPORT'))
+          url = url.replace('QUEUED_EXPORT', String(await newQueuedExport()));
         if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));
         if (url.includes('ANSWERED_QUERY'))
           url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { buildApp } from '../src/app.ts';
+import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import type { Database } from '../src/db/schema.ts';
@@ -7,10 +7,14 @@ import type { App } from '../src/http/types.ts';
 import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo-seed.ts';
 
 /** An in-process server over a test database; requests go through `app.inject`, no port. */
-export async function buildTestApp(database: DatabaseHandle, env: Record<string, string> = {}): Promise<App> {
+export async function buildTestApp(
+  database: DatabaseHandle,
+  env: Record<string, string> = {},
+  options: BuildAppOptions = {},
+): Promise<App> {
   // Tests log in often from one address: the per-IP login limit is raised unless a test sets it.
   const config = loadConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: '100000', ...env });
-  return buildApp({ config, database });
+  return buildApp({ config, database }, options);
 }
 
 /**

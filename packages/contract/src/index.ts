@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './calendar-date.ts';
 export * from './casebook.ts';
 export * from './dashboard.ts';
+export * from './data-exports.ts';
 export * from './holds.ts';
 export * from './ids.ts';
 export * from './korea-time.ts';

@@ -59,6 +59,11 @@ export const auditEventTypes = [
   'tables.exported',
   'audit.exported',
   'casebook.exported',
+  'data_export.started',
+  'data_export.finished',
+  'data_export.failed',
+  'data_export.cancelled',
+  'data_export.downloaded',
   'comment.added',
   'hold.placed',
   'hold.lifted',
@@ -107,6 +112,7 @@ export interface AuditEventInput {
     | 'signature'
     | 'hold'
     | 'sdv_plan'
+    | 'data_export'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

@@ -39,6 +39,8 @@ export interface Database {
   holds: HoldsTable;
   sdv_marks: SdvMarksTable;
   sdv_plans: SdvPlansTable;
+  data_exports: DataExportsTable;
+  data_export_chunks: DataExportChunksTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -477,4 +479,36 @@ export interface SdvPlansTable {
   first_subjects_per_site: number;
   updated_by: number;
   updated_at: Timestamp;
+}
+
+/** An export job (issue 16): what was asked, where it stands, and the finished file's facts. */
+export interface DataExportsTable {
+  id: Generated<number>;
+  study_id: number;
+  requested_by: number;
+  format: string;
+  /** The scope and options asked for (data-exports/export-formats.ts); written as a JSON string. */
+  options: ColumnType<unknown, string, never>;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  values_total: number | null;
+  values_done: Generated<number>;
+  subjects_done: Generated<number>;
+  error: string | null;
+  created_at: CreatedAt;
+  started_at: NullableTimestamp;
+  heartbeat_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  runner: string | null;
+  file_name: string | null;
+  content_type: string | null;
+  byte_size: number | null;
+  sha256: string | null;
+}
+export type DataExportRow = Selectable<DataExportsTable>;
+
+/** A finished (or being written) export's bytes, in order; at most about 1 MB a row. */
+export interface DataExportChunksTable {
+  export_id: number;
+  seq: number;
+  bytes: Uint8Array;
 }

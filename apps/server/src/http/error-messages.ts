@@ -288,6 +288,18 @@ export const errorMessages = {
     ko: 'SDV(원자료 검증) 계획에 따라 검증할 항목이 남아 있지 않습니다.',
     en: 'Nothing is left to verify under the SDV plan.',
   },
+  data_export_unknown_scope: {
+    ko: '이 연구에 없는 기관이나 CRF가 내보내기 범위에 있습니다.',
+    en: 'The export scope names a site or form this study does not have.',
+  },
+  data_export_finished: {
+    ko: '이미 끝난 내보내기는 취소할 수 없습니다.',
+    en: 'This export has already finished and cannot be cancelled.',
+  },
+  data_export_not_ready: {
+    ko: '완료된 내보내기만 내려받을 수 있습니다.',
+    en: 'Only a finished export can be downloaded.',
+  },
   sdv_plan_unchanged: {
     ko: 'SDV 계획이 변경되지 않았습니다.',
     en: 'The SDV plan is unchanged.',

@@ -56,7 +56,7 @@ export async function exportOdmToFile(db: Kysely<Database>, actor: AuditActor, i
 
   const exported = await exportOdm(db, {
     studyId: study.id,
-    ...(siteId !== undefined ? { siteId } : {}),
+    ...(siteId !== undefined ? { siteIds: [siteId] } : {}),
     version: input.version,
     audit: input.audit,
     ...(input.batchSize !== undefined ? { batchSize: input.batchSize } : {}),

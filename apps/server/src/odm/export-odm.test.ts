@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { SubjectStatus } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
@@ -14,33 +14,10 @@ import { loadSubjectData } from '../subjects/form-data.ts';
 import { exportOdm, type OdmVersion } from './export-odm.ts';
 import { exportOdmToFile } from './export-odm-to-file.ts';
 import { type OdmRead, readOdm } from './read-odm.ts';
+import { odmSchemas, validateOdmFile as validate } from './validate-odm.ts';
 import { xmlSafeText } from './xml-escape.ts';
 
-// The official schemas sit beside the repository (<X>/main and <X>/shared/odm, in CI as on the
-// developers' machines); a git worktree further down (<X>/wt/name) finds them one level up more.
-const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
-function findOdmSchemas(): string {
-  for (let directory = path.dirname(repositoryRoot); ; directory = path.dirname(directory)) {
-    const candidate = path.join(directory, 'shared', 'odm');
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(directory) === directory)
-      throw new Error(`No shared/odm beside ${repositoryRoot} or above it: the ODM schemas are missing.`);
-  }
-}
-const odmSchemas = findOdmSchemas();
-const schemaOf: Record<OdmVersion, string> = {
-  '1.3.2': path.join(odmSchemas, 'schema-1.3.2', 'ODM1-3-2.xsd'),
-  '2.0': path.join(odmSchemas, 'schema-2.0', 'ODM.xsd'),
-};
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-odm-'));
-
-/** xmllint's verdict on a file against an ODM schema: status 0 and "validates", or the errors. */
-function validate(file: string, version: OdmVersion) {
-  const result = spawnSync('xmllint', ['--nonet', '--noout', '--schema', schemaOf[version], file], {
-    encoding: 'utf8',
-  });
-  return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
-}
 
 /** `subject|visit|form|group[repeat]|item = values` for every value of a read document. */
 function flatten(read: OdmRead): string[] {
@@ -125,13 +102,21 @@ describeWithDatabase('ODM export', (database) => {
 
   async function exportText(
     version: OdmVersion,
-    options: { audit?: boolean; siteId?: number; batchSize?: number } = {},
+    options: {
+      audit?: boolean;
+      siteId?: number;
+      statuses?: SubjectStatus[];
+      formKeys?: string[];
+      batchSize?: number;
+    } = {},
   ) {
     const exported = await exportOdm(database().db, {
       studyId,
       version,
       audit: options.audit ?? true,
-      ...(options.siteId !== undefined ? { siteId: options.siteId } : {}),
+      ...(options.siteId !== undefined ? { siteIds: [options.siteId] } : {}),
+      ...(options.statuses !== undefined ? { statuses: options.statuses } : {}),
+      ...(options.formKeys !== undefined ? { formKeys: options.formKeys } : {}),
       batchSize: options.batchSize ?? 2,
     });
     let text = '';
@@ -421,6 +406,34 @@ describeWithDatabase('ODM export', (database) => {
     const oneByOne = flatten(readOdm((await exportText('2.0', { batchSize: 1 })).text));
     const allAtOnce = flatten(readOdm((await exportText('2.0', { batchSize: 500 })).text));
     expect(oneByOne).toEqual(allAtOnce);
+  });
+
+  it('exports only the subjects in the statuses asked for, and only the forms asked for', async () => {
+    const statuses = await database()
+      .db.selectFrom('subjects')
+      .select(['screening_number', 'status'])
+      .where('study_id', '=', studyId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    // The subjects of one status present, and a status no subject has.
+    const present = statuses[0]?.status as SubjectStatus;
+    const absent = (['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const).find(
+      (status) => !statuses.some((row) => row.status === status),
+    ) as SubjectStatus;
+    const expected = statuses.filter((row) => row.status === present).map((row) => row.screening_number);
+    const filtered = readOdm((await exportText('1.3.2', { statuses: [present] })).text);
+    expect([...filtered.subjects.keys()].sort()).toEqual(expected.sort());
+    expect((await exportText('1.3.2', { statuses: [absent] })).counts).toMatchObject({ subjects: 0 });
+    const none = await exportText('1.3.2', { statuses: [] });
+    expect(none.counts).toMatchObject({ subjects: 0, values: 0 });
+
+    const everything = flatten(readOdm((await exportText('2.0')).text));
+    const vitals = await exportText('2.0', { formKeys: ['bodyMeasurement'], audit: true });
+    const vitalLines = flatten(readOdm(vitals.text));
+    expect(vitalLines.length).toBeGreaterThan(0);
+    expect(vitalLines).toEqual(everything.filter((line) => line.split('|')[2] === 'bodyMeasurement'));
+    expect(vitals.counts.values).toBeLessThan((await exportText('2.0')).counts.values);
+    writeAndValidate(vitals.text, '2.0', 'vitals-only.xml');
   });
 
   it('streams the export to a file and audits it with the counts (the CLI command)', async () => {

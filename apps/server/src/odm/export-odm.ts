@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { type ExportScope, exportBatches } from './load-export-batch.ts';
+import { type ExportScope, type ExportSubject, exportBatches } from './load-export-batch.ts';
 import { loadExportHeader } from './load-export-header.ts';
 import { buildOdmMetadata } from './odm-metadata.ts';
 import { writeOdm20 } from './write-odm-20.ts';
@@ -29,8 +29,12 @@ export interface ExportOdmOptions extends ExportScope {
 
 export interface OdmExport {
   chunks: AsyncIterable<string>;
-  /** Filled while `chunks` is consumed. */
-  counts: { subjects: number; values: number; queries: number };
+  /**
+   * Filled while `chunks` is consumed. `values` counts ItemData written (a repeating group's row
+   * gives several); `storedValues` the stored values of the subjects written so far, what one
+   * COUNT of item_values gives in advance (the progress bar's total).
+   */
+  counts: { subjects: number; values: number; queries: number; storedValues: number };
   studyCode: string;
   fileOid: string;
 }
@@ -38,7 +42,9 @@ export interface OdmExport {
 export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions): Promise<OdmExport> {
   const scope: ExportScope = {
     studyId: options.studyId,
-    ...(options.siteId !== undefined ? { siteId: options.siteId } : {}),
+    ...(options.siteIds !== undefined ? { siteIds: options.siteIds } : {}),
+    ...(options.statuses !== undefined ? { statuses: options.statuses } : {}),
+    ...(options.formKeys !== undefined ? { formKeys: options.formKeys } : {}),
   };
   // Queries travel only in ODM 2.0 (1.3.2 has no element for them).
   const withQueries = options.version === '2.0';
@@ -47,16 +53,19 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
     code: header.study.code,
     version: header.definitionVersion,
   });
-  const counts = { subjects: 0, values: 0, queries: 0 };
+  const counts = { subjects: 0, values: 0, queries: 0, storedValues: 0 };
   const fileOid = `ODM.${header.study.code}.${randomUUID()}`;
   const input = {
     header,
     metadata,
-    batches: exportBatches(db, scope, {
-      limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
-      audit: options.audit,
-      queries: withQueries,
-    }),
+    batches: countingStoredValues(
+      exportBatches(db, scope, {
+        limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
+        audit: options.audit,
+        queries: withQueries,
+      }),
+      counts,
+    ),
     withAudit: options.audit,
     fileOid,
     createdAt: options.createdAt ?? new Date(),
@@ -68,4 +77,21 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
   };
   const chunks = options.version === '1.3.2' ? writeOdm132(input) : writeOdm20(input);
   return { chunks, counts, studyCode: header.study.code, fileOid };
+}
+
+/**
+ * Counts a batch's stored values once the writer asks for the next batch (or ends): by then the
+ * batch has been written out.
+ */
+async function* countingStoredValues(
+  batches: AsyncIterable<ExportSubject[]>,
+  counts: { storedValues: number },
+): AsyncGenerator<ExportSubject[]> {
+  let previous = 0;
+  for await (const batch of batches) {
+    counts.storedValues += previous;
+    previous = batch.reduce((sum, subject) => sum + subject.values.length, 0);
+    yield batch;
+  }
+  counts.storedValues += previous;
 }

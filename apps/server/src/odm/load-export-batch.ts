@@ -1,3 +1,4 @@
+import type { SubjectStatus } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database, QueryMessageRow, QueryRow } from '../db/schema.ts';
 
@@ -10,8 +11,12 @@ import type { Database, QueryMessageRow, QueryRow } from '../db/schema.ts';
 
 export interface ExportScope {
   studyId: number;
-  /** Only this site's subjects; all sites of the study when absent. */
-  siteId?: number;
+  /** Only these sites' subjects; all sites of the study when absent. */
+  siteIds?: number[];
+  /** Only subjects in these statuses; every status when absent. */
+  statuses?: SubjectStatus[];
+  /** Only these forms' values (and their audit); every form when absent. */
+  formKeys?: string[];
 }
 
 export interface ExportValueRow {
@@ -67,25 +72,29 @@ export interface BatchOptions {
   queries: boolean;
 }
 
+/** The scope's subjects (not deleted, of the study, its sites and statuses), to select from. */
+export function subjectsInScope(db: Kysely<Database>, scope: ExportScope) {
+  let query = db.selectFrom('subjects').where('study_id', '=', scope.studyId).where('deleted_at', 'is', null);
+  if (scope.siteIds !== undefined) query = query.where('site_id', 'in', nonEmpty(scope.siteIds));
+  if (scope.statuses !== undefined) query = query.where('status', 'in', nonEmpty(scope.statuses));
+  return query;
+}
+
 export async function loadExportBatch(
   db: Kysely<Database>,
   scope: ExportScope,
   options: BatchOptions,
 ): Promise<ExportSubject[]> {
-  let subjectQuery = db
-    .selectFrom('subjects')
+  const subjectRows = await subjectsInScope(db, scope)
     .select(['id', 'screening_number', 'site_id'])
-    .where('study_id', '=', scope.studyId)
-    .where('deleted_at', 'is', null)
     .where('id', '>', options.afterSubjectId)
     .orderBy('id')
-    .limit(options.limit);
-  if (scope.siteId !== undefined) subjectQuery = subjectQuery.where('site_id', '=', scope.siteId);
-  const subjectRows = await subjectQuery.execute();
+    .limit(options.limit)
+    .execute();
   if (subjectRows.length === 0) return [];
   const ids = subjectRows.map((row) => row.id);
 
-  const valueRows = await db
+  let valueQuery = db
     .selectFrom('item_values')
     .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
     .select([
@@ -102,8 +111,11 @@ export async function loadExportBatch(
     .where('form_instances.has_data', '=', true)
     .orderBy('form_instances.subject_id')
     .orderBy('form_instances.id')
-    .orderBy('item_values.item_key')
-    .execute();
+    .orderBy('item_values.item_key');
+  if (scope.formKeys !== undefined)
+    valueQuery = valueQuery.where('form_instances.form_key', 'in', nonEmpty(scope.formKeys));
+  const valueRows = await valueQuery.execute();
+  const keptForms = scope.formKeys === undefined ? undefined : new Set(scope.formKeys);
 
   const auditRows = options.audit
     ? await db
@@ -168,6 +180,8 @@ export async function loadExportBatch(
   }
   for (const row of auditRows) {
     if (row.subject_id === null || row.entity_id === null) continue;
+    // The path is `visit.form.key`: a record of a form left out of the scope stays out.
+    if (keptForms && !keptForms.has(row.entity_id.split('.')[1] ?? '')) continue;
     subjects.get(row.subject_id)?.audit.push({
       path: row.entity_id,
       userId: row.actor_user_id,
@@ -207,4 +221,9 @@ export async function* exportBatches(
     afterSubjectId = batch[batch.length - 1]?.id ?? afterSubjectId;
     if (batch.length < options.limit) return;
   }
+}
+
+/** `in ()` is not SQL: an empty filter matches nothing, as an impossible value does. */
+function nonEmpty<T>(values: T[]): T[] {
+  return values.length > 0 ? values : ([null] as T[]);
 }

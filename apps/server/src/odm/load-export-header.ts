@@ -1,7 +1,7 @@
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ExportScope } from './load-export-batch.ts';
+import { type ExportScope, subjectsInScope } from './load-export-batch.ts';
 
 /**
  * What an ODM document states before its clinical data: the study and its current definition, the
@@ -47,19 +47,12 @@ export async function loadExportHeader(
     .select(['id', 'code', 'name'])
     .where('study_id', '=', scope.studyId)
     .orderBy('id');
-  if (scope.siteId !== undefined) sitesQuery = sitesQuery.where('id', '=', scope.siteId);
+  if (scope.siteIds !== undefined)
+    sitesQuery = sitesQuery.where('id', 'in', scope.siteIds.length > 0 ? scope.siteIds : [0]);
   const sites = await sitesQuery.execute();
 
   // The subjects in scope, as a sub-select each user query filters on.
-  const subjectIds = () => {
-    let query = db
-      .selectFrom('subjects')
-      .select('id')
-      .where('study_id', '=', scope.studyId)
-      .where('deleted_at', 'is', null);
-    if (scope.siteId !== undefined) query = query.where('site_id', '=', scope.siteId);
-    return query;
-  };
+  const subjectIds = () => subjectsInScope(db, scope).select('id');
   const userIds = new Set<number>();
   const add = (rows: { user_id: number | null }[]) => {
     for (const row of rows) if (row.user_id !== null) userIds.add(row.user_id);

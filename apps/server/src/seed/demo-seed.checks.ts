@@ -320,6 +320,27 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     ]);
   });
 
+  it('has a finished ODM export of the whole study by the data manager, ready to download', async () => {
+    const db = database().db;
+    const exports = await db
+      .selectFrom('data_exports')
+      .innerJoin('users', 'users.id', 'data_exports.requested_by')
+      .select(['data_exports.id', 'state', 'format', 'subjects_done', 'values_done', 'values_total', 'email'])
+      .where('study_id', '=', studyId)
+      .execute();
+    expect(exports).toMatchObject([
+      { state: 'done', format: 'odm-1.3.2', email: 'dm@demo.cdms', subjects_done: subjects.length },
+    ]);
+    expect(exports[0]?.values_done).toBe(exports[0]?.values_total);
+    const first = await db
+      .selectFrom('data_export_chunks')
+      .select('bytes')
+      .where('export_id', '=', exports[0]?.id ?? 0)
+      .where('seq', '=', 0)
+      .executeTakeFirstOrThrow();
+    expect(Buffer.from(first.bytes).subarray(0, 5).toString()).toBe('<?xml');
+  });
+
   it('has no form failing a hard check and nothing dated after today', () => {
     for (const subject of subjects) {
       expect(subject.consent_date <= today).toBe(true);

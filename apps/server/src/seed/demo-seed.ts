@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
+import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
@@ -130,6 +131,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     });
     // Last: a lock refuses the queries and SDV the steps above take.
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
+    // After every change above: the export shows the demo's data as it stands.
+    await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
   }
   return true;
 }

@@ -200,6 +200,13 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/freezing/components/freezing-page.tsx')).FreezingPage,
                 })),
               },
+              {
+                // Data out: export jobs with progress and download (issue 16; CRA menu, DM and ADMIN).
+                path: paths.data,
+                lazy: withTranslations(['data', 'subjects'], async () => ({
+                  Component: (await import('../features/data-exports/components/data-page.tsx')).DataPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
               ...[
                 paths.guideline,
@@ -208,7 +215,6 @@ export const router = createBrowserRouter([
                 paths.report,
                 paths.summary,
                 paths.lab,
-                paths.data,
               ].map((path) => ({ path, lazy: placeholderRoute })),
             ],
           },

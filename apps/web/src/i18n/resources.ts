@@ -4,6 +4,7 @@ import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
+import enData from '../locales/en/data.json';
 import enErrors from '../locales/en/errors.json';
 import enHelp from '../locales/en/help.json';
 import enHolds from '../locales/en/holds.json';
@@ -25,6 +26,7 @@ import koAuth from '../locales/ko/auth.json';
 import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
+import koData from '../locales/ko/data.json';
 import koErrors from '../locales/ko/errors.json';
 import koHelp from '../locales/ko/help.json';
 import koHolds from '../locales/ko/holds.json';
@@ -63,6 +65,7 @@ export const resources = {
     taskAlarm: koTaskAlarm,
     queries: koQueries,
     sdv: koSdv,
+    data: koData,
     holds: koHolds,
     audit: koAudit,
   },
@@ -86,6 +89,7 @@ export const resources = {
     taskAlarm: enTaskAlarm,
     queries: enQueries,
     sdv: enSdv,
+    data: enData,
     holds: enHolds,
     audit: enAudit,
   },

@@ -1,0 +1,352 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataExport } from '@cdms/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import type { App } from '../http/types.ts';
+import { readOdm } from '../odm/read-odm.ts';
+import { validateOdmFile } from '../odm/validate-odm.ts';
+import { claimExport } from './claim-export.ts';
+import { type ExportFormat, exportFormats } from './export-formats.ts';
+import { startExportRunner } from './export-runner.ts';
+import { runExport } from './run-export.ts';
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-data-exports-'));
+afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+/**
+ * A format for the runner's own tests: `chunkCount` chunks of `chunkBytes`, one value each, waiting
+ * `delayMs` before each (time for a cancel or a progress read), failing at chunk `failAt` if given.
+ */
+function testFormat(options: { chunkCount: number; chunkBytes: number; delayMs?: number; failAt?: number }) {
+  const format: ExportFormat = {
+    extension: 'txt',
+    contentType: 'text/plain',
+    countValues: async () => options.chunkCount,
+    async *produce(_db, _input, onProgress) {
+      for (let index = 0; index < options.chunkCount; index += 1) {
+        if (options.delayMs) await sleep(options.delayMs);
+        if (index === options.failAt) throw new Error('The test format broke down.');
+        yield 'x'.repeat(options.chunkBytes);
+        onProgress({ values: index + 1, subjects: index + 1 });
+      }
+    },
+  };
+  return { ...exportFormats, 'odm-1.3.2': format };
+}
+
+describeWithDatabase('data exports', (database) => {
+  let app: App;
+  let studyId: number;
+  let siteIds: number[];
+  const session: Record<string, SignedIn> = {};
+  const call = (who: string, method: 'GET' | 'POST', url: string, payload?: object, language = 'en') =>
+    app.inject({
+      method,
+      url: `/api/studies/${studyId}/data-exports${url}`,
+      headers: { ...(session[who]?.headers ?? {}), 'accept-language': language },
+      ...(payload ? { payload } : {}),
+    });
+  const start = async (payload: object) => {
+    const started = await call('dm', 'POST', '', payload);
+    expect(started.statusCode, started.body).toBe(201);
+    return started.json() as DataExport;
+  };
+  /** Claims and runs the oldest queued job here, as a runner would. */
+  const runNext = async (formats = exportFormats) => {
+    const job = await claimExport(database().db);
+    if (!job) throw new Error('Nothing queued.');
+    return runExport(database().db, job, formats);
+  };
+  const chunkCount = async (exportId: number) =>
+    (
+      await database()
+        .db.selectFrom('data_export_chunks')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('export_id', '=', exportId)
+        .executeTakeFirstOrThrow()
+    ).count;
+  const auditOf = (exportId: number) =>
+    database()
+      .db.selectFrom('audit_events')
+      .select(['event_type', 'actor_user_id', 'after'])
+      .where('entity_type', '=', 'data_export')
+      .where('entity_id', '=', String(exportId))
+      .orderBy('id')
+      .execute();
+
+  beforeAll(async () => {
+    const db = database().db;
+    await seedDemo(db, { subjects: true });
+    // The jobs are driven by the tests themselves (one runner test starts its own).
+    app = await buildTestApp(database(), {}, { exportRunner: false });
+    await app.ready();
+    studyId = (
+      await db.selectFrom('studies').select('id').where('code', '=', 'TMP-2026').executeTakeFirstOrThrow()
+    ).id;
+    siteIds = (
+      await db.selectFrom('sites').select('id').where('study_id', '=', studyId).orderBy('id').execute()
+    ).map((row) => row.id);
+    for (const who of ['dm', 'admin', 'cra', 'pi']) session[who] = await signIn(app, `${who}@demo.cdms`);
+    // The living demo's subjects take a while to seed on a busy machine.
+  }, 240_000);
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('exports the whole study as ODM 1.3.2: counted, downloaded whole, valid, audited', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: true });
+    expect(started).toMatchObject({ state: 'queued', valuesDone: 0, valuesTotal: null });
+    expect((await call('dm', 'GET', `/${started.id}/download`)).statusCode).toBe(409);
+    expect(await runNext()).toBe('done');
+
+    const db = database().db;
+    const expectedValues = Number(
+      (
+        await db
+          .selectFrom('item_values')
+          .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
+          .innerJoin('subjects', 'subjects.id', 'form_instances.subject_id')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('subjects.study_id', '=', studyId)
+          .where('subjects.deleted_at', 'is', null)
+          .where('form_instances.has_data', '=', true)
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+    const subjectCount = Number(
+      (
+        await db
+          .selectFrom('subjects')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('study_id', '=', studyId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+    expect(expectedValues).toBeGreaterThan(0);
+    const done = (await call('dm', 'GET', `/${started.id}`)).json() as DataExport;
+    expect(done).toMatchObject({
+      state: 'done',
+      valuesTotal: expectedValues,
+      valuesDone: expectedValues,
+      subjectsDone: subjectCount,
+      error: null,
+    });
+    expect(done.fileName).toMatch(/^TMP-2026_odm-1\.3\.2_\d+\.xml$/);
+
+    const download = await call('dm', 'GET', `/${started.id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toContain(`filename="${done.fileName}"`);
+    expect(download.rawPayload.length).toBe(done.byteSize);
+    expect(download.body.startsWith('<?xml')).toBe(true);
+    const file = path.join(workDir, 'whole.xml');
+    fs.writeFileSync(file, download.rawPayload);
+    expect(validateOdmFile(file, '1.3.2')).toMatchObject({ status: 0 });
+    // Round trip: every subject and every value the job counted is in the file.
+    const read = readOdm(download.body);
+    expect(read.subjects.size).toBe(subjectCount);
+    let valuesRead = 0;
+    for (const subject of read.subjects.values())
+      for (const forms of Object.values(subject.visits))
+        for (const groups of Object.values(forms))
+          for (const items of Object.values(groups))
+            for (const item of Object.values(items)) valuesRead += item.values.length > 0 ? 1 : 0;
+    // ItemData, of which a repeating group's stored value gives several: at least one per value.
+    expect(valuesRead).toBeGreaterThanOrEqual(expectedValues);
+
+    const dm = session.dm?.userId;
+    const audit = await auditOf(started.id);
+    expect(audit.map((event) => event.event_type)).toEqual([
+      'data_export.started',
+      'data_export.finished',
+      'data_export.downloaded',
+    ]);
+    for (const event of audit) expect(event.actor_user_id).toBe(dm);
+    expect(audit[1]?.after).toMatchObject({
+      format: 'odm-1.3.2',
+      scope: {},
+      auditTrail: true,
+      subjects: subjectCount,
+      values: expectedValues,
+      sha256: done.sha256,
+    });
+  });
+
+  it('narrows the export to the sites, statuses and forms asked for', async () => {
+    const site = siteIds[1] as number;
+    const started = await start({
+      format: 'odm-1.3.2',
+      scope: { siteIds: [site], formKeys: ['vitalSigns'] },
+      auditTrail: false,
+    });
+    expect(await runNext()).toBe('done');
+    const body = (await call('dm', 'GET', `/${started.id}/download`)).body;
+    const expectedSubjects = (
+      await database()
+        .db.selectFrom('subjects')
+        .select('screening_number')
+        .where('site_id', '=', site)
+        .where('deleted_at', 'is', null)
+        .execute()
+    ).map((row) => row.screening_number);
+    const read = readOdm(body);
+    expect([...read.subjects.keys()].sort()).toEqual(expectedSubjects.sort());
+    for (const subject of read.subjects.values())
+      for (const forms of Object.values(subject.visits))
+        expect(Object.keys(forms)).not.toContain('demographicInfo');
+    expect(body).not.toContain('AuditRecord');
+    const file = path.join(workDir, 'narrow.xml');
+    fs.writeFileSync(file, body);
+    expect(validateOdmFile(file, '1.3.2')).toMatchObject({ status: 0 });
+  });
+
+  it('writes progress that only grows, and a cancel mid-way leaves no chunks', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
+    const formats = testFormat({ chunkCount: 12, chunkBytes: 400 * 1024, delayMs: 60 });
+    const running = runNext(formats);
+    const seen: number[] = [];
+    for (;;) {
+      const current = (await call('dm', 'GET', `/${started.id}`)).json() as DataExport;
+      seen.push(current.valuesDone);
+      if (current.valuesDone >= 6) break;
+      await sleep(30);
+    }
+    expect(await chunkCount(started.id)).toBeGreaterThan(0);
+    const cancelled = await call('dm', 'POST', `/${started.id}/cancel`);
+    expect(cancelled.json()).toMatchObject({ state: 'cancelled' });
+    expect(await running).toBe('cancelled');
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(await chunkCount(started.id)).toBe(0);
+    expect((await call('dm', 'GET', `/${started.id}/download`)).statusCode).toBe(409);
+    const again = await call('dm', 'POST', `/${started.id}/cancel`, undefined, 'ko');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({
+      code: 'data_export_finished',
+      message: '이미 끝난 내보내기는 취소할 수 없습니다.',
+    });
+    expect((await auditOf(started.id)).map((event) => event.event_type)).toContain('data_export.cancelled');
+  });
+
+  it('marks a failing export failed with its error and keeps none of its bytes', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
+    // Three chunks of 1 MB are written before the format breaks down.
+    expect(await runNext(testFormat({ chunkCount: 6, chunkBytes: 1024 * 1024, failAt: 4 }))).toBe('failed');
+    const failed = (await call('dm', 'GET', `/${started.id}`)).json() as DataExport;
+    expect(failed).toMatchObject({ state: 'failed', error: 'The test format broke down.', fileName: null });
+    expect(await chunkCount(started.id)).toBe(0);
+    expect((await auditOf(started.id)).map((event) => event.event_type)).toEqual([
+      'data_export.started',
+      'data_export.failed',
+    ]);
+  });
+
+  it('puts a job back in the queue, without its chunks, when its process shuts down mid-way', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
+    const job = await claimExport(database().db);
+    expect(job?.id).toBe(started.id);
+    const shutdown = new AbortController();
+    const formats = testFormat({ chunkCount: 10, chunkBytes: 600 * 1024, delayMs: 40 });
+    const running = runExport(database().db, job as NonNullable<typeof job>, formats, shutdown.signal);
+    while ((await chunkCount(started.id)) === 0) await sleep(20);
+    shutdown.abort();
+    expect(await running).toBe('requeued');
+    expect(await chunkCount(started.id)).toBe(0);
+    expect((await call('dm', 'GET', `/${started.id}`)).json()).toMatchObject({
+      state: 'queued',
+      valuesDone: 0,
+    });
+    // The next runner takes it from the start and finishes it.
+    expect(await runNext()).toBe('done');
+  });
+
+  it('never gives one job to two runners, and reclaims a job whose runner died', async () => {
+    const started = await start({ format: 'odm-1.3.2', scope: {}, auditTrail: false });
+    const claims = await Promise.all([claimExport(database().db), claimExport(database().db)]);
+    const claimed = claims.filter((claim) => claim !== undefined);
+    expect(claimed.map((claim) => claim.id)).toEqual([started.id]);
+    // Its runner "dies": nothing more is written, the heartbeat stops.
+    expect(await claimExport(database().db)).toBeUndefined();
+    await database()
+      .db.updateTable('data_exports')
+      .set({ heartbeat_at: new Date(Date.now() - 10 * 60_000) })
+      .where('id', '=', started.id)
+      .execute();
+    const reclaimed = await claimExport(database().db);
+    expect(reclaimed?.id).toBe(started.id);
+    expect(reclaimed?.runner).not.toBe(claimed[0]?.runner);
+    // The old runner, should it wake up, can no longer write: its run is lost, the new one finishes.
+    expect(await runExport(database().db, claimed[0] as NonNullable<(typeof claimed)[0]>)).toBe('lost');
+    expect(await runExport(database().db, reclaimed as NonNullable<typeof reclaimed>)).toBe('done');
+  });
+
+  it('runs queued jobs in the server process (the runner) and lists them newest first, paged', async () => {
+    const runner = startExportRunner(database().db, { pollMs: 50 });
+    try {
+      const started = await start({ format: 'odm-2.0', scope: { statuses: ['ongoing'] }, auditTrail: true });
+      for (let attempt = 0; ; attempt += 1) {
+        const current = (await call('admin', 'GET', `/${started.id}`)).json() as DataExport;
+        if (current.state === 'done') break;
+        expect(attempt).toBeLessThan(200);
+        await sleep(50);
+      }
+    } finally {
+      await runner.stop();
+    }
+    const list = (await call('dm', 'GET', '?size=10&page=1')).json();
+    const total = Number(
+      (
+        await database()
+          .db.selectFrom('data_exports')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('study_id', '=', studyId)
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+    expect(list.total).toBe(total);
+    const ids = list.exports.map((row: DataExport) => row.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(list.exports[0]).toMatchObject({ state: 'done', requestedBy: { name: expect.any(String) } });
+    const second = (await call('dm', 'GET', '?size=10&page=2')).json();
+    expect(second.exports).toHaveLength(Math.max(0, total - 10));
+  });
+
+  it('refuses other roles and bad input, in the caller’s language, changing nothing', async () => {
+    const before = await database().db.selectFrom('data_exports').select('id').execute();
+    const valid = { format: 'odm-1.3.2', scope: {}, auditTrail: false };
+    expect((await call('cra', 'POST', '', valid)).statusCode).toBe(403);
+    expect((await call('pi', 'GET', '')).statusCode).toBe(403);
+    const unknown = await call(
+      'dm',
+      'POST',
+      '',
+      { ...valid, scope: { siteIds: [999999], formKeys: ['nope'] } },
+      'ko',
+    );
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().error).toMatchObject({
+      code: 'data_export_unknown_scope',
+      message: '이 연구에 없는 기관이나 CRF가 내보내기 범위에 있습니다.',
+      details: { siteIds: [999999], formKeys: ['nope'] },
+    });
+    for (const payload of [
+      { ...valid, format: 'pdf' },
+      { ...valid, scope: { siteIds: [] } },
+      { ...valid, scope: { statuses: ['asleep'] } },
+      { ...valid, extra: 1 },
+      { format: 'odm-2.0', scope: {} },
+    ]) {
+      const refused = await call('dm', 'POST', '', payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().error.code).toBe('validation_failed');
+    }
+    expect((await call('dm', 'GET', '/999999')).statusCode).toBe(404);
+    expect((await call('dm', 'GET', '/999999/download')).statusCode).toBe(404);
+    expect((await call('dm', 'POST', '/999999/cancel')).statusCode).toBe(404);
+    expect((await call('dm', 'GET', '?size=7')).statusCode).toBe(400);
+    expect(await database().db.selectFrom('data_exports').select('id').execute()).toEqual(before);
+  });
+});

@@ -1,0 +1,66 @@
+import type { DataExportFormat } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { exportOdm } from '../odm/export-odm.ts';
+import { type ExportScope, subjectsInScope } from '../odm/load-export-batch.ts';
+
+/**
+ * The formats an export job can produce, one entry each. A format counts the item values it will
+ * write (one COUNT, for the progress bar's total) and streams its bytes, reporting how many values
+ * (and, when it knows, subjects) are done as it goes. The runner neither knows nor cares what the
+ * bytes are.
+ */
+
+export interface ExportProgress {
+  values: number;
+  subjects?: number;
+}
+
+export interface ExportJobInput {
+  scope: ExportScope;
+  auditTrail: boolean;
+}
+
+export interface ExportFormat {
+  extension: string;
+  contentType: string;
+  countValues(db: Kysely<Database>, scope: ExportScope): Promise<number>;
+  produce(
+    db: Kysely<Database>,
+    input: ExportJobInput,
+    onProgress: (done: ExportProgress) => void,
+  ): AsyncIterable<Uint8Array | string>;
+}
+
+/** The item values an ODM export writes: saved values of the scope's subjects and forms. */
+export async function countOdmValues(db: Kysely<Database>, scope: ExportScope): Promise<number> {
+  let query = db
+    .selectFrom('item_values')
+    .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('form_instances.subject_id', 'in', subjectsInScope(db, scope).select('id'))
+    .where('form_instances.has_data', '=', true);
+  if (scope.formKeys !== undefined) query = query.where('form_instances.form_key', 'in', scope.formKeys);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
+  return {
+    extension: 'xml',
+    contentType: 'application/xml; charset=utf-8',
+    countValues: countOdmValues,
+    async *produce(db, input, onProgress) {
+      const exported = await exportOdm(db, { ...input.scope, version, audit: input.auditTrail });
+      for await (const chunk of exported.chunks) {
+        yield chunk;
+        onProgress({ values: exported.counts.storedValues, subjects: exported.counts.subjects });
+      }
+    },
+  };
+}
+
+export const exportFormats: Record<DataExportFormat, ExportFormat> = {
+  'odm-1.3.2': odmFormat('1.3.2'),
+  'odm-2.0': odmFormat('2.0'),
+};

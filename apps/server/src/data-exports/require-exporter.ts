@@ -1,0 +1,9 @@
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+
+/** Every export route: a study the caller belongs to (else 404), as DM or ADMIN (else 403). */
+export function requireExporter(principal: Principal, studyId: number): void {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
+}

@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { DataExportFormat } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import { systemActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database, DataExportRow } from '../db/schema.ts';
+import type { ExportScope } from '../odm/load-export-batch.ts';
+import { type ExportFormat, type ExportProgress, exportFormats } from './export-formats.ts';
+import type { StoredExportOptions } from './export-view.ts';
+
+/** A chunk row holds about this much; the runner never buffers more than one. */
+export const EXPORT_CHUNK_BYTES = 1024 * 1024;
+/** Progress (and the heartbeat) is written at most this often. */
+export const EXPORT_PROGRESS_INTERVAL_MS = 250;
+
+export type ExportOutcome = 'done' | 'failed' | 'cancelled' | 'lost' | 'requeued';
+
+/** The job's row changed under the runner: cancelled, or reclaimed by another process. */
+class JobGone extends Error {}
+/** This process is shutting down: the job goes back to the queue for another (or the next start). */
+class Abandoned extends Error {}
+
+/**
+ * Runs one claimed export: counts the values to write (the progress bar's total), streams the
+ * format's bytes into chunk rows of about 1 MB (each insert its own short statement), writes
+ * progress and the heartbeat a few times a second, and finishes with size and SHA-256 — audited
+ * with who asked, what and how much. A failure or a cancel deletes every chunk: nothing half
+ * written can be downloaded. Yields to the event loop between chunks so requests keep flowing.
+ */
+export async function runExport(
+  db: Kysely<Database>,
+  job: DataExportRow,
+  formats: Record<string, ExportFormat> = exportFormats,
+  signal?: AbortSignal,
+): Promise<ExportOutcome> {
+  const runner = job.runner;
+  if (runner === null) throw new Error(`Export ${job.id} was not claimed.`);
+  const mine = () =>
+    db
+      .updateTable('data_exports')
+      .where('id', '=', job.id)
+      .where('runner', '=', runner)
+      .where('state', '=', 'running');
+  const options = job.options as StoredExportOptions;
+  const scope: ExportScope = { studyId: job.study_id, ...options.scope };
+  const progress: ExportProgress = { values: 0, subjects: 0 };
+
+  try {
+    const format = formats[job.format];
+    if (!format) throw new Error(`Unknown export format ${job.format}.`);
+    const total = await format.countValues(db, scope);
+    const counted = await mine().set({ values_total: total, heartbeat_at: new Date() }).executeTakeFirst();
+    if (counted.numUpdatedRows === 0n) throw new JobGone();
+
+    const hash = createHash('sha256');
+    let byteSize = 0;
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let lastProgressAt = Date.now();
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const bytes = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await db.insertInto('data_export_chunks').values({ export_id: job.id, seq, bytes }).execute();
+      seq += 1;
+    };
+    const writeProgress = async () => {
+      const updated = await mine()
+        .set({
+          values_done: progress.values,
+          subjects_done: progress.subjects ?? 0,
+          heartbeat_at: new Date(),
+        })
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new JobGone();
+      lastProgressAt = Date.now();
+    };
+
+    const chunks = format.produce(db, { scope, auditTrail: options.auditTrail }, (done) => {
+      progress.values = done.values;
+      if (done.subjects !== undefined) progress.subjects = done.subjects;
+    });
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+      hash.update(bytes);
+      byteSize += bytes.length;
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= EXPORT_CHUNK_BYTES) await flush();
+      if (Date.now() - lastProgressAt >= EXPORT_PROGRESS_INTERVAL_MS) await writeProgress();
+      if (signal?.aborted) throw new Abandoned();
+      await yieldToEventLoop();
+    }
+    await flush();
+
+    const sha256 = hash.digest('hex');
+    const finished = await inTransaction(db, async (trx) => {
+      const study = await trx
+        .selectFrom('studies')
+        .select('code')
+        .where('id', '=', job.study_id)
+        .executeTakeFirstOrThrow();
+      const format = job.format as DataExportFormat;
+      const fileName = `${study.code}_${format}_${job.id}.${formats[job.format]?.extension ?? 'bin'}`;
+      const updated = await trx
+        .updateTable('data_exports')
+        .set({
+          state: 'done',
+          finished_at: new Date(),
+          heartbeat_at: new Date(),
+          values_done: progress.values,
+          subjects_done: progress.subjects ?? 0,
+          file_name: fileName,
+          content_type: formats[job.format]?.contentType ?? 'application/octet-stream',
+          byte_size: byteSize,
+          sha256,
+        })
+        .where('id', '=', job.id)
+        .where('runner', '=', runner)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      await recordAudit(
+        trx,
+        { ...systemActor('data-export'), userId: job.requested_by },
+        {
+          type: 'data_export.finished',
+          entityType: 'data_export',
+          entityId: job.id,
+          studyId: job.study_id,
+          after: {
+            format,
+            ...options,
+            file: fileName,
+            byteSize,
+            sha256,
+            subjects: progress.subjects ?? 0,
+            values: progress.values,
+          },
+        },
+      );
+      return true;
+    });
+    if (!finished) throw new JobGone();
+    return 'done';
+  } catch (error) {
+    if (error instanceof Abandoned) {
+      const requeued = await inTransaction(db, async (trx) => {
+        const updated = await trx
+          .updateTable('data_exports')
+          .set({
+            state: 'queued',
+            runner: null,
+            started_at: null,
+            heartbeat_at: null,
+            values_done: 0,
+            subjects_done: 0,
+          })
+          .where('id', '=', job.id)
+          .where('runner', '=', runner)
+          .where('state', '=', 'running')
+          .executeTakeFirst();
+        if (updated.numUpdatedRows > 0n)
+          await trx.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
+        return updated.numUpdatedRows > 0n;
+      });
+      return requeued ? 'requeued' : 'lost';
+    }
+    if (error instanceof JobGone) {
+      // Cancelled (or taken over by another process after a stall): what this runner wrote goes,
+      // unless the job is running again under someone else, who starts from scratch anyway.
+      const current = await db
+        .selectFrom('data_exports')
+        .select(['state', 'runner'])
+        .where('id', '=', job.id)
+        .executeTakeFirst();
+      if (current?.state === 'cancelled' || current?.state === 'failed') {
+        await db.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
+        return 'cancelled';
+      }
+      return 'lost';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const failed = await inTransaction(db, async (trx) => {
+      const updated = await trx
+        .updateTable('data_exports')
+        .set({ state: 'failed', error: message.slice(0, 1000), finished_at: new Date() })
+        .where('id', '=', job.id)
+        .where('runner', '=', runner)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      await trx.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
+      await recordAudit(
+        trx,
+        { ...systemActor('data-export'), userId: job.requested_by },
+        {
+          type: 'data_export.failed',
+          entityType: 'data_export',
+          entityId: job.id,
+          studyId: job.study_id,
+          after: { format: job.format, ...options, error: message.slice(0, 1000) },
+        },
+      );
+      return true;
+    });
+    return failed ? 'failed' : 'lost';
+  }
+}

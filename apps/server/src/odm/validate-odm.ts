@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OdmVersion } from './export-odm.ts';
+
+/**
+ * For tests: xmllint's verdict on an exported file against the official ODM schema of its version.
+ */
+
+// The official schemas sit beside the repository (<X>/main and <X>/shared/odm, in CI as on the
+// developers' machines); a git worktree further down (<X>/wt/name) finds them one level up more.
+const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
+function findOdmSchemas(): string {
+  for (let directory = path.dirname(repositoryRoot); ; directory = path.dirname(directory)) {
+    const candidate = path.join(directory, 'shared', 'odm');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(directory) === directory)
+      throw new Error(`No shared/odm beside ${repositoryRoot} or above it: the ODM schemas are missing.`);
+  }
+}
+export const odmSchemas = findOdmSchemas();
+const schemaOf: Record<OdmVersion, string> = {
+  '1.3.2': path.join(odmSchemas, 'schema-1.3.2', 'ODM1-3-2.xsd'),
+  '2.0': path.join(odmSchemas, 'schema-2.0', 'ODM.xsd'),
+};
+/** xmllint's verdict on a file against an ODM schema: status 0 and "validates", or the errors. */
+export function validateOdmFile(file: string, version: OdmVersion) {
+  const result = spawnSync('xmllint', ['--nonet', '--noout', '--schema', schemaOf[version], file], {
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
+}

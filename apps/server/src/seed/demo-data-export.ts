@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import { claimExport } from '../data-exports/claim-export.ts';
+import { runExport } from '../data-exports/run-export.ts';
+import { startExport } from '../data-exports/start-export.ts';
+import type { Database } from '../db/schema.ts';
+import { actingAs } from './demo-subjects.ts';
+
+/**
+ * The living demo's data out (issue 16): the data manager has exported the whole study as CDISC ODM
+ * 1.3.2 with its audit trail, through the same start, claim and run the server's export runner uses,
+ * so /data shows a finished export to download at first look.
+ */
+export async function seedDemoDataExport(
+  db: Kysely<Database>,
+  input: { studyId: number; dataManager: string },
+): Promise<void> {
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', input.dataManager)
+    .executeTakeFirstOrThrow();
+  const dataManager = await actingAs(db, user, 'demo-seed');
+  await startExport(db, dataManager.principal, dataManager.actor, input.studyId, {
+    format: 'odm-1.3.2',
+    scope: {},
+    auditTrail: true,
+  });
+  const job = await claimExport(db);
+  if (job) await runExport(db, job);
+}

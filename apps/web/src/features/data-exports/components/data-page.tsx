@@ -1,0 +1,363 @@
+import {
+  type DataExport,
+  type DataExportFormat,
+  dataExportFormats,
+  type StartDataExportRequest,
+  type SubjectStatus,
+  subjectStatuses,
+} from '@cdms/contract';
+import type { Language } from '@cdms/study';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams } from 'react-router';
+import { Button } from '../../../components/button.tsx';
+import { ListLoadError, ListTable, ListTableMessage, listStyles } from '../../../components/list-page.tsx';
+import { Pagination, usePageParam } from '../../../components/pagination.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { useMe } from '../../auth/api/me.ts';
+import { downloadUrl, isOpen, useCancelExport, useDataExports, useStartExport } from '../api/data-exports.ts';
+import styles from './data.module.css';
+
+const PAGE_SIZE = 10;
+/** The locale key of each format's name (i18n keys cannot hold the version's dots). */
+const formatLabelKey: Record<DataExportFormat, string> = { 'odm-1.3.2': 'odm132', 'odm-2.0': 'odm20' };
+const COLUMNS = 6;
+
+/** `/data/{id}`: export the study's data (DM, ADMIN) and follow the exports to download. */
+export function DataPage() {
+  const { studyId: raw } = useParams();
+  const studyId = Number(raw);
+  if (!Number.isInteger(studyId) || studyId <= 0) return <Navigate to="/" replace />;
+  return <DataExports studyId={studyId} />;
+}
+
+function DataExports({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('data');
+  const headingId = useId();
+  const me = useMe();
+  const membership = me.data?.memberships.find((m) => m.studyId === studyId);
+  const mayExport = membership?.abilities.includes('data.export') ?? false;
+  const [page] = usePageParam();
+  const list = useDataExports(studyId, page, PAGE_SIZE, mayExport);
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('page.title')}
+        </h1>
+      </div>
+      {!membership ? null : !mayExport ? (
+        <p className={`${listStyles.card} ${styles.notAllowed}`}>{t('page.notAllowed')}</p>
+      ) : (
+        <>
+          <ExportForm studyId={studyId} sites={membership.sites} />
+          {list.isError && !list.data ? (
+            <ListLoadError
+              title={t('page.loadFailed')}
+              detail={list.error.message}
+              retryLabel={t('page.retry')}
+              onRetry={() => void list.refetch()}
+            />
+          ) : (
+            <ListTable
+              label={t('list.caption')}
+              busy={list.isFetching}
+              head={
+                <>
+                  <th scope="col">{t('list.requested')}</th>
+                  <th scope="col">{t('list.format')}</th>
+                  <th scope="col">{t('list.scope')}</th>
+                  <th scope="col">{t('list.state')}</th>
+                  <th scope="col">{t('list.progress')}</th>
+                  <th scope="col">{t('list.actions')}</th>
+                </>
+              }
+            >
+              {!list.data ? (
+                <ListTableMessage columns={COLUMNS} loading>
+                  {t('page.loading')}
+                </ListTableMessage>
+              ) : list.data.exports.length === 0 ? (
+                <ListTableMessage columns={COLUMNS}>{t('list.empty')}</ListTableMessage>
+              ) : (
+                list.data.exports.map((job) => (
+                  <ExportRow key={job.id} studyId={studyId} job={job} sites={membership.sites} />
+                ))
+              )}
+            </ListTable>
+          )}
+          {list.data && <Pagination total={list.data.total} pageSize={PAGE_SIZE} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+interface SiteOption {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** What to export: sites and statuses (none ticked = all), all forms or some, the format, the audit trail. */
+function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteOption[] }) {
+  const { t, i18n } = useTranslation(['data', 'subjects']);
+  const language = (i18n.language === 'en' ? 'en' : 'ko') satisfies Language;
+  const id = useId();
+  const definition = useStudyDefinition(studyId);
+  const start = useStartExport(studyId);
+  const toast = useToast();
+  const [format, setFormat] = useState<DataExportFormat>('odm-1.3.2');
+  const [auditTrail, setAuditTrail] = useState(true);
+  const [siteIds, setSiteIds] = useState<number[]>([]);
+  const [statuses, setStatuses] = useState<SubjectStatus[]>([]);
+  const [someForms, setSomeForms] = useState(false);
+  const [formKeys, setFormKeys] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const toggle = <T,>(list: T[], value: T) =>
+    list.includes(value) ? list.filter((entry) => entry !== value) : [...list, value];
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (someForms && formKeys.length === 0) {
+      setProblem(t('form.chooseForms'));
+      return;
+    }
+    setProblem(null);
+    const request: StartDataExportRequest = {
+      format,
+      auditTrail,
+      scope: {
+        ...(siteIds.length > 0 ? { siteIds } : {}),
+        ...(statuses.length > 0 ? { statuses } : {}),
+        ...(someForms ? { formKeys } : {}),
+      },
+    };
+    try {
+      await start.mutateAsync(request);
+      toast(t('form.started'), 'success');
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  return (
+    <section className={`${listStyles.card} ${styles.form}`} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.formTitle}>
+        {t('form.title')}
+      </h2>
+      <form noValidate onSubmit={(event) => void submit(event)} className={styles.fields}>
+        <fieldset className={styles.fieldset}>
+          <legend className={listStyles.label}>{t('form.sites')}</legend>
+          <p className={styles.hint}>{t('form.noneIsAll')}</p>
+          <div className={styles.choices}>
+            {sites.map((site) => (
+              <label key={site.id} className={styles.choice}>
+                <input
+                  type="checkbox"
+                  checked={siteIds.includes(site.id)}
+                  onChange={() => setSiteIds(toggle(siteIds, site.id))}
+                />
+                {site.code} {site.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className={styles.fieldset}>
+          <legend className={listStyles.label}>{t('form.statuses')}</legend>
+          <p className={styles.hint}>{t('form.noneIsAll')}</p>
+          <div className={styles.choices}>
+            {subjectStatuses.map((status) => (
+              <label key={status} className={styles.choice}>
+                <input
+                  type="checkbox"
+                  checked={statuses.includes(status)}
+                  onChange={() => setStatuses(toggle(statuses, status))}
+                />
+                {t(`subjects:status.${status}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset className={styles.fieldset}>
+          <legend className={listStyles.label}>{t('form.forms')}</legend>
+          <div className={styles.choices}>
+            <label className={styles.choice}>
+              <input
+                type="radio"
+                name={`${id}-forms`}
+                checked={!someForms}
+                onChange={() => setSomeForms(false)}
+              />
+              {t('form.allForms')}
+            </label>
+            <label className={styles.choice}>
+              <input
+                type="radio"
+                name={`${id}-forms`}
+                checked={someForms}
+                onChange={() => setSomeForms(true)}
+              />
+              {t('form.someForms')}
+            </label>
+          </div>
+          {someForms && (
+            <div className={`${styles.choices} ${styles.formList}`}>
+              {(definition.data?.definition.forms ?? []).map((form) => (
+                <label key={form.key} className={styles.choice}>
+                  <input
+                    type="checkbox"
+                    checked={formKeys.includes(form.key)}
+                    onChange={() => setFormKeys(toggle(formKeys, form.key))}
+                  />
+                  {form.label[language]}
+                </label>
+              ))}
+            </div>
+          )}
+        </fieldset>
+        <fieldset className={styles.fieldset}>
+          <legend className={listStyles.label}>{t('form.format')}</legend>
+          <div className={styles.choices}>
+            {dataExportFormats.map((option) => (
+              <label key={option} className={styles.choice}>
+                <input
+                  type="radio"
+                  name={`${id}-format`}
+                  checked={format === option}
+                  onChange={() => setFormat(option)}
+                />
+                {t(`formats.${formatLabelKey[option]}`)}
+              </label>
+            ))}
+          </div>
+          <label className={styles.choice}>
+            <input type="checkbox" checked={auditTrail} onChange={() => setAuditTrail(!auditTrail)} />
+            {t('form.auditTrail')}
+          </label>
+        </fieldset>
+        {problem && (
+          <p className={styles.problem} role="alert">
+            {problem}
+          </p>
+        )}
+        <div className={styles.actions}>
+          <Button type="submit" disabled={start.isPending}>
+            {t('form.start')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ExportRow({
+  studyId,
+  job,
+  sites,
+}: {
+  studyId: number;
+  job: DataExport;
+  sites: readonly SiteOption[];
+}) {
+  const { t } = useTranslation(['data', 'subjects']);
+  const cancel = useCancelExport(studyId);
+  const siteCodes = job.scope.siteIds?.map(
+    (siteId) => sites.find((site) => site.id === siteId)?.code ?? siteId,
+  );
+  const scope = [
+    siteCodes ? siteCodes.join(', ') : t('list.allSites'),
+    job.scope.statuses
+      ? job.scope.statuses.map((status) => t(`subjects:status.${status}`)).join(', ')
+      : t('list.allStatuses'),
+    job.scope.formKeys ? t('list.someForms', { count: job.scope.formKeys.length }) : t('list.allForms'),
+  ];
+  return (
+    <tr data-export={job.id}>
+      <td>
+        <div>{job.requestedBy.name}</div>
+        <div className={styles.muted}>{formatDateTimeKst(job.createdAt)}</div>
+      </td>
+      <td>
+        <div>{t(`formats.${formatLabelKey[job.format]}`)}</div>
+        <div className={styles.muted}>{job.auditTrail ? t('list.withAudit') : t('list.withoutAudit')}</div>
+      </td>
+      <td>
+        {scope.map((part) => (
+          <div key={part}>{part}</div>
+        ))}
+      </td>
+      <td>
+        <span className={styles.state} data-state={job.state}>
+          {t(`states.${job.state}`)}
+        </span>
+        {job.error && <div className={styles.muted}>{job.error}</div>}
+        {job.finishedAt && <div className={styles.muted}>{formatDateTimeKst(job.finishedAt)}</div>}
+      </td>
+      <td>
+        <ExportProgress job={job} />
+      </td>
+      <td>
+        {isOpen(job) ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate(job.id)}
+          >
+            {t('list.cancel')}
+          </Button>
+        ) : job.state === 'done' ? (
+          <a
+            className={styles.download}
+            href={downloadUrl(studyId, job.id)}
+            download={job.fileName ?? undefined}
+          >
+            {t('list.download')}
+          </a>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/** 5415 → "5,415" (Korean groups digits the same way). */
+const grouped = (value: number) => value.toLocaleString('en-US');
+
+/** Values done of the total, as a bar with its numbers; the total is known once the job has counted. */
+function ExportProgress({ job }: { job: DataExport }) {
+  const { t } = useTranslation('data');
+  const total = job.valuesTotal;
+  const percent = total
+    ? Math.min(100, Math.floor((job.valuesDone / total) * 100))
+    : job.state === 'done'
+      ? 100
+      : 0;
+  const label =
+    total === null
+      ? t('progress.counting')
+      : t('progress.values', { done: grouped(job.valuesDone), total: grouped(total) });
+  return (
+    <div className={styles.progress}>
+      <div
+        className={styles.bar}
+        role="progressbar"
+        aria-label={t('progress.label', { id: job.id })}
+        aria-valuemin={0}
+        aria-valuemax={total ?? 0}
+        aria-valuenow={job.valuesDone}
+        aria-valuetext={label}
+      >
+        <span className={styles.barFill} style={{ width: `${percent}%` }} data-state={job.state} />
+      </div>
+      <div className={styles.muted}>
+        {label}
+        {job.subjectsDone > 0 && ` · ${t('progress.subjects', { count: job.subjectsDone })}`}
+      </div>
+    </div>
+  );
+}

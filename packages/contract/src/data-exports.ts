@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { subjectStatusSchema } from './subjects.ts';
+
+/**
+ * Data out (issue 16): export jobs of a study (DM, ADMIN). Starting an export queues a job; a runner
+ * in one of the server processes streams the chosen format into the database, chunk by chunk, and
+ * reports progress (item values done of the total). The finished file is downloaded from there.
+ * A failed or cancelled export keeps no bytes: only a `done` export can be downloaded.
+ *
+ * Routes (all under /api/studies/:studyId/data-exports):
+ *   POST /                     start (startDataExportRequestSchema) → 201 DataExport (queued; audited)
+ *   GET  /                     the study's exports, newest first (dataExportsQuerySchema) → DataExportsResponse
+ *   GET  /:exportId            one export and its progress → DataExport
+ *   POST /:exportId/cancel     cancel a queued or running export → DataExport; finished → 409
+ *                              `data_export_finished`
+ *   GET  /:exportId/download   the file (Content-Disposition: attachment; audited); not done → 409
+ *                              `data_export_not_ready`
+ * A site or form the study does not have is a 422 `data_export_unknown_scope` (details `{ siteIds,
+ * formKeys }`).
+ */
+
+/** The formats a job can produce. A new format is one entry here and one in the server's registry. */
+export const dataExportFormats = ['odm-1.3.2', 'odm-2.0'] as const;
+export type DataExportFormat = (typeof dataExportFormats)[number];
+
+export const dataExportStates = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type DataExportState = (typeof dataExportStates)[number];
+
+export const DATA_EXPORT_PAGE_SIZES = [10, 20, 50] as const;
+
+const formKeySchema = z.string().min(1).max(100);
+
+/** What to export: every subject and form of the study unless narrowed. An empty list is refused. */
+export const dataExportScopeSchema = z.strictObject({
+  siteIds: z.array(bodyIdSchema).min(1).max(500).optional(),
+  statuses: z.array(subjectStatusSchema).min(1).max(5).optional(),
+  formKeys: z.array(formKeySchema).min(1).max(500).optional(),
+});
+export type DataExportScope = z.infer<typeof dataExportScopeSchema>;
+
+export const startDataExportRequestSchema = z.strictObject({
+  format: z.enum(dataExportFormats),
+  scope: dataExportScopeSchema,
+  /** With the audit trail of every value (who changed it to what, when and why). */
+  auditTrail: z.boolean(),
+});
+export type StartDataExportRequest = z.input<typeof startDataExportRequestSchema>;
+
+export const dataExportSchema = z.object({
+  id: z.number().int(),
+  format: z.enum(dataExportFormats),
+  scope: dataExportScopeSchema,
+  auditTrail: z.boolean(),
+  state: z.enum(dataExportStates),
+  /** Known once the job has counted what it will write. */
+  valuesTotal: z.number().int().nullable(),
+  valuesDone: z.number().int(),
+  subjectsDone: z.number().int(),
+  /** Why a failed export failed (for the data manager; no data in it). */
+  error: z.string().nullable(),
+  requestedBy: z.object({ id: z.number().int(), name: z.string() }),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  fileName: z.string().nullable(),
+  byteSize: z.number().int().nullable(),
+  sha256: z.string().nullable(),
+});
+export type DataExport = z.infer<typeof dataExportSchema>;
+
+export const dataExportsQuerySchema = z.object({
+  page: pageQuerySchema.default(1),
+  size: pageSizeQuerySchema(DATA_EXPORT_PAGE_SIZES).default(10),
+});
+export type DataExportsQuery = z.input<typeof dataExportsQuerySchema>;
+
+export const dataExportsResponseSchema = z.object({
+  exports: z.array(dataExportSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+});
+export type DataExportsResponse = z.infer<typeof dataExportsResponseSchema>;
