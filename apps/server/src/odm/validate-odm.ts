@@ -7,16 +7,22 @@ import type { OdmVersion } from './export-odm.ts';
  * For tests: xmllint's verdict on an exported file against the official ODM schema of its version.
  */
 
-// The official schemas sit beside the repository (<X>/main and <X>/shared/odm, in CI as on the
-// developers' machines); a git worktree further down (<X>/wt/name) finds them one level up more.
+// The official schemas: the project's shared copy beside the repository (<X>/main and <X>/shared/odm
+// on the developers' machines; a git worktree further down, <X>/wt/name, finds it one level up more),
+// else the copy vendored in the repository (vendor/cdisc-odm, for a clone anywhere else, such as a CI
+// runner's work directory). odm-schemas.test.ts holds the two copies equal.
 const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
-function findOdmSchemas(): string {
+export const vendoredOdmSchemas = path.join(repositoryRoot, 'vendor', 'cdisc-odm');
+/** The shared copy of the schemas beside the repository or above it, if there is one. */
+export function sharedOdmSchemas(): string | undefined {
   for (let directory = path.dirname(repositoryRoot); ; directory = path.dirname(directory)) {
     const candidate = path.join(directory, 'shared', 'odm');
     if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(directory) === directory)
-      throw new Error(`No shared/odm beside ${repositoryRoot} or above it: the ODM schemas are missing.`);
+    if (path.dirname(directory) === directory) return undefined;
   }
+}
+function findOdmSchemas(): string {
+  return sharedOdmSchemas() ?? vendoredOdmSchemas;
 }
 export const odmSchemas = findOdmSchemas();
 const schemaOf: Record<OdmVersion, string> = {
