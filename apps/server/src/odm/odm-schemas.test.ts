@@ -21,7 +21,7 @@ describe('the vendored ODM schemas', () => {
   });
 
   it.runIf(shared !== undefined)('are byte for byte the shared copy beside the repository', () => {
-    for (const version of ['schema-1.3.2', 'schema-2.0']) {
+    for (const version of ['schema-1.3.2', 'schema-2.0', 'samples-1.3.2']) {
       const sharedDirectory = path.join(shared as string, version);
       const vendoredDirectory = path.join(vendoredOdmSchemas, version);
       expect(filesUnder(vendoredDirectory)).toEqual(filesUnder(sharedDirectory));
