@@ -1,14 +1,16 @@
 import { beforeAll, describe } from 'vitest';
 import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
+import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
 import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
- * The living demo, seeded once per database, checked twice: its data as planned
+ * The living demo, seeded once per database, checked three ways: its data as planned
  * (src/seed/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
- * tables (src/dashboard/demo-figures.checks.ts). Both only read, so they share one seed: seeding
- * 31 casebooks through the commands is most of either's time.
+ * tables (src/dashboard/demo-figures.checks.ts), and its ODM exports against the official schemas
+ * (src/odm/odm-over-demo.checks.ts). All only read, so they share one seed: seeding
+ * 31 casebooks through the commands is most of their time.
  */
 describeWithDatabase('the living demo', (database) => {
   beforeAll(async () => {
@@ -17,4 +19,5 @@ describeWithDatabase('the living demo', (database) => {
 
   describe('as seeded', () => livingDemoSeedChecks(database));
   describe('dashboard and list over it', () => demoFigureChecks(database));
+  describe('its ODM exports', () => odmOverDemoChecks(database));
 });
