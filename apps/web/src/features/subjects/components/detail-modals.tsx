@@ -1,7 +1,7 @@
 import { type AuditEntry, COMMENT_MAX, type FormComment, REASON_MAX } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/button.tsx';
+import { Button, buttonClassName } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -271,6 +271,7 @@ export function HistoryModal({
   showItem = true,
   loading,
   error,
+  pdfWithAuditHref,
 }: {
   name: string;
   title: string;
@@ -279,6 +280,8 @@ export function HistoryModal({
   showItem?: boolean;
   loading: boolean;
   error: string | null;
+  /** The subject's casebook PDF with every form's audit trail, offered beside the history. */
+  pdfWithAuditHref?: string;
 }) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
@@ -325,6 +328,11 @@ export function HistoryModal({
         </div>
       )}
       <div className={styles.modalActions}>
+        {pdfWithAuditHref ? (
+          <a className={buttonClassName({ variant: 'secondary' })} href={pdfWithAuditHref} download>
+            {t('history.pdfWithAudit')}
+          </a>
+        ) : null}
         <Button variant="secondary" onClick={() => modals.close(name)}>
           {t('history.close')}
         </Button>

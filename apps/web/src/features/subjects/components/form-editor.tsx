@@ -1064,6 +1064,7 @@ export function FormEditor({
         rows={historyRows}
         loading={audit.isPending || audit.isFetching}
         error={audit.isError ? audit.error.message : null}
+        pdfWithAuditHref={casebookPdfPath(studyId, subjectPk, { lang: language, audit: true })}
       />
       <HistoryModal
         name={ITEM_HISTORY_MODAL}
