@@ -67,6 +67,38 @@ test('the DM exports ODM 1.3.2 with a visible progress bar and downloads it', as
   await screenshotsBothWays(page, testInfo, 'data-export');
 });
 
+test('the DM exports the form tables as CSV in a ZIP, with English labels', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await logInAs(page, dm);
+  await page.goto(`/data/${STUDY_ID}`);
+  await page.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }).check();
+  // The tables hold current values: the audit-trail choice gives way to the value labels.
+  await expect(page.getByRole('checkbox', { name: '감사 추적 포함' })).toHaveCount(0);
+  await page.getByRole('radio', { name: 'English' }).check();
+  await screenshotsBothWays(page, testInfo, 'data-export-tables-form');
+  await page.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }).check();
+  await page.getByRole('radio', { name: 'English' }).check();
+  const started = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/studies/${STUDY_ID}/data-exports`) &&
+      response.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: '내보내기 시작' }).click();
+  const { id } = (await (await started).json()) as { id: number };
+
+  const row = page.locator(`tr[data-export="${id}"]`);
+  await expect(row.getByText('완료', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(row.getByText('라벨: English')).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await row.getByRole('link', { name: '내려받기' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^TMP-2026_tables-csv_\d+\.zip$/);
+  const bytes = fs.readFileSync((await download.path()) ?? '');
+  expect(bytes.subarray(0, 2).toString()).toBe('PK');
+
+  await screenshotsBothWays(page, testInfo, 'data-export-tables');
+});
+
 test('a monitor sees the data page but may not export', async ({ page }) => {
   await logInAs(page, cra);
   await page.goto(`/data/${STUDY_ID}`);

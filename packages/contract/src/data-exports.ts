@@ -17,12 +17,26 @@ import { subjectStatusSchema } from './subjects.ts';
  *   GET  /:exportId/download   the file (Content-Disposition: attachment; audited); not done → 409
  *                              `data_export_not_ready`
  * A site or form the study does not have is a 422 `data_export_unknown_scope` (details `{ siteIds,
- * formKeys }`).
+ * formKeys }`). Value labels asked of an ODM format are a 422 `data_export_labels_not_for_format`:
+ * ODM carries its code lists itself, and silently dropping a choice would surprise the data manager.
  */
 
 /** The formats a job can produce. A new format is one entry here and one in the server's registry. */
-export const dataExportFormats = ['odm-1.3.2', 'odm-2.0'] as const;
+export const dataExportFormats = ['odm-1.3.2', 'odm-2.0', 'tables-csv', 'tables-xlsx'] as const;
 export type DataExportFormat = (typeof dataExportFormats)[number];
+
+/** The per-form table formats: a ZIP of CSVs with a codebook, or one XLSX workbook. */
+export const dataExportTableFormats = [
+  'tables-csv',
+  'tables-xlsx',
+] as const satisfies readonly DataExportFormat[];
+export function isTableFormat(format: DataExportFormat): boolean {
+  return (dataExportTableFormats as readonly DataExportFormat[]).includes(format);
+}
+
+/** The languages a table export can add value labels in (beside the codes). */
+export const dataExportLabelLanguages = ['ko', 'en'] as const;
+export type DataExportLabels = (typeof dataExportLabelLanguages)[number];
 
 export const dataExportStates = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type DataExportState = (typeof dataExportStates)[number];
@@ -42,8 +56,13 @@ export type DataExportScope = z.infer<typeof dataExportScopeSchema>;
 export const startDataExportRequestSchema = z.strictObject({
   format: z.enum(dataExportFormats),
   scope: dataExportScopeSchema,
-  /** With the audit trail of every value (who changed it to what, when and why). */
+  /**
+   * With the audit trail of every value (who changed it to what, when and why). ODM only: the
+   * tables hold current values, so the flag has no meaning for them (stored as sent, unused).
+   */
   auditTrail: z.boolean(),
+  /** Table formats only: a label column in this language after each coded item; codes only when absent. */
+  labels: z.enum(dataExportLabelLanguages).optional(),
 });
 export type StartDataExportRequest = z.input<typeof startDataExportRequestSchema>;
 
@@ -52,6 +71,8 @@ export const dataExportSchema = z.object({
   format: z.enum(dataExportFormats),
   scope: dataExportScopeSchema,
   auditTrail: z.boolean(),
+  /** The table formats' label language; null for codes only (and for every ODM export). */
+  labels: z.enum(dataExportLabelLanguages).nullable(),
   state: z.enum(dataExportStates),
   /** Known once the job has counted what it will write. */
   valuesTotal: z.number().int().nullable(),

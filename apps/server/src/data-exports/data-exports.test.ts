@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataExport } from '@cdms/contract';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { countFormTableValues } from '../form-tables/index.ts';
 import type { App } from '../http/types.ts';
 import { readOdm } from '../odm/read-odm.ts';
 import { validateOdmFile } from '../odm/validate-odm.ts';
@@ -90,7 +92,8 @@ describeWithDatabase('data exports', (database) => {
     siteIds = (
       await db.selectFrom('sites').select('id').where('study_id', '=', studyId).orderBy('id').execute()
     ).map((row) => row.id);
-    for (const who of ['dm', 'admin', 'cra', 'pi']) session[who] = await signIn(app, `${who}@demo.cdms`);
+    for (const who of ['dm', 'admin', 'cra', 'pi', 'si'])
+      session[who] = await signIn(app, `${who}@demo.cdms`);
     // The living demo's subjects take a while to seed on a busy machine.
   }, 240_000);
   afterAll(async () => {
@@ -338,15 +341,118 @@ describeWithDatabase('data exports', (database) => {
       { ...valid, scope: { statuses: ['asleep'] } },
       { ...valid, extra: 1 },
       { format: 'odm-2.0', scope: {} },
+      { format: 'tables-csv', scope: {}, auditTrail: false, labels: 'fr' },
+      { format: 'tables-csv', scope: {}, auditTrail: false, labels: null },
+      { format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 1 },
     ]) {
       const refused = await call('dm', 'POST', '', payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
       expect(refused.json().error.code).toBe('validation_failed');
     }
+    // Value labels with ODM are refused, not silently dropped (ODM carries its code lists itself).
+    const labelsWithOdm = await call('dm', 'POST', '', { ...valid, labels: 'en' }, 'ko');
+    expect(labelsWithOdm.statusCode).toBe(422);
+    expect(labelsWithOdm.json().error).toMatchObject({
+      code: 'data_export_labels_not_for_format',
+      message:
+        '값 라벨은 양식별 표(CSV, XLSX) 내보내기에서만 선택할 수 있습니다. ODM은 코드 목록을 함께 담습니다.',
+    });
     expect((await call('dm', 'GET', '/999999')).statusCode).toBe(404);
     expect((await call('dm', 'GET', '/999999/download')).statusCode).toBe(404);
     expect((await call('dm', 'POST', '/999999/cancel')).statusCode).toBe(404);
     expect((await call('dm', 'GET', '?size=7')).statusCode).toBe(400);
     expect(await database().db.selectFrom('data_exports').select('id').execute()).toEqual(before);
+  });
+
+  it('exports the per-form tables as a ZIP of CSVs and as XLSX, with labels in the language asked for', async () => {
+    const db = database().db;
+    const site01 = await db
+      .selectFrom('sites')
+      .select('id')
+      .where('study_id', '=', studyId)
+      .where('institution_number', '=', '01')
+      .executeTakeFirstOrThrow();
+    const created = await app.inject({
+      method: 'POST',
+      url: `/api/studies/${studyId}/subjects`,
+      headers: { ...(session.si?.headers ?? {}), 'accept-language': 'en' },
+      payload: { siteId: site01.id, consentDate: '2025-03-03', initials: 'TBX' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const subject = created.json() as { id: number; subjectId: string };
+    const formUrl = `/api/studies/${studyId}/subjects/${subject.id}/forms/v1/demographicInfo`;
+    const current = (await app.inject({ method: 'GET', url: formUrl, headers: session.si?.headers })).json();
+    const saved = await app.inject({
+      method: 'PUT',
+      url: formUrl,
+      headers: { ...(session.si?.headers ?? {}), 'accept-language': 'en' },
+      payload: {
+        values: { ...current.values, birthDate: '1971-02-03', gender: 'F' },
+        version: current.version,
+        reasons: {},
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const total = await countFormTableValues(db, { studyId });
+    expect(total).toBeGreaterThan(0);
+
+    const csv = await start({ format: 'tables-csv', scope: {}, auditTrail: false, labels: 'ko' });
+    expect(csv).toMatchObject({ format: 'tables-csv', labels: 'ko', state: 'queued' });
+    expect(await runNext()).toBe('done');
+    const csvDone = (await call('dm', 'GET', `/${csv.id}`)).json() as DataExport;
+    expect(csvDone).toMatchObject({ state: 'done', valuesTotal: total, valuesDone: total, labels: 'ko' });
+    expect(csvDone.fileName).toMatch(/^TMP-2026_tables-csv_\d+\.zip$/);
+    const zipped = await call('dm', 'GET', `/${csv.id}/download`);
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-type']).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(zipped.rawPayload));
+    expect(Object.keys(files)).toContain('codebook.csv');
+    expect(Object.keys(files)).toContain('demographicInfo.csv');
+    const lines = new TextDecoder('utf-8', { ignoreBOM: true })
+      .decode(files['demographicInfo.csv'])
+      .slice(1)
+      .split('\r\n');
+    const header = lines[0]?.split(',') ?? [];
+    const row = lines.find((line) => line.startsWith(`${subject.subjectId},`))?.split(',') ?? [];
+    expect(row[header.indexOf('birthDate')]).toBe('1971-02-03');
+    expect(row[header.indexOf('gender')]).toBe('F');
+    expect(row[header.indexOf('gender_label')]).toBe('여');
+
+    const xlsx = await start({ format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'en' });
+    expect(await runNext()).toBe('done');
+    const xlsxDone = (await call('dm', 'GET', `/${xlsx.id}`)).json() as DataExport;
+    expect(xlsxDone).toMatchObject({ state: 'done', valuesTotal: total, valuesDone: total, labels: 'en' });
+    expect(xlsxDone.fileName).toMatch(/^TMP-2026_tables-xlsx_\d+\.xlsx$/);
+    const workbook = await call('dm', 'GET', `/${xlsx.id}/download`);
+    expect(workbook.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const parts = unzipSync(new Uint8Array(workbook.rawPayload));
+    expect(Object.keys(parts)).toContain('xl/workbook.xml');
+    const sheets = Object.entries(parts)
+      .filter(([name]) => name.startsWith('xl/worksheets/'))
+      .map(([, data]) => new TextDecoder().decode(data));
+    // The subject's row holds the code and, beside it, its English label.
+    const subjectRow = sheets
+      .flatMap((sheet) => sheet.split('<row ').slice(1))
+      .find((rowXml) => rowXml.includes(`>${subject.subjectId}<`) && rowXml.includes('>1971-02-03<'));
+    expect(subjectRow).toMatch(/>F<\/t>.*>Female<\/t>/);
+
+    // Codes only when no labels were asked for: no label columns.
+    const plain = await start({
+      format: 'tables-csv',
+      scope: { formKeys: ['demographicInfo'] },
+      auditTrail: false,
+    });
+    expect(plain.labels).toBeNull();
+    expect(await runNext()).toBe('done');
+    const plainFiles = unzipSync(
+      new Uint8Array((await call('dm', 'GET', `/${plain.id}/download`)).rawPayload),
+    );
+    const plainHeader = new TextDecoder('utf-8', { ignoreBOM: true })
+      .decode(plainFiles['demographicInfo.csv'])
+      .split('\r\n')[0];
+    expect(plainHeader).toContain('gender');
+    expect(plainHeader).not.toContain('gender_label');
   });
 });

@@ -1,6 +1,7 @@
 import type { DataExportFormat } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { countFormTableValues, formTablesCsvZip, formTablesXlsx } from '../form-tables/index.ts';
 import { exportOdm } from '../odm/export-odm.ts';
 import { type ExportScope, subjectsInScope } from '../odm/load-export-batch.ts';
 
@@ -18,7 +19,10 @@ export interface ExportProgress {
 
 export interface ExportJobInput {
   scope: ExportScope;
+  /** ODM only: the tables hold current values, so they have no audit trail to add. */
   auditTrail: boolean;
+  /** Table formats only (start-export refuses it with ODM): a label column per coded item. */
+  labels: 'ko' | 'en' | null;
 }
 
 export interface ExportFormat {
@@ -60,7 +64,34 @@ function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
   };
 }
 
+/**
+ * The per-form tables (form-tables/). ExportScope and FormTablesScope are the same shape (study,
+ * sites, the contract's lower-case statuses, form keys), so the scope passes through as it is.
+ * Progress is in stored values, and countFormTableValues is the matching total.
+ */
+function tablesFormat(
+  extension: string,
+  contentType: string,
+  produceTables: typeof formTablesCsvZip | typeof formTablesXlsx,
+): ExportFormat {
+  return {
+    extension,
+    contentType,
+    countValues: countFormTableValues,
+    produce: (db, input, onProgress) =>
+      produceTables(db, { scope: input.scope, labels: input.labels }, (done) =>
+        onProgress({ values: done.values }),
+      ),
+  };
+}
+
 export const exportFormats: Record<DataExportFormat, ExportFormat> = {
   'odm-1.3.2': odmFormat('1.3.2'),
   'odm-2.0': odmFormat('2.0'),
+  'tables-csv': tablesFormat('zip', 'application/zip', formTablesCsvZip),
+  'tables-xlsx': tablesFormat(
+    'xlsx',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    formTablesXlsx,
+  ),
 };

@@ -1,11 +1,14 @@
-import type { DataExport, DataExportFormat, DataExportScope } from '@cdms/contract';
+import type { DataExport, DataExportFormat, DataExportLabels, DataExportScope } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database, DataExportRow } from '../db/schema.ts';
 
 /** What a job row keeps in `options`: the scope and the options asked for, as the request said. */
 export interface StoredExportOptions {
   scope: DataExportScope;
+  /** ODM only; the tables ignore it (they hold current values, not their history). */
   auditTrail: boolean;
+  /** Table formats only; absent in jobs started before the tables were a format, and for codes only. */
+  labels?: DataExportLabels;
 }
 
 /** Job rows with their requester's name, newest first: the list and the single read share it. */
@@ -25,6 +28,7 @@ export function toDataExport(row: DataExportRow & { requested_by_name: string })
     format: row.format as DataExportFormat,
     scope: options.scope,
     auditTrail: options.auditTrail,
+    labels: options.labels ?? null,
     state: row.state,
     valuesTotal: row.values_total,
     valuesDone: row.values_done,

@@ -80,10 +80,14 @@ export async function runExport(
       lastProgressAt = Date.now();
     };
 
-    const chunks = format.produce(db, { scope, auditTrail: options.auditTrail }, (done) => {
-      progress.values = done.values;
-      if (done.subjects !== undefined) progress.subjects = done.subjects;
-    });
+    const chunks = format.produce(
+      db,
+      { scope, auditTrail: options.auditTrail, labels: options.labels ?? null },
+      (done) => {
+        progress.values = done.values;
+        if (done.subjects !== undefined) progress.subjects = done.subjects;
+      },
+    );
     for await (const chunk of chunks) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
       hash.update(bytes);

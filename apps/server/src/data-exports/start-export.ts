@@ -1,4 +1,4 @@
-import type { DataExport, StartDataExportRequest } from '@cdms/contract';
+import { type DataExport, isTableFormat, type StartDataExportRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -24,6 +24,10 @@ export async function startExport(
 ): Promise<DataExport> {
   requireExporter(principal, studyId);
   const { scope } = request;
+  // Refused rather than ignored: ODM carries its code lists itself, and a choice the data manager
+  // made that silently does nothing would be a surprise in the file.
+  if (request.labels !== undefined && !isTableFormat(request.format))
+    throw new AppError(422, 'data_export_labels_not_for_format');
   const unknownSiteIds: number[] = [];
   if (scope.siteIds !== undefined) {
     const known = new Set(
@@ -64,6 +68,7 @@ export async function startExport(
       ...(scope.formKeys ? { formKeys: [...new Set(scope.formKeys)] } : {}),
     },
     auditTrail: request.auditTrail,
+    ...(request.labels ? { labels: request.labels } : {}),
   };
   const id = await inTransaction(db, async (trx) => {
     const row = await trx

@@ -292,6 +292,10 @@ export const errorMessages = {
     ko: '이 연구에 없는 기관이나 CRF가 내보내기 범위에 있습니다.',
     en: 'The export scope names a site or form this study does not have.',
   },
+  data_export_labels_not_for_format: {
+    ko: '값 라벨은 양식별 표(CSV, XLSX) 내보내기에서만 선택할 수 있습니다. ODM은 코드 목록을 함께 담습니다.',
+    en: 'Value labels can only be chosen for the form tables (CSV, XLSX); ODM carries its code lists itself.',
+  },
   data_export_finished: {
     ko: '이미 끝난 내보내기는 취소할 수 없습니다.',
     en: 'This export has already finished and cannot be cancelled.',

@@ -7,8 +7,9 @@ import { actingAs } from './demo-subjects.ts';
 
 /**
  * The living demo's data out (issue 16): the data manager has exported the whole study as CDISC ODM
- * 1.3.2 with its audit trail, through the same start, claim and run the server's export runner uses,
- * so /data shows a finished export to download at first look.
+ * 1.3.2 with its audit trail, and as per-form tables in one XLSX workbook with Korean value labels,
+ * through the same start, claim and run the server's export runner uses, so /data shows both kinds
+ * of finished export to download at first look.
  */
 export async function seedDemoDataExport(
   db: Kysely<Database>,
@@ -20,11 +21,12 @@ export async function seedDemoDataExport(
     .where('email', '=', input.dataManager)
     .executeTakeFirstOrThrow();
   const dataManager = await actingAs(db, user, 'demo-seed');
-  await startExport(db, dataManager.principal, dataManager.actor, input.studyId, {
-    format: 'odm-1.3.2',
-    scope: {},
-    auditTrail: true,
-  });
-  const job = await claimExport(db);
-  if (job) await runExport(db, job);
+  for (const request of [
+    { format: 'odm-1.3.2', scope: {}, auditTrail: true },
+    { format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'ko' },
+  ] as const) {
+    await startExport(db, dataManager.principal, dataManager.actor, input.studyId, request);
+    const job = await claimExport(db);
+    if (job) await runExport(db, job);
+  }
 }

@@ -320,18 +320,20 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     ]);
   });
 
-  it('has a finished ODM export of the whole study by the data manager, ready to download', async () => {
+  it('has finished ODM and form-table exports of the whole study by the data manager, ready to download', async () => {
     const db = database().db;
     const exports = await db
       .selectFrom('data_exports')
       .innerJoin('users', 'users.id', 'data_exports.requested_by')
       .select(['data_exports.id', 'state', 'format', 'subjects_done', 'values_done', 'values_total', 'email'])
       .where('study_id', '=', studyId)
+      .orderBy('data_exports.id')
       .execute();
     expect(exports).toMatchObject([
       { state: 'done', format: 'odm-1.3.2', email: 'dm@demo.cdms', subjects_done: subjects.length },
+      { state: 'done', format: 'tables-xlsx', email: 'dm@demo.cdms' },
     ]);
-    expect(exports[0]?.values_done).toBe(exports[0]?.values_total);
+    for (const job of exports) expect(job.values_done).toBe(job.values_total);
     const first = await db
       .selectFrom('data_export_chunks')
       .select('bytes')
@@ -339,6 +341,13 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .where('seq', '=', 0)
       .executeTakeFirstOrThrow();
     expect(Buffer.from(first.bytes).subarray(0, 5).toString()).toBe('<?xml');
+    const workbook = await db
+      .selectFrom('data_export_chunks')
+      .select('bytes')
+      .where('export_id', '=', exports[1]?.id ?? 0)
+      .where('seq', '=', 0)
+      .executeTakeFirstOrThrow();
+    expect(Buffer.from(workbook.bytes).subarray(0, 2).toString()).toBe('PK');
   });
 
   it('has no form failing a hard check and nothing dated after today', () => {

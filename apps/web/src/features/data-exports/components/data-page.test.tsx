@@ -11,12 +11,19 @@ const sites = [
   { id: 12, code: 'SNU', name: '서울병원', institutionNumber: '02' },
 ];
 
-function job(id: number, state: 'running' | 'done', valuesDone: number) {
+function job(
+  id: number,
+  state: 'running' | 'done',
+  valuesDone: number,
+  format = 'odm-1.3.2',
+  labels: 'ko' | 'en' | null = null,
+) {
   return {
     id,
-    format: 'odm-1.3.2',
+    format,
     scope: state === 'running' ? { siteIds: [12], statuses: ['ongoing'] } : {},
     auditTrail: true,
+    labels,
     state,
     valuesTotal: 400,
     valuesDone,
@@ -26,7 +33,7 @@ function job(id: number, state: 'running' | 'done', valuesDone: number) {
     createdAt: '2026-11-20T01:02:00Z',
     startedAt: '2026-11-20T01:02:01Z',
     finishedAt: state === 'done' ? '2026-11-20T01:03:00Z' : null,
-    fileName: state === 'done' ? `TMP-2026_odm-1.3.2_${id}.xml` : null,
+    fileName: state === 'done' ? `TMP-2026_${format}_${id}.file` : null,
     byteSize: state === 'done' ? 1234 : null,
     sha256: null,
   };
@@ -63,7 +70,12 @@ function serve(mayExport: boolean) {
     if (path === '/api/studies/1/data-exports' && init?.method === 'POST')
       return json(job(9, 'running', 0), 201);
     if (path === '/api/studies/1/data-exports')
-      return json({ exports: [job(8, 'running', 100), job(5, 'done', 400)], total: 2, page: 1, size: 10 });
+      return json({
+        exports: [job(8, 'running', 100), job(6, 'done', 400, 'tables-xlsx', 'en'), job(5, 'done', 400)],
+        total: 3,
+        page: 1,
+        size: 10,
+      });
     return json({ error: { code: 'not_found', message: 'not found' } }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -101,7 +113,13 @@ describe('DataPage', () => {
     expect(within(running).getByRole('button', { name: '취소' })).toBeTruthy();
     expect(within(running).queryByRole('link', { name: '내려받기' })).toBeNull();
 
-    const link = screen.getByRole('link', { name: '내려받기' });
+    const table = (await screen.findByText('양식별 표 (XLSX)', { selector: 'td div' })).closest(
+      'tr',
+    ) as HTMLElement;
+    expect(within(table).getByText('라벨: English')).toBeTruthy();
+    expect(within(table).queryByText('감사 추적 포함')).toBeNull();
+
+    const link = screen.getAllByRole('link', { name: '내려받기' })[1] as HTMLElement;
     const done = link.closest('tr') as HTMLElement;
     expect(within(done).getByText('완료', { selector: 'span' })).toBeTruthy();
     expect(link.getAttribute('href')).toBe('/api/studies/1/data-exports/5/download');
@@ -128,6 +146,32 @@ describe('DataPage', () => {
       format: 'odm-2.0',
       auditTrail: false,
       scope: { siteIds: [12], statuses: ['ongoing'] },
+    });
+  });
+
+  it('offers value labels instead of the audit trail for the form tables, and sends the choice', async () => {
+    const fetchMock = serve(true);
+    renderPage();
+    expect(await screen.findByRole('checkbox', { name: '감사 추적 포함' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: '한국어' })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }));
+    expect(screen.queryByRole('checkbox', { name: '감사 추적 포함' })).toBeNull();
+    expect((screen.getByRole('radio', { name: '코드만' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('radio', { name: '한국어' }));
+    fireEvent.click(screen.getByRole('button', { name: '내보내기 시작' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'POST'),
+      ).toBe(true),
+    );
+    const post = fetchMock.mock.calls.find(
+      ([, init]) => (init as RequestInit | undefined)?.method === 'POST',
+    );
+    expect(JSON.parse(String((post?.[1] as RequestInit | undefined)?.body))).toEqual({
+      format: 'tables-csv',
+      auditTrail: false,
+      labels: 'ko',
+      scope: {},
     });
   });
 

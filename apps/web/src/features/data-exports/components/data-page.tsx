@@ -1,7 +1,10 @@
 import {
   type DataExport,
   type DataExportFormat,
+  type DataExportLabels,
   dataExportFormats,
+  dataExportLabelLanguages,
+  isTableFormat,
   type StartDataExportRequest,
   type SubjectStatus,
   subjectStatuses,
@@ -22,7 +25,12 @@ import styles from './data.module.css';
 
 const PAGE_SIZE = 10;
 /** The locale key of each format's name (i18n keys cannot hold the version's dots). */
-const formatLabelKey: Record<DataExportFormat, string> = { 'odm-1.3.2': 'odm132', 'odm-2.0': 'odm20' };
+const formatLabelKey: Record<DataExportFormat, string> = {
+  'odm-1.3.2': 'odm132',
+  'odm-2.0': 'odm20',
+  'tables-csv': 'tablesCsv',
+  'tables-xlsx': 'tablesXlsx',
+};
 const COLUMNS = 6;
 
 /** `/data/{id}`: export the study's data (DM, ADMIN) and follow the exports to download. */
@@ -102,7 +110,10 @@ interface SiteOption {
   name: string;
 }
 
-/** What to export: sites and statuses (none ticked = all), all forms or some, the format, the audit trail. */
+/**
+ * What to export: sites and statuses (none ticked = all), all forms or some, the format, and with
+ * it the audit trail (ODM) or the value labels (the tables, which hold current values only).
+ */
 function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteOption[] }) {
   const { t, i18n } = useTranslation(['data', 'subjects']);
   const language = (i18n.language === 'en' ? 'en' : 'ko') satisfies Language;
@@ -112,6 +123,8 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteO
   const toast = useToast();
   const [format, setFormat] = useState<DataExportFormat>('odm-1.3.2');
   const [auditTrail, setAuditTrail] = useState(true);
+  const [labels, setLabels] = useState<DataExportLabels | null>(null);
+  const tables = isTableFormat(format);
   const [siteIds, setSiteIds] = useState<number[]>([]);
   const [statuses, setStatuses] = useState<SubjectStatus[]>([]);
   const [someForms, setSomeForms] = useState(false);
@@ -128,9 +141,12 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteO
       return;
     }
     setProblem(null);
+    // Each format gets only its own option: the server refuses labels with ODM, and the tables
+    // have no audit trail to add.
     const request: StartDataExportRequest = {
       format,
-      auditTrail,
+      auditTrail: tables ? false : auditTrail,
+      ...(tables && labels !== null ? { labels } : {}),
       scope: {
         ...(siteIds.length > 0 ? { siteIds } : {}),
         ...(statuses.length > 0 ? { statuses } : {}),
@@ -235,11 +251,32 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteO
               </label>
             ))}
           </div>
-          <label className={styles.choice}>
-            <input type="checkbox" checked={auditTrail} onChange={() => setAuditTrail(!auditTrail)} />
-            {t('form.auditTrail')}
-          </label>
+          {!tables && (
+            <label className={styles.choice}>
+              <input type="checkbox" checked={auditTrail} onChange={() => setAuditTrail(!auditTrail)} />
+              {t('form.auditTrail')}
+            </label>
+          )}
         </fieldset>
+        {tables && (
+          <fieldset className={styles.fieldset}>
+            <legend className={listStyles.label}>{t('form.labels')}</legend>
+            <p className={styles.hint}>{t('form.labelsHint')}</p>
+            <div className={styles.choices}>
+              {[null, ...dataExportLabelLanguages].map((option) => (
+                <label key={option ?? 'none'} className={styles.choice}>
+                  <input
+                    type="radio"
+                    name={`${id}-labels`}
+                    checked={labels === option}
+                    onChange={() => setLabels(option)}
+                  />
+                  {t(`labels.${option ?? 'none'}`)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
         {problem && (
           <p className={styles.problem} role="alert">
             {problem}
@@ -284,7 +321,15 @@ function ExportRow({
       </td>
       <td>
         <div>{t(`formats.${formatLabelKey[job.format]}`)}</div>
-        <div className={styles.muted}>{job.auditTrail ? t('list.withAudit') : t('list.withoutAudit')}</div>
+        <div className={styles.muted}>
+          {isTableFormat(job.format)
+            ? job.labels === null
+              ? t('list.labelsNone')
+              : t('list.labelsIn', { language: t(`labels.${job.labels}`) })
+            : job.auditTrail
+              ? t('list.withAudit')
+              : t('list.withoutAudit')}
+        </div>
       </td>
       <td>
         {scope.map((part) => (
