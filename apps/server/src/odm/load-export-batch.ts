@@ -207,19 +207,30 @@ export async function loadExportBatch(
   return [...subjects.values()];
 }
 
-/** Every subject of the scope, batch after batch (keyset on the subject id). */
+/**
+ * Every subject of the scope, batch after batch (keyset on the subject id). The next batch is read
+ * while the caller writes the current one, so the database and the writer work side by side (a
+ * profile of the export waited on PostgreSQL for a quarter of its time); two batches at most are held.
+ */
 export async function* exportBatches(
   db: Kysely<Database>,
   scope: ExportScope,
   options: Omit<BatchOptions, 'afterSubjectId'>,
 ): AsyncGenerator<ExportSubject[]> {
-  let afterSubjectId = 0;
-  for (;;) {
-    const batch = await loadExportBatch(db, scope, { ...options, afterSubjectId });
-    if (batch.length === 0) return;
-    yield batch;
-    afterSubjectId = batch[batch.length - 1]?.id ?? afterSubjectId;
-    if (batch.length < options.limit) return;
+  const load = (afterSubjectId: number) => loadExportBatch(db, scope, { ...options, afterSubjectId });
+  let next: Promise<ExportSubject[]> | undefined = load(0);
+  try {
+    while (next) {
+      const batch: ExportSubject[] = await next;
+      next = undefined;
+      const last = batch[batch.length - 1];
+      if (!last) return;
+      if (batch.length === options.limit) next = load(last.id);
+      yield batch;
+    }
+  } finally {
+    // A caller that stops early (a cancelled export) leaves a read in flight: let it settle quietly.
+    await next?.catch(() => undefined);
   }
 }
 

@@ -90,8 +90,19 @@ export function signatureDefOids(header: ExportHeader): Map<string, string> {
   );
 }
 
+/**
+ * A time as ODM writes it (UTC, ISO 8601). The values of one save share their time, and rows come
+ * form by form, so the last answer is kept: formatting a date per value was a twentieth of an export.
+ */
+let lastTime = Number.NaN;
+let lastText = '';
 function isoUtc(date: Date): string {
-  return date.toISOString();
+  const time = date.getTime();
+  if (time !== lastTime) {
+    lastTime = time;
+    lastText = date.toISOString();
+  }
+  return lastText;
 }
 
 /** `row[index][column]` of a stored repeating group's JSON, as JSON text for comparing. */

@@ -264,14 +264,13 @@ export async function* writeOdm20(input: OdmWriteInput): AsyncGenerator<string> 
     signatureOids: signatureDefOids(header),
     withAudit: input.withAudit,
   };
+  // A subject at a time: the caller buffers what it writes, so no batch-sized string is ever built.
   for await (const batch of input.batches) {
-    const chunk: string[] = [];
     for (const subject of batch) {
       const data = buildSubjectData(subject, context);
       input.onSubject?.(data);
-      chunk.push(subjectData20(data));
+      yield `${subjectData20(data)}\n`;
     }
-    yield `${chunk.join('\n')}\n`;
   }
   yield '</ClinicalData>\n</ODM>\n';
 }
