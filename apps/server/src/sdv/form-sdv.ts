@@ -69,36 +69,40 @@ export async function loadMarkableForm(
 ): Promise<MarkableForm> {
   const items = verifiableItems(definition, visitKey, formKey);
   const verifiable = new Set(items.map((item) => item.key));
-  // One statement: the form's row, its entered values and their marks (a form without values gives
-  // one row of nulls beside its id; no row at all: the form was never saved).
-  const rows = await executor
-    .selectFrom('form_instances as fi')
-    .leftJoin('item_values as iv', (join) =>
-      join.onRef('iv.form_instance_id', '=', 'fi.id').on('iv.derived', '=', false),
-    )
-    .leftJoin('sdv_marks as m', (join) =>
-      join.onRef('m.form_instance_id', '=', 'fi.id').onRef('m.item_key', '=', 'iv.item_key'),
-    )
-    .leftJoin('users as u', 'u.id', 'm.verified_by')
-    .select([
-      'fi.id as instance_id',
-      'iv.item_key',
-      'iv.value',
-      'm.state',
-      'm.verified_by',
-      'm.verified_at',
-      'm.changed_at',
-      'u.name',
-    ])
-    .where('fi.subject_id', '=', subjectId)
-    .where('fi.visit_key', '=', visitKey)
-    .where('fi.form_key', '=', formKey)
-    .execute();
-  const instanceId = rows[0]?.instance_id;
-  if (instanceId === undefined) return { instanceId: null, verifiable, entered: [] };
-  const values = new Map(rows.flatMap((row) => (row.item_key === null ? [] : [[row.item_key, row.value]])));
+  const instance = await executor
+    .selectFrom('form_instances')
+    .select('id')
+    .where('subject_id', '=', subjectId)
+    .where('visit_key', '=', visitKey)
+    .where('form_key', '=', formKey)
+    .executeTakeFirst();
+  if (!instance) return { instanceId: null, verifiable, entered: [] };
+  const values = new Map(
+    (
+      await executor
+        .selectFrom('item_values')
+        .select(['item_key', 'value'])
+        .where('form_instance_id', '=', instance.id)
+        .where('derived', '=', false)
+        .execute()
+    ).map((row) => [row.item_key, row.value]),
+  );
   const marks = new Map(
-    rows.flatMap((row) => (row.item_key === null || row.state === null ? [] : [[row.item_key, row]])),
+    (
+      await executor
+        .selectFrom('sdv_marks')
+        .innerJoin('users', 'users.id', 'sdv_marks.verified_by')
+        .select([
+          'sdv_marks.item_key',
+          'sdv_marks.state',
+          'sdv_marks.verified_by',
+          'sdv_marks.verified_at',
+          'sdv_marks.changed_at',
+          'users.name',
+        ])
+        .where('sdv_marks.form_instance_id', '=', instance.id)
+        .execute()
+    ).map((mark) => [mark.item_key, mark]),
   );
   const entered = items
     .filter((item) => values.has(item.key))
@@ -109,18 +113,17 @@ export async function loadMarkableForm(
         value: values.get(item.key),
         critical: item.critical,
         state: mark?.state ?? null,
-        mark:
-          mark?.verified_by != null && mark.verified_at !== null
-            ? {
-                verifiedBy: mark.verified_by,
-                verifierName: mark.name ?? '',
-                verifiedAt: mark.verified_at,
-                changedAt: mark.changed_at,
-              }
-            : null,
+        mark: mark
+          ? {
+              verifiedBy: mark.verified_by,
+              verifierName: mark.name,
+              verifiedAt: mark.verified_at,
+              changedAt: mark.changed_at,
+            }
+          : null,
       };
     });
-  return { instanceId, verifiable, entered };
+  return { instanceId: instance.id, verifiable, entered };
 }
 
 export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {

@@ -26,13 +26,9 @@ export interface SdvSqlInput {
   subjectIds?: readonly number[];
 }
 
-/**
- * A key set ("form.item") as a relation of one `key` column, from one array parameter: joined by
- * hash, where a per-row `in (…)` over the study's few hundred keys cost more than the rest of a
- * subject's count (the read model runs it at every save).
- */
-function keyRelation(keys: readonly string[]): RawBuilder<unknown> {
-  return sql`select unnest(${[...keys]}::text[]) as key`;
+function keyIn(keys: readonly string[]): RawBuilder<boolean> {
+  if (keys.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`(fi.form_key || '.' || iv.item_key) in (${sql.join(keys)})`;
 }
 
 export function siteFilter(column: string, sites: SiteScope): RawBuilder<boolean> {
@@ -75,18 +71,14 @@ export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
           and ${subjectIds.length === 0 ? sql`false` : sql`s.id in (${sql.join([...subjectIds])})`}`;
   return sql`
     ranked_subjects as (${rankedSubjects}),
-    verifiable_keys as (${keyRelation(keys.verifiable)}),
-    critical_keys as (${keyRelation(keys.critical)}),
     entered_items as (
       select r.subject_id, r.site_id, fi.visit_key, fi.form_key, iv.item_key, m.state,
-        (${plan.mode === 'all'} or r.site_rank <= ${plan.firstSubjectsPerSite} or ck.key is not null) as in_plan
+        (${plan.mode === 'all'} or r.site_rank <= ${plan.firstSubjectsPerSite} or ${keyIn(keys.critical)}) as in_plan
       from ranked_subjects r
       join form_instances fi on fi.subject_id = r.subject_id and fi.has_data
       join item_values iv on iv.form_instance_id = fi.id and not iv.derived
-      join verifiable_keys vk on vk.key = fi.form_key || '.' || iv.item_key
-      left join critical_keys ck on ck.key = vk.key
       left join sdv_marks m on m.form_instance_id = fi.id and m.item_key = iv.item_key
-      where ${siteFilter('r.site_id', input.sites)} and ${subjectFilter}
+      where ${siteFilter('r.site_id', input.sites)} and ${subjectFilter} and ${keyIn(keys.verifiable)}
     ),
     form_sdv as (
       select subject_id, site_id, visit_key, form_key,
