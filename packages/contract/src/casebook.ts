@@ -30,3 +30,12 @@ export function casebookPdfPath(
 ): string {
   return `/api/studies/${studyId}/subjects/${subjectId}/casebook.pdf?lang=${options.lang}&audit=${options.audit ? 1 : 0}`;
 }
+
+/** The site's casebooks as one ZIP, for the data page's download. */
+export function siteCasebooksZipPath(
+  studyId: number,
+  siteId: number,
+  options: { lang: 'ko' | 'en'; audit: boolean },
+): string {
+  return `/api/studies/${studyId}/sites/${siteId}/casebooks.zip?lang=${options.lang}&audit=${options.audit ? 1 : 0}`;
+}

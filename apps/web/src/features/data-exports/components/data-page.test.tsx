@@ -126,6 +126,17 @@ describe('DataPage', () => {
     expect(within(done).getByText('전체 기관')).toBeTruthy();
   });
 
+  it("offers a site's casebooks as one ZIP, in the chosen language, with or without the audit trail", async () => {
+    serve(true);
+    renderPage();
+    const link = await screen.findByRole('link', { name: '증례기록서 ZIP 내려받기' });
+    expect(link.getAttribute('href')).toBe('/api/studies/1/sites/11/casebooks.zip?lang=ko&audit=0');
+    fireEvent.change(screen.getByRole('combobox', { name: '기관' }), { target: { value: '12' } });
+    fireEvent.change(screen.getByRole('combobox', { name: '언어' }), { target: { value: 'en' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: '양식마다 감사 추적 포함' }));
+    expect(link.getAttribute('href')).toBe('/api/studies/1/sites/12/casebooks.zip?lang=en&audit=1');
+  });
+
   it('starts an export of the ticked sites and statuses, all forms, in the chosen format', async () => {
     const fetchMock = serve(true);
     renderPage();

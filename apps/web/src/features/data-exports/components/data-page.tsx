@@ -22,6 +22,7 @@ import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadUrl, isOpen, useCancelExport, useDataExports, useStartExport } from '../api/data-exports.ts';
 import styles from './data.module.css';
+import { SiteCasebooks } from './site-casebooks.tsx';
 
 const PAGE_SIZE = 10;
 /** The locale key of each format's name (i18n keys cannot hold the version's dots). */
@@ -62,6 +63,7 @@ function DataExports({ studyId }: { studyId: number }) {
       ) : (
         <>
           <ExportForm studyId={studyId} sites={membership.sites} />
+          <SiteCasebooks studyId={studyId} sites={membership.sites} />
           {list.isError && !list.data ? (
             <ListLoadError
               title={t('page.loadFailed')}
