@@ -37,7 +37,7 @@ test('the DM exports ODM 1.3.2 with a visible progress bar and downloads it', as
   await expect(page.getByRole('heading', { name: '데이터 내보내기', level: 1 })).toBeVisible();
 
   await page.getByRole('radio', { name: 'CDISC ODM 1.3.2 (XML)' }).check();
-  await page.getByRole('checkbox', { name: '감사 추적 포함' }).check();
+  await page.getByRole('checkbox', { name: '감사 추적 포함', exact: true }).check();
   const started = page.waitForResponse(
     (response) =>
       response.url().endsWith(`/api/studies/${STUDY_ID}/data-exports`) &&
@@ -73,7 +73,7 @@ test('the DM exports the form tables as CSV in a ZIP, with English labels', asyn
   await page.goto(`/data/${STUDY_ID}`);
   await page.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }).check();
   // The tables hold current values: the audit-trail choice gives way to the value labels.
-  await expect(page.getByRole('checkbox', { name: '감사 추적 포함' })).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: '감사 추적 포함', exact: true })).toHaveCount(0);
   await page.getByRole('radio', { name: 'English' }).check();
   await screenshotsBothWays(page, testInfo, 'data-export-tables-form');
   await page.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }).check();
