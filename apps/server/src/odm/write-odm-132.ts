@@ -137,8 +137,15 @@ function metaDataVersion132(metadata: OdmMetadata): string {
   return parts.join('');
 }
 
-function adminData132(header: ExportHeader, metadata: OdmMetadata): string {
-  const parts: string[] = ['<AdminData>'];
+/**
+ * AdminData in either version: the system user, the users who appear in the data, the sites as
+ * locations and a SignatureDef per signing statement. 2.0 names its study on AdminData and calls a
+ * location's kind `Role` (1.3.2: `LocationType`); the rest is the same.
+ */
+export function adminDataXml(header: ExportHeader, metadata: OdmMetadata, version: '1.3.2' | '2.0'): string {
+  const parts: string[] = [
+    version === '2.0' ? `<AdminData${xmlAttributes({ StudyOID: metadata.studyOid })}>` : '<AdminData>',
+  ];
   parts.push(
     `<User${xmlAttributes({ OID: oids.systemUser, UserType: 'Other' })}>${textElement('FullName', 'CDMS system')}</User>`,
   );
@@ -149,7 +156,7 @@ function adminData132(header: ExportHeader, metadata: OdmMetadata): string {
   }
   for (const site of header.sites) {
     parts.push(
-      `<Location${xmlAttributes({ OID: oids.location(site.code), Name: site.name, LocationType: 'Site' })}><MetaDataVersionRef${xmlAttributes(
+      `<Location${xmlAttributes({ OID: oids.location(site.code), Name: site.name, ...(version === '2.0' ? { Role: 'Site' } : { LocationType: 'Site' }) })}><MetaDataVersionRef${xmlAttributes(
         {
           StudyOID: metadata.studyOid,
           MetaDataVersionOID: metadata.metaDataVersionOid,
@@ -235,7 +242,7 @@ export async function* writeOdm132(input: OdmWriteInput): AsyncGenerator<string>
       .join('')}</BasicDefinitions>`;
   }
   yield `${metaDataVersion132(metadata)}</Study>\n`;
-  yield `${adminData132(header, metadata)}\n`;
+  yield `${adminDataXml(header, metadata, '1.3.2')}\n`;
   yield `<ClinicalData${xmlAttributes({ StudyOID: metadata.studyOid, MetaDataVersionOID: metadata.metaDataVersionOid })}>\n`;
   const context = {
     metadata,

@@ -1,20 +1,8 @@
 import type { LocalizedText } from '@cdms/study';
 import type { ExportQuery } from './load-export-batch.ts';
-import {
-  buildSubjectData,
-  meaningKey,
-  type OdmSubjectData,
-  signatureDefOids,
-  userOidOf,
-} from './odm-clinical-tree.ts';
+import { buildSubjectData, type OdmSubjectData, signatureDefOids, userOidOf } from './odm-clinical-tree.ts';
 import { type OdmMetadata, oids } from './odm-metadata.ts';
-import {
-  auditRecordXml,
-  LEGAL_REASON,
-  meaningText,
-  type OdmWriteInput,
-  signatureXml,
-} from './write-odm-132.ts';
+import { adminDataXml, auditRecordXml, type OdmWriteInput, signatureXml } from './write-odm-132.ts';
 import { textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
@@ -229,33 +217,7 @@ export async function* writeOdm20(input: OdmWriteInput): AsyncGenerator<string> 
     { ko: header.study.title, en: header.study.title },
   )}${metaDataVersion20(metadata)}</Study>\n`;
 
-  const admin: string[] = [`<AdminData${xmlAttributes({ StudyOID: metadata.studyOid })}>`];
-  admin.push(
-    `<User${xmlAttributes({ OID: oids.systemUser, UserType: 'Other' })}>${textElement('FullName', 'CDMS system')}</User>`,
-  );
-  for (const user of header.users)
-    admin.push(
-      `<User${xmlAttributes({ OID: oids.user(user.id) })}>${textElement('FullName', user.name)}</User>`,
-    );
-  for (const site of header.sites) {
-    admin.push(
-      `<Location${xmlAttributes({ OID: oids.location(site.code), Name: site.name, Role: 'Site' })}><MetaDataVersionRef${xmlAttributes(
-        {
-          StudyOID: metadata.studyOid,
-          MetaDataVersionOID: metadata.metaDataVersionOid,
-          EffectiveDate: header.definitionDate,
-        },
-      )}/></Location>`,
-    );
-  }
-  for (const [key, oid] of signatureDefOids(header)) {
-    const meaning = header.signatureMeanings.find((candidate) => meaningKey(candidate) === key);
-    admin.push(
-      `<SignatureDef${xmlAttributes({ OID: oid, Methodology: 'Electronic' })}>${textElement('Meaning', meaningText(meaning))}${textElement('LegalReason', LEGAL_REASON)}</SignatureDef>`,
-    );
-  }
-  admin.push('</AdminData>');
-  yield `${admin.join('')}\n`;
+  yield `${adminDataXml(header, metadata, '2.0')}\n`;
 
   yield `<ClinicalData${xmlAttributes({ StudyOID: metadata.studyOid, MetaDataVersionOID: metadata.metaDataVersionOid })}>\n`;
   const context = {
