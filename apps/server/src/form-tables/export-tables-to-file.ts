@@ -1,9 +1,13 @@
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import {
+  ExportScopeError,
+  findSiteByRef,
+  findStudyByRef,
+  writePartialFile,
+} from '../data-exports/export-to-file.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { formTablesCsvZip } from './form-tables-csv-zip.ts';
@@ -32,46 +36,24 @@ export interface ExportTablesToFileInput {
   labels: FormTablesOptions['labels'];
 }
 
-/** The command's input names no study, site or form of the study: said plainly, nothing written. */
-export class TablesScopeError extends Error {}
+/** The command's input names no study, site or form of the study (the exports' one error). */
+export const TablesScopeError = ExportScopeError;
 
 export async function exportTablesToFile(
   db: Kysely<Database>,
   actor: AuditActor,
   input: ExportTablesToFileInput,
 ) {
-  const byId = /^[1-9]\d{0,9}$/.test(input.study) ? Number(input.study) : undefined;
-  const study = await db
-    .selectFrom('studies')
-    .select(['id', 'code'])
-    .where((eb) =>
-      byId !== undefined
-        ? eb.or([eb('id', '=', byId), eb('code', '=', input.study)])
-        : eb('code', '=', input.study),
-    )
-    .executeTakeFirst();
-  if (!study) throw new TablesScopeError(`There is no study ${input.study}.`);
+  const study = await findStudyByRef(db, input.study);
   const scope: FormTablesScope = { studyId: study.id };
-  if (input.site !== undefined) {
-    const siteRef = input.site;
-    const site = await db
-      .selectFrom('sites')
-      .select('id')
-      .where('study_id', '=', study.id)
-      .where((eb) =>
-        eb.or([eb('code', '=', siteRef), eb('institution_number', '=', siteRef.padStart(2, '0'))]),
-      )
-      .executeTakeFirst();
-    if (!site) throw new TablesScopeError(`Study ${study.code} has no site ${input.site}.`);
-    scope.siteIds = [site.id];
-  }
+  if (input.site !== undefined) scope.siteIds = [await findSiteByRef(db, study, input.site)];
   const current = await currentStudyDefinition(db, study.id);
-  if (!current) throw new TablesScopeError(`Study ${study.code} has no definition.`);
+  if (!current) throw new ExportScopeError(`Study ${study.code} has no definition.`);
   if (input.forms !== undefined) {
     const known = new Set(current.definition.forms.map((form) => form.key));
     const unknown = input.forms.filter((key) => !known.has(key));
     if (unknown.length > 0)
-      throw new TablesScopeError(`Study ${study.code} has no form ${unknown.join(', ')}.`);
+      throw new ExportScopeError(`Study ${study.code} has no form ${unknown.join(', ')}.`);
     scope.formKeys = input.forms;
   }
 
@@ -84,13 +66,7 @@ export async function exportTablesToFile(
     input.format === 'csv'
       ? formTablesCsvZip(db, options, onProgress)
       : formTablesXlsx(db, options, onProgress);
-  const partial = `${input.out}.partial`;
-  try {
-    await pipeline(Readable.from(chunks), fs.createWriteStream(partial));
-  } catch (error) {
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
+  const partial = await writePartialFile(chunks, input.out);
   const tables = formTablesOf(current.definition, scope.formKeys).length;
   await recordAudit(db, actor, {
     type: 'tables.exported',

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import {
+  ExportScopeError,
+  findSiteByRef,
+  findStudyByRef,
+  writePartialFile,
+} from '../data-exports/export-to-file.ts';
 import type { Database } from '../db/schema.ts';
 import { exportOdm, type OdmVersion } from './export-odm.ts';
 
@@ -25,34 +29,11 @@ export interface ExportOdmToFileInput {
   batchSize?: number;
 }
 
-export class ExportScopeError extends Error {}
+export { ExportScopeError };
 
 export async function exportOdmToFile(db: Kysely<Database>, actor: AuditActor, input: ExportOdmToFileInput) {
-  const byId = /^[1-9]\d{0,9}$/.test(input.study) ? Number(input.study) : undefined;
-  const study = await db
-    .selectFrom('studies')
-    .select(['id', 'code'])
-    .where((eb) =>
-      byId !== undefined
-        ? eb.or([eb('id', '=', byId), eb('code', '=', input.study)])
-        : eb('code', '=', input.study),
-    )
-    .executeTakeFirst();
-  if (!study) throw new ExportScopeError(`There is no study ${input.study}.`);
-  let siteId: number | undefined;
-  if (input.site !== undefined) {
-    const siteRef = input.site;
-    const site = await db
-      .selectFrom('sites')
-      .select('id')
-      .where('study_id', '=', study.id)
-      .where((eb) =>
-        eb.or([eb('code', '=', siteRef), eb('institution_number', '=', siteRef.padStart(2, '0'))]),
-      )
-      .executeTakeFirst();
-    if (!site) throw new ExportScopeError(`Study ${study.code} has no site ${input.site}.`);
-    siteId = site.id;
-  }
+  const study = await findStudyByRef(db, input.study);
+  const siteId = input.site === undefined ? undefined : await findSiteByRef(db, study, input.site);
 
   const exported = await exportOdm(db, {
     studyId: study.id,
@@ -61,13 +42,7 @@ export async function exportOdmToFile(db: Kysely<Database>, actor: AuditActor, i
     audit: input.audit,
     ...(input.batchSize !== undefined ? { batchSize: input.batchSize } : {}),
   });
-  const partial = `${input.out}.partial`;
-  try {
-    await pipeline(Readable.from(exported.chunks), fs.createWriteStream(partial, { encoding: 'utf8' }));
-  } catch (error) {
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
+  const partial = await writePartialFile(exported.chunks, input.out);
   await recordAudit(db, actor, {
     type: 'odm.exported',
     entityType: 'study',
