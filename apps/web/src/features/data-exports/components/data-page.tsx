@@ -5,6 +5,7 @@ import {
   dataExportFormats,
   dataExportLabelLanguages,
   isTableFormat,
+  type SiteSummary,
   type StartDataExportRequest,
   type SubjectStatus,
   subjectStatuses,
@@ -106,17 +107,11 @@ function DataExports({ studyId }: { studyId: number }) {
   );
 }
 
-interface SiteOption {
-  id: number;
-  code: string;
-  name: string;
-}
-
 /**
  * What to export: sites and statuses (none ticked = all), all forms or some, the format, and with
  * it the audit trail (ODM) or the value labels (the tables, which hold current values only).
  */
-function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteOption[] }) {
+function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteSummary[] }) {
   const { t, i18n } = useTranslation(['data', 'subjects']);
   const language = (i18n.language === 'en' ? 'en' : 'ko') satisfies Language;
   const id = useId();
@@ -301,7 +296,7 @@ function ExportRow({
 }: {
   studyId: number;
   job: DataExport;
-  sites: readonly SiteOption[];
+  sites: readonly SiteSummary[];
 }) {
   const { t } = useTranslation(['data', 'subjects']);
   const cancel = useCancelExport(studyId);

@@ -1,21 +1,15 @@
-import { siteCasebooksZipPath } from '@cdms/contract';
+import { type SiteSummary, siteCasebooksZipPath } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { buttonClassName } from '../../../components/button.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import styles from './data.module.css';
 
-interface SiteOption {
-  id: number;
-  code: string;
-  name: string;
-}
-
 /**
  * A site's casebooks — one PDF per subject, in a ZIP the server streams as it prints them — for the
  * sponsor's archive or an inspection. A plain download link: the browser saves the stream to disk.
  */
-export function SiteCasebooks({ studyId, sites }: { studyId: number; sites: readonly SiteOption[] }) {
+export function SiteCasebooks({ studyId, sites }: { studyId: number; sites: readonly SiteSummary[] }) {
   const { t, i18n } = useTranslation('data');
   const id = useId();
   const [siteId, setSiteId] = useState<number | null>(sites[0]?.id ?? null);
