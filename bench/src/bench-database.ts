@@ -50,6 +50,12 @@ export async function createBenchDatabase(
   return { kind, where: name, env: { DATABASE_URL: databaseUrl(adminUrl, name) } };
 }
 
+/** A PostgreSQL bench database an earlier run kept (`--keep`), to measure again (`--reuse`). */
+export function reusedPostgresDatabase(adminUrl: string, name: string): BenchDatabase {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`--reuse: not a bench database name: ${name}`);
+  return { kind: 'postgres', where: name, env: { DATABASE_URL: databaseUrl(adminUrl, name) } };
+}
+
 export async function dropBenchDatabase(database: BenchDatabase, adminUrl: string): Promise<void> {
   if (database.kind === 'pglite') await rm(database.where, { recursive: true, force: true });
   else await runOnAdminDatabase(adminUrl, `drop database if exists ${database.where} with (force)`);

@@ -8,6 +8,7 @@ import {
   type DatabaseKind,
   dropBenchDatabase,
   openBenchDatabase,
+  reusedPostgresDatabase,
 } from './bench-database.ts';
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
 import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
@@ -35,8 +36,8 @@ interface SizeRun {
   /** The server's resident set once started, before any request: the floor under every peak RSS. */
   idleRssMb: number;
   results: ScenarioResult[];
-  /** One ODM export job of every subject, with a light read beside it (issue 16). */
-  odmExport: OdmExportResult;
+  /** One ODM export job of every subject, with a light read beside it (issue 16); null when not chosen. */
+  odmExport: OdmExportResult | null;
 }
 
 const log = (message: string) => console.log(message);
@@ -67,7 +68,7 @@ async function main(): Promise<number> {
   );
   const targets = [
     ...checkTargets(results, pgbench),
-    ...checkOdmExportTargets(runs.map((run) => run.odmExport)),
+    ...checkOdmExportTargets(runs.flatMap((run) => (run.odmExport ? [run.odmExport] : []))),
   ];
   console.log('');
   console.log(formatReport(results, pgbench, targets));
@@ -99,7 +100,10 @@ async function main(): Promise<number> {
 
 /** One database, grown from size to size; the server restarted on it for each size. */
 async function measureDatabase(db: DatabaseKind, sizes: number[], options: BenchOptions): Promise<SizeRun[]> {
-  const database: BenchDatabase = await createBenchDatabase(db, options.postgresAdminUrl, db);
+  const database: BenchDatabase =
+    db === 'postgres' && options.reuseDatabase
+      ? reusedPostgresDatabase(options.postgresAdminUrl, options.reuseDatabase)
+      : await createBenchDatabase(db, options.postgresAdminUrl, db);
   const runs: SizeRun[] = [];
   try {
     for (const subjects of sizes) {
@@ -139,14 +143,18 @@ async function measureScenarios(
   database: BenchDatabase,
   workload: Workload,
   options: BenchOptions,
-): Promise<{ idleRssMb: number; results: ScenarioResult[]; odmExport: OdmExportResult }> {
+): Promise<{ idleRssMb: number; results: ScenarioResult[]; odmExport: OdmExportResult | null }> {
   const server = await startServer(database.env);
   const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
-  const scenarios: Scenario[] = [...readScenarios(), ...SAVER_COUNTS.map((users) => saveScenario(users))];
+  const chosen = (name: string) => options.scenarios === null || options.scenarios.includes(name);
+  const scenarios: Scenario[] = [
+    ...readScenarios(),
+    ...SAVER_COUNTS.map((users) => saveScenario(users)),
+  ].filter((scenario) => chosen(scenario.name));
   const results: ScenarioResult[] = [];
-  let odmExport: OdmExportResult;
+  let odmExport: OdmExportResult | null = null;
   try {
     for (const scenario of scenarios) {
       const result = await runScenario(server, scenario, { db, workload, durationMs, warmupMs });
@@ -155,11 +163,13 @@ async function measureScenarios(
       );
       results.push(result);
     }
-    odmExport = await measureOdmExport(server, workload, db);
-    const reads = odmExport.concurrentReads;
-    log(
-      `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}`,
-    );
+    if (chosen('ODM export')) {
+      odmExport = await measureOdmExport(server, workload, db);
+      const reads = odmExport.concurrentReads;
+      log(
+        `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, CPU per 1,000 values ${odmExport.serverCpuMsPerThousandValues.toFixed(1)} ms server + ${odmExport.postgresCpuMsPerThousandValues?.toFixed(1) ?? '–'} ms PostgreSQL, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}`,
+      );
+    }
   } finally {
     await server.stop();
   }

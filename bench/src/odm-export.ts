@@ -1,14 +1,16 @@
 import { BENCH_PASSWORD, READER_EMAIL } from './build-study/bench-study.ts';
 import { HttpClient, signIn } from './load/http-client.ts';
 import { percentile } from './load/run-load.ts';
-import { PeakRss } from './server/process-usage.ts';
+import { cpuMilliseconds, PeakRss, postgresCpuMilliseconds } from './server/process-usage.ts';
 import type { RunningServer } from './server/start-server.ts';
 import type { Workload } from './workload.ts';
 
 // The "ODM export" scenario (issue 16): one export of every subject through the API, as the data
 // manager would — start, then poll until done — with the server's peak resident set over the run and,
-// beside it, a light read (subject-info) again and again on a connection of its own, to show the
-// server still answers while it exports, and how fast.
+// beside it, a light read (subject-info) every READ_EVERY_MS on a connection of its own, to show the
+// server still answers while it exports, and how fast. The reads are paced like a person's clicks
+// (far faster, in fact), not a closed loop: a loop as fast as the server answers would measure how
+// the two cores are shared between the export and a flood of reads, not whether others are served.
 
 export interface OdmExportResult {
   db: string;
@@ -17,12 +19,19 @@ export interface OdmExportResult {
   seconds: number;
   valuesPerSecond: number;
   peakRssMb: number;
+  /**
+   * CPU per 1,000 values over the whole run (the reads beside it included): the server process's
+   * and PostgreSQL's (null on PGlite). Less bent by other work on the machine than the wall time.
+   */
+  serverCpuMsPerThousandValues: number;
+  postgresCpuMsPerThousandValues: number | null;
   /** The subject-info reads during the export: how many, and their latency. */
   concurrentReads: { requests: number; errors: number; p50Ms: number; p95Ms: number; maxMs: number };
   state: string;
 }
 
 const POLL_MS = 200;
+const READ_EVERY_MS = 100;
 
 interface ExportJob {
   id: number;
@@ -44,6 +53,8 @@ export async function measureOdmExport(
     const readerHeaders = await signIn(reader, READER_EMAIL, BENCH_PASSWORD);
     const base = `/api/studies/${workload.studyId}/data-exports`;
     const peak = new PeakRss(server.pid);
+    const cpuBefore = cpuMilliseconds(server.pid);
+    const postgresBefore = db === 'postgres' ? postgresCpuMilliseconds() : 0;
     const started = performance.now();
     const start = await client.request(
       'POST',
@@ -65,8 +76,10 @@ export async function measureOdmExport(
           `/api/studies/${workload.studyId}/subject-info`,
           readerHeaders,
         );
-        latencies.push(performance.now() - before);
+        const took = performance.now() - before;
+        latencies.push(took);
         if (response.status !== 200) readErrors += 1;
+        if (took < READ_EVERY_MS) await new Promise((resolve) => setTimeout(resolve, READ_EVERY_MS - took));
       }
     })();
 
@@ -81,6 +94,8 @@ export async function measureOdmExport(
     const seconds = (performance.now() - started) / 1000;
     finished = true;
     await reads;
+    const serverCpu = cpuMilliseconds(server.pid) - cpuBefore;
+    const postgresCpu = db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
     const peakRss = peak.stop();
     if (job.state !== 'done') throw new Error(`the export ended ${job.state}: ${job.error ?? ''}`);
     latencies.sort((a, b) => a - b);
@@ -91,6 +106,9 @@ export async function measureOdmExport(
       seconds,
       valuesPerSecond: job.valuesDone / seconds,
       peakRssMb: peakRss / (1024 * 1024),
+      serverCpuMsPerThousandValues: (serverCpu * 1000) / Math.max(1, job.valuesDone),
+      postgresCpuMsPerThousandValues:
+        postgresCpu === null ? null : (postgresCpu * 1000) / Math.max(1, job.valuesDone),
       concurrentReads: {
         requests: latencies.length,
         errors: readErrors,

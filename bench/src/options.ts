@@ -14,8 +14,12 @@ export interface BenchOptions {
   pgbench: { run: boolean; durationSeconds: number; scale: number };
   postgresAdminUrl: string;
   keep: boolean;
+  /** A PostgreSQL bench database kept by an earlier run (--keep) to measure again, grown if smaller. */
+  reuseDatabase: string | null;
   smoke: boolean;
   resultsDirectory: string;
+  /** Only these scenarios (names as printed, e.g. "subject list", "form save", "ODM export"); null: all. */
+  scenarios: string[] | null;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -28,7 +32,11 @@ export const USAGE = `npm run bench -- [options]
   --no-pgbench                skip the reference
   --postgres-url URL          a database of the PostgreSQL to use for admin statements
                               (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_ADMIN_URL})
+  --scenarios NAMES           only these scenarios, comma-separated names as printed
+                              (e.g. "form save,ODM export"; default all)
   --keep                      keep the bench databases (they are dropped by default)
+  --reuse NAME                measure the PostgreSQL bench database NAME kept by an earlier run
+                              (grown to the sizes asked; kept afterwards)
   --smoke                     50 subjects, 1 s per scenario, both databases: proves the harness works
                               (CI); results go to bench/results/smoke/ (not committed)`;
 
@@ -50,6 +58,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       'pgbench-duration': { type: 'string' },
       'no-pgbench': { type: 'boolean', default: false },
       'postgres-url': { type: 'string' },
+      scenarios: { type: 'string' },
+      reuse: { type: 'string' },
       keep: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -75,8 +85,10 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       scale: smoke ? 1 : 10,
     },
     postgresAdminUrl: values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL,
-    keep: values.keep,
+    keep: values.keep || values.reuse !== undefined,
+    reuseDatabase: values.reuse ?? null,
     smoke,
     resultsDirectory: smoke ? 'results/smoke' : 'results',
+    scenarios: values.scenarios ? values.scenarios.split(',').map((name) => name.trim()) : null,
   };
 }

@@ -79,6 +79,8 @@ describe('the ODM export targets', () => {
     seconds: 8,
     valuesPerSecond: 125_000,
     peakRssMb: 180,
+    serverCpuMsPerThousandValues: 9,
+    postgresCpuMsPerThousandValues: 4,
     concurrentReads: { requests: 40, errors: 0, p50Ms: 8, p95Ms: 30, maxMs: 45 },
     state: 'done',
   };
