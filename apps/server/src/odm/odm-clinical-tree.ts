@@ -24,6 +24,8 @@ export interface OdmItemData {
   values: string[];
   audit?: OdmAudit;
   queries: ExportQuery[];
+  /** Its place among its group's ItemRefs (the data follow the definition's order). */
+  order: number;
 }
 
 export interface OdmItemGroupData {
@@ -134,12 +136,15 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
   const auditOf = (row: ExportAuditRow | undefined, fallback: ExportValueRow): OdmAudit | undefined => {
     if (!context.withAudit) return undefined;
     // No change record (a derived value, data copied in by SQL): who and when the row itself says.
-    if (!row)
+    if (!row) {
+      if (!fallback.updatedAt)
+        throw new Error('A value row was read without its writer for an audit export.');
       return {
-        userOid: userOidOf(fallback.updatedBy),
+        userOid: userOidOf(fallback.updatedBy ?? null),
         locationOid,
         dateTimeStamp: isoUtc(fallback.updatedAt),
       };
+    }
     return {
       userOid: userOidOf(row.userId),
       locationOid,
@@ -191,6 +196,8 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
       }
       return group;
     };
+    const orderOf = (groupOid: string, itemOid: string) =>
+      metadata.itemOrder.get(`${groupOid}|${itemOid}`) ?? Number.MAX_SAFE_INTEGER;
     for (const row of form.rows) {
       const place = metadata.placeOf(form.visitKey, form.formKey, row.itemKey);
       // A key the current definition no longer has cannot be described by its metadata: left out.
@@ -207,6 +214,7 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
           values,
           ...(audit ? { audit } : {}),
           queries: takeQueries(path),
+          order: orderOf(place.itemGroupOid, place.item.oid),
         });
         valueCount += 1;
         continue;
@@ -231,6 +239,7 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
             values,
             ...(audit ? { audit } : {}),
             queries: takeQueries(cellPath),
+            order: orderOf(place.itemGroupOid, itemDef.oid),
           });
           valueCount += 1;
         }
@@ -238,10 +247,7 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
     }
     const formDef = metadata.forms.find((candidate) => candidate.key === form.formKey);
     const groupOrder = (oid: string) => formDef?.itemGroupOids.indexOf(oid) ?? 0;
-    const itemOrder = (group: OdmItemGroupData, item: OdmItemData) =>
-      metadata.itemOrder.get(`${group.oid}|${item.oid}`) ?? Number.MAX_SAFE_INTEGER;
-    for (const group of groups.values())
-      group.items.sort((a, b) => itemOrder(group, a) - itemOrder(group, b));
+    for (const group of groups.values()) group.items.sort((a, b) => a.order - b.order);
     const sortedGroups = [...groups.values()]
       .filter((group) => group.items.length > 0)
       .sort(

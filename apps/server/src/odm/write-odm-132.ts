@@ -9,7 +9,7 @@ import {
   signatureDefOids,
 } from './odm-clinical-tree.ts';
 import { type OdmMetadata, oids } from './odm-metadata.ts';
-import { textElement, xmlAttributes } from './xml-escape.ts';
+import { escapeXmlAttribute, textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
  * CDISC ODM 1.3.2 Snapshot, written as a stream of text chunks: the head (Study with its
@@ -199,11 +199,12 @@ function subjectData132(subject: OdmSubjectData): string {
           `<ItemGroupData${xmlAttributes({ ItemGroupOID: group.oid, ItemGroupRepeatKey: group.repeatKey })}>`,
         );
         for (const item of group.items) {
-          const value = item.values.join(MULTIPLE_VALUE_SEPARATOR);
+          // Written out rather than through xmlAttributes: this line runs once per value.
+          const attributes = ` ItemOID="${escapeXmlAttribute(item.oid)}" Value="${escapeXmlAttribute(item.values.join(MULTIPLE_VALUE_SEPARATOR))}"`;
           parts.push(
             item.audit
-              ? `<ItemData${xmlAttributes({ ItemOID: item.oid, Value: value })}>${auditRecordXml(item.audit)}</ItemData>`
-              : `<ItemData${xmlAttributes({ ItemOID: item.oid, Value: value })}/>`,
+              ? `<ItemData${attributes}>${auditRecordXml(item.audit)}</ItemData>`
+              : `<ItemData${attributes}/>`,
           );
         }
         parts.push('</ItemGroupData>');

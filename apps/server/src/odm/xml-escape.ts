@@ -27,7 +27,15 @@ const TEXT_ESCAPES: Record<string, string> = {
 };
 
 /** Element content: `&`, `<` and `>` escaped (`>` for `]]>`), `\r` kept, invalid characters replaced. */
+// Most texts of an export (codes, numbers, dates, OIDs) need no escaping: one test of each text
+// spares the two replacements — a tenth of an export's time went to them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML forbids or escapes.
+const TEXT_NEEDS_WORK = /[&<>\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML forbids or escapes.
+const ATTRIBUTE_NEEDS_WORK = /[&<>"'\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function escapeXmlText(text: string): string {
+  if (!TEXT_NEEDS_WORK.test(text)) return text;
   return xmlSafeText(text).replace(/[&<>\r]/g, (char) => TEXT_ESCAPES[char] ?? char);
 }
 
@@ -46,6 +54,7 @@ const ATTRIBUTE_ESCAPES: Record<string, string> = {
 
 /** A double-quoted attribute value: markup, quotes and tab/newline/return escaped, invalid characters replaced. */
 export function escapeXmlAttribute(value: string): string {
+  if (!ATTRIBUTE_NEEDS_WORK.test(value)) return value;
   return xmlSafeText(value).replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ESCAPES[char] ?? char);
 }
 
