@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from './server-node-flags.ts';
+
+describe('the server’s Node flags', () => {
+  it('are the ones `npm run serve` (and so `npm start`) passes', () => {
+    const packageJson = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    const serve = packageJson.scripts.serve ?? '';
+    expect(serve).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} --import tsx apps/server/src/main.ts`);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * The V8 heap limits the server process runs with: `npm run serve` (and so `npm start`) passes
+ * them in package.json, and the process tests and the benchmark start the server with the same
+ * (`test/server-process.ts`); `server-node-flags.test.ts` keeps package.json in step with this list.
+ *
+ * Why: V8 grows its heap with the allocation rate, not with what is live. The server holds ~50 MB
+ * live, but after a few thousand requests, or during an export that writes hundreds of megabytes of
+ * short-lived strings, V8 had let the heap grow to 250–300 MB before collecting, and the process sat
+ * at ~450 MB (bench/, issue 16). Bounded, it collects sooner at a small CPU cost and stays under
+ * 256 MB (docs/PERFORMANCE.md has the figures). Exports and downloads stream, so no request needs
+ * anything near the limit; PGlite's database memory lies outside this heap.
+ */
+export const SERVER_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'] as const;
