@@ -621,7 +621,8 @@ function AdverseEventsView({
             />
           </div>
           <ListTable
-            label={t('adverseEvents.interest.title')}
+            // Another name than the panel's: two landmarks may not share one.
+            label={t('adverseEvents.interest.table')}
             busy={busy}
             head={
               <>
