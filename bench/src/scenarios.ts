@@ -18,7 +18,12 @@ export type ScenarioName =
   | 'overview'
   | 'form read'
   | 'form save'
-  | 'CSV export';
+  | 'CSV export'
+  | 'enrollment report'
+  | 'missing forms report'
+  | 'query aging report'
+  | 'protocol deviations report'
+  | 'AE listing report';
 
 export interface Scenario {
   name: ScenarioName;
@@ -68,6 +73,15 @@ const READINESS_PATHS = [
   'readiness/subjects?state=notReady&sort=openQueries&order=desc&page=1&size=50',
   'readiness/subjects?state=ready&page=2&size=10',
 ];
+
+/** The standard reports (issue 17) as the data manager reads them: every site, then one, pages on. */
+const REPORT_QUERIES: Record<string, readonly string[]> = {
+  enrollment: [''],
+  missingForms: ['page=1&size=20', 'page=5&size=100'],
+  queryAging: [''],
+  protocolDeviations: ['page=1&size=20', 'deviation=outOfWindow&page=1&size=50'],
+  adverseEvents: ['page=1&size=20', 'serious=serious&page=1&size=100', 'page=10&size=20'],
+};
 
 function cycle<T>(values: readonly T[]): () => T {
   let next = 0;
@@ -139,6 +153,20 @@ export function readScenarios(): Scenario[] {
     readScenario('CSV export', (workload) => () => `${study(workload)}/subjects/export?format=csv`, {
       minimumRequests: 3,
     }),
+    ...(
+      [
+        ['enrollment report', 'enrollment'],
+        ['missing forms report', 'missingForms'],
+        ['query aging report', 'queryAging'],
+        ['protocol deviations report', 'protocolDeviations'],
+        ['AE listing report', 'adverseEvents'],
+      ] as const
+    ).map(([name, report]) =>
+      readScenario(name, (workload) => {
+        const next = cycle(REPORT_QUERIES[report] ?? ['']);
+        return () => `${study(workload)}/reports/${report}?${next()}`;
+      }),
+    ),
   ];
 }
 

@@ -173,6 +173,20 @@ const freezingRoute: Route = {
   ready: (page) => page.locator('tbody tr[data-subject]'),
 };
 
+/** The standard reports (issue 17; CRA menu): the default report, enrollment, with its tables. */
+const reportRoute: Route = {
+  name: 'reports',
+  url: `/report/${STUDY_ID}`,
+  ready: (page) => page.locator('tbody tr').first(),
+};
+
+/** The adverse event listing with its serious rows highlighted and the events-of-interest chart. */
+const adverseEventReportRoute: Route = {
+  name: 'reports (adverse events)',
+  url: `/report/${STUDY_ID}?report=adverseEvents`,
+  ready: (page) => page.locator('tbody tr').first(),
+};
+
 /** The study's audit trail (issue 16): CRA (their sites), DM and ADMIN. */
 const auditRoute: Route = {
   name: 'audit trail',
@@ -206,8 +220,9 @@ const craOnlyRoutes: Route[] = [
   sdvRoute,
   freezingRoute,
   auditRoute,
+  reportRoute,
   studyPage('data (not allowed to the monitor)', 'data'),
-  ...['alarm-log', 'system-e-training', 'report', 'summary', 'lab'].map((path) => studyPage(path, path)),
+  ...['alarm-log', 'system-e-training', 'summary', 'lab'].map((path) => studyPage(path, path)),
 ];
 
 /** A notice to open (the demo has none): registered by a writer through the API. */
@@ -323,6 +338,8 @@ test.describe('accessibility (axe-core, Korean)', () => {
         freezingRoute,
         auditRoute,
         dataRoute,
+        reportRoute,
+        adverseEventReportRoute,
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

@@ -166,6 +166,28 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('reports (issue 17), in Korean and English', async ({ page }, testInfo) => {
+    await logInAs(page, account('DM'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      for (const report of [
+        'enrollment',
+        'queryAging',
+        'missingForms',
+        'protocolDeviations',
+        'adverseEvents',
+      ]) {
+        await checkPage(
+          page,
+          `/report/${STUDY_ID}?report=${report}`,
+          (p) => p.locator('tbody tr'),
+          (width) => screenshot(page, testInfo, `report-${report}-${language}-${width}`),
+        );
+      }
+    }
+  });
+
   test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
     page,
   }, testInfo) => {

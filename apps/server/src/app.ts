@@ -30,6 +30,7 @@ import { refuseBadUrlText } from './http/url-text.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
+import { registerReportRoutes } from './reports/routes.ts';
 import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerDashboardRoutes(app, context);
   registerSignatureRoutes(app, context);
   registerQueryRoutes(app, context);
+  registerReportRoutes(app, context);
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
   registerAuditReviewRoutes(app, context);

@@ -656,6 +656,21 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/reports/:report',
+    // Every role reads reports over its own sites; naming site 01 is 404 for the CRC (site 02).
+    request: (f) => ({ url: `/api/studies/${f.studyId}/reports/missingForms?siteId=${f.siteId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/reports/:report/download',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/reports/enrollment/download?format=csv&siteId=${f.siteId}`,
+    }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/randomization',
     request: (f) => ({ url: `/api/studies/${f.studyId}/randomization` }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },

@@ -14,6 +14,7 @@ export * from './notices.ts';
 export * from './password-policy.ts';
 export * from './queries.ts';
 export * from './randomization.ts';
+export * from './reports.ts';
 export * from './request-body.ts';
 export * from './roles.ts';
 export * from './sdv.ts';

@@ -59,6 +59,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'query.cancelled': { ko: '쿼리 취소', en: 'Query cancelled' },
   'query.reopened': { ko: '쿼리 재오픈', en: 'Query reopened' },
   'queries.exported': { ko: '쿼리 목록 내보내기', en: 'Query list exported' },
+  'report.exported': { ko: '보고서 내보내기', en: 'Report exported' },
   'odm.exported': { ko: 'ODM 내보내기', en: 'ODM exported' },
   'audit.exported': { ko: '감사 추적 내보내기', en: 'Audit trail exported' },
   'tables.exported': { ko: '양식별 표 내보내기', en: 'Form tables exported' },

@@ -55,6 +55,7 @@ export const auditEventTypes = [
   'query.cancelled',
   'query.reopened',
   'queries.exported',
+  'report.exported',
   'odm.exported',
   'tables.exported',
   'audit.exported',

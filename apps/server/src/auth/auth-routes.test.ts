@@ -48,6 +48,7 @@ describeWithDatabase('auth API', (database) => {
         'subject.randomize',
         'casebook.sign',
         'query.answer',
+        'report.read',
       ]);
       expect(response.headers['x-session-idle-expires-at']).toBe(body.session.idleExpiresAt);
       expect(response.body).not.toContain('password');

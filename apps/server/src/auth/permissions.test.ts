@@ -21,6 +21,13 @@ describe('can', () => {
     expect(can(dm, 'sdv.mark', { studyId: 1 })).toBe(false);
   });
 
+  it('lets every role read reports, each over its own sites', () => {
+    expect(can(pi, 'report.read', { studyId: 1, siteId: 10 })).toBe(true);
+    expect(can(pi, 'report.read', { studyId: 1, siteId: 11 })).toBe(false);
+    expect(siteScope(cra, 'report.read', 1)).toEqual(new Set([10, 11]));
+    expect(siteScope(dm, 'report.read', 1)).toBe('all');
+  });
+
   it('limits site roles to their sites and lets DM see every site', () => {
     expect(can(pi, 'subject.read', { studyId: 1, siteId: 10 })).toBe(true);
     expect(can(pi, 'subject.read', { studyId: 1, siteId: 11 })).toBe(false);

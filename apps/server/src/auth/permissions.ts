@@ -25,6 +25,10 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'study.administer': ['ADMIN'],
   // The issue names ADMIN and DM as the keepers of the allocation list.
   'randomization.manage': ['DM', 'ADMIN'],
+  // Reports read subject data, so everyone who reads it may read them, each over their own sites
+  // (`siteScope`): monitors and data management review the study with them, and the site staff chase
+  // their own missing forms, deviations and adverse events (product.md: read within scope, every role).
+  'report.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

@@ -267,7 +267,12 @@ export async function randomizeSubject(
   actor: AuditActor,
   studyId: number,
   subjectId: number,
+  options: { assignedAt?: Date } = {},
 ): Promise<RandomizeResponse> {
+  // The demo seed tells its story counted back from today, so it names the assignment's time (as it
+  // names a registration's); the API always assigns now.
+  if (options.assignedAt && options.assignedAt.getTime() > Date.now())
+    throw new Error(`an assignment at ${options.assignedAt.toISOString()} is in the future`);
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
   return inTransaction(db, async (trx: Transaction<Database>) => {
@@ -292,7 +297,7 @@ export async function randomizeSubject(
 
     const slot = await nextFreeSlot(trx, studyId, subject.site_id);
     if (!slot) throw new AppError(409, 'randomization_list_exhausted');
-    const assignedAt = new Date();
+    const assignedAt = options.assignedAt ?? new Date();
     const updated = await trx
       .updateTable('randomization_slots')
       .set({ subject_id: subject.id, assigned_at: assignedAt, assigned_by: principal.user.id })

@@ -196,7 +196,10 @@ async function perform(
       return;
     }
     case 'randomize':
-      await randomizeSubject(db, who.principal, who.actor, studyId, subjectId);
+      // Randomized on the V2 day of the story (the enrollment report's months), not on seeding day.
+      await randomizeSubject(db, who.principal, who.actor, studyId, subjectId, {
+        assignedAt: registrationTime(step.date, step.subject),
+      });
       return;
     case 'sign':
       await signCasebook(db, who.principal, who.actor, {

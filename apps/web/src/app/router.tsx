@@ -207,15 +207,17 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/data-exports/components/data-page.tsx')).DataPage,
                 })),
               },
+              {
+                // Standard reports over the reader's sites (issue 17; CRA menu).
+                path: paths.report,
+                lazy: withTranslations(['reports'], async () => ({
+                  Component: (await import('../features/reports/components/reports-page.tsx')).ReportsPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[
-                paths.guideline,
-                paths.alarmLog,
-                paths.systemETraining,
-                paths.report,
-                paths.summary,
-                paths.lab,
-              ].map((path) => ({ path, lazy: placeholderRoute })),
+              ...[paths.guideline, paths.alarmLog, paths.systemETraining, paths.summary, paths.lab].map(
+                (path) => ({ path, lazy: placeholderRoute }),
+              ),
             ],
           },
           {

@@ -12,6 +12,7 @@ import enLanding from '../locales/en/landing.json';
 import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
+import enReports from '../locales/en/reports.json';
 import enSdv from '../locales/en/sdv.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
@@ -34,6 +35,7 @@ import koLanding from '../locales/ko/landing.json';
 import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
+import koReports from '../locales/ko/reports.json';
 import koSdv from '../locales/ko/sdv.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
@@ -68,6 +70,7 @@ export const resources = {
     data: koData,
     holds: koHolds,
     audit: koAudit,
+    reports: koReports,
   },
   en: {
     admin: enAdmin,
@@ -92,5 +95,6 @@ export const resources = {
     data: enData,
     holds: enHolds,
     audit: enAudit,
+    reports: enReports,
   },
 } as const;

@@ -1,0 +1,139 @@
+import type { AdverseEventRow, AdverseEventsReport, ReportFilter } from '@cdms/contract';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { codedOf, nothingInScope, type ReportContext, visitLabelOf } from './report-context.ts';
+
+/**
+ * The adverse event listing (issue 17): every row of every subject's adverse event form with
+ * seriousness, severity, relationship to the device, action taken, outcome and dates (serious ones
+ * flagged for the screen to highlight), and the events of interest — pain, otorrhoea, reperforation
+ * answered "yes" — counted per visit. The rows are unnested in SQL (`jsonb_array_elements` over the
+ * repeating group's one JSON array), paged there; the counts are one grouped query.
+ */
+
+const SOURCES = {
+  events: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events' },
+  interest: { formKey: 'interestAdverseEvent', items: ['pain', 'otorrhea', 'reperforation'] as const },
+} as const;
+
+interface EventRow {
+  site_code: string;
+  subject_id: number;
+  screening_number: string;
+  event_number: number | string;
+  event: Record<string, unknown>;
+}
+
+function eventsSql(context: ReportContext, filter: ReportFilter): RawBuilder<unknown> | null {
+  if (nothingInScope(context)) return null;
+  const serious = filter.serious === 'serious' ? sql`and e.value->>'serious' = 'Y'` : sql``;
+  return sql`with events as (
+      select s.code as site_code, f.subject_id, f.screening_number, e.ordinality as event_number, e.value as event
+      from form_instances fi
+      join subject_facts f on f.subject_id = fi.subject_id
+      join sites s on s.id = f.site_id
+      join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${SOURCES.events.rows}
+      cross join lateral jsonb_array_elements(
+        case when jsonb_typeof(iv.value) = 'array' then iv.value else '[]'::jsonb end
+      ) with ordinality as e(value, ordinality)
+      where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
+        and fi.visit_key = ${SOURCES.events.visitKey} and fi.form_key = ${SOURCES.events.formKey} and fi.has_data
+        and jsonb_typeof(e.value) = 'object' ${serious})`;
+}
+
+const ORDER = sql`order by site_code collate "C", screening_number collate "C", event_number`;
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+function presentRow(context: ReportContext, row: EventRow): AdverseEventRow {
+  const event = row.event;
+  return {
+    siteCode: row.site_code,
+    subjectPk: Number(row.subject_id),
+    subjectId: row.screening_number,
+    eventNumber: Number(row.event_number),
+    term: text(event.name),
+    startDate: text(event.startDate),
+    endDate: text(event.endDate),
+    serious: event.serious === 'Y',
+    severity: codedOf(context.definition, 'aeSeverity', event.severity),
+    causality: codedOf(context.definition, 'aeCausality', event.causality),
+    deviceAction: codedOf(context.definition, 'aeDeviceAction', event.deviceAction),
+    outcome: codedOf(context.definition, 'aeOutcome', event.outcome),
+  };
+}
+
+async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
+  const definition = context.definition;
+  if (!definition) return [];
+  const visits = definition.visits.filter((visit) => visit.forms.includes(SOURCES.interest.formKey));
+  if (visits.length === 0) return [];
+  const yes = (itemKey: string) =>
+    sql`count(*) filter (where exists (select 1 from item_values iv where iv.form_instance_id = fi.id
+      and iv.item_key = ${itemKey} and iv.value #>> '{}' = 'Y'))`;
+  const [pain, otorrhea, reperforation] = SOURCES.interest.items;
+  const rows = await sql<{
+    visit_key: string;
+    forms: number | string;
+    pain: number | string;
+    otorrhea: number | string;
+    reperforation: number | string;
+  }>`select fi.visit_key, count(*) as forms, ${yes(pain)} as pain, ${yes(otorrhea)} as otorrhea,
+      ${yes(reperforation)} as reperforation
+    from form_instances fi join subject_facts f on f.subject_id = fi.subject_id
+    where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
+      and fi.form_key = ${SOURCES.interest.formKey} and fi.has_data
+    group by fi.visit_key`.execute(db);
+  const byVisit = new Map(rows.rows.map((row) => [row.visit_key, row]));
+  return visits.map((visit) => {
+    const row = byVisit.get(visit.key);
+    return {
+      visitKey: visit.key,
+      visitLabel: visitLabelOf(definition, visit.key),
+      forms: Number(row?.forms ?? 0),
+      pain: Number(row?.pain ?? 0),
+      otorrhea: Number(row?.otorrhea ?? 0),
+      reperforation: Number(row?.reperforation ?? 0),
+    };
+  });
+}
+
+export async function aeListingReport(
+  db: Kysely<Database>,
+  context: ReportContext,
+  filter: ReportFilter,
+  page: { page: number; size: number },
+): Promise<AdverseEventsReport> {
+  const base = eventsSql(context, filter);
+  if (!base) return { report: 'adverseEvents', total: 0, ...page, rows: [], interest: [] };
+  const [rows, total, interest] = await Promise.all([
+    sql<EventRow>`${base} select * from events ${ORDER}
+      limit ${page.size} offset ${(page.page - 1) * page.size}`.execute(db),
+    sql<{ total: number | string }>`${base} select count(*) as total from events`.execute(db),
+    eventsOfInterest(db, context),
+  ]);
+  return {
+    report: 'adverseEvents',
+    total: Number(total.rows[0]?.total ?? 0),
+    ...page,
+    rows: rows.rows.map((row) => presentRow(context, row)),
+    interest,
+  };
+}
+
+const CHUNK = 500;
+
+export async function* allAdverseEvents(
+  db: Kysely<Database>,
+  context: ReportContext,
+  filter: ReportFilter,
+): AsyncGenerator<AdverseEventRow[]> {
+  const base = eventsSql(context, filter);
+  if (!base) return;
+  for (let offset = 0; ; offset += CHUNK) {
+    const rows = await sql<EventRow>`${base} select * from events ${ORDER}
+      limit ${CHUNK} offset ${offset}`.execute(db);
+    yield rows.rows.map((row) => presentRow(context, row));
+    if (rows.rows.length < CHUNK) return;
+  }
+}

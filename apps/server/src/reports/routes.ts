@@ -1,0 +1,118 @@
+import { Readable } from 'node:stream';
+import {
+  type ReportKey,
+  type ReportResponse,
+  reportDownloadQuerySchema,
+  reportParamsSchema,
+  reportQuerySchema,
+  reportResponseSchema,
+} from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { Database } from '../db/schema.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { aeListingReport } from './ae-listing-report.ts';
+import { enrollmentReport } from './enrollment-report.ts';
+import { reportFile } from './export-report.ts';
+import { missingFormsReport } from './missing-forms-report.ts';
+import { protocolDeviationsReport } from './protocol-deviations-report.ts';
+import { queryAgingReport } from './query-aging-report.ts';
+import { type ReportContext, reportContext } from './report-context.ts';
+
+/** The file names' middle part, one per report. */
+const fileNames: Record<ReportKey, string> = {
+  enrollment: 'enrollment',
+  missingForms: 'missing-forms',
+  queryAging: 'query-aging',
+  protocolDeviations: 'protocol-deviations',
+  adverseEvents: 'adverse-events',
+};
+
+export function readReport(
+  db: Kysely<Database>,
+  context: ReportContext,
+  report: ReportKey,
+  query: z.output<typeof reportQuerySchema>,
+): Promise<ReportResponse> {
+  const { page, size, ...filter } = query;
+  switch (report) {
+    case 'enrollment':
+      return enrollmentReport(db, context, filter);
+    case 'missingForms':
+      return missingFormsReport(db, context, filter, { page, size });
+    case 'queryAging':
+      return queryAgingReport(db, context, filter);
+    case 'protocolDeviations':
+      return protocolDeviationsReport(db, context, filter, { page, size });
+    case 'adverseEvents':
+      return aeListingReport(db, context, filter, { page, size });
+  }
+}
+
+/** Standard reports (issue 17): each report over the reader's sites, and its download (audited). */
+export function registerReportRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['reports'];
+  const base = '/api/studies/:studyId/reports/:report';
+
+  app.get(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "One standard report over the reader's sites (enrollment, missing forms, query aging, protocol deviations, adverse events); listings paged",
+        params: reportParamsSchema,
+        querystring: reportQuerySchema,
+        response: { 200: reportResponseSchema },
+      },
+    },
+    async (request) => {
+      const { studyId, report } = request.params;
+      const scope = await reportContext(db, principalOf(request), studyId, request.query.siteId);
+      return readReport(db, scope, report, request.query);
+    },
+  );
+
+  app.get(
+    `${base}/download`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'One standard report as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
+        params: reportParamsSchema,
+        querystring: reportDownloadQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { studyId, report } = request.params;
+      const { format, ...filter } = request.query;
+      const scope = await reportContext(db, principalOf(request), studyId, filter.siteId);
+      // Data leaving the system is audited, with the report and its filters, before the first byte leaves.
+      await recordAudit(db, actorOf(request), {
+        type: 'report.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { report, format, filter },
+      });
+      const file = await reportFile(db, scope, report, filter, format, requestLanguage(request));
+      return reply
+        .header('content-type', exportContentTypes[format])
+        .header(
+          'content-disposition',
+          exportDisposition(scope.studyCode, scope.today, format, fileNames[report]),
+        )
+        .header('cache-control', 'no-store')
+        .send(Buffer.isBuffer(file) ? file : Readable.from(file));
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import { REPORT_PAGE_SIZES, type ReportKey, reportKeys } from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { Button } from '../../../components/button.tsx';
+import {
+  FilterChoice,
+  FilterPanel,
+  ListLoadError,
+  listStyles,
+  PageSizeSelect,
+  SiteFilterChoice,
+  useListDownload,
+} from '../../../components/list-page.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { useMe } from '../../auth/api/me.ts';
+import { downloadReport, useReport } from '../api/reports-api.ts';
+import {
+  DEVIATION_CHOICES,
+  type DeviationChoice,
+  isListing,
+  type ReportFilters,
+  readReportFilters,
+  SERIOUS_CHOICES,
+  type SeriousChoice,
+  writeReportFilters,
+} from '../lib/report-filters.ts';
+import { ReportView } from './report-views.tsx';
+import styles from './reports.module.css';
+
+/**
+ * `/report/:studyId` (issue 17; CRA menu): the five standard reports over the reader's sites — one
+ * chosen by the buttons above —, their filters in a panel, CSV and XLSX downloads of what is shown;
+ * the report, filters, page size and page live in the URL.
+ */
+export function ReportsPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <Reports studyId={studyId} />;
+}
+
+function Reports({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('reports');
+  const headingId = useId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = readReportFilters(searchParams);
+  const report = useReport(studyId, filters);
+  const data = report.data?.report === filters.report ? report.data : undefined;
+  // The paged listings (missing forms, deviations, adverse events) count their rows and page them.
+  const listing = data && 'rows' in data ? data : undefined;
+  const me = useMe();
+  const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
+  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
+    downloadReport(studyId, filters, format),
+  );
+
+  function apply(next: Omit<ReportFilters, 'page'>) {
+    setSearchParams((current) => writeReportFilters(current, next));
+  }
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('title')}
+        </h1>
+      </div>
+
+      <nav className={styles.reportChoice} aria-label={t('choose')}>
+        {reportKeys.map((key) => (
+          <button
+            key={key}
+            type="button"
+            className={styles.reportButton}
+            aria-pressed={filters.report === key}
+            onClick={() => apply({ ...filters, report: key })}
+          >
+            <span className={styles.reportName}>{t(`reports.${key}.name`)}</span>
+            <span className={styles.reportHint}>{t(`reports.${key}.hint`)}</span>
+          </button>
+        ))}
+      </nav>
+
+      <ReportFilterPanel
+        // A new report starts from the URL's values again.
+        key={filters.report}
+        filters={filters}
+        sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
+        onApply={apply}
+      />
+
+      <div className={listStyles.toolbar}>
+        <p className={listStyles.total} aria-live="polite">
+          {listing ? t('total', { count: listing.total }) : ''}
+        </p>
+        <div className={listStyles.toolbarActions}>
+          {isListing(filters.report) ? (
+            <PageSizeSelect
+              sizes={REPORT_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ ...filters, size })}
+            />
+          ) : null}
+          <Button
+            variant="secondary"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download('csv')}
+          >
+            {t('downloadCsv')}
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download('xlsx')}
+          >
+            {t('downloadXlsx')}
+          </Button>
+        </div>
+      </div>
+
+      {report.isError && !data ? (
+        <ListLoadError
+          title={t('loadFailed')}
+          detail={report.error.message}
+          retryLabel={t('retry')}
+          onRetry={() => void report.refetch()}
+        />
+      ) : (
+        <ReportView report={filters.report} data={data} busy={report.isFetching} studyId={studyId} />
+      )}
+
+      {listing ? <Pagination total={listing.total} pageSize={listing.size} /> : null}
+    </section>
+  );
+}
+
+function ReportFilterPanel({
+  filters,
+  sites,
+  onApply,
+}: {
+  filters: ReportFilters;
+  sites: { id: number; label: string }[];
+  onApply: (next: Omit<ReportFilters, 'page'>) => void;
+}) {
+  const { t } = useTranslation('reports');
+  const [fields, setFields] = useState(filters);
+  const report: ReportKey = filters.report;
+  return (
+    <FilterPanel
+      onSubmit={() => onApply(fields)}
+      onReset={() => {
+        const cleared = { ...fields, siteId: null, deviation: 'all' as const, serious: 'all' as const };
+        setFields(cleared);
+        onApply(cleared);
+      }}
+    >
+      {(actions) => (
+        <div className={listStyles.filterRow}>
+          <SiteFilterChoice
+            label={t('filters.site')}
+            allSitesLabel={t('filters.allSites')}
+            sites={sites}
+            value={fields.siteId}
+            onChange={(siteId) => setFields((current) => ({ ...current, siteId }))}
+          />
+          {report === 'protocolDeviations' ? (
+            <FilterChoice<DeviationChoice>
+              label={t('filters.deviation')}
+              choices={DEVIATION_CHOICES}
+              value={fields.deviation}
+              optionLabel={(choice) => t(`deviations.${choice}`)}
+              onChange={(deviation) => setFields((current) => ({ ...current, deviation }))}
+            />
+          ) : null}
+          {report === 'adverseEvents' ? (
+            <FilterChoice<SeriousChoice>
+              label={t('filters.serious')}
+              choices={SERIOUS_CHOICES}
+              value={fields.serious}
+              optionLabel={(choice) => t(`filters.seriousChoices.${choice}`)}
+              onChange={(serious) => setFields((current) => ({ ...current, serious }))}
+            />
+          ) : null}
+          {actions}
+        </div>
+      )}
+    </FilterPanel>
+  );
+}
