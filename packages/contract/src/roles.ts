@@ -40,6 +40,7 @@ export const actions = [
   'data.export',
   'study.administer',
   'randomization.manage',
+  'lab.manage',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

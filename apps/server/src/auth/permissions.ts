@@ -25,6 +25,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'study.administer': ['ADMIN'],
   // The issue names ADMIN and DM as the keepers of the allocation list.
   'randomization.manage': ['DM', 'ADMIN'],
+  // Issue 17: normal ranges are study set-up kept by data management (DM, ADMIN); every member reads them.
+  'lab.manage': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */
