@@ -1,4 +1,4 @@
-import { flagLabResult } from '@cdms/contract';
+import { flagLabResult, type LabResultRow } from '@cdms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -214,9 +214,9 @@ describeWithDatabase('lab normal ranges', (database) => {
         { testKey: 'wbc', value: 10.01, range: { low: 4, high: 10 }, significance: 'CS' },
         { testKey: 'hemoglobin', value: 11.99, range: { low: 12, high: 16 }, significance: null },
       ].map((r) => ({ ...r, flag: flagLabResult(r.value, r.range) }));
-      const mine = (rows: Array<{ subjectPk: number }>) => rows.filter((row) => row.subjectPk === subjectId);
+      const mine = (rows: LabResultRow[]) => rows.filter((row) => row.subjectPk === subjectId);
       const all = await list(`subject=${encodeURIComponent('')}&size=100`);
-      expect(mine(all.results).map((r: { testKey: string; flag: string }) => [r.testKey, r.flag])).toEqual(
+      expect(mine(all.results).map((r) => [r.testKey, r.flag])).toEqual(
         saved.map((r) => [r.testKey, r.flag]),
       );
       for (const flag of ['H', 'L', 'CS'] as const) {
