@@ -101,10 +101,21 @@ function RangesCard({
   const toast = useToast();
   const [showRetired, setShowRetired] = useState(false);
   const [editing, setEditing] = useState<LabRange | null>(null);
+  // One site's ranges at a time to start with (each site has a range per test, some per sex): the
+  // reader's first site; null is every site.
+  const [chosenSite, setChosenSite] = useState<number | null | undefined>(undefined);
+  const siteId = chosenSite === undefined ? (sites[0]?.id ?? null) : chosenSite;
   const ranges = useLabRanges(studyId, showRetired);
   const retire = useRetireLabRange(studyId);
   const canManage = ranges.data?.canManage ?? false;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
+  const testOrder = new Map(tests.map((test, index) => [test.testKey, index]));
+  const shown = (ranges.data?.ranges ?? [])
+    .filter((range) => siteId === null || range.siteId === siteId)
+    .sort(
+      (a, b) =>
+        a.site.localeCompare(b.site) || (testOrder.get(a.testKey) ?? 0) - (testOrder.get(b.testKey) ?? 0),
+    );
   const columns = canManage ? 9 : 8;
 
   function openDialog(range: LabRange | null) {
@@ -138,6 +149,13 @@ function RangesCard({
       <div className={listStyles.toolbar}>
         <h2 className={styles.sectionTitle}>{t('ranges.title')}</h2>
         <div className={listStyles.toolbarActions}>
+          <SiteFilterChoice
+            label={t('columns.site')}
+            allSitesLabel={t('results.allSites')}
+            sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+            value={siteId}
+            onChange={(choice) => setChosenSite(choice)}
+          />
           <label className={styles.checkbox}>
             <input type="checkbox" checked={showRetired} onChange={(e) => setShowRetired(e.target.checked)} />
             {t('ranges.showRetired')}
@@ -175,10 +193,10 @@ function RangesCard({
             <ListTableMessage columns={columns} loading>
               {t('page.loading')}
             </ListTableMessage>
-          ) : ranges.data.ranges.length === 0 ? (
+          ) : shown.length === 0 ? (
             <ListTableMessage columns={columns}>{t('ranges.none')}</ListTableMessage>
           ) : (
-            ranges.data.ranges.map((range) => (
+            shown.map((range) => (
               <tr
                 key={range.id}
                 data-retired={range.retired || undefined}
@@ -225,6 +243,7 @@ function RangesCard({
           sites={sites}
           tests={tests}
           editing={editing}
+          onSaved={(range) => setChosenSite(range.siteId)}
         />
       ) : null}
     </>

@@ -35,8 +35,11 @@ export function LabRangeDialog({
   sites,
   tests,
   editing,
+  onSaved,
 }: {
   studyId: number;
+  /** After a save: the range as stored (the page shows its site). */
+  onSaved: (range: LabRange) => void;
   sites: readonly SiteSummary[];
   tests: readonly LabTestChoice[];
   /** The range being changed, or null to add one. */
@@ -78,7 +81,7 @@ export function LabRangeDialog({
       effectiveFrom,
     };
     try {
-      await save.mutateAsync({ id: editing?.id ?? null, request });
+      onSaved(await save.mutateAsync({ id: editing?.id ?? null, request }));
       toast(editing ? t('dialog.changed') : t('dialog.added'), 'success');
       modals.close(LAB_RANGE_MODAL);
     } catch (failure) {
