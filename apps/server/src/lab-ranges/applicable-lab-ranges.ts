@@ -32,44 +32,74 @@ export function specimenDateOf(data: SubjectData, visitKey: string): string | nu
   return typeof value === 'string' ? value : null;
 }
 
+/** A stored range as the choice below reads it. */
+export interface SiteLabRange {
+  id: number;
+  test_key: string;
+  unit: string;
+  low: number | null;
+  high: number | null;
+  sex: LabSex | null;
+  age_min: number | null;
+  age_max: number | null;
+  effective_from: string;
+}
+
+/** Every range of the site that is not retired (a few dozen rows: one per test, some per sex). */
+export async function loadSiteLabRanges(
+  db: Kysely<Database> | Transaction<Database>,
+  siteId: number,
+): Promise<SiteLabRange[]> {
+  return db
+    .selectFrom('lab_ranges')
+    .select(['id', 'test_key', 'unit', 'low', 'high', 'sex', 'age_min', 'age_max', 'effective_from'])
+    .where('site_id', '=', siteId)
+    .where('retired_at', 'is', null)
+    .execute();
+}
+
 /**
- * The site's range per test that applies on `onDate` to this subject: in force (effective on or
- * before the date, not retired), sex and age limits fitting (a subject of unknown sex or age gets only
- * ranges without that limit); the newest first, and of equal dates the one with a sex limit.
+ * The range per test that applies on `onDate` to this subject: in force (effective on or before the
+ * date), sex and age limits fitting (a subject of unknown sex or age gets only ranges without that
+ * limit); the newest first, and of equal dates the one with a sex limit, then the later entered.
+ * `list-lab-results.ts` makes the same choice in SQL.
  */
+export function chooseLabRanges(
+  ranges: readonly SiteLabRange[],
+  subject: Pick<LabRangeSubject, 'sex' | 'age'>,
+  onDate: string,
+): Map<string, AppliedLabRange> {
+  const fitting = ranges.filter(
+    (range) =>
+      range.effective_from <= onDate &&
+      (range.sex === null || range.sex === subject.sex) &&
+      (range.age_min === null || (subject.age !== null && range.age_min <= subject.age)) &&
+      (range.age_max === null || (subject.age !== null && range.age_max >= subject.age)),
+  );
+  fitting.sort(
+    (a, b) =>
+      b.effective_from.localeCompare(a.effective_from) ||
+      Number(a.sex === null) - Number(b.sex === null) ||
+      b.id - a.id,
+  );
+  const chosen = new Map<string, AppliedLabRange>();
+  for (const range of fitting) {
+    if (chosen.has(range.test_key)) continue;
+    chosen.set(range.test_key, {
+      testKey: range.test_key,
+      unit: range.unit,
+      low: range.low,
+      high: range.high,
+    });
+  }
+  return chosen;
+}
+
+/** The site's ranges that apply to this subject on `onDate`, by test key. */
 export async function applicableLabRanges(
   db: Kysely<Database> | Transaction<Database>,
   subject: LabRangeSubject,
   onDate: string,
 ): Promise<Map<string, AppliedLabRange>> {
-  const rows = await db
-    .selectFrom('lab_ranges')
-    .select(['test_key', 'unit', 'low', 'high'])
-    .where('site_id', '=', subject.siteId)
-    .where('retired_at', 'is', null)
-    .where('effective_from', '<=', onDate)
-    .where((eb) =>
-      eb.and([
-        subject.sex === null
-          ? eb('sex', 'is', null)
-          : eb.or([eb('sex', 'is', null), eb('sex', '=', subject.sex)]),
-        subject.age === null
-          ? eb.and([eb('age_min', 'is', null), eb('age_max', 'is', null)])
-          : eb.and([
-              eb.or([eb('age_min', 'is', null), eb('age_min', '<=', subject.age)]),
-              eb.or([eb('age_max', 'is', null), eb('age_max', '>=', subject.age)]),
-            ]),
-      ]),
-    )
-    .orderBy('test_key')
-    .orderBy('effective_from', 'desc')
-    .orderBy((eb) => eb.case().when('sex', 'is', null).then(1).else(0).end())
-    .orderBy('id', 'desc')
-    .execute();
-  const ranges = new Map<string, AppliedLabRange>();
-  for (const row of rows) {
-    if (ranges.has(row.test_key)) continue;
-    ranges.set(row.test_key, { testKey: row.test_key, unit: row.unit, low: row.low, high: row.high });
-  }
-  return ranges;
+  return chooseLabRanges(await loadSiteLabRanges(db, subject.siteId), subject, onDate);
 }

@@ -9,7 +9,13 @@ import {
 } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { applicableLabRanges, labRangeSubjectOf, specimenDateOf } from './applicable-lab-ranges.ts';
+import {
+  chooseLabRanges,
+  labRangeSubjectOf,
+  loadSiteLabRanges,
+  type SiteLabRange,
+  specimenDateOf,
+} from './applicable-lab-ranges.ts';
 
 /** The check id of the system query on a result outside the site's range without an NCS/CS judgement. */
 export const LAB_OUT_OF_RANGE_CHECK = 'labTest.outOfRangeWithoutSignificance';
@@ -42,13 +48,16 @@ export async function addLabRangeChecks(
             .executeTakeFirstOrThrow()
         ).site_id;
   const subject = labRangeSubjectOf(siteId, evaluation.data);
+  // The site's ranges read once for every lab form of the subject (a save evaluates them all).
+  let siteRanges: SiteLabRange[] | undefined;
   for (const form of labForms) {
     const values = form.values as Record<string, JsonValue>;
     const specimenDate = specimenDateOf(evaluation.data, form.visitKey);
     // Without a specimen date there is no range in force to judge by (the date is required anyway).
     if (specimenDate === null) continue;
     if (!tests.some((test) => typeof values[test.resultItem] === 'number')) continue;
-    const ranges = await applicableLabRanges(db, subject, specimenDate);
+    siteRanges ??= await loadSiteLabRanges(db, siteId);
+    const ranges = chooseLabRanges(siteRanges, subject, specimenDate);
     for (const test of tests) {
       const value = values[test.resultItem];
       if (typeof value !== 'number') continue;
