@@ -214,6 +214,17 @@ const dataRoute: Route = {
   ready: (page) => page.getByRole('progressbar'),
 };
 
+/**
+ * Lab normal ranges and the out-of-range listing (issue 17 item 3): the demo's ranges fill the first
+ * table and its out-of-range results the second; a DM sees the manage column and the add button.
+ */
+const labRoute: Route = {
+  name: 'lab (normal ranges)',
+  url: `/lab/${STUDY_ID}`,
+  // The listing's count: both tables have their rows by then (the ranges come first).
+  ready: (page) => page.locator('p[aria-live="polite"]', { hasText: /\d/ }),
+};
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
@@ -222,7 +233,8 @@ const craOnlyRoutes: Route[] = [
   auditRoute,
   reportRoute,
   studyPage('data (not allowed to the monitor)', 'data'),
-  ...['alarm-log', 'system-e-training', 'summary', 'lab'].map((path) => studyPage(path, path)),
+  labRoute,
+  ...['alarm-log', 'system-e-training', 'summary'].map((path) => studyPage(path, path)),
 ];
 
 /** A notice to open (the demo has none): registered by a writer through the API. */
@@ -340,6 +352,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
         dataRoute,
         reportRoute,
         adverseEventReportRoute,
+        labRoute,
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

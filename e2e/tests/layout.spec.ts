@@ -188,6 +188,23 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('lab normal ranges and the out-of-range listing (issue 17), in Korean and English', async ({
+    page,
+  }, testInfo) => {
+    // The data manager sees the manage column and the add button beside the ranges.
+    await logInAs(page, account('DM'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/lab/${STUDY_ID}`,
+        (p) => p.locator('p[aria-live="polite"]', { hasText: /\d/ }),
+        (width) => screenshot(page, testInfo, `lab-${language}-${width}`),
+      );
+    }
+  });
+
   test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
     page,
   }, testInfo) => {

@@ -27,6 +27,7 @@ import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
+import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
@@ -163,6 +164,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerReportRoutes(app, context);
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
+  registerLabRangeRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
   let exportRunner: ExportRunner | undefined;

@@ -703,6 +703,63 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/lab-ranges',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/lab-ranges?retired=true` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/lab-ranges',
+    // Normal ranges are kept by DM and ADMIN (lab.manage); every member reads them.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/lab-ranges`,
+      body: {
+        siteId: f.siteId,
+        testKey: 'ast',
+        unit: 'U/L',
+        low: null,
+        high: 40,
+        sex: null,
+        ageMin: null,
+        ageMax: null,
+        effectiveFrom: '2025-01-01',
+      },
+    }),
+    expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/lab-ranges/:rangeId',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/lab-ranges/LAB_RANGE`,
+      body: {
+        siteId: f.siteId,
+        testKey: 'alt',
+        unit: 'U/L',
+        low: 0,
+        high: 41,
+        sex: 'M',
+        ageMin: 19,
+        ageMax: null,
+        effectiveFrom: '2025-01-01',
+      },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/lab-ranges/:rangeId/retire',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/lab-ranges/LAB_RANGE/retire` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/lab-results',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/lab-results?flag=H&size=50` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/signature',
     request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/signature` }),
     expected: subjectReaders(200),
@@ -1122,6 +1179,26 @@ describeWithDatabase('authorization matrix', (database) => {
         if (url.includes('ANSWERED_QUERY'))
           url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
         if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
+        if (url.includes('LAB_RANGE')) {
+          // A fresh range per call: a retired range cannot be changed or retired again.
+          const range = await database()
+            .db.insertInto('lab_ranges')
+            .values({
+              study_id: fixture.studyId,
+              site_id: fixture.siteId,
+              test_key: 'alt',
+              unit: 'U/L',
+              low: null,
+              high: 40,
+              effective_from: '2025-01-01',
+              created_by: fixture.userId,
+              updated_by: fixture.userId,
+              updated_at: new Date(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          url = url.replace('LAB_RANGE', String(range.id));
+        }
         let payload = await issue15Body(body);
         if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
           payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));

@@ -41,6 +41,7 @@ export const actions = [
   'study.administer',
   'randomization.manage',
   'report.read',
+  'lab.manage',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

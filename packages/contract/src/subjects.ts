@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
+import { appliedLabRangeSchema } from './lab-ranges.ts';
 import { REASON_MAX, reasonSchema } from './reason.ts';
 import { formSdvSchema, sdvFormStates } from './sdv.ts';
 
@@ -113,6 +114,12 @@ export const formDataResponseSchema = z.object({
   holds: z.array(holdInForceSchema),
   /** The form's SDV marks and its state against the plan. */
   sdv: formSdvSchema,
+  /**
+   * On the labTest form: the site's normal range per test that applies to this subject (sex, age) on the
+   * saved specimen date (today before one is saved), for the browser to flag results as they are typed.
+   * Empty on other forms.
+   */
+  labRanges: z.array(appliedLabRangeSchema),
   abilities: z.object({
     /** Enter and change data: the role allows it and no freeze or lock holds the form. */
     edit: z.boolean(),

@@ -42,6 +42,12 @@ export {
   type StoredFormState,
   type StoredFormStates,
 } from './engine/form-status.ts';
+export {
+  LAB_FORM_KEY,
+  LAB_SPECIMEN_DATE_ITEM,
+  type LabTestItems,
+  numericLabTests,
+} from './engine/lab-tests.ts';
 export { VALUE_ERROR_CODES, type ValueErrorCode } from './engine/messages.ts';
 export {
   type FormLayout,

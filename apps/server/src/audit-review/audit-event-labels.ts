@@ -76,6 +76,9 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'sdv.unverified': { ko: 'SDV 확인 취소', en: 'SDV withdrawn' },
   'sdv.reset': { ko: 'SDV 재확인 필요', en: 'SDV reset' },
   'sdv.plan_changed': { ko: 'SDV 계획 변경', en: 'SDV plan changed' },
+  'lab_range.created': { ko: '정상 범위 등록', en: 'Normal range added' },
+  'lab_range.updated': { ko: '정상 범위 수정', en: 'Normal range changed' },
+  'lab_range.retired': { ko: '정상 범위 사용 중지', en: 'Normal range retired' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

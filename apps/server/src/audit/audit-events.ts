@@ -72,6 +72,9 @@ export const auditEventTypes = [
   'sdv.unverified',
   'sdv.reset',
   'sdv.plan_changed',
+  'lab_range.created',
+  'lab_range.updated',
+  'lab_range.retired',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -113,6 +116,7 @@ export interface AuditEventInput {
     | 'signature'
     | 'hold'
     | 'sdv_plan'
+    | 'lab_range'
     | 'data_export'
     | 'system';
   entityId?: string | number | null;

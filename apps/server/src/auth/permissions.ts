@@ -29,6 +29,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // (`siteScope`): monitors and data management review the study with them, and the site staff chase
   // their own missing forms, deviations and adverse events (product.md: read within scope, every role).
   'report.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+  // Issue 17: normal ranges are study set-up kept by data management (DM, ADMIN); every member reads them.
+  'lab.manage': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

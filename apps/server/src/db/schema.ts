@@ -41,6 +41,7 @@ export interface Database {
   sdv_plans: SdvPlansTable;
   data_exports: DataExportsTable;
   data_export_chunks: DataExportChunksTable;
+  lab_ranges: LabRangesTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -511,4 +512,24 @@ export interface DataExportChunksTable {
   export_id: number;
   seq: number;
   bytes: Uint8Array;
+}
+
+/** A site's normal range of one lab test (issue 17), in force from a date; retired ranges are never applied. */
+export interface LabRangesTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  test_key: string;
+  unit: string;
+  low: number | null;
+  high: number | null;
+  sex: 'M' | 'F' | null;
+  age_min: number | null;
+  age_max: number | null;
+  effective_from: string;
+  created_by: number;
+  created_at: CreatedAt;
+  updated_by: number;
+  updated_at: Timestamp;
+  retired_at: NullableTimestamp;
 }

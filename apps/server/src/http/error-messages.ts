@@ -304,6 +304,18 @@ export const errorMessages = {
     ko: '완료된 내보내기만 내려받을 수 있습니다.',
     en: 'Only a finished export can be downloaded.',
   },
+  unknown_lab_test: {
+    ko: '실험실 검사 양식에 없는 수치 검사 항목입니다.',
+    en: 'This is not a numeric test of the laboratory form.',
+  },
+  lab_range_invalid: {
+    ko: '정상 범위가 올바르지 않습니다. 하한 또는 상한을 입력하고, 하한은 상한보다 클 수 없으며 최소 연령은 최대 연령보다 클 수 없습니다.',
+    en: 'The normal range is not valid: give a low or a high limit; low may not exceed high, nor the minimum age the maximum.',
+  },
+  lab_range_retired: {
+    ko: '사용 중지된 정상 범위는 수정할 수 없습니다.',
+    en: 'A retired normal range cannot be changed.',
+  },
   sdv_plan_unchanged: {
     ko: 'SDV 계획이 변경되지 않았습니다.',
     en: 'The SDV plan is unchanged.',

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
 import { queryHoldTarget, refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -58,6 +59,7 @@ export async function failingChecksOf(
 ): Promise<Set<string>> {
   const stored = await loadSubjectData(executor, subjectId);
   const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  await addLabRangeChecks(executor, definition, { subjectId }, evaluation);
   return new Set(failingQueryChecks(stored, evaluation).keys());
 }
 

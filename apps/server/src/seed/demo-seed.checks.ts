@@ -1,4 +1,4 @@
-import { todayInKorea } from '@cdms/contract';
+import { flagLabResult, todayInKorea } from '@cdms/contract';
 import {
   computeVisitSchedule,
   daysBetween,
@@ -9,6 +9,8 @@ import {
 import { beforeAll, expect, it } from 'vitest';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import { applicableLabRanges, labRangeSubjectOf } from '../lab-ranges/applicable-lab-ranges.ts';
+import { LAB_OUT_OF_RANGE_CHECK } from '../lab-ranges/lab-range-checks.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
 import { loadFormSdv } from '../sdv/form-sdv.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
@@ -173,6 +175,36 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       'pi@demo.cdms PI',
       'si@demo.cdms SI',
     ]);
+  });
+
+  it("flags lab results against the sites' normal ranges: queries where no NCS/CS was recorded", async () => {
+    const db = database().db;
+    const queries = await db
+      .selectFrom('queries')
+      .select(['subject_id', 'site_id', 'visit_key', 'item_path', 'status'])
+      .where('study_id', '=', studyId)
+      .where('check_id', '=', LAB_OUT_OF_RANGE_CHECK)
+      .execute();
+    expect(queries.length).toBeGreaterThan(0);
+    for (const query of queries) {
+      const itemKey = query.item_path.split('.')[2] as string;
+      const testKey = itemKey.replace(/Result$/, '');
+      const data = (await loadSubjectData(db, query.subject_id)).entered;
+      const form = (data[query.visit_key]?.labTest ?? {}) as Record<string, unknown>;
+      const ranges = await applicableLabRanges(
+        db,
+        labRangeSubjectOf(query.site_id, evaluateSubject(tmPerforationStudy, data, { today }).data),
+        form.specimenDate as string,
+      );
+      expect(['H', 'L']).toContain(flagLabResult(form[itemKey] as number, ranges.get(testKey)));
+      expect(form[`${testKey}Significance`]).toBeUndefined();
+    }
+    const listed = await db
+      .selectFrom('lab_ranges')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('study_id', '=', studyId)
+      .executeTakeFirstOrThrow();
+    expect(Number(listed.count)).toBeGreaterThan(0);
   });
 
   it('leaves unresolved system queries from query-severity checks, and closes the one corrected', async () => {

@@ -21,6 +21,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
 import { postValueChangeMessages } from '../queries/value-change-messages.ts';
@@ -192,6 +193,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   const data: SubjectData = structuredClone(stored.entered);
   data[visitKey] = { ...(data[visitKey] ?? {}), [formKey]: after };
   const evaluation = evaluateSubject(definition, data, { today: todayInKorea() });
+  await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation);
   const formEvaluation = evaluation.forms.find(
     (form) => form.visitKey === visitKey && form.formKey === formKey,
   );
@@ -448,6 +450,7 @@ export async function refreshAfterQueryChange(
 ): Promise<Map<string, CheckResult>> {
   const stored = await loadSubjectData(trx, subjectId);
   const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  await addLabRangeChecks(trx, definition, { subjectId }, evaluation);
   await refreshFormStatuses(trx, definition, subjectId, stored, evaluation);
   return failingQueryChecks(stored, evaluation);
 }

@@ -4,6 +4,7 @@ import {
   computeStatusMatrix,
   evaluateSubject,
   type FormValues,
+  LAB_FORM_KEY,
   type StoredFormStates,
   type StudyDefinition,
   type SubjectEvaluation,
@@ -14,6 +15,11 @@ import { can } from '../auth/permissions.ts';
 import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
+import {
+  applicableLabRanges,
+  labRangeSubjectOf,
+  specimenDateOf,
+} from '../lab-ranges/applicable-lab-ranges.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
@@ -80,6 +86,19 @@ export async function formData(
     .orderBy('id')
     .execute();
   const comments = await listComments(db, subject.id, visitKey, formKey);
+  // The labTest form carries the site's ranges for this subject, so the browser flags H/L as one types.
+  const labRanges =
+    formKey === LAB_FORM_KEY
+      ? [
+          ...(
+            await applicableLabRanges(
+              db,
+              labRangeSubjectOf(subject.site_id, evaluation.data),
+              specimenDateOf(evaluation.data, visitKey) ?? todayInKorea(),
+            )
+          ).values(),
+        ]
+      : [];
   // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts).
   return withFormHoldsAndSdv(db, principal, subject, definition, {
     subject: presentSubject(subject),
@@ -101,6 +120,7 @@ export async function formData(
       messageCount: query.message_count,
     })),
     comments,
+    labRanges,
     outcomes: instance?.has_data
       ? (form?.outcomes ?? []).map((outcome) => ({
           outcomeId: outcome.outcomeId,

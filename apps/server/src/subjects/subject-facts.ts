@@ -20,8 +20,8 @@ import { signatureStatesOf } from '../signatures/signature-data.ts';
  * these facts come from, for every subject in scope, in a handful of queries.
  */
 
-/** Where the facts live in the study's forms (visit key, form key, item key). */
-const SOURCES = {
+/** Where the facts live in the study's forms (visit key, form key, item key); lab ranges read the demographics too. */
+export const SOURCES = {
   demographics: { visitKey: 'v1', formKey: 'demographicInfo', gender: 'gender', age: 'age' },
   adverseEvents: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events', serious: 'serious' },
   endOfStudy: {

@@ -214,10 +214,18 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/reports/components/reports-page.tsx')).ReportsPage,
                 })),
               },
+              {
+                // Lab normal ranges per site and the out-of-range listing (issue 17 item 3; CRA menu).
+                path: paths.lab,
+                lazy: withTranslations(['lab'], async () => ({
+                  Component: (await import('../features/lab/components/lab-page.tsx')).LabPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline, paths.alarmLog, paths.systemETraining, paths.summary, paths.lab].map(
-                (path) => ({ path, lazy: placeholderRoute }),
-              ),
+              ...[paths.guideline, paths.alarmLog, paths.systemETraining, paths.summary].map((path) => ({
+                path,
+                lazy: placeholderRoute,
+              })),
             ],
           },
           {

@@ -8,6 +8,7 @@ import enData from '../locales/en/data.json';
 import enErrors from '../locales/en/errors.json';
 import enHelp from '../locales/en/help.json';
 import enHolds from '../locales/en/holds.json';
+import enLab from '../locales/en/lab.json';
 import enLanding from '../locales/en/landing.json';
 import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
@@ -31,6 +32,7 @@ import koData from '../locales/ko/data.json';
 import koErrors from '../locales/ko/errors.json';
 import koHelp from '../locales/ko/help.json';
 import koHolds from '../locales/ko/holds.json';
+import koLab from '../locales/ko/lab.json';
 import koLanding from '../locales/ko/landing.json';
 import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
@@ -67,6 +69,7 @@ export const resources = {
     taskAlarm: koTaskAlarm,
     queries: koQueries,
     sdv: koSdv,
+    lab: koLab,
     data: koData,
     holds: koHolds,
     audit: koAudit,
@@ -92,6 +95,7 @@ export const resources = {
     taskAlarm: enTaskAlarm,
     queries: enQueries,
     sdv: enSdv,
+    lab: enLab,
     data: enData,
     holds: enHolds,
     audit: enAudit,

@@ -369,6 +369,27 @@ describe('date windows relative to screening (the V1 visit date, 2025-03-10)', (
     expect(failing(evaluate([['v6.labTest.specimenDate', '2025-02-23']]))).toEqual([]);
   });
 
+  it('lab: a retest only of the screening-day test (spec §5), at V1 only', () => {
+    // The sample subject is screened on 2025-03-10, the day its specimen was taken.
+    expect(failing(evaluate([['v1.labTest.retest', 'Y']]))).toEqual([]);
+    expect(
+      failing(
+        evaluate([
+          ['v1.labTest.retest', 'Y'],
+          ['v1.labTest.specimenDate', '2025-03-05'],
+        ]),
+      ),
+    ).toEqual(['v1:labTest.retestNotOnScreeningDay']);
+    expect(
+      failing(
+        evaluate([
+          ['v1.labTest.retest', 'N'],
+          ['v1.labTest.specimenDate', '2025-03-05'],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
   it('imaging and impedance audiometry: 1 year', () => {
     expect(failing(evaluate([['v1.tbctImaging.imagingDate', '2024-03-09']]))).toEqual([
       'v1:tbctImaging.outsideWindow',

@@ -85,6 +85,7 @@ import { FormHoldBanner } from './form-hold-banner.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
 import { ItemQueryButton } from './item-query-button.tsx';
 import { ItemSdvControl } from './item-sdv-control.tsx';
+import { LabResultFlag } from './lab-result-flag.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
 import { SignaturePanel, useSignature } from './signature-panel.tsx';
@@ -733,6 +734,11 @@ export function FormEditor({
     ),
     [formData.sdv.items, canVerify, sdvPending, modals],
   );
+  // The labTest form's ranges by result item (`wbcResult`…), for the flag beside each result.
+  const labRangeByItem = useMemo(
+    () => new Map(formData.labRanges.map((range) => [`${range.testKey}Result`, range])),
+    [formData.labRanges],
+  );
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
       const sdv = sdvControl(item.key, labelId);
@@ -747,16 +753,38 @@ export function FormEditor({
             onOpen={() => openQueries(item.key)}
           />
         ) : null;
-      if (!history && !queryButton && !formData.sdv.items[item.key]) return null;
+      const labRange = labRangeByItem.get(item.key);
+      const labFlag = labRange ? (
+        <LabResultFlag
+          store={store}
+          visitKey={visitKey}
+          formKey={formKey}
+          itemKey={item.key}
+          range={labRange}
+        />
+      ) : null;
+      if (!history && !queryButton && !labFlag && !formData.sdv.items[item.key]) return null;
       return (
         <div className={styles.itemActions}>
+          {labFlag}
           {sdv}
           {history}
           {queryButton}
         </div>
       );
     },
-    [sdvControl, formData.sdv.items, historyButton, queriesByItem, canRaise, openQueries],
+    [
+      sdvControl,
+      formData.sdv.items,
+      historyButton,
+      queriesByItem,
+      canRaise,
+      openQueries,
+      labRangeByItem,
+      store,
+      visitKey,
+      formKey,
+    ],
   );
   const sectionActions = useCallback(
     (section: SectionDefinition, titleId: string) => (

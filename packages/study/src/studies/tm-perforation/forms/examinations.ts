@@ -188,7 +188,18 @@ export const labTestForm: FormDefinition = {
     section(
       'specimen',
       t('검체 채취', 'Specimen collection'),
-      [ndItem(), dateItem('specimenDate', t('검체 채취일', 'Specimen collection date'), { required: true })],
+      [
+        ndItem(),
+        dateItem('specimenDate', t('검체 채취일', 'Specimen collection date'), { required: true }),
+        // Spec §5: a screening-day test may be repeated once, and then the retest is what is recorded.
+        item('retest', 'yesNo', t('재검 결과', 'Retest result'), {
+          display: 'radio',
+          help: t(
+            '스크리닝 당일 검사를 1회 재검한 경우 "예"를 선택하고 재검 결과를 기록합니다.',
+            'Choose "Yes" when the screening-day test was repeated once, and record the retest result.',
+          ),
+        }),
+      ],
       {
         notDoneItem: 'nd',
         help: t(
@@ -212,6 +223,18 @@ export const labTestForm: FormDefinition = {
       message: t(
         '검체 채취일이 스크리닝 2주 이전입니다. 대체 인정 기간을 확인하십시오.',
         'The specimen was taken more than 2 weeks before screening. Please check the substitution window.',
+      ),
+    },
+    {
+      // Only the screening-day test may be repeated: a retest of substituted (earlier) results is not.
+      id: 'labTest.retestNotOnScreeningDay',
+      item: 'retest',
+      visits: ['v1'],
+      when: and(isYes('retest'), ne(ref('specimenDate'), ref(SCREENING_DATE))),
+      severity: 'query',
+      message: t(
+        '재검은 스크리닝 당일 검사에 한해 1회 허용됩니다. 검체 채취일과 재검 여부를 확인하십시오.',
+        'Only the screening-day test may be repeated (once). Please check the specimen date and the retest answer.',
       ),
     },
   ],

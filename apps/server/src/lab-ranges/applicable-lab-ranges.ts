@@ -1,0 +1,105 @@
+import type { AppliedLabRange, LabSex } from '@cdms/contract';
+import type { JsonValue, SubjectData } from '@cdms/study';
+import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { SOURCES } from '../subjects/subject-facts.ts';
+
+/** What decides which of a site's ranges fits a subject: sex and age from the demographics form. */
+export interface LabRangeSubject {
+  siteId: number;
+  sex: LabSex | null;
+  age: number | null;
+}
+
+export function labRangeSubjectOf(siteId: number, data: SubjectData): LabRangeSubject {
+  const { visitKey, formKey, gender, age } = SOURCES.demographics;
+  const demographics = (data[visitKey]?.[formKey] ?? {}) as Record<string, JsonValue>;
+  const sex = demographics[gender];
+  const years = demographics[age];
+  return {
+    siteId,
+    sex: sex === 'M' || sex === 'F' ? sex : null,
+    age: typeof years === 'number' ? years : null,
+  };
+}
+
+/** The specimen date saved on a visit's labTest form, if any. */
+export function specimenDateOf(data: SubjectData, visitKey: string): string | null {
+  const value = (data[visitKey]?.[LAB_FORM_KEY] as Record<string, JsonValue> | undefined)?.[
+    LAB_SPECIMEN_DATE_ITEM
+  ];
+  return typeof value === 'string' ? value : null;
+}
+
+/** A stored range as the choice below reads it. */
+export interface SiteLabRange {
+  id: number;
+  test_key: string;
+  unit: string;
+  low: number | null;
+  high: number | null;
+  sex: LabSex | null;
+  age_min: number | null;
+  age_max: number | null;
+  effective_from: string;
+}
+
+/** Every range of the site that is not retired (a few dozen rows: one per test, some per sex). */
+export async function loadSiteLabRanges(
+  db: Kysely<Database> | Transaction<Database>,
+  siteId: number,
+): Promise<SiteLabRange[]> {
+  return db
+    .selectFrom('lab_ranges')
+    .select(['id', 'test_key', 'unit', 'low', 'high', 'sex', 'age_min', 'age_max', 'effective_from'])
+    .where('site_id', '=', siteId)
+    .where('retired_at', 'is', null)
+    .execute();
+}
+
+/**
+ * The range per test that applies on `onDate` to this subject: in force (effective on or before the
+ * date), sex and age limits fitting (a subject of unknown sex or age gets only ranges without that
+ * limit); the newest first, and of equal dates the one with a sex limit, then the later entered.
+ * `list-lab-results.ts` makes the same choice in SQL.
+ */
+export function chooseLabRanges(
+  ranges: readonly SiteLabRange[],
+  subject: Pick<LabRangeSubject, 'sex' | 'age'>,
+  onDate: string,
+): Map<string, AppliedLabRange> {
+  const fitting = ranges.filter(
+    (range) =>
+      range.effective_from <= onDate &&
+      (range.sex === null || range.sex === subject.sex) &&
+      (range.age_min === null || (subject.age !== null && range.age_min <= subject.age)) &&
+      (range.age_max === null || (subject.age !== null && range.age_max >= subject.age)),
+  );
+  fitting.sort(
+    (a, b) =>
+      b.effective_from.localeCompare(a.effective_from) ||
+      Number(a.sex === null) - Number(b.sex === null) ||
+      b.id - a.id,
+  );
+  const chosen = new Map<string, AppliedLabRange>();
+  for (const range of fitting) {
+    if (chosen.has(range.test_key)) continue;
+    chosen.set(range.test_key, {
+      testKey: range.test_key,
+      unit: range.unit,
+      low: range.low,
+      high: range.high,
+    });
+  }
+  return chosen;
+}
+
+/** The site's ranges that apply to this subject on `onDate`, by test key. */
+export async function applicableLabRanges(
+  db: Kysely<Database> | Transaction<Database>,
+  subject: LabRangeSubject,
+  onDate: string,
+): Promise<Map<string, AppliedLabRange>> {
+  return chooseLabRanges(await loadSiteLabRanges(db, subject.siteId), subject, onDate);
+}

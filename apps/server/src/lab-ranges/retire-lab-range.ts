@@ -1,0 +1,55 @@
+import type { LabRange } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
+
+/**
+ * Retires a normal range (DM, ADMIN, audited): it is no longer applied to results, but stays listed,
+ * so that a flag shown while it was in force can still be explained. Retiring twice is a 409.
+ */
+export async function retireLabRange(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  rangeId: number,
+): Promise<LabRange> {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  if (!can(principal, 'lab.manage', { studyId })) throw new AppError(403, 'forbidden');
+  await inTransaction(db, async (trx) => {
+    const before = await trx
+      .selectFrom('lab_ranges')
+      .selectAll()
+      .where('id', '=', rangeId)
+      .where('study_id', '=', studyId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before || !can(principal, 'lab.manage', { studyId, siteId: before.site_id }))
+      throw new AppError(404, 'not_found');
+    if (before.retired_at !== null) throw new AppError(409, 'lab_range_retired');
+    const now = new Date();
+    await trx
+      .updateTable('lab_ranges')
+      .set({ retired_at: now, updated_by: principal.user.id, updated_at: now })
+      .where('id', '=', rangeId)
+      .execute();
+    await recordAudit(trx, actor, {
+      type: 'lab_range.retired',
+      entityType: 'lab_range',
+      entityId: rangeId,
+      studyId,
+      siteId: before.site_id,
+      before: auditedLabRange(before),
+      after: auditedLabRange({ ...before, retired_at: now }),
+    });
+  });
+  return presentLabRange(
+    await selectLabRanges(db).where('lab_ranges.id', '=', rangeId).executeTakeFirstOrThrow(),
+  );
+}

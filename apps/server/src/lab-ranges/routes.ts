@@ -1,0 +1,143 @@
+import {
+  labRangeRequestSchema,
+  labRangeSchema,
+  labRangesQuerySchema,
+  labRangesResponseSchema,
+  labResultsQuerySchema,
+  labResultsResponseSchema,
+  paramIdSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { listLabRanges } from './list-lab-ranges.ts';
+import { listLabResults } from './list-lab-results.ts';
+import { retireLabRange } from './retire-lab-range.ts';
+import { saveLabRange } from './save-lab-range.ts';
+
+/** Issue 17 item 3: the sites' lab normal ranges and the results outside them. */
+export function registerLabRangeRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['lab'];
+  const params = z.object({ studyId: paramIdSchema });
+  const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
+
+  async function definitionFor(principal: Principal, studyId: number) {
+    if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+    const current = await currentStudyDefinition(db, studyId);
+    if (!current) throw new AppError(404, 'not_found');
+    return current.definition;
+  }
+
+  app.get(
+    '/api/studies/:studyId/lab-ranges',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Normal ranges of the reader’s sites',
+        params,
+        querystring: labRangesQuerySchema,
+        response: { 200: labRangesResponseSchema },
+      },
+    },
+    async (request) =>
+      listLabRanges(db, principalOf(request), request.params.studyId, {
+        siteId: request.query.siteId,
+        retired: request.query.retired === 'true',
+      }),
+  );
+
+  app.post(
+    '/api/studies/:studyId/lab-ranges',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Add a normal range (DM, ADMIN; audited)',
+        params,
+        body: labRangeRequestSchema,
+        response: { 201: labRangeSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const definition = await definitionFor(principal, request.params.studyId);
+      const range = await saveLabRange(db, principal, actorOf(request), {
+        studyId: request.params.studyId,
+        definition,
+        request: request.body,
+      });
+      return reply.status(201).send(range);
+    },
+  );
+
+  app.put(
+    '/api/studies/:studyId/lab-ranges/:rangeId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Change a normal range (DM, ADMIN; audited with before and after)',
+        params: rangeParams,
+        body: labRangeRequestSchema,
+        response: { 200: labRangeSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const definition = await definitionFor(principal, request.params.studyId);
+      return saveLabRange(db, principal, actorOf(request), {
+        studyId: request.params.studyId,
+        definition,
+        rangeId: request.params.rangeId,
+        request: request.body,
+      });
+    },
+  );
+
+  app.post(
+    '/api/studies/:studyId/lab-ranges/:rangeId/retire',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Retire a normal range: no longer applied, kept for the record (DM, ADMIN; audited)',
+        params: rangeParams,
+        response: { 200: labRangeSchema },
+      },
+    },
+    async (request) =>
+      retireLabRange(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.rangeId,
+      ),
+  );
+
+  app.get(
+    '/api/studies/:studyId/lab-results',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Lab results outside the site’s normal range or clinically significant, paged',
+        params,
+        querystring: labResultsQuerySchema,
+        response: { 200: labResultsResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const definition = await definitionFor(principal, request.params.studyId);
+      return listLabResults(db, principal, request.params.studyId, definition, request.query);
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_LAB_FILTERS,
+  labResultsQueryString,
+  readLabFilters,
+  writeLabFilters,
+} from './lab-filters.ts';
+
+describe('lab listing filters in the URL', () => {
+  it('reads back what it writes, keeping other parameters', () => {
+    const filters = {
+      siteId: 3,
+      subject: 'S01',
+      testKey: 'wbc',
+      flag: 'H' as const,
+      page: 2,
+      size: 50 as const,
+    };
+    const params = writeLabFilters(new URLSearchParams('menu-type=CRA'), filters);
+    expect(params.get('menu-type')).toBe('CRA');
+    expect(readLabFilters(params)).toEqual(filters);
+  });
+
+  it('drops what the server would refuse and leaves defaults out', () => {
+    expect(readLabFilters(new URLSearchParams('flag=X&size=7&siteId=0x1&page=-1'))).toEqual(
+      DEFAULT_LAB_FILTERS,
+    );
+    expect(writeLabFilters(new URLSearchParams(), DEFAULT_LAB_FILTERS).toString()).toBe('');
+    expect(labResultsQueryString(DEFAULT_LAB_FILTERS)).toBe('flag=all&page=1&size=10');
+  });
+});

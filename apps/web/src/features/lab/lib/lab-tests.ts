@@ -1,0 +1,19 @@
+import { type LabTestItems, type Language, numericLabTests, type StudyDefinition } from '@cdms/study';
+
+/** The lab tests a range can be given for, named without the item's "result" suffix. */
+export function labTestChoices(definition: StudyDefinition | undefined, language: Language) {
+  return (definition ? numericLabTests(definition) : []).map((test: LabTestItems) => ({
+    testKey: test.testKey,
+    unit: test.unit,
+    label: test.label[language].replace(/\s*(결과|result)$/i, ''),
+  }));
+}
+
+export type LabTestChoice = ReturnType<typeof labTestChoices>[number];
+
+/** A range's limits as one text: "4–10", "≤ 40", "≥ 0". */
+export function limitsText(low: number | null, high: number | null): string {
+  if (low !== null && high !== null) return `${low}–${high}`;
+  if (high !== null) return `≤ ${high}`;
+  return `≥ ${low ?? ''}`;
+}
