@@ -94,6 +94,17 @@ describe('DataTable sorting', () => {
   });
 });
 
+describe('DataTable client paging', () => {
+  it('sorts the whole list before showing the page of it', () => {
+    renderTable({ sorting: { mode: 'client' }, pager: { total: people.length, pageSize: 2, client: true } });
+    expect(columnTexts(0)).toEqual(['Kim', 'Ahn']);
+    fireEvent.click(screen.getByRole('button', { name: /Age/ }));
+    expect(columnTexts(1)).toEqual(['29', '35']);
+    fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(columnTexts(1)).toEqual(['41']);
+  });
+});
+
 describe('DataTable column visibility', () => {
   it('hides a column from the columns menu, remembers it per table, and shows all again', async () => {
     renderTable();

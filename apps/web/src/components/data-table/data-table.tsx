@@ -24,7 +24,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import listStyles from '../list-page.module.css';
 import { ListLoadError, nextSort, type SortOrder } from '../list-page.tsx';
-import { Pagination } from '../pagination.tsx';
+import { Pagination, pageCount, usePageParam } from '../pagination.tsx';
 import { useHiddenColumns } from './column-visibility.ts';
 import { ColumnsMenu } from './columns-menu.tsx';
 import styles from './data-table.module.css';
@@ -40,9 +40,12 @@ import { type CellPosition, nextCellPosition } from './grid-keys.ts';
 export interface DataTableColumn<Row extends RowData, SortKey extends string = string> {
   /** Stable id: the key of the stored column choice and of client sorting. */
   id: string;
-  /** The column's name in the reader's language. */
+  /** The column's name in the reader's language (the header, and its entry in the columns menu). */
   header: string;
-  cell: (row: Row) => ReactNode;
+  /** Drawn in the header cell instead of `header` (a select-all checkbox). */
+  headerContent?: ReactNode;
+  /** The cell's content; `index` is the row's place on the page (from 0). */
+  cell: (row: Row, index: number) => ReactNode;
   numeric?: boolean;
   /** Server sorting: the sort key this column's header asks for. */
   sortKey?: SortKey;
@@ -50,8 +53,12 @@ export interface DataTableColumn<Row extends RowData, SortKey extends string = s
   sortValue?: (row: Row) => string | number;
   /** False for the column that names the row (it cannot be hidden). Default true. */
   hideable?: boolean;
-  /** Extra class of the body cells (widths, wrapping). */
+  /** The cells may break between words when the table is short of room (with `fit`). */
+  wrap?: boolean;
+  /** Extra class of the body cells (widths). */
   className?: string;
+  /** Extra class of the header cell (widths). */
+  headerClassName?: string;
 }
 
 /**
@@ -85,8 +92,18 @@ export interface DataTableProps<Row extends RowData, SortKey extends string = st
   /** Clicking a row (outside its links and buttons), and Enter on a cell without either. */
   onRowClick?: (row: Row) => void;
   rowClassName?: (row: Row) => string | undefined;
-  /** The shared pager beneath; leave out while the total is not known (or stale). */
-  pager?: { total: number; pageSize: number; param?: string } | null;
+  /** `data-*` attributes of a row (tests and styles find rows by them). */
+  rowAttributes?: (row: Row) => Record<`data-${string}`, string | undefined>;
+  /**
+   * The table fits its frame and its `wrap` columns break, for a list with long text (notices, alarms);
+   * by default the table is as wide as its unwrapped cells and scrolls sideways.
+   */
+  fit?: boolean;
+  /**
+   * The shared pager beneath; leave out while the total is not known (or stale). With `client`, the
+   * rows are the whole list and the table shows the URL's page of them after sorting (admin lists).
+   */
+  pager?: { total: number; pageSize: number; param?: string; client?: boolean } | null;
 }
 
 const features = tableFeatures({
@@ -115,6 +132,8 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
   actions,
   onRowClick,
   rowClassName,
+  rowAttributes,
+  fit = false,
   pager = null,
 }: DataTableProps<Row, SortKey>) {
   const { t } = useTranslation('ui');
@@ -181,7 +200,11 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
   });
 
   const visibleColumns = table.getVisibleLeafColumns();
-  const bodyRows = table.getRowModel().rows;
+  const [pageParam] = usePageParam(pager?.param);
+  const sortedRows = table.getRowModel().rows;
+  const bodyRows = pager?.client
+    ? sortedRows.slice(...clientPageBounds(pageParam, sortedRows.length, pager.pageSize))
+    : sortedRows;
 
   function sortBy(columnId: string) {
     const column = byId.get(columnId);
@@ -304,7 +327,7 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
         <section className={`${listStyles.tableWrap} ${styles.frame}`} tabIndex={0} aria-label={label}>
           <table
             ref={tableRef}
-            className={`${listStyles.table} ${styles.table}`}
+            className={`${listStyles.table} ${styles.table} ${fit ? styles.fit : ''}`}
             aria-busy={busy || rows === undefined}
             onKeyDown={onKeyDown}
             onFocus={onFocus}
@@ -323,7 +346,11 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                       <th
                         key={header.id}
                         scope="col"
-                        className={column?.numeric ? listStyles.numeric : undefined}
+                        className={
+                          [column?.numeric ? listStyles.numeric : '', column?.headerClassName ?? '']
+                            .filter(Boolean)
+                            .join(' ') || undefined
+                        }
                         aria-sort={
                           canSort && sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined
                         }
@@ -345,7 +372,7 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                             </span>
                           </button>
                         ) : (
-                          column?.header
+                          (column?.headerContent ?? column?.header)
                         )}
                       </th>
                     );
@@ -370,6 +397,7 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                 bodyRows.map((row, rowIndex) => (
                   <tr
                     key={row.id}
+                    {...rowAttributes?.(row.original)}
                     className={
                       [onRowClick ? styles.clickable : '', rowClassName?.(row.original) ?? '']
                         .filter(Boolean)
@@ -379,7 +407,11 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                   >
                     {row.getVisibleCells().map((cell, columnIndex) => {
                       const column = byId.get(cell.column.id);
-                      const classes = [column?.numeric ? listStyles.numeric : '', column?.className ?? '']
+                      const classes = [
+                        column?.numeric ? listStyles.numeric : '',
+                        column?.wrap ? styles.wrap : '',
+                        column?.className ?? '',
+                      ]
                         .filter(Boolean)
                         .join(' ');
                       return (
@@ -390,7 +422,7 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                           data-cell-column={columnIndex}
                           tabIndex={tabIndexOf(rowIndex + 1, columnIndex)}
                         >
-                          {column?.cell(row.original)}
+                          {column?.cell(row.original, rowIndex)}
                         </td>
                       );
                     })}
@@ -407,3 +439,9 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
 }
 
 const NO_ROWS: readonly never[] = [];
+
+/** The slice of a whole list on the URL's page; a page past the end shows the last (the pager corrects the URL). */
+function clientPageBounds(page: number, total: number, pageSize: number): [number, number] {
+  const current = Math.min(page, Math.max(1, pageCount(total, pageSize)));
+  return [(current - 1) * pageSize, current * pageSize];
+}
