@@ -178,6 +178,29 @@ describe('DataTable keyboard', () => {
     expect(onRowClick).toHaveBeenLastCalledWith(people[2]);
   });
 
+  it('Enter on a cell with a menu button moves the focus to it rather than clicking it', () => {
+    const opened = vi.fn();
+    renderTable({
+      columns: [
+        ...columns,
+        {
+          id: 'menu',
+          header: 'More',
+          cell: (person) => (
+            <button type="button" aria-haspopup="menu" onClick={opened}>
+              More for {person.name}
+            </button>
+          ),
+        },
+      ],
+    });
+    const cell = screen.getByRole('button', { name: 'More for Kim' }).closest('td') as HTMLElement;
+    act(() => cell.focus());
+    fireEvent.keyDown(cell, { key: 'Enter' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'More for Kim' }));
+    expect(opened).not.toHaveBeenCalled();
+  });
+
   it('nextCellPosition stays inside the grid', () => {
     const size = { rows: 4, columns: 3 };
     expect(nextCellPosition('ArrowUp', false, { row: 0, column: 1 }, size)).toEqual({ row: 0, column: 1 });

@@ -252,7 +252,9 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
     if (target.matches('input, select, textarea')) return;
     if (event.key === 'Enter' && target === found.cell) {
       const control = found.cell.querySelector<HTMLElement>(INTERACTIVE);
-      if (control) control.click();
+      // A menu's trigger (Radix opens on its own keys, not on click) gets the focus; the rest are clicked.
+      if (control?.hasAttribute('aria-haspopup')) control.focus();
+      else if (control) control.click();
       else if (onRowClick && found.position.row > 0) {
         const row = bodyRows[found.position.row - 1];
         if (row) onRowClick(row.original);
