@@ -1,6 +1,7 @@
 import type { AdminStudy, Membership } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { useDeleteMembership } from '../api/delete-membership.ts';
 import { useMemberships } from '../api/get-memberships.ts';
 import { useStudies } from '../api/get-studies.ts';
@@ -81,73 +82,80 @@ function MembershipTable({ study }: { study: AdminStudy }) {
         onRetry={() => void memberships.refetch()}
       />
       {memberships.data && (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t('memberships.columns.userName')}</th>
-                <th scope="col">{t('memberships.columns.userEmail')}</th>
-                <th scope="col">{t('memberships.columns.role')}</th>
-                <th scope="col">{t('memberships.columns.sites')}</th>
-                <th scope="col">{t('memberships.columns.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {memberships.data.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className={styles.empty}>
-                    {t('noData')}
-                  </td>
-                </tr>
-              ) : (
-                memberships.data.map((membership) => {
-                  const labels = { name: membership.userName, role: membership.role };
-                  return (
-                    <tr key={membership.id}>
-                      <td>{membership.userName}</td>
-                      <td>{membership.userEmail}</td>
-                      <td>{t(`roles.${membership.role}`)}</td>
-                      <td className={styles.wrap}>
-                        {roleNeedsSites(membership.role) ? (
-                          siteCodes(membership.siteIds, study.sites).join(', ')
-                        ) : (
-                          <span className={`${styles.badge} ${styles.badgeInfo}`}>
-                            {t('memberships.allSites')}
-                          </span>
-                        )}
-                      </td>
-                      <td>
-                        <div className={styles.rowActions}>
-                          {roleNeedsSites(membership.role) && (
-                            <button
-                              type="button"
-                              className={`${styles.button} ${styles.small}`}
-                              aria-label={t('memberships.editSitesOf', labels)}
-                              onClick={() => setEditing(membership)}
-                            >
-                              {t('memberships.editSites')}
-                            </button>
-                          )}
-                          <button
-                            type="button"
-                            className={`${styles.button} ${styles.small} ${styles.dangerOutline}`}
-                            aria-label={t('memberships.removeOf', labels)}
-                            onClick={() => {
-                              deleteMembership.reset();
-                              setRemoving(membership);
-                            }}
-                          >
-                            {t('memberships.remove')}
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable<Membership>
+          id="admin-memberships"
+          label={t('memberships.heading')}
+          columns={[
+            {
+              id: 'userName',
+              header: t('memberships.columns.userName'),
+              hideable: false,
+              sortValue: (membership) => membership.userName,
+              cell: (membership) => membership.userName,
+            },
+            {
+              id: 'userEmail',
+              header: t('memberships.columns.userEmail'),
+              sortValue: (membership) => membership.userEmail,
+              cell: (membership) => membership.userEmail,
+            },
+            {
+              id: 'role',
+              header: t('memberships.columns.role'),
+              sortValue: (membership) => membership.role,
+              cell: (membership) => t(`roles.${membership.role}`),
+            },
+            {
+              id: 'sites',
+              header: t('memberships.columns.sites'),
+              wrap: true,
+              cell: (membership) =>
+                roleNeedsSites(membership.role) ? (
+                  siteCodes(membership.siteIds, study.sites).join(', ')
+                ) : (
+                  <span className={`${styles.badge} ${styles.badgeInfo}`}>{t('memberships.allSites')}</span>
+                ),
+            },
+            {
+              id: 'actions',
+              header: t('memberships.columns.actions'),
+              hideable: false,
+              cell: (membership) => {
+                const labels = { name: membership.userName, role: membership.role };
+                return (
+                  <div className={styles.rowActions}>
+                    {roleNeedsSites(membership.role) && (
+                      <button
+                        type="button"
+                        className={`${styles.button} ${styles.small}`}
+                        aria-label={t('memberships.editSitesOf', labels)}
+                        onClick={() => setEditing(membership)}
+                      >
+                        {t('memberships.editSites')}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className={`${styles.button} ${styles.small} ${styles.dangerOutline}`}
+                      aria-label={t('memberships.removeOf', labels)}
+                      onClick={() => {
+                        deleteMembership.reset();
+                        setRemoving(membership);
+                      }}
+                    >
+                      {t('memberships.remove')}
+                    </button>
+                  </div>
+                );
+              },
+            },
+          ]}
+          rows={memberships.data}
+          rowKey={(membership) => String(membership.id)}
+          sorting={{ mode: 'client' }}
+          fit
+          emptyMessage={t('noData')}
+        />
       )}
       {editing && (
         <MembershipSitesDialog

@@ -1,6 +1,7 @@
 import type { SiteSummary } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { useStudies } from '../api/get-studies.ts';
 import styles from './admin-ui.module.css';
 import { QueryStatus } from './query-status.tsx';
@@ -47,45 +48,52 @@ export function SitesPage() {
           <div className={styles.toolbar}>
             <StudySelect studies={studies.data} selected={study} />
           </div>
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('sites.columns.code')}</th>
-                  <th scope="col">{t('sites.columns.name')}</th>
-                  <th scope="col">{t('sites.columns.institutionNumber')}</th>
-                  <th scope="col">{t('sites.columns.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {study.sites.length === 0 ? (
-                  <tr>
-                    <td colSpan={4} className={styles.empty}>
-                      {t('noData')}
-                    </td>
-                  </tr>
-                ) : (
-                  study.sites.map((site) => (
-                    <tr key={site.id}>
-                      <td>{site.code}</td>
-                      <td className={styles.wrap}>{site.name}</td>
-                      <td>{site.institutionNumber}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className={`${styles.button} ${styles.small}`}
-                          aria-label={t('sites.editSite', { code: site.code })}
-                          onClick={() => setDialog(site)}
-                        >
-                          {t('actions.edit')}
-                        </button>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable<SiteSummary>
+            id="admin-sites"
+            label={t('sites.heading')}
+            columns={[
+              {
+                id: 'code',
+                header: t('sites.columns.code'),
+                hideable: false,
+                sortValue: (site) => site.code,
+                cell: (site) => site.code,
+              },
+              {
+                id: 'name',
+                header: t('sites.columns.name'),
+                wrap: true,
+                sortValue: (site) => site.name,
+                cell: (site) => site.name,
+              },
+              {
+                id: 'institutionNumber',
+                header: t('sites.columns.institutionNumber'),
+                sortValue: (site) => site.institutionNumber,
+                cell: (site) => site.institutionNumber,
+              },
+              {
+                id: 'actions',
+                header: t('sites.columns.actions'),
+                hideable: false,
+                cell: (site) => (
+                  <button
+                    type="button"
+                    className={`${styles.button} ${styles.small}`}
+                    aria-label={t('sites.editSite', { code: site.code })}
+                    onClick={() => setDialog(site)}
+                  >
+                    {t('actions.edit')}
+                  </button>
+                ),
+              },
+            ]}
+            rows={study.sites}
+            rowKey={(site) => String(site.id)}
+            sorting={{ mode: 'client' }}
+            fit
+            emptyMessage={t('noData')}
+          />
           {dialog !== null && (
             <SiteDialog
               study={study}

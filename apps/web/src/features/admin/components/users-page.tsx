@@ -1,7 +1,8 @@
 import type { AdminUser } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pagination, pageCount, usePageParam } from '../../../components/pagination.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { usePageParam } from '../../../components/pagination.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useUsers } from '../api/get-users.ts';
 import { filterUsers } from '../lib/filter-users.ts';
@@ -24,7 +25,7 @@ const PAGE_SIZE = 10;
 export function UsersPage() {
   const { t } = useTranslation('admin');
   const users = useUsers();
-  const [pageParam, setPageParam] = usePageParam();
+  const [, setPageParam] = usePageParam();
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
@@ -34,10 +35,110 @@ export function UsersPage() {
 
   const all = users.data ?? [];
   const filtered = filterUsers(all, search);
-  const page = Math.min(pageParam, Math.max(1, pageCount(filtered.length, PAGE_SIZE)));
-  const rows = filtered.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   // Looked up on every render so the edit dialog shows the saved state after each change.
   const editing = all.find((user) => user.id === editingId);
+  const none = <span className={styles.muted}>{t('none')}</span>;
+
+  const columns: DataTableColumn<AdminUser>[] = [
+    {
+      id: 'name',
+      header: t('users.columns.name'),
+      hideable: false,
+      sortValue: (user) => user.name,
+      cell: (user) => user.name,
+    },
+    {
+      id: 'email',
+      header: t('users.columns.email'),
+      sortValue: (user) => user.email,
+      cell: (user) => user.email,
+    },
+    { id: 'contact', header: t('users.columns.contact'), cell: (user) => user.contact || none },
+    {
+      id: 'status',
+      header: t('users.columns.status'),
+      sortValue: (user) => (user.active ? 0 : 1),
+      cell: (user) => (
+        <span className={`${styles.badge} ${user.active ? styles.badgeGood : styles.badgeBad}`}>
+          {t(user.active ? 'users.active' : 'users.inactive')}
+        </span>
+      ),
+    },
+    {
+      id: 'admin',
+      header: t('users.columns.admin'),
+      sortValue: (user) => (user.isAdmin ? 0 : 1),
+      cell: (user) =>
+        user.isAdmin ? (
+          <span className={`${styles.badge} ${styles.badgeInfo}`}>{t('yes')}</span>
+        ) : (
+          <span className={styles.muted}>{t('no')}</span>
+        ),
+    },
+    {
+      id: 'twoFactor',
+      header: t('users.columns.twoFactor'),
+      sortValue: (user) => (user.secondFactorEnrolled ? 0 : 1),
+      cell: (user) =>
+        user.secondFactorEnrolled ? (
+          // The reset sits next to the state it changes: only a user with a factor has one.
+          <div className={styles.twoFactorCell}>
+            <span className={`${styles.badge} ${styles.badgeGood}`}>{t('users.twoFactorOn')}</span>
+            <button
+              type="button"
+              className={`${styles.button} ${styles.small}`}
+              aria-label={t('users.resetTwoFactorOf', { name: user.name })}
+              onClick={() => setResettingSecondFactor(user)}
+            >
+              {t('users.resetTwoFactor.action')}
+            </button>
+          </div>
+        ) : (
+          <span className={styles.muted}>{t('users.twoFactorOff')}</span>
+        ),
+    },
+    {
+      id: 'lockedUntil',
+      header: t('users.columns.lockedUntil'),
+      cell: (user) =>
+        isLockedNow(user.lockedUntil) ? (
+          <span className={`${styles.badge} ${styles.badgeBad}`}>{formatDateTimeKst(user.lockedUntil)}</span>
+        ) : (
+          none
+        ),
+    },
+    {
+      id: 'lastLogin',
+      header: t('users.columns.lastLogin'),
+      sortValue: (user) => user.lastLoginAt ?? '',
+      cell: (user) => formatDateTimeKst(user.lastLoginAt) || none,
+    },
+    {
+      id: 'actions',
+      header: t('users.columns.actions'),
+      hideable: false,
+      cell: (user) => (
+        <div className={styles.rowActions}>
+          <button
+            type="button"
+            className={`${styles.button} ${styles.small}`}
+            aria-label={t('users.editUser', { name: user.name })}
+            onClick={() => setEditingId(user.id)}
+          >
+            {t('actions.edit')}
+          </button>
+          <button
+            type="button"
+            className={`${styles.button} ${styles.small}`}
+            aria-label={t('users.resetPasswordOf', { name: user.name })}
+            onClick={() => setResetting(user)}
+          >
+            {t('users.resetPassword')}
+          </button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <section className={styles.section} aria-labelledby={`${searchId}-heading`}>
@@ -85,111 +186,16 @@ export function UsersPage() {
 
       <QueryStatus isPending={users.isPending} error={users.error} onRetry={() => void users.refetch()} />
       {users.data && (
-        <>
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('users.columns.name')}</th>
-                  <th scope="col">{t('users.columns.email')}</th>
-                  <th scope="col">{t('users.columns.contact')}</th>
-                  <th scope="col">{t('users.columns.status')}</th>
-                  <th scope="col">{t('users.columns.admin')}</th>
-                  <th scope="col">{t('users.columns.twoFactor')}</th>
-                  <th scope="col">{t('users.columns.lockedUntil')}</th>
-                  <th scope="col">{t('users.columns.lastLogin')}</th>
-                  <th scope="col">{t('users.columns.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={9} className={styles.empty}>
-                      {t('noData')}
-                    </td>
-                  </tr>
-                ) : (
-                  rows.map((user) => (
-                    <tr key={user.id}>
-                      <td>{user.name}</td>
-                      <td>{user.email}</td>
-                      <td>{user.contact || <span className={styles.muted}>{t('none')}</span>}</td>
-                      <td>
-                        <span
-                          className={`${styles.badge} ${user.active ? styles.badgeGood : styles.badgeBad}`}
-                        >
-                          {t(user.active ? 'users.active' : 'users.inactive')}
-                        </span>
-                      </td>
-                      <td>
-                        {user.isAdmin ? (
-                          <span className={`${styles.badge} ${styles.badgeInfo}`}>{t('yes')}</span>
-                        ) : (
-                          <span className={styles.muted}>{t('no')}</span>
-                        )}
-                      </td>
-                      <td>
-                        {user.secondFactorEnrolled ? (
-                          // The reset sits next to the state it changes: only a user with a factor has one.
-                          <div className={styles.twoFactorCell}>
-                            <span className={`${styles.badge} ${styles.badgeGood}`}>
-                              {t('users.twoFactorOn')}
-                            </span>
-                            <button
-                              type="button"
-                              className={`${styles.button} ${styles.small}`}
-                              aria-label={t('users.resetTwoFactorOf', { name: user.name })}
-                              onClick={() => setResettingSecondFactor(user)}
-                            >
-                              {t('users.resetTwoFactor.action')}
-                            </button>
-                          </div>
-                        ) : (
-                          <span className={styles.muted}>{t('users.twoFactorOff')}</span>
-                        )}
-                      </td>
-                      <td>
-                        {isLockedNow(user.lockedUntil) ? (
-                          <span className={`${styles.badge} ${styles.badgeBad}`}>
-                            {formatDateTimeKst(user.lockedUntil)}
-                          </span>
-                        ) : (
-                          <span className={styles.muted}>{t('none')}</span>
-                        )}
-                      </td>
-                      <td>
-                        {formatDateTimeKst(user.lastLoginAt) || (
-                          <span className={styles.muted}>{t('none')}</span>
-                        )}
-                      </td>
-                      <td>
-                        <div className={styles.rowActions}>
-                          <button
-                            type="button"
-                            className={`${styles.button} ${styles.small}`}
-                            aria-label={t('users.editUser', { name: user.name })}
-                            onClick={() => setEditingId(user.id)}
-                          >
-                            {t('actions.edit')}
-                          </button>
-                          <button
-                            type="button"
-                            className={`${styles.button} ${styles.small}`}
-                            aria-label={t('users.resetPasswordOf', { name: user.name })}
-                            onClick={() => setResetting(user)}
-                          >
-                            {t('users.resetPassword')}
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-          <Pagination total={filtered.length} pageSize={PAGE_SIZE} />
-        </>
+        <DataTable<AdminUser>
+          id="admin-users"
+          label={t('users.heading')}
+          columns={columns}
+          rows={filtered}
+          rowKey={(user) => String(user.id)}
+          sorting={{ mode: 'client' }}
+          emptyMessage={t('noData')}
+          pager={{ total: filtered.length, pageSize: PAGE_SIZE, client: true }}
+        />
       )}
 
       <UserCreateDialog open={creating} onOpenChange={setCreating} />

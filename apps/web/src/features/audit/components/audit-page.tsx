@@ -5,16 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import {
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
-  listStyles,
-  PageSizeSelect,
-  SortableHeader,
-  useListDownload,
-} from '../../../components/list-page.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
@@ -27,8 +19,6 @@ import {
 } from '../lib/audit-filters.ts';
 import styles from './audit.module.css';
 import { AuditFilterPanel } from './audit-filter-panel.tsx';
-
-const COLUMNS = ['time', 'user', 'site', 'subject', 'event', 'target', 'change', 'reason'] as const;
 
 /**
  * `/audit/:studyId` (issue 16): the study's audit trail for CRA (their sites), DM and ADMIN — filters,
@@ -96,6 +86,75 @@ function AuditTrail({ studyId }: { studyId: number }) {
     return [visit ?? row.visitKey, form ?? row.formKey, item ?? row.itemKey].filter(Boolean).join(' › ');
   };
 
+  const columns: DataTableColumn<AuditTrailRow, 'time'>[] = [
+    {
+      id: 'time',
+      header: t('columns.time'),
+      sortKey: 'time',
+      hideable: false,
+      className: styles.time,
+      cell: (row) => (
+        <>
+          {formatDateTimeKst(row.occurredAt)}
+          <span className={styles.muted}>#{row.id}</span>
+        </>
+      ),
+    },
+    {
+      id: 'user',
+      header: t('columns.user'),
+      cell: (row) => (
+        <>
+          {row.userId !== null ? (
+            <button
+              type="button"
+              className={styles.pick}
+              title={t('pickUser')}
+              onClick={() => apply({ ...filters, userId: row.userId })}
+            >
+              {row.userName}
+            </button>
+          ) : (
+            row.userName
+          )}
+          {row.role ? <span className={styles.muted}>{row.role}</span> : null}
+        </>
+      ),
+    },
+    { id: 'site', header: t('columns.site'), cell: (row) => row.siteCode ?? '' },
+    {
+      id: 'subject',
+      header: t('columns.subject'),
+      cell: (row) =>
+        row.subjectId !== null ? (
+          <button
+            type="button"
+            className={styles.pick}
+            title={t('pickSubject')}
+            onClick={() => apply({ ...filters, subjectId: row.subjectId })}
+          >
+            {row.screeningNumber ?? `#${row.subjectId}`}
+          </button>
+        ) : null,
+    },
+    { id: 'event', header: t('columns.event'), cell: (row) => row.eventLabel[language] },
+    { id: 'target', header: t('columns.target'), className: styles.target, cell: (row) => target(row) },
+    {
+      id: 'change',
+      header: t('columns.change'),
+      className: styles.change,
+      cell: (row) =>
+        row.before !== null || row.after !== null ? (
+          <>
+            <span className={styles.before}>{row.before ?? '—'}</span>
+            {' → '}
+            <span>{row.after ?? '—'}</span>
+          </>
+        ) : null,
+    },
+    { id: 'reason', header: t('columns.reason'), className: styles.reason, cell: (row) => row.reason ?? '' },
+  ];
+
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
       <div className={listStyles.pageHeader}>
@@ -144,115 +203,47 @@ function AuditTrail({ studyId }: { studyId: number }) {
         </div>
       ) : null}
 
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
-          <PageSizeSelect<AuditPageSize>
-            sizes={AUDIT_TRAIL_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-          <Button
-            variant="secondary"
-            disabled={downloading}
-            aria-busy={downloading}
-            onClick={() => void download(undefined)}
-          >
-            {t('downloadCsv')}
-          </Button>
-        </div>
-      </div>
-
-      {trail.isError && !data ? (
-        <ListLoadError
-          title={t('loadFailed')}
-          detail={trail.error.message}
-          retryLabel={t('retry')}
-          onRetry={() => void trail.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('caption')}
-          busy={trail.isFetching}
-          head={
-            <>
-              <SortableHeader
-                column="time"
-                label={t('columns.time')}
-                sort="time"
-                order={filters.sort === 'oldest' ? 'asc' : 'desc'}
-                onSort={() => apply({ ...filters, sort: filters.sort === 'oldest' ? 'newest' : 'oldest' })}
-              />
-              {COLUMNS.slice(1).map((key) => (
-                <th key={key} scope="col">
-                  {t(`columns.${key}`)}
-                </th>
-              ))}
-            </>
-          }
-        >
-          {!rows ? (
-            <ListTableMessage columns={COLUMNS.length} loading>
-              {t('loading')}
-            </ListTableMessage>
-          ) : rows.length === 0 ? (
-            <ListTableMessage columns={COLUMNS.length}>{t('noData')}</ListTableMessage>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.id} data-event={row.eventType}>
-                <td className={styles.time}>
-                  {formatDateTimeKst(row.occurredAt)}
-                  <span className={styles.muted}>#{row.id}</span>
-                </td>
-                <td>
-                  {row.userId !== null ? (
-                    <button
-                      type="button"
-                      className={styles.pick}
-                      title={t('pickUser')}
-                      onClick={() => apply({ ...filters, userId: row.userId })}
-                    >
-                      {row.userName}
-                    </button>
-                  ) : (
-                    row.userName
-                  )}
-                  {row.role ? <span className={styles.muted}>{row.role}</span> : null}
-                </td>
-                <td>{row.siteCode ?? ''}</td>
-                <td>
-                  {row.subjectId !== null ? (
-                    <button
-                      type="button"
-                      className={styles.pick}
-                      title={t('pickSubject')}
-                      onClick={() => apply({ ...filters, subjectId: row.subjectId })}
-                    >
-                      {row.screeningNumber ?? `#${row.subjectId}`}
-                    </button>
-                  ) : null}
-                </td>
-                <td>{row.eventLabel[language]}</td>
-                <td className={styles.target}>{target(row)}</td>
-                <td className={styles.change}>
-                  {row.before !== null || row.after !== null ? (
-                    <>
-                      <span className={styles.before}>{row.before ?? '—'}</span>
-                      {' → '}
-                      <span>{row.after ?? '—'}</span>
-                    </>
-                  ) : null}
-                </td>
-                <td className={styles.reason}>{row.reason ?? ''}</td>
-              </tr>
-            ))
-          )}
-        </ListTable>
-      )}
-
-      {data && !trail.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+      <DataTable<AuditTrailRow, 'time'>
+        id="audit-trail"
+        label={t('caption')}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => String(row.id)}
+        rowAttributes={(row) => ({ 'data-event': row.eventType })}
+        busy={trail.isFetching}
+        error={
+          trail.isError && !data
+            ? { title: t('loadFailed'), detail: trail.error.message, onRetry: () => void trail.refetch() }
+            : null
+        }
+        sorting={{
+          mode: 'server',
+          sort: 'time',
+          order: filters.sort === 'oldest' ? 'asc' : 'desc',
+          onSort: () => apply({ ...filters, sort: filters.sort === 'oldest' ? 'newest' : 'oldest' }),
+        }}
+        loadingMessage={t('loading')}
+        emptyMessage={t('noData')}
+        summary={data ? t('count', { count: data.total }) : ''}
+        actions={
+          <>
+            <PageSizeSelect<AuditPageSize>
+              sizes={AUDIT_TRAIL_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ ...filters, size })}
+            />
+            <Button
+              variant="secondary"
+              disabled={downloading}
+              aria-busy={downloading}
+              onClick={() => void download(undefined)}
+            >
+              {t('downloadCsv')}
+            </Button>
+          </>
+        }
+        pager={data && !trail.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
     </section>
   );
 }

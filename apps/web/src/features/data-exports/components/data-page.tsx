@@ -11,12 +11,14 @@ import {
   subjectStatuses,
 } from '@cdms/contract';
 import type { Language } from '@cdms/study';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import { ListLoadError, ListTable, ListTableMessage, listStyles } from '../../../components/list-page.tsx';
-import { Pagination, usePageParam } from '../../../components/pagination.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles } from '../../../components/list-page.tsx';
+import { usePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
@@ -33,7 +35,6 @@ const formatLabelKey: Record<DataExportFormat, string> = {
   'tables-csv': 'tablesCsv',
   'tables-xlsx': 'tablesXlsx',
 };
-const COLUMNS = 6;
 
 /** `/data/{id}`: export the study's data (DM, ADMIN) and follow the exports to download. */
 export function DataPage() {
@@ -65,42 +66,28 @@ function DataExports({ studyId }: { studyId: number }) {
         <>
           <ExportForm studyId={studyId} sites={membership.sites} />
           <SiteCasebooks studyId={studyId} sites={membership.sites} />
-          {list.isError && !list.data ? (
-            <ListLoadError
-              title={t('page.loadFailed')}
-              detail={list.error.message}
-              retryLabel={t('page.retry')}
-              onRetry={() => void list.refetch()}
-            />
-          ) : (
-            <ListTable
-              label={t('list.caption')}
-              busy={list.isFetching}
-              head={
-                <>
-                  <th scope="col">{t('list.requested')}</th>
-                  <th scope="col">{t('list.format')}</th>
-                  <th scope="col">{t('list.scope')}</th>
-                  <th scope="col">{t('list.state')}</th>
-                  <th scope="col">{t('list.progress')}</th>
-                  <th scope="col">{t('list.actions')}</th>
-                </>
-              }
-            >
-              {!list.data ? (
-                <ListTableMessage columns={COLUMNS} loading>
-                  {t('page.loading')}
-                </ListTableMessage>
-              ) : list.data.exports.length === 0 ? (
-                <ListTableMessage columns={COLUMNS}>{t('list.empty')}</ListTableMessage>
-              ) : (
-                list.data.exports.map((job) => (
-                  <ExportRow key={job.id} studyId={studyId} job={job} sites={membership.sites} />
-                ))
-              )}
-            </ListTable>
-          )}
-          {list.data && <Pagination total={list.data.total} pageSize={PAGE_SIZE} />}
+          <DataTable<DataExport>
+            id="data-exports"
+            label={t('list.caption')}
+            columns={exportColumns(t, studyId, membership.sites)}
+            rows={list.data?.exports}
+            rowKey={(job) => String(job.id)}
+            rowAttributes={(job) => ({ 'data-export': String(job.id) })}
+            busy={list.isFetching}
+            fit
+            error={
+              list.isError && !list.data
+                ? {
+                    title: t('page.loadFailed'),
+                    detail: list.error.message,
+                    onRetry: () => void list.refetch(),
+                  }
+                : null
+            }
+            loadingMessage={t('page.loading')}
+            emptyMessage={t('list.empty')}
+            pager={list.data ? { total: list.data.total, pageSize: PAGE_SIZE } : null}
+          />
         </>
       )}
     </section>
@@ -289,17 +276,74 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
   );
 }
 
-function ExportRow({
-  studyId,
-  job,
-  sites,
-}: {
-  studyId: number;
-  job: DataExport;
-  sites: readonly SiteSummary[];
-}) {
+/** The export list's columns: who asked and when, format, scope, state, progress, cancel or download. */
+function exportColumns(
+  t: TFunction<'data'>,
+  studyId: number,
+  sites: readonly SiteSummary[],
+): DataTableColumn<DataExport>[] {
+  return [
+    {
+      id: 'requested',
+      header: t('list.requested'),
+      hideable: false,
+      cell: (job) => (
+        <>
+          <div>{job.requestedBy.name}</div>
+          <div className={styles.muted}>{formatDateTimeKst(job.createdAt)}</div>
+        </>
+      ),
+    },
+    {
+      id: 'format',
+      header: t('list.format'),
+      cell: (job) => (
+        <>
+          <div>{t(`formats.${formatLabelKey[job.format]}`)}</div>
+          <div className={styles.muted}>
+            {isTableFormat(job.format)
+              ? job.labels === null
+                ? t('list.labelsNone')
+                : t('list.labelsIn', { language: t(`labels.${job.labels}`) })
+              : job.auditTrail
+                ? t('list.withAudit')
+                : t('list.withoutAudit')}
+          </div>
+        </>
+      ),
+    },
+    {
+      id: 'scope',
+      header: t('list.scope'),
+      wrap: true,
+      cell: (job) => <ExportScope job={job} sites={sites} />,
+    },
+    {
+      id: 'state',
+      header: t('list.state'),
+      cell: (job) => (
+        <>
+          <span className={styles.state} data-state={job.state}>
+            {t(`states.${job.state}`)}
+          </span>
+          {job.error && <div className={styles.muted}>{job.error}</div>}
+          {job.finishedAt && <div className={styles.muted}>{formatDateTimeKst(job.finishedAt)}</div>}
+        </>
+      ),
+    },
+    { id: 'progress', header: t('list.progress'), cell: (job) => <ExportProgress job={job} /> },
+    {
+      id: 'actions',
+      header: t('list.actions'),
+      hideable: false,
+      cell: (job) => <ExportAction studyId={studyId} job={job} />,
+    },
+  ];
+}
+
+/** The sites, statuses and forms a job covered, one line each. */
+function ExportScope({ job, sites }: { job: DataExport; sites: readonly SiteSummary[] }) {
   const { t } = useTranslation(['data', 'subjects']);
-  const cancel = useCancelExport(studyId);
   const siteCodes = job.scope.siteIds?.map(
     (siteId) => sites.find((site) => site.id === siteId)?.code ?? siteId,
   );
@@ -311,60 +355,31 @@ function ExportRow({
     job.scope.formKeys ? t('list.someForms', { count: job.scope.formKeys.length }) : t('list.allForms'),
   ];
   return (
-    <tr data-export={job.id}>
-      <td>
-        <div>{job.requestedBy.name}</div>
-        <div className={styles.muted}>{formatDateTimeKst(job.createdAt)}</div>
-      </td>
-      <td>
-        <div>{t(`formats.${formatLabelKey[job.format]}`)}</div>
-        <div className={styles.muted}>
-          {isTableFormat(job.format)
-            ? job.labels === null
-              ? t('list.labelsNone')
-              : t('list.labelsIn', { language: t(`labels.${job.labels}`) })
-            : job.auditTrail
-              ? t('list.withAudit')
-              : t('list.withoutAudit')}
-        </div>
-      </td>
-      <td>
-        {scope.map((part) => (
-          <div key={part}>{part}</div>
-        ))}
-      </td>
-      <td>
-        <span className={styles.state} data-state={job.state}>
-          {t(`states.${job.state}`)}
-        </span>
-        {job.error && <div className={styles.muted}>{job.error}</div>}
-        {job.finishedAt && <div className={styles.muted}>{formatDateTimeKst(job.finishedAt)}</div>}
-      </td>
-      <td>
-        <ExportProgress job={job} />
-      </td>
-      <td>
-        {isOpen(job) ? (
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={cancel.isPending}
-            onClick={() => cancel.mutate(job.id)}
-          >
-            {t('list.cancel')}
-          </Button>
-        ) : job.state === 'done' ? (
-          <a
-            className={styles.download}
-            href={downloadUrl(studyId, job.id)}
-            download={job.fileName ?? undefined}
-          >
-            {t('list.download')}
-          </a>
-        ) : null}
-      </td>
-    </tr>
+    <>
+      {scope.map((part) => (
+        <div key={part}>{part}</div>
+      ))}
+    </>
   );
+}
+
+/** Cancel while the job runs; the file's download link once it is done. */
+function ExportAction({ studyId, job }: { studyId: number; job: DataExport }) {
+  const { t } = useTranslation('data');
+  const cancel = useCancelExport(studyId);
+  if (isOpen(job))
+    return (
+      <Button variant="secondary" size="sm" disabled={cancel.isPending} onClick={() => cancel.mutate(job.id)}>
+        {t('list.cancel')}
+      </Button>
+    );
+  if (job.state === 'done')
+    return (
+      <a className={styles.download} href={downloadUrl(studyId, job.id)} download={job.fileName ?? undefined}>
+        {t('list.download')}
+      </a>
+    );
+  return null;
 }
 
 /** 5415 → "5,415" (Korean groups digits the same way). */

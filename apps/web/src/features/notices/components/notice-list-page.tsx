@@ -1,11 +1,13 @@
+import type { NoticeSummary } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PageSizeSelect } from '../../../components/list-page.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useNotices } from '../api/get-notices.ts';
@@ -54,6 +56,48 @@ function NoticeList({ studyId }: { studyId: number }) {
     navigate(noticeDetailUrl(studyId, noticeId, menuType), { state });
   }
 
+  const columns: DataTableColumn<NoticeSummary>[] = [
+    {
+      id: 'no',
+      header: t('list.columns.no'),
+      className: styles.colNo,
+      headerClassName: styles.colNo,
+      cell: (notice) => notice.no,
+    },
+    {
+      id: 'title',
+      header: t('list.columns.title'),
+      hideable: false,
+      wrap: true,
+      cell: (notice) => (
+        <span className={styles.titleCell}>
+          <NoticeBadges notice={notice} />
+          <Link
+            className={styles.titleLink}
+            to={noticeDetailUrl(studyId, notice.id, menuType)}
+            state={{ listSearch: location.search } satisfies NoticeListState}
+          >
+            {notice.title}
+          </Link>
+        </span>
+      ),
+    },
+    {
+      id: 'writer',
+      header: t('list.columns.writer'),
+      className: styles.colWriter,
+      headerClassName: styles.colWriter,
+      cell: (notice) => notice.writer,
+    },
+    {
+      id: 'createdAt',
+      header: t('list.columns.createdAt'),
+      className: styles.colDate,
+      headerClassName: styles.colDate,
+      cell: (notice) => formatDateTimeKst(notice.createdAt),
+    },
+  ];
+
   const data = notices.data;
   return (
     <section className={styles.page} aria-labelledby={headingId}>
@@ -75,107 +119,43 @@ function NoticeList({ studyId }: { studyId: number }) {
         onApply={apply}
       />
 
-      <div className={styles.toolbar}>
-        <p className={styles.total} aria-live="polite">
-          {data ? t('list.total', { total: data.total }) : ''}
-        </p>
-        <label className={styles.pageSize}>
-          {t('list.pageSize')}
-          <select
-            className={styles.select}
+      <DataTable<NoticeSummary>
+        id="notice-list"
+        label={t('list.caption')}
+        columns={columns}
+        rows={data?.notices}
+        rowKey={(notice) => String(notice.id)}
+        busy={notices.isFetching}
+        fit
+        error={
+          notices.error && !data
+            ? {
+                title: t('list.loadFailed'),
+                detail: notices.error instanceof ApiError ? notices.error.message : '',
+                onRetry: () => void notices.refetch(),
+              }
+            : null
+        }
+        loadingMessage={t('loading', { ns: 'common' })}
+        emptyMessage={t('list.noData')}
+        // The whole row opens the notice for a mouse; the title link is the keyboard's way.
+        onRowClick={(notice) => openNotice(notice.id)}
+        rowClassName={(notice) =>
+          [notice.pinned ? styles.pinnedRow : '', notice.visible ? '' : styles.hiddenRow]
+            .filter(Boolean)
+            .join(' ')
+        }
+        summary={data ? t('list.total', { total: data.total }) : ''}
+        actions={
+          <PageSizeSelect<NoticePageSize>
+            sizes={NOTICE_PAGE_SIZES}
             value={filters.size}
-            onChange={(event) => apply({ ...filters, size: Number(event.target.value) as NoticePageSize })}
-          >
-            {NOTICE_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {t('list.pageSizeOption', { size })}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-
-      {notices.error && !data ? (
-        <div className={`${styles.card} ${styles.state} ${styles.stateError}`} role="alert">
-          <span>{t('list.loadFailed')}</span>
-          {notices.error instanceof ApiError && <span>{notices.error.message}</span>}
-          <Button variant="secondary" onClick={() => void notices.refetch()}>
-            {t('list.retry')}
-          </Button>
-        </div>
-      ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table} aria-busy={notices.isFetching}>
-            <caption className={styles.visuallyHidden}>{t('list.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={styles.colNo}>
-                  {t('list.columns.no')}
-                </th>
-                <th scope="col">{t('list.columns.title')}</th>
-                <th scope="col" className={styles.colWriter}>
-                  {t('list.columns.writer')}
-                </th>
-                <th scope="col" className={styles.colDate}>
-                  {t('list.columns.createdAt')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {!data ? (
-                <tr>
-                  <td colSpan={4} className={styles.empty} role="status">
-                    {t('loading', { ns: 'common' })}
-                  </td>
-                </tr>
-              ) : data.notices.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className={styles.empty}>
-                    {t('list.noData')}
-                  </td>
-                </tr>
-              ) : (
-                data.notices.map((notice) => (
-                  <tr
-                    key={notice.id}
-                    className={[
-                      styles.row,
-                      notice.pinned ? styles.pinnedRow : '',
-                      notice.visible ? '' : styles.hiddenRow,
-                    ]
-                      .filter(Boolean)
-                      .join(' ')}
-                    // The whole row opens the notice for a mouse; the title link is the keyboard's way.
-                    onClick={(event) => {
-                      if ((event.target as HTMLElement).closest('a')) return;
-                      openNotice(notice.id);
-                    }}
-                  >
-                    <td className={styles.colNo}>{notice.no}</td>
-                    <td>
-                      <span className={styles.titleCell}>
-                        <NoticeBadges notice={notice} />
-                        <Link
-                          className={styles.titleLink}
-                          to={noticeDetailUrl(studyId, notice.id, menuType)}
-                          state={{ listSearch: location.search } satisfies NoticeListState}
-                        >
-                          {notice.title}
-                        </Link>
-                      </span>
-                    </td>
-                    <td className={styles.colWriter}>{notice.writer}</td>
-                    <td className={styles.colDate}>{formatDateTimeKst(notice.createdAt)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-
-      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
-      {data && !notices.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+            onChange={(size) => apply({ ...filters, size })}
+          />
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !notices.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
     </section>
   );
 }

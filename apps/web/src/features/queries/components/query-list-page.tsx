@@ -1,22 +1,13 @@
 import { QUERY_LIST_PAGE_SIZES, type QueryListRow, type QueryListSortKey } from '@cdms/contract';
 import type { Language } from '@cdms/study';
-import { type MouseEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import {
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  SortableHeader,
-  useListDownload,
-} from '../../../components/list-page.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -33,27 +24,6 @@ import {
 import { BULK_QUERY_MODAL, type BulkAction, BulkQueryDialog } from './bulk-query-dialog.tsx';
 import styles from './queries.module.css';
 import { QueryListFilterPanel } from './query-list-filter-panel.tsx';
-
-/** The table's columns; those with a sort key sort on the server. */
-const COLUMNS: readonly {
-  key: string;
-  sort?: QueryListSortKey;
-  numeric?: boolean;
-}[] = [
-  { key: 'number', numeric: true },
-  { key: 'subjectId', sort: 'subjectId' },
-  { key: 'site', sort: 'site' },
-  { key: 'visit', sort: 'visit' },
-  { key: 'form', sort: 'form' },
-  { key: 'item' },
-  { key: 'kind', sort: 'kind' },
-  { key: 'state', sort: 'state' },
-  { key: 'assignee' },
-  { key: 'openedAt', sort: 'openedAt' },
-  { key: 'age', sort: 'age', numeric: true },
-  { key: 'lastMessageAt', sort: 'lastMessageAt' },
-  { key: 'messageCount', numeric: true },
-];
 
 // Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
 // import each other, the URL is the contract between them).
@@ -123,7 +93,6 @@ function QueryList({ studyId }: { studyId: number }) {
   const canManage = data?.canManage ?? false;
   const pageIds = rows?.map((row) => row.id) ?? [];
   const chosen = pageIds.filter((id) => selected.has(id));
-  const columnCount = COLUMNS.length + (canManage ? 1 : 0);
   const toggle = (id: number, on: boolean) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -131,6 +100,114 @@ function QueryList({ studyId }: { studyId: number }) {
       else next.delete(id);
       return next;
     });
+
+  const selectColumn: DataTableColumn<QueryListRow, QueryListSortKey> = {
+    id: 'select',
+    header: t('list.selectAll'),
+    hideable: false,
+    className: styles.selectCell,
+    headerClassName: styles.selectCell,
+    headerContent: (
+      <input
+        type="checkbox"
+        aria-label={t('list.selectAll')}
+        checked={pageIds.length > 0 && chosen.length === pageIds.length}
+        disabled={pageIds.length === 0}
+        onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
+      />
+    ),
+    cell: (row) => (
+      <input
+        type="checkbox"
+        aria-label={t('list.selectRow', { number: row.id })}
+        checked={selected.has(row.id)}
+        onChange={(event) => toggle(row.id, event.target.checked)}
+      />
+    ),
+  };
+  const columns: DataTableColumn<QueryListRow, QueryListSortKey>[] = [
+    ...(canManage ? [selectColumn] : []),
+    {
+      id: 'number',
+      header: t('list.columns.number'),
+      numeric: true,
+      hideable: false,
+      cell: (row) => (
+        <button
+          type="button"
+          className={styles.numberButton}
+          aria-label={t('list.openThread', { number: row.id })}
+          onClick={() => openThread(row)}
+        >
+          #{row.id}
+        </button>
+      ),
+    },
+    {
+      id: 'subjectId',
+      header: t('list.columns.subjectId'),
+      sortKey: 'subjectId',
+      cell: (row) => (
+        <Link to={formUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+          {row.subject.subjectId}
+        </Link>
+      ),
+    },
+    { id: 'site', header: t('list.columns.site'), sortKey: 'site', cell: (row) => row.subject.site },
+    {
+      id: 'visit',
+      header: t('list.columns.visit'),
+      sortKey: 'visit',
+      cell: (row) => row.visitLabel[language],
+    },
+    { id: 'form', header: t('list.columns.form'), sortKey: 'form', cell: (row) => row.formLabel[language] },
+    {
+      id: 'item',
+      header: t('list.columns.item'),
+      className: styles.itemCell,
+      cell: (row) => <span title={row.itemLabel[language]}>{row.itemLabel[language]}</span>,
+    },
+    { id: 'kind', header: t('list.columns.kind'), sortKey: 'kind', cell: (row) => t(`kinds.${row.kind}`) },
+    {
+      id: 'state',
+      header: t('list.columns.state'),
+      sortKey: 'state',
+      cell: (row) => (
+        <>
+          <QueryStateBadge state={row.state} reopened={row.reopened}>
+            {t(`states.${row.state}`)}
+          </QueryStateBadge>
+          {row.reopened ? <span className={styles.reopened}>{t('list.reopenedMark')}</span> : null}
+        </>
+      ),
+    },
+    { id: 'assignee', header: t('list.columns.assignee'), cell: (row) => t(`assignees.${row.assignee}`) },
+    {
+      id: 'openedAt',
+      header: t('list.columns.openedAt'),
+      sortKey: 'openedAt',
+      cell: (row) => formatDateTimeKst(row.openedAt).slice(0, 10),
+    },
+    { id: 'age', header: t('list.columns.age'), sortKey: 'age', numeric: true, cell: (row) => row.ageDays },
+    {
+      id: 'lastMessageAt',
+      header: t('list.columns.lastMessageAt'),
+      sortKey: 'lastMessageAt',
+      className: styles.lastMessage,
+      cell: (row) => (
+        <span title={row.lastMessage.text[language]}>
+          <span className={styles.lastAuthor}>{row.lastMessage.author?.name ?? t('thread.system')}</span>
+          {row.lastMessage.text[language]}
+        </span>
+      ),
+    },
+    {
+      id: 'messageCount',
+      header: t('list.columns.messageCount'),
+      numeric: true,
+      cell: (row) => row.messageCount,
+    },
+  ];
 
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
@@ -160,174 +237,78 @@ function QueryList({ studyId }: { studyId: number }) {
         onApply={(fields: QueryFilterFields) => apply({ ...filters, ...fields })}
       />
 
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('list.count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
-          {canManage ? (
-            <div className={styles.bulkBar}>
-              <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={chosen.length === 0}
-                onClick={() => openBulk('close')}
-              >
-                {t('list.bulkClose')}
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={chosen.length === 0}
-                onClick={() => openBulk('cancel')}
-              >
-                {t('list.bulkCancel')}
-              </Button>
-            </div>
-          ) : null}
-          <PageSizeSelect<QueryListPageSize>
-            sizes={QUERY_LIST_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-          <Button
-            variant="secondary"
-            disabled={downloading}
-            aria-busy={downloading}
-            onClick={() => void download('csv')}
-          >
-            {t('list.downloadCsv')}
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={downloading}
-            aria-busy={downloading}
-            onClick={() => void download('xlsx')}
-          >
-            {t('list.downloadXlsx')}
-          </Button>
-        </div>
-      </div>
-
-      {list.isError && !data ? (
-        <ListLoadError
-          title={t('list.loadFailed')}
-          detail={list.error.message}
-          retryLabel={t('retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('list.caption')}
-          busy={list.isFetching}
-          head={
-            <>
-              {canManage ? (
-                <th scope="col" className={styles.selectCell}>
-                  <input
-                    type="checkbox"
-                    aria-label={t('list.selectAll')}
-                    checked={pageIds.length > 0 && chosen.length === pageIds.length}
-                    disabled={pageIds.length === 0}
-                    onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
-                  />
-                </th>
-              ) : null}
-              {COLUMNS.map(({ key, sort, numeric }) =>
-                sort ? (
-                  <SortableHeader
-                    key={key}
-                    column={sort}
-                    label={t(`list.columns.${key}`)}
-                    numeric={numeric ?? false}
-                    sort={filters.sort}
-                    order={filters.order}
-                    onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
-                  />
-                ) : (
-                  <th key={key} scope="col" className={numeric ? listStyles.numeric : undefined}>
-                    {t(`list.columns.${key}`)}
-                  </th>
-                ),
-              )}
-            </>
-          }
-        >
-          {!rows ? (
-            <ListTableMessage columns={columnCount} loading>
-              {t('loading')}
-            </ListTableMessage>
-          ) : rows.length === 0 ? (
-            <ListTableMessage columns={columnCount}>{t('list.noData')}</ListTableMessage>
-          ) : (
-            rows.map((row) => (
-              <tr
-                key={row.id}
-                className={styles.clickable}
-                data-state={row.state}
-                // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
-                onClick={(event: MouseEvent<HTMLTableRowElement>) => {
-                  if ((event.target as HTMLElement).closest('a, button, input, label')) return;
-                  openThread(row);
-                }}
-              >
-                {canManage ? (
-                  <td className={styles.selectCell}>
-                    <input
-                      type="checkbox"
-                      aria-label={t('list.selectRow', { number: row.id })}
-                      checked={selected.has(row.id)}
-                      onChange={(event) => toggle(row.id, event.target.checked)}
-                    />
-                  </td>
-                ) : null}
-                <td className={listStyles.numeric}>
-                  <button
-                    type="button"
-                    className={styles.numberButton}
-                    aria-label={t('list.openThread', { number: row.id })}
-                    onClick={() => openThread(row)}
-                  >
-                    #{row.id}
-                  </button>
-                </td>
-                <td>
-                  <Link to={formUrl(studyId, row, menuType)} className={listStyles.rowLink}>
-                    {row.subject.subjectId}
-                  </Link>
-                </td>
-                <td>{row.subject.site}</td>
-                <td>{row.visitLabel[language]}</td>
-                <td>{row.formLabel[language]}</td>
-                <td className={styles.itemCell} title={row.itemLabel[language]}>
-                  {row.itemLabel[language]}
-                </td>
-                <td>{t(`kinds.${row.kind}`)}</td>
-                <td>
-                  <QueryStateBadge state={row.state} reopened={row.reopened}>
-                    {t(`states.${row.state}`)}
-                  </QueryStateBadge>
-                  {row.reopened ? <span className={styles.reopened}>{t('list.reopenedMark')}</span> : null}
-                </td>
-                <td>{t(`assignees.${row.assignee}`)}</td>
-                <td>{formatDateTimeKst(row.openedAt).slice(0, 10)}</td>
-                <td className={listStyles.numeric}>{row.ageDays}</td>
-                <td className={styles.lastMessage} title={row.lastMessage.text[language]}>
-                  <span className={styles.lastAuthor}>
-                    {row.lastMessage.author?.name ?? t('thread.system')}
-                  </span>
-                  {row.lastMessage.text[language]}
-                </td>
-                <td className={listStyles.numeric}>{row.messageCount}</td>
-              </tr>
-            ))
-          )}
-        </ListTable>
-      )}
-
-      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
-      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+      <DataTable<QueryListRow, QueryListSortKey>
+        id="query-list"
+        label={t('list.caption')}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => String(row.id)}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('list.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        sorting={{
+          mode: 'server',
+          sort: filters.sort,
+          order: filters.order,
+          onSort: (column) => apply({ ...filters, ...nextSort(filters, column) }),
+        }}
+        loadingMessage={t('loading')}
+        emptyMessage={t('list.noData')}
+        // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
+        onRowClick={openThread}
+        summary={data ? t('list.count', { count: data.total }) : ''}
+        actions={
+          <>
+            {canManage ? (
+              <div className={styles.bulkBar}>
+                <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={chosen.length === 0}
+                  onClick={() => openBulk('close')}
+                >
+                  {t('list.bulkClose')}
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={chosen.length === 0}
+                  onClick={() => openBulk('cancel')}
+                >
+                  {t('list.bulkCancel')}
+                </Button>
+              </div>
+            ) : null}
+            <PageSizeSelect<QueryListPageSize>
+              sizes={QUERY_LIST_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ ...filters, size })}
+            />
+            <Button
+              variant="secondary"
+              disabled={downloading}
+              aria-busy={downloading}
+              onClick={() => void download('csv')}
+            >
+              {t('list.downloadCsv')}
+            </Button>
+            <Button
+              variant="secondary"
+              disabled={downloading}
+              aria-busy={downloading}
+              onClick={() => void download('xlsx')}
+            >
+              {t('list.downloadXlsx')}
+            </Button>
+          </>
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
 
       {thread ? (
         <QueryThreadPanel

@@ -7,24 +7,20 @@ import {
   subjectStatusOfValue,
 } from '@cdms/contract';
 import type { Language } from '@cdms/study';
+import type { TFunction } from 'i18next';
 import { DropdownMenu } from 'radix-ui';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  SortableHeader,
-  useListDownload,
-} from '../../../components/list-page.tsx';
+  DataTable,
+  type DataTableColumn,
+  type DataTableProps,
+} from '../../../components/data-table/data-table.tsx';
+import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
@@ -45,28 +41,6 @@ import {
   SUBJECT_HISTORY_MODAL,
   SubjectHistoryModal,
 } from './subject-list-modals.tsx';
-
-/** The table's columns in the spec's order (§2 "Subject list"); all but the number and note sort. */
-const COLUMNS: readonly { key: SubjectListSortKey | 'number' | 'note'; numeric?: boolean }[] = [
-  { key: 'number', numeric: true },
-  { key: 'subjectId' },
-  { key: 'site' },
-  { key: 'registrationNumber' },
-  { key: 'status' },
-  { key: 'gender' },
-  { key: 'age', numeric: true },
-  { key: 'consentDate' },
-  { key: 'registrationDate' },
-  { key: 'firstVisitDate' },
-  { key: 'lastVisitDate' },
-  { key: 'lastVisitDateActual' },
-  { key: 'adverseReaction', numeric: true },
-  { key: 'unresolvedQuery', numeric: true },
-  { key: 'initialSignature' },
-  { key: 'registrationFailureReason' },
-  { key: 'dropoutReason' },
-  { key: 'note' },
-];
 
 /**
  * `/subject-list/:studyId` (prototype-spec §2 "Subject list"): every subject of the user's sites
@@ -145,65 +119,57 @@ function SubjectList({ studyId }: { studyId: number }) {
         onApply={(fields: SubjectFilterFields) => apply({ ...filters, ...fields })}
       />
 
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('list.count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
-          <PageSizeSelect<SubjectListPageSize>
-            sizes={SUBJECT_LIST_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-          {canExport ? (
-            <DropdownMenu.Root>
-              <DropdownMenu.Trigger asChild>
-                <Button variant="secondary" disabled={downloading} aria-busy={downloading}>
-                  {downloading ? t('list.downloading') : t('list.download')} ▾
-                </Button>
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content className={styles.menu} align="end" sideOffset={4}>
-                  <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('csv')}>
-                    {t('list.downloadCsv')}
-                  </DropdownMenu.Item>
-                  <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('xlsx')}>
-                    {t('list.downloadXlsx')}
-                  </DropdownMenu.Item>
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
-          ) : null}
-        </div>
-      </div>
-
-      {list.isError && !data ? (
-        <ListLoadError
-          title={t('list.loadFailed')}
-          detail={list.error.message}
-          retryLabel={t('retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <SubjectTable
-          rows={data?.subjects}
-          busy={list.isFetching}
-          filters={filters}
-          onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
-          subjectUrl={(row) =>
-            overviewUrl(
-              studyId,
-              { id: row.pk, subjectId: row.subjectId, registrationNumber: row.registrationNumber },
-              menuType,
-            )
-          }
-          onHistory={(row) => openRowModal(SUBJECT_HISTORY_MODAL, row)}
-          onDelete={(row) => openRowModal(SUBJECT_DELETE_MODAL, row)}
-        />
-      )}
-
-      {/* Not while the previous filter's rows stand in: the pager would correct the page from a stale total. */}
-      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+      <SubjectTable
+        rows={data?.subjects}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('list.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        filters={filters}
+        onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
+        subjectUrl={(row) =>
+          overviewUrl(
+            studyId,
+            { id: row.pk, subjectId: row.subjectId, registrationNumber: row.registrationNumber },
+            menuType,
+          )
+        }
+        onHistory={(row) => openRowModal(SUBJECT_HISTORY_MODAL, row)}
+        onDelete={(row) => openRowModal(SUBJECT_DELETE_MODAL, row)}
+        summary={data ? t('list.count', { count: data.total }) : ''}
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        actions={
+          <>
+            <PageSizeSelect<SubjectListPageSize>
+              sizes={SUBJECT_LIST_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ ...filters, size })}
+            />
+            {canExport ? (
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger asChild>
+                  <Button variant="secondary" disabled={downloading} aria-busy={downloading}>
+                    {downloading ? t('list.downloading') : t('list.download')} ▾
+                  </Button>
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content className={styles.menu} align="end" sideOffset={4}>
+                    <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('csv')}>
+                      {t('list.downloadCsv')}
+                    </DropdownMenu.Item>
+                    <DropdownMenu.Item className={styles.menuItem} onSelect={() => void download('xlsx')}>
+                      {t('list.downloadXlsx')}
+                    </DropdownMenu.Item>
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+            ) : null}
+          </>
+        }
+      />
 
       {canAdd ? (
         <AddSubjectModal
@@ -233,87 +199,106 @@ function SubjectList({ studyId }: { studyId: number }) {
 interface SubjectTableProps {
   rows: SubjectListRow[] | undefined;
   busy: boolean;
+  error: DataTableProps<SubjectListRow>['error'];
   filters: SubjectListFilters;
   onSort: (column: SubjectListSortKey) => void;
   subjectUrl: (row: SubjectListRow) => string;
   onHistory: (row: SubjectListRow) => void;
   onDelete: (row: SubjectListRow) => void;
+  summary: ReactNode;
+  actions: ReactNode;
+  pager: DataTableProps<SubjectListRow>['pager'];
+}
+
+/** The spec's columns in its order (§2 "Subject list"); all but the number and the row menu sort. */
+function subjectColumns(
+  t: TFunction<'subjects'>,
+  language: Language,
+  { subjectUrl, onHistory, onDelete }: Pick<SubjectTableProps, 'subjectUrl' | 'onHistory' | 'onDelete'>,
+): DataTableColumn<SubjectListRow, SubjectListSortKey>[] {
+  const text = (key: SubjectListSortKey, cell: (row: SubjectListRow) => ReactNode, numeric = false) => ({
+    id: key,
+    header: t(`list.columns.${key}`),
+    sortKey: key,
+    numeric,
+    cell,
+  });
+  return [
+    { id: 'number', header: t('list.columns.number'), numeric: true, cell: (row) => row.number },
+    {
+      ...text('subjectId', (row) => (
+        <Link to={subjectUrl(row)} className={listStyles.rowLink}>
+          {row.subjectId}
+        </Link>
+      )),
+      hideable: false,
+    },
+    text('site', (row) => row.site),
+    text('registrationNumber', (row) => row.registrationNumber ?? ''),
+    text('status', (row) => (
+      <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
+        {t(`status.${subjectStatusOfValue[row.status]}`)}
+      </SubjectStatusBadge>
+    )),
+    text('gender', (row) => row.gender?.label[language] ?? ''),
+    text('age', (row) => row.age ?? '', true),
+    text('consentDate', (row) => row.consentDate),
+    text('registrationDate', (row) => row.registrationDate),
+    text('firstVisitDate', (row) => row.firstVisitDate ?? ''),
+    text('lastVisitDate', (row) => row.lastVisitDate?.label[language] ?? ''),
+    text('lastVisitDateActual', (row) => row.lastVisitDateActual ?? ''),
+    text('adverseReaction', (row) => row.adverseReaction, true),
+    text('unresolvedQuery', (row) => row.unresolvedQuery, true),
+    text('initialSignature', (row) => (
+      <span className={styles.signature} data-state={row.initialSignature}>
+        {t(`list.signatureValues.${row.initialSignature}`)}
+      </span>
+    )),
+    {
+      ...text('registrationFailureReason', (row) => row.registrationFailureReason?.label[language] ?? ''),
+      className: styles.reason,
+    },
+    { ...text('dropoutReason', (row) => row.dropoutReason?.label[language] ?? ''), className: styles.reason },
+    {
+      id: 'note',
+      header: t('list.columns.note'),
+      hideable: false,
+      className: styles.menuCell,
+      cell: (row) => <RowMenu row={row} onHistory={onHistory} onDelete={onDelete} />,
+    },
+  ];
 }
 
 /** The wide table: it scrolls sideways inside its frame, the page around it stays put. */
-function SubjectTable({ rows, busy, filters, onSort, subjectUrl, onHistory, onDelete }: SubjectTableProps) {
+function SubjectTable({
+  rows,
+  busy,
+  error,
+  filters,
+  onSort,
+  summary,
+  actions,
+  pager,
+  ...links
+}: SubjectTableProps) {
   const { t, i18n } = useTranslation('subjects');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
   return (
-    <ListTable
+    <DataTable<SubjectListRow, SubjectListSortKey>
+      id="subject-list"
       label={t('list.caption')}
+      columns={subjectColumns(t, language, links)}
+      rows={rows}
+      rowKey={(row) => String(row.pk)}
       busy={busy}
-      head={COLUMNS.map(({ key, numeric }) => {
-        const label = t(`list.columns.${key}`);
-        if (key === 'number' || key === 'note')
-          return (
-            <th key={key} scope="col" className={numeric ? listStyles.numeric : undefined}>
-              {label}
-            </th>
-          );
-        return (
-          <SortableHeader
-            key={key}
-            column={key}
-            label={label}
-            numeric={numeric ?? false}
-            sort={filters.sort}
-            order={filters.order}
-            onSort={onSort}
-          />
-        );
-      })}
-    >
-      {!rows ? (
-        <ListTableMessage columns={COLUMNS.length} loading>
-          {t('loading')}
-        </ListTableMessage>
-      ) : rows.length === 0 ? (
-        <ListTableMessage columns={COLUMNS.length}>{t('noData')}</ListTableMessage>
-      ) : (
-        rows.map((row) => (
-          <tr key={row.pk}>
-            <td className={listStyles.numeric}>{row.number}</td>
-            <td>
-              <Link to={subjectUrl(row)} className={listStyles.rowLink}>
-                {row.subjectId}
-              </Link>
-            </td>
-            <td>{row.site}</td>
-            <td>{row.registrationNumber ?? ''}</td>
-            <td>
-              <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
-                {t(`status.${subjectStatusOfValue[row.status]}`)}
-              </SubjectStatusBadge>
-            </td>
-            <td>{row.gender?.label[language] ?? ''}</td>
-            <td className={listStyles.numeric}>{row.age ?? ''}</td>
-            <td>{row.consentDate}</td>
-            <td>{row.registrationDate}</td>
-            <td>{row.firstVisitDate ?? ''}</td>
-            <td>{row.lastVisitDate?.label[language] ?? ''}</td>
-            <td>{row.lastVisitDateActual ?? ''}</td>
-            <td className={listStyles.numeric}>{row.adverseReaction}</td>
-            <td className={listStyles.numeric}>{row.unresolvedQuery}</td>
-            <td>
-              <span className={styles.signature} data-state={row.initialSignature}>
-                {t(`list.signatureValues.${row.initialSignature}`)}
-              </span>
-            </td>
-            <td className={styles.reason}>{row.registrationFailureReason?.label[language] ?? ''}</td>
-            <td className={styles.reason}>{row.dropoutReason?.label[language] ?? ''}</td>
-            <td className={styles.menuCell}>
-              <RowMenu row={row} onHistory={onHistory} onDelete={onDelete} />
-            </td>
-          </tr>
-        ))
-      )}
-    </ListTable>
+      error={error}
+      sorting={{ mode: 'server', sort: filters.sort, order: filters.order, onSort }}
+      loadingMessage={t('loading')}
+      emptyMessage={t('noData')}
+      summary={summary}
+      actions={actions}
+      pager={pager}
+    />
   );
 }
 

@@ -10,8 +10,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
-import { Button } from '../../../components/button.tsx';
-import { Pagination, usePageParam } from '../../../components/pagination.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import {
@@ -42,7 +42,8 @@ export function TaskAlarmPage() {
 }
 
 function TaskAlarms({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('taskAlarm');
+  const { t, i18n } = useTranslation('taskAlarm');
+  const language = i18n.language === 'en' ? 'en' : 'ko';
   const headingId = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = readAlarmFilters(searchParams);
@@ -74,100 +75,59 @@ function TaskAlarms({ studyId }: { studyId: number }) {
         onSelect={(state) => apply({ ...filters, state })}
       />
 
-      <div className={styles.toolbar}>
-        <label className={styles.field}>
-          <span>{t('filters.site')}</span>
-          <select
-            className={styles.select}
-            value={filters.siteId ?? ''}
-            onChange={(event) =>
-              apply({ ...filters, siteId: event.target.value === '' ? null : Number(event.target.value) })
-            }
-          >
-            <option value="">{t('filters.allSites')}</option>
-            {(data?.sites ?? []).map((site) => (
-              <option key={site.id} value={site.id}>
-                {site.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <p className={styles.total} aria-live="polite">
-          {data ? t('total', { count: data.total }) : ''}
-        </p>
-        <label className={styles.field}>
-          <span>{t('filters.pageSize')}</span>
-          <select
-            className={styles.select}
-            value={filters.size}
-            onChange={(event) => apply({ ...filters, size: Number(event.target.value) as AlarmPageSize })}
-          >
-            {VISIT_ALARM_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {t('filters.pageSizeOption', { size })}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-
-      {alarms.isError && !data ? (
-        <div className={`${styles.card} ${styles.state}`} role="alert">
-          <p>{t('loadError')}</p>
-          {alarms.error.message ? <p>{alarms.error.message}</p> : null}
-          <Button variant="secondary" onClick={() => void alarms.refetch()}>
-            {t('retry')}
-          </Button>
-        </div>
-      ) : (
-        <div className={`${styles.card} ${styles.tableWrap}`}>
-          <table className={styles.table} aria-busy={alarms.isFetching}>
-            <caption className={styles.visuallyHidden}>{t('caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('columns.number')}</th>
-                <th scope="col">{t('columns.subjectId')}</th>
-                <th scope="col">{t('columns.registrationNumber')}</th>
-                <th scope="col">{t('columns.site')}</th>
-                <th scope="col">{t('columns.status')}</th>
-                <th scope="col">{t('columns.visit')}</th>
-                <th scope="col">{t('columns.window')}</th>
-                <th scope="col">{t('columns.expectedDate')}</th>
-                <th scope="col">{t('columns.actualDate')}</th>
-                <th scope="col">{t('columns.state')}</th>
-                <th scope="col">{t('columns.days')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {!data ? (
-                <tr>
-                  <td colSpan={11} className={styles.empty}>
-                    {t('loading')}
-                  </td>
-                </tr>
-              ) : data.alarms.length === 0 ? (
-                <tr>
-                  <td colSpan={11} className={styles.empty}>
-                    {filters.state === null && filters.siteId === null ? t('emptyAll') : t('emptyFiltered')}
-                  </td>
-                </tr>
-              ) : (
-                data.alarms.map((alarm, index) => (
-                  <AlarmRow
-                    key={`${alarm.subject.id}-${alarm.visitKey}`}
-                    alarm={alarm}
-                    number={(data.page - 1) * data.size + index + 1}
-                    studyId={studyId}
-                    menuType={menuType}
-                  />
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-
-      {data ? <Pagination total={data.total} pageSize={data.size} /> : null}
+      <DataTable<VisitAlarm>
+        id="visit-alarms"
+        label={t('caption')}
+        columns={alarmColumns(t, language, studyId, menuType, data ? (data.page - 1) * data.size : 0)}
+        rows={data?.alarms}
+        rowKey={(alarm) => `${alarm.subject.id}-${alarm.visitKey}`}
+        busy={alarms.isFetching}
+        fit
+        error={
+          alarms.isError && !data
+            ? { title: t('loadError'), detail: alarms.error.message, onRetry: () => void alarms.refetch() }
+            : null
+        }
+        loadingMessage={t('loading')}
+        emptyMessage={filters.state === null && filters.siteId === null ? t('emptyAll') : t('emptyFiltered')}
+        summary={data ? t('total', { count: data.total }) : ''}
+        actions={
+          <>
+            <label className={styles.field}>
+              <span>{t('filters.site')}</span>
+              <select
+                className={styles.select}
+                value={filters.siteId ?? ''}
+                onChange={(event) =>
+                  apply({ ...filters, siteId: event.target.value === '' ? null : Number(event.target.value) })
+                }
+              >
+                <option value="">{t('filters.allSites')}</option>
+                {(data?.sites ?? []).map((site) => (
+                  <option key={site.id} value={site.id}>
+                    {site.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={styles.field}>
+              <span>{t('filters.pageSize')}</span>
+              <select
+                className={styles.select}
+                value={filters.size}
+                onChange={(event) => apply({ ...filters, size: Number(event.target.value) as AlarmPageSize })}
+              >
+                {VISIT_ALARM_PAGE_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {t('filters.pageSizeOption', { size })}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+        pager={data ? { total: data.total, pageSize: data.size } : null}
+      />
     </section>
   );
 }
@@ -208,59 +168,87 @@ function StateFilter({
   );
 }
 
-function AlarmRow({
-  alarm,
-  number,
-  studyId,
-  menuType,
-}: {
-  alarm: VisitAlarm;
-  number: number;
-  studyId: number;
-  menuType: string | null;
-}) {
-  const { t, i18n } = useTranslation('taskAlarm');
-  const language = i18n.language === 'en' ? 'en' : 'ko';
+/** The alarm table's columns; `offset` numbers the rows across pages. */
+function alarmColumns(
+  t: TFunction<'taskAlarm'>,
+  language: 'ko' | 'en',
+  studyId: number,
+  menuType: string | null,
+  offset: number,
+): DataTableColumn<VisitAlarm>[] {
   // The subject's overview, with the parameters the subject list uses (spec §2 "Subject list").
-  const overview = studyPath(paths.subjectOverview, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': alarm.subject.subjectId,
-    'registration-number': alarm.subject.registrationNumber ?? undefined,
-    'subject-pk': String(alarm.subject.id),
-  });
-  return (
-    <tr>
-      <td>{number}</td>
-      <td>
-        <Link to={overview} className={styles.subjectLink}>
+  const overview = (alarm: VisitAlarm) =>
+    studyPath(paths.subjectOverview, studyId, {
+      [MENU_TYPE_PARAM]: menuType ?? undefined,
+      'subject-id': alarm.subject.subjectId,
+      'registration-number': alarm.subject.registrationNumber ?? undefined,
+      'subject-pk': String(alarm.subject.id),
+    });
+  return [
+    { id: 'number', header: t('columns.number'), cell: (_alarm, index) => offset + index + 1 },
+    {
+      id: 'subjectId',
+      header: t('columns.subjectId'),
+      hideable: false,
+      cell: (alarm) => (
+        <Link to={overview(alarm)} className={styles.subjectLink}>
           {alarm.subject.subjectId}
         </Link>
-      </td>
-      <td>{alarm.subject.registrationNumber ?? '–'}</td>
-      <td title={alarm.subject.siteName}>{alarm.subject.siteCode}</td>
-      <td>
+      ),
+    },
+    {
+      id: 'registrationNumber',
+      header: t('columns.registrationNumber'),
+      cell: (alarm) => alarm.subject.registrationNumber ?? '–',
+    },
+    {
+      id: 'site',
+      header: t('columns.site'),
+      cell: (alarm) => <span title={alarm.subject.siteName}>{alarm.subject.siteCode}</span>,
+    },
+    {
+      id: 'status',
+      header: t('columns.status'),
+      cell: (alarm) => (
         <SubjectStatusBadge status={alarm.subject.status}>
           {t(`status.${alarm.subject.status}`)}
         </SubjectStatusBadge>
-      </td>
-      <td>{alarm.visitLabel[language]}</td>
-      <td className={styles.wrap}>
-        {/* Breaks only between the two dates when the table is short of room. */}
-        <span className={styles.nowrap}>
-          {alarm.earliestDate} {t('windowSeparator')}
-        </span>{' '}
-        <span className={styles.nowrap}>{alarm.latestDate}</span>
-      </td>
-      <td>{alarm.expectedDate}</td>
-      <td>{alarm.actualDate ?? '–'}</td>
-      <td>
+      ),
+    },
+    { id: 'visit', header: t('columns.visit'), cell: (alarm) => alarm.visitLabel[language] },
+    {
+      id: 'window',
+      header: t('columns.window'),
+      wrap: true,
+      cell: (alarm) => (
+        // Breaks only between the two dates when the table is short of room.
+        <>
+          <span className={styles.nowrap}>
+            {alarm.earliestDate} {t('windowSeparator')}
+          </span>{' '}
+          <span className={styles.nowrap}>{alarm.latestDate}</span>
+        </>
+      ),
+    },
+    { id: 'expectedDate', header: t('columns.expectedDate'), cell: (alarm) => alarm.expectedDate },
+    { id: 'actualDate', header: t('columns.actualDate'), cell: (alarm) => alarm.actualDate ?? '–' },
+    {
+      id: 'state',
+      header: t('columns.state'),
+      cell: (alarm) => (
         <span className={styles.stateBadge} data-state={alarm.state}>
           {t(`states.${alarm.state}`)}
         </span>
-      </td>
-      <td className={`${styles.days} ${styles.wrap}`}>{daysText(alarm, t)}</td>
-    </tr>
-  );
+      ),
+    },
+    {
+      id: 'days',
+      header: t('columns.days'),
+      wrap: true,
+      className: styles.days,
+      cell: (alarm) => daysText(alarm, t),
+    },
+  ];
 }
 
 function daysText(alarm: VisitAlarm, t: TFunction<'taskAlarm'>): string {
