@@ -84,7 +84,7 @@ function MembershipTable({ study }: { study: AdminStudy }) {
       {memberships.data && (
         <DataTable<Membership>
           id="admin-memberships"
-          label={t('memberships.heading')}
+          label={t('memberships.tableLabel')}
           columns={[
             {
               id: 'userName',

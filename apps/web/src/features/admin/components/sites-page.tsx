@@ -50,7 +50,7 @@ export function SitesPage() {
           </div>
           <DataTable<SiteSummary>
             id="admin-sites"
-            label={t('sites.heading')}
+            label={t('sites.tableLabel')}
             columns={[
               {
                 id: 'code',

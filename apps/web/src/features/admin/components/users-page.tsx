@@ -188,7 +188,7 @@ export function UsersPage() {
       {users.data && (
         <DataTable<AdminUser>
           id="admin-users"
-          label={t('users.heading')}
+          label={t('users.tableLabel')}
           columns={columns}
           rows={filtered}
           rowKey={(user) => String(user.id)}
