@@ -16,3 +16,21 @@ export function flagLabResult(
   if (range.low !== null && value < range.low) return 'L';
   return 'N';
 }
+
+/**
+ * A range's limits as one text — "4.5–9.5", "≤ 40", "≥ 0" — with its unit when given: the lab page,
+ * the flag beside a result and the server's out-of-range query message write a range alike.
+ */
+export function labRangeLimitsText(range: {
+  low: number | null;
+  high: number | null;
+  unit?: string | null;
+}): string {
+  const limits =
+    range.low !== null && range.high !== null
+      ? `${range.low}–${range.high}`
+      : range.high !== null
+        ? `≤ ${range.high}`
+        : `≥ ${range.low ?? ''}`;
+  return range.unit ? `${limits} ${range.unit}` : limits;
+}

@@ -1,4 +1,4 @@
-import { flagLabResult } from '@cdms/contract';
+import { flagLabResult, labRangeLimitsText } from '@cdms/contract';
 import {
   type CheckResult,
   type JsonValue,
@@ -81,10 +81,6 @@ export async function addLabRangeChecks(
   }
 }
 
-function limits(range: { low: number | null; high: number | null; unit: string }): string {
-  return `${range.low ?? ''}–${range.high ?? ''} ${range.unit}`;
-}
-
 function outOfRangeMessage(
   flag: 'H' | 'L',
   range: { low: number | null; high: number | null; unit: string },
@@ -92,7 +88,7 @@ function outOfRangeMessage(
   const ko = flag === 'H' ? '높습니다(H)' : '낮습니다(L)';
   const en = flag === 'H' ? 'above (H)' : 'below (L)';
   return {
-    ko: `결과가 기관 정상 범위(${limits(range)})보다 ${ko}. 비정상 여부와 임상적 유의성(NCS/CS)을 기록하십시오.`,
-    en: `The result is ${en} the site's normal range (${limits(range)}). Please record abnormal and the clinical significance (NCS/CS).`,
+    ko: `결과가 기관 정상 범위(${labRangeLimitsText(range)})보다 ${ko}. 비정상 여부와 임상적 유의성(NCS/CS)을 기록하십시오.`,
+    en: `The result is ${en} the site's normal range (${labRangeLimitsText(range)}). Please record abnormal and the clinical significance (NCS/CS).`,
   };
 }

@@ -2,6 +2,7 @@ import {
   LAB_RESULT_PAGE_SIZES,
   type LabRange,
   type LabResultRow,
+  labRangeLimitsText,
   labResultFlagFilters,
 } from '@cdms/contract';
 import type { Language } from '@cdms/study';
@@ -34,7 +35,7 @@ import {
   readLabFilters,
   writeLabFilters,
 } from '../lib/lab-filters.ts';
-import { type LabTestChoice, labTestChoices, limitsText } from '../lib/lab-tests.ts';
+import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
 import styles from './lab.module.css';
 import { LAB_RANGE_MODAL, LabRangeDialog } from './lab-range-dialog.tsx';
 
@@ -207,7 +208,7 @@ function RangesCard({
                   {testLabel.get(range.testKey) ?? range.testKey}
                   {range.retired ? <span className={styles.tag}>{t('ranges.retiredTag')}</span> : null}
                 </td>
-                <td>{limitsText(range.low, range.high)}</td>
+                <td>{labRangeLimitsText({ low: range.low, high: range.high })}</td>
                 <td>{range.unit}</td>
                 <td>{range.sex ? t(`sex.${range.sex}`) : t('sex.any')}</td>
                 <td>
@@ -378,11 +379,7 @@ function ResultsListing({
                 <td>{row.visitKey.toUpperCase()}</td>
                 <td>{testLabel.get(row.testKey) ?? row.testKey}</td>
                 <td className={listStyles.numeric}>{row.value}</td>
-                <td>
-                  {row.low === null && row.high === null
-                    ? '—'
-                    : `${limitsText(row.low, row.high)} ${row.unit ?? ''}`}
-                </td>
+                <td>{row.low === null && row.high === null ? '—' : labRangeLimitsText(row)}</td>
                 <td>
                   {row.flag === 'H' || row.flag === 'L' ? (
                     <span className={styles.flag} data-flag={row.flag} title={t(`flag.${row.flag}`)}>

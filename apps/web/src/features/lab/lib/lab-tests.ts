@@ -10,10 +10,3 @@ export function labTestChoices(definition: StudyDefinition | undefined, language
 }
 
 export type LabTestChoice = ReturnType<typeof labTestChoices>[number];
-
-/** A range's limits as one text: "4–10", "≤ 40", "≥ 0". */
-export function limitsText(low: number | null, high: number | null): string {
-  if (low !== null && high !== null) return `${low}–${high}`;
-  if (high !== null) return `≤ ${high}`;
-  return `≥ ${low ?? ''}`;
-}

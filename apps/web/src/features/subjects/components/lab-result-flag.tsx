@@ -1,4 +1,4 @@
-import { type AppliedLabRange, flagLabResult } from '@cdms/contract';
+import { type AppliedLabRange, flagLabResult, labRangeLimitsText } from '@cdms/contract';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SubjectStore } from '../../crf-form/subject-store.ts';
@@ -26,7 +26,7 @@ export function LabResultFlag({
   const read = () => store.getValue(visitKey, formKey, { itemKey });
   const value = useSyncExternalStore(store.subscribe, read, read);
   const flag = typeof value === 'number' ? flagLabResult(value, range) : null;
-  const limits = `${range.low ?? ''}–${range.high ?? ''} ${range.unit}`;
+  const limits = labRangeLimitsText(range);
   return (
     <span className={styles.labRange} data-testid={`lab-flag-${itemKey}`}>
       <span>{t('labFlag.range', { limits })}</span>
