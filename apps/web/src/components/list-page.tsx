@@ -326,3 +326,40 @@ export function useListDownload<Format>(run: (format: Format) => Promise<void>):
   }
   return { downloading, download };
 }
+
+/**
+ * The CSV and XLSX buttons of a list that downloads both (with `useListDownload`): disabled and
+ * busy while a file is being fetched. The page names them in its own words.
+ */
+export function ListDownloadButtons({
+  downloading,
+  onDownload,
+  csvLabel,
+  xlsxLabel,
+}: {
+  downloading: boolean;
+  onDownload: (format: 'csv' | 'xlsx') => void;
+  csvLabel: string;
+  xlsxLabel: string;
+}) {
+  return (
+    <>
+      <Button
+        variant="secondary"
+        disabled={downloading}
+        aria-busy={downloading}
+        onClick={() => onDownload('csv')}
+      >
+        {csvLabel}
+      </Button>
+      <Button
+        variant="secondary"
+        disabled={downloading}
+        aria-busy={downloading}
+        onClick={() => onDownload('xlsx')}
+      >
+        {xlsxLabel}
+      </Button>
+    </>
+  );
+}

@@ -6,7 +6,13 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
+import {
+  ListDownloadButtons,
+  listStyles,
+  nextSort,
+  PageSizeSelect,
+  useListDownload,
+} from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
@@ -288,22 +294,12 @@ function QueryList({ studyId }: { studyId: number }) {
               value={filters.size}
               onChange={(size) => apply({ ...filters, size })}
             />
-            <Button
-              variant="secondary"
-              disabled={downloading}
-              aria-busy={downloading}
-              onClick={() => void download('csv')}
-            >
-              {t('list.downloadCsv')}
-            </Button>
-            <Button
-              variant="secondary"
-              disabled={downloading}
-              aria-busy={downloading}
-              onClick={() => void download('xlsx')}
-            >
-              {t('list.downloadXlsx')}
-            </Button>
+            <ListDownloadButtons
+              downloading={downloading}
+              onDownload={(format) => void download(format)}
+              csvLabel={t('list.downloadCsv')}
+              xlsxLabel={t('list.downloadXlsx')}
+            />
           </>
         }
         // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.

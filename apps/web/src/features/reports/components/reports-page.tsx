@@ -3,10 +3,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { Button } from '../../../components/button.tsx';
 import {
   FilterChoice,
   FilterPanel,
+  ListDownloadButtons,
   ListLoadError,
   listStyles,
   PageSizeSelect,
@@ -103,22 +103,12 @@ function Reports({ studyId }: { studyId: number }) {
               onChange={(size) => apply({ ...filters, size })}
             />
           ) : null}
-          <Button
-            variant="secondary"
-            disabled={downloading}
-            aria-busy={downloading}
-            onClick={() => void download('csv')}
-          >
-            {t('downloadCsv')}
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={downloading}
-            aria-busy={downloading}
-            onClick={() => void download('xlsx')}
-          >
-            {t('downloadXlsx')}
-          </Button>
+          <ListDownloadButtons
+            downloading={downloading}
+            onDownload={(format) => void download(format)}
+            csvLabel={t('downloadCsv')}
+            xlsxLabel={t('downloadXlsx')}
+          />
         </div>
       </div>
 
