@@ -3,6 +3,7 @@ import {
   type QueryListFilter,
   type QueryListResponse,
   type QueryListRow,
+  queryAgeBuckets,
   queryKinds,
   type queryListQuerySchema,
   queryStates,
@@ -33,12 +34,24 @@ export function ageDaysExpression(today: string): RawBuilder<number> {
     - ((queries.opened_at at time zone 'UTC') + interval '9 hours')::date)`;
 }
 
-const AGE_BOUNDS: Record<QueryAgeBucket, [number, number | null]> = {
+/** The age buckets' day limits, for the list's filter and the query-aging report alike. */
+export const AGE_BOUNDS: Record<QueryAgeBucket, [number, number | null]> = {
   '0-7': [0, 7],
   '8-14': [8, 14],
   '15-30': [15, 30],
   '31+': [31, null],
 };
+
+/** The bucket of a query's age as SQL: the first bucket whose upper limit the age does not pass. */
+export function ageBucketExpression(today: string): RawBuilder<QueryAgeBucket> {
+  const age = ageDaysExpression(today);
+  const limited = queryAgeBuckets.filter((bucket) => AGE_BOUNDS[bucket][1] !== null);
+  const open = queryAgeBuckets.find((bucket) => AGE_BOUNDS[bucket][1] === null);
+  return sql<QueryAgeBucket>`case ${sql.join(
+    limited.map((bucket) => sql`when ${age} <= ${sql.lit(AGE_BOUNDS[bucket][1])} then ${sql.lit(bucket)}`),
+    sql` `,
+  )} else ${sql.lit(open ?? '')} end`;
+}
 
 export interface QueryListContext {
   studyId: number;

@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { ageDaysExpression } from '../queries/list-queries.ts';
+import { ageBucketExpression } from '../queries/list-queries.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
@@ -60,15 +60,13 @@ export async function queryAgingReport(
 
   const inScope = sql`queries.study_id = ${context.studyId} and queries.site_id in (${sql.join(context.siteIds)})
     and exists (select 1 from subjects s where s.id = queries.subject_id and s.deleted_at is null)`;
-  const age = ageDaysExpression(context.today);
   const koreanDay = (column: string) =>
     sql`((${sql.ref(column)} at time zone 'UTC') + interval '9 hours')::date`;
 
   const [aging, medians] = await Promise.all([
     sql<AgingRow>`select site_id, state, bucket, count(*) as count from (
         select queries.site_id, queries.status as state,
-          case when ${age} <= 7 then '0-7' when ${age} <= 14 then '8-14'
-               when ${age} <= 30 then '15-30' else '31+' end as bucket
+          ${ageBucketExpression(context.today)} as bucket
         from queries where ${inScope} and queries.status in ('open', 'answered')) aged
       group by grouping sets ((site_id, state, bucket), (state, bucket))`.execute(db),
     sql<MedianRow>`select site_id,
