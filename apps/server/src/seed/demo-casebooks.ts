@@ -377,8 +377,13 @@ class CasebookBuilder {
           bloodPressureDiastolic: vitals.bloodPressureSystolic ?? null,
         };
       }
-      case 'labTest':
-        return this.labTest(this.has('oldLabs') ? day(date, -18) : day(date, -this.integer(0, 3)));
+      case 'labTest': {
+        // Blood results from up to 3 days before screening stand in (spec §5); urine never does, so the
+        // sites record the urine taken on the screening day with its own date.
+        const specimenDate = this.has('oldLabs') ? day(date, -18) : day(date, -this.integer(0, 3));
+        const labs = this.labTest(specimenDate);
+        return specimenDate === date ? labs : { ...labs, urineSpecimenDate: date };
+      }
       case 'pregnancyTest':
         return this.pregnancyTest();
       case 'otoscopyEndoscopy':

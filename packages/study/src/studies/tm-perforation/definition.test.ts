@@ -288,9 +288,12 @@ describe('tympanic membrane perforation study definition', () => {
     for (const [panel, keys] of Object.entries(tests)) {
       const section = layout?.sections.find((s) => s.key === panel);
       expect(section?.notDoneItem).toBe('nd');
-      expect(section?.items.map((i) => i.key)).toEqual(
-        keys.flatMap((k) => [`${k}Result`, `${k}Normal`, `${k}Significance`, `${k}Opinion`]),
-      );
+      // Urine has its own specimen date first (spec §5: urine is never substituted by earlier results).
+      const leading = panel === 'urine' ? ['urineSpecimenDate'] : [];
+      expect(section?.items.map((i) => i.key)).toEqual([
+        ...leading,
+        ...keys.flatMap((k) => [`${k}Result`, `${k}Normal`, `${k}Significance`, `${k}Opinion`]),
+      ]);
     }
     expect(itemKeys('v1', 'labTest')).toEqual(expect.arrayContaining(['nd', 'specimenDate']));
   });

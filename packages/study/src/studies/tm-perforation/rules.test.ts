@@ -362,11 +362,36 @@ describe('date windows relative to screening (the V1 visit date, 2025-03-10)', (
   });
 
   it('lab: 2 weeks, at V1 only', () => {
-    expect(failing(evaluate([['v1.labTest.specimenDate', '2025-02-23']]))).toEqual([
+    // The urine taken on the screening day (2025-03-10), as spec §5 asks of substituted results.
+    const urineOnScreeningDay = ['v1.labTest.urineSpecimenDate', '2025-03-10'] as const;
+    expect(failing(evaluate([['v1.labTest.specimenDate', '2025-02-23'], urineOnScreeningDay]))).toEqual([
       'v1:labTest.specimenOutsideWindow',
     ]);
-    expect(failing(evaluate([['v1.labTest.specimenDate', '2025-02-24']]))).toEqual([]);
+    expect(failing(evaluate([['v1.labTest.specimenDate', '2025-02-24'], urineOnScreeningDay]))).toEqual([]);
     expect(failing(evaluate([['v6.labTest.specimenDate', '2025-02-23']]))).toEqual([]);
+  });
+
+  it('lab: urine is never substituted by earlier results (spec §5), at V1 only', () => {
+    // Blood from 3 days before screening with urine on the same day: the urine was substituted.
+    expect(failing(evaluate([['v1.labTest.specimenDate', '2025-03-07']]))).toEqual([
+      'v1:labTest.urineNotOnScreeningDay',
+    ]);
+    // Blood substituted, urine taken on the screening day: allowed.
+    expect(
+      failing(
+        evaluate([
+          ['v1.labTest.specimenDate', '2025-03-07'],
+          ['v1.labTest.urineSpecimenDate', '2025-03-10'],
+        ]),
+      ),
+    ).toEqual([]);
+    // A urine date of its own that is not the screening day.
+    expect(failing(evaluate([['v1.labTest.urineSpecimenDate', '2025-03-09']]))).toEqual([
+      'v1:labTest.urineNotOnScreeningDay',
+    ]);
+    // Everything on the screening day (the sample subject), and later visits: nothing to check.
+    expect(failing(evaluate([]))).toEqual([]);
+    expect(failing(evaluate([['v6.labTest.specimenDate', '2025-06-10']]))).toEqual([]);
   });
 
   it('lab: a retest only of the screening-day test (spec §5), at V1 only', () => {
@@ -377,6 +402,7 @@ describe('date windows relative to screening (the V1 visit date, 2025-03-10)', (
         evaluate([
           ['v1.labTest.retest', 'Y'],
           ['v1.labTest.specimenDate', '2025-03-05'],
+          ['v1.labTest.urineSpecimenDate', '2025-03-10'],
         ]),
       ),
     ).toEqual(['v1:labTest.retestNotOnScreeningDay']);
@@ -385,6 +411,7 @@ describe('date windows relative to screening (the V1 visit date, 2025-03-10)', (
         evaluate([
           ['v1.labTest.retest', 'N'],
           ['v1.labTest.specimenDate', '2025-03-05'],
+          ['v1.labTest.urineSpecimenDate', '2025-03-10'],
         ]),
       ),
     ).toEqual([]);
@@ -452,9 +479,15 @@ describe('visit date', () => {
   });
 
   it('screening before consent raises a query', () => {
-    expect(failing(evaluate([['v1.visitDay.visitDate', '2025-03-02']]))).toEqual([
-      'v1:visitDay.screeningBeforeConsent',
-    ]);
+    // The specimen moves with the screening day, or the urine check would speak too.
+    expect(
+      failing(
+        evaluate([
+          ['v1.visitDay.visitDate', '2025-03-02'],
+          ['v1.labTest.specimenDate', '2025-03-02'],
+        ]),
+      ),
+    ).toEqual(['v1:visitDay.screeningBeforeConsent']);
   });
 
   it('visit windows are computed from V2', () => {

@@ -3,10 +3,12 @@ import {
   daysBetween,
   eq,
   gt,
+  isEmpty,
   isYes,
   lte,
   ne,
   notEmpty,
+  or,
   param,
   ref,
 } from '../../../model/expression-builders.ts';
@@ -177,9 +179,32 @@ function labTestItems(test: LabTest): ItemDefinition[] {
   ];
 }
 
-function panel(key: string, label: [string, string], tests: LabTest[]): SectionDefinition {
-  return section(key, t(label[0], label[1]), tests.flatMap(labTestItems), { notDoneItem: 'nd' });
+function panel(
+  key: string,
+  label: [string, string],
+  tests: LabTest[],
+  leadingItems: ItemDefinition[] = [],
+): SectionDefinition {
+  return section(key, t(label[0], label[1]), [...leadingItems, ...tests.flatMap(labTestItems)], {
+    notDoneItem: 'nd',
+  });
 }
+
+/**
+ * Spec §5: earlier results may stand in for the screening tests except urine, which is taken on the
+ * screening day. Urine is often collected on another day than the blood, so the panel has its own date;
+ * empty means "the specimen collection date above".
+ */
+const urineSpecimenDate = dateItem(
+  'urineSpecimenDate',
+  t('요검사 검체 채취일', 'Urine specimen collection date'),
+  {
+    help: t(
+      '요검사 검체를 위 검체 채취일과 다른 날 채취한 경우에만 입력합니다. 스크리닝 시 요검사는 이전 결과로 대체할 수 없습니다.',
+      'Enter only when the urine specimen was taken on another day than the specimen collection date above. At screening, urine results cannot be replaced by earlier ones.',
+    ),
+  },
+);
 
 export const labTestForm: FormDefinition = {
   key: 'labTest',
@@ -211,7 +236,7 @@ export const labTestForm: FormDefinition = {
     panel('hematology', ['혈액학 검사', 'Hematology'], hematology),
     panel('chemistry', ['혈액화학 검사', 'Blood chemistry'], chemistry),
     panel('coagulation', ['혈액응고 검사', 'Coagulation'], coagulation),
-    panel('urine', ['요검사', 'Urinalysis'], urine),
+    panel('urine', ['요검사', 'Urinalysis'], urine, [urineSpecimenDate]),
   ],
   checks: [
     {
@@ -235,6 +260,28 @@ export const labTestForm: FormDefinition = {
       message: t(
         '재검은 스크리닝 당일 검사에 한해 1회 허용됩니다. 검체 채취일과 재검 여부를 확인하십시오.',
         'Only the screening-day test may be repeated (once). Please check the specimen date and the retest answer.',
+      ),
+    },
+    {
+      // Spec §5: the substitution by results from the 2 weeks before screening excludes urine.
+      id: 'labTest.urineNotOnScreeningDay',
+      item: 'urineSpecimenDate',
+      visits: ['v1'],
+      when: and(
+        notEmpty(ref(SCREENING_DATE)),
+        or(
+          and(notEmpty(ref('urineSpecimenDate')), ne(ref('urineSpecimenDate'), ref(SCREENING_DATE))),
+          and(
+            isEmpty(ref('urineSpecimenDate')),
+            notEmpty(ref('specimenDate')),
+            ne(ref('specimenDate'), ref(SCREENING_DATE)),
+          ),
+        ),
+      ),
+      severity: 'query',
+      message: t(
+        '요검사는 이전 결과로 대체할 수 없습니다. 스크리닝 당일 채취한 요검사 결과와 채취일을 기록하십시오.',
+        'Urine results cannot be replaced by earlier ones. Please record the urinalysis taken on the screening day and its date.',
       ),
     },
   ],
