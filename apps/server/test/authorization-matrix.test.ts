@@ -760,6 +760,12 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/lab-results/download',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/lab-results/download?format=csv&flag=H` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/signature',
     request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/signature` }),
     expected: subjectReaders(200),

@@ -102,6 +102,11 @@ export const labResultsQuerySchema = z.object({
 });
 export type LabResultsQuery = z.input<typeof labResultsQuerySchema>;
 
+/** The listing as a file: the page's filters without the paging, and the format. */
+export const labResultsDownloadQuerySchema = labResultsQuerySchema
+  .omit({ page: true, size: true })
+  .extend({ format: z.enum(['csv', 'xlsx']) });
+
 export const labResultRowSchema = z.object({
   subjectPk: z.number().int(),
   subjectId: z.string(),

@@ -75,6 +75,7 @@ export const auditEventTypes = [
   'lab_range.created',
   'lab_range.updated',
   'lab_range.retired',
+  'lab_results.exported',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

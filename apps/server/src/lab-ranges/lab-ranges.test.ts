@@ -239,5 +239,61 @@ describeWithDatabase('lab normal ranges', (database) => {
       const first = await list('size=10&page=1');
       expect(first.total).toBe(all.total);
     });
+
+    it("downloads the listing under its filters as CSV and XLSX, audited, within the reader's sites", async () => {
+      const download = (who: string, query: string) =>
+        as(who, 'GET', `/api/studies/${studyId}/lab-results/download?${query}`);
+      const listed = (await (await as('dm', 'GET', `/api/studies/${studyId}/lab-results?size=100`)).json())
+        .results as LabResultRow[];
+      const csv = await download('dm', 'format=csv');
+      expect(csv.statusCode, csv.body).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      expect(csv.headers['content-disposition']).toContain('lab_results');
+      const lines = csv.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
+      expect(lines[0]).toBe(
+        'Site,Screening number,Visit,Specimen date,Test,Result,Unit,Low,High,Flag,Normal/abnormal,Clinical significance,Unresolved queries',
+      );
+      // Every listed row once, in the listing's order.
+      expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
+        listed.map((row) => `${row.site},${row.subjectId}`),
+      );
+      const mine = listed.filter((row) => row.subjectPk === subjectId);
+      const screeningNumber = mine[0]?.subjectId as string;
+      const hemoglobinLine = lines.find(
+        (line) => line.includes(screeningNumber) && line.includes('Hemoglobin'),
+      );
+      expect(hemoglobinLine).toContain(',11.99,g/dL,12,16,L (low),');
+      // The filters of the page apply.
+      const onlyHigh = (await download('dm', 'format=csv&flag=H')).body.trimEnd().split('\r\n');
+      expect(onlyHigh).toHaveLength(1 + listed.filter((row) => row.flag === 'H').length);
+      // XLSX: a workbook (a zip).
+      const xlsx = await download('dm', 'format=xlsx&testKey=hemoglobin');
+      expect(xlsx.statusCode).toBe(200);
+      expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+      // The CRC of another site downloads nothing of this subject.
+      const theirs = await download('crc', 'format=csv');
+      expect(theirs.statusCode).toBe(200);
+      expect(theirs.body).not.toContain(screeningNumber);
+      // Audited with the format and the filters.
+      const audited = await database()
+        .db.selectFrom('audit_events')
+        .select(['after'])
+        .where('event_type', '=', 'lab_results.exported')
+        .orderBy('id')
+        .execute();
+      expect(audited.map((row) => row.after)).toEqual(
+        expect.arrayContaining([
+          { format: 'csv', filter: { flag: 'H' } },
+          { format: 'xlsx', filter: { flag: 'all', testKey: 'hemoglobin' } },
+        ]),
+      );
+      // A format that does not exist is a 400 in the error shape.
+      const bad = await download('dm', 'format=pdf');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.code).toBeDefined();
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { LabResultRow, LabResultsQuery, LabResultsResponse } from '@cdms/contract';
 import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM, numericLabTests, type StudyDefinition } from '@cdms/study';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -33,27 +33,28 @@ interface ResultRow {
   open_query_count: number | string;
 }
 
+type ListedSql = RawBuilder<unknown>;
+
 /**
  * The labTest results of the reader's sites that are outside the site's normal range or judged
- * clinically significant (CS), flagged, filtered, counted and paged in SQL. The range applied to each
- * result is chosen as `applicableLabRanges` chooses it (newest in force on the specimen date, sex and
- * age from the read model, a sex limit first) and the flag follows `flagLabResult` (a limit is normal).
+ * clinically significant (CS), flagged and filtered in SQL, as a CTE chain ending in `listed`; null
+ * when nothing can be listed. The range applied to each result is chosen as `applicableLabRanges`
+ * chooses it (newest in force on the specimen date, sex and age from the read model, a sex limit
+ * first) and the flag follows `flagLabResult` (a limit is normal).
  */
-export async function listLabResults(
-  db: Kysely<Database>,
+function labResultsSql(
   principal: Principal,
   studyId: number,
   definition: StudyDefinition,
-  filters: Filters,
-): Promise<LabResultsResponse> {
+  filters: Omit<Filters, 'page' | 'size'>,
+): { listed: ListedSql; order: ListedSql } | null {
   if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  const empty = { results: [], total: 0, page: filters.page, size: filters.size };
   const sites = siteScope(principal, 'subject.read', studyId);
-  if (sites !== 'all' && sites.size === 0) return empty;
+  if (sites !== 'all' && sites.size === 0) return null;
   const tests = numericLabTests(definition).filter(
     (test) => filters.testKey === undefined || test.testKey === filters.testKey,
   );
-  if (tests.length === 0) return empty;
+  if (tests.length === 0) return null;
   const resultItems = sql.join(tests.map((test) => sql`${test.resultItem}`));
 
   const conditions = [sql`s.study_id = ${studyId}`];
@@ -112,21 +113,65 @@ export async function listLabResults(
             : sql`flag = ${filters.flag}`
       }
     )`;
+  // Site, subject, visit, then the tests in form order: one place per row, so chunks never overlap.
+  const testOrder = sql.join(tests.map((test) => sql`${test.resultItem}`));
+  const order = sql`order by site, subject_id, visit_key, array_position(array[${testOrder}]::text[], item_key)`;
+  return { listed, order };
+}
 
-  const counted = await sql<{
-    total: number | string;
-  }>`${listed} select count(*) as total from listed`.execute(db);
-  const total = Number(counted.rows[0]?.total ?? 0);
-  const order = sql.join(tests.map((test) => sql`${test.resultItem}`));
-  const page = await sql<ResultRow>`${listed}
+/** One page of rows with their open-query counts, in the listing's order. */
+function pageOf(
+  db: Kysely<Database>,
+  query: { listed: ListedSql; order: ListedSql },
+  limit: number,
+  offset: number,
+) {
+  return sql<ResultRow>`${query.listed}
     select listed.*,
       (select count(*) from queries q where q.subject_id = listed.subject_pk and q.visit_key = listed.visit_key
         and q.form_key = ${LAB_FORM_KEY} and q.item_path = listed.visit_key || '.' || ${LAB_FORM_KEY} || '.' || listed.item_key
         and q.status in ('open', 'answered')) as open_query_count
     from listed
-    order by site, subject_id, visit_key, array_position(array[${order}]::text[], item_key)
-    limit ${filters.size} offset ${(filters.page - 1) * filters.size}`.execute(db);
+    ${query.order}
+    limit ${limit} offset ${offset}`.execute(db);
+}
+
+/** The listing's page and count (the lab page). */
+export async function listLabResults(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  definition: StudyDefinition,
+  filters: Filters,
+): Promise<LabResultsResponse> {
+  const empty = { results: [], total: 0, page: filters.page, size: filters.size };
+  const query = labResultsSql(principal, studyId, definition, filters);
+  if (!query) return empty;
+  const [counted, page] = await Promise.all([
+    sql<{ total: number | string }>`${query.listed} select count(*) as total from listed`.execute(db),
+    pageOf(db, query, filters.size, (filters.page - 1) * filters.size),
+  ]);
+  const total = Number(counted.rows[0]?.total ?? 0);
   return { results: page.rows.map(presentRow), total, page: filters.page, size: filters.size };
+}
+
+const CHUNK = 500;
+
+/** Every row of the listing under the filters, a chunk at a time (the download). */
+export async function* allLabResults(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  definition: StudyDefinition,
+  filters: Omit<Filters, 'page' | 'size'>,
+): AsyncGenerator<LabResultRow[]> {
+  const query = labResultsSql(principal, studyId, definition, filters);
+  if (!query) return;
+  for (let offset = 0; ; offset += CHUNK) {
+    const rows = await pageOf(db, query, CHUNK, offset);
+    yield rows.rows.map(presentRow);
+    if (rows.rows.length < CHUNK) return;
+  }
 }
 
 function presentRow(row: ResultRow): LabResultRow {

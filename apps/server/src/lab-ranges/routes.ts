@@ -1,19 +1,26 @@
+import { Readable } from 'node:stream';
 import {
   labRangeRequestSchema,
   labRangeSchema,
   labRangesQuerySchema,
   labRangesResponseSchema,
+  labResultsDownloadQuerySchema,
   labResultsQuerySchema,
   labResultsResponseSchema,
   paramIdSchema,
+  todayInKorea,
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
+import { requestLanguage } from '../http/language.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { labResultsFile } from './export-lab-results.ts';
 import { listLabRanges } from './list-lab-ranges.ts';
 import { listLabResults } from './list-lab-results.ts';
 import { retireLabRange } from './retire-lab-range.ts';
@@ -138,6 +145,52 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       const principal = principalOf(request);
       const definition = await definitionFor(principal, request.params.studyId);
       return listLabResults(db, principal, request.params.studyId, definition, request.query);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/lab-results/download',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
+        params,
+        querystring: labResultsDownloadQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      const { format, ...filters } = request.query;
+      const definition = await definitionFor(principal, studyId);
+      const study = await db
+        .selectFrom('studies')
+        .select('code')
+        .where('id', '=', studyId)
+        .executeTakeFirstOrThrow();
+      // Data leaving the system is audited, with its filters, before the first byte leaves.
+      await recordAudit(db, actorOf(request), {
+        type: 'lab_results.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { format, filter: filters },
+      });
+      const file = await labResultsFile(
+        db,
+        principal,
+        studyId,
+        definition,
+        filters,
+        format,
+        requestLanguage(request),
+      );
+      return reply
+        .header('content-type', exportContentTypes[format])
+        .header('content-disposition', exportDisposition(study.code, todayInKorea(), format, 'lab_results'))
+        .header('cache-control', 'no-store')
+        .send(Buffer.isBuffer(file) ? file : Readable.from(file));
     },
   );
 }
