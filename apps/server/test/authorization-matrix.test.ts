@@ -670,6 +670,15 @@ const cases: Case[] = [
     expected: subjectReaders(200),
   },
   {
+    method: 'PUT',
+    route: '/api/studies/:studyId/sites/:siteId/enrollment-target',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sites/${f.siteId}/enrollment-target`,
+      body: { target: 12 },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
     method: 'GET',
     route: '/api/studies/:studyId/randomization',
     request: (f) => ({ url: `/api/studies/${f.studyId}/randomization` }),

@@ -8,7 +8,8 @@ import { queryAgeBuckets } from './queries.ts';
  * `GET …/:report/download?format=csv|xlsx` the same report as a file (audited).
  *
  *   enrollment          screened, screening failures (by reason), randomized per site and month,
- *                       against the per-site target (study parameter `enrollmentTargetPerSite`)
+ *                       against each site's target (set by DM/ADMIN: `PUT …/sites/:siteId/enrollment-target`;
+ *                       unset, the study parameter `enrollmentTargetPerSite`)
  *   missingForms        expected forms of visits done or overdue that are empty or incomplete
  *   queryAging          open/answered queries by age bucket and site, median days to answer and close
  *   protocolDeviations  out-of-window visits, "eligible" while a criterion fails, device applied on
@@ -86,12 +87,16 @@ const enrollmentCountsShape = {
 
 export const enrollmentReportSchema = z.object({
   report: z.literal('enrollment'),
+  /** The study's default per-site target (definition parameter `enrollmentTargetPerSite`). */
   targetPerSite: z.number().int(),
   sites: z.array(
     z.object({
       siteId: z.number().int(),
       siteCode: z.string(),
       siteName: z.string(),
+      /** The site's own target, or the default when data management has set none. */
+      target: z.number().int(),
+      targetIsDefault: z.boolean(),
       ...enrollmentCountsShape,
     }),
   ),
@@ -100,6 +105,20 @@ export const enrollmentReportSchema = z.object({
   failureReasons: z.array(z.object({ reason: codedSchema, count: z.number().int() })),
 });
 export type EnrollmentReport = z.infer<typeof enrollmentReportSchema>;
+
+export const ENROLLMENT_TARGET_MAX = 100_000;
+
+/** `PUT /api/studies/:studyId/sites/:siteId/enrollment-target`: a site's target, or null for the default. */
+export const enrollmentTargetRequestSchema = z.strictObject({
+  target: z.number().int().min(1).max(ENROLLMENT_TARGET_MAX).nullable(),
+});
+export type EnrollmentTargetRequest = z.infer<typeof enrollmentTargetRequestSchema>;
+export const enrollmentTargetParamsSchema = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
+export const enrollmentTargetResponseSchema = z.object({
+  siteId: z.number().int(),
+  target: z.number().int(),
+  targetIsDefault: z.boolean(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // missing forms

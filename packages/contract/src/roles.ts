@@ -42,6 +42,7 @@ export const actions = [
   'randomization.manage',
   'report.read',
   'lab.manage',
+  'enrollment.plan',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

@@ -31,6 +31,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'system.settings_changed': { ko: '시스템 설정 변경', en: 'System settings changed' },
   'site.created': { ko: '기관 생성', en: 'Site created' },
   'site.updated': { ko: '기관 수정', en: 'Site updated' },
+  'site.enrollment_target_changed': { ko: '기관 등록 목표 변경', en: 'Site enrollment target changed' },
   'membership.created': { ko: '권한 부여', en: 'Membership created' },
   'membership.updated': { ko: '권한 수정', en: 'Membership updated' },
   'membership.deleted': { ko: '권한 삭제', en: 'Membership deleted' },

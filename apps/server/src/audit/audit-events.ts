@@ -27,6 +27,7 @@ export const auditEventTypes = [
   'system.settings_changed',
   'site.created',
   'site.updated',
+  'site.enrollment_target_changed',
   'membership.created',
   'membership.updated',
   'membership.deleted',

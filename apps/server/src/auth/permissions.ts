@@ -31,6 +31,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'report.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
   // Issue 17: normal ranges are study set-up kept by data management (DM, ADMIN); every member reads them.
   'lab.manage': ['DM', 'ADMIN'],
+  // Issue 17: each site's enrollment target is study planning, kept by data management.
+  'enrollment.plan': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

@@ -104,6 +104,8 @@ export interface SitesTable {
   code: string;
   name: string;
   institution_number: string;
+  /** Issue 17: randomized subjects the site is to enrol; null: the definition's per-site default. */
+  enrollment_target: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 export type SiteRow = Selectable<SitesTable>;

@@ -70,7 +70,7 @@ export function demoReportChecks(database: () => DatabaseHandle): void {
     const { db } = database();
     let sitesQuery = db
       .selectFrom('sites')
-      .select(['id', 'code', 'institution_number'])
+      .select(['id', 'code', 'institution_number', 'enrollment_target'])
       .where('study_id', '=', studyId)
       .orderBy('institution_number');
     if (institutions) sitesQuery = sitesQuery.where('institution_number', 'in', institutions);
@@ -158,6 +158,8 @@ export function demoReportChecks(database: () => DatabaseHandle): void {
     for (const site of data.sites) {
       const atSite = data.subjects.filter((subject) => subject.site_id === site.id);
       expect(report.sites.find((line) => line.siteId === site.id)).toMatchObject({
+        target: site.enrollment_target ?? enrollmentTargetOf(definition),
+        targetIsDefault: site.enrollment_target === null,
         screened: atSite.length,
         screeningFailures: atSite.filter((subject) => subject.status === 'screening_failure').length,
         randomized: atSite.filter((subject) => randomizedAt.has(subject.id)).length,
@@ -397,6 +399,8 @@ export function demoReportChecks(database: () => DatabaseHandle): void {
     const all = await expectEnrollment('dm@demo.cdms');
     expect(all.subjects).toBeGreaterThan(25);
     expect(all.report.failureReasons.length).toBeGreaterThan(0);
+    // The demo shows sites with their own target and a site on the study default.
+    expect(new Set(all.report.sites.map((site) => site.targetIsDefault))).toEqual(new Set([true, false]));
     const own = await expectEnrollment('crc@demo.cdms', ['02']);
     expect(own.report.sites.map((site) => site.siteCode)).toHaveLength(1);
   });

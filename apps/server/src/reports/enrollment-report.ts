@@ -6,7 +6,7 @@ import { codedOf, nothingInScope, type ReportContext } from './report-context.ts
 
 /**
  * Enrollment (issue 17): screened, screening failures (by reason) and randomized subjects per site and
- * per month, against the per-site target. Three grouped counts over `subject_facts` (indexed by study,
+ * per month, against each site's target (its own, else the definition's default). Three grouped counts over `subject_facts` (indexed by study,
  * site, status): a few dozen rows back whatever the trial's size. A subject counts as screened in the
  * month of its consent, a screening failure in that month too (the read model keeps no failure date),
  * randomized in the month (UTC+9) it was randomized.
@@ -65,7 +65,7 @@ export async function enrollmentReport(
     ),
     db
       .selectFrom('sites')
-      .select(['id', 'code', 'name'])
+      .select(['id', 'code', 'name', 'enrollment_target'])
       .where('id', 'in', context.siteIds)
       .orderBy('institution_number')
       .execute(),
@@ -89,6 +89,8 @@ export async function enrollmentReport(
       siteId: site.id,
       siteCode: site.code,
       siteName: site.name,
+      target: site.enrollment_target ?? targetPerSite,
+      targetIsDefault: site.enrollment_target === null,
       ...(siteCounts.get(site.id) ?? { screened: 0, screeningFailures: 0, randomized: 0 }),
     })),
     months: [...months.entries()]

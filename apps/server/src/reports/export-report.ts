@@ -72,7 +72,7 @@ export function enrollmentLines(report: EnrollmentReport, language: Language): E
       screened: site.screened,
       screeningFailures: site.screeningFailures,
       randomized: site.randomized,
-      target: report.targetPerSite,
+      target: site.target,
     })),
     ...report.months.map((month) => ({
       site: all,

@@ -200,6 +200,54 @@ describeWithDatabase('reports over data the test saves', (database) => {
     ]);
   });
 
+  it('measures each site against its own target, which only data management sets (audited)', async () => {
+    const demo = await demoStudyIds(database().db);
+    const site1 = demo.siteId('01');
+    const site2 = demo.siteId('02');
+    const targetUrl = (siteId: number) => `/api/studies/${studyId}/sites/${siteId}/enrollment-target`;
+    const targets = async () =>
+      Object.fromEntries(
+        (await report('dm', 'enrollment')).sites.map(
+          (site: { siteId: number; target: number; targetIsDefault: boolean }) => [
+            site.siteId,
+            [site.target, site.targetIsDefault],
+          ],
+        ),
+      );
+    const { targetPerSite } = await report('dm', 'enrollment');
+    expect((await targets())[site1]).toEqual([targetPerSite, true]);
+
+    const set = await as('dm', 'PUT', targetUrl(site1), { target: 15 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ siteId: site1, target: 15, targetIsDefault: false });
+    expect((await targets())[site1]).toEqual([15, false]);
+    expect((await targets())[site2]).toEqual([targetPerSite, true]);
+    // The monitor and the site staff read the target but may not change it.
+    for (const who of ['cra', 'pi', 'crc'])
+      expect((await as(who, 'PUT', targetUrl(site1), { target: 3 })).statusCode).toBe(403);
+    // Not a site of this study; not a whole positive number; not a known field.
+    expect((await as('dm', 'PUT', targetUrl(2_000_000), { target: 3 })).statusCode).toBe(404);
+    for (const body of [{ target: 0 }, { target: 1.5 }, { target: '12' }, {}, { target: 3, extra: 1 }])
+      expect((await as('dm', 'PUT', targetUrl(site1), body)).statusCode).toBe(400);
+    // The same value again writes nothing; null returns the site to the default.
+    await as('dm', 'PUT', targetUrl(site1), { target: 15 });
+    const reset = await as('dm', 'PUT', targetUrl(site1), { target: null });
+    expect(reset.json()).toEqual({ siteId: site1, target: targetPerSite, targetIsDefault: true });
+    const audited = await database()
+      .db.selectFrom('audit_events')
+      .select(['before', 'after', 'site_id'])
+      .where('event_type', '=', 'site.enrollment_target_changed')
+      .orderBy('id')
+      .execute();
+    const code = (await report('dm', 'enrollment')).sites.find(
+      (site: { siteId: number }) => site.siteId === site1,
+    ).siteCode;
+    expect(audited).toEqual([
+      { site_id: site1, before: { site: code, target: null }, after: { site: code, target: 15 } },
+      { site_id: site1, before: { site: code, target: 15 }, after: { site: code, target: null } },
+    ]);
+  });
+
   it('refuses a report that does not exist and a bad filter with 400', async () => {
     expect((await as('dm', 'GET', `/api/studies/${studyId}/reports/nothing`)).statusCode).toBe(400);
     expect(

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
 import {
+  enrollmentTargetParamsSchema,
+  enrollmentTargetRequestSchema,
+  enrollmentTargetResponseSchema,
   type ReportKey,
   type ReportResponse,
   reportDownloadQuerySchema,
@@ -23,6 +26,7 @@ import { missingFormsReport } from './missing-forms-report.ts';
 import { protocolDeviationsReport } from './protocol-deviations-report.ts';
 import { queryAgingReport } from './query-aging-report.ts';
 import { type ReportContext, reportContext } from './report-context.ts';
+import { setEnrollmentTarget } from './set-enrollment-target.ts';
 
 /** The file names' middle part, one per report. */
 const fileNames: Record<ReportKey, string> = {
@@ -114,5 +118,29 @@ export function registerReportRoutes(app: App, context: AppContext): void {
         .header('cache-control', 'no-store')
         .send(Buffer.isBuffer(file) ? file : Readable.from(file));
     },
+  );
+
+  app.put(
+    '/api/studies/:studyId/sites/:siteId/enrollment-target',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "A site's enrollment target for the enrollment report (DM, ADMIN; null: the study default; audited)",
+        params: enrollmentTargetParamsSchema,
+        body: enrollmentTargetRequestSchema,
+        response: { 200: enrollmentTargetResponseSchema },
+      },
+    },
+    async (request) =>
+      setEnrollmentTarget(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.siteId,
+        request.body.target,
+      ),
   );
 }

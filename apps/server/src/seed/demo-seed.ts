@@ -10,6 +10,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
+import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
@@ -113,6 +114,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
   if (options.subjects) {
     // Before the subjects: their lab results are flagged against these ranges as they are saved.
     await seedDemoLabRanges(db, { studyId: study, siteIds, dataManager: 'dm@demo.cdms' });
+    await seedDemoEnrollmentTargets(db, { studyId: study, siteIds, dataManager: 'dm@demo.cdms' });
     await seedDemoSubjects(db, {
       studyId: study,
       siteIds,
