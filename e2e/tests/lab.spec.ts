@@ -89,8 +89,11 @@ test.describe('lab normal ranges', () => {
       `/subject-list/subject/subject-detail/${STUDY_ID}?subject-id=${subject.subjectId}&subject-pk=${subject.id}&depth-1=v1&depth-2=labTest`,
     );
     const form = crcPage.locator('[data-form="labTest"]');
-    await form.getByLabel(/검체 채취일/).fill(koreanDate(0));
     const flag = crcPage.getByTestId('lab-flag-wbcResult');
+    // A specimen from before the new range: the demo's range in force then applies, as it is typed.
+    await form.getByLabel(/^검체 채취일/).fill(koreanDate(3));
+    await expect(flag).toContainText('4–10');
+    await form.getByLabel(/^검체 채취일/).fill(koreanDate(0));
     await expect(flag).toContainText('4.5–9.5');
     await form.getByRole('textbox', { name: '백혈구(WBC) 결과 (필수)', exact: true }).fill('9.5');
     await expect(flag.getByRole('status')).toHaveCount(0); // the high limit itself is normal

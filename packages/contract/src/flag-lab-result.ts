@@ -34,3 +34,45 @@ export function labRangeLimitsText(range: {
         : `≥ ${range.low ?? ''}`;
   return range.unit ? `${limits} ${range.unit}` : limits;
 }
+
+/** One of a site's ranges for a test that fits the subject (sex, age), with the day it took effect. */
+export interface DatedLabRange {
+  id: number;
+  testKey: string;
+  unit: string;
+  low: number | null;
+  high: number | null;
+  /** YYYY-MM-DD: in force from this day on, until a newer one of the same test. */
+  effectiveFrom: string;
+  /** Limited to the subject's sex: chosen before a general range of the same day. */
+  sexLimited: boolean;
+}
+
+/**
+ * The range per test in force on `onDate` among ranges that fit the subject: the newest effective on
+ * or before the date, of equal dates the one for the subject's sex, then the later entered. The server
+ * (flags, queries) and the browser (the flag as the specimen date and the result are typed) choose
+ * alike; the listing's SQL mirrors it.
+ */
+export function rangesInForceOn(
+  ranges: readonly DatedLabRange[],
+  onDate: string,
+): Map<string, { testKey: string; unit: string; low: number | null; high: number | null }> {
+  const inForce = ranges
+    .filter((range) => range.effectiveFrom <= onDate)
+    .sort(
+      (a, b) =>
+        b.effectiveFrom.localeCompare(a.effectiveFrom) ||
+        Number(b.sexLimited) - Number(a.sexLimited) ||
+        b.id - a.id,
+    );
+  const chosen = new Map<
+    string,
+    { testKey: string; unit: string; low: number | null; high: number | null }
+  >();
+  for (const range of inForce) {
+    if (chosen.has(range.testKey)) continue;
+    chosen.set(range.testKey, { testKey: range.testKey, unit: range.unit, low: range.low, high: range.high });
+  }
+  return chosen;
+}

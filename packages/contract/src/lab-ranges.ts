@@ -87,6 +87,13 @@ export const appliedLabRangeSchema = z.object({
 });
 export type AppliedLabRange = z.infer<typeof appliedLabRangeSchema>;
 
+/** A range fitting the subject with the day it took effect (`flag-lab-result.ts` `DatedLabRange`). */
+export const datedLabRangeSchema = appliedLabRangeSchema.extend({
+  id: z.number().int(),
+  effectiveFrom: z.string(),
+  sexLimited: z.boolean(),
+});
+
 /** out: H or L; significant: judged clinically significant (CS) whatever the range says. */
 export const labResultFlagFilters = ['all', 'H', 'L', 'CS'] as const;
 export const LAB_RESULT_PAGE_SIZES = [10, 50, 100] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
-import { appliedLabRangeSchema } from './lab-ranges.ts';
+import { datedLabRangeSchema } from './lab-ranges.ts';
 import { REASON_MAX, reasonSchema } from './reason.ts';
 import { formSdvSchema, sdvFormStates } from './sdv.ts';
 
@@ -115,11 +115,11 @@ export const formDataResponseSchema = z.object({
   /** The form's SDV marks and its state against the plan. */
   sdv: formSdvSchema,
   /**
-   * On the labTest form: the site's normal range per test that applies to this subject (sex, age) on the
-   * saved specimen date (today before one is saved), for the browser to flag results as they are typed.
-   * Empty on other forms.
+   * On the labTest form: the site's normal ranges that fit this subject (sex, age), each with the day it
+   * took effect, for the browser to flag results as they are typed against the range in force on the
+   * specimen date as typed (today while it is empty; `rangesInForceOn`). Empty on other forms.
    */
-  labRanges: z.array(appliedLabRangeSchema),
+  labRanges: z.array(datedLabRangeSchema),
   abilities: z.object({
     /** Enter and change data: the role allows it and no freeze or lock holds the form. */
     edit: z.boolean(),

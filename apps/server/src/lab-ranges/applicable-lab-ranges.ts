@@ -1,4 +1,4 @@
-import type { AppliedLabRange, LabSex } from '@cdms/contract';
+import { type AppliedLabRange, type DatedLabRange, type LabSex, rangesInForceOn } from '@cdms/contract';
 import type { JsonValue, SubjectData } from '@cdms/study';
 import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
@@ -59,40 +59,43 @@ export async function loadSiteLabRanges(
 }
 
 /**
- * The range per test that applies on `onDate` to this subject: in force (effective on or before the
- * date), sex and age limits fitting (a subject of unknown sex or age gets only ranges without that
- * limit); the newest first, and of equal dates the one with a sex limit, then the later entered.
- * `list-lab-results.ts` makes the same choice in SQL.
+ * The site's ranges that fit this subject, whatever their date: sex and age limits fitting (a subject
+ * of unknown sex or age gets only ranges without that limit). The form read sends these, so the
+ * browser follows the specimen date as it is typed.
+ */
+export function rangesFittingSubject(
+  ranges: readonly SiteLabRange[],
+  subject: Pick<LabRangeSubject, 'sex' | 'age'>,
+): DatedLabRange[] {
+  return ranges
+    .filter(
+      (range) =>
+        (range.sex === null || range.sex === subject.sex) &&
+        (range.age_min === null || (subject.age !== null && range.age_min <= subject.age)) &&
+        (range.age_max === null || (subject.age !== null && range.age_max >= subject.age)),
+    )
+    .map((range) => ({
+      id: range.id,
+      testKey: range.test_key,
+      unit: range.unit,
+      low: range.low,
+      high: range.high,
+      effectiveFrom: range.effective_from,
+      sexLimited: range.sex !== null,
+    }));
+}
+
+/**
+ * The range per test that applies on `onDate` to this subject: of the ranges fitting the subject, the
+ * one in force on the date (the contract's `rangesInForceOn`: newest first, and of equal dates the one
+ * with a sex limit, then the later entered). `list-lab-results.ts` makes the same choice in SQL.
  */
 export function chooseLabRanges(
   ranges: readonly SiteLabRange[],
   subject: Pick<LabRangeSubject, 'sex' | 'age'>,
   onDate: string,
 ): Map<string, AppliedLabRange> {
-  const fitting = ranges.filter(
-    (range) =>
-      range.effective_from <= onDate &&
-      (range.sex === null || range.sex === subject.sex) &&
-      (range.age_min === null || (subject.age !== null && range.age_min <= subject.age)) &&
-      (range.age_max === null || (subject.age !== null && range.age_max >= subject.age)),
-  );
-  fitting.sort(
-    (a, b) =>
-      b.effective_from.localeCompare(a.effective_from) ||
-      Number(a.sex === null) - Number(b.sex === null) ||
-      b.id - a.id,
-  );
-  const chosen = new Map<string, AppliedLabRange>();
-  for (const range of fitting) {
-    if (chosen.has(range.test_key)) continue;
-    chosen.set(range.test_key, {
-      testKey: range.test_key,
-      unit: range.unit,
-      low: range.low,
-      high: range.high,
-    });
-  }
-  return chosen;
+  return rangesInForceOn(rangesFittingSubject(ranges, subject), onDate);
 }
 
 /** The site's ranges that apply to this subject on `onDate`, by test key. */

@@ -1,4 +1,4 @@
-import { flagLabResult, type LabResultRow } from '@cdms/contract';
+import { type DatedLabRange, flagLabResult, type LabResultRow, rangesInForceOn } from '@cdms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -168,13 +168,26 @@ describeWithDatabase('lab normal ranges', (database) => {
       subjectId = subject.json().id;
     });
 
-    it('the form read carries the ranges in force on the specimen date', async () => {
+    it("the form read carries the site's ranges with their dates; the one in force on the specimen date flags", async () => {
       await saveLab({ specimenDate: '2025-03-03', wbcResult: 10, hemoglobinResult: 12 });
       const form = (await as('pi', 'GET', formUrl())).json();
-      const byTest = new Map(form.labRanges.map((r: { testKey: string }) => [r.testKey, r]));
-      expect(byTest.get('wbc')).toEqual({ testKey: 'wbc', unit: '10³/µL', low: 4, high: 10 });
-      // The June range is not yet in force on 2025-03-03.
-      expect(byTest.get('hemoglobin')).toMatchObject({ low: 12, high: 16 });
+      const ranges = form.labRanges as DatedLabRange[];
+      expect(ranges.filter((r) => r.testKey === 'wbc')).toEqual([
+        expect.objectContaining({ unit: '10³/µL', low: 4, high: 10, effectiveFrom: '2025-01-01' }),
+      ]);
+      // Both hemoglobin ranges: the browser picks by the specimen date as it is typed.
+      expect(
+        ranges
+          .filter((r) => r.testKey === 'hemoglobin')
+          .map((r) => [r.effectiveFrom, r.low])
+          .sort(),
+      ).toEqual([
+        ['2025-01-01', 12],
+        ['2025-06-01', 13],
+      ]);
+      // The June range is not yet in force on 2025-03-03, and is from 2025-06-01.
+      expect(rangesInForceOn(ranges, '2025-03-03').get('hemoglobin')).toMatchObject({ low: 12, high: 16 });
+      expect(rangesInForceOn(ranges, '2025-06-01').get('hemoglobin')).toMatchObject({ low: 13, high: 17 });
       // At the limits: normal, no query.
       expect(await outOfRangeQueries()).toEqual([]);
     });

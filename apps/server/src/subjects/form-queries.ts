@@ -16,9 +16,9 @@ import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
 import {
-  applicableLabRanges,
   labRangeSubjectOf,
-  specimenDateOf,
+  loadSiteLabRanges,
+  rangesFittingSubject,
 } from '../lab-ranges/applicable-lab-ranges.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
@@ -86,18 +86,14 @@ export async function formData(
     .orderBy('id')
     .execute();
   const comments = await listComments(db, subject.id, visitKey, formKey);
-  // The labTest form carries the site's ranges for this subject, so the browser flags H/L as one types.
+  // The labTest form carries the site's ranges for this subject with their dates, so the browser flags
+  // H/L as one types, against the range in force on the specimen date being typed.
   const labRanges =
     formKey === LAB_FORM_KEY
-      ? [
-          ...(
-            await applicableLabRanges(
-              db,
-              labRangeSubjectOf(subject.site_id, evaluation.data),
-              specimenDateOf(evaluation.data, visitKey) ?? todayInKorea(),
-            )
-          ).values(),
-        ]
+      ? rangesFittingSubject(
+          await loadSiteLabRanges(db, subject.site_id),
+          labRangeSubjectOf(subject.site_id, evaluation.data),
+        )
       : [];
   // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts).
   return withFormHoldsAndSdv(db, principal, subject, definition, {

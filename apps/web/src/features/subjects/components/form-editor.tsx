@@ -1,6 +1,7 @@
 import {
   type AuditEntry,
   casebookPdfPath,
+  type DatedLabRange,
   type FormDataResponse,
   isSigningForm,
   randomizationForm,
@@ -734,11 +735,16 @@ export function FormEditor({
     ),
     [formData.sdv.items, canVerify, sdvPending, modals],
   );
-  // The labTest form's ranges by result item (`wbcResult`…), for the flag beside each result.
-  const labRangeByItem = useMemo(
-    () => new Map(formData.labRanges.map((range) => [`${range.testKey}Result`, range])),
-    [formData.labRanges],
-  );
+  // The labTest form's ranges by result item (`wbcResult`…), for the flag beside each result; the one in
+  // force is chosen by the specimen date as it is typed.
+  const labRangesByItem = useMemo(() => {
+    const byItem = new Map<string, DatedLabRange[]>();
+    for (const range of formData.labRanges) {
+      const itemKey = `${range.testKey}Result`;
+      byItem.set(itemKey, [...(byItem.get(itemKey) ?? []), range]);
+    }
+    return byItem;
+  }, [formData.labRanges]);
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
       const sdv = sdvControl(item.key, labelId);
@@ -753,14 +759,15 @@ export function FormEditor({
             onOpen={() => openQueries(item.key)}
           />
         ) : null;
-      const labRange = labRangeByItem.get(item.key);
-      const labFlag = labRange ? (
+      const labRanges = labRangesByItem.get(item.key);
+      const labFlag = labRanges ? (
         <LabResultFlag
           store={store}
           visitKey={visitKey}
           formKey={formKey}
           itemKey={item.key}
-          range={labRange}
+          testKey={item.key.slice(0, -'Result'.length)}
+          ranges={labRanges}
         />
       ) : null;
       if (!history && !queryButton && !labFlag && !formData.sdv.items[item.key]) return null;
@@ -780,7 +787,7 @@ export function FormEditor({
       queriesByItem,
       canRaise,
       openQueries,
-      labRangeByItem,
+      labRangesByItem,
       store,
       visitKey,
       formKey,
