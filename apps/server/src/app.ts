@@ -29,6 +29,8 @@ import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
+import { startNotificationWorker } from './notifications/notification-worker.ts';
+import { logOnlyEmailSender, logOnlySmsSender, smtpEmailSender } from './notifications/senders.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { registerReportRoutes } from './reports/routes.ts';
@@ -49,6 +51,8 @@ export interface BuildAppOptions {
    * to drive claims and runs themselves.
    */
   exportRunner?: boolean;
+  /** Deliver queued notifications from this process (default: yes). Tests of the outbox turn it off. */
+  notificationWorker?: boolean;
 }
 
 /** Logs never carry credentials: cookies, tokens and any field named like a password. */
@@ -176,6 +180,16 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     app.addHook('onClose', () => runner.stop());
   }
   registerDataExportRoutes(app, context, exportRunner);
+  if (options.notificationWorker ?? true) {
+    const log = (message: string, fields: Record<string, unknown>) => app.log.warn(fields, message);
+    const { smtp } = context.config;
+    const worker = startNotificationWorker(context.database.db, {
+      email: smtp.url ? smtpEmailSender(smtp.url, smtp.from) : logOnlyEmailSender(log),
+      sms: logOnlySmsSender(log),
+      onError: (error) => app.log.error({ err: error }, 'notification worker'),
+    });
+    app.addHook('onClose', () => worker.stop());
+  }
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 

@@ -78,6 +78,24 @@ describe('loadConfig', () => {
     expect(message).not.toContain(shortKey);
   });
 
+  it('reads the SMTP settings and never repeats the URL, which may hold a password', () => {
+    expect(loadConfig({}).smtp).toEqual({ url: undefined, from: 'CDMS <no-reply@localhost>' });
+    const url = 'smtp://cdms:s3cret@mail.example.org:587';
+    expect(loadConfig({ SMTP_URL: url, SMTP_FROM: 'CDMS <cdms@example.org>' }).smtp).toEqual({
+      url,
+      from: 'CDMS <cdms@example.org>',
+    });
+    const wrong = 'http://cdms:s3cret@mail.example.org';
+    let message = '';
+    try {
+      loadConfig({ SMTP_URL: wrong });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/SMTP_URL=\(hidden\): must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(message).not.toContain('s3cret');
+  });
+
   it('takes an owner URL for migrations only together with DATABASE_URL', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://cdms_app@db/cdms',

@@ -83,6 +83,11 @@ const configSchema = z.object({
   CDMS_DEMO: booleanFlag.optional(),
   SUPPORT_EMAIL: z.email().default('support@demo.cdms'),
   SUPPORT_PHONE: z.string().max(40).default(''),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_FROM: z.string().min(3).max(200).default('CDMS <no-reply@localhost>'),
 });
 
 export type Config = {
@@ -125,6 +130,8 @@ export type Config = {
   seedDemo: boolean;
   /** Shown in the header's support panel. */
   support: { email: string; phone: string };
+  /** Issue 18: where e-mail notifications leave (none: they are logged and marked not sent). */
+  smtp: { url: string | undefined; from: string };
 };
 
 export class ConfigError extends Error {
@@ -136,7 +143,8 @@ export class ConfigError extends Error {
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
-const SECRET_VARIABLES = new Set(['AUDIT_CHECKPOINT_KEY']);
+// SMTP_URL may carry the mail server's password.
+const SECRET_VARIABLES = new Set(['AUDIT_CHECKPOINT_KEY', 'SMTP_URL']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`PORT=`) means "not set", as in most shells' habits.
@@ -184,5 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     seedDemo: values.CDMS_DEMO ?? (values.DATABASE_URL === undefined && values.NODE_ENV !== 'production'),
     support: { email: values.SUPPORT_EMAIL, phone: values.SUPPORT_PHONE },
+    smtp: { url: values.SMTP_URL, from: values.SMTP_FROM },
   };
 }

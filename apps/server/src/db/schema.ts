@@ -42,6 +42,8 @@ export interface Database {
   data_exports: DataExportsTable;
   data_export_chunks: DataExportChunksTable;
   lab_ranges: LabRangesTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -534,4 +536,35 @@ export interface LabRangesTable {
   updated_by: number;
   updated_at: Timestamp;
   retired_at: NullableTimestamp;
+}
+
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
+
+/** Issue 18: the notification outbox and alarm log (migration 2026-11-27T1600). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  study_id: number | null;
+  site_id: number | null;
+  event_type: string;
+  channel: 'email' | 'sms';
+  recipient_user_id: number | null;
+  recipient_address: string;
+  subject: string;
+  body: string;
+  status: Generated<'queued' | 'sending' | 'sent' | 'failed' | 'not_sent'>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  claimed_by: OptionalText;
+  claimed_at: NullableTimestamp;
+  last_error: OptionalText;
+  dedupe_key: OptionalText;
+  created_at: CreatedAt;
+  sent_at: NullableTimestamp;
+}
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface NotificationPreferencesTable {
+  user_id: number;
+  event_type: string;
+  email: boolean;
 }

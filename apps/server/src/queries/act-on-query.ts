@@ -10,6 +10,7 @@ import type { Database, QueryRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
 import { queryHoldTarget, refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
+import { notifyQueryEvent } from '../notifications/notify-query.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import {
@@ -223,6 +224,8 @@ export async function applyActionInTransaction(
     },
     reason: action === 'close' || action === 'cancel' || action === 'reopen' ? text : null,
   });
+  if (action === 'answer')
+    await notifyQueryEvent(trx, definition, query, 'query_answered', principal.user.id);
 }
 
 export async function actOnQuery(

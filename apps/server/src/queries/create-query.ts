@@ -9,6 +9,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { notifyQueryEvent } from '../notifications/notify-query.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { refreshAfterQueryChange } from '../subjects/form-data.ts';
@@ -128,6 +129,21 @@ export async function createQuery(
         text: request.text,
       },
     });
+    await notifyQueryEvent(
+      trx,
+      current.definition,
+      {
+        id: query.id,
+        study_id: studyId,
+        site_id: subject.site_id,
+        subject_id: subject.id,
+        visit_key: request.visitKey,
+        form_key: request.formKey,
+        opened_by: principal.user.id,
+      },
+      'query_opened',
+      principal.user.id,
+    );
     await refreshAfterQueryChange(trx, current.definition, subject.id);
     await refreshSubjectFacts(trx, subject.id, { definition: current.definition });
     return query.id;

@@ -36,7 +36,8 @@ const sessions = new Map<string, SignedIn | undefined>();
 
 beforeAll(async () => {
   database = await createTestDatabase('pglite');
-  app = await buildTestApp(database);
+  // No notification worker: the demo's queued e-mails would change the outbox under the fingerprint.
+  app = await buildTestApp(database, {}, { notificationWorker: false });
   // The living demo: real subjects, forms, notices and signatures for the requests' ids to meet.
   await seedDemo(database.db, { subjects: true });
   await app.ready();

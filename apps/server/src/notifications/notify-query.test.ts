@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import type { App } from '../http/types.ts';
+
+/**
+ * Issue 18: a query opened by the monitor reaches the site's staff, its answer the site's monitors —
+ * written to the outbox in the query's transaction, in each recipient's language, without the query's
+ * text. The worker is off: this test reads the outbox itself.
+ */
+describeWithDatabase('query notifications', (database) => {
+  let app: App;
+  let studyId: number;
+  const session: Record<string, SignedIn> = {};
+  const as = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    app.inject({ method, url, headers: session[who]?.headers ?? {}, ...(payload ? { payload } : {}) });
+  const outbox = () =>
+    database()
+      .db.selectFrom('notifications')
+      .innerJoin('users', 'users.id', 'notifications.recipient_user_id')
+      .select(['users.email', 'event_type', 'channel', 'subject', 'body', 'status', 'site_id'])
+      .orderBy('notifications.id')
+      .execute();
+
+  beforeAll(async () => {
+    await seedDemo(database().db);
+    app = await buildTestApp(database(), {}, { notificationWorker: false });
+    await app.ready();
+    for (const who of ['crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
+    studyId = (await demoStudyIds(database().db)).studyId;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("tells site 02's coordinator of a query, and the monitor of the answer", async () => {
+    const demo = await demoStudyIds(database().db);
+    const created = await as('crc', 'POST', `/api/studies/${studyId}/subjects`, {
+      siteId: demo.siteId('02'),
+      consentDate: '2025-03-03',
+      initials: 'NTF',
+    });
+    const subject = created.json() as { id: number; subjectId: string };
+    const text = 'Sex differs from the source document';
+    const opened = await as('cra', 'POST', `/api/studies/${studyId}/queries`, {
+      subjectPk: subject.id,
+      visitKey: 'v1',
+      formKey: 'demographicInfo',
+      itemPath: 'v1.demographicInfo.gender',
+      text,
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const queryId = opened.json().id as number;
+    expect(await outbox()).toEqual([
+      expect.objectContaining({
+        email: 'crc@demo.cdms',
+        event_type: 'query_opened',
+        channel: 'email',
+        status: 'queued',
+        site_id: demo.siteId('02'),
+      }),
+    ]);
+    const [mail] = await outbox();
+    expect(mail?.subject).toContain(subject.subjectId);
+    expect(mail?.subject).toContain('쿼리 발행');
+    expect(mail?.body).not.toContain(text);
+
+    const answered = await as('crc', 'POST', `/api/studies/${studyId}/queries/${queryId}/answer`, {
+      text: 'Corrected after checking the source.',
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const afterAnswer = (await outbox()).filter((row) => row.event_type === 'query_answered');
+    // The monitor of sites 01 and 02, who also opened it: one message.
+    expect(afterAnswer.map((row) => row.email)).toEqual(['cra@demo.cdms']);
+    expect(afterAnswer[0]?.body).not.toContain('Corrected');
+  });
+});
