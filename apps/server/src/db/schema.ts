@@ -24,6 +24,7 @@ export interface Database {
   subjects: SubjectsTable;
   subject_facts: SubjectFactsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
+  subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
   form_instances: FormInstancesTable;
   item_values: ItemValuesTable;
@@ -286,6 +287,21 @@ export interface SubjectVisitWindowsTable {
   latest_date: string;
 }
 export type SubjectVisitWindowRow = Selectable<SubjectVisitWindowsTable>;
+
+/** The read model's scheduled visits, each with its forms' gaps and deviations (the reports read these). */
+export interface SubjectVisitsTable {
+  subject_id: number;
+  visit_key: string;
+  visit_date: string | null;
+  window_closes: string | null;
+  empty_forms: string[];
+  incomplete_forms: string[];
+  eligible_failing_criteria: string | null;
+  device_applied_on: string | null;
+  pregnancy_test_missing: PregnancyTestMissing | null;
+}
+export type SubjectVisitRow = Selectable<SubjectVisitsTable>;
+export type PregnancyTestMissing = 'notRecorded' | 'noResult';
 
 export interface SubjectNumberCountersTable {
   study_id: number;

@@ -16,7 +16,7 @@ import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '4';
+export const READ_MODEL_VERSION = '5';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 
@@ -45,6 +45,7 @@ export async function computeReadModelRows(
 
 async function storeBatch(trx: Transaction<Database>, ids: number[], rows: SubjectReadModelRows[]) {
   await trx.deleteFrom('subject_visit_windows').where('subject_id', 'in', ids).execute();
+  await trx.deleteFrom('subject_visits').where('subject_id', 'in', ids).execute();
   await trx.deleteFrom('subject_facts').where('subject_id', 'in', ids).execute();
   if (rows.length > 0)
     await trx
@@ -57,6 +58,14 @@ async function storeBatch(trx: Transaction<Database>, ids: number[], rows: Subje
     await trx
       .insertInto('subject_visit_windows')
       .values(windows.slice(start, start + 5000))
+      .execute();
+  }
+  const visits = rows.flatMap((row) => row.visits);
+  // 9 columns a row: 5,000 rows stay under the limit too.
+  for (let start = 0; start < visits.length; start += 5000) {
+    await trx
+      .insertInto('subject_visits')
+      .values(visits.slice(start, start + 5000))
       .execute();
   }
 }

@@ -65,11 +65,42 @@ export async function storeSubjectRows(
 ): Promise<void> {
   if (!rows) {
     await trx.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId).execute();
+    await trx.deleteFrom('subject_visits').where('subject_id', '=', subjectId).execute();
     await trx.deleteFrom('subject_facts').where('subject_id', '=', subjectId).execute();
     return;
   }
   const { subject_id: _, ...changes } = rows.facts;
-  await trx
+  // The visits' rows ride along as data-modifying CTEs of the facts' upsert: every save pays for
+  // each round trip here. Visits the definition no longer schedules go; the others are inserted or
+  // updated where they differ (different keys, so the two parts cannot collide).
+  const visitKeys = rows.visits.map((visit) => visit.visit_key);
+  const withVisitsGone = trx.with('visits_gone', (db) => {
+    const gone = db.deleteFrom('subject_visits').where('subject_id', '=', subjectId);
+    return visitKeys.length > 0 ? gone.where('visit_key', 'not in', visitKeys) : gone;
+  });
+  const withVisits =
+    rows.visits.length === 0
+      ? withVisitsGone
+      : withVisitsGone.with('visits_stored', (db) =>
+          db
+            .insertInto('subject_visits')
+            .values(rows.visits)
+            .onConflict((conflict) =>
+              conflict
+                .columns(['subject_id', 'visit_key'])
+                .doUpdateSet((eb) => ({
+                  visit_date: eb.ref('excluded.visit_date'),
+                  window_closes: eb.ref('excluded.window_closes'),
+                  empty_forms: eb.ref('excluded.empty_forms'),
+                  incomplete_forms: eb.ref('excluded.incomplete_forms'),
+                  eligible_failing_criteria: eb.ref('excluded.eligible_failing_criteria'),
+                  device_applied_on: eb.ref('excluded.device_applied_on'),
+                  pregnancy_test_missing: eb.ref('excluded.pregnancy_test_missing'),
+                }))
+                .where(sql<boolean>`(subject_visits.*) is distinct from (excluded.*)`),
+            ),
+        );
+  await withVisits
     .insertInto('subject_facts')
     .values(rows.facts)
     .onConflict((conflict) =>

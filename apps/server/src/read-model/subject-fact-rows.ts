@@ -1,7 +1,7 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { ageBandOf } from '../dashboard/dashboard-figures.ts';
-import type { SubjectFactsRow, SubjectVisitWindowRow } from '../db/schema.ts';
+import type { SubjectFactsRow, SubjectVisitRow, SubjectVisitWindowRow } from '../db/schema.ts';
 import type { SubjectFacts } from '../subjects/subject-facts.ts';
 
 /**
@@ -13,6 +13,7 @@ import type { SubjectFacts } from '../subjects/subject-facts.ts';
 export interface SubjectReadModelRows {
   facts: SubjectFactsRow;
   windows: SubjectVisitWindowRow[];
+  visits: SubjectVisitRow[];
 }
 
 export function readModelRowsOf(
@@ -77,5 +78,16 @@ export function readModelRowsOf(
       sdv_complete_forms: subject.sdv.complete_forms,
     },
     windows,
+    visits: subject.visits.map((visit) => ({
+      subject_id: subject.id,
+      visit_key: visit.visitKey,
+      visit_date: visit.visitDate,
+      window_closes: visit.windowCloses,
+      empty_forms: visit.emptyForms,
+      incomplete_forms: visit.incompleteForms,
+      eligible_failing_criteria: visit.eligibleFailingCriteria,
+      device_applied_on: visit.deviceAppliedOn,
+      pregnancy_test_missing: visit.pregnancyTestMissing,
+    })),
   };
 }

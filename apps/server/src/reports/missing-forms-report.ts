@@ -1,15 +1,25 @@
 import type { MissingFormRow, MissingFormsReport, ReportFilter } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { formLabelOf, nothingInScope, type ReportContext, visitLabelOf } from './report-context.ts';
+import {
+  formLabelOf,
+  nothingInScope,
+  type PageRow,
+  type ReportContext,
+  visitLabelOf,
+} from './report-context.ts';
 
 /**
  * Missing forms (issue 17): the forms the definition expects at each visit a subject has done (its
  * visit date saved) or has let pass (window closed, not done, subject in follow-up) that are empty or
  * incomplete (saved with required items missing: the overview's "dash"), per site, subject and visit,
- * with the days since the visit (or since its window closed). Set-based SQL over `form_instances`,
- * `item_values` and `subject_visit_windows`; the expected (visit, form) pairs come from the definition
- * as a VALUES list, so only the page's rows and a few counts come back.
+ * with the days since the visit (or since its window closed).
+ *
+ * Read from the read model: each scheduled visit's row in `subject_visits` carries its date, the
+ * close of its window and its empty and incomplete forms (kept current by every save), so the report
+ * unnests ~6 rows per subject instead of joining every form and visit date of the trial per request
+ * (1.3 s at 5,000 subjects). Only "overdue" depends on today, and it is a comparison on the row.
+ * The expected (visit, form) pairs come from the definition as a VALUES list for the forms' order.
  */
 
 interface MissingRow {
@@ -21,6 +31,12 @@ interface MissingRow {
   state: 'empty' | 'incomplete';
   due_date: string;
   days: number | string;
+}
+
+interface SiteCount {
+  site_code: string;
+  empty: number | string;
+  incomplete: number | string;
 }
 
 /** The (visit, form) pairs of scheduled visits (those with a visit date: not consent, not "all"). */
@@ -40,39 +56,34 @@ function expectedForms(context: ReportContext): { visitKey: string; formKey: str
 function missingFormsSql(context: ReportContext, filter: ReportFilter): RawBuilder<unknown> | null {
   void filter;
   const expected = expectedForms(context);
-  const visitDate = context.definition?.visitDate;
-  if (nothingInScope(context) || expected.length === 0 || !visitDate) return null;
+  if (nothingInScope(context) || expected.length === 0) return null;
   const values = sql.join(
     expected.map((pair) => sql`(${pair.visitKey}::text, ${pair.formKey}::text, ${pair.order}::int)`),
   );
   const sites = sql.join(context.siteIds);
+  const today = sql`${context.today}::date`;
+  // A visit counts once done, or once overdue: not done, its window closed, the subject in follow-up.
+  // Its forms are unnested first (materialized: else the planner pairs every visit with every form
+  // of its visit in the definition before looking at the arrays, ~18 pairs per missing form).
   return sql`with expected(visit_key, form_key, form_order) as (values ${values}),
-    visits as (
-      select fi.subject_id, fi.visit_key, (iv.value #>> '{}') as due_date
-      from form_instances fi
-      join subject_facts f on f.subject_id = fi.subject_id
-      join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${visitDate.item}
-      where fi.form_key = ${visitDate.form} and fi.has_data
-        and f.study_id = ${context.studyId} and f.site_id in (${sites})
-        and jsonb_typeof(iv.value) = 'string'
-      union all
-      select w.subject_id, w.visit_key, w.latest_date::text as due_date
-      from subject_visit_windows w
-      where w.study_id = ${context.studyId} and w.site_id in (${sites})
-        and w.actual_date is null and w.subject_status = 'ongoing' and w.latest_date < ${context.today}::date
+    visit_forms as materialized (
+      select f.site_id, f.subject_id, f.screening_number, v.visit_key, m.form_key, m.state,
+        coalesce(v.visit_date, v.window_closes) as due_date
+      from subject_facts f
+      join subject_visits v on v.subject_id = f.subject_id
+      cross join lateral (
+        select unnest(v.empty_forms) as form_key, 'empty' as state
+        union all select unnest(v.incomplete_forms), 'incomplete'
+      ) m
+      where f.study_id = ${context.studyId} and f.site_id in (${sites})
+        and (v.visit_date is not null or (f.status = 'ongoing' and v.window_closes < ${today}))
     ),
     missing as (
-      select s.code as site_code, f.subject_id, f.screening_number, v.visit_key, e.form_key, e.form_order,
-        case when fi.id is null or not fi.has_data then 'empty' else 'incomplete' end as state,
-        v.due_date,
-        greatest(0, ${context.today}::date - v.due_date::date) as days
-      from visits v
-      join expected e on e.visit_key = v.visit_key
-      join subject_facts f on f.subject_id = v.subject_id
-      join sites s on s.id = f.site_id
-      left join form_instances fi
-        on fi.subject_id = v.subject_id and fi.visit_key = v.visit_key and fi.form_key = e.form_key
-      where fi.id is null or not fi.has_data or fi.status = 'dash'
+      select s.code as site_code, m.subject_id, m.screening_number, m.visit_key, m.form_key, e.form_order,
+        m.state, m.due_date::text as due_date, greatest(0, ${today} - m.due_date) as days
+      from visit_forms m
+      join expected e on e.visit_key = m.visit_key and e.form_key = m.form_key
+      join sites s on s.id = m.site_id
     )`;
 }
 
@@ -101,24 +112,33 @@ export async function missingFormsReport(
 ): Promise<MissingFormsReport> {
   const base = missingFormsSql(context, filter);
   if (!base) return { report: 'missingForms', total: 0, ...page, rows: [], bySite: [] };
-  const [rows, bySite] = await Promise.all([
-    sql<MissingRow>`${base} select * from missing ${ORDER}
-      limit ${page.size} offset ${(page.page - 1) * page.size}`.execute(db),
-    sql<{ site_code: string; empty: number | string; incomplete: number | string }>`${base}
-      select site_code, count(*) filter (where state = 'empty') as empty,
-        count(*) filter (where state = 'incomplete') as incomplete
-      from missing group by site_code order by site_code collate "C"`.execute(db),
-  ]);
-  const sites = bySite.rows.map((row) => ({
+  // One statement, so the missing forms are worked out once for the page and the counts: the
+  // counts per site as one JSON value (one row), the page's rows joined to it (none past the end).
+  const result = await sql<PageRow<MissingRow> & { by_site: SiteCount[] }>`${base}
+    select p.*, c.by_site
+    from (
+      select coalesce(json_agg(g order by g.site_code collate "C"), '[]') as by_site
+      from (
+        select site_code, count(*) filter (where state = 'empty') as empty,
+          count(*) filter (where state = 'incomplete') as incomplete
+        from missing group by site_code
+      ) g
+    ) c
+    left join (
+      select * from missing ${ORDER} limit ${page.size} offset ${(page.page - 1) * page.size}
+    ) p on true
+    ${ORDER}`.execute(db);
+  const sites = (result.rows[0]?.by_site ?? []).map((row) => ({
     siteCode: row.site_code,
     empty: Number(row.empty),
     incomplete: Number(row.incomplete),
   }));
+  const rows = result.rows.filter((row) => row.subject_id !== null) as MissingRow[];
   return {
     report: 'missingForms',
     total: sites.reduce((sum, site) => sum + site.empty + site.incomplete, 0),
     ...page,
-    rows: rows.rows.map((row) => presentRow(context, row)),
+    rows: rows.map((row) => presentRow(context, row)),
     bySite: sites,
   };
 }

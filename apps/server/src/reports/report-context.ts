@@ -47,6 +47,12 @@ export async function reportContext(
   };
 }
 
+/**
+ * A listing's page row read in one statement with the listing's counts (the counts as one row, the
+ * page left-joined to it): all nulls when the page is past the end.
+ */
+export type PageRow<Row> = { [Key in keyof Row]: Row[Key] | null };
+
 /** No site to read: a site role without sites, or a study without any. */
 export function nothingInScope(context: ReportContext): boolean {
   return context.siteIds.length === 0;

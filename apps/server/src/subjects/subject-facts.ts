@@ -7,12 +7,13 @@ import {
   type StudyDefinition,
   type VisitScheduleEntry,
 } from '@cdms/study';
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
 import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv/subject-sdv-counts.ts';
 import { signatureStatesOf } from '../signatures/signature-data.ts';
+import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from './visit-facts.ts';
 
 /**
  * The facts about each subject that lists, exports, the dashboard and the visit alarms show: one
@@ -55,6 +56,8 @@ export interface SubjectFacts {
   lastVisit: VisitDone | null;
   /** Every scheduled visit with its window and status as of `today`. */
   schedule: VisitScheduleEntry[];
+  /** Each scheduled visit's missing forms and protocol deviations (`visit-facts.ts`). */
+  visits: VisitFacts[];
   adverseEventCount: number;
   seriousAdverseEventCount: number;
   openQueryCount: number;
@@ -146,13 +149,12 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       (eb) => queryCount(eb, 'answered').as('answered_queries'),
       (eb) => queryCount(eb, 'open', 'manual').as('manual_open_queries'),
       (eb) => queryCount(eb, 'answered', 'manual').as('manual_answered_queries'),
-      (eb) =>
-        eb
-          .selectFrom('form_instances')
-          .select((inner) => inner.fn.countAll<number>().as('count'))
-          .whereRef('form_instances.subject_id', '=', 'subjects.id')
-          .where('form_instances.has_data', '=', true)
-          .as('saved_forms'),
+      // The saved forms themselves (visit, form, required items missing), for the count and the
+      // visits' missing forms (`visit-facts.ts`), in the same statement for the same reason.
+      sql<[string, string, boolean][] | null>`(select json_agg(json_build_array(fi.visit_key, fi.form_key,
+        fi.status = 'dash')) from form_instances fi where fi.subject_id = subjects.id and fi.has_data)`.as(
+        'saved_forms',
+      ),
     ])
     .where('subjects.study_id', '=', query.studyId)
     .where('subjects.deleted_at', 'is', null)
@@ -184,6 +186,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
             eb('form_instances.form_key', '=', source.formKey),
           ]),
         ),
+        eb('form_instances.form_key', 'in', DEVIATION_FORMS),
       ]),
     )
     .execute();
@@ -214,6 +217,11 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       const date = asText(asRecord(visitForms[visitDateSource?.form ?? ''])[visitDateSource?.item ?? '']);
       if (date) visitDates[visitKey] = date;
     }
+    const savedForms = (subject.saved_forms ?? []).map(
+      ([visitKey, formKey, missingRequired]): SavedForm => ({ visitKey, formKey, missingRequired }),
+    );
+    const schedule = computeVisitSchedule(query.definition, forms, { today: query.today });
+    const gender = asText(demographics[SOURCES.demographics.gender]);
     const visitsDone = query.definition.visits
       .filter((visit) => visitDates[visit.key] !== undefined)
       .map((visit): VisitDone => ({ visitKey: visit.key, date: visitDates[visit.key] as string }));
@@ -233,12 +241,13 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           ? null
           : formatRandomizationNumber(subject.institution_number, subject.randomization_sequence),
       randomizedAt: subject.randomized_at,
-      gender: asText(demographics[SOURCES.demographics.gender]),
+      gender,
       age: asNumber(demographics[SOURCES.demographics.age]),
       visitDates,
       firstVisit: visitsDone[0] ?? null,
       lastVisit: visitsDone.at(-1) ?? null,
-      schedule: computeVisitSchedule(query.definition, forms, { today: query.today }),
+      schedule,
+      visits: visitFactsOf(query.definition, { forms, savedForms, gender, schedule }),
       adverseEventCount: eventRows.length,
       seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
       openQueryCount: Number(subject.open_queries ?? 0),
@@ -252,7 +261,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           : null,
       dropoutReason:
         subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
-      savedFormCount: Number(subject.saved_forms ?? 0),
+      savedFormCount: savedForms.length,
       sdv: sdvOf.get(subject.id) ?? NO_SDV,
     };
   });
