@@ -363,7 +363,7 @@ describe('date windows relative to screening (the V1 visit date, 2025-03-10)', (
 
   it('lab: 2 weeks, at V1 only', () => {
     // The urine taken on the screening day (2025-03-10), as spec §5 asks of substituted results.
-    const urineOnScreeningDay = ['v1.labTest.urineSpecimenDate', '2025-03-10'] as const;
+    const urineOnScreeningDay: Change = ['v1.labTest.urineSpecimenDate', '2025-03-10'];
     expect(failing(evaluate([['v1.labTest.specimenDate', '2025-02-23'], urineOnScreeningDay]))).toEqual([
       'v1:labTest.specimenOutsideWindow',
     ]);
