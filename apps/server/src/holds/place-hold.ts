@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { notifySiteHold } from '../notifications/notify-hold.ts';
 import { presentHoldById } from './hold-presenter.ts';
 import {
   holdInForceOn,
@@ -84,5 +85,11 @@ export async function insertHold(
     after: { kind, level: target.level, visitKey: target.visitKey, formKey: target.formKey },
     reason,
   });
+  await notifySiteHold(
+    trx,
+    { id: hold.id, studyId: target.studyId, level: target.level, siteId: target.siteId, kind },
+    reason,
+    principal.user.id,
+  );
   return hold.id;
 }

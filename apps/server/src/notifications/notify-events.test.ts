@@ -4,11 +4,11 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 
 /**
- * Issue 18: a query opened by the monitor reaches the site's staff, its answer the site's monitors —
+ * Issue 18: a query opened by the monitor reaches the site's staff, its answer the site's monitors, a site lock its people —
  * written to the outbox in the query's transaction, in each recipient's language, without the query's
  * text. The worker is off: this test reads the outbox itself.
  */
-describeWithDatabase('query notifications', (database) => {
+describeWithDatabase('event notifications', (database) => {
   let app: App;
   let studyId: number;
   const session: Record<string, SignedIn> = {};
@@ -26,7 +26,7 @@ describeWithDatabase('query notifications', (database) => {
     await seedDemo(database().db);
     app = await buildTestApp(database(), {}, { notificationWorker: false });
     await app.ready();
-    for (const who of ['crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
+    for (const who of ['pi', 'crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
     studyId = (await demoStudyIds(database().db)).studyId;
   });
   afterAll(async () => {
@@ -73,5 +73,40 @@ describeWithDatabase('query notifications', (database) => {
     // The monitor of sites 01 and 02, who also opened it: one message.
     expect(afterAnswer.map((row) => row.email)).toEqual(['cra@demo.cdms']);
     expect(afterAnswer[0]?.body).not.toContain('Corrected');
+  });
+
+  it("tells a site's staff and monitor of its lock, with the reason; a subject's freeze sends nothing", async () => {
+    const demo = await demoStudyIds(database().db);
+    await database().db.deleteFrom('notifications').execute();
+    const placed = await as('dm', 'POST', `/api/studies/${studyId}/holds`, {
+      kind: 'locked',
+      target: { level: 'site', siteId: demo.siteId('02') },
+      reason: 'Interim analysis data cut',
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const rows = await outbox();
+    expect(rows.map((row) => row.email).sort()).toEqual(['cra@demo.cdms', 'crc@demo.cdms']);
+    expect(rows.every((row) => row.event_type === 'site_hold' && row.site_id === demo.siteId('02'))).toBe(
+      true,
+    );
+    expect(rows[0]?.subject).toContain('잠금');
+    expect(rows[0]?.body).toContain('Interim analysis data cut');
+
+    await database().db.deleteFrom('notifications').execute();
+    const subject = (
+      // At site 01: site 02 is locked now.
+      await as('pi', 'POST', `/api/studies/${studyId}/subjects`, {
+        siteId: demo.siteId('01'),
+        consentDate: '2025-03-03',
+        initials: 'NTH',
+      })
+    ).json() as { id: number };
+    const frozen = await as('cra', 'POST', `/api/studies/${studyId}/holds`, {
+      kind: 'frozen',
+      target: { level: 'subject', subjectPk: subject.id },
+      reason: 'Source review',
+    });
+    expect(frozen.statusCode, frozen.body).toBe(201);
+    expect(await outbox()).toEqual([]);
   });
 });
