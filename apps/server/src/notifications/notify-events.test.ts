@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
+import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 
 /**
  * Issue 18: a query opened by the monitor reaches the site's staff, its answer the site's monitors, a site lock its people —
@@ -26,7 +27,7 @@ describeWithDatabase('event notifications', (database) => {
     await seedDemo(database().db);
     app = await buildTestApp(database(), {}, { notificationWorker: false });
     await app.ready();
-    for (const who of ['pi', 'crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
+    for (const who of ['pi', 'si', 'crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
     studyId = (await demoStudyIds(database().db)).studyId;
   });
   afterAll(async () => {
@@ -93,14 +94,15 @@ describeWithDatabase('event notifications', (database) => {
     expect(rows[0]?.body).toContain('Interim analysis data cut');
 
     await database().db.deleteFrom('notifications').execute();
-    const subject = (
+    const subject =
       // At site 01: site 02 is locked now.
-      await as('pi', 'POST', `/api/studies/${studyId}/subjects`, {
-        siteId: demo.siteId('01'),
-        consentDate: '2025-03-03',
-        initials: 'NTH',
-      })
-    ).json() as { id: number };
+      (
+        await as('pi', 'POST', `/api/studies/${studyId}/subjects`, {
+          siteId: demo.siteId('01'),
+          consentDate: '2025-03-03',
+          initials: 'NTH',
+        })
+      ).json() as { id: number };
     const frozen = await as('cra', 'POST', `/api/studies/${studyId}/holds`, {
       kind: 'frozen',
       target: { level: 'subject', subjectPk: subject.id },
@@ -108,5 +110,43 @@ describeWithDatabase('event notifications', (database) => {
     });
     expect(frozen.statusCode, frozen.body).toBe(201);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('asks the principal investigator to sign again when signed data changes, once', async () => {
+    const demo = await demoStudyIds(database().db);
+    const subject = (
+      await as('pi', 'POST', `/api/studies/${studyId}/subjects`, {
+        siteId: demo.siteId('01'),
+        consentDate: '2025-03-03',
+        initials: 'NTS',
+      })
+    ).json() as { id: number; subjectId: string };
+    const formUrl = `/api/studies/${studyId}/subjects/${subject.id}/forms/v1/demographicInfo`;
+    const first = await as('si', 'PUT', formUrl, { values: { gender: 'F' }, version: 0 });
+    expect(first.statusCode, first.body).toBe(200);
+    const signed = await as('pi', 'POST', `/api/studies/${studyId}/subjects/${subject.id}/signature`, {
+      password: DEMO_PASSWORD,
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
+    await database().db.deleteFrom('notifications').execute();
+    const changed = await as('si', 'PUT', formUrl, {
+      values: { gender: 'M' },
+      version: first.json().version,
+      reasons: { gender: 'Entered wrongly' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const rows = await outbox();
+    expect(rows).toEqual([
+      expect.objectContaining({ email: 'pi@demo.cdms', event_type: 'casebook_to_sign' }),
+    ]);
+    expect(rows[0]?.subject).toContain(subject.subjectId);
+    // A second change finds no signature in force: nothing more to ask.
+    const again = await as('si', 'PUT', formUrl, {
+      values: { gender: 'F' },
+      version: changed.json().version,
+      reasons: { gender: 'Back to the source' },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await outbox()).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
+import { notifyResignRequired } from '../notifications/notify-signature.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
 
 /**
@@ -38,4 +39,5 @@ export async function invalidateSignatureOnChange(
     after: { state: 'invalidated', changedItems: changedPaths },
     reason: `Data changed after signing: ${changedPaths.join(', ')}`,
   });
+  await notifyResignRequired(trx, subject, actor.userId);
 }
