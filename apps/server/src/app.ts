@@ -30,6 +30,7 @@ import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { startNotificationWorker } from './notifications/notification-worker.ts';
+import { scheduleOverdueVisitReminders } from './notifications/remind-overdue-visits.ts';
 import { logOnlyEmailSender, logOnlySmsSender, smtpEmailSender } from './notifications/senders.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
@@ -51,7 +52,10 @@ export interface BuildAppOptions {
    * to drive claims and runs themselves.
    */
   exportRunner?: boolean;
-  /** Deliver queued notifications from this process (default: yes). Tests of the outbox turn it off. */
+  /**
+   * Deliver queued notifications from this process and write the daily overdue-visit reminders
+   * (default: yes). Tests that read the outbox or fingerprint the database turn it off.
+   */
   notificationWorker?: boolean;
 }
 
@@ -189,6 +193,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       onError: (error) => app.log.error({ err: error }, 'notification worker'),
     });
     app.addHook('onClose', () => worker.stop());
+    const reminders = scheduleOverdueVisitReminders(context.database.db, (error) =>
+      app.log.error({ err: error }, 'overdue visit reminders'),
+    );
+    app.addHook('onClose', async () => reminders.stop());
   }
   await registerUploadRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);

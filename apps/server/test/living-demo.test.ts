@@ -1,5 +1,6 @@
 import { beforeAll, describe } from 'vitest';
 import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
+import { demoNotificationChecks } from '../src/notifications/demo-notifications.checks.ts';
 import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
 import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
@@ -22,4 +23,6 @@ describeWithDatabase('the living demo', (database) => {
   describe('dashboard and list over it', () => demoFigureChecks(database));
   describe('its ODM exports', () => odmOverDemoChecks(database));
   describe('the standard reports over it', () => demoReportChecks(database));
+  // Last: the reminder writes to the outbox, which the checks above do not read.
+  describe('its notifications', () => demoNotificationChecks(database));
 });
