@@ -181,6 +181,21 @@ const cases: Case[] = [
     expected: everyone(204),
   },
   {
+    method: 'GET',
+    route: '/api/auth/notification-preferences',
+    request: () => ({ url: '/api/auth/notification-preferences' }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/auth/notification-preferences',
+    request: () => ({
+      url: '/api/auth/notification-preferences',
+      body: { preferences: [{ eventType: 'visit_overdue', email: false }] },
+    }),
+    expected: everyone(200),
+  },
+  {
     method: 'PUT',
     route: '/api/auth/password',
     // A wrong current password: authorised callers get as far as the check (422), nobody's password changes.

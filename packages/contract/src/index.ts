@@ -13,6 +13,7 @@ export * from './korea-time.ts';
 export * from './lab-ranges.ts';
 export * from './lock-rules.ts';
 export * from './notices.ts';
+export * from './notifications.ts';
 export * from './password-policy.ts';
 export * from './queries.ts';
 export * from './randomization.ts';

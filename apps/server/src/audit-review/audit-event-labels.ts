@@ -28,6 +28,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'user.updated': { ko: '사용자 수정', en: 'User updated' },
   'user.password_reset': { ko: '비밀번호 초기화', en: 'Password reset' },
   'user.second_factor_reset': { ko: '2단계 인증 초기화', en: 'Second factor reset' },
+  'user.notification_preferences_changed': { ko: '알림 메일 설정 변경', en: 'Notification e-mails changed' },
   'system.settings_changed': { ko: '시스템 설정 변경', en: 'System settings changed' },
   'site.created': { ko: '기관 생성', en: 'Site created' },
   'site.updated': { ko: '기관 수정', en: 'Site updated' },

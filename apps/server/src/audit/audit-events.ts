@@ -24,6 +24,7 @@ export const auditEventTypes = [
   'user.updated',
   'user.password_reset',
   'user.second_factor_reset',
+  'user.notification_preferences_changed',
   'system.settings_changed',
   'site.created',
   'site.updated',

@@ -5,6 +5,7 @@ import {
   type MeResponse,
   meOrSignedOutResponseSchema,
   meResponseSchema,
+  notificationPreferencesResponseSchema,
   recoveryCodesResponseSchema,
   renewResponseSchema,
   secondFactorChangeRequestSchema,
@@ -13,6 +14,7 @@ import {
   secondFactorRequiredResponseSchema,
   startSecondFactorEnrolmentRequestSchema,
   updateContactRequestSchema,
+  updateNotificationPreferencesRequestSchema,
 } from '@cdms/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -22,6 +24,10 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
+import {
+  readNotificationPreferences,
+  updateNotificationPreferences,
+} from '../notifications/notification-preferences.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
@@ -305,5 +311,38 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       await updateOwnContact(db, principalOf(request), actorOf(request), request.body.contact);
       return reply.status(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/auth/notification-preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'Own e-mail notification choices, per event type (issue 18)',
+        response: { 200: notificationPreferencesResponseSchema },
+      },
+    },
+    async (request) => readNotificationPreferences(db, principalOf(request).user.id),
+  );
+
+  app.put(
+    '/api/auth/notification-preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        ...errorResponses,
+        summary: 'Change own e-mail notification choices (audited)',
+        body: updateNotificationPreferencesRequestSchema,
+        response: { 200: notificationPreferencesResponseSchema },
+      },
+    },
+    async (request) =>
+      updateNotificationPreferences(
+        db,
+        actorOf(request),
+        principalOf(request).user.id,
+        request.body.preferences,
+      ),
   );
 }

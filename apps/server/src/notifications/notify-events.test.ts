@@ -34,6 +34,50 @@ describeWithDatabase('event notifications', (database) => {
     await app?.close();
   });
 
+  it("keeps each user's own e-mail choices (audited), and leaves out the e-mails turned off", async () => {
+    const url = '/api/auth/notification-preferences';
+    const initial = (await as('crc', 'GET', url)).json();
+    expect(initial.preferences).toHaveLength(6);
+    expect(initial.preferences.every((entry: { email: boolean }) => entry.email)).toBe(true);
+    const off = await as('crc', 'PUT', url, { preferences: [{ eventType: 'site_hold', email: false }] });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().preferences).toContainEqual({ eventType: 'site_hold', email: false });
+    // Another user's choices are their own.
+    expect((await as('cra', 'GET', url)).json().preferences).toContainEqual({
+      eventType: 'site_hold',
+      email: true,
+    });
+    for (const body of [
+      { preferences: [] },
+      { preferences: [{ eventType: 'everything', email: false }] },
+      { preferences: [{ eventType: 'site_hold', email: 'no' }] },
+      {
+        preferences: [
+          { eventType: 'site_hold', email: false },
+          { eventType: 'site_hold', email: true },
+        ],
+      },
+    ])
+      expect((await as('crc', 'PUT', url, body)).statusCode).toBe(400);
+    const audited = await database()
+      .db.selectFrom('audit_events')
+      .select(['before', 'after'])
+      .where('event_type', '=', 'user.notification_preferences_changed')
+      .execute();
+    expect(audited).toEqual([{ before: { site_hold: true }, after: { site_hold: false } }]);
+    // The same choice again changes nothing and writes no record.
+    await as('crc', 'PUT', url, { preferences: [{ eventType: 'site_hold', email: false }] });
+    expect(
+      await database()
+        .db.selectFrom('audit_events')
+        .select('id')
+        .where('event_type', '=', 'user.notification_preferences_changed')
+        .execute(),
+    ).toHaveLength(1);
+    // Back on, for the tests below.
+    await as('crc', 'PUT', url, { preferences: [{ eventType: 'site_hold', email: true }] });
+  });
+
   it("tells site 02's coordinator of a query, and the monitor of the answer", async () => {
     const demo = await demoStudyIds(database().db);
     const created = await as('crc', 'POST', `/api/studies/${studyId}/subjects`, {
