@@ -345,25 +345,25 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
   return (
     <>
       {hasToolbar ? (
-      <div className={listStyles.toolbar}>
-        {summary !== undefined ? (
-          <div className={listStyles.total} aria-live="polite">
-            {summary}
+        <div className={listStyles.toolbar}>
+          {summary !== undefined ? (
+            <div className={listStyles.total} aria-live="polite">
+              {summary}
+            </div>
+          ) : (
+            <span />
+          )}
+          <div className={listStyles.toolbarActions}>
+            {actions}
+            {hideable.length > 0 ? (
+              <ColumnsMenu
+                columns={hideable}
+                lastVisible={visibleColumns.length <= 1}
+                onShowAll={() => table.setColumnVisibility({})}
+              />
+            ) : null}
           </div>
-        ) : (
-          <span />
-        )}
-        <div className={listStyles.toolbarActions}>
-          {actions}
-          {hideable.length > 0 ? (
-            <ColumnsMenu
-              columns={hideable}
-              lastVisible={visibleColumns.length <= 1}
-              onShowAll={() => table.setColumnVisibility({})}
-            />
-          ) : null}
         </div>
-      </div>
       ) : null}
       {error && !rows ? (
         <ListLoadError
