@@ -142,11 +142,16 @@ export function FilterText({
   label,
   value,
   maxLength,
+  type = 'text',
+  placeholder,
   onChange,
 }: {
   label: string;
   value: string;
   maxLength: number;
+  /** `search` for a keyword over titles and text (the browser may offer a clear button). */
+  type?: 'text' | 'search';
+  placeholder?: string;
   onChange: (text: string) => void;
 }) {
   const id = useId();
@@ -157,8 +162,10 @@ export function FilterText({
       </label>
       <input
         id={id}
+        type={type}
         className={listStyles.input}
         maxLength={maxLength}
+        placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
