@@ -222,7 +222,7 @@ const labRoute: Route = {
   name: 'lab (normal ranges)',
   url: `/lab/${STUDY_ID}`,
   // The listing's count: both tables have their rows by then (the ranges come first).
-  ready: (page) => page.locator('p[aria-live="polite"]', { hasText: /\d/ }),
+  ready: (page) => page.locator('[aria-live="polite"]', { hasText: /\d/ }),
 };
 
 /** The CRA set's own entries (the later-issue pages share the placeholder). */

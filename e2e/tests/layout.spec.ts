@@ -199,7 +199,7 @@ test.describe('layout at 1000 and 1440px', () => {
       await checkPage(
         page,
         `/lab/${STUDY_ID}`,
-        (p) => p.locator('p[aria-live="polite"]', { hasText: /\d/ }),
+        (p) => p.locator('[aria-live="polite"]', { hasText: /\d/ }),
         (width) => screenshot(page, testInfo, `lab-${language}-${width}`),
       );
     }

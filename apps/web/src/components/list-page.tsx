@@ -5,9 +5,9 @@ import { Button } from './button.tsx';
 import listStyles from './list-page.module.css';
 
 /**
- * The parts every list page shares (subject list, query list; prototype-spec §2/§9): the collapsible
- * filter panel applied with one button, the page-size choice, the wide table that scrolls inside its
- * frame with sortable column headers. Filters, sort and size live in the URL; each page maps them.
+ * The parts every list page shares besides its table (prototype-spec §2/§9): the collapsible filter
+ * panel applied with one button, the page-size choice, the sort order, the downloads. Filters, sort
+ * and size live in the URL; each page maps them. The table itself is `data-table/DataTable`.
  */
 export { listStyles };
 
@@ -142,11 +142,16 @@ export function FilterText({
   label,
   value,
   maxLength,
+  type = 'text',
+  placeholder,
   onChange,
 }: {
   label: string;
   value: string;
   maxLength: number;
+  /** `search` for a keyword over titles and text (the browser may offer a clear button). */
+  type?: 'text' | 'search';
+  placeholder?: string;
   onChange: (text: string) => void;
 }) {
   const id = useId();
@@ -157,8 +162,10 @@ export function FilterText({
       </label>
       <input
         id={id}
+        type={type}
         className={listStyles.input}
         maxLength={maxLength}
+        placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
@@ -215,95 +222,6 @@ export function PageSizeSelect<T extends number>({
         ))}
       </select>
     </label>
-  );
-}
-
-/** A column header: a button that sorts by the column, `aria-sort` on the active one. */
-export function SortableHeader<K extends string>({
-  column,
-  label,
-  numeric = false,
-  sort,
-  order,
-  onSort,
-}: {
-  column: K;
-  label: string;
-  numeric?: boolean;
-  sort: K;
-  order: SortOrder;
-  onSort: (column: K) => void;
-}) {
-  const { t } = useTranslation('ui');
-  const active = sort === column;
-  return (
-    <th
-      scope="col"
-      className={numeric ? listStyles.numeric : undefined}
-      aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-    >
-      <button
-        type="button"
-        className={listStyles.sortButton}
-        data-active={active || undefined}
-        title={t('list.sortBy', { column: label })}
-        onClick={() => onSort(column)}
-      >
-        {label}
-        <span aria-hidden="true" className={listStyles.sortMark}>
-          {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
-        </span>
-      </button>
-    </th>
-  );
-}
-
-/** The wide table: it scrolls sideways inside its frame (reachable by keyboard), the page stays put. */
-export function ListTable({
-  label,
-  busy,
-  head,
-  children,
-}: {
-  label: string;
-  busy: boolean;
-  /** The header row's cells. */
-  head: ReactNode;
-  children: ReactNode;
-}) {
-  const { t } = useTranslation('ui');
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
-    <section className={listStyles.tableWrap} tabIndex={0} aria-label={label}>
-      <table className={listStyles.table} aria-busy={busy}>
-        <caption className={listStyles.visuallyHidden}>
-          {label} · {t('list.scrollHint')}
-        </caption>
-        <thead>
-          <tr>{head}</tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </section>
-  );
-}
-
-/** The one row of a table that has no rows yet (loading) or none at all. */
-export function ListTableMessage({
-  columns,
-  loading = false,
-  children,
-}: {
-  columns: number;
-  loading?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <tr>
-      <td colSpan={columns} className={listStyles.empty} role={loading ? 'status' : undefined}>
-        {children}
-      </td>
-    </tr>
   );
 }
 

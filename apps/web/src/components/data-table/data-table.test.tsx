@@ -211,6 +211,59 @@ describe('DataTable keyboard', () => {
   });
 });
 
+describe('DataTable row headers, totals and unfolded rows', () => {
+  it('draws a rowHeader column as row headers and footer rows in tfoot, outside sorting and paging', () => {
+    const total: Person = { id: 0, name: 'Total', age: people.reduce((sum, person) => sum + person.age, 0) };
+    renderTable({
+      columns: columns.map((column) => (column.id === 'name' ? { ...column, rowHeader: true } : column)),
+      sorting: { mode: 'client', initial: { column: 'age', order: 'desc' } },
+      footerRows: [total],
+      pager: { total: people.length, pageSize: 2, client: true },
+    });
+    const table = screen.getByRole('table', { name: /People/ });
+    const rowHeaders = within(table).getAllByRole('rowheader');
+    // The page of the sorted rows (oldest first, two a page), then the total that is on every page.
+    const oldestTwo = [...people].sort((a, b) => b.age - a.age).slice(0, 2);
+    expect(rowHeaders.map((cell) => cell.textContent)).toEqual([...oldestTwo.map((p) => p.name), 'Total']);
+    const footer = table.querySelector('tfoot') as HTMLElement;
+    expect(within(footer).getByRole('rowheader').textContent).toBe('Total');
+    expect(within(footer).getAllByRole('cell')[0]?.textContent).toBe(String(total.age));
+    // Sorting again leaves the total where it is.
+    fireEvent.click(screen.getByRole('button', { name: /Age/ }));
+    expect(within(table).getAllByRole('rowheader').at(-1)?.textContent).toBe('Total');
+  });
+
+  it('keyboard movement reaches the footer row after the last body row', () => {
+    renderTable({ footerRows: [{ id: 0, name: 'Total', age: 0 }] });
+    const last = screen.getByRole('link', { name: 'Park' }).closest('td') as HTMLElement;
+    act(() => last.focus());
+    fireEvent.keyDown(last, { key: 'ArrowDown' });
+    expect(document.activeElement?.closest('tfoot')).not.toBeNull();
+    expect(document.activeElement?.textContent).toBe('Total');
+  });
+
+  it('shows an unfolded row beneath its row, across every column, with the id its toggle controls', () => {
+    renderTable({
+      expandedRow: (person) =>
+        person.id === 2 ? { id: 'detail-2', content: <p>Visits of {person.name}</p> } : null,
+    });
+    const detail = document.getElementById('detail-2') as HTMLElement;
+    expect(detail.textContent).toBe('Visits of Ahn');
+    expect(detail.getAttribute('colspan')).toBe(String(columns.length));
+    const rows = within(screen.getByRole('table', { name: /People/ })).getAllByRole('row');
+    const ahn = rows.findIndex((row) => within(row).queryByRole('link', { name: 'Ahn' }));
+    expect(rows[ahn + 1]?.contains(detail)).toBe(true);
+    // Only the unfolded row has one: header, three rows, one detail.
+    expect(rows).toHaveLength(1 + people.length + 1);
+  });
+
+  it('leaves out the toolbar when it would be empty', () => {
+    renderTable({ columns: columns.map((column) => ({ ...column, hideable: false })) });
+    expect(screen.queryByRole('button', { name: /Columns/ })).toBeNull();
+    expect(document.querySelector('[aria-live]')).toBeNull();
+  });
+});
+
 describe('DataTable states', () => {
   it('says it is loading, says when there are no rows, and shows a load failure with a retry', () => {
     const { unmount } = renderTable({ rows: undefined });

@@ -14,6 +14,7 @@ import {
 } from '@tanstack/react-table';
 import {
   type FocusEvent,
+  Fragment,
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
@@ -59,6 +60,8 @@ export interface DataTableColumn<Row extends RowData, SortKey extends string = s
   className?: string;
   /** Extra class of the header cell (widths). */
   headerClassName?: string;
+  /** The column's cells name their row (`<th scope="row">`): the site of a per-site table. */
+  rowHeader?: boolean;
 }
 
 /**
@@ -104,6 +107,16 @@ export interface DataTableProps<Row extends RowData, SortKey extends string = st
    * rows are the whole list and the table shows the URL's page of them after sorting (admin lists).
    */
   pager?: { total: number; pageSize: number; param?: string; client?: boolean } | null;
+  /**
+   * Rows after the list (totals) in `<tfoot>`, drawn by the same columns, never sorted or paged; the
+   * first visible cell of each names its row.
+   */
+  footerRows?: readonly Row[];
+  /**
+   * A row unfolded: its detail in one full-width row beneath it, with `id` for the `aria-controls` of
+   * the row's own toggle button (which says `aria-expanded`); `null` for a folded row.
+   */
+  expandedRow?: (row: Row) => { id: string; content: ReactNode } | null;
 }
 
 const features = tableFeatures({
@@ -135,6 +148,8 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
   rowAttributes,
   fit = false,
   pager = null,
+  footerRows = NO_ROWS,
+  expandedRow,
 }: DataTableProps<Row, SortKey>) {
   const { t } = useTranslation('ui');
   const [hidden, setHidden] = useHiddenColumns(id);
@@ -221,7 +236,8 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
   // Roving tabindex: one cell of the table is in the tab order; arrows move it (row 0 = header).
   const tableRef = useRef<HTMLTableElement>(null);
   const [active, setActive] = useState<CellPosition>({ row: 0, column: 0 });
-  const gridRows = 1 + bodyRows.length;
+  const footer = rows === undefined ? NO_ROWS : footerRows;
+  const gridRows = 1 + bodyRows.length + footer.length;
   const activeCell = {
     row: Math.min(active.row, gridRows - 1),
     column: Math.min(active.column, Math.max(visibleColumns.length - 1, 0)),
@@ -296,27 +312,59 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
       toggle: (visible: boolean) => column.toggleVisibility(visible),
     }));
 
+  /** One row's cells; a row header cell (`rowHeader`, a footer's first) is a `<th scope="row">`. */
+  function cells(row: Row, rowIndex: number, gridRow: number, cellsOf: readonly string[], footerRow = false) {
+    return cellsOf.map((columnId, columnIndex) => {
+      const column = byId.get(columnId);
+      const classes = [
+        column?.numeric ? listStyles.numeric : '',
+        column?.wrap ? styles.wrap : '',
+        column?.className ?? '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const Cell = column?.rowHeader || (footerRow && columnIndex === 0) ? 'th' : 'td';
+      return (
+        <Cell
+          key={columnId}
+          scope={Cell === 'th' ? 'row' : undefined}
+          className={classes || undefined}
+          data-cell-row={gridRow}
+          data-cell-column={columnIndex}
+          tabIndex={tabIndexOf(gridRow, columnIndex)}
+        >
+          {column?.cell(row, rowIndex)}
+        </Cell>
+      );
+    });
+  }
+
+  const visibleIds = visibleColumns.map((column) => column.id);
+  const hasToolbar = summary !== undefined || actions !== undefined || hideable.length > 0;
+
   return (
     <>
-      <div className={listStyles.toolbar}>
-        {summary !== undefined ? (
-          <div className={listStyles.total} aria-live="polite">
-            {summary}
+      {hasToolbar ? (
+        <div className={listStyles.toolbar}>
+          {summary !== undefined ? (
+            <div className={listStyles.total} aria-live="polite">
+              {summary}
+            </div>
+          ) : (
+            <span />
+          )}
+          <div className={listStyles.toolbarActions}>
+            {actions}
+            {hideable.length > 0 ? (
+              <ColumnsMenu
+                columns={hideable}
+                lastVisible={visibleColumns.length <= 1}
+                onShowAll={() => table.setColumnVisibility({})}
+              />
+            ) : null}
           </div>
-        ) : (
-          <span />
-        )}
-        <div className={listStyles.toolbarActions}>
-          {actions}
-          {hideable.length > 0 ? (
-            <ColumnsMenu
-              columns={hideable}
-              lastVisible={visibleColumns.length <= 1}
-              onShowAll={() => table.setColumnVisibility({})}
-            />
-          ) : null}
         </div>
-      </div>
+      ) : null}
       {error && !rows ? (
         <ListLoadError
           title={error.title}
@@ -396,42 +444,46 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
                   </td>
                 </tr>
               ) : (
-                bodyRows.map((row, rowIndex) => (
-                  <tr
-                    key={row.id}
-                    {...rowAttributes?.(row.original)}
-                    className={
-                      [onRowClick ? styles.clickable : '', rowClassName?.(row.original) ?? '']
-                        .filter(Boolean)
-                        .join(' ') || undefined
-                    }
-                    onClick={onRowClick ? (event) => onRowClickEvent(event, row.original) : undefined}
-                  >
-                    {row.getVisibleCells().map((cell, columnIndex) => {
-                      const column = byId.get(cell.column.id);
-                      const classes = [
-                        column?.numeric ? listStyles.numeric : '',
-                        column?.wrap ? styles.wrap : '',
-                        column?.className ?? '',
-                      ]
-                        .filter(Boolean)
-                        .join(' ');
-                      return (
-                        <td
-                          key={cell.id}
-                          className={classes || undefined}
-                          data-cell-row={rowIndex + 1}
-                          data-cell-column={columnIndex}
-                          tabIndex={tabIndexOf(rowIndex + 1, columnIndex)}
-                        >
-                          {column?.cell(row.original, rowIndex)}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))
+                bodyRows.map((row, rowIndex) => {
+                  const expanded = expandedRow?.(row.original) ?? null;
+                  return (
+                    <Fragment key={row.id}>
+                      <tr
+                        {...rowAttributes?.(row.original)}
+                        className={
+                          [onRowClick ? styles.clickable : '', rowClassName?.(row.original) ?? '']
+                            .filter(Boolean)
+                            .join(' ') || undefined
+                        }
+                        onClick={onRowClick ? (event) => onRowClickEvent(event, row.original) : undefined}
+                      >
+                        {cells(row.original, rowIndex, rowIndex + 1, visibleIds)}
+                      </tr>
+                      {expanded ? (
+                        <tr className={styles.detailRow}>
+                          <td colSpan={visibleColumns.length} id={expanded.id}>
+                            {expanded.content}
+                          </td>
+                        </tr>
+                      ) : null}
+                    </Fragment>
+                  );
+                })
               )}
             </tbody>
+            {footer.length > 0 ? (
+              <tfoot>
+                {footer.map((row, footerIndex) => (
+                  <tr
+                    key={rowKey(row)}
+                    {...rowAttributes?.(row)}
+                    className={rowClassName?.(row) || undefined}
+                  >
+                    {cells(row, footerIndex, 1 + bodyRows.length + footerIndex, visibleIds, true)}
+                  </tr>
+                ))}
+              </tfoot>
+            ) : null}
           </table>
         </section>
       )}

@@ -3,25 +3,18 @@ import {
   type HoldKindValue,
   READINESS_PAGE_SIZES,
   type ReadinessSiteRow,
+  type ReadinessSitesResponse,
   type ReadinessSortKey,
   type ReadinessSubjectRow,
 } from '@cdms/contract';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import {
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  SortableHeader,
-} from '../../../components/list-page.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
@@ -56,15 +49,9 @@ const COUNT_COLUMNS = [
   'overdueVisits',
 ] as const;
 
-const SUBJECT_COLUMNS: readonly { key: string; sort?: ReadinessSortKey; numeric?: boolean }[] = [
-  { key: 'subjectId', sort: 'subjectId' },
-  { key: 'site', sort: 'site' },
-  // Ready and the hold first: on a narrow screen they stay in view while the counts scroll.
-  { key: 'ready', sort: 'ready' },
-  { key: 'hold' },
-  ...COUNT_COLUMNS.map((key) => ({ key, sort: key, numeric: true })),
-  { key: 'signature', sort: 'signature' },
-];
+/** A line of the sites table: a site, or the study's total beneath them (no site). */
+type SiteLine = ReadinessSitesResponse['study'] &
+  Partial<Pick<ReadinessSiteRow, 'siteId' | 'site' | 'siteName'>>;
 
 /**
  * `/freezing/:studyId` (issue 15; CRA menu): the database-lock readiness board. Per site and per
@@ -109,7 +96,6 @@ function Freezing({ studyId }: { studyId: number }) {
   const rows = data?.subjects;
   const pageRows = rows ?? [];
   const chosen = pageRows.filter((row) => selected.has(row.subjectPk));
-  const columnCount = SUBJECT_COLUMNS.length + (canAct ? 1 : 0);
   const siteChoices = (sites.data?.sites ?? []).map((site) => ({
     siteId: site.siteId,
     label: `${site.site} ${site.siteName}`,
@@ -170,6 +156,177 @@ function Freezing({ studyId }: { studyId: number }) {
     );
   };
 
+  /** A count that stands in the way: zero muted, anything else stands out. */
+  const countColumn = <Line extends Record<(typeof COUNT_COLUMNS)[number], number>>(
+    key: (typeof COUNT_COLUMNS)[number],
+    sortable: boolean,
+  ): DataTableColumn<Line, ReadinessSortKey> => ({
+    id: key,
+    header: t(`board.columns.${key}`),
+    numeric: true,
+    hideable: sortable,
+    sortKey: sortable ? key : undefined,
+    cell: (line) => (
+      <span className={line[key] === 0 ? styles.zero : styles.blocking} data-count={key}>
+        {line[key]}
+      </span>
+    ),
+  });
+
+  const siteColumns: DataTableColumn<SiteLine>[] = [
+    {
+      id: 'site',
+      header: t('board.columns.site'),
+      rowHeader: true,
+      hideable: false,
+      cell: (line) =>
+        line.siteId === undefined ? (
+          t('board.sites.study')
+        ) : (
+          <button
+            type="button"
+            className={styles.linkButton}
+            aria-pressed={filters.siteId === line.siteId}
+            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
+          >
+            {line.site} {line.siteName}
+          </button>
+        ),
+    },
+    {
+      id: 'readySubjects',
+      header: t('board.columns.readySubjects'),
+      numeric: true,
+      hideable: false,
+      cell: (line) => t('board.readyOf', { ready: line.readySubjects, total: line.subjects }),
+    },
+    {
+      id: 'hold',
+      header: t('board.columns.hold'),
+      hideable: false,
+      cell: (line) => (
+        <div className={styles.holdCell}>
+          <HoldMarkBadge mark={line.hold} />
+          {line.frozenSubjects + line.lockedSubjects > 0 ? (
+            <span className={styles.zero}>
+              {t('board.heldSubjects', { frozen: line.frozenSubjects, locked: line.lockedSubjects })}
+            </span>
+          ) : line.hold ? null : (
+            <span className={styles.zero}>—</span>
+          )}
+        </div>
+      ),
+    },
+    ...COUNT_COLUMNS.map((key) => countColumn<SiteLine>(key, false)),
+    {
+      id: 'unsignedCasebooks',
+      header: t('board.columns.unsignedCasebooks'),
+      numeric: true,
+      hideable: false,
+      cell: (line) => (
+        <>
+          <span className={line.unsignedCasebooks === 0 ? styles.zero : styles.blocking}>
+            {line.unsignedCasebooks}
+          </span>
+          {line.invalidatedSignatures > 0 ? (
+            <span className={styles.invalidated}>
+              {' '}
+              {t('board.invalidated', { count: line.invalidatedSignatures })}
+            </span>
+          ) : null}
+        </>
+      ),
+    },
+    ...(canAct
+      ? [
+          {
+            id: 'actions',
+            header: t('board.columns.actions'),
+            hideable: false,
+            cell: (line: SiteLine) => (
+              <div className={styles.rowActions}>
+                {line.siteId === undefined
+                  ? changeButton('study', null, line.hold, t('board.sites.study'))
+                  : changeButton('site', line.siteId, line.hold, `${line.site} ${line.siteName}`)}
+              </div>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const selectColumn: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey> = {
+    id: 'select',
+    header: t('board.selectAll'),
+    hideable: false,
+    className: styles.selectCell,
+    headerClassName: styles.selectCell,
+    headerContent: (
+      <input
+        type="checkbox"
+        aria-label={t('board.selectAll')}
+        checked={pageRows.length > 0 && chosen.length === pageRows.length}
+        disabled={pageRows.length === 0}
+        onChange={(event) =>
+          setSelected(
+            event.target.checked ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId])) : new Map(),
+          )
+        }
+      />
+    ),
+    cell: (row) => (
+      <input
+        type="checkbox"
+        aria-label={t('board.selectRow', { subject: row.subjectId })}
+        checked={selected.has(row.subjectPk)}
+        onChange={(event) => toggle(row, event.target.checked)}
+      />
+    ),
+  };
+
+  const subjectColumns: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey>[] = [
+    ...(canAct ? [selectColumn] : []),
+    {
+      id: 'subjectId',
+      header: t('board.columns.subjectId'),
+      sortKey: 'subjectId',
+      hideable: false,
+      cell: (row) => (
+        <Link to={overviewUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+          {row.subjectId}
+        </Link>
+      ),
+    },
+    { id: 'site', header: t('board.columns.site'), sortKey: 'site', cell: (row) => row.site },
+    // Ready and the hold first: on a narrow screen they stay in view while the counts scroll.
+    {
+      id: 'ready',
+      header: t('board.columns.ready'),
+      sortKey: 'ready',
+      cell: (row) => (
+        <span className={styles.ready} data-ready={row.ready}>
+          {row.ready ? t('board.ready') : t('board.notReady')}
+        </span>
+      ),
+    },
+    {
+      id: 'hold',
+      header: t('board.columns.hold'),
+      cell: (row) => (row.hold ? <HoldMarkBadge mark={row.hold} /> : <span className={styles.zero}>—</span>),
+    },
+    ...COUNT_COLUMNS.map((key) => countColumn<ReadinessSubjectRow>(key, true)),
+    {
+      id: 'signature',
+      header: t('board.columns.signature'),
+      sortKey: 'signature',
+      cell: (row) => (
+        <span className={styles.signature} data-signature={row.signature}>
+          {t(`board.signature.${row.signature}`)}
+        </span>
+      ),
+    },
+  ];
+
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
       <div className={listStyles.pageHeader}>
@@ -187,68 +344,25 @@ function Freezing({ studyId }: { studyId: number }) {
       </div>
       <p className={styles.intro}>{t('board.intro')}</p>
 
-      <ListTable
+      <DataTable<SiteLine>
+        id="readiness-sites"
         label={t('board.sites.caption')}
+        columns={siteColumns}
+        rows={sites.data?.sites}
+        rowKey={(line) => String(line.siteId ?? 'study')}
+        footerRows={sites.data ? [sites.data.study] : undefined}
         busy={sites.isFetching}
-        head={
-          <>
-            <th scope="col">{t('board.columns.site')}</th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('board.columns.readySubjects')}
-            </th>
-            <th scope="col">{t('board.columns.hold')}</th>
-            {COUNT_COLUMNS.map((key) => (
-              <th key={key} scope="col" className={listStyles.numeric}>
-                {t(`board.columns.${key}`)}
-              </th>
-            ))}
-            <th scope="col" className={listStyles.numeric}>
-              {t('board.columns.unsignedCasebooks')}
-            </th>
-            {canAct ? <th scope="col">{t('board.columns.actions')}</th> : null}
-          </>
-        }
-      >
-        {sites.isError ? (
-          <ListTableMessage columns={10 + (canAct ? 1 : 0)}>{sites.error.message}</ListTableMessage>
-        ) : !sites.data ? (
-          <ListTableMessage columns={10 + (canAct ? 1 : 0)} loading>
-            {t('board.loading')}
-          </ListTableMessage>
-        ) : (
-          <>
-            {sites.data.sites.map((site) => (
-              <SiteRow
-                key={site.siteId}
-                row={site}
-                label={
-                  <button
-                    type="button"
-                    className={styles.linkButton}
-                    aria-pressed={filters.siteId === site.siteId}
-                    onClick={() => apply({ siteId: filters.siteId === site.siteId ? null : site.siteId })}
-                  >
-                    {site.site} {site.siteName}
-                  </button>
-                }
-                actions={
-                  canAct
-                    ? changeButton('site', site.siteId, site.hold, `${site.site} ${site.siteName}`)
-                    : null
-                }
-              />
-            ))}
-            <SiteRow
-              row={sites.data.study}
-              label={t('board.sites.study')}
-              total
-              actions={
-                canAct ? changeButton('study', null, sites.data.study.hold, t('board.sites.study')) : null
+        error={
+          sites.isError && !sites.data
+            ? {
+                title: t('board.loadFailed'),
+                detail: sites.error.message,
+                onRetry: () => void sites.refetch(),
               }
-            />
-          </>
-        )}
-      </ListTable>
+            : null
+        }
+        loadingMessage={t('board.loading')}
+      />
 
       <ReadinessFilterPanel
         key={[filters.siteId, filters.subject, filters.state, filters.hold].join('|')}
@@ -257,123 +371,46 @@ function Freezing({ studyId }: { studyId: number }) {
         onApply={(fields) => apply(fields)}
       />
 
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('board.count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
-          {canAct ? (
-            <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
-              <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
-              {actionButtons('selected', filters.siteId, chosen.length === 0)}
-            </fieldset>
-          ) : null}
-          <PageSizeSelect<ReadinessPageSize>
-            sizes={READINESS_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ size })}
-          />
-        </div>
-      </div>
-
-      {list.isError && !data ? (
-        <ListLoadError
-          title={t('board.loadFailed')}
-          detail={list.error.message}
-          retryLabel={t('board.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('board.subjects.caption')}
-          busy={list.isFetching}
-          head={
-            <>
-              {canAct ? (
-                <th scope="col" className={styles.selectCell}>
-                  <input
-                    type="checkbox"
-                    aria-label={t('board.selectAll')}
-                    checked={pageRows.length > 0 && chosen.length === pageRows.length}
-                    disabled={pageRows.length === 0}
-                    onChange={(event) =>
-                      setSelected(
-                        event.target.checked
-                          ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId]))
-                          : new Map(),
-                      )
-                    }
-                  />
-                </th>
-              ) : null}
-              {SUBJECT_COLUMNS.map(({ key, sort, numeric }) =>
-                sort ? (
-                  <SortableHeader
-                    key={key}
-                    column={sort}
-                    label={t(`board.columns.${key}`)}
-                    numeric={numeric ?? false}
-                    sort={filters.sort}
-                    order={filters.order}
-                    onSort={(column) => apply(nextSort(filters, column))}
-                  />
-                ) : (
-                  <th key={key} scope="col">
-                    {t(`board.columns.${key}`)}
-                  </th>
-                ),
-              )}
-            </>
-          }
-        >
-          {!rows ? (
-            <ListTableMessage columns={columnCount} loading>
-              {t('board.loading')}
-            </ListTableMessage>
-          ) : rows.length === 0 ? (
-            <ListTableMessage columns={columnCount}>{t('board.noData')}</ListTableMessage>
-          ) : (
-            rows.map((row) => (
-              <tr key={row.subjectPk} data-subject={row.subjectId} data-ready={row.ready}>
-                {canAct ? (
-                  <td className={styles.selectCell}>
-                    <input
-                      type="checkbox"
-                      aria-label={t('board.selectRow', { subject: row.subjectId })}
-                      checked={selected.has(row.subjectPk)}
-                      onChange={(event) => toggle(row, event.target.checked)}
-                    />
-                  </td>
-                ) : null}
-                <td>
-                  <Link to={overviewUrl(studyId, row, menuType)} className={listStyles.rowLink}>
-                    {row.subjectId}
-                  </Link>
-                </td>
-                <td>{row.site}</td>
-                <td>
-                  <span className={styles.ready} data-ready={row.ready}>
-                    {row.ready ? t('board.ready') : t('board.notReady')}
-                  </span>
-                </td>
-                <td>
-                  {row.hold ? <HoldMarkBadge mark={row.hold} /> : <span className={styles.zero}>—</span>}
-                </td>
-                {COUNT_COLUMNS.map((key) => (
-                  <CountCell key={key} name={key} value={row[key]} />
-                ))}
-                <td>
-                  <span className={styles.signature} data-signature={row.signature}>
-                    {t(`board.signature.${row.signature}`)}
-                  </span>
-                </td>
-              </tr>
-            ))
-          )}
-        </ListTable>
-      )}
-
-      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+      <DataTable<ReadinessSubjectRow, ReadinessSortKey>
+        id="readiness-subjects"
+        label={t('board.subjects.caption')}
+        columns={subjectColumns}
+        rows={rows}
+        rowKey={(row) => String(row.subjectPk)}
+        rowAttributes={(row) => ({ 'data-subject': row.subjectId, 'data-ready': String(row.ready) })}
+        sorting={{
+          mode: 'server',
+          sort: filters.sort,
+          order: filters.order,
+          onSort: (column) => apply(nextSort(filters, column)),
+        }}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('board.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        loadingMessage={t('board.loading')}
+        emptyMessage={t('board.noData')}
+        summary={data ? t('board.count', { count: data.total }) : ''}
+        actions={
+          <>
+            {canAct ? (
+              <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
+                <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
+                {actionButtons('selected', filters.siteId, chosen.length === 0)}
+              </fieldset>
+            ) : null}
+            <PageSizeSelect<ReadinessPageSize>
+              sizes={READINESS_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ size })}
+            />
+          </>
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
 
       {dialog ? (
         <HoldDialog
@@ -387,69 +424,5 @@ function Freezing({ studyId }: { studyId: number }) {
         />
       ) : null}
     </section>
-  );
-}
-
-/** A count that stands in the way: zero muted, anything else stands out. */
-function CountCell({ name, value }: { name: string; value: number }) {
-  return (
-    <td className={listStyles.numeric} data-count={name}>
-      <span className={value === 0 ? styles.zero : styles.blocking}>{value}</span>
-    </td>
-  );
-}
-
-function SiteRow({
-  row,
-  label,
-  total = false,
-  actions,
-}: {
-  row: Omit<ReadinessSiteRow, 'siteId' | 'site' | 'siteName'>;
-  label: ReactNode;
-  total?: boolean;
-  actions: ReactNode;
-}) {
-  const { t } = useTranslation('holds');
-  return (
-    <tr className={total ? styles.totalRow : undefined}>
-      <th scope="row" className={styles.rowHead}>
-        {label}
-      </th>
-      <td className={listStyles.numeric}>
-        {t('board.readyOf', { ready: row.readySubjects, total: row.subjects })}
-      </td>
-      <td>
-        <div className={styles.holdCell}>
-          <HoldMarkBadge mark={row.hold} />
-          {row.frozenSubjects + row.lockedSubjects > 0 ? (
-            <span className={styles.zero}>
-              {t('board.heldSubjects', { frozen: row.frozenSubjects, locked: row.lockedSubjects })}
-            </span>
-          ) : row.hold ? null : (
-            <span className={styles.zero}>—</span>
-          )}
-        </div>
-      </td>
-      {COUNT_COLUMNS.map((key) => (
-        <CountCell key={key} name={key} value={row[key]} />
-      ))}
-      <td className={listStyles.numeric}>
-        <span className={row.unsignedCasebooks === 0 ? styles.zero : styles.blocking}>
-          {row.unsignedCasebooks}
-        </span>
-        {row.invalidatedSignatures > 0 ? (
-          <span className={styles.invalidated}>
-            {' '}
-            {t('board.invalidated', { count: row.invalidatedSignatures })}
-          </span>
-        ) : null}
-      </td>
-      {actions ? (
-        <td>
-          <div className={styles.rowActions}>{actions}</div>
-        </td>
-      ) : null}
-    </tr>
   );
 }

@@ -12,19 +12,16 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useMe } from '../../auth/api/me.ts';
@@ -117,7 +114,69 @@ function RangesCard({
       (a, b) =>
         a.site.localeCompare(b.site) || (testOrder.get(a.testKey) ?? 0) - (testOrder.get(b.testKey) ?? 0),
     );
-  const columns = canManage ? 9 : 8;
+  const testName = (range: LabRange) => testLabel.get(range.testKey) ?? range.testKey;
+  const columns: DataTableColumn<LabRange>[] = [
+    { id: 'site', header: t('columns.site'), sortValue: (range) => range.site, cell: (range) => range.site },
+    {
+      id: 'test',
+      header: t('columns.test'),
+      hideable: false,
+      sortValue: testName,
+      cell: (range) => (
+        <>
+          {testName(range)}
+          {range.retired ? <span className={styles.tag}>{t('ranges.retiredTag')}</span> : null}
+        </>
+      ),
+    },
+    {
+      id: 'range',
+      header: t('columns.range'),
+      cell: (range) => labRangeLimitsText({ low: range.low, high: range.high }),
+    },
+    { id: 'unit', header: t('columns.unit'), cell: (range) => range.unit },
+    {
+      id: 'sex',
+      header: t('columns.sex'),
+      cell: (range) => (range.sex ? t(`sex.${range.sex}`) : t('sex.any')),
+    },
+    {
+      id: 'age',
+      header: t('columns.age'),
+      cell: (range) =>
+        range.ageMin === null && range.ageMax === null
+          ? t('age.any')
+          : t('age.band', { min: range.ageMin ?? 0, max: range.ageMax ?? '' }),
+    },
+    {
+      id: 'effectiveFrom',
+      header: t('columns.effectiveFrom'),
+      sortValue: (range) => range.effectiveFrom,
+      cell: (range) => range.effectiveFrom,
+    },
+    { id: 'updatedBy', header: t('columns.updatedBy'), cell: (range) => range.updatedBy },
+    ...(canManage
+      ? [
+          {
+            id: 'actions',
+            header: t('columns.actions'),
+            hideable: false,
+            // A flex box inside the cell: the cell itself stays a table cell.
+            cell: (range: LabRange) =>
+              range.retired ? null : (
+                <div className={styles.actions}>
+                  <Button variant="secondary" size="sm" onClick={() => openDialog(range)}>
+                    {t('ranges.edit')}
+                  </Button>
+                  <Button variant="ghost" size="sm" onClick={() => void retireRange(range)}>
+                    {t('ranges.retire')}
+                  </Button>
+                </div>
+              ),
+          },
+        ]
+      : []),
+  ];
 
   function openDialog(range: LabRange | null) {
     setEditing(range);
@@ -147,96 +206,51 @@ function RangesCard({
 
   return (
     <>
-      <div className={listStyles.toolbar}>
-        <h2 className={styles.sectionTitle}>{t('ranges.title')}</h2>
-        <div className={listStyles.toolbarActions}>
-          <SiteFilterChoice
-            label={t('columns.site')}
-            allSitesLabel={t('results.allSites')}
-            sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
-            value={siteId}
-            onChange={(choice) => setChosenSite(choice)}
-          />
-          <label className={styles.checkbox}>
-            <input type="checkbox" checked={showRetired} onChange={(e) => setShowRetired(e.target.checked)} />
-            {t('ranges.showRetired')}
-          </label>
-          {canManage ? <Button onClick={() => openDialog(null)}>{t('ranges.add')}</Button> : null}
-        </div>
-      </div>
+      <h2 className={styles.sectionTitle}>{t('ranges.title')}</h2>
       {!canManage && ranges.data ? <p className={styles.muted}>{t('ranges.readOnly')}</p> : null}
-      {ranges.isError && !ranges.data ? (
-        <ListLoadError
-          title={t('page.loadFailed')}
-          detail={ranges.error.message}
-          retryLabel={t('page.retry')}
-          onRetry={() => void ranges.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('ranges.caption')}
-          busy={ranges.isFetching}
-          head={
-            <>
-              <th scope="col">{t('columns.site')}</th>
-              <th scope="col">{t('columns.test')}</th>
-              <th scope="col">{t('columns.range')}</th>
-              <th scope="col">{t('columns.unit')}</th>
-              <th scope="col">{t('columns.sex')}</th>
-              <th scope="col">{t('columns.age')}</th>
-              <th scope="col">{t('columns.effectiveFrom')}</th>
-              <th scope="col">{t('columns.updatedBy')}</th>
-              {canManage ? <th scope="col">{t('columns.actions')}</th> : null}
-            </>
-          }
-        >
-          {!ranges.data ? (
-            <ListTableMessage columns={columns} loading>
-              {t('page.loading')}
-            </ListTableMessage>
-          ) : shown.length === 0 ? (
-            <ListTableMessage columns={columns}>{t('ranges.none')}</ListTableMessage>
-          ) : (
-            shown.map((range) => (
-              <tr
-                key={range.id}
-                data-retired={range.retired || undefined}
-                className={range.retired ? styles.retired : undefined}
-              >
-                <td>{range.site}</td>
-                <td>
-                  {testLabel.get(range.testKey) ?? range.testKey}
-                  {range.retired ? <span className={styles.tag}>{t('ranges.retiredTag')}</span> : null}
-                </td>
-                <td>{labRangeLimitsText({ low: range.low, high: range.high })}</td>
-                <td>{range.unit}</td>
-                <td>{range.sex ? t(`sex.${range.sex}`) : t('sex.any')}</td>
-                <td>
-                  {range.ageMin === null && range.ageMax === null
-                    ? t('age.any')
-                    : t('age.band', { min: range.ageMin ?? 0, max: range.ageMax ?? '' })}
-                </td>
-                <td>{range.effectiveFrom}</td>
-                <td>{range.updatedBy}</td>
-                {canManage ? (
-                  <td className={styles.actions}>
-                    {range.retired ? null : (
-                      <>
-                        <Button variant="secondary" size="sm" onClick={() => openDialog(range)}>
-                          {t('ranges.edit')}
-                        </Button>
-                        <Button variant="ghost" size="sm" onClick={() => void retireRange(range)}>
-                          {t('ranges.retire')}
-                        </Button>
-                      </>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))
-          )}
-        </ListTable>
-      )}
+      <DataTable<LabRange>
+        id="lab-ranges"
+        label={t('ranges.caption')}
+        columns={columns}
+        // In site and test order as they come; a header sorts them otherwise.
+        rows={ranges.data ? shown : undefined}
+        rowKey={(range) => String(range.id)}
+        rowAttributes={(range) => ({ 'data-retired': range.retired ? 'true' : undefined })}
+        rowClassName={(range) => (range.retired ? styles.retired : undefined)}
+        sorting={{ mode: 'client' }}
+        busy={ranges.isFetching}
+        error={
+          ranges.isError && !ranges.data
+            ? {
+                title: t('page.loadFailed'),
+                detail: ranges.error.message,
+                onRetry: () => void ranges.refetch(),
+              }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('ranges.none')}
+        actions={
+          <>
+            <SiteFilterChoice
+              label={t('columns.site')}
+              allSitesLabel={t('results.allSites')}
+              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+              value={siteId}
+              onChange={(choice) => setChosenSite(choice)}
+            />
+            <label className={styles.checkbox}>
+              <input
+                type="checkbox"
+                checked={showRetired}
+                onChange={(e) => setShowRetired(e.target.checked)}
+              />
+              {t('ranges.showRetired')}
+            </label>
+            {canManage ? <Button onClick={() => openDialog(null)}>{t('ranges.add')}</Button> : null}
+          </>
+        }
+      />
       {canManage ? (
         <LabRangeDialog
           key={editing?.id ?? 'new'}
@@ -273,7 +287,50 @@ function ResultsListing({
     setSearchParams((current) => writeLabFilters(current, { ...filters, ...change, page: 1 }));
   }
 
-  const columns = 9;
+  const columns: DataTableColumn<LabResultRow>[] = [
+    {
+      id: 'subject',
+      header: t('columns.subject'),
+      hideable: false,
+      cell: (row) => (
+        <Link to={resultFormUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+          {row.subjectId}
+        </Link>
+      ),
+    },
+    { id: 'site', header: t('columns.site'), cell: (row) => row.site },
+    { id: 'visit', header: t('columns.visit'), cell: (row) => row.visitKey.toUpperCase() },
+    {
+      id: 'test',
+      header: t('columns.test'),
+      hideable: false,
+      cell: (row) => testLabel.get(row.testKey) ?? row.testKey,
+    },
+    { id: 'value', header: t('columns.value'), numeric: true, cell: (row) => row.value },
+    {
+      id: 'range',
+      header: t('columns.range'),
+      cell: (row) => (row.low === null && row.high === null ? '—' : labRangeLimitsText(row)),
+    },
+    {
+      id: 'flag',
+      header: t('columns.flag'),
+      cell: (row) =>
+        row.flag === 'H' || row.flag === 'L' ? (
+          <span className={styles.flag} data-flag={row.flag} title={t(`flag.${row.flag}`)}>
+            {row.flag}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      id: 'significance',
+      header: t('columns.significance'),
+      cell: (row) => row.significance ?? t('results.noJudgement'),
+    },
+    { id: 'queries', header: t('columns.queries'), numeric: true, cell: (row) => row.openQueryCount },
+  ];
   return (
     <>
       <h2 className={styles.sectionTitle}>{t('results.title')}</h2>
@@ -320,83 +377,31 @@ function ResultsListing({
           </div>
         )}
       </FilterPanel>
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('results.count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
+      <DataTable<LabResultRow>
+        id="lab-results"
+        label={t('results.caption')}
+        columns={columns}
+        rows={data?.results}
+        rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.testKey}`}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('results.none')}
+        summary={data ? t('results.count', { count: data.total }) : ''}
+        actions={
           <PageSizeSelect<LabPageSize>
             sizes={LAB_RESULT_PAGE_SIZES}
             value={filters.size}
             onChange={(size) => apply({ size })}
           />
-        </div>
-      </div>
-      {list.isError && !data ? (
-        <ListLoadError
-          title={t('page.loadFailed')}
-          detail={list.error.message}
-          retryLabel={t('page.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('results.caption')}
-          busy={list.isFetching}
-          head={
-            <>
-              <th scope="col">{t('columns.subject')}</th>
-              <th scope="col">{t('columns.site')}</th>
-              <th scope="col">{t('columns.visit')}</th>
-              <th scope="col">{t('columns.test')}</th>
-              <th scope="col" className={listStyles.numeric}>
-                {t('columns.value')}
-              </th>
-              <th scope="col">{t('columns.range')}</th>
-              <th scope="col">{t('columns.flag')}</th>
-              <th scope="col">{t('columns.significance')}</th>
-              <th scope="col" className={listStyles.numeric}>
-                {t('columns.queries')}
-              </th>
-            </>
-          }
-        >
-          {!data ? (
-            <ListTableMessage columns={columns} loading>
-              {t('page.loading')}
-            </ListTableMessage>
-          ) : data.results.length === 0 ? (
-            <ListTableMessage columns={columns}>{t('results.none')}</ListTableMessage>
-          ) : (
-            data.results.map((row) => (
-              <tr key={`${row.subjectPk}-${row.visitKey}-${row.testKey}`}>
-                <td>
-                  <Link to={resultFormUrl(studyId, row, menuType)} className={listStyles.rowLink}>
-                    {row.subjectId}
-                  </Link>
-                </td>
-                <td>{row.site}</td>
-                <td>{row.visitKey.toUpperCase()}</td>
-                <td>{testLabel.get(row.testKey) ?? row.testKey}</td>
-                <td className={listStyles.numeric}>{row.value}</td>
-                <td>{row.low === null && row.high === null ? '—' : labRangeLimitsText(row)}</td>
-                <td>
-                  {row.flag === 'H' || row.flag === 'L' ? (
-                    <span className={styles.flag} data-flag={row.flag} title={t(`flag.${row.flag}`)}>
-                      {row.flag}
-                    </span>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>{row.significance ?? t('results.noJudgement')}</td>
-                <td className={listStyles.numeric}>{row.openQueryCount}</td>
-              </tr>
-            ))
-          )}
-        </ListTable>
-      )}
-      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
     </>
   );
 }

@@ -1,13 +1,12 @@
 import type { NoticeSummary } from '@cdms/contract';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { PageSizeSelect } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useNotices } from '../api/get-notices.ts';
@@ -113,7 +112,7 @@ function NoticeList({ studyId }: { studyId: number }) {
       </div>
 
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
-      <FilterPanel
+      <NoticeFilterPanel
         key={`${filters.start}|${filters.end}|${filters.search}`}
         filters={filters}
         onApply={apply}
@@ -160,24 +159,22 @@ function NoticeList({ studyId }: { studyId: number }) {
   );
 }
 
-interface FilterPanelProps {
+interface NoticeFilterPanelProps {
   filters: NoticeFilters;
   onApply: (filters: Pick<NoticeFilters, 'start' | 'end' | 'search' | 'size'>) => void;
 }
 
-/** The collapsible search form: a period (two dates or a preset) and a keyword, applied together. */
-function FilterPanel({ filters, onApply }: FilterPanelProps) {
+/** The shared filter panel with a period (two dates or a preset) and a keyword, applied together. */
+function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
   const { t } = useTranslation('notices');
   const alert = useAlert();
-  const [open, setOpen] = useState(true);
   const [start, setStart] = useState(filters.start);
   const [end, setEnd] = useState(filters.end);
   const [search, setSearch] = useState(filters.search);
-  const formId = useId();
+  const periodId = useId();
   const range = deriveRange(start, end);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     // The server refuses this too (400); saying it here names the problem.
     if (start && end && start > end) {
       void alert.alert({ message: t('list.startAfterEnd') });
@@ -187,89 +184,68 @@ function FilterPanel({ filters, onApply }: FilterPanelProps) {
   }
 
   return (
-    <div className={`${styles.card} ${styles.filters}`}>
-      <div className={styles.filtersHeader}>
-        <h2 className={styles.filtersTitle}>{t('list.filters')}</h2>
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-expanded={open}
-          aria-controls={formId}
-          onClick={() => setOpen((value) => !value)}
-        >
-          {open ? t('list.closeFilters') : t('list.openFilters')}
-        </Button>
-      </div>
-      <form id={formId} className={styles.filterForm} hidden={!open} onSubmit={submit}>
-        <div className={styles.field}>
-          <span className={styles.label} id={`${formId}-period`}>
-            {t('list.range')}
-          </span>
-          <div className={styles.dateRow}>
-            <DateField
-              inputClassName={styles.input}
-              label={t('list.start')}
-              value={start}
-              max={end || undefined}
-              onChange={setStart}
-            />
-            <span aria-hidden="true">~</span>
-            <DateField
-              inputClassName={styles.input}
-              label={t('list.end')}
-              value={end}
-              min={start || undefined}
-              onChange={setEnd}
-            />
-            {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
-            <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>
-              {NOTICE_RANGE_PRESETS.map((preset) => (
-                <button
-                  key={preset}
-                  type="button"
-                  className={styles.preset}
-                  aria-pressed={range === preset}
-                  onClick={() => {
-                    const dates = presetDates(preset);
-                    setStart(dates.start);
-                    setEnd(dates.end);
-                  }}
-                >
-                  {t(`list.presets.${preset}`)}
-                </button>
-              ))}
+    <FilterPanel
+      onSubmit={submit}
+      onReset={() => {
+        setStart('');
+        setEnd('');
+        setSearch('');
+        onApply({ start: '', end: '', search: '', size: filters.size });
+      }}
+    >
+      {(actions) => (
+        <div className={listStyles.filterRow}>
+          <div className={listStyles.field}>
+            <span className={listStyles.label} id={periodId}>
+              {t('list.range')}
+            </span>
+            <div className={styles.dateRow}>
+              <DateField
+                inputClassName={listStyles.input}
+                label={t('list.start')}
+                value={start}
+                max={end || undefined}
+                onChange={setStart}
+              />
+              <span aria-hidden="true">~</span>
+              <DateField
+                inputClassName={listStyles.input}
+                label={t('list.end')}
+                value={end}
+                min={start || undefined}
+                onChange={setEnd}
+              />
+              {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
+              <div className={styles.presets} role="group" aria-labelledby={periodId}>
+                {NOTICE_RANGE_PRESETS.map((preset) => (
+                  <button
+                    key={preset}
+                    type="button"
+                    className={styles.preset}
+                    aria-pressed={range === preset}
+                    onClick={() => {
+                      const dates = presetDates(preset);
+                      setStart(dates.start);
+                      setEnd(dates.end);
+                    }}
+                  >
+                    {t(`list.presets.${preset}`)}
+                  </button>
+                ))}
+              </div>
             </div>
           </div>
-        </div>
-        <div className={`${styles.field} ${styles.fieldGrow}`}>
-          <label className={styles.label} htmlFor={`${formId}-search`}>
-            {t('list.search')}
-          </label>
-          <input
-            id={`${formId}-search`}
+          <FilterText
+            label={t('list.search')}
             type="search"
-            className={styles.input}
             placeholder={t('list.searchPlaceholder')}
-            maxLength={100}
             value={search}
-            onChange={(event) => setSearch(event.target.value)}
+            maxLength={100}
+            onChange={setSearch}
           />
+          {actions}
         </div>
-        <div className={styles.filterActions}>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setStart('');
-              setEnd('');
-              setSearch('');
-              onApply({ start: '', end: '', search: '', size: filters.size });
-            }}
-          >
-            {t('list.reset')}
-          </Button>
-          <Button type="submit">{t('list.apply')}</Button>
-        </div>
-      </form>
-    </div>
+      )}
+    </FilterPanel>
   );
 }

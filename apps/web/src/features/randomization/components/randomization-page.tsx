@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -78,7 +79,9 @@ function Randomization({ studyId }: { studyId: number }) {
   );
 }
 
-function siteLabel(site: RandomizationStatus['sites'][number], sites: ReadonlyMap<number, SiteSummary>) {
+type Site = RandomizationStatus['sites'][number];
+
+function siteLabel(site: Site, sites: ReadonlyMap<number, SiteSummary>) {
   const name = sites.get(site.siteId)?.name;
   return name ? `${site.siteCode} · ${name}` : site.siteCode;
 }
@@ -91,61 +94,63 @@ function StatusTable({
   sites: ReadonlyMap<number, SiteSummary>;
 }) {
   const { t } = useTranslation('randomization');
-  const headingId = useId();
+  // A site without a list says so in the slots column; its used and remaining are a dash.
+  const count = (site: Site, value: number) => (site.total === 0 ? '–' : value);
+  const columns: DataTableColumn<Site>[] = [
+    {
+      id: 'site',
+      header: t('page.status.site'),
+      rowHeader: true,
+      hideable: false,
+      cell: (site) => siteLabel(site, sites),
+    },
+    {
+      id: 'institution',
+      header: t('page.status.institution'),
+      hideable: false,
+      cell: (s) => s.institutionNumber,
+    },
+    {
+      id: 'total',
+      header: t('page.status.total'),
+      numeric: true,
+      hideable: false,
+      cell: (site) =>
+        site.total === 0 ? <span className={styles.noList}>{t('page.status.noList')}</span> : site.total,
+    },
+    {
+      id: 'used',
+      header: t('page.status.used'),
+      numeric: true,
+      hideable: false,
+      cell: (s) => count(s, s.used),
+    },
+    {
+      id: 'remaining',
+      header: t('page.status.remaining'),
+      numeric: true,
+      hideable: false,
+      cell: (site) =>
+        site.total > 0 && site.remaining === 0 ? (
+          <span className={styles.low}>{site.remaining}</span>
+        ) : (
+          count(site, site.remaining)
+        ),
+    },
+  ];
+  // The table's frame is the region named by the title; the card around it is not a second one.
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.cardTitle}>
-        {t('page.status.title')}
-      </h2>
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">{t('page.status.site')}</th>
-              <th scope="col">{t('page.status.institution')}</th>
-              <th scope="col" className={styles.number}>
-                {t('page.status.total')}
-              </th>
-              <th scope="col" className={styles.number}>
-                {t('page.status.used')}
-              </th>
-              <th scope="col" className={styles.number}>
-                {t('page.status.remaining')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {status.sites.length === 0 ? (
-              <tr>
-                <td colSpan={5} className={styles.empty}>
-                  {t('page.status.empty')}
-                </td>
-              </tr>
-            ) : (
-              status.sites.map((site) => (
-                <tr key={site.siteId}>
-                  <th scope="row">{siteLabel(site, sites)}</th>
-                  <td>{site.institutionNumber}</td>
-                  {site.total === 0 ? (
-                    <td colSpan={3} className={styles.noList}>
-                      {t('page.status.noList')}
-                    </td>
-                  ) : (
-                    <>
-                      <td className={styles.number}>{site.total}</td>
-                      <td className={styles.number}>{site.used}</td>
-                      <td className={styles.number} data-low={site.remaining === 0 || undefined}>
-                        {site.remaining}
-                      </td>
-                    </>
-                  )}
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <div className={styles.card}>
+      <h2 className={styles.cardTitle}>{t('page.status.title')}</h2>
+      <DataTable<Site>
+        id="randomization-status"
+        label={t('page.status.title')}
+        columns={columns}
+        rows={status.sites}
+        rowKey={(site) => String(site.siteId)}
+        emptyMessage={t('page.status.empty')}
+      />
+    </div>
   );
 }
 

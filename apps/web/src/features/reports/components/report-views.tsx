@@ -3,6 +3,7 @@ import {
   type EnrollmentReport,
   type MissingFormsReport,
   type ProtocolDeviationsReport,
+  type QueryAgeBucket,
   type QueryAgingReport,
   queryAgeBuckets,
   type ReportKey,
@@ -14,7 +15,8 @@ import { Bar, Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
-import { ListTable, ListTableMessage, listStyles } from '../../../components/list-page.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles } from '../../../components/list-page.tsx';
 import { cumulative } from '../lib/report-filters.ts';
 import '../lib/chart-setup.ts';
 import styles from './reports.module.css';
@@ -92,9 +94,22 @@ function SubjectLink({
   );
 }
 
-const numeric = listStyles.numeric;
+/** The shared pager of a paged listing (missing forms, deviations, adverse events). */
+function listingPager(data: { total: number; size: number }) {
+  return { total: data.total, pageSize: data.size };
+}
 
 // ---------------------------------------------------------------------------------------------
+
+/** A line of the enrollment table by site: a site, or the total beneath them. */
+interface EnrollmentLine {
+  key: string;
+  label: string;
+  screened: number;
+  screeningFailures: number;
+  randomized: number;
+  target: number;
+}
 
 function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean }) {
   const { t } = useTranslation('reports');
@@ -150,6 +165,86 @@ function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean 
   );
   const percent = (randomized: number, goal: number) =>
     goal > 0 ? `${Math.round((randomized / goal) * 100)}%` : '–';
+  const siteLines: EnrollmentLine[] = data.sites.map((site) => ({
+    key: String(site.siteId),
+    label: `${site.siteCode} ${site.siteName}`,
+    screened: site.screened,
+    screeningFailures: site.screeningFailures,
+    randomized: site.randomized,
+    target: data.targetPerSite,
+  }));
+  const totalLine: EnrollmentLine = { key: 'total', label: t('totalRow'), ...totals, target };
+  const count = (
+    id: 'screened' | 'screeningFailures' | 'randomized' | 'target',
+  ): DataTableColumn<EnrollmentLine> => ({
+    id,
+    header: t(`enrollment.${id}`),
+    numeric: true,
+    hideable: false,
+    sortValue: (line) => line[id],
+    cell: (line) => line[id],
+  });
+  const siteColumns: DataTableColumn<EnrollmentLine>[] = [
+    {
+      id: 'site',
+      header: t('columns.site'),
+      hideable: false,
+      sortValue: (line) => line.label,
+      cell: (line) => line.label,
+    },
+    count('screened'),
+    count('screeningFailures'),
+    count('randomized'),
+    count('target'),
+    {
+      id: 'progress',
+      header: t('enrollment.progress'),
+      numeric: true,
+      hideable: false,
+      sortValue: (line) => (line.target > 0 ? line.randomized / line.target : 0),
+      cell: (line) => percent(line.randomized, line.target),
+    },
+  ];
+  type Month = EnrollmentReport['months'][number];
+  const monthCount = (id: 'screened' | 'screeningFailures' | 'randomized'): DataTableColumn<Month> => ({
+    id,
+    header: t(`enrollment.${id}`),
+    numeric: true,
+    hideable: false,
+    sortValue: (month) => month[id],
+    cell: (month) => month[id],
+  });
+  const monthColumns: DataTableColumn<Month>[] = [
+    {
+      id: 'month',
+      header: t('columns.month'),
+      hideable: false,
+      sortValue: (month) => month.month,
+      cell: (month) => month.month,
+    },
+    monthCount('screened'),
+    monthCount('screeningFailures'),
+    monthCount('randomized'),
+  ];
+  type FailureLine = EnrollmentReport['failureReasons'][number];
+  const reasonLabel = (line: FailureLine) => (line.reason ? line.reason.label[language] : t('notEntered'));
+  const failureColumns: DataTableColumn<FailureLine>[] = [
+    {
+      id: 'reason',
+      header: t('enrollment.reason'),
+      hideable: false,
+      sortValue: reasonLabel,
+      cell: reasonLabel,
+    },
+    {
+      id: 'subjects',
+      header: t('enrollment.subjects'),
+      numeric: true,
+      hideable: false,
+      sortValue: (line) => line.count,
+      cell: (line) => line.count,
+    },
+  ];
   return (
     <div className={styles.views}>
       <Panel title={t('enrollment.chartTitle')}>
@@ -170,112 +265,51 @@ function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean 
           )}
         </div>
       </Panel>
-      <ListTable
+      <DataTable<EnrollmentLine>
+        id="report-enrollment-sites"
         label={t('enrollment.bySite')}
+        columns={siteColumns}
+        rows={siteLines}
+        rowKey={(line) => line.key}
+        footerRows={[totalLine]}
+        sorting={{ mode: 'client' }}
         busy={busy}
-        head={
-          <>
-            <th scope="col">{t('columns.site')}</th>
-            <th scope="col" className={numeric}>
-              {t('enrollment.screened')}
-            </th>
-            <th scope="col" className={numeric}>
-              {t('enrollment.screeningFailures')}
-            </th>
-            <th scope="col" className={numeric}>
-              {t('enrollment.randomized')}
-            </th>
-            <th scope="col" className={numeric}>
-              {t('enrollment.target')}
-            </th>
-            <th scope="col" className={numeric}>
-              {t('enrollment.progress')}
-            </th>
-          </>
-        }
-      >
-        {data.sites.map((site) => (
-          <tr key={site.siteId}>
-            <td>
-              {site.siteCode} {site.siteName}
-            </td>
-            <td className={numeric}>{site.screened}</td>
-            <td className={numeric}>{site.screeningFailures}</td>
-            <td className={numeric}>{site.randomized}</td>
-            <td className={numeric}>{data.targetPerSite}</td>
-            <td className={numeric}>{percent(site.randomized, data.targetPerSite)}</td>
-          </tr>
-        ))}
-        <tr className={styles.totalRow}>
-          <th scope="row">{t('totalRow')}</th>
-          <td className={numeric}>{totals.screened}</td>
-          <td className={numeric}>{totals.screeningFailures}</td>
-          <td className={numeric}>{totals.randomized}</td>
-          <td className={numeric}>{target}</td>
-          <td className={numeric}>{percent(totals.randomized, target)}</td>
-        </tr>
-      </ListTable>
+        emptyMessage={t('empty')}
+      />
       <div className={styles.twoColumns}>
-        <ListTable
+        <DataTable<EnrollmentReport['months'][number]>
+          id="report-enrollment-months"
           label={t('enrollment.byMonth')}
+          columns={monthColumns}
+          rows={data.months}
+          rowKey={(month) => month.month}
+          sorting={{ mode: 'client' }}
           busy={busy}
-          head={
-            <>
-              <th scope="col">{t('columns.month')}</th>
-              <th scope="col" className={numeric}>
-                {t('enrollment.screened')}
-              </th>
-              <th scope="col" className={numeric}>
-                {t('enrollment.screeningFailures')}
-              </th>
-              <th scope="col" className={numeric}>
-                {t('enrollment.randomized')}
-              </th>
-            </>
-          }
-        >
-          {data.months.length === 0 ? (
-            <ListTableMessage columns={4}>{t('empty')}</ListTableMessage>
-          ) : (
-            data.months.map((month) => (
-              <tr key={month.month}>
-                <td>{month.month}</td>
-                <td className={numeric}>{month.screened}</td>
-                <td className={numeric}>{month.screeningFailures}</td>
-                <td className={numeric}>{month.randomized}</td>
-              </tr>
-            ))
-          )}
-        </ListTable>
-        <ListTable
+          emptyMessage={t('empty')}
+        />
+        <DataTable<EnrollmentReport['failureReasons'][number]>
+          id="report-enrollment-failures"
           label={t('enrollment.failureReasons')}
+          columns={failureColumns}
+          rows={data.failureReasons}
+          rowKey={(line) => line.reason?.code ?? 'none'}
+          sorting={{ mode: 'client' }}
           busy={busy}
-          head={
-            <>
-              <th scope="col">{t('enrollment.reason')}</th>
-              <th scope="col" className={numeric}>
-                {t('enrollment.subjects')}
-              </th>
-            </>
-          }
-        >
-          {data.failureReasons.length === 0 ? (
-            <ListTableMessage columns={2}>{t('empty')}</ListTableMessage>
-          ) : (
-            data.failureReasons.map((line) => (
-              <tr key={line.reason?.code ?? 'none'}>
-                <td>{line.reason ? line.reason.label[language] : t('notEntered')}</td>
-                <td className={numeric}>{line.count}</td>
-              </tr>
-            ))
-          )}
-        </ListTable>
+          emptyMessage={t('empty')}
+        />
       </div>
     </div>
   );
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** A line of the query aging table: a site, or the total beneath them. */
+interface AgingLine {
+  key: string;
+  label: string;
+  line: QueryAgingReport['total'];
+}
 
 function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: boolean }) {
   const { t } = useTranslation('reports');
@@ -307,16 +341,46 @@ function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: boolean 
     }),
     [],
   );
-  const lines = [
-    ...data.sites.map((site) => ({
-      key: String(site.siteId),
-      label: site.siteCode,
-      line: site,
-      total: false,
-    })),
-    { key: 'total', label: t('totalRow'), line: data.total, total: true },
-  ];
+  const lines: AgingLine[] = data.sites.map((site) => ({
+    key: String(site.siteId),
+    label: site.siteCode,
+    line: site,
+  }));
+  const totalLine: AgingLine = { key: 'total', label: t('totalRow'), line: data.total };
   const days = (value: number | null) => (value === null ? '–' : t('days', { count: value }));
+  const bucketColumn = (state: 'open' | 'answered', bucket: QueryAgeBucket): DataTableColumn<AgingLine> => ({
+    id: `${state}-${bucket}`,
+    header: t(state === 'open' ? 'queryAging.openBucket' : 'queryAging.answeredBucket', { bucket }),
+    numeric: true,
+    hideable: false,
+    sortValue: ({ line }) => line[state][bucket],
+    cell: ({ line }) => line[state][bucket],
+  });
+  const medianColumn = (
+    id: 'medianDaysToAnswer' | 'medianDaysToClose',
+    header: string,
+  ): DataTableColumn<AgingLine> => ({
+    id,
+    header,
+    numeric: true,
+    hideable: false,
+    // No median yet sorts before any.
+    sortValue: ({ line }) => line[id] ?? -1,
+    cell: ({ line }) => days(line[id]),
+  });
+  const agingColumns: DataTableColumn<AgingLine>[] = [
+    {
+      id: 'site',
+      header: t('columns.site'),
+      hideable: false,
+      sortValue: (line) => line.label,
+      cell: (line) => line.label,
+    },
+    ...queryAgeBuckets.map((bucket) => bucketColumn('open', bucket)),
+    ...queryAgeBuckets.map((bucket) => bucketColumn('answered', bucket)),
+    medianColumn('medianDaysToAnswer', t('queryAging.medianToAnswer')),
+    medianColumn('medianDaysToClose', t('queryAging.medianToClose')),
+  ];
   const summary = queryAgeBuckets
     .map((bucket) => `${bucket}: ${data.total.open[bucket]} / ${data.total.answered[bucket]}`)
     .join(', ');
@@ -332,49 +396,17 @@ function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: boolean 
           />
         </div>
       </Panel>
-      <ListTable
+      <DataTable<AgingLine>
+        id="report-query-aging"
         label={t('queryAging.table')}
+        columns={agingColumns}
+        rows={lines}
+        rowKey={(line) => line.key}
+        footerRows={[totalLine]}
+        sorting={{ mode: 'client' }}
         busy={busy}
-        head={
-          <>
-            <th scope="col">{t('columns.site')}</th>
-            {queryAgeBuckets.map((bucket) => (
-              <th key={`open-${bucket}`} scope="col" className={numeric}>
-                {t('queryAging.openBucket', { bucket })}
-              </th>
-            ))}
-            {queryAgeBuckets.map((bucket) => (
-              <th key={`answered-${bucket}`} scope="col" className={numeric}>
-                {t('queryAging.answeredBucket', { bucket })}
-              </th>
-            ))}
-            <th scope="col" className={numeric}>
-              {t('queryAging.medianToAnswer')}
-            </th>
-            <th scope="col" className={numeric}>
-              {t('queryAging.medianToClose')}
-            </th>
-          </>
-        }
-      >
-        {lines.map(({ key, label, line, total }) => (
-          <tr key={key} className={total ? styles.totalRow : undefined}>
-            {total ? <th scope="row">{label}</th> : <td>{label}</td>}
-            {queryAgeBuckets.map((bucket) => (
-              <td key={`open-${bucket}`} className={numeric}>
-                {line.open[bucket]}
-              </td>
-            ))}
-            {queryAgeBuckets.map((bucket) => (
-              <td key={`answered-${bucket}`} className={numeric}>
-                {line.answered[bucket]}
-              </td>
-            ))}
-            <td className={numeric}>{days(line.medianDaysToAnswer)}</td>
-            <td className={numeric}>{days(line.medianDaysToClose)}</td>
-          </tr>
-        ))}
-      </ListTable>
+        emptyMessage={t('empty')}
+      />
     </div>
   );
 }
@@ -404,45 +436,39 @@ function MissingFormsView({
           </li>
         ))}
       </ul>
-      <ListTable
+      <DataTable<MissingFormsReport['rows'][number]>
+        id="report-missing-forms"
         label={t('reports.missingForms.name')}
+        columns={[
+          { id: 'site', header: t('columns.site'), cell: (row) => row.siteCode },
+          {
+            id: 'subject',
+            header: t('columns.subject'),
+            hideable: false,
+            cell: (row) => (
+              <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
+            ),
+          },
+          { id: 'visit', header: t('columns.visit'), cell: (row) => row.visitLabel[language] },
+          { id: 'form', header: t('columns.form'), cell: (row) => row.formLabel[language] },
+          {
+            id: 'state',
+            header: t('columns.state'),
+            cell: (row) => (
+              <span className={styles.badge} data-tone={row.state === 'empty' ? 'warning' : 'info'}>
+                {t(`missingForms.states.${row.state}`)}
+              </span>
+            ),
+          },
+          { id: 'dueDate', header: t('missingForms.dueDate'), cell: (row) => row.dueDate },
+          { id: 'days', header: t('missingForms.days'), numeric: true, cell: (row) => row.daysOutstanding },
+        ]}
+        rows={data.rows}
+        rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.formKey}`}
         busy={busy}
-        head={
-          <>
-            <th scope="col">{t('columns.site')}</th>
-            <th scope="col">{t('columns.subject')}</th>
-            <th scope="col">{t('columns.visit')}</th>
-            <th scope="col">{t('columns.form')}</th>
-            <th scope="col">{t('columns.state')}</th>
-            <th scope="col">{t('missingForms.dueDate')}</th>
-            <th scope="col" className={numeric}>
-              {t('missingForms.days')}
-            </th>
-          </>
-        }
-      >
-        {data.rows.length === 0 ? (
-          <ListTableMessage columns={7}>{t('empty')}</ListTableMessage>
-        ) : (
-          data.rows.map((row) => (
-            <tr key={`${row.subjectPk}-${row.visitKey}-${row.formKey}`}>
-              <td>{row.siteCode}</td>
-              <td>
-                <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
-              </td>
-              <td>{row.visitLabel[language]}</td>
-              <td>{row.formLabel[language]}</td>
-              <td>
-                <span className={styles.badge} data-tone={row.state === 'empty' ? 'warning' : 'info'}>
-                  {t(`missingForms.states.${row.state}`)}
-                </span>
-              </td>
-              <td>{row.dueDate}</td>
-              <td className={numeric}>{row.daysOutstanding}</td>
-            </tr>
-          ))
-        )}
-      </ListTable>
+        emptyMessage={t('empty')}
+        pager={listingPager(data)}
+      />
     </div>
   );
 }
@@ -476,41 +502,31 @@ function DeviationsView({
           </li>
         ))}
       </ul>
-      <ListTable
+      <DataTable<ProtocolDeviationsReport['rows'][number]>
+        id="report-deviations"
         label={t('reports.protocolDeviations.name')}
+        columns={[
+          { id: 'site', header: t('columns.site'), cell: (row) => row.siteCode },
+          {
+            id: 'subject',
+            header: t('columns.subject'),
+            hideable: false,
+            cell: (row) => (
+              <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
+            ),
+          },
+          { id: 'kind', header: t('columns.kind'), cell: (row) => t(`deviations.${row.kind}`) },
+          { id: 'visit', header: t('columns.visit'), cell: (row) => row.visitLabel[language] },
+          { id: 'date', header: t('columns.date'), cell: (row) => row.date ?? '–' },
+          { id: 'days', header: t('columns.days'), numeric: true, cell: daysText },
+          { id: 'detail', header: t('columns.detail'), cell: (row) => row.detail[language] },
+        ]}
+        rows={data.rows}
+        rowKey={(row) => `${row.subjectPk}-${row.kind}-${row.visitKey}-${row.date}-${row.detail.en}`}
         busy={busy}
-        head={
-          <>
-            <th scope="col">{t('columns.site')}</th>
-            <th scope="col">{t('columns.subject')}</th>
-            <th scope="col">{t('columns.kind')}</th>
-            <th scope="col">{t('columns.visit')}</th>
-            <th scope="col">{t('columns.date')}</th>
-            <th scope="col" className={numeric}>
-              {t('columns.days')}
-            </th>
-            <th scope="col">{t('columns.detail')}</th>
-          </>
-        }
-      >
-        {data.rows.length === 0 ? (
-          <ListTableMessage columns={7}>{t('empty')}</ListTableMessage>
-        ) : (
-          data.rows.map((row) => (
-            <tr key={`${row.subjectPk}-${row.kind}-${row.visitKey}-${row.date}-${row.detail.en}`}>
-              <td>{row.siteCode}</td>
-              <td>
-                <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
-              </td>
-              <td>{t(`deviations.${row.kind}`)}</td>
-              <td>{row.visitLabel[language]}</td>
-              <td>{row.date ?? '–'}</td>
-              <td className={numeric}>{daysText(row)}</td>
-              <td>{row.detail[language]}</td>
-            </tr>
-          ))
-        )}
-      </ListTable>
+        emptyMessage={t('empty')}
+        pager={listingPager(data)}
+      />
     </div>
   );
 }
@@ -556,60 +572,47 @@ function AdverseEventsView({
     .join(', ');
   return (
     <div className={styles.views}>
-      <ListTable
+      <DataTable<AdverseEventsReport['rows'][number]>
+        id="report-adverse-events"
         label={t('reports.adverseEvents.name')}
+        columns={[
+          { id: 'site', header: t('columns.site'), cell: (row) => row.siteCode },
+          {
+            id: 'subject',
+            header: t('columns.subject'),
+            hideable: false,
+            cell: (row) => (
+              <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
+            ),
+          },
+          { id: 'number', header: t('adverseEvents.number'), numeric: true, cell: (row) => row.eventNumber },
+          { id: 'term', header: t('adverseEvents.term'), hideable: false, cell: (row) => row.term ?? '–' },
+          { id: 'startDate', header: t('adverseEvents.startDate'), cell: (row) => row.startDate ?? '–' },
+          { id: 'endDate', header: t('adverseEvents.endDate'), cell: (row) => row.endDate ?? '–' },
+          {
+            id: 'serious',
+            header: t('adverseEvents.serious'),
+            cell: (row) =>
+              row.serious ? (
+                <span className={styles.badge} data-tone="danger">
+                  {t('adverseEvents.sae')}
+                </span>
+              ) : (
+                t('adverseEvents.notSerious')
+              ),
+          },
+          { id: 'severity', header: t('adverseEvents.severity'), cell: (row) => label(row.severity) },
+          { id: 'causality', header: t('adverseEvents.causality'), cell: (row) => label(row.causality) },
+          { id: 'action', header: t('adverseEvents.action'), cell: (row) => label(row.deviceAction) },
+          { id: 'outcome', header: t('adverseEvents.outcome'), cell: (row) => label(row.outcome) },
+        ]}
+        rows={data.rows}
+        rowKey={(row) => `${row.subjectPk}-${row.eventNumber}`}
+        rowClassName={(row) => (row.serious ? styles.seriousRow : undefined)}
         busy={busy}
-        head={
-          <>
-            <th scope="col">{t('columns.site')}</th>
-            <th scope="col">{t('columns.subject')}</th>
-            <th scope="col" className={numeric}>
-              {t('adverseEvents.number')}
-            </th>
-            <th scope="col">{t('adverseEvents.term')}</th>
-            <th scope="col">{t('adverseEvents.startDate')}</th>
-            <th scope="col">{t('adverseEvents.endDate')}</th>
-            <th scope="col">{t('adverseEvents.serious')}</th>
-            <th scope="col">{t('adverseEvents.severity')}</th>
-            <th scope="col">{t('adverseEvents.causality')}</th>
-            <th scope="col">{t('adverseEvents.action')}</th>
-            <th scope="col">{t('adverseEvents.outcome')}</th>
-          </>
-        }
-      >
-        {data.rows.length === 0 ? (
-          <ListTableMessage columns={11}>{t('empty')}</ListTableMessage>
-        ) : (
-          data.rows.map((row) => (
-            <tr
-              key={`${row.subjectPk}-${row.eventNumber}`}
-              className={row.serious ? styles.seriousRow : undefined}
-            >
-              <td>{row.siteCode}</td>
-              <td>
-                <SubjectLink studyId={studyId} subjectPk={row.subjectPk} subjectId={row.subjectId} />
-              </td>
-              <td className={numeric}>{row.eventNumber}</td>
-              <td>{row.term ?? '–'}</td>
-              <td>{row.startDate ?? '–'}</td>
-              <td>{row.endDate ?? '–'}</td>
-              <td>
-                {row.serious ? (
-                  <span className={styles.badge} data-tone="danger">
-                    {t('adverseEvents.sae')}
-                  </span>
-                ) : (
-                  t('adverseEvents.notSerious')
-                )}
-              </td>
-              <td>{label(row.severity)}</td>
-              <td>{label(row.causality)}</td>
-              <td>{label(row.deviceAction)}</td>
-              <td>{label(row.outcome)}</td>
-            </tr>
-          ))
-        )}
-      </ListTable>
+        emptyMessage={t('empty')}
+        pager={listingPager(data)}
+      />
       <Panel title={t('adverseEvents.interest.title')}>
         <div className={styles.twoColumns}>
           <div className={styles.chartArea}>
@@ -620,38 +623,32 @@ function AdverseEventsView({
               aria-label={t('adverseEvents.interest.chartSummary', { summary })}
             />
           </div>
-          <ListTable
+          <DataTable<AdverseEventsReport['interest'][number]>
+            id="report-events-of-interest"
             // Another name than the panel's: two landmarks may not share one.
             label={t('adverseEvents.interest.table')}
+            columns={[
+              {
+                id: 'visit',
+                header: t('columns.visit'),
+                hideable: false,
+                cell: (line) => line.visitLabel[language],
+              },
+              ...(['forms', 'pain', 'otorrhea', 'reperforation'] as const).map(
+                (key): DataTableColumn<AdverseEventsReport['interest'][number]> => ({
+                  id: key,
+                  header: t(`adverseEvents.interest.${key}`),
+                  numeric: true,
+                  hideable: false,
+                  cell: (line) => line[key],
+                }),
+              ),
+            ]}
+            rows={data.interest}
+            rowKey={(line) => line.visitKey}
             busy={busy}
-            head={
-              <>
-                <th scope="col">{t('columns.visit')}</th>
-                <th scope="col" className={numeric}>
-                  {t('adverseEvents.interest.forms')}
-                </th>
-                <th scope="col" className={numeric}>
-                  {t('adverseEvents.interest.pain')}
-                </th>
-                <th scope="col" className={numeric}>
-                  {t('adverseEvents.interest.otorrhea')}
-                </th>
-                <th scope="col" className={numeric}>
-                  {t('adverseEvents.interest.reperforation')}
-                </th>
-              </>
-            }
-          >
-            {data.interest.map((line) => (
-              <tr key={line.visitKey}>
-                <td>{line.visitLabel[language]}</td>
-                <td className={numeric}>{line.forms}</td>
-                <td className={numeric}>{line.pain}</td>
-                <td className={numeric}>{line.otorrhea}</td>
-                <td className={numeric}>{line.reperforation}</td>
-              </tr>
-            ))}
-          </ListTable>
+            emptyMessage={t('empty')}
+          />
         </div>
       </Panel>
     </div>

@@ -13,7 +13,6 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadReport, useReport } from '../api/reports-api.ts';
 import {
@@ -122,8 +121,6 @@ function Reports({ studyId }: { studyId: number }) {
       ) : (
         <ReportView report={filters.report} data={data} busy={report.isFetching} studyId={studyId} />
       )}
-
-      {listing ? <Pagination total={listing.total} pageSize={listing.size} /> : null}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import {
   SDV_PAGE_SIZES,
-  type SdvCounts,
   type SdvFormRef,
+  type SdvSiteRow,
+  type SdvSitesResponse,
   type SdvSubjectRow,
   type SdvSubjectSortKey,
 } from '@cdms/contract';
@@ -11,16 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import {
-  ListLoadError,
-  ListTable,
-  ListTableMessage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  SortableHeader,
-} from '../../../components/list-page.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useMe } from '../../auth/api/me.ts';
@@ -51,17 +44,8 @@ function formUrl(studyId: number, form: SdvFormRef, menuType: string | null): st
   });
 }
 
-const SUBJECT_COLUMNS: readonly { key: string; sort?: SdvSubjectSortKey; numeric?: boolean }[] = [
-  { key: 'subjectId', sort: 'subjectId' },
-  { key: 'site', sort: 'site' },
-  // The percentage first: on a narrow screen it stays in view while the counts scroll.
-  { key: 'percent', sort: 'percent' },
-  { key: 'verifiedItems', sort: 'verifiedItems', numeric: true },
-  { key: 'plannedItems', sort: 'plannedItems', numeric: true },
-  { key: 'changedItems', sort: 'changedItems', numeric: true },
-  { key: 'forms', numeric: true },
-  { key: 'planScope' },
-];
+/** A line of the sites table: a site, or the study's total beneath them (no site). */
+type SiteLine = SdvSitesResponse['study'] & Partial<Pick<SdvSiteRow, 'siteId' | 'site' | 'siteName'>>;
 
 /**
  * `/sdv/:studyId` (issue 15; CRA menu): source data verification against the study's plan, by site,
@@ -81,6 +65,7 @@ function Sdv({ studyId }: { studyId: number }) {
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const filters = readSdvFilters(searchParams);
   const headingId = useId();
+  const detailIdPrefix = useId();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const sites = useSdvSites(studyId);
@@ -95,8 +80,98 @@ function Sdv({ studyId }: { studyId: number }) {
     );
   }
 
+  const formCounts = (line: Pick<SdvSubjectRow, 'counts'>) =>
+    t('sites.formCounts', { complete: line.counts.completeForms, total: line.counts.plannedForms });
+
+  const siteColumns: DataTableColumn<SiteLine>[] = [
+    {
+      id: 'site',
+      header: t('sites.site'),
+      rowHeader: true,
+      hideable: false,
+      cell: (line) =>
+        line.siteId === undefined ? (
+          t('sites.study')
+        ) : (
+          <button
+            type="button"
+            className={styles.linkButton}
+            aria-pressed={filters.siteId === line.siteId}
+            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
+          >
+            {line.site} {line.siteName}
+          </button>
+        ),
+    },
+    {
+      id: 'percent',
+      header: t('columns.percent'),
+      hideable: false,
+      cell: (line) => <Progress percent={line.counts.percent} />,
+    },
+    {
+      id: 'subjects',
+      header: t('sites.subjects'),
+      numeric: true,
+      hideable: false,
+      cell: (line) => t('sites.subjectCounts', { complete: line.completeSubjects, total: line.subjects }),
+    },
+    ...countColumns<SiteLine>(),
+    { id: 'forms', header: t('columns.forms'), numeric: true, hideable: false, cell: formCounts },
+  ];
+
+  /** Items verified, planned and changed since verified: the same three columns in both tables. */
+  function countColumns<Line extends Pick<SdvSubjectRow, 'counts'>>(
+    sortable = false,
+  ): DataTableColumn<Line, SdvSubjectSortKey>[] {
+    return (['verifiedItems', 'plannedItems', 'changedItems'] as const).map((key) => ({
+      id: key,
+      header: t(`columns.${key}`),
+      numeric: true,
+      hideable: sortable,
+      sortKey: sortable ? key : undefined,
+      cell: (line: Line) => line.counts[key],
+    }));
+  }
+
+  const subjectColumns: DataTableColumn<SdvSubjectRow, SdvSubjectSortKey>[] = [
+    {
+      id: 'subjectId',
+      header: t('columns.subjectId'),
+      sortKey: 'subjectId',
+      hideable: false,
+      cell: (row) => {
+        const open = filters.open === row.subjectPk;
+        return (
+          <button
+            type="button"
+            className={styles.linkButton}
+            aria-expanded={open}
+            aria-controls={open ? `${detailIdPrefix}-${row.subjectPk}` : undefined}
+            onClick={() => apply({ open: open ? null : row.subjectPk }, true)}
+          >
+            <span aria-hidden="true" className={styles.caret}>
+              {open ? '▾' : '▸'}
+            </span>
+            {row.subjectId}
+          </button>
+        );
+      },
+    },
+    { id: 'site', header: t('columns.site'), sortKey: 'site', cell: (row) => row.site },
+    // The percentage first: on a narrow screen it stays in view while the counts scroll.
+    {
+      id: 'percent',
+      header: t('columns.percent'),
+      sortKey: 'percent',
+      cell: (row) => <Progress percent={row.counts.percent} />,
+    },
+    ...countColumns<SdvSubjectRow>(true),
+    { id: 'forms', header: t('columns.forms'), numeric: true, cell: formCounts },
+    { id: 'planScope', header: t('columns.planScope'), cell: (row) => t(`planScopes.${row.planScope}`) },
+  ];
+
   const data = list.data;
-  const rows = data?.subjects;
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
       <div className={listStyles.pageHeader}>
@@ -118,79 +193,26 @@ function Sdv({ studyId }: { studyId: number }) {
 
       <SdvPlanPanel studyId={studyId} />
 
-      <ListTable
+      <DataTable<SiteLine>
+        id="sdv-sites"
         label={t('sites.caption')}
+        columns={siteColumns}
+        rows={sites.data?.sites}
+        rowKey={(line) => String(line.siteId ?? 'study')}
+        rowAttributes={(line) => ({ 'data-site': line.site })}
+        footerRows={sites.data ? [sites.data.study] : undefined}
         busy={sites.isFetching}
-        head={
-          <>
-            <th scope="col">{t('sites.site')}</th>
-            <th scope="col">{t('columns.percent')}</th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('sites.subjects')}
-            </th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('columns.verifiedItems')}
-            </th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('columns.plannedItems')}
-            </th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('columns.changedItems')}
-            </th>
-            <th scope="col" className={listStyles.numeric}>
-              {t('columns.forms')}
-            </th>
-          </>
+        error={
+          sites.isError && !sites.data
+            ? {
+                title: t('page.loadFailed'),
+                detail: sites.error.message,
+                onRetry: () => void sites.refetch(),
+              }
+            : null
         }
-      >
-        {sites.isError ? (
-          <ListTableMessage columns={7}>{sites.error.message}</ListTableMessage>
-        ) : !sites.data ? (
-          <ListTableMessage columns={7} loading>
-            {t('page.loading')}
-          </ListTableMessage>
-        ) : (
-          <>
-            {sites.data.sites.map((site) => (
-              <tr
-                key={site.siteId}
-                data-site={site.site}
-                aria-current={filters.siteId === site.siteId || undefined}
-              >
-                <th scope="row" className={styles.rowHead}>
-                  <button
-                    type="button"
-                    className={styles.linkButton}
-                    aria-pressed={filters.siteId === site.siteId}
-                    onClick={() => apply({ siteId: filters.siteId === site.siteId ? null : site.siteId })}
-                  >
-                    {site.site} {site.siteName}
-                  </button>
-                </th>
-                <CountCells
-                  counts={site.counts}
-                  subjects={t('sites.subjectCounts', {
-                    complete: site.completeSubjects,
-                    total: site.subjects,
-                  })}
-                />
-              </tr>
-            ))}
-            <tr className={styles.totalRow}>
-              <th scope="row" className={styles.rowHead}>
-                {t('sites.study')}
-              </th>
-              <CountCells
-                counts={sites.data.study.counts}
-                subjects={t('sites.subjectCounts', {
-                  complete: sites.data.study.completeSubjects,
-                  total: sites.data.study.subjects,
-                })}
-              />
-            </tr>
-          </>
-        )}
-      </ListTable>
+        loadingMessage={t('page.loading')}
+      />
 
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <SdvFilterPanel
@@ -200,90 +222,48 @@ function Sdv({ studyId }: { studyId: number }) {
         onApply={(fields) => apply(fields)}
       />
 
-      <div className={listStyles.toolbar}>
-        <p className={listStyles.total} aria-live="polite">
-          {data ? t('page.count', { count: data.total }) : ''}
-        </p>
-        <div className={listStyles.toolbarActions}>
+      <DataTable<SdvSubjectRow, SdvSubjectSortKey>
+        id="sdv-subjects"
+        label={t('subjects.caption')}
+        columns={subjectColumns}
+        rows={data?.subjects}
+        rowKey={(row) => String(row.subjectPk)}
+        rowAttributes={(row) => ({ 'data-subject': row.subjectId })}
+        sorting={{
+          mode: 'server',
+          sort: filters.sort,
+          order: filters.order,
+          onSort: (column) => apply(nextSort(filters, column)),
+        }}
+        // The unfolded subject: its visits and forms in a row beneath it.
+        expandedRow={(row) =>
+          filters.open === row.subjectPk
+            ? {
+                id: `${detailIdPrefix}-${row.subjectPk}`,
+                content: <SubjectDetail studyId={studyId} subjectPk={row.subjectPk} menuType={menuType} />,
+              }
+            : null
+        }
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('page.noData')}
+        summary={data ? t('page.count', { count: data.total }) : ''}
+        actions={
           <PageSizeSelect<SdvPageSize>
             sizes={SDV_PAGE_SIZES}
             value={filters.size}
             onChange={(size) => apply({ size })}
           />
-        </div>
-      </div>
-
-      {list.isError && !data ? (
-        <ListLoadError
-          title={t('page.loadFailed')}
-          detail={list.error.message}
-          retryLabel={t('page.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <ListTable
-          label={t('subjects.caption')}
-          busy={list.isFetching}
-          head={SUBJECT_COLUMNS.map(({ key, sort, numeric }) =>
-            sort ? (
-              <SortableHeader
-                key={key}
-                column={sort}
-                label={t(`columns.${key}`)}
-                numeric={numeric ?? false}
-                sort={filters.sort}
-                order={filters.order}
-                onSort={(column) => apply(nextSort(filters, column))}
-              />
-            ) : (
-              <th key={key} scope="col" className={numeric ? listStyles.numeric : undefined}>
-                {t(`columns.${key}`)}
-              </th>
-            ),
-          )}
-        >
-          {!rows ? (
-            <ListTableMessage columns={SUBJECT_COLUMNS.length} loading>
-              {t('page.loading')}
-            </ListTableMessage>
-          ) : rows.length === 0 ? (
-            <ListTableMessage columns={SUBJECT_COLUMNS.length}>{t('page.noData')}</ListTableMessage>
-          ) : (
-            rows.map((row) => (
-              <SubjectRows
-                key={row.subjectPk}
-                studyId={studyId}
-                row={row}
-                open={filters.open === row.subjectPk}
-                menuType={menuType}
-                onToggle={() => apply({ open: filters.open === row.subjectPk ? null : row.subjectPk }, true)}
-              />
-            ))
-          )}
-        </ListTable>
-      )}
-
-      {data && !list.isPlaceholderData && <Pagination total={data.total} pageSize={filters.size} />}
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
     </section>
-  );
-}
-
-/** The percentage with its bar, subjects complete, items verified and planned, changed, forms complete. */
-function CountCells({ counts, subjects }: { counts: SdvCounts; subjects: string }) {
-  const { t } = useTranslation('sdv');
-  return (
-    <>
-      <td>
-        <Progress percent={counts.percent} />
-      </td>
-      <td className={listStyles.numeric}>{subjects}</td>
-      <td className={listStyles.numeric}>{counts.verifiedItems}</td>
-      <td className={listStyles.numeric}>{counts.plannedItems}</td>
-      <td className={listStyles.numeric}>{counts.changedItems}</td>
-      <td className={listStyles.numeric}>
-        {t('sites.formCounts', { complete: counts.completeForms, total: counts.plannedForms })}
-      </td>
-    </>
   );
 }
 
@@ -298,62 +278,6 @@ export function Progress({ percent }: { percent: number | null }) {
       </span>
       <span className={styles.percent}>{percent}%</span>
     </span>
-  );
-}
-
-/** A subject's row and, unfolded, its visits with their forms. */
-function SubjectRows({
-  studyId,
-  row,
-  open,
-  menuType,
-  onToggle,
-}: {
-  studyId: number;
-  row: SdvSubjectRow;
-  open: boolean;
-  menuType: string | null;
-  onToggle: () => void;
-}) {
-  const { t } = useTranslation('sdv');
-  const detailId = useId();
-  return (
-    <>
-      <tr data-subject={row.subjectId}>
-        <td>
-          <button
-            type="button"
-            className={styles.linkButton}
-            aria-expanded={open}
-            aria-controls={open ? detailId : undefined}
-            onClick={onToggle}
-          >
-            <span aria-hidden="true" className={styles.caret}>
-              {open ? '▾' : '▸'}
-            </span>
-            {row.subjectId}
-          </button>
-        </td>
-        <td>{row.site}</td>
-        <td>
-          <Progress percent={row.counts.percent} />
-        </td>
-        <td className={listStyles.numeric}>{row.counts.verifiedItems}</td>
-        <td className={listStyles.numeric}>{row.counts.plannedItems}</td>
-        <td className={listStyles.numeric}>{row.counts.changedItems}</td>
-        <td className={listStyles.numeric}>
-          {t('sites.formCounts', { complete: row.counts.completeForms, total: row.counts.plannedForms })}
-        </td>
-        <td>{t(`planScopes.${row.planScope}`)}</td>
-      </tr>
-      {open ? (
-        <tr className={styles.detailRow}>
-          <td colSpan={SUBJECT_COLUMNS.length} id={detailId}>
-            <SubjectDetail studyId={studyId} subjectPk={row.subjectPk} menuType={menuType} />
-          </td>
-        </tr>
-      ) : null}
-    </>
   );
 }
 

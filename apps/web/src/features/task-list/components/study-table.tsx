@@ -1,6 +1,7 @@
 import type { StudySummary } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { dashboardLink } from '../lib/study-links.ts';
 import styles from './study-table.module.css';
 
@@ -8,56 +9,69 @@ import styles from './study-table.module.css';
 export function StudyTable({ studies }: { studies: readonly StudySummary[] }) {
   const { t } = useTranslation('taskList');
   const navigate = useNavigate();
-  return (
-    <div className={styles.wrapper}>
-      <table className={styles.table}>
-        <colgroup>
-          <col className={styles.titleColumn} />
-          <col className={styles.approachColumn} />
-          <col />
-          <col className={styles.dateColumn} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th scope="col">{t('columns.title')}</th>
-            <th scope="col">{t('columns.approaches')}</th>
-            <th scope="col">{t('columns.content')}</th>
-            <th scope="col">{t('columns.registeredOn')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {studies.map((study) => (
-            // The whole row opens the dashboard; the title link is the keyboard's way in.
-            <tr key={study.id} data-testid="study-row" onClick={() => void navigate(dashboardLink(study))}>
-              <td>
-                <span className={styles.code}>{study.code}</span>
-                <Link
-                  to={dashboardLink(study)}
-                  className={styles.title}
-                  onClick={(event) => event.stopPropagation()}
-                >
-                  {study.title}
-                </Link>
-              </td>
-              <td>
-                <span className={styles.pills}>
-                  {study.approaches.map((approach) => (
-                    <span key={approach} className={styles.pill}>
-                      {approach}
-                    </span>
-                  ))}
-                </span>
-              </td>
-              <td>
-                <span className={styles.content} title={study.content}>
-                  {study.content}
-                </span>
-              </td>
-              <td className={styles.date}>{study.registeredOn}</td>
-            </tr>
+  const columns: DataTableColumn<StudySummary>[] = [
+    {
+      id: 'title',
+      header: t('columns.title'),
+      hideable: false,
+      className: styles.titleColumn,
+      headerClassName: styles.titleColumn,
+      sortValue: (study) => study.title,
+      cell: (study) => (
+        <>
+          <span className={styles.code}>{study.code}</span>
+          <Link to={dashboardLink(study)} className={styles.title}>
+            {study.title}
+          </Link>
+        </>
+      ),
+    },
+    {
+      id: 'approaches',
+      header: t('columns.approaches'),
+      className: styles.approachColumn,
+      headerClassName: styles.approachColumn,
+      cell: (study) => (
+        <span className={styles.pills}>
+          {study.approaches.map((approach) => (
+            <span key={approach} className={styles.pill}>
+              {approach}
+            </span>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </span>
+      ),
+    },
+    {
+      id: 'content',
+      header: t('columns.content'),
+      className: styles.contentColumn,
+      cell: (study) => (
+        <span className={styles.content} title={study.content}>
+          {study.content}
+        </span>
+      ),
+    },
+    {
+      id: 'registeredOn',
+      header: t('columns.registeredOn'),
+      className: `${styles.dateColumn} ${styles.date}`,
+      headerClassName: styles.dateColumn,
+      sortValue: (study) => study.registeredOn,
+      cell: (study) => study.registeredOn,
+    },
+  ];
+  return (
+    <DataTable<StudySummary>
+      id="study-list"
+      label={t('columns.caption')}
+      columns={columns}
+      rows={studies}
+      rowKey={(study) => String(study.id)}
+      rowAttributes={() => ({ 'data-testid': 'study-row' })}
+      sorting={{ mode: 'client' }}
+      fit
+      // The whole row opens the dashboard; the title link is the keyboard's way in.
+      onRowClick={(study) => void navigate(dashboardLink(study))}
+    />
   );
 }
