@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
 import { expect, test } from '../support/test.ts';
@@ -116,6 +117,16 @@ test.describe('lab normal ranges', () => {
     await expect(row).toContainText('12.3');
     await expect(row).toContainText('H');
     await expect(row.getByRole('cell').last()).toHaveText('1');
+    // Its download: the listing under the same filter, as CSV.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV 내려받기' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^TMP-2026_lab_results_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^기관,스크리닝 번호,방문,검체 채취일,검사,결과/);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(new RegExp(`${subject.subjectId},.*,12\\.3,`))]);
     await row.scrollIntoViewIfNeeded();
     await screenshotsBothWays(page, testInfo, 'lab-page', async () => {
       await expect(page.getByRole('heading', { level: 1, name: 'Laboratory normal ranges' })).toBeVisible();

@@ -16,6 +16,7 @@ interface EnrollmentSite {
   screened: number;
   screeningFailures: number;
   randomized: number;
+  targetIsDefault: boolean;
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -68,6 +69,24 @@ test('a DM opens the reports, reads enrollment, switches to adverse events and d
     await expect(row.locator('td').nth(3)).toHaveText(String(site.randomized));
   }
   await expect(page.getByRole('img', { name: /누적 스크리닝/ })).toBeVisible();
+
+  // The DM gives a site on the study default its own target, sees it in the table, and puts it back.
+  const onDefault = enrollment.sites.find((site) => site.targetIsDefault);
+  expect(onDefault).toBeDefined();
+  const defaultRow = siteTable.locator('tbody tr').filter({ hasText: onDefault?.siteCode ?? '' });
+  await expect(defaultRow.locator('td').nth(4)).toContainText('(기본값)');
+  await defaultRow.getByRole('button', { name: /등록 목표 변경/ }).click();
+  const targetDialog = page.getByRole('dialog', { name: /등록 목표 변경/ });
+  await targetDialog.getByLabel(/연구 기본값 사용/).uncheck();
+  await targetDialog.getByLabel('등록 목표(무작위 배정 대상자 수)').fill('9');
+  await screenshot(page, testInfo, 'enrollment-target-dialog-ko');
+  await targetDialog.getByRole('button', { name: '저장' }).click();
+  await expect(targetDialog).toBeHidden();
+  await expect(defaultRow.locator('td').nth(4)).toHaveText(/^9\s*변경$/);
+  await defaultRow.getByRole('button', { name: /등록 목표 변경/ }).click();
+  await targetDialog.getByLabel(/연구 기본값 사용/).check();
+  await targetDialog.getByRole('button', { name: '저장' }).click();
+  await expect(defaultRow.locator('td').nth(4)).toContainText('(기본값)');
   await screenshots(page, testInfo, 'report-enrollment', heading);
 
   // Adverse events: the listing's rows as the API pages them, serious ones marked.

@@ -1,7 +1,11 @@
 import type { LabRange, LabRangeRequest, LabRangesResponse, LabResultsResponse } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { type LabResultFilters, labResultsQueryString } from '../lib/lab-filters.ts';
+import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
+import {
+  type LabResultFilters,
+  labResultsDownloadQueryString,
+  labResultsQueryString,
+} from '../lib/lab-filters.ts';
 
 /** The lab page's reads and writes (issue 17 item 3). Ranges and results move with others' work: read fresh. */
 
@@ -55,4 +59,16 @@ export function useRetireLabRange(studyId: number) {
       apiRequest<LabRange>(`${studyPath(studyId)}/lab-ranges/${id}/retire`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: labKeys.all(studyId) }),
   });
+}
+
+/** The listing under its filters as a file (audited by the server). */
+export async function downloadLabResults(
+  studyId: number,
+  filters: LabResultFilters,
+  format: 'csv' | 'xlsx',
+): Promise<void> {
+  await saveDownload(
+    `${studyPath(studyId)}/lab-results/download?${labResultsDownloadQueryString(filters, format)}`,
+    `lab-results.${format}`,
+  );
 }

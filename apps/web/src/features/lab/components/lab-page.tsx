@@ -17,15 +17,17 @@ import {
   FilterChoice,
   FilterPanel,
   FilterText,
+  ListDownloadButtons,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
+  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useMe } from '../../auth/api/me.ts';
-import { useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
+import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
 import {
   type LabPageSize,
   type LabResultFilters,
@@ -279,6 +281,9 @@ function ResultsListing({
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const filters = readLabFilters(searchParams);
   const list = useLabResults(studyId, filters);
+  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
+    downloadLabResults(studyId, filters, format),
+  );
   const data = list.data;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
   const [draft, setDraft] = useState(filters);
@@ -393,11 +398,19 @@ function ResultsListing({
         emptyMessage={t('results.none')}
         summary={data ? t('results.count', { count: data.total }) : ''}
         actions={
-          <PageSizeSelect<LabPageSize>
-            sizes={LAB_RESULT_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ size })}
-          />
+          <>
+            <PageSizeSelect<LabPageSize>
+              sizes={LAB_RESULT_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ size })}
+            />
+            <ListDownloadButtons
+              downloading={downloading}
+              onDownload={(format) => void download(format)}
+              csvLabel={t('results.downloadCsv')}
+              xlsxLabel={t('results.downloadXlsx')}
+            />
+          </>
         }
         // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
         pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}

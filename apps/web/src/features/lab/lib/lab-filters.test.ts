@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LAB_FILTERS,
+  labResultsDownloadQueryString,
   labResultsQueryString,
   readLabFilters,
   writeLabFilters,
@@ -27,5 +28,11 @@ describe('lab listing filters in the URL', () => {
     );
     expect(writeLabFilters(new URLSearchParams(), DEFAULT_LAB_FILTERS).toString()).toBe('');
     expect(labResultsQueryString(DEFAULT_LAB_FILTERS)).toBe('flag=all&page=1&size=10');
+  });
+
+  it('downloads with the filters, without the paging', () => {
+    expect(
+      labResultsDownloadQueryString({ ...DEFAULT_LAB_FILTERS, siteId: 3, testKey: 'wbc', page: 4 }, 'xlsx'),
+    ).toBe('flag=all&siteId=3&testKey=wbc&format=xlsx');
   });
 });

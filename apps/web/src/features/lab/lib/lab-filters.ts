@@ -66,3 +66,12 @@ export function labResultsQueryString(filters: LabResultFilters): string {
   if (filters.testKey) params.set('testKey', filters.testKey);
   return params.toString();
 }
+
+/** The download's query: the listing's filters without the paging, and the format. */
+export function labResultsDownloadQueryString(filters: LabResultFilters, format: 'csv' | 'xlsx'): string {
+  const params = new URLSearchParams(labResultsQueryString(filters));
+  params.delete('page');
+  params.delete('size');
+  params.set('format', format);
+  return params.toString();
+}

@@ -1,5 +1,5 @@
 import { type ReportResponse, reportResponseSchema } from '@cdms/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
 import { type ReportFilters, reportQueryString } from '../lib/report-filters.ts';
 
@@ -36,4 +36,17 @@ export async function downloadReport(
     `${reportPath(studyId, filters)}/download?${reportQueryString(filters, format)}`,
     `${filters.report}.${format}`,
   );
+}
+
+/** A site's enrollment target (DM, ADMIN: `enrollment.plan`), or null for the study's default. */
+export function useSetEnrollmentTarget(studyId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ siteId, target }: { siteId: number; target: number | null }) =>
+      apiRequest<unknown>(`/api/studies/${studyId}/sites/${siteId}/enrollment-target`, {
+        method: 'PUT',
+        body: { target },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['report', studyId] }),
+  });
 }

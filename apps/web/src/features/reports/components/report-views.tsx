@@ -10,15 +10,23 @@ import {
   type ReportResponse,
 } from '@cdms/contract';
 import type { ChartData, ChartOptions } from 'chart.js';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
+import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { useMe } from '../../auth/api/me.ts';
 import { cumulative } from '../lib/report-filters.ts';
 import '../lib/chart-setup.ts';
+import {
+  ENROLLMENT_TARGET_MODAL,
+  EnrollmentTargetDialog,
+  type TargetSite,
+} from './enrollment-target-dialog.tsx';
 import styles from './reports.module.css';
 
 type Language = 'ko' | 'en';
@@ -50,7 +58,7 @@ export function ReportView({
   }
   switch (data.report) {
     case 'enrollment':
-      return <EnrollmentView data={data} busy={busy} />;
+      return <EnrollmentView data={data} busy={busy} studyId={studyId} />;
     case 'queryAging':
       return <QueryAgingView data={data} busy={busy} />;
     case 'missingForms':
@@ -109,12 +117,20 @@ interface EnrollmentLine {
   screeningFailures: number;
   randomized: number;
   target: number;
+  /** A site's line: its id and whether its target is the study's default. */
+  site?: { siteId: number; targetIsDefault: boolean };
 }
 
-function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean }) {
+function EnrollmentView({ data, busy, studyId }: { data: EnrollmentReport; busy: boolean; studyId: number }) {
   const { t } = useTranslation('reports');
   const language = useLanguage();
-  const target = data.targetPerSite * data.sites.length;
+  const modals = useModalStack();
+  const me = useMe();
+  // Data management sets each site's target (`enrollment.plan`); the server decides, the page follows.
+  const canPlan =
+    me.data?.memberships.find((m) => m.studyId === studyId)?.abilities.includes('enrollment.plan') ?? false;
+  const [editing, setEditing] = useState<TargetSite | null>(null);
+  const target = data.sites.reduce((sum, site) => sum + site.target, 0);
   const chart = useMemo((): ChartData<'line', number[], string> => {
     const months = data.months.map((month) => month.month);
     return {
@@ -171,7 +187,8 @@ function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean 
     screened: site.screened,
     screeningFailures: site.screeningFailures,
     randomized: site.randomized,
-    target: data.targetPerSite,
+    target: site.target,
+    site: { siteId: site.siteId, targetIsDefault: site.targetIsDefault },
   }));
   const totalLine: EnrollmentLine = { key: 'total', label: t('totalRow'), ...totals, target };
   const count = (
@@ -195,7 +212,35 @@ function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean 
     count('screened'),
     count('screeningFailures'),
     count('randomized'),
-    count('target'),
+    {
+      ...count('target'),
+      cell: (line) => (
+        <span className={styles.targetCell}>
+          {line.target}
+          {line.site?.targetIsDefault ? (
+            <span className={styles.defaultMark}>{t('target.defaultMark')}</span>
+          ) : null}
+          {canPlan && line.site ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={t('target.edit', { site: line.label })}
+              onClick={() => {
+                setEditing({
+                  siteId: line.site?.siteId ?? 0,
+                  label: line.label,
+                  target: line.target,
+                  targetIsDefault: line.site?.targetIsDefault ?? true,
+                });
+                modals.open(ENROLLMENT_TARGET_MODAL);
+              }}
+            >
+              {t('target.editShort')}
+            </Button>
+          ) : null}
+        </span>
+      ),
+    },
     {
       id: 'progress',
       header: t('enrollment.progress'),
@@ -298,6 +343,14 @@ function EnrollmentView({ data, busy }: { data: EnrollmentReport; busy: boolean 
           emptyMessage={t('empty')}
         />
       </div>
+      {canPlan && editing ? (
+        <EnrollmentTargetDialog
+          key={editing.siteId}
+          studyId={studyId}
+          site={editing}
+          defaultTarget={data.targetPerSite}
+        />
+      ) : null}
     </div>
   );
 }
