@@ -82,7 +82,7 @@ test('a DM opens the reports, reads enrollment, switches to adverse events and d
   await screenshot(page, testInfo, 'enrollment-target-dialog-ko');
   await targetDialog.getByRole('button', { name: '저장' }).click();
   await expect(targetDialog).toBeHidden();
-  await expect(defaultRow.locator('td').nth(4)).toHaveText(/^9\s*변경$/);
+  await expect(defaultRow.locator('td').nth(4)).toHaveText(/^변경\s*9$/);
   await defaultRow.getByRole('button', { name: /등록 목표 변경/ }).click();
   await targetDialog.getByLabel(/연구 기본값 사용/).check();
   await targetDialog.getByRole('button', { name: '저장' }).click();

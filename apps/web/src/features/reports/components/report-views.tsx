@@ -216,10 +216,7 @@ function EnrollmentView({ data, busy, studyId }: { data: EnrollmentReport; busy:
       ...count('target'),
       cell: (line) => (
         <span className={styles.targetCell}>
-          {line.target}
-          {line.site?.targetIsDefault ? (
-            <span className={styles.defaultMark}>{t('target.defaultMark')}</span>
-          ) : null}
+          {/* The number last, so it lines up with the total beneath. */}
           {canPlan && line.site ? (
             <Button
               variant="ghost"
@@ -238,6 +235,10 @@ function EnrollmentView({ data, busy, studyId }: { data: EnrollmentReport; busy:
               {t('target.editShort')}
             </Button>
           ) : null}
+          {line.site?.targetIsDefault ? (
+            <span className={styles.defaultMark}>{t('target.defaultMark')}</span>
+          ) : null}
+          {line.target}
         </span>
       ),
     },
