@@ -237,6 +237,32 @@ test.describe('user popup', () => {
     await screenshot(page, testInfo, 'user-popup-en');
   });
 
+  test('the notification e-mails are chosen per event and kept', async ({ page }, testInfo) => {
+    await logInAs(page, cra);
+    await page.goto('/task-list');
+    let popup = await openUserPopup(page, cra);
+    await popup.getByRole('button', { name: '알림 메일' }).click();
+    let dialog = page.getByRole('dialog', { name: '알림 메일 설정' });
+    const holds = dialog.getByRole('checkbox', { name: /프리징·잠금/ });
+    await expect(holds).toBeChecked();
+    await holds.uncheck();
+    await screenshot(page, testInfo, 'notification-preferences-ko');
+    await dialog.getByRole('button', { name: '저장' }).click();
+    await expect(toast(page, '알림 메일 설정을 저장했습니다.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    await page.reload();
+    popup = await openUserPopup(page, cra);
+    await popup.getByRole('button', { name: '알림 메일' }).click();
+    dialog = page.getByRole('dialog', { name: '알림 메일 설정' });
+    await expect(dialog.getByRole('checkbox', { name: /프리징·잠금/ })).not.toBeChecked();
+    await expect(dialog.getByRole('checkbox', { name: /쿼리 답변/ })).toBeChecked();
+    // Back on, as the demo has it.
+    await dialog.getByRole('checkbox', { name: /프리징·잠금/ }).check();
+    await dialog.getByRole('button', { name: '저장' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
   test('changing the password checks the rules while typing and shows the server refusal', async ({
     page,
     consoleGuard,

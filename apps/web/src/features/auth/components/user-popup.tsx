@@ -5,10 +5,14 @@ import { SidePopup } from '../../../components/side-popup.tsx';
 import { AccountDetails } from './account-details.tsx';
 import { useAuth } from './auth-provider.tsx';
 import { CHANGE_PASSWORD_MODAL, ChangePasswordDialog } from './change-password-dialog.tsx';
+import {
+  NOTIFICATION_PREFERENCES_MODAL,
+  NotificationPreferencesDialog,
+} from './notification-preferences-dialog.tsx';
 import { SECOND_FACTOR_MODAL, SecondFactorDialog } from './second-factor-dialog.tsx';
 import styles from './user-popup.module.css';
 
-/** The header's user popup (prototype-spec §2): account details, change password, logout. */
+/** The header's user popup (prototype-spec §2): account details, change password, two-factor sign-in, notification e-mails, logout. */
 export function UserPopup() {
   const { t } = useTranslation('auth');
   const { me, signOut } = useAuth();
@@ -54,6 +58,15 @@ export function UserPopup() {
                 variant="secondary"
                 onClick={() => {
                   close();
+                  modals.open(NOTIFICATION_PREFERENCES_MODAL);
+                }}
+              >
+                {t('notifications.open')}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  close();
                   void signOut();
                 }}
               >
@@ -66,6 +79,7 @@ export function UserPopup() {
       {/* Outside the popup: the popup closes when the dialog takes the focus. */}
       <ChangePasswordDialog email={me.user.email} />
       <SecondFactorDialog me={me} />
+      <NotificationPreferencesDialog />
     </>
   );
 }
