@@ -3,6 +3,7 @@ import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
 import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
 import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
+import { demoSummaryChecks } from '../src/summary/demo-summary.checks.ts';
 import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -22,4 +23,5 @@ describeWithDatabase('the living demo', (database) => {
   describe('dashboard and list over it', () => demoFigureChecks(database));
   describe('its ODM exports', () => odmOverDemoChecks(database));
   describe('the standard reports over it', () => demoReportChecks(database));
+  describe('the study summary over it', () => demoSummaryChecks(database));
 });
