@@ -8,10 +8,11 @@ import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
- * The living demo, seeded once per database, checked three ways: its data as planned
+ * The living demo, seeded once per database, checked several ways: its data as planned
  * (src/seed/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
  * tables (src/dashboard/demo-figures.checks.ts), and its ODM exports against the official schemas
- * (src/odm/odm-over-demo.checks.ts). All only read, so they share one seed: seeding
+ * (src/odm/odm-over-demo.checks.ts), the reports and the study summary against the tables
+ * (src/reports/, src/summary/). All only read, so they share one seed: seeding
  * 31 casebooks through the commands is most of their time.
  */
 describeWithDatabase('the living demo', (database) => {
