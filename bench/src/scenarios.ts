@@ -23,7 +23,8 @@ export type ScenarioName =
   | 'missing forms report'
   | 'query aging report'
   | 'protocol deviations report'
-  | 'AE listing report';
+  | 'AE listing report'
+  | 'study summary';
 
 export interface Scenario {
   name: ScenarioName;
@@ -167,6 +168,8 @@ export function readScenarios(): Scenario[] {
         return () => `${study(workload)}/reports/${report}?${next()}`;
       }),
     ),
+    // The study summary (issue 17 item 2): every site, as the page opens.
+    readScenario('study summary', (workload) => () => `${study(workload)}/summary`),
   ];
 }
 

@@ -225,6 +225,16 @@ const labRoute: Route = {
   ready: (page) => page.locator('[aria-live="polite"]', { hasText: /\d/ }),
 };
 
+/**
+ * The study summary (issue 17 item 2): the four panels with their charts and tables; the subject
+ * total of the status table is there once the answer is.
+ */
+const summaryRoute: Route = {
+  name: 'summary',
+  url: `/summary/${STUDY_ID}`,
+  ready: (page) => page.getByTestId('summary-subject-total'),
+};
+
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
@@ -234,7 +244,8 @@ const craOnlyRoutes: Route[] = [
   reportRoute,
   studyPage('data (not allowed to the monitor)', 'data'),
   labRoute,
-  ...['alarm-log', 'system-e-training', 'summary'].map((path) => studyPage(path, path)),
+  summaryRoute,
+  ...['alarm-log', 'system-e-training'].map((path) => studyPage(path, path)),
 ];
 
 /** A notice to open (the demo has none): registered by a writer through the API. */
@@ -353,6 +364,8 @@ test.describe('accessibility (axe-core, Korean)', () => {
         reportRoute,
         adverseEventReportRoute,
         labRoute,
+        // The data manager keeps the allocation list: the summary split by group.
+        { ...summaryRoute, name: 'summary (split by group)' },
         ...subjectRoutes(subject, [['v1', 'demographicInfo']]),
       ],
     },

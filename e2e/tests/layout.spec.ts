@@ -188,6 +188,21 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('study summary (issue 17), in Korean and English', async ({ page }, testInfo) => {
+    // The data manager sees the widest tables: every site, split by randomization group.
+    await logInAs(page, account('DM'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/summary/${STUDY_ID}`,
+        (p) => p.getByTestId('summary-subject-total'),
+        (width) => screenshot(page, testInfo, `summary-${language}-${width}`),
+      );
+    }
+  });
+
   test('lab normal ranges and the out-of-range listing (issue 17), in Korean and English', async ({
     page,
   }, testInfo) => {

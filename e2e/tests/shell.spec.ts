@@ -85,12 +85,12 @@ test.describe('task lists and the study shell', () => {
     await expect(menu.getByRole('link', { name: 'SDV' })).toBeVisible();
     await expect(menu.getByRole('link', { name: '프리징' })).toBeVisible();
 
-    // SDV is a real page now; a later-issue menu (the study summary) still shows the shared placeholder inside the shell.
+    // SDV is a real page now; a later-issue menu (the alarm log) still shows the shared placeholder inside the shell.
     await menu.getByRole('link', { name: 'SDV' }).click();
     await expect(page).toHaveURL(/\/sdv\/\d+\?menu-type=CRA/);
     await expect(page.getByRole('heading', { name: 'SDV', level: 1 })).toBeVisible();
-    await menu.getByRole('link', { name: '요약', exact: true }).click();
-    await expect(page).toHaveURL(/\/summary\/\d+\?menu-type=CRA/);
+    await menu.getByRole('link', { name: '알림 로그', exact: true }).click();
+    await expect(page).toHaveURL(/\/alarm-log\/\d+\?menu-type=CRA/);
     await expect(page.getByRole('heading', { name: '페이지 준비 중입니다' })).toBeVisible();
 
     await page.getByRole('button', { name: '메뉴 접기' }).click();

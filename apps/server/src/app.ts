@@ -39,6 +39,7 @@ import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
+import { registerSummaryRoutes } from './summary/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
 import { registerVisitAlarmRoutes } from './visit-alarms/routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSignatureRoutes(app, context);
   registerQueryRoutes(app, context);
   registerReportRoutes(app, context);
+  registerSummaryRoutes(app, context);
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
   registerLabRangeRoutes(app, context);

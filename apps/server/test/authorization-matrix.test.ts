@@ -695,6 +695,13 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/summary',
+    // Who reads the reports reads the summary, over their own sites; site 01 is 404 for the CRC (site 02).
+    request: (f) => ({ url: `/api/studies/${f.studyId}/summary?siteId=${f.siteId}` }),
+    expected: subjectReaders(200),
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/randomization',
     request: (f) => ({ url: `/api/studies/${f.studyId}/randomization` }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },

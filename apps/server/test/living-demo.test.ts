@@ -4,14 +4,16 @@ import { demoNotificationChecks } from '../src/notifications/demo-notifications.
 import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
 import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
+import { demoSummaryChecks } from '../src/summary/demo-summary.checks.ts';
 import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
- * The living demo, seeded once per database, checked three ways: its data as planned
+ * The living demo, seeded once per database, checked several ways: its data as planned
  * (src/seed/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
  * tables (src/dashboard/demo-figures.checks.ts), and its ODM exports against the official schemas
- * (src/odm/odm-over-demo.checks.ts). All only read, so they share one seed: seeding
+ * (src/odm/odm-over-demo.checks.ts), the reports and the study summary against the tables
+ * (src/reports/, src/summary/). All only read, so they share one seed: seeding
  * 31 casebooks through the commands is most of their time.
  */
 describeWithDatabase('the living demo', (database) => {
@@ -23,6 +25,7 @@ describeWithDatabase('the living demo', (database) => {
   describe('dashboard and list over it', () => demoFigureChecks(database));
   describe('its ODM exports', () => odmOverDemoChecks(database));
   describe('the standard reports over it', () => demoReportChecks(database));
+  describe('the study summary over it', () => demoSummaryChecks(database));
   // Last: the reminder writes to the outbox, which the checks above do not read.
   describe('its notifications', () => demoNotificationChecks(database));
 });

@@ -25,4 +25,5 @@ export * from './signatures.ts';
 export * from './studies.ts';
 export * from './subject-list.ts';
 export * from './subjects.ts';
+export * from './summary.ts';
 export * from './visit-alarms.ts';

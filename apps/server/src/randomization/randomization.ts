@@ -4,7 +4,6 @@ import { evaluateSubject, findFormEvaluation } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -13,6 +12,7 @@ import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { mayKnowGroup } from './may-know-group.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
 
 /** The randomization form's item that says, from the study's rules, whether the subject may be randomized. */
@@ -340,8 +340,9 @@ export async function randomizeSubject(
       subjectId: subject.id,
       after: { randomizationNumber, assignmentDate, group: slot.treatment_group },
     });
-    const mayKnowGroup =
-      study.show_randomization_group || can(principal, 'randomization.manage', { studyId });
-    return { randomizationNumber, assignmentDate, group: mayKnowGroup ? slot.treatment_group : null };
+    const group = mayKnowGroup(principal, studyId, study.show_randomization_group)
+      ? slot.treatment_group
+      : null;
+    return { randomizationNumber, assignmentDate, group };
   });
 }

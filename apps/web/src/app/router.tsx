@@ -221,8 +221,15 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/lab/components/lab-page.tsx')).LabPage,
                 })),
               },
+              {
+                // The study at a glance over the reader's sites (issue 17 item 2; CRA menu).
+                path: paths.summary,
+                lazy: withTranslations(['summary'], async () => ({
+                  Component: (await import('../features/summary/components/summary-page.tsx')).SummaryPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline, paths.alarmLog, paths.systemETraining, paths.summary].map((path) => ({
+              ...[paths.guideline, paths.alarmLog, paths.systemETraining].map((path) => ({
                 path,
                 lazy: placeholderRoute,
               })),

@@ -19,6 +19,7 @@ import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
 import enSignature from '../locales/en/signature.json';
 import enSubjects from '../locales/en/subjects.json';
+import enSummary from '../locales/en/summary.json';
 import enTaskAlarm from '../locales/en/task-alarm.json';
 import enTaskList from '../locales/en/task-list.json';
 import enUi from '../locales/en/ui.json';
@@ -43,6 +44,7 @@ import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
 import koSignature from '../locales/ko/signature.json';
 import koSubjects from '../locales/ko/subjects.json';
+import koSummary from '../locales/ko/summary.json';
 import koTaskAlarm from '../locales/ko/task-alarm.json';
 import koTaskList from '../locales/ko/task-list.json';
 import koUi from '../locales/ko/ui.json';
@@ -74,6 +76,7 @@ export const resources = {
     holds: koHolds,
     audit: koAudit,
     reports: koReports,
+    summary: koSummary,
   },
   en: {
     admin: enAdmin,
@@ -100,5 +103,6 @@ export const resources = {
     holds: enHolds,
     audit: enAudit,
     reports: enReports,
+    summary: enSummary,
   },
 } as const;

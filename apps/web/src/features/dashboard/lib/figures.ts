@@ -1,16 +1,13 @@
 import type { AgeGroup, SubjectStatus } from '@cdms/contract';
+import { SUBJECT_STATUS_COLORS } from '../../../components/status-colors.ts';
 
 /**
  * The five statuses in the order and colours of spec §4 (Drop-out red, Complete blue, Ongoing
  * yellow, Screening teal, Screening-failure purple): the doughnut's segments and its legend.
  */
-export const STATUS_SEGMENTS: readonly { status: SubjectStatus; color: string }[] = [
-  { status: 'dropout', color: '#ef4444' },
-  { status: 'complete', color: '#3b82f6' },
-  { status: 'ongoing', color: '#facc15' },
-  { status: 'screening', color: '#14b8a6' },
-  { status: 'screening_failure', color: '#8b5cf6' },
-];
+export const STATUS_SEGMENTS: readonly { status: SubjectStatus; color: string }[] = (
+  ['dropout', 'complete', 'ongoing', 'screening', 'screening_failure'] as const
+).map((status) => ({ status, color: SUBJECT_STATUS_COLORS[status] }));
 
 /** Spec §9: the doughnut's hole is 70 % of its diameter. */
 export const DOUGHNUT_CUTOUT = '70%';

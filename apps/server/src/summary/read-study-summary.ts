@@ -1,0 +1,148 @@
+import type { HearingMeasure, SummaryResponse } from '@cdms/contract';
+import { summaryHearingMeasures } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { mayKnowGroup } from '../randomization/may-know-group.ts';
+import { reportContext, visitLabelOf } from '../reports/report-context.ts';
+import { countHealingOutcomes } from './count-healing-outcomes.ts';
+import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
+import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
+import { summarizeHearing } from './summarize-hearing.ts';
+import { codesOf, itemAt, SUMMARY_SOURCES, visitsCollecting } from './summary-sources.ts';
+
+/**
+ * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the
+ * reports' policy (members, `report.read`, other sites 404), four read-outs each counted in SQL, and
+ * the split by randomization group only for a reader `mayKnowGroup` allows — for anyone else the
+ * queries do not read the allocation list and the answer has no group field.
+ */
+export async function readStudySummary(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  siteId: number | undefined,
+): Promise<SummaryResponse> {
+  const context = await reportContext(db, principal, studyId, siteId);
+  const definition = context.definition;
+  const study = await db
+    .selectFrom('studies')
+    .select('show_randomization_group')
+    .where('id', '=', studyId)
+    .executeTakeFirstOrThrow();
+  const byGroup = mayKnowGroup(principal, studyId, study.show_randomization_group);
+  const groups = byGroup && definition ? codesOf(definition, SUMMARY_SOURCES.groups.codeList) : [];
+  const sites =
+    context.siteIds.length === 0
+      ? []
+      : await db
+          .selectFrom('sites')
+          .select(['id', 'code', 'name'])
+          .where('id', 'in', context.siteIds)
+          .orderBy('institution_number')
+          .execute();
+  const empty: SummaryResponse = {
+    sites: sites.map((site) => ({ siteId: site.id, siteCode: site.code, siteName: site.name })),
+    ...(byGroup ? { groups } : {}),
+    statusBySite: [],
+    visitMatrix: [],
+    healing: { outcomes: [], visits: [] },
+    hearing: { visits: [], change: null },
+  };
+  if (!definition || sites.length === 0) return empty;
+
+  const scheduled = definition.visits.filter((visit) => visit.window).map((visit) => visit.key);
+  const healingVisits = visitsCollecting(
+    definition,
+    SUMMARY_SOURCES.healing.formKey,
+    SUMMARY_SOURCES.healing.itemKey,
+  );
+  const outcomeItem = healingVisits[0]
+    ? itemAt(definition, SUMMARY_SOURCES.healing.formKey, healingVisits[0], SUMMARY_SOURCES.healing.itemKey)
+    : undefined;
+  const outcomes = outcomeItem?.codeList ? codesOf(definition, outcomeItem.codeList) : [];
+  const hearingVisits = visitsCollecting(
+    definition,
+    SUMMARY_SOURCES.hearing.formKey,
+    SUMMARY_SOURCES.hearing.itemKeys[0],
+  );
+  const fromVisit = hearingVisits[0];
+  const toVisit = hearingVisits.at(-1);
+  const change = fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;
+
+  const [statuses, completion, healing, hearing] = await Promise.all([
+    countSubjectStatuses(db, context),
+    countVisitCompletion(db, context),
+    countHealingOutcomes(db, context, healingVisits, byGroup),
+    summarizeHearing(db, context, hearingVisits, change, byGroup),
+  ]);
+
+  const visitRef = (visitKey: string) => ({ visitKey, visitLabel: visitLabelOf(definition, visitKey) });
+  const outcomeCounts = (visitKey: string, group: string | null) =>
+    Object.fromEntries(
+      outcomes.map(({ code }) => [
+        code,
+        healing.find((row) => row.visitKey === visitKey && row.group === group && row.outcome === code)
+          ?.count ?? 0,
+      ]),
+    );
+  const statsOf = (visitKey: string, group: string | null) =>
+    summaryHearingMeasures.map((measure: HearingMeasure) => {
+      const line = hearing.stats.find(
+        (row) => row.visitKey === visitKey && row.group === group && row.measure === measure,
+      );
+      return { measure, n: line?.n ?? 0, mean: line?.mean ?? null, median: line?.median ?? null };
+    });
+  const changesOf = (group: string | null) =>
+    summaryHearingMeasures.map((measure: HearingMeasure) => {
+      const line = hearing.changes.find((row) => row.group === group && row.measure === measure);
+      return {
+        measure,
+        n: line?.n ?? 0,
+        meanFrom: line?.meanFrom ?? null,
+        meanTo: line?.meanTo ?? null,
+        meanChange: line?.meanChange ?? null,
+      };
+    });
+
+  return {
+    ...empty,
+    statusBySite: sites.map((site) => ({ siteId: site.id, counts: statuses.get(site.id) ?? noStatuses() })),
+    visitMatrix: scheduled.map((visitKey) => ({
+      ...visitRef(visitKey),
+      cells: sites.map((site) => ({
+        siteId: site.id,
+        counts: completion.get(`${visitKey}|${site.id}`) ?? noCompletion(),
+      })),
+    })),
+    healing: {
+      outcomes,
+      visits: healingVisits.map((visitKey) => ({
+        ...visitRef(visitKey),
+        counts: outcomeCounts(visitKey, null),
+        ...(byGroup
+          ? { byGroup: groups.map(({ code }) => ({ group: code, counts: outcomeCounts(visitKey, code) })) }
+          : {}),
+      })),
+    },
+    hearing: {
+      visits: hearingVisits.map((visitKey) => ({
+        ...visitRef(visitKey),
+        stats: statsOf(visitKey, null),
+        ...(byGroup
+          ? { byGroup: groups.map(({ code }) => ({ group: code, stats: statsOf(visitKey, code) })) }
+          : {}),
+      })),
+      change: change
+        ? {
+            fromVisit: visitRef(change.fromVisit),
+            toVisit: visitRef(change.toVisit),
+            overall: changesOf(null),
+            ...(byGroup
+              ? { byGroup: groups.map(({ code }) => ({ group: code, changes: changesOf(code) })) }
+              : {}),
+          }
+        : null,
+    },
+  };
+}

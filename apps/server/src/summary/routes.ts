@@ -1,0 +1,26 @@
+import { summaryParamsSchema, summaryQuerySchema, summaryResponseSchema } from '@cdms/contract';
+import type { AppContext } from '../app-context.ts';
+import { authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { readStudySummary } from './read-study-summary.ts';
+
+/** The study summary (issue 17 item 2): the study at a glance over the reader's sites. */
+export function registerSummaryRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  app.get(
+    '/api/studies/:studyId/summary',
+    {
+      preHandler: authenticate(context),
+      schema: {
+        tags: ['summary'],
+        summary:
+          "The study at a glance over the reader's sites: subjects by status and site, visit completion, healing outcome and hearing by visit (split by group only for readers allowed to know groups)",
+        params: summaryParamsSchema,
+        querystring: summaryQuerySchema,
+        response: { 200: summaryResponseSchema },
+      },
+    },
+    async (request) =>
+      readStudySummary(db, principalOf(request), request.params.studyId, request.query.siteId),
+  );
+}

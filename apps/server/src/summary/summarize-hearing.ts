@@ -1,0 +1,119 @@
+import type { HearingMeasure } from '@cdms/contract';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { ReportContext } from '../reports/report-context.ts';
+import { factsInScope, SUMMARY_SOURCES } from './summary-sources.ts';
+
+interface StatsRow {
+  visit_key: string;
+  measure: HearingMeasure;
+  grp: string | null;
+  total_row: number | string;
+  n: number | string;
+  mean: number | string | null;
+  median: number | string | null;
+}
+
+interface ChangeRow {
+  measure: HearingMeasure;
+  grp: string | null;
+  total_row: number | string;
+  n: number | string;
+  mean_from: number | string | null;
+  mean_to: number | string | null;
+  mean_change: number | string | null;
+}
+
+export interface HearingStatsLine {
+  visitKey: string;
+  measure: HearingMeasure;
+  group: string | null;
+  n: number;
+  mean: number | null;
+  median: number | null;
+}
+
+export interface HearingChangeLine {
+  measure: HearingMeasure;
+  group: string | null;
+  n: number;
+  meanFrom: number | null;
+  meanTo: number | null;
+  meanChange: number | null;
+}
+
+/** dB to one decimal, as the form shows its averages. */
+const decibels = (value: number | string | null): number | null =>
+  value === null ? null : Math.round(Number(value) * 10) / 10;
+
+/**
+ * The PTA averages (the form's derived `airAverage`, `boneAverage`; a section not done has none)
+ * per visit: n, mean and median in one GROUP BY; and for subjects measured at both `fromVisit` and
+ * `toVisit` the means at each and the mean change, in another. With `byGroup` both repeat per
+ * randomization group (grouping sets); without it the allocation list is not read.
+ */
+export async function summarizeHearing(
+  db: Kysely<Database>,
+  context: ReportContext,
+  visitKeys: string[],
+  change: { fromVisit: string; toVisit: string } | null,
+  byGroup: boolean,
+): Promise<{ stats: HearingStatsLine[]; changes: HearingChangeLine[] }> {
+  if (visitKeys.length === 0) return { stats: [], changes: [] };
+  const { formKey, itemKeys } = SUMMARY_SOURCES.hearing;
+  const measured = sql`select f.subject_id, fi.visit_key, iv.item_key as measure,
+      (iv.value #>> '{}')::numeric as value,
+      ${byGroup ? sql`rs.treatment_group` : sql`null::text`} as grp
+    from subject_facts f
+    join form_instances fi on fi.subject_id = f.subject_id and fi.form_key = ${formKey} and fi.has_data
+      and fi.visit_key in (${sql.join(visitKeys)})
+    join item_values iv on iv.form_instance_id = fi.id and iv.item_key in (${sql.join([...itemKeys])})
+      and jsonb_typeof(iv.value) = 'number'
+    ${byGroup ? sql`left join randomization_slots rs on rs.subject_id = f.subject_id` : sql``}
+    where ${factsInScope(context)}`;
+  const sets = (keys: RawBuilder<unknown>) =>
+    byGroup ? sql`grouping sets ((${keys}), (${keys}, grp))` : sql`${keys}`;
+  const totalRow = byGroup ? sql`grouping(grp)` : sql`1`;
+
+  const [stats, changes] = await Promise.all([
+    sql<StatsRow>`with measured as (${measured})
+      select visit_key, measure, ${byGroup ? sql`grp` : sql`null`} as grp, ${totalRow} as total_row,
+        count(*) as n, avg(value) as mean,
+        percentile_cont(0.5) within group (order by value) as median
+      from measured group by ${sets(sql`visit_key, measure`)}`.execute(db),
+    change
+      ? sql<ChangeRow>`with measured as (${measured})
+          select a.measure, ${byGroup ? sql`a.grp` : sql`null`} as grp,
+            ${byGroup ? sql`grouping(a.grp)` : sql`1`} as total_row,
+            count(*) as n, avg(a.value) as mean_from, avg(b.value) as mean_to,
+            avg(b.value - a.value) as mean_change
+          from measured a
+          join measured b on b.subject_id = a.subject_id and b.measure = a.measure
+            and b.visit_key = ${change.toVisit}
+          where a.visit_key = ${change.fromVisit}
+          group by ${byGroup ? sql`grouping sets ((a.measure), (a.measure, a.grp))` : sql`a.measure`}`.execute(
+          db,
+        )
+      : Promise.resolve({ rows: [] as ChangeRow[] }),
+  ]);
+  const keep = (row: { total_row: number | string; grp: string | null }) =>
+    Number(row.total_row) === 1 || row.grp !== null;
+  return {
+    stats: stats.rows.filter(keep).map((row) => ({
+      visitKey: row.visit_key,
+      measure: row.measure,
+      group: Number(row.total_row) === 1 ? null : row.grp,
+      n: Number(row.n),
+      mean: decibels(row.mean),
+      median: decibels(row.median),
+    })),
+    changes: changes.rows.filter(keep).map((row) => ({
+      measure: row.measure,
+      group: Number(row.total_row) === 1 ? null : row.grp,
+      n: Number(row.n),
+      meanFrom: decibels(row.mean_from),
+      meanTo: decibels(row.mean_to),
+      meanChange: decibels(row.mean_change),
+    })),
+  };
+}

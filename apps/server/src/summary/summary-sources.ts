@@ -1,0 +1,46 @@
+import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVisit } from '@cdms/study';
+import { sql } from 'kysely';
+import type { ReportContext } from '../reports/report-context.ts';
+
+/**
+ * Where the summary's clinical figures live in the first study's forms (as the reports name their
+ * own sources), and what every summary query shares: the subjects in the reader's scope.
+ */
+export const SUMMARY_SOURCES = {
+  healing: { formKey: 'tympanicPhoto', itemKey: 'evaluation' },
+  hearing: { formKey: 'ptaTest', itemKeys: ['airAverage', 'boneAverage'] },
+  groups: { codeList: 'treatmentGroup' },
+} as const;
+
+/** The item `itemKey` of `formKey` as the form is laid out at `visitKey`, if it is there. */
+export function itemAt(
+  definition: StudyDefinition,
+  formKey: string,
+  visitKey: string,
+  itemKey: string,
+): ItemDefinition | undefined {
+  const form = definition.forms.find((entry) => entry.key === formKey);
+  if (!form) return undefined;
+  return sectionsForVisit(form, visitKey)
+    .flatMap((section) => section.items)
+    .find((item) => item.key === itemKey);
+}
+
+/** The visits, in definition order, whose layout of `formKey` holds `itemKey`. */
+export function visitsCollecting(definition: StudyDefinition, formKey: string, itemKey: string): string[] {
+  return definition.visits
+    .filter((visit) => visit.forms.includes(formKey) && itemAt(definition, formKey, visit.key, itemKey))
+    .map((visit) => visit.key);
+}
+
+/** The codes of a code list with their labels, in the list's order. */
+export function codesOf(definition: StudyDefinition, codeList: string) {
+  return (getStudyIndex(definition).codeLists.get(codeList) ?? []).map((entry) => ({
+    code: entry.code,
+    label: { ko: entry.label.ko, en: entry.label.en },
+  }));
+}
+
+/** `f` (subject_facts: live subjects only) limited to the study and the reader's sites. */
+export const factsInScope = (context: ReportContext) =>
+  sql`f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})`;

@@ -1,0 +1,116 @@
+import { type SummaryResponse, subjectStatuses } from '@cdms/contract';
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Bar } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { SUBJECT_STATUS_COLORS } from '../../../components/status-colors.ts';
+import '../lib/chart-setup.ts';
+import styles from './summary.module.css';
+import { SummaryPanel } from './summary-parts.tsx';
+
+/** A line of the table: a site, or the total beneath them. */
+interface StatusLine {
+  key: string;
+  label: string;
+  counts: Record<(typeof subjectStatuses)[number], number>;
+}
+
+/** Subjects by status and site: one stacked bar per site, the statuses in workflow order, and the table. */
+export function StatusSection({ data }: { data: SummaryResponse }) {
+  const { t } = useTranslation('summary');
+  const siteCode = new Map(data.sites.map((site) => [site.siteId, site.siteCode]));
+  const chart = useMemo(
+    (): ChartData<'bar', number[], string> => ({
+      labels: data.statusBySite.map((line) => siteCode.get(line.siteId) ?? String(line.siteId)),
+      datasets: subjectStatuses.map((status) => ({
+        label: t(`statuses.${status}`),
+        data: data.statusBySite.map((line) => line.counts[status]),
+        backgroundColor: SUBJECT_STATUS_COLORS[status],
+      })),
+    }),
+    [data, siteCode, t],
+  );
+  const options = useMemo(
+    (): ChartOptions<'bar'> => ({
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
+      plugins: { legend: { position: 'bottom' } },
+    }),
+    [],
+  );
+  const totals = Object.fromEntries(
+    subjectStatuses.map((status) => [
+      status,
+      data.statusBySite.reduce((sum, line) => sum + line.counts[status], 0),
+    ]),
+  ) as Record<(typeof subjectStatuses)[number], number>;
+  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  const description = data.statusBySite
+    .map(
+      (line) =>
+        `${siteCode.get(line.siteId)}: ${subjectStatuses.map((status) => `${t(`statuses.${status}`)} ${line.counts[status]}`).join(', ')}`,
+    )
+    .join('; ');
+  return (
+    <SummaryPanel title={t('status.title')}>
+      <div className={styles.chartAndTable}>
+        <div className={styles.chartArea}>
+          <Bar
+            data={chart}
+            options={options}
+            role="img"
+            aria-label={t('status.chartSummary', { description })}
+          />
+        </div>
+        <DataTable<StatusLine>
+          id="summary-status"
+          label={t('status.table')}
+          columns={[
+            {
+              id: 'site',
+              header: t('site'),
+              rowHeader: true,
+              hideable: false,
+              sortValue: (line) => line.label,
+              cell: (line) => line.label,
+            },
+            ...subjectStatuses.map(
+              (status): DataTableColumn<StatusLine> => ({
+                id: status,
+                header: t(`statuses.${status}`),
+                numeric: true,
+                hideable: false,
+                sortValue: (line) => line.counts[status],
+                cell: (line) => line.counts[status],
+              }),
+            ),
+            {
+              id: 'total',
+              header: t('total'),
+              numeric: true,
+              hideable: false,
+              sortValue: (line) => sum(line.counts),
+              cell: (line) =>
+                line.key === 'total' ? (
+                  <span data-testid="summary-subject-total">{sum(line.counts)}</span>
+                ) : (
+                  sum(line.counts)
+                ),
+            },
+          ]}
+          rows={data.statusBySite.map((line) => ({
+            key: String(line.siteId),
+            label: siteCode.get(line.siteId) ?? String(line.siteId),
+            counts: line.counts,
+          }))}
+          rowKey={(line) => line.key}
+          footerRows={[{ key: 'total', label: t('total'), counts: totals }]}
+          sorting={{ mode: 'client' }}
+        />
+      </div>
+    </SummaryPanel>
+  );
+}

@@ -1,0 +1,119 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { FilterPanel, ListLoadError, listStyles, SiteFilterChoice } from '../../../components/list-page.tsx';
+import { siteIdOf } from '../../../lib/list-params.ts';
+import { useMe } from '../../auth/api/me.ts';
+import { useSummaryFigures } from '../api/summary-api.ts';
+import { HealingSection } from './healing-section.tsx';
+import { HearingSection } from './hearing-section.tsx';
+import { StatusSection } from './status-section.tsx';
+import styles from './summary.module.css';
+import { VisitMatrixSection } from './visit-matrix-section.tsx';
+
+/**
+ * `/summary/:studyId` (issue 17 item 2; CRA menu): the study at a glance over the reader's sites —
+ * subjects by status and site, the visit completion matrix, healing outcome and hearing by visit —,
+ * each a chart with the table of the same numbers; the site chosen lives in the URL (`siteId`).
+ * Whether the figures are split by randomization group is the server's decision: the page shows
+ * the split when the answer has it.
+ */
+export function SummaryPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <Summary studyId={studyId} />;
+}
+
+function Summary({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('summary');
+  const headingId = useId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const siteId = siteIdOf(searchParams.get('siteId'));
+  const figures = useSummaryFigures(studyId, siteId);
+  const me = useMe();
+  const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
+  const data = figures.data;
+
+  function apply(next: number | null) {
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      if (next === null) params.delete('siteId');
+      else params.set('siteId', String(next));
+      return params;
+    });
+  }
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('title')}
+        </h1>
+      </div>
+
+      <SiteFilter
+        key={siteId ?? 'all'}
+        siteId={siteId}
+        sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
+        onApply={apply}
+      />
+
+      {figures.isError && !data ? (
+        <ListLoadError
+          title={t('loadFailed')}
+          detail={figures.error.message}
+          retryLabel={t('retry')}
+          onRetry={() => void figures.refetch()}
+        />
+      ) : !data ? (
+        <p className={styles.loading} role="status">
+          {t('loading')}
+        </p>
+      ) : (
+        <div className={styles.sections} aria-busy={figures.isFetching}>
+          <StatusSection data={data} />
+          <VisitMatrixSection data={data} />
+          <HealingSection data={data} />
+          <HearingSection data={data} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SiteFilter({
+  siteId,
+  sites,
+  onApply,
+}: {
+  siteId: number | null;
+  sites: { id: number; label: string }[];
+  onApply: (siteId: number | null) => void;
+}) {
+  const { t } = useTranslation('summary');
+  const [chosen, setChosen] = useState(siteId);
+  return (
+    <FilterPanel
+      onSubmit={() => onApply(chosen)}
+      onReset={() => {
+        setChosen(null);
+        onApply(null);
+      }}
+    >
+      {(actions) => (
+        <div className={listStyles.filterRow}>
+          <SiteFilterChoice
+            label={t('site')}
+            allSitesLabel={t('allSites')}
+            sites={sites}
+            value={chosen}
+            onChange={setChosen}
+          />
+          {actions}
+        </div>
+      )}
+    </FilterPanel>
+  );
+}

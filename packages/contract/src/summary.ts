@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { paramIdSchema } from './ids.ts';
+import { subjectStatuses } from './subjects.ts';
+
+/**
+ * The study summary (issue 17 item 2): `GET /api/studies/:studyId/summary` answers the study at a
+ * glance over the reader's sites (optionally one of them), every figure counted in SQL from the live
+ * data. Who may read the reports may read it (`report.read`).
+ *
+ *   statusBySite   subjects per site and status (the read model)
+ *   visitMatrix    scheduled visits × sites: done in window / out of window / overdue / not yet due
+ *   healing        the tympanic photo evaluation's healing outcome per visit where it is collected
+ *   hearing        the PTA averages (air, bone) per visit where the PTA is collected, and the change
+ *                  from the first of those visits to the last for subjects measured at both
+ *
+ * `groups` and every `byGroup` are present only for a reader allowed to know randomization groups
+ * (the study's group-visibility setting, or keeping the allocation list); for anyone else the
+ * answer holds no trace of the split.
+ */
+
+export const summaryParamsSchema = z.object({ studyId: paramIdSchema });
+
+export const summaryQuerySchema = z.object({
+  /** One of the reader's sites (another is 404); all of them when omitted. */
+  siteId: paramIdSchema.optional(),
+});
+export type SummaryQuery = z.input<typeof summaryQuerySchema>;
+
+const localized = z.object({ ko: z.string(), en: z.string() });
+const codeSchema = z.object({ code: z.string(), label: localized });
+export type SummaryCode = z.infer<typeof codeSchema>;
+
+const count = z.number().int();
+
+const statusCounts = z.object(
+  Object.fromEntries(subjectStatuses.map((status) => [status, count])) as Record<
+    (typeof subjectStatuses)[number],
+    typeof count
+  >,
+);
+export type SummaryStatusCounts = z.infer<typeof statusCounts>;
+
+/** The four states of a scheduled visit of a subject, as the matrix counts them. */
+export const visitCompletionStates = ['inWindow', 'outOfWindow', 'overdue', 'notYetDue'] as const;
+export type VisitCompletionState = (typeof visitCompletionStates)[number];
+
+const completionCounts = z.object(
+  Object.fromEntries(visitCompletionStates.map((state) => [state, count])) as Record<
+    VisitCompletionState,
+    typeof count
+  >,
+);
+export type VisitCompletionCounts = z.infer<typeof completionCounts>;
+
+/** Counts per outcome code (every code of the outcome's code list, zero included). */
+const outcomeCounts = z.record(z.string(), count);
+
+const hearingMeasures = ['airAverage', 'boneAverage'] as const;
+export type HearingMeasure = (typeof hearingMeasures)[number];
+
+/** n, mean and median of one measure (dB, one decimal); mean and median null without any value. */
+const hearingStats = z.object({
+  measure: z.enum(hearingMeasures),
+  n: count,
+  mean: z.number().nullable(),
+  median: z.number().nullable(),
+});
+export type HearingStats = z.infer<typeof hearingStats>;
+
+/** Subjects with the measure at both visits: their means at each and the mean change (last − first). */
+const hearingChange = z.object({
+  measure: z.enum(hearingMeasures),
+  n: count,
+  meanFrom: z.number().nullable(),
+  meanTo: z.number().nullable(),
+  meanChange: z.number().nullable(),
+});
+export type HearingChange = z.infer<typeof hearingChange>;
+
+const visitRef = { visitKey: z.string(), visitLabel: localized };
+
+export const summaryResponseSchema = z.object({
+  /** The sites counted, by institution number. */
+  sites: z.array(z.object({ siteId: z.number().int(), siteCode: z.string(), siteName: z.string() })),
+  /** Present only when the reader may know randomization groups: the groups, in code-list order. */
+  groups: z.array(codeSchema).optional(),
+  statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCounts })),
+  /**
+   * The definition's scheduled visits (those with a window) in order, each with a cell per site. A
+   * visit counts for a subject once its window is known (the anchor visit is dated): done in or out
+   * of the window by its visit date; not done: overdue when the window has closed, not yet due while
+   * it is open or ahead — both only for subjects still ongoing (others will not come).
+   */
+  visitMatrix: z.array(
+    z.object({
+      ...visitRef,
+      cells: z.array(z.object({ siteId: z.number().int(), counts: completionCounts })),
+    }),
+  ),
+  healing: z.object({
+    /** The outcome codes in the code list's order. */
+    outcomes: z.array(codeSchema),
+    visits: z.array(
+      z.object({
+        ...visitRef,
+        counts: outcomeCounts,
+        /** Randomized subjects only, per group (present only with `groups`). */
+        byGroup: z.array(z.object({ group: z.string(), counts: outcomeCounts })).optional(),
+      }),
+    ),
+  }),
+  hearing: z.object({
+    visits: z.array(
+      z.object({
+        ...visitRef,
+        stats: z.array(hearingStats),
+        byGroup: z.array(z.object({ group: z.string(), stats: z.array(hearingStats) })).optional(),
+      }),
+    ),
+    /** From the first visit collecting the PTA to the last; null when fewer than two visits do. */
+    change: z
+      .object({
+        fromVisit: z.object(visitRef),
+        toVisit: z.object(visitRef),
+        overall: z.array(hearingChange),
+        byGroup: z.array(z.object({ group: z.string(), changes: z.array(hearingChange) })).optional(),
+      })
+      .nullable(),
+  }),
+});
+export type SummaryResponse = z.infer<typeof summaryResponseSchema>;
+export const summaryHearingMeasures = hearingMeasures;
