@@ -53,10 +53,13 @@ describeWithDatabase('export-tables to a file', (database) => {
     ]);
     expect(result.tables).toBe(3);
     // The living demo has data at site 01: the count is the database's, not a number written here.
+    // Site 01 of this study: the ended demo study has a site 01 too.
     const site = await db
       .selectFrom('sites')
-      .select('id')
-      .where('institution_number', '=', '01')
+      .innerJoin('studies', 'studies.id', 'sites.study_id')
+      .select('sites.id')
+      .where('studies.code', '=', 'TMP-2026')
+      .where('sites.institution_number', '=', '01')
       .executeTakeFirstOrThrow();
     const stored = await db
       .selectFrom('item_values as iv')
