@@ -1,4 +1,4 @@
-import { ENROLLMENT_TARGET_MAX } from '@cdms/contract';
+import { ENROLLMENT_TARGET_MAX, enrollmentTargetRequestSchema } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -41,13 +41,16 @@ export function EnrollmentTargetDialog({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const value = Number(text.trim());
-    if (!useDefault && !(Number.isInteger(value) && value >= 1 && value <= ENROLLMENT_TARGET_MAX)) {
+    // The server's own request schema decides what a target may be; the browser only asks it first.
+    const request = enrollmentTargetRequestSchema.safeParse({
+      target: useDefault ? null : text.trim() === '' ? Number.NaN : Number(text.trim()),
+    });
+    if (!request.success) {
       setError(t('target.invalid', { max: ENROLLMENT_TARGET_MAX }));
       return;
     }
     try {
-      await save.mutateAsync({ siteId: site.siteId, target: useDefault ? null : value });
+      await save.mutateAsync({ siteId: site.siteId, target: request.data.target });
       toast(t('target.saved'), 'success');
       modals.close(ENROLLMENT_TARGET_MODAL);
     } catch (failure) {
