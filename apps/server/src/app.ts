@@ -11,6 +11,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerAdminRoutes } from './admin/routes.ts';
+import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -175,6 +176,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerHoldRoutes(app, context);
   registerSdvRoutes(app, context);
   registerLabRangeRoutes(app, context);
+  registerAlarmLogRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
   let exportRunner: ExportRunner | undefined;

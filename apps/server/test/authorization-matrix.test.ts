@@ -797,6 +797,18 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/alarm-log',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/alarm-log?status=sent&size=50` }),
+    expected: { ...everyone(403), CRA: 200, DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/alarm-log/download',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/alarm-log/download?format=csv&channel=email` }),
+    expected: { ...everyone(403), CRA: 200, DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/signature',
     request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/signature` }),
     expected: subjectReaders(200),

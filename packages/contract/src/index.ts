@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './alarm-log.ts';
 export * from './app-info.ts';
 export * from './audit-review.ts';
 export * from './auth.ts';

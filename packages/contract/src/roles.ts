@@ -43,6 +43,7 @@ export const actions = [
   'report.read',
   'lab.manage',
   'enrollment.plan',
+  'alarm_log.read',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

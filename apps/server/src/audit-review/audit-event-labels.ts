@@ -82,6 +82,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'lab_range.updated': { ko: '정상 범위 수정', en: 'Normal range changed' },
   'lab_range.retired': { ko: '정상 범위 사용 중지', en: 'Normal range retired' },
   'lab_results.exported': { ko: '실험실 이상 결과 내보내기', en: 'Abnormal lab results exported' },
+  'alarm_log.exported': { ko: '알림 로그 내보내기', en: 'Alarm log exported' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

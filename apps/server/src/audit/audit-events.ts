@@ -78,6 +78,7 @@ export const auditEventTypes = [
   'lab_range.updated',
   'lab_range.retired',
   'lab_results.exported',
+  'alarm_log.exported',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

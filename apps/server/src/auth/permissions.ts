@@ -33,6 +33,9 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'lab.manage': ['DM', 'ADMIN'],
   // Issue 17: each site's enrollment target is study planning, kept by data management.
   'enrollment.plan': ['DM', 'ADMIN'],
+  // Issue 18: the alarm log is in the CRA menu; it names recipients and addresses of site staff, so
+  // it is for those who run the study (monitors over their sites, data management, administrators).
+  'alarm_log.read': ['CRA', 'DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

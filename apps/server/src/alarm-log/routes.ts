@@ -1,0 +1,77 @@
+import { Readable } from 'node:stream';
+import {
+  alarmLogDownloadQuerySchema,
+  alarmLogParamsSchema,
+  alarmLogQuerySchema,
+  alarmLogResponseSchema,
+  todayInKorea,
+} from '@cdms/contract';
+import type { AppContext } from '../app-context.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { alarmLogFile } from './export-alarm-log.ts';
+import { listAlarmLog } from './list-alarm-log.ts';
+
+/** Issue 18 item 4: every notification the system raised for a study, with its delivery status. */
+export function registerAlarmLogRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['alarm log'];
+
+  app.get(
+    '/api/studies/:studyId/alarm-log',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Notifications raised for the study, newest first, filtered and paged (CRA, DM, ADMIN)',
+        params: alarmLogParamsSchema,
+        querystring: alarmLogQuerySchema,
+        response: { 200: alarmLogResponseSchema },
+      },
+    },
+    async (request) => listAlarmLog(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.get(
+    '/api/studies/:studyId/alarm-log/download',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The alarm log as CSV (UTF-8 with BOM) or XLSX, every entry under the filters (audited)',
+        params: alarmLogParamsSchema,
+        querystring: alarmLogDownloadQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      const { format, ...filters } = request.query;
+      // Checks membership, permission and filters (throws) before anything is audited or sent.
+      const file = alarmLogFile(db, principal, studyId, filters, format, requestLanguage(request));
+      const study = await db
+        .selectFrom('studies')
+        .select('code')
+        .where('id', '=', studyId)
+        .executeTakeFirstOrThrow();
+      // Recipients' addresses leaving the system are audited, with the filters, before the first byte.
+      await recordAudit(db, actorOf(request), {
+        type: 'alarm_log.exported',
+        entityType: 'study',
+        entityId: studyId,
+        studyId,
+        after: { format, filter: filters },
+      });
+      const body = await file;
+      return reply
+        .header('content-type', exportContentTypes[format])
+        .header('content-disposition', exportDisposition(study.code, todayInKorea(), format, 'alarm_log'))
+        .header('cache-control', 'no-store')
+        .send(Buffer.isBuffer(body) ? body : Readable.from(body));
+    },
+  );
+}
