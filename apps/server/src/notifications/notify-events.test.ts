@@ -193,4 +193,43 @@ describeWithDatabase('event notifications', (database) => {
     expect(again.statusCode, again.body).toBe(200);
     expect(await outbox()).toHaveLength(1);
   });
+
+  it('asks the principal investigator for the first signature once the casebook is whole', async () => {
+    const demo = await demoStudyIds(database().db);
+    const created = await as('si', 'POST', `/api/studies/${studyId}/subjects`, {
+      siteId: demo.siteId('01'),
+      consentDate: '2025-03-03',
+      initials: 'RTS',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const subject = created.json() as { id: number; subjectId: string };
+    const endUrl = `/api/studies/${studyId}/subjects/${subject.id}/forms/all/endExamination`;
+    await database().db.deleteFrom('notifications').execute();
+    // Dropped out: the investigators of site 01 (site 02 was locked above), as the memberships say.
+    const investigators02 = await database()
+      .db.selectFrom('memberships as m')
+      .innerJoin('membership_sites as ms', 'ms.membership_id', 'm.id')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select('u.email')
+      .where('m.role', '=', 'PI')
+      .where('ms.site_id', '=', demo.siteId('01'))
+      .where('m.study_id', '=', studyId)
+      .execute();
+    expect(investigators02.length).toBeGreaterThan(0);
+    const first = await as('si', 'PUT', endUrl, { values: { completed: 'N' }, version: 0 });
+    expect(first.statusCode, first.body).toBe(200);
+    const rows = await outbox();
+    expect(rows.map((row) => row.email).sort()).toEqual(investigators02.map((row) => row.email).sort());
+    expect(
+      rows.every((row) => row.event_type === 'casebook_to_sign' && row.subject.includes(subject.subjectId)),
+    ).toBe(true);
+    // More of the same form, then completed after all: the subject was asked for once.
+    const more = await as('si', 'PUT', endUrl, {
+      values: { completed: 'Y' },
+      version: first.json().version,
+      reasons: { completed: 'Entered wrongly' },
+    });
+    expect(more.statusCode, more.body).toBe(200);
+    expect(await outbox()).toHaveLength(rows.length);
+  });
 });

@@ -23,6 +23,7 @@ import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/s
 import { AppError } from '../http/errors.ts';
 import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { notifyCasebookReadyToSign } from '../notifications/notify-signature.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
 import { postValueChangeMessages } from '../queries/value-change-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
@@ -593,6 +594,7 @@ async function updateSubjectStatus(
     before: { status: currentStatus },
     after: { status, cause: rule ?? 'no_rule_holds' },
   });
+  if (status === 'complete' || status === 'dropout') await notifyCasebookReadyToSign(trx, subject, status);
 }
 
 /**
