@@ -23,7 +23,7 @@ const eventLabels: Record<NotificationEventType, Text> = {
   query_answered: { ko: '쿼리 답변', en: 'Query answered' },
   casebook_to_sign: { ko: '서명 요청', en: 'Casebook to sign' },
   visit_overdue: { ko: '방문 지연', en: 'Visit overdue' },
-  site_hold: { ko: '동결·잠금', en: 'Freeze or lock' },
+  site_hold: { ko: '프리징·잠금', en: 'Freeze or lock' },
 };
 const channelLabels: Record<NotificationChannel, Text> = {
   email: { ko: '이메일', en: 'E-mail' },

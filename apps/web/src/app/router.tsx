@@ -228,8 +228,16 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/summary/components/summary-page.tsx')).SummaryPage,
                 })),
               },
+              {
+                // Every notification raised for the study with its delivery status (issue 18; CRA menu).
+                path: paths.alarmLog,
+                lazy: withTranslations(['alarmLog'], async () => ({
+                  Component: (await import('../features/alarm-log/components/alarm-log-page.tsx'))
+                    .AlarmLogPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline, paths.alarmLog, paths.systemETraining].map((path) => ({
+              ...[paths.guideline, paths.systemETraining].map((path) => ({
                 path,
                 lazy: placeholderRoute,
               })),

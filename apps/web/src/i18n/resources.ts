@@ -1,4 +1,5 @@
 import enAdmin from '../locales/en/admin.json';
+import enAlarmLog from '../locales/en/alarm-log.json';
 import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
@@ -24,6 +25,7 @@ import enTaskAlarm from '../locales/en/task-alarm.json';
 import enTaskList from '../locales/en/task-list.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
+import koAlarmLog from '../locales/ko/alarm-log.json';
 import koAudit from '../locales/ko/audit.json';
 import koAuth from '../locales/ko/auth.json';
 import koCommon from '../locales/ko/common.json';
@@ -53,6 +55,7 @@ import koUi from '../locales/ko/ui.json';
 export const resources = {
   ko: {
     admin: koAdmin,
+    alarmLog: koAlarmLog,
     common: koCommon,
     landing: koLanding,
     notices: koNotices,
@@ -80,6 +83,7 @@ export const resources = {
   },
   en: {
     admin: enAdmin,
+    alarmLog: enAlarmLog,
     common: enCommon,
     landing: enLanding,
     notices: enNotices,

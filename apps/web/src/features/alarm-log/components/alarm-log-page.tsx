@@ -1,0 +1,225 @@
+import {
+  ALARM_LOG_PAGE_SIZES,
+  type AlarmLogEntry,
+  alarmLogStatuses,
+  notificationChannels,
+  notificationEventTypes,
+} from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { DateField } from '../../../components/date-field.tsx';
+import {
+  FilterChoice,
+  FilterPanel,
+  FilterText,
+  ListDownloadButtons,
+  listStyles,
+  PageSizeSelect,
+  SiteFilterChoice,
+  useListDownload,
+} from '../../../components/list-page.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useMe } from '../../auth/api/me.ts';
+import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
+import {
+  type AlarmLogFilters,
+  type AlarmLogPageSize,
+  DEFAULT_ALARM_LOG_FILTERS,
+  readAlarmLogFilters,
+  writeAlarmLogFilters,
+} from '../lib/alarm-log-filters.ts';
+import styles from './alarm-log.module.css';
+
+/**
+ * `/alarm-log/:studyId` (issue 18 item 4; CRA menu): every notification the system raised for the
+ * study — task notices, queries, casebooks to sign, overdue visits, freezes and locks — with the
+ * recipient, channel, time (UTC+9) and delivery status, filtered in the URL, paged and downloadable.
+ */
+export function AlarmLogPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <AlarmLog studyId={studyId} />;
+}
+
+function AlarmLog({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('alarmLog');
+  const headingId = useId();
+  const me = useMe();
+  const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filters = readAlarmLogFilters(searchParams);
+  const list = useAlarmLog(studyId, filters);
+  const data = list.data;
+  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
+    downloadAlarmLog(studyId, filters, format),
+  );
+  const [draft, setDraft] = useState(filters);
+  function apply(change: Partial<AlarmLogFilters>) {
+    setSearchParams((current) => writeAlarmLogFilters(current, { ...filters, ...change, page: 1 }));
+  }
+
+  const columns: DataTableColumn<AlarmLogEntry>[] = [
+    {
+      id: 'createdAt',
+      header: t('columns.createdAt'),
+      hideable: false,
+      cell: (entry) => <span className={styles.nowrap}>{formatDateTimeKst(entry.createdAt)}</span>,
+    },
+    { id: 'event', header: t('columns.event'), cell: (entry) => t(`events.${entry.eventType}`) },
+    { id: 'channel', header: t('columns.channel'), cell: (entry) => t(`channels.${entry.channel}`) },
+    { id: 'site', header: t('columns.site'), cell: (entry) => entry.site ?? t('wholeStudy') },
+    {
+      id: 'recipient',
+      header: t('columns.recipient'),
+      hideable: false,
+      cell: (entry) => (
+        <span className={styles.recipient}>
+          <span>{entry.recipientName ?? '—'}</span>
+          <span className={styles.address}>{entry.recipientAddress || '—'}</span>
+        </span>
+      ),
+    },
+    {
+      id: 'subject',
+      header: t('columns.subject'),
+      cell: (entry) => <span className={styles.subject}>{entry.subject}</span>,
+    },
+    {
+      id: 'status',
+      header: t('columns.status'),
+      hideable: false,
+      cell: (entry) => (
+        <>
+          <span className={styles.status} data-status={entry.status}>
+            {t(`statuses.${entry.status}`)}
+          </span>
+          {entry.error ? <span className={styles.error}>{entry.error}</span> : null}
+        </>
+      ),
+    },
+    { id: 'attempts', header: t('columns.attempts'), numeric: true, cell: (entry) => entry.attempts },
+    {
+      id: 'sentAt',
+      header: t('columns.sentAt'),
+      cell: (entry) =>
+        entry.sentAt ? <span className={styles.nowrap}>{formatDateTimeKst(entry.sentAt)}</span> : '—',
+    },
+  ];
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('page.title')}
+        </h1>
+      </div>
+      <p className={styles.lead}>{t('page.lead')}</p>
+      <FilterPanel
+        onSubmit={() => apply({ ...draft, recipient: draft.recipient.trim() })}
+        onReset={() => {
+          const reset = { ...DEFAULT_ALARM_LOG_FILTERS, size: filters.size };
+          setDraft(reset);
+          apply(reset);
+        }}
+      >
+        {(actions) => (
+          <div className={listStyles.filterRow}>
+            <div className={listStyles.field}>
+              <span className={listStyles.label}>{t('filters.period')}</span>
+              <div className={styles.dateRow}>
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('filters.from')}
+                  value={draft.from}
+                  max={draft.to || undefined}
+                  onChange={(from) => setDraft({ ...draft, from })}
+                />
+                <span aria-hidden="true">~</span>
+                <DateField
+                  inputClassName={listStyles.input}
+                  label={t('filters.to')}
+                  value={draft.to}
+                  min={draft.from || undefined}
+                  onChange={(to) => setDraft({ ...draft, to })}
+                />
+              </div>
+            </div>
+            <FilterChoice
+              label={t('columns.event')}
+              choices={['', ...notificationEventTypes]}
+              value={draft.eventType}
+              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`events.${choice}`))}
+              onChange={(eventType) => setDraft({ ...draft, eventType })}
+            />
+            <FilterChoice
+              label={t('columns.channel')}
+              choices={['', ...notificationChannels]}
+              value={draft.channel}
+              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`channels.${choice}`))}
+              onChange={(channel) => setDraft({ ...draft, channel })}
+            />
+            <FilterChoice
+              label={t('columns.status')}
+              choices={['', ...alarmLogStatuses]}
+              value={draft.status}
+              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`statuses.${choice}`))}
+              onChange={(status) => setDraft({ ...draft, status })}
+            />
+            <SiteFilterChoice
+              label={t('columns.site')}
+              allSitesLabel={t('filters.allSites')}
+              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+              value={draft.siteId}
+              onChange={(siteId) => setDraft({ ...draft, siteId })}
+            />
+            <FilterText
+              label={t('columns.recipient')}
+              value={draft.recipient}
+              maxLength={100}
+              onChange={(recipient) => setDraft({ ...draft, recipient })}
+            />
+            {actions}
+          </div>
+        )}
+      </FilterPanel>
+      <DataTable<AlarmLogEntry>
+        id="alarm-log"
+        label={t('page.caption')}
+        columns={columns}
+        rows={data?.entries}
+        rowKey={(entry) => String(entry.id)}
+        rowAttributes={(entry) => ({ 'data-status': entry.status })}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('page.none')}
+        summary={data ? t('page.count', { count: data.total }) : ''}
+        actions={
+          <>
+            <PageSizeSelect<AlarmLogPageSize>
+              sizes={ALARM_LOG_PAGE_SIZES}
+              value={filters.size}
+              onChange={(size) => apply({ size })}
+            />
+            <ListDownloadButtons
+              downloading={downloading}
+              onDownload={(format) => void download(format)}
+              csvLabel={t('page.downloadCsv')}
+              xlsxLabel={t('page.downloadXlsx')}
+            />
+          </>
+        }
+        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
+        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
+    </section>
+  );
+}
