@@ -25,6 +25,24 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
     return staff;
   }
 
+  it('has a delivery history the alarm log shows: delivered, refused for good, awaiting a retry', async () => {
+    const rows = await database()
+      .db.selectFrom('notifications')
+      .select(['status', 'attempts', 'last_error', 'sent_at', 'created_at'])
+      .execute();
+    const withStatus = (status: string) => rows.filter((row) => row.status === status);
+    expect(withStatus('sent').length).toBeGreaterThan(0);
+    expect(withStatus('sent').every((row) => row.sent_at !== null && row.sent_at >= row.created_at)).toBe(
+      true,
+    );
+    expect(withStatus('failed')).toEqual([
+      expect.objectContaining({ attempts: 5, last_error: expect.stringMatching(/^550 /) }),
+    ]);
+    expect(withStatus('queued').some((row) => row.attempts === 1 && row.last_error?.startsWith('421 '))).toBe(
+      true,
+    );
+  });
+
   it("told each manual query's site staff that it was opened", async () => {
     const db = database().db;
     const staff = await siteStaff();

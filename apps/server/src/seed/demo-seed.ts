@@ -12,6 +12,7 @@ import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
+import { seedDemoNotificationHistory } from './demo-notification-history.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
@@ -138,6 +139,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
     // After every change above: the export shows the demo's data as it stands.
     await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // Last of all: the delivery history of the notifications every step above raised.
+    await seedDemoNotificationHistory(db);
   }
   return true;
 }
