@@ -1,20 +1,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Starts the real server (as `npm run serve` would) on a free port with a fresh data directory,
  * waits for the URL it prints, and hands the URL to the tests through CDMS_E2E_BASE_URL.
- * Returns the teardown: stop the server, delete the data.
+ * The server's e-mails really leave over SMTP, to a mail server started here that files each message
+ * it receives as `<n>.eml` in the directory named by CDMS_E2E_MAILBOX.
+ * Returns the teardown: stop the servers, delete the data.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!fs.existsSync(path.join(repositoryRoot, 'apps/web/dist/index.html'))) {
     throw new Error('The web app is not built: run "npm run build" before the end-to-end tests.');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-e2e-'));
+  const mailbox = path.join(dataDir, 'mailbox');
+  fs.mkdirSync(mailbox);
+  const smtp = await startMailbox(mailbox);
+  process.env.CDMS_E2E_MAILBOX = mailbox;
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repositoryRoot,
     env: {
@@ -27,6 +35,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Every test logs in from the same address: the per-IP login limit (30 per 15 minutes)
       // would otherwise refuse the later ones. Lockout after wrong passwords stays as configured.
       LOGIN_RATE_LIMIT: '1000',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      SMTP_FROM: 'CDMS e2e <no-reply@cdms.test>',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,6 +46,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    await smtp.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
@@ -66,4 +77,28 @@ function waitForUrl(server: ChildProcess): Promise<string> {
       reject(new Error(`The server exited (code ${code}) before it started:\n${output}`));
     });
   });
+}
+
+/** A local mail server that accepts every message and files it, raw, in `directory`. */
+async function startMailbox(directory: string): Promise<{ port: number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received += 1;
+        fs.writeFileSync(path.join(directory, `${received}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

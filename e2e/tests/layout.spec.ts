@@ -203,6 +203,21 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('alarm log (issue 18), in Korean and English', async ({ page }, testInfo) => {
+    // The data manager sees every site's notifications, the filters open.
+    await logInAs(page, account('DM'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/alarm-log/${STUDY_ID}`,
+        (p) => p.locator('tbody tr').first(),
+        (width) => screenshot(page, testInfo, `alarm-log-${language}-${width}`),
+      );
+    }
+  });
+
   test('lab normal ranges and the out-of-range listing (issue 17), in Korean and English', async ({
     page,
   }, testInfo) => {

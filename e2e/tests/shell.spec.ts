@@ -85,13 +85,13 @@ test.describe('task lists and the study shell', () => {
     await expect(menu.getByRole('link', { name: 'SDV' })).toBeVisible();
     await expect(menu.getByRole('link', { name: '프리징' })).toBeVisible();
 
-    // SDV is a real page now; a later-issue menu (the alarm log) still shows the shared placeholder inside the shell.
+    // The CRA's pages open inside the shell, keeping the menu type.
     await menu.getByRole('link', { name: 'SDV' }).click();
     await expect(page).toHaveURL(/\/sdv\/\d+\?menu-type=CRA/);
     await expect(page.getByRole('heading', { name: 'SDV', level: 1 })).toBeVisible();
     await menu.getByRole('link', { name: '알림 로그', exact: true }).click();
     await expect(page).toHaveURL(/\/alarm-log\/\d+\?menu-type=CRA/);
-    await expect(page.getByRole('heading', { name: '페이지 준비 중입니다' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: '알림 로그', level: 1 })).toBeVisible();
 
     await page.getByRole('button', { name: '메뉴 접기' }).click();
     const flyout = page.getByTestId('flyout-dashboard');
