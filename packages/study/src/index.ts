@@ -2,6 +2,14 @@
 // This package imports nothing of ours and does no I/O, so the browser and the server run the same rules.
 export const STUDY_PACKAGE_VERSION = '0.1.0';
 
+export {
+  AUDIOGRAM_EAR_SOURCE,
+  AUDIOGRAM_FORM_KEY,
+  type AudiogramBand,
+  type AudiogramConduction,
+  type AudiogramLayout,
+  audiogramLayout,
+} from './engine/audiogram.ts';
 export { addDays, daysBetween, isValidDate, isValidTime, parseDate, yearsBetween } from './engine/dates.ts';
 export {
   type ExpressionContext,

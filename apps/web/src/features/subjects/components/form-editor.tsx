@@ -9,6 +9,9 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import {
+  AUDIOGRAM_EAR_SOURCE,
+  AUDIOGRAM_FORM_KEY,
+  audiogramLayout,
   changedItemKeys,
   enteredFormValues,
   evaluateSubject,
@@ -64,6 +67,7 @@ import {
   toFormItemPath,
   topLevelKey,
 } from '../lib/form-values.ts';
+import { PtaAudiogram } from './audiogram.tsx';
 import {
   COMMENT_MODAL,
   CONFLICT_MODAL,
@@ -252,8 +256,19 @@ export function FormEditor({
   const addComment = useAddComment(address);
 
   // Values of the other forms the rules read (the consent date for age, the V1 visit date for windows).
+  // The PTA form's audiogram also reads the treated ear, kept on another form.
+  const audiogram = useMemo(
+    () => (formKey === AUDIOGRAM_FORM_KEY ? audiogramLayout(definition) : null),
+    [formKey, definition],
+  );
   const references = useMemo(
-    () => referencedForms(layout, visitKey, formKey, definition),
+    () => [
+      ...referencedForms(layout, visitKey, formKey, definition),
+      ...(formKey === AUDIOGRAM_FORM_KEY &&
+      getFormLayout(definition, AUDIOGRAM_EAR_SOURCE.visitKey, AUDIOGRAM_EAR_SOURCE.formKey)
+        ? [{ visitKey: AUDIOGRAM_EAR_SOURCE.visitKey, formKey: AUDIOGRAM_EAR_SOURCE.formKey }]
+        : []),
+    ],
     [layout, visitKey, formKey, definition],
   );
   const referenced = useReferencedForms(studyId, subjectPk, references);
@@ -997,6 +1012,7 @@ export function FormEditor({
             </span>
           }
         />
+        {audiogram ? <PtaAudiogram store={store} visitKey={visitKey} layout={audiogram} /> : null}
       </div>
 
       {queryPanel ? (

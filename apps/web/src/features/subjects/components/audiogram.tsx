@@ -1,0 +1,237 @@
+import {
+  AUDIOGRAM_EAR_SOURCE,
+  AUDIOGRAM_FORM_KEY,
+  type AudiogramConduction,
+  type AudiogramLayout,
+  type Language,
+} from '@cdms/study';
+import { useId, useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SubjectStore } from '../../crf-form/subject-store.ts';
+import styles from './audiogram.module.css';
+
+/**
+ * The PTA form's thresholds as a standard audiogram (issue 19 item 3), drawn from the values as they
+ * are typed: frequency on a logarithmic axis (250–8000 Hz), hearing level in dB HL increasing
+ * downwards, the study's hearing-severity bands shaded, air conduction joined by a line and bone
+ * conduction as unjoined brackets, in the ear convention — right ear red O and <, left ear blue X and
+ * > — for the treated ear (`AUDIOGRAM_EAR_SOURCE`). The numbers in the form stay the record; the
+ * chart's text alternative lists them.
+ */
+
+const AXIS_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000];
+const DB_MIN = -10;
+const DB_MAX = 120;
+// The band names stand to the right of the plot, clear of the marks.
+const PLOT = { left: 64, right: 484, top: 28, bottom: 352 };
+const WIDTH = 620;
+const HEIGHT = 384;
+
+type Ear = 'R' | 'L' | null;
+export type Thresholds = Record<AudiogramConduction, Map<number, number>>;
+
+const xOf = (hz: number) =>
+  PLOT.left +
+  ((Math.log2(hz) - Math.log2(AXIS_FREQUENCIES[0] as number)) /
+    (Math.log2(AXIS_FREQUENCIES.at(-1) as number) - Math.log2(AXIS_FREQUENCIES[0] as number))) *
+    (PLOT.right - PLOT.left);
+const yOf = (db: number) => PLOT.top + ((db - DB_MIN) / (DB_MAX - DB_MIN)) * (PLOT.bottom - PLOT.top);
+const clampDb = (db: number) => Math.min(DB_MAX, Math.max(DB_MIN, db));
+const frequencyLabel = (hz: number) => (hz >= 1000 ? `${hz / 1000}k` : String(hz));
+
+/** Reads the thresholds of the visit's PTA form from the store (numbers only; a section marked not done has none). */
+function readThresholds(store: SubjectStore, visitKey: string, layout: AudiogramLayout): string {
+  const values: Record<string, number> = {};
+  for (const conduction of ['air', 'bone'] as const) {
+    if (store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey: `${conduction}Nd` }) === true) continue;
+    for (const [hz, itemKey] of layout.items[conduction]) {
+      const value = store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey });
+      if (typeof value === 'number' && Number.isFinite(value)) values[`${conduction}${hz}`] = value;
+    }
+  }
+  // A string snapshot: equal values give an equal snapshot, so typing elsewhere does not redraw.
+  return JSON.stringify(values);
+}
+
+function parseThresholds(snapshot: string): Thresholds {
+  const parsed = JSON.parse(snapshot) as Record<string, number>;
+  const thresholds: Thresholds = { air: new Map(), bone: new Map() };
+  for (const [key, value] of Object.entries(parsed)) {
+    const match = /^(air|bone)(\d+)$/.exec(key);
+    if (match) thresholds[match[1] as AudiogramConduction].set(Number(match[2]), value);
+  }
+  return thresholds;
+}
+
+/** The PTA form's audiogram, live from the store. */
+export function PtaAudiogram({
+  store,
+  visitKey,
+  layout,
+}: {
+  store: SubjectStore;
+  visitKey: string;
+  layout: AudiogramLayout;
+}) {
+  const read = () => readThresholds(store, visitKey, layout);
+  const snapshot = useSyncExternalStore(store.subscribe, read, read);
+  const readEar = () =>
+    store.getValue(AUDIOGRAM_EAR_SOURCE.visitKey, AUDIOGRAM_EAR_SOURCE.formKey, {
+      itemKey: AUDIOGRAM_EAR_SOURCE.itemKey,
+    });
+  const earValue = useSyncExternalStore(store.subscribe, readEar, readEar);
+  const ear: Ear = earValue === 'R' || earValue === 'L' ? earValue : null;
+  const thresholds = useMemo(() => parseThresholds(snapshot), [snapshot]);
+  return <AudiogramChart layout={layout} thresholds={thresholds} ear={ear} />;
+}
+
+/** One audiogram (pure: the thresholds given); exported for the tests. */
+export function AudiogramChart({
+  layout,
+  thresholds,
+  ear,
+}: {
+  layout: AudiogramLayout;
+  thresholds: Thresholds;
+  ear: Ear;
+}) {
+  const { t, i18n } = useTranslation('subjects');
+  const language: Language = i18n.language === 'en' ? 'en' : 'ko';
+  const titleId = useId();
+  const descriptionId = useId();
+  const earClass = ear === 'L' ? styles.left : ear === 'R' ? styles.right : styles.unknownEar;
+  const airMark = ear === 'L' ? 'X' : 'O';
+  const boneMark = ear === 'L' ? '>' : '<';
+  const earName = ear ? t(`audiogram.ear.${ear}`) : t('audiogram.ear.unknown');
+
+  const airPoints = layout.frequencies
+    .filter((hz) => thresholds.air.has(hz))
+    .map((hz) => ({ hz, db: thresholds.air.get(hz) as number }));
+  const bonePoints = layout.frequencies
+    .filter((hz) => thresholds.bone.has(hz))
+    .map((hz) => ({ hz, db: thresholds.bone.get(hz) as number }));
+  const describe = (points: { hz: number; db: number }[]) =>
+    points.length === 0
+      ? t('audiogram.none')
+      : points.map((point) => t('audiogram.point', { hz: point.hz, db: point.db })).join(', ');
+
+  return (
+    <figure className={styles.figure} data-testid="pta-audiogram">
+      <svg
+        className={styles.chart}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${titleId} ${descriptionId}`}
+      >
+        <title id={titleId}>{t('audiogram.title', { ear: earName })}</title>
+        <desc id={descriptionId}>
+          {t('audiogram.description', { air: describe(airPoints), bone: describe(bonePoints) })}
+        </desc>
+        {layout.bands.map((band, index) => {
+          const top = yOf(clampDb(band.min === null ? DB_MIN : band.min - 0.5));
+          const bottom = yOf(clampDb(band.max === null ? DB_MAX : band.max + 0.5));
+          return (
+            <g key={band.code}>
+              <rect
+                x={PLOT.left}
+                y={top}
+                width={PLOT.right - PLOT.left}
+                height={bottom - top}
+                className={styles.band}
+                data-band={index}
+              />
+              <text x={PLOT.right + 8} y={(top + bottom) / 2 + 4} className={styles.bandLabel}>
+                {band.label[language].replace(/\s*\(.*\)$/, '')}
+              </text>
+            </g>
+          );
+        })}
+        {Array.from({ length: (DB_MAX - DB_MIN) / 10 + 1 }, (_, index) => DB_MIN + index * 10).map((db) => (
+          <g key={db}>
+            <line x1={PLOT.left} x2={PLOT.right} y1={yOf(db)} y2={yOf(db)} className={styles.grid} />
+            <text x={PLOT.left - 8} y={yOf(db) + 4} className={styles.tick} textAnchor="end">
+              {db}
+            </text>
+          </g>
+        ))}
+        {AXIS_FREQUENCIES.map((hz) => (
+          <g key={hz}>
+            <line x1={xOf(hz)} x2={xOf(hz)} y1={PLOT.top} y2={PLOT.bottom} className={styles.grid} />
+            <text x={xOf(hz)} y={PLOT.top - 10} className={styles.tick} textAnchor="middle">
+              {frequencyLabel(hz)}
+            </text>
+          </g>
+        ))}
+        <text
+          x={(PLOT.left + PLOT.right) / 2}
+          y={HEIGHT - 8}
+          className={styles.axisTitle}
+          textAnchor="middle"
+        >
+          {t('audiogram.frequencyAxis')}
+        </text>
+        <text
+          x={16}
+          y={(PLOT.top + PLOT.bottom) / 2}
+          className={styles.axisTitle}
+          textAnchor="middle"
+          transform={`rotate(-90 16 ${(PLOT.top + PLOT.bottom) / 2})`}
+        >
+          {t('audiogram.levelAxis')}
+        </text>
+        <g className={earClass}>
+          {airPoints.length > 1 ? (
+            <polyline
+              className={styles.airLine}
+              points={airPoints.map((point) => `${xOf(point.hz)},${yOf(clampDb(point.db))}`).join(' ')}
+            />
+          ) : null}
+          {airPoints.map((point) => (
+            <text
+              key={`air-${point.hz}`}
+              x={xOf(point.hz)}
+              y={yOf(clampDb(point.db)) + 6}
+              className={styles.mark}
+              textAnchor="middle"
+              data-mark="air"
+              data-hz={point.hz}
+              data-db={point.db}
+            >
+              {airMark}
+            </text>
+          ))}
+          {bonePoints.map((point) => (
+            <text
+              key={`bone-${point.hz}`}
+              // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
+              x={xOf(point.hz) + (ear === 'L' ? 12 : -12)}
+              y={yOf(clampDb(point.db)) + 6}
+              className={styles.mark}
+              textAnchor="middle"
+              data-mark="bone"
+              data-hz={point.hz}
+              data-db={point.db}
+            >
+              {boneMark}
+            </text>
+          ))}
+        </g>
+      </svg>
+      <figcaption className={styles.caption}>
+        <span className={earClass}>
+          <span className={styles.legendMark} aria-hidden="true">
+            {airMark}
+          </span>
+          {t('audiogram.airLegend')}
+        </span>
+        <span className={earClass}>
+          <span className={styles.legendMark} aria-hidden="true">
+            {boneMark}
+          </span>
+          {t('audiogram.boneLegend')}
+        </span>
+        <span>{t('audiogram.earLegend', { ear: earName })}</span>
+      </figcaption>
+    </figure>
+  );
+}
