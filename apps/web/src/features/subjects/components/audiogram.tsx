@@ -82,17 +82,25 @@ export function PtaAudiogram({
   const earValue = useSyncExternalStore(store.subscribe, readEar, readEar);
   const ear: Ear = earValue === 'R' || earValue === 'L' ? earValue : null;
   const thresholds = useMemo(() => parseThresholds(snapshot), [snapshot]);
-  return <AudiogramChart layout={layout} thresholds={thresholds} ear={ear} />;
+  return <AudiogramChart layout={layout} series={[{ key: visitKey, label: null, thresholds }]} ear={ear} />;
+}
+
+export interface AudiogramSeries {
+  key: string;
+  /** Shown in the legend when several series are drawn (the visit). */
+  label: string | null;
+  thresholds: Thresholds;
 }
 
 /** One audiogram (pure: the thresholds given); exported for the tests. */
 export function AudiogramChart({
   layout,
-  thresholds,
+  series,
   ear,
 }: {
   layout: AudiogramLayout;
-  thresholds: Thresholds;
+  /** The first solid, a second dashed with hollow marks (an earlier and a later visit overlaid). */
+  series: AudiogramSeries[];
   ear: Ear;
 }) {
   const { t, i18n } = useTranslation('subjects');
@@ -104,16 +112,27 @@ export function AudiogramChart({
   const boneMark = ear === 'L' ? '>' : '<';
   const earName = ear ? t(`audiogram.ear.${ear}`) : t('audiogram.ear.unknown');
 
-  const airPoints = layout.frequencies
-    .filter((hz) => thresholds.air.has(hz))
-    .map((hz) => ({ hz, db: thresholds.air.get(hz) as number }));
-  const bonePoints = layout.frequencies
-    .filter((hz) => thresholds.bone.has(hz))
-    .map((hz) => ({ hz, db: thresholds.bone.get(hz) as number }));
+  const pointsOf = (thresholds: Thresholds, conduction: AudiogramConduction) =>
+    layout.frequencies
+      .filter((hz) => thresholds[conduction].has(hz))
+      .map((hz) => ({ hz, db: thresholds[conduction].get(hz) as number }));
+  const drawn = series.map((entry, index) => ({
+    ...entry,
+    dashed: index > 0,
+    air: pointsOf(entry.thresholds, 'air'),
+    bone: pointsOf(entry.thresholds, 'bone'),
+  }));
   const describe = (points: { hz: number; db: number }[]) =>
     points.length === 0
       ? t('audiogram.none')
       : points.map((point) => t('audiogram.point', { hz: point.hz, db: point.db })).join(', ');
+  const description = drawn
+    .map(
+      (entry) =>
+        (entry.label ? `${entry.label}: ` : '') +
+        t('audiogram.description', { air: describe(entry.air), bone: describe(entry.bone) }),
+    )
+    .join(' ');
 
   return (
     <figure className={styles.figure} data-testid="pta-audiogram">
@@ -124,9 +143,7 @@ export function AudiogramChart({
         aria-labelledby={`${titleId} ${descriptionId}`}
       >
         <title id={titleId}>{t('audiogram.title', { ear: earName })}</title>
-        <desc id={descriptionId}>
-          {t('audiogram.description', { air: describe(airPoints), bone: describe(bonePoints) })}
-        </desc>
+        <desc id={descriptionId}>{description}</desc>
         {layout.bands.map((band, index) => {
           const top = yOf(clampDb(band.min === null ? DB_MIN : band.min - 0.5));
           const bottom = yOf(clampDb(band.max === null ? DB_MAX : band.max + 0.5));
@@ -179,43 +196,45 @@ export function AudiogramChart({
         >
           {t('audiogram.levelAxis')}
         </text>
-        <g className={earClass}>
-          {airPoints.length > 1 ? (
-            <polyline
-              className={styles.airLine}
-              points={airPoints.map((point) => `${xOf(point.hz)},${yOf(clampDb(point.db))}`).join(' ')}
-            />
-          ) : null}
-          {airPoints.map((point) => (
-            <text
-              key={`air-${point.hz}`}
-              x={xOf(point.hz)}
-              y={yOf(clampDb(point.db)) + 6}
-              className={styles.mark}
-              textAnchor="middle"
-              data-mark="air"
-              data-hz={point.hz}
-              data-db={point.db}
-            >
-              {airMark}
-            </text>
-          ))}
-          {bonePoints.map((point) => (
-            <text
-              key={`bone-${point.hz}`}
-              // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
-              x={xOf(point.hz) + (ear === 'L' ? 12 : -12)}
-              y={yOf(clampDb(point.db)) + 6}
-              className={styles.mark}
-              textAnchor="middle"
-              data-mark="bone"
-              data-hz={point.hz}
-              data-db={point.db}
-            >
-              {boneMark}
-            </text>
-          ))}
-        </g>
+        {drawn.map((entry) => (
+          <g key={entry.key} className={earClass} data-series={entry.key}>
+            {entry.air.length > 1 ? (
+              <polyline
+                className={entry.dashed ? `${styles.airLine} ${styles.dashed}` : styles.airLine}
+                points={entry.air.map((point) => `${xOf(point.hz)},${yOf(clampDb(point.db))}`).join(' ')}
+              />
+            ) : null}
+            {entry.air.map((point) => (
+              <text
+                key={`air-${point.hz}`}
+                x={xOf(point.hz)}
+                y={yOf(clampDb(point.db)) + 6}
+                className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
+                textAnchor="middle"
+                data-mark="air"
+                data-hz={point.hz}
+                data-db={point.db}
+              >
+                {airMark}
+              </text>
+            ))}
+            {entry.bone.map((point) => (
+              <text
+                key={`bone-${point.hz}`}
+                // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
+                x={xOf(point.hz) + (ear === 'L' ? 12 : -12)}
+                y={yOf(clampDb(point.db)) + 6}
+                className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
+                textAnchor="middle"
+                data-mark="bone"
+                data-hz={point.hz}
+                data-db={point.db}
+              >
+                {boneMark}
+              </text>
+            ))}
+          </g>
+        ))}
       </svg>
       <figcaption className={styles.caption}>
         <span className={earClass}>
@@ -231,6 +250,22 @@ export function AudiogramChart({
           {t('audiogram.boneLegend')}
         </span>
         <span>{t('audiogram.earLegend', { ear: earName })}</span>
+        {drawn.length > 1
+          ? drawn.map((entry) => (
+              <span key={entry.key} className={earClass}>
+                <svg className={styles.legendLine} viewBox="0 0 28 8" aria-hidden="true">
+                  <line
+                    x1="0"
+                    x2="28"
+                    y1="4"
+                    y2="4"
+                    className={entry.dashed ? `${styles.airLine} ${styles.dashed}` : styles.airLine}
+                  />
+                </svg>
+                {entry.label}
+              </span>
+            ))
+          : null}
       </figcaption>
     </figure>
   );

@@ -16,6 +16,7 @@ import {
   SUBJECT_PK_PARAM,
   subjectListUrl,
 } from '../lib/subject-urls.ts';
+import { AudiogramComparison } from './audiogram-comparison.tsx';
 import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status-icon.tsx';
 import { SubjectHeader } from './subject-header.tsx';
 import { SubjectHoldControls } from './subject-hold-controls.tsx';
@@ -56,6 +57,15 @@ function SubjectOverview({ studyId }: { studyId: number }) {
               {t('overview.addVisitLater')}
             </span>
           </span>
+          {subjectPk !== null && definition.data ? (
+            <AudiogramComparison
+              key={subjectPk}
+              studyId={studyId}
+              subjectPk={subjectPk}
+              definition={definition.data.definition}
+              language={language}
+            />
+          ) : null}
           <Link to={subjectListUrl(studyId, menuType)} className={styles.linkButtonSecondary}>
             {t('overview.backToList')}
           </Link>

@@ -1,0 +1,116 @@
+import {
+  AUDIOGRAM_EAR_SOURCE,
+  AUDIOGRAM_FORM_KEY,
+  audiogramLayout,
+  type Language,
+  type StudyDefinition,
+} from '@cdms/study';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { useReferencedForms } from '../api/forms.ts';
+import { AudiogramChart, type AudiogramSeries, type Thresholds } from './audiogram.tsx';
+
+/**
+ * From the subject overview (issue 19 item 3): the audiograms of the first and the last visit whose
+ * forms include the PTA form, overlaid — hearing before treatment and at the end (the first study's
+ * definition has PTA at V1 and V2; a PTA added to a later visit is followed).
+ */
+
+export const AUDIOGRAM_COMPARISON_MODAL = 'audiogram-comparison';
+
+/** The first and last visits with the PTA form, when there are two. */
+export function comparedPtaVisits(definition: StudyDefinition): [string, string] | null {
+  const visits = definition.visits.filter((visit) => visit.forms.includes(AUDIOGRAM_FORM_KEY));
+  const first = visits[0];
+  const last = visits.at(-1);
+  return first && last && first !== last && audiogramLayout(definition) ? [first.key, last.key] : null;
+}
+
+export function AudiogramComparison({
+  studyId,
+  subjectPk,
+  definition,
+  language,
+}: {
+  studyId: number;
+  subjectPk: number;
+  definition: StudyDefinition;
+  language: Language;
+}) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  const visits = comparedPtaVisits(definition);
+  if (!visits) return null;
+  const label = (visitKey: string) =>
+    definition.visits.find((visit) => visit.key === visitKey)?.label[language] ?? visitKey;
+  return (
+    <>
+      <Button variant="secondary" onClick={() => modals.open(AUDIOGRAM_COMPARISON_MODAL)}>
+        {t('audiogram.compare')}
+      </Button>
+      <Modal
+        name={AUDIOGRAM_COMPARISON_MODAL}
+        title={t('audiogram.compareTitle', { from: label(visits[0]), to: label(visits[1]) })}
+        width="lg"
+      >
+        <ComparedAudiograms
+          studyId={studyId}
+          subjectPk={subjectPk}
+          definition={definition}
+          visits={visits}
+          label={label}
+        />
+      </Modal>
+    </>
+  );
+}
+
+function ComparedAudiograms({
+  studyId,
+  subjectPk,
+  definition,
+  visits,
+  label,
+}: {
+  studyId: number;
+  subjectPk: number;
+  definition: StudyDefinition;
+  visits: [string, string];
+  label: (visitKey: string) => string;
+}) {
+  const { t } = useTranslation('subjects');
+  const layout = audiogramLayout(definition);
+  const forms = useReferencedForms(studyId, subjectPk, [
+    { visitKey: visits[0], formKey: AUDIOGRAM_FORM_KEY },
+    { visitKey: visits[1], formKey: AUDIOGRAM_FORM_KEY },
+    { visitKey: AUDIOGRAM_EAR_SOURCE.visitKey, formKey: AUDIOGRAM_EAR_SOURCE.formKey },
+  ]);
+  if (!layout) return null;
+  if (forms.slice(0, 2).some((form) => form === undefined)) return <p>{t('loading')}</p>;
+  const thresholdsOf = (values: Record<string, unknown> | undefined): Thresholds => {
+    const thresholds: Thresholds = { air: new Map(), bone: new Map() };
+    for (const conduction of ['air', 'bone'] as const) {
+      if (values?.[`${conduction}Nd`] === true) continue;
+      for (const [hz, itemKey] of layout.items[conduction]) {
+        const value = values?.[itemKey];
+        if (typeof value === 'number') thresholds[conduction].set(hz, value);
+      }
+    }
+    return thresholds;
+  };
+  const series: AudiogramSeries[] = visits.map((visitKey, index) => ({
+    key: visitKey,
+    label: label(visitKey),
+    thresholds: thresholdsOf(forms[index]?.values),
+  }));
+  const earValue = forms[2]?.values[AUDIOGRAM_EAR_SOURCE.itemKey];
+  const ear = earValue === 'R' || earValue === 'L' ? earValue : null;
+  const recorded = series.some((entry) => entry.thresholds.air.size > 0 || entry.thresholds.bone.size > 0);
+  return recorded ? (
+    <AudiogramChart layout={layout} series={series} ear={ear} />
+  ) : (
+    <p>{t('audiogram.noneRecorded')}</p>
+  );
+}
