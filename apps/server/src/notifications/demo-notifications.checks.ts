@@ -83,7 +83,13 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
       0,
     );
 
-    expect(await remindOverdueVisits(db, today)).toBe(expected);
+    // A server built over the same demo database (another check's) may have sent today's already.
+    const before = await db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('event_type', '=', 'visit_overdue')
+      .executeTakeFirstOrThrow();
+    expect(await remindOverdueVisits(db, today)).toBe(expected - Number(before.count));
     const reminders = await db
       .selectFrom('notifications')
       .select(['site_id', 'subject', 'body'])
