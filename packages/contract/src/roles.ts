@@ -43,6 +43,7 @@ export const actions = [
   'report.read',
   'lab.manage',
   'enrollment.plan',
+  'training.manage',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

@@ -33,6 +33,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'lab.manage': ['DM', 'ADMIN'],
   // Issue 17: each site's enrollment target is study planning, kept by data management.
   'enrollment.plan': ['DM', 'ADMIN'],
+  // Issue 18 item 5: training modules, the completion matrix and the training gate are kept by DM and ADMIN.
+  'training.manage': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */
