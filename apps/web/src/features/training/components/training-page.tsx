@@ -262,7 +262,7 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
 
   const columns: DataTableColumn<MatrixRow>[] = [
     { id: 'name', header: t('matrix.name'), hideable: false, cell: (row) => row.name },
-    { id: 'roles', header: t('columns.roles'), cell: (row) => row.roles.join(', ') },
+    { id: 'roles', header: t('matrix.roles'), cell: (row) => row.roles.join(', ') },
     ...(data?.modules ?? []).map((module, index) => ({
       id: `module-${module.id}`,
       header: `${module.title} (v${module.version})`,
