@@ -109,6 +109,14 @@ test.describe('eTraining', () => {
       // The completion matrix: the new coordinator has not done the eCRF training.
       const newRow = page.getByRole('row').filter({ hasText: '신입코디' });
       await expect(newRow).toContainText('미이수');
+      // The module dialog as the DM writes one (looked at, then cancelled: the demo keeps its two).
+      await page.getByRole('button', { name: '교육 등록' }).click();
+      const moduleDialog = page.getByRole('dialog', { name: '교육 등록' });
+      await moduleDialog.getByLabel('퀴즈 포함').check();
+      await expect(moduleDialog.getByLabel('합격 기준 (%)')).toHaveValue('80');
+      await screenshot(page, testInfo, 'training-module-dialog-ko-1440');
+      await moduleDialog.getByRole('button', { name: '취소', exact: true }).click();
+      await expect(moduleDialog).toBeHidden();
       await screenshotsBothWays(page, testInfo, 'training-dm', async () => {
         await expect(page.getByRole('heading', { level: 1, name: 'System eTraining' })).toBeVisible();
       });
