@@ -41,6 +41,7 @@ import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
 import { registerSummaryRoutes } from './summary/routes.ts';
+import { registerTrainingRoutes } from './training/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
 import { registerVisitAlarmRoutes } from './visit-alarms/routes.ts';
@@ -177,6 +178,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSdvRoutes(app, context);
   registerLabRangeRoutes(app, context);
   registerAlarmLogRoutes(app, context);
+  registerTrainingRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
   let exportRunner: ExportRunner | undefined;

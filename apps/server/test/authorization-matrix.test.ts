@@ -38,6 +38,10 @@ interface Fixture {
   queryId: number;
   /** A finished export of the study, to read and download. */
   doneExportId: number;
+  /** A published training module required for every role, without a quiz. */
+  trainingModuleId: number;
+  /** A published one-question quiz module required for every role, passed by every demo account. */
+  trainingQuizModuleId: number;
 }
 
 const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
@@ -785,6 +789,86 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/training',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/training/modules',
+    // Training modules are written by DM and ADMIN (training.manage); every member reads theirs.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/training/modules`,
+      body: { title: 'Matrix', contentHtml: '<p>m</p>', roles: ['CRA'], quiz: null, state: 'draft' },
+    }),
+    expected: { ...everyone(403), DM: 201, ADMIN: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/training/modules/:moduleId',
+    // Required for every role: each member reads it.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/modules/${f.trainingModuleId}` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/training/modules/:moduleId',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/training/modules/${f.trainingModuleId}`,
+      body: {
+        title: 'Everyone',
+        contentHtml: '<p>e</p>',
+        roles: ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+        quiz: null,
+        state: 'published',
+      },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/training/modules/:moduleId/complete',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/modules/${f.trainingModuleId}/complete` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/training/modules/:moduleId/quiz',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/training/modules/${f.trainingQuizModuleId}/quiz`,
+      body: { answers: [0] },
+    }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/training/modules/:moduleId/certificate.pdf',
+    // Everyone completed it (the fixture): each gets their own certificate.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/training/modules/${f.trainingQuizModuleId}/certificate.pdf`,
+    }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/training/matrix',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/matrix?status=not_done` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/training/matrix/download',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/matrix/download` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/training/settings',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/settings`, body: { gatesDataEntry: false } }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/lab-results',
     request: (f) => ({ url: `/api/studies/${f.studyId}/lab-results?flag=H&size=50` }),
     expected: everyone(200),
@@ -1163,9 +1247,41 @@ describeWithDatabase('authorization matrix', (database) => {
       .insertInto('data_export_chunks')
       .values({ export_id: doneExportId, seq: 0, bytes: Buffer.from('<?xml') })
       .execute();
+    // Two published training modules required for every role; the quiz one passed by every account.
+    const everyRole = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'] as const;
+    const trainingModule = async (quiz: string | null) =>
+      (
+        await db
+          .insertInto('training_modules')
+          .values({
+            study_id: study.id,
+            title: quiz ? 'Matrix quiz' : 'Matrix reading',
+            content_html: '<p>m</p>',
+            roles: [...everyRole],
+            quiz,
+            state: 'published',
+            published_at: new Date(),
+            created_by: dm.id,
+            updated_by: dm.id,
+            updated_at: new Date(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const trainingModuleId = await trainingModule(null);
+    const trainingQuizModuleId = await trainingModule(
+      JSON.stringify({ passMark: 100, questions: [{ text: 'q', options: ['right', 'wrong'], answer: 0 }] }),
+    );
+    for (const account of await db.selectFrom('users').select('id').execute())
+      await db
+        .insertInto('training_completions')
+        .values({ module_id: trainingQuizModuleId, user_id: account.id, version: 1, score: 100 })
+        .execute();
     let counter = 0;
     fixture = {
       doneExportId,
+      trainingModuleId,
+      trainingQuizModuleId,
       queryId: await newQuery('open'),
       subjectId: await newSubject(),
       sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',

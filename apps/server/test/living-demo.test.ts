@@ -5,6 +5,7 @@ import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
 import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
 import { demoSummaryChecks } from '../src/summary/demo-summary.checks.ts';
+import { demoTrainingChecks } from '../src/training/demo-training.checks.ts';
 import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -26,6 +27,7 @@ describeWithDatabase('the living demo', (database) => {
   describe('its ODM exports', () => odmOverDemoChecks(database));
   describe('the standard reports over it', () => demoReportChecks(database));
   describe('the study summary over it', () => demoSummaryChecks(database));
+  describe('its training', () => demoTrainingChecks(database));
   // Last: the reminder writes to the outbox, which the checks above do not read.
   describe('its notifications', () => demoNotificationChecks(database));
 });

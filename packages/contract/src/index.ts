@@ -27,4 +27,5 @@ export * from './studies.ts';
 export * from './subject-list.ts';
 export * from './subjects.ts';
 export * from './summary.ts';
+export * from './training.ts';
 export * from './visit-alarms.ts';

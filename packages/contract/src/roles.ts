@@ -44,6 +44,7 @@ export const actions = [
   'lab.manage',
   'enrollment.plan',
   'alarm_log.read',
+  'training.manage',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

@@ -83,6 +83,13 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'lab_range.retired': { ko: '정상 범위 사용 중지', en: 'Normal range retired' },
   'lab_results.exported': { ko: '실험실 이상 결과 내보내기', en: 'Abnormal lab results exported' },
   'alarm_log.exported': { ko: '알림 로그 내보내기', en: 'Alarm log exported' },
+  'training_module.created': { ko: '교육 등록', en: 'Training module added' },
+  'training_module.updated': { ko: '교육 수정', en: 'Training module changed' },
+  'training.completed': { ko: '교육 이수', en: 'Training completed' },
+  'training.quiz_failed': { ko: '교육 퀴즈 불합격', en: 'Training quiz failed' },
+  'training.certificate_exported': { ko: '교육 이수증 내려받기', en: 'Training certificate downloaded' },
+  'training.matrix_exported': { ko: '교육 이수 현황 내보내기', en: 'Training matrix exported' },
+  'training.settings_changed': { ko: '교육 이수 요건 설정 변경', en: 'Training gate setting changed' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

@@ -79,6 +79,13 @@ export const auditEventTypes = [
   'lab_range.retired',
   'lab_results.exported',
   'alarm_log.exported',
+  'training_module.created',
+  'training_module.updated',
+  'training.completed',
+  'training.quiz_failed',
+  'training.certificate_exported',
+  'training.matrix_exported',
+  'training.settings_changed',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -121,6 +128,7 @@ export interface AuditEventInput {
     | 'hold'
     | 'sdv_plan'
     | 'lab_range'
+    | 'training_module'
     | 'data_export'
     | 'system';
   entityId?: string | number | null;

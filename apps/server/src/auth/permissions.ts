@@ -36,6 +36,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // Issue 18: the alarm log is in the CRA menu; it names recipients and addresses of site staff, so
   // it is for those who run the study (monitors over their sites, data management, administrators).
   'alarm_log.read': ['CRA', 'DM', 'ADMIN'],
+  // Issue 18 item 5: training modules, the completion matrix and the training gate are kept by DM and ADMIN.
+  'training.manage': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

@@ -1,3 +1,4 @@
+import type { Role, TrainingQuiz } from '@cdms/contract';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
@@ -45,6 +46,8 @@ export interface Database {
   lab_ranges: LabRangesTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
+  training_modules: TrainingModulesTable;
+  training_completions: TrainingCompletionsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -97,6 +100,7 @@ export interface StudiesTable {
   status: Generated<'active' | 'ended'>;
   registered_on: ColumnType<string, string | undefined, string>;
   show_randomization_group: Generated<boolean>;
+  training_gates_data_entry: Generated<boolean>;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;
@@ -583,4 +587,33 @@ export interface NotificationPreferencesTable {
   user_id: number;
   event_type: string;
   email: boolean;
+}
+
+/** Issue 18 item 5: a training module of a study (migration 2026-11-28T1100). */
+export interface TrainingModulesTable {
+  id: Generated<number>;
+  study_id: number;
+  title: string;
+  content_html: string;
+  roles: ColumnType<Role[], Role[], Role[]>;
+  /** The quiz with its answers (jsonb), written as JSON text. */
+  quiz: ColumnType<TrainingQuiz | null, string | null, string | null>;
+  version: Generated<number>;
+  state: 'draft' | 'published';
+  published_at: NullableTimestamp;
+  created_by: number;
+  created_at: CreatedAt;
+  updated_by: number;
+  updated_at: Timestamp;
+}
+export type TrainingModuleRow = Selectable<TrainingModulesTable>;
+
+/** One user's completion of one module at one version (quiz score in percent, if it had one). */
+export interface TrainingCompletionsTable {
+  id: Generated<number>;
+  module_id: number;
+  user_id: number;
+  version: number;
+  score: number | null;
+  completed_at: CreatedAt;
 }

@@ -316,6 +316,34 @@ export const errorMessages = {
     ko: '사용 중지된 정상 범위는 수정할 수 없습니다.',
     en: 'A retired normal range cannot be changed.',
   },
+  training_required: {
+    ko: '이 연구의 필수 교육을 아직 이수하지 않아 자료를 입력할 수 없습니다. 교육 페이지에서 필수 교육을 먼저 이수하세요.',
+    en: 'You have not completed this study’s required training, so you cannot enter data yet. Complete it on the training page first.',
+  },
+  training_quiz_required: {
+    ko: '이 교육은 퀴즈에 합격해야 이수됩니다.',
+    en: 'This training is completed by passing its quiz.',
+  },
+  training_no_quiz: {
+    ko: '이 교육에는 퀴즈가 없습니다. 읽은 뒤 이수 완료를 누르세요.',
+    en: 'This training has no quiz; mark it complete after reading it.',
+  },
+  training_quiz_answers: {
+    ko: '모든 문항에 보기 중 하나씩 답하세요.',
+    en: 'Answer every question with one of its options.',
+  },
+  training_quiz_invalid: {
+    ko: '퀴즈의 정답은 각 문항의 보기 중 하나여야 합니다.',
+    en: 'Each quiz question’s right answer must be one of its options.',
+  },
+  training_not_published: {
+    ko: '게시된 교육만 이수할 수 있습니다.',
+    en: 'Only a published training module can be completed.',
+  },
+  training_not_completed: {
+    ko: '현재 버전의 교육을 이수한 뒤에 이수증을 받을 수 있습니다.',
+    en: 'The certificate is available once you have completed the current version of this training.',
+  },
   sdv_plan_unchanged: {
     ko: 'SDV 계획이 변경되지 않았습니다.',
     en: 'The SDV plan is unchanged.',

@@ -19,7 +19,8 @@ import {
   refreshAfterQueryChange,
   systemQueryKey,
 } from '../subjects/form-data.ts';
-import { actingRole, findQueryInScope, mayAct } from './query-access.ts';
+import { refuseUntrainedWriter } from '../training/training-gate.ts';
+import { actingRole, findQueryInScope, mayAct, queryPowers } from './query-access.ts';
 import { addQueryMessage, sameInBoth } from './query-messages.ts';
 import { applyQueryAction, type QueryAction } from './query-workflow.ts';
 
@@ -110,6 +111,11 @@ export async function applyActionInTransaction(
   options: { at?: Date | undefined; stillFails?: boolean | undefined } = {},
 ): Promise<void> {
   if (!mayAct(principal, action, query)) throw new AppError(403, 'forbidden');
+  // Site staff answering (or commenting as the site, without managing) enter data: the training gate.
+  const asSite =
+    action === 'answer' ||
+    (action === 'comment' && !queryPowers(principal, query.study_id, query.site_id).manage);
+  if (asSite) await refuseUntrainedWriter(trx, principal, query.study_id, 'query.answer');
   await refuseWriteUnderHolds(
     trx,
     action === 'answer' ? 'query.answer' : 'query.manage',

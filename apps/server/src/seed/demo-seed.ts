@@ -16,6 +16,7 @@ import { seedDemoNotificationHistory } from './demo-notification-history.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
+import { seedDemoTraining } from './demo-training.ts';
 
 /** Every demo account's password (README, and printed at start). */
 export const DEMO_PASSWORD = 'cdms-demo-2026';
@@ -139,6 +140,14 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
     // After every change above: the export shows the demo's data as it stands.
     await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // Issue 18 item 5: two published modules, site 01's investigators and the monitor trained, the
+    // coordinators not yet (the gate stays off).
+    await seedDemoTraining(db, {
+      studyId: study,
+      dataManager: 'dm@demo.cdms',
+      trained: ['pi@demo.cdms', 'si@demo.cdms'],
+      monitor: 'cra@demo.cdms',
+    });
     // Last of all: the delivery history of the notifications every step above raised.
     await seedDemoNotificationHistory(db);
   }

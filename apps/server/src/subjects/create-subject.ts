@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { refuseUntrainedWriter } from '../training/training-gate.ts';
 import { writeForm } from './form-data.ts';
 import { presentSubject } from './subject-access.ts';
 
@@ -81,6 +82,7 @@ export async function createSubject(
     throw new AppError(403, 'forbidden');
   }
   if (!can(principal, 'subject.write', { studyId, siteId: site.id })) throw new AppError(403, 'forbidden');
+  await refuseUntrainedWriter(db, principal, studyId, 'subject.write');
   if (input.consentDate > todayInKorea()) throw new AppError(422, 'consent_date_in_future');
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');

@@ -4,13 +4,15 @@ import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refuseUntrainedWriter } from '../training/training-gate.ts';
 
 export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
 
 /**
  * The subject, if the user may read it; otherwise 404, so a subject outside the user's sites is
  * indistinguishable from one that does not exist. When `action` is more than reading and the user
- * may read but not do it, 403.
+ * may read but not do it, 403; a site data write by someone who still owes required training, 403
+ * `training_required` (`training/training-gate.ts`).
  */
 export async function findSubjectInScope(
   db: Kysely<Database> | Transaction<Database>,
@@ -34,6 +36,8 @@ export async function findSubjectInScope(
   if (action !== 'subject.read' && !can(principal, action, { studyId, siteId: subject.site_id })) {
     throw new AppError(403, 'forbidden');
   }
+  // Site staff's writes wait for the study's required training when its setting says so.
+  await refuseUntrainedWriter(db, principal, studyId, action);
   return subject;
 }
 

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Outlet } from 'react-router';
-import { AlertDialogProvider } from '../components/alert-dialog.tsx';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useNavigate } from 'react-router';
+import { AlertDialogProvider, useAlert } from '../components/alert-dialog.tsx';
 import { ModalStackProvider } from '../components/modal-stack-provider.tsx';
 import { PageLoading } from '../components/page-loading.tsx';
 import { ToastProvider } from '../components/toast.tsx';
@@ -50,18 +51,33 @@ function SessionWiring({ children }: { children: React.ReactNode }) {
  * The API client reports every new idle expiry (response header) and a session it could not renew
  * (401 twice): the first moves the timer, the second is spec §8's "login expired" (an alert, then
  * the start page); `endSession` ignores it when nobody was signed in. A 403
- * second_factor_enrolment_required reads `me` again, which then shows the enrolment page.
+ * second_factor_enrolment_required reads `me` again, which then shows the enrolment page. A 403
+ * training_required (issue 18) offers the training page named in its details.
  */
 function ApiSessionListeners() {
   const auth = useAuth();
   const timer = useSessionTimer();
-  const latest = useRef({ auth, timer });
-  latest.current = { auth, timer };
+  const alert = useAlert();
+  const navigate = useNavigate();
+  const { t } = useTranslation('errors');
+  // Any write refused for missing training, wherever it was made: the server's words and the way there.
+  async function askForTraining(message: string, trainingPath: string) {
+    const go = await alert.confirm({
+      title: t('trainingRequired.title'),
+      message,
+      confirmLabel: t('trainingRequired.goTo'),
+    });
+    if (go) void navigate(trainingPath);
+  }
+  const latest = useRef({ auth, timer, askForTraining });
+  latest.current = { auth, timer, askForTraining };
   useEffect(() => {
     setSessionListeners({
       onSessionExpiry: (idleExpiresAt) => latest.current.timer.reportExpiry(idleExpiresAt),
       onSessionExpired: () => void latest.current.auth.endSession('expired'),
       onSecondFactorEnrolmentRequired: () => latest.current.auth.retry(),
+      onTrainingRequired: (error, trainingPath) =>
+        void latest.current.askForTraining(error.message, trainingPath),
     });
     return () => setSessionListeners({});
   }, []);

@@ -236,8 +236,15 @@ export const router = createBrowserRouter([
                     .AlarmLogPage,
                 })),
               },
+              {
+                // eTraining: required modules, quiz, certificate, completion matrix (issue 18 item 5; CRA menu).
+                path: paths.systemETraining,
+                lazy: withTranslations(['training', 'notices'], async () => ({
+                  Component: (await import('../features/training/components/training-page.tsx')).TrainingPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline, paths.systemETraining].map((path) => ({
+              ...[paths.guideline].map((path) => ({
                 path,
                 lazy: placeholderRoute,
               })),

@@ -23,6 +23,7 @@ import enSubjects from '../locales/en/subjects.json';
 import enSummary from '../locales/en/summary.json';
 import enTaskAlarm from '../locales/en/task-alarm.json';
 import enTaskList from '../locales/en/task-list.json';
+import enTraining from '../locales/en/training.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
 import koAlarmLog from '../locales/ko/alarm-log.json';
@@ -49,6 +50,7 @@ import koSubjects from '../locales/ko/subjects.json';
 import koSummary from '../locales/ko/summary.json';
 import koTaskAlarm from '../locales/ko/task-alarm.json';
 import koTaskList from '../locales/ko/task-list.json';
+import koTraining from '../locales/ko/training.json';
 import koUi from '../locales/ko/ui.json';
 
 /** Translation resources, one JSON file per namespace and language. Both languages are complete. */
@@ -80,6 +82,7 @@ export const resources = {
     audit: koAudit,
     reports: koReports,
     summary: koSummary,
+    training: koTraining,
   },
   en: {
     admin: enAdmin,
@@ -108,5 +111,6 @@ export const resources = {
     audit: enAudit,
     reports: enReports,
     summary: enSummary,
+    training: enTraining,
   },
 } as const;

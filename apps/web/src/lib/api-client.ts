@@ -50,6 +50,8 @@ interface ClientState {
    * user was signed in): `me` is read again, and the enrolment page takes over.
    */
   onSecondFactorEnrolmentRequired: (() => void) | null;
+  /** Called when a write waits for the study's required training (403 training_required): the refusal and its page. */
+  onTrainingRequired: ((error: ApiError, trainingPath: string) => void) | null;
 }
 
 const state: ClientState = {
@@ -57,6 +59,7 @@ const state: ClientState = {
   onSessionExpiry: null,
   onSessionExpired: null,
   onSecondFactorEnrolmentRequired: null,
+  onTrainingRequired: null,
 };
 
 export function setCsrfToken(token: string | null): void {
@@ -67,10 +70,12 @@ export function setSessionListeners(listeners: {
   onSessionExpiry?: (idleExpiresAt: Date) => void;
   onSessionExpired?: () => void;
   onSecondFactorEnrolmentRequired?: () => void;
+  onTrainingRequired?: (error: ApiError, trainingPath: string) => void;
 }): void {
   state.onSessionExpiry = listeners.onSessionExpiry ?? null;
   state.onSessionExpired = listeners.onSessionExpired ?? null;
   state.onSecondFactorEnrolmentRequired = listeners.onSecondFactorEnrolmentRequired ?? null;
+  state.onTrainingRequired = listeners.onTrainingRequired ?? null;
 }
 
 export interface RequestOptions {
@@ -180,6 +185,9 @@ async function sendWithRenewal(path: string, options: RequestOptions): Promise<R
   if (!response.ok) {
     const error = await toApiError(response);
     if (error.code === 'second_factor_enrolment_required') state.onSecondFactorEnrolmentRequired?.();
+    const trainingPath = (error.details as { trainingPath?: unknown } | undefined)?.trainingPath;
+    if (error.code === 'training_required' && typeof trainingPath === 'string')
+      state.onTrainingRequired?.(error, trainingPath);
     throw error;
   }
   return response;

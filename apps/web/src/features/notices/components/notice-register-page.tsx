@@ -6,6 +6,7 @@ import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from '
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../auth/api/me.ts';
@@ -22,7 +23,6 @@ import {
   noticeRegisterUrl,
   readId,
 } from '../lib/notice-urls.ts';
-import { NoticeEditor } from './notice-editor.tsx';
 import formStyles from './notice-register-page.module.css';
 import styles from './notices.module.css';
 

@@ -1,5 +1,5 @@
 import { IMAGE_UPLOAD_MAX_BYTES, imageUploadResponseSchema } from '@cdms/contract';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from './api-client.ts';
 
 /** Why an image was refused before it was sent. */
 export class ImageRefusedError extends Error {

@@ -4,11 +4,11 @@ import { type Editor, EditorContent, useEditor, useEditorState } from '@tiptap/r
 import StarterKit from '@tiptap/starter-kit';
 import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAlert } from '../../../components/alert-dialog.tsx';
-import { Button } from '../../../components/button.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { ImageRefusedError, uploadImage } from '../api/upload-image.ts';
-import styles from './notice-editor.module.css';
+import { ApiError } from '../lib/api-client.ts';
+import { ImageRefusedError, uploadImage } from '../lib/upload-image.ts';
+import { useAlert } from './alert-dialog.tsx';
+import { Button } from './button.tsx';
+import styles from './rich-text-editor.module.css';
 
 interface NoticeEditorProps {
   initialHtml: string;
@@ -21,7 +21,8 @@ interface NoticeEditorProps {
 const LINK_PATTERN = /^(https?:\/\/|mailto:)\S+$/i;
 
 /**
- * The notice's rich-text editor (TipTap): emphasis, headings, lists, quote, link, and images that
+ * The rich-text editor of notices and training modules (TipTap; its words are the `notices`
+ * namespace's `editor.*`, so a page using it loads that namespace): emphasis, headings, lists, quote, link, and images that
  * are uploaded to the server first (toolbar button, paste or drop) and inserted by their URL —
  * never embedded as data. Only images are sent (prototype-spec §5); any failure says "image upload
  * failed" (§8). Until TipTap has started, a loading text holds the editor's place (§8).

@@ -1,0 +1,84 @@
+import type { TrainingModuleRequest } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { completeTraining } from '../training/complete-training.ts';
+import { saveTrainingModule } from '../training/save-training-module.ts';
+import { submitTrainingQuiz } from '../training/submit-training-quiz.ts';
+import { actingAs } from './demo-subjects.ts';
+
+/** The living demo's two training modules (issue 18 item 5), as the data manager writes them. */
+export const demoTrainingModules = {
+  ecrf: {
+    title: 'eCRF 입력 교육',
+    contentHtml:
+      '<h2>eCRF 입력 원칙</h2><p>원자료(source document)에 기록된 값만 입력하고, 방문일로부터 3일 이내에 입력합니다.</p>' +
+      '<ul><li>이미 저장한 값을 바꿀 때에는 변경 사유를 남깁니다.</li><li>시스템 쿼리와 모니터 쿼리에는 근거를 들어 답변합니다.</li>' +
+      '<li>무작위 배정은 적격성 평가를 저장한 뒤에만 할 수 있습니다.</li></ul>' +
+      '<p>모든 입력과 변경은 감사 추적에 기록됩니다.</p>',
+    roles: ['PI', 'SI', 'CRC'],
+    state: 'published',
+    quiz: {
+      passMark: 60,
+      questions: [
+        {
+          text: '저장한 값을 수정할 때 반드시 필요한 것은?',
+          options: ['변경 사유', '모니터의 승인', '새 대상자 등록'],
+          answer: 0,
+        },
+        {
+          text: 'eCRF에 입력하는 값의 근거는?',
+          options: ['기억', '원자료(source document)', '다른 대상자의 값'],
+          answer: 1,
+        },
+        {
+          text: '무작위 배정을 할 수 있는 때는?',
+          options: ['동의서 서명 전', '언제든지', '적격성 평가 저장 후'],
+          answer: 2,
+        },
+      ],
+    },
+  },
+  monitoring: {
+    title: '모니터링 교육',
+    contentHtml:
+      '<h2>모니터링 절차</h2><p>방문 전 쿼리와 미입력 CRF를 확인하고, 방문 중 원자료 검증(SDV)을 계획에 따라 수행합니다.</p>' +
+      '<p>발견한 문제는 쿼리로 남기고 기관 담당자의 답변을 확인한 뒤 종료합니다.</p>',
+    roles: ['CRA'],
+    state: 'published',
+    quiz: null,
+  },
+} satisfies Record<string, TrainingModuleRequest>;
+
+/**
+ * The data manager writes and publishes both modules through the API's command (audited); site 01's
+ * investigators pass the eCRF quiz and the monitor completes the monitoring module, while the
+ * coordinators of sites 02 and 03 have not trained yet — the completion matrix shows both. The data
+ * entry gate stays off in the demo study, so the demo's coordinators keep entering data.
+ */
+export async function seedDemoTraining(
+  db: Kysely<Database>,
+  input: { studyId: number; dataManager: string; trained: readonly string[]; monitor: string },
+): Promise<void> {
+  const as = async (email: string) =>
+    actingAs(
+      db,
+      await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow(),
+      'demo-seed',
+    );
+  const dm = await as(input.dataManager);
+  const ecrf = await saveTrainingModule(db, dm.principal, dm.actor, {
+    studyId: input.studyId,
+    request: demoTrainingModules.ecrf,
+  });
+  const monitoring = await saveTrainingModule(db, dm.principal, dm.actor, {
+    studyId: input.studyId,
+    request: demoTrainingModules.monitoring,
+  });
+  const answers = demoTrainingModules.ecrf.quiz.questions.map((question) => question.answer);
+  for (const email of input.trained) {
+    const member = await as(email);
+    await submitTrainingQuiz(db, member.principal, member.actor, input.studyId, ecrf.id, { answers });
+  }
+  const monitor = await as(input.monitor);
+  await completeTraining(db, monitor.principal, monitor.actor, input.studyId, monitoring.id);
+}

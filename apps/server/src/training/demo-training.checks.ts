@@ -1,0 +1,100 @@
+import { expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/database.ts';
+import { demoTrainingModules } from '../seed/demo-training.ts';
+import { completionMatrix } from './completion-matrix.ts';
+import { countPendingRequired } from './training-gate.ts';
+
+/**
+ * Issue 18 item 5 over the living demo (run by test/living-demo.test.ts): two published modules, the
+ * eCRF one with a quiz; completions for some members but not all; the gate off; and the completion
+ * matrix agrees with the completion rows counted here in plain TypeScript.
+ */
+export function demoTrainingChecks(database: () => DatabaseHandle): void {
+  async function demo() {
+    const db = database().db;
+    const study = await db
+      .selectFrom('studies')
+      .select(['id', 'training_gates_data_entry'])
+      .where('code', '=', 'TMP-2026')
+      .executeTakeFirstOrThrow();
+    const modules = await db
+      .selectFrom('training_modules')
+      .selectAll()
+      .where('study_id', '=', study.id)
+      .orderBy('id')
+      .execute();
+    const completions = await db
+      .selectFrom('training_completions')
+      .innerJoin('users', 'users.id', 'training_completions.user_id')
+      .select(['training_completions.module_id', 'training_completions.version', 'users.email', 'users.id'])
+      .execute();
+    return { db, study, modules, completions };
+  }
+
+  it('has the two published modules, one with a quiz, and the gate off', async () => {
+    const { study, modules } = await demo();
+    expect(study.training_gates_data_entry).toBe(false);
+    expect(modules.map((module) => [module.title, module.state, [...module.roles].sort()])).toEqual([
+      [demoTrainingModules.ecrf.title, 'published', ['CRC', 'PI', 'SI']],
+      [demoTrainingModules.monitoring.title, 'published', ['CRA']],
+    ]);
+    expect(modules[0]?.quiz?.questions.length).toBe(3);
+    expect(modules[1]?.quiz).toBeNull();
+  });
+
+  it('has completions for some site users but not all', async () => {
+    const { db, study, modules, completions } = await demo();
+    const done = (email: string, moduleId: number | undefined) =>
+      completions.some((row) => row.email === email && row.module_id === moduleId);
+    const [ecrf, monitoring] = modules;
+    expect(done('pi@demo.cdms', ecrf?.id)).toBe(true);
+    expect(done('si@demo.cdms', ecrf?.id)).toBe(true);
+    expect(done('crc@demo.cdms', ecrf?.id)).toBe(false);
+    expect(done('cra@demo.cdms', monitoring?.id)).toBe(true);
+    const crc = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'crc@demo.cdms')
+      .executeTakeFirstOrThrow();
+    expect(await countPendingRequired(db, study.id, crc.id, ['CRC'])).toBe(1);
+    const pi = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'pi@demo.cdms')
+      .executeTakeFirstOrThrow();
+    expect(await countPendingRequired(db, study.id, pi.id, ['PI'])).toBe(0);
+  });
+
+  it('shows in the completion matrix what the completion rows say', async () => {
+    const { db, study, modules, completions } = await demo();
+    const dm = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'dm@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const principal = {
+      user: { id: dm.id },
+      studies: new Map([[study.id, { studyId: study.id, roles: new Map([['DM', 'all']]) }]]),
+    } as unknown as Parameters<typeof completionMatrix>[1];
+    const matrix = await completionMatrix(db, principal, study.id, { page: 1, size: 50 });
+    const members = await db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['users.id'])
+      .distinct()
+      .where('memberships.study_id', '=', study.id)
+      .where('users.active', '=', true)
+      .execute();
+    expect(matrix.total).toBe(members.length);
+    expect(matrix.modules.map((module) => module.id)).toEqual(modules.map((module) => module.id));
+    const completedCells = matrix.rows.flatMap((row) =>
+      row.cells.filter((cell) => cell.status === 'completed').map((cell) => `${row.userId}:${cell.moduleId}`),
+    );
+    const expected = completions
+      .filter((row) =>
+        modules.some((module) => module.id === row.module_id && module.version === row.version),
+      )
+      .map((row) => `${row.id}:${row.module_id}`);
+    expect(completedCells.sort()).toEqual(expected.sort());
+  });
+}

@@ -1,0 +1,67 @@
+import type { TrainingModuleDetail } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import { can } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import {
+  type ModuleWithCompletion,
+  presentModuleSummary,
+  requiredForRoles,
+  rolesIn,
+  selectModulesFor,
+} from './training-view.ts';
+
+/**
+ * A module as the reader may see it: members read the published modules required for their roles
+ * (anything else is 404); managers read every module and get the quiz with its answers to edit.
+ * A taker never receives the right answers here.
+ */
+export async function findModuleFor(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  moduleId: number,
+): Promise<ModuleWithCompletion> {
+  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  let query = selectModulesFor(db, studyId, principal.user.id).where('training_modules.id', '=', moduleId);
+  if (!can(principal, 'training.manage', { studyId }))
+    query = query
+      .where('training_modules.state', '=', 'published')
+      .where(requiredForRoles(rolesIn(principal, studyId)));
+  const row = await query.executeTakeFirst();
+  if (!row) throw new AppError(404, 'not_found');
+  return row;
+}
+
+export function presentModuleDetail(
+  row: ModuleWithCompletion,
+  principal: Principal,
+  studyId: number,
+): TrainingModuleDetail {
+  const canManage = can(principal, 'training.manage', { studyId });
+  return {
+    ...presentModuleSummary(row, rolesIn(principal, studyId)),
+    contentHtml: row.content_html,
+    quiz: row.quiz
+      ? {
+          questions: row.quiz.questions.map((question) => ({
+            text: question.text,
+            options: question.options,
+          })),
+          passMark: row.quiz.passMark,
+        }
+      : null,
+    editableQuiz: canManage ? row.quiz : null,
+    canManage,
+  };
+}
+
+export async function readTrainingModule(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  moduleId: number,
+): Promise<TrainingModuleDetail> {
+  return presentModuleDetail(await findModuleFor(db, principal, studyId, moduleId), principal, studyId);
+}

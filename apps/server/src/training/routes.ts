@@ -1,0 +1,244 @@
+import {
+  paramIdSchema,
+  trainingListResponseSchema,
+  trainingMatrixQuerySchema,
+  trainingMatrixResponseSchema,
+  trainingModuleDetailSchema,
+  trainingModuleRequestSchema,
+  trainingQuizSubmissionSchema,
+  trainingResultSchema,
+  trainingSettingsRequestSchema,
+  trainingSettingsSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { requestLanguage } from '../http/language.ts';
+import type { App } from '../http/types.ts';
+import { completeTraining } from './complete-training.ts';
+import { completionMatrix } from './completion-matrix.ts';
+import { exportCompletionMatrix } from './export-completion-matrix.ts';
+import { exportTrainingCertificate } from './export-training-certificate.ts';
+import { listTraining } from './list-training.ts';
+import { readTrainingModule } from './read-training-module.ts';
+import { saveTrainingModule } from './save-training-module.ts';
+import { submitTrainingQuiz } from './submit-training-quiz.ts';
+import { updateTrainingSettings } from './update-training-settings.ts';
+
+/** Issue 18 item 5: eTraining — modules, completions, certificates, the completion matrix and the gate. */
+export function registerTrainingRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['training'];
+  const base = '/api/studies/:studyId/training';
+  const params = z.object({ studyId: paramIdSchema });
+  const moduleParams = z.object({ studyId: paramIdSchema, moduleId: paramIdSchema });
+
+  app.get(
+    base,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The reader’s required training modules with their standing (managers: every module)',
+        params,
+        response: { 200: trainingListResponseSchema },
+      },
+    },
+    async (request) => listTraining(db, principalOf(request), request.params.studyId),
+  );
+
+  app.post(
+    `${base}/modules`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Add a training module (DM, ADMIN; audited)',
+        params,
+        body: trainingModuleRequestSchema,
+        response: { 201: trainingModuleDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const module = await saveTrainingModule(db, principalOf(request), actorOf(request), {
+        studyId: request.params.studyId,
+        request: request.body,
+      });
+      return reply.status(201).send(module);
+    },
+  );
+
+  app.get(
+    `${base}/modules/:moduleId`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'One training module to read (a quiz without its answers)',
+        params: moduleParams,
+        response: { 200: trainingModuleDetailSchema },
+      },
+    },
+    async (request) =>
+      readTrainingModule(db, principalOf(request), request.params.studyId, request.params.moduleId),
+  );
+
+  app.put(
+    `${base}/modules/:moduleId`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          'Change a training module; a content change of a published one bumps its version (DM, ADMIN; audited)',
+        params: moduleParams,
+        body: trainingModuleRequestSchema,
+        response: { 200: trainingModuleDetailSchema },
+      },
+    },
+    async (request) =>
+      saveTrainingModule(db, principalOf(request), actorOf(request), {
+        studyId: request.params.studyId,
+        moduleId: request.params.moduleId,
+        request: request.body,
+      }),
+  );
+
+  app.post(
+    `${base}/modules/:moduleId/complete`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Mark a module without a quiz as read and completed (audited)',
+        params: moduleParams,
+        response: { 200: trainingResultSchema },
+      },
+    },
+    async (request) =>
+      completeTraining(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.moduleId,
+      ),
+  );
+
+  app.post(
+    `${base}/modules/:moduleId/quiz`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Submit the quiz: checked on the server; passing completes the module (audited)',
+        params: moduleParams,
+        body: trainingQuizSubmissionSchema,
+        response: { 200: trainingResultSchema },
+      },
+    },
+    async (request) =>
+      submitTrainingQuiz(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.moduleId,
+        request.body,
+      ),
+  );
+
+  app.get(
+    `${base}/modules/:moduleId/certificate.pdf`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The reader’s certificate of the module’s current version as PDF (audited)',
+        params: moduleParams,
+        querystring: z.object({ lang: z.enum(['ko', 'en']).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { pdf, fileName } = await exportTrainingCertificate(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.moduleId,
+        request.query.lang ?? requestLanguage(request),
+      );
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  );
+
+  app.get(
+    `${base}/matrix`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Completion matrix: members × published modules, filtered and paged (DM, ADMIN)',
+        params,
+        querystring: trainingMatrixQuerySchema,
+        response: { 200: trainingMatrixResponseSchema },
+      },
+    },
+    async (request) => completionMatrix(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.get(
+    `${base}/matrix/download`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'The completion matrix as CSV, every row (DM, ADMIN; audited)',
+        params,
+        querystring: trainingMatrixQuerySchema.pick({ search: true, status: true }),
+      },
+    },
+    async (request, reply) => {
+      const { csv, fileName } = await exportCompletionMatrix(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.query,
+        requestLanguage(request),
+      );
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+
+  app.put(
+    `${base}/settings`,
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Study setting: data entry waits for the required training (DM, ADMIN; audited)',
+        params,
+        body: trainingSettingsRequestSchema,
+        response: { 200: trainingSettingsSchema },
+      },
+    },
+    async (request) =>
+      updateTrainingSettings(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.body,
+      ),
+  );
+}

@@ -1,0 +1,355 @@
+import type { TrainingModuleSummary, TrainingStatus } from '@cdms/contract';
+import { trainingStatuses } from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { FilterChoice, FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import {
+  downloadCertificate,
+  downloadMatrix,
+  type MatrixFilters,
+  useTrainingList,
+  useTrainingMatrix,
+  useTrainingSettings,
+} from '../api/training.ts';
+import styles from './training.module.css';
+import { TRAINING_MODULE_MODAL, TrainingModuleDialog } from './training-module-dialog.tsx';
+import { TrainingReader } from './training-reader.tsx';
+import { TrainingStatusBadge } from './training-status.tsx';
+
+const MODULE_PARAM = 'module';
+
+/**
+ * `/system-e-training/:studyId` (issue 18 item 5): the member's required training modules with their
+ * standing — read, mark complete or pass the quiz, download the certificate —; DM and ADMIN also
+ * write modules, switch the data-entry gate, and read the completion matrix (members × modules).
+ */
+export function TrainingPage() {
+  const raw = useParams().studyId;
+  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <Training studyId={studyId} />;
+}
+
+function Training({ studyId }: { studyId: number }) {
+  const { t, i18n } = useTranslation('training');
+  const language = i18n.language === 'en' ? 'en' : 'ko';
+  const headingId = useId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const list = useTrainingList(studyId);
+  const modals = useModalStack();
+  const toast = useToast();
+  const [editing, setEditing] = useState<number | null>(null);
+  const selected = Number(searchParams.get(MODULE_PARAM)) || null;
+  const data = list.data;
+  const canManage = data?.canManage ?? false;
+
+  function open(moduleId: number | null) {
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      if (moduleId === null) next.delete(MODULE_PARAM);
+      else next.set(MODULE_PARAM, String(moduleId));
+      return next;
+    });
+  }
+
+  async function certificate(moduleId: number) {
+    try {
+      await downloadCertificate(studyId, moduleId, language);
+    } catch (failure) {
+      toast(failure instanceof Error ? failure.message : String(failure), 'error');
+    }
+  }
+
+  const columns: DataTableColumn<TrainingModuleSummary>[] = [
+    {
+      id: 'title',
+      header: t('columns.title'),
+      hideable: false,
+      sortValue: (row) => row.title,
+      cell: (row) => (
+        <button type="button" className={styles.linkButton} onClick={() => open(row.id)}>
+          {row.title}
+        </button>
+      ),
+    },
+    { id: 'roles', header: t('columns.roles'), cell: (row) => row.roles.join(', ') },
+    { id: 'version', header: t('columns.version'), numeric: true, cell: (row) => `v${row.version}` },
+    ...(canManage
+      ? [
+          {
+            id: 'state',
+            header: t('columns.state'),
+            cell: (row: TrainingModuleSummary) => t(`state.${row.state}`),
+          },
+        ]
+      : []),
+    {
+      id: 'quiz',
+      header: t('columns.quiz'),
+      cell: (row) =>
+        row.questionCount === 0
+          ? t('quiz.none')
+          : t('quiz.summary', { count: row.questionCount, passMark: row.passMark ?? 0 }),
+    },
+    {
+      id: 'status',
+      header: t('columns.myStatus'),
+      sortValue: (row) => row.myStatus,
+      cell: (row) => (row.required || row.completedAt ? <TrainingStatusBadge status={row.myStatus} /> : '—'),
+    },
+    {
+      id: 'completedAt',
+      header: t('columns.completedAt'),
+      cell: (row) =>
+        row.completedAt ? `${formatDateTimeKst(row.completedAt)} (v${row.completedVersion})` : '—',
+    },
+    {
+      id: 'actions',
+      header: t('columns.actions'),
+      hideable: false,
+      cell: (row) => (
+        <div className={styles.actions}>
+          {row.myStatus === 'completed' && row.state === 'published' ? (
+            <Button variant="secondary" size="sm" onClick={() => void certificate(row.id)}>
+              {t('actions.certificate')}
+            </Button>
+          ) : null}
+          {canManage ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setEditing(row.id);
+                modals.open(TRAINING_MODULE_MODAL);
+              }}
+            >
+              {t('actions.edit')}
+            </Button>
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {t('page.title')}
+        </h1>
+      </div>
+      {data?.gatesDataEntry && data.pendingRequired > 0 ? (
+        <p className={styles.gateBanner} role="status">
+          {t('page.gateBanner', { count: data.pendingRequired })}
+        </p>
+      ) : null}
+      {canManage ? <GateSetting studyId={studyId} value={data?.gatesDataEntry ?? false} /> : null}
+      <DataTable<TrainingModuleSummary>
+        id="training-modules"
+        label={canManage ? t('modules.captionAll') : t('modules.caption')}
+        columns={columns}
+        rows={data?.modules}
+        rowKey={(row) => String(row.id)}
+        rowAttributes={(row) => ({ 'data-status': row.myStatus })}
+        sorting={{ mode: 'client' }}
+        busy={list.isFetching}
+        error={
+          list.isError && !data
+            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('modules.none')}
+        summary={data ? t('modules.count', { count: data.modules.length }) : ''}
+        actions={
+          canManage ? (
+            <Button
+              onClick={() => {
+                setEditing(null);
+                modals.open(TRAINING_MODULE_MODAL);
+              }}
+            >
+              {t('actions.add')}
+            </Button>
+          ) : null
+        }
+      />
+      {selected !== null ? (
+        <TrainingReader
+          key={selected}
+          studyId={studyId}
+          moduleId={selected}
+          onClose={() => open(null)}
+          onCertificate={() => void certificate(selected)}
+        />
+      ) : null}
+      {canManage ? <CompletionMatrix studyId={studyId} /> : null}
+      {canManage ? (
+        <TrainingModuleDialog key={editing ?? 'new'} studyId={studyId} moduleId={editing} />
+      ) : null}
+    </section>
+  );
+}
+
+function GateSetting({ studyId, value }: { studyId: number; value: boolean }) {
+  const { t } = useTranslation('training');
+  const alert = useAlert();
+  const toast = useToast();
+  const settings = useTrainingSettings(studyId);
+  async function change(next: boolean) {
+    const confirmed = await alert.confirm({
+      title: t('gate.title'),
+      message: next ? t('gate.turnOn') : t('gate.turnOff'),
+      confirmLabel: t('gate.confirm'),
+    });
+    if (!confirmed) return;
+    try {
+      await settings.mutateAsync({ gatesDataEntry: next });
+      toast(t('gate.saved'), 'success');
+    } catch (failure) {
+      await alert.alert({
+        title: t('gate.title'),
+        message: failure instanceof Error ? failure.message : String(failure),
+      });
+    }
+  }
+  return (
+    <div className={`${listStyles.card} ${styles.gate}`}>
+      <label className={styles.checkbox}>
+        <input
+          type="checkbox"
+          checked={value}
+          disabled={settings.isPending}
+          onChange={(event) => void change(event.target.checked)}
+        />
+        {t('gate.label')}
+      </label>
+      <p className={styles.muted}>{t('gate.help')}</p>
+    </div>
+  );
+}
+
+type MatrixRow = NonNullable<ReturnType<typeof useTrainingMatrix>['data']>['rows'][number];
+
+function CompletionMatrix({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('training');
+  const toast = useToast();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const page = Math.max(1, Number(searchParams.get('page')) || 1);
+  const [applied, setApplied] = useState<Omit<MatrixFilters, 'page'>>({ search: '', status: '', size: 20 });
+  const [draft, setDraft] = useState(applied);
+  const filters = { ...applied, page };
+  const matrix = useTrainingMatrix(studyId, filters, true);
+  const data = matrix.data;
+  const [downloading, setDownloading] = useState(false);
+
+  function apply(next: Omit<MatrixFilters, 'page'>) {
+    setApplied(next);
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      params.delete('page');
+      return params;
+    });
+  }
+
+  const columns: DataTableColumn<MatrixRow>[] = [
+    { id: 'name', header: t('matrix.name'), hideable: false, cell: (row) => row.name },
+    { id: 'roles', header: t('matrix.roles'), cell: (row) => row.roles.join(', ') },
+    ...(data?.modules ?? []).map((module, index) => ({
+      id: `module-${module.id}`,
+      header: `${module.title} (v${module.version})`,
+      cell: (row: MatrixRow) => {
+        const cell = row.cells[index];
+        if (!cell) return '—';
+        return (
+          <span className={styles.matrixCell}>
+            <TrainingStatusBadge status={cell.status} />
+            {cell.completedAt ? (
+              <span className={styles.muted}>
+                {formatDateTimeKst(cell.completedAt)} · v{cell.version}
+              </span>
+            ) : null}
+          </span>
+        );
+      },
+    })),
+  ];
+
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadMatrix(studyId, filters);
+    } catch (failure) {
+      toast(failure instanceof Error ? failure.message : String(failure), 'error');
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <>
+      <h2 className={styles.sectionTitle}>{t('matrix.title')}</h2>
+      <FilterPanel
+        onSubmit={() => apply(draft)}
+        onReset={() => {
+          const reset = { search: '', status: '' as const, size: applied.size };
+          setDraft(reset);
+          apply(reset);
+        }}
+      >
+        {(actions) => (
+          <div className={listStyles.filterRow}>
+            <FilterChoice<TrainingStatus | ''>
+              label={t('matrix.status')}
+              choices={['', ...trainingStatuses]}
+              value={draft.status}
+              optionLabel={(choice) => (choice === '' ? t('matrix.anyStatus') : t(`status.${choice}`))}
+              onChange={(status) => setDraft({ ...draft, status })}
+            />
+            <FilterText
+              label={t('matrix.name')}
+              value={draft.search}
+              maxLength={100}
+              onChange={(search) => setDraft({ ...draft, search })}
+            />
+            {actions}
+          </div>
+        )}
+      </FilterPanel>
+      <DataTable<MatrixRow>
+        id="training-matrix"
+        label={t('matrix.caption')}
+        columns={columns}
+        rows={data?.rows}
+        rowKey={(row) => String(row.userId)}
+        busy={matrix.isFetching}
+        error={
+          matrix.isError && !data
+            ? {
+                title: t('page.loadFailed'),
+                detail: matrix.error.message,
+                onRetry: () => void matrix.refetch(),
+              }
+            : null
+        }
+        loadingMessage={t('page.loading')}
+        emptyMessage={t('matrix.none')}
+        summary={data ? t('matrix.count', { count: data.total }) : ''}
+        actions={
+          <Button variant="secondary" disabled={downloading} onClick={() => void download()}>
+            {t('matrix.download')}
+          </Button>
+        }
+        pager={data && !matrix.isPlaceholderData ? { total: data.total, pageSize: applied.size } : null}
+      />
+    </>
+  );
+}
