@@ -78,6 +78,15 @@ export const auditEventTypes = [
   'lab_range.updated',
   'lab_range.retired',
   'lab_results.exported',
+  'attachment.uploaded',
+  'attachment.downloaded',
+  'guideline.created',
+  'guideline.updated',
+  'guideline.published',
+  'guideline.retired',
+  'guideline.revised',
+  'task_notice.created',
+  'task_notice.sent',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -121,6 +130,9 @@ export interface AuditEventInput {
     | 'sdv_plan'
     | 'lab_range'
     | 'data_export'
+    | 'attachment'
+    | 'guideline'
+    | 'task_notice'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;
