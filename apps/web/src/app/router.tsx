@@ -228,8 +228,37 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/summary/components/summary-page.tsx')).SummaryPage,
                 })),
               },
+              // Guidelines (issue 18): list, detail, register/edit (the notices' editor, composed by the app).
+              {
+                path: paths.guideline,
+                lazy: withTranslations(['guidelines'], async () => ({
+                  Component: (await import('../features/guidelines/components/guideline-list-page.tsx'))
+                    .GuidelineListPage,
+                })),
+              },
+              {
+                path: paths.guidelineDetail,
+                lazy: withTranslations(['guidelines'], async () => ({
+                  Component: (await import('../features/guidelines/components/guideline-detail-page.tsx'))
+                    .GuidelineDetailPage,
+                })),
+              },
+              {
+                path: paths.guidelineRegister,
+                lazy: withTranslations(['guidelines', 'notices'], async () => ({
+                  Component: (await import('./study-pages.tsx')).GuidelineRegisterRoute,
+                })),
+              },
+              // Task notices (issue 18): a tab of the notices.
+              {
+                path: paths.taskNotice,
+                lazy: withTranslations(['notices'], async () => ({
+                  Component: (await import('../features/notices/components/task-notice-list-page.tsx'))
+                    .TaskNoticeListPage,
+                })),
+              },
               // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline, paths.alarmLog, paths.systemETraining].map((path) => ({
+              ...[paths.alarmLog, paths.systemETraining].map((path) => ({
                 path,
                 lazy: placeholderRoute,
               })),
