@@ -8,7 +8,7 @@ import { roles } from './roles.ts';
  * Issue 18: task notices (prototype-spec §2 "Task-notice list"): a notice addressed to roles and/or
  * sites of a study, sent by e-mail and/or SMS through the notification outbox when its period starts.
  * The state is read from the outbox: scheduled (period not started), queued (messages waiting), sent
- * (all delivered or recorded as not sendable), failed (any failed).
+ * (every message delivered), failed (any message failed or could not be sent: no SMTP, no phone).
  */
 export const taskNoticeTypes = ['general', 'schedule', 'safety', 'data_entry', 'training'] as const;
 export type TaskNoticeType = (typeof taskNoticeTypes)[number];

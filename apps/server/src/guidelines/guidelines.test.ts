@@ -299,6 +299,12 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
   it('sends a task notice to the roles and sites it names, now or when its period starts', async () => {
     const db = database().db;
     const file = (await upload('dm', '공지.pdf', PDF)).json();
+    // SMS needs a phone number (without one the message is recorded as not sent: the notice failed).
+    await db
+      .updateTable('users')
+      .set({ contact: '010-1234-5678' })
+      .where('email', '=', 'crc@demo.cdms')
+      .execute();
     const sent = await as('dm', 'POST', `/api/studies/${studyId}/task-notices`, {
       alarmType: 'data_entry',
       title: '데이터 입력 마감 안내',

@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
+import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
@@ -138,6 +139,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
     // After every change above: the export shows the demo's data as it stands.
     await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    await seedDemoGuidelines(db, {
+      studyId: study,
+      monitor: 'cra@demo.cdms',
+      dataManager: 'dm@demo.cdms',
+      coordinatorSiteId: siteIds.get('02') as number,
+    });
   }
   return true;
 }

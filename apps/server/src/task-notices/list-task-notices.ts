@@ -16,8 +16,8 @@ import { AppError } from '../http/errors.ts';
 type ListFilter = z.output<typeof taskNoticeListQuerySchema>;
 
 /**
- * The state of a task notice from its outbox rows: not sent yet → scheduled; any failed → failed;
- * any still waiting (queued, sending) → queued; else sent (delivered, or recorded as not sendable).
+ * The state of a task notice from its outbox rows: not sent yet → scheduled; any failed or not sent
+ * (no SMTP, no phone number) → failed; any still waiting (queued, sending) → queued; else sent.
  */
 function stateOf(enqueued: boolean, failed: number, waiting: number): TaskNoticeState {
   if (!enqueued) return 'scheduled';
@@ -62,7 +62,7 @@ async function present(
         .selectFrom('notifications as n')
         .select(sql<number>`count(*)::int`.as('c'))
         .where('n.dedupe_key', '=', sql<string>`'task_notice:' || t.id`)
-        .where('n.status', '=', 'failed')
+        .where('n.status', 'in', ['failed', 'not_sent'])
         .as('failed'),
       eb
         .selectFrom('notifications as n')
