@@ -65,6 +65,7 @@ test.describe('guidelines and task notices', () => {
       .getByLabel('첨부파일')
       .setInputFiles({ name: '모니터링계획서.pdf', mimeType: 'application/pdf', buffer: PDF });
     await expect(page.getByText('모니터링계획서.pdf')).toBeVisible();
+    await screenshot(page, testInfo, 'guideline-register-ko-1440');
     await page.getByRole('button', { name: '저장', exact: true }).click();
 
     await expect(page).toHaveURL(new RegExp(`/guideline/detail/${STUDY_ID}\\?guideline-pk=\\d+`));
@@ -138,7 +139,7 @@ test.describe('guidelines and task notices', () => {
     await dialog.getByRole('checkbox', { name: /새봄병원/ }).check();
     await screenshot(page, testInfo, 'task-notice-form-ko-1440');
     await dialog.getByRole('button', { name: '등록', exact: true }).click();
-    await expect(page.getByText('업무 알림을 등록하고 발송했습니다.')).toBeVisible();
+    await expect(page.getByText('업무 알림을 등록하고 발송했습니다.', { exact: true })).toBeVisible();
 
     const row = page.getByRole('row').filter({ hasText: title });
     await expect(row).toBeVisible();

@@ -84,7 +84,21 @@ function GuidelineList({ studyId }: { studyId: number }) {
           <span className={styles.version}>v{g.version}</span>
           {g.attachmentCount > 0 && (
             <span className={styles.clip} title={t('attachmentCount', { count: g.attachmentCount })}>
-              📎 {g.attachmentCount}
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                width="14"
+                height="14"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M21 11.5l-8.5 8.5a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7.5" />
+              </svg>
+              <span className={styles.visuallyHidden}>
+                {t('attachmentCount', { count: g.attachmentCount })}
+              </span>
+              <span aria-hidden="true">{g.attachmentCount}</span>
             </span>
           )}
           {g.alarming && <span className={`${styles.badge} ${styles.alarm}`}>{t('alarming')}</span>}
