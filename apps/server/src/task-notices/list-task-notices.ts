@@ -37,7 +37,6 @@ function selectTaskNotices(db: Kysely<Database>, studyId: number) {
 }
 
 async function present(
-  db: Kysely<Database>,
   base: ReturnType<typeof selectTaskNotices>,
   numberFrom: (index: number) => number,
 ): Promise<TaskNotice[]> {
@@ -72,7 +71,6 @@ async function present(
         .as('waiting'),
     ])
     .execute();
-  void db;
   return rows.map((row, index) => ({
     id: row.id,
     no: numberFrom(index),
@@ -125,7 +123,6 @@ export async function listTaskNotices(
   const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
   const offset = (filter.page - 1) * filter.size;
   const taskNotices = await present(
-    db,
     base.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(filter.size).offset(offset),
     (index) => total - offset - index,
   );
@@ -147,7 +144,6 @@ export async function getTaskNotice(
 ): Promise<TaskNotice> {
   requireStudyMember(principal, studyId);
   const [notice] = await present(
-    db,
     selectTaskNotices(db, studyId).where('t.id', '=', taskNoticeId),
     () => taskNoticeId,
   );
