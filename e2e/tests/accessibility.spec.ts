@@ -139,6 +139,7 @@ const sharedStudyRoutes: Route[] = [
   { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
   studyPage('notice list', 'notice'),
   studyPage('guideline', 'guideline'),
+  studyPage('task notices', 'notice/tasks'),
 ];
 
 /** Pages whose content depends on the role: the menu set, the cards, the panels and counts. */
@@ -238,6 +239,7 @@ const summaryRoute: Route = {
 /** The CRA set's own entries (the later-issue pages share the placeholder). */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
+  studyPage('guideline register', 'guideline/register'),
   sdvRoute,
   freezingRoute,
   auditRoute,
