@@ -140,6 +140,7 @@ function GuidelineForm({
   const [attachments, setAttachments] = useState<Attachment[]>(guideline?.attachments ?? []);
   const [uploading, setUploading] = useState(false);
   const editorRef = useRef<Editor | null>(null);
+  const fileInputRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const onEditor = useCallback((editor: Editor | null) => {
     editorRef.current = editor;
@@ -313,14 +314,25 @@ function GuidelineForm({
             {t('detail.attachments')}
           </label>
           <div className={styles.grow}>
+            {/* The browser's own file button speaks the browser's language; ours speaks the page's. */}
             <input
+              ref={fileInputRef}
               id={`${id}-files`}
+              className={styles.visuallyHidden}
               type="file"
               multiple
               accept={ATTACHMENT_ACCEPT}
               disabled={uploading}
               onChange={(event) => void addFiles(event)}
             />
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={uploading}
+              onClick={() => fileInputRef.current?.click()}
+            >
+              {t('form.chooseFiles')}
+            </Button>
             <p className={styles.muted}>{uploading ? t('form.uploading') : t('form.fileHint')}</p>
             <ul className={styles.fileList}>
               {attachments.map((file) => (

@@ -11,7 +11,7 @@ import {
   taskNoticeTypes,
   todayInKorea,
 } from '@cdms/contract';
-import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -163,6 +163,7 @@ function TaskNoticeForm({ studyId, onDone }: { studyId: number; onDone: () => vo
   const [sms, setSms] = useState(false);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
   const [uploading, setUploading] = useState(false);
+  const fileInputRef = useRef<HTMLInputElement>(null);
   const id = useId();
 
   function toggle<T>(list: T[], value: T): T[] {
@@ -315,16 +316,30 @@ function TaskNoticeForm({ studyId, onDone }: { studyId: number; onDone: () => vo
           {t('tasks.columns.sms')}
         </label>
       </fieldset>
-      <label className={taskStyles.field}>
-        <span>{t('tasks.columns.attachment')}</span>
+      <div className={taskStyles.field}>
+        <label htmlFor={`${id}-file`}>{t('tasks.columns.attachment')}</label>
+        {/* The browser's own file button speaks the browser's language; ours speaks the page's. */}
         <input
+          ref={fileInputRef}
+          id={`${id}-file`}
+          className={taskStyles.visuallyHidden}
           type="file"
           accept={ATTACHMENT_ACCEPT}
           disabled={uploading}
           onChange={(event) => void pickFile(event)}
         />
-        {attachment && <span className={taskStyles.hint}>{attachment.fileName}</span>}
-      </label>
+        <div className={taskStyles.inline}>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={uploading}
+            onClick={() => fileInputRef.current?.click()}
+          >
+            {t('tasks.form.chooseFile')}
+          </Button>
+          <span className={taskStyles.hint}>{attachment ? attachment.fileName : t('tasks.form.noFile')}</span>
+        </div>
+      </div>
       <p className={taskStyles.hint}>{t('tasks.form.sendHint')}</p>
       <div className={taskStyles.actions}>
         <Button variant="secondary" onClick={onDone}>
