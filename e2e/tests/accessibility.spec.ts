@@ -139,6 +139,7 @@ const sharedStudyRoutes: Route[] = [
   { name: 'subject list', url: `/subject-list/${STUDY_ID}`, ready: (page) => page.locator('tbody tr') },
   studyPage('notice list', 'notice'),
   studyPage('guideline', 'guideline'),
+  studyPage('task notices', 'notice/tasks'),
 ];
 
 /** Pages whose content depends on the role: the menu set, the cards, the panels and counts. */
@@ -235,9 +236,10 @@ const summaryRoute: Route = {
   ready: (page) => page.getByTestId('summary-subject-total'),
 };
 
-/** The CRA set's own entries (the later-issue pages share the placeholder). */
+/** The CRA set's own entries. */
 const craOnlyRoutes: Route[] = [
   queryListRoute,
+  studyPage('guideline register', 'guideline/register'),
   sdvRoute,
   freezingRoute,
   auditRoute,
@@ -315,7 +317,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
    * Every route, checked as the role that shows its fullest form; every other role on the pages whose
    * content depends on the role (its menu set, the task list, dashboard, subject list and casebook
    * with its panels and read-only forms). Pages that are the same for everyone (help, terms, the form
-   * preview, the placeholders) once per menu set: checking identical pages under five roles took ten
+   * preview) once per menu set: checking identical pages under five roles took ten
    * minutes of CI and found nothing the first pass did not.
    */
   const roles: Array<{

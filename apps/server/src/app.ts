@@ -13,6 +13,7 @@ import {
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
 import type { AppContext } from './app-context.ts';
+import { registerAttachmentRoutes } from './attachments/routes.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
@@ -20,6 +21,7 @@ import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { type ExportRunner, startExportRunner } from './data-exports/export-runner.ts';
 import { registerDataExportRoutes } from './data-exports/routes.ts';
+import { registerGuidelineRoutes } from './guidelines/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerHoldRoutes } from './holds/routes.ts';
 import { applyBodyPolicy } from './http/body-policy.ts';
@@ -41,6 +43,8 @@ import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
 import { registerSubjectRoutes } from './subjects/routes.ts';
 import { registerSummaryRoutes } from './summary/routes.ts';
+import { registerTaskNoticeRoutes } from './task-notices/routes.ts';
+import { scheduleTaskNotices } from './task-notices/send-due-task-notices.ts';
 import { registerTrainingRoutes } from './training/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
@@ -203,8 +207,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       app.log.error({ err: error }, 'overdue visit reminders'),
     );
     app.addHook('onClose', async () => reminders.stop());
+    const taskNotices = scheduleTaskNotices(context.database.db, (error) =>
+      app.log.error({ err: error }, 'task notices'),
+    );
+    app.addHook('onClose', async () => taskNotices.stop());
   }
   await registerUploadRoutes(app, context);
+  registerAttachmentRoutes(app, context);
+  registerGuidelineRoutes(app, context);
+  registerTaskNoticeRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);
 
   return app;

@@ -1,7 +1,9 @@
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
+import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
@@ -97,6 +99,15 @@ const imageUpload = Buffer.concat([
     `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`,
   ),
   PNG_1X1,
+  Buffer.from(`\r\n--${boundary}--\r\n`),
+]);
+
+/** A tiny PDF in the attachment upload's field `file`. */
+const pdfUpload = Buffer.concat([
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  ),
+  Buffer.from('%PDF-1.4\n%%EOF\n'),
   Buffer.from(`\r\n--${boundary}--\r\n`),
 ]);
 
@@ -287,6 +298,104 @@ const cases: Case[] = [
     route: '/api/uploads/images/:imageId',
     request: (f) => ({ url: `/api/uploads/images/${f.imageId}` }),
     expected: everyone(200),
+  },
+  // Issue 18: attachments, guidelines and task notices (written by notice writers, read by members).
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/attachments',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/attachments`,
+      body: pdfUpload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    }),
+    expected: noticeWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/attachments/:attachmentId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/attachments/GUIDELINE_FILE` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/guidelines',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines?state=published` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/guidelines',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/guidelines`,
+      body: {
+        guideType: 'other',
+        title: 'Matrix',
+        contentHtml: '<p>m</p>',
+        version: '1.0',
+        effectiveDate: '2026-01-01',
+      },
+    }),
+    expected: noticeWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/guidelines/:guidelineId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_PUBLISHED` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/guidelines/:guidelineId',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_DRAFT`,
+      body: { title: 'Edited' },
+    }),
+    expected: noticeWriters(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/guidelines/:guidelineId/publish',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_DRAFT/publish` }),
+    expected: noticeWriters(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/guidelines/:guidelineId/retire',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_PUBLISHED/retire` }),
+    expected: noticeWriters(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/guidelines/:guidelineId/revisions',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_PUBLISHED/revisions`,
+      body: { version: '9.0' },
+    }),
+    expected: noticeWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/task-notices',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/task-notices` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/task-notices',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/task-notices`,
+      body: {
+        alarmType: 'general',
+        title: 'Matrix',
+        content: 'm',
+        roles: ['DM'],
+        periodStart: '2099-01-01',
+        periodEnd: '2099-01-02',
+        email: true,
+        sms: false,
+      },
+    }),
+    expected: noticeWriters(201),
   },
   {
     method: 'GET',
@@ -1381,6 +1490,7 @@ describeWithDatabase('authorization matrix', (database) => {
               .replaceAll('FRESH_SITE_NUMBER', site.institutionNumber),
           );
         }
+        if (url.includes('GUIDELINE_')) url = await guidelineFixture(database().db, fixture, url);
         if (url.includes('NOTICE')) {
           // A fresh notice per call: a successful delete must not spoil the next caller's case.
           const fresh = await database()
@@ -1419,3 +1529,47 @@ describeWithDatabase('authorization matrix', (database) => {
     expect(failures).toEqual([]);
   }, 180_000);
 });
+
+/**
+ * Issue 18: a fresh guideline per call in the state the case needs (a publish, retire or new version
+ * spoils it for the next caller); `GUIDELINE_FILE`: the attachment of a published one.
+ */
+async function guidelineFixture(db: Kysely<Database>, f: Fixture, url: string): Promise<string> {
+  const state = url.includes('GUIDELINE_DRAFT') ? 'draft' : 'published';
+  const guideline = await db
+    .insertInto('guidelines')
+    .values({
+      study_id: f.studyId,
+      guide_type: 'protocol',
+      title: 'Matrix guideline',
+      content_html: '<p>g</p>',
+      version: '1.0',
+      effective_date: '2026-01-01',
+      alarm_start: null,
+      alarm_end: null,
+      state,
+      supersedes_id: null,
+      author_user_id: f.userId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (url.includes('GUIDELINE_FILE')) {
+    const file = await db
+      .insertInto('attachments')
+      .values({
+        study_id: f.studyId,
+        owner_kind: 'guideline',
+        owner_id: guideline.id,
+        file_name: 'g.pdf',
+        content_type: 'application/pdf',
+        size: 9,
+        sha256: '0'.repeat(64),
+        bytes: Buffer.from('%PDF-1.4\n'),
+        uploaded_by: f.userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return url.replace('GUIDELINE_FILE', file.id);
+  }
+  return url.replace(/GUIDELINE_(DRAFT|PUBLISHED)/, String(guideline.id));
+}

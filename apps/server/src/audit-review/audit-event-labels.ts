@@ -90,6 +90,15 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'training.certificate_exported': { ko: '교육 이수증 내려받기', en: 'Training certificate downloaded' },
   'training.matrix_exported': { ko: '교육 이수 현황 내보내기', en: 'Training matrix exported' },
   'training.settings_changed': { ko: '교육 이수 요건 설정 변경', en: 'Training gate setting changed' },
+  'attachment.uploaded': { ko: '첨부파일 업로드', en: 'Attachment uploaded' },
+  'attachment.downloaded': { ko: '첨부파일 내려받기', en: 'Attachment downloaded' },
+  'guideline.created': { ko: '가이드라인 등록', en: 'Guideline registered' },
+  'guideline.updated': { ko: '가이드라인 수정', en: 'Guideline changed' },
+  'guideline.published': { ko: '가이드라인 게시', en: 'Guideline published' },
+  'guideline.retired': { ko: '가이드라인 폐기', en: 'Guideline retired' },
+  'guideline.revised': { ko: '가이드라인 새 버전 작성', en: 'Guideline new version drafted' },
+  'task_notice.created': { ko: '업무 알림 등록', en: 'Task notice registered' },
+  'task_notice.sent': { ko: '업무 알림 발송', en: 'Task notice sent' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

@@ -86,6 +86,15 @@ export const auditEventTypes = [
   'training.certificate_exported',
   'training.matrix_exported',
   'training.settings_changed',
+  'attachment.uploaded',
+  'attachment.downloaded',
+  'guideline.created',
+  'guideline.updated',
+  'guideline.published',
+  'guideline.retired',
+  'guideline.revised',
+  'task_notice.created',
+  'task_notice.sent',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -130,6 +139,9 @@ export interface AuditEventInput {
     | 'lab_range'
     | 'training_module'
     | 'data_export'
+    | 'attachment'
+    | 'guideline'
+    | 'task_notice'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

@@ -48,6 +48,9 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   training_modules: TrainingModulesTable;
   training_completions: TrainingCompletionsTable;
+  attachments: AttachmentsTable;
+  guidelines: GuidelinesTable;
+  task_notices: TaskNoticesTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -617,3 +620,58 @@ export interface TrainingCompletionsTable {
   score: number | null;
   completed_at: CreatedAt;
 }
+/** Issue 18: files attached to study documents (migration 2026-11-28T1000). */
+export interface AttachmentsTable {
+  id: Generated<string>;
+  study_id: number;
+  owner_kind: OptionalText;
+  owner_id: ColumnType<number | null, number | null | undefined, number | null>;
+  file_name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  bytes: Uint8Array;
+  uploaded_by: number;
+  created_at: CreatedAt;
+}
+
+/** Issue 18: study guidelines (migration 2026-11-28T1010). */
+export interface GuidelinesTable {
+  id: Generated<number>;
+  study_id: number;
+  guide_type: 'protocol' | 'crf_guideline' | 'lab_manual' | 'other';
+  title: string;
+  content_html: string;
+  version: string;
+  effective_date: string;
+  alarm_start: string | null;
+  alarm_end: string | null;
+  state: Generated<'draft' | 'published' | 'retired'>;
+  supersedes_id: number | null;
+  author_user_id: number;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  published_at: NullableTimestamp;
+  retired_at: NullableTimestamp;
+}
+export type GuidelineRow = Selectable<GuidelinesTable>;
+
+/** Issue 18: task notices (migration 2026-11-28T1020). */
+export interface TaskNoticesTable {
+  id: Generated<number>;
+  study_id: number;
+  alarm_type: 'general' | 'schedule' | 'safety' | 'data_entry' | 'training';
+  title: string;
+  content: string;
+  roles: ColumnType<string[], string, string>;
+  site_ids: ColumnType<number[], string, string>;
+  period_start: string;
+  period_end: string;
+  email: boolean;
+  sms: boolean;
+  enqueued_at: NullableTimestamp;
+  recipient_count: number | null;
+  author_user_id: number;
+  created_at: CreatedAt;
+}
+export type TaskNoticeRow = Selectable<TaskNoticesTable>;

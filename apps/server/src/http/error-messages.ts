@@ -175,6 +175,38 @@ export const errorMessages = {
     ko: '이미지는 {megabytes}MB 이하여야 합니다.',
     en: 'Images must be {megabytes} MB or smaller.',
   },
+  attachment_type_not_allowed: {
+    ko: 'PDF, DOCX, XLSX, 이미지(PNG, JPEG, GIF, WebP) 파일만 첨부할 수 있습니다. 파일의 실제 형식을 확인했습니다.',
+    en: 'Only PDF, DOCX, XLSX and image (PNG, JPEG, GIF, WebP) files can be attached; the content of the file was checked.',
+  },
+  attachment_too_large: {
+    ko: '첨부파일은 {megabytes}MB 이하여야 합니다.',
+    en: 'Attachments must be {megabytes} MB or smaller.',
+  },
+  attachment_unknown: {
+    ko: '첨부파일을 찾을 수 없습니다. 다시 업로드해 주세요.',
+    en: 'An attachment was not found. Please upload it again.',
+  },
+  guideline_not_draft: {
+    ko: '임시 저장 상태의 가이드라인만 수정하거나 게시할 수 있습니다. 게시된 가이드라인은 새 버전을 만들어 수정하세요.',
+    en: 'Only a draft guideline can be edited or published. To change a published guideline, create a new version.',
+  },
+  guideline_not_published: {
+    ko: '게시된 가이드라인만 폐기하거나 새 버전을 만들 수 있습니다.',
+    en: 'Only a published guideline can be retired or given a new version.',
+  },
+  guideline_draft_exists: {
+    ko: '이 가이드라인의 새 버전 초안이 이미 있습니다.',
+    en: 'A draft of a new version of this guideline already exists.',
+  },
+  guideline_version_taken: {
+    ko: '같은 버전 번호를 쓸 수 없습니다. 다른 버전을 입력해 주세요.',
+    en: 'That version number is already used. Please enter another version.',
+  },
+  alarm_period_invalid: {
+    ko: '알림 기간은 시작일과 종료일을 모두 입력하고, 시작일이 종료일보다 늦을 수 없습니다.',
+    en: 'An alarm period needs both a start and an end date, and the start cannot be after the end.',
+  },
   upload_missing: {
     ko: '업로드할 파일이 없습니다(필드 이름: upload).',
     en: 'No file was sent (field name: upload).',

@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { publishStudyDefinition } from '../studies/study-definitions.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
+import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
 import { seedDemoNotificationHistory } from './demo-notification-history.ts';
 import { seedDemoQueries } from './demo-queries.ts';
@@ -147,6 +148,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       dataManager: 'dm@demo.cdms',
       trained: ['pi@demo.cdms', 'si@demo.cdms'],
       monitor: 'cra@demo.cdms',
+    });
+    await seedDemoGuidelines(db, {
+      studyId: study,
+      monitor: 'cra@demo.cdms',
+      dataManager: 'dm@demo.cdms',
+      coordinatorSiteId: siteIds.get('02') as number,
     });
     // Last of all: the delivery history of the notifications every step above raised.
     await seedDemoNotificationHistory(db);

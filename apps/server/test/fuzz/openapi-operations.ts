@@ -58,7 +58,7 @@ interface OpenApiDocument {
 }
 
 /** Routes that take a file upload: the document does not describe their multipart body. */
-const multipartPaths = new Set(['/api/uploads/images']);
+const multipartPaths = new Set(['/api/uploads/images', '/api/studies/{studyId}/attachments']);
 
 export function operationsOf(document: unknown): Operation[] {
   const operations: Operation[] = [];

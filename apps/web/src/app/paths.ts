@@ -23,6 +23,10 @@ export const paths = {
   noticeDetail: '/notice/detail/:studyId',
   noticeRegister: '/notice/register/:studyId?',
   guideline: '/guideline/:studyId',
+  guidelineDetail: '/guideline/detail/:studyId',
+  guidelineRegister: '/guideline/register/:studyId',
+  /** Task notices (issue 18), a tab of the notices. */
+  taskNotice: '/notice/tasks/:studyId',
   alarmLog: '/alarm-log/:studyId',
   systemETraining: '/system-e-training/:studyId',
   query: '/query/:studyId',

@@ -15,10 +15,6 @@ function withTranslations<T>(namespaces: string[], load: () => Promise<T>): () =
   return async () => (await Promise.all([load(), i18n.loadNamespaces(namespaces)]))[0];
 }
 
-const placeholderRoute = withTranslations(['shell'], async () => ({
-  Component: (await import('../features/placeholder/components/placeholder-page.tsx')).PlaceholderPage,
-}));
-
 /**
  * Route modules load lazily: the landing page does not pay for pages the user has not opened. The
  * entry holds only the root providers, the router and the translations every first page needs;
@@ -243,11 +239,35 @@ export const router = createBrowserRouter([
                   Component: (await import('../features/training/components/training-page.tsx')).TrainingPage,
                 })),
               },
-              // Menus whose feature comes with a later issue: the shared "page in preparation".
-              ...[paths.guideline].map((path) => ({
-                path,
-                lazy: placeholderRoute,
-              })),
+              // Guidelines (issue 18): list, detail, register/edit (the notices' editor, composed by the app).
+              {
+                path: paths.guideline,
+                lazy: withTranslations(['guidelines'], async () => ({
+                  Component: (await import('../features/guidelines/components/guideline-list-page.tsx'))
+                    .GuidelineListPage,
+                })),
+              },
+              {
+                path: paths.guidelineDetail,
+                lazy: withTranslations(['guidelines'], async () => ({
+                  Component: (await import('../features/guidelines/components/guideline-detail-page.tsx'))
+                    .GuidelineDetailPage,
+                })),
+              },
+              {
+                path: paths.guidelineRegister,
+                lazy: withTranslations(['guidelines', 'notices'], async () => ({
+                  Component: (await import('./study-pages.tsx')).GuidelineRegisterRoute,
+                })),
+              },
+              // Task notices (issue 18): a tab of the notices.
+              {
+                path: paths.taskNotice,
+                lazy: withTranslations(['notices'], async () => ({
+                  Component: (await import('../features/notices/components/task-notice-list-page.tsx'))
+                    .TaskNoticeListPage,
+                })),
+              },
             ],
           },
           {

@@ -7,6 +7,7 @@ import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enData from '../locales/en/data.json';
 import enErrors from '../locales/en/errors.json';
+import enGuidelines from '../locales/en/guidelines.json';
 import enHelp from '../locales/en/help.json';
 import enHolds from '../locales/en/holds.json';
 import enLab from '../locales/en/lab.json';
@@ -34,6 +35,7 @@ import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
 import koData from '../locales/ko/data.json';
 import koErrors from '../locales/ko/errors.json';
+import koGuidelines from '../locales/ko/guidelines.json';
 import koHelp from '../locales/ko/help.json';
 import koHolds from '../locales/ko/holds.json';
 import koLab from '../locales/ko/lab.json';
@@ -60,6 +62,7 @@ export const resources = {
     alarmLog: koAlarmLog,
     common: koCommon,
     landing: koLanding,
+    guidelines: koGuidelines,
     notices: koNotices,
     errors: koErrors,
     auth: koAuth,
@@ -89,6 +92,7 @@ export const resources = {
     alarmLog: enAlarmLog,
     common: enCommon,
     landing: enLanding,
+    guidelines: enGuidelines,
     notices: enNotices,
     errors: enErrors,
     auth: enAuth,

@@ -22,6 +22,7 @@ import {
 } from '../lib/notice-filters.ts';
 import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
+import { NoticeTabs } from './notice-tabs.tsx';
 import styles from './notices.module.css';
 
 /** Where the detail page's "back to list" returns: this list with its filters and page. */
@@ -110,6 +111,8 @@ function NoticeList({ studyId }: { studyId: number }) {
           </Link>
         )}
       </div>
+
+      <NoticeTabs studyId={studyId} />
 
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <NoticeFilterPanel

@@ -1,0 +1,95 @@
+import { ATTACHMENT_MAX_BYTES, attachmentSchema, paramIdSchema } from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { AppError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { canWriteNotices } from '../notices/notices.ts';
+import { downloadAttachment } from './download-attachment.ts';
+import { uploadAttachment } from './upload-attachment.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+const attachmentParams = z.object({ studyId: paramIdSchema, attachmentId: z.uuid() });
+
+/** RFC 6266 / 5987: an ASCII fallback and the UTF-8 name (Korean file names survive). */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Attachments of study documents (issue 18): upload (multipart field `file`, by those who write
+ * guidelines and task notices) and download (members, audited). Multipart is registered once by the
+ * image upload routes; this route asks for its own size limit.
+ */
+export function registerAttachmentRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['attachments'];
+
+  app.post(
+    '/api/studies/:studyId/attachments',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Upload an attachment (multipart field "file"; PDF, DOCX, XLSX, PNG, JPEG, GIF, WebP)',
+        consumes: ['multipart/form-data'],
+        params: studyParams,
+        response: { 201: attachmentSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { studyId } = request.params;
+      if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+      if (!canWriteNotices(principal, studyId)) throw new AppError(403, 'forbidden');
+      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+      let file: Awaited<ReturnType<typeof request.file>>;
+      try {
+        file = await request.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } });
+      } catch {
+        throw new AppError(400, 'upload_missing');
+      }
+      if (file?.fieldname !== 'file') throw new AppError(400, 'upload_missing');
+      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, 'attachment_too_large', { megabytes: ATTACHMENT_MAX_BYTES / 1024 / 1024 });
+        throw new AppError(400, 'upload_incomplete');
+      });
+      if (bytes.length === 0) throw new AppError(415, 'attachment_type_not_allowed');
+      const attachment = await uploadAttachment(db, actorOf(request), principal.user.id, studyId, {
+        name: file.filename,
+        bytes,
+      });
+      return reply.status(201).send(attachment);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/attachments/:attachmentId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Download an attachment (members of the study; audited)',
+        params: attachmentParams,
+      },
+    },
+    async (request, reply) => {
+      const file = await downloadAttachment(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.attachmentId,
+      );
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.bytes);
+    },
+  );
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { todayInKorea } from '@cdms/contract';
+import { expect, it } from 'vitest';
+import { sniffAttachmentType } from '../attachments/attachment-type.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+
+/**
+ * Issue 18 over the living demo (run by test/living-demo.test.ts): the published protocol and CRF
+ * completion guideline carry real PDFs, a lab manual is a draft, the protocol is in its alarm period,
+ * and the data manager's task notice went to site 02's coordinators by e-mail and was delivered.
+ */
+export function demoGuidelineChecks(database: () => DatabaseHandle): void {
+  it('has a published protocol and CRF guideline with PDF attachments, and a draft', async () => {
+    const db = database().db;
+    const guidelines = await db
+      .selectFrom('guidelines')
+      .select(['id', 'guide_type', 'state', 'alarm_start', 'alarm_end'])
+      .orderBy('id')
+      .execute();
+    expect(guidelines.map((row) => [row.guide_type, row.state])).toEqual([
+      ['protocol', 'published'],
+      ['crf_guideline', 'published'],
+      ['lab_manual', 'draft'],
+    ]);
+    const today = todayInKorea();
+    const protocol = guidelines[0];
+    expect(protocol?.alarm_start && protocol.alarm_start <= today).toBe(true);
+    expect(protocol?.alarm_end && protocol.alarm_end >= today).toBe(true);
+    for (const published of guidelines.filter((row) => row.state === 'published')) {
+      const files = await db
+        .selectFrom('attachments')
+        .select(['bytes', 'content_type', 'sha256', 'size'])
+        .where('owner_kind', '=', 'guideline')
+        .where('owner_id', '=', published.id)
+        .execute();
+      expect(files).toHaveLength(1);
+      const file = files[0];
+      if (!file) continue;
+      const bytes = Buffer.from(file.bytes);
+      // A real PDF: its own bytes say so, it ends as a PDF does, and the stored facts match them.
+      expect(sniffAttachmentType(bytes)).toBe('application/pdf');
+      expect(file.content_type).toBe('application/pdf');
+      expect(bytes.subarray(-8).toString('latin1')).toContain('%%EOF');
+      expect(file.size).toBe(bytes.length);
+      expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it("sent the task notice to site 02's coordinators by e-mail, delivered", async () => {
+    const db = database().db;
+    const notices = await db
+      .selectFrom('task_notices')
+      .select(['id', 'enqueued_at', 'recipient_count'])
+      .execute();
+    expect(notices).toHaveLength(1);
+    const notice = notices[0];
+    expect(notice?.enqueued_at).not.toBeNull();
+    const rows = await db
+      .selectFrom('notifications')
+      .innerJoin('users', 'users.id', 'notifications.recipient_user_id')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .innerJoin('membership_sites', 'membership_sites.membership_id', 'memberships.id')
+      .innerJoin('sites', 'sites.id', 'membership_sites.site_id')
+      .select([
+        'notifications.channel',
+        'notifications.status',
+        'memberships.role',
+        'sites.institution_number',
+      ])
+      .where('notifications.dedupe_key', '=', `task_notice:${notice?.id}`)
+      .where('memberships.study_id', '=', db.selectFrom('task_notices').select('study_id').limit(1))
+      .execute();
+    expect(rows.length).toBe(notice?.recipient_count);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows)
+      expect(row).toEqual({ channel: 'email', status: 'sent', role: 'CRC', institution_number: '02' });
+  });
+}

@@ -1,0 +1,62 @@
+import { type GuidelineDetail, todayInKorea } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import { presentAttachment } from '../attachments/present-attachment.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { canWriteGuidelines, requireStudyMember } from './guideline-access.ts';
+
+/** One guideline with its attachments; readers see only published ones (others: 404). */
+export async function getGuideline(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  guidelineId: number,
+): Promise<GuidelineDetail> {
+  requireStudyMember(principal, studyId);
+  const writer = canWriteGuidelines(principal, studyId);
+  const row = await db
+    .selectFrom('guidelines')
+    .innerJoin('users', 'users.id', 'guidelines.author_user_id')
+    .selectAll('guidelines')
+    .select('users.name as writer')
+    .where('guidelines.id', '=', guidelineId)
+    .where('guidelines.study_id', '=', studyId)
+    .executeTakeFirst();
+  if (!row || (!writer && row.state !== 'published')) throw new AppError(404, 'not_found');
+  const attachments = await db
+    .selectFrom('attachments')
+    .select(['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'])
+    .where('owner_kind', '=', 'guideline')
+    .where('owner_id', '=', guidelineId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const today = todayInKorea();
+  return {
+    id: row.id,
+    no: row.id,
+    guideType: row.guide_type,
+    title: row.title,
+    writer: row.writer,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    publishedAt: row.published_at?.toISOString() ?? null,
+    version: row.version,
+    effectiveDate: row.effective_date,
+    alarmStart: row.alarm_start,
+    alarmEnd: row.alarm_end,
+    state: row.state,
+    supersedesId: row.supersedes_id,
+    attachmentCount: attachments.length,
+    alarming:
+      row.state === 'published' &&
+      row.alarm_start !== null &&
+      row.alarm_end !== null &&
+      row.alarm_start <= today &&
+      today <= row.alarm_end,
+    contentHtml: row.content_html,
+    attachments: attachments.map(presentAttachment),
+    canEdit: writer,
+  };
+}

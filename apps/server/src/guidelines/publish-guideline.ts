@@ -1,0 +1,62 @@
+import type { GuidelineDetail } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { findGuidelineForWrite } from './find-guideline-for-write.ts';
+import { getGuideline } from './get-guideline.ts';
+import { requireGuidelineWriter } from './guideline-access.ts';
+
+/**
+ * Publishes a draft: every member sees it from now on. A draft that is a new version of a published
+ * guideline retires that one in the same transaction, so readers see one valid version.
+ */
+export async function publishGuideline(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  guidelineId: number,
+): Promise<GuidelineDetail> {
+  requireGuidelineWriter(principal, studyId);
+  await inTransaction(db, async (trx) => {
+    const before = await findGuidelineForWrite(trx, studyId, guidelineId);
+    if (before.state !== 'draft') throw new AppError(409, 'guideline_not_draft');
+    const now = new Date();
+    await trx
+      .updateTable('guidelines')
+      .set({ state: 'published', published_at: now, updated_at: now })
+      .where('id', '=', guidelineId)
+      .execute();
+    await recordAudit(trx, actor, {
+      type: 'guideline.published',
+      entityType: 'guideline',
+      entityId: guidelineId,
+      studyId,
+      before: { state: 'draft' },
+      after: { state: 'published', version: before.version },
+    });
+    if (before.supersedes_id !== null) {
+      const previous = await findGuidelineForWrite(trx, studyId, before.supersedes_id);
+      if (previous.state === 'published') {
+        await trx
+          .updateTable('guidelines')
+          .set({ state: 'retired', retired_at: now, updated_at: now })
+          .where('id', '=', previous.id)
+          .execute();
+        await recordAudit(trx, actor, {
+          type: 'guideline.retired',
+          entityType: 'guideline',
+          entityId: previous.id,
+          studyId,
+          before: { state: 'published' },
+          after: { state: 'retired', version: previous.version, supersededBy: guidelineId },
+        });
+      }
+    }
+  });
+  return getGuideline(db, principal, studyId, guidelineId);
+}

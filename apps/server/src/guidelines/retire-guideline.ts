@@ -1,0 +1,41 @@
+import type { GuidelineDetail } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { findGuidelineForWrite } from './find-guideline-for-write.ts';
+import { getGuideline } from './get-guideline.ts';
+import { requireGuidelineWriter } from './guideline-access.ts';
+
+/** Retires a published guideline: readers no longer see it; writers keep it in the list. */
+export async function retireGuideline(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  guidelineId: number,
+): Promise<GuidelineDetail> {
+  requireGuidelineWriter(principal, studyId);
+  await inTransaction(db, async (trx) => {
+    const before = await findGuidelineForWrite(trx, studyId, guidelineId);
+    if (before.state !== 'published') throw new AppError(409, 'guideline_not_published');
+    const now = new Date();
+    await trx
+      .updateTable('guidelines')
+      .set({ state: 'retired', retired_at: now, updated_at: now })
+      .where('id', '=', guidelineId)
+      .execute();
+    await recordAudit(trx, actor, {
+      type: 'guideline.retired',
+      entityType: 'guideline',
+      entityId: guidelineId,
+      studyId,
+      before: { state: 'published' },
+      after: { state: 'retired', version: before.version },
+    });
+  });
+  return getGuideline(db, principal, studyId, guidelineId);
+}

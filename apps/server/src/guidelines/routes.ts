@@ -1,0 +1,178 @@
+import {
+  guidelineDetailSchema,
+  guidelineListQuerySchema,
+  guidelineListResponseSchema,
+  guidelineRevisionSchema,
+  guidelineUpdateSchema,
+  guidelineWriteSchema,
+  paramIdSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { createGuideline } from './create-guideline.ts';
+import { getGuideline } from './get-guideline.ts';
+import { listGuidelines } from './list-guidelines.ts';
+import { publishGuideline } from './publish-guideline.ts';
+import { retireGuideline } from './retire-guideline.ts';
+import { reviseGuideline } from './revise-guideline.ts';
+import { updateGuideline } from './update-guideline.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdSchema });
+
+/** Guidelines of a study (issue 18): read by members, written by CRA/DM/ADMIN (`notice.write`). */
+export function registerGuidelineRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['guidelines'];
+
+  app.get(
+    '/api/studies/:studyId/guidelines',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Guidelines of a study, filtered and paged (readers: published only)',
+        params: studyParams,
+        querystring: guidelineListQuerySchema,
+        response: { 200: guidelineListResponseSchema },
+      },
+    },
+    async (request) => listGuidelines(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.post(
+    '/api/studies/:studyId/guidelines',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Register a guideline as a draft (CRA, DM, ADMIN)',
+        params: studyParams,
+        body: guidelineWriteSchema,
+        response: { 201: guidelineDetailSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await createGuideline(
+            db,
+            principalOf(request),
+            actorOf(request),
+            request.params.studyId,
+            request.body,
+          ),
+        ),
+  );
+
+  app.get(
+    '/api/studies/:studyId/guidelines/:guidelineId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'One guideline with its attachments',
+        params: guidelineParams,
+        response: { 200: guidelineDetailSchema },
+      },
+    },
+    async (request) =>
+      getGuideline(db, principalOf(request), request.params.studyId, request.params.guidelineId),
+  );
+
+  app.put(
+    '/api/studies/:studyId/guidelines/:guidelineId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Edit a draft guideline',
+        params: guidelineParams,
+        body: guidelineUpdateSchema,
+        response: { 200: guidelineDetailSchema },
+      },
+    },
+    async (request) =>
+      updateGuideline(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.guidelineId,
+        request.body,
+      ),
+  );
+
+  app.post(
+    '/api/studies/:studyId/guidelines/:guidelineId/publish',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Publish a draft (retires the version it supersedes)',
+        params: guidelineParams,
+        response: { 200: guidelineDetailSchema },
+      },
+    },
+    async (request) =>
+      publishGuideline(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.guidelineId,
+      ),
+  );
+
+  app.post(
+    '/api/studies/:studyId/guidelines/:guidelineId/retire',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Retire a published guideline',
+        params: guidelineParams,
+        response: { 200: guidelineDetailSchema },
+      },
+    },
+    async (request) =>
+      retireGuideline(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.guidelineId,
+      ),
+  );
+
+  app.post(
+    '/api/studies/:studyId/guidelines/:guidelineId/revisions',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Draft a new version of a published guideline',
+        params: guidelineParams,
+        body: guidelineRevisionSchema,
+        response: { 201: guidelineDetailSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await reviseGuideline(
+            db,
+            principalOf(request),
+            actorOf(request),
+            request.params.studyId,
+            request.params.guidelineId,
+            request.body,
+          ),
+        ),
+  );
+}

@@ -1,0 +1,63 @@
+import {
+  paramIdSchema,
+  taskNoticeListQuerySchema,
+  taskNoticeListResponseSchema,
+  taskNoticeSchema,
+  taskNoticeWriteSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { createTaskNotice } from './create-task-notice.ts';
+import { listTaskNotices } from './list-task-notices.ts';
+
+const studyParams = z.object({ studyId: paramIdSchema });
+
+/** Task notices of a study (issue 18): read by members, sent by CRA/DM/ADMIN (`notice.write`). */
+export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['task-notices'];
+
+  app.get(
+    '/api/studies/:studyId/task-notices',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Task notices of a study with their sending state, filtered and paged',
+        params: studyParams,
+        querystring: taskNoticeListQuerySchema,
+        response: { 200: taskNoticeListResponseSchema },
+      },
+    },
+    async (request) => listTaskNotices(db, principalOf(request), request.params.studyId, request.query),
+  );
+
+  app.post(
+    '/api/studies/:studyId/task-notices',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Register a task notice (sent now when its period has started; CRA, DM, ADMIN)',
+        params: studyParams,
+        body: taskNoticeWriteSchema,
+        response: { 201: taskNoticeSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await createTaskNotice(
+            db,
+            principalOf(request),
+            actorOf(request),
+            request.params.studyId,
+            request.body,
+          ),
+        ),
+  );
+}

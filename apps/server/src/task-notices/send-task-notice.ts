@@ -1,0 +1,72 @@
+import type { Role } from '@cdms/contract';
+import type { Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database, TaskNoticeRow } from '../db/schema.ts';
+import { enqueueNotification } from '../notifications/enqueue-notification.ts';
+import type { NotificationChannel } from '../notifications/notification-events.ts';
+import { taskNoticeRecipients } from './task-notice-recipients.ts';
+
+/** The outbox rows of one task notice carry this key: its state is read from them. */
+export function taskNoticeDedupeKey(taskNoticeId: number): string {
+  return `task_notice:${taskNoticeId}`;
+}
+
+/**
+ * Sends a task notice whose period has started, in the caller's transaction: one outbox message per
+ * recipient and channel (event `task_notice`; the dedupe key makes a second run write nothing), the
+ * notice marked enqueued with the number of messages, audited. The worker delivers them.
+ */
+export async function sendTaskNotice(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  notice: TaskNoticeRow,
+): Promise<number> {
+  const recipients = await taskNoticeRecipients(
+    trx,
+    notice.study_id,
+    notice.roles as Role[],
+    notice.site_ids,
+  );
+  const channels: NotificationChannel[] = [
+    ...(notice.email ? (['email'] as const) : []),
+    ...(notice.sms ? (['sms'] as const) : []),
+  ];
+  const study = await trx
+    .selectFrom('studies')
+    .select('code')
+    .where('id', '=', notice.study_id)
+    .executeTakeFirstOrThrow();
+  const period = `${notice.period_start} ~ ${notice.period_end}`;
+  const written = await enqueueNotification(trx, {
+    eventType: 'task_notice',
+    studyId: notice.study_id,
+    siteId: notice.site_ids.length === 1 ? (notice.site_ids[0] ?? null) : null,
+    recipientUserIds: recipients,
+    channels,
+    dedupeKey: taskNoticeDedupeKey(notice.id),
+    message: {
+      subject: {
+        ko: `[${study.code}] 업무 알림: ${notice.title}`,
+        en: `[${study.code}] Task notice: ${notice.title}`,
+      },
+      body: {
+        ko: `${notice.content}\n\n알림 기간: ${period}`,
+        en: `${notice.content}\n\nNotice period: ${period}`,
+      },
+    },
+  });
+  await trx
+    .updateTable('task_notices')
+    .set({ enqueued_at: new Date(), recipient_count: recipients.length })
+    .where('id', '=', notice.id)
+    .execute();
+  await recordAudit(trx, actor, {
+    type: 'task_notice.sent',
+    entityType: 'task_notice',
+    entityId: notice.id,
+    studyId: notice.study_id,
+    after: { recipients: recipients.length, messages: written, channels },
+  });
+  return written;
+}

@@ -1,0 +1,256 @@
+import { attachmentDownloadPath, type GuidelineDetail } from '@cdms/contract';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
+import {
+  formatFileSize,
+  GUIDELINE_PK_PARAM,
+  guidelineDetailUrl,
+  guidelineListUrl,
+  guidelineRegisterUrl,
+  MENU_TYPE_PARAM,
+  readId,
+} from '../lib/guideline-urls.ts';
+import { GuidelineStateBadge } from './guideline-list-page.tsx';
+import styles from './guidelines.module.css';
+
+/** `/guideline/detail/:studyId?guideline-pk=`: one guideline, its files, and the writer's actions. */
+export function GuidelineDetailPage() {
+  const studyId = readId(useParams().studyId);
+  const [searchParams] = useSearchParams();
+  const guidelineId = readId(searchParams.get(GUIDELINE_PK_PARAM));
+  if (studyId === null || guidelineId === null) return <Navigate to={paths.notFound} replace />;
+  return <GuidelineDetailView key={guidelineId} studyId={studyId} guidelineId={guidelineId} />;
+}
+
+function GuidelineDetailView({ studyId, guidelineId }: { studyId: number; guidelineId: number }) {
+  const { t } = useTranslation('guidelines');
+  const [searchParams] = useSearchParams();
+  const menuType = searchParams.get(MENU_TYPE_PARAM);
+  const guideline = useGuideline(studyId, guidelineId);
+  const headingId = useId();
+  let body: React.ReactNode;
+  if (guideline.error) {
+    body = (
+      <p className={`${styles.card} ${styles.state}`} role="alert">
+        {guideline.error instanceof ApiError && guideline.error.kind === 'not_found'
+          ? t('detail.notFound')
+          : guideline.error.message}
+      </p>
+    );
+  } else if (!guideline.data) {
+    body = (
+      <p className={`${styles.card} ${styles.state}`} role="status">
+        {t('loading', { ns: 'common' })}
+      </p>
+    );
+  } else {
+    body = <GuidelineArticle guideline={guideline.data} studyId={studyId} menuType={menuType} />;
+  }
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <div className={styles.pageHeader}>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('title')}
+        </h1>
+      </div>
+      {body}
+      <div>
+        <Link className={styles.linkButtonSecondary} to={guidelineListUrl(studyId, menuType)}>
+          {t('detail.back')}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function GuidelineArticle({
+  guideline,
+  studyId,
+  menuType,
+}: {
+  guideline: GuidelineDetail;
+  studyId: number;
+  menuType: string | null;
+}) {
+  const { t } = useTranslation('guidelines');
+  const alert = useAlert();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const command = useGuidelineCommand();
+  const [revising, setRevising] = useState(false);
+  const [version, setVersion] = useState('');
+  const versionId = useId();
+
+  async function run(kind: 'publish' | 'retire') {
+    const confirmed = await alert.confirm({
+      title: t(`detail.${kind}Title`),
+      message: t(`detail.${kind}Message`),
+      confirmLabel: t(`detail.${kind}`),
+    });
+    if (!confirmed) return;
+    try {
+      await command.mutateAsync({ kind, studyId, guidelineId: guideline.id });
+      toast(t(`detail.${kind}Done`), 'success');
+    } catch (error) {
+      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  async function revise(event: FormEvent) {
+    event.preventDefault();
+    if (!version.trim()) {
+      await alert.alert({ message: t('form.versionRequired') });
+      return;
+    }
+    try {
+      const draft = await command.mutateAsync({
+        kind: 'revise',
+        studyId,
+        guidelineId: guideline.id,
+        version: version.trim(),
+      });
+      toast(t('detail.reviseDone'), 'success');
+      navigate(guidelineRegisterUrl(studyId, menuType, draft.id));
+    } catch (error) {
+      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  return (
+    <article className={`${styles.card} ${styles.article}`} data-state={guideline.state}>
+      <header className={styles.articleHeader}>
+        <div className={styles.titleCell}>
+          <GuidelineStateBadge state={guideline.state} />
+          {guideline.alarming && <span className={`${styles.badge} ${styles.alarm}`}>{t('alarming')}</span>}
+        </div>
+        <h2 className={styles.articleTitle}>
+          {guideline.title} <span className={styles.version}>v{guideline.version}</span>
+        </h2>
+        <dl className={styles.meta}>
+          <div>
+            <dt>{t('columns.guideType')}</dt>
+            <dd>{t(`types.${guideline.guideType}`)}</dd>
+          </div>
+          <div>
+            <dt>{t('form.effectiveDate')}</dt>
+            <dd>{guideline.effectiveDate}</dd>
+          </div>
+          <div>
+            <dt>{t('columns.alarmPeriod')}</dt>
+            <dd>
+              {guideline.alarmStart && guideline.alarmEnd
+                ? `${guideline.alarmStart} ~ ${guideline.alarmEnd}`
+                : t('detail.noAlarm')}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('columns.writer')}</dt>
+            <dd>{guideline.writer}</dd>
+          </div>
+          <div>
+            <dt>{t('columns.enrollmentDate')}</dt>
+            <dd>
+              {formatDateTimeKst(guideline.createdAt)} ({t('kst')})
+            </dd>
+          </div>
+          {guideline.publishedAt && (
+            <div>
+              <dt>{t('detail.publishedAt')}</dt>
+              <dd>
+                {formatDateTimeKst(guideline.publishedAt)} ({t('kst')})
+              </dd>
+            </div>
+          )}
+          {guideline.supersedesId !== null && (
+            <div>
+              <dt>{t('detail.supersedes')}</dt>
+              <dd>
+                <Link to={guidelineDetailUrl(studyId, guideline.supersedesId, menuType)}>
+                  #{guideline.supersedesId}
+                </Link>
+              </dd>
+            </div>
+          )}
+        </dl>
+      </header>
+      <div
+        className={styles.content}
+        // Sanitized on the server when saved (the notices' allow-list); the one place it is rendered.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
+        dangerouslySetInnerHTML={{ __html: guideline.contentHtml }}
+      />
+      <section aria-label={t('detail.attachments')} className={styles.attachments}>
+        <h3 className={styles.attachmentsTitle}>{t('detail.attachments')}</h3>
+        {guideline.attachments.length === 0 ? (
+          <p className={styles.muted}>{t('detail.noAttachments')}</p>
+        ) : (
+          <ul className={styles.fileList}>
+            {guideline.attachments.map((file) => (
+              <li key={file.id}>
+                <a href={attachmentDownloadPath(studyId, file.id)} download={file.fileName}>
+                  {file.fileName}
+                </a>{' '}
+                <span className={styles.muted}>({formatFileSize(file.size)})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {guideline.canEdit && (
+        <div className={styles.actions}>
+          {guideline.state === 'draft' && (
+            <>
+              <Link
+                className={styles.linkButtonSecondary}
+                to={guidelineRegisterUrl(studyId, menuType, guideline.id)}
+              >
+                {t('detail.edit')}
+              </Link>
+              <Button disabled={command.isPending} onClick={() => void run('publish')}>
+                {t('detail.publish')}
+              </Button>
+            </>
+          )}
+          {guideline.state === 'published' && !revising && (
+            <>
+              <Button variant="secondary" disabled={command.isPending} onClick={() => setRevising(true)}>
+                {t('detail.revise')}
+              </Button>
+              <Button variant="danger" disabled={command.isPending} onClick={() => void run('retire')}>
+                {t('detail.retire')}
+              </Button>
+            </>
+          )}
+          {revising && (
+            <form className={styles.reviseForm} onSubmit={revise}>
+              <label htmlFor={versionId}>{t('detail.newVersion')}</label>
+              <input
+                id={versionId}
+                className={styles.input}
+                value={version}
+                maxLength={20}
+                placeholder={t('form.versionPlaceholder')}
+                onChange={(event) => setVersion(event.target.value)}
+              />
+              <Button type="submit" disabled={command.isPending}>
+                {t('detail.reviseSubmit')}
+              </Button>
+              <Button variant="secondary" onClick={() => setRevising(false)}>
+                {t('form.cancel')}
+              </Button>
+            </form>
+          )}
+        </div>
+      )}
+      {guideline.canEdit && <p className={styles.muted}>{t(`detail.rule_${guideline.state}`)}</p>}
+    </article>
+  );
+}

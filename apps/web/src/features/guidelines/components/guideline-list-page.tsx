@@ -1,0 +1,254 @@
+import {
+  type GuidelineState,
+  type GuidelineSummary,
+  type GuidelineType,
+  guidelineStates,
+  guidelineTypes,
+} from '@cdms/contract';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  FilterChoice,
+  FilterPanel,
+  FilterText,
+  listStyles,
+  PageSizeSelect,
+} from '../../../components/list-page.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useGuidelines } from '../api/guidelines.ts';
+import {
+  GUIDELINE_PAGE_SIZES,
+  type GuidelineFilters,
+  type GuidelinePageSize,
+  readGuidelineFilters,
+  writeGuidelineFilters,
+} from '../lib/guideline-filters.ts';
+import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM, readId } from '../lib/guideline-urls.ts';
+import styles from './guidelines.module.css';
+
+/** `/guideline/:studyId`: the study's guidelines (prototype-spec §2 "Guideline list"), filters in the URL. */
+export function GuidelineListPage() {
+  const studyId = readId(useParams().studyId);
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <GuidelineList studyId={studyId} />;
+}
+
+export function GuidelineStateBadge({ state }: { state: GuidelineState }) {
+  const { t } = useTranslation('guidelines');
+  return <span className={`${styles.badge} ${styles[`state_${state}`]}`}>{t(`states.${state}`)}</span>;
+}
+
+function GuidelineList({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('guidelines');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const filters = readGuidelineFilters(searchParams);
+  const guidelines = useGuidelines(studyId, filters);
+  const menuType = searchParams.get(MENU_TYPE_PARAM);
+  const headingId = useId();
+  const data = guidelines.data;
+
+  function apply(next: Omit<GuidelineFilters, 'page'>) {
+    setSearchParams((current) => writeGuidelineFilters(current, next));
+  }
+
+  const columns: DataTableColumn<GuidelineSummary>[] = [
+    {
+      id: 'no',
+      header: t('columns.no'),
+      className: styles.colNo,
+      headerClassName: styles.colNo,
+      cell: (g) => g.no,
+    },
+    {
+      id: 'guideType',
+      header: t('columns.guideType'),
+      className: styles.colType,
+      headerClassName: styles.colType,
+      cell: (g) => t(`types.${g.guideType}`),
+    },
+    {
+      id: 'title',
+      header: t('columns.title'),
+      hideable: false,
+      wrap: true,
+      cell: (g) => (
+        <span className={styles.titleCell}>
+          <Link className={styles.titleLink} to={guidelineDetailUrl(studyId, g.id, menuType)}>
+            {g.title}
+          </Link>
+          <span className={styles.version}>v{g.version}</span>
+          {g.attachmentCount > 0 && (
+            <span className={styles.clip} title={t('attachmentCount', { count: g.attachmentCount })}>
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                width="14"
+                height="14"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M21 11.5l-8.5 8.5a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7.5" />
+              </svg>
+              <span className={styles.visuallyHidden}>
+                {t('attachmentCount', { count: g.attachmentCount })}
+              </span>
+              <span aria-hidden="true">{g.attachmentCount}</span>
+            </span>
+          )}
+          {g.alarming && <span className={`${styles.badge} ${styles.alarm}`}>{t('alarming')}</span>}
+        </span>
+      ),
+    },
+    { id: 'writer', header: t('columns.writer'), className: styles.colWriter, cell: (g) => g.writer },
+    {
+      id: 'createdAt',
+      header: t('columns.enrollmentDate'),
+      className: styles.colDate,
+      cell: (g) => formatDateTimeKst(g.createdAt),
+    },
+    {
+      id: 'alarmPeriod',
+      header: t('columns.alarmPeriod'),
+      className: styles.colPeriod,
+      cell: (g) => (g.alarmStart && g.alarmEnd ? `${g.alarmStart} ~ ${g.alarmEnd}` : '—'),
+    },
+    {
+      id: 'state',
+      header: t('columns.state'),
+      className: styles.colState,
+      cell: (g) => <GuidelineStateBadge state={g.state} />,
+    },
+  ];
+
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <div className={styles.pageHeader}>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('title')}
+        </h1>
+        {data?.canWrite && (
+          <Link className={styles.linkButton} to={guidelineRegisterUrl(studyId, menuType)}>
+            {t('list.register')}
+          </Link>
+        )}
+      </div>
+
+      {data && data.reminders.length > 0 && (
+        <div className={styles.reminder} role="status" data-testid="guideline-reminder">
+          <strong>{t('list.reminderTitle')}</strong>
+          <ul>
+            {data.reminders.map((reminder) => (
+              <li key={reminder.id}>
+                <Link to={guidelineDetailUrl(studyId, reminder.id, menuType)}>
+                  {reminder.title} (v{reminder.version})
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <GuidelineFilterPanel
+        key={`${filters.type}|${filters.state}|${filters.search}`}
+        filters={filters}
+        canWrite={data?.canWrite ?? false}
+        onApply={apply}
+      />
+
+      <DataTable<GuidelineSummary>
+        id="guideline-list"
+        label={t('list.caption')}
+        columns={columns}
+        rows={data?.guidelines}
+        rowKey={(g) => String(g.id)}
+        busy={guidelines.isFetching}
+        fit
+        error={
+          guidelines.error && !data
+            ? {
+                title: t('list.loadFailed'),
+                detail: guidelines.error instanceof ApiError ? guidelines.error.message : '',
+                onRetry: () => void guidelines.refetch(),
+              }
+            : null
+        }
+        loadingMessage={t('loading', { ns: 'common' })}
+        emptyMessage={t('list.noData')}
+        onRowClick={(g) => navigate(guidelineDetailUrl(studyId, g.id, menuType))}
+        rowAttributes={(g) => ({ 'data-guideline-id': String(g.id), 'data-state': g.state })}
+        summary={data ? t('list.total', { total: data.total }) : ''}
+        actions={
+          <PageSizeSelect<GuidelinePageSize>
+            sizes={GUIDELINE_PAGE_SIZES}
+            value={filters.size}
+            onChange={(size) => apply({ ...filters, size })}
+          />
+        }
+        pager={data && !guidelines.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+      />
+    </section>
+  );
+}
+
+function GuidelineFilterPanel({
+  filters,
+  canWrite,
+  onApply,
+}: {
+  filters: GuidelineFilters;
+  canWrite: boolean;
+  onApply: (filters: Omit<GuidelineFilters, 'page'>) => void;
+}) {
+  const { t } = useTranslation('guidelines');
+  const [type, setType] = useState<GuidelineType | ''>(filters.type);
+  const [state, setState] = useState<GuidelineState | ''>(filters.state);
+  const [search, setSearch] = useState(filters.search);
+  return (
+    <FilterPanel
+      onSubmit={() => onApply({ type, state, search, size: filters.size })}
+      onReset={() => {
+        setType('');
+        setState('');
+        setSearch('');
+        onApply({ type: '', state: '', search: '', size: filters.size });
+      }}
+    >
+      {(actions) => (
+        <div className={listStyles.filterRow}>
+          <FilterChoice<GuidelineType | ''>
+            label={t('columns.guideType')}
+            choices={['', ...guidelineTypes]}
+            value={type}
+            optionLabel={(choice) => (choice ? t(`types.${choice}`) : t('list.all'))}
+            onChange={setType}
+          />
+          {/* Readers see published guidelines only: the state choice is the writers'. */}
+          {canWrite && (
+            <FilterChoice<GuidelineState | ''>
+              label={t('columns.state')}
+              choices={['', ...guidelineStates]}
+              value={state}
+              optionLabel={(choice) => (choice ? t(`states.${choice}`) : t('list.all'))}
+              onChange={setState}
+            />
+          )}
+          <FilterText
+            label={t('list.search')}
+            type="search"
+            placeholder={t('list.searchPlaceholder')}
+            value={search}
+            maxLength={100}
+            onChange={setSearch}
+          />
+          {actions}
+        </div>
+      )}
+    </FilterPanel>
+  );
+}

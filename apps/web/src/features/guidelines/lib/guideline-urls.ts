@@ -1,0 +1,36 @@
+import { paths, studyPath } from '../../../app/paths.ts';
+
+export const MENU_TYPE_PARAM = 'menu-type';
+export const GUIDELINE_PK_PARAM = 'guideline-pk';
+
+export function guidelineListUrl(studyId: number, menuType: string | null): string {
+  return studyPath(paths.guideline, studyId, { [MENU_TYPE_PARAM]: menuType ?? undefined });
+}
+
+export function guidelineDetailUrl(studyId: number, guidelineId: number, menuType: string | null): string {
+  return studyPath(paths.guidelineDetail, studyId, {
+    [GUIDELINE_PK_PARAM]: String(guidelineId),
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+  });
+}
+
+/** The register page; with a guideline id it edits that draft. */
+export function guidelineRegisterUrl(studyId: number, menuType: string | null, guidelineId?: number): string {
+  return studyPath(paths.guidelineRegister, studyId, {
+    [GUIDELINE_PK_PARAM]: guidelineId === undefined ? undefined : String(guidelineId),
+    [MENU_TYPE_PARAM]: menuType ?? undefined,
+  });
+}
+
+/** A positive whole number from a route or query parameter, or null. */
+export function readId(raw: string | null | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
+}
+
+/** A size in bytes as people read it (KB below 1 MB). */
+export function formatFileSize(size: number): string {
+  if (size < 1024 * 1024) return `${Math.max(1, Math.round(size / 1024))} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}
