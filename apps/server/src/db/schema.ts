@@ -306,6 +306,9 @@ export interface SubjectVisitsTable {
   eligible_failing_criteria: string | null;
   device_applied_on: string | null;
   pregnancy_test_missing: PregnancyTestMissing | null;
+  healing_outcome: string | null;
+  pta_air_average: number | null;
+  pta_bone_average: number | null;
 }
 export type SubjectVisitRow = Selectable<SubjectVisitsTable>;
 export type PregnancyTestMissing = 'notRecorded' | 'noResult';

@@ -96,6 +96,9 @@ export async function storeSubjectRows(
                   eligible_failing_criteria: eb.ref('excluded.eligible_failing_criteria'),
                   device_applied_on: eb.ref('excluded.device_applied_on'),
                   pregnancy_test_missing: eb.ref('excluded.pregnancy_test_missing'),
+                  healing_outcome: eb.ref('excluded.healing_outcome'),
+                  pta_air_average: eb.ref('excluded.pta_air_average'),
+                  pta_bone_average: eb.ref('excluded.pta_bone_average'),
                 }))
                 .where(sql<boolean>`(subject_visits.*) is distinct from (excluded.*)`),
             ),

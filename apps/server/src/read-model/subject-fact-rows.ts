@@ -88,6 +88,9 @@ export function readModelRowsOf(
       eligible_failing_criteria: visit.eligibleFailingCriteria,
       device_applied_on: visit.deviceAppliedOn,
       pregnancy_test_missing: visit.pregnancyTestMissing,
+      healing_outcome: visit.healingOutcome,
+      pta_air_average: visit.ptaAirAverage,
+      pta_bone_average: visit.ptaBoneAverage,
     })),
   };
 }

@@ -22,11 +22,19 @@ export const DEVIATION_SOURCES = {
   female: 'F',
 } as const;
 
-/** The forms whose item values the deviations read (at whatever visit they appear). */
+/** Where the study summary's clinical figures live in the first study's forms (issue 17 item 2). */
+export const CLINICAL_SOURCES = {
+  healing: { formKey: 'tympanicPhoto', itemKey: 'evaluation' },
+  hearing: { formKey: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
+} as const;
+
+/** The forms whose item values the deviations and the clinical facts read (at whatever visit they appear). */
 export const DEVIATION_FORMS = [
   DEVIATION_SOURCES.eligibility.formKey,
   DEVIATION_SOURCES.device.formKey,
   DEVIATION_SOURCES.pregnancy.formKey,
+  CLINICAL_SOURCES.healing.formKey,
+  CLINICAL_SOURCES.hearing.formKey,
 ];
 
 export interface SavedForm {
@@ -47,6 +55,11 @@ export interface VisitFacts {
   eligibleFailingCriteria: string | null;
   deviceAppliedOn: string | null;
   pregnancyTestMissing: PregnancyTestMissing | null;
+  /** The healing evaluation saved at this visit (a code), as the summary counts it. */
+  healingOutcome: string | null;
+  /** The PTA averages saved at this visit (dB), as the summary averages them. */
+  ptaAirAverage: number | null;
+  ptaBoneAverage: number | null;
 }
 
 /** Item values by visit, form and item key, as `loadSubjectFacts` reads them. */
@@ -130,6 +143,13 @@ export function visitFactsOf(
         pregnancyTestMissing = 'noResult';
     }
 
+    // Only values of the expected JSON type count, as the summary's SQL filtered them before.
+    const healing = forms[CLINICAL_SOURCES.healing.formKey]?.[CLINICAL_SOURCES.healing.itemKey];
+    const numberAt = (itemKey: string) => {
+      const value = forms[CLINICAL_SOURCES.hearing.formKey]?.[itemKey];
+      return typeof value === 'number' ? value : null;
+    };
+
     facts.push({
       visitKey: visit.key,
       visitDate: entry?.actualDate ?? null,
@@ -139,6 +159,9 @@ export function visitFactsOf(
       eligibleFailingCriteria,
       deviceAppliedOn,
       pregnancyTestMissing,
+      healingOutcome: typeof healing === 'string' ? healing : null,
+      ptaAirAverage: numberAt(CLINICAL_SOURCES.hearing.airAverage),
+      ptaBoneAverage: numberAt(CLINICAL_SOURCES.hearing.boneAverage),
     });
   }
   return facts;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ReportContext } from '../reports/report-context.ts';
-import { factsInScope, SUMMARY_SOURCES } from './summary-sources.ts';
+import { factsInScope } from './summary-sources.ts';
 
 interface OutcomeRow {
   visit_key: string;
@@ -22,7 +22,8 @@ export interface HealingCount {
 }
 
 /**
- * The healing evaluation's answers per visit (saved forms of subjects in scope), in one GROUP BY.
+ * The healing evaluation's answers per visit (saved forms of subjects in scope, from the read model's
+ * visit rows), in one GROUP BY.
  * With `byGroup` the same counts per randomization group follow (grouping sets); without it the
  * allocation list is not even read.
  */
@@ -33,25 +34,23 @@ export async function countHealingOutcomes(
   byGroup: boolean,
 ): Promise<HealingCount[]> {
   if (visitKeys.length === 0) return [];
-  const { formKey, itemKey } = SUMMARY_SOURCES.healing;
+  // The read model's visit rows carry each saved evaluation (`subject_visits.healing_outcome`).
   const answers = sql`from subject_facts f
-    join form_instances fi on fi.subject_id = f.subject_id and fi.form_key = ${formKey} and fi.has_data
-      and fi.visit_key in (${sql.join(visitKeys)})
-    join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${itemKey}
-      and jsonb_typeof(iv.value) = 'string'`;
+    join subject_visits sv on sv.subject_id = f.subject_id and sv.visit_key in (${sql.join(visitKeys)})
+      and sv.healing_outcome is not null`;
   const rows = byGroup
-    ? await sql<OutcomeRow>`select fi.visit_key, iv.value #>> '{}' as outcome, rs.treatment_group as grp,
+    ? await sql<OutcomeRow>`select sv.visit_key, sv.healing_outcome as outcome, rs.treatment_group as grp,
           grouping(rs.treatment_group) as total_row, count(*) as count
         ${answers}
         left join randomization_slots rs on rs.subject_id = f.subject_id
         where ${factsInScope(context)}
-        group by grouping sets ((fi.visit_key, iv.value #>> '{}'),
-          (fi.visit_key, iv.value #>> '{}', rs.treatment_group))`.execute(db)
-    : await sql<OutcomeRow>`select fi.visit_key, iv.value #>> '{}' as outcome, null as grp, 1 as total_row,
+        group by grouping sets ((sv.visit_key, sv.healing_outcome),
+          (sv.visit_key, sv.healing_outcome, rs.treatment_group))`.execute(db)
+    : await sql<OutcomeRow>`select sv.visit_key, sv.healing_outcome as outcome, null as grp, 1 as total_row,
           count(*) as count
         ${answers}
         where ${factsInScope(context)}
-        group by fi.visit_key, iv.value #>> '{}'`.execute(db);
+        group by sv.visit_key, sv.healing_outcome`.execute(db);
   return rows.rows
     .filter((row) => Number(row.total_row) === 1 || row.grp !== null)
     .map((row) => ({

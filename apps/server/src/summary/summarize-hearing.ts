@@ -2,7 +2,7 @@ import type { HearingMeasure } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ReportContext } from '../reports/report-context.ts';
-import { factsInScope, SUMMARY_SOURCES } from './summary-sources.ts';
+import { factsInScope } from './summary-sources.ts';
 
 interface StatsRow {
   visit_key: string;
@@ -60,17 +60,16 @@ export async function summarizeHearing(
   byGroup: boolean,
 ): Promise<{ stats: HearingStatsLine[]; changes: HearingChangeLine[] }> {
   if (visitKeys.length === 0) return { stats: [], changes: [] };
-  const { formKey, itemKeys } = SUMMARY_SOURCES.hearing;
-  const measured = sql`select f.subject_id, fi.visit_key, iv.item_key as measure,
-      (iv.value #>> '{}')::numeric as value,
+  // The read model's visit rows carry each saved PTA form's averages (`subject_visits.pta_*`), one
+  // row per subject, visit and measure here.
+  const measured = sql`select f.subject_id, sv.visit_key, m.measure, m.value,
       ${byGroup ? sql`rs.treatment_group` : sql`null::text`} as grp
     from subject_facts f
-    join form_instances fi on fi.subject_id = f.subject_id and fi.form_key = ${formKey} and fi.has_data
-      and fi.visit_key in (${sql.join(visitKeys)})
-    join item_values iv on iv.form_instance_id = fi.id and iv.item_key in (${sql.join([...itemKeys])})
-      and jsonb_typeof(iv.value) = 'number'
+    join subject_visits sv on sv.subject_id = f.subject_id and sv.visit_key in (${sql.join(visitKeys)})
+    cross join lateral (values ('airAverage', sv.pta_air_average), ('boneAverage', sv.pta_bone_average))
+      as m(measure, value)
     ${byGroup ? sql`left join randomization_slots rs on rs.subject_id = f.subject_id` : sql``}
-    where ${factsInScope(context)}`;
+    where ${factsInScope(context)} and m.value is not null`;
   const sets = (keys: RawBuilder<unknown>) =>
     byGroup ? sql`grouping sets ((${keys}), (${keys}, grp))` : sql`${keys}`;
   const totalRow = byGroup ? sql`grouping(grp)` : sql`1`;

@@ -1,14 +1,18 @@
 import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVisit } from '@cdms/study';
 import { sql } from 'kysely';
 import type { ReportContext } from '../reports/report-context.ts';
+import { CLINICAL_SOURCES } from '../subjects/visit-facts.ts';
 
 /**
- * Where the summary's clinical figures live in the first study's forms (as the reports name their
- * own sources), and what every summary query shares: the subjects in the reader's scope.
+ * Where the summary's clinical figures live in the first study's forms (the read model's visit rows
+ * store them: `CLINICAL_SOURCES`), and what every summary query shares: the subjects in the reader's scope.
  */
 export const SUMMARY_SOURCES = {
-  healing: { formKey: 'tympanicPhoto', itemKey: 'evaluation' },
-  hearing: { formKey: 'ptaTest', itemKeys: ['airAverage', 'boneAverage'] },
+  healing: CLINICAL_SOURCES.healing,
+  hearing: {
+    formKey: CLINICAL_SOURCES.hearing.formKey,
+    itemKeys: [CLINICAL_SOURCES.hearing.airAverage, CLINICAL_SOURCES.hearing.boneAverage],
+  },
   groups: { codeList: 'treatmentGroup' },
 } as const;
 
