@@ -116,7 +116,7 @@ test.describe('guidelines and task notices', () => {
     await crc.context().close();
   });
 
-  test('the DM sends a task notice to the coordinators of a site; the list shows its state', async ({
+  test('the DM sends a task notice to the coordinators of a site; it is sent and traced in the alarm log', async ({
     page,
   }, testInfo) => {
     test.setTimeout(90_000);
@@ -146,6 +146,21 @@ test.describe('guidelines and task notices', () => {
     await expect(row).toHaveAttribute('data-state', /^(queued|sent|failed)$/);
     await expect(row).toContainText('데이터 입력');
     await expect(row).toContainText(account('DM').name);
+    // The e2e server's e-mails leave over SMTP (global-setup.ts): the worker delivers the notice's
+    // e-mail to site 02's coordinator, the list shows it sent and the alarm log has the trace.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('row').filter({ hasText: title })).toHaveAttribute('data-state', 'sent', {
+        timeout: 2_000,
+      });
+    }).toPass({ timeout: 45_000 });
+    await page.goto(`/alarm-log/${STUDY_ID}?eventType=task_notice`);
+    const logged = page.locator('tbody tr').filter({ hasText: title });
+    await expect(logged).toHaveCount(1);
+    await expect(logged).toContainText('crc@demo.cdms');
+    await expect(logged.locator('[data-status]')).toHaveText('발송');
+    await page.goto(`/notice/tasks/${STUDY_ID}`);
+    await expect(row).toBeVisible();
     for (const width of [1440, 1000]) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, testInfo, `task-notices-ko-${width}`);

@@ -18,7 +18,7 @@ import { type AlarmLogFilters, allAlarmLogEntries } from './list-alarm-log.ts';
  */
 
 const eventLabels: Record<NotificationEventType, Text> = {
-  task_notice: { ko: '업무 공지', en: 'Task notice' },
+  task_notice: { ko: '업무 알림', en: 'Task notice' },
   query_opened: { ko: '쿼리 발행', en: 'Query opened' },
   query_answered: { ko: '쿼리 답변', en: 'Query answered' },
   casebook_to_sign: { ko: '서명 요청', en: 'Casebook to sign' },

@@ -46,16 +46,10 @@ export function demoGuidelineChecks(database: () => DatabaseHandle): void {
     }
   });
 
-  it("sent the task notice to site 02's coordinators by e-mail, delivered", async () => {
+  /** The outbox rows of a task notice, with the role and site their recipient holds. */
+  async function rowsOf(noticeId: number, institution: string) {
     const db = database().db;
-    const notices = await db
-      .selectFrom('task_notices')
-      .select(['id', 'enqueued_at', 'recipient_count'])
-      .execute();
-    expect(notices).toHaveLength(1);
-    const notice = notices[0];
-    expect(notice?.enqueued_at).not.toBeNull();
-    const rows = await db
+    return db
       .selectFrom('notifications')
       .innerJoin('users', 'users.id', 'notifications.recipient_user_id')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
@@ -64,15 +58,47 @@ export function demoGuidelineChecks(database: () => DatabaseHandle): void {
       .select([
         'notifications.channel',
         'notifications.status',
+        'notifications.last_error',
         'memberships.role',
-        'sites.institution_number',
       ])
-      .where('notifications.dedupe_key', '=', `task_notice:${notice?.id}`)
+      .where('notifications.dedupe_key', '=', `task_notice:${noticeId}`)
+      .where('sites.institution_number', '=', institution)
       .where('memberships.study_id', '=', db.selectFrom('task_notices').select('study_id').limit(1))
       .execute();
+  }
+
+  it("sent the data manager's task notice to site 02's coordinators by e-mail, delivered", async () => {
+    const notices = await database()
+      .db.selectFrom('task_notices')
+      .select(['id', 'enqueued_at', 'recipient_count', 'sms'])
+      .orderBy('id')
+      .execute();
+    expect(notices).toHaveLength(2);
+    const notice = notices[0];
+    expect(notice?.enqueued_at).not.toBeNull();
+    const rows = await rowsOf(notice?.id ?? 0, '02');
     expect(rows.length).toBe(notice?.recipient_count);
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows)
-      expect(row).toEqual({ channel: 'email', status: 'sent', role: 'CRC', institution_number: '02' });
+    for (const row of rows) expect(row).toMatchObject({ channel: 'email', status: 'sent', role: 'CRC' });
+  });
+
+  it("sent the monitor's notice to site 01's investigators; the text messages, without phone numbers, not sent", async () => {
+    const [, notice] = await database()
+      .db.selectFrom('task_notices')
+      .select(['id', 'recipient_count', 'sms'])
+      .orderBy('id')
+      .execute();
+    expect(notice?.sms).toBe(true);
+    const rows = await rowsOf(notice?.id ?? 0, '01');
+    // Each investigator by e-mail and by text message.
+    expect(rows.length).toBe(2 * (notice?.recipient_count ?? 0));
+    expect(new Set(rows.map((row) => row.role))).toEqual(new Set(['PI', 'SI']));
+    const texts = rows.filter((row) => row.channel === 'sms');
+    expect(texts.length).toBe(rows.length / 2);
+    for (const row of texts)
+      expect(row).toMatchObject({ status: 'not_sent', last_error: expect.any(String) });
+    // E-mails delivered, or the newest one waiting for its retry (the demo's delivery history).
+    for (const row of rows.filter((entry) => entry.channel === 'email'))
+      expect(['sent', 'queued']).toContain(row.status);
   });
 }

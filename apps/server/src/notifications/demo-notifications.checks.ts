@@ -25,7 +25,7 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
     return staff;
   }
 
-  it('has a delivery history the alarm log shows: delivered, refused for good, awaiting a retry', async () => {
+  it('has a delivery history the alarm log shows: delivered, refused for good, awaiting a retry, not sent', async () => {
     const rows = await database()
       .db.selectFrom('notifications')
       .select(['status', 'attempts', 'last_error', 'sent_at', 'created_at'])
@@ -41,6 +41,9 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
     expect(withStatus('queued').some((row) => row.attempts === 1 && row.last_error?.startsWith('421 '))).toBe(
       true,
     );
+    // Text messages to people without a phone number: recorded, with the reason, never dropped.
+    expect(withStatus('not_sent').length).toBeGreaterThan(0);
+    expect(withStatus('not_sent').every((row) => (row.last_error ?? '') !== '')).toBe(true);
   });
 
   it("told each manual query's site staff that it was opened", async () => {

@@ -73,7 +73,7 @@ export async function enqueueNotification(
     .values(rows)
     .onConflict((conflict) =>
       conflict
-        .columns(['dedupe_key', 'channel', 'recipient_address'])
+        .columns(['dedupe_key', 'channel', 'recipient_user_id'])
         .where('dedupe_key', 'is not', null)
         .doNothing(),
     )

@@ -262,6 +262,18 @@ describeWithDatabase('notifications outbox', (database) => {
     const sms = (await rows()).filter((row) => row.channel === 'sms');
     expect(sms).toEqual([expect.objectContaining({ status: 'not_sent', recipient_address: '' })]);
     expect(sms[0]?.last_error).toBeTruthy();
+    // Two people without a number, one occasion: each gets their own "not sent" row (the empty
+    // address is no identity).
+    await database().db.updateTable('users').set({ contact: '' }).where('id', 'in', [crc, dm]).execute();
+    expect(
+      await enqueue({
+        eventType: 'task_notice',
+        recipientUserIds: [crc, dm],
+        channels: ['sms'],
+        dedupeKey: 'notice-x',
+      }),
+    ).toBe(2);
+    await database().db.deleteFrom('notifications').where('dedupe_key', '=', 'notice-x').execute();
     // With a number, the default (log-only) sender marks it not sent: no gateway.
     await database()
       .db.updateTable('users')

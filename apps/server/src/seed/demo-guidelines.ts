@@ -21,7 +21,13 @@ function daysFrom(date: string, days: number): string {
  */
 export async function seedDemoGuidelines(
   db: Kysely<Database>,
-  input: { studyId: number; monitor: string; dataManager: string; coordinatorSiteId: number },
+  input: {
+    studyId: number;
+    monitor: string;
+    dataManager: string;
+    coordinatorSiteId: number;
+    investigatorSiteId: number;
+  },
 ): Promise<void> {
   const person = async (email: string) =>
     actingAs(
@@ -123,4 +129,20 @@ export async function seedDemoGuidelines(
     .set({ status: 'sent', sent_at: new Date(), attempts: 1 })
     .where('dedupe_key', '=', taskNoticeDedupeKey(notice.id))
     .execute();
+
+  // A monitoring visit announced to site 01's investigators by e-mail and text message. The demo
+  // accounts have no phone numbers, so the text messages are recorded "not sent" with the reason, and
+  // the notice shows as failed: the alarm log and the task-notice list have each state to show.
+  await createTaskNotice(db, monitor.principal, monitor.actor, studyId, {
+    alarmType: 'schedule',
+    title: '다음 주 모니터링 방문 일정 안내',
+    content: '다음 주 화요일 오전 10시에 근거 문서 확인(SDV)을 위해 방문합니다. 원자료를 준비해 주세요.',
+    roles: ['PI', 'SI'],
+    siteIds: [input.investigatorSiteId],
+    periodStart: daysFrom(today, -1),
+    periodEnd: daysFrom(today, 6),
+    email: true,
+    sms: true,
+    attachmentId: null,
+  });
 }

@@ -154,6 +154,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       monitor: 'cra@demo.cdms',
       dataManager: 'dm@demo.cdms',
       coordinatorSiteId: siteIds.get('02') as number,
+      investigatorSiteId: siteIds.get('01') as number,
     });
     // Last of all: the delivery history of the notifications every step above raised.
     await seedDemoNotificationHistory(db);
