@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentSchema } from './attachments.ts';
 import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { roleSchema } from './roles.ts';
 
@@ -26,13 +27,15 @@ import { roleSchema } from './roles.ts';
  *   GET  /matrix                           DM, ADMIN: users × published modules (trainingMatrixQuerySchema)
  *   GET  /matrix/download                  DM, ADMIN: the same as CSV
  *   PUT  /settings                         DM, ADMIN (trainingSettingsRequestSchema) → TrainingSettings
- * Attachments: not stored here; a module's id is the key another store links files to.
+ * Attachments: uploaded to the study's attachment store (`attachments.ts`) and owned by the module
+ * saved with their ids; members download them there (audited).
  */
 
 export const TRAINING_TITLE_MAX = 200;
 export const TRAINING_CONTENT_MAX = 200_000;
 export const TRAINING_QUESTIONS_MAX = 20;
 export const TRAINING_OPTIONS_MAX = 6;
+export const TRAINING_ATTACHMENTS_MAX = 10;
 
 export const trainingStates = ['draft', 'published'] as const;
 export type TrainingState = (typeof trainingStates)[number];
@@ -67,6 +70,8 @@ export const trainingModuleRequestSchema = z.strictObject({
   roles: z.array(roleSchema).min(1).max(6),
   quiz: trainingQuizSchema.nullable(),
   state: z.enum(trainingStates),
+  /** Files uploaded to the study's attachment store that the module holds (the others it had are let go). */
+  attachmentIds: z.array(z.uuid()).max(TRAINING_ATTACHMENTS_MAX).default([]),
 });
 export type TrainingModuleRequest = z.infer<typeof trainingModuleRequestSchema>;
 
@@ -109,6 +114,7 @@ export const trainingModuleDetailSchema = trainingModuleSummarySchema.extend({
     .nullable(),
   /** Managers only: the quiz with its answers, to edit. */
   editableQuiz: trainingQuizSchema.nullable(),
+  attachments: z.array(attachmentSchema),
   canManage: z.boolean(),
 });
 export type TrainingModuleDetail = z.infer<typeof trainingModuleDetailSchema>;

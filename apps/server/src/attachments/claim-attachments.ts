@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
-/** The documents that own attachments; eTraining adds its kind here. */
-export type AttachmentOwnerKind = 'guideline' | 'task_notice';
+/** The documents that own attachments. */
+export type AttachmentOwnerKind = 'guideline' | 'task_notice' | 'training_module';
 
 /**
  * Makes `attachmentIds` the attachments of one document, in the caller's transaction: each must be of

@@ -1,9 +1,11 @@
 import type { TrainingModuleRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { uploadAttachment } from '../attachments/upload-attachment.ts';
 import type { Database } from '../db/schema.ts';
 import { completeTraining } from '../training/complete-training.ts';
 import { saveTrainingModule } from '../training/save-training-module.ts';
 import { submitTrainingQuiz } from '../training/submit-training-quiz.ts';
+import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
 import { actingAs } from './demo-subjects.ts';
 
 /** The living demo's two training modules (issue 18 item 5), as the data manager writes them. */
@@ -17,6 +19,7 @@ export const demoTrainingModules = {
       '<p>모든 입력과 변경은 감사 추적에 기록됩니다.</p>',
     roles: ['PI', 'SI', 'CRC'],
     state: 'published',
+    attachmentIds: [] as string[],
     quiz: {
       passMark: 60,
       questions: [
@@ -45,6 +48,7 @@ export const demoTrainingModules = {
       '<p>발견한 문제는 쿼리로 남기고 기관 담당자의 답변을 확인한 뒤 종료합니다.</p>',
     roles: ['CRA'],
     state: 'published',
+    attachmentIds: [] as string[],
     quiz: null,
   },
 } satisfies Record<string, TrainingModuleRequest>;
@@ -66,9 +70,28 @@ export async function seedDemoTraining(
       'demo-seed',
     );
   const dm = await as(input.dataManager);
+  // The eCRF course comes with a handout to print (a generated PDF, like the guidelines' documents).
+  const handout = await uploadAttachment(db, dm.actor, dm.principal.user.id, input.studyId, {
+    name: 'eCRF_입력_교육_자료.pdf',
+    bytes: await renderDemoDocumentPdf({
+      title: 'eCRF 입력 교육 자료',
+      version: '1.0',
+      sections: [
+        {
+          heading: '저장과 수정',
+          lines: ['저장한 값을 고칠 때는 수정 사유를 입력합니다.', '모든 변경은 감사 추적에 남습니다.'],
+        },
+        {
+          heading: '쿼리 답변',
+          lines: ['쿼리에는 근거 문서를 확인한 뒤 답변하고, 필요하면 값을 수정합니다.'],
+        },
+        { heading: '방문 허용 범위', lines: ['방문일이 허용 범위를 벗어나면 프로토콜 이탈로 보고됩니다.'] },
+      ],
+    }),
+  });
   const ecrf = await saveTrainingModule(db, dm.principal, dm.actor, {
     studyId: input.studyId,
-    request: demoTrainingModules.ecrf,
+    request: { ...demoTrainingModules.ecrf, attachmentIds: [handout.id] },
   });
   const monitoring = await saveTrainingModule(db, dm.principal, dm.actor, {
     studyId: input.studyId,

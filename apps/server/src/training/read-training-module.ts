@@ -1,5 +1,6 @@
-import type { TrainingModuleDetail } from '@cdms/contract';
+import type { Attachment, TrainingModuleDetail } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { presentAttachment } from '../attachments/present-attachment.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -34,10 +35,24 @@ export async function findModuleFor(
   return row;
 }
 
+/** The files a module holds, in the order they were added. */
+export async function moduleAttachments(db: Kysely<Database>, moduleId: number): Promise<Attachment[]> {
+  const rows = await db
+    .selectFrom('attachments')
+    .select(['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'])
+    .where('owner_kind', '=', 'training_module')
+    .where('owner_id', '=', moduleId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(presentAttachment);
+}
+
 export function presentModuleDetail(
   row: ModuleWithCompletion,
   principal: Principal,
   studyId: number,
+  attachments: Attachment[],
 ): TrainingModuleDetail {
   const canManage = can(principal, 'training.manage', { studyId });
   return {
@@ -53,6 +68,7 @@ export function presentModuleDetail(
         }
       : null,
     editableQuiz: canManage ? row.quiz : null,
+    attachments,
     canManage,
   };
 }
@@ -63,5 +79,6 @@ export async function readTrainingModule(
   studyId: number,
   moduleId: number,
 ): Promise<TrainingModuleDetail> {
-  return presentModuleDetail(await findModuleFor(db, principal, studyId, moduleId), principal, studyId);
+  const row = await findModuleFor(db, principal, studyId, moduleId);
+  return presentModuleDetail(row, principal, studyId, await moduleAttachments(db, moduleId));
 }

@@ -1,6 +1,7 @@
 import type { TrainingModuleDetail, TrainingModuleRequest } from '@cdms/contract';
 import { isBlankRichText } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { claimAttachments } from '../attachments/claim-attachments.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { can } from '../auth/permissions.ts';
@@ -9,7 +10,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, TrainingModuleRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { sanitizeRichText } from '../notices/sanitize-html.ts';
-import { findModuleFor, presentModuleDetail } from './read-training-module.ts';
+import { findModuleFor, moduleAttachments, presentModuleDetail } from './read-training-module.ts';
 
 /** What the audit trail keeps of a module: everything but the (possibly long) body, which it hashes by length. */
 function audited(module: {
@@ -57,6 +58,7 @@ export async function saveTrainingModule(
   if (request.quiz?.questions.some((question) => question.answer >= question.options.length))
     throw new AppError(422, 'training_quiz_invalid');
   const roles = [...new Set(request.roles)];
+  const attachmentIds = [...new Set(request.attachmentIds)];
   const values = {
     title: request.title,
     content_html: contentHtml,
@@ -80,13 +82,19 @@ export async function saveTrainingModule(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await claimAttachments(
+        trx,
+        { kind: 'training_module', id: created.id, studyId },
+        principal.user.id,
+        attachmentIds,
+      );
       await recordAudit(trx, actor, {
         type: 'training_module.created',
         entityType: 'training_module',
         entityId: created.id,
         studyId,
         before: null,
-        after: audited({ ...values, version: 1 }),
+        after: { ...audited({ ...values, version: 1 }), attachmentIds },
       });
       return created.id;
     }
@@ -98,11 +106,23 @@ export async function saveTrainingModule(
       .forUpdate()
       .executeTakeFirst();
     if (!before) throw new AppError(404, 'not_found');
-    const version =
-      before.published_at !== null && !sameContent(before, values) ? before.version + 1 : before.version;
+    const attachedBefore = (
+      await trx
+        .selectFrom('attachments')
+        .select('id')
+        .where('owner_kind', '=', 'training_module')
+        .where('owner_id', '=', before.id)
+        .execute()
+    )
+      .map((file) => file.id)
+      .sort();
+    // The files are content too: a published module that changes them is a new version.
+    const sameFiles = JSON.stringify(attachedBefore) === JSON.stringify([...attachmentIds].sort());
+    const sameAll = sameContent(before, values) && sameFiles;
+    const version = before.published_at !== null && !sameAll ? before.version + 1 : before.version;
     const unchanged =
       version === before.version &&
-      sameContent(before, values) &&
+      sameAll &&
       before.state === values.state &&
       JSON.stringify([...before.roles].sort()) === JSON.stringify([...roles].sort());
     if (unchanged) return before.id;
@@ -118,15 +138,22 @@ export async function saveTrainingModule(
       })
       .where('id', '=', before.id)
       .execute();
+    await claimAttachments(
+      trx,
+      { kind: 'training_module', id: before.id, studyId },
+      principal.user.id,
+      attachmentIds,
+    );
     await recordAudit(trx, actor, {
       type: 'training_module.updated',
       entityType: 'training_module',
       entityId: before.id,
       studyId,
-      before: audited(before),
-      after: audited({ ...values, version }),
+      before: { ...audited(before), attachmentIds: attachedBefore },
+      after: { ...audited({ ...values, version }), attachmentIds },
     });
     return before.id;
   });
-  return presentModuleDetail(await findModuleFor(db, principal, studyId, id), principal, studyId);
+  const row = await findModuleFor(db, principal, studyId, id);
+  return presentModuleDetail(row, principal, studyId, await moduleAttachments(db, id));
 }

@@ -158,6 +158,70 @@ describeWithDatabase('eTraining', (database) => {
       expect((await as('pi', 'GET', `${base()}/modules/${created.id}/certificate.pdf`)).statusCode).toBe(409);
     });
 
+    it('holds files from the attachment store: members download them (audited), a change is a new version', async () => {
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
+      const boundary = '----cdms-training-boundary';
+      const upload = (who: string) =>
+        app.inject({
+          method: 'POST',
+          url: `/api/studies/${studyId}/attachments`,
+          payload: Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="handout.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+            ),
+            pdf,
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ]),
+          headers: {
+            ...(session[who]?.headers ?? {}),
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+        });
+      const uploaded = await upload('dm');
+      expect(uploaded.statusCode, uploaded.body).toBe(201);
+      const fileId = uploaded.json().id as string;
+      const created = await as(
+        'dm',
+        'POST',
+        `${base()}/modules`,
+        module({ title: 'With a handout', attachmentIds: [fileId] }),
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const detail = created.json();
+      expect(detail.attachments).toEqual([expect.objectContaining({ id: fileId, fileName: 'handout.pdf' })]);
+      // A required reader sees it and downloads the same bytes, audited.
+      const read = await as('crc', 'GET', `${base()}/modules/${detail.id}`);
+      expect(read.json().attachments.map((file: { id: string }) => file.id)).toEqual([fileId]);
+      const download = await as('crc', 'GET', `/api/studies/${studyId}/attachments/${fileId}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(pdf)).toBe(true);
+      // Someone else's upload cannot be taken: 422, nothing changes.
+      const others = (await upload('admin')).json().id as string;
+      const refused = await as(
+        'dm',
+        'PUT',
+        `${base()}/modules/${detail.id}`,
+        module({ title: 'With a handout', attachmentIds: [fileId, others] }),
+      );
+      expect(refused.statusCode).toBe(422);
+      // Taking the file off a published module is a change of content: a new version.
+      const changed = await as(
+        'dm',
+        'PUT',
+        `${base()}/modules/${detail.id}`,
+        module({ title: 'With a handout', attachmentIds: [] }),
+      );
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json()).toMatchObject({ version: detail.version + 1, attachments: [] });
+      // Retired for the tests below (it is required for the site roles).
+      await as(
+        'dm',
+        'PUT',
+        `${base()}/modules/${detail.id}`,
+        module({ title: 'With a handout', state: 'draft' }),
+      );
+    });
+
     it('gives a certificate PDF with the Korean font, the name, module, version and time in UTC+9', async () => {
       const created = (
         await as(

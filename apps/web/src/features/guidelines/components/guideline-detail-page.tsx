@@ -8,9 +8,9 @@ import { Button } from '../../../components/button.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { formatFileSize } from '../../../lib/upload-attachment.ts';
 import { useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
-  formatFileSize,
   GUIDELINE_PK_PARAM,
   guidelineDetailUrl,
   guidelineListUrl,

@@ -1,5 +1,4 @@
 import {
-  ATTACHMENT_ACCEPT,
   type Attachment,
   GUIDELINE_TITLE_MAX,
   type GuidelineDetail,
@@ -9,29 +8,20 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import type { Editor } from '@tiptap/react';
-import {
-  type ChangeEvent,
-  type ComponentType,
-  type FormEvent,
-  useCallback,
-  useId,
-  useRef,
-  useState,
-} from 'react';
+import { type ComponentType, type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
+import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../auth/api/me.ts';
 import { useGuideline, useGuidelineCommand, useGuidelines } from '../api/guidelines.ts';
-import { AttachmentTooLargeError, uploadAttachment } from '../api/upload-attachment.ts';
 import { DEFAULT_GUIDELINE_FILTERS } from '../lib/guideline-filters.ts';
 import {
-  formatFileSize,
   GUIDELINE_PK_PARAM,
   guidelineDetailUrl,
   guidelineListUrl,
@@ -140,35 +130,10 @@ function GuidelineForm({
   const [attachments, setAttachments] = useState<Attachment[]>(guideline?.attachments ?? []);
   const [uploading, setUploading] = useState(false);
   const editorRef = useRef<Editor | null>(null);
-  const fileInputRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const onEditor = useCallback((editor: Editor | null) => {
     editorRef.current = editor;
   }, []);
-
-  async function addFiles(event: ChangeEvent<HTMLInputElement>) {
-    const files = [...(event.target.files ?? [])];
-    event.target.value = '';
-    setUploading(true);
-    try {
-      for (const file of files) {
-        try {
-          const uploaded = await uploadAttachment(studyId, file);
-          setAttachments((current) => [...current, uploaded]);
-        } catch (error) {
-          const message =
-            error instanceof AttachmentTooLargeError
-              ? t('form.tooLarge')
-              : error instanceof Error
-                ? error.message
-                : String(error);
-          await alert.alert({ message: `${file.name}: ${message}` });
-        }
-      }
-    } finally {
-      setUploading(false);
-    }
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -314,42 +279,13 @@ function GuidelineForm({
             {t('detail.attachments')}
           </label>
           <div className={styles.grow}>
-            {/* The browser's own file button speaks the browser's language; ours speaks the page's. */}
-            <input
-              ref={fileInputRef}
-              id={`${id}-files`}
-              className={styles.visuallyHidden}
-              type="file"
-              multiple
-              accept={ATTACHMENT_ACCEPT}
-              disabled={uploading}
-              onChange={(event) => void addFiles(event)}
+            <AttachmentPicker
+              studyId={studyId}
+              inputId={`${id}-files`}
+              attachments={attachments}
+              onChange={setAttachments}
+              onUploading={setUploading}
             />
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={uploading}
-              onClick={() => fileInputRef.current?.click()}
-            >
-              {t('form.chooseFiles')}
-            </Button>
-            <p className={styles.muted}>{uploading ? t('form.uploading') : t('form.fileHint')}</p>
-            <ul className={styles.fileList}>
-              {attachments.map((file) => (
-                <li key={file.id}>
-                  {file.fileName} <span className={styles.muted}>({formatFileSize(file.size)})</span>{' '}
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    onClick={() =>
-                      setAttachments((current) => current.filter((other) => other.id !== file.id))
-                    }
-                  >
-                    {t('form.removeFile')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
           </div>
         </div>
         <p className={styles.muted}>{t('form.draftNote')}</p>

@@ -28,9 +28,3 @@ export function readId(raw: string | null | undefined): number | null {
   const id = Number(raw);
   return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
 }
-
-/** A size in bytes as people read it (KB below 1 MB). */
-export function formatFileSize(size: number): string {
-  if (size < 1024 * 1024) return `${Math.max(1, Math.round(size / 1024))} KB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MB`;
-}

@@ -1,5 +1,4 @@
 import type { TaskNotice, TaskNoticeListResponse, TaskNoticeWrite } from '@cdms/contract';
-import { ATTACHMENT_MAX_BYTES, type Attachment } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -26,12 +25,4 @@ export function useCreateTaskNotice(studyId: number) {
       apiRequest<TaskNotice>(`/api/studies/${studyId}/task-notices`, { method: 'POST', body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: taskNoticeQueryKeys.study(studyId) }),
   });
-}
-
-/** One attachment (multipart field `file`); the server decides its type from the bytes. */
-export async function uploadTaskNoticeAttachment(studyId: number, file: File): Promise<Attachment> {
-  if (file.size > ATTACHMENT_MAX_BYTES) throw new Error('too_large');
-  const formData = new FormData();
-  formData.append('file', file);
-  return apiRequest<Attachment>(`/api/studies/${studyId}/attachments`, { method: 'POST', formData });
 }

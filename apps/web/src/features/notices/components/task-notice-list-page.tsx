@@ -25,8 +25,9 @@ import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { uploadAttachment } from '../../../lib/upload-attachment.ts';
 import { useMe } from '../../auth/api/me.ts';
-import { uploadTaskNoticeAttachment, useCreateTaskNotice, useTaskNotices } from '../api/task-notices.ts';
+import { useCreateTaskNotice, useTaskNotices } from '../api/task-notices.ts';
 import { readId } from '../lib/notice-urls.ts';
 import { NoticeTabs } from './notice-tabs.tsx';
 import styles from './notices.module.css';
@@ -176,7 +177,7 @@ function TaskNoticeForm({ studyId, onDone }: { studyId: number; onDone: () => vo
     if (!file) return;
     setUploading(true);
     try {
-      setAttachment(await uploadTaskNoticeAttachment(studyId, file));
+      setAttachment(await uploadAttachment(studyId, file));
     } catch (error) {
       await alert.alert({
         message: error instanceof ApiError ? error.message : t('tasks.form.tooLarge'),

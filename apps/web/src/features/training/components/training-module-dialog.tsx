@@ -1,3 +1,4 @@
+import type { Attachment } from '@cdms/contract';
 import {
   roles as allRoles,
   isBlankRichText,
@@ -12,6 +13,7 @@ import {
 import type { Editor } from '@tiptap/react';
 import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -72,6 +74,8 @@ function ModuleForm({ studyId, existing }: { studyId: number; existing: Training
   );
   const [passMark, setPassMark] = useState(String(existing?.editableQuiz?.passMark ?? 80));
   const [error, setError] = useState<string | null>(null);
+  const [attachments, setAttachments] = useState<Attachment[]>(existing?.attachments ?? []);
+  const [uploading, setUploading] = useState(false);
 
   function changeQuestion(index: number, change: Partial<TrainingQuestion>) {
     setQuestions(questions.map((question, at) => (at === index ? { ...question, ...change } : question)));
@@ -96,6 +100,7 @@ function ModuleForm({ studyId, existing }: { studyId: number; existing: Training
       contentHtml,
       roles,
       state,
+      attachmentIds: attachments.map((file) => file.id),
       quiz: withQuiz
         ? {
             passMark: mark,
@@ -164,6 +169,18 @@ function ModuleForm({ studyId, existing }: { studyId: number; existing: Training
           initialHtml={existing?.contentHtml ?? ''}
           labelledBy={`${id}-content`}
           onEditor={onEditor}
+        />
+      </div>
+      <div className={listStyles.field}>
+        <label className={listStyles.label} htmlFor={`${id}-files`}>
+          {t('dialog.attachments')}
+        </label>
+        <AttachmentPicker
+          studyId={studyId}
+          inputId={`${id}-files`}
+          attachments={attachments}
+          onChange={setAttachments}
+          onUploading={setUploading}
         />
       </div>
       <label className={styles.checkbox}>
@@ -260,7 +277,7 @@ function ModuleForm({ studyId, existing }: { studyId: number; existing: Training
         <Button variant="secondary" onClick={() => modals.close(TRAINING_MODULE_MODAL)}>
           {t('dialog.cancel')}
         </Button>
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={save.isPending || uploading}>
           {t('dialog.save')}
         </Button>
       </div>

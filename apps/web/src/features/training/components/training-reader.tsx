@@ -1,9 +1,11 @@
 import type { TrainingResult } from '@cdms/contract';
+import { attachmentDownloadPath } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { formatFileSize } from '../../../lib/upload-attachment.ts';
 import { useCompleteTraining, useSubmitQuiz, useTrainingModule } from '../api/training.ts';
 import styles from './training.module.css';
 import { TrainingStatusBadge } from './training-status.tsx';
@@ -82,6 +84,21 @@ export function TrainingReader({
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
         dangerouslySetInnerHTML={{ __html: data.contentHtml }}
       />
+      {data.attachments.length > 0 ? (
+        <div className={styles.attachments}>
+          <h3 className={styles.quizTitle}>{t('reader.attachments')}</h3>
+          <ul>
+            {data.attachments.map((file) => (
+              <li key={file.id}>
+                <a href={attachmentDownloadPath(studyId, file.id)} download={file.fileName}>
+                  {file.fileName}
+                </a>{' '}
+                <span className={styles.muted}>({formatFileSize(file.size)})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {!published ? <p className={styles.muted}>{t('reader.draft')}</p> : null}
       {published && quiz ? (
         <form className={styles.quiz} onSubmit={(event) => void sendQuiz(event)} noValidate>
