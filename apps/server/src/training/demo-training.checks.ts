@@ -40,6 +40,13 @@ export function demoTrainingChecks(database: () => DatabaseHandle): void {
     ]);
     expect(modules[0]?.quiz?.questions.length).toBe(3);
     expect(modules[1]?.quiz).toBeNull();
+    // The eCRF course's handout: a PDF of the attachment store, owned by the module.
+    const files = await database()
+      .db.selectFrom('attachments')
+      .select(['owner_id', 'content_type'])
+      .where('owner_kind', '=', 'training_module')
+      .execute();
+    expect(files).toEqual([{ owner_id: modules[0]?.id, content_type: 'application/pdf' }]);
   });
 
   it('has completions for some site users but not all', async () => {
