@@ -11,9 +11,9 @@ interface ManualSection {
 }
 
 /**
- * `/help/manual`: the online manual of the screens that exist today. eTraining and support are
- * sections of it (linked with #etraining and #support) until those features exist; the app layer
- * puts the installation's support contact in `supportContact`.
+ * `/help/manual`: the online manual of the screens. eTraining and support are sections of it
+ * (linked with #etraining and #support from the task list, which belongs to no study); the app
+ * layer puts the installation's support contact in `supportContact`.
  */
 export function ManualPage({ supportContact }: { supportContact: ReactNode }) {
   const { t } = useTranslation('help');

@@ -4,8 +4,9 @@ import { paths } from '../../../app/paths.ts';
 import styles from './help-links.module.css';
 
 /**
- * Links to the help pages (spec §2 task list). eTraining and support are sections of the online
- * manual until the eTraining feature exists; the manual's support section shows the contact.
+ * Links to the help pages (spec §2 task list). The task list belongs to no study, so eTraining
+ * links to the manual's section on it, which explains each study's training page; the manual's
+ * support section shows the contact.
  */
 export function HelpLinks() {
   const { t } = useTranslation('taskList');
