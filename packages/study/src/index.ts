@@ -3,12 +3,20 @@
 export const STUDY_PACKAGE_VERSION = '0.1.0';
 
 export {
+  AUDIOGRAM_AXIS_FREQUENCIES,
+  AUDIOGRAM_DB_RANGE,
   AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
   type AudiogramBand,
   type AudiogramConduction,
   type AudiogramLayout,
+  type AudiogramPoint,
+  audiogramBandSpan,
+  audiogramDbTicks,
   audiogramLayout,
+  audiogramPoints,
+  audiogramXFraction,
+  audiogramYFraction,
 } from './engine/audiogram.ts';
 export { addDays, daysBetween, isValidDate, isValidTime, parseDate, yearsBetween } from './engine/dates.ts';
 export {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { tmPerforationStudy } from '../studies/tm-perforation/index.ts';
-import { audiogramLayout } from './audiogram.ts';
+import {
+  audiogramBandSpan,
+  audiogramDbTicks,
+  audiogramLayout,
+  audiogramPoints,
+  audiogramXFraction,
+  audiogramYFraction,
+} from './audiogram.ts';
 
 describe('the audiogram layout of the PTA form', () => {
   it("reads the first study's frequencies, threshold items and hearing bands from its definition", () => {
@@ -22,5 +29,50 @@ describe('the audiogram layout of the PTA form', () => {
 
   it('is null for a study without the form', () => {
     expect(audiogramLayout({ ...tmPerforationStudy, forms: [] })).toBeNull();
+  });
+});
+
+describe('the audiogram axes and points', () => {
+  it('puts frequency on a log axis (each octave the same width) and hearing level downwards, clamped', () => {
+    expect(audiogramXFraction(250)).toBe(0);
+    expect(audiogramXFraction(8000)).toBe(1);
+    expect(audiogramXFraction(1000)).toBeCloseTo(0.4, 10);
+    expect(audiogramXFraction(2000) - audiogramXFraction(1000)).toBeCloseTo(
+      audiogramXFraction(4000) - audiogramXFraction(2000),
+      10,
+    );
+    expect(audiogramYFraction(-10)).toBe(0);
+    expect(audiogramYFraction(120)).toBe(1);
+    expect(audiogramYFraction(55)).toBeCloseTo(0.5, 10);
+    expect(audiogramYFraction(140)).toBe(1);
+    expect(audiogramYFraction(-30)).toBe(0);
+    expect(audiogramDbTicks()).toHaveLength(14);
+  });
+
+  it('shades a band between its whole-dB limits, open bands to the edge', () => {
+    const layout = audiogramLayout(tmPerforationStudy);
+    const [normal, , , , , , profound] = layout?.bands ?? [];
+    if (!normal || !profound) throw new Error('bands missing');
+    expect(audiogramBandSpan(normal)).toEqual({ top: 0, bottom: audiogramYFraction(15.5) });
+    expect(audiogramBandSpan(profound)).toEqual({ top: audiogramYFraction(90.5), bottom: 1 });
+  });
+
+  it('reads numeric thresholds in frequency order and none for a conduction marked not done', () => {
+    const layout = audiogramLayout(tmPerforationStudy);
+    if (!layout) throw new Error('no layout');
+    const values: Record<string, unknown> = {
+      air4000: 50,
+      air500: 30,
+      air1000: '',
+      bone500: 10,
+      boneNd: true,
+    };
+    expect(audiogramPoints(layout, (key) => values[key])).toEqual({
+      air: [
+        { hz: 500, db: 30 },
+        { hz: 4000, db: 50 },
+      ],
+      bone: [],
+    });
   });
 });

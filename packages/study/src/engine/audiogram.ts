@@ -73,3 +73,66 @@ export function audiogramLayout(definition: StudyDefinition): AudiogramLayout | 
   if (frequencies.length === 0) return null;
   return { frequencies, items, bands };
 }
+
+/**
+ * The audiogram's axes, shared by the form's chart and the casebook PDF so both draw the same picture:
+ * frequency on a logarithmic axis from 250 to 8000 Hz, hearing level from −10 to 120 dB HL increasing
+ * downwards. Positions are fractions of the plot (0 = left/top, 1 = right/bottom).
+ */
+export const AUDIOGRAM_AXIS_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000] as const;
+export const AUDIOGRAM_DB_RANGE = { min: -10, max: 120, step: 10 } as const;
+
+const LOG_LOW = Math.log2(AUDIOGRAM_AXIS_FREQUENCIES[0]);
+const LOG_HIGH = Math.log2(AUDIOGRAM_AXIS_FREQUENCIES[AUDIOGRAM_AXIS_FREQUENCIES.length - 1] as number);
+
+/** Where a frequency stands across the plot (0..1). */
+export function audiogramXFraction(hz: number): number {
+  return (Math.log2(hz) - LOG_LOW) / (LOG_HIGH - LOG_LOW);
+}
+
+/** Where a hearing level stands down the plot (0..1); levels beyond the axis are drawn at its edge. */
+export function audiogramYFraction(db: number): number {
+  const clamped = Math.min(AUDIOGRAM_DB_RANGE.max, Math.max(AUDIOGRAM_DB_RANGE.min, db));
+  return (clamped - AUDIOGRAM_DB_RANGE.min) / (AUDIOGRAM_DB_RANGE.max - AUDIOGRAM_DB_RANGE.min);
+}
+
+/** The hearing levels the axis labels, every 10 dB. */
+export function audiogramDbTicks(): number[] {
+  const ticks: number[] = [];
+  for (let db = AUDIOGRAM_DB_RANGE.min; db <= AUDIOGRAM_DB_RANGE.max; db += AUDIOGRAM_DB_RANGE.step)
+    ticks.push(db);
+  return ticks;
+}
+
+/** A band's top and bottom as fractions of the plot (its limits are whole dB, inclusive). */
+export function audiogramBandSpan(band: AudiogramBand): { top: number; bottom: number } {
+  return {
+    top: audiogramYFraction(band.min === null ? AUDIOGRAM_DB_RANGE.min : band.min - 0.5),
+    bottom: audiogramYFraction(band.max === null ? AUDIOGRAM_DB_RANGE.max : band.max + 0.5),
+  };
+}
+
+export interface AudiogramPoint {
+  hz: number;
+  db: number;
+}
+
+/**
+ * The thresholds of one PTA form as points per conduction, read through `readValue(itemKey)`: numbers
+ * only, and none for a conduction the form marks not done (`airNd`, `boneNd`).
+ */
+export function audiogramPoints(
+  layout: AudiogramLayout,
+  readValue: (itemKey: string) => unknown,
+): Record<AudiogramConduction, AudiogramPoint[]> {
+  const points: Record<AudiogramConduction, AudiogramPoint[]> = { air: [], bone: [] };
+  for (const conduction of ['air', 'bone'] as const) {
+    if (readValue(`${conduction}Nd`) === true) continue;
+    for (const hz of layout.frequencies) {
+      const itemKey = layout.items[conduction].get(hz);
+      const value = itemKey === undefined ? undefined : readValue(itemKey);
+      if (typeof value === 'number' && Number.isFinite(value)) points[conduction].push({ hz, db: value });
+    }
+  }
+  return points;
+}

@@ -2,6 +2,7 @@ import {
   AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
   audiogramLayout,
+  audiogramPoints,
   type Language,
   type StudyDefinition,
 } from '@cdms/study';
@@ -90,15 +91,11 @@ function ComparedAudiograms({
   if (!layout) return null;
   if (forms.slice(0, 2).some((form) => form === undefined)) return <p>{t('loading')}</p>;
   const thresholdsOf = (values: Record<string, unknown> | undefined): Thresholds => {
-    const thresholds: Thresholds = { air: new Map(), bone: new Map() };
-    for (const conduction of ['air', 'bone'] as const) {
-      if (values?.[`${conduction}Nd`] === true) continue;
-      for (const [hz, itemKey] of layout.items[conduction]) {
-        const value = values?.[itemKey];
-        if (typeof value === 'number') thresholds[conduction].set(hz, value);
-      }
-    }
-    return thresholds;
+    const points = audiogramPoints(layout, (itemKey) => values?.[itemKey]);
+    return {
+      air: new Map(points.air.map((point) => [point.hz, point.db])),
+      bone: new Map(points.bone.map((point) => [point.hz, point.db])),
+    };
   };
   const series: AudiogramSeries[] = visits.map((visitKey, index) => ({
     key: visitKey,

@@ -1,8 +1,14 @@
 import {
+  AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
   type AudiogramConduction,
   type AudiogramLayout,
+  audiogramBandSpan,
+  audiogramDbTicks,
+  audiogramPoints,
+  audiogramXFraction,
+  audiogramYFraction,
   type Language,
 } from '@cdms/study';
 import { useId, useMemo, useSyncExternalStore } from 'react';
@@ -19,9 +25,6 @@ import styles from './audiogram.module.css';
  * chart's text alternative lists them.
  */
 
-const AXIS_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000];
-const DB_MIN = -10;
-const DB_MAX = 120;
 // The band names stand to the right of the plot, clear of the marks.
 const PLOT = { left: 64, right: 484, top: 28, bottom: 352 };
 const WIDTH = 620;
@@ -30,24 +33,19 @@ const HEIGHT = 384;
 type Ear = 'R' | 'L' | null;
 export type Thresholds = Record<AudiogramConduction, Map<number, number>>;
 
-const xOf = (hz: number) =>
-  PLOT.left +
-  ((Math.log2(hz) - Math.log2(AXIS_FREQUENCIES[0] as number)) /
-    (Math.log2(AXIS_FREQUENCIES.at(-1) as number) - Math.log2(AXIS_FREQUENCIES[0] as number))) *
-    (PLOT.right - PLOT.left);
-const yOf = (db: number) => PLOT.top + ((db - DB_MIN) / (DB_MAX - DB_MIN)) * (PLOT.bottom - PLOT.top);
-const clampDb = (db: number) => Math.min(DB_MAX, Math.max(DB_MIN, db));
+// The axes are the study package's, which the casebook PDF draws with too.
+const xOf = (hz: number) => PLOT.left + audiogramXFraction(hz) * (PLOT.right - PLOT.left);
+const yOf = (db: number) => PLOT.top + audiogramYFraction(db) * (PLOT.bottom - PLOT.top);
 const frequencyLabel = (hz: number) => (hz >= 1000 ? `${hz / 1000}k` : String(hz));
 
 /** Reads the thresholds of the visit's PTA form from the store (numbers only; a section marked not done has none). */
 function readThresholds(store: SubjectStore, visitKey: string, layout: AudiogramLayout): string {
   const values: Record<string, number> = {};
+  const points = audiogramPoints(layout, (itemKey) =>
+    store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey }),
+  );
   for (const conduction of ['air', 'bone'] as const) {
-    if (store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey: `${conduction}Nd` }) === true) continue;
-    for (const [hz, itemKey] of layout.items[conduction]) {
-      const value = store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey });
-      if (typeof value === 'number' && Number.isFinite(value)) values[`${conduction}${hz}`] = value;
-    }
+    for (const point of points[conduction]) values[`${conduction}${point.hz}`] = point.db;
   }
   // A string snapshot: equal values give an equal snapshot, so typing elsewhere does not redraw.
   return JSON.stringify(values);
@@ -145,8 +143,9 @@ export function AudiogramChart({
         <title id={titleId}>{t('audiogram.title', { ear: earName })}</title>
         <desc id={descriptionId}>{description}</desc>
         {layout.bands.map((band, index) => {
-          const top = yOf(clampDb(band.min === null ? DB_MIN : band.min - 0.5));
-          const bottom = yOf(clampDb(band.max === null ? DB_MAX : band.max + 0.5));
+          const span = audiogramBandSpan(band);
+          const top = PLOT.top + span.top * (PLOT.bottom - PLOT.top);
+          const bottom = PLOT.top + span.bottom * (PLOT.bottom - PLOT.top);
           return (
             <g key={band.code}>
               <rect
@@ -163,7 +162,7 @@ export function AudiogramChart({
             </g>
           );
         })}
-        {Array.from({ length: (DB_MAX - DB_MIN) / 10 + 1 }, (_, index) => DB_MIN + index * 10).map((db) => (
+        {audiogramDbTicks().map((db) => (
           <g key={db}>
             <line x1={PLOT.left} x2={PLOT.right} y1={yOf(db)} y2={yOf(db)} className={styles.grid} />
             <text x={PLOT.left - 8} y={yOf(db) + 4} className={styles.tick} textAnchor="end">
@@ -171,7 +170,7 @@ export function AudiogramChart({
             </text>
           </g>
         ))}
-        {AXIS_FREQUENCIES.map((hz) => (
+        {AUDIOGRAM_AXIS_FREQUENCIES.map((hz) => (
           <g key={hz}>
             <line x1={xOf(hz)} x2={xOf(hz)} y1={PLOT.top} y2={PLOT.bottom} className={styles.grid} />
             <text x={xOf(hz)} y={PLOT.top - 10} className={styles.tick} textAnchor="middle">
@@ -201,14 +200,14 @@ export function AudiogramChart({
             {entry.air.length > 1 ? (
               <polyline
                 className={entry.dashed ? `${styles.airLine} ${styles.dashed}` : styles.airLine}
-                points={entry.air.map((point) => `${xOf(point.hz)},${yOf(clampDb(point.db))}`).join(' ')}
+                points={entry.air.map((point) => `${xOf(point.hz)},${yOf(point.db)}`).join(' ')}
               />
             ) : null}
             {entry.air.map((point) => (
               <text
                 key={`air-${point.hz}`}
                 x={xOf(point.hz)}
-                y={yOf(clampDb(point.db)) + 6}
+                y={yOf(point.db) + 6}
                 className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
                 textAnchor="middle"
                 data-mark="air"
@@ -223,7 +222,7 @@ export function AudiogramChart({
                 key={`bone-${point.hz}`}
                 // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
                 x={xOf(point.hz) + (ear === 'L' ? 12 : -12)}
-                y={yOf(clampDb(point.db)) + 6}
+                y={yOf(point.db) + 6}
                 className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
                 textAnchor="middle"
                 data-mark="bone"
