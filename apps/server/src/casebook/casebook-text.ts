@@ -65,6 +65,15 @@ export const casebookText = {
   page: { ko: '{n} / {m} 페이지', en: 'Page {n} of {m}' },
   frozen: { ko: '프리징', en: 'Frozen' },
   locked: { ko: '잠금', en: 'Locked' },
+  audiogram: { ko: '청력도', en: 'Audiogram' },
+  audiogramFrequency: { ko: '주파수 (Hz)', en: 'Frequency (Hz)' },
+  audiogramLevel: { ko: '청력 역치 (dB HL)', en: 'Hearing level (dB HL)' },
+  audiogramAir: { ko: '기도', en: 'Air conduction' },
+  audiogramBone: { ko: '골도', en: 'Bone conduction' },
+  audiogramEar: { ko: '시험 귀: {ear}', en: 'Study ear: {ear}' },
+  earR: { ko: '우측', en: 'right' },
+  earL: { ko: '좌측', en: 'left' },
+  earUnknown: { ko: '미입력', en: 'not recorded' },
 } satisfies Record<string, Text>;
 
 export const holdLevelText: Record<'form' | 'subject' | 'site' | 'study', Text> = {

@@ -168,6 +168,18 @@ describeWithDatabase('casebook PDF', (database) => {
 
     subjects.unsigned = await newSubject('si', site1, 'UNS');
     await save('si', subjects.unsigned.id, 'v1', 'demographicInfo', { birthDate: '1991-01-01', gender: 'M' });
+    // The audiogram (issue 19 item 3): the treated ear is the left, so its marks are X and >.
+    await save('si', subjects.unsigned.id, 'v1', 'diseaseBasicInfo', { applicationSite: 'L' });
+    await save('si', subjects.unsigned.id, 'v1', 'ptaTest', {
+      air500: 35,
+      air1000: 40,
+      air2000: 45,
+      air4000: 55,
+      bone500: 10,
+      bone1000: 15,
+      bone2000: 20,
+      bone4000: 25,
+    });
 
     subjects.invalidated = await newSubject('si', site1, 'INV');
     await save('si', subjects.invalidated.id, 'v1', 'demographicInfo', {
@@ -324,6 +336,25 @@ describeWithDatabase('casebook PDF', (database) => {
     expect(signature.invalidated_reason).toBeTruthy();
     expect(invalidated).toContain(compact('Signature invalidated on'));
     expect(invalidated).toContain(compact(signature.invalidated_reason ?? ''));
+  });
+
+  it("draws the PTA form as an audiogram in the treated ear's symbols, and none without thresholds", async () => {
+    const withPta = pdfText((await download('pi', casebookUrl(subjects.unsigned.id))).rawPayload, '-raw');
+    const figure = withPta.slice(withPta.indexOf('청력도'));
+    expect(withPta).toContain('청력도');
+    expect(compact(figure)).toContain(compact('청력 역치 (dB HL)'));
+    expect(figure).toContain('시험 귀: 좌측');
+    // Four air marks and four bone marks, the left ear's: X joined by a line, and >.
+    // Each mark is a piece of text of its own (the legend is one line: "X 기도 > 골도 …").
+    const marks = (figure.split('시험 귀')[0] ?? '').split('\n').map((line) => line.trim());
+    expect(marks.filter((line) => line === 'X')).toHaveLength(4);
+    expect(marks.filter((line) => line === '>')).toHaveLength(4);
+    expect(marks.filter((line) => line === 'O' || line === '<')).toHaveLength(0);
+    const english = pdfText((await download('pi', casebookUrl(subjects.unsigned.id, '?lang=en'))).rawPayload);
+    expect(english).toContain('Hearing level (dB HL)');
+    expect(english).toContain('Study ear: left');
+    // The full subject has no PTA thresholds: no figure.
+    expect(pdfText((await download('pi', casebookUrl(subjects.full.id))).rawPayload)).not.toContain('청력도');
   });
 
   it('zips one PDF per subject of the site, and only that site', async () => {

@@ -1,5 +1,9 @@
 import { isSigningForm } from '@cdms/contract';
 import {
+  AUDIOGRAM_EAR_SOURCE,
+  AUDIOGRAM_FORM_KEY,
+  audiogramLayout,
+  audiogramPoints,
   getFormLayout,
   getItemCodes,
   type ItemDefinition,
@@ -20,6 +24,7 @@ import {
   subjectStatusText,
   casebookText as T,
 } from './casebook-text.ts';
+import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
 
 /**
@@ -343,6 +348,35 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
   doc.end();
   return doc;
 
+  /** The PTA form's thresholds as an audiogram under its table, in the treated ear's symbols. */
+  function printAudiogram(form: CasebookForm): void {
+    const layout = audiogramLayout(definition);
+    if (!layout) return;
+    const points = audiogramPoints(layout, (itemKey) => form.values.get(itemKey)?.value);
+    if (points.air.length === 0 && points.bone.length === 0) return;
+    const earForm = formsByKey.get(`${AUDIOGRAM_EAR_SOURCE.visitKey}|${AUDIOGRAM_EAR_SOURCE.formKey}`);
+    const earValue = earForm?.values.get(AUDIOGRAM_EAR_SOURCE.itemKey)?.value;
+    const width = Math.min(CONTENT_WIDTH, 420);
+    const height = audiogramHeight(width) + 18;
+    ensureSpace(height);
+    doc.font(FONT.bold).fontSize(9.5).fillColor(COLOR.heading).text(text(T.audiogram), PAGE.left, doc.y);
+    const top = doc.y + 2;
+    drawAudiogram(doc, {
+      layout,
+      points,
+      ear: earValue === 'R' || earValue === 'L' ? earValue : null,
+      language: lang,
+      fonts: FONT,
+      x: PAGE.left + (CONTENT_WIDTH - width) / 2,
+      y: top,
+      width,
+    });
+    doc.y = top + audiogramHeight(width);
+    doc.x = PAGE.left;
+    doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+    doc.moveDown(0.6);
+  }
+
   function printForm(form: CasebookForm): void {
     const layout = getFormLayout(definition, form.visitKey, form.formKey);
     const formDefinition = layout?.form;
@@ -405,6 +439,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
       }
     }
     flushPlainRows();
+    if (form.formKey === AUDIOGRAM_FORM_KEY) printAudiogram(form);
 
     const queries = subject.queries.filter(
       ({ query }) => query.visit_key === form.visitKey && query.form_key === form.formKey,
