@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.ts';
 import { findGuidelineForWrite } from './find-guideline-for-write.ts';
 import { getGuideline } from './get-guideline.ts';
 import { requireGuidelineWriter } from './guideline-access.ts';
+import { retirePublishedGuideline } from './retire-guideline.ts';
 
 /**
  * Publishes a draft: every member sees it from now on. A draft that is a new version of a published
@@ -41,21 +42,8 @@ export async function publishGuideline(
     });
     if (before.supersedes_id !== null) {
       const previous = await findGuidelineForWrite(trx, studyId, before.supersedes_id);
-      if (previous.state === 'published') {
-        await trx
-          .updateTable('guidelines')
-          .set({ state: 'retired', retired_at: now, updated_at: now })
-          .where('id', '=', previous.id)
-          .execute();
-        await recordAudit(trx, actor, {
-          type: 'guideline.retired',
-          entityType: 'guideline',
-          entityId: previous.id,
-          studyId,
-          before: { state: 'published' },
-          after: { state: 'retired', version: previous.version, supersededBy: guidelineId },
-        });
-      }
+      if (previous.state === 'published')
+        await retirePublishedGuideline(trx, actor, studyId, previous, now, guidelineId);
     }
   });
   return getGuideline(db, principal, studyId, guidelineId);

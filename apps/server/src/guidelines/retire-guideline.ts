@@ -1,5 +1,5 @@
 import type { GuidelineDetail } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -22,20 +22,38 @@ export async function retireGuideline(
   await inTransaction(db, async (trx) => {
     const before = await findGuidelineForWrite(trx, studyId, guidelineId);
     if (before.state !== 'published') throw new AppError(409, 'guideline_not_published');
-    const now = new Date();
-    await trx
-      .updateTable('guidelines')
-      .set({ state: 'retired', retired_at: now, updated_at: now })
-      .where('id', '=', guidelineId)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'guideline.retired',
-      entityType: 'guideline',
-      entityId: guidelineId,
-      studyId,
-      before: { state: 'published' },
-      after: { state: 'retired', version: before.version },
-    });
+    await retirePublishedGuideline(trx, actor, studyId, before, new Date());
   });
   return getGuideline(db, principal, studyId, guidelineId);
+}
+
+/**
+ * The retirement itself, in the caller's transaction: by hand here, or when a new version is
+ * published (`publish-guideline.ts`, which names the version that superseded it).
+ */
+export async function retirePublishedGuideline(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  studyId: number,
+  guideline: { id: number; version: string },
+  now: Date,
+  supersededBy?: number,
+): Promise<void> {
+  await trx
+    .updateTable('guidelines')
+    .set({ state: 'retired', retired_at: now, updated_at: now })
+    .where('id', '=', guideline.id)
+    .execute();
+  await recordAudit(trx, actor, {
+    type: 'guideline.retired',
+    entityType: 'guideline',
+    entityId: guideline.id,
+    studyId,
+    before: { state: 'published' },
+    after: {
+      state: 'retired',
+      version: guideline.version,
+      ...(supersededBy === undefined ? {} : { supersededBy }),
+    },
+  });
 }
