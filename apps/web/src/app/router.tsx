@@ -257,7 +257,8 @@ export const router = createBrowserRouter([
               {
                 path: paths.guidelineRegister,
                 lazy: withTranslations(['guidelines', 'notices'], async () => ({
-                  Component: (await import('./study-pages.tsx')).GuidelineRegisterRoute,
+                  Component: (await import('../features/guidelines/components/guideline-register-page.tsx'))
+                    .GuidelineRegisterPage,
                 })),
               },
               // Task notices (issue 18): a tab of the notices.

@@ -1,6 +1,4 @@
-import { NoticeEditor } from '../components/rich-text-editor.tsx';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
-import { GuidelineRegisterPage } from '../features/guidelines/components/guideline-register-page.tsx';
 import { DashboardNoticePanel } from '../features/notices/components/dashboard-notice-panel.tsx';
 import { useStudySummary } from '../features/shell/api/get-study-summary.ts';
 import { useStudyOutlet } from './shell-layouts.tsx';
@@ -23,9 +21,4 @@ export function DashboardRoute() {
       noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}
     />
   );
-}
-
-/** `/guideline/register/:studyId`: the guideline form with the notices' rich-text editor. */
-export function GuidelineRegisterRoute() {
-  return <GuidelineRegisterPage editor={NoticeEditor} />;
 }

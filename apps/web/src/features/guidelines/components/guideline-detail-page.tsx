@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { listStyles } from '../../../components/list-page.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -55,9 +56,9 @@ function GuidelineDetailView({ studyId, guidelineId }: { studyId: number; guidel
     body = <GuidelineArticle guideline={guideline.data} studyId={studyId} menuType={menuType} />;
   }
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <div className={styles.pageHeader}>
-        <h1 id={headingId} className={styles.pageTitle}>
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
           {t('title')}
         </h1>
       </div>

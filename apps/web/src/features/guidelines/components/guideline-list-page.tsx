@@ -127,9 +127,9 @@ function GuidelineList({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <div className={styles.pageHeader}>
-        <h1 id={headingId} className={styles.pageTitle}>
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
           {t('title')}
         </h1>
         {data?.canWrite && (

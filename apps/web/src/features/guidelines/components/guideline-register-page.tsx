@@ -8,7 +8,7 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import type { Editor } from '@tiptap/react';
-import { type ComponentType, type FormEvent, useCallback, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -16,6 +16,8 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
+import { listStyles } from '../../../components/list-page.tsx';
+import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../auth/api/me.ts';
@@ -30,15 +32,8 @@ import {
 } from '../lib/guideline-urls.ts';
 import styles from './guidelines.module.css';
 
-/** The rich-text editor the app hands in (the notices' TipTap editor; features do not import each other). */
-export type RichTextEditor = ComponentType<{
-  initialHtml: string;
-  labelledBy: string;
-  onEditor: (editor: Editor | null) => void;
-}>;
-
 /** `/guideline/register/:studyId` (and `?guideline-pk=` to edit a draft). */
-export function GuidelineRegisterPage({ editor }: { editor: RichTextEditor }) {
+export function GuidelineRegisterPage() {
   const { t } = useTranslation('guidelines');
   const studyId = readId(useParams().studyId);
   const [searchParams] = useSearchParams();
@@ -46,17 +41,17 @@ export function GuidelineRegisterPage({ editor }: { editor: RichTextEditor }) {
   const guidelineId = rawId === null ? undefined : readId(rawId);
   if (studyId === null || guidelineId === null) return <Navigate to={paths.notFound} replace />;
   return guidelineId === undefined ? (
-    <CreateGuideline studyId={studyId} editor={editor} />
+    <CreateGuideline studyId={studyId} />
   ) : (
-    <EditGuideline studyId={studyId} guidelineId={guidelineId} editor={editor} title={t('form.editTitle')} />
+    <EditGuideline studyId={studyId} guidelineId={guidelineId} title={t('form.editTitle')} />
   );
 }
 
 function Message({ title, text }: { title: string; text: string }) {
   return (
-    <section className={styles.page}>
-      <div className={styles.pageHeader}>
-        <h1 className={styles.pageTitle}>{title}</h1>
+    <section className={listStyles.page}>
+      <div className={listStyles.pageHeader}>
+        <h1 className={listStyles.pageTitle}>{title}</h1>
       </div>
       <p className={`${styles.card} ${styles.state}`} role="alert">
         {text}
@@ -65,25 +60,23 @@ function Message({ title, text }: { title: string; text: string }) {
   );
 }
 
-function CreateGuideline({ studyId, editor }: { studyId: number; editor: RichTextEditor }) {
+function CreateGuideline({ studyId }: { studyId: number }) {
   const { t } = useTranslation('guidelines');
   const me = useMe();
   // Whether this user may write is the server's answer (`canWrite` of the list).
   const list = useGuidelines(studyId, DEFAULT_GUIDELINE_FILTERS);
   if (!me.data || !list.data) return <p className={styles.state}>{t('loading', { ns: 'common' })}</p>;
   if (!list.data.canWrite) return <Message title={t('form.title')} text={t('form.forbidden')} />;
-  return <GuidelineForm studyId={studyId} author={me.data.user.name} editor={editor} />;
+  return <GuidelineForm studyId={studyId} author={me.data.user.name} />;
 }
 
 function EditGuideline({
   studyId,
   guidelineId,
-  editor,
   title,
 }: {
   studyId: number;
   guidelineId: number;
-  editor: RichTextEditor;
   title: string;
 }) {
   const { t } = useTranslation('guidelines');
@@ -98,7 +91,6 @@ function EditGuideline({
       studyId={studyId}
       author={guideline.data.writer}
       guideline={guideline.data}
-      editor={editor}
     />
   );
 }
@@ -107,12 +99,10 @@ function GuidelineForm({
   studyId,
   author,
   guideline,
-  editor: EditorComponent,
 }: {
   studyId: number;
   author: string;
   guideline?: GuidelineDetail;
-  editor: RichTextEditor;
 }) {
   const { t } = useTranslation('guidelines');
   const alert = useAlert();
@@ -182,9 +172,9 @@ function GuidelineForm({
   }
 
   return (
-    <section className={styles.page} aria-labelledby={`${id}-heading`}>
-      <div className={styles.pageHeader}>
-        <h1 id={`${id}-heading`} className={styles.pageTitle}>
+    <section className={listStyles.page} aria-labelledby={`${id}-heading`}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={`${id}-heading`} className={listStyles.pageTitle}>
           {t(guideline ? 'form.editTitle' : 'form.title')}
         </h1>
       </div>
@@ -267,7 +257,7 @@ function GuidelineForm({
             {t('form.content')}
           </span>
           <div className={styles.grow}>
-            <EditorComponent
+            <NoticeEditor
               initialHtml={guideline?.contentHtml ?? ''}
               labelledBy={`${id}-content`}
               onEditor={onEditor}
