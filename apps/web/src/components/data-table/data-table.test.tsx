@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n.ts';
 import { hiddenColumnsKey } from './column-visibility.ts';
-import { DataTable, type DataTableColumn, type DataTableProps } from './data-table.tsx';
+import { DataTable, type DataTableColumn, type DataTableProps, tableLoadState } from './data-table.tsx';
 import { nextCellPosition } from './grid-keys.ts';
 
 interface Person {
@@ -62,6 +62,24 @@ beforeEach(async () => {
   await act(() => i18n.changeLanguage('en'));
 });
 afterEach(cleanup);
+
+describe('tableLoadState', () => {
+  it('is busy while fetching and shows a failure with a retry only when no rows are left', () => {
+    const refetch = vi.fn();
+    const failed = { isFetching: false, error: new Error('서버 오류'), data: undefined, refetch };
+    const state = tableLoadState(failed, '불러오지 못했습니다');
+    expect(state.busy).toBe(false);
+    expect(state.error).toMatchObject({ title: '불러오지 못했습니다', detail: '서버 오류' });
+    state.error?.onRetry();
+    expect(refetch).toHaveBeenCalledTimes(1);
+    // A failed refresh keeps the rows on screen: no error in their place.
+    expect(tableLoadState({ ...failed, data: { rows: [] } }, 'x').error).toBeNull();
+    expect(tableLoadState({ isFetching: true, error: null, data: undefined, refetch }, 'x')).toEqual({
+      busy: true,
+      error: null,
+    });
+  });
+});
 
 describe('DataTable sorting', () => {
   it('server sorting: a header button asks for its sort key and the active column carries aria-sort', () => {

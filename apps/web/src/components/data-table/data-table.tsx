@@ -119,6 +119,31 @@ export interface DataTableProps<Row extends RowData, SortKey extends string = st
   expandedRow?: (row: Row) => { id: string; content: ReactNode } | null;
 }
 
+/** What `tableLoadState` reads of a list's query (TanStack Query's result). */
+interface ListQuery {
+  isFetching: boolean;
+  error: Error | null;
+  data: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * The table's `busy` and `error` from the list's query, the same way on every page: busy while a
+ * refresh runs (the previous rows stay), the failure shown with a retry only when no rows are left.
+ */
+export function tableLoadState(
+  query: ListQuery,
+  title: string,
+): { busy: boolean; error: DataTableProps<RowData>['error'] } {
+  return {
+    busy: query.isFetching,
+    error:
+      query.error && query.data === undefined
+        ? { title, detail: query.error.message, onRetry: () => void query.refetch() }
+        : null,
+  };
+}
+
 const features = tableFeatures({
   columnVisibilityFeature,
   rowSortingFeature,

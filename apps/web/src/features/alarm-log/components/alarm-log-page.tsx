@@ -9,7 +9,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import {
   FilterChoice,
@@ -193,12 +197,7 @@ function AlarmLog({ studyId }: { studyId: number }) {
         rows={data?.entries}
         rowKey={(entry) => String(entry.id)}
         rowAttributes={(entry) => ({ 'data-status': entry.status })}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('page.none')}
         summary={data ? t('page.count', { count: data.total }) : ''}

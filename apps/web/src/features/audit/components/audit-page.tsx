@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
@@ -210,12 +214,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
         rows={rows}
         rowKey={(row) => String(row.id)}
         rowAttributes={(row) => ({ 'data-event': row.eventType })}
-        busy={trail.isFetching}
-        error={
-          trail.isError && !data
-            ? { title: t('loadFailed'), detail: trail.error.message, onRetry: () => void trail.refetch() }
-            : null
-        }
+        {...tableLoadState(trail, t('loadFailed'))}
         sorting={{
           mode: 'server',
           sort: 'time',

@@ -16,7 +16,11 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -73,17 +77,8 @@ function DataExports({ studyId }: { studyId: number }) {
             rows={list.data?.exports}
             rowKey={(job) => String(job.id)}
             rowAttributes={(job) => ({ 'data-export': String(job.id) })}
-            busy={list.isFetching}
+            {...tableLoadState(list, t('page.loadFailed'))}
             fit
-            error={
-              list.isError && !list.data
-                ? {
-                    title: t('page.loadFailed'),
-                    detail: list.error.message,
-                    onRetry: () => void list.refetch(),
-                  }
-                : null
-            }
             loadingMessage={t('page.loading')}
             emptyMessage={t('list.empty')}
             pager={list.data ? { total: list.data.total, pageSize: PAGE_SIZE } : null}

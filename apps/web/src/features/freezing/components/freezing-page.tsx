@@ -12,7 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
@@ -351,16 +355,7 @@ function Freezing({ studyId }: { studyId: number }) {
         rows={sites.data?.sites}
         rowKey={(line) => String(line.siteId ?? 'study')}
         footerRows={sites.data ? [sites.data.study] : undefined}
-        busy={sites.isFetching}
-        error={
-          sites.isError && !sites.data
-            ? {
-                title: t('board.loadFailed'),
-                detail: sites.error.message,
-                onRetry: () => void sites.refetch(),
-              }
-            : null
-        }
+        {...tableLoadState(sites, t('board.loadFailed'))}
         loadingMessage={t('board.loading')}
       />
 
@@ -384,12 +379,7 @@ function Freezing({ studyId }: { studyId: number }) {
           order: filters.order,
           onSort: (column) => apply(nextSort(filters, column)),
         }}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('board.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('board.loadFailed'))}
         loadingMessage={t('board.loading')}
         emptyMessage={t('board.noData')}
         summary={data ? t('board.count', { count: data.total }) : ''}

@@ -9,7 +9,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -17,7 +21,6 @@ import {
   listStyles,
   PageSizeSelect,
 } from '../../../components/list-page.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
@@ -167,17 +170,8 @@ function GuidelineList({ studyId }: { studyId: number }) {
         columns={columns}
         rows={data?.guidelines}
         rowKey={(g) => String(g.id)}
-        busy={guidelines.isFetching}
+        {...tableLoadState(guidelines, t('list.loadFailed'))}
         fit
-        error={
-          guidelines.error && !data
-            ? {
-                title: t('list.loadFailed'),
-                detail: guidelines.error instanceof ApiError ? guidelines.error.message : '',
-                onRetry: () => void guidelines.refetch(),
-              }
-            : null
-        }
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         onRowClick={(g) => navigate(guidelineDetailUrl(studyId, g.id, menuType))}

@@ -12,7 +12,11 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -220,16 +224,7 @@ function RangesCard({
         rowAttributes={(range) => ({ 'data-retired': range.retired ? 'true' : undefined })}
         rowClassName={(range) => (range.retired ? styles.retired : undefined)}
         sorting={{ mode: 'client' }}
-        busy={ranges.isFetching}
-        error={
-          ranges.isError && !ranges.data
-            ? {
-                title: t('page.loadFailed'),
-                detail: ranges.error.message,
-                onRetry: () => void ranges.refetch(),
-              }
-            : null
-        }
+        {...tableLoadState(ranges, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('ranges.none')}
         actions={
@@ -388,12 +383,7 @@ function ResultsListing({
         columns={columns}
         rows={data?.results}
         rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.testKey}`}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('results.none')}
         summary={data ? t('results.count', { count: data.total }) : ''}

@@ -4,10 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
@@ -127,17 +130,8 @@ function NoticeList({ studyId }: { studyId: number }) {
         columns={columns}
         rows={data?.notices}
         rowKey={(notice) => String(notice.id)}
-        busy={notices.isFetching}
+        {...tableLoadState(notices, t('list.loadFailed'))}
         fit
-        error={
-          notices.error && !data
-            ? {
-                title: t('list.loadFailed'),
-                detail: notices.error instanceof ApiError ? notices.error.message : '',
-                onRetry: () => void notices.refetch(),
-              }
-            : null
-        }
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         // The whole row opens the notice for a mouse; the title link is the keyboard's way.

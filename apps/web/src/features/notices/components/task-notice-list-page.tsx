@@ -17,7 +17,11 @@ import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -122,18 +126,9 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
         columns={columns}
         rows={data?.taskNotices}
         rowKey={(n) => String(n.id)}
-        busy={list.isFetching}
+        {...tableLoadState(list, t('tasks.loadFailed'))}
         fit
         rowAttributes={(n) => ({ 'data-task-notice-id': String(n.id), 'data-state': n.state })}
-        error={
-          list.error && !data
-            ? {
-                title: t('tasks.loadFailed'),
-                detail: list.error instanceof ApiError ? list.error.message : '',
-                onRetry: () => void list.refetch(),
-              }
-            : null
-        }
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('tasks.noData')}
         summary={data ? t('list.total', { total: data.total }) : ''}

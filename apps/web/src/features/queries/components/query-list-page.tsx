@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import {
   ListDownloadButtons,
   listStyles,
@@ -249,12 +253,7 @@ function QueryList({ studyId }: { studyId: number }) {
         columns={columns}
         rows={rows}
         rowKey={(row) => String(row.id)}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('list.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('list.loadFailed'))}
         sorting={{
           mode: 'server',
           sort: filters.sort,

@@ -12,7 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -201,16 +205,7 @@ function Sdv({ studyId }: { studyId: number }) {
         rowKey={(line) => String(line.siteId ?? 'study')}
         rowAttributes={(line) => ({ 'data-site': line.site })}
         footerRows={sites.data ? [sites.data.study] : undefined}
-        busy={sites.isFetching}
-        error={
-          sites.isError && !sites.data
-            ? {
-                title: t('page.loadFailed'),
-                detail: sites.error.message,
-                onRetry: () => void sites.refetch(),
-              }
-            : null
-        }
+        {...tableLoadState(sites, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
       />
 
@@ -244,12 +239,7 @@ function Sdv({ studyId }: { studyId: number }) {
               }
             : null
         }
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('page.noData')}
         summary={data ? t('page.count', { count: data.total }) : ''}

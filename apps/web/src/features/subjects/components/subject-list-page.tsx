@@ -18,6 +18,7 @@ import {
   DataTable,
   type DataTableColumn,
   type DataTableProps,
+  tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -121,12 +122,7 @@ function SubjectList({ studyId }: { studyId: number }) {
 
       <SubjectTable
         rows={data?.subjects}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('list.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('list.loadFailed'))}
         filters={filters}
         onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
         subjectUrl={(row) =>

@@ -10,7 +10,11 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { paths, studyPath } from '../../../app/paths.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
@@ -81,13 +85,8 @@ function TaskAlarms({ studyId }: { studyId: number }) {
         columns={alarmColumns(t, language, studyId, menuType, data ? (data.page - 1) * data.size : 0)}
         rows={data?.alarms}
         rowKey={(alarm) => `${alarm.subject.id}-${alarm.visitKey}`}
-        busy={alarms.isFetching}
+        {...tableLoadState(alarms, t('loadError'))}
         fit
-        error={
-          alarms.isError && !data
-            ? { title: t('loadError'), detail: alarms.error.message, onRetry: () => void alarms.refetch() }
-            : null
-        }
         loadingMessage={t('loading')}
         emptyMessage={filters.state === null && filters.siteId === null ? t('emptyAll') : t('emptyFiltered')}
         summary={data ? t('total', { count: data.total }) : ''}

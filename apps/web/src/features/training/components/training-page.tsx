@@ -6,7 +6,11 @@ import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  tableLoadState,
+} from '../../../components/data-table/data-table.tsx';
 import { FilterChoice, FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -160,12 +164,7 @@ function Training({ studyId }: { studyId: number }) {
         rowKey={(row) => String(row.id)}
         rowAttributes={(row) => ({ 'data-status': row.myStatus })}
         sorting={{ mode: 'client' }}
-        busy={list.isFetching}
-        error={
-          list.isError && !data
-            ? { title: t('page.loadFailed'), detail: list.error.message, onRetry: () => void list.refetch() }
-            : null
-        }
+        {...tableLoadState(list, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('modules.none')}
         summary={data ? t('modules.count', { count: data.modules.length }) : ''}
@@ -330,16 +329,7 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
         columns={columns}
         rows={data?.rows}
         rowKey={(row) => String(row.userId)}
-        busy={matrix.isFetching}
-        error={
-          matrix.isError && !data
-            ? {
-                title: t('page.loadFailed'),
-                detail: matrix.error.message,
-                onRetry: () => void matrix.refetch(),
-              }
-            : null
-        }
+        {...tableLoadState(matrix, t('page.loadFailed'))}
         loadingMessage={t('page.loading')}
         emptyMessage={t('matrix.none')}
         summary={data ? t('matrix.count', { count: data.total }) : ''}
