@@ -67,6 +67,13 @@ export const guidelineListResponseSchema = z.object({
 });
 export type GuidelineListResponse = z.infer<typeof guidelineListResponseSchema>;
 
+/**
+ * What the reader may do with a guideline now, as the server decides it (writer, state, an open draft
+ * of a new version): edit and publish a draft; revise (new version) and retire a published one.
+ */
+export const guidelineActions = ['edit', 'publish', 'revise', 'retire'] as const;
+export type GuidelineAction = (typeof guidelineActions)[number];
+
 export const guidelineDetailSchema = guidelineSummarySchema.extend({
   contentHtml: z.string(),
   updatedAt: z.string(),
@@ -74,6 +81,9 @@ export const guidelineDetailSchema = guidelineSummarySchema.extend({
   supersedesId: z.number().int().nullable(),
   attachments: z.array(attachmentSchema),
   canEdit: z.boolean(),
+  actions: z.array(z.enum(guidelineActions)),
+  /** A draft of this guideline's next version, when one is being written (writers only). */
+  openDraftId: z.number().int().nullable(),
 });
 export type GuidelineDetail = z.infer<typeof guidelineDetailSchema>;
 

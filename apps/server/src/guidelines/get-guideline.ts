@@ -1,4 +1,4 @@
-import { type GuidelineDetail, todayInKorea } from '@cdms/contract';
+import { type GuidelineAction, type GuidelineDetail, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { presentAttachment } from '../attachments/present-attachment.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -32,6 +32,23 @@ export async function getGuideline(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  // A published guideline whose next version is already being drafted gets no second draft.
+  const openDraft =
+    writer && row.state === 'published'
+      ? await db
+          .selectFrom('guidelines')
+          .select('id')
+          .where('supersedes_id', '=', guidelineId)
+          .where('state', '=', 'draft')
+          .executeTakeFirst()
+      : undefined;
+  const actions: GuidelineAction[] = !writer
+    ? []
+    : row.state === 'draft'
+      ? ['edit', 'publish']
+      : row.state === 'published'
+        ? [...(openDraft ? [] : (['revise'] as const)), 'retire']
+        : [];
   const today = todayInKorea();
   return {
     id: row.id,
@@ -58,5 +75,7 @@ export async function getGuideline(
     contentHtml: row.content_html,
     attachments: attachments.map(presentAttachment),
     canEdit: writer,
+    actions,
+    openDraftId: openDraft?.id ?? null,
   };
 }

@@ -149,6 +149,8 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
     expect(created.statusCode).toBe(201);
     const draft = created.json();
     expect(draft).toMatchObject({ state: 'draft', version: '1.0', attachmentCount: 1, alarming: false });
+    // The page's buttons are the server's list of what the reader may do now.
+    expect(draft.actions).toEqual(['edit', 'publish']);
     // Readers do not see drafts: not in the list, not by id, not their files.
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines`)).json().total).toBe(0);
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(404);
@@ -168,7 +170,14 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
 
     const published = await as('cra', 'POST', `/api/studies/${studyId}/guidelines/${draft.id}/publish`);
     expect(published.statusCode).toBe(200);
-    expect(published.json()).toMatchObject({ state: 'published', alarming: true });
+    expect(published.json()).toMatchObject({
+      state: 'published',
+      alarming: true,
+      actions: ['revise', 'retire'],
+    });
+    expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).json().actions).toEqual(
+      [],
+    );
     const readerList = (await as('crc', 'GET', `/api/studies/${studyId}/guidelines`)).json();
     expect(readerList.total).toBe(1);
     expect(readerList.reminders).toEqual([{ id: draft.id, title: '계획서 (개정)', version: '1.0' }]);
@@ -209,6 +218,11 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
         })
       ).json().error.code,
     ).toBe('guideline_draft_exists');
+    // While the next version is drafted, the published one offers retiring only, and names the draft.
+    expect((await as('cra', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).json()).toMatchObject({
+      actions: ['retire'],
+      openDraftId: second.id,
+    });
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines`)).json().guidelines[0].version).toBe(
       '1.0',
     );
@@ -216,7 +230,7 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
       (await as('dm', 'POST', `/api/studies/${studyId}/guidelines/${second.id}/publish`)).statusCode,
     ).toBe(200);
     const old = (await as('dm', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).json();
-    expect(old.state).toBe('retired');
+    expect(old).toMatchObject({ state: 'retired', actions: [], openDraftId: null });
     const afterList = (await as('crc', 'GET', `/api/studies/${studyId}/guidelines`)).json();
     expect(afterList.guidelines.map((row: { version: string }) => row.version)).toEqual(['2.0']);
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(404);

@@ -1,4 +1,4 @@
-import { attachmentDownloadPath, type GuidelineDetail } from '@cdms/contract';
+import { attachmentDownloadPath, type GuidelineAction, type GuidelineDetail } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -87,6 +87,7 @@ function GuidelineArticle({
   const navigate = useNavigate();
   const command = useGuidelineCommand();
   const [revising, setRevising] = useState(false);
+  const can = (action: GuidelineAction) => guideline.actions.includes(action);
   const [version, setVersion] = useState('');
   const versionId = useId();
 
@@ -205,30 +206,31 @@ function GuidelineArticle({
           </ul>
         )}
       </section>
-      {guideline.canEdit && (
+      {guideline.actions.length > 0 && (
+        // The buttons are the server's list of what this reader may do now.
         <div className={styles.actions}>
-          {guideline.state === 'draft' && (
-            <>
-              <Link
-                className={styles.linkButtonSecondary}
-                to={guidelineRegisterUrl(studyId, menuType, guideline.id)}
-              >
-                {t('detail.edit')}
-              </Link>
-              <Button disabled={command.isPending} onClick={() => void run('publish')}>
-                {t('detail.publish')}
-              </Button>
-            </>
+          {can('edit') && (
+            <Link
+              className={styles.linkButtonSecondary}
+              to={guidelineRegisterUrl(studyId, menuType, guideline.id)}
+            >
+              {t('detail.edit')}
+            </Link>
           )}
-          {guideline.state === 'published' && !revising && (
-            <>
-              <Button variant="secondary" disabled={command.isPending} onClick={() => setRevising(true)}>
-                {t('detail.revise')}
-              </Button>
-              <Button variant="danger" disabled={command.isPending} onClick={() => void run('retire')}>
-                {t('detail.retire')}
-              </Button>
-            </>
+          {can('publish') && (
+            <Button disabled={command.isPending} onClick={() => void run('publish')}>
+              {t('detail.publish')}
+            </Button>
+          )}
+          {can('revise') && !revising && (
+            <Button variant="secondary" disabled={command.isPending} onClick={() => setRevising(true)}>
+              {t('detail.revise')}
+            </Button>
+          )}
+          {can('retire') && !revising && (
+            <Button variant="danger" disabled={command.isPending} onClick={() => void run('retire')}>
+              {t('detail.retire')}
+            </Button>
           )}
           {revising && (
             <form className={styles.reviseForm} onSubmit={revise}>
@@ -252,6 +254,14 @@ function GuidelineArticle({
         </div>
       )}
       {guideline.canEdit && <p className={styles.muted}>{t(`detail.rule_${guideline.state}`)}</p>}
+      {guideline.openDraftId !== null && (
+        <p className={styles.muted}>
+          {t('detail.draftInProgress')}{' '}
+          <Link to={guidelineDetailUrl(studyId, guideline.openDraftId, menuType)}>
+            {t('detail.openDraft')}
+          </Link>
+        </p>
+      )}
     </article>
   );
 }
