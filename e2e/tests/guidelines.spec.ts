@@ -116,6 +116,26 @@ test.describe('guidelines and task notices', () => {
     await crc.context().close();
   });
 
+  test('the DM discards a draft that was never published; it leaves the list', async ({ page }) => {
+    const title = `폐기할 초안 ${Date.now()}`;
+    await logInAs(page, account('DM'));
+    await page.goto(`/guideline/register/${STUDY_ID}?menu-type=CRA`);
+    await page.getByRole('textbox', { name: '제목', exact: true }).fill(title);
+    await page.getByRole('textbox', { name: '버전', exact: true }).fill('0.1');
+    const editor = page.getByRole('textbox', { name: '내용' });
+    await editor.click();
+    await editor.pressSequentially('잘못 작성한 초안');
+    await page.getByRole('button', { name: '저장', exact: true }).click();
+    await expect(page.locator('article')).toHaveAttribute('data-state', 'draft');
+
+    await page.getByRole('button', { name: '초안 삭제' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '초안 삭제' }).click();
+    await expect(page).toHaveURL(new RegExp(`/guideline/${STUDY_ID}`));
+    await expect(page.getByRole('heading', { level: 1, name: '가이드라인' })).toBeVisible();
+    await expect(page.getByRole('row').nth(1)).toBeVisible();
+    await expect(page.getByRole('link', { name: title })).toHaveCount(0);
+  });
+
   test('the DM sends a task notice to the coordinators of a site; it is sent and traced in the alarm log', async ({
     page,
   }, testInfo) => {

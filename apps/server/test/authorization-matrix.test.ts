@@ -353,6 +353,12 @@ const cases: Case[] = [
     expected: noticeWriters(200),
   },
   {
+    method: 'DELETE',
+    route: '/api/studies/:studyId/guidelines/:guidelineId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_DRAFT` }),
+    expected: noticeWriters(204),
+  },
+  {
     method: 'POST',
     route: '/api/studies/:studyId/guidelines/:guidelineId/publish',
     request: (f) => ({ url: `/api/studies/${f.studyId}/guidelines/GUIDELINE_DRAFT/publish` }),

@@ -69,9 +69,9 @@ export type GuidelineListResponse = z.infer<typeof guidelineListResponseSchema>;
 
 /**
  * What the reader may do with a guideline now, as the server decides it (writer, state, an open draft
- * of a new version): edit and publish a draft; revise (new version) and retire a published one.
+ * of a new version): edit, publish or delete a draft; revise (new version) and retire a published one.
  */
-export const guidelineActions = ['edit', 'publish', 'revise', 'retire'] as const;
+export const guidelineActions = ['edit', 'publish', 'delete', 'revise', 'retire'] as const;
 export type GuidelineAction = (typeof guidelineActions)[number];
 
 export const guidelineDetailSchema = guidelineSummarySchema.extend({

@@ -97,6 +97,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'guideline.published': { ko: '가이드라인 게시', en: 'Guideline published' },
   'guideline.retired': { ko: '가이드라인 폐기', en: 'Guideline retired' },
   'guideline.revised': { ko: '가이드라인 새 버전 작성', en: 'Guideline new version drafted' },
+  'guideline.deleted': { ko: '가이드라인 초안 삭제', en: 'Guideline draft deleted' },
   'task_notice.created': { ko: '업무 알림 등록', en: 'Task notice registered' },
   'task_notice.sent': { ko: '업무 알림 발송', en: 'Task notice sent' },
 };

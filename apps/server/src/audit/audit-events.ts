@@ -93,6 +93,7 @@ export const auditEventTypes = [
   'guideline.published',
   'guideline.retired',
   'guideline.revised',
+  'guideline.deleted',
   'task_notice.created',
   'task_notice.sent',
 ] as const;

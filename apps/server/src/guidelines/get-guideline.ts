@@ -45,7 +45,7 @@ export async function getGuideline(
   const actions: GuidelineAction[] = !writer
     ? []
     : row.state === 'draft'
-      ? ['edit', 'publish']
+      ? ['edit', 'publish', 'delete']
       : row.state === 'published'
         ? [...(openDraft ? [] : (['revise'] as const)), 'retire']
         : [];

@@ -45,7 +45,7 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
   let otherStudyId: number;
   let siteId: (institutionNumber: string) => number;
   const session: Record<string, SignedIn> = {};
-  const as = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  const as = (who: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     app.inject({
       method,
       url,
@@ -150,7 +150,7 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
     const draft = created.json();
     expect(draft).toMatchObject({ state: 'draft', version: '1.0', attachmentCount: 1, alarming: false });
     // The page's buttons are the server's list of what the reader may do now.
-    expect(draft.actions).toEqual(['edit', 'publish']);
+    expect(draft.actions).toEqual(['edit', 'publish', 'delete']);
     // Readers do not see drafts: not in the list, not by id, not their files.
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines`)).json().total).toBe(0);
     expect((await as('crc', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(404);
@@ -297,6 +297,46 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
       .orderBy('id')
       .execute();
     expect(audited.map((row) => row.actor_label)).toEqual(['crc@demo.cdms', 'pi@demo.cdms']);
+  });
+
+  it('discards a draft, audited with what it held and its files released, and never a published one', async () => {
+    const file = (await upload('dm', 'manual.pdf', PDF)).json();
+    const created = await as('dm', 'POST', `/api/studies/${studyId}/guidelines`, {
+      ...guideline(),
+      title: '버려질 초안',
+      attachmentIds: [file.id],
+    });
+    expect(created.statusCode).toBe(201);
+    const draft = created.json();
+    expect((await as('crc', 'DELETE', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(
+      403,
+    );
+    expect((await as('dm', 'DELETE', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(204);
+    expect((await as('dm', 'GET', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(404);
+    expect((await as('dm', 'DELETE', `/api/studies/${studyId}/guidelines/${draft.id}`)).statusCode).toBe(404);
+    const owner = await database()
+      .db.selectFrom('attachments')
+      .select(['owner_kind', 'owner_id'])
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    expect(owner).toEqual({ owner_kind: null, owner_id: null });
+    const record = await database()
+      .db.selectFrom('audit_events')
+      .select(['event_type', 'before'])
+      .where('entity_type', '=', 'guideline')
+      .where('entity_id', '=', String(draft.id))
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(record.event_type).toBe('guideline.deleted');
+    expect(record.before).toMatchObject({ title: '버려질 초안', state: 'draft', attachmentIds: [file.id] });
+
+    const kept = (await as('dm', 'POST', `/api/studies/${studyId}/guidelines`, guideline())).json();
+    expect((await as('dm', 'POST', `/api/studies/${studyId}/guidelines/${kept.id}/publish`)).statusCode).toBe(
+      200,
+    );
+    const refused = await as('dm', 'DELETE', `/api/studies/${studyId}/guidelines/${kept.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('guideline_not_draft');
   });
 
   it('refuses an alarm period with one date or a start after the end', async () => {

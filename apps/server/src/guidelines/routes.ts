@@ -12,6 +12,7 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
 import { createGuideline } from './create-guideline.ts';
+import { deleteGuideline } from './delete-guideline.ts';
 import { getGuideline } from './get-guideline.ts';
 import { listGuidelines } from './list-guidelines.ts';
 import { publishGuideline } from './publish-guideline.ts';
@@ -174,5 +175,28 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
             request.body,
           ),
         ),
+  );
+
+  app.delete(
+    '/api/studies/:studyId/guidelines/:guidelineId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Discard a draft that was never published (audited)',
+        params: guidelineParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await deleteGuideline(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.guidelineId,
+      );
+      return reply.status(204).send(null);
+    },
   );
 }

@@ -64,3 +64,16 @@ export function useGuidelineCommand() {
     },
   });
 }
+
+/** Discards a draft; its queries are dropped and the study's lists read again. */
+export function useDeleteGuideline() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ studyId, guidelineId }: { studyId: number; guidelineId: number }) =>
+      apiRequest<void>(`/api/studies/${studyId}/guidelines/${guidelineId}`, { method: 'DELETE' }),
+    onSuccess: (_nothing, { studyId, guidelineId }) => {
+      queryClient.removeQueries({ queryKey: guidelineQueryKeys.detail(studyId, guidelineId) });
+      return queryClient.invalidateQueries({ queryKey: guidelineQueryKeys.study(studyId) });
+    },
+  });
+}

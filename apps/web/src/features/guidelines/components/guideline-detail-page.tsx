@@ -10,7 +10,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { formatFileSize } from '../../../lib/upload-attachment.ts';
-import { useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
+import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
   GUIDELINE_PK_PARAM,
   guidelineDetailUrl,
@@ -86,6 +86,7 @@ function GuidelineArticle({
   const toast = useToast();
   const navigate = useNavigate();
   const command = useGuidelineCommand();
+  const deletion = useDeleteGuideline();
   const [revising, setRevising] = useState(false);
   const can = (action: GuidelineAction) => guideline.actions.includes(action);
   const [version, setVersion] = useState('');
@@ -101,6 +102,22 @@ function GuidelineArticle({
     try {
       await command.mutateAsync({ kind, studyId, guidelineId: guideline.id });
       toast(t(`detail.${kind}Done`), 'success');
+    } catch (error) {
+      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  async function discard() {
+    const confirmed = await alert.confirm({
+      title: t('detail.deleteTitle'),
+      message: t('detail.deleteMessage'),
+      confirmLabel: t('detail.delete'),
+    });
+    if (!confirmed) return;
+    try {
+      await deletion.mutateAsync({ studyId, guidelineId: guideline.id });
+      toast(t('detail.deleteDone'), 'success');
+      navigate(guidelineListUrl(studyId, menuType));
     } catch (error) {
       await alert.alert({ message: error instanceof Error ? error.message : String(error) });
     }
@@ -220,6 +237,11 @@ function GuidelineArticle({
           {can('publish') && (
             <Button disabled={command.isPending} onClick={() => void run('publish')}>
               {t('detail.publish')}
+            </Button>
+          )}
+          {can('delete') && (
+            <Button variant="danger" disabled={deletion.isPending} onClick={() => void discard()}>
+              {t('detail.delete')}
             </Button>
           )}
           {can('revise') && !revising && (
