@@ -65,15 +65,16 @@ export function useGuidelineCommand() {
   });
 }
 
-/** Discards a draft; its queries are dropped and the study's lists read again. */
+/**
+ * Discards a draft. The study's guideline queries are only marked stale: the open page of the deleted
+ * draft must not ask for it again; the list the user goes to next reads afresh when it mounts.
+ */
 export function useDeleteGuideline() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ studyId, guidelineId }: { studyId: number; guidelineId: number }) =>
       apiRequest<void>(`/api/studies/${studyId}/guidelines/${guidelineId}`, { method: 'DELETE' }),
-    onSuccess: (_nothing, { studyId, guidelineId }) => {
-      queryClient.removeQueries({ queryKey: guidelineQueryKeys.detail(studyId, guidelineId) });
-      return queryClient.invalidateQueries({ queryKey: guidelineQueryKeys.study(studyId) });
-    },
+    onSuccess: (_nothing, { studyId }) =>
+      queryClient.invalidateQueries({ queryKey: guidelineQueryKeys.study(studyId), refetchType: 'none' }),
   });
 }
