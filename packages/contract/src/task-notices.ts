@@ -8,11 +8,12 @@ import { roles } from './roles.ts';
  * Issue 18: task notices (prototype-spec §2 "Task-notice list"): a notice addressed to roles and/or
  * sites of a study, sent by e-mail and/or SMS through the notification outbox when its period starts.
  * The state is read from the outbox: scheduled (period not started), queued (messages waiting), sent
- * (every message delivered), failed (any message failed or could not be sent: no SMTP, no phone).
+ * (every message delivered), partly sent (some delivered, the others failed or could not be sent: no
+ * SMTP, no phone number), failed (none delivered).
  */
 export const taskNoticeTypes = ['general', 'schedule', 'safety', 'data_entry', 'training'] as const;
 export type TaskNoticeType = (typeof taskNoticeTypes)[number];
-export const taskNoticeStates = ['scheduled', 'queued', 'sent', 'failed'] as const;
+export const taskNoticeStates = ['scheduled', 'queued', 'sent', 'partly_sent', 'failed'] as const;
 export type TaskNoticeState = (typeof taskNoticeStates)[number];
 
 export const TASK_NOTICE_TITLE_MAX = 200;
@@ -44,6 +45,8 @@ export const taskNoticeSchema = z.object({
   state: z.enum(taskNoticeStates),
   /** Outbox rows written (recipients × channels), null before the period starts. */
   messages: z.number().int().nullable(),
+  /** Of those, delivered; null before the period starts. */
+  delivered: z.number().int().nullable(),
 });
 export type TaskNotice = z.infer<typeof taskNoticeSchema>;
 

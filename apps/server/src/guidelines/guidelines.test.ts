@@ -387,7 +387,7 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
       ['crc@demo.cdms', 'sms', 'task_notice'],
     ]);
     expect(rows[0]?.subject).toContain('데이터 입력 마감 안내');
-    // Delivered → sent; any failed → failed.
+    // Every message delivered → sent.
     await db
       .updateTable('notifications')
       .set({ status: 'sent' })
@@ -402,9 +402,26 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
       .where('dedupe_key', '=', `task_notice:${notice.id}`)
       .where('channel', '=', 'sms')
       .execute();
-    expect((await as('dm', 'GET', `/api/studies/${studyId}/task-notices`)).json().taskNotices[0].state).toBe(
-      'failed',
-    );
+    // The e-mail delivered, the SMS failed: partly sent, one of two.
+    expect(
+      (await as('dm', 'GET', `/api/studies/${studyId}/task-notices`)).json().taskNotices[0],
+    ).toMatchObject({
+      state: 'partly_sent',
+      messages: 2,
+      delivered: 1,
+    });
+    await db
+      .updateTable('notifications')
+      .set({ status: 'not_sent' })
+      .where('dedupe_key', '=', `task_notice:${notice.id}`)
+      .where('channel', '=', 'email')
+      .execute();
+    expect(
+      (await as('dm', 'GET', `/api/studies/${studyId}/task-notices`)).json().taskNotices[0],
+    ).toMatchObject({
+      state: 'failed',
+      delivered: 0,
+    });
     // The attachment is for every member.
     expect((await as('crc3', 'GET', `/api/studies/${studyId}/attachments/${file.id}`)).statusCode).toBe(200);
 

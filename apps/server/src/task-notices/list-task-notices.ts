@@ -16,14 +16,15 @@ import { AppError } from '../http/errors.ts';
 type ListFilter = z.output<typeof taskNoticeListQuerySchema>;
 
 /**
- * The state of a task notice from its outbox rows: not sent yet → scheduled; any failed or not sent
- * (no SMTP, no phone number) → failed; any still waiting (queued, sending) → queued; else sent.
+ * The state of a task notice from its outbox rows: not sent yet → scheduled; any still waiting
+ * (queued, sending) → queued; then every message delivered → sent, none → failed, some → partly sent
+ * (the others failed or could not be sent: no SMTP, no phone number).
  */
-function stateOf(enqueued: boolean, failed: number, waiting: number): TaskNoticeState {
+function stateOf(enqueued: boolean, messages: number, delivered: number, waiting: number): TaskNoticeState {
   if (!enqueued) return 'scheduled';
-  if (failed > 0) return 'failed';
   if (waiting > 0) return 'queued';
-  return 'sent';
+  if (delivered === messages) return 'sent';
+  return delivered === 0 ? 'failed' : 'partly_sent';
 }
 
 function selectTaskNotices(db: Kysely<Database>, studyId: number) {
@@ -61,8 +62,8 @@ async function present(
         .selectFrom('notifications as n')
         .select(sql<number>`count(*)::int`.as('c'))
         .where('n.dedupe_key', '=', sql<string>`'task_notice:' || t.id`)
-        .where('n.status', 'in', ['failed', 'not_sent'])
-        .as('failed'),
+        .where('n.status', '=', 'sent')
+        .as('delivered'),
       eb
         .selectFrom('notifications as n')
         .select(sql<number>`count(*)::int`.as('c'))
@@ -101,8 +102,9 @@ async function present(
             created_at: row.attachment_created_at,
           })
         : null,
-    state: stateOf(row.enqueued_at !== null, row.failed ?? 0, row.waiting ?? 0),
+    state: stateOf(row.enqueued_at !== null, row.messages ?? 0, row.delivered ?? 0, row.waiting ?? 0),
     messages: row.enqueued_at === null ? null : (row.messages ?? 0),
+    delivered: row.enqueued_at === null ? null : (row.delivered ?? 0),
   }));
 }
 

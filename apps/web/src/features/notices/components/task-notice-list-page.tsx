@@ -105,7 +105,9 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
       cell: (n) => (
         <span className={`${taskStyles.badge} ${taskStyles[`state_${n.state}`]}`}>
           {t(`tasks.states.${n.state}`)}
-          {n.messages !== null ? ` (${n.messages})` : ''}
+          {n.messages !== null && n.delivered !== null
+            ? ` (${t('tasks.delivered', { delivered: n.delivered, messages: n.messages })})`
+            : ''}
         </span>
       ),
     },
