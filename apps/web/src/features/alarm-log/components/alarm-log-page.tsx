@@ -15,6 +15,7 @@ import {
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
+import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -25,7 +26,6 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import {
@@ -71,15 +71,18 @@ function AlarmLog({ studyId }: { studyId: number }) {
       id: 'createdAt',
       header: t('columns.createdAt'),
       hideable: false,
-      cell: (entry) => <span className={styles.nowrap}>{formatDateTimeKst(entry.createdAt)}</span>,
+      // Times break between date and time, and text between words, so the log fits 1000 px.
+      wrap: true,
+      cell: (entry) => <DateTimeText value={entry.createdAt} />,
     },
-    { id: 'event', header: t('columns.event'), cell: (entry) => t(`events.${entry.eventType}`) },
+    { id: 'event', header: t('columns.event'), wrap: true, cell: (entry) => t(`events.${entry.eventType}`) },
     { id: 'channel', header: t('columns.channel'), cell: (entry) => t(`channels.${entry.channel}`) },
     { id: 'site', header: t('columns.site'), cell: (entry) => entry.site ?? t('wholeStudy') },
     {
       id: 'recipient',
       header: t('columns.recipient'),
       hideable: false,
+      wrap: true,
       cell: (entry) => (
         <span className={styles.recipient}>
           <span>{entry.recipientName ?? '—'}</span>
@@ -90,12 +93,14 @@ function AlarmLog({ studyId }: { studyId: number }) {
     {
       id: 'subject',
       header: t('columns.subject'),
+      wrap: true,
       cell: (entry) => <span className={styles.subject}>{entry.subject}</span>,
     },
     {
       id: 'status',
       header: t('columns.status'),
       hideable: false,
+      wrap: true,
       cell: (entry) => (
         <>
           <span className={styles.status} data-status={entry.status}>
@@ -109,8 +114,8 @@ function AlarmLog({ studyId }: { studyId: number }) {
     {
       id: 'sentAt',
       header: t('columns.sentAt'),
-      cell: (entry) =>
-        entry.sentAt ? <span className={styles.nowrap}>{formatDateTimeKst(entry.sentAt)}</span> : '—',
+      wrap: true,
+      cell: (entry) => (entry.sentAt ? <DateTimeText value={entry.sentAt} /> : '—'),
     },
   ];
 
@@ -194,6 +199,7 @@ function AlarmLog({ studyId }: { studyId: number }) {
         id="alarm-log"
         label={t('page.caption')}
         columns={columns}
+        fit
         rows={data?.entries}
         rowKey={(entry) => String(entry.id)}
         rowAttributes={(entry) => ({ 'data-status': entry.status })}

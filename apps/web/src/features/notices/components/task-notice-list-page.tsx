@@ -23,12 +23,12 @@ import {
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
 import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeText, DateTimeText } from '../../../components/date-time-text.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { uploadAttachment } from '../../../lib/upload-attachment.ts';
 import { useMe } from '../../auth/api/me.ts';
 import { useCreateTaskNotice, useTaskNotices } from '../api/task-notices.ts';
@@ -59,10 +59,26 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
 
   const columns: DataTableColumn<TaskNotice>[] = [
     { id: 'no', header: t('tasks.columns.no'), className: styles.colNo, cell: (n) => n.no },
-    { id: 'alarmType', header: t('tasks.columns.alarmType'), cell: (n) => t(`tasks.types.${n.alarmType}`) },
-    { id: 'writer', header: t('tasks.columns.writer'), cell: (n) => n.writer },
-    { id: 'createdAt', header: t('tasks.columns.createdAt'), cell: (n) => formatDateTimeKst(n.createdAt) },
-    { id: 'period', header: t('tasks.columns.period'), cell: (n) => `${n.periodStart} ~ ${n.periodEnd}` },
+    {
+      id: 'alarmType',
+      header: t('tasks.columns.alarmType'),
+      wrap: true,
+      cell: (n) => t(`tasks.types.${n.alarmType}`),
+    },
+    { id: 'writer', header: t('tasks.columns.writer'), wrap: true, cell: (n) => n.writer },
+    // Dates may break onto a second line (date / time, start ~ / end) so the table fits 1000 px.
+    {
+      id: 'createdAt',
+      header: t('tasks.columns.createdAt'),
+      wrap: true,
+      cell: (n) => <DateTimeText value={n.createdAt} />,
+    },
+    {
+      id: 'period',
+      header: t('tasks.columns.period'),
+      wrap: true,
+      cell: (n) => <DateRangeText start={n.periodStart} end={n.periodEnd} />,
+    },
     {
       id: 'title',
       header: t('tasks.columns.title'),
@@ -83,6 +99,7 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
     {
       id: 'attachment',
       header: t('tasks.columns.attachment'),
+      wrap: true,
       cell: (n) =>
         n.attachment ? (
           <a href={attachmentDownloadPath(studyId, n.attachment.id)} download={n.attachment.fileName}>
@@ -103,12 +120,16 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
       id: 'state',
       header: t('tasks.columns.state'),
       cell: (n) => (
-        <span className={`${taskStyles.badge} ${taskStyles[`state_${n.state}`]}`}>
-          {t(`tasks.states.${n.state}`)}
-          {n.messages !== null && n.delivered !== null
-            ? ` (${t('tasks.delivered', { delivered: n.delivered, messages: n.messages })})`
-            : ''}
-        </span>
+        <>
+          <span className={`${taskStyles.badge} ${taskStyles[`state_${n.state}`]}`}>
+            {t(`tasks.states.${n.state}`)}
+          </span>
+          {n.messages !== null && n.delivered !== null ? (
+            <span className={taskStyles.audience}>
+              {t('tasks.delivered', { delivered: n.delivered, messages: n.messages })}
+            </span>
+          ) : null}
+        </>
       ),
     },
   ];
