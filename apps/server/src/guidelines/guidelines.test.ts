@@ -396,6 +396,17 @@ describeWithDatabase('guidelines, attachments and task notices', (database) => {
     const listed = (await as('crc', 'GET', `/api/studies/${studyId}/task-notices`)).json();
     expect(listed.taskNotices[0]).toMatchObject({ id: notice.id, state: 'sent' });
     expect(listed.canWrite).toBe(false);
+    // Other members read only the notices addressed to them: not site 03's coordinator, not an investigator.
+    for (const who of ['crc3', 'pi', 'si']) {
+      const theirs = (await as(who, 'GET', `/api/studies/${studyId}/task-notices`)).json();
+      expect(theirs.taskNotices.map((row: { id: number }) => row.id)).not.toContain(notice.id);
+    }
+    // A writer reads every one.
+    expect(
+      (await as('cra', 'GET', `/api/studies/${studyId}/task-notices`))
+        .json()
+        .taskNotices.map((row: { id: number }) => row.id),
+    ).toContain(notice.id);
     await db
       .updateTable('notifications')
       .set({ status: 'failed' })

@@ -27,14 +27,35 @@ function stateOf(enqueued: boolean, messages: number, delivered: number, waiting
   return delivered === 0 ? 'failed' : 'partly_sent';
 }
 
-function selectTaskNotices(db: Kysely<Database>, studyId: number) {
-  return db
+/**
+ * The study's task notices this principal reads: writers (CRA, DM, ADMIN) every one; other members
+ * those addressed to them — one of their memberships holds a named role (or none is named) and
+ * covers a named site (or none is named; DM and ADMIN cover every site), as the recipients are chosen.
+ */
+function selectTaskNotices(db: Kysely<Database>, principal: Principal, studyId: number) {
+  const query = db
     .selectFrom('task_notices as t')
     .innerJoin('users', 'users.id', 't.author_user_id')
     .leftJoin('attachments as a', (join) =>
       join.onRef('a.owner_id', '=', 't.id').on('a.owner_kind', '=', 'task_notice'),
     )
     .where('t.study_id', '=', studyId);
+  if (canWriteGuidelines(principal, studyId)) return query;
+  return query.where((eb) =>
+    eb.exists(
+      eb
+        .selectFrom('memberships as m')
+        .select('m.id')
+        .where('m.study_id', '=', studyId)
+        .where('m.user_id', '=', principal.user.id)
+        .where(sql<boolean>`(jsonb_array_length(t.roles) = 0 or t.roles @> jsonb_build_array(m.role))`)
+        .where(
+          sql<boolean>`(jsonb_array_length(t.site_ids) = 0 or m.role in ('DM', 'ADMIN') or exists (
+            select 1 from membership_sites ms
+            where ms.membership_id = m.id and t.site_ids @> jsonb_build_array(ms.site_id)))`,
+        ),
+    ),
+  );
 }
 
 async function present(
@@ -108,7 +129,7 @@ async function present(
   }));
 }
 
-/** A page of the study's task notices, newest first; counted, filtered and paged in SQL. Members read them. */
+/** A page of the task notices the member reads, newest first; counted, filtered and paged in SQL. */
 export async function listTaskNotices(
   db: Kysely<Database>,
   principal: Principal,
@@ -116,7 +137,7 @@ export async function listTaskNotices(
   filter: ListFilter,
 ): Promise<TaskNoticeListResponse> {
   requireStudyMember(principal, studyId);
-  let base = selectTaskNotices(db, studyId);
+  let base = selectTaskNotices(db, principal, studyId);
   if (filter.type) base = base.where('t.alarm_type', '=', filter.type);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -146,7 +167,7 @@ export async function getTaskNotice(
 ): Promise<TaskNotice> {
   requireStudyMember(principal, studyId);
   const [notice] = await present(
-    selectTaskNotices(db, studyId).where('t.id', '=', taskNoticeId),
+    selectTaskNotices(db, principal, studyId).where('t.id', '=', taskNoticeId),
     () => taskNoticeId,
   );
   if (!notice) throw new AppError(404, 'not_found');
