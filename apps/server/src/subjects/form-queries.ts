@@ -21,6 +21,7 @@ import {
   rangesFittingSubject,
 } from '../lab-ranges/applicable-lab-ranges.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
+import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
@@ -33,6 +34,7 @@ export async function subjectOverview(
   const stored = await loadSubjectData(db, subject.id);
   const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const open = await openQueryCounts(db, subject.id);
+  const unscheduledVisits = await listUnscheduledVisits(db, subject.id);
   const states: StoredFormStates = {};
   for (const instance of stored.instances.values()) {
     states[instance.visit_key] ??= {};
@@ -44,7 +46,13 @@ export async function subjectOverview(
   return {
     subject: presentSubject(subject),
     definitionVersion,
-    matrix: computeStatusMatrix(definition, evaluation, states),
+    unscheduledVisits,
+    matrix: computeStatusMatrix(
+      definition,
+      evaluation,
+      states,
+      unscheduledVisits.map((visit) => visit.visitKey),
+    ),
   };
 }
 

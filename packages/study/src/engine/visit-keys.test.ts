@@ -50,6 +50,10 @@ describe('visit keys', () => {
     expect(matrix['unscheduled-1']?.visitDay).toBe('empty');
     expect(matrix['unscheduled-2']?.vitalSigns).toBe('none');
     // The scheduled visits are there as before.
-    expect(Object.keys(matrix)).toEqual([...study.visits.map((v) => v.key), 'unscheduled-1', 'unscheduled-2']);
+    expect(Object.keys(matrix)).toEqual([
+      ...study.visits.map((v) => v.key),
+      'unscheduled-1',
+      'unscheduled-2',
+    ]);
   });
 });
