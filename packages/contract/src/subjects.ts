@@ -48,6 +48,16 @@ export const overviewResponseSchema = z.object({
    * among the scheduled visits by its date.
    */
   unscheduledVisits: z.array(unscheduledVisitSchema),
+  /**
+   * The saved date of each scheduled visit that has one (visit key → YYYY-MM-DD; the consent visit: the
+   * consent date), for placing the unscheduled visits among them.
+   */
+  visitDates: z.record(z.string(), z.string()),
+  /**
+   * Whether the reader may add an unscheduled visit (the study declares them and the reader enters this
+   * subject's data) and delete an empty one.
+   */
+  unscheduledVisitAbilities: z.object({ add: z.boolean(), delete: z.boolean() }),
   /** visit key → form key → status (every visit and form of the definition, and every unscheduled visit). */
   matrix: z.record(z.string(), z.record(z.string(), formStatusSchema)),
   /**

@@ -120,7 +120,13 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
         request.params.subjectId,
       );
       const current = await definitionOf(request.params.studyId);
-      const overview = await subjectOverview(db, subject, current.definition, current.version);
+      const overview = await subjectOverview(
+        db,
+        principalOf(request),
+        subject,
+        current.definition,
+        current.version,
+      );
       return withOverviewMarks(db, principalOf(request), subject, current.definition, overview);
     },
   );
