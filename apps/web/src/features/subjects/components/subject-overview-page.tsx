@@ -270,9 +270,10 @@ function StatusMatrix({
                   data-visit={column.visitKey}
                   title={t('unscheduled.headerTitle', { reason: column.unscheduled.reason })}
                 >
-                  <span>
-                    {t('unscheduled.columnHead', { label: column.label, date: column.unscheduled.visitDate })}
-                  </span>
+                  {/* Name and date on lines of their own; read as one: "비정기 방문 1 · 2026-10-03". */}
+                  <span className={styles.unscheduledName}>{column.label}</span>
+                  <span className={styles.visuallyHidden}> · </span>
+                  <span className={styles.unscheduledDate}>{column.unscheduled.visitDate}</span>
                   {canDelete && !column.unscheduled.hasData ? (
                     <button
                       type="button"
