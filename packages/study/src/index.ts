@@ -69,7 +69,9 @@ export {
 export { computeSubjectStatus, type SubjectStatus } from './engine/subject-status.ts';
 export { type ValueError, type ValueValidation, validateFormValues } from './engine/validate-values.ts';
 export {
+  type DatedUnscheduledVisit,
   isUnscheduledVisitKey,
+  orderVisitKeys,
   resolveVisit,
   UNSCHEDULED_VISIT_PREFIX,
   unscheduledRepeatKey,

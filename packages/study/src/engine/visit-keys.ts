@@ -43,3 +43,38 @@ export function resolveVisit(definition: StudyDefinition, visitKey: string): Vis
     forms: declaration.forms,
   };
 }
+
+/** An unscheduled visit as far as its place among the visits goes. */
+export interface DatedUnscheduledVisit {
+  visitKey: string;
+  repeatKey: number;
+  /** YYYY-MM-DD. */
+  visitDate: string;
+}
+
+/**
+ * The subject's visits in the order screens and the casebook show them: the scheduled visits in the
+ * definition's order, each unscheduled visit after the last scheduled visit dated on or before it
+ * (`visitDates`: the saved date of each scheduled visit that has one; undated visits keep the schedule's
+ * order), unscheduled visits among themselves by date, then repeat key. A visit without any date (the
+ * study-wide "all" column) is never passed, so it stays last.
+ */
+export function orderVisitKeys(
+  definition: StudyDefinition,
+  visitDates: Readonly<Record<string, string>>,
+  unscheduled: readonly DatedUnscheduledVisit[],
+): string[] {
+  const after = new Map<number, string[]>();
+  const byDate = [...unscheduled].sort((a, b) =>
+    a.visitDate < b.visitDate ? -1 : a.visitDate > b.visitDate ? 1 : a.repeatKey - b.repeatKey,
+  );
+  for (const visit of byDate) {
+    let slot = 0;
+    definition.visits.forEach((candidate, index) => {
+      const date = visitDates[candidate.key];
+      if (date !== undefined && date <= visit.visitDate) slot = index;
+    });
+    after.set(slot, [...(after.get(slot) ?? []), visit.visitKey]);
+  }
+  return definition.visits.flatMap((visit, index) => [visit.key, ...(after.get(index) ?? [])]);
+}

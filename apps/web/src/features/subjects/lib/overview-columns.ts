@@ -1,5 +1,5 @@
 import type { OverviewResponse, UnscheduledVisit } from '@cdms/contract';
-import { type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
+import { type Language, orderVisitKeys, resolveVisit, type StudyDefinition } from '@cdms/study';
 
 /** One column of the overview matrix: a scheduled visit, or one of the subject's unscheduled visits. */
 export interface OverviewColumn {
@@ -10,36 +10,18 @@ export interface OverviewColumn {
 }
 
 /**
- * The matrix's columns (issue 19 item 1): the scheduled visits in the definition's order, each
- * unscheduled visit after the last scheduled visit dated on or before it (by the saved visit dates;
- * ties and undated visits keep the schedule's order), unscheduled visits among themselves by date.
- * The study-wide column ("all") has no date and stays last.
+ * The matrix's columns (issue 19 item 1) in `orderVisitKeys`'s order: the scheduled visits, each
+ * unscheduled visit after the last scheduled visit dated on or before it; "all" stays last.
  */
 export function overviewColumns(
   definition: StudyDefinition,
   overview: Pick<OverviewResponse, 'unscheduledVisits' | 'visitDates'>,
   language: Language,
 ): OverviewColumn[] {
-  const scheduled = definition.visits;
-  const after = new Map<number, UnscheduledVisit[]>();
-  const byDate = [...overview.unscheduledVisits].sort((a, b) =>
-    a.visitDate < b.visitDate ? -1 : a.visitDate > b.visitDate ? 1 : a.repeatKey - b.repeatKey,
-  );
-  for (const visit of byDate) {
-    let slot = 0;
-    scheduled.forEach((candidate, index) => {
-      const date = overview.visitDates[candidate.key];
-      if (date !== undefined && date <= visit.visitDate) slot = index;
-    });
-    after.set(slot, [...(after.get(slot) ?? []), visit]);
-  }
-  const columns: OverviewColumn[] = [];
-  scheduled.forEach((visit, index) => {
-    columns.push({ visitKey: visit.key, label: visit.label[language] });
-    for (const unscheduled of after.get(index) ?? []) {
-      const label = resolveVisit(definition, unscheduled.visitKey)?.label[language] ?? unscheduled.visitKey;
-      columns.push({ visitKey: unscheduled.visitKey, label, unscheduled });
-    }
+  const unscheduled = new Map(overview.unscheduledVisits.map((visit) => [visit.visitKey, visit]));
+  return orderVisitKeys(definition, overview.visitDates, overview.unscheduledVisits).map((visitKey) => {
+    const visit = unscheduled.get(visitKey);
+    const label = resolveVisit(definition, visitKey)?.label[language] ?? visitKey;
+    return visit ? { visitKey, label, unscheduled: visit } : { visitKey, label };
   });
-  return columns;
 }
