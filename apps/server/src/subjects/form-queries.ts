@@ -66,7 +66,7 @@ export async function subjectOverview(
 }
 
 /** The saved date of each scheduled visit (the definition's visit-date item), the consent visit's consent date. */
-function scheduledVisitDates(
+export function scheduledVisitDates(
   definition: StudyDefinition,
   entered: SubjectData,
   consentDate: string,

@@ -145,8 +145,16 @@ describeWithDatabase('unscheduled visits', (database) => {
       formKey: 'vitalSigns',
     });
     expect(verified.statusCode).toBe(200);
+    // The monitor's SDV page lists the visit among the subject's visits, its form verified.
+    const sdv = (await as('cra', 'GET', `/api/studies/${studyId}/sdv/subjects/${subjectId}`)).json();
+    const sdvVisit = sdv.visits.find((visit: { visitKey: string }) => visit.visitKey === 'unscheduled-1');
+    expect(sdvVisit.label.en).toBe('Unscheduled visit 1');
+    expect(sdvVisit.forms.find((form: { formKey: string }) => form.formKey === 'vitalSigns').state).toBe(
+      'complete',
+    );
     const view = await overview();
     expect(view.matrix['unscheduled-1'].vitalSigns).toBe('alert');
+    expect(view.marks['unscheduled-1'].vitalSigns.sdv).toBe('complete');
     expect(view.unscheduledVisits.find((v: { repeatKey: number }) => v.repeatKey === 1).hasData).toBe(true);
 
     const refused = await as('crc', 'DELETE', `${visitsUrl()}/1`, { reason: 'Entered in error' });
