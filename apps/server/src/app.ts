@@ -46,6 +46,7 @@ import { registerSummaryRoutes } from './summary/routes.ts';
 import { registerTaskNoticeRoutes } from './task-notices/routes.ts';
 import { scheduleTaskNotices } from './task-notices/send-due-task-notices.ts';
 import { registerTrainingRoutes } from './training/routes.ts';
+import { registerUnscheduledVisitRoutes } from './unscheduled-visits/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
 import { registerVisitAlarmRoutes } from './visit-alarms/routes.ts';
@@ -171,6 +172,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerStudyRoutes(app, context);
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
+  registerUnscheduledVisitRoutes(app, context);
   registerRandomizationRoutes(app, context);
   registerVisitAlarmRoutes(app, context);
   registerDashboardRoutes(app, context);

@@ -480,6 +480,25 @@ const cases: Case[] = [
     expected: subjectWriters(201),
   },
   {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/SUBJECT/unscheduled-visits`,
+      body: { visitDate: '2025-03-10', reason: 'matrix' },
+    }),
+    expected: subjectWriters(201),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits/:repeatKey',
+    // A fresh subject at site 01 with one empty unscheduled visit.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/UNSCHEDULED_SUBJECT/unscheduled-visits/1`,
+      body: { reason: 'matrix' },
+    }),
+    expected: subjectWriters(204),
+  },
+  {
     method: 'GET',
     route: '/api/studies/:studyId/queries',
     request: (f) => ({ url: `/api/studies/${f.studyId}/queries?state=all` }),
@@ -1139,6 +1158,8 @@ describeWithDatabase('authorization matrix', (database) => {
   let app: App;
   let fixture: Fixture;
   let subjectFactory: () => Promise<number>;
+  /** A fresh subject at site 01 with one empty unscheduled visit (repeat key 1). */
+  let unscheduledVisitSubject: () => Promise<number>;
   let eligibleSubject: () => Promise<number>;
   let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
   let nextInstitutionNumber: () => Promise<string>;
@@ -1209,6 +1230,21 @@ describeWithDatabase('authorization matrix', (database) => {
           .executeTakeFirstOrThrow()
       ).id;
     subjectFactory = newSubject;
+    unscheduledVisitSubject = async () => {
+      const subjectId = await newSubject();
+      await db
+        .insertInto('unscheduled_visits')
+        .values({
+          study_id: study.id,
+          subject_id: subjectId,
+          repeat_key: 1,
+          visit_date: '2025-03-10',
+          reason: 'matrix',
+          created_by: pi.id,
+        })
+        .execute();
+      return subjectId;
+    };
     const dm = await db
       .selectFrom('users')
       .select('id')
@@ -1458,6 +1494,8 @@ describeWithDatabase('authorization matrix', (database) => {
         if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));
         if (url.includes('ANSWERED_QUERY'))
           url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
+        if (url.includes('UNSCHEDULED_SUBJECT'))
+          url = url.replace('UNSCHEDULED_SUBJECT', String(await unscheduledVisitSubject()));
         if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
         if (url.includes('LAB_RANGE')) {
           // A fresh range per call: a retired range cannot be changed or retired again.

@@ -7,6 +7,7 @@ import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
 import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
 import { demoSummaryChecks } from '../src/summary/demo-summary.checks.ts';
 import { demoTrainingChecks } from '../src/training/demo-training.checks.ts';
+import { demoUnscheduledVisitChecks } from '../src/unscheduled-visits/demo-unscheduled-visits.checks.ts';
 import { seedDemo } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -30,6 +31,7 @@ describeWithDatabase('the living demo', (database) => {
   describe('the study summary over it', () => demoSummaryChecks(database));
   describe('its training', () => demoTrainingChecks(database));
   describe('its guidelines and task notice', () => demoGuidelineChecks(database));
+  describe('its unscheduled visits', () => demoUnscheduledVisitChecks(database));
   // Last: the reminder writes to the outbox, which the checks above do not read.
   describe('its notifications', () => demoNotificationChecks(database));
 });

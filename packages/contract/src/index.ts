@@ -31,4 +31,5 @@ export * from './subjects.ts';
 export * from './summary.ts';
 export * from './task-notices.ts';
 export * from './training.ts';
+export * from './unscheduled-visits.ts';
 export * from './visit-alarms.ts';

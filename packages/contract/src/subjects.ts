@@ -5,6 +5,7 @@ import { bodyIdSchema, MAX_ID } from './ids.ts';
 import { datedLabRangeSchema } from './lab-ranges.ts';
 import { REASON_MAX, reasonSchema } from './reason.ts';
 import { formSdvSchema, sdvFormStates } from './sdv.ts';
+import { unscheduledVisitSchema } from './unscheduled-visits.ts';
 
 export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'complete', 'dropout'] as const;
 export const subjectStatusSchema = z.enum(subjectStatuses);
@@ -42,7 +43,22 @@ export const formStatusSchema = z.enum(['empty', 'none', 'dash', 'alert', 'check
 export const overviewResponseSchema = z.object({
   subject: subjectSummarySchema,
   definitionVersion: z.string(),
-  /** visit key → form key → status (every visit and form of the definition). */
+  /**
+   * The subject's unscheduled visits (not deleted) by date, then repeat key: the overview puts each
+   * among the scheduled visits by its date.
+   */
+  unscheduledVisits: z.array(unscheduledVisitSchema),
+  /**
+   * The saved date of each scheduled visit that has one (visit key → YYYY-MM-DD; the consent visit: the
+   * consent date), for placing the unscheduled visits among them.
+   */
+  visitDates: z.record(z.string(), z.string()),
+  /**
+   * Whether the reader may add an unscheduled visit (the study declares them and the reader enters this
+   * subject's data) and delete an empty one.
+   */
+  unscheduledVisitAbilities: z.object({ add: z.boolean(), delete: z.boolean() }),
+  /** visit key → form key → status (every visit and form of the definition, and every unscheduled visit). */
   matrix: z.record(z.string(), z.record(z.string(), formStatusSchema)),
   /**
    * visit key → form key → the cell's SDV and hold marks (same keys as `matrix`): `sdv` against the plan

@@ -71,10 +71,20 @@ export {
   getItemCodes,
   getStudyIndex,
   type ItemLocation,
+  layoutsForData,
   YES_NO_CODES,
 } from './engine/study-index.ts';
 export { computeSubjectStatus, type SubjectStatus } from './engine/subject-status.ts';
 export { type ValueError, type ValueValidation, validateFormValues } from './engine/validate-values.ts';
+export {
+  type DatedUnscheduledVisit,
+  isUnscheduledVisitKey,
+  orderVisitKeys,
+  resolveVisit,
+  UNSCHEDULED_VISIT_PREFIX,
+  unscheduledRepeatKey,
+  unscheduledVisitKey,
+} from './engine/visit-keys.ts';
 export {
   computeVisitSchedule,
   type VisitScheduleEntry,

@@ -54,6 +54,8 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'signature.invalidated': { ko: '전자서명 무효화', en: 'Signature invalidated' },
   'data.item_changed': { ko: '데이터 변경', en: 'Data changed' },
   'data.form_reset': { ko: '양식 초기화', en: 'Form reset' },
+  'visit.unscheduled_added': { ko: '비정기 방문 추가', en: 'Unscheduled visit added' },
+  'visit.unscheduled_deleted': { ko: '비정기 방문 삭제', en: 'Unscheduled visit deleted' },
   'query.opened': { ko: '쿼리 발행', en: 'Query opened' },
   'query.answered': { ko: '쿼리 답변', en: 'Query answered' },
   'query.commented': { ko: '쿼리 코멘트', en: 'Query commented' },

@@ -50,6 +50,8 @@ export const auditEventTypes = [
   'signature.invalidated',
   'data.item_changed',
   'data.form_reset',
+  'visit.unscheduled_added',
+  'visit.unscheduled_deleted',
   'query.opened',
   'query.answered',
   'query.commented',
@@ -131,6 +133,7 @@ export interface AuditEventInput {
     | 'subject'
     | 'item'
     | 'form'
+    | 'visit'
     | 'query'
     | 'comment'
     | 'randomization'

@@ -26,6 +26,7 @@ export const casebookText = {
   holdsInForce: { ko: '프리징·잠금', en: 'Freezes and locks' },
   none: { ko: '없음', en: 'None' },
   noData: { ko: '입력된 자료가 없습니다.', en: 'No data have been entered.' },
+  unscheduledReason: { ko: '비정기 방문 사유', en: 'Reason for the unscheduled visit' },
   item: { ko: '항목', en: 'Item' },
   value: { ko: '값', en: 'Value' },
   unit: { ko: '단위', en: 'Unit' },

@@ -180,6 +180,17 @@ describeWithDatabase('casebook PDF', (database) => {
       bone2000: 20,
       bone4000: 25,
     });
+    // Issue 19: an unscheduled visit between V1 and V2 by date, with vital signs.
+    await save('si', subjects.unsigned.id, 'v1', 'visitDay', { visitDate: '2025-03-05' });
+    await save('si', subjects.unsigned.id, 'v2', 'visitDay', { visitDate: '2025-03-12' });
+    const unscheduled = await as(
+      'si',
+      'POST',
+      `/api/studies/${studyId}/subjects/${subjects.unsigned.id}/unscheduled-visits`,
+      { visitDate: '2025-03-08', reason: '이통으로 내방' },
+    );
+    expect(unscheduled.statusCode, unscheduled.body).toBe(201);
+    await save('si', subjects.unsigned.id, 'unscheduled-1', 'vitalSigns', { heartRate: 88 });
 
     subjects.invalidated = await newSubject('si', site1, 'INV');
     await save('si', subjects.invalidated.id, 'v1', 'demographicInfo', {
@@ -315,6 +326,17 @@ describeWithDatabase('casebook PDF', (database) => {
     expect(text).toMatch(/Page 1 of \d+/);
   });
 
+  it('prints an unscheduled visit among the scheduled ones by its date, with its reason', async () => {
+    const text = compact(pdfText((await download('si', casebookUrl(subjects.unsigned.id))).rawPayload));
+    const v1 = text.indexOf(compact(definition.visits.find((v) => v.key === 'v1')?.label.ko ?? 'v1'));
+    const extra = text.indexOf(compact('비정기 방문 1 · 2025-03-08'));
+    const v2 = text.indexOf(compact(definition.visits.find((v) => v.key === 'v2')?.label.ko ?? 'v2'));
+    expect(v1).toBeGreaterThan(-1);
+    expect(extra).toBeGreaterThan(v1);
+    expect(v2).toBeGreaterThan(extra);
+    expect(text).toContain(compact('비정기 방문 사유: 이통으로 내방'));
+  });
+
   it('says "not signed" for an unsigned subject and gives the invalidation for a changed one', async () => {
     const unsigned = pdfText(
       (await download('pi', casebookUrl(subjects.unsigned.id, '?lang=en'))).rawPayload,
@@ -409,7 +431,7 @@ describeWithDatabase('casebook PDF', (database) => {
       seen.push(...batch.map((subject) => subject.id));
       for (const subject of batch) {
         expect(subject.siteId).toBe(site1);
-        for (const entry of subject.audit) expect(entry.path).toMatch(/^\w+\.\w+\./);
+        for (const entry of subject.audit) expect(entry.path).toMatch(/^[\w-]+\.\w+\./);
       }
       afterSubjectId = batch[batch.length - 1]?.id ?? afterSubjectId;
     }

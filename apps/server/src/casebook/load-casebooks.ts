@@ -1,4 +1,5 @@
 import type { SubjectStatus } from '@cdms/contract';
+import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database, QueryRow } from '../db/schema.ts';
 import type { MessageWithAuthor } from '../queries/query-presenter.ts';
@@ -65,6 +66,8 @@ export interface CasebookSubject {
   signature: CasebookSignature | null;
   /** Oldest first; empty unless the audit trail was asked for. */
   audit: CasebookAuditEntry[];
+  /** The subject's unscheduled visits not deleted (issue 19), by repeat key. */
+  unscheduledVisits: { visitKey: string; repeatKey: number; visitDate: string; reason: string }[];
 }
 
 export interface CasebookBatchScope {
@@ -127,6 +130,14 @@ export async function loadCasebooks(
     .orderBy('f.id')
     .execute();
   const formIds = formRows.map((row) => row.id);
+  const unscheduledRows = await db
+    .selectFrom('unscheduled_visits')
+    .select(['subject_id', 'repeat_key', 'visit_date', 'reason'])
+    .where('subject_id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .orderBy('subject_id')
+    .orderBy('repeat_key')
+    .execute();
 
   const valueRows =
     formIds.length === 0
@@ -250,9 +261,18 @@ export async function loadCasebooks(
         queries: [],
         signature: null,
         audit: [],
+        unscheduledVisits: [],
       },
     ]),
   );
+  for (const row of unscheduledRows) {
+    subjects.get(row.subject_id)?.unscheduledVisits.push({
+      visitKey: unscheduledVisitKey(row.repeat_key),
+      repeatKey: row.repeat_key,
+      visitDate: row.visit_date,
+      reason: row.reason,
+    });
+  }
   const forms = new Map<number, CasebookForm>();
   for (const row of formRows) {
     const form: CasebookForm = {

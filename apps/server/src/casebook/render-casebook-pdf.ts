@@ -7,6 +7,9 @@ import {
   getFormLayout,
   getItemCodes,
   type ItemDefinition,
+  isValidDate,
+  orderVisitKeys,
+  resolveVisit,
   type SectionDefinition,
   type StudyDefinition,
   sectionsForVisit,
@@ -258,17 +261,27 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     [text(T.withAudit), text(withAudit ? T.yes : T.no)],
   ]);
 
-  // ── Visits and forms, in the definition's order ──
+  // ── Visits and forms, in the definition's order; unscheduled visits among them by date (issue 19) ──
   doc.addPage();
   const formsByKey = new Map(subject.forms.map((form) => [`${form.visitKey}|${form.formKey}`, form]));
   const printedForms = new Set<string>();
-  for (const visit of definition.visits) {
+  const unscheduled = new Map(subject.unscheduledVisits.map((visit) => [visit.visitKey, visit]));
+  const visits = orderVisitKeys(
+    definition,
+    casebookVisitDates(definition, subject),
+    subject.unscheduledVisits,
+  )
+    .map((visitKey) => resolveVisit(definition, visitKey))
+    .filter((visit) => visit !== undefined);
+  for (const visit of visits) {
     const saved = visit.forms
       .filter((formKey) => !isSigningForm(visit.key, formKey))
       .map((formKey) => formsByKey.get(`${visit.key}|${formKey}`))
       .filter((form): form is CasebookForm => form !== undefined);
     if (saved.length === 0) continue;
-    heading(visit.label[lang], 14);
+    const extra = unscheduled.get(visit.key);
+    heading(extra ? `${visit.label[lang]} · ${extra.visitDate}` : visit.label[lang], 14);
+    if (extra) note(`${text(T.unscheduledReason)}: ${extra.reason}`, COLOR.text, 9);
     for (const form of saved) {
       printedForms.add(`${form.visitKey}|${form.formKey}`);
       printForm(form);
@@ -610,4 +623,17 @@ function isBlank(value: unknown): boolean {
   return (
     value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
   );
+}
+
+/** The saved date of each scheduled visit (the definition's visit-date item), to place unscheduled visits. */
+function casebookVisitDates(definition: StudyDefinition, subject: CasebookSubject): Record<string, string> {
+  const dates: Record<string, string> = {};
+  const source = definition.visitDate;
+  if (!source) return dates;
+  for (const form of subject.forms) {
+    if (form.formKey !== source.form) continue;
+    const value = form.values.get(source.item)?.value;
+    if (isValidDate(value)) dates[form.visitKey] = value;
+  }
+  return dates;
 }

@@ -51,6 +51,7 @@ export interface Database {
   attachments: AttachmentsTable;
   guidelines: GuidelinesTable;
   task_notices: TaskNoticesTable;
+  unscheduled_visits: UnscheduledVisitsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -678,3 +679,23 @@ export interface TaskNoticesTable {
   created_at: CreatedAt;
 }
 export type TaskNoticeRow = Selectable<TaskNoticesTable>;
+
+/**
+ * An unscheduled visit of a subject (issue 19 item 1): its data are under the visit key
+ * `unscheduled-<repeat_key>`; deleted ones keep their row so a repeat key is never reused.
+ */
+export interface UnscheduledVisitsTable {
+  id: Generated<number>;
+  study_id: number;
+  subject_id: number;
+  repeat_key: number;
+  /** 'YYYY-MM-DD'. */
+  visit_date: string;
+  reason: string;
+  created_by: number;
+  created_at: CreatedAt;
+  deleted_by: number | null;
+  deleted_at: NullableTimestamp;
+  deletion_reason: string | null;
+}
+export type UnscheduledVisitRow = Selectable<UnscheduledVisitsTable>;

@@ -1,4 +1,4 @@
-import type { StudyDefinition } from '@cdms/study';
+import { type StudyDefinition, unscheduledRepeatKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { type FormTablesScope, instancesInScope } from './form-tables-scope.ts';
@@ -41,7 +41,14 @@ export async function* formTablePages(
   table: FormTable,
   context: PageContext,
 ): AsyncGenerator<FormTablePage> {
-  const visitOrder = new Map(context.definition.visits.map((visit, index) => [visit.key, index]));
+  const scheduledOrder = new Map(context.definition.visits.map((visit, index) => [visit.key, index]));
+  // Unscheduled visits (`unscheduled-<n>`, issue 19) after the schedule, by repeat key.
+  const visitOrder = {
+    get: (visitKey: string) => {
+      const repeatKey = unscheduledRepeatKey(visitKey);
+      return repeatKey === undefined ? scheduledOrder.get(visitKey) : scheduledOrder.size + repeatKey;
+    },
+  };
   const keys = storedKeysOf(table);
   // The keyset bound is stated on both sides of the join, so neither side is read from its start.
   const formInstances = (after: number) =>

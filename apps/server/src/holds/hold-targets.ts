@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 
 /**
  * The policy of placing and lifting a hold: the target must exist and be visible to the user (404
@@ -68,6 +69,7 @@ export async function resolveHoldTarget(
       if (!current || !getFormLayout(current.definition, target.visitKey, target.formKey)) {
         throw new AppError(404, 'not_found');
       }
+      await requireVisitOfSubject(db, subject.id, target.visitKey);
       return formTargetOf(studyId, subject.site_id, subject.id, target.visitKey, target.formKey);
     }
   }

@@ -268,6 +268,22 @@ export const errorMessages = {
     ko: '이 대상자의 증례기록서는 이미 서명되었습니다.',
     en: "This subject's casebook is already signed.",
   },
+  unscheduled_visits_not_declared: {
+    ko: '이 임상시험에는 비정기 방문이 정의되어 있지 않습니다.',
+    en: 'This study does not define unscheduled visits.',
+  },
+  unscheduled_visit_date_in_future: {
+    ko: '비정기 방문일은 오늘 이후일 수 없습니다.',
+    en: 'The unscheduled visit date cannot be in the future.',
+  },
+  unscheduled_visit_before_consent: {
+    ko: '비정기 방문일은 동의일({consentDate}) 이전일 수 없습니다.',
+    en: 'The unscheduled visit date cannot be before the consent date ({consentDate}).',
+  },
+  unscheduled_visit_has_data: {
+    ko: '저장된 데이터가 있는 비정기 방문은 삭제할 수 없습니다. 먼저 각 양식을 초기화하세요.',
+    en: 'An unscheduled visit with saved data cannot be deleted. Reset its forms first.',
+  },
   signature_form_read_only: {
     ko: '시험책임자 서명 양식은 직접 저장하거나 초기화할 수 없습니다. 서명 버튼으로 서명하세요.',
     en: 'The investigator signature form cannot be saved or reset directly. Use the Sign button.',

@@ -234,6 +234,21 @@ describeWithDatabase('ODM export', (database) => {
       birthDate: '1990-09-09',
       gender: 'F',
     });
+    // An unscheduled visit (issue 19) with vital signs: event SE.unscheduled, repeat key 1.
+    const unscheduled = await as(
+      'crc',
+      'POST',
+      `/api/studies/${studyId}/subjects/${subjects.otherSite.id}/unscheduled-visits`,
+      { visitDate: '2025-03-20', reason: 'Otalgia' },
+    );
+    expect(unscheduled.statusCode, unscheduled.body).toBe(201);
+    await save('crc', subjects.otherSite.id, 'unscheduled-1', 'vitalSigns', {
+      bloodPressureSystolic: 121,
+      bloodPressureDiastolic: 79,
+      heartRate: 72,
+      bodyTemperature: 36.7,
+      result: 'normal',
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -259,6 +274,11 @@ describeWithDatabase('ODM export', (database) => {
     expect(counts.subjects).toBe(3);
     // The metadata: readable OIDs, both languages, units, ranges, code lists.
     expect(text).toContain('<StudyEventDef OID="SE.v1" Name="v1" Repeating="No" Type="Scheduled">');
+    // The unscheduled visits: one repeating event, each visit's data under its repeat key.
+    expect(text).toContain(
+      '<StudyEventDef OID="SE.unscheduled" Name="unscheduled" Repeating="Yes" Type="Unscheduled">',
+    );
+    expect(text).toContain('<StudyEventData StudyEventOID="SE.unscheduled" StudyEventRepeatKey="1">');
     expect(text).toContain(
       '<ItemGroupDef OID="IG.medicalHistory.histories" Name="medicalHistory.histories" Repeating="Yes">',
     );
@@ -316,6 +336,7 @@ describeWithDatabase('ODM export', (database) => {
     expect(expected).toContain(`${subjects.signed.key}|all|adverseEvent|gate|hasAdverseEvent=Y`);
     expect(expected).toContain(`${subjects.signed.key}|v1|demographicInfo|demographics|age=44`);
     expect(expected.some((line) => line.includes('|all|testDirectorSigning|'))).toBe(true);
+    expect(expected).toContain(`${subjects.otherSite.key}|unscheduled-1|vitalSigns|vitals|heartRate=72`);
 
     for (const version of ['1.3.2', '2.0'] as const) {
       const { text, counts } = await exportText(version);

@@ -1,6 +1,6 @@
 import type { ExportAuditRow, ExportQuery, ExportSubject, ExportValueRow } from './load-export-batch.ts';
 import type { ExportHeader } from './load-export-header.ts';
-import { type OdmItemDef, type OdmMetadata, oids } from './odm-metadata.ts';
+import { type OdmItemDef, type OdmMetadata, odmEventOf, oids } from './odm-metadata.ts';
 
 /**
  * A subject's stored data arranged as ODM nests it — event → form → item group (repeat) → item —
@@ -46,6 +46,8 @@ export interface OdmFormData {
 export interface OdmEventData {
   oid: string;
   visitKey: string;
+  /** An unscheduled visit's repeat key (StudyEventRepeatKey): `unscheduled-2` is event SE.unscheduled, 2. */
+  repeatKey?: string;
   forms: OdmFormData[];
 }
 
@@ -179,10 +181,15 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
   const events = new Map<string, OdmEventData>();
   let valueCount = 0;
   const formOrder = (visitKey: string, formKey: string) =>
-    metadata.events.find((event) => event.key === visitKey)?.formOids.indexOf(oids.form(formKey)) ?? 0;
+    metadata.events
+      .find((event) => event.key === odmEventOf(visitKey).eventKey)
+      ?.formOids.indexOf(oids.form(formKey)) ?? 0;
+  const eventRank = (visitKey: string) => eventOrder.get(odmEventOf(visitKey).eventKey) ?? 0;
+  const repeatRank = (visitKey: string) => Number(odmEventOf(visitKey).repeatKey ?? 0);
   const sortedForms = [...forms.values()].sort(
     (a, b) =>
-      (eventOrder.get(a.visitKey) ?? 0) - (eventOrder.get(b.visitKey) ?? 0) ||
+      eventRank(a.visitKey) - eventRank(b.visitKey) ||
+      repeatRank(a.visitKey) - repeatRank(b.visitKey) ||
       formOrder(a.visitKey, a.formKey) - formOrder(b.visitKey, b.formKey),
   );
   for (const form of sortedForms) {
@@ -257,7 +264,13 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
     if (sortedGroups.length === 0) continue;
     let event = events.get(form.visitKey);
     if (!event) {
-      event = { oid: oids.event(form.visitKey), visitKey: form.visitKey, forms: [] };
+      const { eventKey, repeatKey } = odmEventOf(form.visitKey);
+      event = {
+        oid: oids.event(eventKey),
+        visitKey: form.visitKey,
+        ...(repeatKey !== undefined ? { repeatKey } : {}),
+        forms: [],
+      };
       events.set(form.visitKey, event);
     }
     event.forms.push({

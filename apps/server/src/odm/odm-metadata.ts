@@ -4,6 +4,7 @@ import {
   type LocalizedText,
   type StudyDefinition,
   sectionsForVisit,
+  unscheduledRepeatKey,
   YES_NO_CODES,
 } from '@cdms/study';
 
@@ -37,6 +38,26 @@ export const oids = {
   signatureDef: 'SD.CASEBOOK',
   query: (queryId: number) => `Q.${queryId}`,
 } as const;
+
+/**
+ * The one StudyEventDef of the unscheduled visits (issue 19): Repeating, Type "Unscheduled"; the n-th
+ * unscheduled visit of a subject (`unscheduled-<n>`) is its StudyEventData with StudyEventRepeatKey n.
+ */
+export const UNSCHEDULED_EVENT_KEY = 'unscheduled';
+
+/** The ODM event of a stored visit key: its StudyEventDef's key and, for an unscheduled visit, the repeat key. */
+export function odmEventOf(visitKey: string): { eventKey: string; repeatKey?: string } {
+  const repeatKey = unscheduledRepeatKey(visitKey);
+  return repeatKey === undefined
+    ? { eventKey: visitKey }
+    : { eventKey: UNSCHEDULED_EVENT_KEY, repeatKey: String(repeatKey) };
+}
+
+/** A StudyEventDef's Type: the "all" forms' event Common, the unscheduled visits' Unscheduled. */
+export function eventType(event: Pick<OdmEventDef, 'common' | 'unscheduled'>): string {
+  if (event.unscheduled) return 'Unscheduled';
+  return event.common ? 'Common' : 'Scheduled';
+}
 
 /** The code list every yesNo item refers to. */
 export const YES_NO_CODE_LIST_KEY = 'yesNo';
@@ -81,6 +102,8 @@ export interface OdmEventDef {
   label: LocalizedText;
   /** The visit holding the "all" forms (AEs, drugs…): data belong to the study, not to a date. */
   common: boolean;
+  /** The unscheduled visits' event: repeating, Type "Unscheduled". */
+  unscheduled: boolean;
   formOids: string[];
 }
 
@@ -226,7 +249,14 @@ export function buildOdmMetadata(
   // Stored keys per (visit, form): the visit's own layout decides the section of each key.
   const places = new Map<string, StoredKeyPlace>();
   const formsByKey = new Map(definition.forms.map((form) => [form.key, form]));
-  for (const visit of definition.visits) {
+  const layouts = [
+    ...definition.visits,
+    // An unscheduled visit's forms have their base sections (no variant names it).
+    ...(definition.unscheduledVisit
+      ? [{ key: UNSCHEDULED_EVENT_KEY, forms: definition.unscheduledVisit.forms }]
+      : []),
+  ];
+  for (const visit of layouts) {
     for (const formKey of visit.forms) {
       const form = formsByKey.get(formKey);
       if (!form) continue;
@@ -257,19 +287,35 @@ export function buildOdmMetadata(
     studyLabel: definition.label,
     metaDataVersionOid: oids.metaDataVersion(study.version),
     version: study.version,
-    events: definition.visits.map((visit) => ({
-      oid: oids.event(visit.key),
-      key: visit.key,
-      label: visit.label,
-      common: visit.group === 'all',
-      formOids: visit.forms.map(oids.form),
-    })),
+    events: [
+      ...definition.visits.map((visit) => ({
+        oid: oids.event(visit.key),
+        key: visit.key,
+        label: visit.label,
+        common: visit.group === 'all',
+        unscheduled: false,
+        formOids: visit.forms.map(oids.form),
+      })),
+      ...(definition.unscheduledVisit
+        ? [
+            {
+              oid: oids.event(UNSCHEDULED_EVENT_KEY),
+              key: UNSCHEDULED_EVENT_KEY,
+              label: definition.unscheduledVisit.label,
+              common: false,
+              unscheduled: true,
+              formOids: definition.unscheduledVisit.forms.map(oids.form),
+            },
+          ]
+        : []),
+    ],
     forms,
     itemGroups: [...itemGroups.values()],
     items: [...items.values()],
     codeLists,
     units: [...units.entries()].map(([symbol, oid]) => ({ oid, symbol })),
-    placeOf: (visitKey, formKey, storedKey) => places.get(`${visitKey}|${formKey}|${storedKey}`),
+    placeOf: (visitKey, formKey, storedKey) =>
+      places.get(`${odmEventOf(visitKey).eventKey}|${formKey}|${storedKey}`),
     itemByOid: items,
     itemOrder: new Map(
       [...itemGroups.values()].flatMap((group) =>

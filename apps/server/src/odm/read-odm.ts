@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { UNSCHEDULED_EVENT_KEY } from './odm-metadata.ts';
 
 /**
  * Reads an ODM 1.3.2 or 2.0 document (ours, or one shaped like it) back into
@@ -172,7 +173,11 @@ export function readOdm(xml: string): OdmRead {
       const queries: OdmQueryRead[] = [];
       const visits: OdmSubjectRead['visits'] = {};
       for (const event of children(subjectNode, 'StudyEventData')) {
-        const visitKey = keyOf(attribute(event, 'StudyEventOID') ?? '', 'SE');
+        const eventKey = keyOf(attribute(event, 'StudyEventOID') ?? '', 'SE');
+        // The unscheduled visits' event repeats: its n-th data are the visit `unscheduled-<n>`.
+        const repeatKey = attribute(event, 'StudyEventRepeatKey');
+        const visitKey =
+          eventKey === UNSCHEDULED_EVENT_KEY && repeatKey ? `${eventKey}-${repeatKey}` : eventKey;
         visits[visitKey] ??= {};
         const forms = visits[visitKey];
         // 1.3.2: FormData > ItemGroupData; 2.0: ItemGroupData (the form) > ItemGroupData (sections).

@@ -8,7 +8,7 @@ import {
   type OdmSubjectData,
   signatureDefOids,
 } from './odm-clinical-tree.ts';
-import { type OdmMetadata, oids } from './odm-metadata.ts';
+import { eventType, type OdmMetadata, oids } from './odm-metadata.ts';
 import { escapeXmlAttribute, textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
@@ -57,7 +57,7 @@ function metaDataVersion132(metadata: OdmMetadata): string {
   parts.push('</Protocol>');
   for (const event of metadata.events) {
     parts.push(
-      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: 'No', Type: event.common ? 'Common' : 'Scheduled' })}>`,
+      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: event.unscheduled ? 'Yes' : 'No', Type: eventType(event) })}>`,
     );
     parts.push(translated('Description', event.label));
     event.formOids.forEach((formOid, index) => {
@@ -191,7 +191,9 @@ function subjectData132(subject: OdmSubjectData): string {
   if (subject.signature) parts.push(signatureXml(subject.signature));
   parts.push(`<SiteRef${xmlAttributes({ LocationOID: subject.locationOid })}/>`);
   for (const event of subject.events) {
-    parts.push(`<StudyEventData${xmlAttributes({ StudyEventOID: event.oid })}>`);
+    parts.push(
+      `<StudyEventData${xmlAttributes({ StudyEventOID: event.oid, StudyEventRepeatKey: event.repeatKey })}>`,
+    );
     for (const form of event.forms) {
       parts.push(`<FormData${xmlAttributes({ FormOID: form.oid })}>`);
       for (const group of form.groups) {

@@ -1,7 +1,7 @@
 import type { LocalizedText } from '@cdms/study';
 import type { ExportQuery } from './load-export-batch.ts';
 import { buildSubjectData, type OdmSubjectData, signatureDefOids, userOidOf } from './odm-clinical-tree.ts';
-import { type OdmMetadata, oids } from './odm-metadata.ts';
+import { eventType, type OdmMetadata, oids } from './odm-metadata.ts';
 import { adminDataXml, auditRecordXml, type OdmWriteInput, signatureXml } from './write-odm-132.ts';
 import { textElement, xmlAttributes } from './xml-escape.ts';
 
@@ -27,7 +27,7 @@ function metaDataVersion20(metadata: OdmMetadata): string {
   );
   for (const event of metadata.events) {
     parts.push(
-      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: 'No', Type: event.common ? 'Common' : 'Scheduled' })}>`,
+      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: event.unscheduled ? 'Yes' : 'No', Type: eventType(event) })}>`,
     );
     parts.push(translated('Description', event.label));
     event.formOids.forEach((formOid, index) => {
@@ -170,7 +170,9 @@ function subjectData20(subject: OdmSubjectData): string {
   const parts: string[] = [`<SubjectData${xmlAttributes({ SubjectKey: subject.subjectKey })}>`];
   parts.push(`<SiteRef${xmlAttributes({ LocationOID: subject.locationOid })}/>`);
   for (const event of subject.events) {
-    parts.push(`<StudyEventData${xmlAttributes({ StudyEventOID: event.oid })}>`);
+    parts.push(
+      `<StudyEventData${xmlAttributes({ StudyEventOID: event.oid, StudyEventRepeatKey: event.repeatKey })}>`,
+    );
     for (const form of event.forms) {
       parts.push(`<ItemGroupData${xmlAttributes({ ItemGroupOID: form.oid })}>`);
       for (const group of form.groups) {

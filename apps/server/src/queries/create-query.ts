@@ -14,6 +14,7 @@ import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { refreshAfterQueryChange } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { actingRole } from './query-access.ts';
 import { addQueryMessage, sameInBoth } from './query-messages.ts';
 
@@ -68,6 +69,7 @@ export async function createQuery(
   const current = await currentStudyDefinition(db, studyId);
   if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
     throw new AppError(404, 'not_found');
+  await requireVisitOfSubject(db, subject.id, request.visitKey);
   const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
   if (itemPath === null) throw new AppError(422, 'query_item_unknown');
   const role = actingRole(principal, 'query.open', studyId, subject.site_id);

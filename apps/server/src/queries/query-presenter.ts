@@ -1,5 +1,5 @@
 import type { QueryListRow, QueryMessage, Role } from '@cdms/contract';
-import { getFormLayout, type StudyDefinition } from '@cdms/study';
+import { getFormLayout, resolveVisit, type StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, QueryMessageRow, QueryRow } from '../db/schema.ts';
 
@@ -15,7 +15,7 @@ export function queryLabels(
   formKey: string,
   itemPath: string,
 ): { visitLabel: Localized; formLabel: Localized; itemLabel: Localized } {
-  const visit = definition?.visits.find((candidate) => candidate.key === visitKey);
+  const visit = definition ? resolveVisit(definition, visitKey) : undefined;
   const layout = definition ? getFormLayout(definition, visitKey, formKey) : undefined;
   const visitLabel = visit?.label ?? { ko: visitKey, en: visitKey };
   const formLabel = layout?.form.label ?? { ko: formKey, en: formKey };

@@ -1,5 +1,5 @@
 import { type ReportCoded, todayInKorea } from '@cdms/contract';
-import { getStudyIndex, type StudyDefinition } from '@cdms/study';
+import { getStudyIndex, resolveVisit, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { can, type SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -70,7 +70,7 @@ export function visitLabelOf(
   definition: StudyDefinition | null,
   visitKey: string,
 ): { ko: string; en: string } {
-  const visit = definition?.visits.find((entry) => entry.key === visitKey);
+  const visit = definition ? resolveVisit(definition, visitKey) : undefined;
   return visit ? { ko: visit.label.ko, en: visit.label.en } : { ko: visitKey, en: visitKey };
 }
 

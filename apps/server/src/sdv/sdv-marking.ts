@@ -1,5 +1,5 @@
 import type { FormSdv } from '@cdms/contract';
-import { getFormLayout, type StudyDefinition } from '@cdms/study';
+import { getFormLayout, resolveVisit, type StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } from './form-sdv.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
 import { itemInPlan } from './sdv-rules.ts';
@@ -38,9 +39,10 @@ export async function subjectForSdv(
   const known =
     current !== undefined &&
     (formKey === undefined
-      ? current.definition.visits.some((visit) => visit.key === visitKey)
+      ? resolveVisit(current.definition, visitKey) !== undefined
       : getFormLayout(current.definition, visitKey, formKey) !== undefined);
   if (!current || !known) throw new AppError(404, 'not_found');
+  await requireVisitOfSubject(db, subject.id, visitKey);
   return { subject, definition: current.definition };
 }
 

@@ -8,13 +8,17 @@ import type {
   sdvNextQuerySchema,
   sdvSubjectsQuerySchema,
 } from '@cdms/contract';
+import { orderVisitKeys, resolveVisit } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { loadSubjectData } from '../subjects/form-data.ts';
+import { scheduledVisitDates } from '../subjects/form-queries.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { formStateOf } from './form-sdv.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
@@ -243,7 +247,20 @@ export async function sdvSubject(
   const byForm = new Map(forms.rows.map((form) => [`${form.visit_key}.${form.form_key}`, form]));
   const formLabels = new Map(definition.forms.map((form) => [form.key, form.label]));
   let nextForm: SdvFormRef | null = null;
-  const visits = definition.visits.map((visit) => {
+  // The subject's unscheduled visits (issue 19) among the scheduled ones by date, as on the overview.
+  const unscheduled = await listUnscheduledVisits(db, subject.id);
+  const visitDates =
+    unscheduled.length === 0
+      ? {}
+      : scheduledVisitDates(
+          definition,
+          (await loadSubjectData(db, subject.id)).entered,
+          subject.consent_date,
+        );
+  const subjectVisits = orderVisitKeys(definition, visitDates, unscheduled)
+    .map((visitKey) => resolveVisit(definition, visitKey))
+    .filter((visit) => visit !== undefined);
+  const visits = subjectVisits.map((visit) => {
     const total = {
       planned_items: 0,
       verified_items: 0,

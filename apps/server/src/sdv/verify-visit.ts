@@ -1,4 +1,5 @@
 import type { VerifyVisitRequest, VerifyVisitResponse } from '@cdms/contract';
+import { resolveVisit } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -25,7 +26,7 @@ export async function verifyVisit(
 ): Promise<VerifyVisitResponse> {
   const { visitKey } = request;
   const sdv = await subjectForSdv(db, principal, studyId, request.subjectPk, visitKey);
-  const visit = sdv.definition.visits.find((candidate) => candidate.key === visitKey);
+  const visit = resolveVisit(sdv.definition, visitKey);
   const at = options.at ?? new Date();
   return inTransaction(db, async (trx) => {
     await lockSubjectForSdv(trx, sdv.subject);

@@ -18,6 +18,7 @@ import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
 import { seedDemoTraining } from './demo-training.ts';
+import { seedDemoUnscheduledVisits } from './demo-unscheduled-visits.ts';
 
 /** Every demo account's password (README, and printed at start). */
 export const DEMO_PASSWORD = 'cdms-demo-2026';
@@ -136,6 +137,11 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       siteStaff: { '01': 'si@demo.cdms', '02': 'crc@demo.cdms', '03': 'crc3@demo.cdms' },
       monitor: 'cra@demo.cdms',
       dataManager: 'dm@demo.cdms',
+    });
+    // Issue 19: an unscheduled visit between V3 and V4 at sites 01 and 02 (before any freeze or lock).
+    await seedDemoUnscheduledVisits(db, {
+      studyId: study,
+      siteStaff: { '01': 'si@demo.cdms', '02': 'crc@demo.cdms' },
     });
     // Last: a lock refuses the queries and SDV the steps above take.
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });

@@ -4,9 +4,11 @@ import {
   computeStatusMatrix,
   evaluateSubject,
   type FormValues,
+  isValidDate,
   LAB_FORM_KEY,
   type StoredFormStates,
   type StudyDefinition,
+  type SubjectData,
   type SubjectEvaluation,
 } from '@cdms/study';
 import type { Kysely } from 'kysely';
@@ -21,11 +23,13 @@ import {
   rangesFittingSubject,
 } from '../lab-ranges/applicable-lab-ranges.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
+import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
 export async function subjectOverview(
   db: Kysely<Database>,
+  principal: Principal,
   subject: SubjectWithSite,
   definition: StudyDefinition,
   definitionVersion: string,
@@ -33,6 +37,8 @@ export async function subjectOverview(
   const stored = await loadSubjectData(db, subject.id);
   const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const open = await openQueryCounts(db, subject.id);
+  const unscheduledVisits = await listUnscheduledVisits(db, subject.id);
+  const writer = can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id });
   const states: StoredFormStates = {};
   for (const instance of stored.instances.values()) {
     states[instance.visit_key] ??= {};
@@ -44,8 +50,35 @@ export async function subjectOverview(
   return {
     subject: presentSubject(subject),
     definitionVersion,
-    matrix: computeStatusMatrix(definition, evaluation, states),
+    unscheduledVisits,
+    visitDates: scheduledVisitDates(definition, stored.entered, subject.consent_date),
+    unscheduledVisitAbilities: {
+      add: definition.unscheduledVisit !== undefined && writer,
+      delete: writer,
+    },
+    matrix: computeStatusMatrix(
+      definition,
+      evaluation,
+      states,
+      unscheduledVisits.map((visit) => visit.visitKey),
+    ),
   };
+}
+
+/** The saved date of each scheduled visit (the definition's visit-date item), the consent visit's consent date. */
+export function scheduledVisitDates(
+  definition: StudyDefinition,
+  entered: SubjectData,
+  consentDate: string,
+): Record<string, string> {
+  const dates: Record<string, string> = {};
+  const source = definition.visitDate;
+  for (const visit of definition.visits) {
+    const value = source ? entered[visit.key]?.[source.form]?.[source.item] : undefined;
+    if (isValidDate(value)) dates[visit.key] = value;
+    else if (visit.group === 'consent') dates[visit.key] = consentDate;
+  }
+  return dates;
 }
 
 async function openQueryCounts(db: Kysely<Database>, subjectId: number): Promise<Map<string, number>> {

@@ -24,6 +24,7 @@ import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
 import { formData, listComments, subjectAudit, subjectOverview } from './form-queries.ts';
@@ -34,9 +35,11 @@ import { findSubjectInScope } from './subject-access.ts';
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
 const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/);
+/** A visit key: a definition key, or `unscheduled-<n>` (issue 19). */
+const visitKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,49}$/);
 const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
-const formParams = z.object({ studyId: id, subjectId: id, visitKey: key, formKey: key });
+const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
 function requireMember(principal: Principal, studyId: number): void {
   if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
@@ -63,6 +66,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
     const current = await definitionOf(params.studyId);
     if (!getFormLayout(current.definition, params.visitKey, params.formKey))
       throw new AppError(404, 'not_found');
+    await requireVisitOfSubject(db, subject.id, params.visitKey);
     return { subject, ...current };
   }
 
@@ -116,7 +120,13 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
         request.params.subjectId,
       );
       const current = await definitionOf(request.params.studyId);
-      const overview = await subjectOverview(db, subject, current.definition, current.version);
+      const overview = await subjectOverview(
+        db,
+        principalOf(request),
+        subject,
+        current.definition,
+        current.version,
+      );
       return withOverviewMarks(db, principalOf(request), subject, current.definition, overview);
     },
   );

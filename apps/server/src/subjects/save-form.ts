@@ -7,6 +7,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
 import { findSubjectInScope, type SubjectWithSite } from './subject-access.ts';
 
@@ -42,6 +43,7 @@ export async function saveForm(
   if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
   const current = await currentStudyDefinition(db, studyId);
   if (!current || !getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
+  await requireVisitOfSubject(db, subject.id, visitKey);
   const validation = validateFormValues(current.definition, visitKey, formKey, request.values);
   if (!validation.valid) {
     throw new AppError(

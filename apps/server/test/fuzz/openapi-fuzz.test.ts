@@ -55,7 +55,7 @@ it('answers every malformed request, for every operation and role, with a 4xx in
   const operations = operationsOf(app.swagger());
   expect(operations.length).toBeGreaterThan(50);
   const context: RequestContext = {
-    visitKeys: ['v1', 'v2', 'v3', 'all', 'V1'],
+    visitKeys: ['v1', 'v2', 'v3', 'all', 'V1', 'unscheduled-1'],
     formKeys: ['vitalSigns', 'demography', 'physicalExam', 'inclusionExclusionEval', 'adverseEvent'],
   };
   const roleNames = [...sessions.keys()];

@@ -9,7 +9,13 @@ import type {
 } from '../model/study-definition.ts';
 import { type ExpressionContext, evaluateExpression, holds, isEmptyValue } from './evaluate-expression.ts';
 import { builtInMessages } from './messages.ts';
-import { type FormLayout, getFormLayout, getStudyIndex, type StudyIndex } from './study-index.ts';
+import {
+  type FormLayout,
+  getFormLayout,
+  getStudyIndex,
+  layoutsForData,
+  type StudyIndex,
+} from './study-index.ts';
 
 // One pass over a subject: derived values first (they feed conditions and checks across forms and visits),
 // then per form the visibility of sections and items, required-but-missing items, check results and
@@ -106,10 +112,10 @@ function sameValue(a: JsonValue, b: JsonValue): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** A working copy of the scheduled forms' values, so derivations never mutate the caller's data. */
-function copyScheduledData(index: StudyIndex, data: unknown): SubjectData {
+/** A working copy of the forms' values (scheduled and unscheduled visits), so derivations never mutate the caller's data. */
+function copyFormData(layouts: FormLayout[], data: unknown): SubjectData {
   const copy: SubjectData = {};
-  for (const layout of index.schedule) {
+  for (const layout of layouts) {
     const visitData =
       isRecord(data) && Object.hasOwn(data, layout.visitKey) ? data[layout.visitKey] : undefined;
     const values =
@@ -132,10 +138,10 @@ function contextFor(
   return { data, visitKey: layout.visitKey, formKey: layout.form.key, today, params: index.params };
 }
 
-function applyDerivations(index: StudyIndex, data: SubjectData, today: string): void {
+function applyDerivations(index: StudyIndex, layouts: FormLayout[], data: SubjectData, today: string): void {
   for (let pass = 0; pass < MAX_DERIVATION_PASSES; pass += 1) {
     let changed = false;
-    for (const layout of index.schedule) {
+    for (const layout of layouts) {
       if (layout.derivedItems.length === 0) continue;
       const context = contextFor(index, data, layout, today);
       for (const item of layout.derivedItems) {
@@ -362,8 +368,9 @@ export function deriveSubjectData(
   options: EvaluateOptions,
 ): SubjectData {
   const index = getStudyIndex(definition);
-  const working = copyScheduledData(index, data);
-  applyDerivations(index, working, options.today);
+  const layouts = layoutsForData(definition, data);
+  const working = copyFormData(layouts, data);
+  applyDerivations(index, layouts, working, options.today);
   return working;
 }
 
@@ -375,7 +382,9 @@ export function evaluateSubject(
 ): SubjectEvaluation {
   const index = getStudyIndex(definition);
   const working = deriveSubjectData(definition, data, options);
-  const forms = index.schedule.map((layout) => evaluateLayout(index, layout, working, options.today));
+  const forms = layoutsForData(definition, working).map((layout) =>
+    evaluateLayout(index, layout, working, options.today),
+  );
   return {
     data: working,
     forms,

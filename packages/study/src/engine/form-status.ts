@@ -40,18 +40,21 @@ export interface StoredFormState {
 export type StoredFormStates = Record<string, Record<string, StoredFormState>>;
 
 /**
- * The overview matrix: for every visit of the definition, every form of the definition (rows come from the
- * definition, not from a fixed list), its status.
+ * The overview matrix: for every visit of the definition — and every unscheduled visit the subject has
+ * (`unscheduledVisitKeys`) —, every form of the definition (rows come from the definition, not from a
+ * fixed list), its status.
  */
 export function computeStatusMatrix(
   definition: StudyDefinition,
   evaluation: SubjectEvaluation,
   stored: StoredFormStates,
+  unscheduledVisitKeys: readonly string[] = [],
 ): Record<string, Record<string, FormStatus>> {
   const missing = new Map<string, number>();
   for (const form of evaluation.forms) missing.set(`${form.visitKey}.${form.formKey}`, form.missing.length);
   const matrix: Record<string, Record<string, FormStatus>> = {};
-  for (const visit of definition.visits) {
+  for (const visitKey of [...definition.visits.map((visit) => visit.key), ...unscheduledVisitKeys]) {
+    const visit = { key: visitKey };
     const row: Record<string, FormStatus> = {};
     for (const form of definition.forms) {
       const state = Object.hasOwn(stored, visit.key) ? stored[visit.key]?.[form.key] : undefined;

@@ -11,6 +11,7 @@ import {
   sectionsForVisit,
   type VisitDefinition,
 } from '../model/study-definition.ts';
+import { resolveVisit, unscheduledRepeatKey } from './visit-keys.ts';
 
 // Lookups built once per definition object (cached by identity), so evaluating a subject does no searching.
 
@@ -41,6 +42,8 @@ export interface StudyIndex {
   layouts: Map<string, FormLayout>;
   codeLists: Map<string, Code[]>;
   params: Record<string, JsonValue>;
+  /** Layouts of unscheduled visits (`unscheduled-<n>`), built on first use. */
+  unscheduledLayouts: Map<string, FormLayout>;
 }
 
 /** Built-in codes of a yesNo item. */
@@ -104,6 +107,7 @@ export function getStudyIndex(definition: StudyDefinition): StudyIndex {
     layouts,
     codeLists: new Map(definition.codeLists.map((l) => [l.key, l.codes])),
     params,
+    unscheduledLayouts: new Map(),
   };
   cache.set(definition, index);
   return index;
@@ -115,7 +119,40 @@ export function getFormLayout(
   visitKey: string,
   formKey: string,
 ): FormLayout | undefined {
-  return getStudyIndex(definition).layouts.get(layoutKey(visitKey, formKey));
+  const index = getStudyIndex(definition);
+  const scheduled = index.layouts.get(layoutKey(visitKey, formKey));
+  if (scheduled || unscheduledRepeatKey(visitKey) === undefined) return scheduled;
+  const key = layoutKey(visitKey, formKey);
+  const cached = index.unscheduledLayouts.get(key);
+  if (cached) return cached;
+  if (!resolveVisit(definition, visitKey)?.forms.includes(formKey)) return undefined;
+  const form = index.definition.forms.find((candidate) => candidate.key === formKey);
+  if (!form) return undefined;
+  // No variant names an unscheduled visit: the form's base sections.
+  const layout = buildLayout(form, visitKey);
+  index.unscheduledLayouts.set(key, layout);
+  return layout;
+}
+
+/**
+ * The forms to evaluate for a subject: the schedule, then the forms of every unscheduled visit the data
+ * holds (in repeat-key order). An unscheduled visit without data has nothing to evaluate.
+ */
+export function layoutsForData(definition: StudyDefinition, data: unknown): FormLayout[] {
+  const index = getStudyIndex(definition);
+  if (!definition.unscheduledVisit || typeof data !== 'object' || data === null) return index.schedule;
+  const visitKeys = Object.keys(data)
+    .filter((key) => unscheduledRepeatKey(key) !== undefined)
+    .sort((a, b) => (unscheduledRepeatKey(a) ?? 0) - (unscheduledRepeatKey(b) ?? 0));
+  if (visitKeys.length === 0) return index.schedule;
+  const extra: FormLayout[] = [];
+  for (const visitKey of visitKeys) {
+    for (const formKey of definition.unscheduledVisit.forms) {
+      const layout = getFormLayout(definition, visitKey, formKey);
+      if (layout) extra.push(layout);
+    }
+  }
+  return [...index.schedule, ...extra];
 }
 
 /** The choices of an item: its code list, the built-in Y/N for yesNo, none otherwise. */

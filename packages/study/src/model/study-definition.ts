@@ -181,6 +181,17 @@ export const visitSchema = z.strictObject({
 });
 export type VisitDefinition = z.infer<typeof visitSchema>;
 
+/**
+ * What an unscheduled visit may hold (issue 19 item 1). Site staff add such visits to a subject as
+ * needed, each with its date and reason (kept with the visit, not in a form); each gets the visit key
+ * `unscheduled-<n>` (`visit-keys.ts`). It has no window and never moves the protocol's windows.
+ */
+export const unscheduledVisitSchema = z.strictObject({
+  label: localizedTextSchema,
+  forms: z.array(keySchema).min(1),
+});
+export type UnscheduledVisitDefinition = z.infer<typeof unscheduledVisitSchema>;
+
 export const parameterSchema = z.strictObject({
   value: z.union([z.number(), z.string()]),
   label: localizedTextSchema,
@@ -210,6 +221,8 @@ const baseStudyDefinitionSchema = z.strictObject({
   parameters: z.record(keySchema, parameterSchema).optional(),
   codeLists: z.array(codeListSchema),
   visits: z.array(visitSchema).min(1),
+  /** The forms an unscheduled visit may hold; absent: the study has no unscheduled visits. */
+  unscheduledVisit: unscheduledVisitSchema.optional(),
   forms: z.array(formSchema).min(1),
   subjectStatus: subjectStatusRulesSchema.optional(),
 });
@@ -287,6 +300,9 @@ export function findDefinitionProblems(study: StudyShape): string[] {
     if (visit.window && !visits.has(visit.window.anchorVisit)) {
       problems.push(`visit ${visit.key}: unknown anchor visit ${visit.window.anchorVisit}`);
     }
+  }
+  for (const formKey of study.unscheduledVisit?.forms ?? []) {
+    if (!forms.has(formKey)) problems.push(`unscheduledVisit: unknown form ${formKey}`);
   }
   if (study.visitDate) {
     const form = forms.get(study.visitDate.form);

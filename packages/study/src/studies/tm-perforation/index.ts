@@ -30,7 +30,7 @@ import {
 import { t } from './helpers.ts';
 import { parameters } from './parameters.ts';
 import { subjectStatusRules } from './subject-status.ts';
-import { visits } from './visits.ts';
+import { unscheduledVisit, visits } from './visits.ts';
 
 /** The chronic tympanic membrane perforation device study (spec §2 "Form content", §5). */
 export const tmPerforationStudy: StudyDefinition = {
@@ -41,6 +41,7 @@ export const tmPerforationStudy: StudyDefinition = {
   parameters,
   codeLists,
   visits,
+  unscheduledVisit,
   subjectStatus: subjectStatusRules,
   forms: [
     consentScreeningForm,

@@ -1,4 +1,4 @@
-import type { VisitDefinition } from '../../model/study-definition.ts';
+import type { UnscheduledVisitDefinition, VisitDefinition } from '../../model/study-definition.ts';
 import { t } from './helpers.ts';
 
 // Forms per visit exactly as spec §2 "Forms per visit". Visit windows are relative to V2 (device application
@@ -101,3 +101,20 @@ export const visits: VisitDefinition[] = [
     ],
   },
 ];
+
+/**
+ * What an unscheduled visit may hold (issue 19 item 1): the examinations of a follow-up visit, hearing and
+ * the events of interest. Its date and reason are given when it is added and kept with the visit, so the
+ * visit-day form (which dates the scheduled visits and their windows) is not among them.
+ */
+export const unscheduledVisit: UnscheduledVisitDefinition = {
+  label: t('비정기 방문', 'Unscheduled visit'),
+  forms: [
+    'physicalExam',
+    'vitalSigns',
+    'otoscopyEndoscopy',
+    'tympanicPhoto',
+    'ptaTest',
+    'interestAdverseEvent',
+  ],
+};

@@ -1,5 +1,5 @@
 import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } from '@cdms/contract';
-import { getFormLayout, type Language } from '@cdms/study';
+import { getFormLayout, type Language, resolveVisit } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
@@ -80,7 +80,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
   // Keys as the definition names them; a key the current definition no longer has is shown as stored.
   const target = (row: AuditTrailRow) => {
     if (!row.visitKey) return row.target;
-    const visit = study?.visits.find((candidate) => candidate.key === row.visitKey)?.label[language];
+    const visit = study ? resolveVisit(study, row.visitKey)?.label[language] : undefined;
     const form = row.formKey
       ? study?.forms.find((candidate) => candidate.key === row.formKey)?.label[language]
       : undefined;

@@ -1,10 +1,13 @@
 import type {
+  AddUnscheduledVisitRequest,
   AuditEntry,
   CreateSubjectRequest,
   DeleteSubjectRequest,
+  DeleteUnscheduledVisitRequest,
   OverviewResponse,
   SubjectListResponse,
   SubjectSummary,
+  UnscheduledVisit,
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
@@ -117,4 +120,25 @@ export async function downloadSubjectList(
 ): Promise<void> {
   const url = `${listPath(studyId)}/export?format=${format}&${subjectListQueryString(filters, false)}`;
   await saveDownload(url, `subjects.${format}`);
+}
+
+/**
+ * Adding and deleting an unscheduled visit (issue 19 item 1); afterwards the subject's overview, list
+ * row and forms are read again.
+ */
+export function useUnscheduledVisitChange(studyId: number, subjectPk: number) {
+  const queryClient = useQueryClient();
+  const base = `${subjectPath(studyId, subjectPk)}/unscheduled-visits`;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: subjectKeys.subject(studyId, subjectPk) });
+  const add = useMutation({
+    mutationFn: (request: AddUnscheduledVisitRequest) =>
+      apiRequest<UnscheduledVisit>(base, { method: 'POST', body: request }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: ({ repeatKey, ...request }: DeleteUnscheduledVisitRequest & { repeatKey: number }) =>
+      apiRequest<null>(`${base}/${repeatKey}`, { method: 'DELETE', body: request }),
+    onSuccess: refresh,
+  });
+  return { add, remove };
 }

@@ -1,4 +1,4 @@
-import type { Language, StudyDefinition, VisitGroup } from '@cdms/study';
+import { type Language, resolveVisit, type StudyDefinition, type VisitGroup } from '@cdms/study';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -32,12 +32,17 @@ export function DetailRail({
   formUrl: (visitKey: string, formKey: string) => string;
 }) {
   const { t } = useTranslation('subjects');
-  const currentGroup = definition.visits.find((visit) => visit.key === visitKey)?.group ?? 'consent';
+  // An unscheduled visit (`unscheduled-<n>`) is not in the schedule: the rail shows the one being
+  // entered among the follow-up visits (the overview lists them all).
+  const currentVisit = resolveVisit(definition, visitKey);
+  const currentGroup = currentVisit?.group ?? 'consent';
   const [category, setCategory] = useState<VisitGroup>(currentGroup);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set([visitKey]));
   const groups = CATEGORY_ORDER.filter((group) => definition.visits.some((visit) => visit.group === group));
   const forms = new Map(definition.forms.map((form) => [form.key, form]));
   const visits = definition.visits.filter((visit) => visit.group === category);
+  if (currentVisit && currentVisit.group === category && !visits.includes(currentVisit))
+    visits.push(currentVisit);
 
   const toggle = (key: string) =>
     setExpanded((current) => {

@@ -1,5 +1,5 @@
 import type { SignatureRecord, SignatureResponse, SignCasebookRequest } from '@cdms/contract';
-import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
+import { getFormLayout, type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,7 +58,7 @@ export function changedItemsText(definition: StudyDefinition, reason: string, la
     .map((path) => {
       const [visitKey = '', formKey = '', itemKey = ''] = path.split('.');
       const layout = getFormLayout(definition, visitKey, formKey);
-      const visit = definition.visits.find((candidate) => candidate.key === visitKey);
+      const visit = resolveVisit(definition, visitKey);
       const item = layout?.items.get(itemKey)?.item.label ?? layout?.groups.get(itemKey)?.label;
       if (!layout || !visit || !item) return path;
       return `${visit.label[language]} · ${layout.form.label[language]} · ${item[language]}`;

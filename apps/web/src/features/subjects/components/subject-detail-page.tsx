@@ -1,4 +1,4 @@
-import { getFormLayout, type Language } from '@cdms/study';
+import { getFormLayout, type Language, resolveVisit } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -54,7 +54,8 @@ function SubjectDetail({ studyId, subjectPk }: { studyId: number; subjectPk: num
   const address = { studyId, subjectPk, visitKey, formKey };
   const form = useFormData(address);
 
-  const visit = definition.data?.definition.visits.find((v) => v.key === visitKey);
+  // A scheduled visit or one of the subject's unscheduled visits (`unscheduled-<n>`).
+  const visit = definition.data ? resolveVisit(definition.data.definition, visitKey) : undefined;
   const visitForms = visit?.forms ?? [];
   const position = visitForms.indexOf(formKey);
   const previous = position > 0 ? visitForms[position - 1] : undefined;

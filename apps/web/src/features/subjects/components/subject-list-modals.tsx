@@ -4,6 +4,7 @@ import {
   getItemCodes,
   type ItemDefinition,
   type Language,
+  resolveVisit,
   type StudyDefinition,
 } from '@cdms/study';
 import { type FormEvent, useId, useState } from 'react';
@@ -72,7 +73,7 @@ function describeValue(entry: AuditEntry, value: unknown, context: EntryContext)
 /** "Screening (V1) · Demographics · Sex" from the keys an audit entry names, in the user's language. */
 function targetOf(entry: AuditEntry, definition: StudyDefinition | undefined, language: Language): string {
   if (!entry.visitKey) return '';
-  const visit = definition?.visits.find((v) => v.key === entry.visitKey);
+  const visit = definition ? resolveVisit(definition, entry.visitKey) : undefined;
   const layout =
     entry.formKey && definition ? getFormLayout(definition, entry.visitKey, entry.formKey) : undefined;
   const item = itemOf(entry, definition);

@@ -1,13 +1,15 @@
-import type { OverviewResponse } from '@cdms/contract';
-import type { Language, StudyDefinition } from '@cdms/study';
-import { useId } from 'react';
+import type { OverviewResponse, UnscheduledVisit } from '@cdms/contract';
+import { type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge, SdvMark } from '../../../components/record-marks.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
+import { type OverviewColumn, overviewColumns } from '../lib/overview-columns.ts';
 import {
   detailUrl,
   MENU_TYPE_PARAM,
@@ -21,6 +23,12 @@ import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status
 import { SubjectHeader } from './subject-header.tsx';
 import { SubjectHoldControls } from './subject-hold-controls.tsx';
 import styles from './subjects.module.css';
+import {
+  ADD_UNSCHEDULED_VISIT_MODAL,
+  AddUnscheduledVisitDialog,
+  DELETE_UNSCHEDULED_VISIT_MODAL,
+  DeleteUnscheduledVisitDialog,
+} from './unscheduled-visit-dialogs.tsx';
 
 /** `/subject-list/subject/:studyId`: the subjects on the left, the chosen one's visit × form matrix. */
 export function SubjectOverviewPage() {
@@ -40,6 +48,15 @@ function SubjectOverview({ studyId }: { studyId: number }) {
   const subjects = useSubjects(studyId);
   const definition = useStudyDefinition(studyId);
   const overview = useSubjectOverview(studyId, subjectPk);
+  const modals = useModalStack();
+  const [deleting, setDeleting] = useState<OverviewColumn | null>(null);
+  const loaded = overview.data && definition.data ? overview.data : null;
+  const columns =
+    overview.data && definition.data
+      ? overviewColumns(definition.data.definition, overview.data, language)
+      : [];
+  const canAdd = loaded?.unscheduledVisitAbilities.add === true;
+  const addBlocked = loaded === null ? t('overview.addVisitNoSubject') : t('overview.addVisitNotAllowed');
 
   return (
     <section className={styles.page} aria-labelledby={headingId}>
@@ -48,15 +65,21 @@ function SubjectOverview({ studyId }: { studyId: number }) {
           {t('overview.title')}
         </h1>
         <div className={styles.actions}>
-          {/* An unscheduled visit is not part of the definition yet: shown, but not faked. */}
-          <span className={styles.disabledWrap} title={t('overview.addVisitLater')}>
-            <Button variant="secondary" disabled aria-describedby={`${headingId}-visit-later`}>
+          {canAdd ? (
+            <Button variant="secondary" onClick={() => modals.open(ADD_UNSCHEDULED_VISIT_MODAL)}>
               + {t('overview.addVisit')}
             </Button>
-            <span id={`${headingId}-visit-later`} className={styles.visuallyHidden}>
-              {t('overview.addVisitLater')}
+          ) : (
+            // Shown to everyone (spec §2); who may not add, or before a subject is chosen, is told why.
+            <span className={styles.disabledWrap} title={addBlocked}>
+              <Button variant="secondary" disabled aria-describedby={`${headingId}-add-visit`}>
+                + {t('overview.addVisit')}
+              </Button>
+              <span id={`${headingId}-add-visit`} className={styles.visuallyHidden}>
+                {addBlocked}
+              </span>
             </span>
-          </span>
+          )}
           {subjectPk !== null && definition.data ? (
             <AudiogramComparison
               key={subjectPk}
@@ -125,6 +148,12 @@ function SubjectOverview({ studyId }: { studyId: number }) {
               <div className={styles.card}>
                 <StatusMatrix
                   definition={definition.data.definition}
+                  columns={columns}
+                  canDelete={overview.data.unscheduledVisitAbilities.delete}
+                  onDelete={(column) => {
+                    setDeleting(column);
+                    modals.open(DELETE_UNSCHEDULED_VISIT_MODAL);
+                  }}
                   matrix={overview.data.matrix}
                   marks={overview.data.marks}
                   language={language}
@@ -133,6 +162,19 @@ function SubjectOverview({ studyId }: { studyId: number }) {
                   }
                 />
               </div>
+              <AddUnscheduledVisitDialog
+                studyId={studyId}
+                overview={overview.data}
+                visitLabel={(visit: UnscheduledVisit) =>
+                  resolveVisit(definition.data.definition, visit.visitKey)?.label[language] ?? visit.visitKey
+                }
+              />
+              <DeleteUnscheduledVisitDialog
+                studyId={studyId}
+                subjectPk={overview.data.subject.id}
+                visit={deleting?.unscheduled ?? null}
+                label={deleting?.label ?? ''}
+              />
               <div className={styles.matrixFooter}>
                 <FormStatusLegend />
                 <MarksLegend />
@@ -148,30 +190,43 @@ function SubjectOverview({ studyId }: { studyId: number }) {
   );
 }
 
-/** The forms that appear in at least one visit, in the order the schedule first uses them. */
+/**
+ * The forms that appear in at least one column, in the order the schedule first uses them (an
+ * unscheduled visit holds forms of the schedule).
+ */
 export function matrixRows(
   definition: StudyDefinition,
   matrix: Record<string, Record<string, FormStatus>>,
+  columns: readonly string[] = definition.visits.map((visit) => visit.key),
 ): string[] {
   const rows: string[] = [];
-  for (const visit of definition.visits) {
-    for (const formKey of visit.forms) {
-      if (rows.includes(formKey)) continue;
-      const used = definition.visits.some((v) => (matrix[v.key]?.[formKey] ?? 'empty') !== 'empty');
-      if (used) rows.push(formKey);
-    }
+  for (const formKey of [
+    ...definition.visits.flatMap((visit) => visit.forms),
+    ...definition.forms.map((f) => f.key),
+  ]) {
+    if (rows.includes(formKey)) continue;
+    const used = columns.some((visitKey) => (matrix[visitKey]?.[formKey] ?? 'empty') !== 'empty');
+    if (used) rows.push(formKey);
   }
   return rows;
 }
 
 function StatusMatrix({
   definition,
+  columns,
+  canDelete,
+  onDelete,
   matrix,
   marks,
   language,
   cellUrl,
 }: {
   definition: StudyDefinition;
+  /** Scheduled and unscheduled visits in the order shown (`overviewColumns`). */
+  columns: OverviewColumn[];
+  /** Whether the reader may delete an empty unscheduled visit. */
+  canDelete: boolean;
+  onDelete: (column: OverviewColumn) => void;
   matrix: Record<string, Record<string, FormStatus>>;
   /** SDV and hold marks by visit and form (issue 15): shown beside the icon, not as new icons. */
   marks: OverviewResponse['marks'];
@@ -193,7 +248,11 @@ function StatusMatrix({
     ]
       .filter((text) => text !== null)
       .join(' · ');
-  const rows = matrixRows(definition, matrix);
+  const rows = matrixRows(
+    definition,
+    matrix,
+    columns.map((column) => column.visitKey),
+  );
   return (
     <div className={styles.tableWrap}>
       <table className={styles.matrix}>
@@ -202,11 +261,36 @@ function StatusMatrix({
             <th scope="col" className={styles.matrixFormHead}>
               {t('overview.form')}
             </th>
-            {definition.visits.map((visit) => (
-              <th key={visit.key} scope="col">
-                {visit.label[language]}
-              </th>
-            ))}
+            {columns.map((column) =>
+              column.unscheduled ? (
+                <th
+                  key={column.visitKey}
+                  scope="col"
+                  className={styles.unscheduledHead}
+                  data-visit={column.visitKey}
+                  title={t('unscheduled.headerTitle', { reason: column.unscheduled.reason })}
+                >
+                  {/* Name and date on lines of their own; read as one: "비정기 방문 1 · 2026-10-03". */}
+                  <span className={styles.unscheduledName}>{column.label}</span>
+                  <span className={styles.visuallyHidden}> · </span>
+                  <span className={styles.unscheduledDate}>{column.unscheduled.visitDate}</span>
+                  {canDelete && !column.unscheduled.hasData ? (
+                    <button
+                      type="button"
+                      className={styles.unscheduledDelete}
+                      aria-label={t('unscheduled.deleteLabel', { visit: column.label })}
+                      onClick={() => onDelete(column)}
+                    >
+                      {t('unscheduled.delete')}
+                    </button>
+                  ) : null}
+                </th>
+              ) : (
+                <th key={column.visitKey} scope="col">
+                  {column.label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody>
@@ -215,11 +299,11 @@ function StatusMatrix({
             return (
               <tr key={formKey} data-form-row={formKey}>
                 <th scope="row">{formLabel}</th>
-                {definition.visits.map((visit) => {
-                  const status = matrix[visit.key]?.[formKey] ?? 'empty';
-                  const mark = marks[visit.key]?.[formKey];
+                {columns.map((visit) => {
+                  const status = matrix[visit.visitKey]?.[formKey] ?? 'empty';
+                  const mark = marks[visit.visitKey]?.[formKey];
                   const statusLabel = t('overview.cellLabel', {
-                    visit: visit.label[language],
+                    visit: visit.label,
                     form: formLabel,
                     status: t(`formStatus.${status}`),
                   });
@@ -229,9 +313,10 @@ function StatusMatrix({
                     : statusLabel;
                   return (
                     <td
-                      key={visit.key}
+                      key={visit.visitKey}
                       data-status={status}
-                      data-visit={visit.key}
+                      data-visit={visit.visitKey}
+                      data-unscheduled={visit.unscheduled ? true : undefined}
                       data-sdv={mark?.sdv}
                       data-hold={mark?.hold?.kind}
                       className={styles.matrixCell}
@@ -240,7 +325,7 @@ function StatusMatrix({
                         <span className={styles.visuallyHidden}>{label}</span>
                       ) : (
                         <Link
-                          to={cellUrl(visit.key, formKey)}
+                          to={cellUrl(visit.visitKey, formKey)}
                           className={styles.matrixLink}
                           aria-label={label}
                         >

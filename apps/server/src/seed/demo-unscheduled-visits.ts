@@ -1,0 +1,87 @@
+import { addDays, daysBetween, type FormValues, isValidDate, unscheduledVisitKey } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { loadSubjectData } from '../subjects/form-data.ts';
+import { saveForm } from '../subjects/save-form.ts';
+import { addUnscheduledVisit } from '../unscheduled-visits/add-unscheduled-visit.ts';
+import { actingAs } from './demo-subjects.ts';
+
+/** The reason the demo's unscheduled visits give (issue 19 item 1). */
+export const DEMO_UNSCHEDULED_REASON = '이통(귀 통증)과 귀 분비물로 예정에 없던 방문';
+
+/**
+ * The living demo's unscheduled visits (issue 19 item 1): at sites 01 and 02, the first ongoing,
+ * unsigned subject who has had V3 and V4 gets an unscheduled visit halfway between them — otalgia and
+ * discharge — with vital signs, otoscopy (the V3 findings, now with discharge) and the events of
+ * interest, entered by the site's staff through the same commands as the API. Returns the subjects.
+ */
+export async function seedDemoUnscheduledVisits(
+  db: Kysely<Database>,
+  input: { studyId: number; siteStaff: Record<'01' | '02', string> },
+): Promise<number[]> {
+  const seeded: number[] = [];
+  for (const [institution, email] of Object.entries(input.siteStaff)) {
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const staff = await actingAs(db, user, 'demo-seed');
+    const candidates = await db
+      .selectFrom('subjects')
+      .innerJoin('sites', 'sites.id', 'subjects.site_id')
+      .select('subjects.id')
+      .where('subjects.study_id', '=', input.studyId)
+      .where('sites.institution_number', '=', institution)
+      .where('subjects.status', '=', 'ongoing')
+      .where('subjects.deleted_at', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(selectFrom('signatures').select('id').whereRef('signatures.subject_id', '=', 'subjects.id')),
+        ),
+      )
+      .orderBy('subjects.screening_number')
+      .execute();
+    for (const { id } of candidates) {
+      const data = (await loadSubjectData(db, id)).entered;
+      const v3 = data.v3?.visitDay?.visitDate;
+      const v4 = data.v4?.visitDay?.visitDate;
+      const gap = daysBetween(v3, v4);
+      if (!isValidDate(v3) || gap === null || gap < 2) continue;
+      const visitDate = addDays(v3, Math.floor(gap / 2));
+      if (visitDate === null) continue;
+      const visit = await addUnscheduledVisit(db, staff.principal, staff.actor, {
+        studyId: input.studyId,
+        subjectId: id,
+        request: { visitDate, reason: DEMO_UNSCHEDULED_REASON },
+      });
+      const forms: [string, FormValues][] = [
+        [
+          'vitalSigns',
+          {
+            measurementDate: visitDate,
+            bloodPressureSystolic: 126,
+            bloodPressureDiastolic: 82,
+            heartRate: 84,
+            bodyTemperature: 37.4,
+            result: 'normal',
+          },
+        ],
+        ['otoscopyEndoscopy', { ...(data.v3?.otoscopyEndoscopy ?? { perforation: 'Y' }), otorrhea: 'Y' }],
+        ['interestAdverseEvent', { collectionDate: visitDate, pain: 'Y', otorrhea: 'Y', reperforation: 'N' }],
+      ];
+      for (const [formKey, values] of forms) {
+        await saveForm(db, staff.principal, staff.actor, {
+          studyId: input.studyId,
+          subjectId: id,
+          visitKey: unscheduledVisitKey(visit.repeatKey),
+          formKey,
+          request: { values, version: 0 },
+        });
+      }
+      seeded.push(id);
+      break;
+    }
+  }
+  return seeded;
+}

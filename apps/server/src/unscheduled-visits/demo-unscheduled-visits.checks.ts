@@ -1,0 +1,103 @@
+import { orderVisitKeys, unscheduledVisitKey } from '@cdms/study';
+import { expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/database.ts';
+import { DEMO_UNSCHEDULED_REASON } from '../seed/demo-unscheduled-visits.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectData } from '../subjects/form-data.ts';
+
+/**
+ * Issue 19 item 1 over the living demo (run by test/living-demo.test.ts): subjects at sites 01 and 02
+ * have an unscheduled visit between their V3 and V4 with vital signs, otoscopy and the events of
+ * interest saved; it is audited, sits between V3 and V4 in the visits' order, and the read model's
+ * visit windows and visit rows know nothing of it.
+ */
+export function demoUnscheduledVisitChecks(database: () => DatabaseHandle): void {
+  async function demo() {
+    const db = database().db;
+    const study = await db
+      .selectFrom('studies')
+      .select('id')
+      .where('code', '=', 'TMP-2026')
+      .executeTakeFirstOrThrow();
+    const visits = await db
+      .selectFrom('unscheduled_visits')
+      .innerJoin('subjects', 'subjects.id', 'unscheduled_visits.subject_id')
+      .innerJoin('sites', 'sites.id', 'subjects.site_id')
+      .select([
+        'unscheduled_visits.subject_id',
+        'unscheduled_visits.repeat_key',
+        'unscheduled_visits.visit_date',
+        'unscheduled_visits.reason',
+        'sites.institution_number',
+      ])
+      .where('unscheduled_visits.study_id', '=', study.id)
+      .where('unscheduled_visits.deleted_at', 'is', null)
+      .orderBy('unscheduled_visits.subject_id')
+      .execute();
+    return { db, study, visits };
+  }
+
+  it('has an unscheduled visit at sites 01 and 02, with its forms saved', async () => {
+    const { db, visits } = await demo();
+    expect([...new Set(visits.map((visit) => visit.institution_number))].sort()).toEqual(['01', '02']);
+    for (const visit of visits) {
+      expect(visit.reason).toBe(DEMO_UNSCHEDULED_REASON);
+      const saved = await db
+        .selectFrom('form_instances')
+        .select('form_key')
+        .where('subject_id', '=', visit.subject_id)
+        .where('visit_key', '=', unscheduledVisitKey(visit.repeat_key))
+        .where('has_data', '=', true)
+        .orderBy('form_key')
+        .execute();
+      expect(saved.map((form) => form.form_key)).toEqual([
+        'interestAdverseEvent',
+        'otoscopyEndoscopy',
+        'vitalSigns',
+      ]);
+    }
+  });
+
+  it('lies between V3 and V4 by date and in the visits order, and was audited', async () => {
+    const { db, study, visits } = await demo();
+    const definition = (await currentStudyDefinition(db, study.id))?.definition;
+    if (!definition) throw new Error('no definition');
+    for (const visit of visits) {
+      const data = (await loadSubjectData(db, visit.subject_id)).entered;
+      const v3 = data.v3?.visitDay?.visitDate as string;
+      const v4 = data.v4?.visitDay?.visitDate as string;
+      expect(visit.visit_date > v3 && visit.visit_date < v4).toBe(true);
+      const key = unscheduledVisitKey(visit.repeat_key);
+      const order = orderVisitKeys(definition, { v3, v4 }, [
+        { visitKey: key, repeatKey: visit.repeat_key, visitDate: visit.visit_date },
+      ]);
+      expect(order.indexOf(key)).toBe(order.indexOf('v3') + 1);
+      const audit = await db
+        .selectFrom('audit_events')
+        .select(['reason'])
+        .where('subject_id', '=', visit.subject_id)
+        .where('event_type', '=', 'visit.unscheduled_added')
+        .where('entity_id', '=', key)
+        .execute();
+      expect(audit).toEqual([{ reason: DEMO_UNSCHEDULED_REASON }]);
+    }
+  });
+
+  it('moves no visit window and adds no visit row to the read model', async () => {
+    const { db, visits } = await demo();
+    const subjectIds = visits.map((visit) => visit.subject_id);
+    const windows = await db
+      .selectFrom('subject_visit_windows')
+      .select('visit_key')
+      .where('subject_id', 'in', subjectIds)
+      .execute();
+    const rows = await db
+      .selectFrom('subject_visits')
+      .select('visit_key')
+      .where('subject_id', 'in', subjectIds)
+      .execute();
+    expect(windows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeGreaterThan(0);
+    expect([...windows, ...rows].filter((row) => row.visit_key.startsWith('unscheduled-'))).toEqual([]);
+  });
+}

@@ -1,0 +1,69 @@
+import {
+  addUnscheduledVisitRequestSchema,
+  deleteUnscheduledVisitRequestSchema,
+  paramIdSchema,
+  repeatKeyParamSchema,
+  unscheduledVisitSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import type { App } from '../http/types.ts';
+import { addUnscheduledVisit } from './add-unscheduled-visit.ts';
+import { deleteUnscheduledVisit } from './delete-unscheduled-visit.ts';
+
+const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
+const visitParams = z.object({
+  studyId: paramIdSchema,
+  subjectId: paramIdSchema,
+  repeatKey: repeatKeyParamSchema,
+});
+
+/** Adding and deleting a subject's unscheduled visits (issue 19 item 1); the overview lists them. */
+export function registerUnscheduledVisitRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const preHandler = authenticate(context);
+  const tags = ['subjects'];
+
+  app.post(
+    '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Add an unscheduled visit (site staff who enter data): date and reason, audited',
+        params: subjectParams,
+        body: addUnscheduledVisitRequestSchema,
+        response: { 201: unscheduledVisitSchema },
+      },
+    },
+    async (request, reply) => {
+      const visit = await addUnscheduledVisit(db, principalOf(request), actorOf(request), {
+        ...request.params,
+        request: request.body,
+      });
+      return reply.status(201).send(visit);
+    },
+  );
+
+  app.delete(
+    '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits/:repeatKey',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Delete an empty unscheduled visit, with a reason: 409 unscheduled_visit_has_data',
+        params: visitParams,
+        body: deleteUnscheduledVisitRequestSchema,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await deleteUnscheduledVisit(db, principalOf(request), actorOf(request), {
+        ...request.params,
+        reason: request.body.reason,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+}

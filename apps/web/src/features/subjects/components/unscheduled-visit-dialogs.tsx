@@ -1,0 +1,187 @@
+import { type OverviewResponse, REASON_MAX, todayInKorea, type UnscheduledVisit } from '@cdms/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { ReasonDialog } from '../../../components/reason-dialog.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateText, isCalendarDate } from '../../../lib/date-text.ts';
+import { useUnscheduledVisitChange } from '../api/subjects.ts';
+import styles from './subjects.module.css';
+
+export const ADD_UNSCHEDULED_VISIT_MODAL = 'add-unscheduled-visit';
+export const DELETE_UNSCHEDULED_VISIT_MODAL = 'delete-unscheduled-visit';
+
+/** The server's refusals of the date, shown under the date field. */
+const DATE_REFUSALS = new Set(['unscheduled_visit_date_in_future', 'unscheduled_visit_before_consent']);
+
+interface FieldErrors {
+  visitDate?: string;
+  reason?: string;
+}
+
+/**
+ * Adds an unscheduled visit to the subject (issue 19 item 1): its date (YYYY-MM-DD, not after today in
+ * Korea, not before consent) and its reason, checked here as the server checks them; the server's
+ * refusal is shown under the field it concerns, or under the form.
+ */
+export function AddUnscheduledVisitDialog({
+  studyId,
+  overview,
+  visitLabel,
+}: {
+  studyId: number;
+  overview: OverviewResponse;
+  /** The new visit's label as the overview will show it, for the confirmation. */
+  visitLabel: (visit: UnscheduledVisit) => string;
+}) {
+  const { t } = useTranslation('subjects');
+  return (
+    <Modal
+      name={ADD_UNSCHEDULED_VISIT_MODAL}
+      title={t('unscheduled.addTitle')}
+      description={t('unscheduled.addDescription', { subject: overview.subject.subjectId })}
+      width="sm"
+    >
+      <AddForm studyId={studyId} overview={overview} visitLabel={visitLabel} />
+    </Modal>
+  );
+}
+
+function AddForm({
+  studyId,
+  overview,
+  visitLabel,
+}: {
+  studyId: number;
+  overview: OverviewResponse;
+  visitLabel: (visit: UnscheduledVisit) => string;
+}) {
+  const { t } = useTranslation('subjects');
+  const modals = useModalStack();
+  const toast = useToast();
+  const { add } = useUnscheduledVisitChange(studyId, overview.subject.id);
+  const today = todayInKorea();
+  const consentDate = overview.subject.consentDate;
+  const [visitDate, setVisitDate] = useState('');
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  function validate(): FieldErrors {
+    const next: FieldErrors = {};
+    if (!isCalendarDate(visitDate)) next.visitDate = t('unscheduled.errors.visitDate');
+    else if (visitDate > today) next.visitDate = t('unscheduled.errors.visitDateFuture', { today });
+    else if (visitDate < consentDate)
+      next.visitDate = t('unscheduled.errors.visitDateBeforeConsent', { consentDate });
+    const text = reason.trim();
+    if (!text) next.reason = t('unscheduled.errors.reason');
+    else if (text.length > REASON_MAX) next.reason = t('unscheduled.errors.reasonLong', { max: REASON_MAX });
+    return next;
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const next = validate();
+    setErrors(next);
+    setServerError(null);
+    if (Object.keys(next).length > 0) return;
+    try {
+      const visit = await add.mutateAsync({ visitDate, reason: reason.trim() });
+      toast(t('unscheduled.added', { visit: visitLabel(visit) }), 'success');
+      modals.close(ADD_UNSCHEDULED_VISIT_MODAL);
+    } catch (error) {
+      if (error instanceof ApiError && DATE_REFUSALS.has(error.code)) {
+        setErrors({ visitDate: error.message });
+      } else {
+        setServerError(error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+
+  return (
+    <form className={styles.modalBody} onSubmit={(event) => void submit(event)} noValidate>
+      {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
+      <TextField
+        label={t('unscheduled.visitDate')}
+        inputMode="numeric"
+        placeholder="YYYY-MM-DD"
+        maxLength={10}
+        autoComplete="off"
+        value={visitDate}
+        error={errors.visitDate}
+        onChange={(event) => {
+          setVisitDate(formatDateText(event.target.value));
+          setErrors(({ visitDate: _, ...rest }) => rest);
+        }}
+      />
+      <TextField
+        label={t('unscheduled.reason')}
+        value={reason}
+        maxLength={REASON_MAX}
+        autoComplete="off"
+        error={errors.reason}
+        hint={t('unscheduled.reasonHint')}
+        onChange={(event) => {
+          setReason(event.target.value);
+          setErrors(({ reason: _, ...rest }) => rest);
+        }}
+      />
+      {serverError ? (
+        <p className={styles.formError} role="alert">
+          {serverError}
+        </p>
+      ) : null}
+      <div className={styles.modalActions}>
+        <Button variant="secondary" onClick={() => modals.close(ADD_UNSCHEDULED_VISIT_MODAL)}>
+          {t('unscheduled.cancel')}
+        </Button>
+        <Button type="submit" disabled={add.isPending}>
+          {t('unscheduled.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Deletes an empty unscheduled visit with a reason (the shared reason dialog; the server's 409 shown in it). */
+export function DeleteUnscheduledVisitDialog({
+  studyId,
+  subjectPk,
+  visit,
+  label,
+}: {
+  studyId: number;
+  subjectPk: number;
+  visit: UnscheduledVisit | null;
+  label: string;
+}) {
+  const { t } = useTranslation('subjects');
+  const toast = useToast();
+  const { remove } = useUnscheduledVisitChange(studyId, subjectPk);
+  return (
+    <ReasonDialog
+      name={DELETE_UNSCHEDULED_VISIT_MODAL}
+      title={t('unscheduled.deleteTitle')}
+      description={
+        visit ? t('unscheduled.deleteDescription', { visit: label, date: visit.visitDate }) : undefined
+      }
+      reasonLabel={t('unscheduled.deleteReason')}
+      confirmLabel={t('unscheduled.delete')}
+      tone="danger"
+      onSubmit={async (reason) => {
+        if (!visit) return null;
+        try {
+          await remove.mutateAsync({ repeatKey: visit.repeatKey, reason });
+          toast(t('unscheduled.deleted', { visit: label }), 'success');
+          return null;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      }}
+    />
+  );
+}
