@@ -32,3 +32,4 @@ export * from './summary.ts';
 export * from './task-notices.ts';
 export * from './training.ts';
 export * from './visit-alarms.ts';
+export * from './form-photos.ts';

@@ -88,6 +88,8 @@ export const auditEventTypes = [
   'training.settings_changed',
   'attachment.uploaded',
   'attachment.downloaded',
+  'form_photo.uploaded',
+  'form_photo.viewed',
   'guideline.created',
   'guideline.updated',
   'guideline.published',
@@ -140,6 +142,7 @@ export interface AuditEventInput {
     | 'training_module'
     | 'data_export'
     | 'attachment'
+    | 'form_photo'
     | 'guideline'
     | 'task_notice'
     | 'system';
