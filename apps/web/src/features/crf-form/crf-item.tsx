@@ -38,7 +38,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const path = itemPath(address);
   renderProbe.onItemRender?.(path);
   const t = useCrfText();
-  const { definition, language, readOnly, itemNotes, itemActions, refusals } = useCrfForm();
+  const { definition, language, readOnly, itemNotes, itemActions, refusals, itemControl } = useCrfForm();
   const value = useItemValue(address);
   const setValue = useSetItemValue(address);
   const view = useItemView(address);
@@ -121,18 +121,21 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
             </>
           ) : (
             <>
-              <ItemControl
-                item={item}
-                id={id}
-                labelId={labelId}
-                describedBy={describedBy || undefined}
-                value={value}
-                disabled={readOnly || (view?.state.disabled ?? false)}
-                required={required}
-                language={language}
-                onChange={setValue}
-                onRefuse={onRefuse}
-              />
+              {(() => {
+                const controlProps = {
+                  item,
+                  id,
+                  labelId,
+                  describedBy: describedBy || undefined,
+                  value,
+                  disabled: readOnly || (view?.state.disabled ?? false),
+                  required,
+                  language,
+                  onChange: setValue,
+                  onRefuse,
+                };
+                return itemControl?.(controlProps) ?? <ItemControl {...controlProps} />;
+              })()}
               {item.unit ? <span className={styles.unit}>{item.unit}</span> : null}
             </>
           )}
