@@ -2,6 +2,7 @@ import type { SubjectStatus } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database, QueryRow } from '../db/schema.ts';
 import type { MessageWithAuthor } from '../queries/query-presenter.ts';
+import { type CasebookPhoto, loadCasebookPhotos } from './draw-tympanic-photo.ts';
 
 /**
  * Everything a casebook prints about a batch of subjects, read in a fixed handful of set-based
@@ -65,6 +66,8 @@ export interface CasebookSubject {
   signature: CasebookSignature | null;
   /** Oldest first; empty unless the audit trail was asked for. */
   audit: CasebookAuditEntry[];
+  /** The eardrum photos its forms refer to, by id (`draw-tympanic-photo.ts`). */
+  photos?: Map<number, CasebookPhoto>;
 }
 
 export interface CasebookBatchScope {
@@ -326,5 +329,6 @@ export async function loadCasebooks(
       reason: row.reason,
     });
   }
+  await loadCasebookPhotos(db, [...subjects.values()]);
   return [...subjects.values()];
 }

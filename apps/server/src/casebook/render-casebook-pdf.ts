@@ -20,6 +20,7 @@ import {
   subjectStatusText,
   casebookText as T,
 } from './casebook-text.ts';
+import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
 
 /**
@@ -405,6 +406,21 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
       }
     }
     flushPlainRows();
+    const photo = tympanicPhotoOf(form, subject.photos);
+    if (photo) {
+      const width = Math.min(300, CONTENT_WIDTH);
+      ensureSpace((width * photo.photo.height) / photo.photo.width + 30);
+      const top = doc.y + 4;
+      const used = drawTympanicPhoto(doc, photo, {
+        x: PAGE.left,
+        y: top,
+        width,
+        caption: (area, diameter) => fill(text(T.photoCaption), { area, diameter }),
+      });
+      doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+      doc.x = PAGE.left;
+      doc.y = top + used;
+    }
 
     const queries = subject.queries.filter(
       ({ query }) => query.visit_key === form.visitKey && query.form_key === form.formKey,

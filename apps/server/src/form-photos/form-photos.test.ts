@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { serializeTracing, type Tracing } from '@cdms/study';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -250,6 +254,23 @@ describeWithDatabase('eardrum photos of the tympanicPhoto form', (database) => {
       [{ value: null }, { value: first }, null],
       [{ value: first }, { value: second }, 'Retraced the perforation edge'],
     ]);
+  });
+
+  it('prints the photo with its tracing in the casebook PDF', async () => {
+    const response = await as('crc', 'GET', `/api/studies/${studyId}/subjects/${subjectId}/casebook.pdf`);
+    expect(response.statusCode).toBe(200);
+    const dir = mkdtempSync(path.join(tmpdir(), 'cdms-photo-pdf-'));
+    try {
+      const file = path.join(dir, 'casebook.pdf');
+      writeFileSync(file, response.rawPayload);
+      // poppler's pdfimages lists the image XObjects: the 320 × 240 photo is one of them.
+      const list = execFileSync('pdfimages', ['-list', file]).toString();
+      expect(list).toMatch(/\s320\s+240\s/);
+      const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-']).toString();
+      expect(text).toContain('50.0 %');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a tracing that is not one, and a photo of another form', async () => {
