@@ -4,7 +4,11 @@ import {
   type ItemDefinition,
   type JsonValue,
   type Language,
+  parsePhotoReference,
+  parseTracing,
   type StudyDefinition,
+  tracingAreaPercent,
+  tracingDiameterPercent,
 } from '@cdms/study';
 import { memo, useCallback, useId } from 'react';
 import styles from './crf-form.module.css';
@@ -196,6 +200,19 @@ export function formatValue(
   language: Language,
 ): string {
   if (value === null || value === undefined) return '';
+  if (item.type === 'photo') {
+    // `<id>:<sha256>`: the photo's number and the start of its content hash.
+    const photo = parsePhotoReference(value);
+    return photo ? `#${photo.photoId} (SHA-256 ${photo.sha256.slice(0, 12)}…)` : String(value);
+  }
+  if (item.type === 'tracing') {
+    const tracing = parseTracing(value);
+    if (!tracing) return String(value);
+    const percent = (n: number | null) => (n === null ? '—' : `${n.toFixed(1)}%`);
+    const words =
+      language === 'ko' ? { area: '면적', diameter: '직경' } : { area: 'area', diameter: 'diameter' };
+    return `${words.area} ${percent(tracingAreaPercent(tracing))} · ${words.diameter} ${percent(tracingDiameterPercent(tracing))}`;
+  }
   if (typeof value === 'number') {
     return item.decimals !== undefined && item.type === 'decimal'
       ? value.toFixed(item.decimals)
