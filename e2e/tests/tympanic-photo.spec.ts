@@ -60,6 +60,7 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
   page,
 }, testInfo) => {
   test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 1300 });
   await logInAs(page, crc);
   const list = (await (await page.request.get(`/api/studies/${STUDY_ID}/subjects?size=100`)).json()) as {
     subjects: { siteId: number }[];
@@ -84,25 +85,30 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
 
   // The membrane: a polygon of 12 points clicked along its edge.
   await page.getByRole('button', { name: '다각형' }).click();
-  const box = await overlay.boundingBox();
+  const hitArea = overlay.locator('rect').first();
+  const box = await hitArea.boundingBox();
   if (!box) throw new Error('no overlay');
   for (let i = 0; i < 12; i += 1) {
     const angle = (2 * Math.PI * i) / 12;
-    await page.mouse.click(
-      box.x + box.width * (0.5 + (200 / 640) * Math.cos(angle)),
-      box.y + box.height * (0.5 + (185 / 480) * Math.sin(angle)),
-    );
+    await hitArea.click({
+      position: {
+        x: box.width * (0.5 + (200 / 640) * Math.cos(angle)),
+        y: box.height * (0.5 + (185 / 480) * Math.sin(angle)),
+      },
+    });
   }
   await expect(overlay.getByRole('button', { name: /고막 점/ })).toHaveCount(12);
   // The perforation: an ellipse, dragged onto the hole and sized with the keyboard.
   await page.getByRole('radio', { name: '천공' }).check();
   await page.getByRole('button', { name: '타원' }).click();
   const middle = overlay.getByRole('button', { name: '천공 중심' });
+  await middle.scrollIntoViewIfNeeded();
   const at = await middle.boundingBox();
-  if (!at) throw new Error('no handle');
+  const area = await hitArea.boundingBox();
+  if (!at || !area) throw new Error('no handle');
   await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width * (300 / 640), box.y + box.height * (260 / 480), { steps: 5 });
+  await page.mouse.move(area.x + area.width * (300 / 640), area.y + area.height * (260 / 480), { steps: 5 });
   await page.mouse.up();
   const numbers = page.getByTestId('tracing-numbers');
   await expect(numbers).not.toContainText('—');
@@ -128,10 +134,7 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
   await page.getByRole('radio', { name: '천공' }).check();
   const width = overlay.getByRole('button', { name: '천공 너비' });
   await width.focus();
-  for (let i = 0; i < 12; i += 1) await page.keyboard.press('Shift+ArrowRight');
-  const height = overlay.getByRole('button', { name: '천공 높이' });
-  await height.focus();
-  for (let i = 0; i < 10; i += 1) await page.keyboard.press('Shift+ArrowDown');
+  for (let i = 0; i < 5; i += 1) await page.keyboard.press('Shift+ArrowRight');
   await expect
     .poll(async () => Number(await percentInput.inputValue()), { timeout: 10_000 })
     .toBeGreaterThan(60);
@@ -151,9 +154,15 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
       await page.locator('[data-item="photo"]').scrollIntoViewIfNeeded();
       await screenshot(page, testInfo, `photo-v1-${language}-${viewport}`);
       await page.goto(formUrl(demo, 'v4', 'tympanicPhoto'));
-      const comparison = page.locator('section', { has: page.getByRole('heading', { level: 2, name: /V2|기저/ }) });
+      const comparison = page.getByTestId('baseline-photos');
       await expect(comparison.getByTestId('tracing-overlay')).toHaveCount(2);
+      await expect(comparison.getByRole('heading')).toContainText(language === 'ko' ? '기저' : 'Baseline');
       await comparison.scrollIntoViewIfNeeded();
+      // Both photos drawn (each read is audited, one after the other).
+      for (const image of await comparison.locator('img').all())
+        await expect
+          .poll(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth))
+          .toBeGreaterThan(0);
       await screenshot(page, testInfo, `photo-v4-${language}-${viewport}`);
     }
   }
@@ -164,7 +173,9 @@ async function demoSubjectWithPhotos(page: Page): Promise<{ pk: number; subjectI
   const response = await page.request.get(`/api/studies/${STUDY_ID}/subjects?size=100`);
   const { subjects } = (await response.json()) as { subjects: { pk: number; subjectId: string }[] };
   for (const subject of subjects) {
-    const v4 = await page.request.get(`/api/studies/${STUDY_ID}/subjects/${subject.pk}/forms/v4/tympanicPhoto`);
+    const v4 = await page.request.get(
+      `/api/studies/${STUDY_ID}/subjects/${subject.pk}/forms/v4/tympanicPhoto`,
+    );
     const form = (await v4.json()) as { values?: Record<string, unknown> };
     if (typeof form.values?.photo === 'string') return subject;
   }

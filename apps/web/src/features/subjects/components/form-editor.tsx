@@ -273,8 +273,8 @@ export function FormEditor({
     [layout, visitKey, formKey, definition],
   );
   const referenced = useReferencedForms(studyId, subjectPk, references);
-  // Issue 19: the photo and tracing items; a follow-up's photo form that reads another visit's photo form
-  // (V4–V6 read V2's for the decrease) shows that baseline photo beside its own.
+  // Issue 19: the photo and tracing items; a follow-up's photo form that reads the baseline visit's photo
+  // form (V4–V6 read V2's for the decrease) shows that baseline photo beside its own.
   const itemControl = useMemo(
     () => tympanicPhotoControls({ studyId, subjectPk, visitKey, formKey }),
     [studyId, subjectPk, visitKey, formKey],
@@ -282,8 +282,14 @@ export function FormEditor({
   const baselinePhoto = useMemo(() => {
     const hasPhoto = [...layout.items.values()].some((place) => place.item.type === 'photo');
     if (!hasPhoto) return null;
-    return references.find((ref) => ref.formKey === formKey && ref.visitKey !== visitKey) ?? null;
-  }, [layout, references, formKey, visitKey]);
+    const isBaseline = (key: string) =>
+      definition.visits.find((visit) => visit.key === key)?.group === 'baseline';
+    return (
+      references.find(
+        (ref) => ref.formKey === formKey && ref.visitKey !== visitKey && isBaseline(ref.visitKey),
+      ) ?? null
+    );
+  }, [layout, references, formKey, visitKey, definition]);
   useEffect(() => {
     let data = store.getData();
     for (const response of referenced) {

@@ -379,7 +379,11 @@ export function BaselinePhotoComparison({
   const now = data[address.visitKey]?.[address.formKey];
   if (!parsePhotoReference(before?.photo)) return null;
   return (
-    <section className={styles.baselinePanel} aria-labelledby={`${address.visitKey}-baseline-title`}>
+    <section
+      className={styles.baselinePanel}
+      aria-labelledby={`${address.visitKey}-baseline-title`}
+      data-testid="baseline-photos"
+    >
       <h2 id={`${address.visitKey}-baseline-title`} className={styles.baselineTitle}>
         {t('photo.comparisonTitle', { baseline: baselineLabel })}
       </h2>
