@@ -166,6 +166,19 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
       await screenshot(page, testInfo, `photo-v4-${language}-${viewport}`);
     }
   }
+
+  // Two drawn diameters, one per outline: their ratio replaces the outlines' (not saved).
+  await page.goto(formUrl(subject, 'v1', 'tympanicPhoto'));
+  const diameterRatio = page.getByTestId('tracing-numbers').locator('dd').nth(1);
+  const fromOutlines = await diameterRatio.textContent();
+  await page.getByRole('radio', { name: 'Membrane' }).check();
+  await page.getByRole('button', { name: 'Diameter line' }).click();
+  await page.getByRole('radio', { name: 'Perforation' }).check();
+  await page.getByRole('button', { name: 'Diameter line' }).click();
+  await expect(page.getByTestId('tracing-overlay').locator('[data-handle="lineEnd"]')).toHaveCount(4);
+  await expect(diameterRatio).not.toHaveText(fromOutlines ?? '');
+  await page.getByTestId('tracing-overlay').scrollIntoViewIfNeeded();
+  await screenshot(page, testInfo, 'photo-lines-en-1000');
 });
 
 /** A demo subject of the coordinator's site whose V4 and V2 forms hold photos (the seed draws them). */

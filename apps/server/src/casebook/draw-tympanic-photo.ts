@@ -96,6 +96,18 @@ export function drawTympanicPhoto(
   };
   if (tracing?.membrane) shape(tracing.membrane, MEMBRANE, false);
   if (tracing?.perforation) shape(tracing.perforation, PERFORATION, true);
+  for (const [line, color] of [
+    [tracing?.membraneDiameter, MEMBRANE],
+    [tracing?.perforationDiameter, PERFORATION],
+  ] as const) {
+    if (!line) continue;
+    doc.save();
+    doc.lineWidth(1.2).strokeColor(color);
+    doc.moveTo(at.x + line[0][0] * width, at.y + line[0][1] * height);
+    doc.lineTo(at.x + line[1][0] * width, at.y + line[1][1] * height);
+    doc.stroke();
+    doc.restore();
+  }
   const percent = (value: number | null) => (value === null ? '—' : `${value.toFixed(1)} %`);
   const caption = at.caption(
     percent(tracing ? tracingAreaPercent(tracing) : null),

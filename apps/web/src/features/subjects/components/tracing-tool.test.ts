@@ -2,9 +2,11 @@ import { parseTracing, serializeTracing, tracingDiameterPercent } from '@cdms/st
 import { describe, expect, it } from 'vitest';
 import { draftFromTracing, tracingFromDraft } from './tracing-tool.tsx';
 
+const NO_LINES = { membrane: null, perforation: null };
+
 describe('the tracing tool’s draft', () => {
   it('leaves out a polygon until it has three points, and stores nothing while nothing is drawn', () => {
-    expect(tracingFromDraft({ membrane: null, perforation: null }, 1)).toBeNull();
+    expect(tracingFromDraft({ membrane: null, perforation: null, lines: NO_LINES }, 1)).toBeNull();
     expect(
       tracingFromDraft(
         {
@@ -16,6 +18,7 @@ describe('the tracing tool’s draft', () => {
             ],
           },
           perforation: null,
+          lines: NO_LINES,
         },
         1,
       ),
@@ -34,6 +37,7 @@ describe('the tracing tool’s draft', () => {
           [0.45, 0.55],
         ] as [number, number][],
       },
+      lines: NO_LINES,
     };
     const tracing = tracingFromDraft(draft, 4 / 3);
     const stored = serializeTracing(tracing as NonNullable<typeof tracing>);
@@ -46,5 +50,30 @@ describe('the tracing tool’s draft', () => {
       (Math.hypot(0.1 * (4 / 3), 0.1) / 0.8) * 100,
       2,
     );
+  });
+
+  it('keeps drawn diameters, which then give the diameter %', () => {
+    const tracing = tracingFromDraft(
+      {
+        membrane: null,
+        perforation: null,
+        lines: {
+          membrane: [
+            [0.2, 0.5],
+            [0.8, 0.5],
+          ],
+          perforation: [
+            [0.5, 0.4],
+            [0.5, 0.6],
+          ],
+        },
+      },
+      1,
+    );
+    expect(tracing?.membraneDiameter).toEqual([
+      [0.2, 0.5],
+      [0.8, 0.5],
+    ]);
+    expect(tracingDiameterPercent(tracing as NonNullable<typeof tracing>)).toBeCloseTo((0.2 / 0.6) * 100, 6);
   });
 });

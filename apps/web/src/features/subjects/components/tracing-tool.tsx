@@ -1,4 +1,4 @@
-import type { Tracing, TracingPoint, TracingShape } from '@cdms/study';
+import type { Tracing, TracingLine, TracingPoint, TracingShape } from '@cdms/study';
 import { type KeyboardEvent, type PointerEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './tympanic-photo.module.css';
@@ -15,7 +15,30 @@ export type DraftShape =
   | { kind: 'polygon'; points: TracingPoint[] }
   | { kind: 'ellipse'; cx: number; cy: number; rx: number; ry: number };
 
-export type DraftTracing = Record<OutlineKey, DraftShape | null>;
+export type DraftTracing = Record<OutlineKey, DraftShape | null> & {
+  /** A diameter drawn by hand across each outline; when both are drawn they give the diameter %. */
+  lines: Record<OutlineKey, TracingLine | null>;
+};
+
+/** A new diameter line across the middle of the photo (membrane) or of the perforation's outline. */
+export function defaultLine(outline: OutlineKey, draft: DraftTracing): TracingLine {
+  const shape = draft[outline];
+  if (shape?.kind === 'ellipse') {
+    return [
+      [clamp(shape.cx - shape.rx), shape.cy],
+      [clamp(shape.cx + shape.rx), shape.cy],
+    ];
+  }
+  return outline === 'membrane'
+    ? [
+        [0.3, 0.5],
+        [0.7, 0.5],
+      ]
+    : [
+        [0.45, 0.55],
+        [0.55, 0.55],
+      ];
+}
 
 const HEIGHT = 1000;
 const STEP = 0.005;
@@ -30,7 +53,11 @@ export function draftFromTracing(tracing: Tracing | null): DraftTracing {
       : shape.kind === 'polygon'
         ? { kind: 'polygon', points: [...shape.points] }
         : { ...shape };
-  return { membrane: copy(tracing?.membrane ?? null), perforation: copy(tracing?.perforation ?? null) };
+  return {
+    membrane: copy(tracing?.membrane ?? null),
+    perforation: copy(tracing?.perforation ?? null),
+    lines: { membrane: tracing?.membraneDiameter ?? null, perforation: tracing?.perforationDiameter ?? null },
+  };
 }
 
 /** The tracing to store (incomplete polygons left out), or null when nothing is drawn. */
@@ -43,9 +70,18 @@ export function tracingFromDraft(draft: DraftTracing, aspect: number): Tracing |
   };
   const membrane = finish(draft.membrane);
   const perforation = finish(draft.perforation);
-  if (membrane === null && perforation === null) return null;
+  const { lines } = draft;
+  if (membrane === null && perforation === null && lines.membrane === null && lines.perforation === null)
+    return null;
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
-  return { version: 1, aspect: round(clamp(aspect, 0.1, 10)), membrane, perforation };
+  return {
+    version: 1,
+    aspect: round(clamp(aspect, 0.1, 10)),
+    membrane,
+    perforation,
+    ...(lines.membrane ? { membraneDiameter: lines.membrane } : {}),
+    ...(lines.perforation ? { perforationDiameter: lines.perforation } : {}),
+  };
 }
 
 interface TracingToolProps {
@@ -58,6 +94,7 @@ interface TracingToolProps {
 
 type Handle =
   | { outline: OutlineKey; kind: 'point'; index: number }
+  | { outline: OutlineKey; kind: 'lineEnd'; index: 0 | 1 }
   | { outline: OutlineKey; kind: 'center' | 'rx' | 'ry' };
 
 export function TracingTool({ draft, aspect, active, readOnly, onChange }: TracingToolProps) {
@@ -73,6 +110,13 @@ export function TracingTool({ draft, aspect, active, readOnly, onChange }: Traci
   };
 
   const moveHandle = (handle: Handle, to: TracingPoint) => {
+    if (handle.kind === 'lineEnd') {
+      const line = draft.lines[handle.outline];
+      if (!line) return;
+      const next: TracingLine = handle.index === 0 ? [to, line[1]] : [line[0], to];
+      onChange({ ...draft, lines: { ...draft.lines, [handle.outline]: next } });
+      return;
+    }
     const shape = draft[handle.outline];
     if (!shape) return;
     let next: DraftShape;
@@ -93,6 +137,7 @@ export function TracingTool({ draft, aspect, active, readOnly, onChange }: Traci
   };
 
   const handlePosition = (handle: Handle): TracingPoint | null => {
+    if (handle.kind === 'lineEnd') return draft.lines[handle.outline]?.[handle.index] ?? null;
     const shape = draft[handle.outline];
     if (!shape) return null;
     if (shape.kind === 'polygon')
@@ -164,10 +209,22 @@ export function TracingTool({ draft, aspect, active, readOnly, onChange }: Traci
 
   const renderOutline = (outline: OutlineKey) => {
     const shape = draft[outline];
-    if (!shape) return null;
+    const line = draft.lines[outline];
+    if (!shape && !line) return null;
     const handles: { handle: Handle; at: TracingPoint; label: string }[] = [];
-    let body: React.ReactNode;
-    if (shape.kind === 'polygon') {
+    let body: React.ReactNode = null;
+    if (line) {
+      line.forEach((at, index) => {
+        handles.push({
+          handle: { outline, kind: 'lineEnd', index: index as 0 | 1 },
+          at,
+          label: t('photo.handle.lineEnd', { outline: outlineName(outline), number: index + 1 }),
+        });
+      });
+    }
+    if (!shape) {
+      // only a diameter line
+    } else if (shape.kind === 'polygon') {
       body =
         shape.points.length >= 3 ? (
           <polygon className={styles.outlineShape} points={shape.points.map(px).join(' ')} />
@@ -212,12 +269,22 @@ export function TracingTool({ draft, aspect, active, readOnly, onChange }: Traci
     return (
       <g className={styles.outline} data-outline={outline} data-active={outline === active || undefined}>
         {body}
+        {line ? (
+          <line
+            className={styles.diameterLine}
+            x1={line[0][0] * width}
+            y1={line[0][1] * HEIGHT}
+            x2={line[1][0] * width}
+            y2={line[1][1] * HEIGHT}
+          />
+        ) : null}
         {readOnly
           ? null
           : handles.map(({ handle, at, label }) => (
               // biome-ignore lint/a11y/useSemanticElements: an SVG handle cannot be a <button>; it takes focus and keys.
               <circle
                 key={`${handle.kind}-${'index' in handle ? handle.index : ''}`}
+                data-handle={handle.kind}
                 className={styles.handle}
                 cx={at[0] * width}
                 cy={at[1] * HEIGHT}

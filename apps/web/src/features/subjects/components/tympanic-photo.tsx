@@ -16,6 +16,7 @@ import type { ControlProps } from '../../crf-form/item-controls.tsx';
 import type { SubjectStore } from '../../crf-form/subject-store.ts';
 import {
   type DraftTracing,
+  defaultLine,
   draftFromTracing,
   type OutlineKey,
   TracingTool,
@@ -114,7 +115,11 @@ function PhotoItemControl({
       const photo = await uploadPhoto(address, file);
       onChange(photo.reference);
       // A new photo starts a new tracing: the old one stays in the audit trail once saved.
-      const empty: DraftTracing = { membrane: null, perforation: null };
+      const empty: DraftTracing = {
+        membrane: null,
+        perforation: null,
+        lines: { membrane: null, perforation: null },
+      };
       setAspect(photo.width / photo.height);
       commit(empty, photo.width / photo.height);
       setZoom(1);
@@ -247,13 +252,35 @@ function PhotoItemControl({
                 <button
                   type="button"
                   className={styles.button}
-                  disabled={!shape}
-                  onClick={() => commit({ ...draft, [active]: null }, aspect)}
+                  aria-pressed={draft.lines[active] !== null}
+                  onClick={() =>
+                    commit(
+                      {
+                        ...draft,
+                        lines: {
+                          ...draft.lines,
+                          [active]: draft.lines[active] ? null : defaultLine(active, draft),
+                        },
+                      },
+                      aspect,
+                    )
+                  }
+                >
+                  {t('photo.diameterLine')}
+                </button>
+                <button
+                  type="button"
+                  className={styles.button}
+                  disabled={!shape && !draft.lines[active]}
+                  onClick={() =>
+                    commit({ ...draft, [active]: null, lines: { ...draft.lines, [active]: null } }, aspect)
+                  }
                 >
                   {t('photo.clear')}
                 </button>
               </div>
               <p className={styles.hint}>
+                {draft.lines[active] ? `${t('photo.lineHelp')} ` : ''}
                 {shape?.kind === 'polygon'
                   ? t('photo.polygonHelp', { count: shape.points.length })
                   : shape?.kind === 'ellipse'
@@ -299,10 +326,12 @@ function TracingSummary({ id, value }: ControlProps) {
       ? t('photo.summary.polygon', { count: shape.points.length })
       : t('photo.summary.ellipse');
   };
+  const drawnLines =
+    tracing?.membraneDiameter && tracing.perforationDiameter ? ` · ${t('photo.summary.lines')}` : '';
   return (
     <output id={id} className={styles.summary}>
       {tracing
-        ? `${t('photo.outline.membrane')}: ${describe('membrane')} · ${t('photo.outline.perforation')}: ${describe('perforation')}`
+        ? `${t('photo.outline.membrane')}: ${describe('membrane')} · ${t('photo.outline.perforation')}: ${describe('perforation')}${drawnLines}`
         : t('photo.summary.empty')}
     </output>
   );
