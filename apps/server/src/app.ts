@@ -21,6 +21,7 @@ import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { type ExportRunner, startExportRunner } from './data-exports/export-runner.ts';
 import { registerDataExportRoutes } from './data-exports/routes.ts';
+import { registerFormPhotoRoutes } from './form-photos/routes.ts';
 import { registerGuidelineRoutes } from './guidelines/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerHoldRoutes } from './holds/routes.ts';
@@ -216,6 +217,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }
   await registerUploadRoutes(app, context);
   registerAttachmentRoutes(app, context);
+  registerFormPhotoRoutes(app, context);
   registerGuidelineRoutes(app, context);
   registerTaskNoticeRoutes(app, context);
   await registerWebApp(app, context.config.webDistDir);

@@ -111,6 +111,15 @@ const pdfUpload = Buffer.concat([
   Buffer.from(`\r\n--${boundary}--\r\n`),
 ]);
 
+/** The 1×1 PNG as an eardrum photo (issue 19), in the photo upload's field `photo`. */
+const photoUpload = Buffer.concat([
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="ear.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
+  PNG_1X1,
+  Buffer.from(`\r\n--${boundary}--\r\n`),
+]);
+
 const cases: Case[] = [
   {
     method: 'GET',
@@ -452,6 +461,23 @@ const cases: Case[] = [
       body: { values: { gender: 'F' }, version: 0 },
     }),
     expected: subjectWriters(200),
+  },
+  // Issue 19: the eardrum photo of a form (uploaded by those who enter data, read by the subject's readers).
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/photos',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/SUBJECT/forms/v1/tympanicPhoto/photos`,
+      body: photoUpload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    }),
+    expected: subjectWriters(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/subjects/:subjectId/photos/:photoId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/subjects/${f.subjectId}/photos/FORM_PHOTO` }),
+    expected: subjectReaders(200),
   },
   {
     method: 'POST',
@@ -1535,6 +1561,27 @@ describeWithDatabase('authorization matrix', (database) => {
           );
         }
         if (url.includes('GUIDELINE_')) url = await guidelineFixture(database().db, fixture, url);
+        if (url.includes('FORM_PHOTO')) {
+          const photo = await database()
+            .db.insertInto('form_photos')
+            .values({
+              study_id: fixture.studyId,
+              subject_id: fixture.subjectId,
+              visit_key: 'v1',
+              form_key: 'tympanicPhoto',
+              content_type: 'image/jpeg',
+              width: 1,
+              height: 1,
+              size: PNG_1X1.length,
+              sha256: '0'.repeat(64),
+              bytes: PNG_1X1,
+              source_type: 'png',
+              uploaded_by: fixture.userId,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          url = url.replace('FORM_PHOTO', String(photo.id));
+        }
         if (url.includes('NOTICE')) {
           // A fresh notice per call: a successful delete must not spoil the next caller's case.
           const fresh = await database()

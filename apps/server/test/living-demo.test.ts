@@ -1,5 +1,6 @@
 import { beforeAll, describe } from 'vitest';
 import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
+import { demoPhotoChecks } from '../src/form-photos/demo-photos.checks.ts';
 import { demoGuidelineChecks } from '../src/guidelines/demo-guidelines.checks.ts';
 import { demoNotificationChecks } from '../src/notifications/demo-notifications.checks.ts';
 import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
@@ -32,6 +33,7 @@ describeWithDatabase('the living demo', (database) => {
   describe('its training', () => demoTrainingChecks(database));
   describe('its guidelines and task notice', () => demoGuidelineChecks(database));
   describe('its unscheduled visits', () => demoUnscheduledVisitChecks(database));
+  describe('its eardrum photos', () => demoPhotoChecks(database));
   // Last: the reminder writes to the outbox, which the checks above do not read.
   describe('its notifications', () => demoNotificationChecks(database));
 });

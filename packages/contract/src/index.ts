@@ -9,6 +9,7 @@ export * from './casebook.ts';
 export * from './dashboard.ts';
 export * from './data-exports.ts';
 export * from './flag-lab-result.ts';
+export * from './form-photos.ts';
 export * from './guidelines.ts';
 export * from './holds.ts';
 export * from './ids.ts';

@@ -75,6 +75,27 @@ export {
   YES_NO_CODES,
 } from './engine/study-index.ts';
 export { computeSubjectStatus, type SubjectStatus } from './engine/subject-status.ts';
+export {
+  ellipseArea,
+  equivalentDiameter,
+  PHOTO_REFERENCE_PATTERN,
+  parsePhotoReference,
+  parseTracing,
+  photoReference,
+  polygonArea,
+  polygonMaxDiameter,
+  serializeTracing,
+  shapeArea,
+  shapeMaxDiameter,
+  TRACING_MAX_POINTS,
+  type Tracing,
+  type TracingLine,
+  type TracingPoint,
+  type TracingShape,
+  tracingAreaPercent,
+  tracingDiameterPercent,
+  tracingSchema,
+} from './engine/tracing.ts';
 export { type ValueError, type ValueValidation, validateFormValues } from './engine/validate-values.ts';
 export {
   type DatedUnscheduledVisit,

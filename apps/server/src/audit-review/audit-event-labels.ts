@@ -94,6 +94,8 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'training.settings_changed': { ko: '교육 이수 요건 설정 변경', en: 'Training gate setting changed' },
   'attachment.uploaded': { ko: '첨부파일 업로드', en: 'Attachment uploaded' },
   'attachment.downloaded': { ko: '첨부파일 내려받기', en: 'Attachment downloaded' },
+  'form_photo.uploaded': { ko: '고막 사진 업로드', en: 'Eardrum photo uploaded' },
+  'form_photo.viewed': { ko: '고막 사진 열람', en: 'Eardrum photo viewed' },
   'guideline.created': { ko: '가이드라인 등록', en: 'Guideline registered' },
   'guideline.updated': { ko: '가이드라인 수정', en: 'Guideline changed' },
   'guideline.published': { ko: '가이드라인 게시', en: 'Guideline published' },

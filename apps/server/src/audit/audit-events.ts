@@ -90,6 +90,8 @@ export const auditEventTypes = [
   'training.settings_changed',
   'attachment.uploaded',
   'attachment.downloaded',
+  'form_photo.uploaded',
+  'form_photo.viewed',
   'guideline.created',
   'guideline.updated',
   'guideline.published',
@@ -144,6 +146,7 @@ export interface AuditEventInput {
     | 'training_module'
     | 'data_export'
     | 'attachment'
+    | 'form_photo'
     | 'guideline'
     | 'task_notice'
     | 'system';

@@ -44,6 +44,10 @@ export const casebookText = {
   queries: { ko: '쿼리', en: 'Queries' },
   query: { ko: '쿼리', en: 'Query' },
   auditTrail: { ko: '감사 추적', en: 'Audit trail' },
+  photoCaption: {
+    ko: '고막 사진과 측정 윤곽(주황: 고막, 청록 점선: 천공) · 천공 면적 비율 {area} · 직경 비율 {diameter}',
+    en: 'Eardrum photo with its tracing (amber: membrane, dashed cyan: perforation) · perforation area {area} · diameter ratio {diameter}',
+  },
   time: { ko: '일시', en: 'Time' },
   user: { ko: '사용자', en: 'User' },
   change: { ko: '이전 → 이후', en: 'Old → new' },

@@ -3,6 +3,7 @@ import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database, QueryRow } from '../db/schema.ts';
 import type { MessageWithAuthor } from '../queries/query-presenter.ts';
+import { type CasebookPhoto, loadCasebookPhotos } from './draw-tympanic-photo.ts';
 
 /**
  * Everything a casebook prints about a batch of subjects, read in a fixed handful of set-based
@@ -68,6 +69,8 @@ export interface CasebookSubject {
   audit: CasebookAuditEntry[];
   /** The subject's unscheduled visits not deleted (issue 19), by repeat key. */
   unscheduledVisits: { visitKey: string; repeatKey: number; visitDate: string; reason: string }[];
+  /** The eardrum photos its forms refer to, by id (`draw-tympanic-photo.ts`). */
+  photos?: Map<number, CasebookPhoto>;
 }
 
 export interface CasebookBatchScope {
@@ -346,5 +349,6 @@ export async function loadCasebooks(
       reason: row.reason,
     });
   }
+  await loadCasebookPhotos(db, [...subjects.values()]);
   return [...subjects.values()];
 }

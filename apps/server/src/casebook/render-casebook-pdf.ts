@@ -28,6 +28,7 @@ import {
   casebookText as T,
 } from './casebook-text.ts';
 import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
+import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
 
 /**
@@ -361,6 +362,24 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
   doc.end();
   return doc;
 
+  /** The eardrum photo a form refers to, with its tracing and the two percents, under its table. */
+  function printTympanicPhoto(form: CasebookForm): void {
+    const photo = tympanicPhotoOf(form, subject.photos);
+    if (!photo) return;
+    const width = Math.min(300, CONTENT_WIDTH);
+    ensureSpace((width * photo.photo.height) / photo.photo.width + 30);
+    const top = doc.y + 4;
+    const used = drawTympanicPhoto(doc, photo, {
+      x: PAGE.left,
+      y: top,
+      width,
+      caption: (area, diameter) => fill(text(T.photoCaption), { area, diameter }),
+    });
+    doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+    doc.x = PAGE.left;
+    doc.y = top + used;
+  }
+
   /** The PTA form's thresholds as an audiogram under its table, in the treated ear's symbols. */
   function printAudiogram(form: CasebookForm): void {
     const layout = audiogramLayout(definition);
@@ -452,6 +471,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
       }
     }
     flushPlainRows();
+    printTympanicPhoto(form);
     if (form.formKey === AUDIOGRAM_FORM_KEY) printAudiogram(form);
 
     const queries = subject.queries.filter(

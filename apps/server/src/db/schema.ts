@@ -49,6 +49,7 @@ export interface Database {
   training_modules: TrainingModulesTable;
   training_completions: TrainingCompletionsTable;
   attachments: AttachmentsTable;
+  form_photos: FormPhotosTable;
   guidelines: GuidelinesTable;
   task_notices: TaskNoticesTable;
   unscheduled_visits: UnscheduledVisitsTable;
@@ -635,6 +636,24 @@ export interface AttachmentsTable {
   size: number;
   sha256: string;
   bytes: Uint8Array;
+  uploaded_by: number;
+  created_at: CreatedAt;
+}
+
+/** Issue 19: eardrum photographs of a subject's form (migration 2026-11-29T1100). */
+export interface FormPhotosTable {
+  id: Generated<number>;
+  study_id: number;
+  subject_id: number;
+  visit_key: string;
+  form_key: string;
+  content_type: string;
+  width: number;
+  height: number;
+  size: number;
+  sha256: string;
+  bytes: Uint8Array;
+  source_type: 'jpeg' | 'png' | 'heic';
   uploaded_by: number;
   created_at: CreatedAt;
 }

@@ -175,6 +175,22 @@ export const errorMessages = {
     ko: '이미지는 {megabytes}MB 이하여야 합니다.',
     en: 'Images must be {megabytes} MB or smaller.',
   },
+  photo_type_not_allowed: {
+    ko: '사진은 JPEG, PNG, HEIC 파일만 올릴 수 있습니다.',
+    en: 'Only JPEG, PNG and HEIC photos can be uploaded.',
+  },
+  photo_too_large: {
+    ko: '사진은 {megabytes}MB 이하여야 합니다.',
+    en: 'Photos must be {megabytes} MB or smaller.',
+  },
+  photo_unreadable: {
+    ko: '사진 파일을 읽을 수 없습니다. 손상되지 않은 파일을 올리십시오.',
+    en: 'The photo cannot be read. Upload an undamaged file.',
+  },
+  photo_not_of_form: {
+    ko: '이 양식에 올린 사진이 아닙니다. 사진을 다시 올리십시오.',
+    en: 'This photo was not uploaded for this form. Upload the photo again.',
+  },
   attachment_type_not_allowed: {
     ko: 'PDF, DOCX, XLSX, 이미지(PNG, JPEG, GIF, WebP) 파일만 첨부할 수 있습니다. 파일의 실제 형식을 확인했습니다.',
     en: 'Only PDF, DOCX, XLSX and image (PNG, JPEG, GIF, WebP) files can be attached; the content of the file was checked.',

@@ -1,4 +1,5 @@
 import { addDays, exclusionCriteria, type FormValues, inclusionCriteria, yearsBetween } from '@cdms/study';
+import type { DemoEardrum } from './demo-eardrum-photo.ts';
 import type {
   AdverseEventPlan,
   DemoSubjectPlan,
@@ -25,6 +26,8 @@ export type DemoAction =
       reasons?: Record<string, string>;
       /** Entered by the investigator (eligibility, end of study) rather than the coordinator. */
       byInvestigator?: boolean;
+      /** The eardrum photo uploaded first and traced (tympanicPhoto, issue 19): `photo` and `tracing` join the values. */
+      photo?: DemoEardrum;
     }
   | { kind: 'randomize' }
   | { kind: 'sign' };
@@ -854,6 +857,7 @@ class CasebookBuilder {
     options: { reasons?: Record<string, string>; byInvestigator?: boolean } = {},
   ): void {
     this.saved.set(`${visitKey}.${formKey}`, values);
+    const photo = formKey === 'tympanicPhoto' && this.has('eardrumPhotos') ? this.eardrum(values) : undefined;
     this.add(date, {
       kind: 'save',
       visitKey,
@@ -861,7 +865,18 @@ class CasebookBuilder {
       values,
       ...(options.reasons ? { reasons: options.reasons } : {}),
       ...(options.byInvestigator ? { byInvestigator: true } : {}),
+      ...(photo ? { photo } : {}),
     });
+  }
+
+  /** The photo of a tympanicPhoto form: the perforation as typed, against the V1 membrane diameter. */
+  private eardrum(values: FormValues): DemoEardrum {
+    const diameter = typeof values.perforationDiameter === 'number' ? values.perforationDiameter : 0;
+    return {
+      perforationRatio: diameter / this.plan.membraneDiameterMm,
+      side: this.plan.perforationSite === 'L' ? 'L' : 'R',
+      variation: this.random(),
+    };
   }
 
   private integer(min: number, max: number): number {

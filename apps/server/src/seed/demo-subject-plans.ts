@@ -90,6 +90,8 @@ export type DemoCourse =
  * changes), and data that rightly fail a query-severity check (open system queries).
  */
 export type Twist =
+  /** Eardrum photos drawn and traced at every tympanicPhoto visit (issue 19). */
+  | 'eardrumPhotos'
   /** V1 blood pressure entered the wrong way round (a query opens), corrected the next day. */
   | 'bloodPressureSwapped'
   /** V1 weight mistyped, corrected from the source record. */
@@ -213,7 +215,7 @@ export const demoSubjectPlans: DemoSubjectPlan[] = [
     course: { stage: 'complete' },
     history: [hypertension],
     medication: [amlodipine],
-    twists: ['bloodPressureSwapped', 'signed'],
+    twists: ['bloodPressureSwapped', 'signed', 'eardrumPhotos'],
   },
   {
     site: '01',
@@ -268,7 +270,7 @@ export const demoSubjectPlans: DemoSubjectPlan[] = [
         },
       },
     ],
-    twists: ['weightCorrected'],
+    twists: ['weightCorrected', 'eardrumPhotos'],
   },
   {
     site: '02',

@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { loadPrincipal, type Principal } from '../auth/principal.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
+import { uploadFormPhoto } from '../form-photos/upload-form-photo.ts';
 import { generateRandomizationLists, randomizeSubject } from '../randomization/randomization.ts';
 import { signCasebook } from '../signatures/sign-casebook.ts';
 import { createSubject } from '../subjects/create-subject.ts';
 import { saveForm } from '../subjects/save-form.ts';
 import { type DemoAction, type DemoStep, demoCasebookSteps } from './demo-casebooks.ts';
+import { drawEardrumPhoto, eardrumTracing } from './demo-eardrum-photo.ts';
 import { type DemoSubjectPlan, demoSubjectPlans, type InstitutionNumber } from './demo-subject-plans.ts';
 
 /** Slots per site in the demo's allocation lists (the CLI's usual size). */
@@ -180,8 +182,20 @@ async function perform(
   switch (action.kind) {
     case 'save': {
       const key = `${subjectId}.${action.visitKey}.${action.formKey}`;
+      let values = action.values;
+      if (action.photo) {
+        // As a coordinator does it: the photo first (converted, hashed), then the form with it and its tracing.
+        const uploaded = await uploadFormPhoto(db, who.principal, who.actor, {
+          studyId,
+          subjectId,
+          visitKey: action.visitKey,
+          formKey: action.formKey,
+          bytes: await drawEardrumPhoto(action.photo),
+        });
+        values = { ...values, photo: uploaded.reference, tracing: eardrumTracing(action.photo) };
+      }
       const request = saveFormRequestSchema.parse({
-        values: action.values,
+        values,
         version: context.versions.get(key) ?? 0,
         reasons: action.reasons ?? {},
       });

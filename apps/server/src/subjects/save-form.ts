@@ -5,6 +5,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
+import { checkPhotoReferences } from '../form-photos/check-photo-references.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
@@ -59,8 +60,15 @@ export async function saveForm(
       },
     );
   }
-  const result = await inTransaction(db, (trx) =>
-    writeForm(trx, {
+  const result = await inTransaction(db, async (trx) => {
+    // A photo item names a photo uploaded for this very form (issue 19).
+    await checkPhotoReferences(
+      trx,
+      current.definition,
+      { subjectId, visitKey, formKey },
+      request.values as FormValues,
+    );
+    return writeForm(trx, {
       subject,
       definition: current.definition,
       definitionVersion: current.version,
@@ -70,7 +78,7 @@ export async function saveForm(
       expectedVersion: request.version,
       reasons: request.reasons ?? {},
       actor,
-    }),
-  );
+    });
+  });
   return { ...result, subject, definition: current.definition, definitionVersion: current.version };
 }

@@ -58,7 +58,11 @@ interface OpenApiDocument {
 }
 
 /** Routes that take a file upload: the document does not describe their multipart body. */
-const multipartPaths = new Set(['/api/uploads/images', '/api/studies/{studyId}/attachments']);
+const multipartPaths = new Set([
+  '/api/uploads/images',
+  '/api/studies/{studyId}/attachments',
+  '/api/studies/{studyId}/subjects/{subjectId}/forms/{visitKey}/{formKey}/photos',
+]);
 
 export function operationsOf(document: unknown): Operation[] {
   const operations: Operation[] = [];

@@ -1,6 +1,7 @@
 import type { Band } from '../model/expression.ts';
 import type { FormValues, JsonPrimitive, JsonValue, SubjectData } from '../model/json-value.ts';
 import { daysBetween, isValidDate, yearsBetween } from './dates.ts';
+import { parseTracing, tracingAreaPercent, tracingDiameterPercent } from './tracing.ts';
 
 // The evaluator never throws: data comes from people and definitions from administrators, so a type error
 // (a string where a number was expected, a missing value, division by zero) yields null, "unknown".
@@ -236,6 +237,14 @@ function evaluate(expression: unknown, context: ExpressionContext, depth: number
       return isValidDate(context.today) ? context.today : null;
     case 'band':
       return lookupBand(arg(0), own(expression, 'bands'));
+    case 'tracingAreaPercent':
+    case 'tracingDiameterPercent': {
+      const tracing = parseTracing(arg(0));
+      if (!tracing) return null;
+      const percent =
+        op === 'tracingAreaPercent' ? tracingAreaPercent(tracing) : tracingDiameterPercent(tracing);
+      return percent === null ? null : finite(percent);
+    }
     default:
       return null;
   }

@@ -40,6 +40,8 @@ export const VALUE_ERROR_CODES = [
   'duplicateChoice',
   'notARow',
   'tooManyRows',
+  'invalidPhotoReference',
+  'invalidTracing',
 ] as const;
 export type ValueErrorCode = (typeof VALUE_ERROR_CODES)[number];
 
@@ -88,5 +90,15 @@ export function valueErrorMessage(code: ValueErrorCode, limit?: number): Localiz
       return { ko: '행의 형식이 올바르지 않습니다.', en: 'Each row must be an object.' };
     case 'tooManyRows':
       return { ko: `최대 ${limit}개 행까지 입력할 수 있습니다.`, en: `At most ${limit} rows are allowed.` };
+    case 'invalidPhotoReference':
+      return {
+        ko: '사진 참조가 올바르지 않습니다. 사진을 다시 올리십시오.',
+        en: 'The photo reference is not valid. Upload the photo again.',
+      };
+    case 'invalidTracing':
+      return {
+        ko: '사진 위 측정(윤곽) 자료가 올바르지 않습니다.',
+        en: 'The tracing on the photo is not valid.',
+      };
   }
 }

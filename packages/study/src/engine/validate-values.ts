@@ -4,6 +4,7 @@ import { isValidDate, isValidTime } from './dates.ts';
 import { isEmptyValue } from './evaluate-expression.ts';
 import { type ValueErrorCode, valueErrorMessage } from './messages.ts';
 import { getFormLayout, getItemCodes } from './study-index.ts';
+import { parsePhotoReference, parseTracing } from './tracing.ts';
 
 // Shape checks the server runs before saving a form: is every value of the type its item declares? Empty
 // values (null, "") are always acceptable here; whether they are required is the engine's business.
@@ -85,6 +86,10 @@ function checkValue(
         ? null
         : { code: 'notInCodeList' };
     }
+    case 'photo':
+      return parsePhotoReference(value) ? null : { code: 'invalidPhotoReference' };
+    case 'tracing':
+      return parseTracing(value) ? null : { code: 'invalidTracing' };
     case 'multipleChoice': {
       if (!Array.isArray(value)) return { code: 'notAList' };
       const codes = getItemCodes(definition, item);

@@ -31,6 +31,8 @@ export const OPERATOR_ARITY = {
   yearsBetween: [2, 2],
   today: [0, 0],
   band: [1, 1],
+  tracingAreaPercent: [1, 1],
+  tracingDiameterPercent: [1, 1],
 } as const satisfies Record<string, readonly [number, number | null]>;
 
 export type Operator = keyof typeof OPERATOR_ARITY;

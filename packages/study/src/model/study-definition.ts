@@ -22,6 +22,10 @@ export const ITEM_TYPES = [
   'multipleChoice',
   'checkbox',
   'yesNo',
+  /** A stored photograph (issue 19): the value is `<id>:<sha256>` of a photo uploaded for the subject. */
+  'photo',
+  /** A tracing drawn on the form's photo (issue 19): the value is its JSON text (`engine/tracing.ts`). */
+  'tracing',
 ] as const;
 export const itemTypeSchema = z.enum(ITEM_TYPES);
 export type ItemType = z.infer<typeof itemTypeSchema>;

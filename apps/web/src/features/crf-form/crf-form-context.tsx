@@ -11,6 +11,7 @@ import { createContext, type ReactNode, use, useCallback, useMemo, useSyncExtern
 import { useTranslation } from 'react-i18next';
 import type { EvaluationStore, ItemView, SectionView } from './evaluation-store.ts';
 import type { InputRefusals, Refusal } from './input-refusals.ts';
+import type { ControlProps } from './item-controls.tsx';
 import type { ItemAddress, SubjectStore } from './subject-store.ts';
 
 // What every part of one rendered form shares. The value is created once per form (stable), so reading
@@ -36,6 +37,11 @@ export interface CrfFormContextValue {
   itemActions?: ((item: ItemDefinition, labelId: string) => ReactNode) | undefined;
   /** Where inputs report text they could not take as a value (the page refuses to save meanwhile). */
   refusals: InputRefusals;
+  /**
+   * The control of an item type the generic renderer does not draw itself (issue 19: the eardrum photo
+   * and its tracing, which need the subject's address to upload and read photos). Undefined: the default.
+   */
+  itemControl?: ((props: ControlProps) => ReactNode) | undefined;
 }
 
 /**

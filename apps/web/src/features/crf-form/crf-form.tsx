@@ -22,6 +22,7 @@ import {
 import { CrfItem } from './crf-item.tsx';
 import { createEvaluationStore } from './evaluation-store.ts';
 import { createInputRefusals, type InputRefusals } from './input-refusals.ts';
+import type { ControlProps } from './item-controls.tsx';
 import { RepeatingSection } from './repeating-section.tsx';
 import { SectionFrame } from './section-frame.tsx';
 import type { SubjectStore } from './subject-store.ts';
@@ -46,6 +47,8 @@ export interface CrfFormProps {
   sectionActions?: (section: SectionDefinition, titleId: string) => ReactNode;
   /** Extra controls beside each item's label outside repeating rows (e.g. its history); see the context. */
   itemActions?: (item: ItemDefinition, labelId: string) => ReactNode;
+  /** The control of an item type the renderer does not draw itself (the eardrum photo); see the context. */
+  itemControl?: (props: ControlProps) => ReactNode;
   /**
    * Where inputs report text they refused (a date after its maximum, half a time): a page that saves
    * passes its own and refuses to save while the list is not empty. The form keeps one otherwise.
@@ -73,6 +76,7 @@ export function CrfForm({
   itemNotes,
   sectionActions,
   itemActions,
+  itemControl,
   refusals: refusalsProp,
   titleAddon,
 }: CrfFormProps) {
@@ -112,6 +116,7 @@ export function CrfForm({
       itemNotes,
       sectionActions,
       itemActions,
+      itemControl,
       refusals,
     }),
     [
@@ -126,6 +131,7 @@ export function CrfForm({
       itemNotes,
       sectionActions,
       itemActions,
+      itemControl,
       refusals,
     ],
   );

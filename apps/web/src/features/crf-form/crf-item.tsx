@@ -4,7 +4,11 @@ import {
   type ItemDefinition,
   type JsonValue,
   type Language,
+  parsePhotoReference,
+  parseTracing,
   type StudyDefinition,
+  tracingAreaPercent,
+  tracingDiameterPercent,
 } from '@cdms/study';
 import { memo, useCallback, useId } from 'react';
 import styles from './crf-form.module.css';
@@ -38,7 +42,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const path = itemPath(address);
   renderProbe.onItemRender?.(path);
   const t = useCrfText();
-  const { definition, language, readOnly, itemNotes, itemActions, refusals } = useCrfForm();
+  const { definition, language, readOnly, itemNotes, itemActions, refusals, itemControl } = useCrfForm();
   const value = useItemValue(address);
   const setValue = useSetItemValue(address);
   const view = useItemView(address);
@@ -121,18 +125,21 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
             </>
           ) : (
             <>
-              <ItemControl
-                item={item}
-                id={id}
-                labelId={labelId}
-                describedBy={describedBy || undefined}
-                value={value}
-                disabled={readOnly || (view?.state.disabled ?? false)}
-                required={required}
-                language={language}
-                onChange={setValue}
-                onRefuse={onRefuse}
-              />
+              {(() => {
+                const controlProps = {
+                  item,
+                  id,
+                  labelId,
+                  describedBy: describedBy || undefined,
+                  value,
+                  disabled: readOnly || (view?.state.disabled ?? false),
+                  required,
+                  language,
+                  onChange: setValue,
+                  onRefuse,
+                };
+                return itemControl?.(controlProps) ?? <ItemControl {...controlProps} />;
+              })()}
               {item.unit ? <span className={styles.unit}>{item.unit}</span> : null}
             </>
           )}
@@ -193,6 +200,19 @@ export function formatValue(
   language: Language,
 ): string {
   if (value === null || value === undefined) return '';
+  if (item.type === 'photo') {
+    // `<id>:<sha256>`: the photo's number and the start of its content hash.
+    const photo = parsePhotoReference(value);
+    return photo ? `#${photo.photoId} (SHA-256 ${photo.sha256.slice(0, 12)}…)` : String(value);
+  }
+  if (item.type === 'tracing') {
+    const tracing = parseTracing(value);
+    if (!tracing) return String(value);
+    const percent = (n: number | null) => (n === null ? '—' : `${n.toFixed(1)}%`);
+    const words =
+      language === 'ko' ? { area: '면적', diameter: '직경' } : { area: 'area', diameter: 'diameter' };
+    return `${words.area} ${percent(tracingAreaPercent(tracing))} · ${words.diameter} ${percent(tracingDiameterPercent(tracing))}`;
+  }
   if (typeof value === 'number') {
     return item.decimals !== undefined && item.type === 'decimal'
       ? value.toFixed(item.decimals)

@@ -74,7 +74,21 @@ export function ItemControl(props: ControlProps) {
       return <MultipleChoiceControl {...props} />;
     case 'checkbox':
       return <CheckboxControl {...props} />;
+    case 'photo':
+    case 'tracing':
+      // Drawn by the page that knows the subject (`CrfFormContextValue.itemControl`); elsewhere (the
+      // definition preview) there is no photo to show.
+      return <NoPhotoControl {...props} />;
   }
+}
+
+function NoPhotoControl({ id }: ControlProps) {
+  const t = useCrfText();
+  return (
+    <output id={id} className={styles.help}>
+      {t('photoOnlyInSubject')}
+    </output>
+  );
 }
 
 function asText(value: JsonValue): string {

@@ -76,6 +76,11 @@ export const codeLists: CodeList[] = [
     ['006', '고도 난청 (71~90 dB)', 'Severe (71 to 90 dB)'],
     ['007', '심도 난청 (91 dB 이상)', 'Profound (91 dB or more)'],
   ]),
+  // Issue 19: how the perforation was measured — traced on the photograph, or diameters typed in mm.
+  list('measurementMethod', [
+    ['traced', '사진 위 측정', 'Traced on the photo'],
+    ['typed', '직경 입력', 'Diameters typed'],
+  ]),
   list('healingEvaluation', [
     ['partialHealing', '부분 치유', 'Partial healing'],
     ['completeHealing', '완전 치유', 'Complete healing'],

@@ -227,17 +227,21 @@ describe('tympanic membrane perforation study definition', () => {
     expect(new Set(helps).size).toBe(4);
   });
 
-  it('has the tympanic photo layouts of V1, V2, V3 and V4–V6', () => {
+  it('has the tympanic photo layouts of V1, V2, V3 and V4–V6, each with the photo and its tracing', () => {
+    const photo = ['photo', 'tracing', 'measurementMethod', 'perforationAreaPercent'];
     expect(itemKeys('v1', 'tympanicPhoto')).toEqual([
+      ...photo,
       'totalDiameter',
       'perforationDiameter',
       'perforationPercent',
     ]);
-    expect(itemKeys('v2', 'tympanicPhoto')).toEqual(['perforationDiameter', 'perforationPercent']);
-    expect(itemKeys('v3', 'tympanicPhoto')).toEqual(['perforationDiameter']);
+    expect(itemKeys('v2', 'tympanicPhoto')).toEqual([...photo, 'perforationDiameter', 'perforationPercent']);
+    expect(itemKeys('v3', 'tympanicPhoto')).toEqual([...photo, 'perforationDiameter', 'perforationPercent']);
     for (const visit of ['v4', 'v5', 'v6']) {
       expect(itemKeys(visit, 'tympanicPhoto')).toEqual([
+        ...photo,
         'perforationDiameter',
+        'perforationPercent',
         'decreasePercent',
         'regeneration',
         'evaluation',

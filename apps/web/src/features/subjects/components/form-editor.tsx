@@ -96,6 +96,7 @@ import { RandomizePanel } from './randomize-panel.tsx';
 import { SignaturePanel, useSignature } from './signature-panel.tsx';
 import { SignaturePrint } from './signature-print.tsx';
 import styles from './subject-detail.module.css';
+import { BaselinePhotoComparison, tympanicPhotoControls } from './tympanic-photo.tsx';
 
 interface Base {
   /** The server version the edits start from (a save names it). */
@@ -272,6 +273,23 @@ export function FormEditor({
     [layout, visitKey, formKey, definition],
   );
   const referenced = useReferencedForms(studyId, subjectPk, references);
+  // Issue 19: the photo and tracing items; a follow-up's photo form that reads the baseline visit's photo
+  // form (V4–V6 read V2's for the decrease) shows that baseline photo beside its own.
+  const itemControl = useMemo(
+    () => tympanicPhotoControls({ studyId, subjectPk, visitKey, formKey }),
+    [studyId, subjectPk, visitKey, formKey],
+  );
+  const baselinePhoto = useMemo(() => {
+    const hasPhoto = [...layout.items.values()].some((place) => place.item.type === 'photo');
+    if (!hasPhoto) return null;
+    const isBaseline = (key: string) =>
+      definition.visits.find((visit) => visit.key === key)?.group === 'baseline';
+    return (
+      references.find(
+        (ref) => ref.formKey === formKey && ref.visitKey !== visitKey && isBaseline(ref.visitKey),
+      ) ?? null
+    );
+  }, [layout, references, formKey, visitKey, definition]);
   useEffect(() => {
     let data = store.getData();
     for (const response of referenced) {
@@ -992,6 +1010,7 @@ export function FormEditor({
           itemNotes={itemNotes}
           sectionActions={sectionActions}
           itemActions={itemActions}
+          itemControl={itemControl}
           refusals={refusals}
           titleAddon={
             <span className={styles.formStatus}>
@@ -1013,6 +1032,18 @@ export function FormEditor({
           }
         />
         {audiogram ? <PtaAudiogram store={store} visitKey={visitKey} layout={audiogram} /> : null}
+        {baselinePhoto ? (
+          <BaselinePhotoComparison
+            address={{ studyId, subjectPk, visitKey, formKey }}
+            store={store}
+            baseline={baselinePhoto}
+            visitLabel={visitLabel}
+            baselineLabel={
+              definition.visits.find((visit) => visit.key === baselinePhoto.visitKey)?.label[language] ??
+              baselinePhoto.visitKey
+            }
+          />
+        ) : null}
       </div>
 
       {queryPanel ? (

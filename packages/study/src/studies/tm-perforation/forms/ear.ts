@@ -5,6 +5,7 @@ import {
   daysBetween,
   gt,
   isYes,
+  not,
   notEmpty,
   op,
   param,
@@ -46,35 +47,75 @@ export const otoscopyEndoscopyForm: FormDefinition = {
   ],
 };
 
+// Issue 19 item 2: the photograph and the tracing drawn on it are item values of this form
+// (docs/tympanic-photo.md). A complete tracing (both outlines, or both drawn diameters) makes the method
+// "traced": the percent comes from the tracing and the diameters in mm may stay empty; without one the
+// diameters are typed as before.
+const tracedDiameterPercent = op('tracingDiameterPercent', ref('tracing'));
+const isTraced = notEmpty(tracedDiameterPercent);
+
+const photoItems = (): ItemDefinition[] => [
+  item('photo', 'photo', t('고막 사진', 'Eardrum photograph'), {
+    help: t(
+      '이경/내시경 사진(JPEG, PNG, HEIC)을 올리십시오. 위치 정보 등 메타데이터는 지워집니다.',
+      'Upload the otoscopic or endoscopic photo (JPEG, PNG, HEIC). Location and other metadata are removed.',
+    ),
+  }),
+  item('tracing', 'tracing', t('사진 위 측정', 'Tracing on the photo'), {
+    showWhen: notEmpty(ref('photo')),
+  }),
+  item('measurementMethod', 'singleChoice', t('측정 방법', 'Measurement method'), {
+    codeList: 'measurementMethod',
+    derive: op('if', isTraced, 'traced', op('if', notEmpty(ref('perforationDiameter')), 'typed', null)),
+  }),
+  item('perforationAreaPercent', 'decimal', t('천공 면적 비율', 'Perforation area percent'), {
+    unit: '%',
+    decimals: 1,
+    showWhen: isTraced,
+    derive: round(op('tracingAreaPercent', ref('tracing')), 1),
+  }),
+];
+
 const perforationDiameter = (): ItemDefinition =>
   item('perforationDiameter', 'decimal', t('천공 직경', 'Perforation diameter'), {
     unit: 'mm',
     decimals: 1,
     min: 0,
-    required: true,
+    requiredWhen: not(isTraced),
     // The primary endpoint is computed from it.
     critical: true,
   });
 
-// product.md: perforation % = perforation diameter / total TM diameter × 100. V2 has no total diameter of
-// its own, so its percent uses the V1 total diameter.
+// product.md: perforation % = perforation diameter / total TM diameter × 100. V2 and later visits have no
+// total diameter of their own, so their percent uses the V1 total diameter. Traced, it is the tracing's
+// diameter ratio.
 const perforationPercent = (totalDiameterRef: string): ItemDefinition =>
   item('perforationPercent', 'decimal', t('천공 비율', 'Perforation percent'), {
     unit: '%',
     decimals: 1,
-    derive: round(op('percent', ref('perforationDiameter'), ref(totalDiameterRef)), 1),
+    derive: round(
+      op(
+        'if',
+        isTraced,
+        tracedDiameterPercent,
+        op('percent', ref('perforationDiameter'), ref(totalDiameterRef)),
+      ),
+      1,
+    ),
   });
 
 const photoSection = (items: ItemDefinition[]): SectionDefinition =>
-  section('photo', t('고막 사진 평가', 'Tympanic membrane photograph'), items);
+  section('photo', t('고막 사진 평가', 'Tympanic membrane photograph'), [...photoItems(), ...items]);
 
 const baselineDiameter = ref('v2.tympanicPhoto.perforationDiameter');
+const baselinePercent = ref('v2.tympanicPhoto.perforationPercent');
+const V1_TOTAL = 'v1.tympanicPhoto.totalDiameter';
 
 export const tympanicPhotoForm: FormDefinition = {
   key: 'tympanicPhoto',
   label: t('고막 사진', 'Tympanic membrane photograph'),
   // V3: perforation only. V1, V2 and V4–V6 have their own layouts below.
-  sections: [photoSection([perforationDiameter()])],
+  sections: [photoSection([perforationDiameter(), perforationPercent(V1_TOTAL)])],
   variants: [
     {
       visits: ['v1'],
@@ -84,7 +125,7 @@ export const tympanicPhotoForm: FormDefinition = {
             unit: 'mm',
             decimals: 1,
             min: 0,
-            required: true,
+            requiredWhen: not(isTraced),
           }),
           perforationDiameter(),
           perforationPercent('totalDiameter'),
@@ -93,13 +134,14 @@ export const tympanicPhotoForm: FormDefinition = {
     },
     {
       visits: ['v2'],
-      sections: [photoSection([perforationDiameter(), perforationPercent('v1.tympanicPhoto.totalDiameter')])],
+      sections: [photoSection([perforationDiameter(), perforationPercent(V1_TOTAL)])],
     },
     {
       visits: ['v4', 'v5', 'v6'],
       sections: [
         photoSection([
           perforationDiameter(),
+          perforationPercent(V1_TOTAL),
           item(
             'decreasePercent',
             'decimal',
@@ -107,9 +149,16 @@ export const tympanicPhotoForm: FormDefinition = {
             {
               unit: '%',
               decimals: 1,
-              // (V2 diameter − current diameter) / V2 diameter × 100
+              // (V2 percent − current percent) / V2 percent × 100: the same as the diameters' ratio when
+              // both were typed (one V1 total divides both); a tracing has only the percent. Without the
+              // percents (no V1 total), (V2 diameter − current diameter) / V2 diameter × 100.
               derive: round(
-                op('percent', op('sub', baselineDiameter, ref('perforationDiameter')), baselineDiameter),
+                op(
+                  'if',
+                  and(notEmpty(baselinePercent), notEmpty(ref('perforationPercent'))),
+                  op('percent', op('sub', baselinePercent, ref('perforationPercent')), baselinePercent),
+                  op('percent', op('sub', baselineDiameter, ref('perforationDiameter')), baselineDiameter),
+                ),
                 1,
               ),
             },

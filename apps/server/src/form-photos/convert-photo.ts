@@ -1,0 +1,43 @@
+/// <reference path="./heic-decode.d.ts" />
+import decodeHeic from 'heic-decode';
+import sharp from 'sharp';
+import { AppError } from '../http/errors.ts';
+import type { PhotoSourceType } from './photo-type.ts';
+
+/** The longest side a stored photo keeps: enough to trace on, small enough for the casebook. */
+export const PHOTO_MAX_SIDE = 2400;
+
+export interface ConvertedPhoto {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Re-encodes an uploaded photo as JPEG: the camera's orientation applied, at most PHOTO_MAX_SIDE on the
+ * longer side, and NO metadata — sharp writes none unless asked (`withMetadata`/`keepExif`), so EXIF (GPS,
+ * camera serial, dates), XMP, IPTC and comments are gone; ICC colour is converted to sRGB. HEIC is HEVC,
+ * which sharp's prebuilt libvips cannot decode: `heic-decode` (libheif in wasm) gives the pixels first.
+ * Bytes that claim a type but do not decode are 422 `photo_unreadable`.
+ */
+export async function convertPhoto(bytes: Buffer, type: PhotoSourceType): Promise<ConvertedPhoto> {
+  try {
+    const input =
+      type === 'heic'
+        ? await decodeHeic({ buffer: bytes }).then((image) =>
+            sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+              raw: { width: image.width, height: image.height, channels: 4 },
+            }),
+          )
+        : sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 });
+    const { data, info } = await input
+      .rotate()
+      .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: data, width: info.width, height: info.height };
+  } catch {
+    throw new AppError(422, 'photo_unreadable');
+  }
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import type { FormPhoto } from '@cdms/contract';
+import { getFormLayout, photoReference } from '@cdms/study';
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { convertPhoto } from './convert-photo.ts';
+import { sniffPhotoType } from './photo-type.ts';
+
+export interface UploadFormPhotoInput {
+  studyId: number;
+  subjectId: number;
+  visitKey: string;
+  formKey: string;
+  bytes: Buffer;
+}
+
+/**
+ * Stores a photo for one form of one subject: who may write the subject's data (site scope, the training
+ * gate), the form must hold a `photo` item at that visit, no freeze or lock over the form; the bytes' own
+ * type (415 otherwise), converted to JPEG without metadata, hashed, stored and audited in one transaction.
+ * The form's value is not changed here: the form's save sets the `photo` item to the returned reference
+ * (audited with a reason when it replaces a saved one).
+ */
+export async function uploadFormPhoto(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  input: UploadFormPhotoInput,
+): Promise<FormPhoto> {
+  const { studyId, subjectId, visitKey, formKey, bytes } = input;
+  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
+  const current = await currentStudyDefinition(db, studyId);
+  const layout = current ? getFormLayout(current.definition, visitKey, formKey) : undefined;
+  const hasPhotoItem = layout
+    ? [...layout.items.values()].some((place) => place.item.type === 'photo')
+    : false;
+  if (!hasPhotoItem) throw new AppError(404, 'not_found');
+  const sourceType = sniffPhotoType(bytes);
+  if (!sourceType) throw new AppError(415, 'photo_type_not_allowed');
+  const converted = await convertPhoto(bytes, sourceType);
+  const sha256 = createHash('sha256').update(converted.bytes).digest('hex');
+  return inTransaction(db, async (trx) => {
+    await refuseWriteUnderHolds(trx, 'form.save', subjectTarget(subject, { visitKey, formKey }));
+    const row = await trx
+      .insertInto('form_photos')
+      .values({
+        study_id: studyId,
+        subject_id: subject.id,
+        visit_key: visitKey,
+        form_key: formKey,
+        content_type: 'image/jpeg',
+        width: converted.width,
+        height: converted.height,
+        size: converted.bytes.length,
+        sha256,
+        bytes: converted.bytes,
+        source_type: sourceType,
+        uploaded_by: principal.user.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, actor, {
+      type: 'form_photo.uploaded',
+      entityType: 'form_photo',
+      entityId: row.id,
+      studyId,
+      siteId: subject.site_id,
+      subjectId: subject.id,
+      after: {
+        visitKey,
+        formKey,
+        sha256,
+        sourceType,
+        uploadedSize: bytes.length,
+        size: converted.bytes.length,
+        width: converted.width,
+        height: converted.height,
+      },
+    });
+    return {
+      photoId: row.id,
+      sha256,
+      reference: photoReference(row.id, sha256),
+      contentType: 'image/jpeg',
+      width: converted.width,
+      height: converted.height,
+      size: converted.bytes.length,
+      sourceType,
+    };
+  });
+}
