@@ -97,7 +97,8 @@ const PARAMS = [
   'size',
 ];
 
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
 const EVENT_TYPE_PATTERN = /^[a-z_]+\.[a-z_]+$/;
 
 const keyOf = (raw: string | null) => (KEY_PATTERN.test(raw ?? '') ? (raw ?? '') : '');

@@ -59,6 +59,11 @@ describe('query list filters in the URL', () => {
     expect(read('formKey=vitalSigns')).toMatchObject({ visitKey: '', formKey: '' });
     expect(read('visitKey=v1&formKey=vitalSigns&itemPath=v2.labs.x').itemPath).toBe('');
     expect(read('visitKey=v1;drop').visitKey).toBe('');
+    // An unscheduled visit's key (issue 19) is a key like any other.
+    expect(read('visitKey=unscheduled-2&formKey=vitalSigns')).toMatchObject({
+      visitKey: 'unscheduled-2',
+      formKey: 'vitalSigns',
+    });
   });
 
   it('writes only what differs from the defaults, keeps other parameters, and starts on page 1', () => {

@@ -112,7 +112,8 @@ const PARAMS = [
   'size',
 ];
 
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
 
 /** The list a URL asks for. A form without its visit, or an item without its form, is dropped. */
 export function readQueryListFilters(params: URLSearchParams): QueryListFilters {
