@@ -118,6 +118,12 @@ test('a CRC adds an unscheduled visit, saves vital signs in it and deletes an em
     await screenshot(page, testInfo, `overview-ko-${width}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  // On a form of the first, the rail lists the subject's other unscheduled visit too.
+  await page.getByRole('link', { name: /비정기 방문 1 · 활력 징후/ }).click();
+  const rail = page.getByRole('navigation', { name: '방문과 양식' });
+  await expect(rail.getByRole('button', { name: '비정기 방문 1' })).toBeVisible();
+  await expect(rail.getByRole('button', { name: '비정기 방문 2' })).toBeVisible();
+  await page.getByRole('link', { name: 'eCRF 현황판' }).click();
   await page.getByRole('button', { name: '비정기 방문 2 삭제' }).click();
   const deleteDialog = page.getByRole('dialog', { name: '비정기 방문 삭제' });
   await deleteDialog.getByRole('button', { name: '삭제', exact: true }).click();

@@ -24,25 +24,30 @@ export function DetailRail({
   visitKey,
   formKey,
   formUrl,
+  unscheduledVisitKeys,
 }: {
   definition: StudyDefinition;
   language: Language;
   visitKey: string;
   formKey: string;
   formUrl: (visitKey: string, formKey: string) => string;
+  /** The subject's unscheduled visits by date (`unscheduled-<n>`), once the overview has them. */
+  unscheduledVisitKeys: readonly string[];
 }) {
   const { t } = useTranslation('subjects');
-  // An unscheduled visit (`unscheduled-<n>`) is not in the schedule: the rail shows the one being
-  // entered among the follow-up visits (the overview lists them all).
   const currentVisit = resolveVisit(definition, visitKey);
   const currentGroup = currentVisit?.group ?? 'consent';
   const [category, setCategory] = useState<VisitGroup>(currentGroup);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set([visitKey]));
   const groups = CATEGORY_ORDER.filter((group) => definition.visits.some((visit) => visit.group === group));
   const forms = new Map(definition.forms.map((form) => [form.key, form]));
-  const visits = definition.visits.filter((visit) => visit.group === category);
-  if (currentVisit && currentVisit.group === category && !visits.includes(currentVisit))
-    visits.push(currentVisit);
+  // The subject's unscheduled visits are not in the schedule: they follow the category's scheduled
+  // visits by date (the one being entered even before the overview's list has arrived).
+  const unscheduled = [...new Set([...unscheduledVisitKeys, ...(currentVisit ? [visitKey] : [])])]
+    .filter((key) => !definition.visits.some((visit) => visit.key === key))
+    .map((key) => resolveVisit(definition, key))
+    .filter((visit) => visit !== undefined);
+  const visits = [...definition.visits, ...unscheduled].filter((visit) => visit.group === category);
 
   const toggle = (key: string) =>
     setExpanded((current) => {

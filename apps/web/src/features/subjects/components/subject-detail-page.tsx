@@ -6,6 +6,7 @@ import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { useFormData } from '../api/forms.ts';
+import { useSubjectOverview } from '../api/subjects.ts';
 import {
   detailUrl,
   FORM_PARAM,
@@ -53,6 +54,8 @@ function SubjectDetail({ studyId, subjectPk }: { studyId: number; subjectPk: num
   const layout = definition.data ? getFormLayout(definition.data.definition, visitKey, formKey) : undefined;
   const address = { studyId, subjectPk, visitKey, formKey };
   const form = useFormData(address);
+  // The rail lists the subject's unscheduled visits (the overview's list, usually cached already).
+  const overview = useSubjectOverview(studyId, subjectPk);
 
   // A scheduled visit or one of the subject's unscheduled visits (`unscheduled-<n>`).
   const visit = definition.data ? resolveVisit(definition.data.definition, visitKey) : undefined;
@@ -104,6 +107,7 @@ function SubjectDetail({ studyId, subjectPk }: { studyId: number; subjectPk: num
             visitKey={visitKey}
             formKey={formKey}
             formUrl={formUrl}
+            unscheduledVisitKeys={overview.data?.unscheduledVisits.map((entry) => entry.visitKey) ?? []}
           />
         ) : (
           <div className={styles.rail} />
