@@ -205,6 +205,19 @@ describeWithDatabase('eardrum photos of the tympanicPhoto form', (database) => {
       headers: { ...body.headers, ...(session.crc?.headers ?? {}) },
     });
     expect(noPhotoForm.statusCode).toBe(404);
+    // An unscheduled visit the subject does not have (issue 19): none to hold a photo; one it has: stored.
+    expect((await upload('crc', bytes, 'unscheduled-1')).statusCode).toBe(404);
+    const added = await as(
+      'crc',
+      'POST',
+      `/api/studies/${studyId}/subjects/${subjectId}/unscheduled-visits`,
+      {
+        visitDate: '2026-11-10',
+        reason: '이루',
+      },
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await upload('crc', bytes, added.json().visitKey)).statusCode).toBe(201);
     const uploaded = (await upload('crc', bytes)).json();
     expect(
       (await as('crc3', 'GET', `/api/studies/${studyId}/subjects/${subjectId}/photos/${uploaded.photoId}`))

@@ -11,6 +11,7 @@ import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { convertPhoto } from './convert-photo.ts';
 import { sniffPhotoType } from './photo-type.ts';
 
@@ -43,6 +44,8 @@ export async function uploadFormPhoto(
     ? [...layout.items.values()].some((place) => place.item.type === 'photo')
     : false;
   if (!hasPhotoItem) throw new AppError(404, 'not_found');
+  // An unscheduled visit's photo only for a visit the subject has (as its form's save requires).
+  await requireVisitOfSubject(db, subject.id, visitKey);
   const sourceType = sniffPhotoType(bytes);
   if (!sourceType) throw new AppError(415, 'photo_type_not_allowed');
   const converted = await convertPhoto(bytes, sourceType);
