@@ -1,9 +1,12 @@
+import type { OverviewResponse } from '@cdms/contract';
 import {
   AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
   audiogramLayout,
   audiogramPoints,
   type Language,
+  orderVisitKeys,
+  resolveVisit,
   type StudyDefinition,
 } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
@@ -16,17 +19,35 @@ import { AudiogramChart, type AudiogramSeries, type Thresholds } from './audiogr
 /**
  * From the subject overview (issue 19 item 3): the audiograms of the first and the last visit whose
  * forms include the PTA form, overlaid — hearing before treatment and at the end (the first study's
- * definition has PTA at V1 and V2; a PTA added to a later visit is followed).
+ * definition has PTA at V1 and V2; a PTA saved at a later unscheduled visit, or added to a later
+ * scheduled visit, is followed).
  */
 
 export const AUDIOGRAM_COMPARISON_MODAL = 'audiogram-comparison';
 
-/** The first and last visits with the PTA form, when there are two. */
-export function comparedPtaVisits(definition: StudyDefinition): [string, string] | null {
-  const visits = definition.visits.filter((visit) => visit.forms.includes(AUDIOGRAM_FORM_KEY));
+/**
+ * The first and last visits with the PTA form, when there are two: the scheduled visits that hold it,
+ * and — once the overview is loaded — the subject's unscheduled visits whose PTA form was saved, in the
+ * overview's order (by date).
+ */
+export function comparedPtaVisits(
+  definition: StudyDefinition,
+  overview?: Pick<OverviewResponse, 'unscheduledVisits' | 'visitDates' | 'matrix'>,
+): [string, string] | null {
+  const saved = (visitKey: string) => {
+    const status = overview?.matrix[visitKey]?.[AUDIOGRAM_FORM_KEY];
+    return status === 'check' || status === 'alert';
+  };
+  const keys = overview
+    ? orderVisitKeys(definition, overview.visitDates, overview.unscheduledVisits)
+    : definition.visits.map((visit) => visit.key);
+  const visits = keys.filter((visitKey) => {
+    if (!resolveVisit(definition, visitKey)?.forms.includes(AUDIOGRAM_FORM_KEY)) return false;
+    return definition.visits.some((visit) => visit.key === visitKey) || saved(visitKey);
+  });
   const first = visits[0];
   const last = visits.at(-1);
-  return first && last && first !== last && audiogramLayout(definition) ? [first.key, last.key] : null;
+  return first && last && first !== last && audiogramLayout(definition) ? [first, last] : null;
 }
 
 export function AudiogramComparison({
@@ -34,18 +55,20 @@ export function AudiogramComparison({
   subjectPk,
   definition,
   language,
+  overview,
 }: {
   studyId: number;
   subjectPk: number;
   definition: StudyDefinition;
   language: Language;
+  /** The subject's overview, for its unscheduled visits with a saved PTA form. */
+  overview?: Pick<OverviewResponse, 'unscheduledVisits' | 'visitDates' | 'matrix'>;
 }) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
-  const visits = comparedPtaVisits(definition);
+  const visits = comparedPtaVisits(definition, overview);
   if (!visits) return null;
-  const label = (visitKey: string) =>
-    definition.visits.find((visit) => visit.key === visitKey)?.label[language] ?? visitKey;
+  const label = (visitKey: string) => resolveVisit(definition, visitKey)?.label[language] ?? visitKey;
   return (
     <>
       <Button variant="secondary" onClick={() => modals.open(AUDIOGRAM_COMPARISON_MODAL)}>

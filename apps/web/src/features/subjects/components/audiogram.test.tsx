@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../../i18n/i18n.ts';
 import { createSubjectStore } from '../../crf-form/subject-store.ts';
 import { PtaAudiogram } from './audiogram.tsx';
+import { comparedPtaVisits } from './audiogram-comparison.tsx';
 
 const layout = audiogramLayout(tmPerforationStudy);
 if (!layout) throw new Error('the first study has a PTA form');
@@ -52,5 +53,30 @@ describe('the PTA audiogram', () => {
     render(<PtaAudiogram store={store} visitKey="v2" layout={layout} />);
     expect(marks('air')).toEqual([]);
     expect(marks('bone').map((mark) => mark.text)).toEqual(['<']);
+  });
+});
+
+describe('the audiograms the overview compares', () => {
+  const unscheduled = {
+    visitKey: 'unscheduled-1',
+    repeatKey: 1,
+    visitDate: '2026-06-01',
+    reason: '청력 저하 호소',
+    createdAt: '2026-06-01T01:00:00.000Z',
+    hasData: true,
+  };
+  const overview = (ptaStatus: 'check' | 'none') => ({
+    unscheduledVisits: [unscheduled],
+    visitDates: { v1: '2026-03-01', v2: '2026-03-10', v3: '2026-03-24' },
+    matrix: { 'unscheduled-1': { ptaTest: ptaStatus } },
+  });
+
+  it('are the first and last scheduled visits with the PTA form (V1 and V2 in the first study)', () => {
+    expect(comparedPtaVisits(tmPerforationStudy)).toEqual(['v1', 'v2']);
+    expect(comparedPtaVisits(tmPerforationStudy, overview('none'))).toEqual(['v1', 'v2']);
+  });
+
+  it('end at a later unscheduled visit whose PTA form was saved', () => {
+    expect(comparedPtaVisits(tmPerforationStudy, overview('check'))).toEqual(['v1', 'unscheduled-1']);
   });
 });

@@ -87,6 +87,7 @@ function SubjectOverview({ studyId }: { studyId: number }) {
               subjectPk={subjectPk}
               definition={definition.data.definition}
               language={language}
+              overview={overview.data}
             />
           ) : null}
           <Link to={subjectListUrl(studyId, menuType)} className={styles.linkButtonSecondary}>
