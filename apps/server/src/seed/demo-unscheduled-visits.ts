@@ -9,11 +9,34 @@ import { actingAs } from './demo-subjects.ts';
 /** The reason the demo's unscheduled visits give (issue 19 item 1). */
 export const DEMO_UNSCHEDULED_REASON = '이통(귀 통증)과 귀 분비물로 예정에 없던 방문';
 
+const PTA_FREQUENCIES = [500, 1000, 2000, 4000];
+
+/**
+ * The PTA of an earlier test, each threshold 5 dB better (not below −10 dB HL) and a conduction not done
+ * then not done now; 40/20 dB when there was no earlier test.
+ */
+function improvedHearing(earlier: FormValues | undefined): FormValues {
+  const values: FormValues = {};
+  for (const conduction of ['air', 'bone'] as const) {
+    if (earlier?.[`${conduction}Nd`] === true) {
+      values[`${conduction}Nd`] = true;
+      continue;
+    }
+    for (const hz of PTA_FREQUENCIES) {
+      const before = earlier?.[`${conduction}${hz}`];
+      const start = typeof before === 'number' ? before : conduction === 'air' ? 40 : 20;
+      values[`${conduction}${hz}`] = Math.max(-10, start - 5);
+    }
+  }
+  return values;
+}
+
 /**
  * The living demo's unscheduled visits (issue 19 item 1): at sites 01 and 02, the first ongoing,
  * unsigned subject who has had V3 and V4 gets an unscheduled visit halfway between them — otalgia and
- * discharge — with vital signs, otoscopy (the V3 findings, now with discharge) and the events of
- * interest, entered by the site's staff through the same commands as the API. Returns the subjects.
+ * discharge — with vital signs, otoscopy (the V3 findings, now with discharge), the events of interest
+ * and a hearing test (so the overview's audiogram comparison ends there), entered by the site's staff
+ * through the same commands as the API. Returns the subjects.
  */
 export async function seedDemoUnscheduledVisits(
   db: Kysely<Database>,
@@ -69,6 +92,8 @@ export async function seedDemoUnscheduledVisits(
         ],
         ['otoscopyEndoscopy', { ...(data.v3?.otoscopyEndoscopy ?? { perforation: 'Y' }), otorrhea: 'Y' }],
         ['interestAdverseEvent', { collectionDate: visitDate, pain: 'Y', otorrhea: 'Y', reperforation: 'N' }],
+        // A hearing check at the visit: the baseline thresholds, 5 dB better since the device was applied.
+        ['ptaTest', improvedHearing(data.v2?.ptaTest ?? data.v1?.ptaTest)],
       ];
       for (const [formKey, values] of forms) {
         await saveForm(db, staff.principal, staff.actor, {

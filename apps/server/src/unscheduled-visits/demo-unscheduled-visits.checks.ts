@@ -7,8 +7,8 @@ import { loadSubjectData } from '../subjects/form-data.ts';
 
 /**
  * Issue 19 item 1 over the living demo (run by test/living-demo.test.ts): subjects at sites 01 and 02
- * have an unscheduled visit between their V3 and V4 with vital signs, otoscopy and the events of
- * interest saved; it is audited, sits between V3 and V4 in the visits' order, and the read model's
+ * have an unscheduled visit between their V3 and V4 with vital signs, otoscopy, the events of interest
+ * and a hearing test saved; it is audited, sits between V3 and V4 in the visits' order, and the read model's
  * visit windows and visit rows know nothing of it.
  */
 export function demoUnscheduledVisitChecks(database: () => DatabaseHandle): void {
@@ -53,8 +53,23 @@ export function demoUnscheduledVisitChecks(database: () => DatabaseHandle): void
       expect(saved.map((form) => form.form_key)).toEqual([
         'interestAdverseEvent',
         'otoscopyEndoscopy',
+        'ptaTest',
         'vitalSigns',
       ]);
+      // Its hearing test: every threshold 5 dB better than at baseline (V2), a conduction not done then not now.
+      const data = (await loadSubjectData(db, visit.subject_id)).entered;
+      const baseline = data.v2?.ptaTest ?? {};
+      const hearing = data[unscheduledVisitKey(visit.repeat_key)]?.ptaTest ?? {};
+      for (const conduction of ['air', 'bone']) {
+        if (baseline[`${conduction}Nd`] === true) {
+          expect(hearing[`${conduction}Nd`]).toBe(true);
+          continue;
+        }
+        for (const hz of [500, 1000, 2000, 4000])
+          expect(hearing[`${conduction}${hz}`]).toBe(
+            Math.max(-10, (baseline[`${conduction}${hz}`] as number) - 5),
+          );
+      }
     }
   });
 
