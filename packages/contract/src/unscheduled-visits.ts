@@ -14,6 +14,20 @@ export const addUnscheduledVisitRequestSchema = z.strictObject({
 });
 export type AddUnscheduledVisitRequest = z.input<typeof addUnscheduledVisitRequestSchema>;
 
+/**
+ * What is wrong with an unscheduled visit's date, or null: after today (UTC+9) or before the subject's
+ * consent. The server refuses with this code; the add dialog says the same before sending.
+ */
+export function unscheduledVisitDateProblem(
+  visitDate: string,
+  consentDate: string,
+  today: string,
+): 'unscheduled_visit_date_in_future' | 'unscheduled_visit_before_consent' | null {
+  if (visitDate > today) return 'unscheduled_visit_date_in_future';
+  if (visitDate < consentDate) return 'unscheduled_visit_before_consent';
+  return null;
+}
+
 export const deleteUnscheduledVisitRequestSchema = z.strictObject({ reason: reasonSchema });
 export type DeleteUnscheduledVisitRequest = z.input<typeof deleteUnscheduledVisitRequestSchema>;
 

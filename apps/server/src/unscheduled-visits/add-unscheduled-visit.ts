@@ -1,4 +1,9 @@
-import { type AddUnscheduledVisitRequest, todayInKorea, type UnscheduledVisit } from '@cdms/contract';
+import {
+  type AddUnscheduledVisitRequest,
+  todayInKorea,
+  type UnscheduledVisit,
+  unscheduledVisitDateProblem,
+} from '@cdms/contract';
 import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -29,9 +34,9 @@ export async function addUnscheduledVisit(
     const subject = await findSubjectInScope(trx, principal, input.studyId, input.subjectId, 'subject.write');
     const current = await currentStudyDefinition(trx, subject.study_id);
     if (!current?.definition.unscheduledVisit) throw new AppError(409, 'unscheduled_visits_not_declared');
-    if (visitDate > todayInKorea()) throw new AppError(422, 'unscheduled_visit_date_in_future');
-    if (visitDate < subject.consent_date)
-      throw new AppError(422, 'unscheduled_visit_before_consent', { consentDate: subject.consent_date });
+    const dateProblem = unscheduledVisitDateProblem(visitDate, subject.consent_date, todayInKorea());
+    if (dateProblem === 'unscheduled_visit_date_in_future') throw new AppError(422, dateProblem);
+    if (dateProblem) throw new AppError(422, dateProblem, { consentDate: subject.consent_date });
     const locked = await trx
       .selectFrom('subjects')
       .select('deleted_at')

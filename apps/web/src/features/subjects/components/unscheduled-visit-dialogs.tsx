@@ -1,4 +1,10 @@
-import { type OverviewResponse, REASON_MAX, todayInKorea, type UnscheduledVisit } from '@cdms/contract';
+import {
+  type OverviewResponse,
+  REASON_MAX,
+  todayInKorea,
+  type UnscheduledVisit,
+  unscheduledVisitDateProblem,
+} from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -73,9 +79,13 @@ function AddForm({
 
   function validate(): FieldErrors {
     const next: FieldErrors = {};
+    const dateProblem = isCalendarDate(visitDate)
+      ? unscheduledVisitDateProblem(visitDate, consentDate, today)
+      : null;
     if (!isCalendarDate(visitDate)) next.visitDate = t('unscheduled.errors.visitDate');
-    else if (visitDate > today) next.visitDate = t('unscheduled.errors.visitDateFuture', { today });
-    else if (visitDate < consentDate)
+    else if (dateProblem === 'unscheduled_visit_date_in_future')
+      next.visitDate = t('unscheduled.errors.visitDateFuture', { today });
+    else if (dateProblem === 'unscheduled_visit_before_consent')
       next.visitDate = t('unscheduled.errors.visitDateBeforeConsent', { consentDate });
     const text = reason.trim();
     if (!text) next.reason = t('unscheduled.errors.reason');
