@@ -11,6 +11,7 @@ import {
   tracingDiameterPercent,
 } from '@cdms/study';
 import { memo, useCallback, useId } from 'react';
+import { i18n } from '../../i18n/i18n.ts';
 import styles from './crf-form.module.css';
 import {
   type ItemNote,
@@ -209,9 +210,11 @@ export function formatValue(
     const tracing = parseTracing(value);
     if (!tracing) return String(value);
     const percent = (n: number | null) => (n === null ? '—' : `${n.toFixed(1)}%`);
-    const words =
-      language === 'ko' ? { area: '면적', diameter: '직경' } : { area: 'area', diameter: 'diameter' };
-    return `${words.area} ${percent(tracingAreaPercent(tracing))} · ${words.diameter} ${percent(tracingDiameterPercent(tracing))}`;
+    // The common namespace is in the first bundle, so the words are there wherever a value is shown.
+    return i18n.getFixedT(language, 'common')('tracingSummary', {
+      area: percent(tracingAreaPercent(tracing)),
+      diameter: percent(tracingDiameterPercent(tracing)),
+    });
   }
   if (typeof value === 'number') {
     return item.decimals !== undefined && item.type === 'decimal'
