@@ -38,6 +38,7 @@ import { scheduleOverdueVisitReminders } from './notifications/remind-overdue-vi
 import { logOnlyEmailSender, logOnlySmsSender, smtpEmailSender } from './notifications/senders.ts';
 import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
+import { scheduleSubjectFactTotalsCompaction } from './read-model/subject-fact-totals.ts';
 import { registerReportRoutes } from './reports/routes.ts';
 import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
@@ -214,6 +215,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       app.log.error({ err: error }, 'task notices'),
     );
     app.addHook('onClose', async () => taskNotices.stop());
+    const totals = scheduleSubjectFactTotalsCompaction(context.database.db, (error) =>
+      app.log.error({ err: error }, 'subject fact totals compaction'),
+    );
+    app.addHook('onClose', () => totals.stop());
   }
   await registerUploadRoutes(app, context);
   registerAttachmentRoutes(app, context);

@@ -22,10 +22,11 @@ import {
 } from './dashboard-figures.ts';
 
 /**
- * The dashboard and the subject-info popup: every figure is counted in SQL over the read model
- * (`subject_facts`, which carries each subject's unresolved queries by kind; deleted subjects have
- * no row, so their queries do not count), limited to the reader's sites. What comes back to the
- * server is a few dozen group rows, whatever the trial's size.
+ * The dashboard and the subject-info popup: every figure is added up in SQL from the read model's
+ * totals (`subject_fact_totals`: the facts of `subject_facts` summed per site and group of
+ * subjects, unresolved queries by kind included; deleted subjects have no facts, so their queries
+ * do not count), limited to the reader's sites. What is read is a few rows per site and group and
+ * what comes back to the server a few dozen, whatever the trial's size.
  */
 
 type QueryCounts = DashboardResponse['queries'];
@@ -46,9 +47,10 @@ interface SubjectFigures {
 }
 
 /**
- * One pass over the subjects in scope: groups by everything the figures tell apart (status,
- * randomized, gender, age band) with event and unresolved-query totals, and, as a second grouping
- * set of the same scan, consents per month at the chart's sites.
+ * The read model's totals in scope (`subject_fact_totals`, `consent_month_totals`): a group's total
+ * is the sum of its delta rows, so each figure adds up a few rows per site and group, whatever the
+ * trial's size. Groups by everything the figures tell apart (status, randomized, gender, age band)
+ * with event and unresolved-query totals; consents per month at the chart's sites.
  */
 async function subjectFigures(
   db: Kysely<Database>,
@@ -58,50 +60,47 @@ async function subjectFigures(
 ): Promise<SubjectFigures> {
   const queries: QueryCounts = { system: { open: 0, answered: 0 }, manual: { open: 0, answered: 0 } };
   if (noSites(sites)) return { groups: [], months: [], queries };
-  const inChart = chartSites === 'all' ? sql`true` : sql`site_id in (${sql.join([...chartSites])})`;
-  const result = await sql<{
-    is_month: boolean;
-    month: string | null;
-    status: SubjectStatus;
-    randomized: boolean;
-    gender: string | null;
-    age_band: string;
-    subjects: number;
-    chart_subjects: number;
-    adverse_events: number;
-    serious_adverse_events: number;
-    with_adverse_events: number;
-    with_serious_adverse_events: number;
-    system_open: number;
-    system_answered: number;
-    manual_open: number;
-    manual_answered: number;
-  }>`
-    select grouping(consent_month) = 0 as is_month, consent_month as month, status, randomized, gender, age_band,
-      count(*)::int as subjects,
-      (count(*) filter (where in_chart))::int as chart_subjects,
-      sum(adverse_event_count)::int as adverse_events,
-      sum(serious_adverse_event_count)::int as serious_adverse_events,
-      (count(*) filter (where adverse_event_count > 0))::int as with_adverse_events,
-      (count(*) filter (where serious_adverse_event_count > 0))::int as with_serious_adverse_events,
-      sum(open_query_count - manual_open_query_count)::int as system_open,
-      sum(answered_query_count - manual_answered_query_count)::int as system_answered,
-      sum(manual_open_query_count)::int as manual_open,
-      sum(manual_answered_query_count)::int as manual_answered
-    from (
-      select f.*, randomization_number is not null as randomized, ${inChart} as in_chart
-      from subject_facts f
+  const [grouped, monthly] = await Promise.all([
+    sql<{
+      status: SubjectStatus;
+      randomized: boolean;
+      gender: string | null;
+      age_band: string;
+      subjects: number;
+      adverse_events: number;
+      serious_adverse_events: number;
+      with_adverse_events: number;
+      with_serious_adverse_events: number;
+      system_open: number;
+      system_answered: number;
+      manual_open: number;
+      manual_answered: number;
+    }>`
+      select status, randomized, gender, age_band,
+        sum(subjects)::int as subjects,
+        sum(adverse_events)::int as adverse_events,
+        sum(serious_adverse_events)::int as serious_adverse_events,
+        sum(subjects_with_adverse_events)::int as with_adverse_events,
+        sum(subjects_with_serious_adverse_events)::int as with_serious_adverse_events,
+        sum(open_queries - manual_open_queries)::int as system_open,
+        sum(answered_queries - manual_answered_queries)::int as system_answered,
+        sum(manual_open_queries)::int as manual_open,
+        sum(manual_answered_queries)::int as manual_answered
+      from subject_fact_totals
       where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}
-    ) facts
-    group by grouping sets ((status, randomized, gender, age_band), (consent_month))`.execute(db);
+      group by status, randomized, gender, age_band
+      having sum(subjects) > 0`.execute(db),
+    noSites(chartSites)
+      ? { rows: [] }
+      : sql<{ month: string; subjects: number }>`
+          select consent_month as month, sum(subjects)::int as subjects
+          from consent_month_totals
+          where study_id = ${studyId} ${siteFilter(sql`site_id`, chartSites)}
+          group by consent_month
+          having sum(subjects) > 0`.execute(db),
+  ]);
   const groups: SubjectGroup[] = [];
-  const months: { month: string; count: number }[] = [];
-  for (const row of result.rows) {
-    if (row.is_month) {
-      if (row.month !== null && Number(row.chart_subjects) > 0)
-        months.push({ month: row.month, count: Number(row.chart_subjects) });
-      continue;
-    }
+  for (const row of grouped.rows) {
     groups.push({
       status: row.status,
       randomized: row.randomized,
@@ -118,6 +117,7 @@ async function subjectFigures(
     queries.manual.open += Number(row.manual_open);
     queries.manual.answered += Number(row.manual_answered);
   }
+  const months = monthly.rows.map((row) => ({ month: row.month, count: Number(row.subjects) }));
   return { groups, months, queries };
 }
 
@@ -130,7 +130,7 @@ interface PopupCounts {
   answeredQueries: number;
 }
 
-/** Saved eCRF pages, SDV, serious adverse events and unresolved queries at the sites (the popup), in one pass. */
+/** Saved eCRF pages, SDV, serious adverse events and unresolved queries at the sites (the popup), from the totals. */
 async function popupCounts(db: Kysely<Database>, studyId: number, sites: SiteScope): Promise<PopupCounts> {
   if (noSites(sites))
     return { pages: 0, pagesNotSdvComplete: 0, seriousAdverseEvents: 0, openQueries: 0, answeredQueries: 0 };
@@ -141,11 +141,11 @@ async function popupCounts(db: Kysely<Database>, studyId: number, sites: SiteSco
     open: number | null;
     answered: number | null;
   }>`
-    select sum(saved_form_count)::int as pages,
+    select sum(saved_forms)::int as pages,
       sum(sdv_planned_forms - sdv_complete_forms)::int as not_sdv_complete,
-      sum(serious_adverse_event_count)::int as serious,
-      sum(open_query_count)::int as open, sum(answered_query_count)::int as answered
-    from subject_facts
+      sum(serious_adverse_events)::int as serious,
+      sum(open_queries)::int as open, sum(answered_queries)::int as answered
+    from subject_fact_totals
     where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}`.execute(db);
   const row = result.rows[0];
   return {

@@ -24,6 +24,8 @@ export interface Database {
   uploaded_images: UploadedImagesTable;
   subjects: SubjectsTable;
   subject_facts: SubjectFactsTable;
+  subject_fact_totals: SubjectFactTotalsTable;
+  consent_month_totals: ConsentMonthTotalsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
   subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
@@ -279,6 +281,40 @@ export interface SubjectFactsTable {
   sdv_complete_forms: number;
 }
 export type SubjectFactsRow = Selectable<SubjectFactsTable>;
+
+/**
+ * Sums of `subject_facts` per group of subjects alike in what the dashboard tells apart, as
+ * append-only deltas a trigger writes on every change of a facts row (migration 2026-11-30T1000):
+ * a group's total is the sum of its rows (read-model/subject-fact-totals.ts).
+ */
+export interface SubjectFactTotalsTable {
+  study_id: number;
+  site_id: number;
+  status: SubjectStatus;
+  randomized: boolean;
+  gender: string | null;
+  age_band: string;
+  subjects: number;
+  adverse_events: number;
+  serious_adverse_events: number;
+  subjects_with_adverse_events: number;
+  subjects_with_serious_adverse_events: number;
+  open_queries: number;
+  answered_queries: number;
+  manual_open_queries: number;
+  manual_answered_queries: number;
+  saved_forms: number;
+  sdv_planned_forms: number;
+  sdv_complete_forms: number;
+}
+
+/** Subjects per site and month of consent (YYYY-MM), as deltas like `subject_fact_totals`. */
+export interface ConsentMonthTotalsTable {
+  study_id: number;
+  site_id: number;
+  consent_month: string;
+  subjects: number;
+}
 
 /** The read model's scheduled visits with a window (alarms are computed from these in SQL). */
 export interface SubjectVisitWindowsTable {

@@ -13,6 +13,7 @@ import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCountAggregates, sdvCtes } from '../sdv/sdv-sql.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { computeReadModelRows, rebuildReadModel } from './rebuild-read-model.ts';
+import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 
 /**
  * The read model is only worth having if it is right: after random sequences of what people do
@@ -326,6 +327,48 @@ describeWithDatabase('the read model', (database) => {
     return { stored: stored.rows, recounted: recounted.rows };
   }
 
+  /**
+   * The dashboard's totals (deltas a trigger appends, read-model/subject-fact-totals.ts) added up
+   * per group, against the same sums over the facts rows themselves; `compact` folds the deltas first.
+   */
+  async function totalsBothWays(options: { compact?: boolean } = {}) {
+    const db = database().db;
+    if (options.compact) await compactSubjectFactTotals(db);
+    const key = sql`study_id, site_id, status, randomized, gender, age_band`;
+    const fromTotals = await sql<Record<string, unknown>>`
+      select ${key}, sum(subjects)::int as subjects, sum(adverse_events)::int as ae,
+        sum(serious_adverse_events)::int as sae, sum(subjects_with_adverse_events)::int as with_ae,
+        sum(subjects_with_serious_adverse_events)::int as with_sae, sum(open_queries)::int as open,
+        sum(answered_queries)::int as answered, sum(manual_open_queries)::int as manual_open,
+        sum(manual_answered_queries)::int as manual_answered, sum(saved_forms)::int as saved_forms,
+        sum(sdv_planned_forms)::int as planned, sum(sdv_complete_forms)::int as complete
+      from subject_fact_totals group by ${key} having sum(subjects) <> 0
+      order by ${key}`.execute(db);
+    const fromFacts = await sql<Record<string, unknown>>`
+      select ${key}, count(*)::int as subjects, sum(adverse_event_count)::int as ae,
+        sum(serious_adverse_event_count)::int as sae,
+        (count(*) filter (where adverse_event_count > 0))::int as with_ae,
+        (count(*) filter (where serious_adverse_event_count > 0))::int as with_sae,
+        sum(open_query_count)::int as open, sum(answered_query_count)::int as answered,
+        sum(manual_open_query_count)::int as manual_open,
+        sum(manual_answered_query_count)::int as manual_answered,
+        sum(saved_form_count)::int as saved_forms, sum(sdv_planned_forms)::int as planned,
+        sum(sdv_complete_forms)::int as complete
+      from (select *, randomization_number is not null as randomized from subject_facts) f
+      group by ${key} order by ${key}`.execute(db);
+    const monthsFromTotals = await sql<Record<string, unknown>>`
+      select study_id, site_id, consent_month, sum(subjects)::int as subjects from consent_month_totals
+      group by study_id, site_id, consent_month having sum(subjects) <> 0
+      order by study_id, site_id, consent_month`.execute(db);
+    const monthsFromFacts = await sql<Record<string, unknown>>`
+      select study_id, site_id, consent_month, count(*)::int as subjects from subject_facts
+      group by study_id, site_id, consent_month order by study_id, site_id, consent_month`.execute(db);
+    return {
+      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows },
+      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows },
+    };
+  }
+
   beforeAll(async () => {
     const db = database().db;
     await seedDemo(db);
@@ -356,6 +399,16 @@ describeWithDatabase('the read model', (database) => {
         expect(await storedRows()).toEqual(await recomputedRows());
         const sdv = await sdvCountsBothWays();
         expect(sdv.stored).toEqual(sdv.recounted);
+        const totals = await totalsBothWays();
+        expect(totals.totals).toEqual(totals.recounted);
+        const compacted = await totalsBothWays({ compact: true });
+        expect(compacted.totals).toEqual(compacted.recounted);
+        // Compacting leaves one row per group: reading the totals does not grow with the writes.
+        const rows = await database()
+          .db.selectFrom('subject_fact_totals')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow();
+        expect(rows.n).toBe(compacted.totals.groups.length);
       }),
       {
         numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

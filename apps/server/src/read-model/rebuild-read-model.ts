@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
+import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 
 /**
  * Recomputes the read model from the raw data: `npm run cdms -- rebuild-read-model`, at start-up
@@ -97,6 +98,8 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
       });
     }
   }
+  // Every rebuilt subject left a delta taking its old facts out of the totals and one putting the new in.
+  await compactSubjectFactTotals(db);
   return { subjects: subjects.length };
 }
 
