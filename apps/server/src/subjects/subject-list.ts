@@ -231,9 +231,30 @@ function sorted(query: ListQuery, filter: SubjectListFilter, orders: SortOrders)
     .orderBy('f.subject_id');
 }
 
-/** How many subjects the filtered query holds (the pager's total, the download's row count). */
-async function countOf(query: ListQuery): Promise<number> {
-  const row = await query
+/**
+ * How many subjects the filter keeps (the pager's total, the download's row count). A filter on
+ * the status alone (or none) is answered from the read model's totals (`subject_fact_totals`, a few
+ * rows per site and group): the list's usual views then count without touching every subject.
+ * Any other filter counts the filtered facts rows.
+ */
+async function countOf(
+  db: Kysely<Database>,
+  studyId: number,
+  sites: SiteScope,
+  filter: SubjectListFilter,
+  today: string,
+): Promise<number> {
+  const { start, end } = filterPeriod(filter, today);
+  if (!start && !end && filter.signature === 'all' && !filter.search) {
+    let totals = db
+      .selectFrom('subject_fact_totals')
+      .select(sql<number>`coalesce(sum(subjects), 0)`.as('total'))
+      .where('study_id', '=', studyId);
+    if (sites !== 'all') totals = totals.where('site_id', 'in', [...sites]);
+    if (filter.status !== 'all') totals = totals.where('status', '=', subjectStatusOfValue[filter.status]);
+    return Number((await totals.executeTakeFirstOrThrow()).total);
+  }
+  const row = await filteredQuery(db, studyId, sites, filter, today)
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
@@ -263,7 +284,7 @@ export async function listSubjectsPage(
   const offset = (page - 1) * size;
   const [rows, count] = await Promise.all([
     sorted(base, filter, context.orders).limit(size).offset(offset).execute(),
-    countOf(base),
+    countOf(db, studyId, context.sites, filter, today),
   ]);
   return {
     subjects: rows.map((row, index) =>
@@ -348,7 +369,7 @@ export async function subjectDownload(
   const today = todayInKorea();
   const total = noSubjects(context)
     ? 0
-    : await countOf(filteredQuery(db, studyId, context.sites, filter, today));
+    : await countOf(db, studyId, context.sites, filter, today);
   return {
     studyCode: context.studyCode,
     today,
