@@ -66,6 +66,7 @@ export function formatReport(
   for (const check of targets) {
     const verdict = check.met === null ? 'not measured' : check.met ? 'met' : 'NOT met';
     out.push(`  ${verdict.padEnd(12)} ${check.target}: ${check.measured}`);
+    if (check.why) out.push(`  ${''.padEnd(12)}   why: ${check.why}`);
   }
   return out.join('\n');
 }

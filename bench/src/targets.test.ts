@@ -71,6 +71,38 @@ describe('checkTargets', () => {
   });
 });
 
+describe('why a target is not met', () => {
+  it('puts the CPU a save costs against what the share of pgbench would allow on these cores', () => {
+    const results = [
+      result('subject list', 500, 1, { p50Ms: 4, serverCpuMsPerRequest: 3, postgresCpuMsPerRequest: 2 }),
+      result('subject list', 5000, 1, { p50Ms: 8, serverCpuMsPerRequest: 3, postgresCpuMsPerRequest: 6 }),
+      result('form save', 5000, 8, {
+        requestsPerSecond: 50,
+        serverCpuMsPerRequest: 15,
+        postgresCpuMsPerRequest: 25,
+      }),
+    ];
+    const pgbench = {
+      tps: 3000,
+      clients: 8,
+      threads: 2,
+      scale: 10,
+      durationSeconds: 10,
+      command: 'pgbench -N',
+    };
+    const checks = checkTargets(results, pgbench, 2);
+    const why = (start: string) => checks.find((check) => check.target.startsWith(start))?.why;
+    // 2 cores at 40 ms a save: 50 saves/s at most; 300/s would need 6.7 ms a save.
+    expect(why('form saves, 8 users')).toBe(
+      'a save costs 40.0 ms of CPU (server 15.0 ms + PostgreSQL 25.0 ms), so 2 cores give at most 50 saves/s; 300/s needs ≤ 6.7 ms per save',
+    );
+    expect(why('subject list p50 at 5000')).toBe(
+      'CPU per request grew from server 3.0 ms + PostgreSQL 2.0 ms at 500 to server 3.0 ms + PostgreSQL 6.0 ms at 5000',
+    );
+    expect(why('subject list p95')).toBeUndefined();
+  });
+});
+
 describe('the ODM export targets', () => {
   const run = {
     db: 'postgres',
