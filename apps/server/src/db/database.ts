@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -31,8 +32,66 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
+/** Distinct statements one connection keeps prepared; later new texts run unprepared. */
+const PREPARED_STATEMENTS_PER_CONNECTION = 300;
+
+/** PostgreSQL's answer to a prepared statement whose result columns a migration changed. */
+function isStalePreparedStatement(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === '0A000' &&
+    error.message.includes('cached plan must not change result type')
+  );
+}
+
+/**
+ * A connection that prepares each statement text the first time it sees it and afterwards only
+ * binds and executes it: PostgreSQL then skips parsing and analysing the statement and, once its
+ * plan cache settles, planning it — a third of the database's CPU for the short statements of a
+ * save or a read (docs/PERFORMANCE.md). The name is a hash of the text, so one text is one
+ * prepared statement. Texts vary with the length of their IN lists, so a connection prepares at
+ * most `PREPARED_STATEMENTS_PER_CONNECTION` (the hot ones come first) and runs any further text
+ * unnamed, which keeps the memory the backend spends on them bounded.
+ *
+ * A migration that changes a table's columns (another server process starting a new version)
+ * makes a prepared `select *` of it fail once: the connection then starts new names, and a
+ * statement outside a transaction is run again at once.
+ */
+class PreparingClient extends pg.Client {
+  #prepared = new Set<string>();
+  #generation = 0;
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query is heavily overloaded; Kysely calls (text, values).
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
+      const name = `q${this.#generation}_${createHash('sha1').update(text).digest('base64url')}`;
+      if (this.#prepared.has(name) || this.#prepared.size < PREPARED_STATEMENTS_PER_CONNECTION) {
+        this.#prepared.add(name);
+        return this.#queryPrepared(name, text, values);
+      }
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: see above.
+    return (super.query as any)(...args);
+  }
+
+  async #queryPrepared(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const outsideTransaction = this.getTransactionStatus() === 'I';
+    try {
+      return await super.query({ name, text, values });
+    } catch (error) {
+      if (!isStalePreparedStatement(error)) throw error;
+      this.#generation += 1;
+      this.#prepared.clear();
+      if (!outsideTransaction) throw error;
+      return super.query(text, values);
+    }
+  }
+}
+
 export function openPostgres(options: PostgresOptions): DatabaseHandle {
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
