@@ -13,7 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { formStateOf, loadFormSdv } from '../sdv/form-sdv.ts';
+import { formStateOf, loadFormSdv, type StoredForm } from '../sdv/form-sdv.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
 import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCtes } from '../sdv/sdv-sql.ts';
@@ -53,6 +53,8 @@ export async function withFormHoldsAndSdv(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   base: FormDataBase,
+  /** The form's instance and entered values as the caller read them (the SDV needs them too). */
+  stored: StoredForm,
 ): Promise<FormDataResponse> {
   const { visitKey, formKey } = base;
   const holds = coveringForm(await holdsOverSubject(db, subject), visitKey, formKey);
@@ -64,7 +66,7 @@ export async function withFormHoldsAndSdv(
   return {
     ...base,
     holds,
-    sdv: await loadFormSdv(db, { definition, plan, subject, visitKey, formKey }),
+    sdv: await loadFormSdv(db, { definition, plan, subject, visitKey, formKey, stored }),
     abilities: {
       edit: base.abilities.edit && allows('form.save'),
       randomize: base.abilities.randomize && allows('subject.randomize'),

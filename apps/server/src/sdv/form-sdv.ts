@@ -31,6 +31,14 @@ export interface FormSdvInput {
   subject: { id: number; site_id: number; created_at: Date };
   visitKey: string;
   formKey: string;
+  /** The form's instance (null: none) and entered values, when the caller has them read already. */
+  stored?: StoredForm;
+}
+
+/** A form's instance id (null: never saved) and its entered values, as a caller read them. */
+export interface StoredForm {
+  instanceId: number | null;
+  values: Readonly<Record<string, unknown>>;
 }
 
 /** An entered, verifiable item of a saved form with its mark (null: none). */
@@ -66,27 +74,35 @@ export async function loadMarkableForm(
   subjectId: number,
   visitKey: string,
   formKey: string,
+  /** The instance and values the caller already has (the form screen): not read again. */
+  stored?: StoredForm,
 ): Promise<MarkableForm> {
   const items = verifiableItems(definition, visitKey, formKey);
   const verifiable = new Set(items.map((item) => item.key));
-  const instance = await executor
-    .selectFrom('form_instances')
-    .select('id')
-    .where('subject_id', '=', subjectId)
-    .where('visit_key', '=', visitKey)
-    .where('form_key', '=', formKey)
-    .executeTakeFirst();
+  const instance = stored
+    ? stored.instanceId === null
+      ? undefined
+      : { id: stored.instanceId }
+    : await executor
+        .selectFrom('form_instances')
+        .select('id')
+        .where('subject_id', '=', subjectId)
+        .where('visit_key', '=', visitKey)
+        .where('form_key', '=', formKey)
+        .executeTakeFirst();
   if (!instance) return { instanceId: null, verifiable, entered: [] };
-  const values = new Map(
-    (
-      await executor
-        .selectFrom('item_values')
-        .select(['item_key', 'value'])
-        .where('form_instance_id', '=', instance.id)
-        .where('derived', '=', false)
-        .execute()
-    ).map((row) => [row.item_key, row.value]),
-  );
+  const values = stored
+    ? new Map(Object.entries(stored.values))
+    : new Map(
+        (
+          await executor
+            .selectFrom('item_values')
+            .select(['item_key', 'value'])
+            .where('form_instance_id', '=', instance.id)
+            .where('derived', '=', false)
+            .execute()
+        ).map((row) => [row.item_key, row.value]),
+      );
   const marks = new Map(
     (
       await executor
@@ -128,7 +144,7 @@ export async function loadMarkableForm(
 
 export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
   const { definition, plan, subject, visitKey, formKey } = input;
-  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey);
+  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey, input.stored);
   const items: Record<string, SdvItem> = {};
   let planned = 0;
   let verified = 0;
