@@ -61,12 +61,12 @@ export async function withFormHoldsAndSdv(
   const inForce = holds.map(asHold);
   const allows = (write: Parameters<typeof refuseUnderHolds>[0]) => refuseUnderHolds(write, inForce) === null;
   const scope = { studyId: subject.study_id, siteId: subject.site_id };
-  const plan = await loadSdvPlan(db, subject.study_id);
   const hold = holdAbilitiesAt(principal, subject.study_id, subject.site_id);
   return {
     ...base,
     holds,
-    sdv: await loadFormSdv(db, { definition, plan, subject, visitKey, formKey, stored }),
+    // The plan is read with the subject's rank, and only for a saved form.
+    sdv: await loadFormSdv(db, { definition, subject, visitKey, formKey, stored }),
     abilities: {
       edit: base.abilities.edit && allows('form.save'),
       randomize: base.abilities.randomize && allows('subject.randomize'),

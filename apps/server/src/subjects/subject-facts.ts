@@ -8,9 +8,11 @@ import {
   type VisitScheduleEntry,
 } from '@cdms/study';
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { sdvPlanOf, sdvPlanQuery } from '../sdv/sdv-plan.ts';
 import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv/subject-sdv-counts.ts';
 import { signatureStateSql } from '../signatures/signature-data.ts';
 import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from './visit-facts.ts';
@@ -157,6 +159,8 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
         'saved_forms',
       ),
       signatureStateSql.as('signature_state'),
+      // The study's SDV plan (one row, the same for every subject) for the SDV counts below.
+      jsonObjectFrom(sdvPlanQuery(db, query.studyId)).as('sdv_plan'),
       // The values the facts come from (visit dates, demographics, adverse events, end of study,
       // deviations), as [visit, form, item, value] rows, in the same statement for the same reason.
       (eb) =>
@@ -205,7 +209,8 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
     }
   }
 
-  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids);
+  const plan = sdvPlanOf(subjects[0]?.sdv_plan);
+  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids, plan);
 
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
