@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'kysely';
+import { type LogConfig, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
@@ -17,16 +17,24 @@ export function testDatabaseKinds(): DatabaseKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+export interface TestDatabaseOptions {
+  /** Kysely's log of every statement the database is sent, migrations included. */
+  log?: LogConfig;
+}
+
 /**
  * A fresh, migrated database for one test file.
  * - PGlite: loaded from the snapshot that global-setup.ts migrated once.
  * - PostgreSQL: a new schema of its own in TEST_DATABASE_URL, migrated, dropped on close.
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  options: TestDatabaseOptions = {},
+): Promise<DatabaseHandle> {
   if (kind === 'pglite') {
     const snapshot = await fs.readFile(inject('pgliteSnapshotPath'));
     const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]), parsers: pgliteParsers });
-    return wrapPGlite(pglite);
+    return wrapPGlite(pglite, undefined, options);
   }
 
   const connectionString = process.env.TEST_DATABASE_URL;
@@ -37,7 +45,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHa
   await admin.query(`create schema ${schema}`);
   await admin.end();
 
-  const database = openPostgres({ connectionString, schema, maxConnections: 20 });
+  const database = openPostgres({ connectionString, schema, maxConnections: 20, ...options });
   const close = async () => {
     await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
     await database.close();
@@ -58,12 +66,16 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHa
  *     it('lists', async () => { await database().db.selectFrom(...) });
  *   });
  */
-export function describeWithDatabase(name: string, body: (database: () => DatabaseHandle) => void): void {
+export function describeWithDatabase(
+  name: string,
+  body: (database: () => DatabaseHandle) => void,
+  options: TestDatabaseOptions = {},
+): void {
   for (const kind of testDatabaseKinds()) {
     describe(`${name} [${kind}]`, () => {
       let handle: DatabaseHandle | undefined;
       beforeAll(async () => {
-        handle = await createTestDatabase(kind);
+        handle = await createTestDatabase(kind, options);
       });
       afterAll(async () => {
         await handle?.close();

@@ -3,9 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { AppError } from '../http/errors.ts';
-import { loadPrincipal, type Principal } from './principal.ts';
+import { loadSessionPrincipal, type Principal, type SessionPrincipal } from './principal.ts';
 import { allowedBeforeEnrolment, secondFactorEnrolmentRequired } from './second-factor-enrolment-gate.ts';
-import { extendSession, findLiveSession, SESSION_COOKIE } from './sessions.ts';
+import { deleteSession, extendSession, hashSessionToken, isLive, SESSION_COOKIE } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,38 +29,40 @@ function sameToken(expected: string, given: string | undefined): boolean {
 /**
  * The principal of the request's session cookie, or null without a live session of an active
  * account. On writes the session's CSRF token must be in X-CSRF-Token, and a write counts as
- * activity: it pushes the idle expiry out.
+ * activity: it pushes the idle expiry out. A read costs one statement (session, user, memberships
+ * and the second-factor facts together), a write one more (the extension).
  */
 async function sessionPrincipal(
   context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<Principal | null> {
+): Promise<SessionPrincipal | null> {
+  const { db } = context.database;
   const token = request.cookies[SESSION_COOKIE];
-  let session = token ? await findLiveSession(context.database.db, token) : undefined;
-  if (!session) return null;
-  const user = await context.database.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', session.user_id)
-    .executeTakeFirst();
-  if (!user?.active) return null;
+  const found = token ? await loadSessionPrincipal(db, hashSessionToken(token)) : undefined;
+  if (!found) return null;
+  let { session, user } = found.principal;
+  if (!isLive(session)) {
+    await deleteSession(db, session.id_hash);
+    return null;
+  }
+  if (!user.active) return null;
 
   if (!SAFE_METHODS.has(request.method)) {
     if (!sameToken(session.csrf_token, request.headers['x-csrf-token'] as string | undefined)) {
       throw new AppError(403, 'csrf_failed');
     }
-    session = await extendSession(context.database.db, session, context.config.session);
+    session = await extendSession(db, session, context.config.session);
   }
   reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
-  return loadPrincipal(context.database.db, user, session);
+  return { ...found, principal: { ...found.principal, session } };
 }
 
 /** A user the system setting requires to have a second factor, without one, may only enrol. */
-async function holdToEnrolment(context: AppContext, request: FastifyRequest, principal: Principal) {
+function holdToEnrolment(request: FastifyRequest, found: SessionPrincipal) {
   if (
     !allowedBeforeEnrolment(request.method, request.routeOptions.url) &&
-    (await secondFactorEnrolmentRequired(context.database.db, principal))
+    secondFactorEnrolmentRequired(found.principal, found)
   ) {
     throw new AppError(403, 'second_factor_enrolment_required');
   }
@@ -73,10 +75,10 @@ async function holdToEnrolment(context: AppContext, request: FastifyRequest, pri
  */
 export function authenticate(context: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await sessionPrincipal(context, request, reply);
-    if (!principal) throw new AppError(401, 'unauthenticated');
-    request.principal = principal;
-    await holdToEnrolment(context, request, principal);
+    const found = await sessionPrincipal(context, request, reply);
+    if (!found) throw new AppError(401, 'unauthenticated');
+    request.principal = found.principal;
+    holdToEnrolment(request, found);
   };
 }
 
@@ -86,9 +88,9 @@ export function authenticate(context: AppContext) {
  */
 export function identify(context: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await sessionPrincipal(context, request, reply);
-    request.principal = principal;
-    if (principal) await holdToEnrolment(context, request, principal);
+    const found = await sessionPrincipal(context, request, reply);
+    request.principal = found?.principal ?? null;
+    if (found) holdToEnrolment(request, found);
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Role, SiteSummary, StudyMembership } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { type AccessHolder, abilities, type SiteScope, type StudyAccess } from './permissions.ts';
@@ -9,6 +9,8 @@ export interface PrincipalStudy extends StudyAccess {
   code: string;
   title: string;
   status: 'active' | 'ended';
+  /** The study's setting: site staff's data writes wait for their required training. */
+  trainingGatesDataEntry: boolean;
   /** The sites the user covers in this study (every site when a role covers all). */
   sites: SiteSummary[];
 }
@@ -68,42 +70,136 @@ export async function loadStudyRoles(
 }
 
 /**
- * Loads a user's memberships with their sites in one query (every request runs it): each
- * membership carries its own site ids and the sites of its study, as JSON arrays.
+ * A user's memberships with their sites, for one user id (a value or a column of the outer query):
+ * each membership carries its own site ids and the sites of its study, as JSON arrays.
  */
-export async function loadPrincipal(
-  db: Kysely<Database>,
-  user: UserRow,
-  session: SessionRow,
-): Promise<Principal> {
-  const memberships = await db
+function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>) {
+  return db
     .selectFrom('memberships')
     .innerJoin('studies', 'studies.id', 'memberships.study_id')
-    .select((eb) => [
+    .select((inner) => [
       'memberships.id',
       'memberships.role',
       'memberships.study_id',
       'studies.code',
       'studies.title',
       'studies.status',
+      'studies.training_gates_data_entry',
       jsonArrayFrom(
-        eb
+        inner
           .selectFrom('membership_sites')
           .select('membership_sites.site_id')
           .whereRef('membership_sites.membership_id', '=', 'memberships.id'),
       ).as('membership_sites'),
       jsonArrayFrom(
-        eb
+        inner
           .selectFrom('sites')
           .select(['sites.id', 'sites.code', 'sites.name', 'sites.institution_number'])
           .whereRef('sites.study_id', '=', 'memberships.study_id')
           .orderBy('sites.institution_number'),
       ).as('study_sites'),
     ])
-    .where('memberships.user_id', '=', user.id)
-    .orderBy('studies.id')
-    .execute();
+    .where('memberships.user_id', '=', userId)
+    .orderBy('studies.id');
+}
 
+type MembershipRow = Awaited<ReturnType<ReturnType<typeof membershipsOf>['execute']>>[number];
+
+/** Loads a user's memberships with their sites in one query. */
+export async function loadPrincipal(
+  db: Kysely<Database>,
+  user: UserRow,
+  session: SessionRow,
+): Promise<Principal> {
+  const memberships = await membershipsOf(db, user.id).execute();
+  return principalOf(user, session, memberships);
+}
+
+/** What a request's session cookie leads to, read in one statement (`loadSessionPrincipal`). */
+export interface SessionPrincipal {
+  principal: Principal;
+  /** The system setting: ADMIN and DM must have a second factor (admin/two-factor-setting.ts). */
+  secondFactorRequiredForAdminAndDm: boolean;
+  /** The user has a confirmed second factor. */
+  secondFactorConfirmed: boolean;
+}
+
+/**
+ * The session of a token hash with its user, the user's memberships and what the second-factor
+ * gate needs, in one statement: every authenticated request runs it, and on a busy server each
+ * round trip costs both sides (issue 12). Expired sessions are returned too: the caller ends them.
+ */
+export async function loadSessionPrincipal(
+  db: Kysely<Database>,
+  idHash: string,
+): Promise<SessionPrincipal | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select((eb) => [
+      // The session's columns under other names: the user's row keeps the plain ones.
+      'sessions.id_hash as session_id_hash',
+      'sessions.user_id as session_user_id',
+      'sessions.csrf_token as session_csrf_token',
+      'sessions.created_at as session_created_at',
+      'sessions.last_seen_at as session_last_seen_at',
+      'sessions.idle_expires_at as session_idle_expires_at',
+      'sessions.absolute_expires_at as session_absolute_expires_at',
+      'sessions.ip as session_ip',
+      'sessions.user_agent as session_user_agent',
+      jsonArrayFrom(membershipsOf(db, sql.ref<number>('users.id'))).as('memberships'),
+      eb
+        .selectFrom('system_settings')
+        .select('system_settings.second_factor_required_for_admin_dm')
+        .as('second_factor_required'),
+      eb
+        .exists(
+          eb
+            .selectFrom('user_second_factors')
+            .select('user_second_factors.user_id')
+            .whereRef('user_second_factors.user_id', '=', 'users.id')
+            .where('user_second_factors.confirmed_at', 'is not', null),
+        )
+        .as('second_factor_confirmed'),
+    ])
+    .where('sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    session_id_hash,
+    session_user_id,
+    session_csrf_token,
+    session_created_at,
+    session_last_seen_at,
+    session_idle_expires_at,
+    session_absolute_expires_at,
+    session_ip,
+    session_user_agent,
+    memberships,
+    second_factor_required,
+    second_factor_confirmed,
+    ...user
+  } = row;
+  const session: SessionRow = {
+    id_hash: session_id_hash,
+    user_id: session_user_id,
+    csrf_token: session_csrf_token,
+    created_at: session_created_at,
+    last_seen_at: session_last_seen_at,
+    idle_expires_at: session_idle_expires_at,
+    absolute_expires_at: session_absolute_expires_at,
+    ip: session_ip,
+    user_agent: session_user_agent,
+  };
+  return {
+    principal: principalOf(user, session, memberships),
+    secondFactorRequiredForAdminAndDm: second_factor_required === true,
+    secondFactorConfirmed: Boolean(second_factor_confirmed),
+  };
+}
+
+function principalOf(user: UserRow, session: SessionRow, memberships: readonly MembershipRow[]): Principal {
   const studies = new Map<number, PrincipalStudy>();
   const studySites = new Map<number, SiteSummary[]>();
   for (const membership of memberships) {
@@ -114,6 +210,7 @@ export async function loadPrincipal(
         code: membership.code,
         title: membership.title,
         status: membership.status,
+        trainingGatesDataEntry: membership.training_gates_data_entry,
         roles: new Map<Role, SiteScope>(),
         sites: [],
       };

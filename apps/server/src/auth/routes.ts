@@ -37,7 +37,7 @@ import { regenerateRecoveryCodes } from './regenerate-recovery-codes.ts';
 import { confirmEnrolment, confirmedSecondFactor, startEnrolment } from './second-factor.ts';
 import { secondFactorRequiredFor } from './second-factor-enrolment-gate.ts';
 import { completeSecondFactorLogin } from './second-factor-login.ts';
-import { deleteSession, extendSession, SESSION_COOKIE } from './sessions.ts';
+import { deleteSession, SESSION_COOKIE } from './sessions.ts';
 import { turnOffSecondFactor } from './turn-off-second-factor.ts';
 
 const errorResponses = { tags: ['auth'] };
@@ -271,11 +271,10 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
         response: { 200: renewResponseSchema },
       },
     },
-    async (request, reply) => {
-      // authenticate() has already extended the session (a write is activity); renew says so.
-      const session = await extendSession(db, principalOf(request).session, context.config.session);
-      reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
-      return { session: presentSession(session, idleSeconds) };
+    async (request) => {
+      // authenticate() has already extended the session (a POST is activity) and sent the header;
+      // renew only says so, without a second UPDATE.
+      return { session: presentSession(principalOf(request).session, idleSeconds) };
     },
   );
 

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { readTwoFactorSetting } from '../admin/two-factor-setting.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from './principal.ts';
-import { confirmedSecondFactor } from './second-factor.ts';
 
 /**
  * The routes a signed-in user who must enrol a second factor may still call: who am I, sign out, keep
@@ -33,11 +32,14 @@ export async function secondFactorRequiredFor(db: Kysely<Database>, principal: P
   return (await readTwoFactorSetting(db)).requiredForAdminAndDm;
 }
 
-/** Required for the user and not yet confirmed: the session is held to enrolment. */
-export async function secondFactorEnrolmentRequired(
-  db: Kysely<Database>,
+/**
+ * Required for the user and not yet confirmed: the session is held to enrolment. The setting and the
+ * user's factor come with the session's own statement (principal.ts `loadSessionPrincipal`).
+ */
+export function secondFactorEnrolmentRequired(
   principal: Principal,
-): Promise<boolean> {
-  if (!(await secondFactorRequiredFor(db, principal))) return false;
-  return (await confirmedSecondFactor(db, principal.user.id)) === undefined;
+  known: { secondFactorRequiredForAdminAndDm: boolean; secondFactorConfirmed: boolean },
+): boolean {
+  if (!holdsRoleThatMayRequireSecondFactor(principal)) return false;
+  return known.secondFactorRequiredForAdminAndDm && !known.secondFactorConfirmed;
 }

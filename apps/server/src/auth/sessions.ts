@@ -39,23 +39,9 @@ export async function createSession(
   return { token, session };
 }
 
-/** The live session for a cookie token, or undefined when it is unknown or has expired. */
-export async function findLiveSession(
-  db: Kysely<Database>,
-  token: string,
-  now = new Date(),
-): Promise<SessionRow | undefined> {
-  const session = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id_hash', '=', hashSessionToken(token))
-    .executeTakeFirst();
-  if (!session) return undefined;
-  if (session.idle_expires_at <= now || session.absolute_expires_at <= now) {
-    await db.deleteFrom('sessions').where('id_hash', '=', session.id_hash).execute();
-    return undefined;
-  }
-  return session;
+/** Whether a session is still live: neither idle nor past its absolute lifetime (the caller deletes it otherwise). */
+export function isLive(session: SessionRow, now = new Date()): boolean {
+  return session.idle_expires_at > now && session.absolute_expires_at > now;
 }
 
 /**

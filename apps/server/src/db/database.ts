@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -30,6 +30,8 @@ export interface PostgresOptions {
   /** A schema to use instead of `public` (the test helper gives each test file its own). */
   schema?: string;
   maxConnections?: number;
+  /** Kysely's log of every statement sent (tests count a request's round trips with it). */
+  log?: LogConfig;
 }
 
 /** Distinct statements one connection keeps prepared; later new texts run unprepared. */
@@ -96,13 +98,23 @@ export function openPostgres(options: PostgresOptions): DatabaseHandle {
     max: options.maxConnections ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
 /** Opens an embedded PGlite instance around an existing PGlite object (tests use snapshots). */
-export function wrapPGlite(pglite: PGlite, onClose?: () => void): DatabaseHandle {
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+export function wrapPGlite(
+  pglite: PGlite,
+  onClose?: () => void,
+  options: { log?: LogConfig } = {},
+): DatabaseHandle {
+  const db = new Kysely<Database>({
+    dialect: new PGliteDialect(pglite),
+    ...(options.log ? { log: options.log } : {}),
+  });
   return {
     db,
     kind: 'pglite',

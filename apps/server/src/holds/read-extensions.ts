@@ -13,7 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { formStateOf, loadFormSdv } from '../sdv/form-sdv.ts';
+import { formStateOf, loadFormSdv, type StoredForm } from '../sdv/form-sdv.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
 import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCtes } from '../sdv/sdv-sql.ts';
@@ -53,18 +53,20 @@ export async function withFormHoldsAndSdv(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   base: FormDataBase,
+  /** The form's instance and entered values as the caller read them (the SDV needs them too). */
+  stored: StoredForm,
 ): Promise<FormDataResponse> {
   const { visitKey, formKey } = base;
   const holds = coveringForm(await holdsOverSubject(db, subject), visitKey, formKey);
   const inForce = holds.map(asHold);
   const allows = (write: Parameters<typeof refuseUnderHolds>[0]) => refuseUnderHolds(write, inForce) === null;
   const scope = { studyId: subject.study_id, siteId: subject.site_id };
-  const plan = await loadSdvPlan(db, subject.study_id);
   const hold = holdAbilitiesAt(principal, subject.study_id, subject.site_id);
   return {
     ...base,
     holds,
-    sdv: await loadFormSdv(db, { definition, plan, subject, visitKey, formKey }),
+    // The plan is read with the subject's rank, and only for a saved form.
+    sdv: await loadFormSdv(db, { definition, subject, visitKey, formKey, stored }),
     abilities: {
       edit: base.abilities.edit && allows('form.save'),
       randomize: base.abilities.randomize && allows('subject.randomize'),

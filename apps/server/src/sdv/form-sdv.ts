@@ -1,7 +1,9 @@
 import type { FormSdv, SdvFormState, SdvItem } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../db/schema.ts';
+import { sdvPlanOf, sdvPlanQuery } from './sdv-plan.ts';
 import { itemInPlan, type SdvPlanRule, verifiableItems } from './sdv-rules.ts';
 import { siteRankSql } from './sdv-sql.ts';
 
@@ -19,6 +21,22 @@ export async function subjectSiteRank(executor: Executor, subject: { id: number 
   return result.rows[0]?.rank ?? 0;
 }
 
+/** The subject's place at its site (`subjectSiteRank`) and its study's SDV plan, in one statement. */
+async function rankAndPlan(
+  executor: Executor,
+  subject: { id: number; study_id: number },
+): Promise<{ rank: number; plan: SdvPlanRule }> {
+  const row = await executor
+    .selectFrom('subjects')
+    .select([
+      sql<number>`${siteRankSql('subjects')}::int`.as('rank'),
+      jsonObjectFrom(sdvPlanQuery(executor, subject.study_id)).as('plan'),
+    ])
+    .where('subjects.id', '=', subject.id)
+    .executeTakeFirst();
+  return { rank: row?.rank ?? 0, plan: sdvPlanOf(row?.plan) };
+}
+
 export function formStateOf(planned: number, verified: number): SdvFormState {
   if (planned === 0) return 'notRequired';
   if (verified === 0) return 'notStarted';
@@ -27,10 +45,19 @@ export function formStateOf(planned: number, verified: number): SdvFormState {
 
 export interface FormSdvInput {
   definition: StudyDefinition;
-  plan: SdvPlanRule;
-  subject: { id: number; site_id: number; created_at: Date };
+  /** The study's plan; without it, read with the subject's rank (one statement) when the form has data. */
+  plan?: SdvPlanRule;
+  subject: { id: number; study_id: number; site_id: number; created_at: Date };
   visitKey: string;
   formKey: string;
+  /** The form's instance (null: none) and entered values, when the caller has them read already. */
+  stored?: StoredForm;
+}
+
+/** A form's instance id (null: never saved) and its entered values, as a caller read them. */
+export interface StoredForm {
+  instanceId: number | null;
+  values: Readonly<Record<string, unknown>>;
 }
 
 /** An entered, verifiable item of a saved form with its mark (null: none). */
@@ -66,27 +93,35 @@ export async function loadMarkableForm(
   subjectId: number,
   visitKey: string,
   formKey: string,
+  /** The instance and values the caller already has (the form screen): not read again. */
+  stored?: StoredForm,
 ): Promise<MarkableForm> {
   const items = verifiableItems(definition, visitKey, formKey);
   const verifiable = new Set(items.map((item) => item.key));
-  const instance = await executor
-    .selectFrom('form_instances')
-    .select('id')
-    .where('subject_id', '=', subjectId)
-    .where('visit_key', '=', visitKey)
-    .where('form_key', '=', formKey)
-    .executeTakeFirst();
+  const instance = stored
+    ? stored.instanceId === null
+      ? undefined
+      : { id: stored.instanceId }
+    : await executor
+        .selectFrom('form_instances')
+        .select('id')
+        .where('subject_id', '=', subjectId)
+        .where('visit_key', '=', visitKey)
+        .where('form_key', '=', formKey)
+        .executeTakeFirst();
   if (!instance) return { instanceId: null, verifiable, entered: [] };
-  const values = new Map(
-    (
-      await executor
-        .selectFrom('item_values')
-        .select(['item_key', 'value'])
-        .where('form_instance_id', '=', instance.id)
-        .where('derived', '=', false)
-        .execute()
-    ).map((row) => [row.item_key, row.value]),
-  );
+  const values = stored
+    ? new Map(Object.entries(stored.values))
+    : new Map(
+        (
+          await executor
+            .selectFrom('item_values')
+            .select(['item_key', 'value'])
+            .where('form_instance_id', '=', instance.id)
+            .where('derived', '=', false)
+            .execute()
+        ).map((row) => [row.item_key, row.value]),
+      );
   const marks = new Map(
     (
       await executor
@@ -127,14 +162,16 @@ export async function loadMarkableForm(
 }
 
 export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
-  const { definition, plan, subject, visitKey, formKey } = input;
-  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey);
+  const { definition, subject, visitKey, formKey } = input;
+  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey, input.stored);
   const items: Record<string, SdvItem> = {};
   let planned = 0;
   let verified = 0;
   let changed = 0;
   if (form.instanceId !== null) {
-    const rank = await subjectSiteRank(executor, subject);
+    const { rank, plan } = input.plan
+      ? { rank: await subjectSiteRank(executor, subject), plan: input.plan }
+      : await rankAndPlan(executor, subject);
     for (const item of form.entered) {
       const inPlan = itemInPlan(plan, rank, item.critical);
       items[item.key] = {

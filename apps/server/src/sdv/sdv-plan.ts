@@ -10,14 +10,24 @@ import { DEFAULT_SDV_PLAN, type SdvPlanRule, verifiableItems } from './sdv-rules
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The study's plan row, as a query (or a subquery of the caller's statement: `jsonObjectFrom`). */
+export function sdvPlanQuery(executor: Executor, studyId: number) {
+  return executor
+    .selectFrom('sdv_plans')
+    .select(['sdv_plans.mode', 'sdv_plans.first_subjects_per_site'])
+    .where('sdv_plans.study_id', '=', studyId);
+}
+
+/** The plan of a study's row, or the default (every item) when it has never set one. */
+export function sdvPlanOf(
+  row: { mode: SdvPlanRule['mode']; first_subjects_per_site: number } | null | undefined,
+): SdvPlanRule {
+  return row ? { mode: row.mode, firstSubjectsPerSite: row.first_subjects_per_site } : DEFAULT_SDV_PLAN;
+}
+
 /** The study's SDV plan, or the default (every item) when it has never set one. */
 export async function loadSdvPlan(executor: Executor, studyId: number): Promise<SdvPlanRule> {
-  const row = await executor
-    .selectFrom('sdv_plans')
-    .select(['mode', 'first_subjects_per_site'])
-    .where('study_id', '=', studyId)
-    .executeTakeFirst();
-  return row ? { mode: row.mode, firstSubjectsPerSite: row.first_subjects_per_site } : DEFAULT_SDV_PLAN;
+  return sdvPlanOf(await sdvPlanQuery(executor, studyId).executeTakeFirst());
 }
 
 /** `GET /api/studies/:studyId/sdv/plan`: the plan, the critical items it names, who set it. */

@@ -2,7 +2,7 @@ import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { loadSdvPlan } from './sdv-plan.ts';
-import { sdvKeySets } from './sdv-rules.ts';
+import { type SdvPlanRule, sdvKeySets } from './sdv-rules.ts';
 import { type SdvCountColumns, sdvCountAggregates, sdvCtes } from './sdv-sql.ts';
 
 /** A subject's SDV against the plan: its place at its site and its counts (as the read model keeps them). */
@@ -30,9 +30,11 @@ export async function loadSubjectSdvCounts(
   studyId: number,
   definition: StudyDefinition,
   subjectIds: readonly number[],
+  /** The study's plan when the caller read it already (the read model's refresh does). */
+  knownPlan?: SdvPlanRule,
 ): Promise<Map<number, SubjectSdvCounts>> {
   if (subjectIds.length === 0) return new Map();
-  const plan = await loadSdvPlan(executor, studyId);
+  const plan = knownPlan ?? (await loadSdvPlan(executor, studyId));
   const result = await sql<SubjectSdvCounts & { subject_id: number }>`
     with ${sdvCtes({ studyId, plan, keys: sdvKeySets(definition), sites: 'all', subjectIds })}
     select r.subject_id, r.site_rank::int as site_rank, ${sdvCountAggregates}

@@ -6,7 +6,7 @@ import {
   signingForm,
 } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition, type SubjectData } from '@cdms/study';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { canonicalJson } from '../audit/audit-record.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -105,9 +105,18 @@ export async function subjectSignature(
 }
 
 /**
- * The signature state of each subject (the list's initial-signature column: signed is "done",
- * none and invalidated are "pending"). Subjects without any signature are 'none'.
+ * The signature state of the subject row `subjects` of the outer statement (the list's
+ * initial-signature column: signed is "done", none and invalidated are "pending"): 'none' without
+ * any signature, 'signed' with one not invalidated, 'invalidated' otherwise. A column of the
+ * caller's statement, so the read model's refresh pays no round trip for it.
  */
+export const signatureStateSql = sql<SignatureState>`(select case
+    when count(*) = 0 then 'none'
+    when count(*) filter (where sig.invalidated_at is null) > 0 then 'signed'
+    else 'invalidated' end
+  from signatures sig where sig.subject_id = subjects.id)`;
+
+/** The signature state of each subject (`signatureStateSql`); subjects not found are 'none'. */
 export async function signatureStatesOf(
   db: Executor,
   subjectIds: readonly number[],
@@ -115,14 +124,10 @@ export async function signatureStatesOf(
   const states = new Map<number, SignatureState>(subjectIds.map((id) => [id, 'none']));
   if (subjectIds.length === 0) return states;
   const rows = await db
-    .selectFrom('signatures')
-    .select([
-      'subject_id',
-      (eb) => eb.fn.countAll<number>().filterWhere('invalidated_at', 'is', null).as('valid'),
-    ])
-    .where('subject_id', 'in', [...new Set(subjectIds)])
-    .groupBy('subject_id')
+    .selectFrom('subjects')
+    .select(['subjects.id', signatureStateSql.as('state')])
+    .where('subjects.id', 'in', [...new Set(subjectIds)])
     .execute();
-  for (const row of rows) states.set(row.subject_id, Number(row.valid) > 0 ? 'signed' : 'invalidated');
+  for (const row of rows) states.set(row.id, row.state);
   return states;
 }

@@ -1,5 +1,6 @@
 import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -39,6 +40,18 @@ export async function publishStudyDefinition(
 // cache of immutable data, not state (every server process builds its own).
 const parsedDefinitions = new Map<number, StudyDefinition>();
 
+/** The row id and version of the study's newest definition, as a subquery: a column of the caller's statement. */
+export function latestDefinitionOf(db: Kysely<Database> | Transaction<Database>, studyId: number) {
+  return jsonObjectFrom(
+    db
+      .selectFrom('study_definitions')
+      .select(['study_definitions.id', 'study_definitions.version'])
+      .where('study_definitions.study_id', '=', studyId)
+      .orderBy('study_definitions.id', 'desc')
+      .limit(1),
+  );
+}
+
 /** The newest version of the study's definition, or undefined when it has none. */
 export async function currentStudyDefinition(
   db: Kysely<Database> | Transaction<Database>,
@@ -51,7 +64,14 @@ export async function currentStudyDefinition(
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!latest) return undefined;
+  return latest ? studyDefinitionOfRow(db, latest) : undefined;
+}
+
+/** The definition of a row found by `latestDefinitionOf` (parsed once per process: rows never change). */
+export async function studyDefinitionOfRow(
+  db: Kysely<Database> | Transaction<Database>,
+  latest: { id: number; version: string },
+): Promise<{ version: string; definition: StudyDefinition }> {
   let definition = parsedDefinitions.get(latest.id);
   if (!definition) {
     const row = await db

@@ -16,7 +16,7 @@ import {
   type SubjectEvaluation,
   sameEntry,
 } from '@cdms/study';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/schema.ts';
@@ -50,26 +50,37 @@ export interface StoredSubjectData {
 
 const formKeyOf = (visitKey: string, formKey: string) => `${visitKey}.${formKey}`;
 
+/**
+ * The subject's form instances with their values, in one statement (each instance carries its
+ * values as a JSON array): a save runs it under the subject's lock, the form screen on every read.
+ * With `forUpdate` the instances are locked (not the values: the subject's lock covers those).
+ */
 export async function loadSubjectData(
   executor: Transaction<Database> | import('kysely').Kysely<Database>,
   subjectId: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<StoredSubjectData> {
-  let query = executor.selectFrom('form_instances').selectAll().where('subject_id', '=', subjectId);
-  if (options.forUpdate) query = query.forUpdate();
-  const instances = await query.execute();
-  const values =
-    instances.length === 0
-      ? []
-      : await executor
-          .selectFrom('item_values')
-          .select(['form_instance_id', 'item_key', 'value', 'derived'])
-          .where(
-            'form_instance_id',
-            'in',
-            instances.map((instance) => instance.id),
-          )
-          .execute();
+  let query = executor
+    .selectFrom('form_instances')
+    .selectAll('form_instances')
+    .select(
+      sql<
+        [string, JsonValue, boolean][] | null
+      >`(select json_agg(json_build_array(iv.item_key, iv.value, iv.derived))
+        from item_values iv where iv.form_instance_id = form_instances.id)`.as('item_values'),
+    )
+    .where('subject_id', '=', subjectId);
+  if (options.forUpdate) query = query.forUpdate(['form_instances']);
+  const rows = await query.execute();
+  const instances = rows.map(({ item_values: _, ...instance }): FormInstanceRow => instance);
+  const values = rows.flatMap((row) =>
+    (row.item_values ?? []).map(([item_key, value, derived]) => ({
+      form_instance_id: row.id,
+      item_key,
+      value,
+      derived,
+    })),
+  );
   const byId = new Map(instances.map((instance) => [instance.id, instance]));
   const entered: SubjectData = {};
   const derived: SubjectData = {};

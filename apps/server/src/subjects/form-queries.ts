@@ -128,46 +128,55 @@ export async function formData(
           labRangeSubjectOf(subject.site_id, evaluation.data),
         )
       : [];
-  // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts).
-  return withFormHoldsAndSdv(db, principal, subject, definition, {
-    subject: presentSubject(subject),
-    visitKey,
-    formKey,
-    values: instance?.has_data ? { ...entered, ...(form?.derived ?? {}) } : {},
-    derived: instance?.has_data ? (form?.derived ?? {}) : {},
-    status: (instance?.status as FormDataResponse['status'] | undefined) ?? 'none',
-    version: instance?.version ?? 0,
-    definitionVersion: instance?.definition_version ?? definitionVersion,
-    queries: queries.map((query) => ({
-      id: query.id,
-      itemPath: query.item_path,
-      kind: query.kind,
-      status: query.status,
-      checkId: query.check_id,
-      message: query.message,
-      openedAt: query.opened_at.toISOString(),
-      messageCount: query.message_count,
-    })),
-    comments,
-    labRanges,
-    outcomes: instance?.has_data
-      ? (form?.outcomes ?? []).map((outcome) => ({
-          outcomeId: outcome.outcomeId,
-          kind: outcome.kind,
-          message: outcome.message,
-          target: outcome.target ?? null,
-        }))
-      : [],
-    abilities: {
-      edit: can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
-      randomize:
-        visitKey === randomizationForm.visitKey &&
-        formKey === randomizationForm.formKey &&
-        can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
-        awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
-      openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),
+  // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts); the SDV is
+  // counted over the instance and entered values read above.
+  const storedForm = { instanceId: instance?.id ?? null, values: entered };
+  return withFormHoldsAndSdv(
+    db,
+    principal,
+    subject,
+    definition,
+    {
+      subject: presentSubject(subject),
+      visitKey,
+      formKey,
+      values: instance?.has_data ? { ...entered, ...(form?.derived ?? {}) } : {},
+      derived: instance?.has_data ? (form?.derived ?? {}) : {},
+      status: (instance?.status as FormDataResponse['status'] | undefined) ?? 'none',
+      version: instance?.version ?? 0,
+      definitionVersion: instance?.definition_version ?? definitionVersion,
+      queries: queries.map((query) => ({
+        id: query.id,
+        itemPath: query.item_path,
+        kind: query.kind,
+        status: query.status,
+        checkId: query.check_id,
+        message: query.message,
+        openedAt: query.opened_at.toISOString(),
+        messageCount: query.message_count,
+      })),
+      comments,
+      labRanges,
+      outcomes: instance?.has_data
+        ? (form?.outcomes ?? []).map((outcome) => ({
+            outcomeId: outcome.outcomeId,
+            kind: outcome.kind,
+            message: outcome.message,
+            target: outcome.target ?? null,
+          }))
+        : [],
+      abilities: {
+        edit: can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
+        randomize:
+          visitKey === randomizationForm.visitKey &&
+          formKey === randomizationForm.formKey &&
+          can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
+          awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
+        openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),
+      },
     },
-  });
+    storedForm,
+  );
 }
 
 export async function listComments(

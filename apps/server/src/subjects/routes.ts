@@ -30,7 +30,7 @@ import { writeForm } from './form-data.ts';
 import { formData, listComments, subjectAudit, subjectOverview } from './form-queries.ts';
 import { registerSubjectListRoutes } from './list-routes.ts';
 import { saveForm } from './save-form.ts';
-import { findSubjectInScope } from './subject-access.ts';
+import { findSubjectAndDefinitionInScope, findSubjectInScope } from './subject-access.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
@@ -62,12 +62,17 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
     params: z.infer<typeof formParams>,
     action: 'subject.read' | 'subject.write',
   ) {
-    const subject = await findSubjectInScope(db, principal, params.studyId, params.subjectId, action);
-    const current = await definitionOf(params.studyId);
-    if (!getFormLayout(current.definition, params.visitKey, params.formKey))
+    const found = await findSubjectAndDefinitionInScope(
+      db,
+      principal,
+      params.studyId,
+      params.subjectId,
+      action,
+    );
+    if (!getFormLayout(found.definition, params.visitKey, params.formKey))
       throw new AppError(404, 'not_found');
-    await requireVisitOfSubject(db, subject.id, params.visitKey);
-    return { subject, ...current };
+    await requireVisitOfSubject(db, found.subject.id, params.visitKey);
+    return found;
   }
 
   // The list (filters, columns, paging), its download and deleting a subject: list-routes.ts.

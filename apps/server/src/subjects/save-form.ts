@@ -7,10 +7,9 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { checkPhotoReferences } from '../form-photos/check-photo-references.ts';
 import { AppError } from '../http/errors.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
-import { findSubjectInScope, type SubjectWithSite } from './subject-access.ts';
+import { findSubjectAndDefinitionInScope, type SubjectWithSite } from './subject-access.ts';
 
 /** What a save wrote, with the subject (its status as the save left it) and the definition it used. */
 export interface SavedForm extends WriteFormResult {
@@ -39,11 +38,16 @@ export async function saveForm(
   input: SaveFormInput,
 ): Promise<SavedForm> {
   const { studyId, subjectId, visitKey, formKey, request } = input;
-  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
+  const { subject, ...current } = await findSubjectAndDefinitionInScope(
+    db,
+    principal,
+    studyId,
+    subjectId,
+    'subject.write',
+  );
   // The signing form records the investigator's signature: only signing fills it.
   if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current || !getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
+  if (!getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
   await requireVisitOfSubject(db, subject.id, visitKey);
   const validation = validateFormValues(current.definition, visitKey, formKey, request.values);
   if (!validation.valid) {

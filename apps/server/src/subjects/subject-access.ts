@@ -1,12 +1,25 @@
 import type { Action, SubjectSummary } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { latestDefinitionOf, studyDefinitionOfRow } from '../studies/study-definitions.ts';
 import { refuseUntrainedWriter } from '../training/training-gate.ts';
 
 export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
+
+function subjectQuery(db: Kysely<Database> | Transaction<Database>, studyId: number, subjectId: number) {
+  return db
+    .selectFrom('subjects')
+    .innerJoin('sites', 'sites.id', 'subjects.site_id')
+    .selectAll('subjects')
+    .select(['sites.code as site_code', 'sites.institution_number'])
+    .where('subjects.id', '=', subjectId)
+    .where('subjects.study_id', '=', studyId)
+    .where('subjects.deleted_at', 'is', null);
+}
 
 /**
  * The subject, if the user may read it; otherwise 404, so a subject outside the user's sites is
@@ -21,15 +34,44 @@ export async function findSubjectInScope(
   subjectId: number,
   action: Action = 'subject.read',
 ): Promise<SubjectWithSite> {
-  const subject = await db
-    .selectFrom('subjects')
-    .innerJoin('sites', 'sites.id', 'subjects.site_id')
-    .selectAll('subjects')
-    .select(['sites.code as site_code', 'sites.institution_number'])
-    .where('subjects.id', '=', subjectId)
-    .where('subjects.study_id', '=', studyId)
-    .where('subjects.deleted_at', 'is', null)
+  const subject = await subjectQuery(db, studyId, subjectId).executeTakeFirst();
+  return refuseOutOfScope(db, principal, studyId, subject, action);
+}
+
+/**
+ * `findSubjectInScope` and the study's current definition (404 without one) in one statement: the
+ * form routes need both on every read and save.
+ */
+export async function findSubjectAndDefinitionInScope(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  subjectId: number,
+  action: Action = 'subject.read',
+): Promise<{ subject: SubjectWithSite; version: string; definition: StudyDefinition }> {
+  const row = await subjectQuery(db, studyId, subjectId)
+    .select(latestDefinitionOf(db, studyId).as('latest_definition'))
     .executeTakeFirst();
+  const { latest_definition: latest, ...found } = row ?? { latest_definition: null };
+  const subject = await refuseOutOfScope(
+    db,
+    principal,
+    studyId,
+    row ? (found as SubjectWithSite) : undefined,
+    action,
+  );
+  if (!latest) throw new AppError(404, 'not_found');
+  return { subject, ...(await studyDefinitionOfRow(db, latest)) };
+}
+
+/** The subject found, or the refusal: 404 outside the reader's scope, 403 for the action or training. */
+async function refuseOutOfScope(
+  db: Kysely<Database> | Transaction<Database>,
+  principal: Principal,
+  studyId: number,
+  subject: SubjectWithSite | undefined,
+  action: Action,
+): Promise<SubjectWithSite> {
   if (!subject || !can(principal, 'subject.read', { studyId, siteId: subject.site_id })) {
     throw new AppError(404, 'not_found');
   }

@@ -8,11 +8,13 @@ import {
   type VisitScheduleEntry,
 } from '@cdms/study';
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
+import { sdvPlanOf, sdvPlanQuery } from '../sdv/sdv-plan.ts';
 import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv/subject-sdv-counts.ts';
-import { signatureStatesOf } from '../signatures/signature-data.ts';
+import { signatureStateSql } from '../signatures/signature-data.ts';
 import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from './visit-facts.ts';
 
 /**
@@ -124,6 +126,7 @@ function queryCount(
 /** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
 export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): Promise<SubjectFacts[]> {
   const { sites } = query;
+  const visitDateSource = query.definition.visitDate;
   if (sites !== 'all' && sites.size === 0) return [];
   if (query.subjectIds !== undefined && query.subjectIds.length === 0) return [];
   let subjectQuery = db
@@ -155,6 +158,35 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
         fi.status = 'dash')) from form_instances fi where fi.subject_id = subjects.id and fi.has_data)`.as(
         'saved_forms',
       ),
+      signatureStateSql.as('signature_state'),
+      // The study's SDV plan (one row, the same for every subject) for the SDV counts below.
+      jsonObjectFrom(sdvPlanQuery(db, query.studyId)).as('sdv_plan'),
+      // The values the facts come from (visit dates, demographics, adverse events, end of study,
+      // deviations), as [visit, form, item, value] rows, in the same statement for the same reason.
+      (eb) =>
+        eb
+          .selectFrom('item_values')
+          .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
+          .select(
+            sql<
+              [string, string, string, unknown][] | null
+            >`json_agg(json_build_array(form_instances.visit_key,
+              form_instances.form_key, item_values.item_key, item_values.value))`.as('values'),
+          )
+          .whereRef('form_instances.subject_id', '=', 'subjects.id')
+          .where((inner) =>
+            inner.or([
+              inner('form_instances.form_key', '=', visitDateSource?.form ?? ''),
+              ...Object.values(SOURCES).map((source) =>
+                inner.and([
+                  inner('form_instances.visit_key', '=', source.visitKey),
+                  inner('form_instances.form_key', '=', source.formKey),
+                ]),
+              ),
+              inner('form_instances.form_key', 'in', DEVIATION_FORMS),
+            ]),
+          )
+          .as('fact_values'),
     ])
     .where('subjects.study_id', '=', query.studyId)
     .where('subjects.deleted_at', 'is', null)
@@ -165,44 +197,20 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
   if (subjects.length === 0) return [];
   const ids = subjects.map((subject) => subject.id);
 
-  const visitDateSource = query.definition.visitDate;
-  const values = await db
-    .selectFrom('item_values')
-    .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
-    .select([
-      'form_instances.subject_id',
-      'form_instances.visit_key',
-      'form_instances.form_key',
-      'item_values.item_key',
-      'item_values.value',
-    ])
-    .where('form_instances.subject_id', 'in', ids)
-    .where((eb) =>
-      eb.or([
-        eb('form_instances.form_key', '=', visitDateSource?.form ?? ''),
-        ...Object.values(SOURCES).map((source) =>
-          eb.and([
-            eb('form_instances.visit_key', '=', source.visitKey),
-            eb('form_instances.form_key', '=', source.formKey),
-          ]),
-        ),
-        eb('form_instances.form_key', 'in', DEVIATION_FORMS),
-      ]),
-    )
-    .execute();
-
   const formsBySubject = new Map<number, Record<string, Record<string, Record<string, unknown>>>>();
-  for (const row of values) {
-    const visits = formsBySubject.get(row.subject_id) ?? {};
-    formsBySubject.set(row.subject_id, visits);
-    visits[row.visit_key] ??= {};
-    const visit = visits[row.visit_key] as Record<string, Record<string, unknown>>;
-    visit[row.form_key] ??= {};
-    (visit[row.form_key] as Record<string, unknown>)[row.item_key] = row.value;
+  for (const subject of subjects) {
+    const visits: Record<string, Record<string, Record<string, unknown>>> = {};
+    formsBySubject.set(subject.id, visits);
+    for (const [visitKey, formKey, itemKey, value] of subject.fact_values ?? []) {
+      visits[visitKey] ??= {};
+      const visit = visits[visitKey] as Record<string, Record<string, unknown>>;
+      visit[formKey] ??= {};
+      (visit[formKey] as Record<string, unknown>)[itemKey] = value;
+    }
   }
 
-  const signatureOf = await signatureStatesOf(db, ids);
-  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids);
+  const plan = sdvPlanOf(subjects[0]?.sdv_plan);
+  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids, plan);
 
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
@@ -254,7 +262,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       answeredQueryCount: Number(subject.answered_queries ?? 0),
       manualOpenQueryCount: Number(subject.manual_open_queries ?? 0),
       manualAnsweredQueryCount: Number(subject.manual_answered_queries ?? 0),
-      signature: signatureOf.get(subject.id) ?? 'none',
+      signature: subject.signature_state,
       screeningFailureReason:
         subject.status === 'screening_failure'
           ? asText(endOfStudy[SOURCES.endOfStudy.screeningFailureReason])

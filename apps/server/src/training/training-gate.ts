@@ -23,7 +23,8 @@ export const trainingGatedActions: readonly Action[] = [
  * The one check of the training gate, called by the authorization of every site data write
  * (`findSubjectInScope` for a subject's writes, `createSubject`, the query actions of site staff):
  * 403 `training_required` with the training page's path when the gate is on and a required module is
- * not completed at its current version. Costs one query only when the gate is on.
+ * not completed at its current version. Costs one query only when the gate is on (the setting itself
+ * comes with the principal).
  */
 export async function refuseUntrainedWriter(
   db: Kysely<Database> | Transaction<Database>,
@@ -32,12 +33,17 @@ export async function refuseUntrainedWriter(
   action: Action,
 ): Promise<void> {
   if (!trainingGatedActions.includes(action)) return;
-  const study = await db
-    .selectFrom('studies')
-    .select('training_gates_data_entry')
-    .where('id', '=', studyId)
-    .executeTakeFirst();
-  if (!study?.training_gates_data_entry) return;
+  // The setting came with the principal (auth/principal.ts) for the studies the user belongs to.
+  const gated =
+    principal.studies.get(studyId)?.trainingGatesDataEntry ??
+    (
+      await db
+        .selectFrom('studies')
+        .select('training_gates_data_entry')
+        .where('id', '=', studyId)
+        .executeTakeFirst()
+    )?.training_gates_data_entry;
+  if (!gated) return;
   const pending = await countPendingRequired(db, studyId, principal.user.id, rolesIn(principal, studyId));
   if (pending > 0)
     throw new AppError(403, 'training_required', {}, { trainingPath: trainingPagePath(studyId), pending });
