@@ -1,16 +1,20 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumPath } from './support/chromium-path.ts';
+import { E2E_WORKERS } from './support/servers.ts';
 
 /**
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the real built
- * server, started once by global-setup.ts on a free port with a throw-away data directory.
+ * server. global-setup.ts starts one server per worker, each on a free port with a throw-away data
+ * directory and mailbox of its own: the tests change the server's data, so a worker never shares its
+ * server, and the files a worker is given run one after another (not fullyParallel). E2E_WORKERS
+ * sets the number of workers (default 2; support/servers.ts).
  */
 export default defineConfig({
   testDir: './tests',
   outputDir: './artifacts/test-results',
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -18,8 +18,9 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { chromiumPath } from '../support/chromium-path.ts';
-import globalSetup from '../support/global-setup.ts';
+import { startE2eServers } from '../support/global-setup.ts';
 import { gzipBytes, kilobytes, LANDING_JS_BUDGET_GZIP_BYTES } from '../support/javascript-size.ts';
+import { e2eServer } from '../support/servers.ts';
 
 /** Lighthouse performance score targets (0–1) of issue 13. */
 const TARGETS = { landing: 0.95, dashboard: 0.95 } as const;
@@ -106,8 +107,8 @@ async function main(): Promise<number> {
     if (build.status !== 0) return 1;
   }
   console.log('Starting the server on a fresh data directory…');
-  const teardown = await globalSetup();
-  const baseUrl = process.env.CDMS_E2E_BASE_URL as string;
+  const teardown = await startE2eServers(1);
+  const { baseUrl } = e2eServer(0);
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath(),
     chromeFlags: [

@@ -3,26 +3,56 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { FullConfig } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
+import { type E2eServer, publishE2eServers } from './servers.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Starts the real server (as `npm run serve` would) on a free port with a fresh data directory,
- * waits for the URL it prints, and hands the URL to the tests through CDMS_E2E_BASE_URL.
- * The server's e-mails really leave over SMTP, to a mail server started here that files each message
- * it receives as `<n>.eml` in the directory named by CDMS_E2E_MAILBOX.
- * Returns the teardown: stop the servers, delete the data.
+ * Starts one server per Playwright worker (`config.workers`: E2E_WORKERS, or `--workers`), so that
+ * no two workers ever change the same data: the files of one worker still run one after another on
+ * its own server. See startE2eServers.
  */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  return startE2eServers(config.workers);
+}
+
+/**
+ * Starts `count` copies of the real server (as `npm run serve` would), all at once, each on a free
+ * port with a fresh data directory (the first start seeds the living demo), waits for the URL each
+ * prints, and hands the URLs to the tests through publishE2eServers (servers.ts; a test finds its
+ * worker's with e2eServer()). The servers' e-mails really leave over SMTP, each server's to a mail
+ * server of its own started here that files each message it receives as `<n>.eml` in that server's
+ * mailbox directory.
+ * Returns the teardown: stop the servers and mail servers, delete the data.
+ */
+export async function startE2eServers(count: number): Promise<() => Promise<void>> {
   if (!fs.existsSync(path.join(repositoryRoot, 'apps/web/dist/index.html'))) {
     throw new Error('The web app is not built: run "npm run build" before the end-to-end tests.');
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-e2e-'));
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, (_, index) => startServer(index, count)),
+  );
+  const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const teardown = async () => {
+    await Promise.all(running.map((server) => server.stop()));
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await teardown();
+    throw failed.reason;
+  }
+  publishE2eServers(running.map(({ baseUrl, mailbox }) => ({ baseUrl, mailbox })));
+  return teardown;
+}
+
+/** One server with its data directory and mail server; `stop` ends both and deletes the data. */
+async function startServer(index: number, count: number): Promise<E2eServer & { stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cdms-e2e-${index}-`));
   const mailbox = path.join(dataDir, 'mailbox');
   fs.mkdirSync(mailbox);
   const smtp = await startMailbox(mailbox);
-  process.env.CDMS_E2E_MAILBOX = mailbox;
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repositoryRoot,
     env: {
@@ -40,23 +70,31 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const baseUrl = await waitForUrl(server);
-  process.env.CDMS_E2E_BASE_URL = baseUrl;
-
-  return async () => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
     await smtp.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    // With more than one server, each line the servers write says whose it is.
+    const baseUrl = await waitForUrl(server, count > 1 ? `[e2e server ${index}] ` : '');
+    return { baseUrl, mailbox, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
-function waitForUrl(server: ChildProcess): Promise<string> {
+function waitForUrl(server: ChildProcess, prefix: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
     // The first start seeds the living demo: ~20 s on a quiet machine, minutes on a crowded one.
     const timer = setTimeout(
-      () => reject(new Error(`The server did not start in 600 s:\n${output}`)),
+      () => reject(new Error(`${prefix}The server did not start in 600 s:\n${output}`)),
       600_000,
     );
     const onData = (chunk: Buffer) => {
@@ -68,13 +106,21 @@ function waitForUrl(server: ChildProcess): Promise<string> {
       }
     };
     server.stdout?.on('data', onData);
+    let partialLine = '';
     server.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      process.stderr.write(chunk);
+      if (!prefix) {
+        process.stderr.write(chunk);
+        return;
+      }
+      const lines = (partialLine + chunk.toString()).split('\n');
+      partialLine = lines.pop() ?? '';
+      for (const line of lines) process.stderr.write(`${prefix}${line}\n`);
     });
     server.once('exit', (code) => {
+      if (partialLine) process.stderr.write(`${prefix}${partialLine}\n`);
       clearTimeout(timer);
-      reject(new Error(`The server exited (code ${code}) before it started:\n${output}`));
+      reject(new Error(`${prefix}The server exited (code ${code}) before it started:\n${output}`));
     });
   });
 }

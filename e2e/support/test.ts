@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, ConsoleMessage } from '@playwright/test';
 import { test as base, expect } from '@playwright/test';
+import { e2eServer } from './servers.ts';
 
 /**
  * A request a test makes fail on purpose (a wrong password, a refused call it checks). Chromium
@@ -41,17 +42,15 @@ function describe(message: ConsoleMessage): string {
 }
 
 /**
- * Playwright's `test` with baseURL pointing at the server global-setup.ts started, and a clean
- * console required: any console error or warning and any uncaught page error in any page of the
- * test (its own context and the ones it opens with `browser.newContext`) fails the test when it
- * ends, with the messages listed.
+ * Playwright's `test` with baseURL pointing at the server global-setup.ts started for this worker
+ * (e2eServer, servers.ts), and a clean console required: any console error or warning and any
+ * uncaught page error in any page of the test (its own context and the ones it opens with
+ * `browser.newContext`) fails the test when it ends, with the messages listed.
  */
 export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
   baseURL: async ({}, use) => {
-    const url = process.env.CDMS_E2E_BASE_URL;
-    if (!url) throw new Error('CDMS_E2E_BASE_URL is not set: the global setup did not run.');
-    await use(url);
+    await use(e2eServer().baseUrl);
   },
 
   consoleGuard: [

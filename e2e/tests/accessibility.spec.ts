@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // axe-core over every route of the app, each as a demo role that can open it, in Korean: no violation
@@ -292,7 +293,7 @@ let noticeId: number;
 
 test.describe('accessibility (axe-core, Korean)', () => {
   test.beforeAll(async ({ browser }) => {
-    const context = await browser.newContext({ baseURL: process.env.CDMS_E2E_BASE_URL });
+    const context = await browser.newContext({ baseURL: e2eServer().baseUrl });
     const page = await context.newPage();
     await logInAs(page, account('CRA'));
     noticeId = await aNotice(page);

@@ -3,13 +3,15 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // The alarm log (issue 18 item 4) over a real delivery: the CRA raises a query on a subject of site 02;
 // the server's worker e-mails the site's coordinator through the SMTP server the e2e setup runs
-// (global-setup.ts files each message it receives in CDMS_E2E_MAILBOX); the CRA opens the alarm log
-// from the menu, narrows it to the query's e-mail and sees it sent, and the message arrived with its
-// Korean subject line. The page has no axe violation and downloads the filtered log.
+// (global-setup.ts files each message it receives in this server's mailbox, e2eServer().mailbox); the
+// CRA opens the alarm log from the menu, narrows it to the query's e-mail and sees it sent, and the
+// message arrived with its Korean subject line. The page has no axe violation and downloads the
+// filtered log.
 
 const STUDY_ID = 1;
 const crc = { email: 'crc@demo.cdms', name: '박코디', role: 'CRC' } as const;
@@ -43,8 +45,7 @@ function decodeHeader(value: string): string {
 
 /** The messages the mail server received: recipient and decoded subject of each. */
 function mailbox(): { to: string; subject: string }[] {
-  const directory = process.env.CDMS_E2E_MAILBOX;
-  if (!directory) throw new Error('CDMS_E2E_MAILBOX is not set: run through the e2e global setup');
+  const directory = e2eServer().mailbox;
   return fs.readdirSync(directory).map((file) => {
     const raw = fs.readFileSync(path.join(directory, file), 'utf8');
     const headers = raw.split(/\r?\n\r?\n/)[0]?.replace(/\r?\n[ \t]+/g, ' ') ?? '';
@@ -80,7 +81,7 @@ test('a query e-mail leaves through SMTP and the CRA finds it sent in the alarm 
 
   // The monitor raises a query on the birth date.
   const craContext = await browser.newContext({
-    baseURL: process.env.CDMS_E2E_BASE_URL,
+    baseURL: e2eServer().baseUrl,
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
   });

@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // Data capture: a CRC registers a subject, enters V1 forms, changes a saved value with a reason, reads the
@@ -241,7 +242,7 @@ test.describe('data capture', () => {
     detailUrl.searchParams.set('depth-1', 'v1');
     detailUrl.searchParams.set('depth-2', 'demographicInfo');
     const craContext = await browser.newContext({
-      baseURL: process.env.CDMS_E2E_BASE_URL,
+      baseURL: e2eServer().baseUrl,
       locale: 'ko-KR',
       timezoneId: 'Asia/Seoul',
     });
@@ -334,7 +335,7 @@ test.describe('data capture', () => {
     const url = `/subject-list/subject/subject-detail/${STUDY_ID}?subject-id=${subject.subjectId}&subject-pk=${subject.id}&depth-1=v1&depth-2=demographicInfo`;
 
     const otherContext = await browser.newContext({
-      baseURL: process.env.CDMS_E2E_BASE_URL,
+      baseURL: e2eServer().baseUrl,
       locale: 'ko-KR',
       timezoneId: 'Asia/Seoul',
     });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // Lab normal ranges (issue 17 item 3), as the people who use them: the DM enters a WBC range for site
@@ -51,7 +52,7 @@ test.describe('lab normal ranges', () => {
     test.setTimeout(240_000);
     // The CRC of site 02 and a new subject there, for the lab form below.
     const context = await browser.newContext({
-      baseURL: process.env.CDMS_E2E_BASE_URL,
+      baseURL: e2eServer().baseUrl,
       locale: 'ko-KR',
       timezoneId: 'Asia/Seoul',
     });

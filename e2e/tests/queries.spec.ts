@@ -2,6 +2,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
 import { layoutProblems } from '../support/layout.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // Queries (issue 14): a CRA raises a query on a V1 item of a subject at a site the CRA and a CRC share
@@ -73,7 +74,7 @@ test.describe('queries', () => {
 
     // The CRA opens the same form (read-only for a monitor) and raises a query on the birth date.
     const craContext = await browser.newContext({
-      baseURL: process.env.CDMS_E2E_BASE_URL,
+      baseURL: e2eServer().baseUrl,
       locale: 'ko-KR',
       timezoneId: 'Asia/Seoul',
     });

@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // SDV, freezing and locking (issue 15), as the people who do them: a CRA verifies a V1 form of a
@@ -44,7 +45,7 @@ async function screenshotsBothWays(page: Page, testInfo: TestInfo, name: string,
 
 async function newUser(browser: Browser, account: { email: string; name: string }): Promise<Page> {
   const context = await browser.newContext({
-    baseURL: process.env.CDMS_E2E_BASE_URL,
+    baseURL: e2eServer().baseUrl,
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
   });

@@ -81,7 +81,11 @@ async function registerSubject(page: Page, initials: string): Promise<string> {
   return screeningNumber;
 }
 
-/** From the overview, opens a form, answers "Eligible for the trial", saves. */
+/**
+ * From the overview, opens a form, answers "Eligible for the trial", saves, and waits for that save's
+ * answer: the "saved" toast alone may still be the previous form's (the overview and the forms are one
+ * page), and leaving while the save is on its way asks about unsaved changes.
+ */
 async function saveEligibility(page: Page, visitLabel: string, answer: '예' | '아니오') {
   await page
     .getByRole('link', { name: new RegExp(`^${escapeRegExp(visitLabel)} · 선정/제외기준 평가`) })
@@ -91,7 +95,12 @@ async function saveEligibility(page: Page, visitLabel: string, answer: '예' | '
     .getByRole('radiogroup', { name: /임상시험 참여 적합 여부/ })
     .getByRole('radio', { name: answer })
     .check();
+  const saved = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'PUT' && /\/forms\/[^/]+\/inclusionExclusionEval$/.test(response.url()),
+  );
   await page.getByRole('button', { name: '저장', exact: true }).click();
+  expect((await saved).status()).toBe(200);
   await expect(page.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
 }
 

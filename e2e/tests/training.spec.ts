@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { DEMO_PASSWORD, logInAs, logInFromLanding } from '../support/auth.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // eTraining (issue 18 item 5), as the people who use it: the system administrator adds a new
@@ -59,7 +60,7 @@ test.describe('eTraining', () => {
     consoleGuard,
   }, testInfo) => {
     test.setTimeout(240_000);
-    const baseURL = process.env.CDMS_E2E_BASE_URL;
+    const baseURL = e2eServer().baseUrl;
     const admin = await playwright.request.newContext({ baseURL });
     const adminCsrf = await apiLogIn(admin, 'admin@demo.cdms');
     const headers = { 'x-csrf-token': adminCsrf };
