@@ -292,6 +292,10 @@ function noticeRoutes(noticeId: number, canWrite: boolean): Route[] {
 let noticeId: number;
 
 test.describe('accessibility (axe-core, Korean)', () => {
+  // The longest file of the suite (minutes of axe): its tests only read, and each signs in itself,
+  // so they spread over the workers (each with its own server; beforeAll runs once per worker).
+  test.describe.configure({ mode: 'parallel' });
+
   test.beforeAll(async ({ browser }) => {
     const context = await browser.newContext({ baseURL: e2eServer().baseUrl });
     const page = await context.newPage();
