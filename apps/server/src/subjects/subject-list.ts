@@ -367,9 +367,7 @@ export async function subjectDownload(
 ): Promise<{ studyCode: string; today: string; total: number; chunks: AsyncGenerator<SubjectListRow[]> }> {
   const context = await listContext(db, principal, studyId);
   const today = todayInKorea();
-  const total = noSubjects(context)
-    ? 0
-    : await countOf(db, studyId, context.sites, filter, today);
+  const total = noSubjects(context) ? 0 : await countOf(db, studyId, context.sites, filter, today);
   return {
     studyCode: context.studyCode,
     today,

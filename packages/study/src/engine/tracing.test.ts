@@ -159,6 +159,6 @@ describe('parsePhotoReference', () => {
     expect(parsePhotoReference(`12:${sha}`)).toEqual({ photoId: 12, sha256: sha });
     expect(parsePhotoReference(`0:${sha}`)).toBeNull();
     expect(parsePhotoReference(`12:${'A'.repeat(64)}`)).toBeNull();
-    expect(parsePhotoReference('99999999999:' + sha)).toBeNull();
+    expect(parsePhotoReference(`99999999999:${sha}`)).toBeNull();
   });
 });
