@@ -26,6 +26,7 @@ export interface Database {
   subject_facts: SubjectFactsTable;
   subject_fact_totals: SubjectFactTotalsTable;
   consent_month_totals: ConsentMonthTotalsTable;
+  visit_alarm_totals: VisitAlarmTotalsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
   subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
@@ -314,6 +315,20 @@ export interface ConsentMonthTotalsTable {
   site_id: number;
   consent_month: string;
   subjects: number;
+}
+
+/**
+ * Visit windows that raise or may raise an alarm, as deltas like `subject_fact_totals` (migration
+ * 2026-11-30T1200): `outOfWindow` per site; `pending` (not done, subject in follow-up) per site and
+ * window dates, whose state (overdue, due, due soon) is worked out from today when read.
+ */
+export interface VisitAlarmTotalsTable {
+  study_id: number;
+  site_id: number;
+  kind: 'outOfWindow' | 'pending';
+  earliest_date: string | null;
+  latest_date: string | null;
+  windows: number;
 }
 
 /** The read model's scheduled visits with a window (alarms are computed from these in SQL). */

@@ -363,9 +363,23 @@ describeWithDatabase('the read model', (database) => {
     const monthsFromFacts = await sql<Record<string, unknown>>`
       select study_id, site_id, consent_month, count(*)::int as subjects from subject_facts
       group by study_id, site_id, consent_month order by study_id, site_id, consent_month`.execute(db);
+    // The visit alarms' counts (migration 2026-11-30T1200): per site for deviations, per site and
+    // window dates for windows still to be done by subjects in follow-up.
+    const alarmKey = sql`study_id, site_id, kind, earliest_date, latest_date`;
+    const alarmsFromTotals = await sql<Record<string, unknown>>`
+      select ${alarmKey}, sum(windows)::int as windows from visit_alarm_totals
+      group by ${alarmKey} having sum(windows) <> 0 order by ${alarmKey}`.execute(db);
+    const alarmsFromWindows = await sql<Record<string, unknown>>`
+      select ${alarmKey}, count(*)::int as windows from (
+        select study_id, site_id, 'outOfWindow' as kind, null::date as earliest_date, null::date as latest_date
+        from subject_visit_windows where actual_date < earliest_date or actual_date > latest_date
+        union all
+        select study_id, site_id, 'pending', earliest_date, latest_date
+        from subject_visit_windows where actual_date is null and subject_status = 'ongoing'
+      ) w group by ${alarmKey} order by ${alarmKey}`.execute(db);
     return {
-      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows },
-      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows },
+      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows, alarms: alarmsFromTotals.rows },
+      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows, alarms: alarmsFromWindows.rows },
     };
   }
 
@@ -409,6 +423,11 @@ describeWithDatabase('the read model', (database) => {
           .select(sql<number>`count(*)::int`.as('n'))
           .executeTakeFirstOrThrow();
         expect(rows.n).toBe(compacted.totals.groups.length);
+        const alarmRows = await database()
+          .db.selectFrom('visit_alarm_totals')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow();
+        expect(alarmRows.n).toBe(compacted.totals.alarms.length);
       }),
       {
         numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

@@ -2,12 +2,14 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * The read model's totals (`subject_fact_totals`, `consent_month_totals`): sums of the facts per
- * group of subjects, which the dashboard and the subject-info popup read instead of every
- * subject's row (docs/decisions/subject-fact-totals.md).
+ * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`):
+ * sums of the facts per group of subjects, and of the visit windows that raise alarms, which the
+ * dashboard, the subject-info popup and the alarm list read instead of every subject's or window's
+ * row (docs/decisions/subject-fact-totals.md).
  *
- * A trigger on `subject_facts` appends a delta row for every change (the old values out, the new
- * in), so a group's total is always the sum of its rows, in every transaction's view. Writers only
+ * Triggers on `subject_facts` and `subject_visit_windows` append a delta row for every change (the
+ * old values out, the new in), so a group's total is always the sum of its rows, in every
+ * transaction's view. Writers only
  * insert: no save waits for another on a total. Left alone, the deltas would pile up and reading
  * the totals would grow with the number of writes; compacting folds each group's rows into one.
  */
@@ -38,6 +40,12 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     select study_id, site_id, consent_month, sum(subjects) from gone
     group by study_id, site_id, consent_month
     having sum(subjects) <> 0`.execute(db);
+  await sql`
+    with gone as (delete from visit_alarm_totals returning *)
+    insert into visit_alarm_totals
+    select study_id, site_id, kind, earliest_date, latest_date, sum(windows) from gone
+    group by study_id, site_id, kind, earliest_date, latest_date
+    having sum(windows) <> 0`.execute(db);
 }
 
 /**

@@ -22,13 +22,16 @@ import { narrowToSite, readerScope } from './reader-scope.ts';
 
 /**
  * The subject alarms in SQL, over the read model's visit windows (`subject_visit_windows`): the
- * same rules as `classifyVisit` (which the tests hold this query to), evaluated where the rows
- * are, so counting and paging never load the trial's visits into memory.
+ * same rules as `classifyVisit` (which the tests hold these queries to).
  *
  *   out of window  a visit done before its window opened or after it closed (any subject status);
  *   overdue        not done, subject in follow-up, the window closed before today;
  *   due            not done, subject in follow-up, today inside the window;
  *   due soon       not done, subject in follow-up, the window opens within `dueSoonDays`.
+ *
+ * Neither counting nor paging reads every alarm: the counts add up `visit_alarm_totals` (a few rows
+ * per site and window dates, kept by a trigger on the windows), and a page reads, state by state,
+ * only its own rows from an index in list order.
  */
 
 export interface AlarmScope {
@@ -38,56 +41,32 @@ export interface AlarmScope {
   dueSoonDays: number;
 }
 
-function siteFilter(sites: SiteScope): RawBuilder<unknown> {
-  return sites === 'all' ? sql`` : sql`and w.site_id in (${sql.join([...sites])})`;
+function siteFilter(alias: string, sites: SiteScope): RawBuilder<unknown> {
+  return sites === 'all' ? sql`` : sql`and ${sql.ref(`${alias}.site_id`)} in (${sql.join([...sites])})`;
 }
 
-/**
- * Every window row that raises an alarm, with its state, days and timing. Two parts, each matching
- * one partial index: visits done outside their window, and visits not done of subjects in follow-up
- * whose window opens by today + `dueSoonDays` — so only rows that raise an alarm are read.
- */
-function alarmRows(scope: AlarmScope): RawBuilder<unknown> {
-  const today = sql`${scope.today}::date`;
-  const classified = sql`
-      case
-        when w.actual_date < w.earliest_date or w.actual_date > w.latest_date then 'outOfWindow'
-        when w.latest_date < ${today} then 'overdue'
-        when w.earliest_date <= ${today} then 'due'
-        else 'dueSoon'
-      end as state,
-      case
-        when w.actual_date < w.earliest_date then w.earliest_date - w.actual_date
-        when w.actual_date > w.latest_date then w.actual_date - w.latest_date
-        when w.latest_date < ${today} then ${today} - w.latest_date
-        when w.earliest_date <= ${today} then w.latest_date - ${today}
-        else w.earliest_date - ${today}
-      end as days,
-      case
-        when w.actual_date < w.earliest_date then 'early'
-        when w.actual_date > w.latest_date then 'late'
-      end as timing`;
-  return sql`
-    select w.*, ${classified}
-    from subject_visit_windows w
-    where w.study_id = ${scope.studyId} ${siteFilter(scope.sites)}
-      and (w.actual_date < w.earliest_date or w.actual_date > w.latest_date)
-    union all
-    select w.*, ${classified}
-    from subject_visit_windows w
-    where w.study_id = ${scope.studyId} ${siteFilter(scope.sites)}
-      and w.actual_date is null and w.subject_status = 'ongoing'
-      and w.earliest_date <= ${today} + ${scope.dueSoonDays}::int`;
-}
-
-/** Alarms per state over the scope. */
+/** Alarms per state over the scope, from the totals: the state of a pending window is read off its dates. */
 export async function countVisitAlarms(db: Kysely<Database>, scope: AlarmScope): Promise<VisitAlarmCounts> {
-  const counts = emptyAlarmCounts();
-  if (scope.sites !== 'all' && scope.sites.size === 0) return counts;
-  const result = await sql<{ state: VisitAlarmState; count: number }>`
-    select state, count(*)::int as count from (${alarmRows(scope)}) alarms group by state`.execute(db);
-  for (const row of result.rows) counts[row.state] = Number(row.count);
-  return counts;
+  if (scope.sites !== 'all' && scope.sites.size === 0) return emptyAlarmCounts();
+  const today = sql`${scope.today}::date`;
+  const pending = (condition: RawBuilder<unknown>) =>
+    sql<number>`coalesce(sum(t.windows) filter (where t.kind = 'pending' and ${condition}), 0)::int`;
+  const result = await sql<VisitAlarmCounts>`
+    select
+      ${pending(sql`t.latest_date < ${today}`)} as "overdue",
+      ${pending(sql`t.earliest_date <= ${today} and t.latest_date >= ${today}`)} as "due",
+      ${pending(sql`t.earliest_date > ${today}`)} as "dueSoon",
+      coalesce(sum(t.windows) filter (where t.kind = 'outOfWindow'), 0)::int as "outOfWindow"
+    from visit_alarm_totals t
+    where t.study_id = ${scope.studyId} ${siteFilter('t', scope.sites)}
+      and (t.kind = 'outOfWindow' or t.earliest_date <= ${today} + ${scope.dueSoonDays}::int)`.execute(db);
+  const row = result.rows[0];
+  return {
+    overdue: Number(row?.overdue ?? 0),
+    due: Number(row?.due ?? 0),
+    dueSoon: Number(row?.dueSoon ?? 0),
+    outOfWindow: Number(row?.outOfWindow ?? 0),
+  };
 }
 
 interface AlarmRow {
@@ -108,42 +87,103 @@ interface AlarmRow {
   status: SubjectStatus;
 }
 
+/** A run of one state's alarms on a page: `limit` rows from `offset` within the state. */
+export interface StateSlice {
+  state: VisitAlarmState;
+  offset: number;
+  limit: number;
+}
+
 /**
- * One page of alarms in list order: by state (overdue, due, due soon, out of window), the most
- * urgent first within a state (overdue longest, due and due soon nearest, the latest deviation),
- * then by screening number and visit order.
+ * Which rows of which states a page holds. The list runs state by state in `STATE_ORDER`, so with
+ * the counts known, a page's rows are a run of one state or the end of one and the start of the next.
  */
-async function alarmPage(
-  db: Kysely<Database>,
-  scope: AlarmScope,
+export function pageSlices(
+  counts: VisitAlarmCounts,
   state: VisitAlarmState | undefined,
-  limit: number,
   offset: number,
-): Promise<AlarmRow[]> {
-  const stateRank = sql.join(STATE_ORDER.map((entry) => sql.lit(entry)));
-  // The list order, over alarm rows named `alias`: the window rows carry every sort key, so the page
-  // is chosen from them alone and only its rows meet their subject and site.
+  limit: number,
+): StateSlice[] {
+  const slices: StateSlice[] = [];
+  let skip = offset;
+  let left = limit;
+  for (const current of state ? [state] : STATE_ORDER) {
+    if (left <= 0) break;
+    const count = counts[current];
+    if (skip >= count) {
+      skip -= count;
+      continue;
+    }
+    const take = Math.min(left, count - skip);
+    slices.push({ state: current, offset: skip, limit: take });
+    skip = 0;
+    left -= take;
+  }
+  return slices;
+}
+
+/**
+ * One state's alarms in list order, the most urgent first (overdue longest, due and due soon
+ * nearest, the latest deviation), then by screening number and visit order. Each state's rows and
+ * order match a partial index (migration 2026-11-30T1200), so PostgreSQL reads the slice's rows
+ * in order and stops; only those rows meet their subject and site. The partial indexes' conditions
+ * are written as literals: a bound parameter would keep the planner from proving the index applies.
+ */
+function stateRows(scope: AlarmScope, slice: StateSlice): RawBuilder<AlarmRow> {
+  const today = sql`${scope.today}::date`;
+  const sites = siteFilter('w', scope.sites);
+  const pending = sql`w.actual_date is null and w.subject_status = 'ongoing'`;
+  // Per state: which windows, the column the urgency follows, and what `days` counts.
+  const parts: Record<
+    VisitAlarmState,
+    { where: RawBuilder<unknown>; order: RawBuilder<unknown>; days: RawBuilder<unknown> }
+  > = {
+    overdue: {
+      where: sql`${pending} and w.latest_date < ${today}`,
+      order: sql`latest_date`,
+      days: sql`${today} - w.latest_date`,
+    },
+    due: {
+      where: sql`${pending} and w.latest_date >= ${today} and w.earliest_date <= ${today}`,
+      order: sql`latest_date`,
+      days: sql`w.latest_date - ${today}`,
+    },
+    dueSoon: {
+      where: sql`${pending} and w.earliest_date > ${today} and w.earliest_date <= ${today} + ${scope.dueSoonDays}::int`,
+      order: sql`earliest_date`,
+      days: sql`w.earliest_date - ${today}`,
+    },
+    outOfWindow: {
+      where: sql`(w.actual_date < w.earliest_date or w.actual_date > w.latest_date)`,
+      order: sql`actual_date desc`,
+      days: sql`case when w.actual_date < w.earliest_date then w.earliest_date - w.actual_date
+        else w.actual_date - w.latest_date end`,
+    },
+  };
+  const part = parts[slice.state];
+  // The list order over rows named `alias` (the windows, then the page's rows after the joins).
   const listOrder = (alias: string) => {
     const a = sql.table(alias);
-    return sql`array_position(array[${stateRank}]::text[], ${a}.state),
-      case ${a}.state when 'overdue' then -${a}.days when 'outOfWindow' then 0 else ${a}.days end,
-      case when ${a}.state = 'outOfWindow' then ${a}.actual_date end desc nulls last,
-      ${a}.screening_number collate "C", ${a}.visit_order`;
+    return sql`${a}.${part.order}, ${a}.screening_number collate "C", ${a}.visit_order`;
   };
-  const result = await sql<AlarmRow>`
+  const timing =
+    slice.state === 'outOfWindow'
+      ? sql`case when w.actual_date < w.earliest_date then 'early' else 'late' end`
+      : sql`null::text`;
+  return sql<AlarmRow>`
     select p.subject_id, p.visit_key, p.expected_date, p.earliest_date, p.latest_date, p.actual_date,
-      p.state, p.days, p.timing, p.screening_number, f.randomization_number, f.site_id,
-      s.code as site_code, s.name as site_name, f.status
+      ${slice.state}::text as state, p.days, p.timing, p.screening_number, f.randomization_number,
+      f.site_id, s.code as site_code, s.name as site_name, f.status
     from (
-      select a.* from (${alarmRows(scope)}) a
-      ${state ? sql`where a.state = ${state}` : sql``}
-      order by ${listOrder('a')}
-      limit ${limit} offset ${offset}
+      select w.*, ${part.days} as days, ${timing} as timing
+      from subject_visit_windows w
+      where w.study_id = ${scope.studyId} ${sites} and ${part.where}
+      order by ${listOrder('w')}
+      limit ${slice.limit} offset ${slice.offset}
     ) p
     join subject_facts f on f.subject_id = p.subject_id
     join sites s on s.id = p.site_id
-    order by ${listOrder('p')}`.execute(db);
-  return result.rows;
+    order by ${listOrder('p')}`;
 }
 
 function presentAlarm(row: AlarmRow, definition: StudyDefinition): VisitAlarm {
@@ -202,7 +242,10 @@ export async function listVisitAlarms(
     ? counts[query.state]
     : Object.values(counts).reduce((sum, count) => sum + count, 0);
   const start = (query.page - 1) * query.size;
-  const rows = empty || !reader.definition ? [] : await alarmPage(db, scope, query.state, query.size, start);
+  const slices = empty ? [] : pageSlices(counts, query.state, start, query.size);
+  // A page holds one state's run or the seam of two: one query per run, in list order.
+  const runs = await Promise.all(slices.map((slice) => stateRows(scope, slice).execute(db)));
+  const rows = runs.flatMap((run) => run.rows);
   const definition = reader.definition;
   return {
     alarms: definition ? rows.map((row) => presentAlarm(row, definition)) : [],
