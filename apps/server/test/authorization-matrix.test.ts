@@ -7,7 +7,7 @@ import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from './test-app.ts';
+import { buildTestApp, type SignedIn, seedDemo, sessionUser, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
@@ -1498,17 +1498,27 @@ describeWithDatabase('authorization matrix', (database) => {
     expect(missing).toEqual([]);
   });
 
-  // Every route × every role with a fresh login (argon2) each: far more than the default 30 s on a
-  // busy machine, and it grows with every route.
+  // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
+  // every route.
   it('gives each role the status the permission matrix says', async () => {
     const accountOf = (caller: Caller) =>
       demoAccounts.find((account) => account.role === caller)?.email as string;
+    // One session per role, reused: a login costs an argon2 hash (~50 ms of CPU), and a fresh one
+    // per call was most of this test's time. A call that may end or change the session (any
+    // /api/auth/ route), or any write after which the session no longer answers, makes the next
+    // call log in again, so logout and password calls still cannot spoil the next case.
+    const sessions = new Map<Caller, SignedIn>();
+    const sessionOf = async (caller: Caller) => {
+      const known = sessions.get(caller);
+      if (known) return known;
+      const fresh = await signIn(app, accountOf(caller));
+      sessions.set(caller, fresh);
+      return fresh;
+    };
     const failures: string[] = [];
     for (const testCase of cases) {
       for (const caller of callers) {
-        // A fresh session per call: logout and password calls must not spoil the next.
-        const session: SignedIn | undefined =
-          caller === 'anonymous' ? undefined : await signIn(app, accountOf(caller));
+        const session: SignedIn | undefined = caller === 'anonymous' ? undefined : await sessionOf(caller);
         const { url: pattern, body, headers } = testCase.request(fixture);
         let url = pattern.includes('MEMBERSHIP')
           ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
@@ -1609,6 +1619,12 @@ describeWithDatabase('authorization matrix', (database) => {
           ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
           headers: { ...(session?.headers ?? {}), ...(headers ?? {}) },
         });
+        if (session && caller !== 'anonymous') {
+          const mayHaveEnded =
+            testCase.route.startsWith('/api/auth/') ||
+            (testCase.method !== 'GET' && (await sessionUser(app, session.cookie)) === null);
+          if (mayHaveEnded) sessions.delete(caller);
+        }
         const expected = testCase.expected[caller];
         if (response.statusCode !== expected) {
           failures.push(
