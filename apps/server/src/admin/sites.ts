@@ -92,6 +92,14 @@ export async function updateSite(
         .where('id', '=', siteId)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The read model copies the code (the subject list sorts by it): a new code reaches the
+      // site's subjects in the same transaction. Rows already holding it are left alone.
+      await trx
+        .updateTable('subject_facts')
+        .set({ site_code: after.code })
+        .where('site_id', '=', siteId)
+        .where('site_code', '<>', after.code)
+        .execute();
       await recordAudit(trx, actor, {
         type: 'site.updated',
         entityType: 'site',

@@ -244,6 +244,8 @@ export interface SubjectFactsTable {
   subject_id: number;
   study_id: number;
   site_id: number;
+  /** The site's code, copied so the list's site sort has an index (kept by updateSite on a rename). */
+  site_code: string;
   screening_number: string;
   initials: string;
   status: SubjectStatus;
@@ -257,10 +259,14 @@ export interface SubjectFactsTable {
   first_visit_date: string | null;
   last_visit_key: string | null;
   last_visit_date: string | null;
+  /** The last visit's place in the current definition (1-based; unknown keys after all): the list's sort. */
+  last_visit_order: number | null;
   adverse_event_count: number;
   serious_adverse_event_count: number;
   open_query_count: number;
   answered_query_count: number;
+  /** open + answered: the list's "unresolved queries" column, stored so its sort has an index. */
+  unresolved_query_count: number;
   manual_open_query_count: number;
   manual_answered_query_count: number;
   signature_state: 'none' | 'signed' | 'invalidated';

@@ -1,0 +1,44 @@
+import { type Kysely, sql } from 'kysely';
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
+export async function up(db: Kysely<any>): Promise<void> {
+  // Issue 12: the subject list's page should cost the same at 500 subjects as at 5,000. Sorts by an
+  // expression (the last visit's place in the definition, open + answered queries, the site code
+  // by a subquery) sorted every filtered subject; stored as plain columns they can have an index
+  // that hands the page over in order.
+  await db.schema
+    .alterTable('subject_facts')
+    .addColumn('site_code', 'text', (col) => col.notNull().defaultTo(''))
+    .addColumn('last_visit_order', 'integer')
+    .addColumn('unresolved_query_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
+  // Filled here from what the rows already hold, as readModelRowsOf computes them: a place in the
+  // study's newest definition (1-based; a key it does not list after every listed one).
+  await sql`
+    update subject_facts f set
+      site_code = (select sites.code from sites where sites.id = f.site_id),
+      unresolved_query_count = f.open_query_count + f.answered_query_count,
+      last_visit_order = case when f.last_visit_key is null then null else (
+        select coalesce(
+          (select visit.place::int
+           from jsonb_array_elements(newest.definition -> 'visits') with ordinality as visit(body, place)
+           where visit.body ->> 'key' = f.last_visit_key),
+          jsonb_array_length(newest.definition -> 'visits') + 1)
+        from study_definitions newest where newest.study_id = f.study_id order by newest.id desc limit 1) end`.execute(
+    db,
+  );
+
+  // Each index matches its ORDER BY exactly (empty cells last, ties by screening number by code
+  // point, then id), so the page is read off the index and the scan stops after it. A backward scan
+  // would put empty cells first and reverse the ties, so each serves the one direction it is built
+  // for: the direction the list is read in (latest visit, most queries, oldest first).
+  await sql`create index subject_facts_study_last_visit_idx on subject_facts
+    (study_id, last_visit_order desc nulls last, screening_number collate "C", subject_id)`.execute(db);
+  await sql`create index subject_facts_study_unresolved_idx on subject_facts
+    (study_id, unresolved_query_count desc nulls last, screening_number collate "C", subject_id)`.execute(db);
+  // Age is read within a status (the ongoing subjects, oldest first).
+  await sql`create index subject_facts_study_status_age_idx on subject_facts
+    (study_id, status, age desc nulls last, screening_number collate "C", subject_id)`.execute(db);
+  await sql`create index subject_facts_study_site_code_idx on subject_facts
+    (study_id, site_code collate "C", screening_number collate "C", subject_id)`.execute(db);
+}
