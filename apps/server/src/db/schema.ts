@@ -26,6 +26,7 @@ export interface Database {
   subject_facts: SubjectFactsTable;
   subject_fact_totals: SubjectFactTotalsTable;
   consent_month_totals: ConsentMonthTotalsTable;
+  subject_list_totals: SubjectListTotalsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
   subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
@@ -319,6 +320,18 @@ export interface ConsentMonthTotalsTable {
   study_id: number;
   site_id: number;
   consent_month: string;
+  subjects: number;
+}
+
+/**
+ * Subjects per site, status and signed or not, as deltas like `subject_fact_totals` (migration
+ * 2026-11-30T1100): the subject list's total for a status or signature filter.
+ */
+export interface SubjectListTotalsTable {
+  study_id: number;
+  site_id: number;
+  status: SubjectStatus;
+  signed: boolean;
   subjects: number;
 }
 

@@ -363,9 +363,17 @@ describeWithDatabase('the read model', (database) => {
     const monthsFromFacts = await sql<Record<string, unknown>>`
       select study_id, site_id, consent_month, count(*)::int as subjects from subject_facts
       group by study_id, site_id, consent_month order by study_id, site_id, consent_month`.execute(db);
+    const listFromTotals = await sql<Record<string, unknown>>`
+      select study_id, site_id, status, signed, sum(subjects)::int as subjects from subject_list_totals
+      group by study_id, site_id, status, signed having sum(subjects) <> 0
+      order by study_id, site_id, status, signed`.execute(db);
+    const listFromFacts = await sql<Record<string, unknown>>`
+      select study_id, site_id, status, signature_state = 'signed' as signed, count(*)::int as subjects
+      from subject_facts group by study_id, site_id, status, signature_state = 'signed'
+      order by study_id, site_id, status, signed`.execute(db);
     return {
-      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows },
-      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows },
+      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows, list: listFromTotals.rows },
+      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows, list: listFromFacts.rows },
     };
   }
 
@@ -409,6 +417,11 @@ describeWithDatabase('the read model', (database) => {
           .select(sql<number>`count(*)::int`.as('n'))
           .executeTakeFirstOrThrow();
         expect(rows.n).toBe(compacted.totals.groups.length);
+        const listRows = await database()
+          .db.selectFrom('subject_list_totals')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow();
+        expect(listRows.n).toBe(compacted.totals.list.length);
       }),
       {
         numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

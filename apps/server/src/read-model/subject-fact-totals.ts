@@ -2,9 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * The read model's totals (`subject_fact_totals`, `consent_month_totals`): sums of the facts per
- * group of subjects, which the dashboard and the subject-info popup read instead of every
- * subject's row (docs/decisions/subject-fact-totals.md).
+ * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `subject_list_totals`):
+ * sums of the facts per group of subjects, which the dashboard, the subject-info popup and the
+ * subject list's pager read instead of every subject's row (docs/decisions/subject-fact-totals.md).
  *
  * A trigger on `subject_facts` appends a delta row for every change (the old values out, the new
  * in), so a group's total is always the sum of its rows, in every transaction's view. Writers only
@@ -37,6 +37,12 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     insert into consent_month_totals
     select study_id, site_id, consent_month, sum(subjects) from gone
     group by study_id, site_id, consent_month
+    having sum(subjects) <> 0`.execute(db);
+  await sql`
+    with gone as (delete from subject_list_totals returning *)
+    insert into subject_list_totals (study_id, site_id, status, signed, subjects)
+    select study_id, site_id, status, signed, sum(subjects) from gone
+    group by study_id, site_id, status, signed
     having sum(subjects) <> 0`.execute(db);
 }
 

@@ -230,9 +230,9 @@ function sorted(query: ListQuery, filter: SubjectListFilter, orders: SortOrders)
 
 /**
  * How many subjects the filter keeps (the pager's total, the download's row count). A filter on
- * the status alone (or none) is answered from the read model's totals (`subject_fact_totals`, a few
- * rows per site and group): the list's usual views then count without touching every subject.
- * Any other filter counts the filtered facts rows.
+ * the status and the signature (or none) is answered from the list's totals (`subject_list_totals`,
+ * a few rows per site): the list's usual views then count without touching every subject.
+ * A search or a period counts the filtered facts rows (see below).
  */
 async function countOf(
   db: Kysely<Database>,
@@ -242,13 +242,14 @@ async function countOf(
   today: string,
 ): Promise<number> {
   const { start, end } = filterPeriod(filter, today);
-  if (!start && !end && filter.signature === 'all' && !filter.search) {
+  if (!start && !end && !filter.search) {
     let totals = db
-      .selectFrom('subject_fact_totals')
+      .selectFrom('subject_list_totals')
       .select(sql<number>`coalesce(sum(subjects), 0)`.as('total'))
       .where('study_id', '=', studyId);
     if (sites !== 'all') totals = totals.where('site_id', 'in', [...sites]);
     if (filter.status !== 'all') totals = totals.where('status', '=', subjectStatusOfValue[filter.status]);
+    if (filter.signature !== 'all') totals = totals.where('signed', '=', filter.signature === 'true');
     return Number((await totals.executeTakeFirstOrThrow()).total);
   }
   const row = await filteredQuery(db, studyId, sites, filter, today)
