@@ -249,6 +249,8 @@ export interface SubjectFactsTable {
   site_code: string;
   screening_number: string;
   initials: string;
+  /** Screening number, randomization number and initials lowercased, one a line: the list's search. */
+  search_text: string;
   status: SubjectStatus;
   consent_date: string;
   registered_on: string;

@@ -28,6 +28,18 @@ export function visitPlaceOf(definition: StudyDefinition, visitKey: string | nul
   return index === -1 ? definition.visits.length + 1 : index + 1;
 }
 
+/**
+ * What the list's search looks in, lowercased once here instead of per row and request: the
+ * screening number, the randomization number and the initials, one a line (a search holding a
+ * line break is not looked up in it, so a match never spans two of them). The list lowercases the
+ * searched text the same way (`toLowerCase`).
+ */
+export function searchTextOf(subject: SubjectFacts): string {
+  return [subject.screeningNumber, subject.randomizationNumber ?? '', subject.initials]
+    .map((text) => text.toLowerCase())
+    .join('\n');
+}
+
 export function readModelRowsOf(
   subject: SubjectFacts,
   studyId: number,
@@ -60,6 +72,7 @@ export function readModelRowsOf(
       site_code: subject.siteCode,
       screening_number: subject.screeningNumber,
       initials: subject.initials,
+      search_text: searchTextOf(subject),
       status: subject.status,
       consent_date: subject.consentDate,
       registered_on: todayInKorea(subject.registeredAt),

@@ -399,6 +399,9 @@ describeWithDatabase('subject list, export and delete API', (database) => {
     const bySiteName = await rowsOf('dm', `search=${encodeURIComponent('새봄')}`);
     expect(ids(bySiteName)).toEqual(ids(bySiteCode));
     expect(await rowsOf('pi', 'search=no-such-subject')).toEqual([]);
+    // The fields are searched one at a time: a search spanning two of them finds nothing.
+    const spanning = encodeURIComponent(`${ongoing.subjectId}\n${ongoing.registrationNumber}`);
+    expect(await rowsOf('pi', `search=${spanning}`)).toEqual([]);
   });
 
   it('sorts by any column, both ways, empty cells last', async () => {

@@ -11,6 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('site_code', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('last_visit_order', 'integer')
     .addColumn('unresolved_query_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('search_text', 'text', (col) => col.notNull().defaultTo(''))
     .execute();
   // Filled here from what the rows already hold, as readModelRowsOf computes them: a place in the
   // study's newest definition (1-based; a key it does not list after every listed one).
@@ -18,6 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     update subject_facts f set
       site_code = (select sites.code from sites where sites.id = f.site_id),
       unresolved_query_count = f.open_query_count + f.answered_query_count,
+      search_text = lower(f.screening_number) || E'\n' || lower(coalesce(f.randomization_number, ''))
+        || E'\n' || lower(f.initials),
       last_visit_order = case when f.last_visit_key is null then null else (
         select coalesce(
           (select visit.place::int
@@ -41,6 +44,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     (study_id, status, age desc nulls last, screening_number collate "C", subject_id)`.execute(db);
   await sql`create index subject_facts_study_site_code_idx on subject_facts
     (study_id, site_code collate "C", screening_number collate "C", subject_id)`.execute(db);
+
+  // A search is a substring of the screening number, randomization number or initials, which no
+  // index orders and no total holds: it is counted over the study's subjects. The stored lowercase
+  // text (`search_text`) and this covering index make that an index-only scan of a few narrow
+  // pages (~30 at 5,000 subjects instead of the table's ~150) with one strpos per subject.
+  await sql`create index subject_facts_study_search_idx on subject_facts
+    (study_id) include (site_id, search_text)`.execute(db);
 
   // The list's total for a status and a signature filter: subjects per site, status and signed or
   // not, as append-only deltas like `subject_fact_totals` (docs/decisions/subject-fact-totals.md).
