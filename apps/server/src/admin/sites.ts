@@ -1,5 +1,5 @@
 import type { AdminStudy, SiteRequest, SiteSummary } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -70,6 +70,45 @@ export async function createSite(
   }
 }
 
+/**
+ * The read model copies the site code (the subject list sorts by it): a new code reaches the site's
+ * subjects' rows in the rename's transaction. A save or a registration at the site writes its
+ * subject's row with the code it read, so they are made to wait first — saves for their subject's
+ * row lock (every save takes it), registrations for the site's screening-number counter (every
+ * registration takes it; created here if the site has none yet) — and the rows rewritten below are
+ * the last written with the old code; those that come after read the new one.
+ */
+async function carrySiteCodeToReadModel(
+  trx: Transaction<Database>,
+  studyId: number,
+  siteId: number,
+  code: string,
+): Promise<void> {
+  // In id order, as the rebuild's batches take them: two lockers of many subjects cannot deadlock.
+  await trx
+    .selectFrom('subjects')
+    .select('id')
+    .where('site_id', '=', siteId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  await trx
+    .insertInto('subject_number_counters')
+    .values({ study_id: studyId, site_id: siteId, last_number: 0 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['study_id', 'site_id'])
+        .doUpdateSet((eb) => ({ last_number: eb.ref('subject_number_counters.last_number') })),
+    )
+    .execute();
+  await trx
+    .updateTable('subject_facts')
+    .set({ site_code: code })
+    .where('site_id', '=', siteId)
+    .where('site_code', '<>', code)
+    .execute();
+}
+
 export async function updateSite(
   db: Kysely<Database>,
   actor: AuditActor,
@@ -92,6 +131,7 @@ export async function updateSite(
         .where('id', '=', siteId)
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (after.code !== before.code) await carrySiteCodeToReadModel(trx, studyId, siteId, after.code);
       await recordAudit(trx, actor, {
         type: 'site.updated',
         entityType: 'site',

@@ -27,6 +27,7 @@ export interface Database {
   subject_fact_totals: SubjectFactTotalsTable;
   consent_month_totals: ConsentMonthTotalsTable;
   visit_alarm_totals: VisitAlarmTotalsTable;
+  subject_list_totals: SubjectListTotalsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
   subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
@@ -245,8 +246,12 @@ export interface SubjectFactsTable {
   subject_id: number;
   study_id: number;
   site_id: number;
+  /** The site's code, copied so the list's site sort has an index (kept by updateSite on a rename). */
+  site_code: string;
   screening_number: string;
   initials: string;
+  /** Screening number, randomization number and initials lowercased, one a line: the list's search. */
+  search_text: string;
   status: SubjectStatus;
   consent_date: string;
   registered_on: string;
@@ -258,10 +263,14 @@ export interface SubjectFactsTable {
   first_visit_date: string | null;
   last_visit_key: string | null;
   last_visit_date: string | null;
+  /** The last visit's place in the current definition (1-based; unknown keys after all): the list's sort. */
+  last_visit_order: number | null;
   adverse_event_count: number;
   serious_adverse_event_count: number;
   open_query_count: number;
   answered_query_count: number;
+  /** open + answered: the list's "unresolved queries" column, stored so its sort has an index. */
+  unresolved_query_count: number;
   manual_open_query_count: number;
   manual_answered_query_count: number;
   signature_state: 'none' | 'signed' | 'invalidated';
@@ -329,6 +338,18 @@ export interface VisitAlarmTotalsTable {
   earliest_date: string | null;
   latest_date: string | null;
   windows: number;
+}
+
+/**
+ * Subjects per site, status and signed or not, as deltas like `subject_fact_totals` (migration
+ * 2026-11-30T1300): the subject list's total for a status or signature filter.
+ */
+export interface SubjectListTotalsTable {
+  study_id: number;
+  site_id: number;
+  status: SubjectStatus;
+  signed: boolean;
+  subjects: number;
 }
 
 /** The read model's scheduled visits with a window (alarms are computed from these in SQL). */

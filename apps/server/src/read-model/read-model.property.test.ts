@@ -377,9 +377,27 @@ describeWithDatabase('the read model', (database) => {
         select study_id, site_id, 'pending', earliest_date, latest_date
         from subject_visit_windows where actual_date is null and subject_status = 'ongoing'
       ) w group by ${alarmKey} order by ${alarmKey}`.execute(db);
+    const listFromTotals = await sql<Record<string, unknown>>`
+      select study_id, site_id, status, signed, sum(subjects)::int as subjects from subject_list_totals
+      group by study_id, site_id, status, signed having sum(subjects) <> 0
+      order by study_id, site_id, status, signed`.execute(db);
+    const listFromFacts = await sql<Record<string, unknown>>`
+      select study_id, site_id, status, signature_state = 'signed' as signed, count(*)::int as subjects
+      from subject_facts group by study_id, site_id, status, signature_state = 'signed'
+      order by study_id, site_id, status, signed`.execute(db);
     return {
-      totals: { groups: fromTotals.rows, months: monthsFromTotals.rows, alarms: alarmsFromTotals.rows },
-      recounted: { groups: fromFacts.rows, months: monthsFromFacts.rows, alarms: alarmsFromWindows.rows },
+      totals: {
+        groups: fromTotals.rows,
+        months: monthsFromTotals.rows,
+        alarms: alarmsFromTotals.rows,
+        list: listFromTotals.rows,
+      },
+      recounted: {
+        groups: fromFacts.rows,
+        months: monthsFromFacts.rows,
+        alarms: alarmsFromWindows.rows,
+        list: listFromFacts.rows,
+      },
     };
   }
 
@@ -428,6 +446,11 @@ describeWithDatabase('the read model', (database) => {
           .select(sql<number>`count(*)::int`.as('n'))
           .executeTakeFirstOrThrow();
         expect(alarmRows.n).toBe(compacted.totals.alarms.length);
+        const listRows = await database()
+          .db.selectFrom('subject_list_totals')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow();
+        expect(listRows.n).toBe(compacted.totals.list.length);
       }),
       {
         numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

@@ -16,6 +16,30 @@ export interface SubjectReadModelRows {
   visits: SubjectVisitRow[];
 }
 
+/**
+ * A visit's place in the definition (1-based), as the list sorts the last visit: a key the
+ * definition no longer lists after every listed one, no visit null. Stored rather than computed
+ * per request so the sort has an index; publishing a version that reorders the visits rebuilds
+ * the study's read model (publishStudyDefinition), so the stored places follow the definition.
+ */
+export function visitPlaceOf(definition: StudyDefinition, visitKey: string | null): number | null {
+  if (visitKey === null) return null;
+  const index = definition.visits.findIndex((visit) => visit.key === visitKey);
+  return index === -1 ? definition.visits.length + 1 : index + 1;
+}
+
+/**
+ * What the list's search looks in, lowercased once here instead of per row and request: the
+ * screening number, the randomization number and the initials, one a line (a search holding a
+ * line break is not looked up in it, so a match never spans two of them). The list lowercases the
+ * searched text the same way (`toLowerCase`).
+ */
+export function searchTextOf(subject: SubjectFacts): string {
+  return [subject.screeningNumber, subject.randomizationNumber ?? '', subject.initials]
+    .map((text) => text.toLowerCase())
+    .join('\n');
+}
+
 export function readModelRowsOf(
   subject: SubjectFacts,
   studyId: number,
@@ -45,8 +69,10 @@ export function readModelRowsOf(
       subject_id: subject.id,
       study_id: studyId,
       site_id: subject.siteId,
+      site_code: subject.siteCode,
       screening_number: subject.screeningNumber,
       initials: subject.initials,
+      search_text: searchTextOf(subject),
       status: subject.status,
       consent_date: subject.consentDate,
       registered_on: todayInKorea(subject.registeredAt),
@@ -58,10 +84,12 @@ export function readModelRowsOf(
       first_visit_date: subject.firstVisit?.date ?? null,
       last_visit_key: subject.lastVisit?.visitKey ?? null,
       last_visit_date: subject.lastVisit?.date ?? null,
+      last_visit_order: visitPlaceOf(definition, subject.lastVisit?.visitKey ?? null),
       adverse_event_count: subject.adverseEventCount,
       serious_adverse_event_count: subject.seriousAdverseEventCount,
       open_query_count: subject.openQueryCount,
       answered_query_count: subject.answeredQueryCount,
+      unresolved_query_count: subject.openQueryCount + subject.answeredQueryCount,
       manual_open_query_count: subject.manualOpenQueryCount,
       manual_answered_query_count: subject.manualAnsweredQueryCount,
       signature_state: subject.signature,

@@ -2,16 +2,16 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`):
- * sums of the facts per group of subjects, and of the visit windows that raise alarms, which the
- * dashboard, the subject-info popup and the alarm list read instead of every subject's or window's
- * row (docs/decisions/subject-fact-totals.md).
+ * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`,
+ * `subject_list_totals`): sums of the facts per group of subjects, and of the visit windows that
+ * raise alarms, which the dashboard, the subject-info popup, the alarm list and the subject list's
+ * pager read instead of every subject's or window's row (docs/decisions/subject-fact-totals.md).
  *
  * Triggers on `subject_facts` and `subject_visit_windows` append a delta row for every change (the
  * old values out, the new in), so a group's total is always the sum of its rows, in every
- * transaction's view. Writers only
- * insert: no save waits for another on a total. Left alone, the deltas would pile up and reading
- * the totals would grow with the number of writes; compacting folds each group's rows into one.
+ * transaction's view. Writers only insert: no save waits for another on a total. Left alone, the
+ * deltas would pile up and reading the totals would grow with the number of writes; compacting
+ * folds each group's rows into one.
  */
 
 /** How often each server process folds the deltas: a few thousand rows at most pile up in between. */
@@ -46,6 +46,12 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     select study_id, site_id, kind, earliest_date, latest_date, sum(windows) from gone
     group by study_id, site_id, kind, earliest_date, latest_date
     having sum(windows) <> 0`.execute(db);
+  await sql`
+    with gone as (delete from subject_list_totals returning *)
+    insert into subject_list_totals (study_id, site_id, status, signed, subjects)
+    select study_id, site_id, status, signed, sum(subjects) from gone
+    group by study_id, site_id, status, signed
+    having sum(subjects) <> 0`.execute(db);
 }
 
 /**

@@ -362,6 +362,30 @@ describeWithDatabase('subject list, export and delete API', (database) => {
     expect((await rowsOf('pi', 'range=all')).length).toBe((await rowsOf('pi')).length);
   });
 
+  it("shows and sorts by a site's new code once the site is renamed", async () => {
+    // The read model copies the site code (the site sort has an index on it): a rename reaches it.
+    const site = (await as('admin', 'GET', '/api/admin/studies'))
+      .json()
+      .studies.find((study: { id: number }) => study.id === studyId)
+      .sites.find((entry: { id: number }) => entry.id === site2);
+    const rename = (code: string) =>
+      as('admin', 'PUT', `/api/admin/studies/${studyId}/sites/${site2}`, {
+        code,
+        name: site.name,
+        institutionNumber: site.institutionNumber,
+      });
+    expect((await rename('AAA-2Y')).statusCode).toBe(200);
+    const renamed = await rowsOf('dm', 'sort=site&order=asc');
+    const ofSite2 = renamed.filter((row) => row.siteId === site2);
+    expect(ofSite2.length).toBeGreaterThan(0);
+    for (const row of ofSite2) expect(row.site).toBe('AAA-2Y');
+    // First now: 'AAA-2Y' sorts before every other code.
+    expect(renamed.slice(0, ofSite2.length).map((row) => row.siteId)).toEqual(ofSite2.map(() => site2));
+    expect((await rename(site.code)).statusCode).toBe(200);
+    for (const row of (await rowsOf('dm')).filter((entry) => entry.siteId === site2))
+      expect(row.site).toBe(site.code);
+  });
+
   it('searches screening numbers, randomization numbers, initials and sites, ignoring case', async () => {
     const ongoing = (await rowsOf('pi', `search=${subjects.ongoing.subjectId}`))[0] as Row;
     expect(ids(await rowsOf('pi', `search=${subjects.ongoing.subjectId.toLowerCase()}`))).toEqual([
@@ -375,6 +399,9 @@ describeWithDatabase('subject list, export and delete API', (database) => {
     const bySiteName = await rowsOf('dm', `search=${encodeURIComponent('새봄')}`);
     expect(ids(bySiteName)).toEqual(ids(bySiteCode));
     expect(await rowsOf('pi', 'search=no-such-subject')).toEqual([]);
+    // The fields are searched one at a time: a search spanning two of them finds nothing.
+    const spanning = encodeURIComponent(`${ongoing.subjectId}\n${ongoing.registrationNumber}`);
+    expect(await rowsOf('pi', `search=${spanning}`)).toEqual([]);
   });
 
   it('sorts by any column, both ways, empty cells last', async () => {

@@ -27,23 +27,18 @@ import { subjectFactCodes } from './subject-facts.ts';
  * list filters, sorts, counts and pages in SQL: a page costs the same at 30 subjects as at 5,000.
  */
 
-/** How the coded columns sort: by their place in the definition (code lists, visits), not by label. */
+/**
+ * How the coded columns sort: by their place in the definition's code lists, not by label. (The
+ * last visit's place is stored in the read model, `last_visit_order`.)
+ */
 interface SortOrders {
   gender: Code[];
   screeningFailureReason: Code[];
   dropoutReason: Code[];
-  visits: string[];
 }
 
-type ListRow = SubjectFactsRow & { site_code: string };
+type ListRow = SubjectFactsRow;
 type ListQuery = SelectQueryBuilder<Database & { f: SubjectFactsRow }, 'f', ListRow>;
-
-/**
- * The subject's site code as a subquery rather than a join: PostgreSQL evaluates it only for the
- * rows a page returns (after the sort and the limit), and counting needs no site at all — a join
- * would touch every filtered subject's site, a cost that grows with the trial.
- */
-const siteCodeOfSubject = sql<string>`(select sites.code from sites where sites.id = f.site_id)`;
 
 function coded(codes: Code[], code: string | null): CodedValue | null {
   if (code === null) return null;
@@ -121,6 +116,9 @@ function rankOf(column: RawBuilder<unknown>, codes: readonly string[]): RawBuild
 /**
  * The SQL value a column sorts by. Text compares by code point (`collate "C"`), as the screen's
  * strings do; coded columns by their place in the definition; the status in workflow order.
+ * The sorts people use on a large trial are plain columns of the read model with an index that
+ * matches the whole ORDER BY (migration 2026-11-30T1300): the page is read off the index instead
+ * of sorting every filtered subject.
  */
 function sortExpression(key: SubjectListSortKey, orders: SortOrders): RawBuilder<unknown> {
   const codes = (list: readonly Code[]) => list.map((code) => code.code);
@@ -128,7 +126,7 @@ function sortExpression(key: SubjectListSortKey, orders: SortOrders): RawBuilder
     case 'subjectId':
       return sql`f.screening_number collate "C"`;
     case 'site':
-      return sql`${siteCodeOfSubject} collate "C"`;
+      return sql`f.site_code collate "C"`;
     case 'registrationNumber':
       return sql`f.randomization_number collate "C"`;
     case 'status':
@@ -144,13 +142,13 @@ function sortExpression(key: SubjectListSortKey, orders: SortOrders): RawBuilder
     case 'firstVisitDate':
       return sql`f.first_visit_date`;
     case 'lastVisitDate':
-      return rankOf(sql`f.last_visit_key`, orders.visits);
+      return sql`f.last_visit_order`;
     case 'lastVisitDateActual':
       return sql`f.last_visit_date`;
     case 'adverseReaction':
       return sql`f.adverse_event_count`;
     case 'unresolvedQuery':
-      return sql`(f.open_query_count + f.answered_query_count)`;
+      return sql`f.unresolved_query_count`;
     case 'initialSignature':
       // 'done' before 'pending', as the column's values compare.
       return sql`case when f.signature_state = 'signed' then 0 else 1 end`;
@@ -178,8 +176,8 @@ async function listContext(
   const current = await currentStudyDefinition(db, studyId);
   const definition = current?.definition ?? null;
   const orders: SortOrders = definition
-    ? { ...subjectFactCodes(definition), visits: definition.visits.map((visit) => visit.key) }
-    : { gender: [], screeningFailureReason: [], dropoutReason: [], visits: [] };
+    ? subjectFactCodes(definition)
+    : { gender: [], screeningFailureReason: [], dropoutReason: [] };
   return { studyCode: study.code, definition, orders, sites: siteScope(principal, 'subject.read', studyId) };
 }
 
@@ -194,7 +192,6 @@ function filteredQuery(
   let query = db
     .selectFrom('subject_facts as f')
     .selectAll('f')
-    .select(siteCodeOfSubject.as('site_code'))
     .where('f.study_id', '=', studyId) as unknown as ListQuery;
   if (sites !== 'all') query = query.where('f.site_id', 'in', [...sites]);
   const { start, end } = filterPeriod(filter, today);
@@ -210,9 +207,11 @@ function filteredQuery(
     const contains = (column: RawBuilder<unknown>) => sql<boolean>`strpos(lower(${column}), ${needle}) > 0`;
     query = query.where((eb) =>
       eb.or([
-        contains(sql`f.screening_number`),
-        contains(sql`coalesce(f.randomization_number, '')`),
-        contains(sql`f.initials`),
+        // The screening number, randomization number and initials, stored lowercased one a line
+        // (`search_text`): one strpos per subject instead of three lower() and strpos, and a
+        // count that reads only a narrow covering index. A line break in the search could only
+        // match across two of them, never inside one: no subject matches it there.
+        needle.includes('\n') ? sql<boolean>`false` : sql<boolean>`strpos(f.search_text, ${needle}) > 0`,
         // The study's sites whose code or name holds the text: a few rows, looked up once.
         sql<boolean>`f.site_id in (select sites.id from sites where sites.study_id = ${studyId}
           and (${contains(sql`sites.code`)} or ${contains(sql`sites.name`)}))`,
@@ -233,9 +232,12 @@ function sorted(query: ListQuery, filter: SubjectListFilter, orders: SortOrders)
 
 /**
  * How many subjects the filter keeps (the pager's total, the download's row count). A filter on
- * the status alone (or none) is answered from the read model's totals (`subject_fact_totals`, a few
- * rows per site and group): the list's usual views then count without touching every subject.
- * Any other filter counts the filtered facts rows.
+ * the status and the signature (or none) is answered from the list's totals (`subject_list_totals`,
+ * a few rows per site): the list's usual views then count without touching every subject.
+ * A search or a period counts the filtered facts rows: a substring or a period ending today can
+ * have no stored total. A search and a consent or registration period do it as an index-only scan
+ * (the covering index over `search_text`, the date's index), about a millisecond at 5,000 subjects
+ * (docs/decisions/subject-fact-totals.md); a period of the visit dates reads the table.
  */
 async function countOf(
   db: Kysely<Database>,
@@ -245,13 +247,14 @@ async function countOf(
   today: string,
 ): Promise<number> {
   const { start, end } = filterPeriod(filter, today);
-  if (!start && !end && filter.signature === 'all' && !filter.search) {
+  if (!start && !end && !filter.search) {
     let totals = db
-      .selectFrom('subject_fact_totals')
+      .selectFrom('subject_list_totals')
       .select(sql<number>`coalesce(sum(subjects), 0)`.as('total'))
       .where('study_id', '=', studyId);
     if (sites !== 'all') totals = totals.where('site_id', 'in', [...sites]);
     if (filter.status !== 'all') totals = totals.where('status', '=', subjectStatusOfValue[filter.status]);
+    if (filter.signature !== 'all') totals = totals.where('signed', '=', filter.signature === 'true');
     return Number((await totals.executeTakeFirstOrThrow()).total);
   }
   const row = await filteredQuery(db, studyId, sites, filter, today)
@@ -335,7 +338,6 @@ export async function* allSubjectRows(
     const rows = (await db
       .selectFrom('subject_facts as f')
       .selectAll('f')
-      .select(siteCodeOfSubject.as('site_code'))
       .where('f.subject_id', 'in', chunk)
       .execute()) as ListRow[];
     const rowOf = new Map(rows.map((row) => [row.subject_id, row]));
