@@ -80,7 +80,11 @@ export async function buildBenchStudy(db: Kysely<Database>, input: BuildInput): 
   }
   const copySeconds = seconds(started);
   // The bulk loader writes around the commands, which keep the read model current: rebuild it.
+  // Statistics first, as autovacuum would have taken them during such a load on a live database:
+  // without them the rebuild's reads are planned for the tables' size before the copies (a fresh
+  // 5,000-subject study rebuilt in ~550 s instead of ~20 s).
   started = performance.now();
+  await sql`analyze`.execute(db);
   await rebuildReadModel(db);
   const readModelSeconds = seconds(started);
   // What autovacuum does on a live database after such growth (its insert threshold triggers both):
