@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SiteRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 
 export function presentSite(site: Pick<SiteRow, 'id' | 'code' | 'name' | 'institution_number'>): SiteSummary {
   return { id: site.id, code: site.code, name: site.name, institutionNumber: site.institution_number };
@@ -84,14 +85,7 @@ async function carrySiteCodeToReadModel(
   siteId: number,
   code: string,
 ): Promise<void> {
-  // In id order, as the rebuild's batches take them: two lockers of many subjects cannot deadlock.
-  await trx
-    .selectFrom('subjects')
-    .select('id')
-    .where('site_id', '=', siteId)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  await lockSubjectsInIdOrder(trx, { siteId });
   await trx
     .insertInto('subject_number_counters')
     .values({ study_id: studyId, site_id: siteId, last_number: 0 })

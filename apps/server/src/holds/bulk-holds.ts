@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { HOLD_PERMISSION, holdInForceOn, subjectTargetOf } from './hold-targets.ts';
 import { markHoldLifted } from './lift-hold.ts';
@@ -38,14 +39,7 @@ export async function bulkHoldAction(
       );
       targets.push(subjectTargetOf(studyId, subject.site_id, subject.id));
     }
-    // Subjects in id order, as every other writer locks them.
-    await trx
-      .selectFrom('subjects')
-      .select('id')
-      .where('id', 'in', subjectPks)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    await lockSubjectsInIdOrder(trx, { ids: subjectPks });
     const refused: number[] = [];
     for (const target of targets) {
       const held = (await holdInForceOn(trx, target, request.kind)) !== undefined;

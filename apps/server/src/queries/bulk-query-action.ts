@@ -9,6 +9,7 @@ import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { refreshAfterQueryChange } from '../subjects/form-data.ts';
+import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { applyActionInTransaction, failingChecksOf, keyOfQuery } from './act-on-query.ts';
 import { findQueryInScope, mayAct } from './query-access.ts';
 import { applyQueryAction } from './query-workflow.ts';
@@ -32,17 +33,11 @@ export async function bulkQueryAction(
   if (!current) throw new AppError(404, 'not_found');
   const ids = [...new Set(request.queryIds)].sort((a, b) => a - b);
   return inTransaction(db, async (trx) => {
-    // Subjects first, in id order (as saves lock them), then the queries.
+    // Subjects first (as saves lock them), then the queries.
     const seen: QueryRow[] = [];
     for (const id of ids) seen.push(await findQueryInScope(trx, principal, studyId, id));
     const subjectIds = [...new Set(seen.map((query) => query.subject_id))].sort((a, b) => a - b);
-    await trx
-      .selectFrom('subjects')
-      .select('id')
-      .where('id', 'in', subjectIds)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    await lockSubjectsInIdOrder(trx, { ids: subjectIds });
     const queries: QueryRow[] = [];
     for (const id of ids)
       queries.push(await findQueryInScope(trx, principal, studyId, id, { forUpdate: true }));

@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
@@ -92,7 +93,7 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
       const batch = ids.slice(start, start + BATCH_SIZE);
       await inTransaction(db, async (trx) => {
         // Writers of these subjects wait, so no save lands between reading and storing its facts.
-        await trx.selectFrom('subjects').select('id').where('id', 'in', batch).forUpdate().execute();
+        await lockSubjectsInIdOrder(trx, { ids: batch });
         const rows = definition ? await computeReadModelRows(trx, studyId, definition, batch) : [];
         await storeBatch(trx, batch, rows);
       });
