@@ -269,8 +269,6 @@ export interface SubjectFactsTable {
   serious_adverse_event_count: number;
   open_query_count: number;
   answered_query_count: number;
-  /** open + answered: the list's "unresolved queries" column, stored so its sort has an index. */
-  unresolved_query_count: number;
   manual_open_query_count: number;
   manual_answered_query_count: number;
   signature_state: 'none' | 'signed' | 'invalidated';

@@ -89,7 +89,6 @@ export function readModelRowsOf(
       serious_adverse_event_count: subject.seriousAdverseEventCount,
       open_query_count: subject.openQueryCount,
       answered_query_count: subject.answeredQueryCount,
-      unresolved_query_count: subject.openQueryCount + subject.answeredQueryCount,
       manual_open_query_count: subject.manualOpenQueryCount,
       manual_answered_query_count: subject.manualAnsweredQueryCount,
       signature_state: subject.signature,

@@ -148,7 +148,8 @@ function sortExpression(key: SubjectListSortKey, orders: SortOrders): RawBuilder
     case 'adverseReaction':
       return sql`f.adverse_event_count`;
     case 'unresolvedQuery':
-      return sql`f.unresolved_query_count`;
+      // The expression the index of migration 2026-11-30T1400 is built on, written the same way.
+      return sql`(f.open_query_count + f.answered_query_count)`;
     case 'initialSignature':
       // 'done' before 'pending', as the column's values compare.
       return sql`case when f.signature_state = 'signed' then 0 else 1 end`;
