@@ -18,7 +18,7 @@ import { compactSubjectFactTotals } from './subject-fact-totals.ts';
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '6';
+export const READ_MODEL_VERSION = '7';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 

@@ -13,23 +13,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('unresolved_query_count', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('search_text', 'text', (col) => col.notNull().defaultTo(''))
     .execute();
-  // Filled here from what the rows already hold, as readModelRowsOf computes them: a place in the
-  // study's newest definition (1-based; a key it does not list after every listed one).
-  await sql`
-    update subject_facts f set
-      site_code = (select sites.code from sites where sites.id = f.site_id),
-      unresolved_query_count = f.open_query_count + f.answered_query_count,
-      search_text = lower(f.screening_number) || E'\n' || lower(coalesce(f.randomization_number, ''))
-        || E'\n' || lower(f.initials),
-      last_visit_order = case when f.last_visit_key is null then null else (
-        select coalesce(
-          (select visit.place::int
-           from jsonb_array_elements(newest.definition -> 'visits') with ordinality as visit(body, place)
-           where visit.body ->> 'key' = f.last_visit_key),
-          jsonb_array_length(newest.definition -> 'visits') + 1)
-        from study_definitions newest where newest.study_id = f.study_id order by newest.id desc limit 1) end`.execute(
-    db,
-  );
+  // (READ_MODEL_VERSION 7 fills them at the next start, from `readModelRowsOf` like every other
+  // column of the read model.)
 
   // Each index matches its ORDER BY exactly (empty cells last, ties by screening number by code
   // point, then id), so the page is read off the index and the scan stops after it. A backward scan
