@@ -70,10 +70,12 @@ export async function storeSubjectRows(
     return;
   }
   const { subject_id: _, ...changes } = rows.facts;
-  // The visits' rows ride along as data-modifying CTEs of the facts' upsert: every save pays for
-  // each round trip here. Visits the definition no longer schedules go; the others are inserted or
-  // updated where they differ (different keys, so the two parts cannot collide).
+  // The visits' and windows' rows ride along as data-modifying CTEs of the facts' upsert: every save
+  // pays for each round trip here. For each, the keys the definition no longer lists go, and the
+  // others are inserted or updated where they differ (different keys, so the two parts of a table
+  // cannot collide).
   const visitKeys = rows.visits.map((visit) => visit.visit_key);
+  const windowKeys = rows.windows.map((window) => window.visit_key);
   const withVisitsGone = trx.with('visits_gone', (db) => {
     const gone = db.deleteFrom('subject_visits').where('subject_id', '=', subjectId);
     return visitKeys.length > 0 ? gone.where('visit_key', 'not in', visitKeys) : gone;
@@ -103,7 +105,35 @@ export async function storeSubjectRows(
                 .where(sql<boolean>`(subject_visits.*) is distinct from (excluded.*)`),
             ),
         );
-  await withVisits
+  const withWindowsGone = withVisits.with('windows_gone', (db) => {
+    const gone = db.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId);
+    return windowKeys.length > 0 ? gone.where('visit_key', 'not in', windowKeys) : gone;
+  });
+  const withWindows =
+    rows.windows.length === 0
+      ? withWindowsGone
+      : withWindowsGone.with('windows_stored', (db) =>
+          db
+            .insertInto('subject_visit_windows')
+            .values(rows.windows)
+            .onConflict((conflict) =>
+              conflict
+                .columns(['subject_id', 'visit_key'])
+                .doUpdateSet((eb) => ({
+                  study_id: eb.ref('excluded.study_id'),
+                  site_id: eb.ref('excluded.site_id'),
+                  visit_order: eb.ref('excluded.visit_order'),
+                  screening_number: eb.ref('excluded.screening_number'),
+                  subject_status: eb.ref('excluded.subject_status'),
+                  actual_date: eb.ref('excluded.actual_date'),
+                  expected_date: eb.ref('excluded.expected_date'),
+                  earliest_date: eb.ref('excluded.earliest_date'),
+                  latest_date: eb.ref('excluded.latest_date'),
+                }))
+                .where(sql<boolean>`(subject_visit_windows.*) is distinct from (excluded.*)`),
+            ),
+        );
+  await withWindows
     .insertInto('subject_facts')
     .values(rows.facts)
     .onConflict((conflict) =>
@@ -111,39 +141,6 @@ export async function storeSubjectRows(
         .column('subject_id')
         .doUpdateSet(changes)
         .where(sql<boolean>`(subject_facts.*) is distinct from (excluded.*)`),
-    )
-    .execute();
-  const keys = rows.windows.map((window) => window.visit_key);
-  if (keys.length === 0) {
-    await trx.deleteFrom('subject_visit_windows').where('subject_id', '=', subjectId).execute();
-    return;
-  }
-  // One statement: the visits that no longer have a window go, the others are inserted or
-  // updated where they differ (the two parts touch different keys, so they cannot collide).
-  await trx
-    .with('gone', (db) =>
-      db
-        .deleteFrom('subject_visit_windows')
-        .where('subject_id', '=', subjectId)
-        .where('visit_key', 'not in', keys),
-    )
-    .insertInto('subject_visit_windows')
-    .values(rows.windows)
-    .onConflict((conflict) =>
-      conflict
-        .columns(['subject_id', 'visit_key'])
-        .doUpdateSet((eb) => ({
-          study_id: eb.ref('excluded.study_id'),
-          site_id: eb.ref('excluded.site_id'),
-          visit_order: eb.ref('excluded.visit_order'),
-          screening_number: eb.ref('excluded.screening_number'),
-          subject_status: eb.ref('excluded.subject_status'),
-          actual_date: eb.ref('excluded.actual_date'),
-          expected_date: eb.ref('excluded.expected_date'),
-          earliest_date: eb.ref('excluded.earliest_date'),
-          latest_date: eb.ref('excluded.latest_date'),
-        }))
-        .where(sql<boolean>`(subject_visit_windows.*) is distinct from (excluded.*)`),
     )
     .execute();
 }
