@@ -6,9 +6,8 @@ import type { SubjectWithSite } from '../subjects/subject-access.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Holds as the API shows them: with the site's code, the subject's number and the people's names. */
-export async function presentHolds(executor: Executor, ids: number[]): Promise<LiftedHoldOrInForce[]> {
-  if (ids.length === 0) return [];
-  const rows = await executor
+function presentableHolds(executor: Executor) {
+  return executor
     .selectFrom('holds')
     .leftJoin('sites', 'sites.id', 'holds.site_id')
     .leftJoin('subjects', 'subjects.id', 'holds.subject_id')
@@ -21,22 +20,26 @@ export async function presentHolds(executor: Executor, ids: number[]): Promise<L
       'placer.name as placed_by_name',
       'lifter.name as lifted_by_name',
     ])
-    .where('holds.id', 'in', ids)
-    .orderBy('holds.id')
-    .execute();
+    .orderBy('holds.id');
+}
+
+export async function presentHolds(executor: Executor, ids: number[]): Promise<LiftedHoldOrInForce[]> {
+  if (ids.length === 0) return [];
+  const rows = await presentableHolds(executor).where('holds.id', 'in', ids).execute();
   return rows.map((row) => presentHold(row));
 }
 
 type LiftedHoldOrInForce = HoldInForce & Partial<Pick<LiftedHold, 'liftedBy' | 'liftedAt' | 'liftReason'>>;
 
-function presentHold(
-  row: HoldRow & {
-    site_code: string | null;
-    screening_number: string | null;
-    placed_by_name: string;
-    lifted_by_name: string | null;
-  },
-): LiftedHoldOrInForce {
+/** A hold's row with the site's code, the subject's number and the people's names. */
+export type PresentableHold = HoldRow & {
+  site_code: string | null;
+  screening_number: string | null;
+  placed_by_name: string;
+  lifted_by_name: string | null;
+};
+
+export function presentHold(row: PresentableHold): LiftedHoldOrInForce {
   const hold: LiftedHoldOrInForce = {
     id: row.id,
     kind: row.kind,
@@ -65,26 +68,28 @@ export async function presentHoldById(executor: Executor, id: number): Promise<L
   return hold;
 }
 
+/**
+ * The holds in force over the subject (the study's, its site's, its own and its forms'), as a query
+ * to run or to nest in the caller's statement (`jsonArrayFrom`).
+ */
+export function holdsOverSubjectQuery(executor: Executor, subject: SubjectWithSite) {
+  return presentableHolds(executor)
+    .where('holds.study_id', '=', subject.study_id)
+    .where('holds.lifted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('holds.level', '=', 'study'),
+        eb.and([eb('holds.level', '=', 'site'), eb('holds.site_id', '=', subject.site_id)]),
+        eb('holds.subject_id', '=', subject.id),
+      ]),
+    );
+}
+
 /** The holds in force over the subject: the study's, its site's, its own and its forms'. */
 export async function holdsOverSubject(
   db: Kysely<Database>,
   subject: SubjectWithSite,
 ): Promise<HoldInForce[]> {
-  const rows = await db
-    .selectFrom('holds')
-    .select('id')
-    .where('study_id', '=', subject.study_id)
-    .where('lifted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('level', '=', 'study'),
-        eb.and([eb('level', '=', 'site'), eb('site_id', '=', subject.site_id)]),
-        eb('subject_id', '=', subject.id),
-      ]),
-    )
-    .execute();
-  return presentHolds(
-    db,
-    rows.map((row) => row.id),
-  );
+  const rows = await holdsOverSubjectQuery(db, subject).execute();
+  return rows.map((row) => presentHold(row));
 }

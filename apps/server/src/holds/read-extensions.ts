@@ -1,5 +1,6 @@
 import {
   type FormDataResponse,
+  type FormSdv,
   type Hold,
   type HoldInForce,
   type HoldMark,
@@ -13,7 +14,7 @@ import { type Kysely, sql } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { formStateOf, loadFormSdv, type StoredForm } from '../sdv/form-sdv.ts';
+import { formStateOf } from '../sdv/form-sdv.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
 import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCtes } from '../sdv/sdv-sql.ts';
@@ -47,17 +48,15 @@ type FormDataBase = Omit<FormDataResponse, 'holds' | 'sdv' | 'abilities'> & {
   abilities: Pick<FormDataResponse['abilities'], 'edit' | 'randomize' | 'openQuery'>;
 };
 
-export async function withFormHoldsAndSdv(
-  db: Kysely<Database>,
+export function withFormHoldsAndSdv(
   principal: Principal,
   subject: SubjectWithSite,
-  definition: StudyDefinition,
   base: FormDataBase,
-  /** The form's instance and entered values as the caller read them (the SDV needs them too). */
-  stored: StoredForm,
-): Promise<FormDataResponse> {
+  /** The holds in force over the subject and the form's SDV, read with the form's answer (subjects/form-queries.ts). */
+  read: { holds: HoldInForce[]; sdv: FormSdv },
+): FormDataResponse {
   const { visitKey, formKey } = base;
-  const holds = coveringForm(await holdsOverSubject(db, subject), visitKey, formKey);
+  const holds = coveringForm(read.holds, visitKey, formKey);
   const inForce = holds.map(asHold);
   const allows = (write: Parameters<typeof refuseUnderHolds>[0]) => refuseUnderHolds(write, inForce) === null;
   const scope = { studyId: subject.study_id, siteId: subject.site_id };
@@ -65,8 +64,7 @@ export async function withFormHoldsAndSdv(
   return {
     ...base,
     holds,
-    // The plan is read with the subject's rank, and only for a saved form.
-    sdv: await loadFormSdv(db, { definition, subject, visitKey, formKey, stored }),
+    sdv: read.sdv,
     abilities: {
       edit: base.abilities.edit && allows('form.save'),
       randomize: base.abilities.randomize && allows('subject.randomize'),

@@ -1,9 +1,7 @@
 import type { FormSdv, SdvFormState, SdvItem } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../db/schema.ts';
-import { sdvPlanOf, sdvPlanQuery } from './sdv-plan.ts';
 import { itemInPlan, type SdvPlanRule, verifiableItems } from './sdv-rules.ts';
 import { siteRankSql } from './sdv-sql.ts';
 
@@ -21,22 +19,6 @@ export async function subjectSiteRank(executor: Executor, subject: { id: number 
   return result.rows[0]?.rank ?? 0;
 }
 
-/** The subject's place at its site (`subjectSiteRank`) and its study's SDV plan, in one statement. */
-async function rankAndPlan(
-  executor: Executor,
-  subject: { id: number; study_id: number },
-): Promise<{ rank: number; plan: SdvPlanRule }> {
-  const row = await executor
-    .selectFrom('subjects')
-    .select([
-      sql<number>`${siteRankSql('subjects')}::int`.as('rank'),
-      jsonObjectFrom(sdvPlanQuery(executor, subject.study_id)).as('plan'),
-    ])
-    .where('subjects.id', '=', subject.id)
-    .executeTakeFirst();
-  return { rank: row?.rank ?? 0, plan: sdvPlanOf(row?.plan) };
-}
-
 export function formStateOf(planned: number, verified: number): SdvFormState {
   if (planned === 0) return 'notRequired';
   if (verified === 0) return 'notStarted';
@@ -45,13 +27,11 @@ export function formStateOf(planned: number, verified: number): SdvFormState {
 
 export interface FormSdvInput {
   definition: StudyDefinition;
-  /** The study's plan; without it, read with the subject's rank (one statement) when the form has data. */
-  plan?: SdvPlanRule;
-  subject: { id: number; study_id: number; site_id: number; created_at: Date };
+  /** The study's plan (`loadSdvPlan`). */
+  plan: SdvPlanRule;
+  subject: { id: number };
   visitKey: string;
   formKey: string;
-  /** The form's instance (null: none) and entered values, when the caller has them read already. */
-  stored?: StoredForm;
 }
 
 /** A form's instance id (null: never saved) and its entered values, as a caller read them. */
@@ -83,69 +63,51 @@ export interface MarkableForm {
   entered: MarkableItem[];
 }
 
-/**
- * A form's verifiable items as stored: which the definition allows to verify, which are entered, with
- * their values and marks — what the form's SDV shows and what the marking commands act on.
- */
-export async function loadMarkableForm(
-  executor: Executor,
+/** The SDV marks of a form instance with their verifier's name, as a query to run or to nest (`jsonArrayFrom`). */
+export function sdvMarksQuery(executor: Executor, instanceId: number) {
+  return executor
+    .selectFrom('sdv_marks')
+    .innerJoin('users', 'users.id', 'sdv_marks.verified_by')
+    .select([
+      'sdv_marks.item_key',
+      'sdv_marks.state',
+      'sdv_marks.verified_by',
+      'sdv_marks.verified_at',
+      'sdv_marks.changed_at',
+      'users.name',
+    ])
+    .where('sdv_marks.form_instance_id', '=', instanceId);
+}
+
+/** A mark as `sdvMarksQuery` reads it. */
+export interface SdvMarkWithVerifier {
+  item_key: string;
+  state: 'verified' | 'changed';
+  verified_by: number;
+  verified_at: Date;
+  changed_at: Date | null;
+  name: string;
+}
+
+/** A form's verifiable items from its stored instance and values and the instance's marks. */
+export function markableFormOf(
   definition: StudyDefinition,
-  subjectId: number,
   visitKey: string,
   formKey: string,
-  /** The instance and values the caller already has (the form screen): not read again. */
-  stored?: StoredForm,
-): Promise<MarkableForm> {
+  stored: StoredForm,
+  marks: SdvMarkWithVerifier[],
+): MarkableForm {
   const items = verifiableItems(definition, visitKey, formKey);
   const verifiable = new Set(items.map((item) => item.key));
-  const instance = stored
-    ? stored.instanceId === null
-      ? undefined
-      : { id: stored.instanceId }
-    : await executor
-        .selectFrom('form_instances')
-        .select('id')
-        .where('subject_id', '=', subjectId)
-        .where('visit_key', '=', visitKey)
-        .where('form_key', '=', formKey)
-        .executeTakeFirst();
-  if (!instance) return { instanceId: null, verifiable, entered: [] };
-  const values = stored
-    ? new Map(Object.entries(stored.values))
-    : new Map(
-        (
-          await executor
-            .selectFrom('item_values')
-            .select(['item_key', 'value'])
-            .where('form_instance_id', '=', instance.id)
-            .where('derived', '=', false)
-            .execute()
-        ).map((row) => [row.item_key, row.value]),
-      );
-  const marks = new Map(
-    (
-      await executor
-        .selectFrom('sdv_marks')
-        .innerJoin('users', 'users.id', 'sdv_marks.verified_by')
-        .select([
-          'sdv_marks.item_key',
-          'sdv_marks.state',
-          'sdv_marks.verified_by',
-          'sdv_marks.verified_at',
-          'sdv_marks.changed_at',
-          'users.name',
-        ])
-        .where('sdv_marks.form_instance_id', '=', instance.id)
-        .execute()
-    ).map((mark) => [mark.item_key, mark]),
-  );
+  if (stored.instanceId === null) return { instanceId: null, verifiable, entered: [] };
+  const markOf = new Map(marks.map((mark) => [mark.item_key, mark]));
   const entered = items
-    .filter((item) => values.has(item.key))
+    .filter((item) => Object.hasOwn(stored.values, item.key))
     .map((item): MarkableItem => {
-      const mark = marks.get(item.key);
+      const mark = markOf.get(item.key);
       return {
         key: item.key,
-        value: values.get(item.key),
+        value: stored.values[item.key],
         critical: item.critical,
         state: mark?.state ?? null,
         mark: mark
@@ -158,34 +120,63 @@ export async function loadMarkableForm(
           : null,
       };
     });
-  return { instanceId: instance.id, verifiable, entered };
+  return { instanceId: stored.instanceId, verifiable, entered };
 }
 
-export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
-  const { definition, subject, visitKey, formKey } = input;
-  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey, input.stored);
+/**
+ * A form's verifiable items as stored: which the definition allows to verify, which are entered, with
+ * their values and marks — what the form's SDV shows and what the marking commands act on.
+ */
+export async function loadMarkableForm(
+  executor: Executor,
+  definition: StudyDefinition,
+  subjectId: number,
+  visitKey: string,
+  formKey: string,
+): Promise<MarkableForm> {
+  const instance = await executor
+    .selectFrom('form_instances')
+    .select('id')
+    .where('subject_id', '=', subjectId)
+    .where('visit_key', '=', visitKey)
+    .where('form_key', '=', formKey)
+    .executeTakeFirst();
+  if (!instance) return markableFormOf(definition, visitKey, formKey, { instanceId: null, values: {} }, []);
+  const values = await executor
+    .selectFrom('item_values')
+    .select(['item_key', 'value'])
+    .where('form_instance_id', '=', instance.id)
+    .where('derived', '=', false)
+    .execute();
+  const marks = await sdvMarksQuery(executor, instance.id).execute();
+  return markableFormOf(
+    definition,
+    visitKey,
+    formKey,
+    { instanceId: instance.id, values: Object.fromEntries(values.map((row) => [row.item_key, row.value])) },
+    marks,
+  );
+}
+
+/** The form's SDV: each entered verifiable item with its mark and whether the plan counts it for the subject's rank. */
+export function formSdvOf(form: MarkableForm, plan: SdvPlanRule, rank: number): FormSdv {
   const items: Record<string, SdvItem> = {};
   let planned = 0;
   let verified = 0;
   let changed = 0;
-  if (form.instanceId !== null) {
-    const { rank, plan } = input.plan
-      ? { rank: await subjectSiteRank(executor, subject), plan: input.plan }
-      : await rankAndPlan(executor, subject);
-    for (const item of form.entered) {
-      const inPlan = itemInPlan(plan, rank, item.critical);
-      items[item.key] = {
-        state: item.state ?? 'unverified',
-        inPlan,
-        verifiedBy: item.mark ? { userId: item.mark.verifiedBy, name: item.mark.verifierName } : null,
-        verifiedAt: item.mark?.verifiedAt.toISOString() ?? null,
-        changedAt: item.mark?.changedAt?.toISOString() ?? null,
-      };
-      if (!inPlan) continue;
-      planned += 1;
-      if (item.state === 'verified') verified += 1;
-      if (item.state === 'changed') changed += 1;
-    }
+  for (const item of form.entered) {
+    const inPlan = itemInPlan(plan, rank, item.critical);
+    items[item.key] = {
+      state: item.state ?? 'unverified',
+      inPlan,
+      verifiedBy: item.mark ? { userId: item.mark.verifiedBy, name: item.mark.verifierName } : null,
+      verifiedAt: item.mark?.verifiedAt.toISOString() ?? null,
+      changedAt: item.mark?.changedAt?.toISOString() ?? null,
+    };
+    if (!inPlan) continue;
+    planned += 1;
+    if (item.state === 'verified') verified += 1;
+    if (item.state === 'changed') changed += 1;
   }
   return {
     state: formStateOf(planned, verified),
@@ -199,4 +190,12 @@ export async function loadFormSdv(executor: Executor, input: FormSdvInput): Prom
     },
     items,
   };
+}
+
+/** The form's SDV read from the database (the marking commands' answer): the rank only for a saved form. */
+export async function loadFormSdv(executor: Executor, input: FormSdvInput): Promise<FormSdv> {
+  const { definition, plan, subject, visitKey, formKey } = input;
+  const form = await loadMarkableForm(executor, definition, subject.id, visitKey, formKey);
+  const rank = form.instanceId === null ? 0 : await subjectSiteRank(executor, subject);
+  return formSdvOf(form, plan, rank);
 }

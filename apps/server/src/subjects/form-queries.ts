@@ -1,4 +1,10 @@
-import type { AuditEntry, FormComment, FormDataResponse, OverviewResponse } from '@cdms/contract';
+import type {
+  AuditEntry,
+  FormComment,
+  FormDataResponse,
+  HoldInForce,
+  OverviewResponse,
+} from '@cdms/contract';
 import { randomizationForm, todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
@@ -11,11 +17,13 @@ import {
   type SubjectData,
   type SubjectEvaluation,
 } from '@cdms/study';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
 import { loadStudyRoles, type Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import { holdsOverSubjectQuery, presentHold } from '../holds/hold-presenter.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
 import {
   labRangeSubjectOf,
@@ -23,6 +31,10 @@ import {
   rangesFittingSubject,
 } from '../lab-ranges/applicable-lab-ranges.ts';
 import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
+import { formSdvOf, markableFormOf, type SdvMarkWithVerifier, sdvMarksQuery } from '../sdv/form-sdv.ts';
+import { sdvPlanOf, sdvPlanQuery } from '../sdv/sdv-plan.ts';
+import type { SdvPlanRule } from '../sdv/sdv-rules.ts';
+import { siteRankSql } from '../sdv/sdv-sql.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
@@ -110,15 +122,8 @@ export async function formData(
     saved?.evaluation ?? evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const form = evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
   const entered = (stored.entered[visitKey]?.[formKey] ?? {}) as FormValues;
-  const queries = await db
-    .selectFrom('queries')
-    .selectAll()
-    .where('subject_id', '=', subject.id)
-    .where('visit_key', '=', visitKey)
-    .where('form_key', '=', formKey)
-    .orderBy('id')
-    .execute();
-  const comments = await listComments(db, subject.id, visitKey, formKey);
+  // Queries, comments, holds and SDV: one statement (`loadFormSurroundings`).
+  const around = await loadFormSurroundings(db, subject, visitKey, formKey, instance?.id ?? null);
   // The labTest form carries the site's ranges for this subject with their dates, so the browser flags
   // H/L as one types, against the range in force on the specimen date being typed.
   const labRanges =
@@ -131,11 +136,10 @@ export async function formData(
   // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts); the SDV is
   // counted over the instance and entered values read above.
   const storedForm = { instanceId: instance?.id ?? null, values: entered };
+  const markable = markableFormOf(definition, visitKey, formKey, storedForm, around.marks);
   return withFormHoldsAndSdv(
-    db,
     principal,
     subject,
-    definition,
     {
       subject: presentSubject(subject),
       visitKey,
@@ -145,17 +149,8 @@ export async function formData(
       status: (instance?.status as FormDataResponse['status'] | undefined) ?? 'none',
       version: instance?.version ?? 0,
       definitionVersion: instance?.definition_version ?? definitionVersion,
-      queries: queries.map((query) => ({
-        id: query.id,
-        itemPath: query.item_path,
-        kind: query.kind,
-        status: query.status,
-        checkId: query.check_id,
-        message: query.message,
-        openedAt: query.opened_at.toISOString(),
-        messageCount: query.message_count,
-      })),
-      comments,
+      queries: around.queries,
+      comments: around.comments,
       labRanges,
       outcomes: instance?.has_data
         ? (form?.outcomes ?? []).map((outcome) => ({
@@ -175,17 +170,100 @@ export async function formData(
         openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),
       },
     },
-    storedForm,
+    { holds: around.holds, sdv: formSdvOf(markable, around.plan, around.rank) },
   );
 }
 
-export async function listComments(
+/**
+ * What the form's answer shows beside its values, read in one statement (on the 2-core machine of
+ * issue 12 every round trip costs both the server and PostgreSQL): the form's queries and comments,
+ * the holds in force over the subject, the SDV marks of the form's instance (none before its first
+ * save), the subject's rank at its site and the study's SDV plan. `json_agg` gives timestamps as
+ * PostgreSQL's text (microseconds, the session's offset): `new Date` reads them to the millisecond,
+ * as the drivers read a timestamp column, before the presenters turn them into ISO strings.
+ */
+async function loadFormSurroundings(
   db: Kysely<Database>,
-  subjectId: number,
+  subject: SubjectWithSite,
   visitKey: string,
   formKey: string,
-): Promise<FormComment[]> {
-  const rows = await db
+  instanceId: number | null,
+): Promise<{
+  queries: FormDataResponse['queries'];
+  comments: FormComment[];
+  holds: HoldInForce[];
+  marks: SdvMarkWithVerifier[];
+  rank: number;
+  plan: SdvPlanRule;
+}> {
+  const row = await db
+    .selectFrom('subjects')
+    .select([
+      jsonArrayFrom(formQueriesQuery(db, subject.id, visitKey, formKey)).as('queries'),
+      jsonArrayFrom(commentsQuery(db, subject.id, visitKey, formKey)).as('comments'),
+      jsonArrayFrom(holdsOverSubjectQuery(db, subject)).as('holds'),
+      instanceId === null
+        ? sql<[]>`'[]'::json`.as('marks')
+        : jsonArrayFrom(sdvMarksQuery(db, instanceId)).as('marks'),
+      sql<number>`${siteRankSql('subjects')}::int`.as('rank'),
+      jsonObjectFrom(sdvPlanQuery(db, subject.study_id)).as('plan'),
+    ])
+    .where('subjects.id', '=', subject.id)
+    .executeTakeFirstOrThrow();
+  return {
+    queries: row.queries.map((query) => ({
+      id: query.id,
+      itemPath: query.item_path,
+      kind: query.kind,
+      status: query.status,
+      checkId: query.check_id,
+      message: query.message,
+      openedAt: new Date(query.opened_at).toISOString(),
+      messageCount: query.message_count,
+    })),
+    comments: row.comments.map((comment) =>
+      presentComment({ ...comment, created_at: new Date(comment.created_at) }),
+    ),
+    holds: row.holds.map((hold) =>
+      presentHold({
+        ...hold,
+        placed_at: new Date(hold.placed_at),
+        lifted_at: hold.lifted_at === null ? null : new Date(hold.lifted_at),
+      }),
+    ),
+    marks: row.marks.map((mark) => ({
+      ...mark,
+      verified_at: new Date(mark.verified_at),
+      changed_at: mark.changed_at === null ? null : new Date(mark.changed_at),
+    })),
+    rank: row.rank,
+    plan: sdvPlanOf(row.plan),
+  };
+}
+
+/** A form's queries in the order they were opened, as far as the form screen shows them. */
+function formQueriesQuery(db: Kysely<Database>, subjectId: number, visitKey: string, formKey: string) {
+  return db
+    .selectFrom('queries')
+    .select([
+      'queries.id',
+      'queries.item_path',
+      'queries.kind',
+      'queries.status',
+      'queries.check_id',
+      'queries.message',
+      'queries.opened_at',
+      'queries.message_count',
+    ])
+    .where('queries.subject_id', '=', subjectId)
+    .where('queries.visit_key', '=', visitKey)
+    .where('queries.form_key', '=', formKey)
+    .orderBy('queries.id');
+}
+
+/** A form's section comments with their authors' names, in the order they were written. */
+function commentsQuery(db: Kysely<Database>, subjectId: number, visitKey: string, formKey: string) {
+  return db
     .selectFrom('form_comments')
     .innerJoin('users', 'users.id', 'form_comments.created_by')
     .select([
@@ -198,15 +276,33 @@ export async function listComments(
     .where('form_comments.subject_id', '=', subjectId)
     .where('form_comments.visit_key', '=', visitKey)
     .where('form_comments.form_key', '=', formKey)
-    .orderBy('form_comments.id')
-    .execute();
-  return rows.map((row) => ({
+    .orderBy('form_comments.id');
+}
+
+function presentComment(row: {
+  id: number;
+  section_key: string;
+  text: string;
+  created_at: Date;
+  name: string;
+}): FormComment {
+  return {
     id: row.id,
     sectionKey: row.section_key,
     text: row.text,
     author: row.name,
     createdAt: row.created_at.toISOString(),
-  }));
+  };
+}
+
+export async function listComments(
+  db: Kysely<Database>,
+  subjectId: number,
+  visitKey: string,
+  formKey: string,
+): Promise<FormComment[]> {
+  const rows = await commentsQuery(db, subjectId, visitKey, formKey).execute();
+  return rows.map((row) => presentComment(row));
 }
 
 /**
