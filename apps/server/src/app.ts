@@ -103,6 +103,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.addHook('onRequest', refuseBadUrlText);
   app.addHook('onRoute', applyBodyPolicy);
   app.decorateRequest('principal', null);
+  app.decorateRequest('signedIn', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
   const apiRoutes: { method: string; url: string }[] = [];
   app.decorate('apiRoutes', apiRoutes);

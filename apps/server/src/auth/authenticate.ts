@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, set by `authenticate` on routes that require one. */
     principal: Principal | null;
+    /** The principal with the second-factor facts its session's statement read (`authenticate`, `identify`). */
+    signedIn: SessionPrincipal | null;
   }
 }
 
@@ -78,6 +80,7 @@ export function authenticate(context: AppContext) {
     const found = await sessionPrincipal(context, request, reply);
     if (!found) throw new AppError(401, 'unauthenticated');
     request.principal = found.principal;
+    request.signedIn = found;
     holdToEnrolment(request, found);
   };
 }
@@ -90,6 +93,7 @@ export function identify(context: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const found = await sessionPrincipal(context, request, reply);
     request.principal = found?.principal ?? null;
+    request.signedIn = found;
     if (found) holdToEnrolment(request, found);
   };
 }

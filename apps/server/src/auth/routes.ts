@@ -23,6 +23,7 @@ import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import {
   readNotificationPreferences,
@@ -31,11 +32,11 @@ import {
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
-import { loadPrincipal, type Principal, presentMemberships } from './principal.ts';
+import { loadSessionPrincipal, presentMemberships, type SessionPrincipal } from './principal.ts';
 import { countUnusedRecoveryCodes } from './recovery-codes.ts';
 import { regenerateRecoveryCodes } from './regenerate-recovery-codes.ts';
-import { confirmEnrolment, confirmedSecondFactor, startEnrolment } from './second-factor.ts';
-import { secondFactorRequiredFor } from './second-factor-enrolment-gate.ts';
+import { confirmEnrolment, startEnrolment } from './second-factor.ts';
+import { holdsRoleThatMayRequireSecondFactor } from './second-factor-enrolment-gate.ts';
 import { completeSecondFactorLogin } from './second-factor-login.ts';
 import { deleteSession, SESSION_COOKIE } from './sessions.ts';
 import { turnOffSecondFactor } from './turn-off-second-factor.ts';
@@ -51,14 +52,17 @@ export function presentSession(session: SessionRow, idleSeconds: number) {
   };
 }
 
+/** The signed-in user as the browser sees it; the second-factor facts come with the session's statement. */
 export async function presentMe(
   db: Kysely<Database>,
-  principal: Principal,
+  signedIn: SessionPrincipal,
   idleSeconds: number,
 ): Promise<MeResponse> {
+  const { principal } = signedIn;
   const user = principal.user;
-  const secondFactorEnrolled = (await confirmedSecondFactor(db, user.id)) !== undefined;
-  const secondFactorMandatory = await secondFactorRequiredFor(db, principal);
+  const secondFactorEnrolled = signedIn.secondFactorConfirmed;
+  const secondFactorMandatory =
+    holdsRoleThatMayRequireSecondFactor(principal) && signedIn.secondFactorRequiredForAdminAndDm;
   return {
     user: {
       id: user.id,
@@ -113,7 +117,10 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   async function answerSignedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
     setSessionCookie(request, reply, result.token, context.config.session.maxSeconds);
     reply.header(SESSION_EXPIRY_HEADER, result.session.idle_expires_at.toISOString());
-    return presentMe(db, await loadPrincipal(db, result.user, result.session), idleSeconds);
+    // The new session read back as every request reads it: user, memberships, second-factor facts.
+    const signedIn = await loadSessionPrincipal(db, result.session.id_hash);
+    if (!signedIn) throw new AppError(401, 'unauthenticated');
+    return presentMe(db, signedIn, idleSeconds);
   }
 
   app.post(
@@ -254,7 +261,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      if (request.principal) return presentMe(db, request.principal, idleSeconds);
+      if (request.signedIn) return presentMe(db, request.signedIn, idleSeconds);
       // A cookie of a session that has ended is of no more use: the browser may forget it.
       if (request.cookies[SESSION_COOKIE]) clearSessionCookie(request, reply);
       return { user: null };
