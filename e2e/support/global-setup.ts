@@ -53,7 +53,7 @@ async function startServer(index: number, count: number): Promise<E2eServer & { 
   const mailbox = path.join(dataDir, 'mailbox');
   fs.mkdirSync(mailbox);
   const smtp = await startMailbox(mailbox);
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,

@@ -135,8 +135,11 @@ export type Config = {
 };
 
 export class ConfigError extends Error {
-  constructor(readonly issues: string[]) {
+  readonly issues: string[];
+
+  constructor(issues: string[]) {
     super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.issues = issues;
     this.name = 'ConfigError';
   }
 }

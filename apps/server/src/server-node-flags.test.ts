@@ -9,6 +9,6 @@ describe('the server’s Node flags', () => {
       readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8'),
     ) as { scripts: Record<string, string> };
     const serve = packageJson.scripts.serve ?? '';
-    expect(serve).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} --import tsx apps/server/src/main.ts`);
+    expect(serve).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} apps/server/src/main.ts`);
   });
 });

@@ -22,22 +22,18 @@ export function startServerProcess(
   timeoutMs = 180_000,
   nodeArgs: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: repositoryRoot,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        LOGIN_RATE_LIMIT: '100000',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, 'apps/server/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT: '100000',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | string | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal)),
   );

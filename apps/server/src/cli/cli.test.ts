@@ -17,7 +17,7 @@ const anchoredDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-anchored
 const exportDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-export-'));
 
 function cdms(args: string[], input?: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
+  return spawnSync(process.execPath, ['apps/server/src/cli/main.ts', ...args], {
     cwd: repositoryRoot,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', AUDIT_CHECKPOINT_KEY: '', ...env },
     input,

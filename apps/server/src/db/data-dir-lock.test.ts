@@ -43,7 +43,7 @@ describe('lockDataDirectory', () => {
     const directory = tempDir();
     const release = lockDataDirectory(directory);
     try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      const result = spawnSync(process.execPath, ['apps/server/src/main.ts'], {
         cwd: repositoryRoot,
         env: { ...process.env, DATA_DIR: directory, PORT: '0', DATABASE_URL: '' },
         encoding: 'utf8',

@@ -7,14 +7,16 @@ import path from 'node:path';
  * process is gone (a crash, a kill -9) is stale and taken over.
  */
 export class DataDirectoryInUseError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly ownerPid: number,
-  ) {
+  readonly dataDir: string;
+  readonly ownerPid: number;
+
+  constructor(dataDir: string, ownerPid: number) {
     super(
       `The embedded database in ${dataDir} is in use by another CDMS process (pid ${ownerPid}). ` +
         'Stop that process first (for example the running server), or point DATA_DIR elsewhere.',
     );
+    this.dataDir = dataDir;
+    this.ownerPid = ownerPid;
     this.name = 'DataDirectoryInUseError';
   }
 }

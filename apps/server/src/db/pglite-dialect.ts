@@ -25,7 +25,11 @@ import {
  * this lock; see docs/ARCHITECTURE.md.)
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  private readonly pglite: PGlite;
+
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
 
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
@@ -108,7 +112,11 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(readonly pglite: PGlite) {}
+  readonly pglite: PGlite;
+
+  constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters], {

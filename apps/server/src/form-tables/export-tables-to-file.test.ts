@@ -138,7 +138,7 @@ it('runs as `npm run cdms -- export-tables`, choosing XLSX by the extension and 
   await seedDemoData(database.db, { subjects: false });
   await database.close();
   const cdms = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args], {
+    spawnSync(process.execPath, ['apps/server/src/cli/main.ts', ...args], {
       cwd: repositoryRoot,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', AUDIT_CHECKPOINT_KEY: '' },
       encoding: 'utf8',

@@ -17,13 +17,22 @@ export interface ErrorBody {
  * The message itself is chosen in the requester's language when the response is written.
  */
 export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code: ErrorCode;
+  readonly params: Record<string, MessageParam>;
+  readonly details?: unknown;
+
   constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    readonly params: Record<string, MessageParam> = {},
-    readonly details?: unknown,
+    statusCode: number,
+    code: ErrorCode,
+    params: Record<string, MessageParam> = {},
+    details?: unknown,
   ) {
     super(code);
+    this.statusCode = statusCode;
+    this.code = code;
+    this.params = params;
+    this.details = details;
     this.name = 'AppError';
   }
 }

@@ -123,11 +123,12 @@ class CasebookBuilder {
   private readonly visitDates = new Map<Visit, string>();
   private readonly perforationMm: number;
   private readonly saved = new Map<string, FormValues>();
+  private readonly plan: DemoSubjectPlan;
+  private readonly today: string;
 
-  constructor(
-    private readonly plan: DemoSubjectPlan,
-    private readonly today: string,
-  ) {
+  constructor(plan: DemoSubjectPlan, today: string) {
+    this.plan = plan;
+    this.today = today;
     this.random = seededRandom(`${plan.site}-${plan.initials}`);
     this.consentDate = day(today, -plan.consentDaysAgo);
     // Randomized subjects come for screening the day after consent (so their schedule is exactly as

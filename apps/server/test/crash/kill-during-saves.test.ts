@@ -180,15 +180,11 @@ for (const { kind, setUp } of kinds) {
       server.process.kill('SIGTERM');
       await server.exited;
       server = undefined;
-      const verify = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', 'apps/server/src/cli/main.ts', 'audit', 'verify'],
-        {
-          cwd: repositoryRoot,
-          env: { ...process.env, ...database.env },
-          encoding: 'utf8',
-        },
-      );
+      const verify = spawnSync(process.execPath, ['apps/server/src/cli/main.ts', 'audit', 'verify'], {
+        cwd: repositoryRoot,
+        env: { ...process.env, ...database.env },
+        encoding: 'utf8',
+      });
       expect(verify.status, `${verify.stdout}\n${verify.stderr}`).toBe(0);
       expect(verify.stdout).toMatch(/intact/i);
     }, 600_000);
