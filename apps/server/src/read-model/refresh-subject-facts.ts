@@ -15,7 +15,12 @@ import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.
 export async function refreshSubjectFacts(
   trx: Transaction<Database>,
   subjectId: number,
-  known: { definition?: StudyDefinition; studyId?: number } = {},
+  known: {
+    definition?: StudyDefinition;
+    studyId?: number;
+    /** The write cannot have changed the subject's SDV counts: the stored ones are carried over. */
+    sdvUnchanged?: boolean;
+  } = {},
 ): Promise<void> {
   // A caller that holds the subject (a save: locked, not deleted) names its study; others look.
   const subject =
@@ -31,7 +36,7 @@ export async function refreshSubjectFacts(
     (subject ? (await currentStudyDefinition(trx, subject.study_id))?.definition : undefined);
   const rows =
     subject && subject.deleted_at === null && definition
-      ? await computeSubjectRows(trx, subject.study_id, subjectId, definition)
+      ? await computeSubjectRows(trx, subject.study_id, subjectId, definition, known.sdvUnchanged === true)
       : undefined;
   await storeSubjectRows(trx, subjectId, rows);
 }
@@ -41,6 +46,7 @@ async function computeSubjectRows(
   studyId: number,
   subjectId: number,
   definition: StudyDefinition,
+  sdvUnchanged: boolean,
 ): Promise<SubjectReadModelRows | undefined> {
   const [facts] = await loadSubjectFacts(trx, {
     studyId,
@@ -48,6 +54,7 @@ async function computeSubjectRows(
     definition,
     today: todayInKorea(),
     subjectIds: [subjectId],
+    storedSdv: sdvUnchanged,
   });
   return facts ? readModelRowsOf(facts, studyId, definition) : undefined;
 }

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 /**
  * Called by `writeForm` in its transaction: the verified items among the changed ones lose their
  * verification ("changed since verified", state 'changed'), each reset audited. The mark keeps who
- * verified and when, so the form screen can say what the change undid.
+ * verified and when, so the form screen can say what the change undid. Returns how many it reset.
  */
 export async function resetSdvOfChangedItems(
   trx: Transaction<Database>,
@@ -15,8 +15,8 @@ export async function resetSdvOfChangedItems(
   form: { instanceId: number; visitKey: string; formKey: string },
   changedKeys: readonly string[],
   at: Date,
-): Promise<void> {
-  if (changedKeys.length === 0) return;
+): Promise<number> {
+  if (changedKeys.length === 0) return 0;
   const reset = await trx
     .updateTable('sdv_marks')
     .set({ state: 'changed', changed_at: at })
@@ -37,4 +37,5 @@ export async function resetSdvOfChangedItems(
       after: { state: 'changed' },
     });
   }
+  return reset.length;
 }

@@ -299,7 +299,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   }
 
   // Changed values lose their source verification, audited ("changed since verified").
-  await resetSdvOfChangedItems(
+  const verificationsReset = await resetSdvOfChangedItems(
     trx,
     actor,
     subject,
@@ -366,8 +366,17 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     .executeTakeFirstOrThrow();
   stored.instances.set(key, saved);
   // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
-  await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id });
+  // The SDV counts (entered items of the plan, their marks) move only when the form's entered items
+  // do or a verification was reset; a corrected value with neither keeps the stored counts.
+  const sdvUnchanged = verificationsReset === 0 && sameItemKeys(before, after);
+  await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id, sdvUnchanged });
   return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
+}
+
+/** Whether two forms' entered values hold the same items (whatever their values). */
+function sameItemKeys(before: FormValues, after: FormValues): boolean {
+  const keys = Object.keys(before);
+  return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key));
 }
 
 /** Derived values of every saved form, stored where they changed (age follows a corrected birth date…). */

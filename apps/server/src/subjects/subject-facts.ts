@@ -90,6 +90,12 @@ export interface SubjectFactsQuery {
   today: string;
   /** Only these subjects (all in scope when omitted). */
   subjectIds?: number[];
+  /**
+   * Take the SDV counts from the subjects' stored read-model rows instead of counting them again:
+   * for a save that cannot have changed them (`writeForm`: the form's entered items kept, no
+   * verification reset). A subject without a stored row is counted.
+   */
+  storedSdv?: boolean;
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -188,6 +194,23 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           )
           .as('fact_values'),
     ])
+    .$if(query.storedSdv === true, (qb) =>
+      qb.select((eb) =>
+        jsonObjectFrom(
+          eb
+            .selectFrom('subject_facts')
+            .select([
+              'subject_facts.sdv_site_rank as site_rank',
+              'subject_facts.sdv_planned_items as planned_items',
+              'subject_facts.sdv_verified_items as verified_items',
+              'subject_facts.sdv_changed_items as changed_items',
+              'subject_facts.sdv_planned_forms as planned_forms',
+              'subject_facts.sdv_complete_forms as complete_forms',
+            ])
+            .whereRef('subject_facts.subject_id', '=', 'subjects.id'),
+        ).as('stored_sdv'),
+      ),
+    )
     .where('subjects.study_id', '=', query.studyId)
     .where('subjects.deleted_at', 'is', null)
     .orderBy('subjects.screening_number');
@@ -195,7 +218,6 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
   if (query.subjectIds) subjectQuery = subjectQuery.where('subjects.id', 'in', query.subjectIds);
   const subjects = await subjectQuery.execute();
   if (subjects.length === 0) return [];
-  const ids = subjects.map((subject) => subject.id);
 
   const formsBySubject = new Map<number, Record<string, Record<string, Record<string, unknown>>>>();
   for (const subject of subjects) {
@@ -210,7 +232,8 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
   }
 
   const plan = sdvPlanOf(subjects[0]?.sdv_plan);
-  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, ids, plan);
+  const uncounted = subjects.filter((subject) => !subject.stored_sdv).map((subject) => subject.id);
+  const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, uncounted, plan);
 
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
@@ -270,7 +293,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       dropoutReason:
         subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
       savedFormCount: savedForms.length,
-      sdv: sdvOf.get(subject.id) ?? NO_SDV,
+      sdv: subject.stored_sdv ?? sdvOf.get(subject.id) ?? NO_SDV,
     };
   });
 }
