@@ -17,8 +17,8 @@ interface ModalProps {
 }
 
 /**
- * A named modal dialog in the modal stack (prototype-spec §4). Radix Dialog traps focus, closes on
- * Escape and returns focus to where it was; its content unmounts when closed, so forms start empty
+ * A named modal dialog in the modal stack (prototype-spec §4). Radix Dialog traps focus, Escape
+ * closes the top modal, and focus returns to where it was; its content unmounts when closed, so forms start empty
  * every time it opens.
  */
 export function Modal({
@@ -44,6 +44,14 @@ export function Modal({
         <Dialog.Content
           className={`${styles.content} ${width === 'sm' ? styles.small : width === 'lg' ? styles.large : ''} ${placement === 'side' ? styles.side : ''}`}
           style={{ zIndex: modalZIndex(index) + 1 }}
+          // Escape closes the top modal (spec §4), whichever dialog Radix hands the key to. Right after
+          // a modal opens over another, Radix registers the new dialog's layer one render after focus
+          // has moved into it; an Escape in between reaches the dialog underneath, which the stack
+          // then refused to close, and neither closed.
+          onEscapeKeyDown={(event) => {
+            event.preventDefault();
+            close();
+          }}
           // Without a description, say so explicitly (Radix would point at a missing element).
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
