@@ -91,6 +91,8 @@ class PreparingClient extends pg.Client {
   }
 }
 
+function ignoreEndedIdleConnection(): void {}
+
 export function openPostgres(options: PostgresOptions): DatabaseHandle {
   const pool = new pg.Pool({
     Client: PreparingClient,
@@ -98,6 +100,11 @@ export function openPostgres(options: PostgresOptions): DatabaseHandle {
     max: options.maxConnections ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // A connection resting in the pool can be ended by the server (a restart, pg_terminate_backend,
+  // a dropped database). node-postgres then emits 'error' on the pool, and an 'error' event nobody
+  // listens to ends the Node process. The pool has already let that connection go and opens a new
+  // one when asked, so there is nothing to do but not crash.
+  pool.on('error', ignoreEndedIdleConnection);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     ...(options.log ? { log: options.log } : {}),
