@@ -28,7 +28,13 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The holds in force over `target`: the study's, its site's, its subject's and its form's. */
 export async function holdsOver(executor: Executor, target: HoldTarget): Promise<Hold[]> {
-  const rows = await executor
+  const rows = await holdsOverQuery(executor, target).execute();
+  return rows.map((row) => ({ kind: row.kind, level: row.level }));
+}
+
+/** `holdsOver` as a query a caller can nest in a statement of its own (a save's first read). */
+export function holdsOverQuery(executor: Executor, target: HoldTarget) {
+  return executor
     .selectFrom('holds')
     .select(['kind', 'level'])
     .where('study_id', '=', target.studyId)
@@ -52,9 +58,7 @@ export async function holdsOver(executor: Executor, target: HoldTarget): Promise
         }
       }
       return eb.or(covering);
-    })
-    .execute();
-  return rows.map((row) => ({ kind: row.kind, level: row.level }));
+    });
 }
 
 /** A subject row as the write paths hold it, as a hold target (optionally one of its forms). */
@@ -76,7 +80,12 @@ export async function refuseWriteUnderHolds(
   write: GuardedWrite,
   target: HoldTarget,
 ): Promise<void> {
-  const refusal = refuseUnderHolds(write, await holdsOver(executor, target));
+  refuseWriteUnderTheseHolds(write, await holdsOver(executor, target));
+}
+
+/** 423 when one of `holds` (read by the caller under the subject's lock) refuses `write`. */
+export function refuseWriteUnderTheseHolds(write: GuardedWrite, holds: readonly Hold[]): void {
+  const refusal = refuseUnderHolds(write, holds);
   if (refusal === null) return;
   throw new AppError(
     refusal.status,

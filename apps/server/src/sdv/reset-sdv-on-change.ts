@@ -4,9 +4,11 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
- * Called by `writeForm` in its transaction: the verified items among the changed ones lose their
- * verification ("changed since verified", state 'changed'), each reset audited. The mark keeps who
- * verified and when, so the form screen can say what the change undid. Returns how many it reset.
+ * Called by `writeForm` in its transaction: changed items that were verified lose their verification
+ * ("changed since verified", state 'changed'), each reset audited. The mark keeps who verified and
+ * when, so the form screen can say what the change undid. Returns how many it reset. The caller
+ * passes only the changed items it read as verified under the subject's lock (SDV marking takes
+ * that lock too), so a save that touches no verified item sends no statement here.
  */
 export async function resetSdvOfChangedItems(
   trx: Transaction<Database>,

@@ -10,14 +10,17 @@ import type { SubjectWithSite } from '../subjects/subject-access.ts';
  * Called by `writeForm` inside its transaction after it stored changed items: a change to any
  * signed data (every form but the signing form) marks the signature in force as invalidated —
  * "re-sign required" — naming what changed, audited. The row stays: the signing history is kept.
+ * `writeForm` calls it only when it read a signature in force under the subject's lock (signing
+ * takes that lock too): an unsigned subject's save sends no statement here. Returns whether it
+ * invalidated a signature.
  */
 export async function invalidateSignatureOnChange(
   trx: Transaction<Database>,
   subject: SubjectWithSite,
   actor: AuditActor,
   change: { visitKey: string; formKey: string; itemKeys: readonly string[] },
-): Promise<void> {
-  if (change.itemKeys.length === 0 || isSigningForm(change.visitKey, change.formKey)) return;
+): Promise<boolean> {
+  if (change.itemKeys.length === 0 || isSigningForm(change.visitKey, change.formKey)) return false;
   const changedPaths = change.itemKeys.map((itemKey) => `${change.visitKey}.${change.formKey}.${itemKey}`);
   // The reason names the changed items (visit.form.item, comma-separated); screens label them.
   const invalidated = await trx
@@ -27,7 +30,7 @@ export async function invalidateSignatureOnChange(
     .where('invalidated_at', 'is', null)
     .returning(['id', 'data_hash'])
     .executeTakeFirst();
-  if (!invalidated) return;
+  if (!invalidated) return false;
   await recordAudit(trx, actor, {
     type: 'signature.invalidated',
     entityType: 'signature',
@@ -40,4 +43,5 @@ export async function invalidateSignatureOnChange(
     reason: `Data changed after signing: ${changedPaths.join(', ')}`,
   });
   await notifyResignRequired(trx, subject, actor.userId);
+  return true;
 }

@@ -16,20 +16,27 @@ import {
   type SubjectEvaluation,
   sameEntry,
 } from '@cdms/study';
-import { sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
-import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { refuseWriteUnderTheseHolds } from '../locks/holds-in-force.ts';
 import { notifyCasebookReadyToSign } from '../notifications/notify-signature.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
 import { postValueChangeMessages } from '../queries/value-change-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { resetSdvOfChangedItems } from '../sdv/reset-sdv-on-change.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
+import {
+  type ActiveQuery,
+  loadSubjectForSave,
+  storedSubjectDataOf,
+  subjectDataQuery,
+} from './load-subject-for-save.ts';
 import type { SubjectWithSite } from './subject-access.ts';
+import { isFactSourceForm } from './subject-facts.ts';
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
@@ -50,56 +57,12 @@ export interface StoredSubjectData {
 
 const formKeyOf = (visitKey: string, formKey: string) => `${visitKey}.${formKey}`;
 
-/**
- * The subject's form instances with their values, in one statement (each instance carries its
- * values as a JSON array): a save runs it under the subject's lock, the form screen on every read.
- * With `forUpdate` the instances are locked (not the values: the subject's lock covers those).
- */
+/** The subject's form instances with their values, in one statement (`subjectDataQuery`). */
 export async function loadSubjectData(
-  executor: Transaction<Database> | import('kysely').Kysely<Database>,
+  executor: Transaction<Database> | Kysely<Database>,
   subjectId: number,
-  options: { forUpdate?: boolean } = {},
 ): Promise<StoredSubjectData> {
-  let query = executor
-    .selectFrom('form_instances')
-    .selectAll('form_instances')
-    .select(
-      sql<
-        [string, JsonValue, boolean][] | null
-      >`(select json_agg(json_build_array(iv.item_key, iv.value, iv.derived))
-        from item_values iv where iv.form_instance_id = form_instances.id)`.as('item_values'),
-    )
-    .where('subject_id', '=', subjectId);
-  if (options.forUpdate) query = query.forUpdate(['form_instances']);
-  const rows = await query.execute();
-  const instances = rows.map(({ item_values: _, ...instance }): FormInstanceRow => instance);
-  const values = rows.flatMap((row) =>
-    (row.item_values ?? []).map(([item_key, value, derived]) => ({
-      form_instance_id: row.id,
-      item_key,
-      value,
-      derived,
-    })),
-  );
-  const byId = new Map(instances.map((instance) => [instance.id, instance]));
-  const entered: SubjectData = {};
-  const derived: SubjectData = {};
-  for (const row of values) {
-    const instance = byId.get(row.form_instance_id);
-    if (!instance) continue;
-    const target = row.derived ? derived : entered;
-    target[instance.visit_key] ??= {};
-    const visit = target[instance.visit_key] as Record<string, FormValues>;
-    visit[instance.form_key] ??= {};
-    (visit[instance.form_key] as FormValues)[row.item_key] = row.value as JsonValue;
-  }
-  return {
-    entered,
-    derived,
-    instances: new Map(
-      instances.map((instance) => [formKeyOf(instance.visit_key, instance.form_key), instance]),
-    ),
-  };
+  return storedSubjectDataOf(await subjectDataQuery(executor, subjectId).execute());
 }
 
 function formValues(data: SubjectData, visitKey: string, formKey: string): FormValues {
@@ -173,11 +136,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     .executeTakeFirst();
   // Deleted while this request waited for the lock: the subject is gone for everyone.
   if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+  const { stored, holds, activeQueries, verifiedItemKeys, signed } = await loadSubjectForSave(trx, subject, {
+    visitKey,
+    formKey,
+  });
   // A freeze or lock refuses data changes (423); system writes (signing, randomization, registration)
   // are guarded by their callers under their own names.
-  if (!input.systemWrite)
-    await refuseWriteUnderHolds(trx, 'form.save', subjectTarget(subject, { visitKey, formKey }));
-  const stored = await loadSubjectData(trx, subject.id, { forUpdate: true });
+  if (!input.systemWrite) refuseWriteUnderTheseHolds('form.save', holds);
+  const savedFormsBefore = savedFormsFact(stored.instances);
   const key = formKeyOf(visitKey, formKey);
   const current = stored.instances.get(key);
   const currentVersion = current?.version ?? 0;
@@ -250,39 +216,25 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
         .returningAll()
         .executeTakeFirstOrThrow();
 
-  // The changed values in two statements at most (cleared ones deleted, the rest upserted), each
-  // change audited with its reason.
+  // The changed values: cleared ones deleted here, the rest upserted with the form's row at the end
+  // (one statement; nothing before that reads the form's values back). Each change is audited with
+  // its reason.
   await deleteItemValues(
     trx,
     instance.id,
     changedKeys.filter((itemKey) => after[itemKey] === undefined),
   );
-  const written = changedKeys.filter((itemKey) => after[itemKey] !== undefined);
-  if (written.length > 0) {
-    await trx
-      .insertInto('item_values')
-      .values(
-        written.map((itemKey) => ({
-          form_instance_id: instance.id,
-          item_key: itemKey,
-          value: JSON.stringify(after[itemKey]),
-          derived: false,
-          definition_version: input.definitionVersion,
-          updated_at: now,
-          updated_by: actor.userId,
-        })),
-      )
-      .onConflict((conflict) =>
-        conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
-          value: eb.ref('excluded.value'),
-          derived: false,
-          definition_version: eb.ref('excluded.definition_version'),
-          updated_at: eb.ref('excluded.updated_at'),
-          updated_by: eb.ref('excluded.updated_by'),
-        })),
-      )
-      .execute();
-  }
+  const writtenValues = changedKeys
+    .filter((itemKey) => after[itemKey] !== undefined)
+    .map((itemKey) => ({
+      form_instance_id: instance.id,
+      item_key: itemKey,
+      value: JSON.stringify(after[itemKey]),
+      derived: false,
+      definition_version: input.definitionVersion,
+      updated_at: now,
+      updated_by: actor.userId,
+    }));
   for (const itemKey of changedKeys) {
     const value = after[itemKey];
     await recordAudit(trx, actor, {
@@ -304,11 +256,13 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     actor,
     subject,
     { instanceId: instance.id, visitKey, formKey },
-    changedKeys,
+    changedKeys.filter((itemKey) => verifiedItemKeys.has(itemKey)),
     now,
   );
   // Changed data no longer match what the investigator signed.
-  await invalidateSignatureOnChange(trx, subject, actor, { visitKey, formKey, itemKeys: changedKeys });
+  const signatureInvalidated =
+    signed &&
+    (await invalidateSignatureOnChange(trx, subject, actor, { visitKey, formKey, itemKeys: changedKeys }));
 
   // The form's new state, in memory until its status is known: one UPDATE at the end writes both.
   const savedState = {
@@ -320,15 +274,8 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   };
   stored.instances.set(key, { ...instance, ...savedState });
 
-  await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
-  // The subject's queries that a save may touch, read once for the three steps below.
-  const activeQueries = await trx
-    .selectFrom('queries')
-    .selectAll()
-    .where('subject_id', '=', subject.id)
-    .where((eb) => eb.or([eb('status', 'in', ['open', 'answered']), eb('closed_over_check', '=', true)]))
-    .orderBy('id')
-    .execute();
+  const derivedChangedForms = await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
+  // The subject's queries that a save may touch (read with the subject) serve the three steps below.
   const openQueries = activeQueries.filter((query) => query.status === 'open' || query.status === 'answered');
   // The open and answered queries on changed items say what changed, before checks close any.
   await postValueChangeMessages(trx, {
@@ -343,7 +290,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     openQueries,
   });
   const changedPrefixes = changedKeys.map((itemKey) => `${visitKey}.${formKey}.${itemKey}`);
-  const stillOpen = await syncSystemQueries(
+  const systemQueries = await syncSystemQueries(
     trx,
     subject,
     stored,
@@ -353,12 +300,29 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     activeQueries,
   );
   // The subject's row has been locked since the start, so its status read then is still current.
-  await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
+  const statusChanged = await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation, {
     writtenByCaller: key,
-    openQueries: stillOpen,
+    openQueries: systemQueries.stillOpen,
   });
-  const saved = await trx
+  const saved = await (
+    writtenValues.length === 0
+      ? trx
+      : trx.with('values_written', (db) =>
+          db
+            .insertInto('item_values')
+            .values(writtenValues)
+            .onConflict((conflict) =>
+              conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
+                value: eb.ref('excluded.value'),
+                derived: false,
+                definition_version: eb.ref('excluded.definition_version'),
+                updated_at: eb.ref('excluded.updated_at'),
+                updated_by: eb.ref('excluded.updated_by'),
+              })),
+            ),
+        )
+  )
     .updateTable('form_instances')
     .set({ ...savedState, status: statuses.get(key) ?? instance.status })
     .where('id', '=', instance.id)
@@ -369,8 +333,37 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // The SDV counts (entered items of the plan, their marks) move only when the form's entered items
   // do or a verification was reset; a corrected value with neither keeps the stored counts.
   const sdvUnchanged = verificationsReset === 0 && sameItemKeys(before, after);
-  await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id, sdvUnchanged });
+  // The facts (`loadSubjectFacts`) follow from the subject's row, its site and randomization, which
+  // forms hold data and which of those miss required items, the open and answered queries, the
+  // signature, the SDV counts and the values of the fact-source forms. A save that moved none of
+  // them (a corrected heart rate, a form saved again unchanged) leaves the rows as they are: their
+  // refresh is the costliest part of a save for PostgreSQL. System writes (registration,
+  // randomization, signing) change facts beside the form and always refresh.
+  const factsMoved =
+    input.systemWrite === true ||
+    statusChanged ||
+    systemQueries.changed ||
+    signatureInvalidated ||
+    !sdvUnchanged ||
+    (changedKeys.length > 0 && isFactSourceForm(definition, visitKey, formKey)) ||
+    derivedChangedForms.some((form) => isFactSourceForm(definition, form.visitKey, form.formKey)) ||
+    savedFormsFact(stored.instances, statuses) !== savedFormsBefore;
+  if (factsMoved)
+    await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id, sdvUnchanged });
   return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
+}
+
+/**
+ * What the facts take from the form instances (`loadSubjectFacts`' saved forms): the forms that hold
+ * data, each with whether it misses required items (status 'dash'), as one comparable text.
+ * `statuses` are the forms' statuses as a save left them, where they differ from the rows.
+ */
+function savedFormsFact(instances: Map<string, FormInstanceRow>, statuses?: Map<string, string>): string {
+  return [...instances]
+    .filter(([, instance]) => instance.has_data)
+    .map(([key, instance]) => `${key}:${(statuses?.get(key) ?? instance.status) === 'dash'}`)
+    .sort()
+    .join('\n');
 }
 
 /** Whether two forms' entered values hold the same items (whatever their values). */
@@ -379,29 +372,36 @@ function sameItemKeys(before: FormValues, after: FormValues): boolean {
   return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key));
 }
 
-/** Derived values of every saved form, stored where they changed (age follows a corrected birth date…). */
+/**
+ * Derived values of every saved form, stored where they changed (age follows a corrected birth
+ * date…). Returns the forms whose derived values it changed.
+ */
 async function storeDerivedValues(
   trx: Transaction<Database>,
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
   definitionVersion: string,
-) {
+): Promise<Array<{ visitKey: string; formKey: string }>> {
+  const changedForms: Array<{ visitKey: string; formKey: string }> = [];
   const cleared: Array<{ instanceId: number; itemKey: string }> = [];
   const written: Array<{ instanceId: number; itemKey: string; value: JsonValue }> = [];
   for (const form of evaluation.forms) {
     const instance = stored.instances.get(formKeyOf(form.visitKey, form.formKey));
     if (!instance) continue;
     const previous = formValues(stored.derived, form.visitKey, form.formKey);
+    const changesBefore = cleared.length + written.length;
     for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(form.derived)])) {
       const value = form.derived[itemKey];
       if (sameEntry(previous[itemKey], value)) continue;
       if (isEmptyEntry(value) || !instance.has_data) cleared.push({ instanceId: instance.id, itemKey });
       else written.push({ instanceId: instance.id, itemKey, value: value as JsonValue });
     }
+    if (cleared.length + written.length > changesBefore)
+      changedForms.push({ visitKey: form.visitKey, formKey: form.formKey });
   }
   for (const [instanceId, itemKeys] of groupByInstance(cleared))
     await deleteItemValues(trx, instanceId, itemKeys);
-  if (written.length === 0) return;
+  if (written.length === 0) return changedForms;
   const now = new Date();
   await trx
     .insertInto('item_values')
@@ -423,6 +423,7 @@ async function storeDerivedValues(
       })),
     )
     .execute();
+  return changedForms;
 }
 
 function groupByInstance(entries: Array<{ instanceId: number; itemKey: string }>): Map<number, string[]> {
@@ -490,8 +491,8 @@ async function syncSystemQueries(
   actor: AuditActor,
   changedPaths: (path: string) => boolean,
   /** The subject's open and answered queries and those closed over a failing check. */
-  activeQueries: readonly QueryRow[],
-): Promise<OpenQuery[]> {
+  activeQueries: readonly ActiveQuery[],
+): Promise<{ stillOpen: OpenQuery[]; changed: boolean }> {
   const failing = failingQueryChecks(stored, evaluation);
   const existing = activeQueries.filter((query) => query.kind === 'system');
   const closedIds = new Set<number>();
@@ -575,12 +576,14 @@ async function syncSystemQueries(
       },
     });
   }
-  return [
+  const stillOpen = [
     ...activeQueries.filter(
       (query) => (query.status === 'open' || query.status === 'answered') && !closedIds.has(query.id),
     ),
     ...opened,
   ];
+  // Whether it opened or closed any: the subject's query counts moved.
+  return { stillOpen, changed: closedIds.size > 0 || opened.length > 0 };
 }
 
 const CLOSED_BY_CHECK = {
@@ -590,7 +593,8 @@ const CLOSED_BY_CHECK = {
 
 /**
  * The subject's status follows from the data after every save (the definition's status rules);
- * it is never set by a client. A change is audited with the rule that caused it.
+ * it is never set by a client. A change is audited with the rule that caused it. Returns whether
+ * the status changed.
  */
 async function updateSubjectStatus(
   trx: Transaction<Database>,
@@ -599,9 +603,9 @@ async function updateSubjectStatus(
   currentStatus: SubjectStatus,
   evaluation: SubjectEvaluation,
   actor: AuditActor,
-): Promise<void> {
+): Promise<boolean> {
   const { status, rule } = computeSubjectStatus(definition, evaluation.data, todayInKorea());
-  if (currentStatus === status) return;
+  if (currentStatus === status) return false;
   await trx.updateTable('subjects').set({ status }).where('id', '=', subject.id).execute();
   subject.status = status;
   await recordAudit(trx, actor, {
@@ -615,6 +619,7 @@ async function updateSubjectStatus(
     after: { status, cause: rule ?? 'no_rule_holds' },
   });
   if (status === 'complete' || status === 'dropout') await notifyCasebookReadyToSign(trx, subject, status);
+  return true;
 }
 
 /**

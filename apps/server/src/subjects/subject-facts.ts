@@ -129,6 +129,20 @@ function queryCount(
   return query;
 }
 
+/**
+ * Whether the facts read this form's values (entered or derived): the visit-date form of every
+ * visit, the demographics, adverse events and end of study (`SOURCES`) and the deviation forms.
+ * `loadSubjectFacts` reads exactly these forms' values; a save of any other form changes no fact
+ * through its values (`writeForm` then keeps the subject's read-model rows as they are).
+ */
+export function isFactSourceForm(definition: StudyDefinition, visitKey: string, formKey: string): boolean {
+  return (
+    formKey === (definition.visitDate?.form ?? '') ||
+    Object.values(SOURCES).some((source) => source.visitKey === visitKey && source.formKey === formKey) ||
+    (DEVIATION_FORMS as readonly string[]).includes(formKey)
+  );
+}
+
 /** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
 export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): Promise<SubjectFacts[]> {
   const { sites } = query;
@@ -180,6 +194,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
               form_instances.form_key, item_values.item_key, item_values.value))`.as('values'),
           )
           .whereRef('form_instances.subject_id', '=', 'subjects.id')
+          // The forms of `isFactSourceForm`.
           .where((inner) =>
             inner.or([
               inner('form_instances.form_key', '=', visitDateSource?.form ?? ''),
