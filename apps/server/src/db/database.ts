@@ -60,18 +60,20 @@ function isStalePreparedStatement(error: unknown): boolean {
  * statement outside a transaction is run again at once.
  */
 class PreparingClient extends pg.Client {
-  #prepared = new Set<string>();
+  /** The name of each prepared text: a lookup per statement instead of hashing the text again. */
+  #prepared = new Map<string, string>();
   #generation = 0;
 
   // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query is heavily overloaded; Kysely calls (text, values).
   override query(...args: any[]): any {
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
-      const name = `q${this.#generation}_${createHash('sha1').update(text).digest('base64url')}`;
-      if (this.#prepared.has(name) || this.#prepared.size < PREPARED_STATEMENTS_PER_CONNECTION) {
-        this.#prepared.add(name);
-        return this.#queryPrepared(name, text, values);
+      let name = this.#prepared.get(text);
+      if (name === undefined && this.#prepared.size < PREPARED_STATEMENTS_PER_CONNECTION) {
+        name = `q${this.#generation}_${createHash('sha1').update(text).digest('base64url')}`;
+        this.#prepared.set(text, name);
       }
+      if (name !== undefined) return this.#queryPrepared(name, text, values);
     }
     // biome-ignore lint/suspicious/noExplicitAny: see above.
     return (super.query as any)(...args);
