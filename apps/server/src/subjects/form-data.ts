@@ -90,6 +90,11 @@ function keepReadOnlyValues(
 
 export interface WriteFormInput {
   subject: SubjectWithSite;
+  /**
+   * The caller took the subject's row lock in this transaction and read `subject` with it (a save:
+   * `findSubjectAndDefinitionInScope` with `forUpdate`), so its status is current.
+   */
+  subjectLocked?: boolean;
   definition: StudyDefinition;
   definitionVersion: string;
   visitKey: string;
@@ -128,12 +133,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // One writer per subject at a time: a save also updates other forms (derived values, queries,
   // statuses), and two first saves of a form must not both create it. The subject row's lock
   // makes concurrent saves queue; the later one then sees the new version and gets 409.
-  const locked = await trx
-    .selectFrom('subjects')
-    .select(['deleted_at', 'status'])
-    .where('id', '=', subject.id)
-    .forUpdate()
-    .executeTakeFirst();
+  const locked = input.subjectLocked
+    ? subject
+    : await trx
+        .selectFrom('subjects')
+        .select(['deleted_at', 'status'])
+        .where('id', '=', subject.id)
+        .forUpdate()
+        .executeTakeFirst();
   // Deleted while this request waited for the lock: the subject is gone for everyone.
   if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
   const { stored, holds, activeQueries, verifiedItemKeys, signed } = await loadSubjectForSave(trx, subject, {
@@ -305,23 +312,22 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     writtenByCaller: key,
     openQueries: systemQueries.stillOpen,
   });
-  const saved = await (
-    writtenValues.length === 0
-      ? trx
-      : trx.with('values_written', (db) =>
-          db
-            .insertInto('item_values')
-            .values(writtenValues)
-            .onConflict((conflict) =>
-              conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
-                value: eb.ref('excluded.value'),
-                derived: false,
-                definition_version: eb.ref('excluded.definition_version'),
-                updated_at: eb.ref('excluded.updated_at'),
-                updated_by: eb.ref('excluded.updated_by'),
-              })),
-            ),
-        )
+  const saved = await (writtenValues.length === 0
+    ? trx
+    : trx.with('values_written', (db) =>
+        db
+          .insertInto('item_values')
+          .values(writtenValues)
+          .onConflict((conflict) =>
+            conflict.columns(['form_instance_id', 'item_key']).doUpdateSet((eb) => ({
+              value: eb.ref('excluded.value'),
+              derived: false,
+              definition_version: eb.ref('excluded.definition_version'),
+              updated_at: eb.ref('excluded.updated_at'),
+              updated_by: eb.ref('excluded.updated_by'),
+            })),
+          ),
+      )
   )
     .updateTable('form_instances')
     .set({ ...savedState, status: statuses.get(key) ?? instance.status })

@@ -27,9 +27,9 @@ export interface SaveFormInput {
 }
 
 /**
- * Saving a form as a person does it (the API and the demo seed both come through here):
- * scope and permission → the values against the definition (422 with per-item messages) →
- * `writeForm` in one transaction.
+ * Saving a form as a person does it (the API and the demo seed both come through here), in one
+ * transaction: the subject in scope with its row lock, and the permission → the values against
+ * the definition (422 with per-item messages) → `writeForm`.
  */
 export async function saveForm(
   db: Kysely<Database>,
@@ -38,33 +38,35 @@ export async function saveForm(
   input: SaveFormInput,
 ): Promise<SavedForm> {
   const { studyId, subjectId, visitKey, formKey, request } = input;
-  const { subject, ...current } = await findSubjectAndDefinitionInScope(
-    db,
-    principal,
-    studyId,
-    subjectId,
-    'subject.write',
-  );
-  // The signing form records the investigator's signature: only signing fills it.
-  if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
-  if (!getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
-  await requireVisitOfSubject(db, subject.id, visitKey);
-  const validation = validateFormValues(current.definition, visitKey, formKey, request.values);
-  if (!validation.valid) {
-    throw new AppError(
-      422,
-      'invalid_values',
-      {},
-      {
-        items: validation.errors.map((error) => ({
-          path: error.path,
-          code: error.code,
-          message: error.message,
-        })),
-      },
+  return inTransaction(db, async (trx) => {
+    // The subject in scope, read with its row lock: one writer per subject (writeForm).
+    const { subject, ...current } = await findSubjectAndDefinitionInScope(
+      trx,
+      principal,
+      studyId,
+      subjectId,
+      'subject.write',
+      { forUpdate: true },
     );
-  }
-  const result = await inTransaction(db, async (trx) => {
+    // The signing form records the investigator's signature: only signing fills it.
+    if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
+    if (!getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
+    await requireVisitOfSubject(trx, subject.id, visitKey);
+    const validation = validateFormValues(current.definition, visitKey, formKey, request.values);
+    if (!validation.valid) {
+      throw new AppError(
+        422,
+        'invalid_values',
+        {},
+        {
+          items: validation.errors.map((error) => ({
+            path: error.path,
+            code: error.code,
+            message: error.message,
+          })),
+        },
+      );
+    }
     // A photo item names a photo uploaded for this very form (issue 19).
     await checkPhotoReferences(
       trx,
@@ -72,8 +74,9 @@ export async function saveForm(
       { subjectId, visitKey, formKey },
       request.values as FormValues,
     );
-    return writeForm(trx, {
+    const result = await writeForm(trx, {
       subject,
+      subjectLocked: true,
       definition: current.definition,
       definitionVersion: current.version,
       visitKey,
@@ -83,6 +86,6 @@ export async function saveForm(
       reasons: request.reasons ?? {},
       actor,
     });
+    return { ...result, subject, definition: current.definition, definitionVersion: current.version };
   });
-  return { ...result, subject, definition: current.definition, definitionVersion: current.version };
 }

@@ -40,18 +40,23 @@ export async function findSubjectInScope(
 
 /**
  * `findSubjectInScope` and the study's current definition (404 without one) in one statement: the
- * form routes need both on every read and save.
+ * form routes need both on every read and save. A save asks for the subject's row lock with it
+ * (`forUpdate`, inside its transaction): the row is then read as the lock found it, after any
+ * writer it waited for, so the save needs no statement of its own for the lock.
  */
 export async function findSubjectAndDefinitionInScope(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   principal: Principal,
   studyId: number,
   subjectId: number,
   action: Action = 'subject.read',
+  options: { forUpdate?: boolean } = {},
 ): Promise<{ subject: SubjectWithSite; version: string; definition: StudyDefinition }> {
-  const row = await subjectQuery(db, studyId, subjectId)
-    .select(latestDefinitionOf(db, studyId).as('latest_definition'))
-    .executeTakeFirst();
+  let query = subjectQuery(db, studyId, subjectId).select(
+    latestDefinitionOf(db, studyId).as('latest_definition'),
+  );
+  if (options.forUpdate) query = query.forUpdate(['subjects']);
+  const row = await query.executeTakeFirst();
   const { latest_definition: latest, ...found } = row ?? { latest_definition: null };
   const subject = await refuseOutOfScope(
     db,
