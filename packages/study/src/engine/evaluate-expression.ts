@@ -1,7 +1,7 @@
 import type { Band } from '../model/expression.ts';
 import type { FormValues, JsonPrimitive, JsonValue, SubjectData } from '../model/json-value.ts';
 import { daysBetween, isValidDate, yearsBetween } from './dates.ts';
-import { parseTracing, tracingAreaPercent, tracingDiameterPercent } from './tracing.ts';
+import { parseTracing, type Tracing, tracingAreaPercent, tracingDiameterPercent } from './tracing.ts';
 
 // The evaluator never throws: data comes from people and definitions from administrators, so a type error
 // (a string where a number was expected, a missing value, division by zero) yields null, "unknown".
@@ -146,6 +146,39 @@ function lookupBand(value: JsonValue, bands: unknown): JsonValue {
     if (aboveMin && belowMax) return asJson(band.value);
   }
   return null;
+}
+
+function tracingPercent(measure: (tracing: Tracing) => number | null, value: JsonValue): JsonValue {
+  const tracing = parseTracing(value);
+  if (!tracing) return null;
+  const percent = measure(tracing);
+  return percent === null ? null : finite(percent);
+}
+
+/**
+ * Parsing a tracing (its JSON text, then the schema) costs more than all the rest of a subject's
+ * evaluation, and the same text is measured by several derivations, on each derivation pass and on every
+ * save of the subject until someone redraws it. So the percent of the most recent texts is remembered:
+ * it follows from the text alone, so remembering it cannot change an answer. Bounded: the oldest text is
+ * forgotten first.
+ */
+const TRACING_MEMO_SIZE = 64;
+const areaPercents = new Map<string, JsonValue>();
+const diameterPercents = new Map<string, JsonValue>();
+
+function rememberedTracingPercent(
+  memo: Map<string, JsonValue>,
+  measure: (tracing: Tracing) => number | null,
+  value: JsonValue,
+): JsonValue {
+  // Anything but a text is no tracing, and cheap to tell.
+  if (typeof value !== 'string') return tracingPercent(measure, value);
+  const known = memo.get(value);
+  if (known !== undefined) return known;
+  const percent = tracingPercent(measure, value);
+  if (memo.size >= TRACING_MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  memo.set(value, percent);
+  return percent;
 }
 
 /**
@@ -325,16 +358,13 @@ function compile(expression: unknown, depth: number): CompiledExpression {
       const bands = own(expression, 'bands');
       return (context) => lookupBand(first(context), bands);
     }
-    case 'tracingAreaPercent':
+    case 'tracingAreaPercent': {
+      const first = arg(0);
+      return (context) => rememberedTracingPercent(areaPercents, tracingAreaPercent, first(context));
+    }
     case 'tracingDiameterPercent': {
       const first = arg(0);
-      return (context) => {
-        const tracing = parseTracing(first(context));
-        if (!tracing) return null;
-        const percent =
-          op === 'tracingAreaPercent' ? tracingAreaPercent(tracing) : tracingDiameterPercent(tracing);
-        return percent === null ? null : finite(percent);
-      };
+      return (context) => rememberedTracingPercent(diameterPercents, tracingDiameterPercent, first(context));
     }
     default:
       return alwaysNull;
