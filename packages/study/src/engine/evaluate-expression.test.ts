@@ -244,5 +244,6 @@ describe('evaluateExpression', () => {
     }
     expect(measure('{"version":1}')).toEqual([null, null]);
     expect(measure('not json')).toEqual([null, null]);
+    expect(measure(`${tracingText(0.1)}${' '.repeat(30_000)}`)).toEqual([null, null]);
   });
 });

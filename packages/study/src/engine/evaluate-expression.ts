@@ -1,7 +1,13 @@
 import type { Band } from '../model/expression.ts';
 import type { FormValues, JsonPrimitive, JsonValue, SubjectData } from '../model/json-value.ts';
 import { daysBetween, isValidDate, yearsBetween } from './dates.ts';
-import { parseTracing, type Tracing, tracingAreaPercent, tracingDiameterPercent } from './tracing.ts';
+import {
+  parseTracing,
+  TRACING_MAX_LENGTH,
+  type Tracing,
+  tracingAreaPercent,
+  tracingDiameterPercent,
+} from './tracing.ts';
 
 // The evaluator never throws: data comes from people and definitions from administrators, so a type error
 // (a string where a number was expected, a missing value, division by zero) yields null, "unknown".
@@ -171,8 +177,8 @@ function rememberedTracingPercent(
   measure: (tracing: Tracing) => number | null,
   value: JsonValue,
 ): JsonValue {
-  // Anything but a text is no tracing, and cheap to tell.
-  if (typeof value !== 'string') return tracingPercent(measure, value);
+  // Anything but a text of tracing size is no tracing, and cheap to tell (and a huge text is not kept).
+  if (typeof value !== 'string' || value.length > TRACING_MAX_LENGTH) return tracingPercent(measure, value);
   const known = memo.get(value);
   if (known !== undefined) return known;
   const percent = tracingPercent(measure, value);
