@@ -8,6 +8,13 @@ import {
   resolveRef,
   roundTo,
 } from './evaluate-expression.ts';
+import {
+  parseTracing,
+  serializeTracing,
+  type Tracing,
+  tracingAreaPercent,
+  tracingDiameterPercent,
+} from './tracing.ts';
 
 const data: SubjectData = {
   v1: {
@@ -209,5 +216,34 @@ describe('evaluateExpression', () => {
     });
     const trapped = { v1: { vitals: trap } } as unknown as SubjectData;
     expect(run({ ref: 'boom' }, { data: trapped })).toBeNull();
+  });
+
+  it('measures each tracing text by itself, however many texts came before (remembered percents)', () => {
+    // The percent of recent texts is remembered (parsing is costly): a text must never get another's.
+    const tracingText = (perforationRadius: number) =>
+      serializeTracing({
+        version: 1,
+        aspect: 1,
+        membrane: { kind: 'ellipse', cx: 0.5, cy: 0.5, rx: 0.4, ry: 0.4 },
+        perforation: { kind: 'ellipse', cx: 0.5, cy: 0.5, rx: perforationRadius, ry: perforationRadius },
+      });
+    const measure = (text: string) => {
+      const withText: ExpressionContext = { ...context, data: { v1: { vitals: { t: text } } } };
+      return [
+        run({ op: 'tracingAreaPercent', args: [{ ref: 't' }] }, withText),
+        run({ op: 'tracingDiameterPercent', args: [{ ref: 't' }] }, withText),
+      ];
+    };
+    const radii = Array.from({ length: 150 }, (_, i) => 0.001 * (i + 1));
+    // Twice over more texts than are remembered, so both remembered and forgotten texts are measured.
+    for (const radius of [...radii, ...radii, ...radii.slice(0, 10)]) {
+      const tracing = parseTracing(tracingText(radius)) as Tracing;
+      const [area, diameter] = measure(tracingText(radius));
+      expect(area).toBe(tracingAreaPercent(tracing));
+      expect(diameter).toBe(tracingDiameterPercent(tracing));
+    }
+    expect(measure('{"version":1}')).toEqual([null, null]);
+    expect(measure('not json')).toEqual([null, null]);
+    expect(measure(`${tracingText(0.1)}${' '.repeat(30_000)}`)).toEqual([null, null]);
   });
 });

@@ -1,18 +1,13 @@
 import type { FormValues, JsonValue, SubjectData } from '../model/json-value.ts';
 import type { LocalizedText } from '../model/localized-text.ts';
-import type {
-  ItemDefinition,
-  OutcomeKind,
-  SectionDefinition,
-  Severity,
-  StudyDefinition,
-} from '../model/study-definition.ts';
-import { type ExpressionContext, evaluateExpression, holds, isEmptyValue } from './evaluate-expression.ts';
+import type { OutcomeKind, SectionDefinition, Severity, StudyDefinition } from '../model/study-definition.ts';
+import { type ExpressionContext, isEmptyValue } from './evaluate-expression.ts';
 import { builtInMessages } from './messages.ts';
 import {
   type FormLayout,
   getFormLayout,
   getStudyIndex,
+  type ItemRules,
   layoutsForData,
   type StudyIndex,
 } from './study-index.ts';
@@ -129,27 +124,38 @@ function copyFormData(layouts: FormLayout[], data: unknown): SubjectData {
   return copy;
 }
 
+/**
+ * The context expressions of a form are evaluated in. `row` is always present (undefined outside a
+ * repeating group) so that every context has the same shape, which keeps property reads fast.
+ */
 function contextFor(
   index: StudyIndex,
   data: SubjectData,
   layout: FormLayout,
   today: string,
 ): ExpressionContext {
-  return { data, visitKey: layout.visitKey, formKey: layout.form.key, today, params: index.params };
+  return {
+    data,
+    visitKey: layout.visitKey,
+    formKey: layout.form.key,
+    row: undefined,
+    today,
+    params: index.params,
+  };
 }
 
 function applyDerivations(index: StudyIndex, layouts: FormLayout[], data: SubjectData, today: string): void {
   for (let pass = 0; pass < MAX_DERIVATION_PASSES; pass += 1) {
     let changed = false;
     for (const layout of layouts) {
-      if (layout.derivedItems.length === 0) continue;
+      const { derivations } = layout.rules;
+      if (derivations.length === 0) continue;
       const context = contextFor(index, data, layout, today);
-      for (const item of layout.derivedItems) {
+      for (const { item, derive, notDoneItem } of derivations) {
         const formValues = data[layout.visitKey]?.[layout.form.key];
         // A section marked "not done" has no results to derive from, even if stale values remain.
-        const notDoneItem = layout.items.get(item.key)?.section.notDoneItem;
         const notDone = notDoneItem !== undefined && ownValue(formValues, notDoneItem) === true;
-        const value = notDone ? null : evaluateExpression(item.derive, context);
+        const value = notDone ? null : derive(context);
         if (formValues === undefined) {
           // Forms nobody has opened stay absent unless a derivation actually yields something.
           if (value === null) continue;
@@ -169,9 +175,9 @@ function applyDerivations(index: StudyIndex, layouts: FormLayout[], data: Subjec
   }
 }
 
+/** One occurrence of a checked item (see ItemRules.checked): in the form, or in one row of its group. */
 interface ItemInstance {
-  section: SectionDefinition;
-  item: ItemDefinition;
+  rules: ItemRules;
   groupKey?: string | undefined;
   rowIndex?: number | undefined;
   value: JsonValue;
@@ -205,47 +211,93 @@ function pathParts(layout: FormLayout, itemKey: string, groupKey?: string, rowIn
 }
 
 function itemState(
-  item: ItemDefinition,
+  rules: ItemRules,
   section: SectionDefinition,
   sectionVisible: boolean,
   notDone: boolean,
   context: ExpressionContext,
 ): ItemState {
-  const visible = sectionVisible && (item.showWhen === undefined || holds(item.showWhen, context));
+  const { item } = rules;
+  const visible = sectionVisible && (rules.showWhen === undefined || rules.showWhen(context) === true);
   const disabled = notDone && item.key !== section.notDoneItem;
-  const readOnly = item.readOnly === true || item.derive !== undefined;
   const required =
     visible &&
     !disabled &&
     item.derive === undefined &&
-    (item.required === true || (item.requiredWhen !== undefined && holds(item.requiredWhen, context)));
-  return { visible, required, disabled, readOnly };
+    (item.required === true || (rules.requiredWhen !== undefined && rules.requiredWhen(context) === true));
+  return { visible, required, disabled, readOnly: rules.readOnly };
 }
 
-function builtInChecks(layout: FormLayout, instance: ItemInstance, today: string): CheckResult[] {
-  const { item, value } = instance;
-  const results: CheckResult[] = [];
-  const base = pathParts(layout, item.key, instance.groupKey, instance.rowIndex);
+function addBuiltInChecks(
+  checks: CheckResult[],
+  layout: FormLayout,
+  instance: ItemInstance,
+  today: string,
+): void {
+  const { value } = instance;
+  const { item } = instance.rules;
   if (
     typeof value === 'number' &&
     ((item.min !== undefined && value < item.min) || (item.max !== undefined && value > item.max))
   ) {
-    results.push({
-      ...base,
+    checks.push({
+      ...pathParts(layout, item.key, instance.groupKey, instance.rowIndex),
       checkId: `${layout.form.key}.${item.key}.range`,
       severity: item.rangeSeverity ?? 'query',
       message: builtInMessages.outOfRange(item.min, item.max),
     });
   }
   if (item.notFuture === true && typeof value === 'string' && value > today) {
-    results.push({
-      ...base,
+    checks.push({
+      ...pathParts(layout, item.key, instance.groupKey, instance.rowIndex),
       checkId: `${layout.form.key}.${item.key}.future`,
       severity: 'hard',
       message: builtInMessages.futureDate,
     });
   }
-  return results;
+}
+
+/** What evaluating one form gathers while it walks the form's sections and rows. */
+interface FormWalk {
+  layout: FormLayout;
+  missing: MissingItem[];
+  /**
+   * Instances of the checked items by item key, keys in the order first met: checks run on them once the
+   * walk is done, and built-in check results come out in this order.
+   */
+  instances: Map<string, ItemInstance[]>;
+}
+
+/** Notes one occurrence of an item: missing when required and empty, kept for the checks when checked. */
+function addInstance(
+  walk: FormWalk,
+  rules: ItemRules,
+  section: SectionDefinition,
+  values: FormValues,
+  state: ItemState,
+  context: ExpressionContext,
+  groupKey?: string,
+  rowIndex?: number,
+): void {
+  // Only required and checked items need their value: the rest of the form is read by expressions only.
+  if (!state.required && !rules.checked) return;
+  const { item } = rules;
+  const value = ownValue(values, item.key);
+  if (state.required && isEmptyValue(value)) {
+    walk.missing.push({
+      ...pathParts(walk.layout, item.key, groupKey, rowIndex),
+      sectionKey: section.key,
+    });
+  }
+  if (!rules.checked) return;
+  const instance: ItemInstance = { rules, value, state, context };
+  if (groupKey !== undefined) {
+    instance.groupKey = groupKey;
+    instance.rowIndex = rowIndex;
+  }
+  const list = walk.instances.get(item.key);
+  if (list) list.push(instance);
+  else walk.instances.set(item.key, [instance]);
 }
 
 function evaluateLayout(
@@ -257,74 +309,57 @@ function evaluateLayout(
   const values: FormValues = data[layout.visitKey]?.[layout.form.key] ?? {};
   const context = contextFor(index, data, layout, today);
   const sections: SectionState[] = [];
-  const missing: MissingItem[] = [];
-  const instances = new Map<string, ItemInstance[]>();
-  const addInstance = (instance: ItemInstance) => {
-    const list = instances.get(instance.item.key);
-    if (list) list.push(instance);
-    else instances.set(instance.item.key, [instance]);
-    if (instance.state.required && isEmptyValue(instance.value)) {
-      missing.push({
-        ...pathParts(layout, instance.item.key, instance.groupKey, instance.rowIndex),
-        sectionKey: instance.section.key,
-      });
-    }
-  };
+  const walk: FormWalk = { layout, missing: [], instances: new Map() };
 
-  for (const section of layout.sections) {
-    const visible = section.showWhen === undefined || holds(section.showWhen, context);
+  for (const sectionRules of layout.rules.sections) {
+    const { section } = sectionRules;
+    const visible = sectionRules.showWhen === undefined || sectionRules.showWhen(context) === true;
     const notDone = section.notDoneItem !== undefined && ownValue(values, section.notDoneItem) === true;
     const items: Record<string, ItemState> = {};
     const state: SectionState = { key: section.key, visible, notDone, items };
     sections.push(state);
     const groupKey = section.repeating?.key;
     if (groupKey === undefined) {
-      for (const item of section.items) {
-        const itemStateNow = itemState(item, section, visible, notDone, context);
-        items[item.key] = itemStateNow;
-        addInstance({ section, item, value: ownValue(values, item.key), state: itemStateNow, context });
+      for (const itemRules of sectionRules.items) {
+        const itemStateNow = itemState(itemRules, section, visible, notDone, context);
+        items[itemRules.item.key] = itemStateNow;
+        addInstance(walk, itemRules, section, values, itemStateNow, context);
       }
       continue;
     }
-    for (const item of section.items) items[item.key] = itemState(item, section, visible, notDone, context);
+    for (const itemRules of sectionRules.items)
+      items[itemRules.item.key] = itemState(itemRules, section, visible, notDone, context);
     const stored = ownValue(values, groupKey);
     const rows = Array.isArray(stored) ? stored : [];
-    state.rows = [];
+    const rowStatesList: Record<string, ItemState>[] = [];
+    state.rows = rowStatesList;
     if (visible && !notDone && section.repeating?.rowsRequired === true && rows.length === 0) {
-      missing.push({ ...pathParts(layout, groupKey), sectionKey: section.key });
+      walk.missing.push({ ...pathParts(layout, groupKey), sectionKey: section.key });
     }
     rows.forEach((rawRow, rowIndex) => {
       const row: FormValues = isRecord(rawRow) ? (rawRow as FormValues) : {};
       const rowContext: ExpressionContext = { ...context, row };
       const rowStates: Record<string, ItemState> = {};
-      state.rows?.push(rowStates);
-      for (const item of section.items) {
-        const rowState = itemState(item, section, visible, notDone, rowContext);
-        rowStates[item.key] = rowState;
-        addInstance({
-          section,
-          item,
-          groupKey,
-          rowIndex,
-          value: ownValue(row, item.key),
-          state: rowState,
-          context: rowContext,
-        });
+      rowStatesList.push(rowStates);
+      for (const itemRules of sectionRules.items) {
+        const rowState = itemState(itemRules, section, visible, notDone, rowContext);
+        rowStates[itemRules.item.key] = rowState;
+        addInstance(walk, itemRules, section, row, rowState, rowContext, groupKey, rowIndex);
       }
     });
   }
 
   const checks: CheckResult[] = [];
-  for (const list of instances.values()) {
+  for (const list of walk.instances.values()) {
     for (const instance of list) {
-      if (instance.state.visible && !instance.state.disabled)
-        checks.push(...builtInChecks(layout, instance, today));
+      if (instance.rules.hasBuiltInChecks && instance.state.visible && !instance.state.disabled)
+        addBuiltInChecks(checks, layout, instance, today);
     }
   }
-  for (const check of layout.checks) {
-    for (const instance of instances.get(check.item) ?? []) {
+  for (const { check, when } of layout.rules.checks) {
+    for (const instance of walk.instances.get(check.item) ?? []) {
       if (!instance.state.visible || instance.state.disabled) continue;
-      if (!holds(check.when, instance.context)) continue;
+      if (when(instance.context) !== true) continue;
       checks.push({
         ...pathParts(layout, check.item, instance.groupKey, instance.rowIndex),
         checkId: check.id,
@@ -335,8 +370,8 @@ function evaluateLayout(
   }
 
   const outcomes: OutcomeResult[] = [];
-  for (const outcome of layout.outcomes) {
-    if (!holds(outcome.when, context)) continue;
+  for (const { outcome, when } of layout.rules.outcomes) {
+    if (when(context) !== true) continue;
     outcomes.push({
       outcomeId: outcome.id,
       kind: outcome.kind,
@@ -355,7 +390,7 @@ function evaluateLayout(
     values,
     derived,
     sections,
-    missing,
+    missing: walk.missing,
     checks,
     outcomes,
   };

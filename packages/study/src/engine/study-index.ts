@@ -11,6 +11,7 @@ import {
   sectionsForVisit,
   type VisitDefinition,
 } from '../model/study-definition.ts';
+import { type CompiledExpression, compileExpression } from './evaluate-expression.ts';
 import { resolveVisit, unscheduledRepeatKey } from './visit-keys.ts';
 
 // Lookups built once per definition object (cached by identity), so evaluating a subject does no searching.
@@ -32,6 +33,51 @@ export interface FormLayout {
   checks: CheckDefinition[];
   outcomes: OutcomeDefinition[];
   derivedItems: ItemDefinition[];
+  /** What `evaluateSubject` needs for this layout, prepared once with it (see LayoutRules). */
+  rules: LayoutRules;
+}
+
+/**
+ * The layout's rules made ready for evaluation: expressions compiled, and the per-item facts the engine
+ * would otherwise work out again on every save. Built with the layout, so once per definition (the index
+ * is cached by definition, and definitions are never changed once built).
+ */
+export interface LayoutRules {
+  sections: SectionRules[];
+  /** The layout's checks (as `FormLayout.checks`) with their conditions compiled. */
+  checks: { check: CheckDefinition; when: CompiledExpression }[];
+  /** The layout's outcomes (as `FormLayout.outcomes`) with their conditions compiled. */
+  outcomes: { outcome: OutcomeDefinition; when: CompiledExpression }[];
+  /** The derived items (as `FormLayout.derivedItems`), their expressions compiled. */
+  derivations: Derivation[];
+}
+
+export interface SectionRules {
+  section: SectionDefinition;
+  showWhen: CompiledExpression | undefined;
+  items: ItemRules[];
+}
+
+export interface ItemRules {
+  item: ItemDefinition;
+  showWhen: CompiledExpression | undefined;
+  requiredWhen: CompiledExpression | undefined;
+  /** Derived or system-filled: shown, never typed. */
+  readOnly: boolean;
+  /** The item has a built-in range (min/max) or not-future check. */
+  hasBuiltInChecks: boolean;
+  /**
+   * Some check of the layout looks at this item key (a built-in one of any item with the key, or a
+   * defined one): the engine keeps each instance of such an item to run the checks on it afterwards.
+   */
+  checked: boolean;
+}
+
+export interface Derivation {
+  item: ItemDefinition;
+  derive: CompiledExpression;
+  /** The "not done" checkbox of the item's section: while it is checked nothing is derived. */
+  notDoneItem: string | undefined;
 }
 
 export interface StudyIndex {
@@ -71,15 +117,61 @@ function buildLayout(form: FormDefinition, visitKey: string): FormLayout {
       if (item.derive !== undefined && groupKey === undefined) derivedItems.push(item);
     }
   }
+  const checks = (form.checks ?? []).filter((c) => appliesToVisit(c.visits, visitKey) && items.has(c.item));
+  const outcomes = (form.outcomes ?? []).filter((o) => appliesToVisit(o.visits, visitKey));
   return {
     visitKey,
     form,
     sections,
     items,
     groups,
-    checks: (form.checks ?? []).filter((c) => appliesToVisit(c.visits, visitKey) && items.has(c.item)),
-    outcomes: (form.outcomes ?? []).filter((o) => appliesToVisit(o.visits, visitKey)),
+    checks,
+    outcomes,
     derivedItems,
+    rules: buildRules(sections, items, checks, outcomes, derivedItems),
+  };
+}
+
+function hasBuiltInChecks(item: ItemDefinition): boolean {
+  return item.min !== undefined || item.max !== undefined || item.notFuture === true;
+}
+
+function compileOptional(expression: unknown): CompiledExpression | undefined {
+  return expression === undefined ? undefined : compileExpression(expression);
+}
+
+function buildRules(
+  sections: SectionDefinition[],
+  items: Map<string, ItemLocation>,
+  checks: CheckDefinition[],
+  outcomes: OutcomeDefinition[],
+  derivedItems: ItemDefinition[],
+): LayoutRules {
+  const checkedKeys = new Set(checks.map((check) => check.item));
+  for (const section of sections) {
+    for (const item of section.items) if (hasBuiltInChecks(item)) checkedKeys.add(item.key);
+  }
+  return {
+    sections: sections.map((section) => ({
+      section,
+      showWhen: compileOptional(section.showWhen),
+      items: section.items.map((item) => ({
+        item,
+        showWhen: compileOptional(item.showWhen),
+        requiredWhen: compileOptional(item.requiredWhen),
+        readOnly: item.readOnly === true || item.derive !== undefined,
+        hasBuiltInChecks: hasBuiltInChecks(item),
+        checked: checkedKeys.has(item.key),
+      })),
+    })),
+    checks: checks.map((check) => ({ check, when: compileExpression(check.when) })),
+    outcomes: outcomes.map((outcome) => ({ outcome, when: compileExpression(outcome.when) })),
+    derivations: derivedItems.map((item) => ({
+      item,
+      derive: compileExpression(item.derive),
+      // The section the item map holds for the key (the last one, should a key repeat).
+      notDoneItem: items.get(item.key)?.section.notDoneItem,
+    })),
   };
 }
 

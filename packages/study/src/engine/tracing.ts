@@ -49,9 +49,12 @@ export const tracingSchema = z.strictObject({
 });
 export type Tracing = z.infer<typeof tracingSchema>;
 
+/** The longest text a tracing may be (200-point outlines fit well within it). */
+export const TRACING_MAX_LENGTH = 20_000;
+
 /** The tracing in a stored value (JSON text), or null when the text is not a valid tracing. */
 export function parseTracing(value: unknown): Tracing | null {
-  if (typeof value !== 'string' || value.length > 20_000) return null;
+  if (typeof value !== 'string' || value.length > TRACING_MAX_LENGTH) return null;
   let json: unknown;
   try {
     json = JSON.parse(value);
