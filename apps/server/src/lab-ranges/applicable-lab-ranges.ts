@@ -50,12 +50,16 @@ export async function loadSiteLabRanges(
   db: Kysely<Database> | Transaction<Database>,
   siteId: number,
 ): Promise<SiteLabRange[]> {
+  return siteLabRangesQuery(db, siteId).execute();
+}
+
+/** `loadSiteLabRanges` as a query a caller can nest in a statement of its own (a save's first read). */
+export function siteLabRangesQuery(db: Kysely<Database> | Transaction<Database>, siteId: number) {
   return db
     .selectFrom('lab_ranges')
     .select(['id', 'test_key', 'unit', 'low', 'high', 'sex', 'age_min', 'age_max', 'effective_from'])
     .where('site_id', '=', siteId)
-    .where('retired_at', 'is', null)
-    .execute();
+    .where('retired_at', 'is', null);
 }
 
 /**

@@ -33,6 +33,8 @@ export async function addLabRangeChecks(
   /** The subject's site, or the subject to look it up by. */
   of: { siteId: number } | { subjectId: number },
   evaluation: SubjectEvaluation,
+  /** The site's ranges, when the caller read them already (a save does, with its subject). */
+  known: { siteRanges?: SiteLabRange[] } = {},
 ): Promise<void> {
   const labForms = evaluation.forms.filter((form) => form.formKey === LAB_FORM_KEY);
   if (labForms.length === 0) return;
@@ -49,7 +51,7 @@ export async function addLabRangeChecks(
         ).site_id;
   const subject = labRangeSubjectOf(siteId, evaluation.data);
   // The site's ranges read once for every lab form of the subject (a save evaluates them all).
-  let siteRanges: SiteLabRange[] | undefined;
+  let siteRanges: SiteLabRange[] | undefined = known.siteRanges;
   for (const form of labForms) {
     const values = form.values as Record<string, JsonValue>;
     const specimenDate = specimenDateOf(evaluation.data, form.visitKey);

@@ -143,10 +143,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
         .executeTakeFirst();
   // Deleted while this request waited for the lock: the subject is gone for everyone.
   if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
-  const { stored, holds, activeQueries, verifiedItemKeys, signed } = await loadSubjectForSave(trx, subject, {
-    visitKey,
-    formKey,
-  });
+  const { stored, holds, activeQueries, verifiedItemKeys, signed, siteLabRanges } = await loadSubjectForSave(
+    trx,
+    subject,
+    {
+      visitKey,
+      formKey,
+    },
+  );
   // A freeze or lock refuses data changes (423); system writes (signing, randomization, registration)
   // are guarded by their callers under their own names.
   if (!input.systemWrite) refuseWriteUnderTheseHolds('form.save', holds);
@@ -175,10 +179,16 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   // rule, which the browser also uses to ask for reasons before it sends).
   const after = enteredFormValues(layout, input.values);
   if (!input.systemWrite) keepReadOnlyValues(definition, visitKey, formKey, before, after);
-  const data: SubjectData = structuredClone(stored.entered);
-  data[visitKey] = { ...(data[visitKey] ?? {}), [formKey]: after };
+  // The subject's values with the form's new ones: a new top level and visit, the other visits'
+  // forms shared with `stored` (nothing changes them; the engine evaluates on a copy of its own).
+  const data: SubjectData = {
+    ...stored.entered,
+    [visitKey]: { ...(stored.entered[visitKey] ?? {}), [formKey]: after },
+  };
   const evaluation = evaluateSubject(definition, data, { today: todayInKorea() });
-  await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation);
+  await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation, {
+    siteRanges: siteLabRanges,
+  });
   const formEvaluation = evaluation.forms.find(
     (form) => form.visitKey === visitKey && form.formKey === formKey,
   );

@@ -3,6 +3,7 @@ import type { FormValues, JsonValue, SubjectData } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
+import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
 import { holdsOverQuery, subjectTarget } from '../locks/holds-in-force.ts';
 import type { StoredSubjectData } from './form-data.ts';
 
@@ -63,17 +64,21 @@ export interface SubjectForSave {
   verifiedItemKeys: Set<string>;
   /** Whether the subject has a signature in force (not invalidated). */
   signed: boolean;
+  /** The site's lab ranges in force, for the lab forms' range checks (`addLabRangeChecks`). */
+  siteLabRanges: SiteLabRange[];
 }
 
 /**
  * Everything a save needs to know about its subject, read in ONE statement after the caller took
- * the subject's row lock (every writer of these rows takes that lock first, so nothing read here
- * can change before the save commits): the form instances with their values, the holds in force,
- * the active queries, the form's verified items and whether a signature is in force. On the
- * 2-core machine of issue 12 each round trip costs both the server and PostgreSQL; these were five
- * statements, and the verification reset and the signature's invalidation were two more on every
- * save even when there was nothing to reset. `json_agg` gives timestamps as text: `new Date` reads
- * them to the millisecond, as the driver reads a timestamp column.
+ * the subject's row lock (every writer of the subject's forms, values, queries, SDV marks and
+ * signatures takes that lock first, so none of these can change before the save commits): the form
+ * instances with their values, the holds in force, the active queries, the form's verified items,
+ * whether a signature is in force, and the site's lab ranges (read as of this statement, as their
+ * own statement did). On the 2-core machine of issue 12 each round trip costs both the server and
+ * PostgreSQL: these were six statements, and the verification reset and the signature's
+ * invalidation were two more on every save even when there was nothing to reset. `json_agg` gives
+ * timestamps as text: `new Date` reads them to the millisecond, as the driver reads a timestamp
+ * column.
  */
 export async function loadSubjectForSave(
   trx: Transaction<Database>,
@@ -113,6 +118,7 @@ export async function loadSubjectForSave(
             .where('invalidated_at', 'is', null),
         )
         .as('signed'),
+      jsonArrayFrom(siteLabRangesQuery(trx, subject.site_id)).as('lab_ranges'),
     ])
     .executeTakeFirstOrThrow();
   // The instances as JSON gives them (kysely's JSON typing widens the value triples).
@@ -127,5 +133,6 @@ export async function loadSubjectForSave(
     activeQueries: row.active_queries,
     verifiedItemKeys: new Set(row.verified_marks.map((mark) => mark.item_key)),
     signed: row.signed === true,
+    siteLabRanges: row.lab_ranges,
   };
 }
