@@ -1,6 +1,7 @@
 import type { Role, SiteSummary, StudyMembership } from '@cdms/contract';
 import { type Expression, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { type AccessHolder, abilities, type SiteScope, type StudyAccess } from './permissions.ts';
 
@@ -124,16 +125,9 @@ export interface SessionPrincipal {
   secondFactorConfirmed: boolean;
 }
 
-/**
- * The session of a token hash with its user, the user's memberships and what the second-factor
- * gate needs, in one statement: every authenticated request runs it, and on a busy server each
- * round trip costs both sides (issue 12). Expired sessions are returned too: the caller ends them.
- */
-export async function loadSessionPrincipal(
-  db: Kysely<Database>,
-  idHash: string,
-): Promise<SessionPrincipal | undefined> {
-  const row = await db
+/** `loadSessionPrincipal`'s statement, built once (`compiledOnce`): every request runs it. */
+const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
@@ -163,8 +157,19 @@ export async function loadSessionPrincipal(
         )
         .as('second_factor_confirmed'),
     ])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', params.idHash),
+);
+
+/**
+ * The session of a token hash with its user, the user's memberships and what the second-factor
+ * gate needs, in one statement: every authenticated request runs it, and on a busy server each
+ * round trip costs both sides (issue 12). Expired sessions are returned too: the caller ends them.
+ */
+export async function loadSessionPrincipal(
+  db: Kysely<Database>,
+  idHash: string,
+): Promise<SessionPrincipal | undefined> {
+  const [row] = await sessionPrincipalStatement(db, { idHash });
   if (!row) return undefined;
   const {
     session_id_hash,

@@ -72,7 +72,10 @@ export async function presentHoldById(executor: Executor, id: number): Promise<L
  * The holds in force over the subject (the study's, its site's, its own and its forms'), as a query
  * to run or to nest in the caller's statement (`jsonArrayFrom`).
  */
-export function holdsOverSubjectQuery(executor: Executor, subject: SubjectWithSite) {
+export function holdsOverSubjectQuery(
+  executor: Executor,
+  subject: Pick<SubjectWithSite, 'id' | 'study_id' | 'site_id'>,
+) {
   return presentableHolds(executor)
     .where('holds.study_id', '=', subject.study_id)
     .where('holds.lifted_at', 'is', null)

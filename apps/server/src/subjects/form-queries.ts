@@ -22,9 +22,11 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
 import { loadStudyRoles, type Principal } from '../auth/principal.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOverSubjectQuery, presentHold } from '../holds/hold-presenter.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
+import { AppError } from '../http/errors.ts';
 import {
   labRangeSubjectOf,
   loadSiteLabRanges,
@@ -174,6 +176,42 @@ export async function formData(
   );
 }
 
+/** A type, not an interface: `compiledOnce` takes a record of named values. */
+type SurroundingsParams = {
+  subjectId: number;
+  studyId: number;
+  siteId: number;
+  visitKey: string;
+  formKey: string;
+};
+
+/** `loadFormSurroundings`' statement; without an instance (the form never saved) there are no marks. */
+function formSurroundingsQuery(db: Kysely<Database>, params: SurroundingsParams, instanceId: number | null) {
+  return db
+    .selectFrom('subjects')
+    .select([
+      jsonArrayFrom(formQueriesQuery(db, params.subjectId, params.visitKey, params.formKey)).as('queries'),
+      jsonArrayFrom(commentsQuery(db, params.subjectId, params.visitKey, params.formKey)).as('comments'),
+      jsonArrayFrom(
+        holdsOverSubjectQuery(db, { id: params.subjectId, study_id: params.studyId, site_id: params.siteId }),
+      ).as('holds'),
+      instanceId === null
+        ? sql<[]>`'[]'::json`.as('marks')
+        : jsonArrayFrom(sdvMarksQuery(db, instanceId)).as('marks'),
+      sql<number>`${siteRankSql('subjects')}::int`.as('rank'),
+      jsonObjectFrom(sdvPlanQuery(db, params.studyId)).as('plan'),
+    ])
+    .where('subjects.id', '=', params.subjectId);
+}
+
+/** Built once each (`compiledOnce`): every form read and save answers with one of them. */
+const formSurroundings = compiledOnce((db, params: SurroundingsParams & { instanceId: number }) =>
+  formSurroundingsQuery(db, params, params.instanceId),
+);
+const formSurroundingsBeforeFirstSave = compiledOnce((db, params: SurroundingsParams) =>
+  formSurroundingsQuery(db, params, null),
+);
+
 /**
  * What the form's answer shows beside its values, read in one statement (on the 2-core machine of
  * issue 12 every round trip costs both the server and PostgreSQL): the form's queries and comments,
@@ -196,20 +234,18 @@ async function loadFormSurroundings(
   rank: number;
   plan: SdvPlanRule;
 }> {
-  const row = await db
-    .selectFrom('subjects')
-    .select([
-      jsonArrayFrom(formQueriesQuery(db, subject.id, visitKey, formKey)).as('queries'),
-      jsonArrayFrom(commentsQuery(db, subject.id, visitKey, formKey)).as('comments'),
-      jsonArrayFrom(holdsOverSubjectQuery(db, subject)).as('holds'),
-      instanceId === null
-        ? sql<[]>`'[]'::json`.as('marks')
-        : jsonArrayFrom(sdvMarksQuery(db, instanceId)).as('marks'),
-      sql<number>`${siteRankSql('subjects')}::int`.as('rank'),
-      jsonObjectFrom(sdvPlanQuery(db, subject.study_id)).as('plan'),
-    ])
-    .where('subjects.id', '=', subject.id)
-    .executeTakeFirstOrThrow();
+  const params = {
+    subjectId: subject.id,
+    studyId: subject.study_id,
+    siteId: subject.site_id,
+    visitKey,
+    formKey,
+  };
+  const [row] =
+    instanceId === null
+      ? await formSurroundingsBeforeFirstSave(db, params)
+      : await formSurroundings(db, { ...params, instanceId });
+  if (!row) throw new AppError(404, 'not_found');
   return {
     queries: row.queries.map((query) => ({
       id: query.id,

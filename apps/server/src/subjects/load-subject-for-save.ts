@@ -2,6 +2,7 @@ import type { Hold } from '@cdms/contract';
 import type { FormValues, JsonValue, SubjectData } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
 import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
 import { holdsOverQuery, subjectTarget } from '../locks/holds-in-force.ts';
@@ -68,6 +69,53 @@ export interface SubjectForSave {
   siteLabRanges: SiteLabRange[];
 }
 
+/** `loadSubjectForSave`'s statement, built once (`compiledOnce`): every save runs it. */
+const subjectForSaveStatement = compiledOnce(
+  (db, params: { subjectId: number; studyId: number; siteId: number; visitKey: string; formKey: string }) =>
+    db.selectNoFrom((eb) => [
+      jsonArrayFrom(subjectDataQuery(db, params.subjectId)).as('instances'),
+      jsonArrayFrom(
+        holdsOverQuery(
+          db,
+          subjectTarget(
+            { id: params.subjectId, study_id: params.studyId, site_id: params.siteId },
+            { visitKey: params.visitKey, formKey: params.formKey },
+          ),
+        ),
+      ).as('holds'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('queries')
+          .select(['id', 'kind', 'status', 'visit_key', 'form_key', 'check_id', 'item_path'])
+          .where('subject_id', '=', params.subjectId)
+          .where((inner) =>
+            inner.or([inner('status', 'in', ['open', 'answered']), inner('closed_over_check', '=', true)]),
+          )
+          .orderBy('id'),
+      ).as('active_queries'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('sdv_marks')
+          .innerJoin('form_instances', 'form_instances.id', 'sdv_marks.form_instance_id')
+          .select('sdv_marks.item_key')
+          .where('form_instances.subject_id', '=', params.subjectId)
+          .where('form_instances.visit_key', '=', params.visitKey)
+          .where('form_instances.form_key', '=', params.formKey)
+          .where('sdv_marks.state', '=', 'verified'),
+      ).as('verified_marks'),
+      eb
+        .exists(
+          eb
+            .selectFrom('signatures')
+            .select('id')
+            .where('subject_id', '=', params.subjectId)
+            .where('invalidated_at', 'is', null),
+        )
+        .as('signed'),
+      jsonArrayFrom(siteLabRangesQuery(db, params.siteId)).as('lab_ranges'),
+    ]),
+);
+
 /**
  * Everything a save needs to know about its subject, read in ONE statement after the caller took
  * the subject's row lock (every writer of the subject's forms, values, queries, SDV marks and
@@ -85,42 +133,14 @@ export async function loadSubjectForSave(
   subject: { id: number; study_id: number; site_id: number },
   form: { visitKey: string; formKey: string },
 ): Promise<SubjectForSave> {
-  const row = await trx
-    .selectNoFrom((eb) => [
-      jsonArrayFrom(subjectDataQuery(trx, subject.id)).as('instances'),
-      jsonArrayFrom(holdsOverQuery(trx, subjectTarget(subject, form))).as('holds'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('queries')
-          .select(['id', 'kind', 'status', 'visit_key', 'form_key', 'check_id', 'item_path'])
-          .where('subject_id', '=', subject.id)
-          .where((inner) =>
-            inner.or([inner('status', 'in', ['open', 'answered']), inner('closed_over_check', '=', true)]),
-          )
-          .orderBy('id'),
-      ).as('active_queries'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('sdv_marks')
-          .innerJoin('form_instances', 'form_instances.id', 'sdv_marks.form_instance_id')
-          .select('sdv_marks.item_key')
-          .where('form_instances.subject_id', '=', subject.id)
-          .where('form_instances.visit_key', '=', form.visitKey)
-          .where('form_instances.form_key', '=', form.formKey)
-          .where('sdv_marks.state', '=', 'verified'),
-      ).as('verified_marks'),
-      eb
-        .exists(
-          eb
-            .selectFrom('signatures')
-            .select('id')
-            .where('subject_id', '=', subject.id)
-            .where('invalidated_at', 'is', null),
-        )
-        .as('signed'),
-      jsonArrayFrom(siteLabRangesQuery(trx, subject.site_id)).as('lab_ranges'),
-    ])
-    .executeTakeFirstOrThrow();
+  const [row] = await subjectForSaveStatement(trx, {
+    subjectId: subject.id,
+    studyId: subject.study_id,
+    siteId: subject.site_id,
+    visitKey: form.visitKey,
+    formKey: form.formKey,
+  });
+  if (!row) throw new Error('a statement without FROM gives one row');
   // The instances as JSON gives them (kysely's JSON typing widens the value triples).
   const instances = row.instances as unknown as Array<
     Omit<InstanceWithValues, 'saved_at'> & { saved_at: string }

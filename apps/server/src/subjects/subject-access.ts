@@ -3,6 +3,7 @@ import type { StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SubjectRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { latestDefinitionOf, studyDefinitionOfRow } from '../studies/study-definitions.ts';
@@ -38,6 +39,20 @@ export async function findSubjectInScope(
   return refuseOutOfScope(db, principal, studyId, subject, action);
 }
 
+/** The subject with its site and the study's newest definition (`compiledOnce`: every form read and save). */
+const subjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
+  subjectQuery(db, params.studyId, params.subjectId).select(
+    latestDefinitionOf(db, params.studyId).as('latest_definition'),
+  ),
+);
+
+/** The same with the subject's row lock (a save). */
+const lockedSubjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
+  subjectQuery(db, params.studyId, params.subjectId)
+    .select(latestDefinitionOf(db, params.studyId).as('latest_definition'))
+    .forUpdate(['subjects']),
+);
+
 /**
  * `findSubjectInScope` and the study's current definition (404 without one) in one statement: the
  * form routes need both on every read and save. A save asks for the subject's row lock with it
@@ -52,11 +67,8 @@ export async function findSubjectAndDefinitionInScope(
   action: Action = 'subject.read',
   options: { forUpdate?: boolean } = {},
 ): Promise<{ subject: SubjectWithSite; version: string; definition: StudyDefinition }> {
-  let query = subjectQuery(db, studyId, subjectId).select(
-    latestDefinitionOf(db, studyId).as('latest_definition'),
-  );
-  if (options.forUpdate) query = query.forUpdate(['subjects']);
-  const row = await query.executeTakeFirst();
+  const statement = options.forUpdate ? lockedSubjectAndDefinition : subjectAndDefinition;
+  const [row] = await statement(db, { studyId, subjectId });
   const { latest_definition: latest, ...found } = row ?? { latest_definition: null };
   const subject = await refuseOutOfScope(
     db,
