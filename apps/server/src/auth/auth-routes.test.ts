@@ -207,6 +207,19 @@ describeWithDatabase('auth API', (database) => {
 
     it('refuses a cookie-authenticated write without the CSRF token', async () => {
       const session = await signIn(app, 'cra@demo.cdms');
+      // The idle expiry moves with a write the session may make, and only then.
+      const idleExpiry = async () =>
+        (
+          await database()
+            .db.selectFrom('sessions')
+            .innerJoin('users', 'users.id', 'sessions.user_id')
+            .select('sessions.idle_expires_at')
+            .where('users.email', '=', 'cra@demo.cdms')
+            .orderBy('sessions.created_at', 'desc')
+            .executeTakeFirstOrThrow()
+        ).idle_expires_at.getTime();
+      const signedInExpiry = await idleExpiry();
+      await sleep(5);
       const without = await app.inject({
         method: 'PUT',
         url: '/api/auth/contact',
@@ -228,6 +241,7 @@ describeWithDatabase('auth API', (database) => {
         .where('email', '=', 'cra@demo.cdms')
         .executeTakeFirstOrThrow();
       expect(user.contact).toBe('');
+      expect(await idleExpiry()).toBe(signedInExpiry);
       const right = await app.inject({
         method: 'PUT',
         url: '/api/auth/contact',
@@ -235,6 +249,10 @@ describeWithDatabase('auth API', (database) => {
         headers: session.headers,
       });
       expect(right.statusCode).toBe(204);
+      expect(await idleExpiry()).toBeGreaterThan(signedInExpiry);
+      expect(new Date(right.headers['x-session-idle-expires-at'] as string).getTime()).toBe(
+        await idleExpiry(),
+      );
       const me = await app.inject({
         method: 'GET',
         url: '/api/auth/me',

@@ -5,7 +5,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { AppError } from '../http/errors.ts';
 import { loadSessionPrincipal, type Principal, type SessionPrincipal } from './principal.ts';
 import { allowedBeforeEnrolment, secondFactorEnrolmentRequired } from './second-factor-enrolment-gate.ts';
-import { deleteSession, extendSession, hashSessionToken, isLive, SESSION_COOKIE } from './sessions.ts';
+import { deleteSession, hashSessionToken, isLive, SESSION_COOKIE } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,8 +31,8 @@ function sameToken(expected: string, given: string | undefined): boolean {
 /**
  * The principal of the request's session cookie, or null without a live session of an active
  * account. On writes the session's CSRF token must be in X-CSRF-Token, and a write counts as
- * activity: it pushes the idle expiry out. A read costs one statement (session, user, memberships
- * and the second-factor facts together), a write one more (the extension).
+ * activity: it pushes the idle expiry out. Either costs one statement (session, user, memberships
+ * and the second-factor facts together; on a write the extension rides along, `loadSessionPrincipal`).
  */
 async function sessionPrincipal(
   context: AppContext,
@@ -41,20 +41,29 @@ async function sessionPrincipal(
 ): Promise<SessionPrincipal | null> {
   const { db } = context.database;
   const token = request.cookies[SESSION_COOKIE];
-  const found = token ? await loadSessionPrincipal(db, hashSessionToken(token)) : undefined;
-  if (!found) return null;
+  const now = new Date();
+  const write = !SAFE_METHODS.has(request.method);
+  const csrfToken = request.headers['x-csrf-token'];
+  const extension =
+    write && typeof csrfToken === 'string'
+      ? { csrfToken, now, idleSeconds: context.config.session.idleSeconds }
+      : undefined;
+  const loaded = token ? await loadSessionPrincipal(db, hashSessionToken(token), extension) : undefined;
+  if (!loaded) return null;
+  const { extendedUntil, ...found } = loaded;
   let { session, user } = found.principal;
-  if (!isLive(session)) {
+  if (!isLive(session, now)) {
     await deleteSession(db, session.id_hash);
     return null;
   }
   if (!user.active) return null;
 
-  if (!SAFE_METHODS.has(request.method)) {
-    if (!sameToken(session.csrf_token, request.headers['x-csrf-token'] as string | undefined)) {
+  if (write) {
+    if (!sameToken(session.csrf_token, csrfToken as string | undefined)) {
       throw new AppError(403, 'csrf_failed');
     }
-    session = await extendSession(db, session, context.config.session);
+    // Extended by the same statement under these very conditions (live, active, the token's match).
+    if (extendedUntil) session = { ...session, idle_expires_at: extendedUntil, last_seen_at: now };
   }
   reply.header(SESSION_EXPIRY_HEADER, session.idle_expires_at.toISOString());
   return { ...found, principal: { ...found.principal, session } };

@@ -125,9 +125,12 @@ export interface SessionPrincipal {
   secondFactorConfirmed: boolean;
 }
 
-/** `loadSessionPrincipal`'s statement, built once (`compiledOnce`): every request runs it. */
-const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) =>
-  db
+/**
+ * `loadSessionPrincipal`'s statement: the session of a token hash with its user and what the gates
+ * need. `top` starts the statement (it may carry a WITH clause); subqueries are built from `db`.
+ */
+function sessionPrincipalQuery(top: Kysely<Database>, db: Kysely<Database>, idHash: string) {
+  return top
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
@@ -157,7 +160,53 @@ const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) 
         )
         .as('second_factor_confirmed'),
     ])
-    .where('sessions.id_hash', '=', params.idHash),
+    .where('sessions.id_hash', '=', idHash);
+}
+
+/** Built once each (`compiledOnce`): every request runs one of them. */
+const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) =>
+  sessionPrincipalQuery(db, db, params.idHash),
+);
+
+/**
+ * The same for a write, which is activity: a data-modifying CTE pushes the session's idle expiry out
+ * by the idle timeout (never past its absolute end) when the session is live, its account active and
+ * the request carries the session's CSRF token — the conditions under which `authenticate` lets a
+ * write through. The tokens are compared as SHA-256 digests, so the comparison's time says nothing
+ * about the token. `extended_idle_expires_at` is the new expiry, null when nothing was extended; the
+ * rest of the statement reads the session as it was (one snapshot). A write had a statement of its
+ * own for this (issue 12: every round trip costs both the server and PostgreSQL).
+ */
+const extendingSessionPrincipalStatement = compiledOnce(
+  (db, params: { idHash: string; csrfToken: string; now: Date; idleSeconds: number }) => {
+    const extending = db.with('extended', (cte) =>
+      cte
+        .updateTable('sessions')
+        .set({
+          idle_expires_at: sql<Date>`least(${params.now}::timestamptz + make_interval(secs => ${params.idleSeconds}), sessions.absolute_expires_at)`,
+          last_seen_at: params.now,
+        })
+        .where('sessions.id_hash', '=', params.idHash)
+        .where('sessions.idle_expires_at', '>', params.now)
+        .where('sessions.absolute_expires_at', '>', params.now)
+        .where(
+          sql<boolean>`sha256(convert_to(sessions.csrf_token, 'UTF8')) = sha256(convert_to(${params.csrfToken}, 'UTF8'))`,
+        )
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('users')
+              .select('users.id')
+              .whereRef('users.id', '=', 'sessions.user_id')
+              .where('users.active', '=', true),
+          ),
+        )
+        .returning('sessions.idle_expires_at'),
+    );
+    // The CTE is named in raw SQL only, so the statement goes on with the plain tables' types.
+    return sessionPrincipalQuery(extending as unknown as Kysely<Database>, db, params.idHash).select(
+      sql<Date | null>`(select extended.idle_expires_at from extended)`.as('extended_idle_expires_at'),
+    );
+  },
 );
 
 /**
@@ -168,9 +217,17 @@ const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) 
 export async function loadSessionPrincipal(
   db: Kysely<Database>,
   idHash: string,
-): Promise<SessionPrincipal | undefined> {
-  const [row] = await sessionPrincipalStatement(db, { idHash });
-  if (!row) return undefined;
+  /** A write's activity: extend the session's idle expiry in the same statement (see above). */
+  extension?: { csrfToken: string; now: Date; idleSeconds: number },
+): Promise<(SessionPrincipal & { extendedUntil: Date | null }) | undefined> {
+  const [found] = extension
+    ? await extendingSessionPrincipalStatement(db, { idHash, ...extension })
+    : (await sessionPrincipalStatement(db, { idHash })).map((row) => ({
+        ...row,
+        extended_idle_expires_at: null,
+      }));
+  if (!found) return undefined;
+  const { extended_idle_expires_at, ...row } = found;
   const {
     session_id_hash,
     session_user_id,
@@ -201,6 +258,7 @@ export async function loadSessionPrincipal(
     principal: principalOf(user, session, memberships),
     secondFactorRequiredForAdminAndDm: second_factor_required === true,
     secondFactorConfirmed: Boolean(second_factor_confirmed),
+    extendedUntil: extended_idle_expires_at === null ? null : new Date(extended_idle_expires_at),
   };
 }
 

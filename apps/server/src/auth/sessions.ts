@@ -44,27 +44,6 @@ export function isLive(session: SessionRow, now = new Date()): boolean {
   return session.idle_expires_at > now && session.absolute_expires_at > now;
 }
 
-/**
- * Pushes the idle expiry out by the idle timeout again (never past the absolute lifetime).
- * Called on renew and on every write the user makes: entering data is activity.
- */
-export async function extendSession(
-  executor: Kysely<Database> | Transaction<Database>,
-  session: SessionRow,
-  settings: SessionSettings,
-  now = new Date(),
-): Promise<SessionRow> {
-  const idle = new Date(
-    Math.min(now.getTime() + settings.idleSeconds * 1000, session.absolute_expires_at.getTime()),
-  );
-  return executor
-    .updateTable('sessions')
-    .set({ idle_expires_at: idle, last_seen_at: now })
-    .where('id_hash', '=', session.id_hash)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
 export async function deleteSession(
   executor: Kysely<Database> | Transaction<Database>,
   idHash: string,
