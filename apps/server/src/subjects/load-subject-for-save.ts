@@ -123,8 +123,9 @@ const subjectForSaveStatement = compiledOnce(
  * instances with their values, the holds in force, the active queries, the form's verified items,
  * whether a signature is in force, and the site's lab ranges (read as of this statement, as their
  * own statement did). On the 2-core machine of issue 12 each round trip costs both the server and
- * PostgreSQL: these were six statements, and the verification reset and the signature's
- * invalidation were two more on every save even when there was nothing to reset. `json_agg` gives
+ * PostgreSQL: these reads were four statements (the holds, the forms, the queries and, for a
+ * subject with lab results, the ranges), and the verification reset and the signature's
+ * invalidation two more on every save even when there was nothing to reset. `json_agg` gives
  * timestamps as text: `new Date` reads them to the millisecond, as the driver reads a timestamp
  * column.
  */
