@@ -36,7 +36,7 @@ import {
   subjectDataQuery,
 } from './load-subject-for-save.ts';
 import type { SubjectWithSite } from './subject-access.ts';
-import { isFactSourceForm } from './subject-facts.ts';
+import { isFactSourceForm, savedFormsFact } from './subject-facts.ts';
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
@@ -367,19 +367,6 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   if (factsMoved)
     await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id, sdvUnchanged });
   return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
-}
-
-/**
- * What the facts take from the form instances (`loadSubjectFacts`' saved forms): the forms that hold
- * data, each with whether it misses required items (status 'dash'), as one comparable text.
- * `statuses` are the forms' statuses as a save left them, where they differ from the rows.
- */
-function savedFormsFact(instances: Map<string, FormInstanceRow>, statuses?: Map<string, string>): string {
-  return [...instances]
-    .filter(([, instance]) => instance.has_data)
-    .map(([key, instance]) => `${key}:${(statuses?.get(key) ?? instance.status) === 'dash'}`)
-    .sort()
-    .join('\n');
 }
 
 /** Whether two forms' entered values hold the same items (whatever their values). */

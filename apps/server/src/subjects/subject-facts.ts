@@ -143,6 +143,23 @@ export function isFactSourceForm(definition: StudyDefinition, visitKey: string, 
   );
 }
 
+/**
+ * What the facts take from the form instances (the `saved_forms` column below): the forms that hold
+ * data, each with whether it misses required items (status 'dash'), as one comparable text.
+ * `writeForm` compares it before and after a save; `statuses` are the forms' statuses as the save
+ * left them, where they differ from the rows.
+ */
+export function savedFormsFact(
+  instances: ReadonlyMap<string, { has_data: boolean; status: string }>,
+  statuses?: ReadonlyMap<string, string>,
+): string {
+  return [...instances]
+    .filter(([, instance]) => instance.has_data)
+    .map(([key, instance]) => `${key}:${(statuses?.get(key) ?? instance.status) === 'dash'}`)
+    .sort()
+    .join('\n');
+}
+
 /** Facts of every subject in scope (deleted subjects left out), ordered by screening number. */
 export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): Promise<SubjectFacts[]> {
   const { sites } = query;
@@ -173,7 +190,8 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       (eb) => queryCount(eb, 'open', 'manual').as('manual_open_queries'),
       (eb) => queryCount(eb, 'answered', 'manual').as('manual_answered_queries'),
       // The saved forms themselves (visit, form, required items missing), for the count and the
-      // visits' missing forms (`visit-facts.ts`), in the same statement for the same reason.
+      // visits' missing forms (`visit-facts.ts`), in the same statement for the same reason
+      // (`savedFormsFact` says the same of a save's instances).
       sql<[string, string, boolean][] | null>`(select json_agg(json_build_array(fi.visit_key, fi.form_key,
         fi.status = 'dash')) from form_instances fi where fi.subject_id = subjects.id and fi.has_data)`.as(
         'saved_forms',
