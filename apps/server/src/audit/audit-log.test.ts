@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { systemActor } from './audit-events.ts';
 import { recordAudit } from './audit-log.ts';
-import { canonicalJson } from './audit-record.ts';
+import { auditRecordHash, canonicalJson, type HashedFields } from './audit-record.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 
 describe('canonicalJson', () => {
@@ -14,6 +15,62 @@ describe('canonicalJson', () => {
     );
     expect(canonicalJson(undefined)).toBe('null');
     expect(canonicalJson(new Date('2026-01-02T03:04:05.006Z'))).toBe('"2026-01-02T03:04:05.006Z"');
+  });
+});
+
+describe('auditRecordHash', () => {
+  const record: HashedFields = {
+    id: 42,
+    occurred_at: new Date('2026-11-27T08:40:01.234Z'),
+    event_type: 'data.item_changed',
+    actor_user_id: 7,
+    actor_label: 'Kim "CRC" \\ 김',
+    actor_role: null,
+    entity_type: 'item',
+    entity_id: 'v1.vitalSigns.heartRate',
+    study_id: 1,
+    site_id: 2,
+    subject_id: 3,
+    before: { value: 71, note: { b: '😀', a: 'line\nbreak' } },
+    after: { value: 72 },
+    reason: '원자료 재확인',
+    ip: '127.0.0.1',
+    request_id: 'req-1',
+    previous_hash: 'ab'.repeat(32),
+  };
+  // The chain's definition, written out: SHA-256 over the canonical JSON of the record's fields in
+  // this order, the role last and only when it has a value. The database's append builds the same
+  // text from its parts (migration 2026-11-30T1500); this pins the parts to the definition.
+  const definition = (fields: HashedFields) =>
+    createHash('sha256')
+      .update(
+        canonicalJson([
+          fields.id,
+          fields.occurred_at.toISOString(),
+          fields.event_type,
+          fields.actor_user_id,
+          fields.actor_label,
+          fields.entity_type,
+          fields.entity_id,
+          fields.study_id,
+          fields.site_id,
+          fields.subject_id,
+          fields.before ?? null,
+          fields.after ?? null,
+          fields.reason,
+          fields.ip,
+          fields.request_id,
+          fields.previous_hash,
+          ...(fields.actor_role === null ? [] : [fields.actor_role]),
+        ]),
+      )
+      .digest('hex');
+
+  it('hashes the canonical JSON of the fields in their order, the role only when there is one', () => {
+    expect(auditRecordHash(record)).toBe(definition(record));
+    const withRole = { ...record, actor_role: 'PI,SI', before: null, reason: null };
+    expect(auditRecordHash(withRole)).toBe(definition(withRole));
+    expect(auditRecordHash(withRole)).not.toBe(auditRecordHash({ ...withRole, actor_role: null }));
   });
 });
 

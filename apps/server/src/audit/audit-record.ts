@@ -58,15 +58,28 @@ function normaliseJsonStrings(value: unknown): unknown {
   return value;
 }
 
+/** A record's fields known before it has a place in the chain: all but its id, time and previous hash. */
+export type ChainlessFields = Omit<HashedFields, 'id' | 'occurred_at' | 'previous_hash'>;
+
 /**
- * The hash of a record: SHA-256 over its fields, including the previous record's hash. The actor's
- * role came later: it is hashed (last) when it has a value, so records written before it keep the
- * hash they were chained with.
+ * The hashed text of a record without its place in the chain. A record's hash is SHA-256 over the
+ * canonical JSON of the list [id, occurred_at (ISO), event_type, actor_user_id, actor_label,
+ * entity_type, entity_id, study_id, site_id, subject_id, before, after, reason, ip, request_id,
+ * previous_hash, actor_role] — the actor's role came later and is listed only when it has a value,
+ * so records written before it keep the hash they were chained with. That text is
+ * `[<id>,"<occurred_at>",<fields>,"<previous_hash>"<role>]`: `fields` and `role` are known when the
+ * record is recorded, the rest only under the chain's lock, where the database puts them in
+ * (`append_audit_records`, migration 2026-11-30T1500; `auditHashText` is the same in JavaScript).
  */
-export function auditRecordHash(record: HashedFields): string {
+export interface AuditHashParts {
+  /** event_type … request_id, each as canonical JSON, comma-separated. */
+  fields: string;
+  /** `,"<actor_role>"`, or '' for a record without one. */
+  role: string;
+}
+
+export function auditHashParts(record: ChainlessFields): AuditHashParts {
   const fields = [
-    record.id,
-    record.occurred_at.toISOString(),
     record.event_type,
     record.actor_user_id,
     record.actor_label,
@@ -80,8 +93,28 @@ export function auditRecordHash(record: HashedFields): string {
     record.reason,
     record.ip,
     record.request_id,
-    record.previous_hash,
-    ...(record.actor_role === null || record.actor_role === undefined ? [] : [record.actor_role]),
   ];
-  return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+  const hasRole = record.actor_role !== null && record.actor_role !== undefined;
+  return {
+    fields: fields.map(canonicalJson).join(','),
+    role: hasRole ? `,${canonicalJson(record.actor_role)}` : '',
+  };
+}
+
+/** The text a record's hash is taken over, from its parts and its place in the chain. */
+export function auditHashText(
+  parts: AuditHashParts,
+  place: { id: number; occurredAt: string; previousHash: string },
+): string {
+  return `[${place.id},${JSON.stringify(place.occurredAt)},${parts.fields},${JSON.stringify(place.previousHash)}${parts.role}]`;
+}
+
+/** The hash of a stored record: SHA-256 over its fields, including the previous record's hash. */
+export function auditRecordHash(record: HashedFields): string {
+  const text = auditHashText(auditHashParts(record), {
+    id: record.id,
+    occurredAt: record.occurred_at.toISOString(),
+    previousHash: record.previous_hash,
+  });
+  return createHash('sha256').update(text).digest('hex');
 }
