@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { type AuditEventInput, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
-import { inTransaction } from './in-transaction.ts';
+import { inTransaction, pendingAuditRecordsOf } from './in-transaction.ts';
 
 describeWithDatabase('inTransaction', (database) => {
   const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };
@@ -129,5 +131,116 @@ describeWithDatabase('inTransaction', (database) => {
     );
     const expected = database().kind === 'postgres' ? 2566 : 2563;
     expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, count: expected, breaks: [] });
+  });
+
+  it('chains in the database exactly what the verifier hashes, whatever the text and values', async () => {
+    const before = await storedCount();
+    const studyActor = {
+      ...actor,
+      studyRoles: new Map([[1, { roles: new Map([['DM' as const, 'all' as const]]) }]]),
+    };
+    await inTransaction(database().db, async (trx) => {
+      await recordAudit(trx, actor, {
+        type: 'data.item_changed',
+        entityType: 'item',
+        entityId: 'v1.vitalSigns.note',
+        subjectId: 5,
+        before: { value: 'quote " backslash \\ newline \n tab \t bell \u0007', n: 1.5, big: 1e21 },
+        after: { value: '김 😀 \u2028', list: [3, { z: null, a: false }], empty: {} },
+        reason: '원자료 "재확인" \\ 끝',
+      });
+      await recordAudit(trx, studyActor, {
+        type: 'site.updated',
+        entityType: 'site',
+        entityId: 1,
+        studyId: 1,
+        after: { name: 'x' },
+      });
+    });
+    const rows = await database()
+      .db.selectFrom('audit_events')
+      .selectAll()
+      .where('id', '>', before)
+      .orderBy('id')
+      .execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.hash).toBe(auditRecordHash(row));
+    expect(rows[1]?.actor_role).toBe('DM');
+    expect(rows[1]?.previous_hash).toBe(rows[0]?.hash);
+    // The stored time is the hashed one: to the millisecond, the same for both.
+    expect(rows[0]?.occurred_at.getTime()).toBe(rows[1]?.occurred_at.getTime());
+    expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it('rolls the whole transaction back when its audit append fails', async () => {
+    const before = await storedCount();
+    const failures = () =>
+      database()
+        .db.selectFrom('login_failures')
+        .select('email')
+        .where('email', '=', 'append@fails.test')
+        .execute();
+    await expect(
+      inTransaction(database().db, async (trx) => {
+        await trx
+          .insertInto('login_failures')
+          .values({
+            email: 'append@fails.test',
+            client_ip: '',
+            failure_count: 1,
+            first_failure_at: new Date(),
+          })
+          .execute();
+        await recordAudit(trx, actor, event(5001));
+        // A record the database cannot store (an id where a number belongs is text): the append fails
+        // after COMMIT has already been sent behind it.
+        pendingAuditRecordsOf(trx).push({
+          ...(pendingAuditRecordsOf(trx)[0] as ReturnType<typeof pendingAuditRecordsOf>[number]),
+          study_id: 'not a number' as unknown as number,
+        });
+      }),
+    ).rejects.toThrow(/invalid input syntax for type integer/);
+    expect(await failures()).toEqual([]);
+    expect(await storedCount()).toBe(before);
+    expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
+    // The connection is usable again afterwards.
+    await inTransaction(database().db, async (trx) => recordAudit(trx, actor, event(5002)));
+    expect(await storedCount()).toBe(before + 1);
+  });
+
+  it('runs its first statement inside the transaction, though BEGIN is sent without waiting', async () => {
+    const email = 'first@statement.test';
+    await expect(
+      inTransaction(database().db, async (trx) => {
+        await trx
+          .insertInto('login_failures')
+          .values({ email, client_ip: '', failure_count: 1, first_failure_at: new Date() })
+          .execute();
+        throw new Error('undo it');
+      }),
+    ).rejects.toThrow('undo it');
+    const left = await database()
+      .db.selectFrom('login_failures')
+      .select('email')
+      .where('email', '=', email)
+      .execute();
+    expect(left).toEqual([]);
+    const [first, second] = await inTransaction(database().db, async (trx) => [
+      (await sql<{ id: string }>`select txid_current()::text as id`.execute(trx)).rows[0]?.id,
+      (await sql<{ id: string }>`select txid_current()::text as id`.execute(trx)).rows[0]?.id,
+    ]);
+    expect(first).toBeDefined();
+    expect(first).toBe(second);
+  });
+
+  it('commits the records with the change when the work leaves a statement running', async () => {
+    const before = await storedCount();
+    await inTransaction(database().db, async (trx) => {
+      await recordAudit(trx, actor, event(6001));
+      // Not awaited: the append is held back behind it, and COMMIT must not overtake the append.
+      void sql`select pg_sleep(0.2)`.execute(trx);
+    });
+    expect(await storedCount()).toBe(before + 1);
+    expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
   });
 });
