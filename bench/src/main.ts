@@ -18,7 +18,7 @@ import { formatReport } from './print-report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
-import { repositoryRoot, startServer } from './server/start-server.ts';
+import { type RunningServer, repositoryRoot, startServer } from './server/start-server.ts';
 import { checkOdmExportTargets, checkTargets } from './targets.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
@@ -144,7 +144,11 @@ async function measureScenarios(
   workload: Workload,
   options: BenchOptions,
 ): Promise<{ idleRssMb: number; results: ScenarioResult[]; odmExport: OdmExportResult | null }> {
-  const server = await startServer(database.env);
+  // Several processes share the database as in production (architecture.md "Scale-out"); started
+  // one after another, so that only the first finds migrations to run.
+  const servers: RunningServer[] = [];
+  for (let index = 0; index < options.servers; index += 1) servers.push(await startServer(database.env));
+  const server = servers[0] as RunningServer;
   const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
@@ -157,7 +161,7 @@ async function measureScenarios(
   let odmExport: OdmExportResult | null = null;
   try {
     for (const scenario of scenarios) {
-      const result = await runScenario(server, scenario, { db, workload, durationMs, warmupMs });
+      const result = await runScenario(servers, scenario, { db, workload, durationMs, warmupMs });
       log(
         `  ${scenario.name}, ${scenario.users} user${scenario.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
       );
@@ -171,7 +175,7 @@ async function measureScenarios(
       );
     }
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((running) => running.stop()));
   }
   return { idleRssMb, results, odmExport };
 }

@@ -20,6 +20,11 @@ export interface BenchOptions {
   resultsDirectory: string;
   /** Only these scenarios (names as printed, e.g. "subject list", "form save", "ODM export"); null: all. */
   scenarios: string[] | null;
+  /**
+   * Server processes sharing the database (architecture.md "Scale-out"), each virtual user bound to
+   * one of them in turn as a load balancer with sticky sessions would; 1 by default.
+   */
+  servers: number;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -34,6 +39,8 @@ export const USAGE = `npm run bench -- [options]
                               (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_ADMIN_URL})
   --scenarios NAMES           only these scenarios, comma-separated names as printed
                               (e.g. "form save,ODM export"; default all)
+  --servers 1                 server processes on the one database; virtual users are spread over
+                              them in turn, as a load balancer would (default 1)
   --keep                      keep the bench databases (they are dropped by default)
   --reuse NAME                measure the PostgreSQL bench database NAME kept by an earlier run
                               (grown to the sizes asked; kept afterwards)
@@ -60,6 +67,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       'postgres-url': { type: 'string' },
       scenarios: { type: 'string' },
       reuse: { type: 'string' },
+      servers: { type: 'string' },
       keep: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -73,6 +81,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const databases: DatabaseKind[] = db === 'both' ? ['postgres', 'pglite'] : [db];
   const durationSeconds = Number(values.duration ?? (smoke ? 1 : 10));
   if (!(durationSeconds > 0)) throw new Error('--duration must be a positive number of seconds');
+  const servers = Number(values.servers ?? 1);
+  if (!Number.isInteger(servers) || servers < 1) throw new Error('--servers must be a whole number ≥ 1');
   return {
     databases,
     postgresSizes: sizes(values.sizes ?? (smoke ? '50' : '500,5000')),
@@ -90,5 +100,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     smoke,
     resultsDirectory: smoke ? 'results/smoke' : 'results',
     scenarios: values.scenarios ? values.scenarios.split(',').map((name) => name.trim()) : null,
+    servers,
   };
 }

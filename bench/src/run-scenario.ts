@@ -9,6 +9,8 @@ export interface ScenarioResult {
   db: string;
   subjects: number;
   users: number;
+  /** Server processes the users were spread over (`--servers`). */
+  servers: number;
   requests: number;
   errors: number;
   errorSamples: string[];
@@ -16,10 +18,14 @@ export interface ScenarioResult {
   p95Ms: number;
   p99Ms: number;
   requestsPerSecond: number;
-  /** The server process's CPU (user + system) per request; with PGlite this includes the database. */
+  /**
+   * The server processes' CPU (user + system, all of them together) per request; with PGlite this
+   * includes the database.
+   */
   serverCpuMsPerRequest: number;
   /** Every PostgreSQL process's CPU per request (PostgreSQL runs only); null on PGlite. */
   postgresCpuMsPerRequest: number | null;
+  /** The largest peak resident set of one server process. */
   peakRssMb: number;
   durationSeconds: number;
 }
@@ -29,23 +35,27 @@ export interface ScenarioResult {
  * JIT and the caches), then the measured run with the server's CPU time and peak memory around it.
  */
 export async function runScenario(
-  server: RunningServer,
+  servers: readonly RunningServer[],
   scenario: Scenario,
   context: { db: 'postgres' | 'pglite'; workload: Workload; durationMs: number; warmupMs: number },
 ): Promise<ScenarioResult> {
-  const prepared = await scenario.prepare(server.url, context.workload);
+  const prepared = await scenario.prepare(
+    servers.map((server) => server.url),
+    context.workload,
+  );
+  const serversCpu = () => servers.reduce((sum, server) => sum + cpuMilliseconds(server.pid), 0);
   try {
     await runLoad({ users: prepared.users, durationMs: context.warmupMs, minimumRequests: 1 });
-    const cpuBefore = cpuMilliseconds(server.pid);
+    const cpuBefore = serversCpu();
     const postgresBefore = context.db === 'postgres' ? postgresCpuMilliseconds() : 0;
-    const peak = new PeakRss(server.pid);
+    const peaks = servers.map((server) => new PeakRss(server.pid));
     const result = await runLoad({
       users: prepared.users,
       durationMs: context.durationMs,
       minimumRequests: scenario.minimumRequests ?? 1,
     });
-    const peakRss = peak.stop();
-    const cpu = cpuMilliseconds(server.pid) - cpuBefore;
+    const peakRss = Math.max(...peaks.map((peak) => peak.stop()));
+    const cpu = serversCpu() - cpuBefore;
     const postgres = context.db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
     const requests = Math.max(1, result.requests);
     return {
@@ -53,6 +63,7 @@ export async function runScenario(
       db: context.db,
       subjects: context.workload.subjects,
       users: scenario.users,
+      servers: servers.length,
       requests: result.requests,
       errors: result.errors,
       errorSamples: result.errorSamples,

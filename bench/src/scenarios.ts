@@ -31,8 +31,11 @@ export interface Scenario {
   users: number;
   /** At least this many measured requests, however long they take. */
   minimumRequests?: number;
-  /** Signs the virtual users in and returns them; `close` ends their connections. */
-  prepare(baseUrl: string, workload: Workload): Promise<{ users: VirtualUser[]; close(): void }>;
+  /**
+   * Signs the virtual users in and returns them; `close` ends their connections. With several
+   * server processes (`--servers`), user i talks to `baseUrls[i mod n]` throughout.
+   */
+  prepare(baseUrls: readonly string[], workload: Workload): Promise<{ users: VirtualUser[]; close(): void }>;
 }
 
 /** The list as people use it: filters, sorts and pages in turn. */
@@ -103,8 +106,8 @@ function readScenario(
     name,
     users: 1,
     ...options,
-    async prepare(baseUrl, workload) {
-      const client = new HttpClient(baseUrl);
+    async prepare(baseUrls, workload) {
+      const client = new HttpClient(baseUrls[0] as string);
       const headers = await signIn(client, READER_EMAIL, BENCH_PASSWORD);
       const nextPath = pathsOf(workload);
       const user: VirtualUser = async () => {
@@ -193,15 +196,15 @@ export function saveScenario(users: number): Scenario {
   return {
     name: 'form save',
     users,
-    async prepare(baseUrl, workload) {
+    async prepare(baseUrls, workload) {
       if (workload.saverSubjects.length < users)
         throw new Error(
           `${users} savers need ${users} subjects with vital signs, the study has ${workload.saverSubjects.length}`,
         );
       const clients: HttpClient[] = [];
       const virtualUsers: VirtualUser[] = [];
-      for (const { subjectId, email } of workload.saverSubjects.slice(0, users)) {
-        const client = new HttpClient(baseUrl);
+      for (const [index, { subjectId, email }] of workload.saverSubjects.slice(0, users).entries()) {
+        const client = new HttpClient(baseUrls[index % baseUrls.length] as string);
         clients.push(client);
         const headers: Headers = {
           ...(await signIn(client, email, BENCH_PASSWORD)),

@@ -16,6 +16,7 @@ function result(
     db: 'postgres',
     subjects,
     users,
+    servers: 1,
     requests: 100,
     errors: 0,
     errorSamples: [],
@@ -100,6 +101,25 @@ describe('why a target is not met', () => {
       'CPU per request grew from server 3.0 ms + PostgreSQL 2.0 ms at 500 to server 3.0 ms + PostgreSQL 6.0 ms at 5000',
     );
     expect(why('subject list p95')).toBeUndefined();
+  });
+
+  it('names the server processes when the saves ran on more than one', () => {
+    const saves = [8, 32].map((users) =>
+      result('form save', 5000, users, { requestsPerSecond: 400, servers: 2 }),
+    );
+    const pgbench = {
+      tps: 3000,
+      clients: 8,
+      threads: 2,
+      scale: 10,
+      durationSeconds: 10,
+      command: 'pgbench -N',
+    };
+    const targets = checkTargets(saves, pgbench, 2).map((check) => check.target);
+    expect(targets).toContain(
+      'form saves, 8 users ≥ 0.1 × pgbench -N TPS (postgres, 5000, 2 server processes)',
+    );
+    expect(targets).toContain('form saves, 32 users ≥ throughput of 8 (postgres, 5000, 2 server processes)');
   });
 });
 
