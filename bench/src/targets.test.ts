@@ -43,6 +43,16 @@ describe('percentile', () => {
   });
 });
 
+/** pgbench's reference as the run records it, at the given rate. */
+const pgbenchAt = (tps: number) => ({
+  tps,
+  clients: 8,
+  threads: 2,
+  scale: 10,
+  durationSeconds: 10,
+  command: 'pgbench -N',
+});
+
 describe('checkTargets', () => {
   it('compares sizes, saver counts and the pgbench reference of the same run', () => {
     const results = [
@@ -52,14 +62,7 @@ describe('checkTargets', () => {
       result('form save', 5000, 32, { requestsPerSecond: 140 }),
       result('CSV export', 5000, 1, { peakRssMb: 200 }),
     ];
-    const pgbench = {
-      tps: 1000,
-      clients: 8,
-      threads: 2,
-      scale: 10,
-      durationSeconds: 10,
-      command: 'pgbench -N',
-    };
+    const pgbench = pgbenchAt(1000);
     const verdicts = Object.fromEntries(
       checkTargets(results, pgbench).map((check) => [check.target, check.met]),
     );
@@ -83,14 +86,7 @@ describe('why a target is not met', () => {
         postgresCpuMsPerRequest: 25,
       }),
     ];
-    const pgbench = {
-      tps: 3000,
-      clients: 8,
-      threads: 2,
-      scale: 10,
-      durationSeconds: 10,
-      command: 'pgbench -N',
-    };
+    const pgbench = pgbenchAt(3000);
     const checks = checkTargets(results, pgbench, 2);
     const why = (start: string) => checks.find((check) => check.target.startsWith(start))?.why;
     // 2 cores at 40 ms a save: 50 saves/s at most; 300/s would need 6.7 ms a save.
@@ -107,14 +103,7 @@ describe('why a target is not met', () => {
     const saves = [8, 32].map((users) =>
       result('form save', 5000, users, { requestsPerSecond: 400, servers: 2 }),
     );
-    const pgbench = {
-      tps: 3000,
-      clients: 8,
-      threads: 2,
-      scale: 10,
-      durationSeconds: 10,
-      command: 'pgbench -N',
-    };
+    const pgbench = pgbenchAt(3000);
     const targets = checkTargets(saves, pgbench, 2).map((check) => check.target);
     expect(targets).toContain(
       'form saves, 8 users ≥ 0.1 × pgbench -N TPS (postgres, 5000, 2 server processes)',

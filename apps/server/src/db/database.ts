@@ -79,6 +79,8 @@ class PreparingClient extends pg.Client {
   #generation = 0;
   /** Whether the socket is corked until the end of this tick (`#holdWritesForThisTick`). */
   #corked = false;
+  /** A BEGIN sent and not yet answered (`#startTransaction`). */
+  #beginInFlight: Promise<unknown> | null = null;
 
   /**
    * Statements sent in one tick of the event loop leave in one socket write: the socket is corked
@@ -122,9 +124,6 @@ class PreparingClient extends pg.Client {
     // biome-ignore lint/suspicious/noExplicitAny: see above.
     return (super.query as any)(...args);
   }
-
-  /** A BEGIN sent and not yet answered (`#startTransaction`). */
-  #beginInFlight: Promise<unknown> | null = null;
 
   /**
    * BEGIN (or START TRANSACTION) is sent and reported done at once, so the transaction's first
