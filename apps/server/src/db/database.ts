@@ -77,8 +77,6 @@ class PreparingClient extends pg.Client {
   /** The name of each prepared text: a lookup per statement instead of hashing the text again. */
   #prepared = new Map<string, string>();
   #generation = 0;
-  /** Whether the socket is corked until the end of this tick (`#holdWritesForThisTick`). */
-  #corked = false;
   /** A BEGIN sent and not yet answered (`#startTransaction`). */
   #beginInFlight: Promise<unknown> | null = null;
 
@@ -91,14 +89,11 @@ class PreparingClient extends pg.Client {
    * 2-core machine of issue 12 (docs/PERFORMANCE.md).
    */
   #holdWritesForThisTick(): void {
-    if (this.#corked) return;
     const stream = this.connection.stream;
+    // Already corked: by an earlier statement of this tick, whose uncork is queued.
+    if (stream.writableCorked > 0) return;
     stream.cork();
-    this.#corked = true;
-    process.nextTick(() => {
-      this.#corked = false;
-      stream.uncork();
-    });
+    process.nextTick(() => stream.uncork());
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query is heavily overloaded; Kysely calls (text, values).
