@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { type AuditEventInput, systemActor } from '../audit/audit-events.ts';
@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { inTransaction, pendingAuditRecordsOf } from './in-transaction.ts';
+import type { Database } from './schema.ts';
 
 describeWithDatabase('inTransaction', (database) => {
   const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };
@@ -14,6 +15,14 @@ describeWithDatabase('inTransaction', (database) => {
     entityType: 'site',
     entityId,
   });
+  // A change of a plain table, to see whether a transaction's writes stayed or went.
+  const insertLoginFailure = (trx: Transaction<Database>, email: string) =>
+    trx
+      .insertInto('login_failures')
+      .values({ email, client_ip: '', failure_count: 1, first_failure_at: new Date() })
+      .execute();
+  const loginFailuresOf = (email: string) =>
+    database().db.selectFrom('login_failures').select('email').where('email', '=', email).execute();
   const storedCount = async () =>
     Number(
       (
@@ -174,33 +183,19 @@ describeWithDatabase('inTransaction', (database) => {
 
   it('rolls the whole transaction back when its audit append fails', async () => {
     const before = await storedCount();
-    const failures = () =>
-      database()
-        .db.selectFrom('login_failures')
-        .select('email')
-        .where('email', '=', 'append@fails.test')
-        .execute();
     await expect(
       inTransaction(database().db, async (trx) => {
-        await trx
-          .insertInto('login_failures')
-          .values({
-            email: 'append@fails.test',
-            client_ip: '',
-            failure_count: 1,
-            first_failure_at: new Date(),
-          })
-          .execute();
+        await insertLoginFailure(trx, 'append@fails.test');
         await recordAudit(trx, actor, event(5001));
-        // A record the database cannot store (an id where a number belongs is text): the append fails
-        // after COMMIT has already been sent behind it.
+        // A record the database cannot store (text where the study id, a number, belongs): the
+        // append fails after COMMIT has already been sent behind it.
         pendingAuditRecordsOf(trx).push({
           ...(pendingAuditRecordsOf(trx)[0] as ReturnType<typeof pendingAuditRecordsOf>[number]),
           study_id: 'not a number' as unknown as number,
         });
       }),
     ).rejects.toThrow(/invalid input syntax for type integer/);
-    expect(await failures()).toEqual([]);
+    expect(await loginFailuresOf('append@fails.test')).toEqual([]);
     expect(await storedCount()).toBe(before);
     expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
     // The connection is usable again afterwards.
@@ -212,19 +207,11 @@ describeWithDatabase('inTransaction', (database) => {
     const email = 'first@statement.test';
     await expect(
       inTransaction(database().db, async (trx) => {
-        await trx
-          .insertInto('login_failures')
-          .values({ email, client_ip: '', failure_count: 1, first_failure_at: new Date() })
-          .execute();
+        await insertLoginFailure(trx, email);
         throw new Error('undo it');
       }),
     ).rejects.toThrow('undo it');
-    const left = await database()
-      .db.selectFrom('login_failures')
-      .select('email')
-      .where('email', '=', email)
-      .execute();
-    expect(left).toEqual([]);
+    expect(await loginFailuresOf(email)).toEqual([]);
     const [first, second] = await inTransaction(database().db, async (trx) => [
       (await sql<{ id: string }>`select txid_current()::text as id`.execute(trx)).rows[0]?.id,
       (await sql<{ id: string }>`select txid_current()::text as id`.execute(trx)).rows[0]?.id,
