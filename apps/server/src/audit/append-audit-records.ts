@@ -1,5 +1,4 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { CompiledQuery } from 'kysely';
 import { auditHashParts, type ChainlessFields } from './audit-record.ts';
 
 /**
@@ -9,10 +8,10 @@ import { auditHashParts, type ChainlessFields } from './audit-record.ts';
 export type PendingAuditRecord = ChainlessFields;
 
 /**
- * Appends a transaction's audit records to the chain: the one step of a write that is serialised
- * across the whole system. `inTransaction` sends it last, with COMMIT right behind it, so the head
- * row's lock is held only for this statement and the commit — not while the transaction does its
- * work, and not while this server's event loop gets round to a reply.
+ * The statement that appends a transaction's audit records to the chain (none: null): the one step
+ * of a write that is serialised across the whole system. `inTransaction` sends it last, with COMMIT
+ * right behind it, so the head row's lock is held only for this statement and the commit — not
+ * while the transaction does its work, and not while this server's event loop gets round to a reply.
  *
  * One statement, `append_audit_records` (migration 2026-11-30T1500): under the head's lock, each
  * record gets the next id, the time of appending and the previous record's hash, and its hash over
@@ -22,17 +21,13 @@ export type PendingAuditRecord = ChainlessFields;
  * the chain, whichever server process appends. The checkpoints and `verifyAuditChain` depend on
  * ids and hashes only.
  */
-export function appendAuditRecords(
-  trx: Transaction<Database>,
+export function appendAuditRecordsStatement(
   pending: readonly PendingAuditRecord[],
-): Promise<void> {
-  // A transaction that recorded nothing (a read, or a write that audits nothing) never waits here.
-  if (pending.length === 0) return Promise.resolve();
+): CompiledQuery<unknown> | null {
+  if (pending.length === 0) return null;
   const records = pending.map((fields) => {
     const parts = auditHashParts(fields);
     return { ...fields, hashed_fields: parts.fields, hashed_role: parts.role };
   });
-  return sql`select append_audit_records(${JSON.stringify(records)}::jsonb)`
-    .execute(trx)
-    .then(() => undefined);
+  return CompiledQuery.raw('select append_audit_records($1::jsonb)', [JSON.stringify(records)]);
 }

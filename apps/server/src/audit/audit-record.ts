@@ -3,7 +3,7 @@ import type { AuditEventRow } from '../db/schema.ts';
 
 /**
  * What an audit record is made of, without any database: the stored form of its text and JSON,
- * and its hash. `recordAudit` (audit-log.ts) prepares records, `appendAuditRecords`
+ * and its hash. `recordAudit` (audit-log.ts) prepares records, `appendAuditRecordsStatement`
  * (append-audit-records.ts) chains them at commit, `verifyAuditChain` checks them.
  */
 

@@ -25,15 +25,24 @@ const MARKER = '\u0000compiled-once:';
  */
 export function compiledOnce<P extends Parameters, R>(
   build: (db: Executor, params: P) => Compilable<R>,
-): (executor: Executor, params: P) => Promise<R[]> {
+): CompiledOnce<P, R> {
   let compiled: { query: CompiledQuery<R>; slots: Slot[] } | undefined;
-  return async (executor, params) => {
+  const bind = (executor: Executor, params: P): CompiledQuery<R> => {
     compiled ??= compile(executor, build, Object.keys(params));
     const { query, slots } = compiled;
     const parameters = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.constant));
-    const result = await executor.executeQuery<R>({ ...query, parameters, queryId: createQueryId() });
-    return result.rows;
+    return { ...query, parameters, queryId: createQueryId() };
   };
+  const run = async (executor: Executor, params: P) =>
+    (await executor.executeQuery<R>(bind(executor, params))).rows;
+  return Object.assign(run, { bind });
+}
+
+/** A statement compiled once: call it to run it, or `bind` it to send it another way (`sendUnanswered`). */
+export interface CompiledOnce<P extends Parameters, R> {
+  (executor: Executor, params: P): Promise<R[]>;
+  /** The statement with this call's values bound, not sent. */
+  bind(executor: Executor, params: P): CompiledQuery<R>;
 }
 
 function compile<P extends Parameters, R>(

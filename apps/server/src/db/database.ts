@@ -34,17 +34,6 @@ export interface PostgresOptions {
   log?: LogConfig;
 }
 
-/** Statements handed to a PostgreSQL connection by this process so far (`statementsSentToPostgres`). */
-let statementsSent = 0;
-
-/**
- * How many statements this process has handed to its PostgreSQL connections so far: a caller sees
- * from it whether a statement it just issued reached its connection at once (in-transaction.ts).
- */
-export function statementsSentToPostgres(): number {
-  return statementsSent;
-}
-
 /** How Kysely starts a transaction: `begin`, or `start transaction …` with an isolation level. */
 const TRANSACTION_START = /^(begin|start transaction)\b/i;
 
@@ -98,7 +87,6 @@ class PreparingClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query is heavily overloaded; Kysely calls (text, values).
   override query(...args: any[]): any {
-    statementsSent += 1;
     this.#holdWritesForThisTick();
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {

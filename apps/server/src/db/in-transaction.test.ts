@@ -5,7 +5,7 @@ import { type AuditEventInput, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
-import { inTransaction, pendingAuditRecordsOf } from './in-transaction.ts';
+import { inTransaction, pendingAuditRecordsOf, sendUnanswered } from './in-transaction.ts';
 import type { Database } from './schema.ts';
 
 describeWithDatabase('inTransaction', (database) => {
@@ -229,5 +229,71 @@ describeWithDatabase('inTransaction', (database) => {
     });
     expect(await storedCount()).toBe(before + 1);
     expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  // A statement sent without waiting: the column takes a number, and this text is not one.
+  const insertBrokenLoginFailure = (trx: Transaction<Database>, email: string) =>
+    sendUnanswered(
+      trx,
+      trx.insertInto('login_failures').values({
+        email,
+        client_ip: '',
+        failure_count: 'not a number' as unknown as number,
+        first_failure_at: new Date(),
+      }),
+    );
+
+  it('runs a statement sent without waiting before the statements sent after it', async () => {
+    const email = 'unanswered@first.test';
+    const seenInside = await inTransaction(database().db, async (trx) => {
+      const written = sendUnanswered(
+        trx,
+        trx
+          .insertInto('login_failures')
+          .values({ email, client_ip: '', failure_count: 1, first_failure_at: new Date() })
+          .returning('email'),
+      );
+      const seen = await trx
+        .selectFrom('login_failures')
+        .select('email')
+        .where('email', '=', email)
+        .execute();
+      return { seen, written: await written };
+    });
+    expect(seenInside).toEqual({ seen: [{ email }], written: [{ email }] });
+    expect(await loginFailuresOf(email)).toEqual([{ email }]);
+  });
+
+  it('fails the whole transaction with the own error of a statement sent without waiting', async () => {
+    const before = await storedCount();
+    // Nothing after it: with audit records, the append fails behind it; without, COMMIT rolls back.
+    for (const audited of [true, false]) {
+      const email = `unanswered-${audited}@fails.test`;
+      await expect(
+        inTransaction(database().db, async (trx) => {
+          await insertLoginFailure(trx, email);
+          if (audited) await recordAudit(trx, actor, event(7001));
+          void insertBrokenLoginFailure(trx, `${email}.broken`);
+        }),
+      ).rejects.toThrow(/invalid input syntax for type integer/);
+      expect(await loginFailuresOf(email)).toEqual([]);
+    }
+    // A statement after it fails only because the transaction is aborted: the first error is thrown.
+    await expect(
+      inTransaction(database().db, async (trx) => {
+        void insertBrokenLoginFailure(trx, 'unanswered-then-read@fails.test');
+        await trx.selectFrom('login_failures').select('email').execute();
+      }),
+    ).rejects.toThrow(/invalid input syntax for type integer/);
+    expect(await storedCount()).toBe(before);
+    expect(await verifyAuditChain(database().db)).toMatchObject({ ok: true, breaks: [] });
+  });
+
+  it('refuses sendUnanswered in a transaction it did not open', async () => {
+    await expect(
+      database()
+        .db.transaction()
+        .execute(async (trx) => sendUnanswered(trx, trx.selectFrom('app_meta').select('key'))),
+    ).rejects.toThrow(/not opened by inTransaction/);
   });
 });
