@@ -17,7 +17,7 @@ import {
   type SubjectData,
   type SubjectEvaluation,
 } from '@cdms/study';
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
@@ -115,7 +115,7 @@ export async function formData(
   definitionVersion: string,
   visitKey: string,
   formKey: string,
-  saved?: { data: SavedSubjectData; evaluation: SubjectEvaluation },
+  saved?: { data: SavedSubjectData; evaluation: SubjectEvaluation; surroundings?: Promise<FormSurroundings> },
 ): Promise<FormDataResponse> {
   // Right after a save, the save's own data and evaluation are the committed state: no second read.
   const stored: SavedSubjectData = saved?.data ?? (await loadSubjectData(db, subject.id));
@@ -124,8 +124,14 @@ export async function formData(
     saved?.evaluation ?? evaluateSubject(definition, stored.entered, { today: todayInKorea() });
   const form = evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
   const entered = (stored.entered[visitKey]?.[formKey] ?? {}) as FormValues;
-  // Queries, comments, holds and SDV: one statement (`loadFormSurroundings`).
-  const around = await loadFormSurroundings(db, subject, visitKey, formKey, instance?.id ?? null);
+  // Queries, comments, holds and SDV: one statement, which a save sent with its commit.
+  const around =
+    (await saved?.surroundings) ??
+    presentFormSurroundings(
+      await db
+        .executeQuery(formSurroundingsStatement(db, subject, visitKey, formKey, instance?.id ?? null))
+        .then((answer) => answer.rows),
+    );
   // The labTest form carries the site's ranges for this subject with their dates, so the browser flags
   // H/L as one types, against the range in force on the specimen date being typed.
   const labRanges =
@@ -212,28 +218,30 @@ const formSurroundingsBeforeFirstSave = compiledOnce((db, params: SurroundingsPa
   formSurroundingsQuery(db, params, null),
 );
 
-/**
- * What the form's answer shows beside its values, read in one statement (on the 2-core machine of
- * issue 12 every round trip costs both the server and PostgreSQL): the form's queries and comments,
- * the holds in force over the subject, the SDV marks of the form's instance (none before its first
- * save), the subject's rank at its site and the study's SDV plan. `json_agg` gives timestamps as
- * PostgreSQL's text (microseconds, the session's offset): `new Date` reads them to the millisecond,
- * as the drivers read a timestamp column, before the presenters turn them into ISO strings.
- */
-async function loadFormSurroundings(
-  db: Kysely<Database>,
-  subject: SubjectWithSite,
-  visitKey: string,
-  formKey: string,
-  instanceId: number | null,
-): Promise<{
+/** What the form's answer shows beside its values (`formSurroundingsStatement`). */
+export interface FormSurroundings {
   queries: FormDataResponse['queries'];
   comments: FormComment[];
   holds: HoldInForce[];
   marks: SdvMarkWithVerifier[];
   rank: number;
   plan: SdvPlanRule;
-}> {
+}
+
+/**
+ * What the form's answer shows beside its values, read in one statement (on the 2-core machine of
+ * issue 12 every round trip costs both the server and PostgreSQL): the form's queries and comments,
+ * the holds in force over the subject, the SDV marks of the form's instance (none before its first
+ * save), the subject's rank at its site and the study's SDV plan. A form read runs it; a save sends
+ * it in its transaction with its commit (`saveForm`). `presentFormSurroundings` reads its rows.
+ */
+export function formSurroundingsStatement(
+  executor: Kysely<Database> | Transaction<Database>,
+  subject: SubjectWithSite,
+  visitKey: string,
+  formKey: string,
+  instanceId: number | null,
+) {
   const params = {
     subjectId: subject.id,
     studyId: subject.study_id,
@@ -241,10 +249,21 @@ async function loadFormSurroundings(
     visitKey,
     formKey,
   };
-  const [row] =
-    instanceId === null
-      ? await formSurroundingsBeforeFirstSave(db, params)
-      : await formSurroundings(db, { ...params, instanceId });
+  return instanceId === null
+    ? formSurroundingsBeforeFirstSave.bind(executor, params)
+    : formSurroundings.bind(executor, { ...params, instanceId });
+}
+
+type FormSurroundingsRow =
+  ReturnType<typeof formSurroundingsStatement> extends CompiledQuery<infer R> ? R : never;
+
+/**
+ * `formSurroundingsStatement`'s answer as the form screen shows it. `json_agg` gives timestamps as
+ * PostgreSQL's text (microseconds, the session's offset): `new Date` reads them to the millisecond,
+ * as the drivers read a timestamp column, before the presenters turn them into ISO strings.
+ */
+export function presentFormSurroundings(rows: readonly FormSurroundingsRow[]): FormSurroundings {
+  const [row] = rows;
   if (!row) throw new AppError(404, 'not_found');
   return {
     queries: row.queries.map((query) => ({

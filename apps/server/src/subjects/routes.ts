@@ -184,6 +184,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       const saved = await saveForm(db, principal, actorOf(request), {
         ...request.params,
         request: request.body,
+        withSurroundings: true,
       });
       return formData(
         db,

@@ -3,12 +3,13 @@ import { type FormValues, getFormLayout, type StudyDefinition, validateFormValue
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
+import { inTransaction, sendUnanswered } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { checkPhotoReferences } from '../form-photos/check-photo-references.ts';
 import { AppError } from '../http/errors.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
+import { type FormSurroundings, formSurroundingsStatement, presentFormSurroundings } from './form-queries.ts';
 import { findSubjectAndDefinitionInScope, type SubjectWithSite } from './subject-access.ts';
 
 /** What a save wrote, with the subject (its status as the save left it) and the definition it used. */
@@ -16,6 +17,8 @@ export interface SavedForm extends WriteFormResult {
   subject: SubjectWithSite;
   definition: StudyDefinition;
   definitionVersion: string;
+  /** The form's queries, comments, holds and SDV as the save left them, when asked for (`withSurroundings`). */
+  surroundings?: Promise<FormSurroundings>;
 }
 
 export interface SaveFormInput {
@@ -24,12 +27,18 @@ export interface SaveFormInput {
   visitKey: string;
   formKey: string;
   request: { values: Record<string, unknown>; version: number; reasons?: SaveFormRequest['reasons'] };
+  /**
+   * Read what the form's answer shows beside its values (the API answers with the saved form): sent
+   * with the audit append and COMMIT, it costs no round trip of its own.
+   */
+  withSurroundings?: boolean;
 }
 
 /**
  * Saving a form as a person does it (the API and the demo seed both come through here), in one
  * transaction: the subject in scope with its row lock, and the permission → the values against
- * the definition (422 with per-item messages) → `writeForm`.
+ * the definition (422 with per-item messages) → `writeForm` → what the answer shows beside the
+ * form's values, if asked.
  */
 export async function saveForm(
   db: Kysely<Database>,
@@ -86,6 +95,18 @@ export async function saveForm(
       reasons: request.reasons ?? {},
       actor,
     });
-    return { ...result, subject, definition: current.definition, definitionVersion: current.version };
+    const saved: SavedForm = {
+      ...result,
+      subject,
+      definition: current.definition,
+      definitionVersion: current.version,
+    };
+    if (input.withSurroundings) {
+      const statement = formSurroundingsStatement(trx, subject, visitKey, formKey, result.instance.id);
+      saved.surroundings = sendUnanswered(trx, statement).then(presentFormSurroundings);
+      // Awaited by the caller after COMMIT; if the transaction fails instead, nobody awaits it.
+      saved.surroundings.catch(() => {});
+    }
+    return saved;
   });
 }
