@@ -15,6 +15,8 @@ const COLUMNS = [
   'req/s',
   'server CPU ms/req',
   'pg CPU ms/req',
+  'load CPU ms/req',
+  'server cores',
   'peak RSS MB',
   'errors',
 ] as const;
@@ -33,6 +35,8 @@ function row(result: ScenarioResult): string[] {
     result.requestsPerSecond.toFixed(1),
     result.serverCpuMsPerRequest.toFixed(2),
     result.postgresCpuMsPerRequest === null ? '-' : result.postgresCpuMsPerRequest.toFixed(2),
+    result.loadGeneratorCpuMsPerRequest.toFixed(2),
+    result.busiestServerCores.toFixed(2),
     result.peakRssMb.toFixed(0),
     String(result.errors),
   ];

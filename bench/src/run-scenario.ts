@@ -25,6 +25,16 @@ export interface ScenarioResult {
   serverCpuMsPerRequest: number;
   /** Every PostgreSQL process's CPU per request (PostgreSQL runs only); null on PGlite. */
   postgresCpuMsPerRequest: number | null;
+  /**
+   * This process's own CPU per request: the load generator shares the machine's cores with the
+   * server and the database, as pgbench's client does in the reference run.
+   */
+  loadGeneratorCpuMsPerRequest: number;
+  /**
+   * The busiest server process's CPU over the run's time, in cores: near 1, its one JavaScript
+   * thread is the limit, whatever cores are left (GC and I/O helper threads count too).
+   */
+  busiestServerCores: number;
   /** The largest peak resident set of one server process. */
   peakRssMb: number;
   durationSeconds: number;
@@ -43,10 +53,15 @@ export async function runScenario(
     servers.map((server) => server.url),
     context.workload,
   );
-  const serversCpu = () => servers.reduce((sum, server) => sum + cpuMilliseconds(server.pid), 0);
+  const serverCpu = () => servers.map((server) => cpuMilliseconds(server.pid));
+  const ownCpu = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
   try {
     await runLoad({ users: prepared.users, durationMs: context.warmupMs, minimumRequests: 1 });
-    const cpuBefore = serversCpu();
+    const cpuBefore = serverCpu();
+    const loadGeneratorBefore = ownCpu();
     const postgresBefore = context.db === 'postgres' ? postgresCpuMilliseconds() : 0;
     const peaks = servers.map((server) => new PeakRss(server.pid));
     const result = await runLoad({
@@ -55,7 +70,9 @@ export async function runScenario(
       minimumRequests: scenario.minimumRequests ?? 1,
     });
     const peakRss = Math.max(...peaks.map((peak) => peak.stop()));
-    const cpu = serversCpu() - cpuBefore;
+    const loadGenerator = ownCpu() - loadGeneratorBefore;
+    const cpuByServer = serverCpu().map((after, index) => after - (cpuBefore[index] ?? 0));
+    const cpu = cpuByServer.reduce((sum, value) => sum + value, 0);
     const postgres = context.db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
     const requests = Math.max(1, result.requests);
     return {
@@ -73,6 +90,8 @@ export async function runScenario(
       requestsPerSecond: result.requests / (result.elapsedMs / 1000),
       serverCpuMsPerRequest: cpu / requests,
       postgresCpuMsPerRequest: postgres === null ? null : postgres / requests,
+      loadGeneratorCpuMsPerRequest: loadGenerator / requests,
+      busiestServerCores: Math.max(...cpuByServer) / Math.max(1, result.elapsedMs),
       peakRssMb: peakRss / (1024 * 1024),
       durationSeconds: result.elapsedMs / 1000,
     };
