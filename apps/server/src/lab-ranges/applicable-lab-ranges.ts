@@ -1,7 +1,7 @@
 import { type AppliedLabRange, type DatedLabRange, type LabSex, rangesInForceOn } from '@cdms/contract';
 import type { JsonValue, SubjectData } from '@cdms/study';
 import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { SOURCES } from '../subjects/subject-facts.ts';
 
@@ -54,7 +54,10 @@ export async function loadSiteLabRanges(
 }
 
 /** `loadSiteLabRanges` as a query a caller can nest in a statement of its own (a save's first read). */
-export function siteLabRangesQuery(db: Kysely<Database> | Transaction<Database>, siteId: number) {
+export function siteLabRangesQuery(
+  db: Kysely<Database> | Transaction<Database>,
+  siteId: number | Expression<number>,
+) {
   return db
     .selectFrom('lab_ranges')
     .select(['id', 'test_key', 'unit', 'low', 'high', 'sex', 'age_min', 'age_max', 'effective_from'])

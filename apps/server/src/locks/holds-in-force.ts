@@ -1,5 +1,5 @@
 import { type GuardedWrite, type Hold, refuseUnderHolds } from '@cdms/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -32,8 +32,14 @@ export async function holdsOver(executor: Executor, target: HoldTarget): Promise
   return rows.map((row) => ({ kind: row.kind, level: row.level }));
 }
 
-/** `holdsOver` as a query a caller can nest in a statement of its own (a save's first read). */
-export function holdsOverQuery(executor: Executor, target: HoldTarget) {
+/**
+ * `holdsOver` as a query a caller can nest in a statement of its own (a save's first read, which
+ * takes the site from the subject's row in the same statement: `siteId` may be that expression).
+ */
+export function holdsOverQuery(
+  executor: Executor,
+  target: Omit<HoldTarget, 'siteId'> & { siteId: number | Expression<number> },
+) {
   return executor
     .selectFrom('holds')
     .select(['kind', 'level'])

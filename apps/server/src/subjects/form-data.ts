@@ -33,6 +33,7 @@ import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.
 import {
   type ActiveQuery,
   loadSubjectForSave,
+  type SubjectForSave,
   storedSubjectDataOf,
   subjectDataQuery,
 } from './load-subject-for-save.ts';
@@ -111,6 +112,11 @@ export interface WriteFormInput {
   actor: AuditActor;
   /** Skip the reason rule: the system filling a form it owns (registration). */
   systemWrite?: boolean;
+  /**
+   * What the save reads about the subject, when the caller has sent that read already, under the
+   * subject's lock (`saveForm`: right behind the read that takes the lock, in one round trip).
+   */
+  forSave?: Promise<SubjectForSave>;
 }
 
 export interface WriteFormResult {
@@ -144,14 +150,8 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
         .executeTakeFirst();
   // Deleted while this request waited for the lock: the subject is gone for everyone.
   if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
-  const { stored, holds, activeQueries, verifiedItemKeys, signed, siteLabRanges } = await loadSubjectForSave(
-    trx,
-    subject,
-    {
-      visitKey,
-      formKey,
-    },
-  );
+  const { stored, holds, activeQueries, verifiedItemKeys, signed, siteLabRanges } = await (input.forSave ??
+    loadSubjectForSave(trx, subject, { visitKey, formKey }));
   // A freeze or lock refuses data changes (423); system writes (signing, randomization, registration)
   // are guarded by their callers under their own names.
   if (!input.systemWrite) refuseWriteUnderTheseHolds('form.save', holds);

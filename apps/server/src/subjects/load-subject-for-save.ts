@@ -1,11 +1,11 @@
 import type { Hold } from '@cdms/contract';
 import type { FormValues, JsonValue, SubjectData } from '@cdms/study';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
 import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
-import { holdsOverQuery, subjectTarget } from '../locks/holds-in-force.ts';
+import { holdsOverQuery } from '../locks/holds-in-force.ts';
 import type { StoredSubjectData } from './form-data.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -69,19 +69,28 @@ export interface SubjectForSave {
   siteLabRanges: SiteLabRange[];
 }
 
-/** `loadSubjectForSave`'s statement, built once (`compiledOnce`): every save runs it. */
+/**
+ * `loadSubjectForSave`'s statement, built once (`compiledOnce`): every save runs it. The site is the
+ * subject row's own (a subquery), so a save can send this statement right behind the one that
+ * reads and locks the subject, before it has the row (`saveForm`).
+ */
 const subjectForSaveStatement = compiledOnce(
-  (db, params: { subjectId: number; studyId: number; siteId: number; visitKey: string; formKey: string }) =>
-    db.selectNoFrom((eb) => [
+  (db, params: { subjectId: number; studyId: number; visitKey: string; formKey: string }) => {
+    const siteOfSubject = db
+      .selectFrom('subjects')
+      .select('site_id')
+      .where('id', '=', params.subjectId)
+      .$asScalar();
+    return db.selectNoFrom((eb) => [
       jsonArrayFrom(subjectDataQuery(db, params.subjectId)).as('instances'),
       jsonArrayFrom(
-        holdsOverQuery(
-          db,
-          subjectTarget(
-            { id: params.subjectId, study_id: params.studyId, site_id: params.siteId },
-            { visitKey: params.visitKey, formKey: params.formKey },
-          ),
-        ),
+        holdsOverQuery(db, {
+          studyId: params.studyId,
+          siteId: siteOfSubject,
+          subjectId: params.subjectId,
+          visitKey: params.visitKey,
+          formKey: params.formKey,
+        }),
       ).as('holds'),
       jsonArrayFrom(
         eb
@@ -112,8 +121,9 @@ const subjectForSaveStatement = compiledOnce(
             .where('invalidated_at', 'is', null),
         )
         .as('signed'),
-      jsonArrayFrom(siteLabRangesQuery(db, params.siteId)).as('lab_ranges'),
-    ]),
+      jsonArrayFrom(siteLabRangesQuery(db, siteOfSubject)).as('lab_ranges'),
+    ]);
+  },
 );
 
 /**
@@ -131,16 +141,33 @@ const subjectForSaveStatement = compiledOnce(
  */
 export async function loadSubjectForSave(
   trx: Transaction<Database>,
-  subject: { id: number; study_id: number; site_id: number },
+  subject: { id: number; study_id: number },
   form: { visitKey: string; formKey: string },
 ): Promise<SubjectForSave> {
-  const [row] = await subjectForSaveStatement(trx, {
-    subjectId: subject.id,
-    studyId: subject.study_id,
-    siteId: subject.site_id,
-    visitKey: form.visitKey,
-    formKey: form.formKey,
-  });
+  return subjectForSaveOf(await subjectForSaveStatement(trx, subjectForSaveParams(subject, form)));
+}
+
+/** `loadSubjectForSave`'s statement with this save's values, unsent: `saveForm` sends it early. */
+export function subjectForSaveQuery(
+  trx: Transaction<Database>,
+  subject: { id: number; study_id: number },
+  form: { visitKey: string; formKey: string },
+) {
+  return subjectForSaveStatement.bind(trx, subjectForSaveParams(subject, form));
+}
+
+function subjectForSaveParams(
+  subject: { id: number; study_id: number },
+  form: { visitKey: string; formKey: string },
+) {
+  return { subjectId: subject.id, studyId: subject.study_id, visitKey: form.visitKey, formKey: form.formKey };
+}
+
+type SubjectForSaveRow = ReturnType<typeof subjectForSaveQuery> extends CompiledQuery<infer R> ? R : never;
+
+/** The answer of `subjectForSaveQuery` as a save uses it. */
+export function subjectForSaveOf(rows: readonly SubjectForSaveRow[]): SubjectForSave {
+  const [row] = rows;
   if (!row) throw new Error('a statement without FROM gives one row');
   // The instances as JSON gives them (kysely's JSON typing widens the value triples).
   const instances = row.instances as unknown as Array<

@@ -10,6 +10,7 @@ import { AppError } from '../http/errors.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
 import { type FormSurroundings, formSurroundingsStatement, presentFormSurroundings } from './form-queries.ts';
+import { subjectForSaveOf, subjectForSaveQuery } from './load-subject-for-save.ts';
 import { findSubjectAndDefinitionInScope, type SubjectWithSite } from './subject-access.ts';
 
 /** What a save wrote, with the subject (its status as the save left it) and the definition it used. */
@@ -49,14 +50,20 @@ export async function saveForm(
   const { studyId, subjectId, visitKey, formKey, request } = input;
   return inTransaction(db, async (trx) => {
     // The subject in scope, read with its row lock: one writer per subject (writeForm).
-    const { subject, ...current } = await findSubjectAndDefinitionInScope(
+    const inScope = findSubjectAndDefinitionInScope(trx, principal, studyId, subjectId, 'subject.write', {
+      forUpdate: true,
+    });
+    // What the save reads about the subject (its forms and values, holds, queries…), sent right
+    // behind that read, in the same round trip: the database runs it once the lock is held, so it
+    // reads what the lock protects as of then. Refused or not, nothing of it is answered before the
+    // subject is known to be in scope.
+    const forSave = sendUnanswered(
       trx,
-      principal,
-      studyId,
-      subjectId,
-      'subject.write',
-      { forUpdate: true },
-    );
+      subjectForSaveQuery(trx, { id: subjectId, study_id: studyId }, { visitKey, formKey }),
+    ).then(subjectForSaveOf);
+    // Awaited by writeForm; if the save is refused first, nobody awaits it.
+    forSave.catch(() => {});
+    const { subject, ...current } = await inScope;
     // The signing form records the investigator's signature: only signing fills it.
     if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
     if (!getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
@@ -94,6 +101,7 @@ export async function saveForm(
       expectedVersion: request.version,
       reasons: request.reasons ?? {},
       actor,
+      forSave,
     });
     const saved: SavedForm = {
       ...result,
