@@ -149,6 +149,10 @@ describeWithDatabase('data capture API', (database) => {
       ).toBe(200);
       const body = response.json();
       expect(body.version).toBe(1);
+      // The answer comes from what the save wrote and read in its own transaction (the form's row
+      // and what surrounds the form are sent with its commit, unanswered): a read gives it back.
+      const read = await as('si', 'GET', formUrl(subject.id, layout.visitKey, layout.form.key));
+      expect(body, `${layout.visitKey}.${layout.form.key}`).toEqual(read.json());
       // Read-only items (randomization number, date, group…) are the server's to fill: a client's value is ignored.
       const readOnly = new Set(
         layout.sections.flatMap((section) =>
