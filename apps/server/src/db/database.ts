@@ -74,8 +74,8 @@ class PreparingClient extends pg.Client {
    * at the first and uncorked once the tick's promise callbacks have run (a `process.nextTick`
    * queued from them runs after them). A transaction's audit append and the COMMIT sent behind it
    * (in-transaction.ts) go together so; a lone statement leaves at the end of its tick, without
-   * waiting for anything. Each write to the database's socket cost the server ~90 µs of CPU on the
-   * 2-core machine of issue 12 (docs/PERFORMANCE.md).
+   * waiting for anything. Each write wakes a PostgreSQL backend, and each answer wakes this
+   * process (docs/PERFORMANCE.md, "Where the time goes").
    */
   #holdWritesForThisTick(): void {
     const stream = this.connection.stream;

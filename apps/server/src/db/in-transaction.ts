@@ -103,10 +103,10 @@ function openTransactionOf(trx: Transaction<Database>, use: string): OpenTransac
  * statements sent in the same tick of the event loop in one socket write (db/database.ts), and the
  * database runs the transaction's statements in the order they were sent. For a statement whose
  * answer nothing before COMMIT needs — a save's last write, the rows its answer shows — this saves
- * a round trip through the database on the busiest path (issue 12: each costs the server and
- * PostgreSQL ~0.1 ms of CPU). The returned promise gives its rows; `inTransaction` waits for every
- * such statement and throws the first failure, so one that fails fails the whole transaction even
- * if nobody awaits its rows.
+ * a round trip through the database on the busiest path (issue 12: each costs both processes a
+ * wake-up, protocol messages and promise turns). The returned promise gives its rows;
+ * `inTransaction` waits for every such statement and throws the first failure, so one that fails
+ * fails the whole transaction even if nobody awaits its rows.
  */
 export function sendUnanswered<R>(trx: Transaction<Database>, statement: CompiledQuery<R>): Promise<R[]>;
 export function sendUnanswered<R>(trx: Transaction<Database>, statement: Compilable<R>): Promise<R[]>;

@@ -7,8 +7,8 @@ import type { App } from '../http/types.ts';
 
 /**
  * How many statements a request sends to the database. On the 2-core machine of issue 12 every
- * round trip costs both the server and PostgreSQL (a profile showed a quarter of the server's busy
- * time in socket writes), so these ceilings guard against round trips creeping back into the paths
+ * round trip costs both the server and PostgreSQL (a wake-up, protocol messages, promise turns;
+ * sending fewer took ~12 % off a save's server CPU, docs/PERFORMANCE.md), so these ceilings guard against round trips creeping back into the paths
  * every user takes all day: authentication, a form save, the subject list and a form read. A change
  * that needs one more statement raises the ceiling here, on purpose and visibly.
  */
