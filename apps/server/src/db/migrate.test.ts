@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { DatabaseHandle } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { isVanishedRelationElsewhere, migrateToLatest } from './migrate.ts';
 
 async function currentSchema(database: DatabaseHandle): Promise<string> {
   const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
@@ -36,5 +36,30 @@ describeWithDatabase('migrateToLatest', (database) => {
         database().kind === 'postgres' ? await currentSchema(database()) : 'public',
       ),
     ).toEqual([]);
+  });
+});
+
+describe('a table of another schema vanishing while the migrator lists every table', () => {
+  const missing = (relation: string) =>
+    Object.assign(new Error(`relation "${relation}" does not exist`), { code: '42P01' });
+
+  it('is tried again only when no migration failed and the table was in another schema', () => {
+    expect(isVanishedRelationElsewhere({ error: missing('test_other.subject_visits') }, 'test_mine')).toBe(
+      true,
+    );
+    // Our own schema's relation, or one without a schema: a real error of ours.
+    expect(isVanishedRelationElsewhere({ error: missing('test_mine.subject_visits') }, 'test_mine')).toBe(
+      false,
+    );
+    expect(isVanishedRelationElsewhere({ error: missing('subject_visits') }, 'test_mine')).toBe(false);
+    // A migration of ours failed: it is reported, never run again.
+    expect(
+      isVanishedRelationElsewhere(
+        { error: missing('test_other.subject_visits'), results: [{ status: 'Error' }] },
+        'test_mine',
+      ),
+    ).toBe(false);
+    expect(isVanishedRelationElsewhere({ error: new Error('other') }, 'test_mine')).toBe(false);
+    expect(isVanishedRelationElsewhere({}, 'test_mine')).toBe(false);
   });
 });

@@ -36,7 +36,13 @@ export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promi
     provider: new MigrationFolderProvider(),
     migrationTableSchema: schema,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Another schema's table dropped while the migrator listed them (see below): nothing ran yet.
+  for (let retry = 0; retry < VANISHED_RELATION_RETRIES; retry++) {
+    if (!isVanishedRelationElsewhere(outcome, schema)) break;
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     const name = failed ? ` (${failed.migrationName})` : '';
@@ -47,4 +53,24 @@ export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promi
   return (results ?? [])
     .filter((result) => result.status === 'Success')
     .map((result) => result.migrationName);
+}
+
+const VANISHED_RELATION_RETRIES = 3;
+
+/**
+ * Whether the migrator failed before running any migration because a table of ANOTHER schema was
+ * dropped while it looked for its own bookkeeping table: it finds that table by listing every table
+ * of every schema (kysely's introspector), which fails with "relation … does not exist" when one of
+ * them vanishes mid-listing. The tests drop their schemas while other test files migrate theirs;
+ * nothing was changed, so the migration is simply tried again.
+ */
+export function isVanishedRelationElsewhere(
+  outcome: { error?: unknown; results?: ReadonlyArray<{ status: string }> | undefined },
+  schema: string,
+): boolean {
+  const { error, results } = outcome;
+  if (!(error instanceof Error) || (error as { code?: string }).code !== '42P01') return false;
+  if (results?.some((result) => result.status === 'Error')) return false;
+  const relation = /relation "([^"]+)\.[^".]+" does not exist/.exec(error.message);
+  return relation !== null && relation[1] !== schema;
 }
