@@ -38,6 +38,9 @@ export function compiledOnce<P extends Parameters, R>(
   return Object.assign(run, { bind });
 }
 
+/** The row type of a compiled statement (a `bind` of one, or a function giving one). */
+export type CompiledRow<Q> = Q extends CompiledQuery<infer R> ? R : never;
+
 /** A statement compiled once: call it to run it, or `bind` it to send it another way (`sendUnanswered`). */
 export interface CompiledOnce<P extends Parameters, R> {
   (executor: Executor, params: P): Promise<R[]>;

@@ -104,25 +104,27 @@ function openTransactionOf(trx: Transaction<Database>, use: string): OpenTransac
  * database runs the transaction's statements in the order they were sent. For a statement whose
  * answer nothing before COMMIT needs — a save's last write, the rows its answer shows — this saves
  * a round trip through the database on the busiest path (issue 12: each costs both processes a
- * wake-up, protocol messages and promise turns). The returned promise gives its rows;
- * `inTransaction` waits for every such statement and throws the first failure, so one that fails
- * fails the whole transaction even if nobody awaits its rows.
+ * wake-up, protocol messages and promise turns). The returned promise gives its rows, or what
+ * `read` makes of them; nobody has to await it. `inTransaction` waits for every such statement and
+ * throws the first failure, so one that fails fails the whole transaction even if nobody awaits it.
  */
-export function sendUnanswered<R>(trx: Transaction<Database>, statement: CompiledQuery<R>): Promise<R[]>;
-export function sendUnanswered<R>(trx: Transaction<Database>, statement: Compilable<R>): Promise<R[]>;
-export function sendUnanswered<R>(
+export function sendUnanswered<R, T = R[]>(
   trx: Transaction<Database>,
   statement: CompiledQuery<R> | Compilable<R>,
-): Promise<R[]> {
+  read: (rows: R[]) => T = (rows) => rows as T,
+): Promise<T> {
   const open = openTransactionOf(trx, 'sendUnanswered');
   const compiled = 'compile' in statement ? statement.compile() : statement;
   // Straight to the connection: Kysely hands a transaction's statements over one at a time, each
   // after the one before has answered, and sends COMMIT directly.
   const rows = open.connection.executeQuery<R>(compiled).then((answer) => answer.rows);
-  // Observed by `inTransaction`; until then a failure must not count as unhandled.
-  rows.catch(() => {});
   open.unanswered.push(rows);
-  return rows;
+  const answer = rows.then(read);
+  // Observed by `inTransaction` (the statement) and by whoever awaits the answer, if anyone: until
+  // then a failure must not count as unhandled.
+  rows.catch(() => {});
+  answer.catch(() => {});
+  return answer;
 }
 
 /**

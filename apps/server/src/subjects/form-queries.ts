@@ -17,12 +17,12 @@ import {
   type SubjectData,
   type SubjectEvaluation,
 } from '@cdms/study';
-import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
 import { loadStudyRoles, type Principal } from '../auth/principal.ts';
-import { compiledOnce } from '../db/compiled-once.ts';
+import { type CompiledRow, compiledOnce } from '../db/compiled-once.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOverSubjectQuery, presentHold } from '../holds/hold-presenter.ts';
 import { withFormHoldsAndSdv } from '../holds/read-extensions.ts';
@@ -254,8 +254,7 @@ export function formSurroundingsStatement(
     : formSurroundings.bind(executor, { ...params, instanceId });
 }
 
-type FormSurroundingsRow =
-  ReturnType<typeof formSurroundingsStatement> extends CompiledQuery<infer R> ? R : never;
+type FormSurroundingsRow = CompiledRow<ReturnType<typeof formSurroundingsStatement>>;
 
 /**
  * `formSurroundingsStatement`'s answer as the form screen shows it. `json_agg` gives timestamps as

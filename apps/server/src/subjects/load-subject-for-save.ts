@@ -1,8 +1,8 @@
 import type { Hold } from '@cdms/contract';
 import type { FormValues, JsonValue, SubjectData } from '@cdms/study';
-import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { compiledOnce } from '../db/compiled-once.ts';
+import { type CompiledRow, compiledOnce } from '../db/compiled-once.ts';
 import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
 import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
 import { holdsOverQuery } from '../locks/holds-in-force.ts';
@@ -163,7 +163,7 @@ function subjectForSaveParams(
   return { subjectId: subject.id, studyId: subject.study_id, visitKey: form.visitKey, formKey: form.formKey };
 }
 
-type SubjectForSaveRow = ReturnType<typeof subjectForSaveQuery> extends CompiledQuery<infer R> ? R : never;
+type SubjectForSaveRow = CompiledRow<ReturnType<typeof subjectForSaveQuery>>;
 
 /** The answer of `subjectForSaveQuery` as a save uses it. */
 export function subjectForSaveOf(rows: readonly SubjectForSaveRow[]): SubjectForSave {

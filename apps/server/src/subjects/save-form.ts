@@ -55,14 +55,13 @@ export async function saveForm(
     });
     // What the save reads about the subject (its forms and values, holds, queries…), sent right
     // behind that read, in the same round trip: the database runs it once the lock is held, so it
-    // reads what the lock protects as of then. Refused or not, nothing of it is answered before the
-    // subject is known to be in scope.
+    // reads what the lock protects as of then. Nothing of it is answered before the subject is known
+    // to be in scope: `writeForm` awaits it, and a refused save never does.
     const forSave = sendUnanswered(
       trx,
       subjectForSaveQuery(trx, { id: subjectId, study_id: studyId }, { visitKey, formKey }),
-    ).then(subjectForSaveOf);
-    // Awaited by writeForm; if the save is refused first, nobody awaits it.
-    forSave.catch(() => {});
+      subjectForSaveOf,
+    );
     const { subject, ...current } = await inScope;
     // The signing form records the investigator's signature: only signing fills it.
     if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
@@ -111,9 +110,8 @@ export async function saveForm(
     };
     if (input.withSurroundings) {
       const statement = formSurroundingsStatement(trx, subject, visitKey, formKey, result.instance.id);
-      saved.surroundings = sendUnanswered(trx, statement).then(presentFormSurroundings);
-      // Awaited by the caller after COMMIT; if the transaction fails instead, nobody awaits it.
-      saved.surroundings.catch(() => {});
+      // Awaited by the caller after COMMIT.
+      saved.surroundings = sendUnanswered(trx, statement, presentFormSurroundings);
     }
     return saved;
   });
