@@ -54,14 +54,10 @@ export async function runScenario(
     context.workload,
   );
   const serverCpu = () => servers.map((server) => cpuMilliseconds(server.pid));
-  const ownCpu = () => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1000;
-  };
   try {
     await runLoad({ users: prepared.users, durationMs: context.warmupMs, minimumRequests: 1 });
     const cpuBefore = serverCpu();
-    const loadGeneratorBefore = ownCpu();
+    const loadGeneratorBefore = cpuMilliseconds(process.pid);
     const postgresBefore = context.db === 'postgres' ? postgresCpuMilliseconds() : 0;
     const peaks = servers.map((server) => new PeakRss(server.pid));
     const result = await runLoad({
@@ -70,7 +66,7 @@ export async function runScenario(
       minimumRequests: scenario.minimumRequests ?? 1,
     });
     const peakRss = Math.max(...peaks.map((peak) => peak.stop()));
-    const loadGenerator = ownCpu() - loadGeneratorBefore;
+    const loadGenerator = cpuMilliseconds(process.pid) - loadGeneratorBefore;
     const cpuByServer = serverCpu().map((after, index) => after - (cpuBefore[index] ?? 0));
     const cpu = cpuByServer.reduce((sum, value) => sum + value, 0);
     const postgres = context.db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
