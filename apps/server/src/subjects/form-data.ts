@@ -186,7 +186,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     ...stored.entered,
     [visitKey]: { ...(stored.entered[visitKey] ?? {}), [formKey]: after },
   };
-  const evaluation = evaluateSubject(definition, data, { today: todayInKorea() });
+  const evaluation = evaluateSubject(definition, data, {
+    today: todayInKorea(),
+    // What the save uses of it: the saved form, and the subject's other forms that have a row
+    // (their derived values, statuses and system queries). A form never saved has none of these.
+    forms: (formVisitKey, formFormKey) =>
+      (formVisitKey === visitKey && formFormKey === formKey) ||
+      stored.instances.has(formKeyOf(formVisitKey, formFormKey)),
+  });
   await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation, {
     siteRanges: siteLabRanges,
   });

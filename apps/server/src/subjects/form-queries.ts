@@ -49,7 +49,11 @@ export async function subjectOverview(
   definitionVersion: string,
 ): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>> {
   const stored = await loadSubjectData(db, subject.id);
-  const evaluation = evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+  // The matrix counts missing items of saved forms only (an unsaved form shows "none").
+  const evaluation = evaluateSubject(definition, stored.entered, {
+    today: todayInKorea(),
+    forms: (visitKey, formKey) => stored.instances.get(`${visitKey}.${formKey}`)?.has_data === true,
+  });
   const open = await openQueryCounts(db, subject.id);
   const unscheduledVisits = await listUnscheduledVisits(db, subject.id);
   const writer = can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id });
@@ -121,7 +125,11 @@ export async function formData(
   const stored: SavedSubjectData = saved?.data ?? (await loadSubjectData(db, subject.id));
   const instance = stored.instances.get(`${visitKey}.${formKey}`);
   const evaluation =
-    saved?.evaluation ?? evaluateSubject(definition, stored.entered, { today: todayInKorea() });
+    saved?.evaluation ??
+    evaluateSubject(definition, stored.entered, {
+      today: todayInKorea(),
+      forms: (formVisitKey, formFormKey) => formVisitKey === visitKey && formFormKey === formKey,
+    });
   const form = evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
   const entered = (stored.entered[visitKey]?.[formKey] ?? {}) as FormValues;
   // Queries, comments, holds and SDV: one statement, which a save sent with its commit.

@@ -155,6 +155,31 @@ describe('evaluateSubject', () => {
       },
     ]);
   });
+
+  it('walks only the forms asked for, with the derivations of every form and the same results', () => {
+    const data = subject({ count: 7 }, { b: { main: { count: 11 } } });
+    const everything = evaluateSubject(miniStudy, data, { today });
+    const asked: string[] = [];
+    const some = evaluateSubject(miniStudy, data, {
+      today,
+      forms: (visitKey, formKey) => {
+        asked.push(`${visitKey}.${formKey}`);
+        return visitKey === 'a' && formKey === 'main';
+      },
+    });
+    // Every form of the subject's visits is asked about once; only the one accepted is walked.
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(asked).toEqual(everything.forms.map((form) => `${form.visitKey}.${form.formKey}`));
+    expect(some.forms).toEqual([findFormEvaluation(everything, 'a', 'main')]);
+    expect(some.checks).toEqual(
+      everything.checks.filter((check) => check.visitKey === 'a' && check.formKey === 'main'),
+    );
+    expect(some.checks.map((check) => check.checkId)).toEqual(['main.count.range']);
+    expect(everything.checks.map((check) => check.visitKey)).toContain('b');
+    // Derived values reach the forms left out, as they feed the ones walked.
+    expect(some.data).toEqual(everything.data);
+    expect(some.data.a?.log).toEqual({ copy: 7 });
+  });
 });
 
 describe('evaluateForm', () => {

@@ -19,6 +19,14 @@ import {
 export interface EvaluateOptions {
   /** Today's date "YYYY-MM-DD" in the study's time zone, supplied by the caller. */
   today: string;
+  /**
+   * The forms whose evaluation the caller uses (all when absent). Derivations still run over every
+   * form, as derived values feed conditions and checks across forms and visits; the forms left out
+   * are only not walked for their sections, missing items, checks and outcomes. A form read needs
+   * its own form; a save, the saved forms and the one it saves: walking the subject's other forms
+   * (a third or more of them in a trial under way) was most of the engine's time (issue 12).
+   */
+  forms?: (visitKey: string, formKey: string) => boolean;
 }
 
 export interface ItemState {
@@ -409,7 +417,10 @@ export function deriveSubjectData(
   return working;
 }
 
-/** Evaluates every form of every visit of the subject. Never throws, whatever the data. */
+/**
+ * Evaluates every form of every visit of the subject (or those `options.forms` accepts). Never
+ * throws, whatever the data.
+ */
 export function evaluateSubject(
   definition: StudyDefinition,
   data: unknown,
@@ -417,9 +428,10 @@ export function evaluateSubject(
 ): SubjectEvaluation {
   const index = getStudyIndex(definition);
   const working = deriveSubjectData(definition, data, options);
-  const forms = layoutsForData(definition, working).map((layout) =>
-    evaluateLayout(index, layout, working, options.today),
-  );
+  const wanted = options.forms;
+  const layouts = layoutsForData(definition, working);
+  const walked = wanted ? layouts.filter((layout) => wanted(layout.visitKey, layout.form.key)) : layouts;
+  const forms = walked.map((layout) => evaluateLayout(index, layout, working, options.today));
   return {
     data: working,
     forms,
