@@ -39,7 +39,7 @@ describeWithDatabase('migrateToLatest', (database) => {
   });
 });
 
-describe('a table of another schema vanishing while the migrator lists every table', () => {
+describe('another schema or its table vanishing while the migrator lists every table', () => {
   const missing = (relation: string) =>
     Object.assign(new Error(`relation "${relation}" does not exist`), { code: '42P01' });
 
@@ -52,6 +52,11 @@ describe('a table of another schema vanishing while the migrator lists every tab
       false,
     );
     expect(isVanishedRelationElsewhere({ error: missing('subject_visits') }, 'test_mine')).toBe(false);
+    // The whole schema gone mid-listing (CI, 2026-11-28): another's is tried again, ours is an error.
+    const missingSchema = (name: string) =>
+      Object.assign(new Error(`schema "${name}" does not exist`), { code: '3F000' });
+    expect(isVanishedRelationElsewhere({ error: missingSchema('test_other') }, 'test_mine')).toBe(true);
+    expect(isVanishedRelationElsewhere({ error: missingSchema('test_mine') }, 'test_mine')).toBe(false);
     // A migration of ours failed: it is reported, never run again.
     expect(
       isVanishedRelationElsewhere(

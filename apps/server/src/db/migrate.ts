@@ -37,7 +37,7 @@ export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promi
     migrationTableSchema: schema,
   });
   let outcome = await migrator.migrateToLatest();
-  // Another schema's table dropped while the migrator listed them (see below): nothing ran yet.
+  // Another schema or its table dropped while the migrator listed them (see below): nothing ran yet.
   for (let retry = 0; retry < VANISHED_RELATION_RETRIES; retry++) {
     if (!isVanishedRelationElsewhere(outcome, schema)) break;
     outcome = await migrator.migrateToLatest();
@@ -58,19 +58,25 @@ export async function migrateToLatest(db: Kysely<any>, schema = 'public'): Promi
 const VANISHED_RELATION_RETRIES = 3;
 
 /**
- * Whether the migrator failed before running any migration because a table of ANOTHER schema was
- * dropped while it looked for its own bookkeeping table: it finds that table by listing every table
- * of every schema (kysely's introspector), which fails with "relation … does not exist" when one of
- * them vanishes mid-listing. The tests drop their schemas while other test files migrate theirs;
- * nothing was changed, so the migration is simply tried again.
+ * Whether the migrator failed before running any migration because ANOTHER schema, or one of its
+ * tables, was dropped while it looked for its own bookkeeping table: it finds that table
+ * by listing every table of every schema (kysely's introspector), which fails with "relation …
+ * does not exist" (42P01) or "schema … does not exist" (3F000) when one of them vanishes
+ * mid-listing. The tests drop their schemas while other test files migrate theirs; nothing was
+ * changed, so the migration is simply tried again.
  */
 export function isVanishedRelationElsewhere(
   outcome: { error?: unknown; results?: ReadonlyArray<{ status: string }> | undefined },
   schema: string,
 ): boolean {
   const { error, results } = outcome;
-  if (!(error instanceof Error) || (error as { code?: string }).code !== '42P01') return false;
-  if (results?.some((result) => result.status === 'Error')) return false;
-  const relation = /relation "([^"]+)\.[^".]+" does not exist/.exec(error.message);
-  return relation !== null && relation[1] !== schema;
+  if (!(error instanceof Error) || results?.some((result) => result.status === 'Error')) return false;
+  const code = (error as { code?: string }).code;
+  const vanished =
+    code === '42P01'
+      ? /relation "([^"]+)\.[^".]+" does not exist/.exec(error.message)
+      : code === '3F000'
+        ? /schema "([^"]+)" does not exist/.exec(error.message)
+        : null;
+  return vanished !== null && vanished[1] !== schema;
 }
