@@ -23,8 +23,8 @@ export interface EvaluateOptions {
    * The forms whose evaluation the caller uses (all when absent). Derivations still run over every
    * form, as derived values feed conditions and checks across forms and visits; the forms left out
    * are only not walked for their sections, missing items, checks and outcomes. A form read needs
-   * its own form; a save, the saved forms and the one it saves: walking the subject's other forms
-   * (a third or more of them in a trial under way) was most of the engine's time (issue 12).
+   * its own form (it walked all 61 forms of the subject to answer one); a save, the one it saves
+   * and the subject's other saved forms (issue 12).
    */
   forms?: (visitKey: string, formKey: string) => boolean;
 }
