@@ -193,6 +193,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     forms: (formVisitKey, formFormKey) =>
       (formVisitKey === visitKey && formFormKey === formKey) ||
       stored.instances.has(formKeyOf(formVisitKey, formFormKey)),
+    itemStates: false,
   });
   await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation, {
     siteRanges: siteLabRanges,

@@ -53,6 +53,7 @@ export async function subjectOverview(
   const evaluation = evaluateSubject(definition, stored.entered, {
     today: todayInKorea(),
     forms: (visitKey, formKey) => stored.instances.get(`${visitKey}.${formKey}`)?.has_data === true,
+    itemStates: false,
   });
   const open = await openQueryCounts(db, subject.id);
   const unscheduledVisits = await listUnscheduledVisits(db, subject.id);
@@ -129,6 +130,7 @@ export async function formData(
     evaluateSubject(definition, stored.entered, {
       today: todayInKorea(),
       forms: (formVisitKey, formFormKey) => formVisitKey === visitKey && formFormKey === formKey,
+      itemStates: false,
     });
   const form = evaluation.forms.find((f) => f.visitKey === visitKey && f.formKey === formKey);
   const entered = (stored.entered[visitKey]?.[formKey] ?? {}) as FormValues;

@@ -180,6 +180,19 @@ describe('evaluateSubject', () => {
     expect(some.data).toEqual(everything.data);
     expect(some.data.a?.log).toEqual({ copy: 7 });
   });
+
+  it('leaves the section and item states out when asked to, with the same missing items, checks and outcomes', () => {
+    // Rows (one with a hidden item), a hidden section item, a range check and a defined check.
+    const data = subject({ count: 500, flag: 'Y', entries: [{ start: '2025-01-01' }, 'junk'] });
+    const everything = evaluateSubject(miniStudy, data, { today });
+    const withoutStates = evaluateSubject(miniStudy, data, { today, itemStates: false });
+    expect(everything.forms.some((form) => form.missing.length > 0 && form.checks.length > 0)).toBe(true);
+    expect(withoutStates.forms.every((form) => form.sections.length === 0)).toBe(true);
+    expect(withoutStates.forms).toEqual(everything.forms.map((form) => ({ ...form, sections: [] })));
+    expect(withoutStates.checks).toEqual(everything.checks);
+    expect(withoutStates.outcomes).toEqual(everything.outcomes);
+    expect(withoutStates.data).toEqual(everything.data);
+  });
 });
 
 describe('evaluateForm', () => {

@@ -27,6 +27,13 @@ export interface EvaluateOptions {
    * and the subject's other saved forms (issue 12).
    */
   forms?: (visitKey: string, formKey: string) => boolean;
+  /**
+   * Whether the forms' section and item states are kept (`FormEvaluation.sections`; default true).
+   * They are still worked out, since missing items and checks follow from them, but a caller that
+   * never reads them (the server: the browser works them out itself as one types) spares building a
+   * state object and a record per item of every walked form (issue 12: ~40 forms on every save).
+   */
+  itemStates?: boolean;
 }
 
 export interface ItemState {
@@ -85,6 +92,7 @@ export interface FormEvaluation {
   values: FormValues;
   /** Only the derived items, as computed now. */
   derived: FormValues;
+  /** The section and item states; empty when the caller said it does not read them (`itemStates`). */
   sections: SectionState[];
   missing: MissingItem[];
   checks: CheckResult[];
@@ -313,6 +321,7 @@ function evaluateLayout(
   layout: FormLayout,
   data: SubjectData,
   today: string,
+  keepStates: boolean,
 ): FormEvaluation {
   const values: FormValues = data[layout.visitKey]?.[layout.form.key] ?? {};
   const context = contextFor(index, data, layout, today);
@@ -323,35 +332,38 @@ function evaluateLayout(
     const { section } = sectionRules;
     const visible = sectionRules.showWhen === undefined || sectionRules.showWhen(context) === true;
     const notDone = section.notDoneItem !== undefined && ownValue(values, section.notDoneItem) === true;
-    const items: Record<string, ItemState> = {};
-    const state: SectionState = { key: section.key, visible, notDone, items };
-    sections.push(state);
+    // The states are kept only when asked for (EvaluateOptions.itemStates); undefined otherwise.
+    const items: Record<string, ItemState> | undefined = keepStates ? {} : undefined;
+    const state: SectionState | undefined = items && { key: section.key, visible, notDone, items };
+    if (state) sections.push(state);
     const groupKey = section.repeating?.key;
     if (groupKey === undefined) {
       for (const itemRules of sectionRules.items) {
         const itemStateNow = itemState(itemRules, section, visible, notDone, context);
-        items[itemRules.item.key] = itemStateNow;
+        if (items) items[itemRules.item.key] = itemStateNow;
         addInstance(walk, itemRules, section, values, itemStateNow, context);
       }
       continue;
     }
-    for (const itemRules of sectionRules.items)
-      items[itemRules.item.key] = itemState(itemRules, section, visible, notDone, context);
+    if (items) {
+      for (const itemRules of sectionRules.items)
+        items[itemRules.item.key] = itemState(itemRules, section, visible, notDone, context);
+    }
     const stored = ownValue(values, groupKey);
     const rows = Array.isArray(stored) ? stored : [];
     const rowStatesList: Record<string, ItemState>[] = [];
-    state.rows = rowStatesList;
+    if (state) state.rows = rowStatesList;
     if (visible && !notDone && section.repeating?.rowsRequired === true && rows.length === 0) {
       walk.missing.push({ ...pathParts(layout, groupKey), sectionKey: section.key });
     }
     rows.forEach((rawRow, rowIndex) => {
       const row: FormValues = isRecord(rawRow) ? (rawRow as FormValues) : {};
       const rowContext: ExpressionContext = { ...context, row };
-      const rowStates: Record<string, ItemState> = {};
-      rowStatesList.push(rowStates);
+      const rowStates: Record<string, ItemState> | undefined = state ? {} : undefined;
+      if (rowStates) rowStatesList.push(rowStates);
       for (const itemRules of sectionRules.items) {
         const rowState = itemState(itemRules, section, visible, notDone, rowContext);
-        rowStates[itemRules.item.key] = rowState;
+        if (rowStates) rowStates[itemRules.item.key] = rowState;
         addInstance(walk, itemRules, section, row, rowState, rowContext, groupKey, rowIndex);
       }
     });
@@ -431,7 +443,8 @@ export function evaluateSubject(
   const wanted = options.forms;
   const layouts = layoutsForData(definition, working);
   const walked = wanted ? layouts.filter((layout) => wanted(layout.visitKey, layout.form.key)) : layouts;
-  const forms = walked.map((layout) => evaluateLayout(index, layout, working, options.today));
+  const keepStates = options.itemStates ?? true;
+  const forms = walked.map((layout) => evaluateLayout(index, layout, working, options.today, keepStates));
   return {
     data: working,
     forms,
@@ -454,7 +467,13 @@ export function evaluateForm(
   const layout = getFormLayout(definition, visitKey, formKey);
   if (!layout) return undefined;
   const index = getStudyIndex(definition);
-  return evaluateLayout(index, layout, deriveSubjectData(definition, data, options), options.today);
+  return evaluateLayout(
+    index,
+    layout,
+    deriveSubjectData(definition, data, options),
+    options.today,
+    options.itemStates ?? true,
+  );
 }
 
 /** The evaluation of one form within a subject evaluation. */
