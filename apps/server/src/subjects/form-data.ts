@@ -38,7 +38,7 @@ import {
   subjectDataQuery,
 } from './load-subject-for-save.ts';
 import type { SubjectWithSite } from './subject-access.ts';
-import { isFactSourceForm, savedFormsFact } from './subject-facts.ts';
+import { isFactSourceForm, sameSavedForms, savedFormsFact } from './subject-facts.ts';
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
@@ -348,7 +348,7 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     !sdvUnchanged ||
     (changedKeys.length > 0 && isFactSourceForm(definition, visitKey, formKey)) ||
     derivedChangedForms.some((form) => isFactSourceForm(definition, form.visitKey, form.formKey)) ||
-    savedFormsFact(stored.instances, statuses) !== savedFormsBefore;
+    !sameSavedForms(savedFormsFact(stored.instances, statuses), savedFormsBefore);
   if (factsMoved)
     await refreshSubjectFacts(trx, subject.id, { definition, studyId: subject.study_id, sdvUnchanged });
   return { instance: saved, evaluation, data: { entered: data, instances: stored.instances } };
@@ -674,11 +674,10 @@ export async function refreshFormStatuses(
     const key = formKeyOf(query.visit_key, query.form_key);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+  const evaluated = new Map(evaluation.forms.map((form) => [formKeyOf(form.visitKey, form.formKey), form]));
   const statuses = new Map<string, string>();
   for (const [key, instance] of stored.instances) {
-    const form = evaluation.forms.find(
-      (f) => f.visitKey === instance.visit_key && f.formKey === instance.form_key,
-    );
+    const form = evaluated.get(key);
     const status = computeFormStatus({
       inVisit: getFormLayout(definition, instance.visit_key, instance.form_key) !== undefined,
       saved: instance.has_data,
