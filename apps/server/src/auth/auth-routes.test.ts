@@ -4,8 +4,12 @@ import { buildTestApp, seedDemo, sessionUser, signIn } from '../../test/test-app
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
+import { hashSessionToken } from './sessions.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The stored id of a signed-in session: the hash of its cookie's token. */
+const idHashOf = (session: { cookie: string }) =>
+  hashSessionToken(session.cookie.slice('cdms_session='.length));
 
 describeWithDatabase('auth API', (database) => {
   let app: App;
@@ -242,6 +246,12 @@ describeWithDatabase('auth API', (database) => {
         .executeTakeFirstOrThrow();
       expect(user.contact).toBe('');
       expect(await idleExpiry()).toBe(signedInExpiry);
+      // As if the session had last moved two minutes ago: a write moves it only by more than a minute.
+      await database()
+        .db.updateTable('sessions')
+        .set({ idle_expires_at: new Date(signedInExpiry - 120_000) })
+        .where('id_hash', '=', idHashOf(session))
+        .execute();
       const right = await app.inject({
         method: 'PUT',
         url: '/api/auth/contact',
@@ -249,7 +259,7 @@ describeWithDatabase('auth API', (database) => {
         headers: session.headers,
       });
       expect(right.statusCode).toBe(204);
-      expect(await idleExpiry()).toBeGreaterThan(signedInExpiry);
+      expect(await idleExpiry()).toBeGreaterThanOrEqual(signedInExpiry);
       expect(new Date(right.headers['x-session-idle-expires-at'] as string).getTime()).toBe(
         await idleExpiry(),
       );
@@ -270,6 +280,50 @@ describeWithDatabase('auth API', (database) => {
         headers: session.headers,
       });
       expect(response.statusCode).toBe(400);
+    });
+
+    it('moves the idle expiry on a write only when that gains more than a minute; renewing always does', async () => {
+      const session = await signIn(app, 'dm@demo.cdms');
+      const stored = async () =>
+        (
+          await database()
+            .db.selectFrom('sessions')
+            .select('idle_expires_at')
+            .where('id_hash', '=', idHashOf(session))
+            .executeTakeFirstOrThrow()
+        ).idle_expires_at.getTime();
+      const write = () =>
+        app.inject({
+          method: 'PUT',
+          url: '/api/auth/contact',
+          payload: { contact: '010-2222-3333' },
+          headers: session.headers,
+        });
+      const signedIn = await stored();
+      await sleep(20);
+      // Seconds after signing in: the full idle period is barely longer, so nothing is written, and
+      // the browser is told the expiry as it stands.
+      const soon = await write();
+      expect(soon.statusCode).toBe(204);
+      expect(await stored()).toBe(signedIn);
+      expect(new Date(soon.headers['x-session-idle-expires-at'] as string).getTime()).toBe(signedIn);
+      // Renewing moves it at once, however recently it moved.
+      const renewed = await app.inject({ method: 'POST', url: '/api/auth/renew', headers: session.headers });
+      expect(renewed.statusCode).toBe(200);
+      const renewedExpiry = new Date(renewed.json().session.idleExpiresAt).getTime();
+      expect(renewedExpiry).toBeGreaterThan(signedIn);
+      expect(await stored()).toBe(renewedExpiry);
+      // A write 61 seconds of idleness later (the expiry set back as if they had passed) moves it.
+      await database()
+        .db.updateTable('sessions')
+        .set({ idle_expires_at: new Date(renewedExpiry - 61_000) })
+        .where('id_hash', '=', idHashOf(session))
+        .execute();
+      const later = await write();
+      expect(later.statusCode).toBe(204);
+      const laterExpiry = new Date(later.headers['x-session-idle-expires-at'] as string).getTime();
+      expect(laterExpiry).toBeGreaterThanOrEqual(renewedExpiry);
+      expect(await stored()).toBe(laterExpiry);
     });
 
     it('renews the idle expiry and logs out', async () => {

@@ -5,9 +5,19 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { AppError } from '../http/errors.ts';
 import { loadSessionPrincipal, type Principal, type SessionPrincipal } from './principal.ts';
 import { allowedBeforeEnrolment, secondFactorEnrolmentRequired } from './second-factor-enrolment-gate.ts';
-import { deleteSession, hashSessionToken, isLive, SESSION_COOKIE } from './sessions.ts';
+import {
+  deleteSession,
+  hashSessionToken,
+  isLive,
+  SESSION_COOKIE,
+  SESSION_EXTENSION_STEP_SECONDS,
+} from './sessions.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route renews the session: its idle expiry moves out in full, however recently it moved. */
+    renewsSession?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in user, set by `authenticate` on routes that require one. */
     principal: Principal | null;
@@ -31,7 +41,8 @@ function sameToken(expected: string, given: string | undefined): boolean {
 /**
  * The principal of the request's session cookie, or null without a live session of an active
  * account. On writes the session's CSRF token must be in X-CSRF-Token, and a write counts as
- * activity: it pushes the idle expiry out. Either costs one statement (session, user, memberships
+ * activity: it pushes the idle expiry out (by at least a minute, `SESSION_EXTENSION_STEP_SECONDS`,
+ * or nothing is written). Either costs one statement (session, user, memberships
  * and the second-factor facts together; on a write the extension rides along, `loadSessionPrincipal`).
  */
 async function sessionPrincipal(
@@ -46,7 +57,12 @@ async function sessionPrincipal(
   const csrfToken = request.headers['x-csrf-token'];
   const extension =
     write && typeof csrfToken === 'string'
-      ? { csrfToken, now, idleSeconds: context.config.session.idleSeconds }
+      ? {
+          csrfToken,
+          now,
+          idleSeconds: context.config.session.idleSeconds,
+          minimumGainSeconds: request.routeOptions.config.renewsSession ? 0 : SESSION_EXTENSION_STEP_SECONDS,
+        }
       : undefined;
   const loaded = token ? await loadSessionPrincipal(db, hashSessionToken(token), extension) : undefined;
   if (!loaded) return null;

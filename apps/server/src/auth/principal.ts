@@ -172,21 +172,26 @@ const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) 
  * The same for a write, which is activity: a data-modifying CTE pushes the session's idle expiry out
  * by the idle timeout (never past its absolute end) when the session is live, its account active and
  * the request carries the session's CSRF token — the conditions under which `authenticate` lets a
- * write through. The tokens are compared as SHA-256 digests, so the comparison's time says nothing
+ * write through — and when that moves the expiry by more than `minimumGainSeconds`
+ * (`SESSION_EXTENSION_STEP_SECONDS`; 0 when renewing). The tokens are compared as SHA-256 digests, so the comparison's time says nothing
  * about the token. `extended_idle_expires_at` is the new expiry, null when nothing was extended; the
  * rest of the statement reads the session as it was (one snapshot). A write had a statement of its
  * own for this (issue 12: every round trip costs both the server and PostgreSQL).
  */
 const extendingSessionPrincipalStatement = compiledOnce(
-  (db, params: { idHash: string; csrfToken: string; now: Date; idleSeconds: number }) => {
+  (
+    db,
+    params: { idHash: string; csrfToken: string; now: Date; idleSeconds: number; minimumGainSeconds: number },
+  ) => {
+    const extendedExpiry = sql<Date>`least(${params.now}::timestamptz + make_interval(secs => ${params.idleSeconds}), sessions.absolute_expires_at)`;
     const extending = db.with('extended', (cte) =>
       cte
         .updateTable('sessions')
-        .set({
-          idle_expires_at: sql<Date>`least(${params.now}::timestamptz + make_interval(secs => ${params.idleSeconds}), sessions.absolute_expires_at)`,
-          last_seen_at: params.now,
-        })
+        .set({ idle_expires_at: extendedExpiry, last_seen_at: params.now })
         .where('sessions.id_hash', '=', params.idHash)
+        .where(
+          sql<boolean>`sessions.idle_expires_at < ${extendedExpiry} - make_interval(secs => ${params.minimumGainSeconds})`,
+        )
         .where('sessions.idle_expires_at', '>', params.now)
         .where('sessions.absolute_expires_at', '>', params.now)
         .where(
@@ -218,7 +223,7 @@ export async function loadSessionPrincipal(
   db: Kysely<Database>,
   idHash: string,
   /** A write's activity: extend the session's idle expiry in the same statement (see above). */
-  extension?: { csrfToken: string; now: Date; idleSeconds: number },
+  extension?: { csrfToken: string; now: Date; idleSeconds: number; minimumGainSeconds: number },
 ): Promise<(SessionPrincipal & { extendedUntil: Date | null }) | undefined> {
   const [found] = extension
     ? await extendingSessionPrincipalStatement(db, { idHash, ...extension })

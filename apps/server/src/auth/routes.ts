@@ -272,6 +272,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
     '/api/auth/renew',
     {
       preHandler: requireUser,
+      config: { renewsSession: true },
       schema: {
         ...errorResponses,
         summary: 'Extend the idle session',
