@@ -30,8 +30,8 @@ export interface EvaluateOptions {
   /**
    * Whether the forms' section and item states are kept (`FormEvaluation.sections`; default true).
    * They are still worked out, since missing items and checks follow from them, but a caller that
-   * never reads them (the server: the browser works them out itself as one types) spares building a
-   * state object and a record per item of every walked form (issue 12: ~40 forms on every save).
+   * never reads them (the server: the browser works them out itself as one types) spares keeping
+   * them in a record per section and row of every walked form (issue 12: ~40 forms on every save).
    */
   itemStates?: boolean;
 }
