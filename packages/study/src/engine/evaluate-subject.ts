@@ -454,8 +454,9 @@ export function evaluateSubject(
 }
 
 /**
- * Evaluates one form (what a save needs): derivations still run over the whole subject because checks
- * look across forms and visits. Undefined when the visit does not have the form.
+ * Evaluates one form (the browser's form screen, as one types): derivations still run over the
+ * whole subject because checks look across forms and visits. Undefined when the visit does not
+ * have the form.
  */
 export function evaluateForm(
   definition: StudyDefinition,
