@@ -4,12 +4,12 @@ import { buildTestApp, seedDemo, sessionUser, signIn } from '../../test/test-app
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { hashSessionToken } from './sessions.ts';
+import { hashSessionToken, SESSION_COOKIE } from './sessions.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The stored id of a signed-in session: the hash of its cookie's token. */
 const idHashOf = (session: { cookie: string }) =>
-  hashSessionToken(session.cookie.slice('cdms_session='.length));
+  hashSessionToken(session.cookie.slice(`${SESSION_COOKIE}=`.length));
 
 describeWithDatabase('auth API', (database) => {
   let app: App;

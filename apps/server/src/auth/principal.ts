@@ -174,9 +174,10 @@ const sessionPrincipalStatement = compiledOnce((db, params: { idHash: string }) 
  * the request carries the session's CSRF token — the conditions under which `authenticate` lets a
  * write through — and when that moves the expiry by more than `minimumGainSeconds`
  * (`SESSION_EXTENSION_STEP_SECONDS`; 0 when renewing). The tokens are compared as SHA-256
- * digests, so the comparison's time says nothing about the token. `extended_idle_expires_at` is the new expiry, null when nothing was extended; the
- * rest of the statement reads the session as it was (one snapshot). A write had a statement of its
- * own for this (issue 12: every round trip costs both the server and PostgreSQL).
+ * digests, so the comparison's time says nothing about the token. `extended_idle_expires_at` is
+ * the new expiry, null when nothing was extended; the rest of the statement reads the session as
+ * it was (one snapshot). A write had a statement of its own for this (issue 12: every round trip
+ * costs both the server and PostgreSQL).
  */
 const extendingSessionPrincipalStatement = compiledOnce(
   (

@@ -280,8 +280,9 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) => {
-      // authenticate() has already extended the session (a POST is activity) and sent the header;
-      // renew only says so, without a second UPDATE.
+      // authenticate() has already extended the session in full (a POST is activity, and
+      // `renewsSession` lifts the one-minute step of other writes) and sent the header; renew only
+      // says so, without a second UPDATE.
       return { session: presentSession(principalOf(request).session, idleSeconds) };
     },
   );
