@@ -30,6 +30,7 @@ export {
 export {
   type CheckResult,
   checksWithSeverity,
+  derivedValuesOf,
   deriveSubjectData,
   type EvaluateOptions,
   evaluateForm,
@@ -49,6 +50,7 @@ export {
   itemsNeedingReason,
   sameEntry,
 } from './engine/form-changes.ts';
+export { type FormSet, formsReachedByChange } from './engine/form-reach.ts';
 export {
   computeFormStatus,
   computeStatusMatrix,

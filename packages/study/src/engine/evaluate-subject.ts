@@ -402,18 +402,23 @@ function evaluateLayout(
     });
   }
 
-  const derived: FormValues = {};
-  for (const item of layout.derivedItems) derived[item.key] = ownValue(values, item.key);
   return {
     visitKey: layout.visitKey,
     formKey: layout.form.key,
     values,
-    derived,
+    derived: derivedValuesOf(layout, values),
     sections,
     missing: walk.missing,
     checks,
     outcomes,
   };
+}
+
+/** A form's derived items with their values in `values` (null where there is none). */
+export function derivedValuesOf(layout: FormLayout, values: FormValues): FormValues {
+  const derived: FormValues = {};
+  for (const item of layout.derivedItems) derived[item.key] = ownValue(values, item.key);
+  return derived;
 }
 
 /** Derived values for the whole subject (a working copy; the input is never modified). */
