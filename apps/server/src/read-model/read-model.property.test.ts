@@ -1,5 +1,14 @@
-import { isSigningForm } from '@cdms/contract';
-import { addDays, type FormValues, getStudyIndex, sampleSubject, tmPerforationStudy } from '@cdms/study';
+import { isSigningForm, todayInKorea } from '@cdms/contract';
+import {
+  addDays,
+  computeFormStatus,
+  evaluateSubject,
+  type FormValues,
+  getFormLayout,
+  getStudyIndex,
+  sampleSubject,
+  tmPerforationStudy,
+} from '@cdms/study';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -7,11 +16,13 @@ import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { App } from '../http/types.ts';
+import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
 import { generateRandomizationLists } from '../randomization/randomization.ts';
 import { loadSdvPlan } from '../sdv/sdv-plan.ts';
 import { sdvKeySets } from '../sdv/sdv-rules.ts';
 import { sdvCountAggregates, sdvCtes } from '../sdv/sdv-sql.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { failingQueryChecks, loadSubjectData, systemQueryKey } from '../subjects/form-data.ts';
 import { computeReadModelRows, rebuildReadModel } from './rebuild-read-model.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 
@@ -401,6 +412,67 @@ describeWithDatabase('the read model', (database) => {
     };
   }
 
+  /**
+   * Each saved form's status and each subject's open system queries as the writes left them, against
+   * a full evaluation of every form of every subject. A save evaluates only the forms its change can
+   * reach (`formsToWalk`, subjects/form-data.ts) and leaves the others as they are: this is where a
+   * form it should have evaluated again would show. The open system queries are the failing "query"
+   * checks of saved forms, but for those a person closed while the check still failed.
+   */
+  async function evaluatedStateBothWays() {
+    const db = database().db;
+    const current = await currentStudyDefinition(db, studyId);
+    if (!current) throw new Error('no definition');
+    const { definition } = current;
+    const subjects = await db
+      .selectFrom('subjects')
+      .select(['id', 'site_id'])
+      .where('study_id', '=', studyId)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    const stored: unknown[] = [];
+    const evaluated: unknown[] = [];
+    for (const subject of subjects) {
+      const data = await loadSubjectData(db, subject.id);
+      const evaluation = evaluateSubject(definition, data.entered, { today: todayInKorea() });
+      await addLabRangeChecks(db, definition, { siteId: subject.site_id }, evaluation);
+      const queries = await db
+        .selectFrom('queries')
+        .select(['kind', 'status', 'visit_key', 'form_key', 'check_id', 'item_path', 'closed_over_check'])
+        .where('subject_id', '=', subject.id)
+        .execute();
+      const open = queries.filter((query) => query.status === 'open' || query.status === 'answered');
+      for (const [key, instance] of data.instances) {
+        stored.push([subject.id, key, instance.status]);
+        const form = evaluation.forms.find(
+          (candidate) => candidate.visitKey === instance.visit_key && candidate.formKey === instance.form_key,
+        );
+        const status = computeFormStatus({
+          inVisit: getFormLayout(definition, instance.visit_key, instance.form_key) !== undefined,
+          saved: instance.has_data,
+          openQueryCount: open.filter(
+            (query) => query.visit_key === instance.visit_key && query.form_key === instance.form_key,
+          ).length,
+          missingCount: form?.missing.length ?? 0,
+        });
+        evaluated.push([subject.id, key, status]);
+      }
+      const keyOf = (query: (typeof queries)[number]) =>
+        systemQueryKey(query.visit_key, query.form_key, query.check_id, query.item_path);
+      const openSystem = open.filter((query) => query.kind === 'system').map(keyOf);
+      const closedOverCheck = new Set(
+        queries.filter((query) => query.closed_over_check && query.kind === 'system').map(keyOf),
+      );
+      const failing = [...failingQueryChecks(data, evaluation).keys()].filter(
+        (key) => openSystem.includes(key) || !closedOverCheck.has(key),
+      );
+      stored.push([subject.id, 'open system queries', openSystem.sort()]);
+      evaluated.push([subject.id, 'open system queries', failing.sort()]);
+    }
+    return { stored, evaluated };
+  }
+
   beforeAll(async () => {
     const db = database().db;
     await seedDemo(db);
@@ -429,6 +501,8 @@ describeWithDatabase('the read model', (database) => {
           outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         }
         expect(await storedRows()).toEqual(await recomputedRows());
+        const state = await evaluatedStateBothWays();
+        expect(state.stored).toEqual(state.evaluated);
         const sdv = await sdvCountsBothWays();
         expect(sdv.stored).toEqual(sdv.recounted);
         const totals = await totalsBothWays();

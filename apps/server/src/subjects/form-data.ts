@@ -4,13 +4,18 @@ import {
   changedItemKeys,
   computeFormStatus,
   computeSubjectStatus,
+  derivedValuesOf,
   enteredFormValues,
   evaluateSubject,
+  type FormSet,
   type FormValues,
+  formsReachedByChange,
   getFormLayout,
   isEmptyEntry,
   itemsNeedingReason,
   type JsonValue,
+  LAB_FORM_KEY,
+  layoutsForData,
   type StudyDefinition,
   type SubjectData,
   type SubjectEvaluation,
@@ -42,9 +47,10 @@ import { isFactSourceForm, sameSavedForms, savedFormsFact } from './subject-fact
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
- * study's rules over the whole subject (checks look across forms and visits), refuses hard check
- * failures and unexplained changes, stores values and server-computed derived values, keeps system
- * queries in step with the checks, recomputes each form's status, audits every changed item, and
+ * study's rules over the subject (derivations over every form; the forms the change can reach
+ * evaluated again, since checks look across forms and visits), refuses hard check failures and
+ * unexplained changes, stores values and server-computed derived values, keeps system queries in
+ * step with the checks, brings the forms' statuses up to date, audits every changed item, and
  * invalidates the investigator's signature when signed data change, and refreshes the subject's
  * read-model rows — all inside the caller's transaction.
  */
@@ -121,6 +127,7 @@ export interface WriteFormInput {
 
 export interface WriteFormResult {
   instance: FormInstanceRow;
+  /** The subject's derived data and the evaluation of the forms the write walked, its own among them. */
   evaluation: SubjectEvaluation;
   /**
    * The subject's data as the write left it (entered values, every form's instance with its new
@@ -134,6 +141,41 @@ export type SavedSubjectData = Pick<StoredSubjectData, 'entered' | 'instances'>;
 
 /** An open or answered query, as far as a form's status needs it. */
 type OpenQuery = Pick<QueryRow, 'visit_key' | 'form_key'>;
+
+/**
+ * The forms a save evaluates: the saved form, and those of the subject's other saved forms (a form
+ * never saved has no status or system queries to keep) that must be evaluated again —
+ * - those whose evaluation the change can alter (`formsReachedByChange`: the forms whose rules read
+ *   the saved form or a form deriving from it, and those whose rules read today's date);
+ * - lab forms, whose range checks (`addLabRangeChecks`) follow the site's lab ranges, which change
+ *   outside saves, and the subject's sex and age, read outside the rules;
+ * - forms last saved under another version of the definition, whose rules may have changed since.
+ * Every other saved form evaluates exactly as when a save last evaluated it, so it keeps its stored
+ * status and system queries, and is not walked: a save walked all ~40 saved forms of a subject, the
+ * engine's largest share of a save's server time (issue 12).
+ */
+function formsToWalk(
+  definition: StudyDefinition,
+  data: SubjectData,
+  stored: StoredSubjectData,
+  saved: { visitKey: string; formKey: string; definitionVersion: string },
+): FormSet {
+  const reached = formsReachedByChange(definition, data, saved.visitKey, saved.formKey);
+  const walked = new Map<string, Set<string>>([[saved.visitKey, new Set([saved.formKey])]]);
+  for (const instance of stored.instances.values()) {
+    const { visit_key: visitKey, form_key: formKey } = instance;
+    if (
+      reached.has(visitKey, formKey) ||
+      formKey === LAB_FORM_KEY ||
+      instance.definition_version !== saved.definitionVersion
+    ) {
+      const forms = walked.get(visitKey);
+      if (forms) forms.add(formKey);
+      else walked.set(visitKey, new Set([formKey]));
+    }
+  }
+  return { has: (visitKey, formKey) => walked.get(visitKey)?.has(formKey) === true };
+}
 
 export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {
   const { subject, definition, visitKey, formKey, actor } = input;
@@ -186,13 +228,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     ...stored.entered,
     [visitKey]: { ...(stored.entered[visitKey] ?? {}), [formKey]: after },
   };
+  const walked = formsToWalk(definition, data, stored, {
+    visitKey,
+    formKey,
+    definitionVersion: input.definitionVersion,
+  });
   const evaluation = evaluateSubject(definition, data, {
     today: todayInKorea(),
-    // What the save uses of it: the saved form, and the subject's other forms that have a row
-    // (their derived values, statuses and system queries). A form never saved has none of these.
-    forms: (formVisitKey, formFormKey) =>
-      (formVisitKey === visitKey && formFormKey === formKey) ||
-      stored.instances.has(formKeyOf(formVisitKey, formFormKey)),
+    forms: walked.has,
     itemStates: false,
   });
   await addLabRangeChecks(trx, definition, { siteId: subject.site_id }, evaluation, {
@@ -292,7 +335,13 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   };
   stored.instances.set(key, { ...instance, ...savedState });
 
-  const derivedChangedForms = await storeDerivedValues(trx, stored, evaluation, input.definitionVersion);
+  const derivedChangedForms = await storeDerivedValues(
+    trx,
+    definition,
+    stored,
+    evaluation,
+    input.definitionVersion,
+  );
   // The subject's queries that a save may touch (read with the subject) serve the three steps below.
   const openQueries = activeQueries.filter((query) => query.status === 'open' || query.status === 'answered');
   // The open and answered queries on changed items say what changed, before checks close any.
@@ -316,12 +365,14 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
     actor,
     (path) => changedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}[`)),
     activeQueries,
+    walked,
   );
   // The subject's row has been locked since the start, so its status read then is still current.
   const statusChanged = await updateSubjectStatus(trx, definition, subject, locked.status, evaluation, actor);
   const statuses = await refreshFormStatuses(trx, definition, subject.id, stored, evaluation, {
     writtenByCaller: key,
     openQueries: systemQueries.stillOpen,
+    walked,
   });
   // The form's row and its changed values in one statement, sent without waiting for its answer
   // (`sendUnanswered`): what it writes is known here, and the database runs it before anything the
@@ -397,10 +448,12 @@ function sameItemKeys(before: FormValues, after: FormValues): boolean {
 
 /**
  * Derived values of every saved form, stored where they changed (age follows a corrected birth
- * date…). Returns the forms whose derived values it changed.
+ * date…). Returns the forms whose derived values it changed. The derivations ran over the whole
+ * subject (`evaluation.data`), whichever forms the save walked.
  */
 async function storeDerivedValues(
   trx: Transaction<Database>,
+  definition: StudyDefinition,
   stored: StoredSubjectData,
   evaluation: SubjectEvaluation,
   definitionVersion: string,
@@ -408,19 +461,22 @@ async function storeDerivedValues(
   const changedForms: Array<{ visitKey: string; formKey: string }> = [];
   const cleared: Array<{ instanceId: number; itemKey: string }> = [];
   const written: Array<{ instanceId: number; itemKey: string; value: JsonValue }> = [];
-  for (const form of evaluation.forms) {
-    const instance = stored.instances.get(formKeyOf(form.visitKey, form.formKey));
+  for (const layout of layoutsForData(definition, evaluation.data)) {
+    const { visitKey, form } = layout;
+    const previous = formValues(stored.derived, visitKey, form.key);
+    // Most forms derive nothing and have nothing derived stored.
+    if (layout.derivedItems.length === 0 && Object.keys(previous).length === 0) continue;
+    const instance = stored.instances.get(formKeyOf(visitKey, form.key));
     if (!instance) continue;
-    const previous = formValues(stored.derived, form.visitKey, form.formKey);
+    const derived = derivedValuesOf(layout, formValues(evaluation.data, visitKey, form.key));
     const changesBefore = cleared.length + written.length;
-    for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(form.derived)])) {
-      const value = form.derived[itemKey];
+    for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(derived)])) {
+      const value = derived[itemKey];
       if (sameEntry(previous[itemKey], value)) continue;
       if (isEmptyEntry(value) || !instance.has_data) cleared.push({ instanceId: instance.id, itemKey });
       else written.push({ instanceId: instance.id, itemKey, value: value as JsonValue });
     }
-    if (cleared.length + written.length > changesBefore)
-      changedForms.push({ visitKey: form.visitKey, formKey: form.formKey });
+    if (cleared.length + written.length > changesBefore) changedForms.push({ visitKey, formKey: form.key });
   }
   for (const [instanceId, itemKeys] of groupByInstance(cleared))
     await deleteItemValues(trx, instanceId, itemKeys);
@@ -515,9 +571,13 @@ async function syncSystemQueries(
   changedPaths: (path: string) => boolean,
   /** The subject's open and answered queries and those closed over a failing check. */
   activeQueries: readonly ActiveQuery[],
+  /** The forms the save evaluated: the system queries of the others stay as they are. */
+  walked: FormSet,
 ): Promise<{ stillOpen: OpenQuery[]; changed: boolean }> {
   const failing = failingQueryChecks(stored, evaluation);
-  const existing = activeQueries.filter((query) => query.kind === 'system');
+  const existing = activeQueries.filter(
+    (query) => query.kind === 'system' && walked.has(query.visit_key, query.form_key),
+  );
   const closedIds = new Set<number>();
   const opened: OpenQuery[] = [];
   const openKeys = new Set<string>();
@@ -659,6 +719,11 @@ export async function refreshFormStatuses(
     writtenByCaller?: string;
     /** The subject's open and answered queries, when the caller has them (a save does). */
     openQueries?: readonly OpenQuery[];
+    /**
+     * The forms the caller evaluated, when not all (a save): the others keep their stored status,
+     * since nothing their status follows from has changed (`formsToWalk`).
+     */
+    walked?: FormSet;
   } = {},
 ): Promise<Map<string, string>> {
   const openQueries =
@@ -677,6 +742,10 @@ export async function refreshFormStatuses(
   const evaluated = new Map(evaluation.forms.map((form) => [formKeyOf(form.visitKey, form.formKey), form]));
   const statuses = new Map<string, string>();
   for (const [key, instance] of stored.instances) {
+    if (known.walked && !known.walked.has(instance.visit_key, instance.form_key)) {
+      statuses.set(key, instance.status);
+      continue;
+    }
     const form = evaluated.get(key);
     const status = computeFormStatus({
       inVisit: getFormLayout(definition, instance.visit_key, instance.form_key) !== undefined,
