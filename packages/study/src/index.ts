@@ -50,7 +50,7 @@ export {
   itemsNeedingReason,
   sameEntry,
 } from './engine/form-changes.ts';
-export { type FormSet, formsReachedByChange } from './engine/form-reach.ts';
+export { createFormSet, type FormSet, formsReachedByChange } from './engine/form-reach.ts';
 export {
   computeFormStatus,
   computeStatusMatrix,

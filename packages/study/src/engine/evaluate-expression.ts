@@ -27,7 +27,7 @@ export interface ExpressionContext {
 }
 
 /** Expressions nested deeper than this are treated as unknown rather than risking the stack. */
-const MAX_DEPTH = 64;
+export const MAX_EXPRESSION_DEPTH = 64;
 
 /**
  * An expression made ready to evaluate many times: the tree is read once (operators, arguments, references
@@ -65,6 +65,11 @@ export function evaluateExpression(expression: unknown, context: ExpressionConte
 /** True only when the expression evaluates to exactly `true`. */
 export function holds(expression: unknown, context: ExpressionContext): boolean {
   return evaluateExpression(expression, context) === true;
+}
+
+/** A plain object (not null, not an array): what a form's values and a row are. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export function isEmptyValue(value: unknown): boolean {
@@ -193,7 +198,7 @@ function rememberedTracingPercent(
  * arguments as lazily as before (`and`/`or` stop at the deciding value, `if` takes one branch).
  */
 function compile(expression: unknown, depth: number): CompiledExpression {
-  if (depth > MAX_DEPTH) return alwaysNull;
+  if (depth > MAX_EXPRESSION_DEPTH) return alwaysNull;
   if (expression === null || typeof expression !== 'object') {
     const value = asJson(expression);
     return () => value;

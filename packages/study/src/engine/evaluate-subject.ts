@@ -1,7 +1,7 @@
 import type { FormValues, JsonValue, SubjectData } from '../model/json-value.ts';
 import type { LocalizedText } from '../model/localized-text.ts';
 import type { OutcomeKind, SectionDefinition, Severity, StudyDefinition } from '../model/study-definition.ts';
-import { type ExpressionContext, isEmptyValue } from './evaluate-expression.ts';
+import { type ExpressionContext, isEmptyValue, isRecord } from './evaluate-expression.ts';
 import { builtInMessages } from './messages.ts';
 import {
   type FormLayout,
@@ -109,10 +109,6 @@ export interface SubjectEvaluation {
 
 /** Derived values may feed one another across forms; a few passes settle any order of definition. */
 const MAX_DERIVATION_PASSES = 3;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function ownValue(values: unknown, key: string): JsonValue {
   if (!isRecord(values) || !Object.hasOwn(values, key)) return null;

@@ -1,4 +1,5 @@
 import type { StudyDefinition } from '../model/study-definition.ts';
+import { isRecord, MAX_EXPRESSION_DEPTH } from './evaluate-expression.ts';
 import { type FormLayout, layoutsForData } from './study-index.ts';
 
 // Which forms of a subject a change to one form's values can give another evaluation (issue 12).
@@ -18,42 +19,47 @@ interface LayoutReads {
 }
 
 interface ReadSet {
-  /** Forms by visit key. */
-  forms: Map<string, Set<string>>;
+  forms: FormPairs;
   today: boolean;
 }
 
-/** A set of (visit, form) pairs, looked up without building a key string. */
+/** (visit, form) pairs as forms by visit key: looked up without building a key string. */
+type FormPairs = Map<string, Set<string>>;
+
+function addPair(pairs: FormPairs, visitKey: string, formKey: string): void {
+  const forms = pairs.get(visitKey);
+  if (forms) forms.add(formKey);
+  else pairs.set(visitKey, new Set([formKey]));
+}
+
+/** A set of (visit, form) pairs. */
 export interface FormSet {
   has(visitKey: string, formKey: string): boolean;
 }
 
-/** Mirrors `compile` in evaluate-expression.ts: deeper than this evaluates to null, so reads nothing. */
-const MAX_DEPTH = 64;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function addForm(set: ReadSet, visitKey: string, formKey: string): void {
-  const forms = set.forms.get(visitKey);
-  if (forms) forms.add(formKey);
-  else set.forms.set(visitKey, new Set([formKey]));
+/** An empty set of (visit, form) pairs to add to. */
+export function createFormSet(): FormSet & { add(visitKey: string, formKey: string): void } {
+  const pairs: FormPairs = new Map();
+  return {
+    add: (visitKey, formKey) => addPair(pairs, visitKey, formKey),
+    has: (visitKey, formKey) => pairs.get(visitKey)?.has(formKey) === true,
+  };
 }
 
 /**
  * Notes what an expression reads, in the same order of tests as the evaluator compiles it: a
  * reference of one part names the layout's own form (or the current row, which is in it), of two
- * parts a form of the same visit, of three a form of any visit.
+ * parts a form of the same visit, of three a form of any visit. Deeper than the evaluator goes
+ * (`MAX_EXPRESSION_DEPTH`) an expression evaluates to null, so it reads nothing there.
  */
 function collectReads(expression: unknown, layout: FormLayout, into: ReadSet, depth = 0): void {
-  if (depth > MAX_DEPTH || !isRecord(expression)) return;
+  if (depth > MAX_EXPRESSION_DEPTH || !isRecord(expression)) return;
   const ref = Object.hasOwn(expression, 'ref') ? expression.ref : undefined;
   if (typeof ref === 'string') {
     const parts = ref.split('.');
-    if (parts.length === 1) addForm(into, layout.visitKey, layout.form.key);
-    else if (parts.length === 2) addForm(into, layout.visitKey, parts[0] as string);
-    else if (parts.length === 3) addForm(into, parts[0] as string, parts[1] as string);
+    if (parts.length === 1) addPair(into.forms, layout.visitKey, layout.form.key);
+    else if (parts.length === 2) addPair(into.forms, layout.visitKey, parts[0] as string);
+    else if (parts.length === 3) addPair(into.forms, parts[0] as string, parts[1] as string);
     return;
   }
   if (Object.hasOwn(expression, 'param') && typeof expression.param === 'string') return;
@@ -71,7 +77,7 @@ function readsOf(layout: FormLayout): LayoutReads {
   // The walk reads the form's own values (required items, "not done", repeating rows) whatever its
   // expressions say. A built-in not-future check also compares with today, but it is a hard check:
   // it refuses the form's own save and is never stored, so it does not count here.
-  addForm(walk, layout.visitKey, layout.form.key);
+  addPair(walk.forms, layout.visitKey, layout.form.key);
   for (const section of layout.sections) {
     collectReads(section.showWhen, layout, walk);
     for (const item of section.items) {
@@ -84,31 +90,17 @@ function readsOf(layout: FormLayout): LayoutReads {
   const derive: ReadSet = { forms: new Map(), today: false };
   for (const item of layout.derivedItems) collectReads(item.derive, layout, derive);
   // The "not done" box of a derived item's section is in the form itself.
-  if (layout.derivedItems.length > 0) addForm(derive, layout.visitKey, layout.form.key);
+  if (layout.derivedItems.length > 0) addPair(derive.forms, layout.visitKey, layout.form.key);
   const reads = { walk, derive };
   readsByLayout.set(layout, reads);
   return reads;
 }
 
-function readsAny(set: ReadSet, changed: FormPairs): boolean {
+function readsAny(set: ReadSet, changed: FormSet): boolean {
   for (const [visitKey, forms] of set.forms) {
-    const changedForms = changed.get(visitKey);
-    if (!changedForms) continue;
-    for (const formKey of forms) if (changedForms.has(formKey)) return true;
+    for (const formKey of forms) if (changed.has(visitKey, formKey)) return true;
   }
   return false;
-}
-
-type FormPairs = Map<string, Set<string>>;
-
-function formSet(pairs: FormPairs): FormSet {
-  return { has: (visitKey, formKey) => pairs.get(visitKey)?.has(formKey) === true };
-}
-
-function addPair(pairs: FormPairs, visitKey: string, formKey: string): void {
-  const forms = pairs.get(visitKey);
-  if (forms) forms.add(formKey);
-  else pairs.set(visitKey, new Set([formKey]));
 }
 
 /** Results for the schedule (a subject without unscheduled visits), per changed form. */
@@ -134,25 +126,25 @@ export function formsReachedByChange(
   if (hit) return hit;
 
   // The forms whose values may change: the form itself, then those deriving from changed ones.
-  const changed: FormPairs = new Map([[visitKey, new Set([formKey])]]);
+  const changed = createFormSet();
+  changed.add(visitKey, formKey);
   for (let grew = true; grew; ) {
     grew = false;
     for (const layout of layouts) {
-      if (changed.get(layout.visitKey)?.has(layout.form.key)) continue;
+      if (changed.has(layout.visitKey, layout.form.key)) continue;
       const { derive } = readsOf(layout);
       if (derive.today || readsAny(derive, changed)) {
-        addPair(changed, layout.visitKey, layout.form.key);
+        changed.add(layout.visitKey, layout.form.key);
         grew = true;
       }
     }
   }
-  const reached: FormPairs = new Map();
+  const result = createFormSet();
   for (const layout of layouts) {
     const { walk } = readsOf(layout);
-    if (changed.get(layout.visitKey)?.has(layout.form.key) || walk.today || readsAny(walk, changed))
-      addPair(reached, layout.visitKey, layout.form.key);
+    if (changed.has(layout.visitKey, layout.form.key) || walk.today || readsAny(walk, changed))
+      result.add(layout.visitKey, layout.form.key);
   }
-  const result = formSet(reached);
   // Only the schedule's array is the same from call to call: a subject with unscheduled visits gets
   // a list of its own each time, and is worked out afresh (a few dozen small set lookups).
   if (layouts === layoutsForData(definition, undefined)) {

@@ -1,7 +1,7 @@
 import type { LocalizedText } from '../model/localized-text.ts';
 import type { ItemDefinition, StudyDefinition } from '../model/study-definition.ts';
 import { isValidDate, isValidTime } from './dates.ts';
-import { isEmptyValue } from './evaluate-expression.ts';
+import { isEmptyValue, isRecord } from './evaluate-expression.ts';
 import { type ValueErrorCode, valueErrorMessage } from './messages.ts';
 import { getFormLayout, getItemCodes } from './study-index.ts';
 import { parsePhotoReference, parseTracing } from './tracing.ts';
@@ -29,10 +29,6 @@ interface Place {
   itemKey: string;
   groupKey?: string | undefined;
   rowIndex?: number | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function decimalPlaces(value: number): number {
