@@ -4,6 +4,7 @@ import {
   changedItemKeys,
   computeFormStatus,
   computeSubjectStatus,
+  createFormSet,
   derivedValuesOf,
   enteredFormValues,
   evaluateSubject,
@@ -37,6 +38,7 @@ import { resetSdvOfChangedItems } from '../sdv/reset-sdv-on-change.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
 import {
   type ActiveQuery,
+  formKeyOf,
   loadSubjectForSave,
   type SubjectForSave,
   storedSubjectDataOf,
@@ -62,8 +64,6 @@ export interface StoredSubjectData {
   derived: SubjectData;
   instances: Map<string, FormInstanceRow>;
 }
-
-const formKeyOf = (visitKey: string, formKey: string) => `${visitKey}.${formKey}`;
 
 /** The subject's form instances with their values, in one statement (`subjectDataQuery`). */
 export async function loadSubjectData(
@@ -161,20 +161,18 @@ function formsToWalk(
   saved: { visitKey: string; formKey: string; definitionVersion: string },
 ): FormSet {
   const reached = formsReachedByChange(definition, data, saved.visitKey, saved.formKey);
-  const walked = new Map<string, Set<string>>([[saved.visitKey, new Set([saved.formKey])]]);
+  const walked = createFormSet();
+  walked.add(saved.visitKey, saved.formKey);
   for (const instance of stored.instances.values()) {
     const { visit_key: visitKey, form_key: formKey } = instance;
     if (
       reached.has(visitKey, formKey) ||
       formKey === LAB_FORM_KEY ||
       instance.definition_version !== saved.definitionVersion
-    ) {
-      const forms = walked.get(visitKey);
-      if (forms) forms.add(formKey);
-      else walked.set(visitKey, new Set([formKey]));
-    }
+    )
+      walked.add(visitKey, formKey);
   }
-  return { has: (visitKey, formKey) => walked.get(visitKey)?.has(formKey) === true };
+  return walked;
 }
 
 export async function writeForm(trx: Transaction<Database>, input: WriteFormInput): Promise<WriteFormResult> {

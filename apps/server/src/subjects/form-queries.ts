@@ -39,6 +39,7 @@ import type { SdvPlanRule } from '../sdv/sdv-rules.ts';
 import { siteRankSql } from '../sdv/sdv-sql.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
+import { formKeyOf } from './load-subject-for-save.ts';
 import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
 export async function subjectOverview(
@@ -52,7 +53,7 @@ export async function subjectOverview(
   // The matrix counts missing items of saved forms only (an unsaved form shows "none").
   const evaluation = evaluateSubject(definition, stored.entered, {
     today: todayInKorea(),
-    forms: (visitKey, formKey) => stored.instances.get(`${visitKey}.${formKey}`)?.has_data === true,
+    forms: (visitKey, formKey) => stored.instances.get(formKeyOf(visitKey, formKey))?.has_data === true,
     itemStates: false,
   });
   const open = await openQueryCounts(db, subject.id);
@@ -63,7 +64,7 @@ export async function subjectOverview(
     states[instance.visit_key] ??= {};
     (states[instance.visit_key] as StoredFormStates[string])[instance.form_key] = {
       saved: instance.has_data,
-      openQueryCount: open.get(`${instance.visit_key}.${instance.form_key}`) ?? 0,
+      openQueryCount: open.get(formKeyOf(instance.visit_key, instance.form_key)) ?? 0,
     };
   }
   return {
@@ -108,7 +109,7 @@ async function openQueryCounts(db: Kysely<Database>, subjectId: number): Promise
     .where('status', 'in', ['open', 'answered'])
     .groupBy(['visit_key', 'form_key'])
     .execute();
-  return new Map(rows.map((row) => [`${row.visit_key}.${row.form_key}`, Number(row.count)]));
+  return new Map(rows.map((row) => [formKeyOf(row.visit_key, row.form_key), Number(row.count)]));
 }
 
 /** Everything the form screen needs: values, derived values, status, version, queries, comments, abilities. */
@@ -124,7 +125,7 @@ export async function formData(
 ): Promise<FormDataResponse> {
   // Right after a save, the save's own data and evaluation are the committed state: no second read.
   const stored: SavedSubjectData = saved?.data ?? (await loadSubjectData(db, subject.id));
-  const instance = stored.instances.get(`${visitKey}.${formKey}`);
+  const instance = stored.instances.get(formKeyOf(visitKey, formKey));
   const evaluation =
     saved?.evaluation ??
     evaluateSubject(definition, stored.entered, {

@@ -38,6 +38,9 @@ export function subjectDataQuery(executor: Executor, subjectId: number) {
     .where('subject_id', '=', subjectId);
 }
 
+/** The key of a form in `StoredSubjectData.instances`: "visit.form". */
+export const formKeyOf = (visitKey: string, formKey: string) => `${visitKey}.${formKey}`;
+
 function putFormValues(data: SubjectData, instance: FormInstanceRow, values: FormValues) {
   data[instance.visit_key] ??= {};
   (data[instance.visit_key] as Record<string, FormValues>)[instance.form_key] = values;
@@ -64,7 +67,7 @@ export function storedSubjectDataOf(rows: readonly InstanceWithValues[]): Stored
       saved_at: new Date(row.saved_at),
       saved_by: row.saved_by,
     };
-    instances.set(`${instance.visit_key}.${instance.form_key}`, instance);
+    instances.set(formKeyOf(instance.visit_key, instance.form_key), instance);
     const [enteredValues, derivedValues] = row.form_values ?? [null, null];
     if (enteredValues) putFormValues(entered, instance, enteredValues);
     if (derivedValues) putFormValues(derived, instance, derivedValues);
