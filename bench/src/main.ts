@@ -15,7 +15,7 @@ import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
 import { type BenchOptions, parseOptions, USAGE } from './options.ts';
 import { type PgbenchResult, runPgbench } from './pgbench.ts';
 import { formatReport } from './print-report.ts';
-import { runScenario, type ScenarioResult } from './run-scenario.ts';
+import { runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
 import { type RunningServer, repositoryRoot, startServer } from './server/start-server.ts';
@@ -27,6 +27,13 @@ import { loadWorkload, type Workload } from './workload.ts';
 // reference, prints one table with the targets and writes the figures as JSON under bench/results/.
 
 const SAVER_COUNTS = [1, 8, 32];
+
+/**
+ * The savers' measured time comes in slices of about this long, 1, 8 and 32 users in turn
+ * (`runScenariosInTurn`): the target compares 32 users with 8, so both are measured over the same
+ * minutes of the machine.
+ */
+const SAVE_SLICE_SECONDS = 2;
 
 interface SizeRun {
   db: DatabaseKind;
@@ -153,19 +160,27 @@ async function measureScenarios(
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
   const chosen = (name: string) => options.scenarios === null || options.scenarios.includes(name);
-  const scenarios: Scenario[] = [
-    ...readScenarios(),
-    ...SAVER_COUNTS.map((users) => saveScenario(users)),
-  ].filter((scenario) => chosen(scenario.name));
+  const chosenReads: Scenario[] = readScenarios().filter((scenario) => chosen(scenario.name));
+  const chosenSaves: Scenario[] = chosen('form save') ? SAVER_COUNTS.map((users) => saveScenario(users)) : [];
+  const context = { db, workload, durationMs, warmupMs };
   const results: ScenarioResult[] = [];
   let odmExport: OdmExportResult | null = null;
+  const report = (result: ScenarioResult) => {
+    log(
+      `  ${result.scenario}, ${result.users} user${result.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
+    );
+    results.push(result);
+  };
   try {
-    for (const scenario of scenarios) {
-      const result = await runScenario(servers, scenario, { db, workload, durationMs, warmupMs });
-      log(
-        `  ${scenario.name}, ${scenario.users} user${scenario.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
-      );
-      results.push(result);
+    for (const scenario of chosenReads) {
+      const [result] = await runScenariosInTurn(servers, [scenario], { ...context, rounds: 1 });
+      if (result) report(result);
+    }
+    if (chosenSaves.length > 0) {
+      const rounds = Math.max(1, Math.floor(options.durationSeconds / SAVE_SLICE_SECONDS));
+      if (rounds > 1) log(`  form save: 1, 8 and 32 users in turn, ${rounds} rounds…`);
+      for (const result of await runScenariosInTurn(servers, chosenSaves, { ...context, rounds }))
+        report(result);
     }
     if (chosen('ODM export')) {
       odmExport = await measureOdmExport(server, workload, db);

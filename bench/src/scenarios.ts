@@ -32,10 +32,21 @@ export interface Scenario {
   /** At least this many measured requests, however long they take. */
   minimumRequests?: number;
   /**
-   * Signs the virtual users in and returns them; `close` ends their connections. With several
-   * server processes (`--servers`), user i talks to `baseUrls[i mod n]` throughout.
+   * Signs the virtual users in and returns them. With several server processes (`--servers`), user
+   * i talks to `baseUrls[i mod n]` throughout.
    */
-  prepare(baseUrls: readonly string[], workload: Workload): Promise<{ users: VirtualUser[]; close(): void }>;
+  prepare(baseUrls: readonly string[], workload: Workload): Promise<PreparedScenario>;
+}
+
+export interface PreparedScenario {
+  users: VirtualUser[];
+  /**
+   * Re-reads what the users remember of the data (a saver's form version), before they go on after
+   * other scenarios' users changed it: the savers of 1, 8 and 32 users share subjects and take turns.
+   */
+  refresh?(): Promise<void>;
+  /** Ends the users' connections. */
+  close(): void;
 }
 
 /** The list as people use it: filters, sorts and pages in turn. */
@@ -203,6 +214,7 @@ export function saveScenario(users: number): Scenario {
         );
       const clients: HttpClient[] = [];
       const virtualUsers: VirtualUser[] = [];
+      const refreshes: (() => Promise<void>)[] = [];
       for (const [index, { subjectId, email }] of workload.saverSubjects.slice(0, users).entries()) {
         const client = new HttpClient(baseUrls[index % baseUrls.length] as string);
         clients.push(client);
@@ -211,9 +223,14 @@ export function saveScenario(users: number): Scenario {
           'content-type': 'application/json',
         };
         const path = `/api/studies/${workload.studyId}/subjects/${subjectId}/forms/${BENCH_FORM.visitKey}/${BENCH_FORM.formKey}`;
-        const read = await client.request('GET', path, { cookie: headers.cookie ?? '' });
-        if (read.status !== 200) throw new Error(`reading ${path}: ${read.status} ${read.body}`);
-        let state = JSON.parse(read.body) as FormState;
+        let state: FormState;
+        const readForm = async () => {
+          const read = await client.request('GET', path, { cookie: headers.cookie ?? '' });
+          if (read.status !== 200) throw new Error(`reading ${path}: ${read.status} ${read.body}`);
+          state = JSON.parse(read.body) as FormState;
+        };
+        await readForm();
+        refreshes.push(readForm);
         virtualUsers.push(async () => {
           const entered = Object.fromEntries(
             Object.entries(state.values).filter(([key]) => !(key in state.derived)),
@@ -231,6 +248,9 @@ export function saveScenario(users: number): Scenario {
       }
       return {
         users: virtualUsers,
+        refresh: async () => {
+          await Promise.all(refreshes.map((readForm) => readForm()));
+        },
         close: () => {
           for (const client of clients) client.close();
         },

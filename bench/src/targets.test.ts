@@ -30,6 +30,7 @@ function result(
     busiestServerCores: 0.5,
     peakRssMb: 100,
     durationSeconds: 1,
+    rounds: 1,
     ...figures,
   };
 }
