@@ -106,4 +106,12 @@ describe('loadConfig', () => {
       /DATABASE_OWNER_URL is set without DATABASE_URL/,
     );
   });
+
+  it('sizes the PostgreSQL connection pool, 8 unless told', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(8);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
+    for (const bad of ['0', '-1', '2.5', '101', 'many']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
 });

@@ -67,6 +67,7 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
   AUDIT_CHECKPOINT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3600),
@@ -101,6 +102,14 @@ export type Config = {
    * uses `databaseUrl` (a role that cannot alter the audit table or disable its triggers) for the rest.
    */
   databaseOwnerUrl: string | undefined;
+  /**
+   * PostgreSQL only: the most connections this process holds, and so the most transactions it has
+   * PostgreSQL work on at once; further requests wait for a connection in the server. Default 8,
+   * measured on the 2-core machine of issue 12 (docs/PERFORMANCE.md): with 10, 32 concurrent savers
+   * got 3 % fewer saves than 8 (more backends contending for the same cores and the audit chain's
+   * head); with 8, 3 % more. Several processes on one PostgreSQL add up theirs.
+   */
+  databasePoolSize: number;
   /**
    * Signed checkpoints of the audit chain's head, kept outside the database (audit/sign-audit-checkpoint.ts).
    * No key: no checkpoints. `intervalSeconds` 0: only on demand (`npm run cdms -- audit checkpoint`).
@@ -177,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: values.DATABASE_URL,
     databaseOwnerUrl: values.DATABASE_OWNER_URL,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     auditCheckpoint: {
       key: values.AUDIT_CHECKPOINT_KEY,
       file: path.resolve(values.AUDIT_CHECKPOINT_FILE ?? path.join(dataDir, 'audit-checkpoints.jsonl')),

@@ -29,6 +29,7 @@ export interface PostgresOptions {
   connectionString: string;
   /** A schema to use instead of `public` (the test helper gives each test file its own). */
   schema?: string;
+  /** The pool's size: the server passes DATABASE_POOL_SIZE (config.ts); 8 when not given. */
   maxConnections?: number;
   /** Kysely's log of every statement sent (tests count a request's round trips with it). */
   log?: LogConfig;
@@ -151,7 +152,7 @@ export function openPostgres(options: PostgresOptions): DatabaseHandle {
     // wait for each other's results (almost all) are sent one after another as before.
     pipeline: true,
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
+    max: options.maxConnections ?? 8,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // A connection resting in the pool can be ended by the server (a restart, pg_terminate_backend,

@@ -15,10 +15,10 @@ import type { Database } from './schema.ts';
  */
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl && config.databaseOwnerUrl) {
-    return openWithOwnerRole(config.databaseUrl, config.databaseOwnerUrl);
+    return openWithOwnerRole(config.databaseUrl, config.databaseOwnerUrl, config.databasePoolSize);
   }
   const database = config.databaseUrl
-    ? openPostgres({ connectionString: config.databaseUrl })
+    ? openPostgres({ connectionString: config.databaseUrl, maxConnections: config.databasePoolSize })
     : await openPGlite(config.dataDir);
   try {
     await migrateToLatest(database.db);
@@ -30,8 +30,12 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   }
 }
 
-async function openWithOwnerRole(databaseUrl: string, ownerUrl: string): Promise<DatabaseHandle> {
-  const app = openPostgres({ connectionString: databaseUrl });
+async function openWithOwnerRole(
+  databaseUrl: string,
+  ownerUrl: string,
+  poolSize: number,
+): Promise<DatabaseHandle> {
+  const app = openPostgres({ connectionString: databaseUrl, maxConnections: poolSize });
   const owner = openPostgres({ connectionString: ownerUrl, maxConnections: 1 });
   try {
     const { role: ownerRole, schema } = await whoAmI(owner.db);
