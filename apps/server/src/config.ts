@@ -106,8 +106,8 @@ export type Config = {
    * PostgreSQL only: the most connections this process holds, and so the most transactions it has
    * PostgreSQL work on at once; further requests wait for a connection in the server. Default 8,
    * measured on the 2-core machine of issue 12 (docs/PERFORMANCE.md): with 10, 32 concurrent savers
-   * got 3 % fewer saves than 8 (more backends contending for the same cores and the audit chain's
-   * head); with 8, 3 % more. Several processes on one PostgreSQL add up theirs.
+   * got ~3 % fewer saves than 8 (more backends contending for the same cores and the audit chain's
+   * head); with 8, ~4 % more. Several processes on one PostgreSQL add up theirs.
    */
   databasePoolSize: number;
   /**
