@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // One `vitest run` at the root runs every workspace's unit and database tests.
 export default defineConfig({
   test: {
+    // The default report, then the 20 slowest test files (scripts/vitest-slowest-files.ts).
+    reporters: ['default', './scripts/vitest-slowest-files.ts'],
     projects: ['packages/contract', 'packages/study', 'apps/server', 'apps/web', 'bench'],
     // Vitest's default is one worker per core but one, which is a single worker on the 2-core CI
     // machine. The database tests spend much of their time waiting for PostgreSQL and for the

@@ -20,7 +20,11 @@ export default defineConfig({
   // speed (pgbench 2,400 against 5,350 TPS), two tests that take ~12 s ran past 30 s.
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: './artifacts/report', open: 'never' }],
+    ['./support/slowest-files-reporter.ts'],
+  ],
   use: {
     browserName: 'chromium',
     headless: true,
