@@ -7,7 +7,7 @@ import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
-import { buildTestApp, type SignedIn, seedDemo, sessionUser, signIn } from './test-app.ts';
+import { buildTestApp, type SignedIn, sessionUser, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
@@ -1180,462 +1180,465 @@ const cases: Case[] = [
   },
 ];
 
-describeWithDatabase('authorization matrix', (database) => {
-  let app: App;
-  let fixture: Fixture;
-  let subjectFactory: () => Promise<number>;
-  /** A fresh subject at site 01 with one empty unscheduled visit (repeat key 1). */
-  let unscheduledVisitSubject: () => Promise<number>;
-  let eligibleSubject: () => Promise<number>;
-  let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
-  let nextInstitutionNumber: () => Promise<string>;
-  let newQuery: (status: 'open' | 'answered') => Promise<number>;
-  let newQueuedExport: () => Promise<number>;
-  /** Replaces the issue-15 placeholders of a body (fresh subjects in the state each case needs). */
-  let issue15Body: (body: unknown) => Promise<unknown>;
+describeWithDatabase(
+  'authorization matrix',
+  (database) => {
+    let app: App;
+    let fixture: Fixture;
+    let subjectFactory: () => Promise<number>;
+    /** A fresh subject at site 01 with one empty unscheduled visit (repeat key 1). */
+    let unscheduledVisitSubject: () => Promise<number>;
+    let eligibleSubject: () => Promise<number>;
+    let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
+    let nextInstitutionNumber: () => Promise<string>;
+    let newQuery: (status: 'open' | 'answered') => Promise<number>;
+    let newQueuedExport: () => Promise<number>;
+    /** Replaces the issue-15 placeholders of a body (fresh subjects in the state each case needs). */
+    let issue15Body: (body: unknown) => Promise<unknown>;
 
-  beforeAll(async () => {
-    await seedDemo(database().db);
-    // Export jobs stay queued: a runner finishing one would race the cancel case.
-    app = await buildTestApp(database(), {}, { exportRunner: false });
-    await app.ready();
-    const db = database().db;
-    const study = await db
-      .selectFrom('studies')
-      .select('id')
-      .where('code', '=', 'TMP-2026')
-      .executeTakeFirstOrThrow();
-    const site = await db
-      .selectFrom('sites')
-      .select('id')
-      .where('study_id', '=', study.id)
-      .where('institution_number', '=', '01')
-      .executeTakeFirstOrThrow();
-    // The user the admin calls act on: not one of the callers, whose passwords must stay as they are.
-    const target = await createUser(db, systemActor('test'), {
-      email: 'target@matrix.kr',
-      name: 'Target',
-      contact: '',
-      locale: 'ko',
-      isAdmin: false,
-      password: 'matrix-pass-2026',
-    });
-    const author = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'cra@demo.cdms')
-      .executeTakeFirstOrThrow();
-    const notice = await db
-      .insertInto('notices')
-      .values({ study_id: study.id, title: 'Fixture', content_html: '<p>f</p>', author_user_id: author.id })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const image = await db
-      .insertInto('uploaded_images')
-      .values({ content_type: 'image/png', bytes: PNG_1X1, size: PNG_1X1.length, uploaded_by: author.id })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const pi = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'pi@demo.cdms')
-      .executeTakeFirstOrThrow();
-    const newSubject = async () =>
-      (
-        await db
-          .insertInto('subjects')
-          .values({
-            study_id: study.id,
-            site_id: site.id,
-            screening_number: `M-${crypto.randomUUID()}`,
-            initials: 'MTX',
-            consent_date: '2025-03-03',
-            created_by: pi.id,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    subjectFactory = newSubject;
-    unscheduledVisitSubject = async () => {
-      const subjectId = await newSubject();
-      await db
-        .insertInto('unscheduled_visits')
-        .values({
-          study_id: study.id,
-          subject_id: subjectId,
-          repeat_key: 1,
-          visit_date: '2025-03-10',
-          reason: 'matrix',
-          created_by: pi.id,
-        })
-        .execute();
-      return subjectId;
-    };
-    const dm = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'dm@demo.cdms')
-      .executeTakeFirstOrThrow();
-    const craSession = await signIn(app, 'cra@demo.cdms');
-    let planCount = 0;
-    issue15Body = async (body) => {
-      // Only JSON bodies carry placeholders (an upload's bytes pass as they are).
-      if (body === undefined || Buffer.isBuffer(body)) return body;
-      let text = JSON.stringify(body);
-      if (text.includes('"FRESH_SUBJECT_ID"'))
-        text = text.replace('"FRESH_SUBJECT_ID"', String(await newSubject()));
-      if (text.includes('"FRESH_COUNT"')) text = text.replace('"FRESH_COUNT"', String(++planCount));
-      if (text.includes('"FROZEN_SUBJECT_ID"')) {
+    beforeAll(async () => {
+      // Export jobs stay queued: a runner finishing one would race the cancel case.
+      app = await buildTestApp(database(), {}, { exportRunner: false });
+      await app.ready();
+      const db = database().db;
+      const study = await db
+        .selectFrom('studies')
+        .select('id')
+        .where('code', '=', 'TMP-2026')
+        .executeTakeFirstOrThrow();
+      const site = await db
+        .selectFrom('sites')
+        .select('id')
+        .where('study_id', '=', study.id)
+        .where('institution_number', '=', '01')
+        .executeTakeFirstOrThrow();
+      // The user the admin calls act on: not one of the callers, whose passwords must stay as they are.
+      const target = await createUser(db, systemActor('test'), {
+        email: 'target@matrix.kr',
+        name: 'Target',
+        contact: '',
+        locale: 'ko',
+        isAdmin: false,
+        password: 'matrix-pass-2026',
+      });
+      const author = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'cra@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const notice = await db
+        .insertInto('notices')
+        .values({ study_id: study.id, title: 'Fixture', content_html: '<p>f</p>', author_user_id: author.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const image = await db
+        .insertInto('uploaded_images')
+        .values({ content_type: 'image/png', bytes: PNG_1X1, size: PNG_1X1.length, uploaded_by: author.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const pi = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'pi@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const newSubject = async () =>
+        (
+          await db
+            .insertInto('subjects')
+            .values({
+              study_id: study.id,
+              site_id: site.id,
+              screening_number: `M-${crypto.randomUUID()}`,
+              initials: 'MTX',
+              consent_date: '2025-03-03',
+              created_by: pi.id,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      subjectFactory = newSubject;
+      unscheduledVisitSubject = async () => {
         const subjectId = await newSubject();
         await db
-          .insertInto('holds')
+          .insertInto('unscheduled_visits')
           .values({
             study_id: study.id,
-            kind: 'frozen',
-            level: 'subject',
-            site_id: site.id,
             subject_id: subjectId,
-            target_key: `subject:${subjectId}`,
-            placed_by: dm.id,
-            placed_reason: 'matrix',
+            repeat_key: 1,
+            visit_date: '2025-03-10',
+            reason: 'matrix',
+            created_by: pi.id,
           })
           .execute();
-        text = text.replace('"FROZEN_SUBJECT_ID"', String(subjectId));
-      }
-      for (const placeholder of ['DATA_SUBJECT_ID', 'VERIFIED_SUBJECT_ID']) {
-        if (!text.includes(`"${placeholder}"`)) continue;
-        // A subject at site 01 with vital signs saved by its PI (and, for un-verifying, verified by its CRA).
+        return subjectId;
+      };
+      const dm = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'dm@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const craSession = await signIn(app, 'cra@demo.cdms');
+      let planCount = 0;
+      issue15Body = async (body) => {
+        // Only JSON bodies carry placeholders (an upload's bytes pass as they are).
+        if (body === undefined || Buffer.isBuffer(body)) return body;
+        let text = JSON.stringify(body);
+        if (text.includes('"FRESH_SUBJECT_ID"'))
+          text = text.replace('"FRESH_SUBJECT_ID"', String(await newSubject()));
+        if (text.includes('"FRESH_COUNT"')) text = text.replace('"FRESH_COUNT"', String(++planCount));
+        if (text.includes('"FROZEN_SUBJECT_ID"')) {
+          const subjectId = await newSubject();
+          await db
+            .insertInto('holds')
+            .values({
+              study_id: study.id,
+              kind: 'frozen',
+              level: 'subject',
+              site_id: site.id,
+              subject_id: subjectId,
+              target_key: `subject:${subjectId}`,
+              placed_by: dm.id,
+              placed_reason: 'matrix',
+            })
+            .execute();
+          text = text.replace('"FROZEN_SUBJECT_ID"', String(subjectId));
+        }
+        for (const placeholder of ['DATA_SUBJECT_ID', 'VERIFIED_SUBJECT_ID']) {
+          if (!text.includes(`"${placeholder}"`)) continue;
+          // A subject at site 01 with vital signs saved by its PI (and, for un-verifying, verified by its CRA).
+          const created = await app.inject({
+            method: 'POST',
+            url: `/api/studies/${study.id}/subjects`,
+            payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'SDV' },
+            headers: piSession.headers,
+          });
+          const subjectId: number = created.json().id;
+          await app.inject({
+            method: 'PUT',
+            url: `/api/studies/${study.id}/subjects/${subjectId}/forms/v1/vitalSigns`,
+            payload: {
+              values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 80, heartRate: 70 },
+              version: 0,
+            },
+            headers: piSession.headers,
+          });
+          if (placeholder === 'VERIFIED_SUBJECT_ID') {
+            await app.inject({
+              method: 'POST',
+              url: `/api/studies/${study.id}/sdv/verify-form`,
+              payload: { subjectPk: subjectId, visitKey: 'v1', formKey: 'vitalSigns' },
+              headers: craSession.headers,
+            });
+          }
+          text = text.replace(`"${placeholder}"`, String(subjectId));
+        }
+        return JSON.parse(text);
+      };
+      await generateRandomizationLists(db, systemActor('test'), study.id, {
+        perSite: 50,
+        seed: 'matrix',
+        siteIds: [site.id],
+      });
+      const piSession = await signIn(app, 'pi@demo.cdms');
+      // A subject at site 01 saved as eligible at V2, through the API as its PI would.
+      eligibleSubject = async () => {
         const created = await app.inject({
           method: 'POST',
           url: `/api/studies/${study.id}/subjects`,
-          payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'SDV' },
+          payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'ELG' },
           headers: piSession.headers,
         });
-        const subjectId: number = created.json().id;
         await app.inject({
           method: 'PUT',
-          url: `/api/studies/${study.id}/subjects/${subjectId}/forms/v1/vitalSigns`,
-          payload: {
-            values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 80, heartRate: 70 },
-            version: 0,
-          },
+          url: `/api/studies/${study.id}/subjects/${created.json().id}/forms/v2/inclusionExclusionEval`,
+          payload: { values: { eligible: 'Y' }, version: 0 },
           headers: piSession.headers,
         });
-        if (placeholder === 'VERIFIED_SUBJECT_ID') {
-          await app.inject({
-            method: 'POST',
-            url: `/api/studies/${study.id}/sdv/verify-form`,
-            payload: { subjectPk: subjectId, visitKey: 'v1', formKey: 'vitalSigns' },
-            headers: craSession.headers,
-          });
-        }
-        text = text.replace(`"${placeholder}"`, String(subjectId));
-      }
-      return JSON.parse(text);
-    };
-    await generateRandomizationLists(db, systemActor('test'), study.id, {
-      perSite: 50,
-      seed: 'matrix',
-      siteIds: [site.id],
-    });
-    const piSession = await signIn(app, 'pi@demo.cdms');
-    // A subject at site 01 saved as eligible at V2, through the API as its PI would.
-    eligibleSubject = async () => {
-      const created = await app.inject({
-        method: 'POST',
-        url: `/api/studies/${study.id}/subjects`,
-        payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'ELG' },
-        headers: piSession.headers,
-      });
-      await app.inject({
-        method: 'PUT',
-        url: `/api/studies/${study.id}/subjects/${created.json().id}/forms/v2/inclusionExclusionEval`,
-        payload: { values: { eligible: 'Y' }, version: 0 },
-        headers: piSession.headers,
-      });
-      return created.json().id;
-    };
-    nextInstitutionNumber = async () => {
-      const numbers = (
-        await db.selectFrom('sites').select('institution_number').where('study_id', '=', study.id).execute()
-      ).map((row) => Number(row.institution_number));
-      return String(Math.max(...numbers) + 1).padStart(2, '0');
-    };
-    // A new site of the study, with the next free institution number, for list creation calls.
-    freshSite = async () => {
-      const institutionNumber = await nextInstitutionNumber();
-      const created = await db
-        .insertInto('sites')
-        .values({
-          study_id: study.id,
-          code: `FRESH-${institutionNumber}`,
-          name: 'Fresh',
-          institution_number: institutionNumber,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: created.id, institutionNumber };
-    };
-    const querySubject = await newSubject();
-    // A manual query on a subject at site 01, in the state the case needs (fresh per call: actions change it).
-    newQuery = async (status) =>
-      (
-        await db
-          .insertInto('queries')
-          .values({
-            study_id: study.id,
-            site_id: site.id,
-            subject_id: querySubject,
-            visit_key: 'v1',
-            form_key: 'vitalSigns',
-            item_path: 'v1.vitalSigns.heartRate',
-            kind: 'manual',
-            status,
-            message: JSON.stringify({ ko: 'matrix', en: 'matrix' }),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    const dmUser = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'dm@demo.cdms')
-      .executeTakeFirstOrThrow();
-    const newExport = async (state: 'queued' | 'done') =>
-      (
-        await db
-          .insertInto('data_exports')
-          .values({
-            study_id: study.id,
-            requested_by: dmUser.id,
-            format: 'odm-1.3.2',
-            options: JSON.stringify({ scope: {}, auditTrail: false }),
-            state,
-            ...(state === 'done'
-              ? { file_name: 'matrix.xml', content_type: 'application/xml', byte_size: 6, sha256: '-' }
-              : {}),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    newQueuedExport = () => newExport('queued');
-    const doneExportId = await newExport('done');
-    await db
-      .insertInto('data_export_chunks')
-      .values({ export_id: doneExportId, seq: 0, bytes: Buffer.from('<?xml') })
-      .execute();
-    // Two published training modules required for every role; the quiz one passed by every account.
-    const everyRole = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'] as const;
-    const trainingModule = async (quiz: string | null) =>
-      (
-        await db
-          .insertInto('training_modules')
-          .values({
-            study_id: study.id,
-            title: quiz ? 'Matrix quiz' : 'Matrix reading',
-            content_html: '<p>m</p>',
-            roles: [...everyRole],
-            quiz,
-            state: 'published',
-            published_at: new Date(),
-            created_by: dm.id,
-            updated_by: dm.id,
-            updated_at: new Date(),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    const trainingModuleId = await trainingModule(null);
-    const trainingQuizModuleId = await trainingModule(
-      JSON.stringify({ passMark: 100, questions: [{ text: 'q', options: ['right', 'wrong'], answer: 0 }] }),
-    );
-    for (const account of await db.selectFrom('users').select('id').execute())
-      await db
-        .insertInto('training_completions')
-        .values({ module_id: trainingQuizModuleId, user_id: account.id, version: 1, score: 100 })
-        .execute();
-    let counter = 0;
-    fixture = {
-      doneExportId,
-      trainingModuleId,
-      trainingQuizModuleId,
-      queryId: await newQuery('open'),
-      subjectId: await newSubject(),
-      sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',
-      noticeId: notice.id,
-      imageId: image.id,
-      studyId: study.id,
-      siteId: site.id,
-      userId: target.id,
-      unique: () => `m${Date.now().toString(36)}${(counter++).toString().padStart(2, '0')}`,
-      // A fresh CRA membership for the target user to edit or delete.
-      membershipId: async () => {
-        await db
-          .deleteFrom('memberships')
-          .where('user_id', '=', target.id)
-          .where('role', '=', 'CRA')
-          .execute();
+        return created.json().id;
+      };
+      nextInstitutionNumber = async () => {
+        const numbers = (
+          await db.selectFrom('sites').select('institution_number').where('study_id', '=', study.id).execute()
+        ).map((row) => Number(row.institution_number));
+        return String(Math.max(...numbers) + 1).padStart(2, '0');
+      };
+      // A new site of the study, with the next free institution number, for list creation calls.
+      freshSite = async () => {
+        const institutionNumber = await nextInstitutionNumber();
         const created = await db
-          .insertInto('memberships')
-          .values({ user_id: target.id, study_id: study.id, role: 'CRA' })
+          .insertInto('sites')
+          .values({
+            study_id: study.id,
+            code: `FRESH-${institutionNumber}`,
+            name: 'Fresh',
+            institution_number: institutionNumber,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await db
-          .insertInto('membership_sites')
-          .values({ membership_id: created.id, site_id: site.id })
-          .execute();
-        return created.id;
-      },
-    };
-  });
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('covers every registered API route', () => {
-    const covered = new Set(cases.map((c) => `${c.method} ${c.route}`));
-    const missing = app.apiRoutes.map((r) => `${r.method} ${r.url}`).filter((route) => !covered.has(route));
-    expect(missing).toEqual([]);
-  });
-
-  // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
-  // every route.
-  it('gives each role the status the permission matrix says', async () => {
-    const accountOf = (caller: Caller) =>
-      demoAccounts.find((account) => account.role === caller)?.email as string;
-    // One session per role, reused: a login costs an argon2 hash (~50 ms of CPU), and a fresh one
-    // per call was most of this test's time. A call that may end or change the session (any
-    // /api/auth/ route), or any write after which the session no longer answers, makes the next
-    // call log in again, so logout and password calls still cannot spoil the next case.
-    const sessions = new Map<Caller, SignedIn>();
-    const sessionOf = async (caller: Caller) => {
-      const known = sessions.get(caller);
-      if (known) return known;
-      const fresh = await signIn(app, accountOf(caller));
-      sessions.set(caller, fresh);
-      return fresh;
-    };
-    const failures: string[] = [];
-    for (const testCase of cases) {
-      for (const caller of callers) {
-        const session: SignedIn | undefined = caller === 'anonymous' ? undefined : await sessionOf(caller);
-        const { url: pattern, body, headers } = testCase.request(fixture);
-        let url = pattern.includes('MEMBERSHIP')
-          ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
-          : pattern;
-        if (url.includes('ELIGIBLE_SUBJECT'))
-          url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
-        if (url.includes('QUEUED_EXPORT'))
-          url = url.replace('QUEUED_EXPORT', String(await newQueuedExport()));
-        if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));
-        if (url.includes('ANSWERED_QUERY'))
-          url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
-        if (url.includes('UNSCHEDULED_SUBJECT'))
-          url = url.replace('UNSCHEDULED_SUBJECT', String(await unscheduledVisitSubject()));
-        if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
-        if (url.includes('LAB_RANGE')) {
-          // A fresh range per call: a retired range cannot be changed or retired again.
-          const range = await database()
-            .db.insertInto('lab_ranges')
+        return { id: created.id, institutionNumber };
+      };
+      const querySubject = await newSubject();
+      // A manual query on a subject at site 01, in the state the case needs (fresh per call: actions change it).
+      newQuery = async (status) =>
+        (
+          await db
+            .insertInto('queries')
             .values({
-              study_id: fixture.studyId,
-              site_id: fixture.siteId,
-              test_key: 'alt',
-              unit: 'U/L',
-              low: null,
-              high: 40,
-              effective_from: '2025-01-01',
-              created_by: fixture.userId,
-              updated_by: fixture.userId,
+              study_id: study.id,
+              site_id: site.id,
+              subject_id: querySubject,
+              visit_key: 'v1',
+              form_key: 'vitalSigns',
+              item_path: 'v1.vitalSigns.heartRate',
+              kind: 'manual',
+              status,
+              message: JSON.stringify({ ko: 'matrix', en: 'matrix' }),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const dmUser = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'dm@demo.cdms')
+        .executeTakeFirstOrThrow();
+      const newExport = async (state: 'queued' | 'done') =>
+        (
+          await db
+            .insertInto('data_exports')
+            .values({
+              study_id: study.id,
+              requested_by: dmUser.id,
+              format: 'odm-1.3.2',
+              options: JSON.stringify({ scope: {}, auditTrail: false }),
+              state,
+              ...(state === 'done'
+                ? { file_name: 'matrix.xml', content_type: 'application/xml', byte_size: 6, sha256: '-' }
+                : {}),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      newQueuedExport = () => newExport('queued');
+      const doneExportId = await newExport('done');
+      await db
+        .insertInto('data_export_chunks')
+        .values({ export_id: doneExportId, seq: 0, bytes: Buffer.from('<?xml') })
+        .execute();
+      // Two published training modules required for every role; the quiz one passed by every account.
+      const everyRole = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'] as const;
+      const trainingModule = async (quiz: string | null) =>
+        (
+          await db
+            .insertInto('training_modules')
+            .values({
+              study_id: study.id,
+              title: quiz ? 'Matrix quiz' : 'Matrix reading',
+              content_html: '<p>m</p>',
+              roles: [...everyRole],
+              quiz,
+              state: 'published',
+              published_at: new Date(),
+              created_by: dm.id,
+              updated_by: dm.id,
               updated_at: new Date(),
             })
             .returning('id')
-            .executeTakeFirstOrThrow();
-          url = url.replace('LAB_RANGE', String(range.id));
-        }
-        let payload = await issue15Body(body);
-        if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
-          payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));
-        }
-        if (JSON.stringify(body ?? null).includes('OPEN_QUERY_ID')) {
-          payload = JSON.parse(
-            JSON.stringify(body).replace('"OPEN_QUERY_ID"', String(await newQuery('open'))),
-          );
-        }
-        if (JSON.stringify(body ?? null).includes('FRESH_SITE')) {
-          const site = await freshSite();
-          payload = JSON.parse(
-            JSON.stringify(body)
-              .replace('"FRESH_SITE_ID"', String(site.id))
-              .replaceAll('FRESH_SITE_NUMBER', site.institutionNumber),
-          );
-        }
-        if (url.includes('GUIDELINE_')) url = await guidelineFixture(database().db, fixture, url);
-        if (url.includes('FORM_PHOTO')) {
-          const photo = await database()
-            .db.insertInto('form_photos')
-            .values({
-              study_id: fixture.studyId,
-              subject_id: fixture.subjectId,
-              visit_key: 'v1',
-              form_key: 'tympanicPhoto',
-              content_type: 'image/jpeg',
-              width: 1,
-              height: 1,
-              size: PNG_1X1.length,
-              sha256: '0'.repeat(64),
-              bytes: PNG_1X1,
-              source_type: 'png',
-              uploaded_by: fixture.userId,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          url = url.replace('FORM_PHOTO', String(photo.id));
-        }
-        if (url.includes('NOTICE')) {
-          // A fresh notice per call: a successful delete must not spoil the next caller's case.
-          const fresh = await database()
-            .db.insertInto('notices')
-            .values({
-              study_id: fixture.studyId,
-              title: 'To delete',
-              content_html: '<p>d</p>',
-              author_user_id: fixture.userId,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          url = url.replace('NOTICE', String(fresh.id));
-        }
-        if (testCase.route === '/api/admin/studies/:studyId/memberships' && testCase.method === 'POST') {
-          await database()
-            .db.deleteFrom('memberships')
-            .where('user_id', '=', fixture.userId)
-            .where('role', '=', 'DM')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const trainingModuleId = await trainingModule(null);
+      const trainingQuizModuleId = await trainingModule(
+        JSON.stringify({ passMark: 100, questions: [{ text: 'q', options: ['right', 'wrong'], answer: 0 }] }),
+      );
+      for (const account of await db.selectFrom('users').select('id').execute())
+        await db
+          .insertInto('training_completions')
+          .values({ module_id: trainingQuizModuleId, user_id: account.id, version: 1, score: 100 })
+          .execute();
+      let counter = 0;
+      fixture = {
+        doneExportId,
+        trainingModuleId,
+        trainingQuizModuleId,
+        queryId: await newQuery('open'),
+        subjectId: await newSubject(),
+        sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',
+        noticeId: notice.id,
+        imageId: image.id,
+        studyId: study.id,
+        siteId: site.id,
+        userId: target.id,
+        unique: () => `m${Date.now().toString(36)}${(counter++).toString().padStart(2, '0')}`,
+        // A fresh CRA membership for the target user to edit or delete.
+        membershipId: async () => {
+          await db
+            .deleteFrom('memberships')
+            .where('user_id', '=', target.id)
+            .where('role', '=', 'CRA')
             .execute();
-        }
-        const response = await app.inject({
-          method: testCase.method as 'GET',
-          url,
-          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-          headers: { ...(session?.headers ?? {}), ...(headers ?? {}) },
-        });
-        if (session && caller !== 'anonymous') {
-          const mayHaveEnded =
-            testCase.route.startsWith('/api/auth/') ||
-            (testCase.method !== 'GET' && (await sessionUser(app, session.cookie)) === null);
-          if (mayHaveEnded) sessions.delete(caller);
-        }
-        const expected = testCase.expected[caller];
-        if (response.statusCode !== expected) {
-          failures.push(
-            `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,
-          );
+          const created = await db
+            .insertInto('memberships')
+            .values({ user_id: target.id, study_id: study.id, role: 'CRA' })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await db
+            .insertInto('membership_sites')
+            .values({ membership_id: created.id, site_id: site.id })
+            .execute();
+          return created.id;
+        },
+      };
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('covers every registered API route', () => {
+      const covered = new Set(cases.map((c) => `${c.method} ${c.route}`));
+      const missing = app.apiRoutes.map((r) => `${r.method} ${r.url}`).filter((route) => !covered.has(route));
+      expect(missing).toEqual([]);
+    });
+
+    // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
+    // every route.
+    it('gives each role the status the permission matrix says', async () => {
+      const accountOf = (caller: Caller) =>
+        demoAccounts.find((account) => account.role === caller)?.email as string;
+      // One session per role, reused: a login costs an argon2 hash (~50 ms of CPU), and a fresh one
+      // per call was most of this test's time. A call that may end or change the session (any
+      // /api/auth/ route), or any write after which the session no longer answers, makes the next
+      // call log in again, so logout and password calls still cannot spoil the next case.
+      const sessions = new Map<Caller, SignedIn>();
+      const sessionOf = async (caller: Caller) => {
+        const known = sessions.get(caller);
+        if (known) return known;
+        const fresh = await signIn(app, accountOf(caller));
+        sessions.set(caller, fresh);
+        return fresh;
+      };
+      const failures: string[] = [];
+      for (const testCase of cases) {
+        for (const caller of callers) {
+          const session: SignedIn | undefined = caller === 'anonymous' ? undefined : await sessionOf(caller);
+          const { url: pattern, body, headers } = testCase.request(fixture);
+          let url = pattern.includes('MEMBERSHIP')
+            ? pattern.replace('MEMBERSHIP', String(await fixture.membershipId()))
+            : pattern;
+          if (url.includes('ELIGIBLE_SUBJECT'))
+            url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
+          if (url.includes('QUEUED_EXPORT'))
+            url = url.replace('QUEUED_EXPORT', String(await newQueuedExport()));
+          if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));
+          if (url.includes('ANSWERED_QUERY'))
+            url = url.replace('ANSWERED_QUERY', String(await newQuery('answered')));
+          if (url.includes('UNSCHEDULED_SUBJECT'))
+            url = url.replace('UNSCHEDULED_SUBJECT', String(await unscheduledVisitSubject()));
+          if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
+          if (url.includes('LAB_RANGE')) {
+            // A fresh range per call: a retired range cannot be changed or retired again.
+            const range = await database()
+              .db.insertInto('lab_ranges')
+              .values({
+                study_id: fixture.studyId,
+                site_id: fixture.siteId,
+                test_key: 'alt',
+                unit: 'U/L',
+                low: null,
+                high: 40,
+                effective_from: '2025-01-01',
+                created_by: fixture.userId,
+                updated_by: fixture.userId,
+                updated_at: new Date(),
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            url = url.replace('LAB_RANGE', String(range.id));
+          }
+          let payload = await issue15Body(body);
+          if (JSON.stringify(body ?? null).includes('NEXT_NUMBER')) {
+            payload = JSON.parse(JSON.stringify(body).replace('NEXT_NUMBER', await nextInstitutionNumber()));
+          }
+          if (JSON.stringify(body ?? null).includes('OPEN_QUERY_ID')) {
+            payload = JSON.parse(
+              JSON.stringify(body).replace('"OPEN_QUERY_ID"', String(await newQuery('open'))),
+            );
+          }
+          if (JSON.stringify(body ?? null).includes('FRESH_SITE')) {
+            const site = await freshSite();
+            payload = JSON.parse(
+              JSON.stringify(body)
+                .replace('"FRESH_SITE_ID"', String(site.id))
+                .replaceAll('FRESH_SITE_NUMBER', site.institutionNumber),
+            );
+          }
+          if (url.includes('GUIDELINE_')) url = await guidelineFixture(database().db, fixture, url);
+          if (url.includes('FORM_PHOTO')) {
+            const photo = await database()
+              .db.insertInto('form_photos')
+              .values({
+                study_id: fixture.studyId,
+                subject_id: fixture.subjectId,
+                visit_key: 'v1',
+                form_key: 'tympanicPhoto',
+                content_type: 'image/jpeg',
+                width: 1,
+                height: 1,
+                size: PNG_1X1.length,
+                sha256: '0'.repeat(64),
+                bytes: PNG_1X1,
+                source_type: 'png',
+                uploaded_by: fixture.userId,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            url = url.replace('FORM_PHOTO', String(photo.id));
+          }
+          if (url.includes('NOTICE')) {
+            // A fresh notice per call: a successful delete must not spoil the next caller's case.
+            const fresh = await database()
+              .db.insertInto('notices')
+              .values({
+                study_id: fixture.studyId,
+                title: 'To delete',
+                content_html: '<p>d</p>',
+                author_user_id: fixture.userId,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            url = url.replace('NOTICE', String(fresh.id));
+          }
+          if (testCase.route === '/api/admin/studies/:studyId/memberships' && testCase.method === 'POST') {
+            await database()
+              .db.deleteFrom('memberships')
+              .where('user_id', '=', fixture.userId)
+              .where('role', '=', 'DM')
+              .execute();
+          }
+          const response = await app.inject({
+            method: testCase.method as 'GET',
+            url,
+            ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+            headers: { ...(session?.headers ?? {}), ...(headers ?? {}) },
+          });
+          if (session && caller !== 'anonymous') {
+            const mayHaveEnded =
+              testCase.route.startsWith('/api/auth/') ||
+              (testCase.method !== 'GET' && (await sessionUser(app, session.cookie)) === null);
+            if (mayHaveEnded) sessions.delete(caller);
+          }
+          const expected = testCase.expected[caller];
+          if (response.statusCode !== expected) {
+            failures.push(
+              `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,
+            );
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
-  }, 180_000);
-});
+      expect(failures).toEqual([]);
+    }, 180_000);
+  },
+  { seed: 'demo' },
+);
 
 /**
  * Issue 18: a fresh guideline per call in the state the case needs (a publish, retire or new version

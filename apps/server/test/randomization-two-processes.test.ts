@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { postgresTemplate, databaseUrl as urlOfDatabase } from './database-templates.ts';
 import { signInOverHttp, startServerProcess } from './server-process.ts';
 
 /**
@@ -12,8 +13,8 @@ import { signInOverHttp, startServerProcess } from './server-process.ts';
 const adminUrl = process.env.TEST_DATABASE_URL;
 const SUBJECTS = 50;
 
-// The first start migrates and seeds the whole living demo: on CI's two cores, shared with the rest
-// of the suite, that can take more than a minute. The test is about the numbers, not the start.
+// The database is a copy of the test run's living demo (database-templates.ts), so neither start
+// seeds it again; each still migrates, as a server does.
 function startServer(databaseUrl: string) {
   return startServerProcess({ DATABASE_URL: databaseUrl, CDMS_DEMO: '1' }, 150_000);
 }
@@ -21,25 +22,34 @@ function startServer(databaseUrl: string) {
 const logIn = (base: string, email: string) => signInOverHttp(base, email);
 
 describe.skipIf(!adminUrl)('randomization on two server processes sharing PostgreSQL', () => {
-  const databaseName = `cdms_rand_${Date.now()}_${process.pid}`;
+  const postgres = inject('testDatabaseSources').postgres;
+  // Named with the run's prefix: the run's teardown drops it even if this file dies.
+  const databaseName = `${postgres?.prefix}_rand_${process.pid}`;
   const servers: ChildProcess[] = [];
   const serverUrls: string[] = [];
   let testSite = { studyId: 0, siteId: 0 };
   let databaseUrl = '';
 
   beforeAll(async () => {
+    if (!postgres) throw new Error('TEST_DATABASE_URL is set but the global setup made no templates.');
+    const template = await postgresTemplate(postgres, 'living-demo');
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`create database ${databaseName}`);
+    await admin.query(`create database ${databaseName} template ${template}`);
     await admin.end();
-    const url = new URL(adminUrl as string);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-  });
+    databaseUrl = urlOfDatabase(postgres.url, databaseName);
+  }, 300_000);
 
   afterAll(async () => {
-    for (const server of servers) server.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Both processes end before their database is dropped.
+    await Promise.all(
+      servers.map((server) => {
+        if (server.exitCode !== null || server.signalCode !== null) return undefined;
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        server.kill('SIGTERM');
+        return exited;
+      }),
+    );
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`drop database if exists ${databaseName} with (force)`);

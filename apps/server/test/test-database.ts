@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { type LogConfig, sql } from 'kysely';
+import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
@@ -10,7 +9,7 @@ import {
   pgliteParsers,
   wrapPGlite,
 } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { databaseUrl, pgliteSnapshot, postgresTemplate, type TestSeed } from './database-templates.ts';
 
 /** PGlite always; real PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export function testDatabaseKinds(): DatabaseKind[] {
@@ -18,45 +17,64 @@ export function testDatabaseKinds(): DatabaseKind[] {
 }
 
 export interface TestDatabaseOptions {
-  /** Kysely's log of every statement the database is sent, migrations included. */
+  /** Kysely's log of every statement the database is sent. */
   log?: LogConfig;
+  /**
+   * What the database holds when the file gets it (database-templates.ts): `none` (default) the
+   * migrated schema, `demo` the demo study, sites and accounts, `living-demo` the living demo.
+   */
+  seed?: TestSeed;
 }
 
 /**
- * A fresh, migrated database for one test file.
- * - PGlite: loaded from the snapshot that global-setup.ts migrated once.
- * - PostgreSQL: a new schema of its own in TEST_DATABASE_URL, migrated, dropped on close.
+ * A fresh database for one test file, a copy of one global-setup.ts migrated (and seeded) once:
+ * - PGlite: loaded from the snapshot file of the seed;
+ * - PostgreSQL: a new database of its own made with CREATE DATABASE … TEMPLATE, dropped on close.
  */
 export async function createTestDatabase(
   kind: DatabaseKind,
   options: TestDatabaseOptions = {},
 ): Promise<DatabaseHandle> {
+  const sources = inject('testDatabaseSources');
+  const seed = options.seed ?? 'none';
+  const logOptions = options.log ? { log: options.log } : {};
   if (kind === 'pglite') {
-    const snapshot = await fs.readFile(inject('pgliteSnapshotPath'));
-    const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]), parsers: pgliteParsers });
-    return wrapPGlite(pglite, undefined, options);
+    const pglite = await PGlite.create({
+      loadDataDir: await pgliteSnapshot(sources, seed),
+      parsers: pgliteParsers,
+    });
+    return wrapPGlite(pglite, undefined, logOptions);
   }
 
-  const connectionString = process.env.TEST_DATABASE_URL;
-  if (!connectionString) throw new Error('TEST_DATABASE_URL is not set.');
-  const schema = `test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString });
+  const postgres = sources.postgres;
+  if (!postgres) throw new Error('TEST_DATABASE_URL is not set.');
+  const template = await postgresTemplate(postgres, seed);
+  const name = `${postgres.prefix}_f${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-
-  const database = openPostgres({ connectionString, schema, maxConnections: 20, ...options });
-  const close = async () => {
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
-    await database.close();
-  };
   try {
-    await migrateToLatest(database.db, schema);
-  } catch (error) {
-    await close();
-    throw error;
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
   }
-  return { ...database, close };
+  const database = openPostgres({
+    connectionString: databaseUrl(postgres.url, name),
+    maxConnections: 20,
+    ...logOptions,
+  });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: postgres.url });
+      await dropper.connect();
+      try {
+        await dropper.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
 }
 
 /**
@@ -64,7 +82,7 @@ export async function createTestDatabase(
  *
  *   describeWithDatabase('notices', (database) => {
  *     it('lists', async () => { await database().db.selectFrom(...) });
- *   });
+ *   }, { seed: 'demo' });
  */
 export function describeWithDatabase(
   name: string,
@@ -74,9 +92,10 @@ export function describeWithDatabase(
   for (const kind of testDatabaseKinds()) {
     describe(`${name} [${kind}]`, () => {
       let handle: DatabaseHandle | undefined;
+      // Minutes, not the default minute: the first file to ask for the living demo seeds it.
       beforeAll(async () => {
         handle = await createTestDatabase(kind, options);
-      });
+      }, 300_000);
       afterAll(async () => {
         await handle?.close();
       });

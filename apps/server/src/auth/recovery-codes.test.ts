@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
@@ -16,7 +16,6 @@ describeWithDatabase(
     let app: App;
 
     beforeAll(async () => {
-      await seedDemo(database().db);
       app = await buildTestApp(database(), { LOGIN_MAX_FAILURES: '50', LOGIN_RATE_LIMIT: '1000' });
       await app.ready();
     });
@@ -274,4 +273,5 @@ describeWithDatabase(
       );
     });
   },
+  { seed: 'demo' },
 );

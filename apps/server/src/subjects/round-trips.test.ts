@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { LogEvent } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, demoStudyIds, type SignedIn, seedDemo, signIn } from '../../test/test-app.ts';
+import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 
@@ -81,7 +81,6 @@ describeWithDatabase(
 
     beforeAll(async () => {
       countSocketWrites();
-      await seedDemo(database().db);
       // No export runner or notification worker: their polling would be counted with the requests.
       app = await buildTestApp(database(), {}, { exportRunner: false, notificationWorker: false });
       await app.ready();
@@ -156,5 +155,5 @@ describeWithDatabase(
       expect(form.statements.length).toBeLessThanOrEqual(4);
     });
   },
-  { log },
+  { log, seed: 'demo' },
 );

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { App } from '../../src/http/types.ts';
-import { buildTestApp, type SignedIn, seedDemo, signIn } from '../test-app.ts';
+import { buildTestApp, type SignedIn, signIn } from '../test-app.ts';
 import { createTestDatabase } from '../test-database.ts';
 import { changedTables, databaseFingerprint } from './database-fingerprint.ts';
 import {
@@ -35,11 +35,10 @@ let app: App;
 const sessions = new Map<string, SignedIn | undefined>();
 
 beforeAll(async () => {
-  database = await createTestDatabase('pglite');
+  // The living demo: real subjects, forms, notices and signatures for the requests' ids to meet.
+  database = await createTestDatabase('pglite', { seed: 'living-demo' });
   // No notification worker: the demo's queued e-mails would change the outbox under the fingerprint.
   app = await buildTestApp(database, {}, { notificationWorker: false });
-  // The living demo: real subjects, forms, notices and signatures for the requests' ids to meet.
-  await seedDemo(database.db, { subjects: true });
   await app.ready();
   sessions.set('anonymous', undefined);
   for (const role of roles) sessions.set(role, await signIn(app, `${role}@demo.cdms`));
