@@ -15,6 +15,7 @@ const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-'));
 const anchoredDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-anchored-'));
 const exportDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-export-'));
+const seededDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-seeded-'));
 
 function cdms(args: string[], input?: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['apps/server/src/cli/main.ts', ...args], {
@@ -30,6 +31,7 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(anchoredDataDir, { recursive: true, force: true });
   fs.rmSync(exportDataDir, { recursive: true, force: true });
+  fs.rmSync(seededDataDir, { recursive: true, force: true });
 });
 
 // Each test spawns the CLI (tsx start-up, PGlite open) once or more: seconds each, more on a busy machine.
@@ -62,6 +64,24 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     expect(common.status).toBe(2);
     expect(common.stderr).toContain('most common passwords');
     expect(cdms(['no-such-command']).status).toBe(2);
+  });
+
+  it('seeds the demo into an empty database only (seed-demo)', async () => {
+    const seeded = cdms(['seed-demo', '--without-subjects'], undefined, { DATA_DIR: seededDataDir });
+    expect(seeded.stderr).toBe('');
+    expect(seeded.stdout).toMatch(/^Demo study and accounts seeded in [\d.]+ s\.$/m);
+    expect(seeded.status).toBe(0);
+    const database = await openPGlite(seededDataDir);
+    try {
+      const users = await database.db.selectFrom('users').select('email').orderBy('email').execute();
+      expect(users.map((user) => user.email)).toContain('crc@demo.cdms');
+      expect(await database.db.selectFrom('subjects').select('id').execute()).toEqual([]);
+    } finally {
+      await database.close();
+    }
+    const again = cdms(['seed-demo'], undefined, { DATA_DIR: seededDataDir });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('already has users');
   });
 
   it('verifies the audit trail and reports every broken record after tampering', async () => {

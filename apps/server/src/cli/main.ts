@@ -22,6 +22,7 @@ import { ODM_VERSIONS, type OdmVersion } from '../odm/export-odm.ts';
 import { ExportScopeError, exportOdmToFile } from '../odm/export-odm-to-file.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
+import { seedDemoData } from '../seed/demo-seed.ts';
 
 /**
  * `npm run cdms -- <command>`: administration from the shell, on the configured database
@@ -35,6 +36,8 @@ import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
  *   export-odm --study ID --out FILE [--odm 1.3.2|2.0] [--audit] [--site CODE]   CDISC ODM, streamed to a file
  *   export-tables --study ID --out FILE [--format csv|xlsx] [--labels ko|en] [--site CODE] [--forms a,b]
  *                                                         per-form tables (CSV in a ZIP, or XLSX), streamed
+ *   seed-demo [--without-subjects]                        the demo study and accounts (and the living demo)
+ *                                                         in an empty database, as a first start seeds them
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -43,7 +46,8 @@ const usage = `Usage:
   npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]
   npm run cdms -- rebuild-read-model
   npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
-  npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]`;
+  npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
+  npm run cdms -- seed-demo [--without-subjects]`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -332,6 +336,22 @@ async function exportTablesCommand(database: DatabaseHandle, args: string[]): Pr
   }
 }
 
+/**
+ * The demo a first start seeds, without starting a server (so no worker sends its e-mails yet): a
+ * training instance on PostgreSQL, or one seeded data directory the end-to-end tests copy per server.
+ */
+async function seedDemoCommand(database: DatabaseHandle, args: string[]): Promise<number> {
+  const subjects = !args.includes('--without-subjects');
+  const started = performance.now();
+  if (!(await seedDemoData(database.db, { subjects }))) {
+    console.error('The database already has users: the demo is seeded only into an empty database.');
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`Demo study and accounts${subjects ? ', with the living demo,' : ''} seeded in ${seconds} s.`);
+  return 0;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
@@ -350,7 +370,9 @@ async function main(args: string[]): Promise<number> {
                 ? (database: DatabaseHandle) => exportOdmCommand(database, args.slice(1))
                 : command === 'export-tables'
                   ? (database: DatabaseHandle) => exportTablesCommand(database, args.slice(1))
-                  : undefined;
+                  : command === 'seed-demo'
+                    ? (database: DatabaseHandle) => seedDemoCommand(database, args.slice(1))
+                    : undefined;
   if (!run) {
     console.error(usage);
     return 2;
