@@ -38,3 +38,15 @@ export function changedTables(before: Record<string, string>, after: Record<stri
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((name) => before[name] !== after[name]).sort();
 }
+
+/**
+ * The next transaction id the database will hand out. A table's rows change only in a transaction
+ * that was given an id, so while this stays the same nothing was written and the fingerprint (an MD5
+ * of every row of every table, the costly part of the fuzz suite) cannot have changed either. Reading
+ * it takes no id itself.
+ */
+export async function nextTransactionId(db: Kysely<Database>): Promise<string> {
+  const result = await sql<{ next: string }>`
+    select pg_snapshot_xmax(pg_current_snapshot())::text as next`.execute(db);
+  return result.rows[0]?.next ?? '';
+}
