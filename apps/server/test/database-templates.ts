@@ -97,8 +97,27 @@ export async function dropPostgresTestDatabases(serverUrl: string, prefix: strin
       `select datname from pg_database where starts_with(datname, $1)`,
       [`${prefix}_`],
     );
-    for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    for (const { datname } of rows) await dropPostgresDatabase(serverUrl, datname);
   });
+}
+
+/**
+ * A new database `name` copied from the run's template of `seed` (the living demo's made first if
+ * need be); returns its connection string. The run's teardown drops it if its file does not.
+ */
+export async function copyPostgresTemplate(
+  postgres: NonNullable<TestDatabaseSources['postgres']>,
+  seed: TestSeed,
+  name: string,
+): Promise<string> {
+  const template = await postgresTemplate(postgres, seed);
+  await withAdminClient(postgres.url, (admin) => admin.query(`create database ${name} template ${template}`));
+  return databaseUrl(postgres.url, name);
+}
+
+/** Drops a database of the run, ending any connection still open to it. */
+export async function dropPostgresDatabase(serverUrl: string, name: string): Promise<void> {
+  await withAdminClient(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
 }
 
 /** A copy of the PGlite snapshot of `seed`, as PGlite's `loadDataDir` takes it. */
@@ -127,7 +146,7 @@ export async function pgliteSnapshot(sources: TestDatabaseSources, seed: TestSee
  * test file that asks, under an advisory lock: the files asking meanwhile wait for the lock, then
  * find it made.
  */
-export async function postgresTemplate(
+async function postgresTemplate(
   postgres: NonNullable<TestDatabaseSources['postgres']>,
   seed: TestSeed,
 ): Promise<string> {

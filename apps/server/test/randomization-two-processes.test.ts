@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { postgresTemplate, databaseUrl as urlOfDatabase } from './database-templates.ts';
+import { copyPostgresTemplate, dropPostgresDatabase } from './database-templates.ts';
 import { signInOverHttp, startServerProcess } from './server-process.ts';
 
 /**
@@ -32,12 +32,7 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
 
   beforeAll(async () => {
     if (!postgres) throw new Error('TEST_DATABASE_URL is set but the global setup made no templates.');
-    const template = await postgresTemplate(postgres, 'living-demo');
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${databaseName} template ${template}`);
-    await admin.end();
-    databaseUrl = urlOfDatabase(postgres.url, databaseName);
+    databaseUrl = await copyPostgresTemplate(postgres, 'living-demo', databaseName);
   }, 300_000);
 
   afterAll(async () => {
@@ -50,10 +45,7 @@ describe.skipIf(!adminUrl)('randomization on two server processes sharing Postgr
         return exited;
       }),
     );
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    if (postgres) await dropPostgresDatabase(postgres.url, databaseName);
   });
 
   it('hands out 50 distinct numbers to 50 simultaneous requests split over two processes', async () => {

@@ -1,6 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { LogConfig } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import {
   type DatabaseHandle,
@@ -9,7 +8,12 @@ import {
   pgliteParsers,
   wrapPGlite,
 } from '../src/db/database.ts';
-import { databaseUrl, pgliteSnapshot, postgresTemplate, type TestSeed } from './database-templates.ts';
+import {
+  copyPostgresTemplate,
+  dropPostgresDatabase,
+  pgliteSnapshot,
+  type TestSeed,
+} from './database-templates.ts';
 
 /** PGlite always; real PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export function testDatabaseKinds(): DatabaseKind[] {
@@ -48,17 +52,9 @@ export async function createTestDatabase(
 
   const postgres = sources.postgres;
   if (!postgres) throw new Error('TEST_DATABASE_URL is not set.');
-  const template = await postgresTemplate(postgres, seed);
   const name = `${postgres.prefix}_f${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name} template ${template}`);
-  } finally {
-    await admin.end();
-  }
   const database = openPostgres({
-    connectionString: databaseUrl(postgres.url, name),
+    connectionString: await copyPostgresTemplate(postgres, seed, name),
     maxConnections: 20,
     ...logOptions,
   });
@@ -66,13 +62,7 @@ export async function createTestDatabase(
     ...database,
     close: async () => {
       await database.close();
-      const dropper = new pg.Client({ connectionString: postgres.url });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
+      await dropPostgresDatabase(postgres.url, name);
     },
   };
 }
@@ -87,9 +77,11 @@ export async function createTestDatabase(
 export function describeWithDatabase(
   name: string,
   body: (database: () => DatabaseHandle) => void,
-  options: TestDatabaseOptions = {},
+  options: TestDatabaseOptions & { kinds?: DatabaseKind[] } = {},
 ): void {
-  for (const kind of testDatabaseKinds()) {
+  // `kinds` narrows the kinds run, for a test of something only one kind has.
+  const kinds = testDatabaseKinds().filter((kind) => options.kinds?.includes(kind) ?? true);
+  for (const kind of kinds) {
     describe(`${name} [${kind}]`, () => {
       let handle: DatabaseHandle | undefined;
       // Minutes, not the default minute: the first file to ask for the living demo seeds it.

@@ -3,6 +3,8 @@ import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../test-database.ts';
 import { changedTables, databaseFingerprint, nextTransactionId } from './database-fingerprint.ts';
 
+// On PGlite only, as the fuzz suite runs: a PostgreSQL server's transaction ids also move with the
+// other test files' writes in their own databases (see nextTransactionId).
 describeWithDatabase(
   "the fuzz suite's change detection",
   (database) => {
@@ -33,5 +35,5 @@ describeWithDatabase(
       expect(changedTables(before, await databaseFingerprint(db))).toEqual(['users']);
     });
   },
-  { seed: 'demo' },
+  { seed: 'demo', kinds: ['pglite'] },
 );

@@ -43,7 +43,8 @@ export function changedTables(before: Record<string, string>, after: Record<stri
  * The next transaction id the database will hand out. A table's rows change only in a transaction
  * that was given an id, so while this stays the same nothing was written and the fingerprint (an MD5
  * of every row of every table, the costly part of the fuzz suite) cannot have changed either. Reading
- * it takes no id itself.
+ * it takes no id itself. Ids are counted per server, not per database: on a PostgreSQL that other test
+ * files write to at the same time it moves without our writes, so this is for the fuzz suite's PGlite.
  */
 export async function nextTransactionId(db: Kysely<Database>): Promise<string> {
   const result = await sql<{ next: string }>`
