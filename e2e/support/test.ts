@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, ConsoleMessage } from '@playwright/test';
 import { test as base, expect } from '@playwright/test';
+import { trackNetwork } from './network.ts';
 import { e2eServer } from './servers.ts';
 
 /**
@@ -45,7 +46,8 @@ function describe(message: ConsoleMessage): string {
  * Playwright's `test` with baseURL pointing at the server global-setup.ts started for this worker
  * (e2eServer, servers.ts), and a clean console required: any console error or warning and any
  * uncaught page error in any page of the test (its own context and the ones it opens with
- * `browser.newContext`) fails the test when it ends, with the messages listed.
+ * `browser.newContext`) fails the test when it ends, with the messages listed. The same contexts'
+ * requests are counted for waitForQuietNetwork (network.ts).
  */
 export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
@@ -69,11 +71,13 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
         });
       };
       watch(context);
+      trackNetwork(context);
       // Contexts a test opens itself (a second user) are watched too.
       const newContext = browser.newContext;
       (browser as { newContext: Browser['newContext'] }).newContext = async (options) => {
         const opened = await newContext.call(browser, options);
         watch(opened);
+        trackNetwork(opened);
         return opened;
       };
       try {

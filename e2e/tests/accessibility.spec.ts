@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
-import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { type DemoAccount, demoAccounts, signInThroughApi } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { waitForQuietNetwork } from '../support/network.ts';
 import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -37,7 +38,7 @@ async function checkRoutes(page: Page, routes: Route[]) {
     await test.step(route.name, async () => {
       await page.goto(route.url);
       await expect(route.ready(page).first()).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await waitForQuietNetwork(page);
       expect.soft(await axeViolations(page), `${route.name} (${route.url})`).toEqual([]);
     });
   }
@@ -299,7 +300,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
   test.beforeAll(async ({ browser }) => {
     const context = await browser.newContext({ baseURL: e2eServer().baseUrl });
     const page = await context.newPage();
-    await logInAs(page, account('CRA'));
+    await signInThroughApi(page, account('CRA'));
     noticeId = await aNotice(page);
     await context.close();
   });
@@ -391,7 +392,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
 
   for (const { role, title, routes } of roles) {
     test(title, async ({ page }) => {
-      await logInAs(page, account(role));
+      await signInThroughApi(page, account(role));
       const list = routes(await aSubject(page));
       // axe takes a second or two a page on an idle machine, far more on a busy one.
       test.setTimeout(60_000 + list.length * 20_000);
@@ -406,11 +407,11 @@ test.describe('accessibility (axe-core, Korean)', () => {
     await page.setViewportSize({ width: 1000, height: 900 });
     for (const role of ['PI', 'CRA'] as const) {
       await test.step(`${role} menu set`, async () => {
-        await logInAs(page, account(role));
+        await signInThroughApi(page, account(role));
         await page.goto(`/dashboard/${STUDY_ID}`);
         await expect(page.getByRole('button', { name: '메뉴 펼치기' })).toBeVisible();
         await expect(heading(page)).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        await waitForQuietNetwork(page);
         expect.soft(await axeViolations(page), `${role} folded menu`).toEqual([]);
         await page.getByRole('banner').getByRole('button', { name: '더보기 메뉴' }).click();
         await expect(page.getByRole('dialog', { name: '더보기' })).toBeVisible();

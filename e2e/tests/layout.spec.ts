@@ -1,6 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { type DemoAccount, demoAccounts, signInThroughApi } from '../support/auth.ts';
 import { layoutProblems } from '../support/layout.ts';
+import { waitForQuietNetwork } from '../support/network.ts';
 import { expect, test } from '../support/test.ts';
 
 // Every main page at the spec's smallest width (1000px) and at 1440px: the page never scrolls sideways,
@@ -70,7 +71,7 @@ async function checkPage(
       await page.setViewportSize({ width, height: 900 });
       await page.goto(url);
       await expect(ready(page).first()).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await waitForQuietNetwork(page);
       expect(await layoutProblems(page), `${url} at ${width}px`).toEqual([]);
       if ((await page.getByRole('banner').count()) > 0) {
         expect(await headerRows(page), 'the header is one row').toBe(1);
@@ -101,19 +102,19 @@ test.describe('layout at 1000 and 1440px', () => {
   test.describe.configure({ timeout: 180_000 });
 
   test('landing page', async ({ page }) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     await checkPage(page, '/', heading);
   });
 
   test('task list: cards, list and the header search open', async ({ page }) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     await checkPage(page, '/task-list', (p) => p.getByTestId('study-card'));
     await checkPage(page, '/task-list?view=list', (p) => p.getByTestId('study-row'));
     await checkPage(page, '/task-list?search=TMP', (p) => p.getByRole('searchbox'));
   });
 
   test('dashboard, in Korean and English', async ({ page }, testInfo) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -131,7 +132,7 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('subject list, in Korean and English', async ({ page }, testInfo) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -147,7 +148,7 @@ test.describe('layout at 1000 and 1440px', () => {
   test('SDV page and readiness board (issue 15), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees both pages with every control: the plan's button, the board's
     // selection column and its freeze and lock actions.
-    await logInAs(page, account('DM'));
+    await signInThroughApi(page, account('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -167,7 +168,7 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('reports (issue 17), in Korean and English', async ({ page }, testInfo) => {
-    await logInAs(page, account('DM'));
+    await signInThroughApi(page, account('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -190,7 +191,7 @@ test.describe('layout at 1000 and 1440px', () => {
 
   test('study summary (issue 17), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees the widest tables: every site, split by randomization group.
-    await logInAs(page, account('DM'));
+    await signInThroughApi(page, account('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -205,7 +206,7 @@ test.describe('layout at 1000 and 1440px', () => {
 
   test('alarm log (issue 18), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees every site's notifications, the filters open.
-    await logInAs(page, account('DM'));
+    await signInThroughApi(page, account('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -222,7 +223,7 @@ test.describe('layout at 1000 and 1440px', () => {
     page,
   }, testInfo) => {
     // The data manager sees the manage column and the add button beside the ranges.
-    await logInAs(page, account('DM'));
+    await signInThroughApi(page, account('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -238,7 +239,7 @@ test.describe('layout at 1000 and 1440px', () => {
   test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
     page,
   }, testInfo) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     const query = await aSubjectQuery(page);
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
@@ -280,7 +281,7 @@ test.describe('layout at 1000 and 1440px', () => {
     page,
   }, testInfo) => {
     test.setTimeout(480_000);
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     const query = await aSubjectQuery(page);
     const detail = (visit: string, form: string) =>
       `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=${visit}&depth-2=${form}`;
@@ -333,17 +334,17 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('notice list', async ({ page }) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     await checkPage(page, `/notice/${STUDY_ID}`, (p) => p.locator('table'));
   });
 
   test('task alarm', async ({ page }) => {
-    await logInAs(page, account('CRC'));
+    await signInThroughApi(page, account('CRC'));
     await checkPage(page, `/task-alarm/${STUDY_ID}`, (p) => p.locator('table'));
   });
 
   test('notice register, randomization and user administration (ADMIN)', async ({ page }) => {
-    await logInAs(page, account('ADMIN'));
+    await signInThroughApi(page, account('ADMIN'));
     await checkPage(page, `/notice/register/${STUDY_ID}`, (p) => p.locator('.ProseMirror'));
     await checkPage(page, `/randomization/${STUDY_ID}`, heading);
     await checkPage(page, '/admin/users', (p) => p.locator('tbody tr'));

@@ -2,6 +2,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
 import { layoutProblems } from '../support/layout.ts';
+import { waitForQuietNetwork } from '../support/network.ts';
 import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -189,7 +190,7 @@ test.describe('queries', () => {
         await craPage.goto(`/query/${STUDY_ID}?state=all&subject=${subject.subjectId}`);
         const listRow = craPage.getByRole('row').filter({ hasText: subject.subjectId });
         await expect(listRow).toHaveCount(1);
-        await craPage.waitForLoadState('networkidle');
+        await waitForQuietNetwork(craPage);
         await expect
           .poll(() => layoutProblems(craPage), { message: `query list ${language} ${width}px` })
           .toEqual([]);
