@@ -91,7 +91,7 @@ const fieldWords: Record<string, Text> = {
   rowCount: { ko: '행 수', en: 'Rows' },
   fileName: { ko: '파일 이름', en: 'File name' },
   contentType: { ko: '파일 형식', en: 'File type' },
-  sourceType: { ko: '원본', en: 'Source' },
+  sourceType: { ko: '원본 형식', en: 'Source format' },
   width: { ko: '너비', en: 'Width' },
   height: { ko: '높이', en: 'Height' },
   code: { ko: '코드', en: 'Code' },
