@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
+import { layoutProblems } from '../support/layout.ts';
 import { expect, test } from '../support/test.ts';
 
 // The audit trail (issue 16, item 5), as the data manager uses it: the page from the CRA menu, the
@@ -15,6 +16,25 @@ interface TrailRow {
   id: number;
   subjectId: number | null;
   screeningNumber: string | null;
+  itemLabel: { ko: string; en: string } | null;
+  target: string;
+}
+
+/**
+ * What an inspector must not meet in the trail's rows (issue 43 item 7): stored JSON, file hashes and
+ * internal ids ("subject 33"). The stored record is behind the details toggle, closed here.
+ */
+const rawRecordText = /\{"|[0-9a-f]{64}|\b(subject|item|query|hold|form_photo|signature) \d+\b|meaning:/;
+
+/** The page at one width: no layout problem, and the trail's frame does not scroll sideways either. */
+async function expectNoSpill(page: Page, width: number) {
+  await page.setViewportSize({ width, height: 900 });
+  expect(await layoutProblems(page), `audit page at ${width}px`).toEqual([]);
+  const frame = page
+    .getByRole('region', { name: '감사 기록' })
+    .or(page.getByRole('region', { name: 'Audit records' }));
+  const spill = await frame.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(spill, `the trail scrolls sideways at ${width}px`).toBeLessThanOrEqual(1);
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -32,6 +52,26 @@ test('a DM filters the audit trail by event type and subject, sees the matching 
   await expect(page).toHaveURL(new RegExp(`/audit/${STUDY_ID}`));
   await expect(page.getByRole('heading', { name: '감사 추적', level: 1 })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /체인 무결: 기록 \d+번까지 확인/ })).toBeVisible();
+
+  // The whole trail as it opens (signatures, photos, locks, logins, data): words, not stored records,
+  // and every column, the reason too, within the page at 1000 and 1440px.
+  const allRows = page.locator('tbody tr[data-event]');
+  await expect(allRows.first()).toBeVisible();
+  await page.getByLabel('페이지당 행 수').selectOption('100');
+  await expect(page).toHaveURL(/size=100/);
+  await expect(allRows).toHaveCount(100);
+  for (const row of await allRows.all())
+    await expect(row).not.toContainText(rawRecordText, { useInnerText: true });
+  await expectNoSpill(page, 1000);
+  await expectNoSpill(page, 1440);
+  await screenshot(page, testInfo, 'audit-all-ko-1440');
+  // The stored record is one toggle away.
+  const firstRow = allRows.first();
+  await firstRow.getByText('저장된 기록').click();
+  await expect(firstRow.getByText('이벤트 유형')).toBeVisible();
+  await firstRow.getByText('저장된 기록').click();
+  await page.getByLabel('페이지당 행 수').selectOption('20');
+  await expect(allRows).toHaveCount(20);
 
   // Data changes only, through the filter panel.
   await page.getByLabel('이벤트').selectOption({ label: '데이터 변경' });
@@ -58,14 +98,21 @@ test('a DM filters the audit trail by event type and subject, sees the matching 
   for (const [index, record] of expected.records.slice(0, 20).entries()) {
     await expect(rows.nth(index)).toContainText(`#${record.id}`);
     await expect(rows.nth(index)).toContainText(record.screeningNumber ?? '');
+    // The item by its label in the study definition, not its key.
+    expect(record.itemLabel).not.toBeNull();
+    await expect(rows.nth(index)).toContainText(record.itemLabel?.ko ?? '');
+    await expect(rows.nth(index)).not.toContainText(rawRecordText, { useInnerText: true });
   }
+  await expectNoSpill(page, 1440);
   await screenshot(page, testInfo, 'audit-ko-1440');
-  await page.setViewportSize({ width: 1000, height: 900 });
+  await expectNoSpill(page, 1000);
   await screenshot(page, testInfo, 'audit-ko-1000');
   await page.getByRole('button', { name: 'EN', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Audit trail', level: 1 })).toBeVisible();
+  await expect(rows.first()).toContainText(expected.records[0]?.itemLabel?.en ?? '');
+  await expectNoSpill(page, 1000);
   await screenshot(page, testInfo, 'audit-en-1000');
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectNoSpill(page, 1440);
   await screenshot(page, testInfo, 'audit-en-1440');
   await page.getByRole('button', { name: 'KO', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: '감사 추적', level: 1 })).toBeVisible();

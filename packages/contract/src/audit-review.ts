@@ -61,6 +61,14 @@ export type AuditTrailQuery = z.input<typeof auditTrailQuerySchema>;
 
 const localized = z.object({ ko: z.string(), en: z.string() });
 
+/** One changed field in words: a null field is the record itself (a state, a photo). */
+export const auditChangeSchema = z.object({
+  field: localized.nullable(),
+  before: localized.nullable(),
+  after: localized.nullable(),
+});
+export type AuditChange = z.infer<typeof auditChangeSchema>;
+
 export const auditTrailRowSchema = z.object({
   id: z.number().int(),
   /** ISO instant; shown in UTC+9. */
@@ -80,9 +88,20 @@ export const auditTrailRowSchema = z.object({
   visitKey: z.string().nullable(),
   formKey: z.string().nullable(),
   itemKey: z.string().nullable(),
-  /** What the record is about otherwise: entity type and id ("query 12"). */
+  /** The visit, form and item named by the current study definition (null: the record names none). */
+  visitLabel: localized.nullable(),
+  formLabel: localized.nullable(),
+  itemLabel: localized.nullable(),
+  /** What the record is about when no item or form says it, in words ("Query", "Lock · form"). */
+  about: localized.nullable(),
+  /**
+   * What changed, in words: one line per field, values as the form shows them (a coded answer's
+   * label, a photo as "photo", a tracing by its area) — never hashes or internal ids.
+   */
+  changes: z.array(auditChangeSchema),
+  /** The record as stored, for the details toggle: entity type and id ("query 12"). */
   target: z.string(),
-  /** Before and after, summarized for reading (values, states); null when the record has none. */
+  /** Before and after as stored, summarized (`key: value`); for the details toggle. */
   before: z.string().nullable(),
   after: z.string().nullable(),
   reason: z.string().nullable(),

@@ -150,6 +150,15 @@ describeWithDatabase(
         formKey: 'vitalSigns',
         eventLabel: { ko: '데이터 변경', en: 'Data changed' },
       });
+      // In words (issue 43 item 7): the labels of the published definition, the change value by value,
+      // read for this page of rows; the stored record stays in target/before/after.
+      expect(changes[0]?.visitLabel?.en).toMatch(/V1/);
+      expect(changes[0]?.formLabel).toEqual({ ko: '활력 징후', en: 'Vital signs' });
+      expect(changes[0]?.itemLabel?.en).toBe('Pulse rate');
+      expect(changes.map((row) => row.changes)).toEqual([
+        [{ field: null, before: { ko: '70 bpm', en: '70 bpm' }, after: { ko: '75 bpm', en: '75 bpm' } }],
+        [{ field: null, before: null, after: { ko: '70 bpm', en: '70 bpm' } }],
+      ]);
 
       const byText = await wholeTrail('dm', `&text=${encodeURIComponent(correctionReason.toUpperCase())}`);
       expect(byText.map((row) => row.reason)).toEqual([correctionReason]);
@@ -234,6 +243,9 @@ describeWithDatabase(
       expect(lines.slice(1).map((line) => Number(line.split(',')[0]))).toEqual(idsOf(expected));
       expect(text).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
       expect(text).not.toContain(',=HYPERLINK');
+      // The CSV says the change in words too, and names the item by its label.
+      expect(text).toContain('70 bpm → 75 bpm');
+      expect(text).toContain('Pulse rate');
 
       const exported = await wholeTrail('dm', '&eventType=audit.exported');
       expect(exported[0]).toMatchObject({ userName: '정데이', role: 'DM' });

@@ -1,10 +1,13 @@
 import type { AuditTrailFilter, AuditTrailRow, Role } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { auditEventLabel } from './audit-event-labels.ts';
+import { describeAuditEvent } from './describe-audit-event.ts';
 
 /**
  * The shared part of the audit review read-outs (the page and the CSV): who may read the study's
@@ -182,9 +185,26 @@ export function summarizeAuditValue(value: unknown): string | null {
   return text.length > SUMMARY_MAX ? `${text.slice(0, SUMMARY_MAX - 1)}…` : text;
 }
 
-export function presentAuditEvent(row: AuditEventWithNames): AuditTrailRow {
+/**
+ * The definition that names the visits, forms and items of these rows: read only when a row names
+ * one (a page of logins needs none), once per page or CSV chunk; the parsed definition is cached.
+ */
+export async function definitionForRows(
+  db: Kysely<Database>,
+  studyId: number,
+  rows: readonly AuditEventWithNames[],
+): Promise<StudyDefinition | undefined> {
+  if (!rows.some((row) => row.visit_key || row.form_key)) return undefined;
+  return (await currentStudyDefinition(db, studyId))?.definition;
+}
+
+export function presentAuditEvent(
+  row: AuditEventWithNames,
+  definition: StudyDefinition | undefined,
+): AuditTrailRow {
   const hasTarget = row.entity_type === 'item' || row.entity_type === 'form';
   return {
+    ...describeAuditEvent(row, definition),
     id: Number(row.id),
     occurredAt: new Date(row.occurred_at).toISOString(),
     eventType: row.event_type,

@@ -3,7 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
 import { csvDocument, type ExportColumnOf } from '../subjects/subject-export.ts';
-import { type AuditReviewContext, filteredAuditEvents, presentAuditEvent } from './audit-trail-query.ts';
+import {
+  type AuditReviewContext,
+  definitionForRows,
+  filteredAuditEvents,
+  presentAuditEvent,
+} from './audit-trail-query.ts';
 
 /** The filtered audit trail as CSV: the page's columns, every record, in the reader's language. */
 
@@ -11,6 +16,19 @@ import { type AuditReviewContext, filteredAuditEvents, presentAuditEvent } from 
 function koreaTime(iso: string): string {
   const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
   return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)}`;
+}
+
+function changeText(row: AuditTrailRow, language: Language): string {
+  return row.changes
+    .map((change) => {
+      // A field set for the first time reads as its value, not "— → value".
+      const values =
+        change.before === null
+          ? (change.after?.[language] ?? '—')
+          : `${change.before[language]} → ${change.after?.[language] ?? '—'}`;
+      return change.field ? `${change.field[language]}: ${values}` : values;
+    })
+    .join('\n');
 }
 
 export const auditExportColumns: ExportColumnOf<AuditTrailRow>[] = [
@@ -22,12 +40,14 @@ export const auditExportColumns: ExportColumnOf<AuditTrailRow>[] = [
   { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.screeningNumber },
   { header: { ko: '이벤트', en: 'Event' }, value: (row, language) => row.eventLabel[language] },
   { header: { ko: '이벤트 유형', en: 'Event type' }, value: (row) => row.eventType },
-  { header: { ko: '방문', en: 'Visit' }, value: (row) => row.visitKey },
-  { header: { ko: '양식', en: 'Form' }, value: (row) => row.formKey },
-  { header: { ko: '항목', en: 'Item' }, value: (row) => row.itemKey },
+  { header: { ko: '방문', en: 'Visit' }, value: (row, language) => row.visitLabel?.[language] ?? null },
+  { header: { ko: '양식', en: 'Form' }, value: (row, language) => row.formLabel?.[language] ?? null },
+  { header: { ko: '항목', en: 'Item' }, value: (row, language) => row.itemLabel?.[language] ?? null },
   { header: { ko: '대상', en: 'Target' }, value: (row) => row.target },
-  { header: { ko: '변경 전', en: 'Before' }, value: (row) => row.before },
-  { header: { ko: '변경 후', en: 'After' }, value: (row) => row.after },
+  // What changed in words, as the page shows it ("field: before → after", one line per field).
+  { header: { ko: '변경 내용', en: 'Change' }, value: (row, language) => changeText(row, language) },
+  { header: { ko: '변경 전 (저장값)', en: 'Before (stored)' }, value: (row) => row.before },
+  { header: { ko: '변경 후 (저장값)', en: 'After (stored)' }, value: (row) => row.after },
   { header: { ko: '사유', en: 'Reason' }, value: (row) => row.reason },
 ];
 
@@ -54,7 +74,8 @@ export async function* auditTrailChunks(
       .orderBy('audit_events.id', newestFirst ? 'desc' : 'asc')
       .limit(EXPORT_CHUNK)
       .execute();
-    yield rows.map(presentAuditEvent);
+    const definition = await definitionForRows(db, context.studyId, rows);
+    yield rows.map((row) => presentAuditEvent(row, definition));
     if (rows.length < EXPORT_CHUNK) return;
     after = Number(rows[rows.length - 1]?.id);
   }

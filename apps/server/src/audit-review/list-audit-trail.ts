@@ -8,6 +8,7 @@ import { auditEventLabels } from './audit-event-labels.ts';
 import {
   auditReviewContext,
   countAuditEvents,
+  definitionForRows,
   filteredAuditEvents,
   presentAuditEvent,
 } from './audit-trail-query.ts';
@@ -30,8 +31,9 @@ export async function listAuditTrail(
       .execute(),
     countAuditEvents(base),
   ]);
+  const definition = await definitionForRows(db, studyId, rows);
   return {
-    records: rows.map(presentAuditEvent),
+    records: rows.map((row) => presentAuditEvent(row, definition)),
     total,
     page,
     size,

@@ -1,5 +1,5 @@
 import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } from '@cdms/contract';
-import { getFormLayout, type Language, resolveVisit } from '@cdms/study';
+import type { Language } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
@@ -76,18 +76,13 @@ function AuditTrail({ studyId }: { studyId: number }) {
 
   const data = trail.data;
   const rows = data?.records;
-  const study = definition.data?.definition;
-  // Keys as the definition names them; a key the current definition no longer has is shown as stored.
-  const target = (row: AuditTrailRow) => {
-    if (!row.visitKey) return row.target;
-    const visit = study ? resolveVisit(study, row.visitKey)?.label[language] : undefined;
-    const form = row.formKey
-      ? study?.forms.find((candidate) => candidate.key === row.formKey)?.label[language]
-      : undefined;
-    const layout =
-      study && row.formKey && row.itemKey ? getFormLayout(study, row.visitKey, row.formKey) : undefined;
-    const item = row.itemKey ? layout?.items.get(row.itemKey)?.item.label[language] : undefined;
-    return [visit ?? row.visitKey, form ?? row.formKey, item ?? row.itemKey].filter(Boolean).join(' › ');
+
+  // What the record is about: the item's label, or the kind of thing unless the event already says it
+  // ("Task notice registered" needs no "Task notice" beneath).
+  const what = (row: AuditTrailRow) => {
+    if (row.itemLabel) return row.itemLabel[language];
+    const about = row.about?.[language];
+    return about && !row.eventLabel[language].includes(about) ? about : null;
   };
 
   const columns: DataTableColumn<AuditTrailRow, 'time'>[] = [
@@ -107,6 +102,8 @@ function AuditTrail({ studyId }: { studyId: number }) {
     {
       id: 'user',
       header: t('columns.user'),
+      wrap: true,
+      className: styles.user,
       cell: (row) => (
         <>
           {row.userId !== null ? (
@@ -121,42 +118,105 @@ function AuditTrail({ studyId }: { studyId: number }) {
           ) : (
             row.userName
           )}
-          {row.role ? <span className={styles.muted}>{row.role}</span> : null}
+          {row.role ? <span className={styles.muted}>{row.role.replaceAll(',', ', ')}</span> : null}
         </>
       ),
     },
-    { id: 'site', header: t('columns.site'), cell: (row) => row.siteCode ?? '' },
     {
-      id: 'subject',
-      header: t('columns.subject'),
-      cell: (row) =>
-        row.subjectId !== null ? (
-          <button
-            type="button"
-            className={styles.pick}
-            title={t('pickSubject')}
-            onClick={() => apply({ ...filters, subjectId: row.subjectId })}
-          >
-            {row.screeningNumber ?? `#${row.subjectId}`}
-          </button>
-        ) : null,
+      // Where it happened as users know it: the site, the subject's screening number, visit › form.
+      id: 'where',
+      header: t('columns.where'),
+      wrap: true,
+      className: styles.where,
+      cell: (row) => (
+        <>
+          {row.siteCode || row.subjectId !== null ? (
+            <span className={styles.line}>
+              {row.siteCode ?? ''}
+              {row.siteCode && row.subjectId !== null ? ' · ' : ''}
+              {row.subjectId !== null ? (
+                <button
+                  type="button"
+                  className={styles.pick}
+                  title={t('pickSubject')}
+                  onClick={() => apply({ ...filters, subjectId: row.subjectId })}
+                >
+                  {row.screeningNumber ?? t('subjectWithoutNumber')}
+                </button>
+              ) : null}
+            </span>
+          ) : null}
+          {row.visitLabel || row.formLabel ? (
+            <span className={styles.muted}>
+              {[row.visitLabel?.[language], row.formLabel?.[language]].filter(Boolean).join(' › ')}
+            </span>
+          ) : null}
+        </>
+      ),
     },
-    { id: 'event', header: t('columns.event'), cell: (row) => row.eventLabel[language] },
-    { id: 'target', header: t('columns.target'), className: styles.target, cell: (row) => target(row) },
+    {
+      // The event and what it is about: the item by its label, or the kind of thing ("Query").
+      id: 'event',
+      header: t('columns.event'),
+      wrap: true,
+      className: styles.event,
+      cell: (row) => (
+        <>
+          {row.eventLabel[language]}
+          {what(row) ? <span className={styles.what}>{what(row)}</span> : null}
+        </>
+      ),
+    },
     {
       id: 'change',
       header: t('columns.change'),
+      wrap: true,
       className: styles.change,
-      cell: (row) =>
-        row.before !== null || row.after !== null ? (
-          <>
-            <span className={styles.before}>{row.before ?? '—'}</span>
-            {' → '}
-            <span>{row.after ?? '—'}</span>
-          </>
-        ) : null,
+      cell: (row) => (
+        <>
+          {row.changes.length > 0 ? (
+            <ul className={styles.changes}>
+              {row.changes.map((change, index) => (
+                // Fields of one record have no id of their own; their order is the record's.
+                // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list drawn once per record
+                <li key={index}>
+                  {change.field ? <span className={styles.field}>{change.field[language]}: </span> : null}
+                  {/* An item's first value reads "(empty) → value"; a field of a new record just its value. */}
+                  {change.before !== null || change.field === null ? (
+                    <>
+                      <span className={styles.before}>{change.before?.[language] ?? t('empty')}</span>
+                      {' → '}
+                    </>
+                  ) : null}
+                  <span>{change.after?.[language] ?? t('empty')}</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {/* The record as stored, for the reader who needs it (ids, stored values). */}
+          <details className={styles.raw}>
+            <summary>{t('raw.toggle')}</summary>
+            <dl>
+              <dt>{t('raw.target')}</dt>
+              <dd>{row.target || '—'}</dd>
+              <dt>{t('raw.type')}</dt>
+              <dd>{row.eventType}</dd>
+              <dt>{t('raw.before')}</dt>
+              <dd>{row.before ?? '—'}</dd>
+              <dt>{t('raw.after')}</dt>
+              <dd>{row.after ?? '—'}</dd>
+            </dl>
+          </details>
+        </>
+      ),
     },
-    { id: 'reason', header: t('columns.reason'), className: styles.reason, cell: (row) => row.reason ?? '' },
+    {
+      id: 'reason',
+      header: t('columns.reason'),
+      wrap: true,
+      className: styles.reason,
+      cell: (row) => row.reason ?? '',
+    },
   ];
 
   return (
@@ -214,6 +274,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
         rows={rows}
         rowKey={(row) => String(row.id)}
         rowAttributes={(row) => ({ 'data-event': row.eventType })}
+        fit
         {...tableLoadState(trail, t('loadFailed'))}
         sorting={{
           mode: 'server',

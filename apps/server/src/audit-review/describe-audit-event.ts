@@ -1,0 +1,331 @@
+import type { AuditChange } from '@cdms/contract';
+import {
+  type FormLayout,
+  getFormLayout,
+  getItemCodes,
+  type ItemDefinition,
+  parsePhotoReference,
+  parseTracing,
+  resolveVisit,
+  type StudyDefinition,
+  tracingAreaPercent,
+} from '@cdms/study';
+import type { Text } from '../subjects/subject-export.ts';
+
+/**
+ * An audit record in words, for the inspector who reads the trail (issue 43 item 7): where it happened
+ * (visit, form and item by their labels in the study definition), what it is about, and what changed
+ * — values as the form shows them: a coded answer's label and not its code, a photo as "photo" and
+ * not its id and hash, a tracing by its area and not its JSON. The stored record stays available as
+ * is (the row's `target`, `before`, `after`); this only reads it. Labels come from the definition the
+ * caller passes, so no study's keys are written here; a key the definition no longer has is shown as
+ * stored, and a record kind this file does not know is described by its plain fields.
+ */
+
+/** The columns of an audit record this needs (the page's query selects them). */
+export interface AuditRecordToDescribe {
+  event_type: string;
+  entity_type: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  visit_key: string | null;
+  form_key: string | null;
+  item_key: string | null;
+}
+
+export interface AuditDescription {
+  visitLabel: Text | null;
+  formLabel: Text | null;
+  itemLabel: Text | null;
+  about: Text | null;
+  changes: AuditChange[];
+}
+
+const same = (text: string): Text => ({ ko: text, en: text });
+const TEXT_MAX = 200;
+const cut = (text: string) => (text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text);
+
+/** What a record is about when no item or form says it; the subject has its own column. */
+const entityWords: Record<string, Text> = {
+  query: { ko: '쿼리', en: 'Query' },
+  hold: { ko: '프리징/잠금', en: 'Freeze or lock' },
+  sdv: { ko: 'SDV', en: 'SDV' },
+  signature: { ko: '전자서명', en: 'Signature' },
+  form_photo: { ko: '사진', en: 'Photo' },
+  image: { ko: '이미지', en: 'Image' },
+  attachment: { ko: '첨부파일', en: 'Attachment' },
+  comment: { ko: '코멘트', en: 'Comment' },
+  notice: { ko: '공지', en: 'Notice' },
+  guideline: { ko: '가이드라인', en: 'Guideline' },
+  user: { ko: '사용자', en: 'User' },
+  site: { ko: '기관', en: 'Site' },
+  membership: { ko: '권한', en: 'Membership' },
+  study: { ko: '임상시험', en: 'Study' },
+  study_definition: { ko: '임상시험 정의', en: 'Study definition' },
+  session: { ko: '로그인 세션', en: 'Session' },
+  lab_range: { ko: '정상 범위', en: 'Normal range' },
+  training_module: { ko: '교육', en: 'Training module' },
+  data_export: { ko: '데이터 내보내기', en: 'Data export' },
+  randomization: { ko: '무작위 배정', en: 'Randomization' },
+  task_notice: { ko: '업무 알림', en: 'Task notice' },
+  visit: { ko: '방문', en: 'Visit' },
+};
+
+/** Field names of records other than item changes, as a reader names them. */
+const fieldWords: Record<string, Text> = {
+  status: { ko: '상태', en: 'Status' },
+  state: { ko: '상태', en: 'State' },
+  kind: { ko: '종류', en: 'Kind' },
+  level: { ko: '범위', en: 'Level' },
+  meaning: { ko: '서명의 의미', en: 'Meaning' },
+  printedName: { ko: '서명자', en: 'Signed by' },
+  role: { ko: '역할', en: 'Role' },
+  roles: { ko: '역할', en: 'Roles' },
+  name: { ko: '이름', en: 'Name' },
+  email: { ko: '이메일', en: 'E-mail' },
+  text: { ko: '내용', en: 'Text' },
+  message: { ko: '내용', en: 'Message' },
+  title: { ko: '제목', en: 'Title' },
+  format: { ko: '형식', en: 'Format' },
+  rowCount: { ko: '행 수', en: 'Rows' },
+  fileName: { ko: '파일 이름', en: 'File name' },
+  contentType: { ko: '파일 형식', en: 'File type' },
+  sourceType: { ko: '원본 형식', en: 'Source format' },
+  width: { ko: '너비', en: 'Width' },
+  height: { ko: '높이', en: 'Height' },
+  code: { ko: '코드', en: 'Code' },
+  version: { ko: '버전', en: 'Version' },
+  arm: { ko: '배정군', en: 'Arm' },
+  randomizationNumber: { ko: '무작위 배정 번호', en: 'Randomization number' },
+  screeningNumber: { ko: '스크리닝 번호', en: 'Screening number' },
+  siteCode: { ko: '기관', en: 'Site' },
+  initials: { ko: '이니셜', en: 'Initials' },
+  consentDate: { ko: '동의일', en: 'Consent date' },
+  registeredAt: { ko: '등록 일시', en: 'Registered at' },
+  assignee: { ko: '담당', en: 'Assigned to' },
+  value: { ko: '값', en: 'Value' },
+  dimensions: { ko: '크기', en: 'Dimensions' },
+  content: { ko: '내용', en: 'Content' },
+  channels: { ko: '발송 방법', en: 'Channels' },
+  messages: { ko: '메시지 수', en: 'Messages' },
+  recipients: { ko: '받는 사람 수', en: 'Recipients' },
+  alarmType: { ko: '알림 종류', en: 'Alarm type' },
+  periodStart: { ko: '기간 시작', en: 'Period start' },
+  periodEnd: { ko: '기간 끝', en: 'Period end' },
+  guideType: { ko: '가이드라인 종류', en: 'Guideline type' },
+  sms: { ko: '문자', en: 'SMS' },
+  reason: { ko: '사유', en: 'Reason' },
+  comment: { ko: '코멘트', en: 'Comment' },
+  answer: { ko: '답변', en: 'Answer' },
+  filter: { ko: '조건', en: 'Filter' },
+  locale: { ko: '언어', en: 'Language' },
+  isAdmin: { ko: '관리자', en: 'Administrator' },
+  active: { ko: '사용', en: 'Active' },
+  target: { ko: '목표', en: 'Target' },
+  enrollmentTarget: { ko: '등록 목표', en: 'Enrollment target' },
+};
+
+/** Stored words that have a reader's word (states, kinds, levels). */
+const valueWords: Record<string, Text> = {
+  locked: { ko: '잠금', en: 'Locked' },
+  frozen: { ko: '프리징', en: 'Frozen' },
+  form: { ko: '양식', en: 'Form' },
+  subject: { ko: '대상자', en: 'Subject' },
+  site: { ko: '기관', en: 'Site' },
+  study: { ko: '임상시험', en: 'Study' },
+  open: { ko: '열림', en: 'Open' },
+  answered: { ko: '답변됨', en: 'Answered' },
+  closed: { ko: '종료', en: 'Closed' },
+  cancelled: { ko: '취소', en: 'Cancelled' },
+  camera: { ko: '카메라', en: 'Camera' },
+  upload: { ko: '파일', en: 'File' },
+  verified: { ko: '확인됨', en: 'Verified' },
+  unverified: { ko: '미확인', en: 'Not verified' },
+  manual: { ko: '수동', en: 'Manual' },
+  draft: { ko: '초안', en: 'Draft' },
+  published: { ko: '게시', en: 'Published' },
+  retired: { ko: '폐기', en: 'Retired' },
+  email: { ko: '이메일', en: 'E-mail' },
+  sms: { ko: '문자', en: 'SMS' },
+  screening: { ko: '스크리닝', en: 'Screening' },
+  system: { ko: '시스템', en: 'System' },
+};
+
+/** A stored instant (ISO, UTC) as the app shows times: UTC+9, `YYYY-MM-DD HH:mm`. */
+function koreaTime(iso: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(iso)) return null;
+  const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)}`;
+}
+
+/**
+ * Fields a reader has no use for on the page: where the record is (its own columns), hashes, tokens
+ * and internal ids. They stay in the stored record behind the details toggle.
+ */
+function isHiddenField(key: string): boolean {
+  return (
+    ['visitKey', 'formKey', 'itemKey', 'itemPath', 'uploadedSize', 'size', 'signedAt'].includes(key) ||
+    /(hash|sha256|token|secret|password|id|ids)$/i.test(key)
+  );
+}
+
+const yes: Text = { ko: '예', en: 'Yes' };
+const no: Text = { ko: '아니오', en: 'No' };
+
+/** A plain stored value in words, or null when it is empty or not plain (an object stays in the raw record). */
+function plainValue(value: unknown): Text | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'boolean') return value ? yes : no;
+  if (typeof value === 'number') return same(String(value));
+  if (typeof value === 'string') return valueWords[value] ?? same(koreaTime(value) ?? cut(value));
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    // A localized text as stored ({ ko, en }): the reader's language, not its JSON.
+    const { ko, en } = value as Record<string, unknown>;
+    if (typeof ko === 'string' && typeof en === 'string') return { ko: cut(ko), en: cut(en) };
+    return null;
+  }
+  if (Array.isArray(value) && value.every((entry) => ['string', 'number'].includes(typeof entry))) {
+    const words = value.map((entry) => plainValue(entry) ?? same(''));
+    return { ko: cut(words.map((w) => w.ko).join(', ')), en: cut(words.map((w) => w.en).join(', ')) };
+  }
+  return null;
+}
+
+/** Where an item sits in the form's layout: a plain item, a repeating group, or a column of one. */
+interface ItemPlace {
+  item?: ItemDefinition;
+  groupLabel?: Text;
+}
+
+function itemPlace(layout: FormLayout | undefined, key: string | null): ItemPlace | undefined {
+  if (!layout || !key) return undefined;
+  const direct = layout.items.get(key)?.item;
+  if (direct) return { item: direct };
+  const group = layout.groups.get(key);
+  if (group) return { groupLabel: group.label };
+  // A query's path: `group[row].column`, or with its `visit.form.` prefix.
+  const column = /([A-Za-z][A-Za-z0-9]*)$/.exec(key)?.[1];
+  const item = column ? layout.items.get(column)?.item : undefined;
+  return item ? { item } : undefined;
+}
+
+/** An item's value as the form shows it. */
+export function itemValueText(
+  definition: StudyDefinition | undefined,
+  place: ItemPlace | undefined,
+  value: unknown,
+): Text | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (Array.isArray(value) && value.length === 0) return null;
+  const item = place?.item;
+  if (place?.groupLabel && Array.isArray(value))
+    return { ko: `${value.length}행`, en: `${value.length} ${value.length === 1 ? 'row' : 'rows'}` };
+  if (item && definition) {
+    const codes = getItemCodes(definition, item);
+    const labelOf = (code: unknown) =>
+      codes.find((candidate) => candidate.code === String(code))?.label ?? same(String(code));
+    if ((item.type === 'singleChoice' || item.type === 'yesNo') && codes.length > 0) return labelOf(value);
+    if (item.type === 'multipleChoice' && Array.isArray(value)) {
+      const labels = value.map(labelOf);
+      return { ko: labels.map((l) => l.ko).join(', '), en: labels.map((l) => l.en).join(', ') };
+    }
+    if (item.type === 'checkbox')
+      return value === true ? { ko: '체크함', en: 'Checked' } : { ko: '체크 안 함', en: 'Not checked' };
+    if ((item.type === 'integer' || item.type === 'decimal') && item.unit && typeof value === 'number')
+      return same(`${value} ${item.unit}`);
+  }
+  // A photo or a tracing is recognised by its value too, so an item the definition no longer has
+  // still shows no hash or JSON.
+  if (item?.type === 'photo' || parsePhotoReference(value)) return { ko: '사진', en: 'Photo' };
+  if (item?.type === 'tracing' || (typeof value === 'string' && value.startsWith('{"version"'))) {
+    const tracing = parseTracing(value);
+    const area = tracing ? tracingAreaPercent(tracing) : null;
+    return area === null
+      ? { ko: '윤곽 그림', en: 'Tracing' }
+      : { ko: `윤곽 그림 (면적 ${area.toFixed(1)}%)`, en: `Tracing (area ${area.toFixed(1)}%)` };
+  }
+  if (Array.isArray(value) && value.some((entry) => typeof entry === 'object'))
+    return { ko: `${value.length}행`, en: `${value.length} ${value.length === 1 ? 'row' : 'rows'}` };
+  return plainValue(value);
+}
+
+/** The stored before/after of an item change ({ value }), or the object itself otherwise. */
+function storedValue(record: unknown): unknown {
+  return record !== null && typeof record === 'object' && 'value' in record
+    ? (record as { value: unknown }).value
+    : record;
+}
+
+/**
+ * The plain fields of two stored objects, one line each (a field only in `after` reads as its value).
+ * A `value` field is the item's value (SDV records carry it), shown as the form shows it.
+ */
+function fieldChanges(
+  before: unknown,
+  after: unknown,
+  itemValue: (value: unknown) => Text | null,
+): AuditChange[] {
+  const asObject = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? { ...(value as Record<string, unknown>) }
+      : {};
+  const old = asObject(before);
+  const next = asObject(after);
+  // A photo's width and height read as one size ("800×600").
+  for (const fields of [old, next]) {
+    if (typeof fields.width === 'number' && typeof fields.height === 'number') {
+      fields.dimensions = `${fields.width}×${fields.height}`;
+      delete fields.width;
+      delete fields.height;
+    }
+  }
+  const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((key) => !isHiddenField(key));
+  const changes: AuditChange[] = [];
+  for (const key of keys) {
+    const show = key === 'value' ? itemValue : plainValue;
+    const was = show(old[key]);
+    const now = show(next[key]);
+    if (was === null && now === null) continue;
+    changes.push({ field: fieldWords[key] ?? same(key), before: was, after: now });
+  }
+  return changes;
+}
+
+/** Describes one record with the study definition (undefined: none published; keys are shown as stored). */
+export function describeAuditEvent(
+  record: AuditRecordToDescribe,
+  definition: StudyDefinition | undefined,
+): AuditDescription {
+  const visitKey = record.visit_key || null;
+  const formKey = record.form_key || null;
+  const itemKey = record.item_key || null;
+  const layout = definition && visitKey && formKey ? getFormLayout(definition, visitKey, formKey) : undefined;
+  const place = itemPlace(layout, itemKey);
+  const visitLabel = visitKey
+    ? ((definition && resolveVisit(definition, visitKey)?.label) ?? same(visitKey))
+    : null;
+  const formLabel = formKey
+    ? (definition?.forms.find((form) => form.key === formKey)?.label ?? same(formKey))
+    : null;
+  const itemLabel = itemKey ? (place?.item?.label ?? place?.groupLabel ?? same(itemKey)) : null;
+  const about =
+    record.entity_type === 'item' || record.entity_type === 'form' || record.entity_type === 'subject'
+      ? null
+      : (entityWords[record.entity_type] ?? same(record.entity_type));
+
+  let changes: AuditChange[];
+  if (record.event_type === 'data.item_changed') {
+    // An item's value before and after, as the form shows it; the item is named in its own column.
+    const before = storedValue(record.before);
+    const after = storedValue(record.after);
+    let afterText = itemValueText(definition, place, after);
+    // One photo replaced by another reads "photo → photo" otherwise.
+    if (parsePhotoReference(before) && parsePhotoReference(after) && before !== after)
+      afterText = { ko: '새 사진', en: 'New photo' };
+    changes = [{ field: null, before: itemValueText(definition, place, before), after: afterText }];
+  } else {
+    changes = fieldChanges(record.before, record.after, (value) => itemValueText(definition, place, value));
+  }
+  return { visitLabel, formLabel, itemLabel, about, changes };
+}
