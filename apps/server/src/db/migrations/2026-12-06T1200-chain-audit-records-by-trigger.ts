@@ -42,8 +42,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       perform set_config('cdms.audit_hashed_fields', '', true);
       perform set_config('cdms.audit_hashed_role', '', true);
 
+      -- By its key, not a scan: the head is updated once a record, and a scan would read every
+      -- dead version of the row that autovacuum has not yet removed.
       select last_id, last_hash, xmin = pg_current_xact_id()::xid as moved_by_us
-        into head from audit_chain_head for update;
+        into head from audit_chain_head where singleton for update;
       new.id := head.last_id + 1;
       new.previous_hash := head.last_hash;
       if head.moved_by_us then
@@ -58,7 +60,7 @@ export async function up(db: Kysely<any>): Promise<void> {
           || to_json(to_char(new.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text || ','
           || hashed_fields || ',' || to_json(new.previous_hash)::text || hashed_role || ']',
         'UTF8')), 'hex');
-      update audit_chain_head set last_id = new.id, last_hash = new.hash;
+      update audit_chain_head set last_id = new.id, last_hash = new.hash where singleton;
       return new;
     end;
     $$`.execute(db);
@@ -91,10 +93,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // A SECURITY DEFINER function must not resolve names through a search path its caller controls:
   // a temporary table called audit_chain_head (pg_temp comes first unless named) would otherwise
   // give it a head of the caller's choosing. Pinned to the schema the tables are in, pg_temp last.
+  // The trigger runs inside it with that path (the server's role has no other way to insert); a
+  // path of its own would cost a settings change per record for nothing.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const schema = sql.id(rows[0]?.schema ?? 'public');
   await sql`alter function append_audit_records(jsonb) set search_path = ${schema}, pg_temp`.execute(db);
-  await sql`alter function audit_events_chain_record() set search_path = ${schema}, pg_temp`.execute(db);
   // Functions are executable by every role unless said otherwise; the owner grants it to the
   // server's role (grant-app-role.ts).
   await sql`revoke all on function append_audit_records(jsonb) from public`.execute(db);
