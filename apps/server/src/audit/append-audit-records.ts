@@ -13,10 +13,12 @@ export type PendingAuditRecord = ChainlessFields;
  * right behind it, so the head row's lock is held only for this statement and the commit — not
  * while the transaction does its work, and not while this server's event loop gets round to a reply.
  *
- * One statement, `append_audit_records` (migration 2026-11-30T1500): under the head's lock, each
- * record gets the next id, the time of appending and the previous record's hash, and its hash over
- * the text `auditHashText` describes, whose record-dependent part (`auditHashParts`) is prepared
- * here, outside the lock. The records keep the order they were recorded in, and all of them share
+ * One statement, `append_audit_records` (an owner's SECURITY DEFINER function, migrations
+ * 2026-11-30T1500 and 2026-12-06T1200): it inserts each record's content, and the table's trigger
+ * gives it, under the head's lock, the next id, the time of appending, the previous record's hash
+ * and its hash over the text `auditHashText` describes, whose record-dependent part
+ * (`auditHashParts`) is prepared here, outside the lock. Nothing sent here can set an id, a time or
+ * a hash: the trigger refuses a record that brings one. The records keep the order they were recorded in, and all of them share
  * one `occurred_at`, the database's clock after the lock is held: so times never go backwards along
  * the chain, whichever server process appends. The checkpoints and `verifyAuditChain` depend on
  * ids and hashes only.

@@ -8,6 +8,7 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import type { Database } from '../db/schema.ts';
 import { systemActor } from './audit-events.ts';
 import { recordAudit } from './audit-log.ts';
+import { signAuditCheckpoint } from './sign-audit-checkpoint.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 import { verifyAuditCheckpoints } from './verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from './write-audit-checkpoint.ts';
@@ -51,13 +52,47 @@ describeWithDatabase('audit checkpoints', (database) => {
       fileFound: true,
       checked: 2,
       findings: [],
+      missing: null,
     });
+    // The database counted them: how many, and the last one's signature.
+    const counted = await db.selectFrom('audit_checkpoint_head').selectAll().executeTakeFirstOrThrow();
+    expect(counted).toMatchObject({ written: 2, last_audit_event_id: 10 });
   });
 
-  it('says when there is no checkpoint file to check against', async () => {
-    expect(
-      await verifyAuditCheckpoints(database().db, { key, file: path.join(directory, 'none.jsonl') }),
-    ).toEqual({ ok: true, fileFound: false, checked: 0, findings: [] });
+  it('fails when the checkpoint file is missing, empty or cut short (issue 43)', async () => {
+    const db = database().db;
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    const lastId = 10;
+    const missing = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    expect(await verifyAuditCheckpoints(db, { key, file: missing })).toEqual({
+      ok: false,
+      fileFound: false,
+      checked: 0,
+      findings: [],
+      missing: { recorded: 2, inFile: 0, lastFound: false, lastAuditEventId: lastId },
+    });
+    const empty = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    fs.writeFileSync(empty, '');
+    expect(await verifyAuditCheckpoints(db, { key, file: empty })).toMatchObject({
+      ok: false,
+      fileFound: true,
+      missing: { recorded: 2, inFile: 0, lastFound: false },
+    });
+    // The last line gone: the file ends at the first checkpoint.
+    const cut = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    fs.writeFileSync(cut, `${lines[0]}\n`);
+    expect(await verifyAuditCheckpoints(db, { key, file: cut })).toMatchObject({
+      ok: false,
+      findings: [],
+      missing: { recorded: 2, inFile: 1, lastFound: false },
+    });
+    // The first line gone, the last kept: fewer than were counted.
+    const headless = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    fs.writeFileSync(headless, `${lines[1]}\n`);
+    expect(await verifyAuditCheckpoints(db, { key, file: headless })).toMatchObject({
+      ok: false,
+      missing: { recorded: 2, inFile: 1, lastFound: true },
+    });
   });
 
   it('reports a forged or edited checkpoint line, and every line under another key', async () => {
@@ -91,7 +126,45 @@ describeWithDatabase('audit checkpoints', (database) => {
         { line: 1, problem: 'hash_differs', auditEventId: 5 },
         { line: 2, problem: 'hash_differs', auditEventId: 10 },
       ],
+      missing: null,
     });
+  });
+});
+
+describeWithDatabase('audit checkpoints without a file', (database) => {
+  it('passes a missing file only while the database counted no checkpoint', async () => {
+    const db = database().db;
+    const file = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    await writeRecords(db, 2);
+    expect(await verifyAuditCheckpoints(db, { key, file })).toEqual({
+      ok: true,
+      fileFound: false,
+      checked: 0,
+      findings: [],
+      missing: null,
+    });
+  });
+
+  it('accepts a line the database did not count yet (a crash between the file and the count)', async () => {
+    const db = database().db;
+    const file = path.join(directory, `${crypto.randomUUID()}.jsonl`);
+    const counted = await writeAuditCheckpoint(db, { key, file });
+    // A second line signed and written, its count never made: as if the process died in between.
+    const uncounted = signAuditCheckpoint(
+      { auditEventId: 2, hash: counted?.hash ?? '', recordCount: 2, createdAt: new Date().toISOString() },
+      key,
+    );
+    fs.appendFileSync(file, `${JSON.stringify(uncounted)}\n`);
+    expect(await verifyAuditCheckpoints(db, { key, file })).toMatchObject({ ok: true, missing: null });
+  });
+
+  it('cannot be moved backwards or emptied, whoever asks', async () => {
+    const db = database().db;
+    await expect(sql`update audit_checkpoint_head set written = 0`.execute(db)).rejects.toThrow(
+      /only counts up/,
+    );
+    await expect(sql`delete from audit_checkpoint_head`.execute(db)).rejects.toThrow(/only counts up/);
+    await expect(sql`truncate audit_checkpoint_head`.execute(db)).rejects.toThrow(/only counts up/);
   });
 });
 

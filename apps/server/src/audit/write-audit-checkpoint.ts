@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { type AuditCheckpoint, signAuditCheckpoint } from './sign-audit-checkpoint.ts';
@@ -20,6 +20,11 @@ export interface CheckpointTarget {
  * The line is written with a single write to a file opened for appending, so processes that share
  * the file never interleave inside a line; fsync before returning, so a checkpoint reported as
  * written survives a crash.
+ *
+ * Then the database counts it (`record_audit_checkpoint`, migration 2026-12-06T1210: how many were
+ * written, the last one's HMAC), so `audit verify` fails when the file is missing, emptied or cut
+ * short. The file first: a crash in between leaves the file one line ahead of the count, which
+ * verify accepts (the line is signed), never behind it, which it reports.
  */
 export async function writeAuditCheckpoint(
   db: Kysely<Database>,
@@ -64,5 +69,6 @@ export async function writeAuditCheckpoint(
   } finally {
     await file.close();
   }
+  await sql`select record_audit_checkpoint(${checkpoint.hmac}, ${checkpoint.auditEventId})`.execute(db);
   return checkpoint;
 }

@@ -133,7 +133,37 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     expect(verified.stderr).toContain('Checkpoints DISAGREE: 1 problems in 1 checkpoints');
     expect(verified.stderr).toContain('line 1 (record 4): hash_differs');
     expect(verified.status).toBe(1);
-    // Two CLI processes and two database opens: well over the default 30 s on a busy machine.
+
+    // Issue 43: the file that gives the rewrite away is deleted too. The database counted it.
+    fs.rmSync(checkpointFile);
+    const withoutFile = cdms(['audit', 'verify'], undefined, env);
+    expect(withoutFile.stdout).toContain('Audit trail intact: 4 records');
+    expect(withoutFile.stderr).toContain(
+      `Checkpoints MISSING: the database counted 1 checkpoints written to ${checkpointFile}, but there is no file.`,
+    );
+    expect(withoutFile.status).toBe(1);
+    // Three CLI processes and two database opens: well over the default 30 s on a busy machine.
+  }, 180_000);
+
+  it('verifies without migrating: a database of an older version is reported, not changed', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-cli-unmigrated-'));
+    try {
+      const nothing = cdms(['audit', 'verify'], undefined, { DATA_DIR: empty });
+      expect(nothing.stderr).toContain('There is no database in DATA_DIR');
+      expect(nothing.status).toBe(1);
+      const database = await openPGlite(empty);
+      await database.close();
+      const unmigrated = cdms(['audit', 'verify'], undefined, { DATA_DIR: empty });
+      expect(unmigrated.stderr).toContain('has not been migrated to this version of CDMS');
+      expect(unmigrated.status).toBe(1);
+      const reopened = await openPGlite(empty);
+      const { rows } = await sql<{ tables: number }>`
+        select count(*)::int as tables from pg_tables where schemaname = 'public'`.execute(reopened.db);
+      await reopened.close();
+      expect(rows[0]?.tables).toBe(0);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('exports a study as ODM into a file and audits the export (export-odm)', async () => {

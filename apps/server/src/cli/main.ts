@@ -1,15 +1,23 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { createUserRequestSchema, passwordIssues } from '@cdms/contract';
+import { sql } from 'kysely';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { type AuditChainBreak, verifyAuditChain } from '../audit/verify-audit-chain.ts';
-import { type AuditCheckpointFinding, verifyAuditCheckpoints } from '../audit/verify-audit-checkpoints.ts';
+import {
+  type AuditCheckpointFinding,
+  type MissingAuditCheckpoints,
+  verifyAuditCheckpoints,
+} from '../audit/verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { openDatabase } from '../db/open-database.ts';
+import { inTransaction } from '../db/in-transaction.ts';
+import { openDatabase, openDatabaseAsIs } from '../db/open-database.ts';
 import {
   exportTablesToFile,
   TABLES_FORMATS,
@@ -30,6 +38,7 @@ import { seedDemoData } from '../seed/demo-seed.ts';
  *
  *   create-admin --email E --name N [--password-stdin]   a system administrator for a first start
  *   audit verify                                          check the hash chain and the signed checkpoints
+ *                                                         (read-only, as DATABASE_URL's role; never migrates)
  *   audit checkpoint                                      sign the chain's head into AUDIT_CHECKPOINT_FILE
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  *   rebuild-read-model                                    recompute every subject's read-model rows
@@ -142,8 +151,40 @@ function describeFinding(finding: AuditCheckpointFinding): string {
   return `  line ${finding.line}${record}: ${finding.problem}: ${findingDescriptions[finding.problem]}`;
 }
 
+function describeMissing(missing: MissingAuditCheckpoints, file: string, fileFound: boolean): string {
+  const last = `the last one anchoring record ${missing.lastAuditEventId}`;
+  const found = !fileFound
+    ? 'there is no file'
+    : missing.lastFound
+      ? `the file holds only ${missing.inFile} up to ${last}`
+      : `the file holds ${missing.inFile} and not ${last}`;
+  return `Checkpoints MISSING: the database counted ${missing.recorded} checkpoints written to ${file}, but ${found}. The file was deleted, emptied, cut short or replaced by an older copy: restore it from where it is kept, and treat the audit trail as unverified until it agrees.`;
+}
+
+/**
+ * Read-only from start to end: opened as DATABASE_URL's role without migrating (an auditor needs
+ * no owner credentials), and every read in one READ ONLY, REPEATABLE READ transaction, so the
+ * chain and the checkpoints are checked against the same moment and nothing can be written.
+ */
 async function auditVerify(database: DatabaseHandle, config: Config): Promise<number> {
-  const result = await verifyAuditChain(database.db);
+  return inTransaction(database.db, (trx) => verifyInSnapshot(trx, config), {
+    isolationLevel: 'repeatable read',
+    accessMode: 'read only',
+  });
+}
+
+async function verifyInSnapshot(db: DatabaseHandle['db'], config: Config): Promise<number> {
+  const { rows } = await sql<{ ready: boolean }>`
+    select to_regclass('audit_events') is not null and to_regclass('audit_checkpoint_head') is not null as ready`.execute(
+    db,
+  );
+  if (!rows[0]?.ready) {
+    console.error(
+      'This database has not been migrated to this version of CDMS (no audit_checkpoint_head table). audit verify never migrates: start the server of this version once (it migrates with DATABASE_OWNER_URL), then verify again.',
+    );
+    return 1;
+  }
+  const result = await verifyAuditChain(db);
   if (result.ok) {
     console.log(`Audit trail intact: ${result.count} records, every hash and link checks out.`);
   } else {
@@ -159,19 +200,22 @@ async function auditVerify(database: DatabaseHandle, config: Config): Promise<nu
     );
     return result.ok ? 0 : 1;
   }
-  const checkpoints = await verifyAuditCheckpoints(database.db, { key, file });
-  if (!checkpoints.fileFound) {
-    console.log(`Checkpoints NOT checked: there is no checkpoint file at ${file} yet.`);
-  } else if (checkpoints.ok) {
+  const checkpoints = await verifyAuditCheckpoints(db, { key, file });
+  if (!checkpoints.fileFound && !checkpoints.missing) {
+    console.log(
+      `Checkpoints NOT checked: there is no checkpoint file at ${file}, and the database counted none written.`,
+    );
+  } else if (checkpoints.findings.length === 0 && !checkpoints.missing) {
     console.log(
       `Checkpoints agree: ${checkpoints.checked} signed checkpoints in ${file} match the database.`,
     );
-  } else {
+  } else if (checkpoints.findings.length > 0) {
     console.error(
       `Checkpoints DISAGREE: ${checkpoints.findings.length} problems in ${checkpoints.checked} checkpoints of ${file}.`,
     );
     for (const finding of checkpoints.findings) console.error(describeFinding(finding));
   }
+  if (checkpoints.missing) console.error(describeMissing(checkpoints.missing, file, checkpoints.fileFound));
   return result.ok && checkpoints.ok ? 0 : 1;
 }
 
@@ -377,7 +421,12 @@ async function main(args: string[]): Promise<number> {
     console.error(usage);
     return 2;
   }
-  const database = await openDatabase(config);
+  const readOnly = command === 'audit' && subcommand === 'verify';
+  if (readOnly && !config.databaseUrl && !fs.existsSync(path.join(config.dataDir, 'pgdata'))) {
+    console.error(`There is no database in DATA_DIR (${config.dataDir}): nothing to verify.`);
+    return 1;
+  }
+  const database = readOnly ? await openDatabaseAsIs(config) : await openDatabase(config);
   try {
     return await run(database);
   } finally {

@@ -1,11 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { loadConfig } from '../config.ts';
 import type { DatabaseHandle } from './database.ts';
+import { inTransaction } from './in-transaction.ts';
 import { openDatabase } from './open-database.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -39,6 +43,8 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
       await client.end();
     }
   }
+
+  const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };
 
   function app() {
     if (!database) throw new Error('not open');
@@ -78,7 +84,6 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
       .returning('id')
       .executeTakeFirst();
     expect(study?.id).toEqual(expect.any(Number));
-    const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };
     await recordAudit(app(), actor, { type: 'site.created', entityType: 'site', entityId: 1 });
     await recordAudit(app(), actor, { type: 'site.updated', entityType: 'site', entityId: 1 });
     expect(await verifyAuditChain(app())).toMatchObject({ ok: true, count: 2 });
@@ -104,6 +109,73 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
     expect(await verifyAuditChain(app())).toMatchObject({ ok: true, count: 2 });
   });
 
+  it('supplies only the content of audit records: no id, time, place or head of its choosing (issue 43)', async () => {
+    const head = await app().selectFrom('audit_chain_head').selectAll().executeTakeFirstOrThrow();
+    const forged = {
+      id: head.last_id + 1,
+      occurred_at: new Date(Date.now() - 183 * 24 * 3600 * 1000),
+      event_type: 'user.updated',
+      actor_user_id: 1,
+      actor_label: 'Someone Else',
+      actor_role: null,
+      entity_type: 'user',
+      entity_id: '1',
+      study_id: null,
+      site_id: null,
+      subject_id: null,
+      before: null,
+      after: { name: 'back-dated' },
+      reason: null,
+      ip: '',
+      request_id: '',
+      previous_hash: head.last_hash,
+    };
+    const attempts = [
+      // The issue's forgery: a back-dated record hashed with the project's own function.
+      app()
+        .insertInto('audit_events')
+        .values({ ...forged, hash: auditRecordHash(forged) }),
+      sql`insert into audit_events (event_type, actor_label, entity_type) values ('x', 'x', 'x')`,
+      sql`update audit_chain_head set last_id = last_id + 1`,
+      sql`update audit_checkpoint_head set written = 0`,
+      sql`delete from audit_checkpoint_head`,
+      sql`alter table audit_events disable trigger audit_events_chain`,
+      sql`alter function append_audit_records(jsonb) security invoker`,
+    ];
+    for (const attempt of attempts) {
+      await expect(attempt.execute(app()), attempt.compile(app()).sql).rejects.toMatchObject({
+        code: '42501',
+      });
+    }
+    // A temporary table shadowing the head (pg_temp comes first in a search path) does not fool
+    // the owner's function, whose search path is pinned.
+    await inTransaction(app(), async (trx) => {
+      await sql`create temporary table audit_chain_head (singleton boolean, last_id bigint, last_hash text) on commit drop`.execute(
+        trx,
+      );
+      await sql`insert into audit_chain_head values (true, 1000, ${'f'.repeat(64)})`.execute(trx);
+      await recordAudit(trx, actor, { type: 'site.updated', entityType: 'site', entityId: 3 });
+    });
+    expect(await verifyAuditChain(app())).toMatchObject({ ok: true, count: 3 });
+  });
+
+  it('verifies the audit trail read-only as the server role, without the owner (audit verify)', () => {
+    const result = spawnSync(process.execPath, ['apps/server/src/cli/main.ts', 'audit', 'verify'], {
+      cwd: path.resolve(import.meta.dirname, '../../../..'),
+      env: {
+        ...process.env,
+        DATABASE_URL: urlAs(appRole),
+        DATABASE_OWNER_URL: '',
+        AUDIT_CHECKPOINT_KEY: '',
+      },
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Audit trail intact: 3 records');
+    expect(result.status).toBe(0);
+  }, 120_000);
+
   it('starts again, two processes at once, without trouble (migrations done, grants repeated)', async () => {
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -112,7 +184,7 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
     });
     const [first, second] = await Promise.all([openDatabase(config), openDatabase(config)]);
     try {
-      await expect(first.db.selectFrom('audit_events').select('id').execute()).resolves.toHaveLength(2);
+      await expect(first.db.selectFrom('audit_events').select('id').execute()).resolves.toHaveLength(3);
       await expect(sql`truncate audit_events`.execute(second.db)).rejects.toMatchObject({ code: '42501' });
     } finally {
       await first.close();

@@ -6,8 +6,11 @@ import type { Database } from './schema.ts';
  * Gives the server's own database role (DATABASE_URL) what it needs and nothing more, run by the
  * owner role (DATABASE_OWNER_URL) after every migration so tables added later are covered too:
  * - ordinary tables: read and write rows (no TRUNCATE, no TRIGGER, no REFERENCES);
- * - audit_events: SELECT and INSERT only — no UPDATE, DELETE or TRUNCATE;
- * - audit_chain_head: SELECT and UPDATE (every audit write moves the head under a row lock);
+ * - audit_events, audit_chain_head, audit_checkpoint_head: SELECT only. Records are appended
+ *   through `append_audit_records` and checkpoints counted through `record_audit_checkpoint`, both
+ *   SECURITY DEFINER functions of the owner (EXECUTE granted here), whose trigger gives each record
+ *   its id, time and hashes: the role supplies a record's content, never its place or time
+ *   (migrations 2026-12-06T1200, 2026-12-06T1210);
  * - Kysely's migration bookkeeping: nothing.
  * Not owning the tables, the role can neither ALTER them nor disable their triggers, so the
  * append-only guard holds against the credentials the server carries.
@@ -28,10 +31,9 @@ export async function grantAppRole(
     sql`revoke all on all tables in schema ${schema} from ${role}`,
     sql`grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
     sql`grant usage, select on all sequences in schema ${schema} to ${role}`,
-    sql`revoke all on ${table('audit_events')} from ${role}`,
-    sql`grant select, insert on ${table('audit_events')} to ${role}`,
-    sql`revoke all on ${table('audit_chain_head')} from ${role}`,
-    sql`grant select, update on ${table('audit_chain_head')} to ${role}`,
+    sql`revoke all on ${table('audit_events')}, ${table('audit_chain_head')}, ${table('audit_checkpoint_head')} from ${role}`,
+    sql`grant select on ${table('audit_events')}, ${table('audit_chain_head')}, ${table('audit_checkpoint_head')} to ${role}`,
+    sql`grant execute on function ${table('append_audit_records')}(jsonb), ${table('record_audit_checkpoint')}(text, bigint) to ${role}`,
     sql`revoke all on ${table('kysely_migration')}, ${table('kysely_migration_lock')} from ${role}`,
   ];
   // One transaction: server processes already running as the role never see it between the revoke

@@ -21,6 +21,8 @@ const openTransactions = new WeakMap<Transaction<Database>, OpenTransaction>();
 export interface TransactionOptions {
   /** Default: the database's (READ COMMITTED). The checkpoint writer reads in REPEATABLE READ. */
   isolationLevel?: 'read committed' | 'repeatable read' | 'serializable';
+  /** 'read only': the database refuses every write in it (`audit verify`). Default: read write. */
+  accessMode?: 'read only' | 'read write';
 }
 
 /**
@@ -47,6 +49,7 @@ export async function inTransaction<T>(
 ): Promise<T> {
   let builder = db.transaction();
   if (options.isolationLevel) builder = builder.setIsolationLevel(options.isolationLevel);
+  if (options.accessMode) builder = builder.setAccessMode(options.accessMode);
   let open: OpenTransaction | undefined;
   let result: T;
   try {

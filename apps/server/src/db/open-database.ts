@@ -30,6 +30,18 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   }
 }
 
+/**
+ * Opens the configured database as it is, as the server's role (DATABASE_URL; DATABASE_OWNER_URL is
+ * never used): no migration, no read-model check, nothing written. For `audit verify`, which an
+ * auditor runs with the server's credentials or a read-only role's, and which must not change what
+ * it inspects. A database older than this version is reported by the caller, not migrated.
+ */
+export async function openDatabaseAsIs(config: Config): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openPostgres({ connectionString: config.databaseUrl, maxConnections: 1 })
+    : await openPGlite(config.dataDir);
+}
+
 async function openWithOwnerRole(
   databaseUrl: string,
   ownerUrl: string,

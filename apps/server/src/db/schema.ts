@@ -16,6 +16,7 @@ export interface Database {
   membership_sites: MembershipSitesTable;
   audit_events: AuditEventsTable;
   audit_chain_head: AuditChainHeadTable;
+  audit_checkpoint_head: AuditCheckpointHeadTable;
   login_failures: LoginFailuresTable;
   rate_limit_counters: RateLimitCountersTable;
   study_definitions: StudyDefinitionsTable;
@@ -167,6 +168,18 @@ export interface AuditChainHeadTable {
   singleton: boolean;
   last_id: number;
   last_hash: string;
+}
+
+/**
+ * How many signed checkpoints were written to AUDIT_CHECKPOINT_FILE, and the last one's HMAC and
+ * anchored record (migration 2026-12-06T1210): `audit verify` fails when the file has lost them.
+ * One row, moved only by `record_audit_checkpoint`, one checkpoint at a time.
+ */
+export interface AuditCheckpointHeadTable {
+  singleton: boolean;
+  written: number;
+  last_hmac: string | null;
+  last_audit_event_id: number | null;
 }
 
 /**
