@@ -357,7 +357,26 @@ test.describe('layout at 1000 and 1440px', () => {
         page,
         `/query/${STUDY_ID}`,
         (p) => p.locator('tbody tr'),
-        (width) => screenshot(page, testInfo, `query-list-${language}-${width}`),
+        async (width) => {
+          await screenshot(page, testInfo, `query-list-${language}-${width}`);
+          // Kind, state and assignee are in view without scrolling sideways (visit, form and item wrap).
+          const frame = await page.locator('section:has(> table)').boundingBox();
+          for (const [ko, en] of [
+            ['유형', 'Kind'],
+            ['상태', 'State'],
+            ['담당', 'Assignee'],
+          ] as const) {
+            const box = await page
+              .locator('thead th')
+              .filter({ hasText: language === 'ko' ? ko : en })
+              .first()
+              .boundingBox();
+            expect(
+              box && frame && box.x + box.width <= frame.x + frame.width + 1,
+              `${en} is in view at ${width}px`,
+            ).toBe(true);
+          }
+        },
       );
     }
   });
