@@ -27,10 +27,11 @@ export async function logInFromLanding(page: Page, email: string, password = DEM
   await dialog.getByLabel('비밀번호').press('Enter');
 }
 
-/** Logs in through the UI and waits for the account menu. */
+/** Logs in through the UI, which goes on to the task list, and waits for the header's account button there. */
 export async function logInAs(page: Page, account: { email: string; name: string }): Promise<void> {
   await logInFromLanding(page, account.email);
-  await expect(page.getByRole('button', { name: `${account.name} 님` })).toBeVisible();
+  await expect(page).toHaveURL(/\/task-list$/);
+  await expect(page.getByRole('banner').getByRole('button', { name: `${account.name} 님` })).toBeVisible();
 }
 
 /**

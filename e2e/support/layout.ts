@@ -81,3 +81,35 @@ export function layoutProblems(page: Page): Promise<string[]> {
     return problems;
   });
 }
+
+/**
+ * The tables that scroll sideways without a word of it, one line each (none: an empty list). A table
+ * wider than its frame must say how many columns lie beyond the frame's edges (the shared
+ * `ColumnsOutOfView` line, `p[data-columns-left]` / `p[data-columns-right]`, beside the frame): at 1000
+ * and 1440 px the lists' last columns and the overview's "All" column simply ended at the frame's edge,
+ * as if there were no more (issue 43 item 8).
+ */
+export function unmarkedHiddenColumns(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const scrolls = (element: Element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+    for (const table of document.querySelectorAll('table')) {
+      let frame = table.parentElement;
+      while (frame && frame !== document.body && !scrolls(frame)) frame = frame.parentElement;
+      if (!frame || frame === document.body) continue;
+      if (frame.getBoundingClientRect().width <= 1 || frame.scrollWidth <= frame.clientWidth + 1) continue;
+      const scope = frame.parentElement?.parentElement ?? document.body;
+      const hint = [...scope.querySelectorAll('p[data-columns-left], p[data-columns-right]')].find(
+        (element) => element.getBoundingClientRect().height > 0 && (element.textContent ?? '').trim() !== '',
+      );
+      if (!hint) {
+        const name = frame.getAttribute('aria-label') ?? table.querySelector('caption')?.textContent ?? '';
+        problems.push(
+          `a table scrolls sideways (${frame.scrollWidth} in ${frame.clientWidth} px) with no word of the ` +
+            `columns beyond its edge: "${name.trim().slice(0, 40)}"`,
+        );
+      }
+    }
+    return problems;
+  });
+}

@@ -29,10 +29,12 @@ async function openUserPopup(page: Page, account: DemoAccount) {
 test.describe('login and logout', () => {
   for (const account of demoAccounts) {
     test(`${account.role} (${account.email}) logs in, sees their name, and logs out`, async ({ page }) => {
+      // The login goes on to the task list (issue 43 item 8), not back to the start page.
       await logInAs(page, account);
       await expect(page.getByRole('button', { name: '로그인' })).toBeHidden();
 
-      // The start button still leads to the task list, now with the header.
+      // On the start page, signed in, the start button leads to the task list.
+      await page.goto('/');
       await page.getByRole('link', { name: '시작하기' }).click();
       await expect(page).toHaveURL(/\/task-list$/);
       const popup = await openUserPopup(page, account);
@@ -55,8 +57,15 @@ test.describe('login and logout', () => {
     });
   }
 
+  test('logging in from the start page goes on to the task list', async ({ page }) => {
+    await logInFromLanding(page, pi.email);
+    await expect(page).toHaveURL(/\/task-list$/);
+    await expect(page.getByTestId('study-card').first()).toBeVisible();
+  });
+
   test('logs out from the account menu of the landing page', async ({ page }) => {
     await logInAs(page, pi);
+    await page.goto('/');
     await page.getByRole('button', { name: `${pi.name} 님` }).click();
     await page.getByRole('menuitem', { name: '로그아웃' }).click();
     await expect(page.getByRole('button', { name: '로그인' })).toBeVisible();
@@ -64,6 +73,7 @@ test.describe('login and logout', () => {
 
   test('account settings open the account dialog from the landing page', async ({ page }) => {
     await logInAs(page, cra);
+    await page.goto('/');
     await page.getByRole('button', { name: `${cra.name} 님` }).click();
     await page.getByRole('menuitem', { name: '계정 설정' }).click();
     const dialog = page.getByRole('dialog', { name: '사용자 정보' });
@@ -117,8 +127,11 @@ test.describe('login and logout', () => {
 });
 
 test.describe('protected pages and the session', () => {
-  test('without a session the task list asks to log in, then comes back after login', async ({ page }) => {
-    await page.goto('/task-list');
+  test('without a session a protected page asks to log in, then comes back to it after login', async ({
+    page,
+  }) => {
+    // Not the task list, where every login now goes: the page that asked is where the user returns.
+    await page.goto('/notice/1');
     const prompt = page.getByRole('alertdialog', { name: '로그인 필요' });
     await expect(prompt).toContainText('로그인이 필요한 화면입니다.');
     await prompt.getByRole('button', { name: '로그인' }).click();
@@ -127,7 +140,7 @@ test.describe('protected pages and the session', () => {
     await login.getByLabel('이메일').fill(pi.email);
     await login.getByLabel('비밀번호').fill('cdms-demo-2026');
     await login.getByLabel('비밀번호').press('Enter');
-    await expect(page).toHaveURL(/\/task-list$/);
+    await expect(page).toHaveURL(/\/notice\/1$/);
     await expect(page.getByRole('banner').getByRole('button', { name: `${pi.name} 님` })).toBeVisible();
   });
 
@@ -292,6 +305,7 @@ test.describe('user popup', () => {
 test.describe('screenshots', () => {
   test('the landing page signed in, in Korean and English', async ({ page }, testInfo) => {
     await logInAs(page, pi);
+    await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await screenshot(page, testInfo, 'landing-logged-in-ko');
     await page.getByRole('button', { name: `${pi.name} 님` }).click();

@@ -3,7 +3,7 @@ import { tmPerforationStudy } from '../studies/tm-perforation/index.ts';
 import { evaluateSubject } from './evaluate-subject.ts';
 import { computeStatusMatrix } from './form-status.ts';
 import { getFormLayout } from './study-index.ts';
-import { resolveVisit, unscheduledRepeatKey, unscheduledVisitKey } from './visit-keys.ts';
+import { orderVisitKeys, resolveVisit, unscheduledRepeatKey, unscheduledVisitKey } from './visit-keys.ts';
 
 const study = tmPerforationStudy;
 
@@ -55,5 +55,28 @@ describe('visit keys', () => {
       'unscheduled-1',
       'unscheduled-2',
     ]);
+  });
+});
+
+describe('orderVisitKeys', () => {
+  const scheduled = study.visits.map((visit) => visit.key);
+  const unscheduled = { visitKey: 'unscheduled-1', repeatKey: 1, visitDate: '2026-03-10' };
+
+  it('keeps an unscheduled visit after V1 while V1 has no saved date (schedule position first)', () => {
+    const order = orderVisitKeys(study, { consentScreening: '2026-03-01' }, [unscheduled]);
+    expect(order.indexOf('unscheduled-1')).toBe(order.indexOf('v1') + 1);
+  });
+
+  it('puts an unscheduled visit after the last scheduled visit dated on or before it, then by date', () => {
+    const dates = { consentScreening: '2026-03-01', v1: '2026-03-02', v2: '2026-03-05', v3: '2026-03-20' };
+    const order = orderVisitKeys(study, dates, [
+      { visitKey: 'unscheduled-2', repeatKey: 2, visitDate: '2026-03-08' },
+      unscheduled,
+      { visitKey: 'unscheduled-3', repeatKey: 3, visitDate: '2026-03-25' },
+    ]);
+    const v2 = order.indexOf('v2');
+    expect(order.slice(v2, v2 + 4)).toEqual(['v2', 'unscheduled-2', 'unscheduled-1', 'v3']);
+    expect(order.indexOf('unscheduled-3')).toBe(order.indexOf('v3') + 1);
+    expect(order.filter((key) => !key.startsWith('unscheduled-'))).toEqual(scheduled);
   });
 });

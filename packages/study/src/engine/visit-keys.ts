@@ -53,26 +53,31 @@ export interface DatedUnscheduledVisit {
 }
 
 /**
- * The subject's visits in the order screens and the casebook show them: the scheduled visits in the
- * definition's order, each unscheduled visit after the last scheduled visit dated on or before it
- * (`visitDates`: the saved date of each scheduled visit that has one; undated visits keep the schedule's
- * order), unscheduled visits among themselves by date, then repeat key. A visit without any date (the
- * study-wide "all" column) is never passed, so it stays last.
+ * The subject's visits in the order screens and the casebook show them: by schedule position, then date.
+ * The scheduled visits keep the definition's order. Each unscheduled visit takes the position after the
+ * last scheduled visit dated on or before it (`visitDates`: the saved date of each scheduled visit that has
+ * one), but never a position before the first visit of the schedule proper: the consent step (group
+ * `consent`) records agreement, not a visit, and an unscheduled visit is only ever added to a subject who
+ * is in the schedule. Without that floor an unscheduled visit added while V1 had no saved date yet sorted
+ * before V1 (issue 43 item 8). Unscheduled visits sharing a position go by date, then repeat key. A visit
+ * without any date (the study-wide "all" column) is never passed, so it stays last.
  */
 export function orderVisitKeys(
   definition: StudyDefinition,
   visitDates: Readonly<Record<string, string>>,
   unscheduled: readonly DatedUnscheduledVisit[],
 ): string[] {
+  const firstScheduled = definition.visits.findIndex((visit) => visit.group !== 'consent');
+  const floor = Math.max(0, firstScheduled);
   const after = new Map<number, string[]>();
   const byDate = [...unscheduled].sort((a, b) =>
     a.visitDate < b.visitDate ? -1 : a.visitDate > b.visitDate ? 1 : a.repeatKey - b.repeatKey,
   );
   for (const visit of byDate) {
-    let slot = 0;
+    let slot = floor;
     definition.visits.forEach((candidate, index) => {
       const date = visitDates[candidate.key];
-      if (date !== undefined && date <= visit.visitDate) slot = index;
+      if (index > floor && date !== undefined && date <= visit.visitDate) slot = index;
     });
     after.set(slot, [...(after.get(slot) ?? []), visit.visitKey]);
   }

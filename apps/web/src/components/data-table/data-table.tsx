@@ -23,6 +23,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ColumnsOutOfView, useColumnsOutOfView } from '../columns-out-of-view.tsx';
 import listStyles from '../list-page.module.css';
 import { ListLoadError, nextSort, type SortOrder } from '../list-page.tsx';
 import { Pagination, pageCount, usePageParam } from '../pagination.tsx';
@@ -364,6 +365,8 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
     });
   }
 
+  const frameRef = useRef<HTMLElement>(null);
+  const outOfView = useColumnsOutOfView(frameRef);
   const visibleIds = visibleColumns.map((column) => column.id);
   const hasToolbar = summary !== undefined || actions !== undefined || hideable.length > 0;
 
@@ -390,6 +393,7 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
           </div>
         </div>
       ) : null}
+      {error && !rows ? null : <ColumnsOutOfView left={outOfView.left} right={outOfView.right} />}
       {error && !rows ? (
         <ListLoadError
           title={error.title}
@@ -398,119 +402,133 @@ export function DataTable<Row extends RowData, SortKey extends string = string>(
           onRetry={error.onRetry}
         />
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
-        <section className={`${listStyles.tableWrap} ${styles.frame}`} tabIndex={0} aria-label={label}>
-          <table
-            ref={tableRef}
-            className={`${listStyles.table} ${styles.table} ${fit ? styles.fit : ''}`}
-            aria-busy={busy || rows === undefined}
-            onKeyDown={onKeyDown}
-            onFocus={onFocus}
+        // The frame scrolls sideways when the columns do not fit: a fade on the side where columns lie
+        // beyond the edge and a count above say so (issue 43 item 8: at 1000 px a list's last columns
+        // simply ended at the frame's edge, at 1440 px one was cut through, as if there were no more).
+        <div
+          className={styles.frameOuter}
+          data-columns-left={outOfView.left || undefined}
+          data-columns-right={outOfView.right || undefined}
+        >
+          <section
+            ref={frameRef}
+            className={`${listStyles.tableWrap} ${styles.frame}`}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling frame must be reachable by keyboard to scroll it
+            tabIndex={0}
+            aria-label={label}
           >
-            <caption className={listStyles.visuallyHidden}>
-              {label} · {t('list.scrollHint')} {t('table.keyboardHint')}
-            </caption>
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header, columnIndex) => {
-                    const column = byId.get(header.column.id);
-                    const sorted = header.column.getIsSorted();
-                    const canSort = header.column.getCanSort() && sorting !== undefined;
-                    return (
-                      <th
-                        key={header.id}
-                        scope="col"
-                        className={
-                          [column?.numeric ? listStyles.numeric : '', column?.headerClassName ?? '']
-                            .filter(Boolean)
-                            .join(' ') || undefined
-                        }
-                        aria-sort={
-                          canSort && sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined
-                        }
-                        data-cell-row={0}
-                        data-cell-column={columnIndex}
-                        tabIndex={tabIndexOf(0, columnIndex)}
-                      >
-                        {canSort ? (
-                          <button
-                            type="button"
-                            className={listStyles.sortButton}
-                            data-active={sorted ? true : undefined}
-                            title={t('list.sortBy', { column: column?.header ?? '' })}
-                            onClick={() => sortBy(header.column.id)}
-                          >
-                            {column?.header}
-                            <span aria-hidden="true" className={listStyles.sortMark}>
-                              {sorted ? (sorted === 'asc' ? '▲' : '▼') : '↕'}
-                            </span>
-                          </button>
-                        ) : (
-                          (column?.headerContent ?? column?.header)
-                        )}
-                      </th>
-                    );
-                  })}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {rows === undefined ? (
-                <tr>
-                  <td colSpan={visibleColumns.length} className={listStyles.empty} role="status">
-                    {loadingMessage ?? t('table.loading')}
-                  </td>
-                </tr>
-              ) : bodyRows.length === 0 ? (
-                <tr>
-                  <td colSpan={visibleColumns.length} className={listStyles.empty}>
-                    {emptyMessage ?? t('table.empty')}
-                  </td>
-                </tr>
-              ) : (
-                bodyRows.map((row, rowIndex) => {
-                  const expanded = expandedRow?.(row.original) ?? null;
-                  return (
-                    <Fragment key={row.id}>
-                      <tr
-                        {...rowAttributes?.(row.original)}
-                        className={
-                          [onRowClick ? styles.clickable : '', rowClassName?.(row.original) ?? '']
-                            .filter(Boolean)
-                            .join(' ') || undefined
-                        }
-                        onClick={onRowClick ? (event) => onRowClickEvent(event, row.original) : undefined}
-                      >
-                        {cells(row.original, rowIndex, rowIndex + 1, visibleIds)}
-                      </tr>
-                      {expanded ? (
-                        <tr className={styles.detailRow}>
-                          <td colSpan={visibleColumns.length} id={expanded.id}>
-                            {expanded.content}
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  );
-                })
-              )}
-            </tbody>
-            {footer.length > 0 ? (
-              <tfoot>
-                {footer.map((row, footerIndex) => (
-                  <tr
-                    key={rowKey(row)}
-                    {...rowAttributes?.(row)}
-                    className={rowClassName?.(row) || undefined}
-                  >
-                    {cells(row, footerIndex, 1 + bodyRows.length + footerIndex, visibleIds, true)}
+            <table
+              ref={tableRef}
+              className={`${listStyles.table} ${styles.table} ${fit ? styles.fit : ''}`}
+              aria-busy={busy || rows === undefined}
+              onKeyDown={onKeyDown}
+              onFocus={onFocus}
+            >
+              <caption className={listStyles.visuallyHidden}>
+                {label} · {t('list.scrollHint')} {t('table.keyboardHint')}
+              </caption>
+              <thead>
+                {table.getHeaderGroups().map((group) => (
+                  <tr key={group.id}>
+                    {group.headers.map((header, columnIndex) => {
+                      const column = byId.get(header.column.id);
+                      const sorted = header.column.getIsSorted();
+                      const canSort = header.column.getCanSort() && sorting !== undefined;
+                      return (
+                        <th
+                          key={header.id}
+                          scope="col"
+                          className={
+                            [column?.numeric ? listStyles.numeric : '', column?.headerClassName ?? '']
+                              .filter(Boolean)
+                              .join(' ') || undefined
+                          }
+                          aria-sort={
+                            canSort && sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined
+                          }
+                          data-cell-row={0}
+                          data-cell-column={columnIndex}
+                          tabIndex={tabIndexOf(0, columnIndex)}
+                        >
+                          {canSort ? (
+                            <button
+                              type="button"
+                              className={listStyles.sortButton}
+                              data-active={sorted ? true : undefined}
+                              title={t('list.sortBy', { column: column?.header ?? '' })}
+                              onClick={() => sortBy(header.column.id)}
+                            >
+                              {column?.header}
+                              <span aria-hidden="true" className={listStyles.sortMark}>
+                                {sorted ? (sorted === 'asc' ? '▲' : '▼') : '↕'}
+                              </span>
+                            </button>
+                          ) : (
+                            (column?.headerContent ?? column?.header)
+                          )}
+                        </th>
+                      );
+                    })}
                   </tr>
                 ))}
-              </tfoot>
-            ) : null}
-          </table>
-        </section>
+              </thead>
+              <tbody>
+                {rows === undefined ? (
+                  <tr>
+                    <td colSpan={visibleColumns.length} className={listStyles.empty} role="status">
+                      {loadingMessage ?? t('table.loading')}
+                    </td>
+                  </tr>
+                ) : bodyRows.length === 0 ? (
+                  <tr>
+                    <td colSpan={visibleColumns.length} className={listStyles.empty}>
+                      {emptyMessage ?? t('table.empty')}
+                    </td>
+                  </tr>
+                ) : (
+                  bodyRows.map((row, rowIndex) => {
+                    const expanded = expandedRow?.(row.original) ?? null;
+                    return (
+                      <Fragment key={row.id}>
+                        <tr
+                          {...rowAttributes?.(row.original)}
+                          className={
+                            [onRowClick ? styles.clickable : '', rowClassName?.(row.original) ?? '']
+                              .filter(Boolean)
+                              .join(' ') || undefined
+                          }
+                          onClick={onRowClick ? (event) => onRowClickEvent(event, row.original) : undefined}
+                        >
+                          {cells(row.original, rowIndex, rowIndex + 1, visibleIds)}
+                        </tr>
+                        {expanded ? (
+                          <tr className={styles.detailRow}>
+                            <td colSpan={visibleColumns.length} id={expanded.id}>
+                              {expanded.content}
+                            </td>
+                          </tr>
+                        ) : null}
+                      </Fragment>
+                    );
+                  })
+                )}
+              </tbody>
+              {footer.length > 0 ? (
+                <tfoot>
+                  {footer.map((row, footerIndex) => (
+                    <tr
+                      key={rowKey(row)}
+                      {...rowAttributes?.(row)}
+                      className={rowClassName?.(row) || undefined}
+                    >
+                      {cells(row, footerIndex, 1 + bodyRows.length + footerIndex, visibleIds, true)}
+                    </tr>
+                  ))}
+                </tfoot>
+              ) : null}
+            </table>
+          </section>
+        </div>
       )}
       {pager ? <Pagination total={pager.total} pageSize={pager.pageSize} param={pager.param} /> : null}
     </>

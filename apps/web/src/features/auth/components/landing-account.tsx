@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths.ts';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useAuth } from './auth-provider.tsx';
 import styles from './landing-account.module.css';
@@ -63,7 +64,9 @@ export function LandingAccount() {
             <LoginDialog
               onSignedIn={() => {
                 modals.close(LOGIN_MODAL);
-                if (returnTo) void navigate(returnTo);
+                // On to the work: the page that asked for the login, else the task list. Staying on the
+                // start page after logging in left the user one more click from anything (issue 43 item 8).
+                void navigate(returnTo ?? paths.taskList);
               }}
             />
           </Suspense>

@@ -1,9 +1,9 @@
 import type { DashboardResponse, SiteSummary } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
-import { Line } from 'react-chartjs-2';
+import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import '../lib/chart-setup.ts';
+import { registrationChartData, registrationChartOptions } from '../lib/registration-chart.ts';
 import styles from './dashboard-page.module.css';
 import { Empty, Panel } from './panel.tsx';
 
@@ -30,45 +30,10 @@ export function RegistrationPanel({
   const { t } = useTranslation('dashboard');
   const months = useMemo(() => registrations?.months ?? [], [registrations]);
   // Built once per figures and language: a new object on every render would make Chart.js animate
-  // the line again each time anything else on the page changes.
-  const data = useMemo(
-    (): ChartData<'line', number[], string> => ({
-      labels: months.map((entry) => entry.month),
-      datasets: [
-        {
-          label: t('registration.series'),
-          data: months.map((entry) => entry.count),
-          borderColor: '#1d4ed8',
-          backgroundColor: 'rgba(29, 78, 216, 0.12)',
-          pointBackgroundColor: '#1d4ed8',
-          pointRadius: 3,
-          pointHoverRadius: 5,
-          fill: true,
-          // Monotone: the curve never bulges past a month's count.
-          cubicInterpolationMode: 'monotone',
-        },
-      ],
-    }),
-    [months, t],
-  );
+  // the bars again each time anything else on the page changes.
+  const data = useMemo(() => registrationChartData(months, t('registration.series')), [months, t]);
   const options = useMemo(
-    (): ChartOptions<'line'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: { duration: 400 },
-      interaction: { mode: 'index', intersect: false },
-      scales: {
-        x: { grid: { display: false } },
-        y: { beginAtZero: true, ticks: { precision: 0 }, grid: { color: '#eef0f3' } },
-      },
-      plugins: {
-        legend: { display: false },
-        tooltip: {
-          boxPadding: 4,
-          callbacks: { label: (item) => ` ${t('registration.tooltip', { count: item.parsed.y ?? 0 })}` },
-        },
-      },
-    }),
+    () => registrationChartOptions((count) => t('registration.tooltip', { count })),
     [t],
   );
   const summary = months.map((entry) => `${entry.month}: ${entry.count}`).join(', ');
@@ -98,7 +63,7 @@ export function RegistrationPanel({
         ) : months.length === 0 ? (
           <Empty text={t('registration.empty')} />
         ) : (
-          <Line
+          <Bar
             data={data}
             options={options}
             role="img"

@@ -168,12 +168,22 @@ function QueryList({ studyId }: { studyId: number }) {
       id: 'visit',
       header: t('list.columns.visit'),
       sortKey: 'visit',
+      // Visit, form and item break between words: on one line each they pushed kind, state and
+      // assignee beyond the frame at 1000 px (issue 43 item 8).
+      wrap: true,
       cell: (row) => row.visitLabel[language],
     },
-    { id: 'form', header: t('list.columns.form'), sortKey: 'form', cell: (row) => row.formLabel[language] },
+    {
+      id: 'form',
+      header: t('list.columns.form'),
+      sortKey: 'form',
+      wrap: true,
+      cell: (row) => row.formLabel[language],
+    },
     {
       id: 'item',
       header: t('list.columns.item'),
+      wrap: true,
       className: styles.itemCell,
       cell: (row) => <span title={row.itemLabel[language]}>{row.itemLabel[language]}</span>,
     },
@@ -250,6 +260,7 @@ function QueryList({ studyId }: { studyId: number }) {
       <DataTable<QueryListRow, QueryListSortKey>
         id="query-list"
         label={t('list.caption')}
+        fit
         columns={columns}
         rows={rows}
         rowKey={(row) => String(row.id)}

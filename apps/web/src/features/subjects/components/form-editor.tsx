@@ -97,6 +97,7 @@ import { SignaturePanel, useSignature } from './signature-panel.tsx';
 import { SignaturePrint } from './signature-print.tsx';
 import styles from './subject-detail.module.css';
 import { BaselinePhotoComparison, tympanicPhotoControls } from './tympanic-photo.tsx';
+import { VerifyFormButton } from './verify-form-button.tsx';
 
 interface Base {
   /** The server version the edits start from (a save names it). */
@@ -857,10 +858,6 @@ export function FormEditor({
     };
   }
 
-  // "Verify form" verifies what the plan counts and is not verified yet: with nothing left, it is off.
-  const hasUnverifiedInPlan = Object.values(formData.sdv.items).some(
-    (item) => item.inPlan && item.state !== 'verified',
-  );
   // The form's own freeze and lock (a hold at the subject, site or study level is lifted there).
   const holdButton = (kind: 'frozen' | 'locked') => {
     const change = holdChangeToOffer(formData.holds, 'form', kind);
@@ -890,14 +887,11 @@ export function FormEditor({
             </Button>
           ) : null}
           {canVerify ? (
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={sdvPending || !hasUnverifiedInPlan}
-              onClick={() => void changeSdv({ action: 'verifyForm' })}
-            >
-              {t('sdv:form.verifyForm')}
-            </Button>
+            <VerifyFormButton
+              items={formData.sdv.items}
+              pending={sdvPending}
+              onVerify={() => void changeSdv({ action: 'verifyForm' })}
+            />
           ) : null}
           {holdButtons}
           {formData.queries.length > 0 || canRaise ? (

@@ -1,10 +1,11 @@
 import type { OverviewResponse, UnscheduledVisit } from '@cdms/contract';
 import { type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { ColumnsOutOfView, useColumnsOutOfView } from '../../../components/columns-out-of-view.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge, SdvMark } from '../../../components/record-marks.tsx';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
@@ -254,100 +255,114 @@ function StatusMatrix({
     matrix,
     columns.map((column) => column.visitKey),
   );
+  // The visits that do not fit scroll sideways between the form names (sticky left) and the study-wide
+  // column (sticky right); the count above says how many lie beyond each edge.
+  const frame = useRef<HTMLDivElement>(null);
+  const outOfView = useColumnsOutOfView(frame);
+  const stickyEnd = (column: OverviewColumn) => (column.studyWide ? styles.studyWide : undefined);
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.matrix}>
-        <thead>
-          <tr>
-            <th scope="col" className={styles.matrixFormHead}>
-              {t('overview.form')}
-            </th>
-            {columns.map((column) =>
-              column.unscheduled ? (
-                <th
-                  key={column.visitKey}
-                  scope="col"
-                  className={styles.unscheduledHead}
-                  data-visit={column.visitKey}
-                  title={t('unscheduled.headerTitle', { reason: column.unscheduled.reason })}
-                >
-                  {/* Name and date on lines of their own; read as one: "비정기 방문 1 · 2026-10-03". */}
-                  <span className={styles.unscheduledName}>{column.label}</span>
-                  <span className={styles.visuallyHidden}> · </span>
-                  <span className={styles.unscheduledDate}>{column.unscheduled.visitDate}</span>
-                  {canDelete && !column.unscheduled.hasData ? (
-                    <button
-                      type="button"
-                      className={styles.unscheduledDelete}
-                      aria-label={t('unscheduled.deleteLabel', { visit: column.label })}
-                      onClick={() => onDelete(column)}
-                    >
-                      {t('unscheduled.delete')}
-                    </button>
-                  ) : null}
-                </th>
-              ) : (
-                <th key={column.visitKey} scope="col">
-                  {column.label}
-                </th>
-              ),
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((formKey) => {
-            const formLabel = forms.get(formKey)?.label[language] ?? formKey;
-            return (
-              <tr key={formKey} data-form-row={formKey}>
-                <th scope="row">{formLabel}</th>
-                {columns.map((visit) => {
-                  const status = matrix[visit.visitKey]?.[formKey] ?? 'empty';
-                  const mark = marks[visit.visitKey]?.[formKey];
-                  const statusLabel = t('overview.cellLabel', {
-                    visit: visit.label,
-                    form: formLabel,
-                    status: t(`formStatus.${status}`),
-                  });
-                  const extra = marksText(mark);
-                  const label = extra
-                    ? t('overview.cellMarks', { label: statusLabel, marks: extra })
-                    : statusLabel;
-                  return (
-                    <td
-                      key={visit.visitKey}
-                      data-status={status}
-                      data-visit={visit.visitKey}
-                      data-unscheduled={visit.unscheduled ? true : undefined}
-                      data-sdv={mark?.sdv}
-                      data-hold={mark?.hold?.kind}
-                      className={styles.matrixCell}
-                    >
-                      {status === 'empty' ? (
-                        <span className={styles.visuallyHidden}>{label}</span>
-                      ) : (
-                        <Link
-                          to={cellUrl(visit.visitKey, formKey)}
-                          className={styles.matrixLink}
-                          aria-label={label}
-                        >
-                          <FormStatusIcon status={status} decorative />
-                          {extra ? (
-                            <span className={styles.cellMarks} aria-hidden="true">
-                              {mark ? <SdvMark state={mark.sdv} compact /> : null}
-                              {mark?.hold ? <HoldMarkBadge mark={mark.hold} compact /> : null}
-                            </span>
-                          ) : null}
-                        </Link>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <ColumnsOutOfView left={outOfView.left} right={outOfView.right} />
+      <div ref={frame} className={styles.tableWrap} data-columns-right={outOfView.right}>
+        <table className={styles.matrix}>
+          <thead>
+            <tr>
+              <th scope="col" className={styles.matrixFormHead} data-sticky="start">
+                {t('overview.form')}
+              </th>
+              {columns.map((column) =>
+                column.unscheduled ? (
+                  <th
+                    key={column.visitKey}
+                    scope="col"
+                    className={styles.unscheduledHead}
+                    data-visit={column.visitKey}
+                    title={t('unscheduled.headerTitle', { reason: column.unscheduled.reason })}
+                  >
+                    {/* Name and date on lines of their own; read as one: "비정기 방문 1 · 2026-10-03". */}
+                    <span className={styles.unscheduledName}>{column.label}</span>
+                    <span className={styles.visuallyHidden}> · </span>
+                    <span className={styles.unscheduledDate}>{column.unscheduled.visitDate}</span>
+                    {canDelete && !column.unscheduled.hasData ? (
+                      <button
+                        type="button"
+                        className={styles.unscheduledDelete}
+                        aria-label={t('unscheduled.deleteLabel', { visit: column.label })}
+                        onClick={() => onDelete(column)}
+                      >
+                        {t('unscheduled.delete')}
+                      </button>
+                    ) : null}
+                  </th>
+                ) : (
+                  <th
+                    key={column.visitKey}
+                    scope="col"
+                    className={stickyEnd(column)}
+                    data-visit={column.visitKey}
+                    data-sticky={column.studyWide ? 'end' : undefined}
+                  >
+                    {column.label}
+                  </th>
+                ),
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((formKey) => {
+              const formLabel = forms.get(formKey)?.label[language] ?? formKey;
+              return (
+                <tr key={formKey} data-form-row={formKey}>
+                  <th scope="row">{formLabel}</th>
+                  {columns.map((visit) => {
+                    const status = matrix[visit.visitKey]?.[formKey] ?? 'empty';
+                    const mark = marks[visit.visitKey]?.[formKey];
+                    const statusLabel = t('overview.cellLabel', {
+                      visit: visit.label,
+                      form: formLabel,
+                      status: t(`formStatus.${status}`),
+                    });
+                    const extra = marksText(mark);
+                    const label = extra
+                      ? t('overview.cellMarks', { label: statusLabel, marks: extra })
+                      : statusLabel;
+                    return (
+                      <td
+                        key={visit.visitKey}
+                        data-status={status}
+                        data-visit={visit.visitKey}
+                        data-unscheduled={visit.unscheduled ? true : undefined}
+                        data-sdv={mark?.sdv}
+                        data-hold={mark?.hold?.kind}
+                        className={`${styles.matrixCell} ${stickyEnd(visit) ?? ''}`}
+                      >
+                        {status === 'empty' ? (
+                          <span className={styles.visuallyHidden}>{label}</span>
+                        ) : (
+                          <Link
+                            to={cellUrl(visit.visitKey, formKey)}
+                            className={styles.matrixLink}
+                            aria-label={label}
+                          >
+                            <FormStatusIcon status={status} decorative />
+                            {extra ? (
+                              <span className={styles.cellMarks} aria-hidden="true">
+                                {mark ? <SdvMark state={mark.sdv} compact /> : null}
+                                {mark?.hold ? <HoldMarkBadge mark={mark.hold} compact /> : null}
+                              </span>
+                            ) : null}
+                          </Link>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

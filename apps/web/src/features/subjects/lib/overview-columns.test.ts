@@ -44,11 +44,21 @@ describe('overview columns', () => {
   });
 
   it('labels an unscheduled column with its number', () => {
-    const [, column] = overviewColumns(
+    const columns = overviewColumns(
       tmPerforationStudy,
       { visitDates: { consentScreening: '2026-03-01' }, unscheduledVisits: [visit(4, '2026-03-02')] },
       'en',
     );
-    expect(column).toMatchObject({ visitKey: 'unscheduled-4', label: 'Unscheduled visit 4' });
+    // V1 has no saved date yet: the unscheduled visit still comes after it (schedule position first).
+    expect(columns[2]).toMatchObject({ visitKey: 'unscheduled-4', label: 'Unscheduled visit 4' });
+  });
+
+  it('marks the study-wide column (visit group all), and only it, to stay in view', () => {
+    const columns = overviewColumns(
+      tmPerforationStudy,
+      { visitDates: { consentScreening: '2026-03-01' }, unscheduledVisits: [visit(1, '2026-03-02')] },
+      'en',
+    );
+    expect(columns.filter((column) => column.studyWide).map((column) => column.visitKey)).toEqual(['all']);
   });
 });

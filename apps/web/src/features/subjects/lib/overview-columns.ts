@@ -7,6 +7,11 @@ export interface OverviewColumn {
   label: string;
   /** Set for an unscheduled visit: its date, reason and whether it holds data. */
   unscheduled?: UnscheduledVisit;
+  /**
+   * The study-wide column (visit group `all`: adverse events, medications, end of study, signature): it
+   * stays in view at the matrix's right edge, whatever the number of visits.
+   */
+  studyWide?: true;
 }
 
 /**
@@ -21,7 +26,9 @@ export function overviewColumns(
   const unscheduled = new Map(overview.unscheduledVisits.map((visit) => [visit.visitKey, visit]));
   return orderVisitKeys(definition, overview.visitDates, overview.unscheduledVisits).map((visitKey) => {
     const visit = unscheduled.get(visitKey);
-    const label = resolveVisit(definition, visitKey)?.label[language] ?? visitKey;
-    return visit ? { visitKey, label, unscheduled: visit } : { visitKey, label };
+    const resolved = resolveVisit(definition, visitKey);
+    const label = resolved?.label[language] ?? visitKey;
+    if (visit) return { visitKey, label, unscheduled: visit };
+    return resolved?.group === 'all' ? { visitKey, label, studyWide: true } : { visitKey, label };
   });
 }
