@@ -65,27 +65,26 @@ function listedWhere(
 }
 
 /**
- * One page of the listing and the count of all its rows, in one statement: the listed rows are read
- * once (from the partial index), counted, and the page taken from them in the listing's order —
- * site, subject, visit, then the tests in form order (one place per row, so chunks never overlap) —
- * with the open and answered queries of the page's rows only. A page past the end still has its
- * count (the count's row, with no page row beside it).
+ * One page of the listing and the count of all its rows, in one statement, both from the partial
+ * index of the listed rows: the count from the index alone (its columns include every filter's), the
+ * page by walking the index in the listing's order — site, subject, visit, then the tests in form
+ * order (one place per row, so chunks never overlap) — and stopping after it, with the open and
+ * answered queries of the page's rows only. A page past the end is not looked for (the count says
+ * so) and still has its count: the count's row, with no page row beside it.
  */
 async function pageOf(db: Kysely<Database>, where: RawBuilder<unknown>, limit: number, offset: number) {
   const rows = await sql<ResultRow>`
-    with listed as materialized (
-      select lr.* from lab_results lr where ${where}
-    )
     select counted.total, page.*
-    from (select count(*) as total from listed) counted
+    from (select count(*) as total from lab_results lr where ${where}) counted
     left join lateral (
-      select listed.*,
-        (select count(*) from queries q where q.subject_id = listed.subject_id and q.visit_key = listed.visit_key
+      select lr.*,
+        (select count(*) from queries q where q.subject_id = lr.subject_id and q.visit_key = lr.visit_key
           and q.form_key = ${LAB_FORM_KEY}
-          and q.item_path = listed.visit_key || '.' || ${LAB_FORM_KEY} || '.' || listed.result_item
+          and q.item_path = lr.visit_key || '.' || ${LAB_FORM_KEY} || '.' || lr.result_item
           and q.status in ('open', 'answered')) as open_query_count
-      from listed
-      order by listed.site_code, listed.screening_number, listed.visit_key, listed.test_order
+      from lab_results lr
+      where ${where} and counted.total > ${offset}
+      order by lr.study_id, lr.site_code, lr.screening_number, lr.visit_key, lr.test_order
       limit ${limit} offset ${offset}
     ) page on true
     order by page.site_code, page.screening_number, page.visit_key, page.test_order`.execute(db);
