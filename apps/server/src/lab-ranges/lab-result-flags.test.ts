@@ -271,6 +271,29 @@ describeWithDatabase(
       await expectStoredEqualsReference();
     });
 
+    it("carries a site's new code to its stored rows, which the listing sorts by", async () => {
+      const admin = await signIn(app, 'admin@demo.cdms');
+      const site = await db
+        .selectFrom('sites')
+        .select(['code', 'name', 'institution_number'])
+        .where('id', '=', site1)
+        .executeTakeFirstOrThrow();
+      const renamed = await app.inject({
+        method: 'PUT',
+        url: `/api/admin/studies/${studyId}/sites/${site1}`,
+        headers: admin.headers,
+        payload: { code: 'ZZ-01', name: site.name, institutionNumber: site.institution_number },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const codes = await db
+        .selectFrom('lab_results')
+        .select('site_code')
+        .distinct()
+        .where('site_id', '=', site1)
+        .execute();
+      expect(codes).toEqual([{ site_code: 'ZZ-01' }]);
+    });
+
     it('the read-model rebuild stores the same rows the saves and range changes left', async () => {
       const kept = await storedFlags(db, studyId);
       await db.deleteFrom('lab_results').execute();
