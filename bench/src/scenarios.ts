@@ -24,7 +24,8 @@ export type ScenarioName =
   | 'query aging report'
   | 'protocol deviations report'
   | 'AE listing report'
-  | 'study summary';
+  | 'study summary'
+  | 'lab results';
 
 export interface Scenario {
   name: ScenarioName;
@@ -97,6 +98,19 @@ const REPORT_QUERIES: Record<string, readonly string[]> = {
   protocolDeviations: ['page=1&size=20', 'deviation=outOfWindow&page=1&size=50'],
   adverseEvents: ['page=1&size=20', 'serious=serious&page=1&size=100', 'page=10&size=20'],
 };
+
+/**
+ * The lab page's listing (issue 17 item 3, issue 43 item 13) as the data manager reads it: the first
+ * page, by flag, one test, a subject search that finds nothing (an empty page), a page further on.
+ */
+const LAB_RESULT_QUERIES = [
+  'page=1&size=10',
+  'flag=H&page=1&size=50',
+  'flag=CS&page=1&size=10',
+  'testKey=glucose&page=1&size=10',
+  'subject=no-such-subject&page=1&size=10',
+  'page=5&size=100',
+];
 
 function cycle<T>(values: readonly T[]): () => T {
   let next = 0;
@@ -184,6 +198,10 @@ export function readScenarios(): Scenario[] {
     ),
     // The study summary (issue 17 item 2): every site, as the page opens.
     readScenario('study summary', (workload) => () => `${study(workload)}/summary`),
+    readScenario('lab results', (workload) => {
+      const next = cycle(LAB_RESULT_QUERIES);
+      return () => `${study(workload)}/lab-results?${next()}`;
+    }),
   ];
 }
 

@@ -4,7 +4,7 @@ export type LabFlag = (typeof labFlags)[number];
 
 /**
  * The flag of a lab result against the site's normal range — one decision for the server (flags,
- * queries, the listing's SQL mirrors it) and the browser (the flag as the user types). A value equal
+ * queries, the lab page's stored flags) and the browser (the flag as the user types). A value equal
  * to a limit is normal; no range flags nothing (null), and a limit left open flags nothing on its side.
  */
 export function flagLabResult(
@@ -52,7 +52,7 @@ export interface DatedLabRange {
  * The range per test in force on `onDate` among ranges that fit the subject: the newest effective on
  * or before the date, of equal dates the one for the subject's sex, then the later entered. The server
  * (flags, queries) and the browser (the flag as the specimen date and the result are typed) choose
- * alike; the listing's SQL mirrors it.
+ * alike; the server stores the listing's flags by it.
  */
 export function rangesInForceOn(
   ranges: readonly DatedLabRange[],

@@ -101,6 +101,13 @@ async function carrySiteCodeToReadModel(
     .where('site_id', '=', siteId)
     .where('site_code', '<>', code)
     .execute();
+  // The lab page sorts its stored rows by the site's code too (issue 43 item 13).
+  await trx
+    .updateTable('lab_results')
+    .set({ site_code: code })
+    .where('site_id', '=', siteId)
+    .where('site_code', '<>', code)
+    .execute();
 }
 
 export async function updateSite(

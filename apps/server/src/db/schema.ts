@@ -49,6 +49,7 @@ export interface Database {
   data_exports: DataExportsTable;
   data_export_chunks: DataExportChunksTable;
   lab_ranges: LabRangesTable;
+  lab_results: LabResultsTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   training_modules: TrainingModulesTable;
@@ -397,6 +398,34 @@ export interface SubjectVisitsTable {
 }
 export type SubjectVisitRow = Selectable<SubjectVisitsTable>;
 export type PregnancyTestMissing = 'notRecorded' | 'noResult';
+
+/**
+ * The read model's numeric lab results (issue 43 item 13): each with the range in force on its
+ * specimen date and its flag, kept by the save and by range changes; the lab page lists these.
+ */
+export interface LabResultsTable {
+  form_instance_id: number;
+  test_key: string;
+  result_item: string;
+  subject_id: number;
+  study_id: number;
+  site_id: number;
+  site_code: string;
+  screening_number: string;
+  visit_key: string;
+  test_order: number;
+  specimen_date: string | null;
+  value: number;
+  sex: 'M' | 'F' | null;
+  age: number | null;
+  unit: string | null;
+  low: number | null;
+  high: number | null;
+  flag: 'H' | 'L' | 'N' | null;
+  normal: string | null;
+  significance: string | null;
+}
+export type LabResultStoredRow = Selectable<LabResultsTable>;
 
 export interface SubjectNumberCountersTable {
   study_id: number;

@@ -95,7 +95,8 @@ export function rangesFittingSubject(
 /**
  * The range per test that applies on `onDate` to this subject: of the ranges fitting the subject, the
  * one in force on the date (the contract's `rangesInForceOn`: newest first, and of equal dates the one
- * with a sex limit, then the later entered). `list-lab-results.ts` makes the same choice in SQL.
+ * with a sex limit, then the later entered). The lab page's stored flags are chosen by it too
+ * (`read-model/lab-result-rows.ts`).
  */
 export function chooseLabRanges(
   ranges: readonly SiteLabRange[],

@@ -8,6 +8,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
+import { reflagLabResults } from './reflag-lab-results.ts';
 
 /**
  * Retires a normal range (DM, ADMIN, audited): it is no longer applied to results, but stays listed,
@@ -48,6 +49,8 @@ export async function retireLabRange(
       before: auditedLabRange(before),
       after: auditedLabRange({ ...before, retired_at: now }),
     });
+    // The results it applied to fall back on the range in force without it, or none.
+    await reflagLabResults(trx, [{ siteId: before.site_id, testKey: before.test_key }]);
   });
   return presentLabRange(
     await selectLabRanges(db).where('lab_ranges.id', '=', rangeId).executeTakeFirstOrThrow(),

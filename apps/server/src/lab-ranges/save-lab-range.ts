@@ -9,6 +9,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
+import { reflagLabResults } from './reflag-lab-results.ts';
 
 /** The refusals the database's checks would also make, said first in the user's language. */
 function validateLabRange(definition: StudyDefinition, request: LabRangeRequest): void {
@@ -76,6 +77,7 @@ export async function saveLabRange(
         before: null,
         after: auditedLabRange(values),
       });
+      await reflagLabResults(trx, [{ siteId: request.siteId, testKey: request.testKey }]);
       return created.id;
     }
     const before = await trx
@@ -103,6 +105,11 @@ export async function saveLabRange(
       before: auditedLabRange(before),
       after: auditedLabRange(values),
     });
+    // The results it applied to before the change and those it may apply to now.
+    await reflagLabResults(trx, [
+      { siteId: before.site_id, testKey: before.test_key },
+      { siteId: request.siteId, testKey: request.testKey },
+    ]);
     return before.id;
   });
   return presentLabRange(await selectLabRanges(db).where('lab_ranges.id', '=', id).executeTakeFirstOrThrow());

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { loadSubjectFacts } from '../subjects/subject-facts.ts';
+import { rebuildLabResults } from './refresh-lab-results.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 
@@ -18,7 +19,7 @@ import { compactSubjectFactTotals } from './subject-fact-totals.ts';
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '7';
+export const READ_MODEL_VERSION = '8';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 
@@ -96,6 +97,18 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
         await lockSubjectsInIdOrder(trx, { ids: batch });
         const rows = definition ? await computeReadModelRows(trx, studyId, definition, batch) : [];
         await storeBatch(trx, batch, rows);
+        // The lab results (issue 43 item 13), flagged for the sex and age just computed.
+        if (definition)
+          await rebuildLabResults(
+            trx,
+            definition,
+            rows.map((row) => ({
+              subjectId: row.facts.subject_id,
+              gender: row.facts.gender,
+              age: row.facts.age,
+            })),
+          );
+        else await trx.deleteFrom('lab_results').where('subject_id', 'in', batch).execute();
       });
     }
   }

@@ -33,6 +33,7 @@ import { refuseWriteUnderTheseHolds } from '../locks/holds-in-force.ts';
 import { notifyCasebookReadyToSign } from '../notifications/notify-signature.ts';
 import { addQueryMessage } from '../queries/query-messages.ts';
 import { postValueChangeMessages } from '../queries/value-change-messages.ts';
+import { labResultsMayMove, refreshSubjectLabResults } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { resetSdvOfChangedItems } from '../sdv/reset-sdv-on-change.ts';
 import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
@@ -379,6 +380,19 @@ export async function writeForm(trx: Transaction<Database>, input: WriteFormInpu
   const saved: FormInstanceRow = { ...instance, ...savedState, status: statuses.get(key) ?? instance.status };
   sendUnanswered(trx, formWriteStatement(saved, writtenValues));
   stored.instances.set(key, saved);
+  // The lab page's rows (issue 43 item 13): flagged here, from the data and ranges this save holds,
+  // only when a lab form or the demographics moved; other saves send nothing more.
+  if (
+    labResultsMayMove({ visitKey, formKey, changed: changedKeys.length > 0 || !current }, derivedChangedForms)
+  )
+    await refreshSubjectLabResults(
+      trx,
+      definition,
+      { id: subject.id, siteId: subject.site_id },
+      evaluation.data,
+      stored.instances.values(),
+      siteLabRanges,
+    );
   // The list, dashboard and alarms read the subject's facts from the read model: same transaction.
   // The SDV counts (entered items of the plan, their marks) move only when the form's entered items
   // do or a verification was reset; a corrected value with neither keeps the stored counts.
