@@ -9,7 +9,8 @@ import { describeWithDatabase } from './test-database.ts';
 /**
  * Issue 43 item 14: the browser offers only what the server allows. The server tells the browser what
  * the reader may do (the overview's unscheduled-visit and hold abilities, the form read's abilities, the
- * signature's `canSign`, the subject list's `canDelete`, the SDV page's `canVerify`); the browser reads
+ * signature's `canSign`, the subject list's `canDelete`, the SDV page's `canVerify`, the membership's
+ * abilities in GET /api/auth/me — "add subject"); the browser reads
  * them and decides nothing itself. This walk holds every one of them to the write it stands for: under
  * no hold, a frozen and a locked subject, site and study, and a frozen and a locked form, for every
  * demo role, each ability the server says true must be accepted when tried, and each it says false
@@ -326,6 +327,21 @@ describeWithDatabase(
             status(409, 'subject_has_data'),
           );
 
+          // The membership (GET /api/auth/me): "add subject" on the subject list, at the user's own first site.
+          const me = (await as(who, 'GET', '/api/auth/me')).json();
+          const membership = me.memberships.find((m: { studyId: number }) => m.studyId === studyId);
+          await probe(
+            'membership abilities subject.write',
+            membership.abilities.includes('subject.write'),
+            () =>
+              as(who, 'POST', `/api/studies/${studyId}/subjects`, {
+                siteId: membership.sites[0]?.id ?? site1,
+                consentDate: '2026-03-02',
+                initials: 'AX',
+              }),
+            status(201),
+          );
+
           // Last: a signature given stays (the next roles find it signed, and may not sign again).
           await probe(
             'signature canSign',
@@ -344,8 +360,8 @@ describeWithDatabase(
         }
       }
       expect(mismatches).toEqual([]);
-      // 9 situations × 6 roles × 14 abilities.
-      expect(walked).toBe(situations.length * roles.length * 14);
+      // 9 situations × 6 roles × 15 abilities.
+      expect(walked).toBe(situations.length * roles.length * 15);
     }, 300_000);
   },
   { seed: 'demo' },
