@@ -73,30 +73,29 @@ test('the monitor opens the summary from the menu and reads the numbers the API 
     ),
   );
 
-  // Healing and hearing: a visit's total and n as the API counts them; the monitor's split follows
-  // the study's group setting, so only the unsplit shape is compared when there is none.
+  // Healing and hearing: a visit's total and n as the API counts them. The monitor never gets the
+  // split by arm (issue 43 item 11: data management only), whatever the study's group setting.
+  expect(summary.groups).toBeUndefined();
   const healingTable = page.getByRole('region', { name: '방문별 치유 결과 표' });
   await expect(healingTable.locator('tbody tr')).not.toHaveCount(0);
-  if (!summary.groups) {
-    const healing = summary.healing.visits.at(-1);
-    const total = Object.values(healing?.counts ?? {}).reduce((a, b) => a + b, 0);
-    await expect(
-      healingTable
-        .locator('tbody tr')
-        .filter({ hasText: healing?.visitLabel.ko ?? '' })
-        .locator('td')
-        .last(),
-    ).toHaveText(String(total));
-  }
+  const healing = summary.healing.visits.at(-1);
+  const total = Object.values(healing?.counts ?? {}).reduce((a, b) => a + b, 0);
+  await expect(
+    healingTable
+      .locator('tbody tr')
+      .filter({ hasText: healing?.visitLabel.ko ?? '' })
+      .locator('td')
+      .last(),
+  ).toHaveText(String(total));
   const hearingTable = page.getByRole('region', { name: '방문별 청력: 대상자 수, 평균, 중앙값' });
   const hearing = summary.hearing.visits[0];
-  // The visit's air conduction row of every subject (the last of that visit's air rows when split).
+  // The visit's air conduction row of every subject.
   const airRow = hearingTable
     .locator('tbody tr')
     .filter({ hasText: hearing?.visitLabel.ko ?? '' })
     .filter({ hasText: '기도 청력' })
     .last();
-  await expect(airRow.locator('td').nth(summary.groups ? 2 : 1)).toHaveText(String(hearing?.stats[0]?.n));
+  await expect(airRow.locator('td').nth(1)).toHaveText(String(hearing?.stats[0]?.n));
   await expect(page.getByRole('region', { name: '두 방문 모두 측정한 대상자의 청력 변화' })).toBeVisible();
 
   expect(await axeViolations(page)).toEqual([]);

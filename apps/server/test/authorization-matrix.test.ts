@@ -1499,6 +1499,31 @@ describeWithDatabase(
       expect(missing).toEqual([]);
     });
 
+    // Issue 43 item 11: the summary answers every reader (above), but its split of healing and hearing by
+    // arm only data management, even while the study shows each subject's group to its sites.
+    it("splits the summary by arm for data management only, whatever the study's group visibility", async () => {
+      const shown = await database()
+        .db.selectFrom('studies')
+        .select('show_randomization_group')
+        .where('id', '=', fixture.studyId)
+        .executeTakeFirstOrThrow();
+      expect(shown.show_randomization_group).toBe(true);
+      const splitFor: Record<string, boolean> = {};
+      for (const caller of callers) {
+        if (caller === 'anonymous') continue;
+        const account = demoAccounts.find((candidate) => candidate.role === caller)?.email as string;
+        const session = await signIn(app, account);
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/studies/${fixture.studyId}/summary`,
+          headers: session.headers,
+        });
+        expect(response.statusCode, `${caller} ${response.body}`).toBe(200);
+        splitFor[caller] = response.json().groups !== undefined;
+      }
+      expect(splitFor).toEqual({ ADMIN: false, PI: false, SI: false, CRC: false, CRA: false, DM: true });
+    });
+
     // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
     // every route.
     it('gives each role the status the permission matrix says', async () => {

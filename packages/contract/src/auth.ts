@@ -40,7 +40,10 @@ export const studyMembershipSchema = z.object({
   roles: z.array(roleSchema),
   /** The sites the user works at in this study; every site of the study for DM and ADMIN. */
   sites: z.array(siteSummarySchema),
-  /** What the server lets this user do in this study (see roles.ts `actions`). */
+  /**
+   * What the server lets this user do somewhere in this study (see roles.ts `actions`): a write a freeze
+   * or lock refuses is left out while every site the role covers for it is held (its own or the study's hold).
+   */
   abilities: z.array(actionSchema),
 });
 export type StudyMembership = z.infer<typeof studyMembershipSchema>;

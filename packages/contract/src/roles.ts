@@ -45,6 +45,7 @@ export const actions = [
   'enrollment.plan',
   'alarm_log.read',
   'training.manage',
+  'summary.by_group',
 ] as const;
 export const actionSchema = z.enum(actions);
 export type Action = z.infer<typeof actionSchema>;

@@ -40,7 +40,10 @@ export const signatureResponseSchema = z.object({
   current: signatureRecordSchema.nullable(),
   /** Every signature of the subject, newest first. */
   history: z.array(signatureRecordSchema),
-  /** Whether this user may sign now (the PI of the subject's site, with no signature in force). */
+  /**
+   * Whether this user may sign now (the PI of the subject's site, with no signature in force and no
+   * lock over the subject, its site, the study or the signing form).
+   */
   canSign: z.boolean(),
   /** What a signature given now means (the signing dialog shows it). */
   meaning: z.object({ ko: z.string(), en: z.string() }),

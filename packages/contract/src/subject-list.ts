@@ -145,7 +145,10 @@ export const subjectListRowSchema = z.object({
   initialSignature: z.enum(['done', 'pending']),
   registrationFailureReason: codedValueSchema.nullable(),
   dropoutReason: codedValueSchema.nullable(),
-  /** Whether this user may delete the subject (PI/CRC of its site); data may still refuse it (409). */
+  /**
+   * Whether this user may delete the subject (PI/CRC of its site, no freeze or lock over the subject,
+   * its site or the study); data may still refuse it (409).
+   */
   canDelete: z.boolean(),
 });
 export type SubjectListRow = z.infer<typeof subjectListRowSchema>;

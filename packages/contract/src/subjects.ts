@@ -54,8 +54,8 @@ export const overviewResponseSchema = z.object({
    */
   visitDates: z.record(z.string(), z.string()),
   /**
-   * Whether the reader may add an unscheduled visit (the study declares them and the reader enters this
-   * subject's data) and delete an empty one.
+   * Whether the reader may add an unscheduled visit (the study declares them, the reader enters this
+   * subject's data, and no freeze or lock holds the subject, its site or the study) and delete an empty one.
    */
   unscheduledVisitAbilities: z.object({ add: z.boolean(), delete: z.boolean() }),
   /** visit key → form key → status (every visit and form of the definition, and every unscheduled visit). */
@@ -137,7 +137,7 @@ export const formDataResponseSchema = z.object({
    */
   labRanges: z.array(datedLabRangeSchema),
   abilities: z.object({
-    /** Enter and change data: the role allows it and no freeze or lock holds the form. */
+    /** Enter and change data: the role allows it, the form is not the signing form, and no freeze or lock holds it. */
     edit: z.boolean(),
     /** On the randomization form: the user may randomize this subject now (eligibility is checked on asking). */
     randomize: z.boolean(),

@@ -13,9 +13,9 @@ import { subjectStatuses } from './subjects.ts';
  *   hearing        the PTA averages (air, bone) per visit where the PTA is collected, and the change
  *                  from the first of those visits to the last for subjects measured at both
  *
- * `groups` and every `byGroup` are present only for a reader allowed to know randomization groups
- * (the study's group-visibility setting, or keeping the allocation list); for anyone else the
- * answer holds no trace of the split.
+ * `groups` and every `byGroup` are present only for a reader holding `summary.by_group` (aggregate
+ * efficacy by arm: data management). Seeing a subject's assigned group (the study's group-visibility
+ * setting) does not grant it; for anyone else the answer holds no trace of the split.
  */
 
 export const summaryParamsSchema = z.object({ studyId: paramIdSchema });
@@ -82,7 +82,7 @@ const visitRef = { visitKey: z.string(), visitLabel: localized };
 export const summaryResponseSchema = z.object({
   /** The sites counted, by institution number. */
   sites: z.array(z.object({ siteId: z.number().int(), siteCode: z.string(), siteName: z.string() })),
-  /** Present only when the reader may know randomization groups: the groups, in code-list order. */
+  /** Present only for a reader holding `summary.by_group`: the groups, in code-list order. */
   groups: z.array(codeSchema).optional(),
   statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCounts })),
   /**

@@ -1,9 +1,17 @@
-import type { Role, SiteSummary, StudyMembership } from '@cdms/contract';
+import {
+  type Action,
+  type GuardedWrite,
+  type HoldKind,
+  type Role,
+  refuseUnderHolds,
+  type SiteSummary,
+  type StudyMembership,
+} from '@cdms/contract';
 import { type Expression, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
-import { type AccessHolder, abilities, type SiteScope, type StudyAccess } from './permissions.ts';
+import { type AccessHolder, abilities, type SiteScope, type StudyAccess, siteScope } from './permissions.ts';
 
 /** A study as the signed-in user sees it: their roles, their sites. */
 export interface PrincipalStudy extends StudyAccess {
@@ -312,15 +320,60 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
   return { user, session, studies };
 }
 
-/** The memberships part of GET /api/auth/me. */
-export function presentMemberships(principal: Principal): StudyMembership[] {
-  return [...principal.studies.values()].map((study) => ({
-    studyId: study.studyId,
-    studyCode: study.code,
-    studyTitle: study.title,
-    studyStatus: study.status,
-    roles: [...study.roles.keys()],
-    sites: study.sites,
-    abilities: abilities(principal, study.studyId),
-  }));
+/** The membership abilities that are writes a freeze or lock can refuse, each with its write (lock-rules.ts). */
+const guardedWriteOfAction: Partial<Record<Action, GuardedWrite>> = {
+  'subject.write': 'subject.create',
+  'subject.delete': 'subject.delete',
+  'subject.randomize': 'subject.randomize',
+  'casebook.sign': 'casebook.sign',
+  'query.open': 'query.open',
+  'query.answer': 'query.answer',
+  'query.manage': 'query.manage',
+  'sdv.mark': 'sdv.mark',
+};
+
+/** A freeze or lock of a whole study or site in force: what can take a membership's ability away. */
+export interface StudyOrSiteHold {
+  studyId: number;
+  /** Null for the study's own hold. */
+  siteId: number | null;
+  kind: HoldKind;
+  level: 'study' | 'site';
+}
+
+/**
+ * The memberships part of GET /api/auth/me. An ability is what the user may do somewhere in the study
+ * (issue 43 item 14): a write a hold can refuse counts only while one of the sites the role covers for it
+ * is held neither by its own freeze or lock nor by the study's — so a study lock takes "add subject" off
+ * the subject list, as the server would refuse it.
+ */
+export function presentMemberships(
+  principal: Principal,
+  holds: readonly StudyOrSiteHold[] = [],
+): StudyMembership[] {
+  return [...principal.studies.values()].map((study) => {
+    const studyHolds = holds.filter((hold) => hold.studyId === study.studyId);
+    const heldAtEverySite = (action: Action): boolean => {
+      const write = guardedWriteOfAction[action];
+      if (!write || studyHolds.length === 0) return false;
+      const scope = siteScope(principal, action, study.studyId);
+      const sites = scope === 'all' ? study.sites.map((site) => site.id) : [...scope];
+      return sites.every(
+        (siteId) =>
+          refuseUnderHolds(
+            write,
+            studyHolds.filter((hold) => hold.level === 'study' || hold.siteId === siteId),
+          ) !== null,
+      );
+    };
+    return {
+      studyId: study.studyId,
+      studyCode: study.code,
+      studyTitle: study.title,
+      studyStatus: study.status,
+      roles: [...study.roles.keys()],
+      sites: study.sites,
+      abilities: abilities(principal, study.studyId).filter((action) => !heldAtEverySite(action)),
+    };
+  });
 }

@@ -32,7 +32,12 @@ import {
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
-import { loadSessionPrincipal, presentMemberships, type SessionPrincipal } from './principal.ts';
+import {
+  loadSessionPrincipal,
+  presentMemberships,
+  type SessionPrincipal,
+  type StudyOrSiteHold,
+} from './principal.ts';
 import { countUnusedRecoveryCodes } from './recovery-codes.ts';
 import { regenerateRecoveryCodes } from './regenerate-recovery-codes.ts';
 import { confirmEnrolment, startEnrolment } from './second-factor.ts';
@@ -77,7 +82,7 @@ export async function presentMe(
       secondFactorMandatory,
       secondFactorEnrolmentRequired: secondFactorMandatory && !secondFactorEnrolled,
     },
-    memberships: presentMemberships(principal),
+    memberships: presentMemberships(principal, await studyAndSiteHolds(db, [...principal.studies.keys()])),
     csrfToken: principal.session.csrf_token,
     session: presentSession(principal.session, idleSeconds),
   };
@@ -353,4 +358,22 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
         request.body.preferences,
       ),
   );
+}
+
+/** The study and site freezes and locks in force in these studies (few: each a deliberate act). */
+async function studyAndSiteHolds(db: Kysely<Database>, studyIds: number[]): Promise<StudyOrSiteHold[]> {
+  if (studyIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('holds')
+    .select(['study_id', 'site_id', 'kind', 'level'])
+    .where('study_id', 'in', studyIds)
+    .where('lifted_at', 'is', null)
+    .where('level', 'in', ['study', 'site'])
+    .execute();
+  return rows.map((row) => ({
+    studyId: row.study_id,
+    siteId: row.level === 'site' ? row.site_id : null,
+    kind: row.kind,
+    level: row.level as 'study' | 'site',
+  }));
 }

@@ -26,7 +26,7 @@ import { holdAbilitiesAt } from './list-holds.ts';
  * What the form screen and the overview learn about freezes, locks and SDV (issue 15), added to the
  * responses subjects/form-queries.ts builds: the holds in force, the SDV marks against the plan, and
  * abilities that say no where the server would refuse (a frozen form cannot be edited, a locked one
- * takes no query and no SDV).
+ * takes no query and no SDV, a frozen or locked subject takes no unscheduled visit).
  */
 
 /** The holds of `holds` that cover one form: all but other forms' own. */
@@ -104,8 +104,17 @@ export async function withOverviewMarks(
     }
     marks[visitKey] = row;
   }
+  // Adding or deleting an unscheduled visit is a data change over the whole subject: the commands refuse
+  // it as they refuse a save under a freeze or lock of the subject, its site or the study (a form's own
+  // hold covers that form only), so the overview offers it only where no such hold stands.
+  const overSubject = holds.filter((hold) => hold.level !== 'form').map(asHold);
+  const visitsWritable = refuseUnderHolds('form.save', overSubject) === null;
   return {
     ...base,
+    unscheduledVisitAbilities: {
+      add: base.unscheduledVisitAbilities.add && visitsWritable,
+      delete: base.unscheduledVisitAbilities.delete && visitsWritable,
+    },
     marks,
     holds,
     holdAbilities: holdAbilitiesAt(principal, subject.study_id, subject.site_id),

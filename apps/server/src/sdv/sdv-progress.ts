@@ -1,12 +1,13 @@
-import type {
-  SdvFormRef,
-  SdvNextResponse,
-  SdvSitesResponse,
-  SdvSubjectResponse,
-  SdvSubjectRow,
-  SdvSubjectsResponse,
-  sdvNextQuerySchema,
-  sdvSubjectsQuerySchema,
+import {
+  refuseUnderHolds,
+  type SdvFormRef,
+  type SdvNextResponse,
+  type SdvSitesResponse,
+  type SdvSubjectResponse,
+  type SdvSubjectRow,
+  type SdvSubjectsResponse,
+  type sdvNextQuerySchema,
+  type sdvSubjectsQuerySchema,
 } from '@cdms/contract';
 import { orderVisitKeys, resolveVisit } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
@@ -15,6 +16,7 @@ import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';
 import { scheduledVisitDates } from '../subjects/form-queries.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
@@ -307,7 +309,11 @@ export async function sdvSubject(
     subject: presentSubjectRow(row, context.plan),
     visits,
     nextForm,
-    canVerify: can(principal, 'sdv.mark', { studyId, siteId: subject.site_id }),
+    // As the marking commands decide (sdv-marking.ts): the monitor of the site, and no lock over the
+    // subject, its site or the study (a form's own lock refuses that form only; a freeze none).
+    canVerify:
+      can(principal, 'sdv.mark', { studyId, siteId: subject.site_id }) &&
+      refuseUnderHolds('sdv.mark', await holdsOver(db, subjectTarget(subject))) === null,
   };
 }
 

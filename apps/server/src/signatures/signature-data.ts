@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  refuseUnderHolds,
   type SignatureRecord,
   type SignatureResponse,
   type SignatureState,
@@ -11,6 +12,7 @@ import { canonicalJson } from '../audit/audit-record.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SignaturesTable } from '../db/schema.ts';
+import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
 
@@ -97,9 +99,12 @@ export async function subjectSignature(
     state,
     current: rows[0] ? presentSignature(rows[0]) : null,
     history: rows.map(presentSignature),
+    // As `signCasebook` decides: the role at the site, and no lock over the subject, its site or the
+    // study or the signing form (a freeze lets the investigator sign: lock-rules.ts).
     canSign:
       state !== 'signed' &&
-      can(principal, 'casebook.sign', { studyId: subject.study_id, siteId: subject.site_id }),
+      can(principal, 'casebook.sign', { studyId: subject.study_id, siteId: subject.site_id }) &&
+      refuseUnderHolds('casebook.sign', await holdsOver(db, subjectTarget(subject, signingForm))) === null,
     meaning: current ? signingMeaning(current.definition) : DEFAULT_MEANING,
   };
 }

@@ -5,7 +5,7 @@ import type {
   HoldInForce,
   OverviewResponse,
 } from '@cdms/contract';
-import { randomizationForm, todayInKorea } from '@cdms/contract';
+import { isSigningForm, randomizationForm, todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
@@ -180,7 +180,10 @@ export async function formData(
           }))
         : [],
       abilities: {
-        edit: can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
+        // The signing form is filled by the PI's signature only: its saves and resets are refused (422).
+        edit:
+          !isSigningForm(visitKey, formKey) &&
+          can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
         randomize:
           visitKey === randomizationForm.visitKey &&
           formKey === randomizationForm.formKey &&

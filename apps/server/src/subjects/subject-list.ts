@@ -1,6 +1,8 @@
 import {
   type CodedValue,
+  type Hold,
   presetDates,
+  refuseUnderHolds,
   type SubjectListFilter,
   type SubjectListResponse,
   type SubjectListRow,
@@ -84,6 +86,40 @@ function presentRow(
     registrationFailureReason: coded(orders.screeningFailureReason, row.screening_failure_reason),
     dropoutReason: coded(orders.dropoutReason, row.dropout_reason),
     canDelete,
+  };
+}
+
+/**
+ * Whether the user may delete each listed subject, as `deleteSubject` decides before it looks at the
+ * data: the role at the subject's site, and no freeze or lock of the subject, its site or the study
+ * (lock-rules.ts: a freeze refuses a deletion too). The holds in force over the study's sites and
+ * subjects are few (a hold is a deliberate act of the monitor or data manager), so they are read once
+ * for the page and matched to each row here. A subject with data is still refused (409): `canDelete`
+ * does not read the data.
+ */
+async function deletionAbilities(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+): Promise<(row: { subject_id: number; site_id: number }) => boolean> {
+  const holds = await db
+    .selectFrom('holds')
+    .select(['kind', 'level', 'site_id', 'subject_id'])
+    .where('study_id', '=', studyId)
+    .where('lifted_at', 'is', null)
+    .where('level', 'in', ['study', 'site', 'subject'])
+    .execute();
+  return (row) => {
+    if (!can(principal, 'subject.delete', { studyId, siteId: row.site_id })) return false;
+    const over: Hold[] = holds
+      .filter(
+        (hold) =>
+          hold.level === 'study' ||
+          (hold.level === 'site' && hold.site_id === row.site_id) ||
+          (hold.level === 'subject' && hold.subject_id === row.subject_id),
+      )
+      .map((hold) => ({ kind: hold.kind, level: hold.level }));
+    return refuseUnderHolds('subject.delete', over) === null;
   };
 }
 
@@ -286,19 +322,14 @@ export async function listSubjectsPage(
   const today = todayInKorea();
   const base = filteredQuery(db, studyId, context.sites, filter, today);
   const offset = (page - 1) * size;
-  const [rows, count] = await Promise.all([
+  const [rows, count, mayDelete] = await Promise.all([
     sorted(base, filter, context.orders).limit(size).offset(offset).execute(),
     countOf(db, studyId, context.sites, filter, today),
+    deletionAbilities(db, principal, studyId),
   ]);
   return {
     subjects: rows.map((row, index) =>
-      presentRow(
-        row,
-        offset + index + 1,
-        definition,
-        context.orders,
-        can(principal, 'subject.delete', { studyId, siteId: row.site_id }),
-      ),
+      presentRow(row, offset + index + 1, definition, context.orders, mayDelete(row)),
     ),
     total: count,
     page,
@@ -334,6 +365,7 @@ export async function* allSubjectRows(
     .select('f.subject_id')
     .execute();
   const ids = ordered.map((row) => row.subject_id);
+  const mayDelete = await deletionAbilities(db, principal, studyId);
   for (let start = 0; start < ids.length; start += chunkSize) {
     const chunk = ids.slice(start, start + chunkSize);
     const rows = (await db
@@ -346,15 +378,7 @@ export async function* allSubjectRows(
     yield chunk.flatMap((subjectId, index) => {
       const row = rowOf.get(subjectId);
       if (!row) return [];
-      return [
-        presentRow(
-          row,
-          start + index + 1,
-          definition,
-          context.orders,
-          can(principal, 'subject.delete', { studyId, siteId: row.site_id }),
-        ),
-      ];
+      return [presentRow(row, start + index + 1, definition, context.orders, mayDelete(row))];
     });
   }
 }

@@ -1,9 +1,9 @@
 import type { HearingMeasure, SummaryResponse } from '@cdms/contract';
 import { summaryHearingMeasures } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { mayKnowGroup } from '../randomization/may-know-group.ts';
 import { reportContext, visitLabelOf } from '../reports/report-context.ts';
 import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
@@ -14,8 +14,9 @@ import { codesOf, itemAt, SUMMARY_SOURCES, visitsCollecting } from './summary-so
 /**
  * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the
  * reports' policy (members, `report.read`, other sites 404), four read-outs each counted in SQL, and
- * the split by randomization group only for a reader `mayKnowGroup` allows — for anyone else the
- * queries do not read the allocation list and the answer has no group field.
+ * the split by randomization group only for a reader holding `summary.by_group` (data management;
+ * not whoever may see a subject's group) — for anyone else the queries do not read the allocation list
+ * and the answer has no group field.
  */
 export async function readStudySummary(
   db: Kysely<Database>,
@@ -25,12 +26,9 @@ export async function readStudySummary(
 ): Promise<SummaryResponse> {
   const context = await reportContext(db, principal, studyId, siteId);
   const definition = context.definition;
-  const study = await db
-    .selectFrom('studies')
-    .select('show_randomization_group')
-    .where('id', '=', studyId)
-    .executeTakeFirstOrThrow();
-  const byGroup = mayKnowGroup(principal, studyId, study.show_randomization_group);
+  // Not `mayKnowGroup` (a subject's assigned group, which the study may show to its sites): comparing
+  // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
+  const byGroup = can(principal, 'summary.by_group', { studyId });
   const groups = byGroup && definition ? codesOf(definition, SUMMARY_SOURCES.groups.codeList) : [];
   const sites =
     context.siteIds.length === 0

@@ -289,11 +289,12 @@ describeWithDatabase(
     }
 
     describe('while the study shows groups', () => {
-      it('counts every figure over both sites for the monitor, split by group', async () => {
+      it('counts every figure over both sites for the monitor, without the split by arm', async () => {
         const answer = await summary('cra');
         expect(answer.sites.map((site) => site.siteId)).toEqual([siteOf('01'), siteOf('02')]);
-        expect(answer.groups?.map((group) => group.code)).toEqual(['treatment', 'control']);
-        expect(figuresOf(answer)).toEqual(expectedFor(['01', '02'], true));
+        // Seeing a subject's group is not comparing the arms' outcomes (issue 43 item 11).
+        expect(answer.groups).toBeUndefined();
+        expect(figuresOf(answer)).toEqual(expectedFor(['01', '02'], false));
         expect(answer.hearing.change?.fromVisit.visitKey).toBe('v1');
         expect(answer.hearing.change?.toVisit.visitKey).toBe('v2');
         // The figures are not all zero: the data saved shows in them.
@@ -301,10 +302,21 @@ describeWithDatabase(
         expect(answer.hearing.change?.overall[0]?.n).toBe(2);
       });
 
-      it("shows the coordinator only their site's subjects", async () => {
+      it("shows the coordinator only their site's subjects, and not by arm", async () => {
         const answer = await summary('crc');
         expect(answer.sites.map((site) => site.siteId)).toEqual([siteOf('02')]);
-        expect(figuresOf(answer)).toEqual(expectedFor(['02'], true));
+        expect(figuresOf(answer)).toEqual(expectedFor(['02'], false));
+        for (const who of ['cra', 'crc', 'pi']) {
+          const response = await as(who, 'GET', `/api/studies/${studyId}/summary`);
+          expect(response.statusCode).toBe(200);
+          expect(response.body, who).not.toMatch(/group|treatment|control/i);
+        }
+      });
+
+      it('splits by arm for the data manager only', async () => {
+        const answer = await summary('dm');
+        expect(answer.groups?.map((group) => group.code)).toEqual(['treatment', 'control']);
+        expect(figuresOf(answer)).toEqual(expectedFor(['01', '02', '03'], true));
       });
 
       it('narrows to the site asked for; another site is 404, a bad site id 400', async () => {
@@ -335,7 +347,7 @@ describeWithDatabase(
         expect(figuresOf(await summary('cra'))).toEqual(expectedFor(['01', '02'], false));
       });
 
-      it('still splits for the data manager, who keeps the allocation list', async () => {
+      it('still splits for the data manager', async () => {
         const answer = await summary('dm');
         expect(answer.groups).toBeDefined();
         expect(figuresOf(answer)).toEqual(expectedFor(['01', '02', '03'], true));

@@ -187,9 +187,11 @@ export function FormEditor({
   const { alert, confirm } = useAlert();
   const modals = useModalStack();
   const storageKey = draftKey(studyId, subjectPk, visitKey, formKey);
-  // The signing form is filled only by the PI's signature (the server refuses saves and resets of it).
+  // The signing form is filled only by the PI's signature: it shows the signature instead of the
+  // save buttons. Whether anything here may be edited is the server's word (`abilities.edit` is false
+  // on the signing form, under a freeze or lock, and for roles that do not enter data).
   const signingForm = isSigningForm(visitKey, formKey);
-  const canEdit = formData.abilities.edit && !signingForm;
+  const canEdit = formData.abilities.edit;
   const queryClient = useQueryClient();
   // A save of signed data invalidates the signature: the editor says so before it happens.
   const signature = useSignature(studyId, subjectPk, canEdit);
