@@ -105,7 +105,10 @@ async function main(): Promise<number> {
       `ERROR: ${result.scenario} (${result.db}, ${result.subjects}, ${result.users} users): ${result.errors} responses outside 2xx, e.g.\n  ${result.errorSamples.join('\n  ')}`,
     );
   }
-  return failed.length > 0 ? 1 : 0;
+  const failedUploads = runs.filter((run) => run.uploads?.statuses.some((status) => status !== 201));
+  for (const run of failedUploads)
+    console.error(`ERROR: uploads (${run.db}, ${run.subjects}): statuses ${run.uploads?.statuses.join(', ')}`);
+  return failed.length > 0 || failedUploads.length > 0 ? 1 : 0;
 }
 
 /** One database, grown from size to size; the server restarted on it for each size. */
