@@ -20,6 +20,7 @@ import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
 import { type RunningServer, repositoryRoot, startServer } from './server/start-server.ts';
 import { checkOdmExportTargets, checkTargets } from './targets.ts';
+import { measureUploads, type UploadsResult } from './uploads.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
 // `npm run bench`: builds the synthetic study on each database at each size, runs every scenario
@@ -45,6 +46,8 @@ interface SizeRun {
   results: ScenarioResult[];
   /** One ODM export job of every subject, with a light read beside it (issue 16); null when not chosen. */
   odmExport: OdmExportResult | null;
+  /** Four 20 MB attachments at once (issue 43); null when not chosen. */
+  uploads: UploadsResult | null;
 }
 
 const log = (message: string) => console.log(message);
@@ -102,7 +105,10 @@ async function main(): Promise<number> {
       `ERROR: ${result.scenario} (${result.db}, ${result.subjects}, ${result.users} users): ${result.errors} responses outside 2xx, e.g.\n  ${result.errorSamples.join('\n  ')}`,
     );
   }
-  return failed.length > 0 ? 1 : 0;
+  const failedUploads = runs.filter((run) => run.uploads?.statuses.some((status) => status !== 201));
+  for (const run of failedUploads)
+    console.error(`ERROR: uploads (${run.db}, ${run.subjects}): statuses ${run.uploads?.statuses.join(', ')}`);
+  return failed.length > 0 || failedUploads.length > 0 ? 1 : 0;
 }
 
 /** One database, grown from size to size; the server restarted on it for each size. */
@@ -134,9 +140,23 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
       log(
         `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
       );
-      const { idleRssMb, results, odmExport } = await measureScenarios(db, database, workload, options);
+      const { idleRssMb, results, odmExport, uploads } = await measureScenarios(
+        db,
+        database,
+        workload,
+        options,
+      );
       log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);
-      runs.push({ db, subjects: workload.subjects, build, buildSeconds, idleRssMb, results, odmExport });
+      runs.push({
+        db,
+        subjects: workload.subjects,
+        build,
+        buildSeconds,
+        idleRssMb,
+        results,
+        odmExport,
+        uploads,
+      });
     }
   } finally {
     if (options.keep) log(`kept ${database.where}`);
@@ -150,7 +170,12 @@ async function measureScenarios(
   database: BenchDatabase,
   workload: Workload,
   options: BenchOptions,
-): Promise<{ idleRssMb: number; results: ScenarioResult[]; odmExport: OdmExportResult | null }> {
+): Promise<{
+  idleRssMb: number;
+  results: ScenarioResult[];
+  odmExport: OdmExportResult | null;
+  uploads: UploadsResult | null;
+}> {
   // Several processes share the database as in production (architecture.md "Scale-out"); started
   // one after another, so that only the first finds migrations to run.
   const servers: RunningServer[] = [];
@@ -165,6 +190,7 @@ async function measureScenarios(
   const context = { db, workload, durationMs, warmupMs };
   const results: ScenarioResult[] = [];
   let odmExport: OdmExportResult | null = null;
+  let uploads: UploadsResult | null = null;
   const report = (result: ScenarioResult) => {
     log(
       `  ${result.scenario}, ${result.users} user${result.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
@@ -189,10 +215,16 @@ async function measureScenarios(
         `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, CPU per 1,000 values ${odmExport.serverCpuMsPerThousandValues.toFixed(1)} ms server + ${odmExport.postgresCpuMsPerThousandValues?.toFixed(1) ?? '–'} ms PostgreSQL, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}`,
       );
     }
+    if (chosen('uploads')) {
+      uploads = await measureUploads(server, workload, db);
+      log(
+        `  uploads: ${uploads.uploads} × ${uploads.megabytes} MB at once in ${uploads.seconds.toFixed(1)} s (each ${uploads.eachSeconds.map((s) => s.toFixed(1)).join(', ')} s; statuses ${uploads.statuses.join(', ')}), server RSS ${uploads.idleRssMb.toFixed(0)} MB before, peak ${uploads.peakRssMb.toFixed(0)} MB, CPU ${(uploads.serverCpuMs / 1000).toFixed(1)} s`,
+      );
+    }
   } finally {
     await Promise.all(servers.map((running) => running.stop()));
   }
-  return { idleRssMb, results, odmExport };
+  return { idleRssMb, results, odmExport, uploads };
 }
 
 function machine() {

@@ -1699,11 +1699,16 @@ async function guidelineFixture(db: Kysely<Database>, f: Fixture, url: string): 
         content_type: 'application/pdf',
         size: 9,
         sha256: '0'.repeat(64),
-        bytes: Buffer.from('%PDF-1.4\n'),
         uploaded_by: f.userId,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Its bytes (issue 43: chunks by content hash).
+    await db
+      .insertInto('attachment_chunks')
+      .values({ sha256: '0'.repeat(64), seq: 0, bytes: Buffer.from('%PDF-1.4\n') })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
     return url.replace('GUIDELINE_FILE', file.id);
   }
   return url.replace(/GUIDELINE_(DRAFT|PUBLISHED)/, String(guideline.id));

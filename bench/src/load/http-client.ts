@@ -19,7 +19,12 @@ export class HttpClient {
     this.origin = new URL(baseUrl);
   }
 
-  request(method: string, path: string, headers: Headers = {}, body?: string): Promise<HttpResponse> {
+  request(
+    method: string,
+    path: string,
+    headers: Headers = {},
+    body?: string | Buffer,
+  ): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         {

@@ -10,7 +10,9 @@ import { canWriteNotices } from '../notices/notices.ts';
 /**
  * An attachment's bytes for a member of its study, audited (one record per download, in the same
  * transaction that reads the bytes). What the member may not see is not found (404): another study's
- * file, a draft guideline's for a reader, an unsaved upload of someone else.
+ * file, a draft guideline's for a reader, an unsaved upload of someone else. The bytes are not read
+ * here: the route streams them chunk by chunk after the audited transaction (`readAttachmentChunks`;
+ * chunks never change, so reading them later reads what was audited).
  */
 export async function downloadAttachment(
   db: Kysely<Database>,
@@ -18,7 +20,7 @@ export async function downloadAttachment(
   actor: AuditActor,
   studyId: number,
   attachmentId: string,
-): Promise<{ fileName: string; contentType: string; bytes: Buffer }> {
+): Promise<{ fileName: string; contentType: string; size: number; sha256: string }> {
   if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
   const writer = canWriteNotices(principal, studyId);
   return inTransaction(db, async (trx) => {
@@ -33,7 +35,7 @@ export async function downloadAttachment(
         'attachments.id',
         'attachments.file_name',
         'attachments.content_type',
-        'attachments.bytes',
+        'attachments.size',
         'attachments.sha256',
         'attachments.owner_kind',
         'attachments.owner_id',
@@ -63,6 +65,6 @@ export async function downloadAttachment(
         ownerId: row.owner_id,
       },
     });
-    return { fileName: row.file_name, contentType: row.content_type, bytes: Buffer.from(row.bytes) };
+    return { fileName: row.file_name, contentType: row.content_type, size: row.size, sha256: row.sha256 };
   });
 }

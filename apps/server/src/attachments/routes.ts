@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { ATTACHMENT_MAX_BYTES, attachmentSchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -5,6 +6,8 @@ import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
+import { withUpload } from '../uploads/receive-upload.ts';
+import { readAttachmentChunks } from './attachment-chunks.ts';
 import { downloadAttachment } from './download-attachment.ts';
 import { uploadAttachment } from './upload-attachment.ts';
 
@@ -44,24 +47,18 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
       const { studyId } = request.params;
       if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
       if (!canWriteNotices(principal, studyId)) throw new AppError(403, 'forbidden');
-      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-      let file: Awaited<ReturnType<typeof request.file>>;
-      try {
-        file = await request.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 5 } });
-      } catch {
-        throw new AppError(400, 'upload_missing');
-      }
-      if (file?.fieldname !== 'file') throw new AppError(400, 'upload_missing');
-      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'attachment_too_large', { megabytes: ATTACHMENT_MAX_BYTES / 1024 / 1024 });
-        throw new AppError(400, 'upload_incomplete');
-      });
-      if (bytes.length === 0) throw new AppError(415, 'attachment_type_not_allowed');
-      const attachment = await uploadAttachment(db, actorOf(request), principal.user.id, studyId, {
-        name: file.filename,
-        bytes,
-      });
+      // Streamed to a temporary file, then into the database in chunks (issue 43).
+      const rule = {
+        field: 'file',
+        maxBytes: ATTACHMENT_MAX_BYTES,
+        tooLarge: 'attachment_too_large',
+      } as const;
+      const attachment = await withUpload(request, rule, (upload) =>
+        uploadAttachment(db, actorOf(request), principal.user.id, studyId, {
+          name: upload.fileName,
+          source: upload,
+        }),
+      );
       return reply.status(201).send(attachment);
     },
   );
@@ -89,7 +86,8 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
         .header('content-disposition', contentDisposition(file.fileName))
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(file.bytes);
+        .header('content-length', file.size)
+        .send(Readable.from(readAttachmentChunks(db, file.sha256)));
     },
   );
 }

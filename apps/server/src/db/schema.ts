@@ -55,6 +55,7 @@ export interface Database {
   training_modules: TrainingModulesTable;
   training_completions: TrainingCompletionsTable;
   attachments: AttachmentsTable;
+  attachment_chunks: AttachmentChunksTable;
   form_photos: FormPhotosTable;
   guidelines: GuidelinesTable;
   task_notices: TaskNoticesTable;
@@ -747,9 +748,15 @@ export interface AttachmentsTable {
   content_type: string;
   size: number;
   sha256: string;
-  bytes: Uint8Array;
   uploaded_by: number;
   created_at: CreatedAt;
+}
+
+/** Issue 43: an attachment's bytes in order, by its content's SHA-256 (migration 2026-12-06T1100). */
+export interface AttachmentChunksTable {
+  sha256: string;
+  seq: number;
+  bytes: Uint8Array;
 }
 
 /** Issue 19: eardrum photographs of a subject's form (migration 2026-11-29T1100). */

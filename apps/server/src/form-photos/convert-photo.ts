@@ -1,4 +1,5 @@
 /// <reference path="./heic-decode.d.ts" />
+import { readFile } from 'node:fs/promises';
 import decodeHeic from 'heic-decode';
 import sharp from 'sharp';
 import { AppError } from '../http/errors.ts';
@@ -18,18 +19,21 @@ export interface ConvertedPhoto {
  * longer side, and NO metadata — sharp writes none unless asked (`withMetadata`/`keepExif`), so EXIF (GPS,
  * camera serial, dates), XMP, IPTC and comments are gone; ICC colour is converted to sRGB. HEIC is HEVC,
  * which sharp's prebuilt libvips cannot decode: `heic-decode` (libheif in wasm) gives the pixels first.
- * Bytes that claim a type but do not decode are 422 `photo_unreadable`.
+ * Bytes that claim a type but do not decode are 422 `photo_unreadable`. `photo` is the bytes or a file's
+ * path: sharp reads a file in libvips, outside the JavaScript heap (issue 43); HEIC is read whole (its
+ * decoder takes bytes).
  */
-export async function convertPhoto(bytes: Buffer, type: PhotoSourceType): Promise<ConvertedPhoto> {
+export async function convertPhoto(photo: Buffer | string, type: PhotoSourceType): Promise<ConvertedPhoto> {
   try {
     const input =
       type === 'heic'
-        ? await decodeHeic({ buffer: bytes }).then((image) =>
-            sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-              raw: { width: image.width, height: image.height, channels: 4 },
-            }),
+        ? await decodeHeic({ buffer: typeof photo === 'string' ? await readFile(photo) : photo }).then(
+            (image) =>
+              sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+                raw: { width: image.width, height: image.height, channels: 4 },
+              }),
           )
-        : sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 });
+        : sharp(photo, { failOn: 'error', limitInputPixels: 100_000_000 });
     const { data, info } = await input
       .rotate()
       .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })

@@ -2,8 +2,8 @@ import { FORM_PHOTO_MAX_BYTES, formPhotoSchema, paramIdSchema } from '@cdms/cont
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
+import { withUpload } from '../uploads/receive-upload.ts';
 import { readFormPhoto } from './read-form-photo.ts';
 import { uploadFormPhoto } from './upload-form-photo.ts';
 
@@ -41,23 +41,15 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-      let file: Awaited<ReturnType<typeof request.file>>;
-      try {
-        file = await request.file({ limits: { fileSize: FORM_PHOTO_MAX_BYTES, files: 1, fields: 5 } });
-      } catch {
-        throw new AppError(400, 'upload_missing');
-      }
-      if (file?.fieldname !== 'photo') throw new AppError(400, 'upload_missing');
-      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'photo_too_large', { megabytes: FORM_PHOTO_MAX_BYTES / 1024 / 1024 });
-        throw new AppError(400, 'upload_incomplete');
-      });
-      const photo = await uploadFormPhoto(db, principalOf(request), actorOf(request), {
-        ...request.params,
-        bytes,
-      });
+      // Streamed to a temporary file; sharp reads it from there (issue 43). The field is `photo`, and
+      // the 400 for a missing file says so.
+      const rule = { field: 'photo', maxBytes: FORM_PHOTO_MAX_BYTES, tooLarge: 'photo_too_large' } as const;
+      const photo = await withUpload(request, rule, (upload) =>
+        uploadFormPhoto(db, principalOf(request), actorOf(request), {
+          ...request.params,
+          photo: { path: upload.path, size: upload.size },
+        }),
+      );
       return reply.status(201).send(photo);
     },
   );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import type { FormPhoto } from '@cdms/contract';
 import { getFormLayout, photoReference } from '@cdms/study';
 import type { Kysely } from 'kysely';
@@ -20,7 +21,8 @@ export interface UploadFormPhotoInput {
   subjectId: number;
   visitKey: string;
   formKey: string;
-  bytes: Buffer;
+  /** The photo: its bytes (the demo seed), or the temporary file an upload was streamed to (issue 43). */
+  photo: Buffer | { path: string; size: number };
 }
 
 /**
@@ -36,7 +38,7 @@ export async function uploadFormPhoto(
   actor: AuditActor,
   input: UploadFormPhotoInput,
 ): Promise<FormPhoto> {
-  const { studyId, subjectId, visitKey, formKey, bytes } = input;
+  const { studyId, subjectId, visitKey, formKey, photo } = input;
   const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
   const current = await currentStudyDefinition(db, studyId);
   const layout = current ? getFormLayout(current.definition, visitKey, formKey) : undefined;
@@ -46,9 +48,12 @@ export async function uploadFormPhoto(
   if (!hasPhotoItem) throw new AppError(404, 'not_found');
   // An unscheduled visit's photo only for a visit the subject has (as its form's save requires).
   await requireVisitOfSubject(db, subject.id, visitKey);
-  const sourceType = sniffPhotoType(bytes);
+  const uploadedSize = Buffer.isBuffer(photo) ? photo.length : photo.size;
+  const head = Buffer.isBuffer(photo) ? photo : await readHead(photo.path);
+  const sourceType = sniffPhotoType(head);
   if (!sourceType) throw new AppError(415, 'photo_type_not_allowed');
-  const converted = await convertPhoto(bytes, sourceType);
+  // sharp reads a file itself (outside the JavaScript heap); only the converted JPEG is held.
+  const converted = await convertPhoto(Buffer.isBuffer(photo) ? photo : photo.path, sourceType);
   const sha256 = createHash('sha256').update(converted.bytes).digest('hex');
   return inTransaction(db, async (trx) => {
     await refuseWriteUnderHolds(trx, 'form.save', subjectTarget(subject, { visitKey, formKey }));
@@ -82,7 +87,7 @@ export async function uploadFormPhoto(
         formKey,
         sha256,
         sourceType,
-        uploadedSize: bytes.length,
+        uploadedSize,
         size: converted.bytes.length,
         width: converted.width,
         height: converted.height,
@@ -99,4 +104,15 @@ export async function uploadFormPhoto(
       sourceType,
     };
   });
+}
+
+/** The first 4 KB of a file: enough for any photo's signature (a HEIF `ftyp` box is a few dozen bytes). */
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

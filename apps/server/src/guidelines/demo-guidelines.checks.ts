@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { todayInKorea } from '@cdms/contract';
 import { expect, it } from 'vitest';
+import { readAttachmentBytes } from '../attachments/attachment-chunks.ts';
 import { sniffAttachmentType } from '../attachments/attachment-type.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import { bufferSource } from '../uploads/file-source.ts';
 
 /**
  * Issue 18 over the living demo (run by test/living-demo.test.ts): the published protocol and CRF
@@ -29,16 +31,16 @@ export function demoGuidelineChecks(database: () => DatabaseHandle): void {
     for (const published of guidelines.filter((row) => row.state === 'published')) {
       const files = await db
         .selectFrom('attachments')
-        .select(['bytes', 'content_type', 'sha256', 'size'])
+        .select(['content_type', 'sha256', 'size'])
         .where('owner_kind', '=', 'guideline')
         .where('owner_id', '=', published.id)
         .execute();
       expect(files).toHaveLength(1);
       const file = files[0];
       if (!file) continue;
-      const bytes = Buffer.from(file.bytes);
+      const bytes = await readAttachmentBytes(db, file.sha256);
       // A real PDF: its own bytes say so, it ends as a PDF does, and the stored facts match them.
-      expect(sniffAttachmentType(bytes)).toBe('application/pdf');
+      expect(await sniffAttachmentType(bufferSource(bytes))).toBe('application/pdf');
       expect(file.content_type).toBe('application/pdf');
       expect(bytes.subarray(-8).toString('latin1')).toContain('%%EOF');
       expect(file.size).toBe(bytes.length);

@@ -55,8 +55,8 @@ export async function reviseGuideline(
       .returningAll()
       .executeTakeFirstOrThrow();
     await sql`insert into attachments
-        (study_id, owner_kind, owner_id, file_name, content_type, size, sha256, bytes, uploaded_by, created_at)
-      select study_id, 'guideline', ${draft.id}, file_name, content_type, size, sha256, bytes, uploaded_by, created_at
+        (study_id, owner_kind, owner_id, file_name, content_type, size, sha256, uploaded_by, created_at)
+      select study_id, 'guideline', ${draft.id}, file_name, content_type, size, sha256, uploaded_by, created_at
       from attachments where owner_kind = 'guideline' and owner_id = ${source.id}`.execute(trx);
     await recordAudit(trx, actor, {
       type: 'guideline.revised',

@@ -224,8 +224,12 @@ export const errorMessages = {
     en: 'An alarm period needs both a start and an end date, and the start cannot be after the end.',
   },
   upload_missing: {
-    ko: '업로드할 파일이 없습니다(필드 이름: upload).',
-    en: 'No file was sent (field name: upload).',
+    ko: '업로드할 파일이 없습니다(필드 이름: {field}).',
+    en: 'No file was sent (field name: {field}).',
+  },
+  file_name_invalid: {
+    ko: '파일 이름에 쓸 수 없는 문자(NUL 또는 UTF-8이 아닌 바이트)가 있습니다. 파일 이름을 바꿔 다시 업로드해 주세요.',
+    en: 'The file name contains a character that cannot be used (NUL or bytes that are not UTF-8). Rename the file and upload it again.',
   },
   version_conflict: {
     ko: '다른 사용자가 먼저 이 양식을 저장했습니다. 최신 내용을 확인한 뒤 다시 저장하세요.',

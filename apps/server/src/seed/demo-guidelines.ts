@@ -6,6 +6,7 @@ import { createGuideline } from '../guidelines/create-guideline.ts';
 import { publishGuideline } from '../guidelines/publish-guideline.ts';
 import { createTaskNotice } from '../task-notices/create-task-notice.ts';
 import { taskNoticeDedupeKey } from '../task-notices/send-task-notice.ts';
+import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
 import { actingAs } from './demo-subjects.ts';
 
@@ -57,7 +58,7 @@ export async function seedDemoGuidelines(
   });
   const protocolFile = await uploadAttachment(db, monitor.actor, monitor.principal.user.id, studyId, {
     name: '임상시험계획서_v2.0.pdf',
-    bytes: protocolPdf,
+    source: bufferSource(protocolPdf),
   });
   const protocol = await createGuideline(db, monitor.principal, monitor.actor, studyId, {
     guideType: 'protocol',
@@ -85,7 +86,7 @@ export async function seedDemoGuidelines(
   });
   const crfFile = await uploadAttachment(db, dataManager.actor, dataManager.principal.user.id, studyId, {
     name: 'CRF_작성지침_v1.1.pdf',
-    bytes: crfPdf,
+    source: bufferSource(crfPdf),
   });
   const crfGuideline = await createGuideline(db, dataManager.principal, dataManager.actor, studyId, {
     guideType: 'crf_guideline',

@@ -190,7 +190,7 @@ async function perform(
           subjectId,
           visitKey: action.visitKey,
           formKey: action.formKey,
-          bytes: await drawEardrumPhoto(action.photo),
+          photo: await drawEardrumPhoto(action.photo),
         });
         values = { ...values, photo: uploaded.reference, tracing: eardrumTracing(action.photo) };
       }

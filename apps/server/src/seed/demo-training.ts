@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { completeTraining } from '../training/complete-training.ts';
 import { saveTrainingModule } from '../training/save-training-module.ts';
 import { submitTrainingQuiz } from '../training/submit-training-quiz.ts';
+import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
 import { actingAs } from './demo-subjects.ts';
 
@@ -73,21 +74,23 @@ export async function seedDemoTraining(
   // The eCRF course comes with a handout to print (a generated PDF, like the guidelines' documents).
   const handout = await uploadAttachment(db, dm.actor, dm.principal.user.id, input.studyId, {
     name: 'eCRF_입력_교육_자료.pdf',
-    bytes: await renderDemoDocumentPdf({
-      title: 'eCRF 입력 교육 자료',
-      version: '1.0',
-      sections: [
-        {
-          heading: '저장과 수정',
-          lines: ['저장한 값을 고칠 때는 수정 사유를 입력합니다.', '모든 변경은 감사 추적에 남습니다.'],
-        },
-        {
-          heading: '쿼리 답변',
-          lines: ['쿼리에는 근거 문서를 확인한 뒤 답변하고, 필요하면 값을 수정합니다.'],
-        },
-        { heading: '방문 허용 범위', lines: ['방문일이 허용 범위를 벗어나면 프로토콜 이탈로 보고됩니다.'] },
-      ],
-    }),
+    source: bufferSource(
+      await renderDemoDocumentPdf({
+        title: 'eCRF 입력 교육 자료',
+        version: '1.0',
+        sections: [
+          {
+            heading: '저장과 수정',
+            lines: ['저장한 값을 고칠 때는 수정 사유를 입력합니다.', '모든 변경은 감사 추적에 남습니다.'],
+          },
+          {
+            heading: '쿼리 답변',
+            lines: ['쿼리에는 근거 문서를 확인한 뒤 답변하고, 필요하면 값을 수정합니다.'],
+          },
+          { heading: '방문 허용 범위', lines: ['방문일이 허용 범위를 벗어나면 프로토콜 이탈로 보고됩니다.'] },
+        ],
+      }),
+    ),
   });
   const ecrf = await saveTrainingModule(db, dm.principal, dm.actor, {
     studyId: input.studyId,

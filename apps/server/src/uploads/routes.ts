@@ -10,6 +10,7 @@ import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
 import { UPLOADED_IMAGE_PATH } from '../notices/sanitize-html.ts';
 import { sniffImageType } from './image-type.ts';
+import { withUpload } from './receive-upload.ts';
 
 /** Image upload for the rich-text editor (multipart field `upload`) and serving the images. */
 export async function registerUploadRoutes(app: App, context: AppContext): Promise<void> {
@@ -35,38 +36,31 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
         principal.user.is_admin ||
         [...principal.studies.keys()].some((studyId) => canWriteNotices(principal, studyId));
       if (!mayWrite) throw new AppError(403, 'forbidden');
-      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-
-      let file: Awaited<ReturnType<typeof request.file>>;
-      try {
-        file = await request.file();
-      } catch {
-        throw new AppError(400, 'upload_missing');
-      }
-      if (file?.fieldname !== 'upload') throw new AppError(400, 'upload_missing');
-      const bytes = await file.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'image_too_large', { megabytes: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 });
-        // Anything else while reading the file is a body that stopped short or broke the multipart
-        // format ("Unexpected end of form"): the client's fault, not a 500.
-        throw new AppError(400, 'upload_incomplete');
-      });
-      const contentType = sniffImageType(bytes);
-      if (!contentType) throw new AppError(415, 'image_type_not_allowed');
-
-      const imageId = await inTransaction(db, async (trx) => {
-        const row = await trx
-          .insertInto('uploaded_images')
-          .values({ content_type: contentType, bytes, size: bytes.length, uploaded_by: principal.user.id })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await recordAudit(trx, actorOf(request), {
-          type: 'image.uploaded',
-          entityType: 'image',
-          entityId: row.id,
-          after: { contentType, size: bytes.length, fileName: file.filename.slice(0, 200) },
+      // Streamed to a temporary file like every upload (issue 43); an image is at most 5 MB, so it is
+      // then read whole and stored as one value.
+      const rule = {
+        field: 'upload',
+        maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+        tooLarge: 'image_too_large',
+      } as const;
+      const imageId = await withUpload(request, rule, async (upload) => {
+        const bytes = await upload.read(0, upload.size);
+        const contentType = sniffImageType(bytes);
+        if (!contentType) throw new AppError(415, 'image_type_not_allowed');
+        return inTransaction(db, async (trx) => {
+          const row = await trx
+            .insertInto('uploaded_images')
+            .values({ content_type: contentType, bytes, size: bytes.length, uploaded_by: principal.user.id })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await recordAudit(trx, actorOf(request), {
+            type: 'image.uploaded',
+            entityType: 'image',
+            entityId: row.id,
+            after: { contentType, size: bytes.length, fileName: upload.fileName.slice(0, 200) },
+          });
+          return row.id;
         });
-        return row.id;
       });
       return reply.status(201).send({ imageUrl: `${UPLOADED_IMAGE_PATH}${imageId}` });
     },

@@ -483,6 +483,7 @@ function multipartDefects(): { bytes: string | Buffer; contentType: string }[] {
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
   const contentType = `multipart/form-data; boundary=${boundary}`;
+  const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
   return [
     // Truncated: the part never ends, the closing boundary never comes.
     { bytes: Buffer.concat([Buffer.from(head), png]), contentType },
@@ -497,5 +498,11 @@ function multipartDefects(): { bytes: string | Buffer; contentType: string }[] {
     // Multipart without a boundary, and JSON where a file belongs.
     { bytes: `${head}x\r\n--${boundary}--\r\n`, contentType: 'multipart/form-data' },
     { bytes: '{"upload":"x"}', contentType: 'application/json' },
+    // A file name with NUL, and one whose bytes are not UTF-8 (issue 43: the input policy holds).
+    { bytes: Buffer.concat([Buffer.from(head.replace('a.png', 'a\0.png')), png, closing]), contentType },
+    {
+      bytes: Buffer.concat([Buffer.from(head.replace('a.png', 'a\xff.png'), 'latin1'), png, closing]),
+      contentType,
+    },
   ];
 }
