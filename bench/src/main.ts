@@ -107,7 +107,9 @@ async function main(): Promise<number> {
   }
   const failedUploads = runs.filter((run) => run.uploads?.statuses.some((status) => status !== 201));
   for (const run of failedUploads)
-    console.error(`ERROR: uploads (${run.db}, ${run.subjects}): statuses ${run.uploads?.statuses.join(', ')}`);
+    console.error(
+      `ERROR: uploads (${run.db}, ${run.subjects}): statuses ${run.uploads?.statuses.join(', ')}`,
+    );
   return failed.length > 0 || failedUploads.length > 0 ? 1 : 0;
 }
 
