@@ -376,6 +376,35 @@ describeWithDatabase(
       ).toBeUndefined();
     });
 
+    it('names each user with the given and family names importers read, family name first in Korean, valid in both versions', async () => {
+      const db = database().db;
+      const si = await db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', session.si?.userId ?? 0)
+        .executeTakeFirstOrThrow();
+      for (const version of ['1.3.2', '2.0'] as const) {
+        const { text } = await exportText(version);
+        expect(writeAndValidate(text, version, `users-${version}.xml`).status).toBe(0);
+        const [given, family] = version === '2.0' ? ['GivenName', 'FamilyName'] : ['FirstName', 'LastName'];
+        expect(text).toContain(`<${given}>`);
+        expect(text).toContain(`<${family}>`);
+        const read = readOdm(text);
+        for (const user of read.users) {
+          expect(user.givenName, user.oid).toBeDefined();
+          expect(user.familyName, user.oid).toBeDefined();
+        }
+        const siUser = read.users.find((user) => user.oid === `U.${session.si?.userId}`);
+        // The demo's SI is 이부연: family name 이, given name 부연.
+        expect(si.name).toBe('이부연');
+        expect(siUser).toMatchObject({ fullName: '이부연', familyName: '이', givenName: '부연' });
+        expect(read.users.find((user) => user.oid === 'U.SYSTEM')).toMatchObject({
+          givenName: 'CDMS',
+          familyName: 'system',
+        });
+      }
+    });
+
     it('carries the signature in force with its definition, and none once it was invalidated', async () => {
       for (const version of ['1.3.2', '2.0'] as const) {
         const read = readOdm((await exportText(version)).text);
