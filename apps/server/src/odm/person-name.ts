@@ -25,7 +25,10 @@ export interface PersonName {
 }
 
 export function splitPersonName(fullName: string): PersonName {
-  const words = fullName.trim().split(/\s+/u).filter((word) => word !== '');
+  const words = fullName
+    .trim()
+    .split(/\s+/u)
+    .filter((word) => word !== '');
   if (words.length === 0) return { given: '', family: '' };
   if (words.every((word) => HANGUL_WORD.test(word))) {
     if (words.length > 1) return { family: words[0] ?? '', given: words.slice(1).join(' ') };
