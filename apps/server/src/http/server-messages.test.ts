@@ -35,7 +35,7 @@ function withoutComments(source: string): string {
 const LITERAL = /\b(ko|en):\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`)/g;
 
 /** What is wrong with one file's texts. */
-export function textProblems(file: string, source: string): string[] {
+function textProblems(file: string, source: string): string[] {
   const problems: string[] = [];
   const code = withoutComments(source);
   const literals = [...code.matchAll(LITERAL)].map((match) => ({
@@ -49,7 +49,7 @@ export function textProblems(file: string, source: string): string[] {
     if (literal.language !== 'ko') return;
     // Its English: the next literal, an `en:` of the same object (before the next `ko:`).
     const next = literals[index + 1];
-    if (!next || next.language !== 'en') problems.push(`${file}: no English for "${literal.text}"`);
+    if (next?.language !== 'en') problems.push(`${file}: no English for "${literal.text}"`);
   });
   // A placeholder in any Korean string of the file, not only `ko:` ones ("…"(으)로 in a ternary).
   for (const line of code.split('\n'))
@@ -63,7 +63,8 @@ describe('the server’s messages, in Korean and English', () => {
     expect(
       textProblems('a.ts', "frozen: { ko: '{level}은(는) 잠금 상태입니다.', en: '{level} is locked.' }"),
     ).toHaveLength(1);
-    expect(textProblems('b.ts', 'const t = `값이 "${a}"에서 "${b}"(으)로 변경되었습니다.`;')).toHaveLength(1);
+    const ternary = ['const t = `값이 "$', '{a}"에서 "$', '{b}"(으)로 변경되었습니다.`;'].join('');
+    expect(textProblems('b.ts', ternary)).toHaveLength(1);
     expect(textProblems('c.ts', "x: { ko: '제목', en: '제목' }")).toHaveLength(1);
     expect(textProblems('d.ts', "x: { ko: '제목' }, y: 1")).toHaveLength(1);
     expect(textProblems('e.ts', "x: { ko: '연락처(전화번호)가 없습니다.', en: 'No phone number.' }")).toEqual(
