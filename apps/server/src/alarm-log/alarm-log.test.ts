@@ -4,8 +4,10 @@ import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/te
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { App } from '../http/types.ts';
+import { deliverNotification } from '../notifications/deliver-notifications.ts';
 import { enqueueNotification } from '../notifications/enqueue-notification.ts';
 import type { NotificationEventType } from '../notifications/notification-events.ts';
+import { logOnlyEmailSender, logOnlySmsSender } from '../notifications/senders.ts';
 
 /**
  * The alarm log over notifications this test raises through the outbox (issue 18 item 4): who sees
@@ -27,11 +29,11 @@ describeWithDatabase(
           .where('email', '=', email)
           .executeTakeFirstOrThrow()
       ).id;
-    const get = (who: string, url: string) =>
+    const get = (who: string, url: string, language: 'ko' | 'en' = 'en') =>
       app.inject({
         method: 'GET',
         url,
-        headers: { ...(session[who]?.headers ?? {}), 'accept-language': 'en' },
+        headers: { ...(session[who]?.headers ?? {}), 'accept-language': language },
       });
     const log = async (who: string, query = ''): Promise<AlarmLogResponse> => {
       const response = await get(who, `/api/studies/${studyId}/alarm-log${query}`);
@@ -220,6 +222,101 @@ describeWithDatabase(
       const xlsx = await get('dm', `/api/studies/${studyId}/alarm-log/download?format=xlsx`);
       expect(xlsx.statusCode).toBe(200);
       expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    });
+
+    it("shows each row's subject and CDMS's own reasons in the reader's language, whoever received it", async () => {
+      // The recipients read Korean (the demo's default); the SMS to a user without a phone number
+      // and an e-mail the server could not send without SMTP are CDMS's own reasons.
+      const db = database().db;
+      const locales = await db
+        .selectFrom('users')
+        .select('locale')
+        .where('id', 'in', [await userId('crc@demo.cdms')])
+        .execute();
+      expect(locales.map((row) => row.locale)).toEqual(['ko']);
+      const { contact } = await db
+        .selectFrom('users')
+        .select('contact')
+        .where('email', '=', 'crc@demo.cdms')
+        .executeTakeFirstOrThrow();
+      await db.updateTable('users').set({ contact: '' }).where('email', '=', 'crc@demo.cdms').execute();
+      await raise('task_notice', site('02'), [await userId('crc@demo.cdms')], ['sms']);
+      await db.updateTable('users').set({ contact }).where('email', '=', 'crc@demo.cdms').execute();
+      const [noSmtp] = await db
+        .selectFrom('notifications')
+        .select('id')
+        .where('event_type', '=', 'site_hold')
+        .orderBy('id')
+        .limit(1)
+        .execute();
+      const stored = await db
+        .selectFrom('notifications')
+        .select(['id', 'subject'])
+        .where('id', '=', noSmtp?.id ?? 0)
+        .executeTakeFirstOrThrow();
+      expect(stored.subject).toBe('[CDMS] site_hold');
+      const claimed = await db
+        .updateTable('notifications')
+        .set({ status: 'sending', claimed_by: 'test', attempts: 1 })
+        .where('id', '=', stored.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await deliverNotification(db, claimed, {
+        email: logOnlyEmailSender(() => undefined),
+        sms: logOnlySmsSender(() => undefined),
+      });
+
+      const read = async (language: 'ko' | 'en') => {
+        const response = await get('dm', `/api/studies/${studyId}/alarm-log?size=100`, language);
+        expect(response.statusCode).toBe(200);
+        const entries = (response.json() as AlarmLogResponse).entries;
+        return {
+          noPhone: entries.find(
+            (entry) =>
+              entry.channel === 'sms' &&
+              entry.status === 'not_sent' &&
+              entry.eventType === 'task_notice' &&
+              entry.recipientName === '박코디',
+          ),
+          noSmtp: entries.find((entry) => entry.id === stored.id),
+        };
+      };
+      const english = await read('en');
+      expect(english.noPhone).toMatchObject({
+        subject: '[CDMS] task_notice (en)',
+        error: 'No phone number on record.',
+      });
+      expect(english.noSmtp).toMatchObject({
+        subject: '[CDMS] site_hold (en)',
+        status: 'not_sent',
+        error: 'Not sent: no SMTP server is configured.',
+      });
+      const korean = await read('ko');
+      expect(korean.noPhone).toMatchObject({
+        subject: '[CDMS] task_notice',
+        error: '연락처(전화번호)가 없습니다.',
+      });
+      expect(korean.noSmtp?.error).toBe('메일 서버(SMTP)가 설정되지 않아 보내지 않았습니다.');
+      // The English download says the same (this test runs after the one counting download audits).
+      const csv = await get(
+        'dm',
+        `/api/studies/${studyId}/alarm-log/download?format=csv&eventType=task_notice`,
+        'en',
+      );
+      expect(csv.body).toContain('[CDMS] task_notice (en)');
+      expect(csv.body).toContain('No phone number on record.');
+      expect(csv.body).not.toContain('연락처');
+      // Put back as the other tests expect it.
+      await db
+        .deleteFrom('notifications')
+        .where('event_type', '=', 'task_notice')
+        .where('recipient_address', '=', '')
+        .execute();
+      await db
+        .updateTable('notifications')
+        .set({ status: 'queued', claimed_by: null, attempts: 0, last_error_code: null })
+        .where('id', '=', stored.id)
+        .execute();
     });
   },
   { seed: 'demo' },

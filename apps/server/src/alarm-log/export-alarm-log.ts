@@ -63,7 +63,7 @@ export function alarmLogFile(
   format: 'csv' | 'xlsx',
   language: Language,
 ): AsyncGenerator<string> | Promise<Buffer> {
-  const chunks = allAlarmLogEntries(db, principal, studyId, filters);
+  const chunks = allAlarmLogEntries(db, principal, studyId, filters, language);
   return format === 'csv'
     ? csvDocument(columns, chunks, language)
     : xlsxWorkbook(columns, chunks, language, alarmLogTitle);

@@ -6,6 +6,8 @@ import { siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import type { Language } from '../http/language.ts';
+import { deliveryFailureText, notificationSubjectText } from '../notifications/delivery-failure-reasons.ts';
 import type { NotificationEventType } from '../notifications/notification-events.ts';
 
 export type AlarmLogFilters = Omit<z.output<typeof alarmLogQuerySchema>, 'page' | 'size'>;
@@ -71,9 +73,11 @@ function entriesOf(query: Query, limit: number, offset: number) {
       'users.name as recipient_name',
       'n.recipient_address',
       'n.subject',
+      'n.subject_texts',
       'n.status',
       'n.attempts',
       'n.last_error',
+      'n.last_error_code',
       'n.sent_at',
     ])
     .orderBy('n.id', 'desc')
@@ -84,7 +88,8 @@ function entriesOf(query: Query, limit: number, offset: number) {
 
 type EntryRow = Awaited<ReturnType<typeof entriesOf>>[number];
 
-function presentEntry(row: EntryRow): AlarmLogEntry {
+/** A row as its reader reads it: the subject and our own failure reasons in the reader's language. */
+function presentEntry(row: EntryRow, language: Language): AlarmLogEntry {
   const status: AlarmLogStatus = row.status === 'sending' ? 'queued' : row.status;
   return {
     id: Number(row.id),
@@ -95,10 +100,10 @@ function presentEntry(row: EntryRow): AlarmLogEntry {
     site: row.site,
     recipientName: row.recipient_name,
     recipientAddress: row.recipient_address,
-    subject: row.subject,
+    subject: notificationSubjectText(row, language),
     status,
     attempts: row.attempts,
-    error: row.last_error,
+    error: deliveryFailureText(row, language),
     sentAt: row.sent_at ? row.sent_at.toISOString() : null,
   };
 }
@@ -109,6 +114,7 @@ export async function listAlarmLog(
   principal: Principal,
   studyId: number,
   filters: AlarmLogFilters & { page: number; size: number },
+  language: Language,
 ): Promise<AlarmLogResponse> {
   const query = alarmLogQuery(db, principal, studyId, filters);
   const [counted, rows] = await Promise.all([
@@ -116,7 +122,7 @@ export async function listAlarmLog(
     entriesOf(query, filters.size, (filters.page - 1) * filters.size),
   ]);
   return {
-    entries: rows.map(presentEntry),
+    entries: rows.map((row) => presentEntry(row, language)),
     total: Number(counted?.total ?? 0),
     page: filters.page,
     size: filters.size,
@@ -134,12 +140,13 @@ export function allAlarmLogEntries(
   principal: Principal,
   studyId: number,
   filters: AlarmLogFilters,
+  language: Language,
 ): AsyncGenerator<AlarmLogEntry[]> {
   const query = alarmLogQuery(db, principal, studyId, filters);
   return (async function* chunks() {
     for (let offset = 0; ; offset += CHUNK) {
       const rows = await entriesOf(query, CHUNK, offset);
-      yield rows.map(presentEntry);
+      yield rows.map((row) => presentEntry(row, language));
       if (rows.length < CHUNK) return;
     }
   })();

@@ -33,7 +33,8 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         response: { 200: alarmLogResponseSchema },
       },
     },
-    async (request) => listAlarmLog(db, principalOf(request), request.params.studyId, request.query),
+    async (request) =>
+      listAlarmLog(db, principalOf(request), request.params.studyId, request.query, requestLanguage(request)),
   );
 
   app.get(

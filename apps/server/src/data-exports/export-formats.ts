@@ -2,8 +2,9 @@ import type { DataExportFormat } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { countFormTableValues, formTablesCsvZip, formTablesXlsx } from '../form-tables/index.ts';
+import { countOdmValues } from '../odm/count-odm-values.ts';
 import { exportOdm } from '../odm/export-odm.ts';
-import { type ExportScope, subjectsInScope } from '../odm/load-export-batch.ts';
+import type { ExportScope } from '../odm/load-export-batch.ts';
 
 /**
  * The formats an export job can produce, one entry each. A format counts the item values it will
@@ -36,19 +37,6 @@ export interface ExportFormat {
   ): AsyncIterable<Uint8Array | string>;
 }
 
-/** The item values an ODM export writes: saved values of the scope's subjects and forms. */
-export async function countOdmValues(db: Kysely<Database>, scope: ExportScope): Promise<number> {
-  let query = db
-    .selectFrom('item_values')
-    .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('form_instances.subject_id', 'in', subjectsInScope(db, scope).select('id'))
-    .where('form_instances.has_data', '=', true);
-  if (scope.formKeys !== undefined) query = query.where('form_instances.form_key', 'in', scope.formKeys);
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
   return {
     extension: 'xml',
@@ -58,7 +46,8 @@ function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
       const exported = await exportOdm(db, { ...input.scope, version, audit: input.auditTrail });
       for await (const chunk of exported.chunks) {
         yield chunk;
-        onProgress({ values: exported.counts.storedValues, subjects: exported.counts.subjects });
+        // The file's values (ItemData) written so far: countOdmValues counts the same in advance.
+        onProgress({ values: exported.counts.values, subjects: exported.counts.subjects });
       }
     },
   };

@@ -690,14 +690,20 @@ export interface NotificationsTable {
   channel: 'email' | 'sms';
   recipient_user_id: number | null;
   recipient_address: string;
+  /** As sent, in the recipient's language. */
   subject: string;
+  /** The subject in both languages ({ko, en}) for the alarm log's reader; null on rows older than it. */
+  subject_texts: ColumnType<{ ko: string; en: string } | null, string | null | undefined, string | null>;
   body: string;
   status: Generated<'queued' | 'sending' | 'sent' | 'failed' | 'not_sent'>;
   attempts: Generated<number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   claimed_by: OptionalText;
   claimed_at: NullableTimestamp;
+  /** What a mail server answered, as it came. */
   last_error: OptionalText;
+  /** A reason CDMS gives itself (delivery-failure-reasons.ts), rendered in the reader's language. */
+  last_error_code: OptionalText;
   dedupe_key: OptionalText;
   created_at: CreatedAt;
   sent_at: NullableTimestamp;

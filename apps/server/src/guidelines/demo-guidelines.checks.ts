@@ -60,7 +60,7 @@ export function demoGuidelineChecks(database: () => DatabaseHandle): void {
       .select([
         'notifications.channel',
         'notifications.status',
-        'notifications.last_error',
+        'notifications.last_error_code',
         'memberships.role',
       ])
       .where('notifications.dedupe_key', '=', `task_notice:${noticeId}`)
@@ -98,7 +98,7 @@ export function demoGuidelineChecks(database: () => DatabaseHandle): void {
     const texts = rows.filter((row) => row.channel === 'sms');
     expect(texts.length).toBe(rows.length / 2);
     for (const row of texts)
-      expect(row).toMatchObject({ status: 'not_sent', last_error: expect.any(String) });
+      expect(row).toMatchObject({ status: 'not_sent', last_error_code: expect.any(String) });
     // E-mails delivered, or the newest one waiting for its retry (the demo's delivery history).
     for (const row of rows.filter((entry) => entry.channel === 'email'))
       expect(['sent', 'queued']).toContain(row.status);

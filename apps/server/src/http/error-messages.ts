@@ -1,8 +1,11 @@
+import { isParticle, withParticle } from './korean-particles.ts';
 import type { Language } from './language.ts';
 
 /**
  * The message of every API error code, in Korean and English. Codes are stable (clients may branch
- * on them); messages are for people. `{name}` placeholders are filled from the error's params.
+ * on them); messages are for people. `{name}` placeholders are filled from the error's params;
+ * `{name|은/는}` (Korean only) adds the particle the filled-in word takes (korean-particles.ts), so
+ * no message writes "은(는)". error-messages.test.ts holds every server text to that.
  */
 export const errorMessages = {
   not_found: { ko: '요청한 리소스를 찾을 수 없습니다.', en: 'The requested resource was not found.' },
@@ -325,11 +328,11 @@ export const errorMessages = {
     en: 'A query can only be raised on an item of this form.',
   },
   frozen: {
-    ko: '{level}은(는) 프리징되어 데이터를 변경할 수 없습니다. 쿼리와 SDV는 계속할 수 있습니다.',
+    ko: '{level|은/는} 프리징되어 데이터를 변경할 수 없습니다. 쿼리와 SDV는 계속할 수 있습니다.',
     en: '{level} is frozen: its data cannot change. Queries and SDV can go on.',
   },
   locked: {
-    ko: '{level}은(는) 잠금 상태여서 아무것도 변경할 수 없습니다.',
+    ko: '{level|은/는} 잠금 상태여서 아무것도 변경할 수 없습니다.',
     en: '{level} is locked: nothing can change.',
   },
   hold_already_in_force: {
@@ -436,9 +439,13 @@ export function errorMessage(
   language: Language,
   params: Record<string, MessageParam> = {},
 ): string {
-  return errorMessages[code][language].replace(/\{(\w+)\}/g, (match, name: string) => {
-    const param = params[name];
-    if (param === undefined) return match;
-    return typeof param === 'object' ? param[language] : String(param);
-  });
+  return errorMessages[code][language].replace(
+    /\{(\w+)(?:\|([^}]+))?\}/g,
+    (match, name: string, particle: string | undefined) => {
+      const param = params[name];
+      if (param === undefined) return match;
+      const word = typeof param === 'object' ? param[language] : String(param);
+      return particle !== undefined && isParticle(particle) ? withParticle(word, particle) : word;
+    },
+  );
 }

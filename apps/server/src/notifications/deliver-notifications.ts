@@ -62,6 +62,7 @@ export async function deliverNotification(
       .set({
         status,
         last_error: outcome.error.slice(0, 1000),
+        last_error_code: null,
         next_attempt_at: new Date(Date.now() + retryDelayMs(row.attempts)),
         claimed_by: null,
       })
@@ -73,7 +74,8 @@ export async function deliverNotification(
     .set({
       status,
       sent_at: outcome.sent ? sql`now()` : null,
-      last_error: outcome.sent ? null : outcome.reason,
+      last_error: null,
+      last_error_code: outcome.sent ? null : outcome.reason,
       claimed_by: null,
     })
     .execute();

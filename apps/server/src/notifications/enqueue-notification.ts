@@ -22,8 +22,8 @@ export interface NotificationRequest {
  * Writes the outbox rows of one event in the caller's transaction — the event and its notifications
  * commit together or not at all — one per recipient and channel, in the recipient's language. E-mails
  * a user turned off for this event type are not written. A recipient without an address for the
- * channel (SMS without a phone number) gets a row marked "not sent" with the reason, so the alarm log
- * shows it. Returns the number of rows written.
+ * channel (SMS without a phone number) gets a row marked "not sent" with the reason's code, so the
+ * alarm log shows it in its reader's language. Returns the number of rows written.
  */
 export async function enqueueNotification(
   trx: Transaction<Database>,
@@ -55,14 +55,11 @@ export async function enqueueNotification(
           recipient_user_id: user.id,
           recipient_address: address,
           subject: request.message.subject[language],
+          // Both languages for the alarm log, which its reader reads in theirs.
+          subject_texts: JSON.stringify(request.message.subject),
           body: request.message.body[language],
           dedupe_key: request.dedupeKey ?? null,
-          ...(address === ''
-            ? {
-                status: 'not_sent' as const,
-                last_error: language === 'ko' ? '연락처(전화번호)가 없습니다.' : 'No phone number on record.',
-              }
-            : {}),
+          ...(address === '' ? { status: 'not_sent' as const, last_error_code: 'no_phone_number' } : {}),
         },
       ];
     }),

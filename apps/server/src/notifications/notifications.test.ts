@@ -234,7 +234,7 @@ describeWithDatabase(
         sms: logOnlySmsSender(log),
       });
       expect(await rows()).toEqual([
-        expect.objectContaining({ status: 'not_sent', last_error: 'no SMTP configured' }),
+        expect.objectContaining({ status: 'not_sent', last_error_code: 'no_smtp', last_error: null }),
       ]);
       expect(log).toHaveBeenCalledWith('e-mail not sent: no SMTP configured', {
         to: 'crc@demo.cdms',
@@ -262,7 +262,8 @@ describeWithDatabase(
       await enqueue({ eventType: 'task_notice', recipientUserIds: [crc], channels: ['sms'] });
       const sms = (await rows()).filter((row) => row.channel === 'sms');
       expect(sms).toEqual([expect.objectContaining({ status: 'not_sent', recipient_address: '' })]);
-      expect(sms[0]?.last_error).toBeTruthy();
+      // Stored as a code, each reader reading it in their language (the alarm log).
+      expect(sms[0]?.last_error_code).toBe('no_phone_number');
       // Two people without a number, one occasion: each gets their own "not sent" row (the empty
       // address is no identity).
       await database().db.updateTable('users').set({ contact: '' }).where('id', 'in', [crc, dm]).execute();
@@ -283,9 +284,9 @@ describeWithDatabase(
         .execute();
       await enqueue({ eventType: 'task_notice', recipientUserIds: [crc], channels: ['sms'] });
       await deliverDue();
-      expect((await rows()).filter((row) => row.channel === 'sms').map((row) => row.last_error)).toContain(
-        'no SMS gateway configured',
-      );
+      expect(
+        (await rows()).filter((row) => row.channel === 'sms').map((row) => row.last_error_code),
+      ).toContain('no_sms_gateway');
     });
 
     it('a stopping worker puts what it has not tried back in the queue', async () => {

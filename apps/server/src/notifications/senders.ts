@@ -1,7 +1,11 @@
 import nodemailer from 'nodemailer';
+import type { DeliveryFailureCode } from './delivery-failure-reasons.ts';
 
-/** What a sender did with one message: delivered, or deliberately not sent (with why). Errors throw. */
-export type SendOutcome = { sent: true } | { sent: false; reason: string };
+/**
+ * What a sender did with one message: delivered, or deliberately not sent, with the reason's code
+ * (rendered in each reader's language: delivery-failure-reasons.ts). Errors throw.
+ */
+export type SendOutcome = { sent: true } | { sent: false; reason: DeliveryFailureCode };
 
 export interface EmailSender {
   send(message: { to: string; subject: string; text: string }): Promise<SendOutcome>;
@@ -35,7 +39,7 @@ export function logOnlyEmailSender(log: Log): EmailSender {
   return {
     async send({ to, subject }) {
       log('e-mail not sent: no SMTP configured', { to, subject });
-      return { sent: false, reason: 'no SMTP configured' };
+      return { sent: false, reason: 'no_smtp' };
     },
   };
 }
@@ -45,7 +49,7 @@ export function logOnlySmsSender(log: Log): SmsSender {
   return {
     async send({ to, text }) {
       log('SMS not sent: no SMS gateway configured', { to, length: text.length });
-      return { sent: false, reason: 'no SMS gateway configured' };
+      return { sent: false, reason: 'no_sms_gateway' };
     },
   };
 }

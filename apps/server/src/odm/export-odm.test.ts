@@ -11,6 +11,7 @@ import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';
+import { countOdmValues } from './count-odm-values.ts';
 import { exportOdm, type OdmVersion } from './export-odm.ts';
 import { exportOdmToFile } from './export-odm-to-file.ts';
 import { type OdmRead, readOdm } from './read-odm.ts';
@@ -374,6 +375,69 @@ describeWithDatabase(
         withoutAudit.subjects.get(subjects.signed.key)?.visits.v1?.demographicInfo?.demographics?.gender
           ?.audit,
       ).toBeUndefined();
+    });
+
+    it('counts beforehand the ItemData it writes: repeating rows, empty values and scopes alike', async () => {
+      const db = database().db;
+      const scopes = [
+        {},
+        { siteIds: [site2] },
+        { formKeys: ['medicalHistory', 'vitalSigns'] },
+        { statuses: ['screening'] as SubjectStatus[] },
+      ];
+      for (const version of ['1.3.2', '2.0'] as const)
+        for (const scope of scopes) {
+          const exported = await exportOdm(db, { studyId, version, audit: false, ...scope });
+          let text = '';
+          for await (const chunk of exported.chunks) text += chunk;
+          const itemData = text.match(/<ItemData[\s>]/g)?.length ?? 0;
+          expect(exported.counts.values, JSON.stringify(scope)).toBe(itemData);
+          expect(await countOdmValues(db, { studyId, ...scope }), JSON.stringify(scope)).toBe(itemData);
+        }
+      // The stored rows are fewer: a repeating section's rows are one stored value.
+      const storedRows = Number(
+        (
+          await db
+            .selectFrom('item_values')
+            .innerJoin('form_instances', 'form_instances.id', 'item_values.form_instance_id')
+            .innerJoin('subjects', 'subjects.id', 'form_instances.subject_id')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('subjects.study_id', '=', studyId)
+            .where('form_instances.has_data', '=', true)
+            .where('subjects.deleted_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
+      expect(await countOdmValues(db, { studyId })).not.toBe(storedRows);
+    });
+
+    it('names each user with the given and family names importers read, family name first in Korean, valid in both versions', async () => {
+      const db = database().db;
+      const si = await db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', session.si?.userId ?? 0)
+        .executeTakeFirstOrThrow();
+      for (const version of ['1.3.2', '2.0'] as const) {
+        const { text } = await exportText(version);
+        expect(writeAndValidate(text, version, `users-${version}.xml`).status).toBe(0);
+        const [given, family] = version === '2.0' ? ['GivenName', 'FamilyName'] : ['FirstName', 'LastName'];
+        expect(text).toContain(`<${given}>`);
+        expect(text).toContain(`<${family}>`);
+        const read = readOdm(text);
+        for (const user of read.users) {
+          expect(user.givenName, user.oid).toBeDefined();
+          expect(user.familyName, user.oid).toBeDefined();
+        }
+        const siUser = read.users.find((user) => user.oid === `U.${session.si?.userId}`);
+        // The demo's SI is 이부연: family name 이, given name 부연.
+        expect(si.name).toBe('이부연');
+        expect(siUser).toMatchObject({ fullName: '이부연', familyName: '이', givenName: '부연' });
+        expect(read.users.find((user) => user.oid === 'U.SYSTEM')).toMatchObject({
+          givenName: 'CDMS',
+          familyName: 'system',
+        });
+      }
     });
 
     it('carries the signature in force with its definition, and none once it was invalidated', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { type ExportScope, type ExportSubject, exportBatches } from './load-export-batch.ts';
+import { type ExportScope, exportBatches } from './load-export-batch.ts';
 import { loadExportHeader } from './load-export-header.ts';
 import { buildOdmMetadata } from './odm-metadata.ts';
 import { writeOdm20 } from './write-odm-20.ts';
@@ -31,10 +31,9 @@ export interface OdmExport {
   chunks: AsyncIterable<string>;
   /**
    * Filled while `chunks` is consumed. `values` counts ItemData written (a repeating group's row
-   * gives several); `storedValues` the stored values of the subjects written so far, what one
-   * COUNT of item_values gives in advance (the progress bar's total).
+   * gives several), what countOdmValues gives in advance (an export job's progress total).
    */
-  counts: { subjects: number; values: number; queries: number; storedValues: number };
+  counts: { subjects: number; values: number; queries: number };
   studyCode: string;
   fileOid: string;
 }
@@ -53,19 +52,16 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
     code: header.study.code,
     version: header.definitionVersion,
   });
-  const counts = { subjects: 0, values: 0, queries: 0, storedValues: 0 };
+  const counts = { subjects: 0, values: 0, queries: 0 };
   const fileOid = `ODM.${header.study.code}.${randomUUID()}`;
   const input = {
     header,
     metadata,
-    batches: countingStoredValues(
-      exportBatches(db, scope, {
-        limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
-        audit: options.audit,
-        queries: withQueries,
-      }),
-      counts,
-    ),
+    batches: exportBatches(db, scope, {
+      limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
+      audit: options.audit,
+      queries: withQueries,
+    }),
     withAudit: options.audit,
     fileOid,
     createdAt: options.createdAt ?? new Date(),
@@ -77,21 +73,4 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
   };
   const chunks = options.version === '1.3.2' ? writeOdm132(input) : writeOdm20(input);
   return { chunks, counts, studyCode: header.study.code, fileOid };
-}
-
-/**
- * Counts a batch's stored values once the writer asks for the next batch (or ends): by then the
- * batch has been written out.
- */
-async function* countingStoredValues(
-  batches: AsyncIterable<ExportSubject[]>,
-  counts: { storedValues: number },
-): AsyncGenerator<ExportSubject[]> {
-  let previous = 0;
-  for await (const batch of batches) {
-    counts.storedValues += previous;
-    previous = batch.reduce((sum, subject) => sum + subject.values.length, 0);
-    yield batch;
-  }
-  counts.storedValues += previous;
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/database.ts';
+import { countOdmValues } from './count-odm-values.ts';
 import { exportOdm, type OdmVersion } from './export-odm.ts';
 import { readOdm } from './read-odm.ts';
 import { validateOdmFile } from './validate-odm.ts';
@@ -54,7 +55,34 @@ export function odmOverDemoChecks(database: () => DatabaseHandle): void {
       expect([...read.subjects.keys()].sort()).toEqual(subjects.map((row) => row.screening_number).sort());
       expect(exported.counts.subjects).toBe(subjects.length);
       expect(exported.counts.values).toBeGreaterThan(1000);
+      // The values in the file (its ItemData) are what the export counts as it writes and what an
+      // export job counts before it starts.
+      const itemData = fs.readFileSync(file, 'utf8').match(/<ItemData[\s>]/g)?.length ?? 0;
+      expect(exported.counts.values).toBe(itemData);
+      expect(await countOdmValues(db, { studyId })).toBe(itemData);
       if (version === '2.0') expect(exported.counts.queries).toBeGreaterThan(10);
     });
   }
+
+  it('has a seeded ODM export job whose count is the values its file holds (not the stored rows)', async () => {
+    const { db } = database();
+    const job = await db
+      .selectFrom('data_exports')
+      .select(['id', 'values_total', 'values_done'])
+      .where('study_id', '=', studyId)
+      .where('format', '=', 'odm-1.3.2')
+      .where('state', '=', 'done')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const chunks = await db
+      .selectFrom('data_export_chunks')
+      .select('bytes')
+      .where('export_id', '=', job.id)
+      .orderBy('seq')
+      .execute();
+    const text = Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.bytes))).toString('utf8');
+    const itemData = text.match(/<ItemData[\s>]/g)?.length ?? 0;
+    expect(itemData).toBeGreaterThan(1000);
+    expect({ total: job.values_total, done: job.values_done }).toEqual({ total: itemData, done: itemData });
+  });
 }

@@ -51,7 +51,8 @@ export interface OdmRead {
   odmVersion: string;
   fileType: string;
   studyOid: string;
-  users: { oid: string; fullName?: string }[];
+  /** Given and family names from 1.3.2's FirstName/LastName or 2.0's GivenName/FamilyName. */
+  users: { oid: string; fullName?: string; givenName?: string; familyName?: string }[];
   locations: { oid: string; name: string }[];
   signatureDefs: { oid: string; meaning: string; legalReason: string }[];
   subjects: Map<string, OdmSubjectRead>;
@@ -153,7 +154,14 @@ export function readOdm(xml: string): OdmRead {
     studyOid: attribute(child(odm, 'Study'), 'OID') ?? '',
     users: children(admin, 'User').map((user) => {
       const fullName = child(user, 'FullName');
-      return { oid: attribute(user, 'OID') ?? '', ...(fullName ? { fullName: text(fullName) } : {}) };
+      const given = child(user, is20 ? 'GivenName' : 'FirstName');
+      const family = child(user, is20 ? 'FamilyName' : 'LastName');
+      return {
+        oid: attribute(user, 'OID') ?? '',
+        ...(fullName ? { fullName: text(fullName) } : {}),
+        ...(given ? { givenName: text(given) } : {}),
+        ...(family ? { familyName: text(family) } : {}),
+      };
     }),
     locations: children(admin, 'Location').map((location) => ({
       oid: attribute(location, 'OID') ?? '',

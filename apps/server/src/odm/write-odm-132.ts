@@ -9,6 +9,7 @@ import {
   signatureDefOids,
 } from './odm-clinical-tree.ts';
 import { eventType, type OdmMetadata, oids } from './odm-metadata.ts';
+import { type PersonName, splitPersonName } from './person-name.ts';
 import { escapeXmlAttribute, textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
@@ -142,16 +143,26 @@ function metaDataVersion132(metadata: OdmMetadata): string {
  * locations and a SignatureDef per signing statement. 2.0 names its study on AdminData and calls a
  * location's kind `Role` (1.3.2: `LocationType`); the rest is the same.
  */
+/**
+ * A User's name: FullName as stored, then the given and family names importers read (OpenEDC and
+ * the like take FirstName/LastName). The two versions name them differently — 1.3.2 FirstName and
+ * LastName, 2.0 GivenName and FamilyName — each in its schema's order after FullName.
+ */
+function userNameElements(fullName: string, name: PersonName, version: '1.3.2' | '2.0'): string {
+  const [given, family] = version === '2.0' ? ['GivenName', 'FamilyName'] : ['FirstName', 'LastName'];
+  return `${textElement('FullName', fullName)}${textElement(given, name.given)}${textElement(family, name.family)}`;
+}
+
 export function adminDataXml(header: ExportHeader, metadata: OdmMetadata, version: '1.3.2' | '2.0'): string {
   const parts: string[] = [
     version === '2.0' ? `<AdminData${xmlAttributes({ StudyOID: metadata.studyOid })}>` : '<AdminData>',
   ];
   parts.push(
-    `<User${xmlAttributes({ OID: oids.systemUser, UserType: 'Other' })}>${textElement('FullName', 'CDMS system')}</User>`,
+    `<User${xmlAttributes({ OID: oids.systemUser, UserType: 'Other' })}>${userNameElements('CDMS system', { given: 'CDMS', family: 'system' }, version)}</User>`,
   );
   for (const user of header.users) {
     parts.push(
-      `<User${xmlAttributes({ OID: oids.user(user.id) })}>${textElement('FullName', user.name)}</User>`,
+      `<User${xmlAttributes({ OID: oids.user(user.id) })}>${userNameElements(user.name, splitPersonName(user.name), version)}</User>`,
     );
   }
   for (const site of header.sites) {

@@ -11,6 +11,7 @@ import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
+import { withParticle } from '../http/korean-particles.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
 import { addQueryMessage } from './query-messages.ts';
 
@@ -99,7 +100,7 @@ export async function postValueChangeMessages(
       const a = describeValue(definition, visitKey, formKey, itemKey, from, language);
       const b = describeValue(definition, visitKey, formKey, itemKey, to, language);
       return language === 'ko'
-        ? `값이 "${a}"에서 "${b}"(으)로 변경되었습니다.`
+        ? `값이 "${a}"에서 ${withParticle(`"${b}"`, '으로/로')} 변경되었습니다.`
         : `The value changed from "${a}" to "${b}".`;
     };
     const proposed = typeof to === 'string' || typeof to === 'number' || typeof to === 'boolean' ? to : null;
