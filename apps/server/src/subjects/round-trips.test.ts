@@ -147,6 +147,11 @@ describeWithDatabase(
       const list = await statementsOf('dm', 'GET', `/api/studies/${studyId}/subjects`);
       expect(list.statusCode).toBe(200);
       expect(list.statements.length).toBeLessThanOrEqual(5);
+      // A role that may delete subjects also reads the holds in force, once for the page, sent
+      // beside the page's statements (each row's delete button says whether a hold refuses it).
+      const siteList = await statementsOf('crc', 'GET', `/api/studies/${studyId}/subjects`);
+      expect(siteList.statusCode).toBe(200);
+      expect(siteList.statements.length).toBeLessThanOrEqual(6);
       // A saved form: 1 to authenticate, 1 for the subject with the definition's version, 1 for the
       // subject's data, 1 for queries, comments, holds, SDV marks, rank with plan (was 16, then 8).
       const form = await statementsOf('dm', 'GET', vitalSignsUrl());

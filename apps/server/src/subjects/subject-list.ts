@@ -102,6 +102,8 @@ async function deletionAbilities(
   principal: Principal,
   studyId: number,
 ): Promise<(row: { subject_id: number; site_id: number }) => boolean> {
+  // A role that deletes nowhere in the study (monitors, data managers) needs no holds read.
+  if (!can(principal, 'subject.delete', { studyId })) return () => false;
   const holds = await db
     .selectFrom('holds')
     .select(['kind', 'level', 'site_id', 'subject_id'])
