@@ -230,6 +230,14 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       ]),
     );
     expect(queries).toContainEqual({ check_id: 'vitalSigns.systolicNotAboveDiastolic', status: 'closed' });
+    // Issue 43 item 3: the swapped entry also put both pressures out of range beside a "normal" result;
+    // the correction closed those queries with it.
+    for (const checkId of [
+      'vitalSigns.bloodPressureSystolic.range',
+      'vitalSigns.bloodPressureDiastolic.range',
+      'vitalSigns.normalButOutOfRange',
+    ])
+      expect(queries).toContainEqual({ check_id: checkId, status: 'closed' });
   });
 
   it('has manual queries at every state on several sites, with Korean threads, and answered system queries', async () => {
