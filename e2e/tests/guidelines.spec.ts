@@ -145,7 +145,7 @@ test.describe('guidelines and task notices', () => {
     await page.goto(`/notice/${STUDY_ID}`);
     await page.getByRole('link', { name: '업무 알림' }).click();
     await expect(page.getByRole('heading', { level: 1, name: '업무 알림' })).toBeVisible();
-    // The living demo's notice, delivered.
+    // The living demo's notice, delivered by this server's worker to the suite's mail server (seeded queued).
     await expect(page.getByRole('row').filter({ hasText: '방문 2 데이터 입력 마감 안내' })).toContainText(
       '발송 완료',
     );

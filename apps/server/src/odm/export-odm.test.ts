@@ -288,8 +288,9 @@ describeWithDatabase(
         '<ItemDef OID="I.bodyMeasurement.height" Name="height" DataType="float" SignificantDigits="1">',
       );
       expect(text).toContain('<MeasurementUnitRef MeasurementUnitOID="MU.cm"/>');
+      // Height's hard limit and soft range (docs/CLINICAL-RANGES.md), in that order.
       expect(text).toContain(
-        '<RangeCheck Comparator="GE" SoftHard="Soft"><CheckValue>0</CheckValue></RangeCheck>',
+        '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>100</CheckValue></RangeCheck><RangeCheck Comparator="GE" SoftHard="Soft"><CheckValue>140</CheckValue></RangeCheck>',
       );
       expect(text).toMatch(
         /<CodeList OID="CL\.gender" Name="gender" DataType="text">.*xml:lang="ko".*xml:lang="en"/,

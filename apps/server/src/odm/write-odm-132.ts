@@ -10,6 +10,7 @@ import {
 } from './odm-clinical-tree.ts';
 import { eventType, type OdmMetadata, oids } from './odm-metadata.ts';
 import { type PersonName, splitPersonName } from './person-name.ts';
+import { odmRangeChecks } from './range-checks.ts';
 import { escapeXmlAttribute, textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
@@ -111,14 +112,9 @@ function metaDataVersion132(metadata: OdmMetadata): string {
     parts.push(translated('Question', item.label));
     if (itemDef.unitOid)
       parts.push(`<MeasurementUnitRef${xmlAttributes({ MeasurementUnitOID: itemDef.unitOid })}/>`);
-    const softHard = item.rangeSeverity === 'hard' ? 'Hard' : 'Soft';
-    if (item.min !== undefined)
+    for (const check of odmRangeChecks(item))
       parts.push(
-        `<RangeCheck${xmlAttributes({ Comparator: 'GE', SoftHard: softHard })}>${textElement('CheckValue', String(item.min))}</RangeCheck>`,
-      );
-    if (item.max !== undefined)
-      parts.push(
-        `<RangeCheck${xmlAttributes({ Comparator: 'LE', SoftHard: softHard })}>${textElement('CheckValue', String(item.max))}</RangeCheck>`,
+        `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}</RangeCheck>`,
       );
     // A multiple choice's value is a list of codes, not one code of the list: no CodeListRef.
     if (itemDef.codeListOid && !itemDef.multiple)

@@ -2,6 +2,7 @@ import type { LocalizedText } from '@cdms/study';
 import type { ExportQuery } from './load-export-batch.ts';
 import { buildSubjectData, type OdmSubjectData, signatureDefOids, userOidOf } from './odm-clinical-tree.ts';
 import { eventType, type OdmMetadata, oids } from './odm-metadata.ts';
+import { odmRangeChecks } from './range-checks.ts';
 import { adminDataXml, auditRecordXml, type OdmWriteInput, signatureXml } from './write-odm-132.ts';
 import { textElement, xmlAttributes } from './xml-escape.ts';
 
@@ -87,14 +88,9 @@ function metaDataVersion20(metadata: OdmMetadata): string {
     if (item.unit !== undefined)
       parts.push(translated('Description', { ko: `단위: ${item.unit}`, en: `Unit: ${item.unit}` }));
     parts.push(translated('Question', item.label));
-    const softHard = item.rangeSeverity === 'hard' ? 'Hard' : 'Soft';
-    if (item.min !== undefined)
+    for (const check of odmRangeChecks(item))
       parts.push(
-        `<RangeCheck${xmlAttributes({ Comparator: 'GE', SoftHard: softHard })}>${textElement('CheckValue', String(item.min))}</RangeCheck>`,
-      );
-    if (item.max !== undefined)
-      parts.push(
-        `<RangeCheck${xmlAttributes({ Comparator: 'LE', SoftHard: softHard })}>${textElement('CheckValue', String(item.max))}</RangeCheck>`,
+        `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}</RangeCheck>`,
       );
     // In 2.0 an ItemData may hold several Values, so a multiple choice keeps its code list.
     if (itemDef.codeListOid)

@@ -831,6 +831,10 @@ class CasebookBuilder {
           reasons: { bodyTemperature: '원자료 재확인 결과 체온 오기 정정' },
         },
       );
+      // The investigator signs the corrected casebook again (the first signature stays, invalidated):
+      // with its SDV done and no query left, it is the demo's casebook ready to lock (issue 43 item 9:
+      // the readiness board said "Ready: 0 of 32").
+      this.add(this.today, { kind: 'sign' });
     }
   }
 

@@ -5,7 +5,6 @@ import type { Database } from '../db/schema.ts';
 import { createGuideline } from '../guidelines/create-guideline.ts';
 import { publishGuideline } from '../guidelines/publish-guideline.ts';
 import { createTaskNotice } from '../task-notices/create-task-notice.ts';
-import { taskNoticeDedupeKey } from '../task-notices/send-task-notice.ts';
 import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
 import { actingAs } from './demo-subjects.ts';
@@ -18,7 +17,7 @@ function daysFrom(date: string, days: number): string {
  * The living demo's guidelines and task notice (issue 18), through the same commands as the API:
  * the monitor publishes the protocol (with its PDF, in its alarm period now) and the data manager the
  * CRF completion guideline (with its PDF); a lab manual stays a draft; the data manager's task notice
- * to the coordinators went out by e-mail, its messages delivered.
+ * to the coordinators went out by e-mail, its messages queued for the server's worker.
  */
 export async function seedDemoGuidelines(
   db: Kysely<Database>,
@@ -111,7 +110,7 @@ export async function seedDemoGuidelines(
     attachmentIds: [],
   });
 
-  const notice = await createTaskNotice(db, dataManager.principal, dataManager.actor, studyId, {
+  await createTaskNotice(db, dataManager.principal, dataManager.actor, studyId, {
     alarmType: 'data_entry',
     title: '방문 2 데이터 입력 마감 안내',
     content: '중간 분석을 위해 이번 주 금요일까지 방문 2(V2)의 입력을 마쳐 주세요.',
@@ -123,13 +122,8 @@ export async function seedDemoGuidelines(
     sms: false,
     attachmentId: null,
   });
-  // The demo's past: its e-mails were delivered when the notice went out (the demo has no mail
-  // server; the alarm log shows them sent).
-  await db
-    .updateTable('notifications')
-    .set({ status: 'sent', sent_at: new Date(), attempts: 1 })
-    .where('dedupe_key', '=', taskNoticeDedupeKey(notice.id))
-    .execute();
+  // Its e-mails wait in the outbox like every other: the server's worker sends them (or records "not
+  // sent" without a mail server). No delivery state is written by hand (issue 43 item 9).
 
   // A monitoring visit announced to site 01's investigators by e-mail and text message. The demo
   // accounts have no phone numbers, so the text messages are recorded "not sent" with the reason, and

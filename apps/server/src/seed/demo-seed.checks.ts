@@ -9,6 +9,7 @@ import {
 import { beforeAll, expect, it } from 'vitest';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import { readinessSites } from '../holds/readiness-board.ts';
 import { applicableLabRanges, labRangeSubjectOf } from '../lab-ranges/applicable-lab-ranges.ts';
 import { LAB_OUT_OF_RANGE_CHECK } from '../lab-ranges/lab-range-checks.ts';
 import { formatRandomizationNumber } from '../randomization/randomization.ts';
@@ -18,6 +19,7 @@ import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadSubjectData } from '../subjects/form-data.ts';
 import { DEMO_SDV_PLAN } from './demo-sdv-and-holds.ts';
 import { demoSubjectPlans } from './demo-subject-plans.ts';
+import { actingAs } from './demo-subjects.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -230,6 +232,14 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       ]),
     );
     expect(queries).toContainEqual({ check_id: 'vitalSigns.systolicNotAboveDiastolic', status: 'closed' });
+    // Issue 43 item 3: the swapped entry also put both pressures out of range beside a "normal" result;
+    // the correction closed those queries with it.
+    for (const checkId of [
+      'vitalSigns.bloodPressureSystolic.range',
+      'vitalSigns.bloodPressureDiastolic.range',
+      'vitalSigns.normalButOutOfRange',
+    ])
+      expect(queries).toContainEqual({ check_id: checkId, status: 'closed' });
   });
 
   it('has manual queries at every state on several sites, with Korean threads, and answered system queries', async () => {
@@ -270,6 +280,31 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       expect(messages.filter((message) => message.query_id === query.id)).toHaveLength(query.message_count);
     expect(messages.every((message) => message.created_at.getTime() <= Date.now())).toBe(true);
     expect(messages.map((message) => message.text.ko)).toContain('원자료 확인 후 수정하였습니다.');
+  });
+
+  it('has study notices, a pinned one first, written by the data manager (issue 43 item 9)', async () => {
+    const notices = await database()
+      .db.selectFrom('notices')
+      .innerJoin('users', 'users.id', 'notices.author_user_id')
+      .select(['notices.title', 'notices.pinned', 'notices.visible', 'users.email'])
+      .where('notices.study_id', '=', studyId)
+      .execute();
+    expect(notices.length).toBeGreaterThanOrEqual(2);
+    expect(notices.some((notice) => notice.pinned)).toBe(true);
+    expect(notices.every((notice) => notice.visible && notice.email === 'dm@demo.cdms')).toBe(true);
+  });
+
+  it('has a casebook ready to lock on the readiness board: signed again after its correction (issue 43 item 9)', async () => {
+    const db = database().db;
+    const dataManager = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'dm@demo.cdms')
+      .executeTakeFirstOrThrow();
+    const { principal } = await actingAs(db, dataManager, 'living-demo-check');
+    const board = await readinessSites(db, principal, studyId);
+    // "Ready: 1 of 32" on the board: S01-005, signed, corrected, signed again, fully verified, no query.
+    expect(board.study.readySubjects).toBe(1);
   });
 
   it('has PI signatures at site 01: some valid, one invalidated by a later change', async () => {

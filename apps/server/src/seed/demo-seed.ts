@@ -13,7 +13,7 @@ import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
-import { seedDemoNotificationHistory } from './demo-notification-history.ts';
+import { seedDemoNotices } from './demo-notices.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
@@ -162,8 +162,10 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       coordinatorSiteId: siteIds.get('02') as number,
       investigatorSiteId: siteIds.get('01') as number,
     });
-    // Last of all: the delivery history of the notifications every step above raised.
-    await seedDemoNotificationHistory(db);
+    await seedDemoNotices(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // The notifications every step above raised stay queued in the outbox, as any event leaves them:
+    // the server's worker delivers them (sent through SMTP_URL, or "not sent: no SMTP configured"). No
+    // delivery state is written by hand (issue 43 item 9).
   }
   return true;
 }

@@ -120,7 +120,7 @@ export type Twist =
   | 'earSuction'
   /** The PI signs the casebook. */
   | 'signed'
-  /** The PI signs, then a value is corrected: the signature is invalidated. */
+  /** The PI signs, then a value is corrected (the signature is invalidated), and the PI signs again. */
   | 'signedThenChanged';
 
 export interface DemoSubjectPlan {

@@ -248,7 +248,20 @@ function addBuiltInChecks(
 ): void {
   const { value } = instance;
   const { item } = instance.rules;
+  // A value past the hard limits is refused, and only that is said: its soft range check would add
+  // nothing but a second message on the same item.
   if (
+    typeof value === 'number' &&
+    ((item.hardMin !== undefined && value < item.hardMin) ||
+      (item.hardMax !== undefined && value > item.hardMax))
+  ) {
+    checks.push({
+      ...pathParts(layout, item.key, instance.groupKey, instance.rowIndex),
+      checkId: `${layout.form.key}.${item.key}.limit`,
+      severity: 'hard',
+      message: builtInMessages.outsideLimits(item.hardMin, item.hardMax),
+    });
+  } else if (
     typeof value === 'number' &&
     ((item.min !== undefined && value < item.min) || (item.max !== undefined && value > item.max))
   ) {

@@ -16,6 +16,13 @@ export const builtInMessages = {
       en: `The value is outside the expected range (${range.en}). Please confirm it.`,
     };
   },
+  outsideLimits(min: number | undefined, max: number | undefined): LocalizedText {
+    const range = rangeText(min, max);
+    return {
+      ko: `입력값이 가능한 범위(${range.ko})를 벗어나 저장할 수 없습니다. 단위와 값을 확인하십시오.`,
+      en: `The value is outside the possible limits (${range.en}) and cannot be saved. Please check the value and its unit.`,
+    };
+  },
   futureDate: {
     ko: '오늘 이후의 날짜는 입력할 수 없습니다.',
     en: 'The date cannot be later than today.',

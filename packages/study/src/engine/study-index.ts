@@ -133,7 +133,13 @@ function buildLayout(form: FormDefinition, visitKey: string): FormLayout {
 }
 
 function hasBuiltInChecks(item: ItemDefinition): boolean {
-  return item.min !== undefined || item.max !== undefined || item.notFuture === true;
+  return (
+    item.min !== undefined ||
+    item.max !== undefined ||
+    item.hardMin !== undefined ||
+    item.hardMax !== undefined ||
+    item.notFuture === true
+  );
 }
 
 function compileOptional(expression: unknown): CompiledExpression | undefined {

@@ -59,10 +59,19 @@ export const itemSchema = z.strictObject({
   unit: z.string().min(1).optional(),
   /** Digits after the decimal point allowed for `decimal` items. */
   decimals: z.int().min(0).max(6).optional(),
-  /** Soft range for numbers: a value outside raises a check of `rangeSeverity` (default query). */
+  /**
+   * Soft range for numbers: the values expected in this study's people. A value outside raises a check of
+   * `rangeSeverity` (default query) — unusual but possible, so the site confirms it.
+   */
   min: z.number().optional(),
   max: z.number().optional(),
   rangeSeverity: severitySchema.optional(),
+  /**
+   * Hard limits for numbers: the values no living person (or no instrument) can give. A value outside is
+   * refused on save (a check of severity hard); inside the limits but outside min/max the soft check runs.
+   */
+  hardMin: z.number().optional(),
+  hardMax: z.number().optional(),
   maxLength: z.int().positive().optional(),
   /** A regular expression a text value must match in full (for example the randomization number). */
   pattern: z.string().optional(),
@@ -342,6 +351,7 @@ export function findDefinitionProblems(study: StudyShape): string[] {
           }
           if (item.pattern !== undefined && !isValidPattern(item.pattern))
             problems.push(`${where}: bad pattern`);
+          problems.push(...rangeProblems(item, where));
         }
       }
     }
@@ -414,6 +424,20 @@ export function findDefinitionProblems(study: StudyShape): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * Ranges are for numbers, and read hardMin ≤ min ≤ max ≤ hardMax: a soft range reaching past a hard
+ * limit would promise a query for a value the save refuses.
+ */
+function rangeProblems(item: ItemDefinition, where: string): string[] {
+  const bounds = [item.hardMin, item.min, item.max, item.hardMax];
+  if (bounds.every((bound) => bound === undefined)) return [];
+  if (item.type !== 'integer' && item.type !== 'decimal') return [`${where}: range on a ${item.type} item`];
+  const given = bounds.filter((bound) => bound !== undefined);
+  return given.every((bound, index) => index === 0 || (given[index - 1] as number) <= bound)
+    ? []
+    : [`${where}: range out of order (hardMin ≤ min ≤ max ≤ hardMax)`];
 }
 
 function isValidPattern(pattern: string): boolean {

@@ -4,11 +4,15 @@ import type { ItemDefinition, JsonValue } from '@cdms/study';
 // keep only digits and a dot), and the store receives a number, or null while the text is empty or
 // unfinished ("-", ".").
 
-type NumberItem = Pick<ItemDefinition, 'type' | 'decimals' | 'min'>;
+type NumberItem = Pick<ItemDefinition, 'type' | 'decimals' | 'min' | 'hardMin'>;
 
-/** A minus sign is only worth accepting when the item's range allows negative values. */
+/**
+ * A minus sign is only worth accepting when the item's range allows negative values: its hard limit
+ * where it has one (a soft range may be left, with a query), else its soft range.
+ */
 function allowsNegative(item: NumberItem): boolean {
-  return item.min === undefined || item.min < 0;
+  const lowest = item.hardMin ?? item.min;
+  return lowest === undefined || lowest < 0;
 }
 
 /** Keeps digits, at most one dot (decimal items, up to `decimals` places) and a leading minus sign. */

@@ -543,9 +543,15 @@ describe('other date and text rules', () => {
   });
 
   it('other consistency queries', () => {
-    expect(failing(evaluate([['v1.vitalSigns.bloodPressureDiastolic', 120]]))).toEqual([
-      'v1:vitalSigns.systolicNotAboveDiastolic',
-    ]);
+    // Both within their ranges, so the consistency check is the only one raised.
+    expect(
+      failing(
+        evaluate([
+          ['v1.vitalSigns.bloodPressureSystolic', 95],
+          ['v1.vitalSigns.bloodPressureDiastolic', 95],
+        ]),
+      ),
+    ).toEqual(['v1:vitalSigns.systolicNotAboveDiastolic']);
     expect(failing(evaluate([['v1.diseaseBasicInfo.applicationSite', 'L']]))).toEqual([
       'v1:diseaseBasicInfo.applicationSiteNotPerforated',
       'v2:deviceApplication.siteDiffersFromPlan',
@@ -674,5 +680,95 @@ describe('conditional sections', () => {
     expect(findFormEvaluation(empty, 'v1', 'medicalHistory')?.missing.map((m) => m.itemKey)).toEqual([
       'histories',
     ]);
+  });
+});
+
+describe('clinical plausibility (issue 43 item 3: ranges in docs/CLINICAL-RANGES.md)', () => {
+  /** "checkId:severity" of every failing check of one form, without the everyday visit-date warnings. */
+  function checksOf(evaluation: SubjectEvaluation, visit: string, form: string): string[] {
+    return (findFormEvaluation(evaluation, visit, form)?.checks ?? []).map(
+      (check) => `${check.checkId}:${check.severity}`,
+    );
+  }
+
+  it('refuses impossible vital signs (320 mmHg, 99 °C) and queries unusual ones', () => {
+    expect(checksOf(evaluate([['v1.vitalSigns.bloodPressureSystolic', 320]]), 'v1', 'vitalSigns')).toContain(
+      'vitalSigns.bloodPressureSystolic.limit:hard',
+    );
+    expect(checksOf(evaluate([['v1.vitalSigns.bodyTemperature', 99]]), 'v1', 'vitalSigns')).toContain(
+      'vitalSigns.bodyTemperature.limit:hard',
+    );
+    expect(checksOf(evaluate([['v1.vitalSigns.heartRate', 130]]), 'v1', 'vitalSigns')).toContain(
+      'vitalSigns.heartRate.range:query',
+    );
+    // At the bounds: inside, nothing raised.
+    expect(
+      checksOf(
+        evaluate([
+          ['v1.vitalSigns.bloodPressureSystolic', 159],
+          ['v1.vitalSigns.bodyTemperature', 37.9],
+        ]),
+        'v1',
+        'vitalSigns',
+      ),
+    ).toEqual([]);
+  });
+
+  it('queries a "normal" result beside a value out of range, and not an abnormal one', () => {
+    const high = evaluate([['v1.vitalSigns.bloodPressureSystolic', 170]]);
+    expect(checksOf(high, 'v1', 'vitalSigns')).toEqual([
+      'vitalSigns.bloodPressureSystolic.range:query',
+      'vitalSigns.normalButOutOfRange:query',
+    ]);
+    const fever = evaluate([['v4.vitalSigns.bodyTemperature', 38.4]]);
+    expect(checksOf(fever, 'v4', 'vitalSigns')).toContain('vitalSigns.normalButOutOfRange:query');
+    const called = evaluate([
+      ['v1.vitalSigns.bloodPressureSystolic', 170],
+      ['v1.vitalSigns.result', 'abnormalNcs'],
+    ]);
+    expect(checksOf(called, 'v1', 'vitalSigns')).toEqual(['vitalSigns.bloodPressureSystolic.range:query']);
+  });
+
+  it('holds height, weight, BMI, perforation and PTA thresholds to their ranges', () => {
+    // 17 cm (a slip for 170): refused; the BMI it gives is queried too until it is put right.
+    expect(checksOf(evaluate([['v1.bodyMeasurement.height', 17]]), 'v1', 'bodyMeasurement')).toEqual([
+      'bodyMeasurement.height.limit:hard',
+      'bodyMeasurement.bmi.range:query',
+    ]);
+    // 165 cm, 120 kg: both possible, the BMI (44.1) asks for a look.
+    expect(checksOf(evaluate([['v1.bodyMeasurement.weight', 120]]), 'v1', 'bodyMeasurement')).toEqual([
+      'bodyMeasurement.bmi.range:query',
+    ]);
+    expect(
+      checksOf(evaluate([['v1.otoscopyEndoscopy.perforationSize', 35]]), 'v1', 'otoscopyEndoscopy'),
+    ).toEqual(['otoscopyEndoscopy.perforationSize.limit:hard']);
+    expect(checksOf(evaluate([['v1.tympanicPhoto.totalDiameter', 12]]), 'v1', 'tympanicPhoto')).toEqual([
+      'tympanicPhoto.totalDiameter.range:query',
+    ]);
+    // A healed eardrum's 0 mm is no finding.
+    expect(checksOf(evaluate([['v2.tympanicPhoto.perforationDiameter', 0]]), 'v2', 'tympanicPhoto')).toEqual(
+      [],
+    );
+    expect(checksOf(evaluate([['v1.ptaTest.air500', 130]]), 'v1', 'ptaTest')).toEqual([
+      'ptaTest.air500.limit:hard',
+    ]);
+    expect(checksOf(evaluate([['v1.ptaTest.bone1000', 85]]), 'v1', 'ptaTest')).toEqual([
+      'ptaTest.bone1000.range:query',
+    ]);
+  });
+
+  it('keeps every soft range inside its hard limits, and refuses a definition that does not', () => {
+    expect(studyDefinitionSchema.safeParse(study).success).toBe(true);
+    const broken = JSON.parse(JSON.stringify(study)) as StudyDefinition;
+    const item = broken.forms
+      .find((form) => form.key === 'vitalSigns')
+      ?.sections[0]?.items.find((candidate) => candidate.key === 'heartRate');
+    if (!item) throw new Error('no heart rate item');
+    item.max = 300;
+    const result = studyDefinitionSchema.safeParse(broken);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message)).toContain(
+      'vitalSigns.heartRate: range out of order (hardMin ≤ min ≤ max ≤ hardMax)',
+    );
   });
 });

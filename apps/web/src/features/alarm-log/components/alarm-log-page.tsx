@@ -5,7 +5,7 @@ import {
   notificationChannels,
   notificationEventTypes,
 } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
@@ -28,6 +28,7 @@ import {
 } from '../../../components/list-page.tsx';
 import { useMe } from '../../auth/api/me.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
+import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {
   type AlarmLogFilters,
   type AlarmLogPageSize,
@@ -86,7 +87,18 @@ function AlarmLog({ studyId }: { studyId: number }) {
       cell: (entry) => (
         <span className={styles.recipient}>
           <span>{entry.recipientName ?? '—'}</span>
-          <span className={styles.address}>{entry.recipientAddress || '—'}</span>
+          <span className={styles.address}>
+            {entry.recipientAddress
+              ? addressBreakPieces(entry.recipientAddress).map((piece, index) => (
+                  // A break opportunity before each piece but the first; nowhere inside one.
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the pieces are the address in order and never move.
+                  <Fragment key={index}>
+                    {index > 0 ? <wbr /> : null}
+                    {piece}
+                  </Fragment>
+                ))
+              : '—'}
+          </span>
         </span>
       ),
     },

@@ -13,6 +13,7 @@ import {
   round,
 } from '../../../model/expression-builders.ts';
 import type { FormDefinition, ItemDefinition, SectionDefinition } from '../../../model/study-definition.ts';
+import { CLINICAL_RANGES } from '../clinical-ranges.ts';
 import { dateItem, item, ndItem, opinionItem, section, t } from '../helpers.ts';
 import { SCREENING_DATE } from '../refs.ts';
 
@@ -32,7 +33,7 @@ export const otoscopyEndoscopyForm: FormDefinition = {
         item('perforationSize', 'decimal', t('천공 크기', 'Perforation size'), {
           unit: 'mm',
           decimals: 1,
-          min: 0,
+          ...CLINICAL_RANGES.perforationSize,
           showWhen: isYes('perforation'),
           requiredWhen: isYes('perforation'),
           critical: true,
@@ -80,7 +81,7 @@ const perforationDiameter = (): ItemDefinition =>
   item('perforationDiameter', 'decimal', t('천공 직경', 'Perforation diameter'), {
     unit: 'mm',
     decimals: 1,
-    min: 0,
+    ...CLINICAL_RANGES.perforationDiameter,
     requiredWhen: not(isTraced),
     // The primary endpoint is computed from it.
     critical: true,
@@ -124,7 +125,7 @@ export const tympanicPhotoForm: FormDefinition = {
           item('totalDiameter', 'decimal', t('고막 전체 직경', 'Total tympanic membrane diameter'), {
             unit: 'mm',
             decimals: 1,
-            min: 0,
+            ...CLINICAL_RANGES.totalDiameter,
             requiredWhen: not(isTraced),
           }),
           perforationDiameter(),
@@ -302,8 +303,7 @@ function ptaSection(prefix: 'air' | 'bone', label: [string, string]): SectionDef
     ...FREQUENCIES.map((hz) =>
       item(`${prefix}${hz}`, 'integer', t(`${hz} Hz 역치`, `${hz} Hz threshold`), {
         unit: 'dB',
-        min: -10,
-        max: 120,
+        ...(prefix === 'air' ? CLINICAL_RANGES.airThreshold : CLINICAL_RANGES.boneThreshold),
         required: true,
       }),
     ),

@@ -13,8 +13,17 @@ import {
   ref,
 } from '../../../model/expression-builders.ts';
 import type { FormDefinition, ItemDefinition, SectionDefinition } from '../../../model/study-definition.ts';
+import { CLINICAL_RANGES, normalDespiteOutOfRange } from '../clinical-ranges.ts';
 import { dateItem, item, ndItem, opinionItem, section, TEXT_MAX_LENGTH, t } from '../helpers.ts';
 import { SCREENING_DATE } from '../refs.ts';
+
+// The four vital signs with their ranges: the items take them, and the "normal" check reads the same.
+const VITAL_RANGES = {
+  bloodPressureSystolic: CLINICAL_RANGES.bloodPressureSystolic,
+  bloodPressureDiastolic: CLINICAL_RANGES.bloodPressureDiastolic,
+  heartRate: CLINICAL_RANGES.heartRate,
+  bodyTemperature: CLINICAL_RANGES.bodyTemperature,
+} as const;
 
 export const physicalExamForm: FormDefinition = {
   key: 'physicalExam',
@@ -67,19 +76,23 @@ export const vitalSignsForm: FormDefinition = {
         dateItem('measurementDate', t('측정일', 'Measurement date')),
         item('bloodPressureSystolic', 'integer', t('수축기 혈압', 'Systolic blood pressure'), {
           unit: 'mmHg',
-          min: 0,
+          ...VITAL_RANGES.bloodPressureSystolic,
           required: true,
         }),
         item('bloodPressureDiastolic', 'integer', t('이완기 혈압', 'Diastolic blood pressure'), {
           unit: 'mmHg',
-          min: 0,
+          ...VITAL_RANGES.bloodPressureDiastolic,
           required: true,
         }),
-        item('heartRate', 'integer', t('맥박', 'Pulse rate'), { unit: 'bpm', min: 0, required: true }),
+        item('heartRate', 'integer', t('맥박', 'Pulse rate'), {
+          unit: 'bpm',
+          ...VITAL_RANGES.heartRate,
+          required: true,
+        }),
         item('bodyTemperature', 'decimal', t('체온', 'Body temperature'), {
           unit: '°C',
           decimals: 1,
-          min: 0,
+          ...VITAL_RANGES.bodyTemperature,
           required: true,
         }),
         item('result', 'singleChoice', t('결과', 'Result'), {
@@ -101,6 +114,17 @@ export const vitalSignsForm: FormDefinition = {
       message: t(
         '수축기 혈압이 이완기 혈압보다 높지 않습니다. 확인하십시오.',
         'The systolic pressure is not above the diastolic pressure. Please check.',
+      ),
+    },
+    {
+      // Issue 43: "normal" was accepted beside a systolic pressure of 320 mmHg.
+      id: 'vitalSigns.normalButOutOfRange',
+      item: 'result',
+      when: normalDespiteOutOfRange('result', 'normal', Object.entries(VITAL_RANGES)),
+      severity: 'query',
+      message: t(
+        '결과가 정상으로 기록되었으나 범위를 벗어난 활력 징후가 있습니다. 결과 또는 측정값을 확인하십시오.',
+        'The result is recorded as normal, but a vital sign lies outside its expected range. Please check the result or the values.',
       ),
     },
   ],

@@ -15,6 +15,7 @@ import {
   yearsBetween,
 } from '../../../model/expression-builders.ts';
 import type { FormDefinition } from '../../../model/study-definition.ts';
+import { BMI_RANGE, CLINICAL_RANGES } from '../clinical-ranges.ts';
 import { dateItem, item, ndItem, opinionItem, section, t } from '../helpers.ts';
 import { CONSENT_DATE, SCREENING_DATE } from '../refs.ts';
 
@@ -158,12 +159,23 @@ export const bodyMeasurementForm: FormDefinition = {
       [
         ndItem(),
         dateItem('measurementDate', t('측정일', 'Measurement date')),
-        item('height', 'decimal', t('신장', 'Height'), { unit: 'cm', decimals: 1, min: 0, required: true }),
-        item('weight', 'decimal', t('체중', 'Weight'), { unit: 'kg', decimals: 1, min: 0, required: true }),
+        item('height', 'decimal', t('신장', 'Height'), {
+          unit: 'cm',
+          decimals: 1,
+          ...CLINICAL_RANGES.height,
+          required: true,
+        }),
+        item('weight', 'decimal', t('체중', 'Weight'), {
+          unit: 'kg',
+          decimals: 1,
+          ...CLINICAL_RANGES.weight,
+          required: true,
+        }),
         // spec §5: weight / (height in metres)², one decimal, only when both are positive.
         item('bmi', 'decimal', t('체질량지수(BMI)', 'Body mass index (BMI)'), {
           unit: 'kg/m²',
           decimals: 1,
+          ...BMI_RANGE,
           derive: op(
             'if',
             and(gt(weight, 0), gt(height, 0)),
