@@ -344,7 +344,7 @@ describeWithDatabase(
       const subject = await newSubject('crc', site2, 'SYS');
       const url = formUrl(subject, 'v1', 'vitalSigns');
       const saved = await as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80 },
+        values: { bloodPressureSystolic: 95, bloodPressureDiastolic: 96 },
         version: 0,
       });
       const id = saved.json().queries[0].id;
@@ -375,7 +375,7 @@ describeWithDatabase(
       expect(record.after).toMatchObject({ checkStillFails: true });
       // A later save of the form that leaves the item alone does not raise the check again.
       const again = await as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80, heartRate: 60 },
+        values: { bloodPressureSystolic: 95, bloodPressureDiastolic: 96, heartRate: 60 },
         version: 1,
       });
       expect(again.json().queries.filter((q: { status: string }) => q.status === 'open')).toEqual([]);
@@ -424,7 +424,7 @@ describeWithDatabase(
       it('closes system queries over their failing checks with the reason, and refuses to cancel them', async () => {
         const subject = await newSubject('crc', site2, 'BSY');
         const saved = await as('crc', 'PUT', formUrl(subject, 'v1', 'vitalSigns'), {
-          values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80 },
+          values: { bloodPressureSystolic: 95, bloodPressureDiastolic: 96 },
           version: 0,
         });
         const systemId = saved.json().queries[0].id;

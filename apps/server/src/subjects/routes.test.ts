@@ -376,7 +376,7 @@ describeWithDatabase(
       ).json();
       const url = formUrl(subject.id, 'v1', 'vitalSigns');
       const failing = await as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80 },
+        values: { bloodPressureSystolic: 95, bloodPressureDiastolic: 96 },
         version: 0,
       });
       expect(failing.json().status).toBe('alert');
@@ -388,12 +388,12 @@ describeWithDatabase(
       });
       // Saving again while it still fails does not open a second one.
       const again = await as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 70, bloodPressureDiastolic: 80, heartRate: 70 },
+        values: { bloodPressureSystolic: 95, bloodPressureDiastolic: 96, heartRate: 70 },
         version: 1,
       });
       expect(again.json().queries).toHaveLength(1);
       const fixed = await as('crc', 'PUT', url, {
-        values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 80, heartRate: 70 },
+        values: { bloodPressureSystolic: 120, bloodPressureDiastolic: 96, heartRate: 70 },
         version: 2,
         reasons: { bloodPressureSystolic: 'Re-measured' },
       });
