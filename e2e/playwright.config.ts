@@ -6,14 +6,17 @@ import { E2E_WORKERS } from './support/servers.ts';
  * End-to-end tests drive Debian's Chromium (never a downloaded browser) against the real built
  * server. global-setup.ts starts one server per worker, each on a free port with a throw-away data
  * directory and mailbox of its own: the tests change the server's data, so a worker never shares its
- * server, and the files a worker is given run one after another (not fullyParallel). E2E_WORKERS
- * sets the number of workers (default 2; support/servers.ts).
+ * server. Every test is independent of the others, in its own file too: a test that writes makes
+ * its own subject (or notice, user, guideline) and finds it by what it made; a test that reads reads
+ * what no test changes. So the tests are dealt to the workers one by one (fullyParallel), not file
+ * by file, and the workers finish together. E2E_WORKERS sets the number of workers (default 2;
+ * support/servers.ts).
  */
 export default defineConfig({
   testDir: './tests',
   outputDir: './artifacts/test-results',
   globalSetup: './support/global-setup.ts',
-  fullyParallel: false,
+  fullyParallel: true,
   workers: E2E_WORKERS,
   retries: process.env.CI ? 1 : 0,
   // A test's budget, not a speed target: on a day this shared 2-core machine ran at half its usual
