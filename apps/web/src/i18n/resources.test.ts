@@ -19,6 +19,18 @@ describe('translation resources', () => {
       expect(en).toEqual(ko);
     });
 
+    it(`never hedge a Korean particle in "${namespace}" (은(는), 을(를), (으)로: reworded instead)`, () => {
+      // A name or label in {{…}} cannot choose its particle in a translation file; a message words
+      // itself so none follows the placeholder (issue 43 item 10: "이 대상자은(는)").
+      const hedged = keyPaths(resources.ko[namespace]).filter((path) => {
+        const value = path
+          .split('.')
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], resources.ko[namespace]);
+        return typeof value === 'string' && /\((은|는|이|가|을|를|와|과|으)\)/.test(value);
+      });
+      expect(hedged).toEqual([]);
+    });
+
     it(`have no empty strings in "${namespace}"`, () => {
       for (const language of ['ko', 'en'] as const) {
         const empty = keyPaths(resources[language][namespace]).filter((path) => {
