@@ -10,6 +10,16 @@ export function todayInKorea(now: Date = new Date()): string {
   return new Date(now.getTime() + KOREA_UTC_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * An instant (a Date or an ISO string) as the app shows times: UTC+9, `YYYY-MM-DD HH:mm`, or with
+ * `seconds` `YYYY-MM-DD HH:mm:ss` (the files an auditor downloads).
+ */
+export function koreaDateTime(instant: Date | string, options: { seconds?: boolean } = {}): string {
+  const time = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  const shifted = new Date(time + KOREA_UTC_OFFSET_MS).toISOString();
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, options.seconds ? 19 : 16)}`;
+}
+
 /** The instant a Korean calendar day (YYYY-MM-DD) starts, as UTC. */
 export function startOfKoreanDay(date: string): Date {
   return new Date(Date.parse(`${date}T00:00:00Z`) - KOREA_UTC_OFFSET_MS);

@@ -1,4 +1,4 @@
-import type { AuditChange } from '@cdms/contract';
+import { type AuditChange, koreaDateTime } from '@cdms/contract';
 import {
   type FormLayout,
   getFormLayout,
@@ -152,11 +152,10 @@ const valueWords: Record<string, Text> = {
   system: { ko: '시스템', en: 'System' },
 };
 
-/** A stored instant (ISO, UTC) as the app shows times: UTC+9, `YYYY-MM-DD HH:mm`. */
+/** A stored value that is an instant (ISO, UTC) as the app shows times; anything else: null. */
 function koreaTime(iso: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(iso)) return null;
-  const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)}`;
+  return koreaDateTime(iso);
 }
 
 /**

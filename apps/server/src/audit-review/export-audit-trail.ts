@@ -1,4 +1,4 @@
-import type { AuditTrailFilter, AuditTrailRow } from '@cdms/contract';
+import { type AuditTrailFilter, type AuditTrailRow, koreaDateTime } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
@@ -11,12 +11,6 @@ import {
 } from './audit-trail-query.ts';
 
 /** The filtered audit trail as CSV: the page's columns, every record, in the reader's language. */
-
-/** An instant as `YYYY-MM-DD HH:mm:ss` in UTC+9, as the page shows it. */
-function koreaTime(iso: string): string {
-  const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)}`;
-}
 
 function changeText(row: AuditTrailRow, language: Language): string {
   return row.changes
@@ -33,7 +27,10 @@ function changeText(row: AuditTrailRow, language: Language): string {
 
 export const auditExportColumns: ExportColumnOf<AuditTrailRow>[] = [
   { header: { ko: '기록 번호', en: 'Record' }, value: (row) => row.id },
-  { header: { ko: '일시 (UTC+9)', en: 'Time (UTC+9)' }, value: (row) => koreaTime(row.occurredAt) },
+  {
+    header: { ko: '일시 (UTC+9)', en: 'Time (UTC+9)' },
+    value: (row) => koreaDateTime(row.occurredAt, { seconds: true }),
+  },
   { header: { ko: '사용자', en: 'User' }, value: (row) => row.userName },
   { header: { ko: '역할', en: 'Role' }, value: (row) => row.role },
   { header: { ko: '기관', en: 'Site' }, value: (row) => row.siteCode },

@@ -1,9 +1,10 @@
-import type {
-  QueryAssignee,
-  QueryKindValue,
-  QueryListFilter,
-  QueryListRow,
-  QueryStateValue,
+import {
+  koreaDateTime,
+  type QueryAssignee,
+  type QueryKindValue,
+  type QueryListFilter,
+  type QueryListRow,
+  type QueryStateValue,
 } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
@@ -30,11 +31,9 @@ const assigneeLabels: Record<QueryAssignee, Text> = {
   dataManagement: { ko: '데이터 관리', en: 'Data management' },
 };
 
-/** An instant as `YYYY-MM-DD HH:mm` in UTC+9, as the screens show it. */
+/** An instant as the screens show it (UTC+9), or nothing. */
 function koreaTime(iso: string | null): string | null {
-  if (iso === null) return null;
-  const shifted = new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)}`;
+  return iso === null ? null : koreaDateTime(iso);
 }
 
 export const queryExportColumns: ExportColumnOf<QueryListRow>[] = [
