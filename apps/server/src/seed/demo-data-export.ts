@@ -3,7 +3,7 @@ import { claimExport } from '../data-exports/claim-export.ts';
 import { runExport } from '../data-exports/run-export.ts';
 import { startExport } from '../data-exports/start-export.ts';
 import type { Database } from '../db/schema.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /**
  * The living demo's data out (issue 16): the data manager has exported the whole study as CDISC ODM
@@ -15,12 +15,7 @@ export async function seedDemoDataExport(
   db: Kysely<Database>,
   input: { studyId: number; dataManager: string },
 ): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', input.dataManager)
-    .executeTakeFirstOrThrow();
-  const dataManager = await actingAs(db, user, 'demo-seed');
+  const dataManager = await personByEmail(db, input.dataManager);
   for (const request of [
     { format: 'odm-1.3.2', scope: {}, auditTrail: true },
     { format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'ko' },

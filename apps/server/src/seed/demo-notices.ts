@@ -2,7 +2,7 @@ import { noticeWriteSchema } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { createNotice } from '../notices/notices.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /**
  * The living demo's study notices (issue 43 item 9: the demo had none), written by the data manager
@@ -14,12 +14,7 @@ export async function seedDemoNotices(
   db: Kysely<Database>,
   input: { studyId: number; dataManager: string },
 ): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', input.dataManager)
-    .executeTakeFirstOrThrow();
-  const dataManager = await actingAs(db, user, 'demo-seed');
+  const dataManager = await personByEmail(db, input.dataManager);
   const notices = [
     {
       title: '방문 허용 범위(윈도우) 준수 안내',

@@ -71,7 +71,8 @@ export async function actingAs(db: Kysely<Database>, user: UserRow, requestId: s
   };
 }
 
-async function person(db: Kysely<Database>, email: string): Promise<Person> {
+/** A demo account, by its e-mail, as the demo's commands act for it. */
+export async function personByEmail(db: Kysely<Database>, email: string): Promise<Person> {
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
   return actingAs(db, user, 'demo-seed');
 }
@@ -90,7 +91,7 @@ export async function seedDemoSubjects(db: Kysely<Database>, input: DemoSubjects
   const as = async (email: string) => {
     let found = people.get(email);
     if (!found) {
-      found = await person(db, email);
+      found = await personByEmail(db, email);
       people.set(email, found);
     }
     return found;
