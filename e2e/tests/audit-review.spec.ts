@@ -29,6 +29,11 @@ const rawRecordText = /\{"|[0-9a-f]{64}|\b(subject|item|query|hold|form_photo|si
 /** The page at one width: no layout problem, and the trail's frame does not scroll sideways either. */
 async function expectNoSpill(page: Page, width: number) {
   await page.setViewportSize({ width, height: 900 });
+  // A new width folds or unfolds the side menu (91 ↔ 240 px), and its labels are cut while it moves:
+  // measured once the menu has its width for this window.
+  await expect
+    .poll(async () => (await page.locator('aside[data-collapsed]').boundingBox())?.width)
+    .toBe(width < 1100 ? 91 : 240);
   expect(await layoutProblems(page), `audit page at ${width}px`).toEqual([]);
   const frame = page
     .getByRole('region', { name: '감사 기록' })
