@@ -124,6 +124,49 @@ const fieldWords: Record<string, Text> = {
   active: { ko: '사용', en: 'Active' },
   target: { ko: '목표', en: 'Target' },
   enrollmentTarget: { ko: '등록 목표', en: 'Enrollment target' },
+  // Notices, guidelines, training and task notices.
+  contentHtml: { ko: '내용', en: 'Content' },
+  contentLength: { ko: '내용 길이', en: 'Content length' },
+  global: { ko: '전체 공지', en: 'For all studies' },
+  pinned: { ko: '상단 고정', en: 'Pinned' },
+  visible: { ko: '공개', en: 'Visible' },
+  effectiveDate: { ko: '시행일', en: 'Effective date' },
+  alarmStart: { ko: '알림 시작', en: 'Reminder from' },
+  alarmEnd: { ko: '알림 끝', en: 'Reminder until' },
+  score: { ko: '점수', en: 'Score' },
+  // Data exports.
+  auditTrail: { ko: '감사 추적 포함', en: 'With audit trail' },
+  labels: { ko: '값 라벨', en: 'Value labels' },
+  byteSize: { ko: '파일 크기(바이트)', en: 'File size (bytes)' },
+  file: { ko: '파일', en: 'File' },
+  subjects: { ko: '대상자 수', en: 'Subjects' },
+  values: { ko: '값 수', en: 'Values' },
+  // Laboratory normal ranges.
+  testKey: { ko: '검사 항목', en: 'Test' },
+  sex: { ko: '성별', en: 'Sex' },
+  low: { ko: '하한', en: 'Lower limit' },
+  high: { ko: '상한', en: 'Upper limit' },
+  unit: { ko: '단위', en: 'Unit' },
+  effectiveFrom: { ko: '적용 시작일', en: 'Effective from' },
+  retired: { ko: '폐기', en: 'Retired' },
+  // Queries, SDV, signatures.
+  proposedValue: { ko: '제안한 값', en: 'Proposed value' },
+  from: { ko: '이전', en: 'From' },
+  to: { ko: '이후', en: 'To' },
+  mode: { ko: '방식', en: 'Mode' },
+  firstSubjectsPerSite: { ko: '기관별 첫 대상자 수', en: 'First subjects per site' },
+  changedItems: { ko: '바뀐 항목', en: 'Changed items' },
+  // Sites, studies, subjects, visits.
+  site: { ko: '기관', en: 'Site' },
+  institutionNumber: { ko: '기관 번호', en: 'Institution no.' },
+  registered_on: { ko: '등록일', en: 'Registered on' },
+  key: { ko: '정의', en: 'Definition' },
+  source: { ko: '출처', en: 'Source' },
+  assignmentDate: { ko: '배정일', en: 'Assignment date' },
+  group: { ko: '배정군', en: 'Group' },
+  cause: { ko: '원인', en: 'Cause' },
+  repeatKey: { ko: '회차', en: 'Occurrence' },
+  visitDate: { ko: '방문일', en: 'Visit date' },
 };
 
 /** Stored words that have a reader's word (states, kinds, levels). */
@@ -150,6 +193,31 @@ const valueWords: Record<string, Text> = {
   sms: { ko: '문자', en: 'SMS' },
   screening: { ko: '스크리닝', en: 'Screening' },
   system: { ko: '시스템', en: 'System' },
+  // Subject statuses (a status change's cause is stored in camelCase).
+  ongoing: { ko: '진행 중', en: 'Ongoing' },
+  complete: { ko: '완료', en: 'Complete' },
+  screening_failure: { ko: '스크리닝 탈락', en: 'Screening failure' },
+  screeningFailure: { ko: '스크리닝 탈락', en: 'Screening failure' },
+  dropout: { ko: '중도 탈락', en: 'Drop-out' },
+  active: { ko: '진행 중', en: 'Active' },
+  // How a randomization list came about.
+  generated: { ko: '생성', en: 'Generated' },
+  imported: { ko: '가져오기', en: 'Imported' },
+  // SDV plans, signatures, query kinds.
+  all: { ko: '전체', en: 'All' },
+  critical: { ko: '핵심 항목', en: 'Critical items' },
+  signed: { ko: '서명됨', en: 'Signed' },
+  invalidated: { ko: '무효', en: 'Invalidated' },
+  value_changed: { ko: '값 변경', en: 'Value changed' },
+  // Guideline types and task notice kinds.
+  protocol: { ko: '임상시험계획서', en: 'Protocol' },
+  crf_guideline: { ko: 'CRF 작성 지침', en: 'CRF guideline' },
+  lab_manual: { ko: '검사 매뉴얼', en: 'Lab manual' },
+  general: { ko: '일반', en: 'General' },
+  schedule: { ko: '일정', en: 'Schedule' },
+  safety: { ko: '안전성', en: 'Safety' },
+  data_entry: { ko: '데이터 입력', en: 'Data entry' },
+  training: { ko: '교육', en: 'Training' },
 };
 
 /** A stored value that is an instant (ISO, UTC) as the app shows times; anything else: null. */
@@ -189,6 +257,26 @@ function plainValue(value: unknown): Text | null {
     return { ko: cut(words.map((w) => w.ko).join(', ')), en: cut(words.map((w) => w.en).join(', ')) };
   }
   return null;
+}
+
+/**
+ * Rich text as stored (sanitized HTML: notices, guidelines) as the words a reader sees: blocks and
+ * line breaks become spaces, tags go, the few entities the sanitizer writes are read back.
+ */
+function richTextValue(value: unknown): Text | null {
+  if (typeof value !== 'string') return plainValue(value);
+  const words = value
+    .replace(/<(br|\/p|\/li|\/h\d|\/blockquote)[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plainValue(words);
 }
 
 /** Where an item sits in the form's layout: a plain item, a repeating group, or a column of one. */
@@ -282,7 +370,7 @@ function fieldChanges(
   const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((key) => !isHiddenField(key));
   const changes: AuditChange[] = [];
   for (const key of keys) {
-    const show = key === 'value' ? itemValue : plainValue;
+    const show = key === 'value' ? itemValue : key.endsWith('Html') ? richTextValue : plainValue;
     const was = show(old[key]);
     const now = show(next[key]);
     if (was === null && now === null) continue;
