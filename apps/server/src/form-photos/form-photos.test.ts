@@ -206,6 +206,12 @@ describeWithDatabase(
         headers: { ...body.headers, ...(session.crc?.headers ?? {}) },
       });
       expect(noPhotoForm.statusCode).toBe(404);
+      // Who may write and where are checked before a byte of the file is read: an outsider's file over
+      // the size limit is answered "not found", not "too large", and a monitor's "forbidden".
+      const huge = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16 * 1024 * 1024)]);
+      expect((await upload('crc3', huge)).statusCode).toBe(404);
+      expect((await upload('cra', huge)).statusCode).toBe(403);
+      expect((await upload('crc', huge, 'v1', 'photo', subjectId + 100_000)).statusCode).toBe(404);
       // An unscheduled visit the subject does not have (issue 19): none to hold a photo; one it has: stored.
       expect((await upload('crc', bytes, 'unscheduled-1')).statusCode).toBe(404);
       const added = await as(

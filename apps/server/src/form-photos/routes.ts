@@ -5,7 +5,7 @@ import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
 import { withUpload } from '../uploads/receive-upload.ts';
 import { readFormPhoto } from './read-form-photo.ts';
-import { uploadFormPhoto } from './upload-form-photo.ts';
+import { findPhotoTarget, uploadFormPhoto } from './upload-form-photo.ts';
 
 /** As the form routes' keys (`subjects/routes.ts`); hyphens for unscheduled visits' keys. The definition decides. */
 const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,49}$/);
@@ -43,6 +43,8 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
     async (request, reply) => {
       // Streamed to a temporary file; sharp reads it from there (issue 43). The field is `photo`, and
       // the 400 for a missing file says so.
+      // Who may write, and where, before a byte of the file is read.
+      await findPhotoTarget(db, principalOf(request), request.params);
       const rule = { field: 'photo', maxBytes: FORM_PHOTO_MAX_BYTES, tooLarge: 'photo_too_large' } as const;
       const photo = await withUpload(request, rule, (upload) =>
         uploadFormPhoto(db, principalOf(request), actorOf(request), {

@@ -11,7 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { convertPhoto } from './convert-photo.ts';
 import { sniffPhotoType } from './photo-type.ts';
@@ -23,6 +23,30 @@ export interface UploadFormPhotoInput {
   formKey: string;
   /** The photo: its bytes (the demo seed), or the temporary file an upload was streamed to (issue 43). */
   photo: Buffer | { path: string; size: number };
+}
+
+/**
+ * The subject a photo of this form may be stored for, or the refusal: who may write the subject's data
+ * (404 outside the reader's sites, 403 without the right), a form with a `photo` item at that visit, a
+ * visit the subject has. The upload route asks before it reads a byte of the file, so a refused upload
+ * costs no transfer to disk; `uploadFormPhoto` asks again for every other caller.
+ */
+export async function findPhotoTarget(
+  db: Kysely<Database>,
+  principal: Principal,
+  target: Pick<UploadFormPhotoInput, 'studyId' | 'subjectId' | 'visitKey' | 'formKey'>,
+): Promise<SubjectWithSite> {
+  const { studyId, subjectId, visitKey, formKey } = target;
+  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
+  const current = await currentStudyDefinition(db, studyId);
+  const layout = current ? getFormLayout(current.definition, visitKey, formKey) : undefined;
+  const hasPhotoItem = layout
+    ? [...layout.items.values()].some((place) => place.item.type === 'photo')
+    : false;
+  if (!hasPhotoItem) throw new AppError(404, 'not_found');
+  // An unscheduled visit's photo only for a visit the subject has (as its form's save requires).
+  await requireVisitOfSubject(db, subject.id, visitKey);
+  return subject;
 }
 
 /**
@@ -38,16 +62,8 @@ export async function uploadFormPhoto(
   actor: AuditActor,
   input: UploadFormPhotoInput,
 ): Promise<FormPhoto> {
-  const { studyId, subjectId, visitKey, formKey, photo } = input;
-  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'subject.write');
-  const current = await currentStudyDefinition(db, studyId);
-  const layout = current ? getFormLayout(current.definition, visitKey, formKey) : undefined;
-  const hasPhotoItem = layout
-    ? [...layout.items.values()].some((place) => place.item.type === 'photo')
-    : false;
-  if (!hasPhotoItem) throw new AppError(404, 'not_found');
-  // An unscheduled visit's photo only for a visit the subject has (as its form's save requires).
-  await requireVisitOfSubject(db, subject.id, visitKey);
+  const { studyId, visitKey, formKey, photo } = input;
+  const subject = await findPhotoTarget(db, principal, input);
   const uploadedSize = Buffer.isBuffer(photo) ? photo.length : photo.size;
   const head = Buffer.isBuffer(photo) ? photo : await readHead(photo.path);
   const sourceType = sniffPhotoType(head);
