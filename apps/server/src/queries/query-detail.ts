@@ -1,9 +1,10 @@
 import type { QueryDetail } from '@cdms/contract';
-import { todayInKorea } from '@cdms/contract';
+import { refuseUnderHolds, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { holdsOver, queryHoldTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { checkStillFails } from './act-on-query.ts';
 import { queriesWithSubject } from './list-queries.ts';
@@ -25,7 +26,17 @@ export async function queryDetail(
   if (!row) throw new AppError(404, 'not_found');
   const definition = (await currentStudyDefinition(db, studyId))?.definition ?? null;
   const messages = await threadOf(db, queryId);
-  const actions = allowedQueryActions(row.status, row.kind, queryPowers(principal, studyId, row.site_id));
+  // What the reader's roles and the query's state allow, less what a lock over its form refuses (a
+  // freeze leaves query work open; lock-rules.ts): the thread offers no button the server would
+  // answer with 423.
+  const holds = await holdsOver(db, queryHoldTarget(row));
+  const actions = allowedQueryActions(
+    row.status,
+    row.kind,
+    queryPowers(principal, studyId, row.site_id),
+  ).filter(
+    (action) => refuseUnderHolds(action === 'answer' ? 'query.answer' : 'query.manage', holds) === null,
+  );
   return {
     ...presentQueryRow(row, definition, messages.at(-1)),
     messages,
