@@ -2,8 +2,8 @@ import type { LabSex } from '@cdms/contract';
 import { type JsonValue, LAB_FORM_KEY, type StudyDefinition, type SubjectData } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { labRangeSubjectOf, type SiteLabRange } from '../lab-ranges/applicable-lab-ranges.ts';
-import { SOURCES } from '../subjects/subject-facts.ts';
+import { labRangeSubjectOf, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
+import { SOURCES } from '../subjects/subject-fact-sources.ts';
 import { type LabResultInput, labResultRowsOf } from './lab-result-rows.ts';
 
 /** A row to store, with its subject. */

@@ -3,8 +3,8 @@ import type { StudyDefinition } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
+import { loadSubjectFacts } from './subject-facts.ts';
 
 /**
  * Brings one subject's read-model rows up to date from its raw data, inside the caller's

@@ -4,7 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { type CompiledRow, compiledOnce } from '../db/compiled-once.ts';
 import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
-import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
+import { type SiteLabRange, siteLabRangesQuery } from '../lab-range-rules/applicable-lab-ranges.ts';
 import { holdsOverQuery } from '../locks/holds-in-force.ts';
 import type { StoredSubjectData } from './form-data.ts';
 

@@ -28,15 +28,17 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { sendUnanswered } from '../db/in-transaction.ts';
 import type { Database, FormInstanceRow, QueryRow, SubjectStatus } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
+import { addLabRangeChecks } from '../lab-range-rules/lab-range-checks.ts';
 import { refuseWriteUnderTheseHolds } from '../locks/holds-in-force.ts';
 import { notifyCasebookReadyToSign } from '../notifications/notify-signature.ts';
-import { addQueryMessage } from '../queries/query-messages.ts';
-import { postValueChangeMessages } from '../queries/value-change-messages.ts';
+import { addQueryMessage } from '../query-messages/query-messages.ts';
+import { postValueChangeMessages } from '../query-messages/value-change-messages.ts';
 import { labResultsMayMove, refreshSubjectLabResults } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { resetSdvOfChangedItems } from '../sdv/reset-sdv-on-change.ts';
-import { invalidateSignatureOnChange } from '../signatures/invalidate-signature.ts';
+import { isFactSourceForm, sameSavedForms, savedFormsFact } from '../read-model/subject-facts.ts';
+import { resetSdvOfChangedItems } from '../sdv-state/reset-sdv-on-change.ts';
+import { invalidateSignatureOnChange } from '../signature-state/invalidate-signature.ts';
+import type { SubjectWithSite } from '../subjects/subject-access.ts';
 import {
   type ActiveQuery,
   formKeyOf,
@@ -45,8 +47,6 @@ import {
   storedSubjectDataOf,
   subjectDataQuery,
 } from './load-subject-for-save.ts';
-import type { SubjectWithSite } from './subject-access.ts';
-import { isFactSourceForm, sameSavedForms, savedFormsFact } from './subject-facts.ts';
 
 /**
  * Reading and writing a subject's form data. Every write goes through `writeForm`: it runs the
