@@ -5,12 +5,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
-import {
-  failingQueryChecks,
-  loadSubjectData,
-  refreshAfterQueryChange,
-  systemQueryKey,
-} from '../data-entry/form-data.ts';
+import { loadSubjectData, refreshAfterQueryChange } from '../data-entry/form-data.ts';
+import { failingQueryChecks, systemQueryKey } from '../data-entry/sync-system-queries.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
