@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import type { DatabaseHandle } from '../../apps/server/src/db/database.ts';
-import { openDatabase } from '../../apps/server/src/db/open-database.ts';
+import { openDatabase } from '../../apps/server/src/open-database.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 

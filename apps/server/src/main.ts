@@ -2,7 +2,7 @@ import { buildApp, logRedactPaths } from './app.ts';
 import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
-import { openDatabase } from './db/open-database.ts';
+import { openDatabase } from './open-database.ts';
 import { DEMO_PASSWORD, demoAccounts, seedDemoData } from './seed/demo-seed.ts';
 
 /** `npm start`: parse configuration, open and migrate the database, serve until told to stop. */

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { auditRecordHash, GENESIS_HASH } from '../src/audit/audit-record.ts';
+import { auditRecordHash, GENESIS_HASH } from '../src/db/audit-record.ts';
 import type { Database } from '../src/db/schema.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { createSubjectRequestSchema, saveFormRequestSchema, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { createSubject } from '../../../apps/server/src/data-entry/create-subject.ts';
+import { saveForm } from '../../../apps/server/src/data-entry/save-form.ts';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { randomizeSubject } from '../../../apps/server/src/randomization/randomization.ts';
 import { type DemoStep, demoCasebookSteps } from '../../../apps/server/src/seed/demo-casebooks.ts';
 import { type DemoSubjectPlan, demoSubjectPlans } from '../../../apps/server/src/seed/demo-subject-plans.ts';
 import { actingAs, type Person } from '../../../apps/server/src/seed/demo-subjects.ts';
 import { signCasebook } from '../../../apps/server/src/signatures/sign-casebook.ts';
-import { createSubject } from '../../../apps/server/src/subjects/create-subject.ts';
-import { saveForm } from '../../../apps/server/src/subjects/save-form.ts';
 import { BENCH_PASSWORD, type SiteTeam } from './bench-study.ts';
 
 // Runs casebooks through the API's own commands (createSubject, saveForm, randomizeSubject,

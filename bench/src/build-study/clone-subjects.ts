@@ -1,13 +1,11 @@
 import { randomizationForm, signingForm } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { takeScreeningNumber } from '../../../apps/server/src/data-entry/create-subject.ts';
+import { loadSubjectData } from '../../../apps/server/src/data-entry/form-data.ts';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
-import {
-  formatRandomizationNumber,
-  nextFreeSlot,
-} from '../../../apps/server/src/randomization/randomization.ts';
-import { signedDataHash } from '../../../apps/server/src/signatures/signature-data.ts';
-import { takeScreeningNumber } from '../../../apps/server/src/subjects/create-subject.ts';
-import { loadSubjectData } from '../../../apps/server/src/subjects/form-data.ts';
+import { nextFreeSlot } from '../../../apps/server/src/randomization/randomization.ts';
+import { signedDataHash } from '../../../apps/server/src/signature-state/signature-data.ts';
+import { formatRandomizationNumber } from '../../../apps/server/src/subjects/randomization-state.ts';
 import type { BenchStudy, SiteTeam } from './bench-study.ts';
 
 // The bulk loader: a new subject as a row-for-row copy of a template subject that the commands

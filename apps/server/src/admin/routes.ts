@@ -15,11 +15,11 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf, requireSystemAdmin } from '../auth/authenticate.ts';
+import { readTwoFactorSetting, updateTwoFactorSetting } from '../auth/two-factor-setting.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
 import { createSite, listStudiesWithSites, updateSite } from './sites.ts';
-import { readTwoFactorSetting, updateTwoFactorSetting } from './two-factor-setting.ts';
 import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { appendAuditRecordsStatement } from '../db/append-audit-records.ts';
+import { auditHashParts, auditRecordHash, type ChainlessFields } from '../db/audit-record.ts';
 import { inTransaction } from '../db/in-transaction.ts';
-import { appendAuditRecordsStatement } from './append-audit-records.ts';
 import { systemActor } from './audit-events.ts';
 import { recordAudit } from './audit-log.ts';
-import { auditHashParts, auditRecordHash, type ChainlessFields } from './audit-record.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 
 const actor = { ...systemActor('test'), ip: '127.0.0.1', requestId: 'r1' };

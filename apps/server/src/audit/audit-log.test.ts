@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { auditRecordHash, canonicalJson, type HashedFields } from '../db/audit-record.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { systemActor } from './audit-events.ts';
 import { recordAudit } from './audit-log.ts';
-import { auditRecordHash, canonicalJson, type HashedFields } from './audit-record.ts';
 import { verifyAuditChain } from './verify-audit-chain.ts';
 
 describe('canonicalJson', () => {

@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { PendingAuditRecord } from '../db/append-audit-records.ts';
+import { storedJson, storedNullableText, storedText } from '../db/audit-record.ts';
 import { inTransaction, pendingAuditRecordsOf } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { actorRoleIn } from './actor-role.ts';
-import type { PendingAuditRecord } from './append-audit-records.ts';
 import type { AuditActor, AuditEventInput } from './audit-events.ts';
-import { storedJson, storedNullableText, storedText } from './audit-record.ts';
 
 /**
  * Records one audit record in the caller's transaction, so the change and its record commit or

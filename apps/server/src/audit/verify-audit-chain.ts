@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { auditRecordHash, GENESIS_HASH } from '../db/audit-record.ts';
 import type { Database } from '../db/schema.ts';
-import { auditRecordHash, GENESIS_HASH } from './audit-record.ts';
 
 /**
  * What can be wrong with one record of the chain:

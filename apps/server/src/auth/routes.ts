@@ -25,13 +25,10 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
-import {
-  readNotificationPreferences,
-  updateNotificationPreferences,
-} from '../notifications/notification-preferences.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
+import { readNotificationPreferences, updateNotificationPreferences } from './notification-preferences.ts';
 import {
   loadSessionPrincipal,
   presentMemberships,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { readTwoFactorSetting } from '../admin/two-factor-setting.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from './principal.ts';
+import { readTwoFactorSetting } from './two-factor-setting.ts';
 
 /**
  * The routes a signed-in user who must enrol a second factor may still call: who am I, sign out, keep

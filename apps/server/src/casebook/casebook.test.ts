@@ -9,7 +9,7 @@ import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/te
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { signingMeaning } from '../signatures/signature-data.ts';
+import { signingMeaning } from '../signature-state/signature-data.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { loadCasebooks } from './load-casebooks.ts';
 

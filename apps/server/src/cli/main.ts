@@ -17,7 +17,6 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
-import { openDatabase, openDatabaseAsIs } from '../db/open-database.ts';
 import {
   exportTablesToFile,
   TABLES_FORMATS,
@@ -28,6 +27,7 @@ import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { ODM_VERSIONS, type OdmVersion } from '../odm/export-odm.ts';
 import { ExportScopeError, exportOdmToFile } from '../odm/export-odm-to-file.ts';
+import { openDatabase, openDatabaseAsIs } from '../open-database.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 import { seedDemoData } from '../seed/demo-seed.ts';

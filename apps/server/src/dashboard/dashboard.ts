@@ -9,9 +9,6 @@ import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectStatus } from '../db/schema.ts';
-import { subjectFactCodes } from '../subjects/subject-facts.ts';
-import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
-import { alarmScopeOf, countVisitAlarms } from '../visit-alarms/visit-alarms.ts';
 import {
   ageGroups,
   genderGroups,
@@ -19,7 +16,10 @@ import {
   monthlyRegistrations,
   type SubjectGroup,
   safetySummary,
-} from './dashboard-figures.ts';
+} from '../read-model/dashboard-figures.ts';
+import { subjectFactCodes } from '../read-model/subject-facts.ts';
+import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
+import { alarmScopeOf, countVisitAlarms } from '../visit-alarms/visit-alarms.ts';
 
 /**
  * The dashboard and the subject-info popup: every figure is added up in SQL from the read model's

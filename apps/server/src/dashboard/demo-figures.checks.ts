@@ -8,10 +8,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, signIn } from '../../test/test-app.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { App } from '../http/types.ts';
+import { NOT_ENTERED } from '../read-model/dashboard-figures.ts';
+import { loadSubjectFacts } from '../read-model/subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { classifyVisit, compareAlarms, dueSoonDaysOf } from '../visit-alarms/classify-visit-alarms.ts';
-import { NOT_ENTERED } from './dashboard-figures.ts';
 
 /**
  * The numbers a person sees first — dashboard, subject-info popup and subject list over the living

@@ -5,12 +5,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { loadConfig } from '../config.ts';
+import { openDatabase } from '../open-database.ts';
+import { auditRecordHash } from './audit-record.ts';
 import type { DatabaseHandle } from './database.ts';
 import { inTransaction } from './in-transaction.ts';
-import { openDatabase } from './open-database.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 

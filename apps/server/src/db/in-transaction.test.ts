@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { type AuditEventInput, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { auditRecordHash } from '../audit/audit-record.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { auditRecordHash } from './audit-record.ts';
 import { inTransaction, pendingAuditRecordsOf, sendUnanswered } from './in-transaction.ts';
 import type { Database } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, DatabaseConnection, Kysely, Transaction } from 'kysely';
-import { appendAuditRecordsStatement, type PendingAuditRecord } from '../audit/append-audit-records.ts';
+import { appendAuditRecordsStatement, type PendingAuditRecord } from './append-audit-records.ts';
 import type { Database } from './schema.ts';
 
 /** What `inTransaction` keeps about a transaction while its work runs. */

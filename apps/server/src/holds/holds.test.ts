@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
-import { loadFormSdv } from '../sdv/form-sdv.ts';
-import { loadSdvPlan } from '../sdv/sdv-plan.ts';
+import { loadFormSdv } from '../sdv-state/form-sdv.ts';
+import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 

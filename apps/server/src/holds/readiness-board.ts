@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { siteFilter } from '../sdv/sdv-sql.ts';
+import { siteFilter } from '../sdv-state/sdv-sql.ts';
 import { narrowToSite, type ReaderScope, readerScope } from '../visit-alarms/reader-scope.ts';
 import { holdAbilitiesAt } from './list-holds.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLabRanges, type SiteLabRange } from './applicable-lab-ranges.ts';
+import { chooseLabRanges, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
 
 let nextId = 1;
 const range = (overrides: Partial<SiteLabRange>): SiteLabRange => ({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
-import { LAB_OUT_OF_RANGE_CHECK } from './lab-range-checks.ts';
+import { LAB_OUT_OF_RANGE_CHECK } from '../lab-range-rules/lab-range-checks.ts';
 
 describeWithDatabase(
   'lab normal ranges',

@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { loadSiteLabRanges } from '../lab-range-rules/applicable-lab-ranges.ts';
 import { flagOf } from '../read-model/lab-result-rows.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
-import { loadSiteLabRanges } from './applicable-lab-ranges.ts';
 
 /**
  * After a range was added, changed or retired (issue 43 item 13): the stored lab results of the

@@ -1,7 +1,7 @@
 import type { StudyDefinition } from '@cdms/study';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { formLabelOf, visitLabelOf } from '../reports/report-context.ts';
+import { formLabelOf, visitLabelOf } from '../studies/definition-labels.ts';
 import { enqueueNotification } from './enqueue-notification.ts';
 import { membersAtSite } from './recipients.ts';
 

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
 import {
   ExportScopeError,
   findSiteByRef,
   findStudyByRef,
   writePartialFile,
-} from '../data-exports/export-to-file.ts';
-import type { Database } from '../db/schema.ts';
+} from '../export-files/export-to-file.ts';
 import { exportOdm, type OdmVersion } from './export-odm.ts';
 
 /**

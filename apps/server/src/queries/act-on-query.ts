@@ -5,23 +5,19 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { loadSubjectData, refreshAfterQueryChange } from '../data-entry/form-data.ts';
+import { failingQueryChecks, systemQueryKey } from '../data-entry/sync-system-queries.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { addLabRangeChecks } from '../lab-ranges/lab-range-checks.ts';
+import { addLabRangeChecks } from '../lab-range-rules/lab-range-checks.ts';
 import { queryHoldTarget, refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { notifyQueryEvent } from '../notifications/notify-query.ts';
+import { addQueryMessage, sameInBoth } from '../query-messages/query-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import {
-  failingQueryChecks,
-  loadSubjectData,
-  refreshAfterQueryChange,
-  systemQueryKey,
-} from '../subjects/form-data.ts';
-import { refuseUntrainedWriter } from '../training/training-gate.ts';
+import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 import { actingRole, findQueryInScope, mayAct, queryPowers } from './query-access.ts';
-import { addQueryMessage, sameInBoth } from './query-messages.ts';
 import { applyQueryAction, type QueryAction } from './query-workflow.ts';
 
 /**

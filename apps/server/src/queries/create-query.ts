@@ -5,18 +5,18 @@ import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { refreshAfterQueryChange } from '../data-entry/form-data.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { notifyQueryEvent } from '../notifications/notify-query.ts';
+import { addQueryMessage, sameInBoth } from '../query-messages/query-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { refreshAfterQueryChange } from '../subjects/form-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { actingRole } from './query-access.ts';
-import { addQueryMessage, sameInBoth } from './query-messages.ts';
 
 export type CreateQueryInput = z.output<typeof createQueryRequestSchema>;
 

@@ -5,23 +5,23 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
+import {
+  awaitsRandomization,
+  formatRandomizationNumber,
+  isRandomized,
+} from '../subjects/randomization-state.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { mayKnowGroup } from './may-know-group.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
 
 /** The randomization form's item that says, from the study's rules, whether the subject may be randomized. */
 const RANDOMIZATION_SUITABLE_ITEM = 'suitable';
-
-/** R + institution number (2 digits) + the slot's sequence within the institution (3 digits). */
-export function formatRandomizationNumber(institutionNumber: string, sequence: number): string {
-  return `R${institutionNumber}${String(sequence).padStart(3, '0')}`;
-}
 
 interface SlotInput {
   siteId: number;
@@ -218,24 +218,6 @@ export async function randomizationStatus(
       remaining: Number(row.total) - Number(row.used),
     })),
   };
-}
-
-/** Whether the subject has taken a slot of the allocation list. */
-export async function isRandomized(
-  executor: Kysely<Database> | Transaction<Database>,
-  subjectId: number,
-): Promise<boolean> {
-  const slot = await executor
-    .selectFrom('randomization_slots')
-    .select('id')
-    .where('subject_id', '=', subjectId)
-    .executeTakeFirst();
-  return slot !== undefined;
-}
-
-/** Randomization is for a subject still in screening and without a number. */
-export function awaitsRandomization(status: string, randomized: boolean): boolean {
-  return status === 'screening' && !randomized;
 }
 
 /**

@@ -6,7 +6,11 @@ import {
   type StudyDefinition,
   type SubjectData,
 } from '@cdms/study';
-import { chooseLabRanges, type SiteLabRange, specimenDateOf } from '../lab-ranges/applicable-lab-ranges.ts';
+import {
+  chooseLabRanges,
+  type SiteLabRange,
+  specimenDateOf,
+} from '../lab-range-rules/applicable-lab-ranges.ts';
 
 /**
  * A subject's numeric lab results as the read model stores them (`lab_results`), without what the

@@ -5,10 +5,10 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
-import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { rebuildLabResults } from './refresh-lab-results.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
+import { loadSubjectFacts } from './subject-facts.ts';
 
 /**
  * Recomputes the read model from the raw data: `npm run cdms -- rebuild-read-model`, at start-up

@@ -1,9 +1,10 @@
 import type { LabSex } from '@cdms/contract';
 import { type JsonValue, LAB_FORM_KEY, type StudyDefinition, type SubjectData } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
+import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
-import { labRangeSubjectOf, type SiteLabRange } from '../lab-ranges/applicable-lab-ranges.ts';
-import { SOURCES } from '../subjects/subject-facts.ts';
+import { labRangeSubjectOf, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
+import { SOURCES } from '../subjects/subject-fact-sources.ts';
 import { type LabResultInput, labResultRowsOf } from './lab-result-rows.ts';
 
 /** A row to store, with its subject. */
@@ -172,3 +173,26 @@ export async function refreshSubjectLabResults(
     rows.map((row) => ({ ...row, subject_id: subject.id })),
   );
 }
+
+/**
+ * After a save: the lab page's rows (issue 43 item 13), flagged from the data and ranges the save
+ * holds, only when a lab form or the demographics moved; other saves send nothing more.
+ */
+export const refreshLabResultsAfterChange: AfterChange = async (change) => {
+  const changed = change.changedKeys.length > 0 || change.isNewForm;
+  if (
+    !labResultsMayMove(
+      { visitKey: change.visitKey, formKey: change.formKey, changed },
+      change.derivedChangedForms,
+    )
+  )
+    return;
+  await refreshSubjectLabResults(
+    change.trx,
+    change.definition,
+    { id: change.subject.id, siteId: change.subject.site_id },
+    change.evaluation.data,
+    change.stored.instances.values(),
+    change.siteLabRanges,
+  );
+};

@@ -1,10 +1,11 @@
 import { todayInKorea } from '@cdms/contract';
-import type { StudyDefinition } from '@cdms/study';
+import type { FormValues, StudyDefinition } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
+import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectFacts } from '../subjects/subject-facts.ts';
 import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
+import { isFactSourceForm, loadSubjectFacts, sameSavedForms, savedFormsFact } from './subject-facts.ts';
 
 /**
  * Brings one subject's read-model rows up to date from its raw data, inside the caller's
@@ -150,4 +151,49 @@ export async function storeSubjectRows(
         .where(sql<boolean>`(subject_facts.*) is distinct from (excluded.*)`),
     )
     .execute();
+}
+
+/**
+ * After a save: the list, dashboard and alarms read the subject's facts from the read model, in the
+ * save's transaction. The SDV counts (entered items of the plan, their marks) move only when the
+ * form's entered items do or a verification was reset; a corrected value with neither keeps the
+ * stored counts.
+ */
+export const refreshSubjectFactsAfterChange: AfterChange = async (change) => {
+  const { definition, effects } = change;
+  if (!effects.statuses)
+    throw new Error(
+      "The subject facts follow the forms' statuses: see data-entry/after-change-reactions.ts.",
+    );
+  const sdvUnchanged = effects.verificationsReset === 0 && sameItemKeys(change.before, change.after);
+  // The facts (`loadSubjectFacts`) follow from the subject's row, its site and randomization, which
+  // forms hold data and which of those miss required items, the open and answered queries, the
+  // signature, the SDV counts and the values of the fact-source forms. A save that moved none of
+  // them (a corrected heart rate, a form saved again unchanged) leaves the rows as they are: their
+  // refresh is the costliest part of a save for PostgreSQL. System writes (registration,
+  // randomization, signing) change facts beside the form and always refresh.
+  const factsMoved =
+    change.systemWrite ||
+    effects.statusChanged ||
+    effects.systemQueriesChanged ||
+    effects.signatureInvalidated ||
+    !sdvUnchanged ||
+    (change.changedKeys.length > 0 && isFactSourceForm(definition, change.visitKey, change.formKey)) ||
+    change.derivedChangedForms.some((form) => isFactSourceForm(definition, form.visitKey, form.formKey)) ||
+    !sameSavedForms(
+      savedFormsFact(change.stored.instances, effects.statuses),
+      savedFormsFact(change.instancesBefore),
+    );
+  if (factsMoved)
+    await refreshSubjectFacts(change.trx, change.subject.id, {
+      definition,
+      studyId: change.subject.study_id,
+      sdvUnchanged,
+    });
+};
+
+/** Whether two forms' entered values hold the same items (whatever their values). */
+function sameItemKeys(before: FormValues, after: FormValues): boolean {
+  const keys = Object.keys(before);
+  return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key));
 }

@@ -1,8 +1,8 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
-import { ageBandOf } from '../dashboard/dashboard-figures.ts';
 import type { SubjectFactsRow, SubjectVisitRow, SubjectVisitWindowRow } from '../db/schema.ts';
-import type { SubjectFacts } from '../subjects/subject-facts.ts';
+import { ageBandOf } from './dashboard-figures.ts';
+import type { SubjectFacts } from './subject-facts.ts';
 
 /**
  * A subject's facts (`loadSubjectFacts`, the one computation from the raw data) as the read

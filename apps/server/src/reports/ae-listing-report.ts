@@ -1,7 +1,8 @@
 import type { AdverseEventRow, AdverseEventsReport, ReportFilter } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { codedOf, nothingInScope, type ReportContext, visitLabelOf } from './report-context.ts';
+import { visitLabelOf } from '../studies/definition-labels.ts';
+import { codedOf, nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
  * The adverse event listing (issue 17): every row of every subject's adverse event form with

@@ -1,13 +1,8 @@
 import type { MissingFormRow, MissingFormsReport, ReportFilter } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import {
-  formLabelOf,
-  nothingInScope,
-  type PageRow,
-  type ReportContext,
-  visitLabelOf,
-} from './report-context.ts';
+import { formLabelOf, visitLabelOf } from '../studies/definition-labels.ts';
+import { nothingInScope, type PageRow, type ReportContext } from './report-context.ts';
 
 /**
  * Missing forms (issue 17): the forms the definition expects at each visit a subject has done (its

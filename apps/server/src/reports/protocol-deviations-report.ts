@@ -2,7 +2,8 @@ import type { ProtocolDeviationRow, ProtocolDeviationsReport, ReportFilter } fro
 import { protocolDeviationKinds } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { nothingInScope, type PageRow, type ReportContext, visitLabelOf } from './report-context.ts';
+import { visitLabelOf } from '../studies/definition-labels.ts';
+import { nothingInScope, type PageRow, type ReportContext } from './report-context.ts';
 
 /**
  * Protocol deviations (issue 17), four kinds:

@@ -1,5 +1,5 @@
 import { type ReportCoded, todayInKorea } from '@cdms/contract';
-import { getStudyIndex, resolveVisit, type StudyDefinition } from '@cdms/study';
+import { getStudyIndex, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { can, type SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -64,17 +64,4 @@ export function codedOf(definition: StudyDefinition | null, codeList: string, co
   const codes = definition ? getStudyIndex(definition).codeLists.get(codeList) : undefined;
   const found = codes?.find((entry) => entry.code === code);
   return { code, label: found ? { ko: found.label.ko, en: found.label.en } : { ko: code, en: code } };
-}
-
-export function visitLabelOf(
-  definition: StudyDefinition | null,
-  visitKey: string,
-): { ko: string; en: string } {
-  const visit = definition ? resolveVisit(definition, visitKey) : undefined;
-  return visit ? { ko: visit.label.ko, en: visit.label.en } : { ko: visitKey, en: visitKey };
-}
-
-export function formLabelOf(definition: StudyDefinition | null, formKey: string): { ko: string; en: string } {
-  const form = definition?.forms.find((entry) => entry.key === formKey);
-  return form ? { ko: form.label.ko, en: form.label.en } : { ko: formKey, en: formKey };
 }

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
-import { readSdvPlan } from './sdv-plan.ts';
+import { readSdvPlan } from '../sdv-state/sdv-plan.ts';
 import { sdvNext, sdvSites, sdvSubject, sdvSubjects } from './sdv-progress.ts';
 import { unverifyItems } from './unverify-items.ts';
 import { updateSdvPlan } from './update-sdv-plan.ts';

@@ -7,12 +7,12 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } from '../sdv-state/form-sdv.ts';
+import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
+import { itemInPlan } from '../sdv-state/sdv-rules.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
-import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } from './form-sdv.ts';
-import { loadSdvPlan } from './sdv-plan.ts';
-import { itemInPlan } from './sdv-rules.ts';
 
 /**
  * What the SDV marking commands share: the policy (the subject visible, else 404; `sdv.mark` at its

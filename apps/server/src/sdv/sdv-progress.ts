@@ -14,18 +14,23 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { loadSubjectData } from '../data-entry/form-data.ts';
+import { scheduledVisitDates } from '../data-entry/form-queries.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
-import { loadSubjectData } from '../subjects/form-data.ts';
-import { scheduledVisitDates } from '../subjects/form-queries.ts';
+import { formStateOf } from '../sdv-state/form-sdv.ts';
+import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
+import {
+  type SdvKeySets,
+  type SdvPlanRule,
+  sdvKeySets,
+  subjectFullyPlanned,
+} from '../sdv-state/sdv-rules.ts';
+import { presentCounts, type SdvCountColumns, sdvCtes, siteFilter } from '../sdv-state/sdv-sql.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
-import { formStateOf } from './form-sdv.ts';
-import { loadSdvPlan } from './sdv-plan.ts';
-import { type SdvKeySets, type SdvPlanRule, sdvKeySets, subjectFullyPlanned } from './sdv-rules.ts';
-import { presentCounts, type SdvCountColumns, sdvCtes, siteFilter } from './sdv-sql.ts';
 
 /**
  * The SDV progress read-outs of `/sdv/{id}`: by site, by subject (filtered, sorted and paged), one

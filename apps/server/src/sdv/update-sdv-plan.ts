@@ -8,7 +8,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
-import { loadSdvPlan } from './sdv-plan.ts';
+import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
 
 /**
  * `PUT /api/studies/:studyId/sdv/plan` (DM, ADMIN): the study's targeted SDV plan, audited with the

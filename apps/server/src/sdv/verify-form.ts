@@ -6,7 +6,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { loadMarkableForm } from './form-sdv.ts';
+import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
 import {
   formSdvAfter,
   lockForSdv,

@@ -8,7 +8,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { loadMarkableForm } from './form-sdv.ts';
+import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
 import { lockSubjectForSdv, markVerified, subjectForSdv, unverifiedPlannedItems } from './sdv-marking.ts';
 
 /**

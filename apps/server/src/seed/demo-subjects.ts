@@ -2,12 +2,12 @@ import { createSubjectRequestSchema, saveFormRequestSchema, todayInKorea } from 
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { loadPrincipal, type Principal } from '../auth/principal.ts';
+import { createSubject } from '../data-entry/create-subject.ts';
+import { saveForm } from '../data-entry/save-form.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
 import { uploadFormPhoto } from '../form-photos/upload-form-photo.ts';
 import { generateRandomizationLists, randomizeSubject } from '../randomization/randomization.ts';
 import { signCasebook } from '../signatures/sign-casebook.ts';
-import { createSubject } from '../subjects/create-subject.ts';
-import { saveForm } from '../subjects/save-form.ts';
 import { type DemoAction, type DemoStep, demoCasebookSteps } from './demo-casebooks.ts';
 import { drawEardrumPhoto, eardrumTracing } from './demo-eardrum-photo.ts';
 import { type DemoSubjectPlan, demoSubjectPlans, type InstitutionNumber } from './demo-subject-plans.ts';

@@ -1,8 +1,8 @@
 import { addDays, daysBetween, type FormValues, isValidDate, unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
+import { loadSubjectData } from '../data-entry/form-data.ts';
+import { saveForm } from '../data-entry/save-form.ts';
 import type { Database } from '../db/schema.ts';
-import { loadSubjectData } from '../subjects/form-data.ts';
-import { saveForm } from '../subjects/save-form.ts';
 import { addUnscheduledVisit } from '../unscheduled-visits/add-unscheduled-visit.ts';
 import { actingAs } from './demo-subjects.ts';
 

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { App } from '../http/types.ts';
+import { subjectSignature } from '../signature-state/signature-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { signCasebook } from './sign-casebook.ts';
-import { subjectSignature } from './signature-data.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;

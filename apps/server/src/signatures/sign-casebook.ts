@@ -6,6 +6,7 @@ import { verifyPassword } from '../auth/passwords.ts';
 import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { confirmedSecondFactor, useSecondFactorCode } from '../auth/second-factor.ts';
+import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -13,10 +14,9 @@ import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
+import { signedDataHash, signingMeaning, subjectSignature } from '../signature-state/signature-data.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectData, writeForm } from '../subjects/form-data.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
-import { signedDataHash, signingMeaning, subjectSignature } from './signature-data.ts';
 
 /**
  * Wrong signing passwords a user may enter in a window before signing is refused until the window

@@ -8,11 +8,11 @@ import { createMembership } from '../admin/memberships.ts';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { loadSubjectData } from '../data-entry/form-data.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { loadSubjectData } from '../subjects/form-data.ts';
+import { signatureStatesOf, signedDataHash, signingMeaning } from '../signature-state/signature-data.ts';
 import { SIGNATURE_FAILURE_LIMIT, SIGNATURE_FAILURE_WINDOW_SECONDS } from './sign-casebook.ts';
-import { signatureStatesOf, signedDataHash, signingMeaning } from './signature-data.ts';
 
 describe('signedDataHash', () => {
   it('is the same for the same data whatever the key order, and leaves the signing form out', () => {

@@ -7,7 +7,7 @@ import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SubjectRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { latestDefinitionOf, studyDefinitionOfRow } from '../studies/study-definitions.ts';
-import { refuseUntrainedWriter } from '../training/training-gate.ts';
+import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 
 export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
 

@@ -11,7 +11,7 @@ import {
   rolesIn,
   selectModulesFor,
   statusOf,
-} from './training-view.ts';
+} from '../training-gate/training-view.ts';
 
 /**
  * The training page's list: a member sees the published modules required for their roles; DM and

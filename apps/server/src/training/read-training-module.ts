@@ -11,7 +11,7 @@ import {
   requiredForRoles,
   rolesIn,
   selectModulesFor,
-} from './training-view.ts';
+} from '../training-gate/training-view.ts';
 
 /**
  * A module as the reader may see it: members read the published modules required for their roles

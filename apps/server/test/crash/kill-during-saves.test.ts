@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/open-database.ts';
+import { openDatabase } from '../../src/open-database.ts';
 import { seedDemoData } from '../../src/seed/demo-seed.ts';
 import { repositoryRoot, type ServerProcess, signInOverHttp, startServerProcess } from '../server-process.ts';
 

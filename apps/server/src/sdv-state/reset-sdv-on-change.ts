@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
@@ -41,3 +42,15 @@ export async function resetSdvOfChangedItems(
   }
   return reset.length;
 }
+
+/** After a save: changed values lose their source verification, audited ("changed since verified"). */
+export const resetSdvAfterChange: AfterChange = async (change) => {
+  change.effects.verificationsReset = await resetSdvOfChangedItems(
+    change.trx,
+    change.actor,
+    change.subject,
+    { instanceId: change.instance.id, visitKey: change.visitKey, formKey: change.formKey },
+    change.changedKeys.filter((itemKey) => change.verifiedItemKeys.has(itemKey)),
+    change.at,
+  );
+};

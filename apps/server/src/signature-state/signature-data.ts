@@ -8,9 +8,9 @@ import {
 } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition, type SubjectData } from '@cdms/study';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { canonicalJson } from '../audit/audit-record.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { canonicalJson } from '../db/audit-record.ts';
 import type { Database, SignaturesTable } from '../db/schema.ts';
 import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { findSubjectInScope } from './subject-access.ts';
+import { findSubjectInScope } from '../subjects/subject-access.ts';
 
 /** The form registration fills (consent date, initials, screening number): not data of its own. */
 const REGISTRATION_FORM = { visitKey: 'consentScreening', formKey: 'consentScreening' } as const;

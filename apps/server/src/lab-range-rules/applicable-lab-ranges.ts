@@ -3,7 +3,7 @@ import type { JsonValue, SubjectData } from '@cdms/study';
 import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
 import type { Expression, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { SOURCES } from '../subjects/subject-facts.ts';
+import { SOURCES } from '../subjects/subject-fact-sources.ts';
 
 /** What decides which of a site's ranges fits a subject: sex and age from the demographics form. */
 export interface LabRangeSubject {

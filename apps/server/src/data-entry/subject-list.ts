@@ -20,8 +20,8 @@ import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database, SubjectFactsRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { subjectFactCodes } from '../read-model/subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { subjectFactCodes } from './subject-facts.ts';
 
 /**
  * The full subject list and its download (prototype-spec §2 "Subject list", §3 "Subject (list row)").

@@ -11,9 +11,9 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { refuseUntrainedWriter } from '../training/training-gate.ts';
+import { presentSubject } from '../subjects/subject-access.ts';
+import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 import { writeForm } from './form-data.ts';
-import { presentSubject } from './subject-access.ts';
 
 /** Screening numbers: `S` + the site's two-digit institution number + a three-digit sequence per site. */
 export function formatScreeningNumber(institutionNumber: string, sequence: number): string {

@@ -31,16 +31,16 @@ import {
   labRangeSubjectOf,
   loadSiteLabRanges,
   rangesFittingSubject,
-} from '../lab-ranges/applicable-lab-ranges.ts';
-import { awaitsRandomization, isRandomized } from '../randomization/randomization.ts';
-import { formSdvOf, markableFormOf, type SdvMarkWithVerifier, sdvMarksQuery } from '../sdv/form-sdv.ts';
-import { sdvPlanOf, sdvPlanQuery } from '../sdv/sdv-plan.ts';
-import type { SdvPlanRule } from '../sdv/sdv-rules.ts';
-import { siteRankSql } from '../sdv/sdv-sql.ts';
+} from '../lab-range-rules/applicable-lab-ranges.ts';
+import { formSdvOf, markableFormOf, type SdvMarkWithVerifier, sdvMarksQuery } from '../sdv-state/form-sdv.ts';
+import { sdvPlanOf, sdvPlanQuery } from '../sdv-state/sdv-plan.ts';
+import type { SdvPlanRule } from '../sdv-state/sdv-rules.ts';
+import { siteRankSql } from '../sdv-state/sdv-sql.ts';
+import { awaitsRandomization, isRandomized } from '../subjects/randomization-state.ts';
+import { presentSubject, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { loadSubjectData, type SavedSubjectData } from './form-data.ts';
 import { formKeyOf } from './load-subject-for-save.ts';
-import { presentSubject, type SubjectWithSite } from './subject-access.ts';
 
 export async function subjectOverview(
   db: Kysely<Database>,

@@ -15,8 +15,13 @@ import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
 import { requestLanguage } from '../http/language.ts';
 import type { App } from '../http/types.ts';
+import {
+  exportContentTypes,
+  exportDisposition,
+  subjectsCsv,
+  subjectsXlsx,
+} from '../subjects/subject-export.ts';
 import { deleteSubject } from './delete-subject.ts';
-import { exportContentTypes, exportDisposition, subjectsCsv, subjectsXlsx } from './subject-export.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditEventRow } from '../db/schema.ts';
+import type { AuditEventRow } from './schema.ts';
 
 /**
  * What an audit record is made of, without any database: the stored form of its text and JSON,

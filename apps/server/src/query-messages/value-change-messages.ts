@@ -8,6 +8,7 @@ import {
   sameEntry,
 } from '@cdms/study';
 import type { Transaction } from 'kysely';
+import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
@@ -129,3 +130,20 @@ export async function postValueChangeMessages(
     });
   }
 }
+
+/** After a save: the open and answered queries on changed items say what changed, before checks close any. */
+export const postValueChangeMessagesAfterChange: AfterChange = async (change) => {
+  await postValueChangeMessages(change.trx, {
+    subject: change.subject,
+    definition: change.definition,
+    visitKey: change.visitKey,
+    formKey: change.formKey,
+    before: change.before,
+    after: change.after,
+    changedKeys: change.changedKeys,
+    actor: change.actor,
+    openQueries: change.activeQueries.filter(
+      (query) => query.status === 'open' || query.status === 'answered',
+    ),
+  });
+};

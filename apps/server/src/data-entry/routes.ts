@@ -24,13 +24,13 @@ import { AppError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { findSubjectAndDefinitionInScope, findSubjectInScope } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
 import { formData, listComments, subjectAudit, subjectOverview } from './form-queries.ts';
 import { registerSubjectListRoutes } from './list-routes.ts';
 import { saveForm } from './save-form.ts';
-import { findSubjectAndDefinitionInScope, findSubjectInScope } from './subject-access.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;

@@ -7,11 +7,11 @@ import { inTransaction, sendUnanswered } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { checkPhotoReferences } from '../form-photos/check-photo-references.ts';
 import { AppError } from '../http/errors.ts';
+import { findSubjectAndDefinitionInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { type WriteFormResult, writeForm } from './form-data.ts';
 import { type FormSurroundings, formSurroundingsStatement, presentFormSurroundings } from './form-queries.ts';
 import { subjectForSaveOf, subjectForSaveQuery } from './load-subject-for-save.ts';
-import { findSubjectAndDefinitionInScope, type SubjectWithSite } from './subject-access.ts';
 
 /** What a save wrote, with the subject (its status as the save left it) and the definition it used. */
 export interface SavedForm extends WriteFormResult {

@@ -9,7 +9,7 @@ import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { loadPrincipal } from '../auth/principal.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { csvHeaderLine, csvRowLines, neutralizeFormula } from './subject-export.ts';
+import { csvHeaderLine, csvRowLines, neutralizeFormula } from '../subjects/subject-export.ts';
 import { subjectDownload } from './subject-list.ts';
 
 interface Row {

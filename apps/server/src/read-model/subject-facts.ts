@@ -11,29 +11,18 @@ import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kyse
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Database } from '../db/schema.ts';
-import { formatRandomizationNumber } from '../randomization/randomization.ts';
-import { sdvPlanOf, sdvPlanQuery } from '../sdv/sdv-plan.ts';
-import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv/subject-sdv-counts.ts';
-import { signatureStateSql } from '../signatures/signature-data.ts';
-import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from './visit-facts.ts';
+import { sdvPlanOf, sdvPlanQuery } from '../sdv-state/sdv-plan.ts';
+import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv-state/subject-sdv-counts.ts';
+import { signatureStateSql } from '../signature-state/signature-data.ts';
+import { formatRandomizationNumber } from '../subjects/randomization-state.ts';
+import { SOURCES } from '../subjects/subject-fact-sources.ts';
+import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from '../subjects/visit-facts.ts';
 
 /**
  * The facts about each subject that lists, exports, the dashboard and the visit alarms show: one
  * place reads them from the stored data, so every screen counts the same way. Loads only the forms
  * these facts come from, for every subject in scope, in a handful of queries.
  */
-
-/** Where the facts live in the study's forms (visit key, form key, item key); lab ranges read the demographics too. */
-export const SOURCES = {
-  demographics: { visitKey: 'v1', formKey: 'demographicInfo', gender: 'gender', age: 'age' },
-  adverseEvents: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events', serious: 'serious' },
-  endOfStudy: {
-    visitKey: 'all',
-    formKey: 'endExamination',
-    screeningFailureReason: 'screeningFailureReason',
-    dropoutReason: 'dropoutReason',
-  },
-} as const;
 
 export interface SubjectFacts {
   id: number;

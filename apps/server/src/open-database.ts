@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import type { Config } from '../config.ts';
-import { ensureReadModel } from '../read-model/rebuild-read-model.ts';
-import { type DatabaseHandle, openPGlite, openPostgres } from './database.ts';
-import { grantAppRole } from './grant-app-role.ts';
-import { migrateToLatest } from './migrate.ts';
-import type { Database } from './schema.ts';
+import type { Config } from './config.ts';
+import { type DatabaseHandle, openPGlite, openPostgres } from './db/database.ts';
+import { grantAppRole } from './db/grant-app-role.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Database } from './db/schema.ts';
+import { ensureReadModel } from './read-model/rebuild-read-model.ts';
 
 /**
  * Opens the configured database — PostgreSQL when DATABASE_URL is set, else the embedded PGlite in

@@ -1,5 +1,6 @@
 import { isSigningForm } from '@cdms/contract';
 import type { Transaction } from 'kysely';
+import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
@@ -45,3 +46,14 @@ export async function invalidateSignatureOnChange(
   await notifyResignRequired(trx, subject, actor.userId);
   return true;
 }
+
+/** After a save: changed data no longer match what the investigator signed. */
+export const invalidateSignatureAfterChange: AfterChange = async (change) => {
+  change.effects.signatureInvalidated =
+    change.signed &&
+    (await invalidateSignatureOnChange(change.trx, change.subject, change.actor, {
+      visitKey: change.visitKey,
+      formKey: change.formKey,
+      itemKeys: change.changedKeys,
+    }));
+};

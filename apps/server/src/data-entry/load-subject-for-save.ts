@@ -2,11 +2,11 @@ import type { Hold } from '@cdms/contract';
 import type { FormValues, SubjectData } from '@cdms/study';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { ActiveQuery, StoredSubjectData } from '../after-change/form-change.ts';
 import { type CompiledRow, compiledOnce } from '../db/compiled-once.ts';
-import type { Database, FormInstanceRow, QueryRow } from '../db/schema.ts';
-import { type SiteLabRange, siteLabRangesQuery } from '../lab-ranges/applicable-lab-ranges.ts';
+import type { Database, FormInstanceRow } from '../db/schema.ts';
+import { type SiteLabRange, siteLabRangesQuery } from '../lab-range-rules/applicable-lab-ranges.ts';
 import { holdsOverQuery } from '../locks/holds-in-force.ts';
-import type { StoredSubjectData } from './form-data.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -74,12 +74,6 @@ export function storedSubjectDataOf(rows: readonly InstanceWithValues[]): Stored
   }
   return { entered, derived, instances };
 }
-
-/** A query of the subject's that a save may touch (open, answered, or closed over a failing check). */
-export type ActiveQuery = Pick<
-  QueryRow,
-  'id' | 'kind' | 'status' | 'visit_key' | 'form_key' | 'check_id' | 'item_path'
->;
 
 /** What a save reads about its subject before it changes anything. */
 export interface SubjectForSave {
