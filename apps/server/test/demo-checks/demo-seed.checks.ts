@@ -7,19 +7,19 @@ import {
   tmPerforationStudy,
 } from '@cdms/study';
 import { beforeAll, expect, it } from 'vitest';
-import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { readinessSites } from '../holds/readiness-board.ts';
-import { applicableLabRanges, labRangeSubjectOf } from '../lab-ranges/applicable-lab-ranges.ts';
-import { LAB_OUT_OF_RANGE_CHECK } from '../lab-ranges/lab-range-checks.ts';
-import { formatRandomizationNumber } from '../randomization/randomization.ts';
-import { loadFormSdv } from '../sdv/form-sdv.ts';
-import { loadSdvPlan } from '../sdv/sdv-plan.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { loadSubjectData } from '../subjects/form-data.ts';
-import { DEMO_SDV_PLAN } from './demo-sdv-and-holds.ts';
-import { demoSubjectPlans } from './demo-subject-plans.ts';
-import { actingAs } from './demo-subjects.ts';
+import { verifyAuditChain } from '../../src/audit/verify-audit-chain.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { readinessSites } from '../../src/holds/readiness-board.ts';
+import { applicableLabRanges, labRangeSubjectOf } from '../../src/lab-ranges/applicable-lab-ranges.ts';
+import { LAB_OUT_OF_RANGE_CHECK } from '../../src/lab-ranges/lab-range-checks.ts';
+import { formatRandomizationNumber } from '../../src/randomization/randomization.ts';
+import { loadFormSdv } from '../../src/sdv/form-sdv.ts';
+import { loadSdvPlan } from '../../src/sdv/sdv-plan.ts';
+import { DEMO_SDV_PLAN } from '../../src/seed/demo-sdv-and-holds.ts';
+import { demoSubjectPlans } from '../../src/seed/demo-subject-plans.ts';
+import { actingAs } from '../../src/seed/demo-subjects.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { loadSubjectData } from '../../src/subjects/form-data.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
