@@ -31,7 +31,7 @@ describe('the demo subject plans file', () => {
       delete subject.weightKg;
       subject.healing = 'almost';
     });
-    expect(() => readDemoSubjectPlans(typo)).toThrow(/typo\.json is not a valid demo plan/);
+    expect(() => readDemoSubjectPlans(typo)).toThrow(/typo\.json does not hold what the seed expects/);
     expect(() => readDemoSubjectPlans(typo)).toThrow(/subjects\[2\]\.weightKg/);
     expect(() => readDemoSubjectPlans(typo)).toThrow(/wieghtKg/);
     expect(() => readDemoSubjectPlans(typo)).toThrow(/subjects\[2\]\.healing/);

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readDataFile } from './read-data-file.ts';
 
 // The cast of the living demo: 31 fictional subjects of TMP-2026 across the three demo sites, each at
 // a different point of the study. Every date is counted back from the day the seed runs (consent
@@ -198,9 +198,7 @@ export const DEMO_SUBJECT_PLANS_FILE = path.join(import.meta.dirname, 'demo-subj
 
 /** The plans of a file like demo-subject-plans.json; throws naming the file and what is wrong. */
 export function readDemoSubjectPlans(file: string): DemoSubjectPlan[] {
-  const parsed = demoSubjectPlansFileSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file} is not a valid demo plan:\n${z.prettifyError(parsed.error)}`);
-  const { commonHistory, commonMedication, subjects } = parsed.data;
+  const { commonHistory, commonMedication, subjects } = readDataFile(file, demoSubjectPlansFileSchema);
   /** A list's entries with the common ones it names looked up; an unknown name is an error. */
   function resolved<T>(entries: (string | T)[] | undefined, common: Record<string, T>, where: string) {
     return entries?.map((entry) => {
