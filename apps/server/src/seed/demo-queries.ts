@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { actOnQuery } from '../queries/act-on-query.ts';
 import { createQuery } from '../queries/create-query.ts';
 import { QUERY_ACTIONS } from '../queries/query-workflow.ts';
-import { actingAs, type Person } from './demo-subjects.ts';
+import { peopleByEmail } from './demo-subjects.ts';
 import { readDataFile } from './read-data-file.ts';
 
 /**
@@ -64,20 +64,7 @@ const DAY = 86_400_000;
 
 /** Returns how many manual queries it raised. */
 export async function seedDemoQueries(db: Kysely<Database>, input: DemoQueriesInput): Promise<number> {
-  const people = new Map<string, Person>();
-  const as = async (email: string) => {
-    let found = people.get(email);
-    if (!found) {
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow();
-      found = await actingAs(db, user, 'demo-seed');
-      people.set(email, found);
-    }
-    return found;
-  };
+  const as = peopleByEmail(db);
   const now = Date.now();
   const who = (by: 'monitor' | 'site' | 'dm', site: Institution) =>
     by === 'site'
