@@ -1,22 +1,22 @@
 import { describe } from 'vitest';
-import { demoFigureChecks } from '../src/dashboard/demo-figures.checks.ts';
-import { demoPhotoChecks } from '../src/form-photos/demo-photos.checks.ts';
-import { demoGuidelineChecks } from '../src/guidelines/demo-guidelines.checks.ts';
-import { demoNotificationChecks } from '../src/notifications/demo-notifications.checks.ts';
-import { odmOverDemoChecks } from '../src/odm/odm-over-demo.checks.ts';
-import { demoReportChecks } from '../src/reports/demo-reports.checks.ts';
-import { livingDemoSeedChecks } from '../src/seed/demo-seed.checks.ts';
-import { demoSummaryChecks } from '../src/summary/demo-summary.checks.ts';
-import { demoTrainingChecks } from '../src/training/demo-training.checks.ts';
-import { demoUnscheduledVisitChecks } from '../src/unscheduled-visits/demo-unscheduled-visits.checks.ts';
+import { demoFigureChecks } from './demo-checks/demo-figures.checks.ts';
+import { demoGuidelineChecks } from './demo-checks/demo-guidelines.checks.ts';
+import { demoNotificationChecks } from './demo-checks/demo-notifications.checks.ts';
+import { demoPhotoChecks } from './demo-checks/demo-photos.checks.ts';
+import { demoReportChecks } from './demo-checks/demo-reports.checks.ts';
+import { livingDemoSeedChecks } from './demo-checks/demo-seed.checks.ts';
+import { demoSummaryChecks } from './demo-checks/demo-summary.checks.ts';
+import { demoTrainingChecks } from './demo-checks/demo-training.checks.ts';
+import { demoUnscheduledVisitChecks } from './demo-checks/demo-unscheduled-visits.checks.ts';
+import { odmOverDemoChecks } from './demo-checks/odm-over-demo.checks.ts';
 import { describeWithDatabase } from './test-database.ts';
 
 /**
  * The living demo (a copy of the one the test databases seed once per run), checked several ways: its data as planned
- * (src/seed/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
- * tables (src/dashboard/demo-figures.checks.ts), and its ODM exports against the official schemas
- * (src/odm/odm-over-demo.checks.ts), the reports and the study summary against the tables
- * (src/reports/, src/summary/). All only read, so they share one copy.
+ * (demo-checks/demo-seed.checks.ts) and the dashboard, popup, list and alarms over it against the
+ * tables (demo-checks/demo-figures.checks.ts), and its ODM exports against the official schemas
+ * (demo-checks/odm-over-demo.checks.ts), the reports and the study summary against the tables
+ * (demo-checks/demo-reports.checks.ts, demo-summary.checks.ts). All only read, so they share one copy.
  */
 describeWithDatabase(
   'the living demo',

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { startPollingLoop } from '../background/polling-loop.ts';
 import type { Database } from '../db/schema.ts';
 import { claimExport } from './claim-export.ts';
 import { runExport } from './run-export.ts';
@@ -24,33 +24,14 @@ export interface ExportRunnerOptions {
  * export: the job is put back in the queue, its chunks deleted.
  */
 export function startExportRunner(db: Kysely<Database>, options: ExportRunnerOptions = {}): ExportRunner {
-  const pollMs = options.pollMs ?? 2000;
-  let stopped = false;
-  let wake: AbortController = new AbortController();
-  const stopping = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const job = await claimExport(db);
-        if (job) {
-          await runExport(db, job, undefined, stopping.signal);
-          continue;
-        }
-      } catch (error) {
-        options.onError?.(error);
-      }
-      if (stopped) break;
-      await sleep(pollMs, undefined, { signal: wake.signal }).catch(() => undefined);
-      wake = new AbortController();
-    }
-  })();
-  return {
-    kick: () => wake.abort(),
-    stop: async () => {
-      stopped = true;
-      stopping.abort();
-      wake.abort();
-      await loop;
+  return startPollingLoop({
+    pollMs: options.pollMs ?? 2000,
+    onError: options.onError,
+    turn: async (stopping) => {
+      const job = await claimExport(db);
+      if (!job) return false;
+      await runExport(db, job, undefined, stopping);
+      return true;
     },
-  };
+  });
 }

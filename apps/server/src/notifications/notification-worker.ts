@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { startPollingLoop } from '../background/polling-loop.ts';
 import type { Database } from '../db/schema.ts';
 import { claimNotifications, deliverNotification, releaseNotifications } from './deliver-notifications.ts';
 import type { EmailSender, SmsSender } from './senders.ts';
@@ -32,35 +32,27 @@ export function startNotificationWorker(
 ): NotificationWorker {
   const pollMs = options.pollMs ?? 5000;
   const batch = options.batch ?? 20;
-  let stopped = false;
-  let wake = new AbortController();
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const claimed = await claimNotifications(db, batch);
-        for (const [index, row] of claimed.entries()) {
-          if (stopped) {
-            // Stopping: what is still in hand goes back to the queue for another process.
-            await releaseNotifications(db, claimed.slice(index));
-            break;
-          }
-          await deliverNotification(db, row, options);
+  const loop = startPollingLoop({
+    pollMs,
+    onError: options.onError,
+    turn: async (stopping) => {
+      const claimed = await claimNotifications(db, batch);
+      for (const [index, row] of claimed.entries()) {
+        if (stopping.aborted) {
+          // Stopping: what is still in hand goes back to the queue for another process.
+          await releaseNotifications(db, claimed.slice(index));
+          break;
         }
-        if (claimed.length === batch) continue;
-      } catch (error) {
-        options.onError?.(error);
+        await deliverNotification(db, row, options);
       }
-      if (stopped) break;
-      await sleep(pollMs, undefined, { signal: wake.signal }).catch(() => undefined);
-      wake = new AbortController();
-    }
-  })();
+      // A full batch: there may be more due at once.
+      return claimed.length === batch;
+    },
+  });
   return {
-    kick: () => wake.abort(),
+    kick: loop.kick,
     stop: async () => {
-      stopped = true;
-      wake.abort();
-      await loop;
+      await loop.stop();
       options.email.close?.();
     },
   };

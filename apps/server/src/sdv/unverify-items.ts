@@ -3,12 +3,9 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
-import { formSdvAfter, lockForSdv, subjectForSdv } from './sdv-marking.ts';
+import { changeFormMarks } from './change-form-marks.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/unverify`: the monitor withdraws marks, with a reason (a mark made in
@@ -23,12 +20,9 @@ export async function unverifyItems(
   request: UnverifyItemsRequest,
 ): Promise<FormSdv> {
   const { visitKey, formKey } = request;
-  const sdv = await subjectForSdv(db, principal, studyId, request.subjectPk, visitKey, formKey);
   const itemKeys = [...new Set(request.itemKeys)];
   const reason = request.reason.trim();
-  await inTransaction(db, async (trx) => {
-    await lockForSdv(trx, sdv.subject, { visitKey, formKey });
-    const form = await loadMarkableForm(trx, sdv.definition, sdv.subject.id, visitKey, formKey);
+  return changeFormMarks(db, principal, studyId, request, async (trx, { subject }, form) => {
     const unknown = itemKeys.filter((key) => !form.verifiable.has(key));
     if (unknown.length > 0) throw new AppError(422, 'unknown_item', {}, { itemKeys: unknown });
     const verified = new Set(
@@ -48,19 +42,13 @@ export async function unverifyItems(
         type: 'sdv.unverified',
         entityType: 'item',
         entityId: `${visitKey}.${formKey}.${key}`,
-        studyId: sdv.subject.study_id,
-        siteId: sdv.subject.site_id,
-        subjectId: sdv.subject.id,
+        studyId: subject.study_id,
+        siteId: subject.site_id,
+        subjectId: subject.id,
         before: { state: 'verified' },
         after: { state: 'unverified' },
         reason,
       });
     }
-    // The subject's SDV counts in the read model (progress, board, popup) change with the marks.
-    await refreshSubjectFacts(trx, sdv.subject.id, {
-      definition: sdv.definition,
-      studyId: sdv.subject.study_id,
-    });
   });
-  return formSdvAfter(db, sdv, visitKey, formKey);
 }

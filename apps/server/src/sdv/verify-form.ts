@@ -2,18 +2,10 @@ import type { FormSdv, VerifyFormRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
-import {
-  formSdvAfter,
-  lockForSdv,
-  markVerified,
-  subjectForSdv,
-  unverifiedPlannedItems,
-} from './sdv-marking.ts';
+import { changeFormMarks } from './change-form-marks.ts';
+import { markVerified, unverifiedPlannedItems } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify-form`: "verify form" marks every entered item of the form
@@ -29,26 +21,17 @@ export async function verifyForm(
   options: { at?: Date } = {},
 ): Promise<FormSdv> {
   const { visitKey, formKey } = request;
-  const sdv = await subjectForSdv(db, principal, studyId, request.subjectPk, visitKey, formKey);
-  await inTransaction(db, async (trx) => {
-    await lockForSdv(trx, sdv.subject, { visitKey, formKey });
-    const form = await loadMarkableForm(trx, sdv.definition, sdv.subject.id, visitKey, formKey);
-    const items = await unverifiedPlannedItems(trx, sdv.subject, form);
+  return changeFormMarks(db, principal, studyId, request, async (trx, { subject }, form) => {
+    const items = await unverifiedPlannedItems(trx, subject, form);
     if (items.length === 0 || form.instanceId === null) throw new AppError(409, 'sdv_nothing_to_verify');
     await markVerified(
       trx,
       principal,
       actor,
-      sdv.subject,
+      subject,
       { visitKey, formKey, instanceId: form.instanceId },
       items,
       options.at ?? new Date(),
     );
-    // The subject's SDV counts in the read model (progress, board, popup) change with the marks.
-    await refreshSubjectFacts(trx, sdv.subject.id, {
-      definition: sdv.definition,
-      studyId: sdv.subject.study_id,
-    });
   });
-  return formSdvAfter(db, sdv, visitKey, formKey);
 }

@@ -2,12 +2,10 @@ import type { FormSdv, VerifyItemsRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
-import { formSdvAfter, lockForSdv, markVerified, subjectForSdv } from './sdv-marking.ts';
+import { changeFormMarks } from './change-form-marks.ts';
+import { markVerified } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify`: the monitor marks items of one form as verified against
@@ -24,11 +22,8 @@ export async function verifyItems(
   options: { at?: Date } = {},
 ): Promise<FormSdv> {
   const { visitKey, formKey } = request;
-  const sdv = await subjectForSdv(db, principal, studyId, request.subjectPk, visitKey, formKey);
   const itemKeys = [...new Set(request.itemKeys)];
-  await inTransaction(db, async (trx) => {
-    await lockForSdv(trx, sdv.subject, { visitKey, formKey });
-    const form = await loadMarkableForm(trx, sdv.definition, sdv.subject.id, visitKey, formKey);
+  return changeFormMarks(db, principal, studyId, request, async (trx, { subject }, form) => {
     const unknown = itemKeys.filter((key) => !form.verifiable.has(key));
     if (unknown.length > 0) throw new AppError(422, 'unknown_item', {}, { itemKeys: unknown });
     const entered = new Map(form.entered.map((item) => [item.key, item]));
@@ -43,16 +38,10 @@ export async function verifyItems(
       trx,
       principal,
       actor,
-      sdv.subject,
+      subject,
       { visitKey, formKey, instanceId: form.instanceId },
       items,
       options.at ?? new Date(),
     );
-    // The subject's SDV counts in the read model (progress, board, popup) change with the marks.
-    await refreshSubjectFacts(trx, sdv.subject.id, {
-      definition: sdv.definition,
-      studyId: sdv.subject.study_id,
-    });
   });
-  return formSdvAfter(db, sdv, visitKey, formKey);
 }

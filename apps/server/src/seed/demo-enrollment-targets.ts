@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { setEnrollmentTarget } from '../reports/set-enrollment-target.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /**
  * The living demo's enrollment targets (issue 17): the two larger sites were contracted for more
@@ -14,12 +14,7 @@ export async function seedDemoEnrollmentTargets(
   db: Kysely<Database>,
   input: { studyId: number; siteIds: ReadonlyMap<string, number>; dataManager: string },
 ): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', input.dataManager)
-    .executeTakeFirstOrThrow();
-  const dm = await actingAs(db, user, 'demo-seed');
+  const dm = await personByEmail(db, input.dataManager);
   for (const [institution, target] of Object.entries(DEMO_ENROLLMENT_TARGETS)) {
     const siteId = input.siteIds.get(institution);
     if (siteId === undefined) continue;

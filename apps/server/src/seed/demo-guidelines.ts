@@ -7,7 +7,7 @@ import { publishGuideline } from '../guidelines/publish-guideline.ts';
 import { createTaskNotice } from '../task-notices/create-task-notice.ts';
 import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 function daysFrom(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -29,14 +29,8 @@ export async function seedDemoGuidelines(
     investigatorSiteId: number;
   },
 ): Promise<void> {
-  const person = async (email: string) =>
-    actingAs(
-      db,
-      await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow(),
-      'demo-seed',
-    );
-  const monitor = await person(input.monitor);
-  const dataManager = await person(input.dataManager);
+  const monitor = await personByEmail(db, input.monitor);
+  const dataManager = await personByEmail(db, input.dataManager);
   const today = todayInKorea();
   const { studyId } = input;
 

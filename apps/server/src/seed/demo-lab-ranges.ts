@@ -3,7 +3,7 @@ import { tmPerforationStudy } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { saveLabRange } from '../lab-ranges/save-lab-range.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 type Limits = [low: number | null, high: number | null];
 
@@ -45,12 +45,7 @@ export async function seedDemoLabRanges(
   db: Kysely<Database>,
   input: { studyId: number; siteIds: ReadonlyMap<string, number>; dataManager: string },
 ): Promise<void> {
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', input.dataManager)
-    .executeTakeFirstOrThrow();
-  const dm = await actingAs(db, user, 'demo-seed');
+  const dm = await personByEmail(db, input.dataManager);
   for (const [institution, siteId] of input.siteIds) {
     const ranges = { ...COMMON, ...BY_SITE[institution] };
     for (const [testKey, range] of Object.entries(ranges)) {

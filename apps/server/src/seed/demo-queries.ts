@@ -1,9 +1,12 @@
+import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../db/schema.ts';
 import { actOnQuery } from '../queries/act-on-query.ts';
 import { createQuery } from '../queries/create-query.ts';
-import type { QueryAction } from '../queries/query-workflow.ts';
-import { actingAs, type Person } from './demo-subjects.ts';
+import { QUERY_ACTIONS } from '../queries/query-workflow.ts';
+import { peopleByEmail } from './demo-subjects.ts';
+import { readDataFile } from './read-data-file.ts';
 
 /**
  * The living demo's queries (issue 14): manual queries at every state — open, answered, closed,
@@ -13,146 +16,38 @@ import { actingAs, type Person } from './demo-subjects.ts';
  * would take it, dated back from today like the rest of the demo.
  */
 
-type Institution = '01' | '02' | '03';
+const institutionSchema = z.enum(['01', '02', '03']);
+type Institution = z.infer<typeof institutionSchema>;
 
-interface DemoQueryStep {
+const demoQueryStepSchema = z.strictObject({
   /** Days before now. */
-  daysAgo: number;
-  action: QueryAction;
+  daysAgo: z.number().int().min(0),
+  action: z.enum(QUERY_ACTIONS),
   /** 'monitor' (CRA at 01/02, DM at 03), 'site' (the site's staff), 'dm'. */
-  by: 'monitor' | 'site' | 'dm';
-  text?: string;
-  proposedValue?: string | number;
-}
+  by: z.enum(['monitor', 'site', 'dm']),
+  text: z.string().optional(),
+  proposedValue: z.union([z.string(), z.number()]).optional(),
+});
 
-interface DemoQueryPlan {
-  site: Institution;
+const demoQueryPlanSchema = z.strictObject({
+  /** What the query shows in the demo (its state, its age), for the reader of the file. */
+  shows: z.string(),
+  site: institutionSchema,
   /** Which of the site's subjects with saved vital signs (0 = the first by screening number). */
-  subject: number;
-  formKey: 'vitalSigns' | 'demographicInfo';
-  itemKey: string;
-  openedDaysAgo: number;
-  openedBy: 'monitor' | 'dm';
-  text: string;
-  steps: DemoQueryStep[];
-}
+  subject: z.number().int().min(0),
+  formKey: z.enum(['vitalSigns', 'demographicInfo']),
+  itemKey: z.string(),
+  openedDaysAgo: z.number().int().min(0),
+  openedBy: z.enum(['monitor', 'dm']),
+  text: z.string(),
+  steps: z.array(demoQueryStepSchema),
+});
 
-export const demoQueryPlans: DemoQueryPlan[] = [
-  {
-    // open, 8–14 days
-    site: '01',
-    subject: 0,
-    formKey: 'vitalSigns',
-    itemKey: 'bloodPressureSystolic',
-    openedDaysAgo: 12,
-    openedBy: 'monitor',
-    text: '원자료(진료기록)상 혈압이 128/82로 기록되어 있습니다. 확인 부탁드립니다.',
-    steps: [],
-  },
-  {
-    // answered
-    site: '01',
-    subject: 1,
-    formKey: 'demographicInfo',
-    itemKey: 'birthDate',
-    openedDaysAgo: 20,
-    openedBy: 'monitor',
-    text: '생년월일이 동의서 사본의 기재 내용과 다릅니다. 원자료 확인 부탁드립니다.',
-    steps: [{ daysAgo: 18, action: 'answer', by: 'site', text: '원자료 확인 후 수정하였습니다.' }],
-  },
-  {
-    // closed after an answer
-    site: '02',
-    subject: 0,
-    formKey: 'vitalSigns',
-    itemKey: 'heartRate',
-    openedDaysAgo: 35,
-    openedBy: 'monitor',
-    text: '맥박 측정값이 간호기록지와 다릅니다. 확인 부탁드립니다.',
-    steps: [
-      {
-        daysAgo: 33,
-        action: 'answer',
-        by: 'site',
-        text: '간호기록지 확인 결과 입력값이 맞습니다. 간호기록지의 값은 재측정 전 값입니다.',
-      },
-      { daysAgo: 30, action: 'close', by: 'monitor', text: '확인되었습니다. 쿼리를 종료합니다.' },
-    ],
-  },
-  {
-    // cancelled
-    site: '02',
-    subject: 1,
-    formKey: 'vitalSigns',
-    itemKey: 'bodyTemperature',
-    openedDaysAgo: 9,
-    openedBy: 'monitor',
-    text: '체온이 원자료와 다릅니다. 확인 부탁드립니다.',
-    steps: [
-      {
-        daysAgo: 8,
-        action: 'cancel',
-        by: 'monitor',
-        text: '다른 방문의 원자료와 비교하여 잘못 발행하였습니다. 쿼리를 취소합니다.',
-      },
-    ],
-  },
-  {
-    // reopened: answered, sent back, still open
-    site: '01',
-    subject: 2,
-    formKey: 'vitalSigns',
-    itemKey: 'bloodPressureDiastolic',
-    openedDaysAgo: 25,
-    openedBy: 'monitor',
-    text: '이완기 혈압이 원자료(진료기록)상 82로 기록되어 있습니다. 확인 부탁드립니다.',
-    steps: [
-      {
-        daysAgo: 23,
-        action: 'answer',
-        by: 'site',
-        text: '원자료 확인 후 수정하였습니다.',
-        proposedValue: 82,
-      },
-      {
-        daysAgo: 20,
-        action: 'reopen',
-        by: 'monitor',
-        text: '수정 사유가 기록되지 않았습니다. 변경 사유를 추가로 기재해 주세요.',
-      },
-    ],
-  },
-  {
-    // open, 0–7 days, raised by data management at site 03
-    site: '03',
-    subject: 0,
-    formKey: 'vitalSigns',
-    itemKey: 'bodyTemperature',
-    openedDaysAgo: 4,
-    openedBy: 'dm',
-    text: '체온 단위(℃)와 측정 부위를 원자료에서 확인 부탁드립니다.',
-    steps: [],
-  },
-  {
-    // answered, over 30 days old, site 03
-    site: '03',
-    subject: 1,
-    formKey: 'demographicInfo',
-    itemKey: 'gender',
-    openedDaysAgo: 45,
-    openedBy: 'dm',
-    text: '성별이 스크리닝 기록과 일치하는지 확인 부탁드립니다.',
-    steps: [
-      { daysAgo: 40, action: 'comment', by: 'dm', text: '스크리닝 기록지 사본도 함께 확인 부탁드립니다.' },
-      {
-        daysAgo: 38,
-        action: 'answer',
-        by: 'site',
-        text: '스크리닝 기록지와 대조하였으며 입력값이 맞습니다.',
-      },
-    ],
-  },
-];
+/** The queries are data, kept in demo-queries.json beside this module (issue 44 item 6). */
+export const demoQueryPlans = readDataFile(
+  path.join(import.meta.dirname, 'demo-queries.json'),
+  z.strictObject({ queries: z.array(demoQueryPlanSchema) }),
+).queries;
 
 /** What the site says on a system query whose check fails although the value is right. */
 const SYSTEM_ANSWER = '원자료 확인 결과 입력값이 맞습니다. 원자료대로 유지합니다.';
@@ -169,20 +64,7 @@ const DAY = 86_400_000;
 
 /** Returns how many manual queries it raised. */
 export async function seedDemoQueries(db: Kysely<Database>, input: DemoQueriesInput): Promise<number> {
-  const people = new Map<string, Person>();
-  const as = async (email: string) => {
-    let found = people.get(email);
-    if (!found) {
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('email', '=', email)
-        .executeTakeFirstOrThrow();
-      found = await actingAs(db, user, 'demo-seed');
-      people.set(email, found);
-    }
-    return found;
-  };
+  const as = peopleByEmail(db);
   const now = Date.now();
   const who = (by: 'monitor' | 'site' | 'dm', site: Institution) =>
     by === 'site'

@@ -6,7 +6,7 @@ import { AppError } from '../http/errors.ts';
 import { updateSdvPlan } from '../sdv/update-sdv-plan.ts';
 import { verifyVisit } from '../sdv/verify-visit.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { actingAs, type Person } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /**
  * The living demo's SDV and holds (issue 15), through the commands the API uses, as the demo account
@@ -26,16 +26,8 @@ export interface DemoSdvInput {
 export const DEMO_SDV_PLAN = { mode: 'critical', firstSubjectsPerSite: 3 } as const;
 
 export async function seedDemoSdvAndHolds(db: Kysely<Database>, input: DemoSdvInput): Promise<void> {
-  const person = async (email: string): Promise<Person> => {
-    const user = await db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return actingAs(db, user, 'demo-seed');
-  };
-  const monitor = await person(input.monitor);
-  const dataManager = await person(input.dataManager);
+  const monitor = await personByEmail(db, input.monitor);
+  const dataManager = await personByEmail(db, input.dataManager);
   const current = await currentStudyDefinition(db, input.studyId);
   if (!current) return;
   await updateSdvPlan(db, dataManager.principal, dataManager.actor, input.studyId, DEMO_SDV_PLAN);

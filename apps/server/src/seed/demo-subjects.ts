@@ -77,6 +77,19 @@ export async function personByEmail(db: Kysely<Database>, email: string): Promis
   return actingAs(db, user, 'demo-seed');
 }
 
+/** personByEmail for a seed step that acts as the same few accounts many times: each looked up once. */
+export function peopleByEmail(db: Kysely<Database>): (email: string) => Promise<Person> {
+  const people = new Map<string, Person>();
+  return async (email) => {
+    let found = people.get(email);
+    if (!found) {
+      found = await personByEmail(db, email);
+      people.set(email, found);
+    }
+    return found;
+  };
+}
+
 /**
  * The living demo: the subjects of demo-subject-plans.ts entered day by day in calendar order (so
  * screening and randomization numbers follow the dates), each step through the command the API
@@ -87,15 +100,7 @@ export async function personByEmail(db: Kysely<Database>, email: string): Promis
 export async function seedDemoSubjects(db: Kysely<Database>, input: DemoSubjectsInput): Promise<number> {
   const { studyId } = input;
   const today = todayInKorea();
-  const people = new Map<string, Person>();
-  const as = async (email: string) => {
-    let found = people.get(email);
-    if (!found) {
-      found = await personByEmail(db, email);
-      people.set(email, found);
-    }
-    return found;
-  };
+  const as = peopleByEmail(db);
 
   const dataManager = await as(input.dataManager);
   await generateRandomizationLists(db, dataManager.actor, studyId, {

@@ -7,7 +7,7 @@ import { saveTrainingModule } from '../training/save-training-module.ts';
 import { submitTrainingQuiz } from '../training/submit-training-quiz.ts';
 import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /** The living demo's two training modules (issue 18 item 5), as the data manager writes them. */
 export const demoTrainingModules = {
@@ -64,12 +64,7 @@ export async function seedDemoTraining(
   db: Kysely<Database>,
   input: { studyId: number; dataManager: string; trained: readonly string[]; monitor: string },
 ): Promise<void> {
-  const as = async (email: string) =>
-    actingAs(
-      db,
-      await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow(),
-      'demo-seed',
-    );
+  const as = (email: string) => personByEmail(db, email);
   const dm = await as(input.dataManager);
   // The eCRF course comes with a handout to print (a generated PDF, like the guidelines' documents).
   const handout = await uploadAttachment(db, dm.actor, dm.principal.user.id, input.studyId, {

@@ -4,7 +4,7 @@ import { loadSubjectData } from '../data-entry/form-data.ts';
 import { saveForm } from '../data-entry/save-form.ts';
 import type { Database } from '../db/schema.ts';
 import { addUnscheduledVisit } from '../unscheduled-visits/add-unscheduled-visit.ts';
-import { actingAs } from './demo-subjects.ts';
+import { personByEmail } from './demo-subjects.ts';
 
 /** The reason the demo's unscheduled visits give (issue 19 item 1). */
 export const DEMO_UNSCHEDULED_REASON = '이통(귀 통증)과 귀 분비물로 예정에 없던 방문';
@@ -44,12 +44,7 @@ export async function seedDemoUnscheduledVisits(
 ): Promise<number[]> {
   const seeded: number[] = [];
   for (const [institution, email] of Object.entries(input.siteStaff)) {
-    const user = await db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    const staff = await actingAs(db, user, 'demo-seed');
+    const staff = await personByEmail(db, email);
     const candidates = await db
       .selectFrom('subjects')
       .innerJoin('sites', 'sites.id', 'subjects.site_id')

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/database.ts';
-import { demoTrainingModules } from '../seed/demo-training.ts';
-import { countPendingRequired } from '../training-gate/training-gate.ts';
-import { completionMatrix } from './completion-matrix.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { demoTrainingModules } from '../../src/seed/demo-training.ts';
+import { completionMatrix } from '../../src/training/completion-matrix.ts';
+import { countPendingRequired } from '../../src/training-gate/training-gate.ts';
 
 /**
  * Issue 18 item 5 over the living demo (run by test/living-demo.test.ts): two published modules, the

@@ -7,19 +7,19 @@ import {
   tmPerforationStudy,
 } from '@cdms/study';
 import { beforeAll, expect, it } from 'vitest';
-import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
-import { loadSubjectData } from '../data-entry/form-data.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { readinessSites } from '../holds/readiness-board.ts';
-import { applicableLabRanges, labRangeSubjectOf } from '../lab-range-rules/applicable-lab-ranges.ts';
-import { LAB_OUT_OF_RANGE_CHECK } from '../lab-range-rules/lab-range-checks.ts';
-import { loadFormSdv } from '../sdv-state/form-sdv.ts';
-import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { formatRandomizationNumber } from '../subjects/randomization-state.ts';
-import { DEMO_SDV_PLAN } from './demo-sdv-and-holds.ts';
-import { demoSubjectPlans } from './demo-subject-plans.ts';
-import { actingAs } from './demo-subjects.ts';
+import { verifyAuditChain } from '../../src/audit/verify-audit-chain.ts';
+import { loadSubjectData } from '../../src/data-entry/form-data.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { readinessSites } from '../../src/holds/readiness-board.ts';
+import { applicableLabRanges, labRangeSubjectOf } from '../../src/lab-range-rules/applicable-lab-ranges.ts';
+import { LAB_OUT_OF_RANGE_CHECK } from '../../src/lab-range-rules/lab-range-checks.ts';
+import { loadFormSdv } from '../../src/sdv-state/form-sdv.ts';
+import { loadSdvPlan } from '../../src/sdv-state/sdv-plan.ts';
+import { DEMO_SDV_PLAN } from '../../src/seed/demo-sdv-and-holds.ts';
+import { demoSubjectPlans } from '../../src/seed/demo-subject-plans.ts';
+import { actingAs } from '../../src/seed/demo-subjects.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { formatRandomizationNumber } from '../../src/subjects/randomization-state.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,9 +1,9 @@
 import { orderVisitKeys, unscheduledVisitKey } from '@cdms/study';
 import { expect, it } from 'vitest';
-import { loadSubjectData } from '../data-entry/form-data.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { DEMO_UNSCHEDULED_REASON } from '../seed/demo-unscheduled-visits.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { loadSubjectData } from '../../src/data-entry/form-data.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { DEMO_UNSCHEDULED_REASON } from '../../src/seed/demo-unscheduled-visits.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
 
 /**
  * Issue 19 item 1 over the living demo (run by test/living-demo.test.ts): subjects at sites 01 and 02

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parsePhotoReference, parseTracing, roundTo, tracingDiameterPercent } from '@cdms/study';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/database.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 
 /**
  * The living demo's eardrum photos (issue 19): drawn by the seed, uploaded and traced as a coordinator

@@ -9,11 +9,11 @@ import {
 } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, signIn } from '../../test/test-app.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { App } from '../http/types.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { enrollmentTargetOf } from './enrollment-report.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { App } from '../../src/http/types.ts';
+import { enrollmentTargetOf } from '../../src/reports/enrollment-report.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { buildTestApp, signIn } from '../test-app.ts';
 
 /**
  * The five reports over the living demo against numbers this file works out itself from the raw

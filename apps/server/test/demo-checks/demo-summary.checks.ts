@@ -1,10 +1,10 @@
 import { type SummaryResponse, todayInKorea } from '@cdms/contract';
 import { computeVisitSchedule, type StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, signIn } from '../../test/test-app.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { App } from '../http/types.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { App } from '../../src/http/types.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { buildTestApp, signIn } from '../test-app.ts';
 
 /**
  * The study summary over the living demo against figures this file works out itself from the raw

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { todayInKorea } from '@cdms/contract';
 import { expect, it } from 'vitest';
-import { readAttachmentBytes } from '../attachments/attachment-chunks.ts';
-import { sniffAttachmentType } from '../attachments/attachment-type.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { bufferSource } from '../uploads/file-source.ts';
+import { readAttachmentBytes } from '../../src/attachments/attachment-chunks.ts';
+import { sniffAttachmentType } from '../../src/attachments/attachment-type.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { bufferSource } from '../../src/uploads/file-source.ts';
 
 /**
  * Issue 18 over the living demo (run by test/living-demo.test.ts): the published protocol and CRF

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { todayInKorea } from '@cdms/contract';
 import { SMTPServer } from 'smtp-server';
 import { expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/database.ts';
-import { claimNotifications, deliverNotification } from './deliver-notifications.ts';
-import { remindOverdueVisits } from './remind-overdue-visits.ts';
-import { logOnlySmsSender, smtpEmailSender } from './senders.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { claimNotifications, deliverNotification } from '../../src/notifications/deliver-notifications.ts';
+import { remindOverdueVisits } from '../../src/notifications/remind-overdue-visits.ts';
+import { logOnlySmsSender, smtpEmailSender } from '../../src/notifications/senders.ts';
 
 /**
  * Issue 18 over the living demo (run by test/living-demo.test.ts, last: the reminder writes to the

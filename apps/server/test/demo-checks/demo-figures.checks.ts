@@ -5,13 +5,13 @@ import {
   type VisitAlarmListResponse,
 } from '@cdms/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, signIn } from '../../test/test-app.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { App } from '../http/types.ts';
-import { NOT_ENTERED } from '../read-model/dashboard-figures.ts';
-import { loadSubjectFacts } from '../read-model/subject-facts.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { classifyVisit, compareAlarms, dueSoonDaysOf } from '../visit-alarms/classify-visit-alarms.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { App } from '../../src/http/types.ts';
+import { NOT_ENTERED } from '../../src/read-model/dashboard-figures.ts';
+import { loadSubjectFacts } from '../../src/read-model/subject-facts.ts';
+import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { classifyVisit, compareAlarms, dueSoonDaysOf } from '../../src/visit-alarms/classify-visit-alarms.ts';
+import { buildTestApp, signIn } from '../test-app.ts';
 
 /**
  * The numbers a person sees first — dashboard, subject-info popup and subject list over the living

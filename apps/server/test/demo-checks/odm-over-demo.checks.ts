@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/database.ts';
-import { countOdmValues } from './count-odm-values.ts';
-import { exportOdm, type OdmVersion } from './export-odm.ts';
-import { readOdm } from './read-odm.ts';
-import { validateOdmFile } from './validate-odm.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { countOdmValues } from '../../src/odm/count-odm-values.ts';
+import { exportOdm, type OdmVersion } from '../../src/odm/export-odm.ts';
+import { readOdm } from '../../src/odm/read-odm.ts';
+import { validateOdmFile } from '../../src/odm/validate-odm.ts';
 
 /**
  * Both ODM versions of the whole living demo (every stage of the lifecycle, repeating groups, reasons
