@@ -8,7 +8,6 @@ import {
 import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import {
   DataTable,
   type DataTableColumn,
@@ -26,7 +25,8 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {

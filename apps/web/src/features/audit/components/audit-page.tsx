@@ -3,7 +3,6 @@ import type { Language } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -12,6 +11,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
 import {

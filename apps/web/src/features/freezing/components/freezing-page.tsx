@@ -10,7 +10,6 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -20,6 +19,7 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,

@@ -8,7 +8,6 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import {
   DataTable,
   type DataTableColumn,
@@ -22,6 +21,7 @@ import {
   PageSizeSelect,
 } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
   GUIDELINE_PAGE_SIZES,

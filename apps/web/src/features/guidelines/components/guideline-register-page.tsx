@@ -11,7 +11,6 @@ import type { Editor } from '@tiptap/react';
 import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -20,7 +19,8 @@ import { listStyles } from '../../../components/list-page.tsx';
 import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useGuideline, useGuidelineCommand, useGuidelines } from '../api/guidelines.ts';
 import { DEFAULT_GUIDELINE_FILTERS } from '../lib/guideline-filters.ts';
 import {

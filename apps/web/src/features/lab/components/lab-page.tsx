@@ -9,7 +9,6 @@ import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -29,8 +28,9 @@ import {
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { useMe } from '../../../lib/me.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useMe } from '../../auth/api/me.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
 import {
   type LabPageSize,

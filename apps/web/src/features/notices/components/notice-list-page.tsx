@@ -2,7 +2,6 @@ import type { NoticeSummary } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import {
   DataTable,
@@ -12,6 +11,7 @@ import {
 import { DateField } from '../../../components/date-field.tsx';
 import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
   deriveRange,

@@ -14,7 +14,6 @@ import {
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -29,8 +28,9 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { uploadAttachment } from '../../../lib/upload-attachment.ts';
-import { useMe } from '../../auth/api/me.ts';
 import { useCreateTaskNotice, useTaskNotices } from '../api/task-notices.ts';
 import { readId } from '../lib/notice-urls.ts';
 import { NoticeTabs } from './notice-tabs.tsx';

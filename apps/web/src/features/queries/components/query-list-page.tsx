@@ -3,7 +3,6 @@ import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -21,8 +20,9 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useMe } from '../../auth/api/me.ts';
 import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,

@@ -14,12 +14,12 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { cumulative } from '../lib/report-filters.ts';
 import '../lib/chart-setup.ts';
 import {

@@ -2,7 +2,6 @@ import { REPORT_PAGE_SIZES, type ReportKey, reportKeys } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import {
   FilterChoice,
   FilterPanel,
@@ -13,7 +12,8 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { downloadReport, useReport } from '../api/reports-api.ts';
 import {
   DEVIATION_CHOICES,

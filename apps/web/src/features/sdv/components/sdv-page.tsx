@@ -10,7 +10,6 @@ import type { Language } from '@cdms/study';
 import { Fragment, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -20,7 +19,8 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import {
   useSdvNext,
   useSdvSites,

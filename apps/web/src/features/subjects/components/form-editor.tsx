@@ -33,6 +33,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useBlocker, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button, buttonClassName } from '../../../components/button.tsx';
+import { CrfForm } from '../../../components/crf-form/crf-form.tsx';
+import type { ItemNote } from '../../../components/crf-form/crf-form-context.tsx';
+import { createInputRefusals } from '../../../components/crf-form/input-refusals.ts';
+import { createSubjectStore, type SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import {
   type AnswerCorrection,
@@ -45,10 +49,6 @@ import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { holdChangeToOffer, useHoldChange } from '../../../lib/holds-api.ts';
-import { CrfForm } from '../../crf-form/crf-form.tsx';
-import type { ItemNote } from '../../crf-form/crf-form-context.tsx';
-import { createInputRefusals } from '../../crf-form/input-refusals.ts';
-import { createSubjectStore, type SubjectStore } from '../../crf-form/subject-store.ts';
 import {
   type FormAddress,
   useAddComment,

@@ -12,7 +12,6 @@ import { DropdownMenu } from 'radix-ui';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -23,7 +22,8 @@ import {
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
   readSubjectListFilters,

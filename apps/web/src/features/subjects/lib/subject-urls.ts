@@ -1,5 +1,5 @@
 import type { SubjectSummary } from '@cdms/contract';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 
 // Query parameters of the subject pages (prototype-spec §2 "Subject overview", "Subject detail").
 export const MENU_TYPE_PARAM = 'menu-type';

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { FilterPanel, ListLoadError, listStyles, SiteFilterChoice } from '../../../components/list-page.tsx';
 import { siteIdOf } from '../../../lib/list-params.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useSummaryFigures } from '../api/summary-api.ts';
 import { HealingSection } from './healing-section.tsx';
 import { HearingSection } from './hearing-section.tsx';

@@ -9,7 +9,6 @@ import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
 import {
   DataTable,
   type DataTableColumn,
@@ -17,6 +16,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import {
   type AlarmFilters,
