@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
@@ -25,16 +25,15 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
+import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {
-  type AlarmLogFilters,
   type AlarmLogPageSize,
+  alarmLogListParams,
   DEFAULT_ALARM_LOG_FILTERS,
-  readAlarmLogFilters,
-  writeAlarmLogFilters,
 } from '../lib/alarm-log-filters.ts';
 import styles from './alarm-log.module.css';
 
@@ -55,17 +54,13 @@ function AlarmLog({ studyId }: { studyId: number }) {
   const headingId = useId();
   const me = useMe();
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readAlarmLogFilters(searchParams);
+  const { values: filters, apply } = useListState(alarmLogListParams);
   const list = useAlarmLog(studyId, filters);
   const data = list.data;
   const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
     downloadAlarmLog(studyId, filters, format),
   );
   const [draft, setDraft] = useState(filters);
-  function apply(change: Partial<AlarmLogFilters>) {
-    setSearchParams((current) => writeAlarmLogFilters(current, { ...filters, ...change, page: 1 }));
-  }
 
   const columns: DataTableColumn<AlarmLogEntry>[] = [
     {

@@ -9,7 +9,7 @@ import {
 } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -19,13 +19,13 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
+import { useListState } from '../../../lib/list-state.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,
   type ReadinessPageSize,
-  readReadinessFilters,
-  writeReadinessFilters,
+  readinessListParams,
 } from '../lib/readiness-filters.ts';
 import styles from './freezing.module.css';
 import { BOARD_HOLD_MODAL, HoldDialog, type HoldDialogRequest } from './hold-dialog.tsx';
@@ -73,9 +73,8 @@ export function FreezingPage() {
 
 function Freezing({ studyId }: { studyId: number }) {
   const { t } = useTranslation('holds');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(readinessListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readReadinessFilters(searchParams);
   const headingId = useId();
   const modals = useModalStack();
   const sites = useReadinessSites(studyId);
@@ -85,7 +84,7 @@ function Freezing({ studyId }: { studyId: number }) {
 
   function apply(change: Partial<ReadinessFilters>) {
     setSelected(new Map());
-    setSearchParams((current) => writeReadinessFilters(current, { ...filters, ...change }));
+    applyList(change);
   }
 
   function openDialog(request: HoldDialogRequest) {

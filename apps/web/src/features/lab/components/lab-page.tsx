@@ -8,7 +8,7 @@ import {
 import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -28,16 +28,12 @@ import {
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
-import {
-  type LabPageSize,
-  type LabResultFilters,
-  readLabFilters,
-  writeLabFilters,
-} from '../lib/lab-filters.ts';
+import { type LabPageSize, labListParams } from '../lib/lab-filters.ts';
 import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
 import styles from './lab.module.css';
 import { LAB_RANGE_MODAL, LabRangeDialog } from './lab-range-dialog.tsx';
@@ -272,9 +268,8 @@ function ResultsListing({
   sites: readonly { id: number; code: string; name: string }[];
 }) {
   const { t } = useTranslation('lab');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply, searchParams } = useListState(labListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readLabFilters(searchParams);
   const list = useLabResults(studyId, filters);
   const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
     downloadLabResults(studyId, filters, format),
@@ -282,10 +277,6 @@ function ResultsListing({
   const data = list.data;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
   const [draft, setDraft] = useState(filters);
-
-  function apply(change: Partial<LabResultFilters>) {
-    setSearchParams((current) => writeLabFilters(current, { ...filters, ...change, page: 1 }));
-  }
 
   const columns: DataTableColumn<LabResultRow>[] = [
     {

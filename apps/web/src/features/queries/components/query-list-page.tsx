@@ -2,7 +2,7 @@ import { QUERY_LIST_PAGE_SIZES, type QueryListRow, type QueryListSortKey } from 
 import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -20,6 +20,7 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
@@ -28,8 +29,7 @@ import {
   type QueryFilterFields,
   type QueryListFilters,
   type QueryListPageSize,
-  readQueryListFilters,
-  writeQueryListFilters,
+  queryListParams,
 } from '../lib/query-list-filters.ts';
 import { BULK_QUERY_MODAL, type BulkAction, BulkQueryDialog } from './bulk-query-dialog.tsx';
 import styles from './queries.module.css';
@@ -67,9 +67,8 @@ export function QueryListPage() {
 function QueryList({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('queries');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(queryListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readQueryListFilters(searchParams);
   const list = useQueryList(studyId, filters);
   const definition = useStudyDefinition(studyId);
   const me = useMe();
@@ -85,7 +84,7 @@ function QueryList({ studyId }: { studyId: number }) {
 
   function apply(next: Omit<QueryListFilters, 'page'>) {
     setSelected(new Set());
-    setSearchParams((current) => writeQueryListFilters(current, next));
+    applyList(next);
   }
 
   function openThread(row: QueryListRow) {

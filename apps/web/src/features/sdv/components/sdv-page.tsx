@@ -9,7 +9,7 @@ import {
 import type { Language } from '@cdms/study';
 import { Fragment, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -19,6 +19,7 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import {
@@ -28,7 +29,7 @@ import {
   useSdvSubjects,
   useVerifyVisit,
 } from '../api/sdv-progress.ts';
-import { readSdvFilters, type SdvFilters, type SdvPageSize, writeSdvFilters } from '../lib/sdv-filters.ts';
+import { type SdvFilters, type SdvPageSize, sdvListParams } from '../lib/sdv-filters.ts';
 import styles from './sdv.module.css';
 import { SdvFilterPanel } from './sdv-filter-panel.tsx';
 import { SdvPlanPanel } from './sdv-plan-panel.tsx';
@@ -65,9 +66,8 @@ export function SdvPage() {
 
 function Sdv({ studyId }: { studyId: number }) {
   const { t } = useTranslation('sdv');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(sdvListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readSdvFilters(searchParams);
   const headingId = useId();
   const detailIdPrefix = useId();
   const me = useMe();
@@ -77,11 +77,9 @@ function Sdv({ studyId }: { studyId: number }) {
   const canVerify = list.data?.canVerify ?? false;
   const next = useSdvNext(studyId, filters.siteId, canVerify);
 
+  // A change of filter, sort or size folds the unfolded subject; unfolding keeps the page.
   function apply(change: Partial<SdvFilters>, keepPage = false) {
-    const nextFilters = { ...filters, ...change };
-    setSearchParams((current) =>
-      writeSdvFilters(current, keepPage ? nextFilters : { ...nextFilters, page: 1, open: null }),
-    );
+    applyList(keepPage ? change : { ...change, open: null }, { keepPage });
   }
 
   const formCounts = (line: Pick<SdvSubjectRow, 'counts'>) =>

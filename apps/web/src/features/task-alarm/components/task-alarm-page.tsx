@@ -8,7 +8,7 @@ import {
 import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
@@ -16,14 +16,10 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
+import { useListState } from '../../../lib/list-state.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
-import {
-  type AlarmFilters,
-  type AlarmPageSize,
-  readAlarmFilters,
-  writeAlarmFilters,
-} from '../lib/alarm-filters.ts';
+import { type AlarmPageSize, alarmListParams } from '../lib/alarm-filters.ts';
 import styles from './task-alarm-page.module.css';
 
 const MENU_TYPE_PARAM = 'menu-type';
@@ -49,16 +45,11 @@ function TaskAlarms({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('taskAlarm');
   const language = i18n.language === 'en' ? 'en' : 'ko';
   const headingId = useId();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readAlarmFilters(searchParams);
+  const { values: filters, apply, searchParams } = useListState(alarmListParams);
   const [page] = usePageParam();
   const alarms = useVisitAlarms(studyId, filters, page);
   const data = alarms.data;
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-
-  function apply(next: AlarmFilters) {
-    setSearchParams((current) => writeAlarmFilters(current, next));
-  }
 
   return (
     <section className={styles.page} aria-labelledby={headingId}>
