@@ -25,7 +25,7 @@ import {
   SERIOUS_CHOICES,
   type SeriousChoice,
 } from '../lib/report-filters.ts';
-import { ReportView } from './report-views.tsx';
+import { ReportView } from './report-view.tsx';
 import styles from './reports.module.css';
 
 /**
