@@ -13,7 +13,7 @@ import {
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
@@ -147,20 +147,14 @@ function AlarmLog({ studyId }: { studyId: number }) {
             <div className={listStyles.field}>
               <span className={listStyles.label}>{t('filters.period')}</span>
               <div className={styles.dateRow}>
-                <DateField
+                <DateRangeFields
                   inputClassName={listStyles.input}
-                  label={t('filters.from')}
-                  value={draft.from}
-                  max={draft.to || undefined}
-                  onChange={(from) => setDraft({ ...draft, from })}
-                />
-                <span aria-hidden="true">~</span>
-                <DateField
-                  inputClassName={listStyles.input}
-                  label={t('filters.to')}
-                  value={draft.to}
-                  min={draft.from || undefined}
-                  onChange={(to) => setDraft({ ...draft, to })}
+                  startLabel={t('filters.from')}
+                  endLabel={t('filters.to')}
+                  start={draft.from}
+                  end={draft.to}
+                  onStartChange={(from) => setDraft({ ...draft, from })}
+                  onEndChange={(to) => setDraft({ ...draft, to })}
                 />
               </div>
             </div>

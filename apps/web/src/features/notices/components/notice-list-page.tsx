@@ -8,7 +8,7 @@ import {
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
@@ -192,20 +192,14 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
               {t('list.range')}
             </span>
             <div className={styles.dateRow}>
-              <DateField
+              <DateRangeFields
                 inputClassName={listStyles.input}
-                label={t('list.start')}
-                value={start}
-                max={end || undefined}
-                onChange={setStart}
-              />
-              <span aria-hidden="true">~</span>
-              <DateField
-                inputClassName={listStyles.input}
-                label={t('list.end')}
-                value={end}
-                min={start || undefined}
-                onChange={setEnd}
+                startLabel={t('list.start')}
+                endLabel={t('list.end')}
+                start={start}
+                end={end}
+                onStartChange={setStart}
+                onEndChange={setEnd}
               />
               {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
               <div className={styles.presets} role="group" aria-labelledby={periodId}>

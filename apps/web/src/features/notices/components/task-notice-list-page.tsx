@@ -21,7 +21,7 @@ import {
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateRangeText, DateTimeText } from '../../../components/date-time-text.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -307,20 +307,14 @@ function TaskNoticeForm({ studyId, onDone }: { studyId: number; onDone: () => vo
       <div className={taskStyles.field}>
         <span id={`${id}-period`}>{t('tasks.columns.period')}</span>
         <div className={taskStyles.inline}>
-          <DateField
+          <DateRangeFields
             inputClassName={styles.input}
-            label={t('tasks.form.start')}
-            value={periodStart}
-            max={periodEnd || undefined}
-            onChange={setPeriodStart}
-          />
-          <span aria-hidden="true">~</span>
-          <DateField
-            inputClassName={styles.input}
-            label={t('tasks.form.end')}
-            value={periodEnd}
-            min={periodStart || undefined}
-            onChange={setPeriodEnd}
+            startLabel={t('tasks.form.start')}
+            endLabel={t('tasks.form.end')}
+            start={periodStart}
+            end={periodEnd}
+            onStartChange={setPeriodStart}
+            onEndChange={setPeriodEnd}
           />
         </div>
       </div>
