@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DocumentPage } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { formatFileSize } from '../../../lib/upload-attachment.ts';
@@ -36,39 +36,27 @@ function GuidelineDetailView({ studyId, guidelineId }: { studyId: number; guidel
   const [searchParams] = useSearchParams();
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const guideline = useGuideline(studyId, guidelineId);
-  const headingId = useId();
-  let body: React.ReactNode;
-  if (guideline.error) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="alert">
-        {guideline.error instanceof ApiError && guideline.error.kind === 'not_found'
-          ? t('detail.notFound')
-          : guideline.error.message}
-      </p>
-    );
-  } else if (!guideline.data) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="status">
-        {t('loading', { ns: 'common' })}
-      </p>
-    );
-  } else {
-    body = <GuidelineArticle guideline={guideline.data} studyId={studyId} menuType={menuType} />;
-  }
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-      {body}
-      <div>
-        <Link className={styles.linkButtonSecondary} to={guidelineListUrl(studyId, menuType)}>
-          {t('detail.back')}
-        </Link>
-      </div>
-    </section>
+    <DocumentPage
+      title={t('title')}
+      document={guideline}
+      notFound={t('detail.notFound')}
+      back={
+        <div>
+          <Link className={styles.linkButtonSecondary} to={guidelineListUrl(studyId, menuType)}>
+            {t('detail.back')}
+          </Link>
+        </div>
+      }
+      classes={{
+        page: listStyles.page,
+        pageHeader: listStyles.pageHeader,
+        pageTitle: listStyles.pageTitle,
+        state: `${styles.card} ${styles.state}`,
+      }}
+    >
+      {(data) => <GuidelineArticle guideline={data} studyId={studyId} menuType={menuType} />}
+    </DocumentPage>
   );
 }
 

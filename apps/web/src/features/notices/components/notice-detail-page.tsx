@@ -1,11 +1,10 @@
 import type { NoticeDetail, NoticeUpdate } from '@cdms/contract';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DocumentPage } from '../../../components/document-page.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
@@ -41,41 +40,27 @@ function NoticeDetailView({ studyId, noticeId }: { studyId: number; noticeId: nu
   // Back to the list as the user left it (filters, page), when they came from it.
   const listSearch = (location.state as NoticeListState | null)?.listSearch ?? '';
   const listUrl = noticeListUrl(studyId, menuType, listSearch);
-  const headingId = useId();
-
-  let body: React.ReactNode;
-  if (notice.error) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="alert">
-        {notice.error instanceof ApiError && notice.error.kind === 'not_found'
-          ? t('detail.notFound')
-          : notice.error.message}
-      </p>
-    );
-  } else if (!notice.data) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="status">
-        {t('loading', { ns: 'common' })}
-      </p>
-    );
-  } else {
-    body = <NoticeArticle notice={notice.data} studyId={studyId} menuType={menuType} listUrl={listUrl} />;
-  }
-
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <div className={styles.pageHeader}>
-        <h1 id={headingId} className={styles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-      {body}
-      <div className={detailStyles.footer}>
-        <Link className={styles.linkButtonSecondary} to={listUrl}>
-          {t('detail.back')}
-        </Link>
-      </div>
-    </section>
+    <DocumentPage
+      title={t('title')}
+      document={notice}
+      notFound={t('detail.notFound')}
+      back={
+        <div className={detailStyles.footer}>
+          <Link className={styles.linkButtonSecondary} to={listUrl}>
+            {t('detail.back')}
+          </Link>
+        </div>
+      }
+      classes={{
+        page: styles.page,
+        pageHeader: styles.pageHeader,
+        pageTitle: styles.pageTitle,
+        state: `${styles.card} ${styles.state}`,
+      }}
+    >
+      {(data) => <NoticeArticle notice={data} studyId={studyId} menuType={menuType} listUrl={listUrl} />}
+    </DocumentPage>
   );
 }
 
