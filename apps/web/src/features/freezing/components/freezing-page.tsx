@@ -20,7 +20,8 @@ import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-p
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { useListState } from '../../../lib/list-state.ts';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,
@@ -31,17 +32,8 @@ import styles from './freezing.module.css';
 import { BOARD_HOLD_MODAL, HoldDialog, type HoldDialogRequest } from './hold-dialog.tsx';
 import { ReadinessFilterPanel } from './readiness-filter-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
-function overviewUrl(studyId: number, row: ReadinessSubjectRow, menuType: string | null): string {
-  return studyPath(paths.subjectOverview, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subjectId,
-    'registration-number': row.registrationNumber ?? undefined,
-    'subject-pk': String(row.subjectPk),
-  });
+function subjectUrl(studyId: number, row: ReadinessSubjectRow, menuType: string | null): string {
+  return overviewUrl(studyId, { ...row, id: row.subjectPk }, menuType);
 }
 
 /** The counts that stand between a subject and a lock, in the board's column order. */
@@ -295,7 +287,7 @@ function Freezing({ studyId }: { studyId: number }) {
       sortKey: 'subjectId',
       hideable: false,
       cell: (row) => (
-        <Link to={overviewUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+        <Link to={subjectUrl(studyId, row, menuType)} className={listStyles.rowLink}>
           {row.subjectId}
         </Link>
       ),

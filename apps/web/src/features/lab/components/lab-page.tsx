@@ -30,27 +30,18 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
 import { type LabPageSize, labListParams } from '../lib/lab-filters.ts';
 import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
 import styles from './lab.module.css';
 import { LAB_RANGE_MODAL, LabRangeDialog } from './lab-range-dialog.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 function resultFormUrl(studyId: number, row: LabResultRow, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subjectId,
-    'subject-pk': String(row.subjectPk),
-    'depth-1': row.visitKey,
-    'depth-2': 'labTest',
-    item: `${row.testKey}Result`,
-  });
+  const subject = { id: row.subjectPk, subjectId: row.subjectId };
+  return detailUrl(studyId, subject, row.visitKey, 'labTest', menuType, `${row.testKey}Result`);
 }
 
 /**

@@ -22,8 +22,9 @@ import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,
@@ -35,21 +36,10 @@ import { BULK_QUERY_MODAL, type BulkAction, BulkQueryDialog } from './bulk-query
 import styles from './queries.module.css';
 import { QueryListFilterPanel } from './query-list-filter-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 /** The form of a query's subject, at its item (`item`: the form page scrolls to it). */
 function formUrl(studyId: number, row: QueryListRow, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subject.subjectId,
-    'registration-number': row.subject.registrationNumber ?? undefined,
-    'subject-pk': String(row.subject.pk),
-    'depth-1': row.visitKey,
-    'depth-2': row.formKey,
-    item: row.itemPath || undefined,
-  });
+  const subject = { ...row.subject, id: row.subject.pk };
+  return detailUrl(studyId, subject, row.visitKey, row.formKey, menuType, row.itemPath || undefined);
 }
 
 /**

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import styles from './reports.module.css';
 
 // What the five report views share.
@@ -35,11 +35,7 @@ export function SubjectLink({
   subjectId: string;
 }) {
   const [searchParams] = useSearchParams();
-  const to = studyPath(paths.subjectOverview, studyId, {
-    'menu-type': searchParams.get('menu-type') ?? undefined,
-    'subject-id': subjectId,
-    'subject-pk': String(subjectPk),
-  });
+  const to = overviewUrl(studyId, { id: subjectPk, subjectId }, searchParams.get(MENU_TYPE_PARAM));
   return (
     <Link to={to} className={listStyles.rowLink}>
       {subjectId}

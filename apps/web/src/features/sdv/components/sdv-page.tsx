@@ -21,7 +21,8 @@ import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import {
   useSdvNext,
   useSdvSites,
@@ -34,19 +35,15 @@ import styles from './sdv.module.css';
 import { SdvFilterPanel } from './sdv-filter-panel.tsx';
 import { SdvPlanPanel } from './sdv-plan-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 /** The form a link opens: the subject's form page at that visit and form. */
 function formUrl(studyId: number, form: SdvFormRef, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': form.subjectId,
-    'subject-pk': String(form.subjectPk),
-    'depth-1': form.visitKey,
-    'depth-2': form.formKey,
-  });
+  return detailUrl(
+    studyId,
+    { id: form.subjectPk, subjectId: form.subjectId },
+    form.visitKey,
+    form.formKey,
+    menuType,
+  );
 }
 
 /** A line of the sites table: a site, or the study's total beneath them (no site). */

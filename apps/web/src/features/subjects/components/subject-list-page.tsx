@@ -25,13 +25,13 @@ import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
   type SubjectFilterFields,
   type SubjectListFilters,
   subjectListParams,
 } from '../lib/subject-list-filters.ts';
-import { MENU_TYPE_PARAM, overviewUrl, readId } from '../lib/subject-urls.ts';
 import { ADD_SUBJECT_MODAL, AddSubjectModal } from './add-subject-modal.tsx';
 import styles from './subject-list.module.css';
 import { SubjectListFilterPanel } from './subject-list-filter-panel.tsx';

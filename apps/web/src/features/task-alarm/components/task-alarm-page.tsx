@@ -17,12 +17,11 @@ import {
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useListState } from '../../../lib/list-state.ts';
-import { paths, studyPath } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import { type AlarmPageSize, alarmListParams } from '../lib/alarm-filters.ts';
 import styles from './task-alarm-page.module.css';
-
-const MENU_TYPE_PARAM = 'menu-type';
 
 function readStudyId(raw: string | undefined): number | null {
   if (!raw || !/^\d+$/.test(raw)) return null;
@@ -167,13 +166,7 @@ function alarmColumns(
   offset: number,
 ): DataTableColumn<VisitAlarm>[] {
   // The subject's overview, with the parameters the subject list uses (spec §2 "Subject list").
-  const overview = (alarm: VisitAlarm) =>
-    studyPath(paths.subjectOverview, studyId, {
-      [MENU_TYPE_PARAM]: menuType ?? undefined,
-      'subject-id': alarm.subject.subjectId,
-      'registration-number': alarm.subject.registrationNumber ?? undefined,
-      'subject-pk': String(alarm.subject.id),
-    });
+  const overview = (alarm: VisitAlarm) => overviewUrl(studyId, alarm.subject, menuType);
   return [
     { id: 'number', header: t('columns.number'), cell: (_alarm, index) => offset + index + 1 },
     {
