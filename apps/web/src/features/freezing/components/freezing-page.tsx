@@ -19,6 +19,7 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
+import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
 import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
@@ -169,25 +170,13 @@ function Freezing({ studyId }: { studyId: number }) {
   });
 
   const siteColumns: DataTableColumn<SiteLine>[] = [
-    {
-      id: 'site',
+    siteFilterColumn<SiteLine>({
       header: t('board.columns.site'),
-      rowHeader: true,
-      hideable: false,
-      cell: (line) =>
-        line.siteId === undefined ? (
-          t('board.sites.study')
-        ) : (
-          <button
-            type="button"
-            className={styles.linkButton}
-            aria-pressed={filters.siteId === line.siteId}
-            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
-          >
-            {line.site} {line.siteName}
-          </button>
-        ),
-    },
+      studyLabel: t('board.sites.study'),
+      selected: filters.siteId,
+      onSelect: (siteId) => apply({ siteId }),
+      buttonClassName: styles.linkButton,
+    }),
     {
       id: 'readySubjects',
       header: t('board.columns.readySubjects'),

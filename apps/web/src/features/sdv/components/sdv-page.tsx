@@ -18,6 +18,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
+import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
@@ -83,25 +84,13 @@ function Sdv({ studyId }: { studyId: number }) {
     t('sites.formCounts', { complete: line.counts.completeForms, total: line.counts.plannedForms });
 
   const siteColumns: DataTableColumn<SiteLine>[] = [
-    {
-      id: 'site',
+    siteFilterColumn<SiteLine>({
       header: t('sites.site'),
-      rowHeader: true,
-      hideable: false,
-      cell: (line) =>
-        line.siteId === undefined ? (
-          t('sites.study')
-        ) : (
-          <button
-            type="button"
-            className={styles.linkButton}
-            aria-pressed={filters.siteId === line.siteId}
-            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
-          >
-            {line.site} {line.siteName}
-          </button>
-        ),
-    },
+      studyLabel: t('sites.study'),
+      selected: filters.siteId,
+      onSelect: (siteId) => apply({ siteId }),
+      buttonClassName: styles.linkButton,
+    }),
     {
       id: 'percent',
       header: t('columns.percent'),
