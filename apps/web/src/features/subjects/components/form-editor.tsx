@@ -6,37 +6,25 @@ import {
   isSigningForm,
   randomizationForm,
   refuseUnderHolds,
-  todayInKorea,
 } from '@cdms/contract';
 import {
-  AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
   audiogramLayout,
   changedItemKeys,
-  enteredFormValues,
-  evaluateSubject,
   type FormLayout,
-  type FormValues,
-  findFormEvaluation,
-  getFormLayout,
   type ItemDefinition,
   isEmptyEntry,
-  itemsNeedingReason,
   type Language,
   type SectionDefinition,
   type StudyDefinition,
-  type SubjectData,
 } from '@cdms/study';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useBlocker, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { CrfForm } from '../../../components/crf-form/crf-form.tsx';
 import type { ItemNote } from '../../../components/crf-form/crf-form-context.tsx';
-import { createInputRefusals } from '../../../components/crf-form/input-refusals.ts';
-import { createSubjectStore, type SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import {
   type AnswerCorrection,
@@ -49,40 +37,22 @@ import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { holdChangeToOffer, useHoldChange } from '../../../lib/holds-api.ts';
-import {
-  type FormAddress,
-  useAddComment,
-  useFormAudit,
-  useReferencedForms,
-  useResetForm,
-  useSaveForm,
-} from '../api/forms.ts';
+import { type FormAddress, useAddComment, useFormAudit } from '../api/forms.ts';
 import { type SdvChange, useSdvChange } from '../api/sdv.ts';
-import { subjectKeys } from '../api/subject-query-keys.ts';
-import { draftKey, readDraft, removeDraft, writeDraft } from '../lib/draft-store.ts';
-import {
-  describeValue,
-  itemLabel,
-  mergeOnConflict,
-  toFormItemPath,
-  topLevelKey,
-} from '../lib/form-values.ts';
+import { describeValue, itemLabel, toFormItemPath } from '../lib/form-values.ts';
 import { PtaAudiogram } from './audiogram.tsx';
 import {
   COMMENT_MODAL,
   CONFLICT_MODAL,
   CommentModal,
   ConflictModal,
-  type ConflictViewRow,
   FORM_HOLD_MODAL,
   HISTORY_MODAL,
   HistoryModal,
   type HistoryRow,
   ITEM_HISTORY_MODAL,
-  REASON_MODAL,
   RESET_MODAL,
   ReasonModal,
-  type ReasonRow,
   ResetModal,
   UNVERIFY_MODAL,
 } from './detail-modals.tsx';
@@ -97,60 +67,15 @@ import { SignaturePanel, useSignature } from './signature-panel.tsx';
 import { SignaturePrint } from './signature-print.tsx';
 import styles from './subject-detail.module.css';
 import { BaselinePhotoComparison, tympanicPhotoControls } from './tympanic-photo.tsx';
+import { useFormDraft } from './use-form-draft.ts';
+import { useFormSave } from './use-form-save.ts';
 import { VerifyFormButton } from './verify-form-button.tsx';
-
-interface Base {
-  /** The server version the edits start from (a save names it). */
-  version: number;
-  /** The saved values of that version (entered and derived, as the server sent them). */
-  values: FormValues;
-}
-
-interface Conflict {
-  currentVersion: number;
-  theirs: FormValues;
-  merged: FormValues;
-  rows: ConflictViewRow[];
-}
-
-/** The other forms a form's rules read: `visit.form.item` and `form.item` references. */
-function referencedForms(
-  layout: FormLayout | undefined,
-  visitKey: string,
-  formKey: string,
-  definition: StudyDefinition,
-) {
-  if (!layout) return [];
-  const found = new Map<string, { visitKey: string; formKey: string }>();
-  for (const match of JSON.stringify(layout.form).matchAll(/"ref":"([^"]+)"/g)) {
-    const parts = (match[1] ?? '').split('.');
-    const target =
-      parts.length === 3
-        ? { visitKey: parts[0] ?? '', formKey: parts[1] ?? '' }
-        : parts.length === 2
-          ? { visitKey, formKey: parts[0] ?? '' }
-          : null;
-    if (!target || (target.visitKey === visitKey && target.formKey === formKey)) continue;
-    if (!getFormLayout(definition, target.visitKey, target.formKey)) continue;
-    found.set(`${target.visitKey}.${target.formKey}`, target);
-  }
-  return [...found.values()];
-}
-
-/** The server's values are JSON (the contract types them loosely as unknown). */
-function jsonValues(values: Record<string, unknown>): FormValues {
-  return values as FormValues;
-}
 
 /** A saved value as an answer's proposed value: JSON scalars as they are, anything else as its text. */
 function asProposedValue(value: unknown): ProposedValue {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return JSON.stringify(value);
-}
-
-function withForm(data: SubjectData, visitKey: string, formKey: string, values: FormValues): SubjectData {
-  return { ...data, [visitKey]: { ...data[visitKey], [formKey]: values } };
 }
 
 export interface FormEditorProps {
@@ -184,69 +109,25 @@ export function FormEditor({
   const { t } = useTranslation(['subjects', 'signature', 'queries', 'sdv', 'holds']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
-  const { alert, confirm } = useAlert();
+  const { alert } = useAlert();
   const modals = useModalStack();
-  const storageKey = draftKey(studyId, subjectPk, visitKey, formKey);
   // The signing form is filled only by the PI's signature: it shows the signature instead of the
   // save buttons. Whether anything here may be edited is the server's word (`abilities.edit` is false
   // on the signing form, under a freeze or lock, and for roles that do not enter data).
   const signingForm = isSigningForm(visitKey, formKey);
   const canEdit = formData.abilities.edit;
-  const queryClient = useQueryClient();
   // A save of signed data invalidates the signature: the editor says so before it happens.
   const signature = useSignature(studyId, subjectPk, canEdit);
 
-  // The draft (if any) is read once, when the form opens: it wins over the server's values until it is
-  // saved or discarded. A draft from an older version keeps that version, so saving it ends in the 409
-  // dialog instead of silently overwriting someone's newer save.
-  const [initial] = useState(() => {
-    const draft = canEdit ? readDraft(storageKey) : undefined;
-    const base: Base = draft
-      ? { version: draft.baseVersion, values: draft.baseValues }
-      : { version: formData.version, values: jsonValues(formData.values) };
-    const subject = formData.subject;
-    const data: SubjectData = withForm(
-      // The consent form is filled at registration; the subject summary has its values, so rules that read
-      // the consent date (age) work before the consent form itself is fetched.
-      {
-        consentScreening: {
-          consentScreening: {
-            consentDate: subject.consentDate,
-            initials: subject.initials,
-            screeningNumber: subject.subjectId,
-          },
-        },
-      },
-      visitKey,
-      formKey,
-      draft ? draft.values : jsonValues(formData.values),
-    );
-    return { base, store: createSubjectStore(data), restored: draft !== undefined };
-  });
-  const store: SubjectStore = initial.store;
-  // Text the inputs refused (a future date, half a time): the form is not saved while there is any.
-  const [refusals] = useState(createInputRefusals);
+  const draft = useFormDraft({ address, definition, layout, formData });
+  const { store, refusals, base, restored, dirty, currentValues, references } = draft;
   const editorRef = useRef<HTMLDivElement>(null);
-  const [base, setBase] = useState<Base>(initial.base);
-  const [restored, setRestored] = useState(initial.restored);
-  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
-  const [reasonRows, setReasonRows] = useState<ReasonRow[]>([]);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   /** The item (top-level key) whose own history is open. */
   const [historyItem, setHistoryItem] = useState<string | null>(null);
   /** The queries the thread panel shows: one item's (its top-level key), or the whole form's (null). */
   const [queryPanel, setQueryPanel] = useState<{ itemKey: string | null } | null>(null);
-  /** A save started from the thread panel (an answer with a correction) waits for its outcome here. */
-  const answerSave = useRef<((saved: FormDataResponse | null) => void) | null>(null);
-  const settleAnswerSave = useCallback((saved: FormDataResponse | null) => {
-    const resolve = answerSave.current;
-    answerSave.current = null;
-    resolve?.(saved);
-  }, []);
-
-  const save = useSaveForm(address);
   const sdvChange = useSdvChange(address);
   const holdChange = useHoldChange(studyId);
   /** The item whose SDV mark the un-verify dialog withdraws. */
@@ -256,26 +137,13 @@ export function FormEditor({
     kind: 'frozen',
     lift: false,
   });
-  const reset = useResetForm(address);
   const addComment = useAddComment(address);
 
-  // Values of the other forms the rules read (the consent date for age, the V1 visit date for windows).
-  // The PTA form's audiogram also reads the treated ear, kept on another form.
+  // The PTA form draws its thresholds as an audiogram (its treated ear read from another form).
   const audiogram = useMemo(
     () => (formKey === AUDIOGRAM_FORM_KEY ? audiogramLayout(definition) : null),
     [formKey, definition],
   );
-  const references = useMemo(
-    () => [
-      ...referencedForms(layout, visitKey, formKey, definition),
-      ...(formKey === AUDIOGRAM_FORM_KEY &&
-      getFormLayout(definition, AUDIOGRAM_EAR_SOURCE.visitKey, AUDIOGRAM_EAR_SOURCE.formKey)
-        ? [{ visitKey: AUDIOGRAM_EAR_SOURCE.visitKey, formKey: AUDIOGRAM_EAR_SOURCE.formKey }]
-        : []),
-    ],
-    [layout, visitKey, formKey, definition],
-  );
-  const referenced = useReferencedForms(studyId, subjectPk, references);
   // Issue 19: the photo and tracing items; a follow-up's photo form that reads the baseline visit's photo
   // form (V4–V6 read V2's for the decrease) shows that baseline photo beside its own.
   const itemControl = useMemo(
@@ -293,107 +161,6 @@ export function FormEditor({
       ) ?? null
     );
   }, [layout, references, formKey, visitKey, definition]);
-  useEffect(() => {
-    let data = store.getData();
-    for (const response of referenced) {
-      if (!response || (response.visitKey === visitKey && response.formKey === formKey)) continue;
-      data = withForm(data, response.visitKey, response.formKey, jsonValues(response.values));
-    }
-    if (data !== store.getData()) store.replace(data);
-  }, [referenced, store, visitKey, formKey]);
-
-  const currentValues = useCallback(
-    () => store.getFormValues(visitKey, formKey) ?? {},
-    [store, visitKey, formKey],
-  );
-  const readDirty = useCallback(
-    () => changedItemKeys(layout, base.values, currentValues()).length > 0,
-    [layout, base.values, currentValues],
-  );
-  const dirty = useSyncExternalStore(store.subscribe, readDirty, readDirty);
-  const readRefused = useCallback(() => refusals.list().length > 0, [refusals]);
-  const refused = useSyncExternalStore(refusals.subscribe, readRefused, readRefused);
-  // Refused text is unsaved work too: leaving would lose it.
-  const unsaved = dirty || refused;
-
-  // Unsaved edits go to session storage as they happen (a reload brings them back); none, no entry.
-  useEffect(() => {
-    if (!canEdit) return;
-    const persist = () => {
-      if (readDirty()) {
-        writeDraft(storageKey, {
-          baseVersion: base.version,
-          baseValues: base.values,
-          values: enteredFormValues(layout, currentValues()),
-          updatedAt: new Date().toISOString(),
-        });
-      } else {
-        removeDraft(storageKey);
-      }
-    };
-    persist();
-    return store.subscribe(persist);
-  }, [canEdit, store, storageKey, base, layout, readDirty, currentValues]);
-
-  // A freeze or lock placed while the form was open (the server refused a save with 423 and the form
-  // was read again): the form shows the saved values it holds. The unsaved edit stays in session
-  // storage as a draft, restored when the form opens editable again.
-  const held = formData.holds.length > 0;
-  useEffect(() => {
-    if (!held || canEdit || !readDirty()) return;
-    const saved = jsonValues(formData.values);
-    setBase({ version: formData.version, values: saved });
-    store.replace(withForm(store.getData(), visitKey, formKey, saved));
-    setRestored(false);
-  }, [held, canEdit, readDirty, formData.values, formData.version, store, visitKey, formKey]);
-
-  // Leaving with unsaved changes: the browser's own prompt for reloads and closing the tab…
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
-
-  // …and ours for links inside the app (another form, the board, the side menu).
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      unsaved &&
-      (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
-  );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void confirm({
-      name: 'subject-leave',
-      title: t('detail.leave.title'),
-      message: t('detail.leave.message'),
-      confirmLabel: t('detail.leave.confirm'),
-      cancelLabel: t('detail.leave.cancel'),
-    }).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
-  }, [blocker, confirm, t]);
-
-  /** Puts a form version in the store and makes it the base (after a save, reset or discard). */
-  const loadSaved = useCallback(
-    (version: number, values: FormValues) => {
-      setBase({ version, values });
-      store.replace(withForm(store.getData(), visitKey, formKey, values));
-      removeDraft(storageKey);
-      setRestored(false);
-    },
-    [store, visitKey, formKey, storageKey],
-  );
-
-  /** After the server changed this form itself (signature, randomization): its new values become the base. */
-  const reloadFromServer = useCallback(async () => {
-    const ownKey = subjectKeys.form(studyId, subjectPk, visitKey, formKey);
-    await queryClient.refetchQueries({ queryKey: ownKey, exact: true });
-    const fresh = queryClient.getQueryData<FormDataResponse>(ownKey);
-    if (fresh) loadSaved(fresh.version, jsonValues(fresh.values));
-  }, [queryClient, studyId, subjectPk, visitKey, formKey, loadSaved]);
-
   const describe = useCallback(
     (path: string, value: unknown) =>
       describeValue(definition, layout, path, value, language, (count) => t('detail.rows', { count })),
@@ -412,176 +179,16 @@ export function FormEditor({
     });
   }, []);
 
+  const saving = useFormSave({ address, definition, layout, language, draft, describe, revealItem });
+  const { serverErrors, reasonRows, conflict, requestSave, send, saveForAnswer, doReset, refetchForm } =
+    saving;
+
   // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
   const [searchParams] = useSearchParams();
   const linkedItem = searchParams.get('item');
   useEffect(() => {
     if (linkedItem) revealItem(toFormItemPath(linkedItem, visitKey, formKey));
   }, [linkedItem, revealItem, visitKey, formKey]);
-
-  /** Opens the reason dialog for these items (top-level keys), keeping reasons already typed. */
-  function askReasons(itemKeys: readonly string[]) {
-    const mine = currentValues();
-    setReasonRows(
-      itemKeys.map((itemKey) => ({
-        itemKey,
-        label: itemLabel(layout, itemKey, language),
-        before: describe(itemKey, base.values[itemKey]),
-        after: describe(itemKey, mine[itemKey]),
-      })),
-    );
-    if (!modals.isOpen(REASON_MODAL)) modals.open(REASON_MODAL);
-  }
-
-  /** Closes the reason dialog if it is open (a save without reasons never opened it). */
-  function closeReasons() {
-    if (modals.isOpen(REASON_MODAL)) modals.close(REASON_MODAL);
-  }
-
-  function handleWriteError(error: unknown) {
-    // A save for an answer ends here unless the server asks for more reasons (the dialog stays open).
-    if (!(error instanceof ApiError && error.code === 'reason_required')) settleAnswerSave(null);
-    if (!(error instanceof ApiError)) {
-      toast(String(error), 'error');
-      return;
-    }
-    const details = error.details as Record<string, unknown> | undefined;
-    if (error.status === 423) {
-      // A freeze or lock placed since the form was read (issue 15): the server's words, in the user's
-      // language, then the form read again so its banner shows and its controls follow the hold.
-      closeReasons();
-      void alert({ message: error.message });
-      refetchForm();
-      return;
-    }
-    if (error.code === 'reason_required') {
-      // The server has the last word: the items it names join those already in the dialog.
-      const named = ((details?.items as string[] | undefined) ?? []).map((path) =>
-        topLevelKey(toFormItemPath(path, visitKey, formKey)),
-      );
-      askReasons([...new Set([...reasonRows.map((row) => row.itemKey), ...named])]);
-      return;
-    }
-    if (error.code === 'version_conflict') {
-      const currentVersion = Number(details?.currentVersion ?? base.version);
-      const theirs = (details?.values as FormValues | undefined) ?? {};
-      const merge = mergeOnConflict(layout, base.values, currentValues(), theirs);
-      closeReasons();
-      setConflict({
-        currentVersion,
-        theirs,
-        merged: merge.merged,
-        rows: merge.rows.map((row) => ({
-          itemKey: row.itemKey,
-          label: itemLabel(layout, row.itemKey, language),
-          mine: describe(row.itemKey, row.mine),
-          theirs: describe(row.itemKey, row.theirs),
-          changedBy: row.mineChanged && row.theirsChanged ? 'both' : row.mineChanged ? 'me' : 'other',
-        })),
-      });
-      modals.open(CONFLICT_MODAL);
-      return;
-    }
-    const items = (details?.items as { path?: unknown; message?: unknown }[] | undefined) ?? [];
-    const itemErrors = items
-      .filter((item) => typeof item?.path === 'string' && typeof item.message === 'string')
-      .map((item) => ({
-        path: toFormItemPath(item.path as string, visitKey, formKey),
-        message: item.message as string,
-      }));
-    if (itemErrors.length > 0) {
-      closeReasons();
-      setServerErrors(itemErrors);
-      toast(t('detail.saveFailed'), 'error');
-      revealItem((itemErrors[0] as { path: string }).path);
-      return;
-    }
-    toast(error.message, 'error');
-  }
-
-  /**
-   * What stops a save before anything is sent: text an input refused, then the study's hard checks on
-   * this form (the server would refuse the save with the same rule). The first such item, if any.
-   */
-  function firstBlockedItem(): string | undefined {
-    const refusal = refusals.list()[0];
-    if (refusal) return refusal.path;
-    const evaluation = evaluateSubject(definition, store.getData(), { today: todayInKorea() });
-    const hard = findFormEvaluation(evaluation, visitKey, formKey)?.checks.find(
-      (check) => check.severity === 'hard',
-    );
-    return hard ? toFormItemPath(hard.path, visitKey, formKey) : undefined;
-  }
-
-  /**
-   * The save button: blocked with the item in view while something on the form cannot be saved; the
-   * reasons asked first when saved values change (the server refuses such a save without them);
-   * otherwise sent.
-   */
-  function requestSave() {
-    const blocked = firstBlockedItem();
-    if (blocked !== undefined) {
-      settleAnswerSave(null);
-      if (modals.isOpen(QUERY_THREAD_MODAL)) modals.close(QUERY_THREAD_MODAL);
-      toast(t('detail.saveBlocked'), 'error');
-      revealItem(blocked);
-      return;
-    }
-    const needing = itemsNeedingReason(layout, base.values, currentValues());
-    if (needing.length > 0) {
-      askReasons(needing);
-      return;
-    }
-    setReasonRows([]);
-    void send({});
-  }
-
-  async function send(reasons: Record<string, string>) {
-    try {
-      const response = await save.mutateAsync({ values: currentValues(), version: base.version, reasons });
-      closeReasons();
-      setReasonRows([]);
-      setServerErrors([]);
-      loadSaved(response.version, jsonValues(response.values));
-      toast(t('detail.saved'), 'success');
-      settleAnswerSave(response);
-    } catch (error) {
-      handleWriteError(error);
-    }
-  }
-
-  // The reason dialog closed without a save (cancelled): the answer waiting for it is not sent.
-  const reasonOpen = modals.stack.includes(REASON_MODAL);
-  useEffect(() => {
-    if (answerSave.current && !reasonOpen && !save.isPending) settleAnswerSave(null);
-  }, [reasonOpen, save.isPending, settleAnswerSave]);
-
-  /** The form's save for an answer that corrects the value: resolves with the saved form, or null. */
-  function saveForAnswer(): Promise<FormDataResponse | null> {
-    settleAnswerSave(null);
-    return new Promise((resolve) => {
-      answerSave.current = resolve;
-      requestSave();
-    });
-  }
-
-  async function doReset(reason: string) {
-    try {
-      const response = await reset.mutateAsync({ version: base.version, reason });
-      modals.close(RESET_MODAL);
-      setServerErrors([]);
-      loadSaved(response.version, jsonValues(response.values));
-      toast(t('reset.done'), 'success');
-    } catch (error) {
-      modals.close(RESET_MODAL);
-      handleWriteError(error);
-    }
-  }
-
-  /** The form read again (after a refusal by a hold placed meanwhile: its banner and abilities). */
-  function refetchForm() {
-    void queryClient.invalidateQueries({ queryKey: subjectKeys.form(studyId, subjectPk, visitKey, formKey) });
-  }
 
   /**
    * A change of SDV marks. Null when done, or the server's refusal in the user's language (for the
@@ -624,11 +231,6 @@ export function FormEditor({
   function openHoldDialog(kind: 'frozen' | 'locked', lift: boolean) {
     setHoldAction({ kind, lift });
     modals.open(FORM_HOLD_MODAL);
-  }
-
-  async function discard() {
-    const ok = await confirm({ message: t('detail.discardConfirm'), confirmLabel: t('detail.discard') });
-    if (ok) loadSaved(formData.version, jsonValues(formData.values));
   }
 
   // Server queries (open or answered) and refused values, under their items.
@@ -926,8 +528,8 @@ export function FormEditor({
             {t('detail.pdf')}
           </a>
           {canEdit ? (
-            <Button size="sm" disabled={save.isPending} onClick={requestSave}>
-              {save.isPending ? t('detail.saving') : t('detail.save')}
+            <Button size="sm" disabled={saving.saving} onClick={requestSave}>
+              {saving.saving ? t('detail.saving') : t('detail.save')}
             </Button>
           ) : null}
         </div>
@@ -940,7 +542,7 @@ export function FormEditor({
           subjectLabel={formData.subject.subjectId}
           definition={definition}
           language={language}
-          onSigned={() => void reloadFromServer()}
+          onSigned={() => void draft.reloadFromServer()}
         />
       ) : formData.holds.length > 0 ? null : !canEdit ? (
         <p className={styles.banner} data-tone="info" role="note">
@@ -957,13 +559,13 @@ export function FormEditor({
           studyId={studyId}
           subject={formData.subject}
           mayRandomize={formData.abilities.randomize}
-          onRandomized={() => void reloadFromServer()}
+          onRandomized={() => void draft.reloadFromServer()}
         />
       ) : null}
       {restored && dirty ? (
         <div className={styles.banner} data-tone="warning" role="status">
           <span>{t('detail.draftRestored')}</span>
-          <Button variant="secondary" size="sm" onClick={() => void discard()}>
+          <Button variant="secondary" size="sm" onClick={() => void draft.discard()}>
             {t('detail.discard')}
           </Button>
         </div>
@@ -1112,29 +714,27 @@ export function FormEditor({
         tone={holdAction.lift ? 'primary' : 'danger'}
         onSubmit={changeHold}
       />
-      <ReasonModal rows={reasonRows} pending={save.isPending} onSubmit={(reasons) => void send(reasons)} />
+      <ReasonModal rows={reasonRows} pending={saving.saving} onSubmit={(reasons) => void send(reasons)} />
       {conflict ? (
         <ConflictModal
           rows={conflict.rows}
           myVersion={base.version}
           currentVersion={conflict.currentVersion}
           onReapply={() => {
-            // The new version becomes the base; the user's changes sit on top, unsaved, to check and save.
-            setBase({ version: conflict.currentVersion, values: conflict.theirs });
-            store.replace(withForm(store.getData(), visitKey, formKey, conflict.merged));
+            draft.rebase(conflict.currentVersion, conflict.theirs, conflict.merged);
             modals.close(CONFLICT_MODAL);
-            setConflict(null);
+            saving.endConflict();
             toast(t('conflict.reapplied'));
           }}
           onDiscard={() => {
-            loadSaved(conflict.currentVersion, conflict.theirs);
+            draft.loadSaved(conflict.currentVersion, conflict.theirs);
             modals.close(CONFLICT_MODAL);
-            setConflict(null);
+            saving.endConflict();
             toast(t('conflict.discarded'));
           }}
         />
       ) : null}
-      <ResetModal pending={reset.isPending} onSubmit={(reason) => void doReset(reason)} />
+      <ResetModal pending={saving.resetting} onSubmit={(reason) => void doReset(reason)} />
       <HistoryModal
         name={HISTORY_MODAL}
         title={t('history.title')}
