@@ -21,7 +21,6 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { CrfForm } from '../../../components/crf-form/crf-form.tsx';
 import type { ItemNote } from '../../../components/crf-form/crf-form-context.tsx';
@@ -32,13 +31,9 @@ import {
   QUERY_THREAD_MODAL,
   QueryThreadPanel,
 } from '../../../components/query-thread-panel.tsx';
-import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { holdChangeToOffer, useHoldChange } from '../../../lib/holds-api.ts';
 import { type FormAddress, useAddComment, useFormAudit } from '../api/forms.ts';
-import { type SdvChange, useSdvChange } from '../api/sdv.ts';
 import { describeValue, itemLabel, toFormItemPath } from '../lib/form-values.ts';
 import { PtaAudiogram } from './audiogram.tsx';
 import {
@@ -46,7 +41,6 @@ import {
   CONFLICT_MODAL,
   CommentModal,
   ConflictModal,
-  FORM_HOLD_MODAL,
   HISTORY_MODAL,
   HistoryModal,
   type HistoryRow,
@@ -54,12 +48,12 @@ import {
   RESET_MODAL,
   ReasonModal,
   ResetModal,
-  UNVERIFY_MODAL,
 } from './detail-modals.tsx';
 import { FormHoldBanner } from './form-hold-banner.tsx';
+import { useFormHolds } from './form-holds.tsx';
+import { useFormSdv } from './form-sdv.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
 import { ItemQueryButton } from './item-query-button.tsx';
-import { ItemSdvControl } from './item-sdv-control.tsx';
 import { LabResultFlag } from './lab-result-flag.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
@@ -69,7 +63,6 @@ import styles from './subject-detail.module.css';
 import { BaselinePhotoComparison, tympanicPhotoControls } from './tympanic-photo.tsx';
 import { useFormDraft } from './use-form-draft.ts';
 import { useFormSave } from './use-form-save.ts';
-import { VerifyFormButton } from './verify-form-button.tsx';
 
 /** A saved value as an answer's proposed value: JSON scalars as they are, anything else as its text. */
 function asProposedValue(value: unknown): ProposedValue {
@@ -109,7 +102,6 @@ export function FormEditor({
   const { t } = useTranslation(['subjects', 'signature', 'queries', 'sdv', 'holds']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
-  const { alert } = useAlert();
   const modals = useModalStack();
   // The signing form is filled only by the PI's signature: it shows the signature instead of the
   // save buttons. Whether anything here may be edited is the server's word (`abilities.edit` is false
@@ -128,15 +120,6 @@ export function FormEditor({
   const [historyItem, setHistoryItem] = useState<string | null>(null);
   /** The queries the thread panel shows: one item's (its top-level key), or the whole form's (null). */
   const [queryPanel, setQueryPanel] = useState<{ itemKey: string | null } | null>(null);
-  const sdvChange = useSdvChange(address);
-  const holdChange = useHoldChange(studyId);
-  /** The item whose SDV mark the un-verify dialog withdraws. */
-  const [unverifyItem, setUnverifyItem] = useState<string | null>(null);
-  /** The freeze or lock of this form the hold dialog places or lifts. */
-  const [holdAction, setHoldAction] = useState<{ kind: 'frozen' | 'locked'; lift: boolean }>({
-    kind: 'frozen',
-    lift: false,
-  });
   const addComment = useAddComment(address);
 
   // The PTA form draws its thresholds as an audiogram (its treated ear read from another form).
@@ -182,6 +165,8 @@ export function FormEditor({
   const saving = useFormSave({ address, definition, layout, language, draft, describe, revealItem });
   const { serverErrors, reasonRows, conflict, requestSave, send, saveForAnswer, doReset, refetchForm } =
     saving;
+  const sdv = useFormSdv({ address, formData, layout, language, refetchForm });
+  const holds = useFormHolds({ address, formData, layout, language, visitLabel });
 
   // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
   const [searchParams] = useSearchParams();
@@ -189,49 +174,6 @@ export function FormEditor({
   useEffect(() => {
     if (linkedItem) revealItem(toFormItemPath(linkedItem, visitKey, formKey));
   }, [linkedItem, revealItem, visitKey, formKey]);
-
-  /**
-   * A change of SDV marks. Null when done, or the server's refusal in the user's language (for the
-   * un-verify dialog); outside the dialog the refusal is a toast, a hold's (423) an alert.
-   */
-  async function changeSdv(change: SdvChange, inDialog = false): Promise<string | null> {
-    try {
-      await sdvChange.mutateAsync(change);
-      if (change.action === 'verifyForm') toast(t('sdv:form.verified'), 'success');
-      if (change.action === 'unverify') toast(t('sdv:item.unverified'), 'success');
-      return null;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof ApiError && error.status === 423) {
-        refetchForm();
-        if (!inDialog) void alert({ message });
-      } else if (!inDialog) {
-        toast(message, 'error');
-      }
-      return message;
-    }
-  }
-
-  /** Freeze, lock, unfreeze or unlock this form with a reason; null when done, else the refusal. */
-  async function changeHold(reason: string): Promise<string | null> {
-    try {
-      const request = {
-        kind: holdAction.kind,
-        target: { level: 'form' as const, subjectPk, visitKey, formKey },
-        reason,
-      };
-      await holdChange.mutateAsync({ action: holdAction.lift ? 'lift' : 'place', request });
-      toast(t(`holds:done.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`), 'success');
-      return null;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  }
-
-  function openHoldDialog(kind: 'frozen' | 'locked', lift: boolean) {
-    setHoldAction({ kind, lift });
-    modals.open(FORM_HOLD_MODAL);
-  }
 
   // Server queries (open or answered) and refused values, under their items.
   const itemNotes = useMemo(() => {
@@ -353,26 +295,6 @@ export function FormEditor({
     },
     [modals],
   );
-  const canVerify = formData.abilities.verify;
-  const sdvPending = sdvChange.isPending;
-  /** An item's (or repeating group's) SDV control, by its stored key. */
-  // biome-ignore lint/correctness/useExhaustiveDependencies: changeSdv is a plain function of this render; the control re-renders with the marks it reads
-  const sdvControl = useCallback(
-    (itemKey: string, describedBy: string) => (
-      <ItemSdvControl
-        sdv={formData.sdv.items[itemKey]}
-        canVerify={canVerify}
-        pending={sdvPending}
-        describedBy={describedBy}
-        onVerify={() => void changeSdv({ action: 'verify', itemKeys: [itemKey] })}
-        onUnverify={() => {
-          setUnverifyItem(itemKey);
-          modals.open(UNVERIFY_MODAL);
-        }}
-      />
-    ),
-    [formData.sdv.items, canVerify, sdvPending, modals],
-  );
   // The labTest form's ranges by result item (`wbcResult`…), for the flag beside each result; the one in
   // force is chosen by the specimen date as it is typed.
   const labRangesByItem = useMemo(() => {
@@ -385,7 +307,7 @@ export function FormEditor({
   }, [formData.labRanges]);
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
-      const sdv = sdvControl(item.key, labelId);
+      const sdvControl = sdv.control(item.key, labelId);
       const history = item.derive === undefined ? historyButton(item.key, labelId) : null;
       const queries = queriesByItem.get(item.key) ?? [];
       const queryButton =
@@ -412,14 +334,13 @@ export function FormEditor({
       return (
         <div className={styles.itemActions}>
           {labFlag}
-          {sdv}
+          {sdvControl}
           {history}
           {queryButton}
         </div>
       );
     },
     [
-      sdvControl,
       formData.sdv.items,
       historyButton,
       queriesByItem,
@@ -429,18 +350,19 @@ export function FormEditor({
       store,
       visitKey,
       formKey,
+      sdv.control,
     ],
   );
   const sectionActions = useCallback(
     (section: SectionDefinition, titleId: string) => (
       <>
         {/* A repeating group is verified as one item: its rows are stored under the group's key. */}
-        {section.repeating ? sdvControl(section.repeating.key, titleId) : null}
+        {section.repeating ? sdv.control(section.repeating.key, titleId) : null}
         {section.repeating ? historyButton(section.repeating.key, titleId) : null}
         {commentLink(section)}
       </>
     ),
-    [sdvControl, historyButton, commentLink],
+    [historyButton, commentLink, sdv.control],
   );
 
   /** The item's part in an answer: its unsaved change, the form's save, the way back to the item. */
@@ -462,24 +384,6 @@ export function FormEditor({
     };
   }
 
-  // The form's own freeze and lock (a hold at the subject, site or study level is lifted there).
-  const holdButton = (kind: 'frozen' | 'locked') => {
-    const change = holdChangeToOffer(formData.holds, 'form', kind);
-    if (change === null) return null;
-    const lift = change === 'lift';
-    return (
-      <Button key={kind} variant="secondary" size="sm" onClick={() => openHoldDialog(kind, lift)}>
-        {t(`holds:actions.${lift ? 'lift' : 'place'}.${kind}Form`)}
-      </Button>
-    );
-  };
-  const holdButtons = (
-    <>
-      {formData.abilities.freeze ? holdButton('frozen') : null}
-      {formData.abilities.lock ? holdButton('locked') : null}
-    </>
-  );
-
   return (
     <div className={styles.editor} ref={editorRef}>
       <div className={styles.toolbar} role="toolbar" aria-label={t('detail.toolbar')}>
@@ -490,14 +394,8 @@ export function FormEditor({
               {t('detail.reset')}
             </Button>
           ) : null}
-          {canVerify ? (
-            <VerifyFormButton
-              items={formData.sdv.items}
-              pending={sdvPending}
-              onVerify={() => void changeSdv({ action: 'verifyForm' })}
-            />
-          ) : null}
-          {holdButtons}
+          {sdv.verifyButton}
+          {holds.buttons}
           {formData.queries.length > 0 || canRaise ? (
             <Button variant="secondary" size="sm" onClick={() => openQueries(null)}>
               {t('queries:badge.formButton', {
@@ -686,34 +584,8 @@ export function FormEditor({
           correction={queryPanel.itemKey !== null && canEdit ? correctionOf(queryPanel.itemKey) : null}
         />
       ) : null}
-      <ReasonDialog
-        name={UNVERIFY_MODAL}
-        title={t('sdv:unverify.title')}
-        description={t('sdv:unverify.description', {
-          item: unverifyItem ? itemLabel(layout, unverifyItem, language) : '',
-        })}
-        reasonLabel={t('sdv:unverify.reason')}
-        confirmLabel={t('sdv:unverify.confirm')}
-        tone="danger"
-        onSubmit={(reason) =>
-          unverifyItem
-            ? changeSdv({ action: 'unverify', itemKeys: [unverifyItem], reason }, true)
-            : Promise.resolve(null)
-        }
-      />
-      <ReasonDialog
-        name={FORM_HOLD_MODAL}
-        title={t(`holds:dialog.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`)}
-        description={t('holds:dialog.formTarget', {
-          subject: formData.subject.subjectId,
-          visit: visitLabel,
-          form: layout.form.label[language],
-        })}
-        reasonLabel={t('holds:dialog.reason')}
-        confirmLabel={t(`holds:actions.${holdAction.lift ? 'lift' : 'place'}.${holdAction.kind}`)}
-        tone={holdAction.lift ? 'primary' : 'danger'}
-        onSubmit={changeHold}
-      />
+      {sdv.unverifyDialog}
+      {holds.dialog}
       <ReasonModal rows={reasonRows} pending={saving.saving} onSubmit={(reasons) => void send(reasons)} />
       {conflict ? (
         <ConflictModal
