@@ -1,5 +1,4 @@
 import {
-  type AuditEntry,
   casebookPdfPath,
   type DatedLabRange,
   type FormDataResponse,
@@ -13,7 +12,6 @@ import {
   changedItemKeys,
   type FormLayout,
   type ItemDefinition,
-  isEmptyEntry,
   type Language,
   type SectionDefinition,
   type StudyDefinition,
@@ -33,7 +31,7 @@ import {
 } from '../../../components/query-thread-panel.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { type FormAddress, useAddComment, useFormAudit } from '../api/forms.ts';
+import { type FormAddress, useAddComment } from '../api/forms.ts';
 import { describeValue, itemLabel, toFormItemPath } from '../lib/form-values.ts';
 import { PtaAudiogram } from './audiogram.tsx';
 import {
@@ -41,14 +39,11 @@ import {
   CONFLICT_MODAL,
   CommentModal,
   ConflictModal,
-  HISTORY_MODAL,
-  HistoryModal,
-  type HistoryRow,
-  ITEM_HISTORY_MODAL,
   RESET_MODAL,
   ReasonModal,
   ResetModal,
 } from './detail-modals.tsx';
+import { useFormHistory } from './form-history.tsx';
 import { FormHoldBanner } from './form-hold-banner.tsx';
 import { useFormHolds } from './form-holds.tsx';
 import { useFormSdv } from './form-sdv.tsx';
@@ -115,9 +110,6 @@ export function FormEditor({
   const { store, refusals, base, restored, dirty, currentValues, references } = draft;
   const editorRef = useRef<HTMLDivElement>(null);
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
-  const [historyOpen, setHistoryOpen] = useState(false);
-  /** The item (top-level key) whose own history is open. */
-  const [historyItem, setHistoryItem] = useState<string | null>(null);
   /** The queries the thread panel shows: one item's (its top-level key), or the whole form's (null). */
   const [queryPanel, setQueryPanel] = useState<{ itemKey: string | null } | null>(null);
   const addComment = useAddComment(address);
@@ -167,6 +159,7 @@ export function FormEditor({
     saving;
   const sdv = useFormSdv({ address, formData, layout, language, refetchForm });
   const holds = useFormHolds({ address, formData, layout, language, visitLabel });
+  const history = useFormHistory({ address, layout, language, visitLabel, base, describe });
 
   // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
   const [searchParams] = useSearchParams();
@@ -225,58 +218,6 @@ export function FormEditor({
     [commentCounts, modals, t],
   );
 
-  const audit = useFormAudit(address, historyOpen);
-  const itemAudit = useFormAudit(address, historyItem !== null, historyItem ?? undefined);
-  /** History entries as rows: the item by its label, old → new as the form shows them (codes by label). */
-  const historyRowsOf = useCallback(
-    (entries: readonly AuditEntry[] | undefined): HistoryRow[] | undefined =>
-      entries?.map((entry) => {
-        const path = entry.itemPath ? toFormItemPath(entry.itemPath, visitKey, formKey) : '';
-        const isItem = entry.type === 'data.item_changed';
-        // Audit types are dotted (`data.form_reset`); translation keys use "_" (a dot nests keys).
-        const typeLabel = t(`history.types.${entry.type.replaceAll('.', '_')}`, { defaultValue: entry.type });
-        const sideValue = (side: unknown) =>
-          side && typeof side === 'object' && 'value' in side ? (side as { value: unknown }).value : null;
-        return {
-          entry,
-          what: isItem
-            ? itemLabel(layout, path, language)
-            : path
-              ? `${typeLabel} · ${itemLabel(layout, path, language)}`
-              : typeLabel,
-          before: isItem ? describe(path, sideValue(entry.before)) : '',
-          after: isItem ? describe(path, sideValue(entry.after)) : '',
-        };
-      }),
-    [visitKey, formKey, layout, language, t, describe],
-  );
-  const historyRows = useMemo(() => historyRowsOf(audit.data), [historyRowsOf, audit.data]);
-  const itemHistoryRows = useMemo(() => historyRowsOf(itemAudit.data), [historyRowsOf, itemAudit.data]);
-
-  /**
-   * The history button of an item (or repeating group) with a saved value: named "change history",
-   * described by the item's label (so a label lookup finds the input, not the button).
-   */
-  const historyButton = useCallback(
-    (itemKey: string, describedBy: string) => {
-      if (isEmptyEntry(base.values[itemKey])) return null;
-      return (
-        <button
-          type="button"
-          className={styles.itemHistory}
-          aria-label={t('history.itemButtonLabel')}
-          aria-describedby={describedBy}
-          onClick={() => {
-            setHistoryItem(itemKey);
-            modals.open(ITEM_HISTORY_MODAL);
-          }}
-        >
-          {t('history.itemButton')}
-        </button>
-      );
-    },
-    [base.values, modals, t],
-  );
   /** The form's queries by the top-level item they are on; '' for the whole form and rows of groups. */
   const queriesByItem = useMemo(() => {
     const byItem = new Map<string, FormDataResponse['queries']>();
@@ -308,7 +249,7 @@ export function FormEditor({
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
       const sdvControl = sdv.control(item.key, labelId);
-      const history = item.derive === undefined ? historyButton(item.key, labelId) : null;
+      const historyControl = item.derive === undefined ? history.itemButton(item.key, labelId) : null;
       const queries = queriesByItem.get(item.key) ?? [];
       const queryButton =
         queries.length > 0 || canRaise ? (
@@ -330,19 +271,19 @@ export function FormEditor({
           ranges={labRanges}
         />
       ) : null;
-      if (!history && !queryButton && !labFlag && !formData.sdv.items[item.key]) return null;
+      if (!historyControl && !queryButton && !labFlag && !formData.sdv.items[item.key]) return null;
       return (
         <div className={styles.itemActions}>
           {labFlag}
           {sdvControl}
-          {history}
+          {historyControl}
           {queryButton}
         </div>
       );
     },
     [
       formData.sdv.items,
-      historyButton,
+      history.itemButton,
       queriesByItem,
       canRaise,
       openQueries,
@@ -358,11 +299,11 @@ export function FormEditor({
       <>
         {/* A repeating group is verified as one item: its rows are stored under the group's key. */}
         {section.repeating ? sdv.control(section.repeating.key, titleId) : null}
-        {section.repeating ? historyButton(section.repeating.key, titleId) : null}
+        {section.repeating ? history.itemButton(section.repeating.key, titleId) : null}
         {commentLink(section)}
       </>
     ),
-    [historyButton, commentLink, sdv.control],
+    [history.itemButton, commentLink, sdv.control],
   );
 
   /** The item's part in an answer: its unsaved change, the form's save, the way back to the item. */
@@ -405,17 +346,7 @@ export function FormEditor({
               })}
             </Button>
           ) : null}
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => {
-              setHistoryOpen(true);
-              void audit.refetch();
-              modals.open(HISTORY_MODAL);
-            }}
-          >
-            {t('detail.history')}
-          </Button>
+          {history.toolbarButton}
           {/* The subject's whole casebook as the server prints it, in the language on screen. */}
           <a
             className={buttonClassName({ variant: 'secondary', size: 'sm' })}
@@ -607,28 +538,7 @@ export function FormEditor({
         />
       ) : null}
       <ResetModal pending={saving.resetting} onSubmit={(reason) => void doReset(reason)} />
-      <HistoryModal
-        name={HISTORY_MODAL}
-        title={t('history.title')}
-        description={t('history.description', { visit: visitLabel, form: layout.form.label[language] })}
-        rows={historyRows}
-        loading={audit.isPending || audit.isFetching}
-        error={audit.isError ? audit.error.message : null}
-        pdfWithAuditHref={casebookPdfPath(studyId, subjectPk, { lang: language, audit: true })}
-      />
-      <HistoryModal
-        name={ITEM_HISTORY_MODAL}
-        title={t('history.itemTitle')}
-        description={t('history.itemDescription', {
-          visit: visitLabel,
-          form: layout.form.label[language],
-          item: historyItem ? itemLabel(layout, historyItem, language) : '',
-        })}
-        rows={itemHistoryRows}
-        showItem={false}
-        loading={itemAudit.isPending || itemAudit.isFetching}
-        error={itemAudit.isError ? itemAudit.error.message : null}
-      />
+      {history.dialogs}
       <CommentModal
         key={commentSection?.key ?? ''}
         // A comment is data: the contract's lock rules say whether the holds in force allow it.
