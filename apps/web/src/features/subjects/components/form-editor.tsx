@@ -27,12 +27,11 @@ import {
   type AnswerCorrection,
   type ProposedValue,
   QUERY_THREAD_MODAL,
-  QueryThreadPanel,
 } from '../../../components/query-thread-panel.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { type FormAddress, useAddComment } from '../api/forms.ts';
-import { describeValue, itemLabel, toFormItemPath } from '../lib/form-values.ts';
+import { describeValue, toFormItemPath } from '../lib/form-values.ts';
 import { PtaAudiogram } from './audiogram.tsx';
 import {
   COMMENT_MODAL,
@@ -46,9 +45,9 @@ import {
 import { useFormHistory } from './form-history.tsx';
 import { FormHoldBanner } from './form-hold-banner.tsx';
 import { useFormHolds } from './form-holds.tsx';
+import { useFormQueries } from './form-queries.tsx';
 import { useFormSdv } from './form-sdv.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
-import { ItemQueryButton } from './item-query-button.tsx';
 import { LabResultFlag } from './lab-result-flag.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
@@ -110,8 +109,6 @@ export function FormEditor({
   const { store, refusals, base, restored, dirty, currentValues, references } = draft;
   const editorRef = useRef<HTMLDivElement>(null);
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
-  /** The queries the thread panel shows: one item's (its top-level key), or the whole form's (null). */
-  const [queryPanel, setQueryPanel] = useState<{ itemKey: string | null } | null>(null);
   const addComment = useAddComment(address);
 
   // The PTA form draws its thresholds as an audiogram (its treated ear read from another form).
@@ -159,6 +156,7 @@ export function FormEditor({
     saving;
   const sdv = useFormSdv({ address, formData, layout, language, refetchForm });
   const holds = useFormHolds({ address, formData, layout, language, visitLabel });
+  const queries = useFormQueries({ address, formData, layout, language, visitLabel, correctionOf });
   const history = useFormHistory({ address, layout, language, visitLabel, base, describe });
 
   // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
@@ -218,24 +216,6 @@ export function FormEditor({
     [commentCounts, modals, t],
   );
 
-  /** The form's queries by the top-level item they are on; '' for the whole form and rows of groups. */
-  const queriesByItem = useMemo(() => {
-    const byItem = new Map<string, FormDataResponse['queries']>();
-    for (const query of formData.queries) {
-      const path = toFormItemPath(query.itemPath, visitKey, formKey);
-      const key = layout.items.has(path) ? path : '';
-      byItem.set(key, [...(byItem.get(key) ?? []), query]);
-    }
-    return byItem;
-  }, [formData.queries, visitKey, formKey, layout]);
-  const canRaise = formData.abilities.openQuery;
-  const openQueries = useCallback(
-    (itemKey: string | null) => {
-      setQueryPanel({ itemKey });
-      if (!modals.isOpen(QUERY_THREAD_MODAL)) modals.open(QUERY_THREAD_MODAL);
-    },
-    [modals],
-  );
   // The labTest form's ranges by result item (`wbcResult`…), for the flag beside each result; the one in
   // force is chosen by the specimen date as it is typed.
   const labRangesByItem = useMemo(() => {
@@ -250,16 +230,7 @@ export function FormEditor({
     (item: ItemDefinition, labelId: string) => {
       const sdvControl = sdv.control(item.key, labelId);
       const historyControl = item.derive === undefined ? history.itemButton(item.key, labelId) : null;
-      const queries = queriesByItem.get(item.key) ?? [];
-      const queryButton =
-        queries.length > 0 || canRaise ? (
-          <ItemQueryButton
-            queries={queries}
-            canRaise={canRaise}
-            describedBy={labelId}
-            onOpen={() => openQueries(item.key)}
-          />
-        ) : null;
+      const queryButton = queries.itemButton(item.key, labelId);
       const labRanges = labRangesByItem.get(item.key);
       const labFlag = labRanges ? (
         <LabResultFlag
@@ -284,9 +255,7 @@ export function FormEditor({
     [
       formData.sdv.items,
       history.itemButton,
-      queriesByItem,
-      canRaise,
-      openQueries,
+      queries.itemButton,
       labRangesByItem,
       store,
       visitKey,
@@ -307,7 +276,8 @@ export function FormEditor({
   );
 
   /** The item's part in an answer: its unsaved change, the form's save, the way back to the item. */
-  function correctionOf(itemKey: string): AnswerCorrection {
+  function correctionOf(itemKey: string): AnswerCorrection | null {
+    if (!canEdit) return null;
     const mine = currentValues()[itemKey];
     const changed = changedItemKeys(layout, base.values, currentValues()).includes(itemKey);
     return {
@@ -337,15 +307,7 @@ export function FormEditor({
           ) : null}
           {sdv.verifyButton}
           {holds.buttons}
-          {formData.queries.length > 0 || canRaise ? (
-            <Button variant="secondary" size="sm" onClick={() => openQueries(null)}>
-              {t('queries:badge.formButton', {
-                count: formData.queries.filter(
-                  (query) => query.status === 'open' || query.status === 'answered',
-                ).length,
-              })}
-            </Button>
-          ) : null}
+          {queries.toolbarButton}
           {history.toolbarButton}
           {/* The subject's whole casebook as the server prints it, in the language on screen. */}
           <a
@@ -473,48 +435,7 @@ export function FormEditor({
         ) : null}
       </div>
 
-      {queryPanel ? (
-        <QueryThreadPanel
-          studyId={studyId}
-          context={
-            queryPanel.itemKey === null
-              ? t('queries:badge.formContext', {
-                  subject: formData.subject.subjectId,
-                  visit: visitLabel,
-                  form: layout.form.label[language],
-                })
-              : t('queries:badge.itemContext', {
-                  subject: formData.subject.subjectId,
-                  visit: visitLabel,
-                  form: layout.form.label[language],
-                  item: itemLabel(layout, queryPanel.itemKey, language),
-                })
-          }
-          queries={(queryPanel.itemKey === null
-            ? formData.queries
-            : (queriesByItem.get(queryPanel.itemKey) ?? [])
-          ).map((query) => ({
-            id: query.id,
-            state: query.status,
-            text:
-              queryPanel.itemKey === null
-                ? `${query.itemPath ? itemLabel(layout, toFormItemPath(query.itemPath, visitKey, formKey), language) : t('queries:badge.wholeForm')} · ${query.message[language]}`
-                : query.message[language],
-            openedAt: query.openedAt,
-          }))}
-          raise={
-            canRaise
-              ? {
-                  subjectPk,
-                  visitKey,
-                  formKey,
-                  itemPath: queryPanel.itemKey === null ? '' : `${visitKey}.${formKey}.${queryPanel.itemKey}`,
-                }
-              : null
-          }
-          correction={queryPanel.itemKey !== null && canEdit ? correctionOf(queryPanel.itemKey) : null}
-        />
-      ) : null}
+      {queries.panel}
       {sdv.unverifyDialog}
       {holds.dialog}
       <ReasonModal rows={reasonRows} pending={saving.saving} onSubmit={(reasons) => void send(reasons)} />
