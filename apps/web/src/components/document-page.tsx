@@ -1,6 +1,8 @@
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api-client.ts';
+import { type ConfirmOptions, useAlert } from './alert-dialog.tsx';
+import { useToast } from './toast.tsx';
 
 interface DocumentPageProps<T> {
   /** The page's heading. */
@@ -57,4 +59,29 @@ export function DocumentPage<T>({
       {back}
     </section>
   );
+}
+
+/**
+ * A writer's action on a document (publish, hide, delete…): asked first when `ask` is given, a
+ * toast saying `done` when it went through, the server's refusal in an alert. The action's result
+ * (`{ value }`) once done; null when declined or refused.
+ */
+export function useDocumentAction() {
+  const { alert, confirm } = useAlert();
+  const toast = useToast();
+  return async function run<T>(
+    action: () => Promise<T>,
+    done: string,
+    ask?: ConfirmOptions,
+  ): Promise<{ value: T } | null> {
+    if (ask && !(await confirm(ask))) return null;
+    try {
+      const value = await action();
+      toast(done, 'success');
+      return { value };
+    } catch (error) {
+      await alert({ message: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  };
 }

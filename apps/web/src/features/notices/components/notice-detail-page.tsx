@@ -1,10 +1,8 @@
 import type { NoticeDetail, NoticeUpdate } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DocumentPage } from '../../../components/document-page.tsx';
-import { useToast } from '../../../components/toast.tsx';
+import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
@@ -76,8 +74,7 @@ function NoticeArticle({
   listUrl: string;
 }) {
   const { t } = useTranslation('notices');
-  const alert = useAlert();
-  const toast = useToast();
+  const runAction = useDocumentAction();
   const navigate = useNavigate();
   const location = useLocation();
   const updateNotice = useUpdateNotice();
@@ -85,28 +82,20 @@ function NoticeArticle({
   const busy = updateNotice.isPending || deleteNotice.isPending;
 
   async function change(update: NoticeUpdate, doneKey: string) {
-    try {
-      await updateNotice.mutateAsync({ studyId, noticeId: notice.id, ...update });
-      toast(t(doneKey), 'success');
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    await runAction(() => updateNotice.mutateAsync({ studyId, noticeId: notice.id, ...update }), t(doneKey));
   }
 
   async function remove() {
-    const confirmed = await alert.confirm({
-      title: t('detail.deleteTitle'),
-      message: t('detail.deleteMessage'),
-      confirmLabel: t('detail.delete'),
-    });
-    if (!confirmed) return;
-    try {
-      await deleteNotice.mutateAsync({ studyId, noticeId: notice.id });
-      toast(t('detail.deleted'), 'success');
-      navigate(listUrl, { replace: true });
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    const deleted = await runAction(
+      () => deleteNotice.mutateAsync({ studyId, noticeId: notice.id }),
+      t('detail.deleted'),
+      {
+        title: t('detail.deleteTitle'),
+        message: t('detail.deleteMessage'),
+        confirmLabel: t('detail.delete'),
+      },
+    );
+    if (deleted) navigate(listUrl, { replace: true });
   }
 
   const edited = notice.updatedAt !== notice.createdAt;
