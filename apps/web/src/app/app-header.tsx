@@ -6,9 +6,9 @@ import { SidePopupGroup } from '../components/side-popup.tsx';
 import { UserPopup } from '../features/auth/components/user-popup.tsx';
 import { SessionTimer } from '../features/session/components/session-timer.tsx';
 import { SupportPopup } from '../features/shell/components/support-popup.tsx';
+import { paths } from '../lib/paths.ts';
 import styles from './app-header.module.css';
 import { HeaderMorePopup } from './header-more-popup.tsx';
-import { paths } from './paths.ts';
 import { VersionPopup } from './version-popup.tsx';
 
 interface AppHeaderProps {

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { meQueryOptions } from '../features/auth/api/me.ts';
+import { meQueryOptions } from '../lib/me.ts';
 import { createQueryClient } from './query-client.ts';
 import { router } from './router.tsx';
 

@@ -2,7 +2,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { PageLoading } from '../components/page-loading.tsx';
 import { RouteErrorPage } from '../features/errors/components/route-error-page.tsx';
 import { i18n } from '../i18n/i18n.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { RootLayout } from './root-layout.tsx';
 
 /**

@@ -15,9 +15,9 @@ import {
   TYPE_PARAM,
   taskListMenu,
 } from '../features/shell/lib/menu.ts';
+import { paths, studyPath } from '../lib/paths.ts';
 import { AppHeader } from './app-header.tsx';
 import styles from './app-layout.module.css';
-import { paths, studyPath } from './paths.ts';
 
 function ShellFrame({ menu, header, children }: { menu: ReactNode; header: ReactNode; children: ReactNode }) {
   return (

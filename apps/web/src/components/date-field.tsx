@@ -95,3 +95,47 @@ export function DateField({ value, onChange, label, min, max, inputClassName }: 
     </span>
   );
 }
+
+interface DateRangeFieldsProps {
+  start: string;
+  end: string;
+  onStartChange: (value: string) => void;
+  onEndChange: (value: string) => void;
+  startLabel: string;
+  endLabel: string;
+  inputClassName?: string;
+}
+
+/**
+ * A period as two date fields, "start ~ end": neither end can pass the other. Two siblings, not a
+ * wrapper, so the fields sit in the caller's row as before.
+ */
+export function DateRangeFields({
+  start,
+  end,
+  onStartChange,
+  onEndChange,
+  startLabel,
+  endLabel,
+  inputClassName,
+}: DateRangeFieldsProps) {
+  return (
+    <>
+      <DateField
+        inputClassName={inputClassName}
+        label={startLabel}
+        value={start}
+        max={end || undefined}
+        onChange={onStartChange}
+      />
+      <span aria-hidden="true">~</span>
+      <DateField
+        inputClassName={inputClassName}
+        label={endLabel}
+        value={end}
+        min={start || undefined}
+        onChange={onEndChange}
+      />
+    </>
+  );
+}

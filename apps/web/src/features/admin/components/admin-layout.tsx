@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { AccessMessage } from './access-message.tsx';
 import styles from './admin-layout.module.css';
 import { STUDY_PARAM } from './study-select.tsx';

@@ -12,8 +12,7 @@ import { QueryStatus } from './query-status.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { ResetSecondFactorDialog } from './reset-second-factor-dialog.tsx';
 import { TwoFactorSettingPanel } from './two-factor-setting-panel.tsx';
-import { UserCreateDialog } from './user-create-dialog.tsx';
-import { UserEditDialog } from './user-edit-dialog.tsx';
+import { UserDialog } from './user-dialog.tsx';
 
 /** prototype-spec §9: 10 rows per page. */
 const PAGE_SIZE = 10;
@@ -198,9 +197,9 @@ export function UsersPage() {
         />
       )}
 
-      <UserCreateDialog open={creating} onOpenChange={setCreating} />
+      <UserDialog user={null} open={creating} onOpenChange={setCreating} />
       {editing && (
-        <UserEditDialog
+        <UserDialog
           user={editing}
           open
           onOpenChange={(open) => {

@@ -7,14 +7,13 @@ import {
 } from '@cdms/contract';
 import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Navigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
@@ -26,15 +25,15 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {
-  type AlarmLogFilters,
   type AlarmLogPageSize,
+  alarmLogListParams,
   DEFAULT_ALARM_LOG_FILTERS,
-  readAlarmLogFilters,
-  writeAlarmLogFilters,
 } from '../lib/alarm-log-filters.ts';
 import styles from './alarm-log.module.css';
 
@@ -55,17 +54,13 @@ function AlarmLog({ studyId }: { studyId: number }) {
   const headingId = useId();
   const me = useMe();
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readAlarmLogFilters(searchParams);
+  const { values: filters, apply } = useListState(alarmLogListParams);
   const list = useAlarmLog(studyId, filters);
   const data = list.data;
   const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
     downloadAlarmLog(studyId, filters, format),
   );
   const [draft, setDraft] = useState(filters);
-  function apply(change: Partial<AlarmLogFilters>) {
-    setSearchParams((current) => writeAlarmLogFilters(current, { ...filters, ...change, page: 1 }));
-  }
 
   const columns: DataTableColumn<AlarmLogEntry>[] = [
     {
@@ -152,20 +147,14 @@ function AlarmLog({ studyId }: { studyId: number }) {
             <div className={listStyles.field}>
               <span className={listStyles.label}>{t('filters.period')}</span>
               <div className={styles.dateRow}>
-                <DateField
+                <DateRangeFields
                   inputClassName={listStyles.input}
-                  label={t('filters.from')}
-                  value={draft.from}
-                  max={draft.to || undefined}
-                  onChange={(from) => setDraft({ ...draft, from })}
-                />
-                <span aria-hidden="true">~</span>
-                <DateField
-                  inputClassName={listStyles.input}
-                  label={t('filters.to')}
-                  value={draft.to}
-                  min={draft.from || undefined}
-                  onChange={(to) => setDraft({ ...draft, to })}
+                  startLabel={t('filters.from')}
+                  endLabel={t('filters.to')}
+                  start={draft.from}
+                  end={draft.to}
+                  onStartChange={(from) => setDraft({ ...draft, from })}
+                  onEndChange={(to) => setDraft({ ...draft, to })}
                 />
               </div>
             </div>

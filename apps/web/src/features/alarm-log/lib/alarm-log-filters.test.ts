@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   type AlarmLogFilters,
   alarmLogDownloadQueryString,
+  alarmLogListParams,
   alarmLogQueryString,
   DEFAULT_ALARM_LOG_FILTERS,
-  readAlarmLogFilters,
-  writeAlarmLogFilters,
 } from './alarm-log-filters.ts';
 
 describe('alarm log filters in the URL', () => {
@@ -22,24 +21,24 @@ describe('alarm log filters in the URL', () => {
   };
 
   it('reads back what it writes, keeping other parameters', () => {
-    const params = writeAlarmLogFilters(new URLSearchParams('menu-type=CRA'), filters);
+    const params = alarmLogListParams.write(new URLSearchParams('menu-type=CRA'), filters);
     expect(params.get('menu-type')).toBe('CRA');
-    expect(readAlarmLogFilters(params)).toEqual(filters);
+    expect(alarmLogListParams.read(params)).toEqual(filters);
   });
 
   it('drops what the server would refuse and leaves defaults out', () => {
     expect(
-      readAlarmLogFilters(
+      alarmLogListParams.read(
         new URLSearchParams(
           'eventType=x&channel=fax&status=delivered&siteId=0&from=2026-02-30&size=7&page=-1',
         ),
       ),
     ).toEqual(DEFAULT_ALARM_LOG_FILTERS);
-    expect(readAlarmLogFilters(new URLSearchParams('from=2026-11-02&to=2026-11-01'))).toMatchObject({
+    expect(alarmLogListParams.read(new URLSearchParams('from=2026-11-02&to=2026-11-01'))).toMatchObject({
       from: '2026-11-02',
       to: '',
     });
-    expect(writeAlarmLogFilters(new URLSearchParams(), DEFAULT_ALARM_LOG_FILTERS).toString()).toBe('');
+    expect(alarmLogListParams.write(new URLSearchParams(), DEFAULT_ALARM_LOG_FILTERS).toString()).toBe('');
   });
 
   it('asks the API with the filters, and downloads without paging', () => {

@@ -7,9 +7,7 @@ import {
   notificationChannels,
   notificationEventTypes,
 } from '@cdms/contract';
-import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { isCalendarDate } from '../../../lib/date-text.ts';
-import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
+import { defineListParams, param, periodInOrder } from '../../../lib/list-state.ts';
 
 /**
  * The alarm log's filters as they live in the URL, named as the API's parameters
@@ -30,48 +28,23 @@ export interface AlarmLogFilters {
   size: AlarmLogPageSize;
 }
 
-export const DEFAULT_ALARM_LOG_FILTERS: AlarmLogFilters = {
-  eventType: '',
-  channel: '',
-  status: '',
-  siteId: null,
-  from: '',
-  to: '',
-  recipient: '',
-  page: 1,
-  size: 20,
-};
+/** Defaults left out of the URL. */
+export const alarmLogListParams = defineListParams<AlarmLogFilters>(
+  {
+    eventType: param.oneOf<NotificationEventType | ''>(['', ...notificationEventTypes], ''),
+    channel: param.oneOf<NotificationChannel | ''>(['', ...notificationChannels], ''),
+    status: param.oneOf<AlarmLogStatus | ''>(['', ...alarmLogStatuses], ''),
+    siteId: param.id(),
+    from: param.date(),
+    to: param.date(),
+    recipient: param.text(),
+    size: param.oneOf(ALARM_LOG_PAGE_SIZES, 20),
+    page: param.page(),
+  },
+  periodInOrder,
+);
 
-const PARAMS = ['eventType', 'channel', 'status', 'siteId', 'from', 'to', 'recipient', 'size', PAGE_PARAM];
-
-const dateOf = (raw: string | null) => (raw && isCalendarDate(raw) ? raw : '');
-
-export function readAlarmLogFilters(params: URLSearchParams): AlarmLogFilters {
-  const from = dateOf(params.get('from'));
-  const to = dateOf(params.get('to'));
-  return {
-    eventType: oneOf(['', ...notificationEventTypes], params.get('eventType'), ''),
-    channel: oneOf(['', ...notificationChannels], params.get('channel'), ''),
-    status: oneOf(['', ...alarmLogStatuses], params.get('status'), ''),
-    siteId: siteIdOf(params.get('siteId')),
-    // A period the server would refuse (ends before it starts) keeps only its start.
-    from,
-    to: from && to && to < from ? '' : to,
-    recipient: searchText(params.get('recipient')),
-    page: parsePageParam(params.get(PAGE_PARAM)),
-    size: oneOf(ALARM_LOG_PAGE_SIZES, params.get('size'), DEFAULT_ALARM_LOG_FILTERS.size),
-  };
-}
-
-/** The URL of a changed log, keeping parameters that are not the log's (menu-type). */
-export function writeAlarmLogFilters(current: URLSearchParams, filters: AlarmLogFilters): URLSearchParams {
-  const params = new URLSearchParams(current);
-  for (const key of PARAMS) params.delete(key);
-  for (const [key, value] of Object.entries(apiParams(filters))) params.set(key, value);
-  if (filters.size !== DEFAULT_ALARM_LOG_FILTERS.size) params.set('size', String(filters.size));
-  if (filters.page > 1) params.set(PAGE_PARAM, String(filters.page));
-  return params;
-}
+export const DEFAULT_ALARM_LOG_FILTERS: AlarmLogFilters = alarmLogListParams.read(new URLSearchParams());
 
 /** The filters the API takes, without paging. */
 function apiParams(filters: AlarmLogFilters): Record<string, string> {

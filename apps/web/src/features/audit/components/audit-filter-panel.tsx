@@ -2,7 +2,7 @@ import { AUDIT_TEXT_MAX, roles } from '@cdms/contract';
 import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -70,20 +70,14 @@ export function AuditFilterPanel({
                 {t('filters.period')}
               </span>
               <div className={styles.dateRow}>
-                <DateField
+                <DateRangeFields
                   inputClassName={listStyles.input}
-                  label={t('filters.from')}
-                  value={fields.from}
-                  max={fields.to || undefined}
-                  onChange={(value) => set('from', value)}
-                />
-                <span aria-hidden="true">~</span>
-                <DateField
-                  inputClassName={listStyles.input}
-                  label={t('filters.to')}
-                  value={fields.to}
-                  min={fields.from || undefined}
-                  onChange={(value) => set('to', value)}
+                  startLabel={t('filters.from')}
+                  endLabel={t('filters.to')}
+                  start={fields.from}
+                  end={fields.to}
+                  onStartChange={(value) => set('from', value)}
+                  onEndChange={(value) => set('to', value)}
                 />
               </div>
             </div>

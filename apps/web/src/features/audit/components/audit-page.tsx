@@ -2,8 +2,7 @@ import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } fro
 import type { Language } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -12,15 +11,11 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
-import {
-  type AuditFilterFields,
-  type AuditFilters,
-  type AuditPageSize,
-  readAuditFilters,
-  writeAuditFilters,
-} from '../lib/audit-filters.ts';
+import { type AuditFilterFields, type AuditPageSize, auditListParams } from '../lib/audit-filters.ts';
 import styles from './audit.module.css';
 import { AuditFilterPanel } from './audit-filter-panel.tsx';
 
@@ -62,17 +57,12 @@ function ChainBadge({ status }: { status: AuditChainStatus | undefined }) {
 function AuditTrail({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('audit');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readAuditFilters(searchParams);
+  const { values: filters, apply } = useListState(auditListParams);
   const trail = useAuditTrail(studyId, filters);
   const chain = useAuditChainStatus(studyId);
   const definition = useStudyDefinition(studyId);
   const headingId = useId();
   const { downloading, download } = useListDownload(() => downloadAuditTrail(studyId, filters));
-
-  function apply(next: Omit<AuditFilters, 'page'>) {
-    setSearchParams((current) => writeAuditFilters(current, next));
-  }
 
   const data = trail.data;
   const rows = data?.records;

@@ -3,12 +3,10 @@ import {
   AUDIT_TRAIL_PAGE_SIZES,
   type AuditTrailSort,
   auditTrailSorts,
-  isCalendarDate,
   type Role,
   roles,
 } from '@cdms/contract';
-import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
+import { defineListParams, param, periodInOrder } from '../../../lib/list-state.ts';
 
 /**
  * The audit page's filters, sort and page size as they live in the URL (issue 16): the URL is the
@@ -41,22 +39,32 @@ export interface AuditFilters {
 /** What the filter panel edits (user and subject are picked from the table's rows). */
 export type AuditFilterFields = Omit<AuditFilters, 'sort' | 'page' | 'size'>;
 
-export const DEFAULT_AUDIT_FILTERS: AuditFilters = {
-  from: '',
-  to: '',
-  userId: null,
-  role: '',
-  siteId: null,
-  subjectId: null,
-  eventType: '',
-  visitKey: '',
-  formKey: '',
-  itemKey: '',
-  text: '',
-  sort: 'newest',
-  page: 1,
-  size: 20,
-};
+// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+const EVENT_TYPE_PATTERN = /^(?=.{1,100}$)[a-z_]+\.[a-z_]+$/;
+
+/** Defaults left out of the URL. A range whose end comes before its start keeps only its start. */
+export const auditListParams = defineListParams<AuditFilters>(
+  {
+    from: param.date(),
+    to: param.date(),
+    userId: param.id(),
+    role: param.oneOf<Role | ''>(roles, ''),
+    siteId: param.id(),
+    subjectId: param.id(),
+    eventType: param.matching(EVENT_TYPE_PATTERN),
+    visitKey: param.matching(KEY_PATTERN),
+    formKey: param.matching(KEY_PATTERN),
+    itemKey: param.matching(KEY_PATTERN),
+    text: param.text(AUDIT_TEXT_MAX),
+    sort: param.oneOf(auditTrailSorts, 'newest'),
+    size: param.oneOf(AUDIT_TRAIL_PAGE_SIZES, 20),
+    page: param.page(),
+  },
+  periodInOrder,
+);
+
+export const DEFAULT_AUDIT_FILTERS: AuditFilters = auditListParams.read(new URLSearchParams());
 
 export const EMPTY_AUDIT_FILTER_FIELDS: AuditFilterFields = {
   from: '',
@@ -81,53 +89,6 @@ export function filterFieldsOf(filters: AuditFilterFields): AuditFilterFields {
   return fields;
 }
 
-const PARAMS = [
-  'from',
-  'to',
-  'userId',
-  'role',
-  'siteId',
-  'subjectId',
-  'eventType',
-  'visitKey',
-  'formKey',
-  'itemKey',
-  'text',
-  'sort',
-  'size',
-];
-
-// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
-const EVENT_TYPE_PATTERN = /^[a-z_]+\.[a-z_]+$/;
-
-const keyOf = (raw: string | null) => (KEY_PATTERN.test(raw ?? '') ? (raw ?? '') : '');
-const dateOf = (raw: string | null) => (raw && isCalendarDate(raw) ? raw : '');
-
-/** The records a URL asks for. A range whose end comes before its start keeps only its start. */
-export function readAuditFilters(params: URLSearchParams): AuditFilters {
-  const defaults = DEFAULT_AUDIT_FILTERS;
-  const from = dateOf(params.get('from'));
-  const to = dateOf(params.get('to'));
-  const eventType = params.get('eventType') ?? '';
-  return {
-    from,
-    to: from && to && to < from ? '' : to,
-    userId: siteIdOf(params.get('userId')),
-    role: oneOf<Role | ''>(roles, params.get('role'), ''),
-    siteId: siteIdOf(params.get('siteId')),
-    subjectId: siteIdOf(params.get('subjectId')),
-    eventType: EVENT_TYPE_PATTERN.test(eventType) && eventType.length <= 100 ? eventType : '',
-    visitKey: keyOf(params.get('visitKey')),
-    formKey: keyOf(params.get('formKey')),
-    itemKey: keyOf(params.get('itemKey')),
-    text: searchText(params.get('text'), AUDIT_TEXT_MAX),
-    sort: oneOf(auditTrailSorts, params.get('sort'), defaults.sort),
-    page: parsePageParam(params.get(PAGE_PARAM)),
-    size: oneOf(AUDIT_TRAIL_PAGE_SIZES, params.get('size'), defaults.size),
-  };
-}
-
 /** The filters that are set, as parameters (sort, page and size left to the caller). */
 function filterParams(filters: AuditFilterFields, into: URLSearchParams): void {
   if (filters.from) into.set('from', filters.from);
@@ -142,22 +103,6 @@ function filterParams(filters: AuditFilterFields, into: URLSearchParams): void {
   if (filters.itemKey) into.set('itemKey', filters.itemKey);
   const text = filters.text.trim();
   if (text) into.set('text', text);
-}
-
-/**
- * The page's URL parameters, keeping parameters that are not the page's (menu-type). Defaults are
- * left out, and any change starts on page 1.
- */
-export function writeAuditFilters(
-  current: URLSearchParams,
-  filters: Omit<AuditFilters, 'page'>,
-): URLSearchParams {
-  const params = new URLSearchParams(current);
-  for (const key of [...PARAMS, PAGE_PARAM]) params.delete(key);
-  filterParams(filters, params);
-  if (filters.sort !== DEFAULT_AUDIT_FILTERS.sort) params.set('sort', filters.sort);
-  if (filters.size !== DEFAULT_AUDIT_FILTERS.size) params.set('size', String(filters.size));
-  return params;
 }
 
 /** The server's query string: the filters and sort; page and size only for the page, not the CSV. */

@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { meQueryKey } from './me.ts';
+import { meQueryKey } from '../../../lib/me.ts';
 
 /** POST /api/auth/second-factor/enrolment: 422 current_password_incorrect, 409 already enrolled. */
 export function useStartSecondFactorEnrolment() {

@@ -1,7 +1,7 @@
 import type { MeResponse, UpdateContactRequest } from '@cdms/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { meQueryKey } from './me.ts';
+import { meQueryKey } from '../../../lib/me.ts';
 
 /** PUT /api/auth/contact; on success the cached user shows the new number at once. */
 export function useUpdateContact() {

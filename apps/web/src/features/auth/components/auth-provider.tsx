@@ -9,13 +9,13 @@ import { createContext, type ReactNode, use, useCallback, useMemo, useRef, useSt
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError, setCsrfToken } from '../../../lib/api-client.ts';
+import { meQueryKey, useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { logout } from '../api/logout.ts';
-import { meQueryKey, useMe } from '../api/me.ts';
 
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous' | 'error';
 

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useAuth } from './auth-provider.tsx';
 import styles from './landing-account.module.css';
 import { LOGIN_MODAL } from './modal-names.ts';

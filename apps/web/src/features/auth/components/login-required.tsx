@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { paths } from '../../../lib/paths.ts';
 import type { LoginRequestState } from './landing-account.tsx';
 
 const LOGIN_REQUIRED_MODAL = 'login-required';

@@ -1,7 +1,7 @@
 import { type DashboardResponse, type VisitAlarmState, visitAlarmStates } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import styles from './dashboard-page.module.css';
 import { Empty, Panel } from './panel.tsx';
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { LanguageToggle } from '../../../components/language-toggle.tsx';
+import { paths } from '../../../lib/paths.ts';
 import styles from './error-page.module.css';
 
 /** `/404`: every unknown path is redirected here. */

@@ -1,6 +1,6 @@
 import { type FormEvaluation, getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
-import { formatValue } from '../../crf-form/crf-item.tsx';
+import { formatValue } from '../../../components/crf-form/crf-item.tsx';
 import styles from './form-preview-page.module.css';
 
 interface EvaluationPanelProps {

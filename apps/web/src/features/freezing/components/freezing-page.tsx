@@ -9,8 +9,7 @@ import {
 } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -20,28 +19,22 @@ import {
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
+import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
+import { useListState } from '../../../lib/list-state.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,
   type ReadinessPageSize,
-  readReadinessFilters,
-  writeReadinessFilters,
+  readinessListParams,
 } from '../lib/readiness-filters.ts';
 import styles from './freezing.module.css';
 import { BOARD_HOLD_MODAL, HoldDialog, type HoldDialogRequest } from './hold-dialog.tsx';
 import { ReadinessFilterPanel } from './readiness-filter-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
-function overviewUrl(studyId: number, row: ReadinessSubjectRow, menuType: string | null): string {
-  return studyPath(paths.subjectOverview, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subjectId,
-    'registration-number': row.registrationNumber ?? undefined,
-    'subject-pk': String(row.subjectPk),
-  });
+function subjectUrl(studyId: number, row: ReadinessSubjectRow, menuType: string | null): string {
+  return overviewUrl(studyId, { ...row, id: row.subjectPk }, menuType);
 }
 
 /** The counts that stand between a subject and a lock, in the board's column order. */
@@ -73,9 +66,8 @@ export function FreezingPage() {
 
 function Freezing({ studyId }: { studyId: number }) {
   const { t } = useTranslation('holds');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(readinessListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readReadinessFilters(searchParams);
   const headingId = useId();
   const modals = useModalStack();
   const sites = useReadinessSites(studyId);
@@ -85,7 +77,7 @@ function Freezing({ studyId }: { studyId: number }) {
 
   function apply(change: Partial<ReadinessFilters>) {
     setSelected(new Map());
-    setSearchParams((current) => writeReadinessFilters(current, { ...filters, ...change }));
+    applyList(change);
   }
 
   function openDialog(request: HoldDialogRequest) {
@@ -178,25 +170,13 @@ function Freezing({ studyId }: { studyId: number }) {
   });
 
   const siteColumns: DataTableColumn<SiteLine>[] = [
-    {
-      id: 'site',
+    siteFilterColumn<SiteLine>({
       header: t('board.columns.site'),
-      rowHeader: true,
-      hideable: false,
-      cell: (line) =>
-        line.siteId === undefined ? (
-          t('board.sites.study')
-        ) : (
-          <button
-            type="button"
-            className={styles.linkButton}
-            aria-pressed={filters.siteId === line.siteId}
-            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
-          >
-            {line.site} {line.siteName}
-          </button>
-        ),
-    },
+      studyLabel: t('board.sites.study'),
+      selected: filters.siteId,
+      onSelect: (siteId) => apply({ siteId }),
+      buttonClassName: styles.linkButton,
+    }),
     {
       id: 'readySubjects',
       header: t('board.columns.readySubjects'),
@@ -296,7 +276,7 @@ function Freezing({ studyId }: { studyId: number }) {
       sortKey: 'subjectId',
       hideable: false,
       cell: (row) => (
-        <Link to={overviewUrl(studyId, row, menuType)} className={listStyles.rowLink}>
+        <Link to={subjectUrl(studyId, row, menuType)} className={listStyles.rowLink}>
           {row.subjectId}
         </Link>
       ),

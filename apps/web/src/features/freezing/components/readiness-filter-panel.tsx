@@ -1,13 +1,7 @@
 import { readinessHoldFilters, readinessStateFilters } from '@cdms/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  FilterChoice,
-  FilterPanel,
-  FilterText,
-  listStyles,
-  SiteFilterChoice,
-} from '../../../components/list-page.tsx';
+import { FilterChoice } from '../../../components/list-page.tsx';
+import { SiteSubjectFilterPanel } from '../../../components/site-subject-filters.tsx';
 import type { ReadinessFilters } from '../lib/readiness-filters.ts';
 
 type Fields = Pick<ReadinessFilters, 'siteId' | 'subject' | 'state' | 'hold'>;
@@ -24,29 +18,19 @@ export function ReadinessFilterPanel({
   onApply: (fields: Fields) => void;
 }) {
   const { t } = useTranslation('holds');
-  const [fields, setFields] = useState<Fields>({
-    siteId: applied.siteId,
-    subject: applied.subject,
-    state: applied.state,
-    hold: applied.hold,
-  });
   return (
-    <FilterPanel
-      onSubmit={() => onApply({ ...fields, subject: fields.subject.trim() })}
-      onReset={() => {
-        setFields(EMPTY);
-        onApply(EMPTY);
+    <SiteSubjectFilterPanel
+      applied={applied}
+      empty={EMPTY}
+      sites={sites.map((site) => ({ id: site.siteId, label: site.label }))}
+      labels={{
+        site: t('board.filters.site'),
+        allSites: t('board.filters.allSites'),
+        subject: t('board.filters.subject'),
       }}
-    >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <SiteFilterChoice
-            label={t('board.filters.site')}
-            allSitesLabel={t('board.filters.allSites')}
-            sites={sites.map((site) => ({ id: site.siteId, label: site.label }))}
-            value={fields.siteId}
-            onChange={(siteId) => setFields({ ...fields, siteId })}
-          />
+      onApply={onApply}
+      choices={(fields, setFields) => (
+        <>
           <FilterChoice
             label={t('board.filters.state')}
             choices={readinessStateFilters}
@@ -61,15 +45,8 @@ export function ReadinessFilterPanel({
             optionLabel={(hold) => t(`board.filters.holds.${hold}`)}
             onChange={(hold) => setFields({ ...fields, hold })}
           />
-          <FilterText
-            label={t('board.filters.subject')}
-            maxLength={100}
-            value={fields.subject}
-            onChange={(subject) => setFields({ ...fields, subject })}
-          />
-          {actions}
-        </div>
+        </>
       )}
-    </FilterPanel>
+    />
   );
 }

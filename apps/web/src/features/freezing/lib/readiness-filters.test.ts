@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_READINESS_FILTERS,
-  readinessQueryString,
-  readReadinessFilters,
-  writeReadinessFilters,
-} from './readiness-filters.ts';
+import { DEFAULT_READINESS_FILTERS, readinessListParams, readinessQueryString } from './readiness-filters.ts';
 
 describe('readiness board filters in the URL', () => {
   it('reads the defaults from an empty URL and drops values the API would refuse', () => {
-    expect(readReadinessFilters(new URLSearchParams())).toEqual(DEFAULT_READINESS_FILTERS);
-    expect(readReadinessFilters(new URLSearchParams('siteId=0&state=done&hold=open&size=20'))).toEqual(
+    expect(readinessListParams.read(new URLSearchParams())).toEqual(DEFAULT_READINESS_FILTERS);
+    expect(readinessListParams.read(new URLSearchParams('siteId=0&state=done&hold=open&size=20'))).toEqual(
       DEFAULT_READINESS_FILTERS,
     );
   });
@@ -23,11 +18,11 @@ describe('readiness board filters in the URL', () => {
       sort: 'openQueries' as const,
       order: 'desc' as const,
     };
-    const params = writeReadinessFilters(new URLSearchParams('menu-type=CRA&page=4'), filters);
+    const params = readinessListParams.write(new URLSearchParams('menu-type=CRA&page=4'), filters);
     expect(params.toString()).toBe(
       'menu-type=CRA&siteId=1&state=notReady&hold=frozen&sort=openQueries&order=desc',
     );
-    expect(readReadinessFilters(params)).toEqual(filters);
+    expect(readinessListParams.read(params)).toEqual(filters);
   });
 
   it('asks the API for the page with every parameter named', () => {

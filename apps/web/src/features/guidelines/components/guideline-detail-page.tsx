@@ -2,13 +2,12 @@ import { attachmentDownloadPath, type GuidelineAction, type GuidelineDetail } fr
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
-import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import { formatFileSize } from '../../../lib/upload-attachment.ts';
 import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
@@ -36,39 +35,27 @@ function GuidelineDetailView({ studyId, guidelineId }: { studyId: number; guidel
   const [searchParams] = useSearchParams();
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const guideline = useGuideline(studyId, guidelineId);
-  const headingId = useId();
-  let body: React.ReactNode;
-  if (guideline.error) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="alert">
-        {guideline.error instanceof ApiError && guideline.error.kind === 'not_found'
-          ? t('detail.notFound')
-          : guideline.error.message}
-      </p>
-    );
-  } else if (!guideline.data) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="status">
-        {t('loading', { ns: 'common' })}
-      </p>
-    );
-  } else {
-    body = <GuidelineArticle guideline={guideline.data} studyId={studyId} menuType={menuType} />;
-  }
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-      {body}
-      <div>
-        <Link className={styles.linkButtonSecondary} to={guidelineListUrl(studyId, menuType)}>
-          {t('detail.back')}
-        </Link>
-      </div>
-    </section>
+    <DocumentPage
+      title={t('title')}
+      document={guideline}
+      notFound={t('detail.notFound')}
+      back={
+        <div>
+          <Link className={styles.linkButtonSecondary} to={guidelineListUrl(studyId, menuType)}>
+            {t('detail.back')}
+          </Link>
+        </div>
+      }
+      classes={{
+        page: listStyles.page,
+        pageHeader: listStyles.pageHeader,
+        pageTitle: listStyles.pageTitle,
+        state: `${styles.card} ${styles.state}`,
+      }}
+    >
+      {(data) => <GuidelineArticle guideline={data} studyId={studyId} menuType={menuType} />}
+    </DocumentPage>
   );
 }
 
@@ -83,7 +70,7 @@ function GuidelineArticle({
 }) {
   const { t } = useTranslation('guidelines');
   const alert = useAlert();
-  const toast = useToast();
+  const runAction = useDocumentAction();
   const navigate = useNavigate();
   const command = useGuidelineCommand();
   const deletion = useDeleteGuideline();
@@ -93,34 +80,28 @@ function GuidelineArticle({
   const versionId = useId();
 
   async function run(kind: 'publish' | 'retire') {
-    const confirmed = await alert.confirm({
-      title: t(`detail.${kind}Title`),
-      message: t(`detail.${kind}Message`),
-      confirmLabel: t(`detail.${kind}`),
-    });
-    if (!confirmed) return;
-    try {
-      await command.mutateAsync({ kind, studyId, guidelineId: guideline.id });
-      toast(t(`detail.${kind}Done`), 'success');
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    await runAction(
+      () => command.mutateAsync({ kind, studyId, guidelineId: guideline.id }),
+      t(`detail.${kind}Done`),
+      {
+        title: t(`detail.${kind}Title`),
+        message: t(`detail.${kind}Message`),
+        confirmLabel: t(`detail.${kind}`),
+      },
+    );
   }
 
   async function discard() {
-    const confirmed = await alert.confirm({
-      title: t('detail.deleteTitle'),
-      message: t('detail.deleteMessage'),
-      confirmLabel: t('detail.delete'),
-    });
-    if (!confirmed) return;
-    try {
-      await deletion.mutateAsync({ studyId, guidelineId: guideline.id });
-      toast(t('detail.deleteDone'), 'success');
-      navigate(guidelineListUrl(studyId, menuType));
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    const deleted = await runAction(
+      () => deletion.mutateAsync({ studyId, guidelineId: guideline.id }),
+      t('detail.deleteDone'),
+      {
+        title: t('detail.deleteTitle'),
+        message: t('detail.deleteMessage'),
+        confirmLabel: t('detail.delete'),
+      },
+    );
+    if (deleted) navigate(guidelineListUrl(studyId, menuType));
   }
 
   async function revise(event: FormEvent) {
@@ -129,18 +110,12 @@ function GuidelineArticle({
       await alert.alert({ message: t('form.versionRequired') });
       return;
     }
-    try {
-      const draft = await command.mutateAsync({
-        kind: 'revise',
-        studyId,
-        guidelineId: guideline.id,
-        version: version.trim(),
-      });
-      toast(t('detail.reviseDone'), 'success');
-      navigate(guidelineRegisterUrl(studyId, menuType, draft.id));
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    const draft = await runAction(
+      () =>
+        command.mutateAsync({ kind: 'revise', studyId, guidelineId: guideline.id, version: version.trim() }),
+      t('detail.reviseDone'),
+    );
+    if (draft) navigate(guidelineRegisterUrl(studyId, menuType, draft.value.id));
   }
 
   return (

@@ -7,8 +7,7 @@ import {
 } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
@@ -22,13 +21,14 @@ import {
   PageSizeSelect,
 } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
   GUIDELINE_PAGE_SIZES,
   type GuidelineFilters,
   type GuidelinePageSize,
-  readGuidelineFilters,
-  writeGuidelineFilters,
+  guidelineListParams,
 } from '../lib/guideline-filters.ts';
 import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM, readId } from '../lib/guideline-urls.ts';
 import styles from './guidelines.module.css';
@@ -47,17 +47,12 @@ export function GuidelineStateBadge({ state }: { state: GuidelineState }) {
 
 function GuidelineList({ studyId }: { studyId: number }) {
   const { t } = useTranslation('guidelines');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply, searchParams } = useListState(guidelineListParams);
   const navigate = useNavigate();
-  const filters = readGuidelineFilters(searchParams);
   const guidelines = useGuidelines(studyId, filters);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const headingId = useId();
   const data = guidelines.data;
-
-  function apply(next: Omit<GuidelineFilters, 'page'>) {
-    setSearchParams((current) => writeGuidelineFilters(current, next));
-  }
 
   const columns: DataTableColumn<GuidelineSummary>[] = [
     {

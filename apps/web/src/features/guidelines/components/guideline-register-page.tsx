@@ -11,16 +11,16 @@ import type { Editor } from '@tiptap/react';
 import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateField, DateRangeFields } from '../../../components/date-field.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useGuideline, useGuidelineCommand, useGuidelines } from '../api/guidelines.ts';
 import { DEFAULT_GUIDELINE_FILTERS } from '../lib/guideline-filters.ts';
 import {
@@ -235,20 +235,14 @@ function GuidelineForm({
         </div>
         <div className={styles.row}>
           <span className={styles.rowLabel}>{t('columns.alarmPeriod')}</span>
-          <DateField
+          <DateRangeFields
             inputClassName={styles.input}
-            label={t('form.alarmStart')}
-            value={alarmStart}
-            max={alarmEnd || undefined}
-            onChange={setAlarmStart}
-          />
-          <span aria-hidden="true">~</span>
-          <DateField
-            inputClassName={styles.input}
-            label={t('form.alarmEnd')}
-            value={alarmEnd}
-            min={alarmStart || undefined}
-            onChange={setAlarmEnd}
+            startLabel={t('form.alarmStart')}
+            endLabel={t('form.alarmEnd')}
+            start={alarmStart}
+            end={alarmEnd}
+            onStartChange={setAlarmStart}
+            onEndChange={setAlarmEnd}
           />
           <span className={styles.muted}>{t('form.alarmHint')}</span>
         </div>

@@ -1,4 +1,4 @@
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 
 export const MENU_TYPE_PARAM = 'menu-type';
 export const GUIDELINE_PK_PARAM = 'guideline-pk';

@@ -8,8 +8,7 @@ import {
 import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { Link, Navigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -29,32 +28,20 @@ import {
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
-import {
-  type LabPageSize,
-  type LabResultFilters,
-  readLabFilters,
-  writeLabFilters,
-} from '../lib/lab-filters.ts';
+import { type LabPageSize, labListParams } from '../lib/lab-filters.ts';
 import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
 import styles from './lab.module.css';
 import { LAB_RANGE_MODAL, LabRangeDialog } from './lab-range-dialog.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 function resultFormUrl(studyId: number, row: LabResultRow, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subjectId,
-    'subject-pk': String(row.subjectPk),
-    'depth-1': row.visitKey,
-    'depth-2': 'labTest',
-    item: `${row.testKey}Result`,
-  });
+  const subject = { id: row.subjectPk, subjectId: row.subjectId };
+  return detailUrl(studyId, subject, row.visitKey, 'labTest', menuType, `${row.testKey}Result`);
 }
 
 /**
@@ -272,9 +259,8 @@ function ResultsListing({
   sites: readonly { id: number; code: string; name: string }[];
 }) {
   const { t } = useTranslation('lab');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply, searchParams } = useListState(labListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readLabFilters(searchParams);
   const list = useLabResults(studyId, filters);
   const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
     downloadLabResults(studyId, filters, format),
@@ -282,10 +268,6 @@ function ResultsListing({
   const data = list.data;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
   const [draft, setDraft] = useState(filters);
-
-  function apply(change: Partial<LabResultFilters>) {
-    setSearchParams((current) => writeLabFilters(current, { ...filters, ...change, page: 1 }));
-  }
 
   const columns: DataTableColumn<LabResultRow>[] = [
     {

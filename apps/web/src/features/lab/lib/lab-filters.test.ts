@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LAB_FILTERS,
+  labListParams,
   labResultsDownloadQueryString,
   labResultsQueryString,
-  readLabFilters,
-  writeLabFilters,
 } from './lab-filters.ts';
 
 describe('lab listing filters in the URL', () => {
@@ -17,16 +16,16 @@ describe('lab listing filters in the URL', () => {
       page: 2,
       size: 50 as const,
     };
-    const params = writeLabFilters(new URLSearchParams('menu-type=CRA'), filters);
+    const params = labListParams.write(new URLSearchParams('menu-type=CRA'), filters);
     expect(params.get('menu-type')).toBe('CRA');
-    expect(readLabFilters(params)).toEqual(filters);
+    expect(labListParams.read(params)).toEqual(filters);
   });
 
   it('drops what the server would refuse and leaves defaults out', () => {
-    expect(readLabFilters(new URLSearchParams('flag=X&size=7&siteId=0x1&page=-1'))).toEqual(
+    expect(labListParams.read(new URLSearchParams('flag=X&size=7&siteId=0x1&page=-1'))).toEqual(
       DEFAULT_LAB_FILTERS,
     );
-    expect(writeLabFilters(new URLSearchParams(), DEFAULT_LAB_FILTERS).toString()).toBe('');
+    expect(labListParams.write(new URLSearchParams(), DEFAULT_LAB_FILTERS).toString()).toBe('');
     expect(labResultsQueryString(DEFAULT_LAB_FILTERS)).toBe('flag=all&page=1&size=10');
   });
 

@@ -1,6 +1,5 @@
 import { LAB_RESULT_PAGE_SIZES, labResultFlagFilters } from '@cdms/contract';
-import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
+import { defineListParams, param } from '../../../lib/list-state.ts';
 
 /**
  * The out-of-range listing's filters as they live in the URL: site, subject, test, flag, size and
@@ -19,40 +18,17 @@ export interface LabResultFilters {
   size: LabPageSize;
 }
 
-export const DEFAULT_LAB_FILTERS: LabResultFilters = {
-  siteId: null,
-  subject: '',
-  testKey: '',
-  flag: 'all',
-  page: 1,
-  size: 10,
-};
+/** Defaults left out of the URL. */
+export const labListParams = defineListParams<LabResultFilters>({
+  siteId: param.id(),
+  subject: param.text(),
+  testKey: param.text(50),
+  flag: param.oneOf(labResultFlagFilters, 'all'),
+  size: param.oneOf(LAB_RESULT_PAGE_SIZES, 10),
+  page: param.page(),
+});
 
-const PARAMS = ['siteId', 'subject', 'testKey', 'flag', 'size', PAGE_PARAM];
-
-export function readLabFilters(params: URLSearchParams): LabResultFilters {
-  return {
-    siteId: siteIdOf(params.get('siteId')),
-    subject: searchText(params.get('subject')),
-    testKey: searchText(params.get('testKey'), 50),
-    flag: oneOf(labResultFlagFilters, params.get('flag'), DEFAULT_LAB_FILTERS.flag),
-    page: parsePageParam(params.get(PAGE_PARAM)),
-    size: oneOf(LAB_RESULT_PAGE_SIZES, params.get('size'), DEFAULT_LAB_FILTERS.size),
-  };
-}
-
-/** The URL of a changed listing, keeping parameters that are not the listing's (menu-type). */
-export function writeLabFilters(current: URLSearchParams, filters: LabResultFilters): URLSearchParams {
-  const params = new URLSearchParams(current);
-  for (const key of PARAMS) params.delete(key);
-  if (filters.siteId !== null) params.set('siteId', String(filters.siteId));
-  if (filters.subject.trim()) params.set('subject', filters.subject.trim());
-  if (filters.testKey) params.set('testKey', filters.testKey);
-  if (filters.flag !== DEFAULT_LAB_FILTERS.flag) params.set('flag', filters.flag);
-  if (filters.size !== DEFAULT_LAB_FILTERS.size) params.set('size', String(filters.size));
-  if (filters.page > 1) params.set(PAGE_PARAM, String(filters.page));
-  return params;
-}
+export const DEFAULT_LAB_FILTERS: LabResultFilters = labListParams.read(new URLSearchParams());
 
 /** The API's query string of the listing. */
 export function labResultsQueryString(filters: LabResultFilters): string {

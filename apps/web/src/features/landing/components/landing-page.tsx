@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { LanguageToggle } from '../../../components/language-toggle.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { LandingBackground } from './landing-background.tsx';
 import styles from './landing-page.module.css';
 

@@ -1,13 +1,10 @@
 import type { NoticeDetail, NoticeUpdate } from '@cdms/contract';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
 import { useUpdateNotice } from '../api/update-notice.ts';
@@ -41,41 +38,27 @@ function NoticeDetailView({ studyId, noticeId }: { studyId: number; noticeId: nu
   // Back to the list as the user left it (filters, page), when they came from it.
   const listSearch = (location.state as NoticeListState | null)?.listSearch ?? '';
   const listUrl = noticeListUrl(studyId, menuType, listSearch);
-  const headingId = useId();
-
-  let body: React.ReactNode;
-  if (notice.error) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="alert">
-        {notice.error instanceof ApiError && notice.error.kind === 'not_found'
-          ? t('detail.notFound')
-          : notice.error.message}
-      </p>
-    );
-  } else if (!notice.data) {
-    body = (
-      <p className={`${styles.card} ${styles.state}`} role="status">
-        {t('loading', { ns: 'common' })}
-      </p>
-    );
-  } else {
-    body = <NoticeArticle notice={notice.data} studyId={studyId} menuType={menuType} listUrl={listUrl} />;
-  }
-
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <div className={styles.pageHeader}>
-        <h1 id={headingId} className={styles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-      {body}
-      <div className={detailStyles.footer}>
-        <Link className={styles.linkButtonSecondary} to={listUrl}>
-          {t('detail.back')}
-        </Link>
-      </div>
-    </section>
+    <DocumentPage
+      title={t('title')}
+      document={notice}
+      notFound={t('detail.notFound')}
+      back={
+        <div className={detailStyles.footer}>
+          <Link className={styles.linkButtonSecondary} to={listUrl}>
+            {t('detail.back')}
+          </Link>
+        </div>
+      }
+      classes={{
+        page: styles.page,
+        pageHeader: styles.pageHeader,
+        pageTitle: styles.pageTitle,
+        state: `${styles.card} ${styles.state}`,
+      }}
+    >
+      {(data) => <NoticeArticle notice={data} studyId={studyId} menuType={menuType} listUrl={listUrl} />}
+    </DocumentPage>
   );
 }
 
@@ -91,8 +74,7 @@ function NoticeArticle({
   listUrl: string;
 }) {
   const { t } = useTranslation('notices');
-  const alert = useAlert();
-  const toast = useToast();
+  const runAction = useDocumentAction();
   const navigate = useNavigate();
   const location = useLocation();
   const updateNotice = useUpdateNotice();
@@ -100,28 +82,20 @@ function NoticeArticle({
   const busy = updateNotice.isPending || deleteNotice.isPending;
 
   async function change(update: NoticeUpdate, doneKey: string) {
-    try {
-      await updateNotice.mutateAsync({ studyId, noticeId: notice.id, ...update });
-      toast(t(doneKey), 'success');
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    await runAction(() => updateNotice.mutateAsync({ studyId, noticeId: notice.id, ...update }), t(doneKey));
   }
 
   async function remove() {
-    const confirmed = await alert.confirm({
-      title: t('detail.deleteTitle'),
-      message: t('detail.deleteMessage'),
-      confirmLabel: t('detail.delete'),
-    });
-    if (!confirmed) return;
-    try {
-      await deleteNotice.mutateAsync({ studyId, noticeId: notice.id });
-      toast(t('detail.deleted'), 'success');
-      navigate(listUrl, { replace: true });
-    } catch (error) {
-      await alert.alert({ message: error instanceof Error ? error.message : String(error) });
-    }
+    const deleted = await runAction(
+      () => deleteNotice.mutateAsync({ studyId, noticeId: notice.id }),
+      t('detail.deleted'),
+      {
+        title: t('detail.deleteTitle'),
+        message: t('detail.deleteMessage'),
+        confirmLabel: t('detail.delete'),
+      },
+    );
+    if (deleted) navigate(listUrl, { replace: true });
   }
 
   const edited = notice.updatedAt !== notice.createdAt;

@@ -1,17 +1,18 @@
 import type { NoticeSummary } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
   deriveRange,
@@ -19,9 +20,8 @@ import {
   NOTICE_RANGE_PRESETS,
   type NoticeFilters,
   type NoticePageSize,
+  noticeListParams,
   presetDates,
-  readNoticeFilters,
-  writeNoticeFilters,
 } from '../lib/notice-filters.ts';
 import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
@@ -42,17 +42,12 @@ export function NoticeListPage() {
 
 function NoticeList({ studyId }: { studyId: number }) {
   const { t } = useTranslation('notices');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply, searchParams } = useListState(noticeListParams);
   const location = useLocation();
   const navigate = useNavigate();
-  const filters = readNoticeFilters(searchParams);
   const notices = useNotices(studyId, filters);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const headingId = useId();
-
-  function apply(next: Pick<NoticeFilters, 'start' | 'end' | 'search' | 'size'>) {
-    setSearchParams((current) => writeNoticeFilters(current, next));
-  }
 
   function openNotice(noticeId: number) {
     const state: NoticeListState = { listSearch: location.search };
@@ -197,20 +192,14 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
               {t('list.range')}
             </span>
             <div className={styles.dateRow}>
-              <DateField
+              <DateRangeFields
                 inputClassName={listStyles.input}
-                label={t('list.start')}
-                value={start}
-                max={end || undefined}
-                onChange={setStart}
-              />
-              <span aria-hidden="true">~</span>
-              <DateField
-                inputClassName={listStyles.input}
-                label={t('list.end')}
-                value={end}
-                min={start || undefined}
-                onChange={setEnd}
+                startLabel={t('list.start')}
+                endLabel={t('list.end')}
+                start={start}
+                end={end}
+                onStartChange={setStart}
+                onEndChange={setEnd}
               />
               {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
               <div className={styles.presets} role="group" aria-labelledby={periodId}>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import { MENU_TYPE_PARAM } from '../lib/notice-urls.ts';
 import styles from './task-notices.module.css';
 

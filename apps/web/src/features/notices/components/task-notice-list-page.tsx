@@ -14,7 +14,6 @@ import {
 import { type ChangeEvent, type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -22,15 +21,16 @@ import {
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateRangeText, DateTimeText } from '../../../components/date-time-text.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { uploadAttachment } from '../../../lib/upload-attachment.ts';
-import { useMe } from '../../auth/api/me.ts';
 import { useCreateTaskNotice, useTaskNotices } from '../api/task-notices.ts';
 import { readId } from '../lib/notice-urls.ts';
 import { NoticeTabs } from './notice-tabs.tsx';
@@ -307,20 +307,14 @@ function TaskNoticeForm({ studyId, onDone }: { studyId: number; onDone: () => vo
       <div className={taskStyles.field}>
         <span id={`${id}-period`}>{t('tasks.columns.period')}</span>
         <div className={taskStyles.inline}>
-          <DateField
+          <DateRangeFields
             inputClassName={styles.input}
-            label={t('tasks.form.start')}
-            value={periodStart}
-            max={periodEnd || undefined}
-            onChange={setPeriodStart}
-          />
-          <span aria-hidden="true">~</span>
-          <DateField
-            inputClassName={styles.input}
-            label={t('tasks.form.end')}
-            value={periodEnd}
-            min={periodStart || undefined}
-            onChange={setPeriodEnd}
+            startLabel={t('tasks.form.start')}
+            endLabel={t('tasks.form.end')}
+            start={periodStart}
+            end={periodEnd}
+            onStartChange={setPeriodStart}
+            onEndChange={setPeriodEnd}
           />
         </div>
       </div>

@@ -6,6 +6,7 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
+import type { ListParams } from '../../../lib/list-state.ts';
 
 /**
  * The notice list's filters as they live in the URL (prototype-spec §2 "Notice list"): start and
@@ -89,6 +90,15 @@ export function writeNoticeFilters(
   if (filters.size !== DEFAULT_NOTICE_PAGE_SIZE) params.set('size', String(filters.size));
   return params;
 }
+
+/**
+ * The list's parameters for `useListState`: read and written here rather than declared with
+ * `defineListParams`, because `range` is derived from the dates and a hand-written `range` is read.
+ */
+export const noticeListParams: ListParams<NoticeFilters> = {
+  read: (params) => readNoticeFilters(params),
+  write: writeNoticeFilters,
+};
 
 /** The server's query string for the filters (empty values left out). */
 export function noticeListQueryString(filters: NoticeFilters): string {

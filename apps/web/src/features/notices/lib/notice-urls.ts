@@ -1,4 +1,4 @@
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 
 /** `menu-type` (PI or CRA menu) travels with every link inside a study (prototype-spec §2). */
 export const MENU_TYPE_PARAM = 'menu-type';

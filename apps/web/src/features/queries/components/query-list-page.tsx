@@ -2,8 +2,7 @@ import { QUERY_LIST_PAGE_SIZES, type QueryListRow, type QueryListSortKey } from 
 import type { Language } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -21,35 +20,26 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,
   type QueryListFilters,
   type QueryListPageSize,
-  readQueryListFilters,
-  writeQueryListFilters,
+  queryListParams,
 } from '../lib/query-list-filters.ts';
 import { BULK_QUERY_MODAL, type BulkAction, BulkQueryDialog } from './bulk-query-dialog.tsx';
 import styles from './queries.module.css';
 import { QueryListFilterPanel } from './query-list-filter-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 /** The form of a query's subject, at its item (`item`: the form page scrolls to it). */
 function formUrl(studyId: number, row: QueryListRow, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': row.subject.subjectId,
-    'registration-number': row.subject.registrationNumber ?? undefined,
-    'subject-pk': String(row.subject.pk),
-    'depth-1': row.visitKey,
-    'depth-2': row.formKey,
-    item: row.itemPath || undefined,
-  });
+  const subject = { ...row.subject, id: row.subject.pk };
+  return detailUrl(studyId, subject, row.visitKey, row.formKey, menuType, row.itemPath || undefined);
 }
 
 /**
@@ -67,9 +57,8 @@ export function QueryListPage() {
 function QueryList({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('queries');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(queryListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readQueryListFilters(searchParams);
   const list = useQueryList(studyId, filters);
   const definition = useStudyDefinition(studyId);
   const me = useMe();
@@ -85,7 +74,7 @@ function QueryList({ studyId }: { studyId: number }) {
 
   function apply(next: Omit<QueryListFilters, 'page'>) {
     setSelected(new Set());
-    setSearchParams((current) => writeQueryListFilters(current, next));
+    applyList(next);
   }
 
   function openThread(row: QueryListRow) {

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_QUERY_FILTERS,
   filterFieldsOf,
+  queryListParams,
   queryListQueryString,
-  readQueryListFilters,
-  writeQueryListFilters,
 } from './query-list-filters.ts';
 
-const read = (search: string) => readQueryListFilters(new URLSearchParams(search));
+const read = (search: string) => queryListParams.read(new URLSearchParams(search));
 
 describe('query list filters in the URL', () => {
   it('means the defaults without parameters: unresolved, oldest first, 10 a page', () => {
@@ -68,7 +67,7 @@ describe('query list filters in the URL', () => {
 
   it('writes only what differs from the defaults, keeps other parameters, and starts on page 1', () => {
     const current = new URLSearchParams('menu-type=CRA&page=4&state=open');
-    const next = writeQueryListFilters(current, { ...DEFAULT_QUERY_FILTERS, kind: 'system', size: 100 });
+    const next = queryListParams.write(current, { ...DEFAULT_QUERY_FILTERS, kind: 'system', size: 100 });
     expect(next.toString()).toBe('menu-type=CRA&kind=system&size=100');
   });
 
@@ -87,14 +86,14 @@ describe('query list filters in the URL', () => {
       order: 'asc' as const,
       size: 50 as const,
     };
-    expect(readQueryListFilters(writeQueryListFilters(new URLSearchParams(), filters))).toEqual(filters);
+    expect(queryListParams.read(queryListParams.write(new URLSearchParams(), filters))).toEqual(filters);
   });
 
   it('writes the sort only when it is not the default', () => {
     expect(
-      writeQueryListFilters(new URLSearchParams(), { ...DEFAULT_QUERY_FILTERS, order: 'asc' }).get('sort'),
+      queryListParams.write(new URLSearchParams(), { ...DEFAULT_QUERY_FILTERS, order: 'asc' }).get('sort'),
     ).toBe('age');
-    expect(writeQueryListFilters(new URLSearchParams(), DEFAULT_QUERY_FILTERS).toString()).toBe('');
+    expect(queryListParams.write(new URLSearchParams(), DEFAULT_QUERY_FILTERS).toString()).toBe('');
   });
 
   it("asks the server with the API's names; the download without page and size", () => {

@@ -9,8 +9,7 @@ import {
   queryStateFilters,
 } from '@cdms/contract';
 import type { SortOrder } from '../../../components/list-page.tsx';
-import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { oneOf, searchText, siteIdOf } from '../../../lib/list-params.ts';
+import { defineListParams, param } from '../../../lib/list-state.ts';
 
 /**
  * The query list's filters, sort and page size as they live in the URL (issue 14): the URL is the
@@ -53,23 +52,36 @@ export interface QueryListFilters {
 /** What the filter panel edits (applied together with its apply button). */
 export type QueryFilterFields = Omit<QueryListFilters, 'sort' | 'order' | 'page' | 'size'>;
 
-/** The server's defaults: a URL without a parameter means this value. */
-export const DEFAULT_QUERY_FILTERS: QueryListFilters = {
-  state: 'unresolved',
-  kind: 'all',
-  siteId: null,
-  subject: '',
-  visitKey: '',
-  formKey: '',
-  itemPath: '',
-  assignee: 'all',
-  age: 'all',
-  text: '',
-  sort: 'age',
-  order: 'desc',
-  page: 1,
-  size: 10,
-};
+// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
+/** The server's defaults left out of the URL. A form without its visit, or an item without its form, is dropped. */
+export const queryListParams = defineListParams<QueryListFilters>(
+  {
+    state: param.oneOf(STATE_CHOICES, 'unresolved'),
+    kind: param.oneOf(KIND_CHOICES, 'all'),
+    siteId: param.id(),
+    subject: param.text(QUERY_SEARCH_MAX),
+    visitKey: param.matching(KEY_PATTERN),
+    formKey: param.matching(KEY_PATTERN),
+    itemPath: param.matching(/^.{1,200}$/),
+    assignee: param.oneOf(ASSIGNEE_CHOICES, 'all'),
+    age: param.oneOf(AGE_CHOICES, 'all'),
+    text: param.text(QUERY_SEARCH_MAX),
+    sort: param.oneOf(queryListSortKeys, 'age'),
+    order: param.order('desc'),
+    size: param.oneOf(QUERY_LIST_PAGE_SIZES, 10),
+    page: param.page(),
+  },
+  (values) => {
+    const formKey = values.visitKey ? values.formKey : '';
+    const itemPath =
+      formKey && values.itemPath.startsWith(`${values.visitKey}.${formKey}.`) ? values.itemPath : '';
+    return { ...values, formKey, itemPath };
+  },
+);
+
+export const DEFAULT_QUERY_FILTERS: QueryListFilters = queryListParams.read(new URLSearchParams());
 
 export const EMPTY_QUERY_FILTER_FIELDS: QueryFilterFields = {
   state: DEFAULT_QUERY_FILTERS.state,
@@ -96,52 +108,6 @@ export function filterFieldsOf(filters: QueryFilterFields): QueryFilterFields {
   return fields;
 }
 
-const PARAMS = [
-  'state',
-  'kind',
-  'siteId',
-  'subject',
-  'visitKey',
-  'formKey',
-  'itemPath',
-  'assignee',
-  'age',
-  'text',
-  'sort',
-  'order',
-  'size',
-];
-
-// Definition keys, and the unscheduled visits' `unscheduled-<n>` (issue 19).
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
-
-/** The list a URL asks for. A form without its visit, or an item without its form, is dropped. */
-export function readQueryListFilters(params: URLSearchParams): QueryListFilters {
-  const defaults = DEFAULT_QUERY_FILTERS;
-  const visitKey = KEY_PATTERN.test(params.get('visitKey') ?? '') ? (params.get('visitKey') ?? '') : '';
-  const formKey =
-    visitKey && KEY_PATTERN.test(params.get('formKey') ?? '') ? (params.get('formKey') ?? '') : '';
-  const rawItem = params.get('itemPath') ?? '';
-  const itemPath =
-    formKey && rawItem.startsWith(`${visitKey}.${formKey}.`) && rawItem.length <= 200 ? rawItem : '';
-  return {
-    state: oneOf(STATE_CHOICES, params.get('state'), defaults.state),
-    kind: oneOf(KIND_CHOICES, params.get('kind'), defaults.kind),
-    siteId: siteIdOf(params.get('siteId')),
-    subject: searchText(params.get('subject'), QUERY_SEARCH_MAX),
-    visitKey,
-    formKey,
-    itemPath,
-    assignee: oneOf(ASSIGNEE_CHOICES, params.get('assignee'), defaults.assignee),
-    age: oneOf(AGE_CHOICES, params.get('age'), defaults.age),
-    text: searchText(params.get('text'), QUERY_SEARCH_MAX),
-    sort: oneOf(queryListSortKeys, params.get('sort'), defaults.sort),
-    order: oneOf<SortOrder>(['asc', 'desc'], params.get('order'), defaults.order),
-    page: parsePageParam(params.get(PAGE_PARAM)),
-    size: oneOf(QUERY_LIST_PAGE_SIZES, params.get('size'), defaults.size),
-  };
-}
-
 /** The filters that differ from the defaults, as parameters (page and size left to the caller). */
 function filterParams(filters: Omit<QueryListFilters, 'page' | 'size'>, into: URLSearchParams): void {
   const defaults = DEFAULT_QUERY_FILTERS;
@@ -157,26 +123,6 @@ function filterParams(filters: Omit<QueryListFilters, 'page' | 'size'>, into: UR
   if (filters.age !== defaults.age) into.set('age', filters.age);
   const text = filters.text.trim();
   if (text) into.set('text', text);
-}
-
-/**
- * The URL parameters of a list, keeping parameters that are not the list's (menu-type). Defaults are
- * left out, and any change starts on page 1.
- */
-export function writeQueryListFilters(
-  current: URLSearchParams,
-  filters: Omit<QueryListFilters, 'page'>,
-): URLSearchParams {
-  const params = new URLSearchParams(current);
-  for (const key of [...PARAMS, PAGE_PARAM]) params.delete(key);
-  filterParams(filters, params);
-  const defaults = DEFAULT_QUERY_FILTERS;
-  if (filters.sort !== defaults.sort || filters.order !== defaults.order) {
-    params.set('sort', filters.sort);
-    params.set('order', filters.order);
-  }
-  if (filters.size !== defaults.size) params.set('size', String(filters.size));
-  return params;
 }
 
 /**

@@ -2,13 +2,13 @@ import type { RandomizationStatus, SiteSummary } from '@cdms/contract';
 import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import {
   useGenerateLists,
   useImportList,

@@ -1,8 +1,7 @@
 import { REPORT_PAGE_SIZES, type ReportKey, reportKeys } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Navigate, useParams } from 'react-router';
 import {
   FilterChoice,
   FilterPanel,
@@ -13,19 +12,20 @@ import {
   SiteFilterChoice,
   useListDownload,
 } from '../../../components/list-page.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { downloadReport, useReport } from '../api/reports-api.ts';
 import {
   DEVIATION_CHOICES,
   type DeviationChoice,
   isListing,
   type ReportFilters,
-  readReportFilters,
+  reportListParams,
   SERIOUS_CHOICES,
   type SeriousChoice,
-  writeReportFilters,
 } from '../lib/report-filters.ts';
-import { ReportView } from './report-views.tsx';
+import { ReportView } from './report-view.tsx';
 import styles from './reports.module.css';
 
 /**
@@ -43,8 +43,7 @@ export function ReportsPage() {
 function Reports({ studyId }: { studyId: number }) {
   const { t } = useTranslation('reports');
   const headingId = useId();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readReportFilters(searchParams);
+  const { values: filters, apply } = useListState(reportListParams);
   const report = useReport(studyId, filters);
   const data = report.data?.report === filters.report ? report.data : undefined;
   // The paged listings (missing forms, deviations, adverse events) count their rows and page them.
@@ -54,10 +53,6 @@ function Reports({ studyId }: { studyId: number }) {
   const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
     downloadReport(studyId, filters, format),
   );
-
-  function apply(next: Omit<ReportFilters, 'page'>) {
-    setSearchParams((current) => writeReportFilters(current, next));
-  }
 
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>

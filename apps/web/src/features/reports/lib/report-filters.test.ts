@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cumulative, readReportFilters, reportQueryString, writeReportFilters } from './report-filters.ts';
+import { cumulative, reportListParams, reportQueryString } from './report-filters.ts';
 
 describe('report filters in the URL', () => {
   it('reads the report and its filters, dropping what the server would refuse', () => {
-    const filters = readReportFilters(
+    const filters = reportListParams.read(
       new URLSearchParams('report=protocolDeviations&siteId=7&deviation=outOfWindow&size=50&page=3'),
     );
     expect(filters).toEqual({
@@ -14,19 +14,19 @@ describe('report filters in the URL', () => {
       size: 50,
       page: 3,
     });
-    expect(readReportFilters(new URLSearchParams('report=nope&siteId=x&size=7&deviation=bad'))).toMatchObject(
-      {
-        report: 'enrollment',
-        siteId: null,
-        deviation: 'all',
-        size: 20,
-      },
-    );
+    expect(
+      reportListParams.read(new URLSearchParams('report=nope&siteId=x&size=7&deviation=bad')),
+    ).toMatchObject({
+      report: 'enrollment',
+      siteId: null,
+      deviation: 'all',
+      size: 20,
+    });
   });
 
   it('writes only what differs from the defaults, keeps other parameters and goes back to page 1', () => {
     const current = new URLSearchParams('menu-type=CRA&page=4&deviation=outOfWindow');
-    const next = writeReportFilters(current, {
+    const next = reportListParams.write(current, {
       report: 'adverseEvents',
       siteId: null,
       deviation: 'outOfWindow',
@@ -37,10 +37,10 @@ describe('report filters in the URL', () => {
   });
 
   it('sends page and size for listings only, the format for a file', () => {
-    const base = readReportFilters(new URLSearchParams('report=adverseEvents&serious=serious&page=2'));
+    const base = reportListParams.read(new URLSearchParams('report=adverseEvents&serious=serious&page=2'));
     expect(reportQueryString(base)).toBe('serious=serious&page=2&size=20');
     expect(reportQueryString(base, 'csv')).toBe('serious=serious&format=csv');
-    expect(reportQueryString(readReportFilters(new URLSearchParams('siteId=3')))).toBe('siteId=3');
+    expect(reportQueryString(reportListParams.read(new URLSearchParams('siteId=3')))).toBe('siteId=3');
   });
 
   it('adds monthly counts up', () => {

@@ -1,6 +1,5 @@
 import { protocolDeviationKinds, REPORT_PAGE_SIZES, type ReportKey, reportKeys } from '@cdms/contract';
-import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { oneOf, siteIdOf } from '../../../lib/list-params.ts';
+import { defineListParams, param } from '../../../lib/list-state.ts';
 
 /**
  * The report page's state as it lives in the URL (issue 17): which report, its filters, page size
@@ -24,53 +23,31 @@ export interface ReportFilters {
   page: number;
 }
 
-export const DEFAULT_REPORT_FILTERS: ReportFilters = {
-  report: 'enrollment',
-  siteId: null,
-  deviation: 'all',
-  serious: 'all',
-  size: 20,
-  page: 1,
-};
+/**
+ * Defaults left out of the URL; a filter that only one report reads is dropped when another report
+ * is chosen.
+ */
+export const reportListParams = defineListParams<ReportFilters>(
+  {
+    report: param.oneOf(reportKeys, 'enrollment'),
+    siteId: param.id(),
+    deviation: param.oneOf(DEVIATION_CHOICES, 'all'),
+    serious: param.oneOf(SERIOUS_CHOICES, 'all'),
+    size: param.oneOf(REPORT_PAGE_SIZES, 20),
+    page: param.page(),
+  },
+  (values) => ({
+    ...values,
+    deviation: values.report === 'protocolDeviations' ? values.deviation : 'all',
+    serious: values.report === 'adverseEvents' ? values.serious : 'all',
+  }),
+);
+
+export const DEFAULT_REPORT_FILTERS: ReportFilters = reportListParams.read(new URLSearchParams());
 
 /** The reports that list rows (paged); the others are one table of a few lines. */
 export function isListing(report: ReportKey): boolean {
   return report === 'missingForms' || report === 'protocolDeviations' || report === 'adverseEvents';
-}
-
-export function readReportFilters(params: URLSearchParams): ReportFilters {
-  const size = Number(params.get('size'));
-  return {
-    report: oneOf(reportKeys, params.get('report'), DEFAULT_REPORT_FILTERS.report),
-    siteId: siteIdOf(params.get('siteId')),
-    deviation: oneOf(DEVIATION_CHOICES, params.get('deviation'), 'all'),
-    serious: oneOf(SERIOUS_CHOICES, params.get('serious'), 'all'),
-    size: REPORT_PAGE_SIZES.find((known) => known === size) ?? DEFAULT_REPORT_FILTERS.size,
-    page: parsePageParam(params.get(PAGE_PARAM)),
-  };
-}
-
-/**
- * The URL after a change: other parameters (menu type) kept, defaults left out; a filter that only
- * one report reads is dropped when another report is chosen, and the page goes back to 1.
- */
-export function writeReportFilters(
-  current: URLSearchParams,
-  filters: Omit<ReportFilters, 'page'>,
-): URLSearchParams {
-  const next = new URLSearchParams(current);
-  const set = (name: string, value: string | null) =>
-    value === null ? next.delete(name) : next.set(name, value);
-  set('report', filters.report === DEFAULT_REPORT_FILTERS.report ? null : filters.report);
-  set('siteId', filters.siteId === null ? null : String(filters.siteId));
-  set(
-    'deviation',
-    filters.report === 'protocolDeviations' && filters.deviation !== 'all' ? filters.deviation : null,
-  );
-  set('serious', filters.report === 'adverseEvents' && filters.serious !== 'all' ? filters.serious : null);
-  set('size', filters.size === DEFAULT_REPORT_FILTERS.size ? null : String(filters.size));
-  next.delete(PAGE_PARAM);
-  return next;
 }
 
 /** The API query string of the filters (the page and size only for listings, the format for a file). */

@@ -1,13 +1,7 @@
 import { type SiteSummary, sdvSubjectStateFilters } from '@cdms/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  FilterChoice,
-  FilterPanel,
-  FilterText,
-  listStyles,
-  SiteFilterChoice,
-} from '../../../components/list-page.tsx';
+import { FilterChoice } from '../../../components/list-page.tsx';
+import { SiteSubjectFilterPanel } from '../../../components/site-subject-filters.tsx';
 import type { SdvFilters } from '../lib/sdv-filters.ts';
 
 type Fields = Pick<SdvFilters, 'siteId' | 'subject' | 'state'>;
@@ -24,44 +18,22 @@ export function SdvFilterPanel({
   onApply: (fields: Fields) => void;
 }) {
   const { t } = useTranslation('sdv');
-  const [fields, setFields] = useState<Fields>({
-    siteId: applied.siteId,
-    subject: applied.subject,
-    state: applied.state,
-  });
   return (
-    <FilterPanel
-      onSubmit={() => onApply({ ...fields, subject: fields.subject.trim() })}
-      onReset={() => {
-        setFields(EMPTY);
-        onApply(EMPTY);
-      }}
-    >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <SiteFilterChoice
-            label={t('filters.site')}
-            allSitesLabel={t('filters.allSites')}
-            sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
-            value={fields.siteId}
-            onChange={(siteId) => setFields({ ...fields, siteId })}
-          />
-          <FilterChoice
-            label={t('filters.state')}
-            choices={sdvSubjectStateFilters}
-            value={fields.state}
-            optionLabel={(state) => t(`filters.states.${state}`)}
-            onChange={(state) => setFields({ ...fields, state })}
-          />
-          <FilterText
-            label={t('filters.subject')}
-            maxLength={100}
-            value={fields.subject}
-            onChange={(subject) => setFields({ ...fields, subject })}
-          />
-          {actions}
-        </div>
+    <SiteSubjectFilterPanel
+      applied={applied}
+      empty={EMPTY}
+      sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
+      labels={{ site: t('filters.site'), allSites: t('filters.allSites'), subject: t('filters.subject') }}
+      onApply={onApply}
+      choices={(fields, setFields) => (
+        <FilterChoice
+          label={t('filters.state')}
+          choices={sdvSubjectStateFilters}
+          value={fields.state}
+          optionLabel={(state) => t(`filters.states.${state}`)}
+          onChange={(state) => setFields({ ...fields, state })}
+        />
       )}
-    </FilterPanel>
+    />
   );
 }

@@ -9,8 +9,7 @@ import {
 import type { Language } from '@cdms/study';
 import { Fragment, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -19,8 +18,12 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
+import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
+import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import {
   useSdvNext,
   useSdvSites,
@@ -28,24 +31,20 @@ import {
   useSdvSubjects,
   useVerifyVisit,
 } from '../api/sdv-progress.ts';
-import { readSdvFilters, type SdvFilters, type SdvPageSize, writeSdvFilters } from '../lib/sdv-filters.ts';
+import { type SdvFilters, type SdvPageSize, sdvListParams } from '../lib/sdv-filters.ts';
 import styles from './sdv.module.css';
 import { SdvFilterPanel } from './sdv-filter-panel.tsx';
 import { SdvPlanPanel } from './sdv-plan-panel.tsx';
 
-// Query parameters of the subject pages (the subjects feature's subject-urls.ts; features do not
-// import each other, the URL is the contract between them).
-const MENU_TYPE_PARAM = 'menu-type';
-
 /** The form a link opens: the subject's form page at that visit and form. */
 function formUrl(studyId: number, form: SdvFormRef, menuType: string | null): string {
-  return studyPath(paths.subjectDetail, studyId, {
-    [MENU_TYPE_PARAM]: menuType ?? undefined,
-    'subject-id': form.subjectId,
-    'subject-pk': String(form.subjectPk),
-    'depth-1': form.visitKey,
-    'depth-2': form.formKey,
-  });
+  return detailUrl(
+    studyId,
+    { id: form.subjectPk, subjectId: form.subjectId },
+    form.visitKey,
+    form.formKey,
+    menuType,
+  );
 }
 
 /** A line of the sites table: a site, or the study's total beneath them (no site). */
@@ -65,9 +64,8 @@ export function SdvPage() {
 
 function Sdv({ studyId }: { studyId: number }) {
   const { t } = useTranslation('sdv');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply: applyList, searchParams } = useListState(sdvListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readSdvFilters(searchParams);
   const headingId = useId();
   const detailIdPrefix = useId();
   const me = useMe();
@@ -77,36 +75,22 @@ function Sdv({ studyId }: { studyId: number }) {
   const canVerify = list.data?.canVerify ?? false;
   const next = useSdvNext(studyId, filters.siteId, canVerify);
 
+  // A change of filter, sort or size folds the unfolded subject; unfolding keeps the page.
   function apply(change: Partial<SdvFilters>, keepPage = false) {
-    const nextFilters = { ...filters, ...change };
-    setSearchParams((current) =>
-      writeSdvFilters(current, keepPage ? nextFilters : { ...nextFilters, page: 1, open: null }),
-    );
+    applyList(keepPage ? change : { ...change, open: null }, { keepPage });
   }
 
   const formCounts = (line: Pick<SdvSubjectRow, 'counts'>) =>
     t('sites.formCounts', { complete: line.counts.completeForms, total: line.counts.plannedForms });
 
   const siteColumns: DataTableColumn<SiteLine>[] = [
-    {
-      id: 'site',
+    siteFilterColumn<SiteLine>({
       header: t('sites.site'),
-      rowHeader: true,
-      hideable: false,
-      cell: (line) =>
-        line.siteId === undefined ? (
-          t('sites.study')
-        ) : (
-          <button
-            type="button"
-            className={styles.linkButton}
-            aria-pressed={filters.siteId === line.siteId}
-            onClick={() => apply({ siteId: filters.siteId === line.siteId ? null : (line.siteId ?? null) })}
-          >
-            {line.site} {line.siteName}
-          </button>
-        ),
-    },
+      studyLabel: t('sites.study'),
+      selected: filters.siteId,
+      onSelect: (siteId) => apply({ siteId }),
+      buttonClassName: styles.linkButton,
+    }),
     {
       id: 'percent',
       header: t('columns.percent'),

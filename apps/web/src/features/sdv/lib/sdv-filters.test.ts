@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SDV_FILTERS,
-  readSdvFilters,
-  sdvSubjectsQueryString,
-  writeSdvFilters,
-} from './sdv-filters.ts';
+import { DEFAULT_SDV_FILTERS, sdvListParams, sdvSubjectsQueryString } from './sdv-filters.ts';
 
 describe('SDV page filters in the URL', () => {
   it('reads the defaults from an empty URL and drops values the API would refuse', () => {
-    expect(readSdvFilters(new URLSearchParams())).toEqual(DEFAULT_SDV_FILTERS);
+    expect(sdvListParams.read(new URLSearchParams())).toEqual(DEFAULT_SDV_FILTERS);
     expect(
-      readSdvFilters(new URLSearchParams('siteId=01&state=done&sort=name&size=7&open=-3&page=x')),
+      sdvListParams.read(new URLSearchParams('siteId=01&state=done&sort=name&size=7&open=-3&page=x')),
     ).toEqual(DEFAULT_SDV_FILTERS);
   });
 
@@ -26,11 +21,11 @@ describe('SDV page filters in the URL', () => {
       page: 3,
       open: 14,
     };
-    const params = writeSdvFilters(new URLSearchParams('menu-type=CRA&page=9'), filters);
+    const params = sdvListParams.write(new URLSearchParams('menu-type=CRA&page=9'), filters);
     expect(params.toString()).toBe(
       'menu-type=CRA&siteId=2&subject=S02&state=changed&sort=percent&order=desc&size=50&page=3&open=14',
     );
-    expect(readSdvFilters(params)).toEqual({ ...filters, subject: 'S02' });
+    expect(sdvListParams.read(params)).toEqual({ ...filters, subject: 'S02' });
   });
 
   it('asks the API for the page with every parameter named', () => {

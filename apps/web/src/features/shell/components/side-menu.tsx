@@ -2,7 +2,7 @@ import type { MenuType } from '@cdms/contract';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { isCurrentLink, type MenuEntry } from '../lib/menu.ts';
 import { MenuIcon } from './menu-icon.tsx';
 import styles from './side-menu.module.css';

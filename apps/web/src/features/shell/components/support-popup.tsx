@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { SidePopup } from '../../../components/side-popup.tsx';
+import { paths } from '../../../lib/paths.ts';
 import styles from './shell-popups.module.css';
 import { SupportContact } from './support-contact.tsx';
 

@@ -1,5 +1,5 @@
 import { type Action, type MenuType, menuTypeOfRole, type Role } from '@cdms/contract';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 
 export type MenuIcon =
   | 'dashboard'

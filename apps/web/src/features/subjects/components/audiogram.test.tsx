@@ -2,7 +2,7 @@ import { audiogramLayout, tmPerforationStudy } from '@cdms/study';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../i18n/i18n.ts';
-import { createSubjectStore } from '../../crf-form/subject-store.ts';
+import { createSubjectStore } from '../../../components/crf-form/subject-store.ts';
 import { PtaAudiogram } from './audiogram.tsx';
 import { comparedPtaVisits } from './audiogram-comparison.tsx';
 

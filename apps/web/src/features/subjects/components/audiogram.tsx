@@ -13,7 +13,7 @@ import {
 } from '@cdms/study';
 import { useId, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SubjectStore } from '../../crf-form/subject-store.ts';
+import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import styles from './audiogram.module.css';
 
 /**

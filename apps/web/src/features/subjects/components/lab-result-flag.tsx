@@ -8,7 +8,7 @@ import {
 import { LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SubjectStore } from '../../crf-form/subject-store.ts';
+import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import styles from './subject-detail.module.css';
 
 /**

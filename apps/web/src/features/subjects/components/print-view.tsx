@@ -3,8 +3,8 @@ import type { FormLayout, FormValues, Language, StudyDefinition } from '@cdms/st
 import type { ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { formatValue } from '../../../components/crf-form/crf-item.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { formatValue } from '../../crf-form/crf-item.tsx';
 import styles from './print-view.module.css';
 
 /**

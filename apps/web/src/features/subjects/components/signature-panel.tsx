@@ -10,7 +10,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { useMe } from '../../../lib/me.ts';
 import { subjectKeys, subjectPath } from '../api/subject-query-keys.ts';
 import styles from './signature-panel.module.css';
 

@@ -2,11 +2,9 @@ import { getFormLayout, type Language, resolveVisit } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useFormData } from '../api/forms.ts';
-import { useSubjectOverview } from '../api/subjects.ts';
 import {
   detailUrl,
   FORM_PARAM,
@@ -17,7 +15,9 @@ import {
   SUBJECT_PK_PARAM,
   subjectListUrl,
   VISIT_PARAM,
-} from '../lib/subject-urls.ts';
+} from '../../../lib/subject-urls.ts';
+import { useFormData } from '../api/forms.ts';
+import { useSubjectOverview } from '../api/subjects.ts';
 import { DetailRail } from './detail-rail.tsx';
 import { FormEditor } from './form-editor.tsx';
 import styles from './subject-detail.module.css';

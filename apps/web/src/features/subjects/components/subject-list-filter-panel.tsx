@@ -8,7 +8,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { DateField } from '../../../components/date-field.tsx';
+import { DateRangeFields } from '../../../components/date-field.tsx';
 import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
 import {
   deriveRange,
@@ -91,20 +91,14 @@ export function SubjectListFilterPanel({
                 {t('list.period')}
               </span>
               <div className={styles.dateRow}>
-                <DateField
+                <DateRangeFields
                   inputClassName={listStyles.input}
-                  label={t('list.start')}
-                  value={fields.start}
-                  max={fields.end || undefined}
-                  onChange={(value) => set('start', value)}
-                />
-                <span aria-hidden="true">~</span>
-                <DateField
-                  inputClassName={listStyles.input}
-                  label={t('list.end')}
-                  value={fields.end}
-                  min={fields.start || undefined}
-                  onChange={(value) => set('end', value)}
+                  startLabel={t('list.start')}
+                  endLabel={t('list.end')}
+                  start={fields.start}
+                  end={fields.end}
+                  onStartChange={(value) => set('start', value)}
+                  onEndChange={(value) => set('end', value)}
                 />
                 {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
                 <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>

@@ -11,8 +11,7 @@ import type { TFunction } from 'i18next';
 import { DropdownMenu } from 'radix-ui';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
@@ -23,15 +22,16 @@ import {
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
-import { useMe } from '../../auth/api/me.ts';
+import { useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
-  readSubjectListFilters,
   type SubjectFilterFields,
   type SubjectListFilters,
-  writeSubjectListFilters,
+  subjectListParams,
 } from '../lib/subject-list-filters.ts';
-import { MENU_TYPE_PARAM, overviewUrl, readId } from '../lib/subject-urls.ts';
 import { ADD_SUBJECT_MODAL, AddSubjectModal } from './add-subject-modal.tsx';
 import styles from './subject-list.module.css';
 import { SubjectListFilterPanel } from './subject-list-filter-panel.tsx';
@@ -56,9 +56,8 @@ export function SubjectListPage() {
 
 function SubjectList({ studyId }: { studyId: number }) {
   const { t } = useTranslation('subjects');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { values: filters, apply, searchParams } = useListState(subjectListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const filters = readSubjectListFilters(searchParams);
   const list = useSubjectList(studyId, filters);
   const navigate = useNavigate();
   const headingId = useId();
@@ -74,10 +73,6 @@ function SubjectList({ studyId }: { studyId: number }) {
   const { downloading, download } = useListDownload((format: ExportFormat) =>
     downloadSubjectList(studyId, filters, format),
   );
-
-  function apply(next: Omit<SubjectListFilters, 'page'>) {
-    setSearchParams((current) => writeSubjectListFilters(current, next));
-  }
 
   function openRowModal(name: string, row: SubjectListRow) {
     setChosen((current) => ({

@@ -3,14 +3,12 @@ import { type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { ColumnsOutOfView, useColumnsOutOfView } from '../../../components/columns-out-of-view.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge, SdvMark } from '../../../components/record-marks.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
-import { type OverviewColumn, overviewColumns } from '../lib/overview-columns.ts';
 import {
   detailUrl,
   MENU_TYPE_PARAM,
@@ -18,7 +16,9 @@ import {
   readId,
   SUBJECT_PK_PARAM,
   subjectListUrl,
-} from '../lib/subject-urls.ts';
+} from '../../../lib/subject-urls.ts';
+import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
+import { type OverviewColumn, overviewColumns } from '../lib/overview-columns.ts';
 import { AudiogramComparison } from './audiogram-comparison.tsx';
 import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status-icon.tsx';
 import { SubjectHeader } from './subject-header.tsx';

@@ -10,10 +10,10 @@ import {
 } from '@cdms/study';
 import { type ReactNode, useCallback, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCrfForm, useItemValue, useSetItemValue } from '../../../components/crf-form/crf-form-context.tsx';
+import type { ControlProps } from '../../../components/crf-form/item-controls.tsx';
+import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { useCrfForm, useItemValue, useSetItemValue } from '../../crf-form/crf-form-context.tsx';
-import type { ControlProps } from '../../crf-form/item-controls.tsx';
-import type { SubjectStore } from '../../crf-form/subject-store.ts';
 import {
   type DraftTracing,
   defaultLine,

@@ -8,7 +8,7 @@ import {
   type StudyDefinition,
   sameEntry,
 } from '@cdms/study';
-import { formatValue } from '../../crf-form/crf-item.tsx';
+import { formatValue } from '../../../components/crf-form/crf-item.tsx';
 
 // Form values for the detail page's dialogs (reasons, 409 merge, history). What counts as a change is
 // the study package's rule (`@cdms/study` form-changes), the one the server applies to a save.

@@ -16,7 +16,7 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { oneOf } from '../../../lib/list-params.ts';
+import { type ListParams, oneOf } from '../../../lib/list-state.ts';
 
 /**
  * The subject list's filters, sort and page size as they live in the URL (prototype-spec §2
@@ -143,6 +143,15 @@ export function writeSubjectListFilters(
   if (filters.size !== defaults.size) params.set('size', String(filters.size));
   return params;
 }
+
+/**
+ * The list's parameters for `useListState`: read and written here rather than declared with
+ * `defineListParams`, because `range` is derived from the dates and a hand-written `range` is read.
+ */
+export const subjectListParams: ListParams<SubjectListFilters> = {
+  read: (params) => readSubjectListFilters(params),
+  write: writeSubjectListFilters,
+};
 
 /** Clicking a column header: the same column flips its order, another column starts ascending. */
 export function nextSort(

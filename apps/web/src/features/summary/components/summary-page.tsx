@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Navigate, useParams } from 'react-router';
 import { FilterPanel, ListLoadError, listStyles, SiteFilterChoice } from '../../../components/list-page.tsx';
-import { siteIdOf } from '../../../lib/list-params.ts';
-import { useMe } from '../../auth/api/me.ts';
+import { defineListParams, param, useListState } from '../../../lib/list-state.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useSummaryFigures } from '../api/summary-api.ts';
 import { HealingSection } from './healing-section.tsx';
 import { HearingSection } from './hearing-section.tsx';
@@ -26,24 +26,20 @@ export function SummaryPage() {
   return <Summary studyId={studyId} />;
 }
 
+/** The summary's one filter in the URL: the site. */
+const summaryParams = defineListParams<{ siteId: number | null }>({ siteId: param.id() });
+
 function Summary({ studyId }: { studyId: number }) {
   const { t } = useTranslation('summary');
   const headingId = useId();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const siteId = siteIdOf(searchParams.get('siteId'));
+  const {
+    values: { siteId },
+    apply,
+  } = useListState(summaryParams);
   const figures = useSummaryFigures(studyId, siteId);
   const me = useMe();
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
   const data = figures.data;
-
-  function apply(next: number | null) {
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      if (next === null) params.delete('siteId');
-      else params.set('siteId', String(next));
-      return params;
-    });
-  }
 
   return (
     <section className={listStyles.page} aria-labelledby={headingId}>
@@ -57,7 +53,7 @@ function Summary({ studyId }: { studyId: number }) {
         key={siteId ?? 'all'}
         siteId={siteId}
         sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
-        onApply={apply}
+        onApply={(next) => apply({ siteId: next })}
       />
 
       {figures.isError && !data ? (

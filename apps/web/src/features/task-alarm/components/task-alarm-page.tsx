@@ -8,8 +8,7 @@ import {
 import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams, useSearchParams } from 'react-router';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { Link, Navigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
@@ -17,16 +16,12 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
+import { useListState } from '../../../lib/list-state.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
-import {
-  type AlarmFilters,
-  type AlarmPageSize,
-  readAlarmFilters,
-  writeAlarmFilters,
-} from '../lib/alarm-filters.ts';
+import { type AlarmPageSize, alarmListParams } from '../lib/alarm-filters.ts';
 import styles from './task-alarm-page.module.css';
-
-const MENU_TYPE_PARAM = 'menu-type';
 
 function readStudyId(raw: string | undefined): number | null {
   if (!raw || !/^\d+$/.test(raw)) return null;
@@ -49,16 +44,11 @@ function TaskAlarms({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('taskAlarm');
   const language = i18n.language === 'en' ? 'en' : 'ko';
   const headingId = useId();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readAlarmFilters(searchParams);
+  const { values: filters, apply, searchParams } = useListState(alarmListParams);
   const [page] = usePageParam();
   const alarms = useVisitAlarms(studyId, filters, page);
   const data = alarms.data;
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-
-  function apply(next: AlarmFilters) {
-    setSearchParams((current) => writeAlarmFilters(current, next));
-  }
 
   return (
     <section className={styles.page} aria-labelledby={headingId}>
@@ -176,13 +166,7 @@ function alarmColumns(
   offset: number,
 ): DataTableColumn<VisitAlarm>[] {
   // The subject's overview, with the parameters the subject list uses (spec §2 "Subject list").
-  const overview = (alarm: VisitAlarm) =>
-    studyPath(paths.subjectOverview, studyId, {
-      [MENU_TYPE_PARAM]: menuType ?? undefined,
-      'subject-id': alarm.subject.subjectId,
-      'registration-number': alarm.subject.registrationNumber ?? undefined,
-      'subject-pk': String(alarm.subject.id),
-    });
+  const overview = (alarm: VisitAlarm) => overviewUrl(studyId, alarm.subject, menuType);
   return [
     { id: 'number', header: t('columns.number'), cell: (_alarm, index) => offset + index + 1 },
     {

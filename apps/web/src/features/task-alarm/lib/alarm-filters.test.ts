@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { alarmQueryString, readAlarmFilters, writeAlarmFilters } from './alarm-filters.ts';
+import { alarmListParams, alarmQueryString } from './alarm-filters.ts';
 
 describe('alarm filters in the URL', () => {
   it('reads site, state and size, ignoring values the server would refuse', () => {
-    expect(readAlarmFilters(new URLSearchParams('site=3&state=overdue&size=50'))).toEqual({
+    expect(alarmListParams.read(new URLSearchParams('site=3&state=overdue&size=50'))).toEqual({
       siteId: 3,
       state: 'overdue',
       size: 50,
     });
-    expect(readAlarmFilters(new URLSearchParams('site=x&state=late&size=7'))).toEqual({
+    expect(alarmListParams.read(new URLSearchParams('site=x&state=late&size=7'))).toEqual({
       siteId: null,
       state: null,
       size: 10,
     });
-    expect(readAlarmFilters(new URLSearchParams('site=0')).siteId).toBeNull();
+    expect(alarmListParams.read(new URLSearchParams('site=0')).siteId).toBeNull();
   });
 
   it('writes filters back, keeping other parameters, leaving defaults out and resetting the page', () => {
-    const next = writeAlarmFilters(new URLSearchParams('menu-type=CRA&page=4&state=due'), {
+    const next = alarmListParams.write(new URLSearchParams('menu-type=CRA&page=4&state=due'), {
       siteId: 2,
       state: null,
       size: 10,

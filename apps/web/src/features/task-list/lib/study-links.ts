@@ -1,5 +1,5 @@
 import type { StudySummary } from '@cdms/contract';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 
 /** The dashboard opened with one of the user's approaches (spec §2: `/dashboard/{id}?type={approach}`). */
 export function dashboardLink(

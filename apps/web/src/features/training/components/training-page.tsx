@@ -3,7 +3,6 @@ import { trainingStatuses } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import {
@@ -15,6 +14,7 @@ import { FilterChoice, FilterPanel, FilterText, listStyles } from '../../../comp
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { paths } from '../../../lib/paths.ts';
 import {
   downloadCertificate,
   downloadMatrix,

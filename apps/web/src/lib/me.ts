@@ -1,6 +1,6 @@
 import type { MeOrSignedOutResponse, MeResponse } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest, setCsrfToken } from '../../../lib/api-client.ts';
+import { apiRequest, setCsrfToken } from './api-client.ts';
 
 export const meQueryKey = ['auth', 'me'] as const;
 

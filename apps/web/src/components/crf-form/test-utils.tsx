@@ -1,8 +1,8 @@
 import type { Language, StudyDefinition, SubjectData } from '@cdms/study';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { AlertDialogProvider } from '../../components/alert-dialog.tsx';
-import { ModalStackProvider } from '../../components/modal-stack-provider.tsx';
+import { AlertDialogProvider } from '../alert-dialog.tsx';
+import { ModalStackProvider } from '../modal-stack-provider.tsx';
 import '../../i18n/i18n.ts';
 import { CrfForm, type CrfFormProps } from './crf-form.tsx';
 import { createSubjectStore } from './subject-store.ts';

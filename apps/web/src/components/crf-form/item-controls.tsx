@@ -1,7 +1,7 @@
 import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
 import { type FocusEvent, useEffect, useRef, useState } from 'react';
-import { CalendarIcon } from '../../components/calendar-icon.tsx';
 import { formatDateText } from '../../lib/date-text.ts';
+import { CalendarIcon } from '../calendar-icon.tsx';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText } from './crf-form-context.tsx';
 import { HOURS, minuteChoices } from './dates.ts';

@@ -1,7 +1,7 @@
 import type { SectionDefinition } from '@cdms/study';
 import { memo } from 'react';
-import { useAlert } from '../../components/alert-dialog.tsx';
-import { Button } from '../../components/button.tsx';
+import { useAlert } from '../alert-dialog.tsx';
+import { Button } from '../button.tsx';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText, useRowCount, useSectionView } from './crf-form-context.tsx';
 import { CrfItem } from './crf-item.tsx';

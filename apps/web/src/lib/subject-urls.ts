@@ -1,7 +1,8 @@
 import type { SubjectSummary } from '@cdms/contract';
-import { paths, studyPath } from '../../../app/paths.ts';
+import { paths, studyPath } from './paths.ts';
 
-// Query parameters of the subject pages (prototype-spec §2 "Subject overview", "Subject detail").
+// Query parameters of the subject pages (prototype-spec §2 "Subject overview", "Subject detail"),
+// for every feature that links to a subject: in lib/, so they do not import the subjects feature.
 export const MENU_TYPE_PARAM = 'menu-type';
 export const SUBJECT_ID_PARAM = 'subject-id';
 export const REGISTRATION_NUMBER_PARAM = 'registration-number';
@@ -45,10 +46,13 @@ export function detailUrl(
   visitKey: string,
   formKey: string,
   menuType: string | null,
+  /** The item's path the form page scrolls to. */
+  item?: string,
 ): string {
   return studyPath(paths.subjectDetail, studyId, {
     ...subjectQuery(subject, menuType),
     [VISIT_PARAM]: visitKey,
     [FORM_PARAM]: formKey,
+    item,
   });
 }

@@ -1,47 +1,74 @@
-import { type AdminUser, type Locale, type UpdateUserRequest, updateUserRequestSchema } from '@cdms/contract';
+import {
+  type AdminUser,
+  createUserRequestSchema,
+  type Locale,
+  passwordIssues,
+  type UpdateUserRequest,
+  updateUserRequestSchema,
+} from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 import { fieldErrorKeys } from '../lib/field-errors.ts';
 import { AdminDialog } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Field, TextField } from './form-field.tsx';
+import { PasswordRulesList } from './password-rules-list.tsx';
 import { ServerError } from './server-error.tsx';
 
-interface UserEditDialogProps {
-  user: AdminUser;
+interface UserDialogProps {
+  /** The user to edit, or null to create one. */
+  user: AdminUser | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
-export function UserEditDialog({ user, open, onOpenChange }: UserEditDialogProps) {
+/** Creating a user (with a first password) or editing one (and deactivating or reactivating it). */
+export function UserDialog({ user, open, onOpenChange }: UserDialogProps) {
   const { t } = useTranslation('admin');
   return (
     <AdminDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={t('users.form.editTitle')}
-      description={t('users.form.editDescription', { name: user.name })}
+      title={user ? t('users.form.editTitle') : t('users.form.createTitle')}
+      description={
+        user ? t('users.form.editDescription', { name: user.name }) : t('users.form.createDescription')
+      }
     >
-      <UserEditForm user={user} onDone={() => onOpenChange(false)} />
-      <ActivationSection user={user} />
+      <UserForm user={user} onDone={() => onOpenChange(false)} />
+      {user ? <ActivationSection user={user} /> : null}
     </AdminDialog>
   );
 }
 
-function UserEditForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
+function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void }) {
   const { t } = useTranslation('admin');
+  const createUser = useCreateUser();
   const updateUser = useUpdateUser();
-  const [email, setEmail] = useState(user.email);
-  const [name, setName] = useState(user.name);
-  const [contact, setContact] = useState(user.contact);
-  const [locale, setLocale] = useState<Locale>(user.locale);
-  const [isAdmin, setIsAdmin] = useState(user.isAdmin);
+  const saving = user ? updateUser : createUser;
+  const [email, setEmail] = useState(user?.email ?? '');
+  const [name, setName] = useState(user?.name ?? '');
+  const [contact, setContact] = useState(user?.contact ?? '');
+  const [locale, setLocale] = useState<Locale>(user?.locale ?? 'ko');
+  const [isAdmin, setIsAdmin] = useState(user?.isAdmin ?? false);
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function create() {
+    // The server's own schema and password policy: the form refuses what the server would refuse.
+    const parsed = createUserRequestSchema.safeParse({ email, name, contact, locale, isAdmin, password });
+    const found = parsed.success ? {} : fieldErrorKeys(parsed.error);
+    if (!found.password && passwordIssues(password, email.trim()).length > 0)
+      found.password = 'validation.password';
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length > 0) return;
+    createUser.mutate(parsed.data, { onSuccess: onDone });
+  }
+
+  function update(user: AdminUser) {
     const parsed = updateUserRequestSchema.safeParse({ email, name, contact, locale, isAdmin });
     setErrors(parsed.success ? {} : fieldErrorKeys(parsed.error));
     if (!parsed.success) return;
@@ -57,6 +84,12 @@ function UserEditForm({ user, onDone }: { user: AdminUser; onDone: () => void })
       return;
     }
     updateUser.mutate({ userId: user.id, ...changes }, { onSuccess: onDone });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (user) update(user);
+    else create();
   }
 
   return (
@@ -104,21 +137,41 @@ function UserEditForm({ user, onDone }: { user: AdminUser; onDone: () => void })
           )}
         </Field>
       </div>
+      {user ? null : (
+        // The first password is set here; later ones through the password reset.
+        <TextField
+          label={t('users.form.password')}
+          type={showPassword ? 'text' : 'password'}
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          autoComplete="new-password"
+          after={
+            <>
+              <PasswordRulesList password={password} email={email} />
+              <label className={styles.checkboxLabel}>
+                <input
+                  type="checkbox"
+                  checked={showPassword}
+                  onChange={(event) => setShowPassword(event.target.checked)}
+                />
+                {t('users.form.showPassword')}
+              </label>
+            </>
+          }
+        />
+      )}
       <label className={styles.checkboxLabel}>
         <input type="checkbox" checked={isAdmin} onChange={(event) => setIsAdmin(event.target.checked)} />
         {t('users.form.admin')}
       </label>
-      <ServerError error={updateUser.error} />
+      <ServerError error={saving.error} />
       <div className={styles.dialogActions}>
         <button type="button" className={styles.button} onClick={onDone}>
           {t('actions.cancel')}
         </button>
-        <button
-          type="submit"
-          className={`${styles.button} ${styles.primary}`}
-          disabled={updateUser.isPending}
-        >
-          {updateUser.isPending ? t('actions.saving') : t('actions.save')}
+        <button type="submit" className={`${styles.button} ${styles.primary}`} disabled={saving.isPending}>
+          {saving.isPending ? t('actions.saving') : user ? t('actions.save') : t('users.form.create')}
         </button>
       </div>
     </form>
