@@ -47,14 +47,14 @@ module.exports = {
       name: 'web-feature-imports-no-other-feature',
       comment:
         'A web feature does not import another feature; what two features share lives in components/ or lib/.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^apps/web/src/features/([^/]+)/', pathNot: TESTS },
       to: { path: '^apps/web/src/features/', pathNot: '^apps/web/src/features/$1/' },
     },
     {
       name: 'web-shared-code-imports-no-feature',
       comment: 'components/, lib/ and i18n/ are shared by the features and import none of them.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^apps/web/src/(components|lib|i18n)/', pathNot: TESTS },
       to: { path: '^apps/web/src/features/' },
     },
