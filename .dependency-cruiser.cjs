@@ -1,4 +1,4 @@
-// The layers of docs/LAYERS.md, checked by `npm run lint` (dependency-cruiser). Cycles between the
+// The layers of docs/ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Cycles between the
 // server's folders are found by scripts/check-server-folder-cycles.mjs from this tool's JSON: the
 // tool's own `circular` rule sees cycles of files, and two folders can lean on each other through
 // files that form no file cycle.

@@ -1,5 +1,5 @@
 // Fails when two or more folders of apps/server/src depend on each other, directly or round a
-// longer circle (docs/LAYERS.md: layers only point down). dependency-cruiser's `circular` rule
+// longer circle (docs/ARCHITECTURE.md: layers only point down). dependency-cruiser's `circular` rule
 // sees cycles of files; folders can lean on each other through files that form no file cycle, so
 // this script builds the folder graph from the tool's JSON and looks for its strongly connected
 // components (Tarjan). A file directly in src/ (app.ts, config.ts, …) counts as a folder of its own.
