@@ -6,6 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -29,6 +30,7 @@ import { applyBodyPolicy } from './http/body-policy.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { documentRefusals } from './http/refusals.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
@@ -102,6 +104,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerJsonBodyParser(app);
   app.addHook('onRequest', refuseBadUrlText);
   app.addHook('onRoute', applyBodyPolicy);
+  // After the body policy: its hook on body-less writes is among the answers documented.
+  app.addHook('onRoute', documentRefusals);
   app.decorateRequest('principal', null);
   app.decorateRequest('signedIn', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
@@ -156,11 +160,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       info: {
         title: 'CDMS API',
         description:
-          'Clinical data management system (eCRF). Every error has the shape {"error":{"code","message"}}.',
+          'Clinical data management system (eCRF). Every error has the shape {"error":{"code","message","details"?}} ' +
+          '(the schema `Error`); each operation lists the refusals it can answer with.',
         version: productVersion,
       },
     },
     transform: jsonSchemaTransform,
+    // Components: the one error schema (`Error`) every refusal refers to. It is only ever an answer,
+    // so the input twin the zod transform makes of every registered schema (`ErrorInput`) is left out.
+    transformObject: (documentObject) => {
+      const document = jsonSchemaTransformObject(documentObject);
+      if ('components' in document) delete document.components?.schemas?.ErrorInput;
+      return document;
+    },
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',

@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf, requireSystemAdmin } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
@@ -54,7 +55,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Create a user',
         body: createUserRequestSchema,
-        response: { 201: adminUserSchema },
+        response: {
+          201: adminUserSchema,
+          ...refusals({
+            409: 'The email belongs to another user (`email_taken`).',
+            422: 'The password breaks the password rules (`password_policy`, `details.issues`) or is too common (`password_too_common`).',
+          }),
+        },
       },
     },
     async (request, reply) => reply.status(201).send(await createUser(db, actorOf(request), request.body)),
@@ -69,7 +76,14 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         summary: 'Edit, deactivate or reactivate a user',
         params: z.object({ userId: id }),
         body: updateUserRequestSchema,
-        response: { 200: adminUserSchema },
+        response: {
+          200: adminUserSchema,
+          ...refusals({
+            404: 'No such user (`not_found`).',
+            409: 'The email belongs to another user (`email_taken`).',
+            422: 'Administrators cannot take away or give themselves system administration (`cannot_change_own_admin`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -84,7 +98,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Reset a password to a temporary one',
         params: z.object({ userId: id }),
-        response: { 200: resetPasswordResponseSchema },
+        response: { 200: resetPasswordResponseSchema, ...refusals({ 404: 'No such user (`not_found`).' }) },
       },
     },
     async (request) => ({
@@ -100,7 +114,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         tags,
         summary: "Remove a user's second factor (they sign in with the password until they enrol again)",
         params: z.object({ userId: id }),
-        response: { 204: z.null() },
+        response: { 204: z.null(), ...refusals({ 404: 'No such user (`not_found`).' }) },
       },
     },
     async (request, reply) => {
@@ -160,7 +174,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         summary: 'Add a site to a study',
         params: z.object({ studyId: id }),
         body: siteRequestSchema,
-        response: { 201: siteSummarySchema },
+        response: {
+          201: siteSummarySchema,
+          ...refusals({
+            404: 'No such study (`not_found`).',
+            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -176,7 +196,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         summary: 'Edit a site',
         params: z.object({ studyId: id, siteId: id }),
         body: siteRequestSchema,
-        response: { 200: siteSummarySchema },
+        response: {
+          200: siteSummarySchema,
+          ...refusals({
+            404: 'No such site in the study (`not_found`).',
+            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+          }),
+        },
       },
     },
     async (request) =>
@@ -206,7 +232,14 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         summary: 'Give a user a role in a study',
         params: z.object({ studyId: id }),
         body: createMembershipRequestSchema,
-        response: { 201: membershipSchema },
+        response: {
+          201: membershipSchema,
+          ...refusals({
+            404: 'No such study or user (`not_found`).',
+            409: 'The user already holds this role in the study (`membership_exists`).',
+            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -224,7 +257,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         summary: "Change a membership's sites",
         params: z.object({ studyId: id, membershipId: id }),
         body: updateMembershipRequestSchema,
-        response: { 200: membershipSchema },
+        response: {
+          200: membershipSchema,
+          ...refusals({
+            404: 'No such membership in the study (`not_found`).',
+            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -245,7 +284,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Remove a role',
         params: z.object({ studyId: id, membershipId: id }),
-        response: { 204: z.null() },
+        response: { 204: z.null(), ...refusals({ 404: 'No such membership in the study (`not_found`).' }) },
       },
     },
     async (request, reply) => {

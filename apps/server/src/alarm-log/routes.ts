@@ -9,7 +9,9 @@ import {
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
@@ -30,7 +32,10 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         summary: 'Notifications raised for the study, newest first, filtered and paged (CRA, DM, ADMIN)',
         params: alarmLogParamsSchema,
         querystring: alarmLogQuerySchema,
-        response: { 200: alarmLogResponseSchema },
+        response: {
+          200: alarmLogResponseSchema,
+          ...refusals({ 403: 'The role may not read the alarm log (CRA, DM and ADMIN may) (`forbidden`).' }),
+        },
       },
     },
     async (request) =>
@@ -46,6 +51,10 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         summary: 'The alarm log as CSV (UTF-8 with BOM) or XLSX, every entry under the filters (audited)',
         params: alarmLogParamsSchema,
         querystring: alarmLogDownloadQuerySchema,
+        response: {
+          200: fileAnswer('The alarm log as CSV or XLSX.', tableFileTypes),
+          ...refusals({ 403: 'The role may not read the alarm log (CRA, DM and ADMIN may) (`forbidden`).' }),
+        },
       },
     },
     async (request, reply) => {

@@ -11,7 +11,9 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
@@ -20,6 +22,11 @@ import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audi
 import { listAuditTrail } from './list-audit-trail.ts';
 
 const studyParams = z.object({ studyId: paramIdSchema });
+
+const reviewRefusals = refusals({
+  403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',
+  404: 'The site filtered on is not one the caller reviews (`not_found`).',
+});
 
 /** Audit review (issue 16, item 5): the study's trail, its CSV download, the chain's status. */
 export function registerAuditReviewRoutes(app: App, context: AppContext): void {
@@ -38,7 +45,7 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
           "The study's audit trail: filtered, newest first by default, paged (CRA on their sites, DM, ADMIN)",
         params: studyParams,
         querystring: auditTrailQuerySchema,
-        response: { 200: auditTrailResponseSchema },
+        response: { 200: auditTrailResponseSchema, ...reviewRefusals },
       },
     },
     async (request) => listAuditTrail(db, principalOf(request), request.params.studyId, request.query),
@@ -53,6 +60,7 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
         summary: 'The filtered audit trail as CSV (UTF-8 with BOM; audited)',
         params: studyParams,
         querystring: auditTrailFilterSchema,
+        response: { 200: fileAnswer('The audit trail as CSV.', ['text/csv']), ...reviewRefusals },
       },
     },
     async (request, reply) => {
@@ -93,7 +101,12 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
         tags,
         summary: "The audit hash chain's status: intact up to record N, or where it breaks (CRA, DM, ADMIN)",
         params: studyParams,
-        response: { 200: auditChainStatusSchema },
+        response: {
+          200: auditChainStatusSchema,
+          ...refusals({
+            403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',
+          }),
+        },
       },
     },
     async (request) => {

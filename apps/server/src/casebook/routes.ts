@@ -2,7 +2,9 @@ import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportSiteCasebooks } from './export-site-casebooks.ts';
 import { exportSubjectCasebook } from './export-subject-casebook.ts';
@@ -26,6 +28,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
           "One subject's casebook as PDF: cover, visits and forms, queries, SDV and hold marks, optional audit trail, §11.50 signature (anyone who may read the subject; audited)",
         params: subjectParams,
         querystring: casebookQuerySchema,
+        response: { 200: fileAnswer('The casebook as PDF.', ['application/pdf']) },
       },
     },
     async (request, reply) => {
@@ -57,6 +60,13 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
         summary: "Every subject's casebook PDF of one site as a streamed ZIP (DM, ADMIN; audited)",
         params: siteParams,
         querystring: casebookQuerySchema,
+        response: {
+          200: fileAnswer('The casebooks as a ZIP of PDFs.', ['application/zip']),
+          ...refusals({
+            403: 'The role may not export data (DM and ADMIN may) (`forbidden`).',
+            404: 'No such site in the study, or the study has no definition yet (`not_found`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

@@ -7,7 +7,9 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { loadDashboard, loadSubjectInfo } from './dashboard.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
@@ -29,7 +31,7 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
         summary: 'Subject, query, safety, target-status, registration and alarm figures',
         params,
         querystring: dashboardQuerySchema,
-        response: { 200: dashboardResponseSchema },
+        response: { 200: dashboardResponseSchema, ...refusals(READER_REFUSALS) },
       },
     },
     async (request) => loadDashboard(db, principalOf(request), request.params.studyId, request.query),
@@ -43,7 +45,7 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
         tags,
         summary: "Today's work: open and answered queries, SAEs, eCRF pages, alarms",
         params,
-        response: { 200: subjectInfoResponseSchema },
+        response: { 200: subjectInfoResponseSchema, ...refusals({ 403: READER_REFUSALS[403] }) },
       },
     },
     async (request) => loadSubjectInfo(db, principalOf(request), request.params.studyId),

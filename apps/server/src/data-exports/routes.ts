@@ -9,12 +9,15 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { cancelExport } from './cancel-export.ts';
 import { downloadExport } from './download-export.ts';
 import type { ExportRunner } from './export-runner.ts';
 import { listExports } from './list-exports.ts';
 import { readExport } from './read-export.ts';
+import { EXPORTER_REFUSAL } from './require-exporter.ts';
 import { startExport } from './start-export.ts';
 
 const studyParams = z.object({ studyId: paramIdSchema });
@@ -30,6 +33,7 @@ export function registerDataExportRoutes(
   const preHandler = authenticate(context);
   const tags = ['Data exports'];
   const base = '/api/studies/:studyId/data-exports';
+  const NO_EXPORT = 'No such export in the study (`not_found`).';
 
   app.post(
     base,
@@ -41,7 +45,13 @@ export function registerDataExportRoutes(
           'Queue an export of the study: scope, format, with or without audit trail (DM, ADMIN; audited)',
         params: studyParams,
         body: startDataExportRequestSchema,
-        response: { 201: dataExportSchema },
+        response: {
+          201: dataExportSchema,
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            422: 'Value labels asked for with an ODM format (`data_export_labels_not_for_format`), or sites or forms not of the study (`data_export_unknown_scope`, `details`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -66,7 +76,7 @@ export function registerDataExportRoutes(
         summary: "The study's exports, newest first, paged",
         params: studyParams,
         querystring: dataExportsQuerySchema,
-        response: { 200: dataExportsResponseSchema },
+        response: { 200: dataExportsResponseSchema, ...refusals({ 403: EXPORTER_REFUSAL }) },
       },
     },
     async (request) => listExports(db, principalOf(request), request.params.studyId, request.query),
@@ -80,7 +90,7 @@ export function registerDataExportRoutes(
         tags,
         summary: 'One export and its progress',
         params: exportParams,
-        response: { 200: dataExportSchema },
+        response: { 200: dataExportSchema, ...refusals({ 403: EXPORTER_REFUSAL, 404: NO_EXPORT }) },
       },
     },
     async (request) => readExport(db, principalOf(request), request.params.studyId, request.params.exportId),
@@ -94,7 +104,14 @@ export function registerDataExportRoutes(
         tags,
         summary: 'Cancel a queued or running export; its partial output is deleted (audited)',
         params: exportParams,
-        response: { 200: dataExportSchema },
+        response: {
+          200: dataExportSchema,
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            404: NO_EXPORT,
+            409: 'The export is no longer queued or running (`data_export_finished`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -115,6 +132,18 @@ export function registerDataExportRoutes(
         tags,
         summary: 'Download a finished export (streamed from the database; audited)',
         params: exportParams,
+        response: {
+          200: fileAnswer('The export file: ODM XML, or the tables as a CSV ZIP or XLSX.', [
+            'application/xml',
+            'application/zip',
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          ]),
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            404: NO_EXPORT,
+            409: 'The export has not finished, or did not succeed (`data_export_not_ready`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

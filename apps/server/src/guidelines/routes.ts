@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createGuideline } from './create-guideline.ts';
 import { deleteGuideline } from './delete-guideline.ts';
@@ -53,7 +54,13 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         summary: 'Register a guideline as a draft (CRA, DM, ADMIN)',
         params: studyParams,
         body: guidelineWriteSchema,
-        response: { 201: guidelineDetailSchema },
+        response: {
+          201: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -78,7 +85,10 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'One guideline with its attachments',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({ 404: 'No such guideline, or a draft the caller may not see (`not_found`).' }),
+        },
       },
     },
     async (request) =>
@@ -94,7 +104,15 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         summary: 'Edit a draft guideline',
         params: guidelineParams,
         body: guidelineUpdateSchema,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be edited (`guideline_not_draft`).',
+            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+          }),
+        },
       },
     },
     async (request) =>
@@ -116,7 +134,14 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Publish a draft (retires the version it supersedes)',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be published (`guideline_not_draft`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -137,7 +162,14 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Retire a published guideline',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a published guideline can be retired (`guideline_not_published`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -159,7 +191,14 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         summary: 'Draft a new version of a published guideline',
         params: guidelineParams,
         body: guidelineRevisionSchema,
-        response: { 201: guidelineDetailSchema },
+        response: {
+          201: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'The guideline is not published (`guideline_not_published`), the version is its own (`guideline_version_taken`), or a draft of a new version exists already (`guideline_draft_exists`).',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -185,7 +224,14 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Discard a draft that was never published (audited)',
         params: guidelineParams,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be discarded (`guideline_not_draft`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

@@ -16,7 +16,9 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
@@ -69,7 +71,13 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         summary: 'Add a normal range (DM, ADMIN; audited)',
         params,
         body: labRangeRequestSchema,
-        response: { 201: labRangeSchema },
+        response: {
+          201: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -93,7 +101,15 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         summary: 'Change a normal range (DM, ADMIN; audited with before and after)',
         params: rangeParams,
         body: labRangeRequestSchema,
-        response: { 200: labRangeSchema },
+        response: {
+          200: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            404: 'No such range in the study (`not_found`).',
+            409: 'The range is retired (`lab_range_retired`).',
+            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request) => {
@@ -116,7 +132,14 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Retire a normal range: no longer applied, kept for the record (DM, ADMIN; audited)',
         params: rangeParams,
-        response: { 200: labRangeSchema },
+        response: {
+          200: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            404: 'No such range in the study (`not_found`).',
+            409: 'The range is retired already (`lab_range_retired`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -157,6 +180,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
         params,
         querystring: labResultsDownloadQuerySchema,
+        response: { 200: fileAnswer('The listing as CSV or XLSX.', tableFileTypes) },
       },
     },
     async (request, reply) => {

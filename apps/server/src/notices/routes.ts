@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createNotice, deleteNotice, getNotice, listNotices, updateNotice } from './notices.ts';
 
@@ -57,7 +58,13 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
         summary: 'Register a notice (CRA, DM, ADMIN; global: system administrators)',
         params: studyParams,
         body: noticeWriteSchema,
-        response: { 201: noticeDetailSchema },
+        response: {
+          201: noticeDetailSchema,
+          ...refusals({
+            403: 'The role may not write notices (CRA, DM and ADMIN may; global ones: system administrators) (`forbidden`).',
+            422: 'No content (`content_required`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -77,7 +84,10 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'One notice with its sanitized HTML',
         params: noticeParams,
-        response: { 200: noticeDetailSchema },
+        response: {
+          200: noticeDetailSchema,
+          ...refusals({ 404: 'No such notice, or a hidden one the caller may not see (`not_found`).' }),
+        },
       },
     },
     async (request) => {
@@ -96,7 +106,14 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
         summary: 'Edit a notice, pin/unpin, hide/show',
         params: noticeParams,
         body: noticeUpdateSchema,
-        response: { 200: noticeDetailSchema },
+        response: {
+          200: noticeDetailSchema,
+          ...refusals({
+            403: 'The caller may not edit this notice (`forbidden`).',
+            404: 'No such notice (`not_found`).',
+            422: 'No content (`content_required`).',
+          }),
+        },
       },
     },
     async (request) => {
@@ -121,7 +138,13 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
         tags,
         summary: 'Delete a notice (kept for the audit trail)',
         params: noticeParams,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: 'The caller may not delete this notice (`forbidden`).',
+            404: 'No such notice (`not_found`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

@@ -12,7 +12,10 @@ import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
+import { TRAINING_REFUSAL } from '../training/training-gate.ts';
 import {
   generateRandomizationLists,
   importRandomizationList,
@@ -34,6 +37,8 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   const preHandler = authenticate(context);
   const tags = ['randomization'];
   const params = z.object({ studyId: id });
+  // `requireListKeeper`: the lists and the setting are the randomization manager's.
+  const keeperRefusals = refusals({ 403: 'The role may not manage randomization (`forbidden`).' });
 
   app.get(
     '/api/studies/:studyId/randomization',
@@ -43,7 +48,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
         tags,
         summary: 'Allocation list use per site (never the groups)',
         params,
-        response: { 200: randomizationStatusSchema },
+        response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
     },
     async (request) => {
@@ -61,7 +66,14 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
         summary: 'Generate permuted-block lists (2 and 4, 1:1) per site',
         params,
         body: generateRandomizationRequestSchema,
-        response: { 201: randomizationStatusSchema },
+        response: {
+          201: randomizationStatusSchema,
+          ...keeperRefusals,
+          ...refusals({
+            409: 'A site already has a list (`randomization_list_exists`).',
+            422: 'A site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -80,7 +92,14 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
         summary: 'Import a list: CSV institution,sequence,group',
         params,
         body: importRandomizationRequestSchema,
-        response: { 201: randomizationStatusSchema },
+        response: {
+          201: randomizationStatusSchema,
+          ...keeperRefusals,
+          ...refusals({
+            409: 'A site already has a list (`randomization_list_exists`).',
+            422: 'The CSV does not read as a list (`randomization_import_invalid`, the problem in the message).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -99,7 +118,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
         summary: 'Study setting: whether site staff see the assigned group (audited)',
         params,
         body: randomizationSettingsRequestSchema,
-        response: { 200: randomizationStatusSchema },
+        response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
     },
     async (request) => {
@@ -117,7 +136,16 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
         tags,
         summary: 'Randomize an eligible subject: next slot of the site, atomically',
         params: z.object({ studyId: id, subjectId: id }),
-        response: { 201: randomizeResponseSchema },
+        response: {
+          201: randomizeResponseSchema,
+          ...refusals({
+            403: `The role may not randomize the subject (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The study has no definition yet (`not_found`).',
+            409: "The subject is randomized already (`already_randomized`), or the site's list is used up (`randomization_list_exhausted`).",
+            422: 'The subject is not eligible for randomization yet (`not_eligible_for_randomization`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) =>

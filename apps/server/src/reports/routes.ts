@@ -16,7 +16,9 @@ import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import type { Database } from '../db/schema.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { aeListingReport } from './ae-listing-report.ts';
@@ -25,7 +27,7 @@ import { reportFile } from './export-report.ts';
 import { missingFormsReport } from './missing-forms-report.ts';
 import { protocolDeviationsReport } from './protocol-deviations-report.ts';
 import { queryAgingReport } from './query-aging-report.ts';
-import { type ReportContext, reportContext } from './report-context.ts';
+import { REPORT_REFUSALS, type ReportContext, reportContext } from './report-context.ts';
 import { setEnrollmentTarget } from './set-enrollment-target.ts';
 
 /** The file names' middle part, one per report. */
@@ -64,6 +66,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   const preHandler = authenticate(context);
   const tags = ['reports'];
   const base = '/api/studies/:studyId/reports/:report';
+  const reportRefusals = refusals(REPORT_REFUSALS);
 
   app.get(
     base,
@@ -75,7 +78,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
           "One standard report over the reader's sites (enrollment, missing forms, query aging, protocol deviations, adverse events); listings paged",
         params: reportParamsSchema,
         querystring: reportQuerySchema,
-        response: { 200: reportResponseSchema },
+        response: { 200: reportResponseSchema, ...reportRefusals },
       },
     },
     async (request) => {
@@ -94,6 +97,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
         summary: 'One standard report as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
         params: reportParamsSchema,
         querystring: reportDownloadQuerySchema,
+        response: { 200: fileAnswer('The report as CSV or XLSX.', tableFileTypes), ...reportRefusals },
       },
     },
     async (request, reply) => {
@@ -130,7 +134,13 @@ export function registerReportRoutes(app: App, context: AppContext): void {
           "A site's enrollment target for the enrollment report (DM, ADMIN; null: the study default; audited)",
         params: enrollmentTargetParamsSchema,
         body: enrollmentTargetRequestSchema,
-        response: { 200: enrollmentTargetResponseSchema },
+        response: {
+          200: enrollmentTargetResponseSchema,
+          ...refusals({
+            403: 'The role may not plan enrolment at this site (`forbidden`).',
+            404: 'No such site in the study (`not_found`).',
+          }),
+        },
       },
     },
     async (request) =>

@@ -2,8 +2,11 @@ import { paramIdSchema, signatureResponseSchema, signCasebookRequestSchema } fro
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { TRAINING_REFUSAL } from '../training/training-gate.ts';
 import { signCasebook } from './sign-casebook.ts';
 import { subjectSignature } from './signature-data.ts';
 
@@ -50,7 +53,17 @@ export function registerSignatureRoutes(app: App, context: AppContext): void {
           'The PI signs the casebook with their password: 422 signature_password_incorrect, 409 already_signed',
         params: subjectParams,
         body: signCasebookRequestSchema,
-        response: { 201: signatureResponseSchema },
+        response: {
+          201: signatureResponseSchema,
+          ...refusals({
+            403: `The role may not sign the casebook (the site's PI may) (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The study has no definition yet (`not_found`).',
+            409: 'A signature is in force already (`already_signed`).',
+            422: 'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).',
+            423: HOLD_REFUSAL,
+            429: 'Too many wrong passwords or codes in a row: wait (`too_many_signature_attempts`).',
+          }),
+        },
       },
     },
     async (request, reply) =>

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { authenticate, principalOf } from '../auth/authenticate.ts';
 import { can } from '../auth/permissions.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
@@ -68,7 +69,10 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
         tags,
         summary: "The study's current definition: visits, forms, items, rules (packages/study format)",
         params: studyParams,
-        response: { 200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }) },
+        response: {
+          200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }),
+          ...refusals({ 404: 'The study has no definition yet (`not_found`).' }),
+        },
       },
     },
     async (request) => {

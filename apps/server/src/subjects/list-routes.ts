@@ -12,9 +12,14 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { AppError } from '../http/errors.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
+import { TRAINING_REFUSAL } from '../training/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { exportContentTypes, exportDisposition, subjectsCsv, subjectsXlsx } from './subject-export.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
@@ -63,6 +68,10 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
         summary: 'The filtered subject list as CSV (UTF-8 with BOM) or XLSX (DM, ADMIN; audited)',
         params: studyParams,
         querystring: subjectExportQuerySchema,
+        response: {
+          200: fileAnswer('The subject list as CSV or XLSX.', tableFileTypes),
+          ...refusals({ 403: EXPORTER_REFUSAL }),
+        },
       },
     },
     async (request, reply) => {
@@ -104,7 +113,14 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
           'Delete a subject registered in error (PI, CRC of its site; with a reason): 409 subject_has_data',
         params: subjectParams,
         body: deleteSubjectRequestSchema,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: `The role may not delete this subject (the PI or CRC of its site may) (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            409: 'The subject has data beyond its registration (`subject_has_data`, `details` counts it).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) => {

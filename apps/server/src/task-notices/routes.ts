@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createTaskNotice } from './create-task-notice.ts';
 import { listTaskNotices } from './list-task-notices.ts';
@@ -44,7 +45,13 @@ export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
         summary: 'Register a task notice (sent now when its period has started; CRA, DM, ADMIN)',
         params: studyParams,
         body: taskNoticeWriteSchema,
-        response: { 201: taskNoticeSchema },
+        response: {
+          201: taskNoticeSchema,
+          ...refusals({
+            403: 'The role may not write task notices (CRA, DM and ADMIN may) (`forbidden`).',
+            422: 'A site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) =>

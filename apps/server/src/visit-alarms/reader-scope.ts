@@ -17,6 +17,12 @@ export interface ReaderScope {
   definition: StudyDefinition | null;
 }
 
+/** The refusals of `readerScope` and `narrowToSite`, as the read-outs' routes list them (`http/refusals.ts`). */
+export const READER_REFUSALS = {
+  403: 'The role may not read subjects (`forbidden`).',
+  404: 'The site filtered on is not one the caller sees (`not_found`).',
+} as const;
+
 /**
  * The policy of the study-wide read-outs (dashboard, subject alarms, subject-info counts): members
  * only (a stranger gets 404, as for any study they are not in), and only with `subject.read`;
