@@ -7,6 +7,7 @@ import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
+import { operationsOf } from './fuzz/openapi-operations.ts';
 import { buildTestApp, type SignedIn, sessionUser, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -1542,6 +1543,13 @@ describeWithDatabase(
         return fresh;
       };
       const failures: string[] = [];
+      // Issue 43 item 15: every status seen must be among the route's answers in the OpenAPI document.
+      const undocumented = new Set<string>();
+      const operations = operationsOf(app.swagger());
+      const documented = (method: string, route: string): string[] =>
+        operations.find(
+          (operation) => operation.method === method && operation.path === route.replace(/:(\w+)/g, '{$1}'),
+        )?.responses ?? [];
       for (const testCase of cases) {
         for (const caller of callers) {
           const session: SignedIn | undefined = caller === 'anonymous' ? undefined : await sessionOf(caller);
@@ -1657,9 +1665,14 @@ describeWithDatabase(
               `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,
             );
           }
+          if (!documented(testCase.method, testCase.route).includes(String(response.statusCode)))
+            undocumented.add(
+              `${testCase.method} ${testCase.route} answered ${response.statusCode} (${response.body.slice(0, 80)}), not in its documented answers`,
+            );
         }
       }
       expect(failures).toEqual([]);
+      expect([...undocumented].sort()).toEqual([]);
     }, 180_000);
   },
   { seed: 'demo' },
