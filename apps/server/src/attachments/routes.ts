@@ -3,6 +3,7 @@ import { ATTACHMENT_MAX_BYTES, attachmentSchema, paramIdSchema } from '@cdms/con
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { refusals } from '../http/refusals.ts';
@@ -55,7 +56,7 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+      authorize(principal, 'member', { studyId });
       if (!canWriteNotices(principal, studyId)) throw new AppError(403, 'forbidden');
       // Streamed to a temporary file, then into the database in chunks (issue 43).
       const rule = {

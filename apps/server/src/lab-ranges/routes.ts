@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
@@ -37,7 +38,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
 
   async function definitionFor(principal: Principal, studyId: number) {
-    if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+    authorize(principal, 'member', { studyId });
     const current = await currentStudyDefinition(db, studyId);
     if (!current) throw new AppError(404, 'not_found');
     return current.definition;

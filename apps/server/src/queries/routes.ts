@@ -18,8 +18,8 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -40,7 +40,7 @@ const studyParams = z.object({ studyId: paramIdSchema });
 const queryParams = z.object({ studyId: paramIdSchema, queryId: paramIdSchema });
 
 function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
 }
 
 /** Queries (issue 14): the list, its download, one query's thread, raising one, the five actions, bulk. */

@@ -9,9 +9,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../http/errors.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -28,8 +27,7 @@ import { updateRandomizationSettings } from './settings.ts';
 const id = paramIdSchema;
 
 function requireListKeeper(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'randomization.manage', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'randomization.manage', { studyId });
 }
 
 export function registerRandomizationRoutes(app: App, context: AppContext): void {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
@@ -30,7 +31,7 @@ const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 
 function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
 }
 
 /** The subject list, its download and deleting a subject registered in error (issue 7). */

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
@@ -44,7 +45,7 @@ const subjectParams = z.object({ studyId: id, subjectId: id });
 const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
 function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
 }
 
 /** Subjects and their form data (issue "Data capture"). */
