@@ -35,13 +35,13 @@ describeWithDatabase('HTTP app', (database) => {
     // A route that exists only here, to exercise body validation and error shapes.
     app.post(
       '/api/test/echo',
-      { schema: { body: z.strictObject({ count: z.number().int().min(1) }) } },
+      { config: { access: 'public' }, schema: { body: z.strictObject({ count: z.number().int().min(1) }) } },
       async (request) => ({ count: request.body.count }),
     );
-    app.get('/api/test/explode', async () => {
+    app.get('/api/test/explode', { config: { access: 'public' } }, async () => {
       throw new Error('boom');
     });
-    app.get('/api/test/large', async () => ({
+    app.get('/api/test/large', { config: { access: 'public' } }, async () => ({
       items: Array.from({ length: 200 }, (_, index) => `item ${index}`),
     }));
     await app.ready();

@@ -16,6 +16,7 @@ import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAttachmentRoutes } from './attachments/routes.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
+import { type Access, applyAccess } from './auth/route-access.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
@@ -104,17 +105,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerJsonBodyParser(app);
   app.addHook('onRequest', refuseBadUrlText);
   app.addHook('onRoute', applyBodyPolicy);
-  // After the body policy: its hook on body-less writes is among the answers documented.
+  // Who may call each /api route, as it declares (`config.access`): its sign-in and study hooks.
+  app.addHook('onRoute', applyAccess(context));
+  // After the body policy and the access hooks: their refusals are among the answers documented.
   app.addHook('onRoute', documentRefusals);
   app.decorateRequest('principal', null);
   app.decorateRequest('signedIn', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
-  const apiRoutes: { method: string; url: string }[] = [];
+  const apiRoutes: { method: string; url: string; access: Access | undefined }[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat())
-      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access: route.config?.access });
   });
   await app.register(fastifyCookie);
 

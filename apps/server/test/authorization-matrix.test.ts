@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
+import { permissionMatrix } from '../src/auth/permissions.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
@@ -1492,6 +1493,29 @@ describeWithDatabase(
     });
     afterAll(async () => {
       await app.close();
+    });
+
+    // Issue 44 item 3: every route declares who may call it (the server refuses to start otherwise),
+    // and where it declares a permission, this table agrees with the permission matrix.
+    it('holds every route to its declared access and the permission matrix', () => {
+      const problems: string[] = [];
+      for (const route of app.apiRoutes) {
+        const { access } = route;
+        if (access === undefined) problems.push(`${route.method} ${route.url}: no declared access`);
+        if (access === undefined || typeof access === 'string' || access.study === 'member') continue;
+        const testCase = cases.find((c) => c.method === route.method && c.route === route.url);
+        for (const caller of callers) {
+          if (caller === 'anonymous' || !testCase) continue;
+          const allowed = permissionMatrix[access.study].includes(caller);
+          if (!allowed && testCase.expected[caller] !== 403)
+            problems.push(
+              `${route.method} ${route.url}: ${caller} lacks ${access.study} but is expected ${testCase.expected[caller]}`,
+            );
+        }
+        if (testCase && testCase.expected.anonymous !== 401)
+          problems.push(`${route.method} ${route.url}: anonymous is expected ${testCase.expected.anonymous}`);
+      }
+      expect(problems).toEqual([]);
     });
 
     it('covers every registered API route', () => {

@@ -14,7 +14,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf, requireSystemAdmin } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
@@ -29,13 +29,12 @@ const id = paramIdSchema;
 /** System administration: users, sites, memberships. System administrators only. */
 export function registerAdminRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = [authenticate(context), requireSystemAdmin];
   const tags = ['admin'];
 
   app.get(
     '/api/admin/users',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'List users',
@@ -50,7 +49,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Create a user',
@@ -70,7 +69,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/users/:userId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Edit, deactivate or reactivate a user',
@@ -93,7 +92,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users/:userId/reset-password',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Reset a password to a temporary one',
@@ -109,7 +108,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users/:userId/second-factor/reset',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: "Remove a user's second factor (they sign in with the password until they enrol again)",
@@ -126,7 +125,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/settings/two-factor',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Whether a second factor is required for system administrators, ADMIN and DM',
@@ -139,7 +138,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/settings/two-factor',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Require (or stop requiring) a second factor for system administrators, ADMIN and DM',
@@ -153,7 +152,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/studies',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Studies with their sites',
@@ -168,7 +167,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/studies/:studyId/sites',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Add a site to a study',
@@ -190,7 +189,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/studies/:studyId/sites/:siteId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Edit a site',
@@ -212,7 +211,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/studies/:studyId/memberships',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Who holds which role at which sites',
@@ -226,7 +225,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/studies/:studyId/memberships',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Give a user a role in a study',
@@ -251,7 +250,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/studies/:studyId/memberships/:membershipId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: "Change a membership's sites",
@@ -279,7 +278,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/admin/studies/:studyId/memberships/:membershipId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Remove a role',

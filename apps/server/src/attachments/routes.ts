@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ATTACHMENT_MAX_BYTES, attachmentSchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer } from '../http/file-answer.ts';
@@ -30,13 +30,12 @@ function contentDisposition(fileName: string): string {
  */
 export function registerAttachmentRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['attachments'];
 
   app.post(
     '/api/studies/:studyId/attachments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Upload an attachment (multipart field "file"; PDF, DOCX, XLSX, PNG, JPEG, GIF, WebP)',
@@ -77,7 +76,7 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/attachments/:attachmentId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Download an attachment (members of the study; audited)',

@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -31,14 +31,13 @@ const reviewRefusals = refusals({
 /** Audit review (issue 16, item 5): the study's trail, its CSV download, the chain's status. */
 export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['audit'];
   const base = '/api/studies/:studyId';
 
   app.get(
     `${base}/audit`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -54,7 +53,7 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/audit.csv`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The filtered audit trail as CSV (UTF-8 with BOM; audited)',
@@ -96,7 +95,7 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/audit/chain`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The audit hash chain's status: intact up to record N, or where it breaks (CRA, DM, ADMIN)",

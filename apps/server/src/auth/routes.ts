@@ -31,7 +31,7 @@ import {
   updateNotificationPreferences,
 } from '../notifications/notification-preferences.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
-import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
+import { actorOf, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
 import {
   loadSessionPrincipal,
@@ -123,8 +123,6 @@ function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void 
 export function registerAuthRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const idleSeconds = context.config.session.idleSeconds;
-  const requireUser = authenticate(context);
-  const identifyUser = identify(context);
 
   /** The session cookie and the signed-in user, after the last step of a login. */
   async function answerSignedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
@@ -139,6 +137,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/login',
     {
+      config: { access: 'public' },
       schema: {
         ...errorResponses,
         summary: 'Sign in with email and password (then a code, when the user has two-factor sign-in)',
@@ -170,6 +169,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/login/second-factor',
     {
+      config: { access: 'public' },
       schema: {
         ...errorResponses,
         summary: 'Second step of a login: the code from the authenticator app',
@@ -200,7 +200,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/enrolment',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Start two-factor enrolment (password again): secret, otpauth URI and QR image',
@@ -220,7 +220,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/enrolment/confirm',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Confirm two-factor enrolment with a first code; answers the recovery codes, once',
@@ -240,7 +240,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/recovery-codes',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'New recovery codes (password and a current code); the old ones stop working',
@@ -254,7 +254,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/turn-off',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Turn off own two-factor sign-in (password and a current code; refused when required)',
@@ -279,7 +279,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/logout',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: { ...errorResponses, summary: 'Sign out (ends this session)', response: { 204: z.null() } },
     },
     async (request, reply) => {
@@ -300,7 +300,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/auth/me',
     {
-      preHandler: identifyUser,
+      config: { access: 'identified' },
       schema: {
         ...errorResponses,
         summary: 'The signed-in user, memberships and abilities; `{ "user": null }` without a session',
@@ -318,8 +318,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/renew',
     {
-      preHandler: requireUser,
-      config: { renewsSession: true },
+      config: { access: 'signed-in', renewsSession: true },
       schema: {
         ...errorResponses,
         summary: 'Extend the idle session',
@@ -337,7 +336,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/password',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own password; other sessions end',
@@ -361,7 +360,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/contact',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own contact number',
@@ -378,7 +377,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/auth/notification-preferences',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Own e-mail notification choices, per event type (issue 18)',
@@ -391,7 +390,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/notification-preferences',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own e-mail notification choices (audited)',

@@ -1,7 +1,7 @@
 import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -15,13 +15,12 @@ const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
 /** The casebook PDF of a subject and the ZIP of a site's casebooks (issue 16 "Data out", item 4). */
 export function registerCasebookRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['casebook'];
 
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/casebook.pdf',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -54,7 +53,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/sites/:siteId/casebooks.zip',
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: "Every subject's casebook PDF of one site as a streamed ZIP (DM, ADMIN; audited)",

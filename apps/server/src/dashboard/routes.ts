@@ -6,7 +6,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
@@ -19,13 +19,12 @@ const params = z.object({ studyId: id });
 /** The study dashboard and the header's subject-info counts, both over the reader's sites. */
 export function registerDashboardRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['dashboard'];
 
   app.get(
     '/api/studies/:studyId/dashboard',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Subject, query, safety, target-status, registration and alarm figures',
@@ -40,7 +39,7 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subject-info',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "Today's work: open and answered queries, SAEs, eCRF pages, alarms",

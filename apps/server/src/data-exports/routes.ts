@@ -8,7 +8,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
@@ -30,7 +30,6 @@ export function registerDataExportRoutes(
   runner: ExportRunner | undefined,
 ): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['Data exports'];
   const base = '/api/studies/:studyId/data-exports';
   const NO_EXPORT = 'No such export in the study (`not_found`).';
@@ -38,7 +37,7 @@ export function registerDataExportRoutes(
   app.post(
     base,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary:
@@ -70,7 +69,7 @@ export function registerDataExportRoutes(
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: "The study's exports, newest first, paged",
@@ -85,7 +84,7 @@ export function registerDataExportRoutes(
   app.get(
     `${base}/:exportId`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'One export and its progress',
@@ -99,7 +98,7 @@ export function registerDataExportRoutes(
   app.post(
     `${base}/:exportId/cancel`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'Cancel a queued or running export; its partial output is deleted (audited)',
@@ -127,7 +126,7 @@ export function registerDataExportRoutes(
   app.get(
     `${base}/:exportId/download`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'Download a finished export (streamed from the database; audited)',

@@ -1,7 +1,7 @@
 import { FORM_PHOTO_MAX_BYTES, formPhotoSchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
@@ -28,13 +28,12 @@ const photoParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema,
  */
 export function registerFormPhotoRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['form-photos'];
 
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/photos',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -72,7 +71,7 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/photos/:photoId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "A subject's form photo (JPEG; readers of the subject; audited)",

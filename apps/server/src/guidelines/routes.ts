@@ -9,7 +9,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createGuideline } from './create-guideline.ts';
@@ -27,13 +27,12 @@ const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdS
 /** Guidelines of a study (issue 18): read by members, written by CRA/DM/ADMIN (`notice.write`). */
 export function registerGuidelineRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['guidelines'];
 
   app.get(
     '/api/studies/:studyId/guidelines',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Guidelines of a study, filtered and paged (readers: published only)',
@@ -48,7 +47,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a guideline as a draft (CRA, DM, ADMIN)',
@@ -80,7 +79,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One guideline with its attachments',
@@ -98,7 +97,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Edit a draft guideline',
@@ -129,7 +128,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/publish',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Publish a draft (retires the version it supersedes)',
@@ -157,7 +156,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/retire',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Retire a published guideline',
@@ -185,7 +184,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/revisions',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Draft a new version of a published guideline',
@@ -219,7 +218,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Discard a draft that was never published (audited)',

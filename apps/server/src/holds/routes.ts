@@ -14,7 +14,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
@@ -32,7 +32,6 @@ const studyParams = z.object({ studyId: paramIdSchema });
  */
 export function registerHoldRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['freezing and locking'];
   const base = '/api/studies/:studyId/holds';
   // `resolveHoldTarget`: what a freeze or lock, and its lifting, may be refused for.
@@ -44,7 +43,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -66,7 +65,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.post(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Freeze (CRA, DM) or lock (DM) a form, subject, site or the study, with a reason (audited)',
@@ -92,7 +91,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/lift`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -113,7 +112,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/bulk`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Freeze, lock, unfreeze or unlock selected subjects with one reason, all or nothing',
@@ -136,7 +135,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/readiness/sites',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "Readiness for database lock per site over the reader's sites, and the study's sums",
@@ -150,7 +149,7 @@ export function registerHoldRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/readiness/subjects',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:

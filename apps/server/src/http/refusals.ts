@@ -62,13 +62,9 @@ function refusalsOfShape(route: RouteOptions): Partial<Record<RefusalStatus, str
   };
   if (route.url.includes('/:'))
     answers[414] = 'A path parameter is longer than the router accepts (`malformed_url`).';
-  // Outside a study its existence is not told: a non-member meets the same 404 as a study that is not there.
-  if (route.url.startsWith('/api/studies/:studyId'))
-    answers[404] = 'No such study, or the caller is not one of its members (`not_found`).';
   // A subject outside the caller's sites is told apart from none at all by nobody (`findSubjectInScope`).
   if (route.url.includes('/:subjectId'))
-    answers[404] =
-      `${answers[404] ?? ''} No such subject, or one at a site the caller does not see (\`not_found\`).`.trim();
+    answers[404] = 'No such subject, or one at a site the caller does not see (`not_found`).';
   if ([route.method].flat().some((method) => writeMethods.has(method))) {
     answers[413] = 'The body is larger than the server accepts (`payload_too_large`; 1 MB for JSON).';
     answers[415] =
@@ -84,13 +80,13 @@ function refusalsOfShape(route: RouteOptions): Partial<Record<RefusalStatus, str
 export function documentRefusals(route: RouteOptions): void {
   if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
   const descriptions = new Map<string, string[]>();
-  for (const answers of [refusalsOfShape(route), ...refusalsOfHooks(route)])
+  // The hooks' first (sign-in, the study), then the route's shape (the subject), then its own.
+  for (const answers of [...refusalsOfHooks(route), refusalsOfShape(route)])
     for (const [status, description] of Object.entries(answers))
       if (description) descriptions.set(status, [...(descriptions.get(status) ?? []), description]);
   const response: Record<string, unknown> = { ...(route.schema?.response as Record<string, unknown>) };
   for (const [status, texts] of descriptions) {
     const own = response[status] as Refusal | undefined;
-    // The general reasons first (the study, the subject), then the route's own.
     const all = own ? [...texts, own.description] : texts;
     response[status] = refusal([...new Set(all)].join('\n\n'));
   }

@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
@@ -32,7 +32,6 @@ import { saveLabRange } from './save-lab-range.ts';
 /** Issue 17 item 3: the sites' lab normal ranges and the results outside them. */
 export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['lab'];
   const params = z.object({ studyId: paramIdSchema });
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
@@ -47,7 +46,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-ranges',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Normal ranges of the reader’s sites',
@@ -66,7 +65,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/lab-ranges',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Add a normal range (DM, ADMIN; audited)',
@@ -96,7 +95,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/lab-ranges/:rangeId',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Change a normal range (DM, ADMIN; audited with before and after)',
@@ -128,7 +127,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/lab-ranges/:rangeId/retire',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Retire a normal range: no longer applied, kept for the record (DM, ADMIN; audited)',
@@ -156,7 +155,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-results',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Lab results outside the site’s normal range or clinically significant, paged',
@@ -175,7 +174,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-results/download',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',

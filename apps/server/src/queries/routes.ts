@@ -17,9 +17,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
-import type { Principal } from '../auth/principal.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -39,14 +37,9 @@ import type { QueryAction } from './query-workflow.ts';
 const studyParams = z.object({ studyId: paramIdSchema });
 const queryParams = z.object({ studyId: paramIdSchema, queryId: paramIdSchema });
 
-function requireMember(principal: Principal, studyId: number): void {
-  authorize(principal, 'member', { studyId });
-}
-
 /** Queries (issue 14): the list, its download, one query's thread, raising one, the five actions, bulk. */
 export function registerQueryRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['queries'];
   const base = '/api/studies/:studyId/queries';
   const NO_QUERY = 'No such query, or one on a subject the caller does not see (`not_found`).';
@@ -54,7 +47,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -70,7 +63,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/export`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The filtered query list as CSV (UTF-8 with BOM) or XLSX (audited)',
@@ -85,7 +78,6 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      requireMember(principal, studyId);
       const { format, ...filter } = request.query;
       const language = requestLanguage(request);
       const { chunks, studyCode, today, total } = await queryDownload(db, principal, studyId, filter);
@@ -110,7 +102,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
   app.post(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Raise a manual query on an item or a whole form (CRA, DM in scope)',
@@ -130,7 +122,6 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      requireMember(principal, studyId);
       const id = await createQuery(db, principal, actorOf(request), studyId, request.body);
       return reply.status(201).send(await queryDetail(db, principal, studyId, id));
     },
@@ -139,7 +130,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/bulk`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Close or cancel many queries with one reason, all or nothing (CRA, DM)',
@@ -158,7 +149,6 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
     async (request) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      requireMember(principal, studyId);
       return { updated: await bulkQueryAction(db, principal, actorOf(request), studyId, request.body) };
     },
   );
@@ -166,7 +156,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/:queryId`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One query with its thread and the actions the reader may take',
@@ -209,7 +199,7 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
     app.post(
       `${base}/:queryId/${action}`,
       {
-        preHandler,
+        config: { access: { study: 'member' } },
         schema: {
           tags,
           summary: `${summary}; 409 query_state_conflict when the state does not allow it`,

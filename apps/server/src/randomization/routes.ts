@@ -8,9 +8,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
-import type { Principal } from '../auth/principal.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -26,22 +24,17 @@ import { updateRandomizationSettings } from './settings.ts';
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
 
-function requireListKeeper(principal: Principal, studyId: number): void {
-  authorize(principal, 'randomization.manage', { studyId });
-}
-
 export function registerRandomizationRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['randomization'];
   const params = z.object({ studyId: id });
-  // `requireListKeeper`: the lists and the setting are the randomization manager's.
+  // Declared below (access `randomization.manage`): the lists and the setting are the randomization manager's.
   const keeperRefusals = refusals({ 403: 'The role may not manage randomization (`forbidden`).' });
 
   app.get(
     '/api/studies/:studyId/randomization',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Allocation list use per site (never the groups)',
@@ -50,7 +43,6 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       },
     },
     async (request) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       return randomizationStatus(db, request.params.studyId);
     },
   );
@@ -58,7 +50,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/randomization/generate',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Generate permuted-block lists (2 and 4, 1:1) per site',
@@ -75,7 +67,6 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       },
     },
     async (request, reply) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await generateRandomizationLists(db, actorOf(request), request.params.studyId, request.body);
       return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
     },
@@ -84,7 +75,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/randomization/import',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Import a list: CSV institution,sequence,group',
@@ -101,7 +92,6 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       },
     },
     async (request, reply) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await importRandomizationList(db, actorOf(request), request.params.studyId, request.body.csv);
       return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
     },
@@ -110,7 +100,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.put(
     '/api/studies/:studyId/randomization/settings',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Study setting: whether site staff see the assigned group (audited)',
@@ -120,7 +110,6 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       },
     },
     async (request) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await updateRandomizationSettings(db, actorOf(request), request.params.studyId, request.body);
       return randomizationStatus(db, request.params.studyId);
     },
@@ -129,7 +118,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/randomize',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Randomize an eligible subject: next slot of the site, atomically',

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Database } from '../db/schema.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
@@ -63,7 +63,6 @@ export function readReport(
 /** Standard reports (issue 17): each report over the reader's sites, and its download (audited). */
 export function registerReportRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['reports'];
   const base = '/api/studies/:studyId/reports/:report';
   const reportRefusals = refusals(REPORT_REFUSALS);
@@ -71,7 +70,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -91,7 +90,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/download`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One standard report as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
@@ -127,7 +126,7 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/sites/:siteId/enrollment-target',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:

@@ -17,7 +17,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -36,7 +36,6 @@ const subjectParams = z.object({ studyId: paramIdSchema, subjectPk: paramIdSchem
 /** Source data verification (issue 15): the plan, progress read-outs, marking and un-marking. */
 export function registerSdvRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['SDV'];
   const base = '/api/studies/:studyId/sdv';
   const planRefusals = refusals({ 403: 'The role may not read subjects (`forbidden`).' });
@@ -50,7 +49,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/plan`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The study's targeted SDV plan and its critical items",
@@ -64,7 +63,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.put(
     `${base}/plan`,
     {
-      preHandler,
+      config: { access: { study: 'sdv.plan' } },
       schema: {
         tags,
         summary:
@@ -90,7 +89,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/sites`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "SDV progress per site against the plan, over the reader's sites",
@@ -104,7 +103,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/subjects`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'SDV progress per subject: filtered, sorted and paged',
@@ -119,7 +118,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/subjects/:subjectPk`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "One subject's SDV by visit and form, and the next form to verify",
@@ -138,7 +137,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/next`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The next form to verify in the reader's sites (or one site)",
@@ -153,7 +152,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/verify`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Verify items of one form against the source (CRA on the sites they monitor; audited)',
@@ -176,7 +175,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/verify-form`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Verify every item of one form the plan counts that is not verified yet (CRA; audited)',
@@ -196,7 +195,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/verify-visit`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Verify every form of one visit as "verify form" does (CRA; audited)',
@@ -216,7 +215,7 @@ export function registerSdvRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/unverify`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Withdraw verification marks with a reason (CRA; audited)',

@@ -1,7 +1,7 @@
 import { paramIdSchema, signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -17,13 +17,12 @@ const subjectParams = z.object({ studyId: id, subjectId: id });
 /** The investigator's signature of a subject's casebook. */
 export function registerSignatureRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['signatures'];
 
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/signature',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The subject's signature state, the signature in force or last invalidated, its history",
@@ -46,7 +45,7 @@ export function registerSignatureRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/signature',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:

@@ -9,12 +9,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
-import { can } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
-import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -30,20 +26,15 @@ const id = paramIdSchema;
 const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 
-function requireMember(principal: Principal, studyId: number): void {
-  authorize(principal, 'member', { studyId });
-}
-
 /** The subject list, its download and deleting a subject registered in error (issue 7). */
 export function registerSubjectListRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['subjects'];
 
   app.get(
     '/api/studies/:studyId/subjects',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -55,7 +46,6 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return listSubjectsPage(db, principal, request.params.studyId, request.query);
     },
   );
@@ -63,7 +53,7 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/export',
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'The filtered subject list as CSV (UTF-8 with BOM) or XLSX (DM, ADMIN; audited)',
@@ -78,8 +68,6 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      requireMember(principal, studyId);
-      if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
       const { format, ...filter } = request.query;
       const language = requestLanguage(request);
       const { chunks, studyCode, today, total } = await subjectDownload(db, principal, studyId, filter);
@@ -107,7 +95,7 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/studies/:studyId/subjects/:subjectId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:

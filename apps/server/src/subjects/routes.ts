@@ -16,8 +16,7 @@ import { getFormLayout } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
@@ -44,14 +43,9 @@ const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
-function requireMember(principal: Principal, studyId: number): void {
-  authorize(principal, 'member', { studyId });
-}
-
 /** Subjects and their form data (issue "Data capture"). */
 export function registerSubjectRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['subjects'];
   const NO_DEFINITION = 'The study has no definition yet (`not_found`).';
   // `formInScope`: the form must be one of the visit's, and an unscheduled visit one the subject has.
@@ -87,7 +81,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a subject (site staff): screening number assigned by the server',
@@ -105,7 +99,6 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      requireMember(principalOf(request), request.params.studyId);
       return reply
         .status(201)
         .send(
@@ -123,7 +116,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/overview',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Visit × form matrix with statuses',
@@ -153,7 +146,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "One form's values, derived values, status, version, queries and comments",
@@ -182,7 +175,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -228,7 +221,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/reset',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "Clear a form's values, with a reason (audited)",
@@ -282,7 +275,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "A form's section comments",
@@ -301,7 +294,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Add a comment to a form section (≤ 3500 characters)',
@@ -362,7 +355,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/audit',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The subject's history from the audit trail (?visit=&form=&item=)",

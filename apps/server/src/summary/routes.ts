@@ -1,6 +1,6 @@
 import { summaryParamsSchema, summaryQuerySchema, summaryResponseSchema } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { REPORT_REFUSALS } from '../reports/report-context.ts';
@@ -12,7 +12,7 @@ export function registerSummaryRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/summary',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags: ['summary'],
         summary:

@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createTaskNotice } from './create-task-notice.ts';
@@ -18,13 +18,12 @@ const studyParams = z.object({ studyId: paramIdSchema });
 /** Task notices of a study (issue 18): read by members, sent by CRA/DM/ADMIN (`notice.write`). */
 export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['task-notices'];
 
   app.get(
     '/api/studies/:studyId/task-notices',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Task notices of a study with their sending state, filtered and paged',
@@ -39,7 +38,7 @@ export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/task-notices',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a task notice (sent now when its period has started; CRA, DM, ADMIN)',

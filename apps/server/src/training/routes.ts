@@ -12,7 +12,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
@@ -30,7 +30,6 @@ import { updateTrainingSettings } from './update-training-settings.ts';
 /** Issue 18 item 5: eTraining — modules, completions, certificates, the completion matrix and the gate. */
 export function registerTrainingRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['training'];
   const base = '/api/studies/:studyId/training';
   const MANAGER_ONLY = 'The role may not manage training (DM and ADMIN may) (`forbidden`).';
@@ -44,7 +43,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The reader’s required training modules with their standing (managers: every module)',
@@ -58,7 +57,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Add a training module (DM, ADMIN; audited)',
@@ -82,7 +81,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/modules/:moduleId`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One training module to read (a quiz without its answers)',
@@ -97,7 +96,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.put(
     `${base}/modules/:moduleId`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary:
@@ -121,7 +120,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules/:moduleId/complete`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Mark a module without a quiz as read and completed (audited)',
@@ -148,7 +147,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules/:moduleId/quiz`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Submit the quiz: checked on the server; passing completes the module (audited)',
@@ -178,7 +177,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/modules/:moduleId/certificate.pdf`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The reader’s certificate of the module’s current version as PDF (audited)',
@@ -213,7 +212,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/matrix`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Completion matrix: members × published modules, filtered and paged (DM, ADMIN)',
@@ -228,7 +227,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/matrix/download`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'The completion matrix as CSV, every row (DM, ADMIN; audited)',
@@ -260,7 +259,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.put(
     `${base}/settings`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Study setting: data entry waits for the required training (DM, ADMIN; audited)',

@@ -7,7 +7,7 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -25,13 +25,12 @@ const visitParams = z.object({
 /** Adding and deleting a subject's unscheduled visits (issue 19 item 1); the overview lists them. */
 export function registerUnscheduledVisitRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['subjects'];
 
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Add an unscheduled visit (site staff who enter data): date and reason, audited',
@@ -60,7 +59,7 @@ export function registerUnscheduledVisitRoutes(app: App, context: AppContext): v
   app.delete(
     '/api/studies/:studyId/subjects/:subjectId/unscheduled-visits/:repeatKey',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Delete an empty unscheduled visit, with a reason: 409 unscheduled_visit_has_data',

@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer } from '../http/file-answer.ts';
@@ -17,13 +17,12 @@ import { withUpload } from './receive-upload.ts';
 /** Image upload for the rich-text editor (multipart field `upload`) and serving the images. */
 export async function registerUploadRoutes(app: App, context: AppContext): Promise<void> {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 5 } });
 
   app.post(
     '/api/uploads/images',
     {
-      preHandler,
+      config: { access: 'signed-in' },
       schema: {
         tags: ['uploads'],
         summary: 'Upload an image (multipart field "upload"); answers {imageUrl}',
@@ -79,7 +78,7 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
   app.get(
     '/api/uploads/images/:imageId',
     {
-      preHandler,
+      config: { access: 'signed-in' },
       schema: {
         tags: ['uploads'],
         summary: 'An uploaded image',

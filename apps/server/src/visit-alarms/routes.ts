@@ -1,7 +1,7 @@
 import { paramIdSchema, visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from './reader-scope.ts';
@@ -17,7 +17,7 @@ export function registerVisitAlarmRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/visit-alarms',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags: ['visit-alarms'],
         summary: "Visits overdue, due, due soon and done out of window, in the reader's sites",
