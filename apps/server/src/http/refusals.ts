@@ -11,7 +11,8 @@ import { errorBodySchema } from './errors.ts';
  * - the answers that follow from how a route is made, added here for every route at registration
  *   (`documentRefusals`, an onRoute hook): any request can be malformed (400), a write's body can be too
  *   large or of another type (413, 415), a path can be too long (414), and a hook that refuses (sign-in,
- *   administrators only) carries its answers with it (`withRefusals`).
+ *   administrators only, the study access a route declares: `auth/route-access.ts`) carries its answers
+ *   with it (`withRefusals`).
  * The fuzz suite and the authorization matrix fail on any status they see that the document does not list.
  */
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 423 | 429;
