@@ -10,6 +10,11 @@ import { describeWithDatabase } from '../test/test-database.ts';
 import type { App } from './http/types.ts';
 import { productVersion } from './version.ts';
 
+interface OpenApiAnswer {
+  description?: string;
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
+
 const largeScript = 'export const message = "불러오는 중…";\n'.repeat(500);
 
 describeWithDatabase('HTTP app', (database) => {
@@ -30,13 +35,13 @@ describeWithDatabase('HTTP app', (database) => {
     // A route that exists only here, to exercise body validation and error shapes.
     app.post(
       '/api/test/echo',
-      { schema: { body: z.strictObject({ count: z.number().int().min(1) }) } },
+      { config: { access: 'public' }, schema: { body: z.strictObject({ count: z.number().int().min(1) }) } },
       async (request) => ({ count: request.body.count }),
     );
-    app.get('/api/test/explode', async () => {
+    app.get('/api/test/explode', { config: { access: 'public' } }, async () => {
       throw new Error('boom');
     });
-    app.get('/api/test/large', async () => ({
+    app.get('/api/test/large', { config: { access: 'public' } }, async () => ({
       items: Array.from({ length: 200 }, (_, index) => `item ${index}`),
     }));
     await app.ready();
@@ -191,6 +196,34 @@ describeWithDatabase('HTTP app', (database) => {
     expect(result.valid).toBe(true);
     const page = await app.inject({ method: 'GET', url: '/api/docs' });
     expect([200, 302]).toContain(page.statusCode);
+  });
+
+  // Issue 43 item 15. Which refusals each route lists is checked against what the fuzz suite and the
+  // authorization matrix see; here, that every operation has a success and refusals in the one shape.
+  it('documents every operation with its success and its refusals in the one error schema', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, OpenApiAnswer> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(Object.keys(document.components.schemas)).toEqual(['Error']);
+    const problems: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (path.startsWith('/api/test/')) continue;
+      for (const [method, { responses }] of Object.entries(operations)) {
+        const statuses = Object.keys(responses);
+        if (!statuses.some((status) => status.startsWith('2')))
+          problems.push(`${method} ${path}: no 2xx answer`);
+        if (!statuses.includes('400')) problems.push(`${method} ${path}: no 400`);
+        for (const status of statuses.filter((status) => !status.startsWith('2'))) {
+          const answer = responses[status] as OpenApiAnswer;
+          if (answer.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error')
+            problems.push(`${method} ${path} ${status}: not the Error schema`);
+          if (!answer.description || answer.description === 'Default Response')
+            problems.push(`${method} ${path} ${status}: no description`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it('answers malformed input with 4xx JSON, never 500', async () => {

@@ -6,6 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -15,6 +16,7 @@ import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAttachmentRoutes } from './attachments/routes.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
+import { type Access, applyAccess } from './auth/route-access.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
@@ -30,6 +32,7 @@ import { applyBodyPolicy } from './http/body-policy.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { documentRefusals } from './http/refusals.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
@@ -102,15 +105,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerJsonBodyParser(app);
   app.addHook('onRequest', refuseBadUrlText);
   app.addHook('onRoute', applyBodyPolicy);
+  // Who may call each /api route, as it declares (`config.access`): its sign-in and study hooks.
+  app.addHook('onRoute', applyAccess(context));
+  // After the body policy and the access hooks: their refusals are among the answers documented.
+  app.addHook('onRoute', documentRefusals);
   app.decorateRequest('principal', null);
   app.decorateRequest('signedIn', null);
   // Every API route, as registered: the authorization-matrix test checks each one is covered.
-  const apiRoutes: { method: string; url: string }[] = [];
+  const apiRoutes: { method: string; url: string; access: Access | undefined }[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     for (const method of [route.method].flat())
-      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access: route.config?.access });
   });
   await app.register(fastifyCookie);
 
@@ -156,11 +163,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       info: {
         title: 'CDMS API',
         description:
-          'Clinical data management system (eCRF). Every error has the shape {"error":{"code","message"}}.',
+          'Clinical data management system (eCRF). Every error has the shape {"error":{"code","message","details"?}} ' +
+          '(the schema `Error`); each operation lists the refusals it can answer with.',
         version: productVersion,
       },
     },
     transform: jsonSchemaTransform,
+    // Components: the one error schema (`Error`) every refusal refers to. It is only ever an answer,
+    // so the input twin the zod transform makes of every registered schema (`ErrorInput`) is left out.
+    transformObject: (documentObject) => {
+      const document = jsonSchemaTransformObject(documentObject);
+      if ('components' in document) delete document.components?.schemas?.ErrorInput;
+      return document;
+    },
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',

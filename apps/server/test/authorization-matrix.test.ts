@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
+import { permissionMatrix } from '../src/auth/permissions.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
+import { operationsOf } from './fuzz/openapi-operations.ts';
 import { buildTestApp, type SignedIn, sessionUser, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -1493,6 +1495,29 @@ describeWithDatabase(
       await app.close();
     });
 
+    // Issue 44 item 3: every route declares who may call it (the server refuses to start otherwise),
+    // and where it declares a permission, this table agrees with the permission matrix.
+    it('holds every route to its declared access and the permission matrix', () => {
+      const problems: string[] = [];
+      for (const route of app.apiRoutes) {
+        const { access } = route;
+        if (access === undefined) problems.push(`${route.method} ${route.url}: no declared access`);
+        if (access === undefined || typeof access === 'string' || access.study === 'member') continue;
+        const testCase = cases.find((c) => c.method === route.method && c.route === route.url);
+        for (const caller of callers) {
+          if (caller === 'anonymous' || !testCase) continue;
+          const allowed = permissionMatrix[access.study].includes(caller);
+          if (!allowed && testCase.expected[caller] !== 403)
+            problems.push(
+              `${route.method} ${route.url}: ${caller} lacks ${access.study} but is expected ${testCase.expected[caller]}`,
+            );
+        }
+        if (testCase && testCase.expected.anonymous !== 401)
+          problems.push(`${route.method} ${route.url}: anonymous is expected ${testCase.expected.anonymous}`);
+      }
+      expect(problems).toEqual([]);
+    });
+
     it('covers every registered API route', () => {
       const covered = new Set(cases.map((c) => `${c.method} ${c.route}`));
       const missing = app.apiRoutes.map((r) => `${r.method} ${r.url}`).filter((route) => !covered.has(route));
@@ -1542,6 +1567,13 @@ describeWithDatabase(
         return fresh;
       };
       const failures: string[] = [];
+      // Issue 43 item 15: every status seen must be among the route's answers in the OpenAPI document.
+      const undocumented = new Set<string>();
+      const operations = operationsOf(app.swagger());
+      const documented = (method: string, route: string): string[] =>
+        operations.find(
+          (operation) => operation.method === method && operation.path === route.replace(/:(\w+)/g, '{$1}'),
+        )?.responses ?? [];
       for (const testCase of cases) {
         for (const caller of callers) {
           const session: SignedIn | undefined = caller === 'anonymous' ? undefined : await sessionOf(caller);
@@ -1657,9 +1689,14 @@ describeWithDatabase(
               `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,
             );
           }
+          if (!documented(testCase.method, testCase.route).includes(String(response.statusCode)))
+            undocumented.add(
+              `${testCase.method} ${testCase.route} answered ${response.statusCode} (${response.body.slice(0, 80)}), not in its documented answers`,
+            );
         }
       }
       expect(failures).toEqual([]);
+      expect([...undocumented].sort()).toEqual([]);
     }, 180_000);
   },
   { seed: 'demo' },

@@ -14,8 +14,9 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf, requireSystemAdmin } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { readTwoFactorSetting, updateTwoFactorSetting } from '../auth/two-factor-setting.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
@@ -28,13 +29,12 @@ const id = paramIdSchema;
 /** System administration: users, sites, memberships. System administrators only. */
 export function registerAdminRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = [authenticate(context), requireSystemAdmin];
   const tags = ['admin'];
 
   app.get(
     '/api/admin/users',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'List users',
@@ -49,12 +49,18 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Create a user',
         body: createUserRequestSchema,
-        response: { 201: adminUserSchema },
+        response: {
+          201: adminUserSchema,
+          ...refusals({
+            409: 'The email belongs to another user (`email_taken`).',
+            422: 'The password breaks the password rules (`password_policy`, `details.issues`) or is too common (`password_too_common`).',
+          }),
+        },
       },
     },
     async (request, reply) => reply.status(201).send(await createUser(db, actorOf(request), request.body)),
@@ -63,13 +69,20 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/users/:userId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Edit, deactivate or reactivate a user',
         params: z.object({ userId: id }),
         body: updateUserRequestSchema,
-        response: { 200: adminUserSchema },
+        response: {
+          200: adminUserSchema,
+          ...refusals({
+            404: 'No such user (`not_found`).',
+            409: 'The email belongs to another user (`email_taken`).',
+            422: 'Administrators cannot take away or give themselves system administration (`cannot_change_own_admin`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -79,12 +92,12 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users/:userId/reset-password',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Reset a password to a temporary one',
         params: z.object({ userId: id }),
-        response: { 200: resetPasswordResponseSchema },
+        response: { 200: resetPasswordResponseSchema, ...refusals({ 404: 'No such user (`not_found`).' }) },
       },
     },
     async (request) => ({
@@ -95,12 +108,12 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/users/:userId/second-factor/reset',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: "Remove a user's second factor (they sign in with the password until they enrol again)",
         params: z.object({ userId: id }),
-        response: { 204: z.null() },
+        response: { 204: z.null(), ...refusals({ 404: 'No such user (`not_found`).' }) },
       },
     },
     async (request, reply) => {
@@ -112,7 +125,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/settings/two-factor',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Whether a second factor is required for system administrators, ADMIN and DM',
@@ -125,7 +138,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/settings/two-factor',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Require (or stop requiring) a second factor for system administrators, ADMIN and DM',
@@ -139,7 +152,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/studies',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Studies with their sites',
@@ -154,13 +167,19 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/studies/:studyId/sites',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Add a site to a study',
         params: z.object({ studyId: id }),
         body: siteRequestSchema,
-        response: { 201: siteSummarySchema },
+        response: {
+          201: siteSummarySchema,
+          ...refusals({
+            404: 'No such study (`not_found`).',
+            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -170,13 +189,19 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/studies/:studyId/sites/:siteId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Edit a site',
         params: z.object({ studyId: id, siteId: id }),
         body: siteRequestSchema,
-        response: { 200: siteSummarySchema },
+        response: {
+          200: siteSummarySchema,
+          ...refusals({
+            404: 'No such site in the study (`not_found`).',
+            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+          }),
+        },
       },
     },
     async (request) =>
@@ -186,7 +211,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/admin/studies/:studyId/memberships',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Who holds which role at which sites',
@@ -200,13 +225,20 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/admin/studies/:studyId/memberships',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Give a user a role in a study',
         params: z.object({ studyId: id }),
         body: createMembershipRequestSchema,
-        response: { 201: membershipSchema },
+        response: {
+          201: membershipSchema,
+          ...refusals({
+            404: 'No such study or user (`not_found`).',
+            409: 'The user already holds this role in the study (`membership_exists`).',
+            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -218,13 +250,19 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/admin/studies/:studyId/memberships/:membershipId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: "Change a membership's sites",
         params: z.object({ studyId: id, membershipId: id }),
         body: updateMembershipRequestSchema,
-        response: { 200: membershipSchema },
+        response: {
+          200: membershipSchema,
+          ...refusals({
+            404: 'No such membership in the study (`not_found`).',
+            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -240,12 +278,12 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/admin/studies/:studyId/memberships/:membershipId',
     {
-      preHandler,
+      config: { access: 'system-admin' },
       schema: {
         tags,
         summary: 'Remove a role',
         params: z.object({ studyId: id, membershipId: id }),
-        response: { 204: z.null() },
+        response: { 204: z.null(), ...refusals({ 404: 'No such membership in the study (`not_found`).' }) },
       },
     },
     async (request, reply) => {

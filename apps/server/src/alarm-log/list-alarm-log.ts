@@ -2,6 +2,7 @@ import type { AlarmLogEntry, AlarmLogResponse, AlarmLogStatus, alarmLogQuerySche
 import { startOfKoreanDay } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
+import { authorize } from '../auth/authorize.ts';
 import { siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -25,7 +26,7 @@ function alarmLogQuery(
   studyId: number,
   filters: AlarmLogFilters,
 ) {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const sites = siteScope(principal, 'alarm_log.read', studyId);
   if (sites !== 'all' && sites.size === 0) throw new AppError(403, 'forbidden');
   if (filters.from && filters.to && filters.from > filters.to)

@@ -8,8 +8,10 @@ import {
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
@@ -18,19 +20,21 @@ import { listAlarmLog } from './list-alarm-log.ts';
 /** Issue 18 item 4: every notification the system raised for a study, with its delivery status. */
 export function registerAlarmLogRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['alarm log'];
 
   app.get(
     '/api/studies/:studyId/alarm-log',
     {
-      preHandler,
+      config: { access: { study: 'alarm_log.read' } },
       schema: {
         tags,
         summary: 'Notifications raised for the study, newest first, filtered and paged (CRA, DM, ADMIN)',
         params: alarmLogParamsSchema,
         querystring: alarmLogQuerySchema,
-        response: { 200: alarmLogResponseSchema },
+        response: {
+          200: alarmLogResponseSchema,
+          ...refusals({ 403: 'The role may not read the alarm log (CRA, DM and ADMIN may) (`forbidden`).' }),
+        },
       },
     },
     async (request) =>
@@ -40,12 +44,16 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/alarm-log/download',
     {
-      preHandler,
+      config: { access: { study: 'alarm_log.read' } },
       schema: {
         tags,
         summary: 'The alarm log as CSV (UTF-8 with BOM) or XLSX, every entry under the filters (audited)',
         params: alarmLogParamsSchema,
         querystring: alarmLogDownloadQuerySchema,
+        response: {
+          200: fileAnswer('The alarm log as CSV or XLSX.', tableFileTypes),
+          ...refusals({ 403: 'The role may not read the alarm log (CRA, DM and ADMIN may) (`forbidden`).' }),
+        },
       },
     },
     async (request, reply) => {

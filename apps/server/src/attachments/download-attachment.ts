@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -21,7 +22,7 @@ export async function downloadAttachment(
   studyId: number,
   attachmentId: string,
 ): Promise<{ fileName: string; contentType: string; size: number; sha256: string }> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const writer = canWriteNotices(principal, studyId);
   return inTransaction(db, async (trx) => {
     const row = await trx

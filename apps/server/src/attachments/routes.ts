@@ -2,8 +2,11 @@ import { Readable } from 'node:stream';
 import { ATTACHMENT_MAX_BYTES, attachmentSchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import { AppError } from '../http/errors.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
 import { withUpload } from '../uploads/receive-upload.ts';
@@ -27,25 +30,32 @@ function contentDisposition(fileName: string): string {
  */
 export function registerAttachmentRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['attachments'];
 
   app.post(
     '/api/studies/:studyId/attachments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Upload an attachment (multipart field "file"; PDF, DOCX, XLSX, PNG, JPEG, GIF, WebP)',
         consumes: ['multipart/form-data'],
         params: studyParams,
-        response: { 201: attachmentSchema },
+        response: {
+          201: attachmentSchema,
+          ...refusals({
+            400: 'No file in the field `file` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            403: 'The role may not attach files to study documents (`forbidden`).',
+            413: 'The file is larger than allowed (`attachment_too_large`).',
+            415: 'Not a multipart upload (`unsupported_media_type`), or the file is empty or of a type not accepted (`attachment_type_not_allowed`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+      authorize(principal, 'member', { studyId });
       if (!canWriteNotices(principal, studyId)) throw new AppError(403, 'forbidden');
       // Streamed to a temporary file, then into the database in chunks (issue 43).
       const rule = {
@@ -66,11 +76,15 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/attachments/:attachmentId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Download an attachment (members of the study; audited)',
         params: attachmentParams,
+        response: {
+          200: fileAnswer('The file, as uploaded.', ['application/octet-stream']),
+          ...refusals({ 404: 'No such attachment, or not one the caller may read (`not_found`).' }),
+        },
       },
     },
     async (request, reply) => {

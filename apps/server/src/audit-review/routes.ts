@@ -10,8 +10,10 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
@@ -21,24 +23,28 @@ import { listAuditTrail } from './list-audit-trail.ts';
 
 const studyParams = z.object({ studyId: paramIdSchema });
 
+const reviewRefusals = refusals({
+  403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',
+  404: 'The site filtered on is not one the caller reviews (`not_found`).',
+});
+
 /** Audit review (issue 16, item 5): the study's trail, its CSV download, the chain's status. */
 export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['audit'];
   const base = '/api/studies/:studyId';
 
   app.get(
     `${base}/audit`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           "The study's audit trail: filtered, newest first by default, paged (CRA on their sites, DM, ADMIN)",
         params: studyParams,
         querystring: auditTrailQuerySchema,
-        response: { 200: auditTrailResponseSchema },
+        response: { 200: auditTrailResponseSchema, ...reviewRefusals },
       },
     },
     async (request) => listAuditTrail(db, principalOf(request), request.params.studyId, request.query),
@@ -47,12 +53,13 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/audit.csv`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The filtered audit trail as CSV (UTF-8 with BOM; audited)',
         params: studyParams,
         querystring: auditTrailFilterSchema,
+        response: { 200: fileAnswer('The audit trail as CSV.', ['text/csv']), ...reviewRefusals },
       },
     },
     async (request, reply) => {
@@ -88,12 +95,17 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/audit/chain`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The audit hash chain's status: intact up to record N, or where it breaks (CRA, DM, ADMIN)",
         params: studyParams,
-        response: { 200: auditChainStatusSchema },
+        response: {
+          200: auditChainStatusSchema,
+          ...refusals({
+            403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',
+          }),
+        },
       },
     },
     async (request) => {

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { AppError } from '../http/errors.ts';
+import { withRefusals } from '../http/refusals.ts';
 import { loadSessionPrincipal, type Principal, type SessionPrincipal } from './principal.ts';
 import { allowedBeforeEnrolment, secondFactorEnrolmentRequired } from './second-factor-enrolment-gate.ts';
 import {
@@ -101,13 +102,21 @@ function holdToEnrolment(request: FastifyRequest, found: SessionPrincipal) {
  * second factor first (system setting) reaches only the enrolment routes.
  */
 export function authenticate(context: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const found = await sessionPrincipal(context, request, reply);
-    if (!found) throw new AppError(401, 'unauthenticated');
-    request.principal = found.principal;
-    request.signedIn = found;
-    holdToEnrolment(request, found);
-  };
+  return withRefusals(
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const found = await sessionPrincipal(context, request, reply);
+      if (!found) throw new AppError(401, 'unauthenticated');
+      request.principal = found.principal;
+      request.signedIn = found;
+      holdToEnrolment(request, found);
+    },
+    {
+      401: 'No live session: not signed in, or the session expired or was ended (`unauthenticated`).',
+      403:
+        "A write without the session's CSRF token in X-CSRF-Token (`csrf_failed`), or a user who must enrol a " +
+        'second factor first (`second_factor_enrolment_required`).',
+    },
+  );
 }
 
 /**
@@ -115,18 +124,24 @@ export function authenticate(context: AppContext) {
  * but without a session the request goes on with `request.principal` null instead of a 401.
  */
 export function identify(context: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const found = await sessionPrincipal(context, request, reply);
-    request.principal = found?.principal ?? null;
-    request.signedIn = found;
-    if (found) holdToEnrolment(request, found);
-  };
+  return withRefusals(
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const found = await sessionPrincipal(context, request, reply);
+      request.principal = found?.principal ?? null;
+      request.signedIn = found;
+      if (found) holdToEnrolment(request, found);
+    },
+    { 403: 'A user who must enrol a second factor first (`second_factor_enrolment_required`).' },
+  );
 }
 
 /** preHandler after `authenticate`: system administrators only. */
-export async function requireSystemAdmin(request: FastifyRequest): Promise<void> {
-  if (!request.principal?.user.is_admin) throw new AppError(403, 'forbidden');
-}
+export const requireSystemAdmin = withRefusals(
+  async (request: FastifyRequest): Promise<void> => {
+    if (!request.principal?.user.is_admin) throw new AppError(403, 'forbidden');
+  },
+  { 403: 'The caller is not a system administrator (`forbidden`).' },
+);
 
 /** The principal of a route that ran `authenticate` (a programming error otherwise). */
 export function principalOf(request: FastifyRequest): Principal {

@@ -24,9 +24,10 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, SessionRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
-import { actorOf, authenticate, identify, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
+import { actorOf, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
 import { readNotificationPreferences, updateNotificationPreferences } from './notification-preferences.ts';
 import {
@@ -44,6 +45,13 @@ import { deleteSession, SESSION_COOKIE } from './sessions.ts';
 import { turnOffSecondFactor } from './turn-off-second-factor.ts';
 
 const errorResponses = { tags: ['auth'] };
+
+/** A change to the second factor asks for the password and a current code again (`withPasswordAndCode`). */
+const reverificationRefusals = refusals({
+  409: 'Two-factor sign-in is not on (`second_factor_not_enrolled`).',
+  422: 'The password (`current_password_incorrect`) or the code (`wrong_second_factor_code`) is wrong.',
+  429: 'Too many wrong passwords or codes in a row: wait (`too_many_second_factor_attempts`).',
+});
 
 export function presentSession(session: SessionRow, idleSeconds: number) {
   return {
@@ -112,8 +120,6 @@ function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void 
 export function registerAuthRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const idleSeconds = context.config.session.idleSeconds;
-  const requireUser = authenticate(context);
-  const identifyUser = identify(context);
 
   /** The session cookie and the signed-in user, after the last step of a login. */
   async function answerSignedIn(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
@@ -128,11 +134,19 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/login',
     {
+      config: { access: 'public' },
       schema: {
         ...errorResponses,
         summary: 'Sign in with email and password (then a code, when the user has two-factor sign-in)',
         body: loginRequestSchema,
-        response: { 200: z.union([meResponseSchema, secondFactorRequiredResponseSchema]) },
+        response: {
+          200: z.union([meResponseSchema, secondFactorRequiredResponseSchema]),
+          ...refusals({
+            401: 'Wrong email or password (`invalid_credentials`).',
+            423: 'Too many failed sign-ins: the account is locked at this address for a while (`account_locked`).',
+            429: 'Too many sign-ins from this address (`too_many_requests`), or a wait after failures (`login_delayed`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -152,11 +166,19 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/login/second-factor',
     {
+      config: { access: 'public' },
       schema: {
         ...errorResponses,
         summary: 'Second step of a login: the code from the authenticator app',
         body: secondFactorLoginRequestSchema,
-        response: { 200: meResponseSchema },
+        response: {
+          200: meResponseSchema,
+          ...refusals({
+            401: 'The pending sign-in expired or is unknown (`second_factor_login_expired`), or the code is wrong (`wrong_second_factor_code`).',
+            423: 'Too many failed sign-ins: the account is locked at this address for a while (`account_locked`).',
+            429: 'Too many sign-ins from this address (`too_many_requests`), or a wait after failures (`login_delayed`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -175,12 +197,18 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/enrolment',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Start two-factor enrolment (password again): secret, otpauth URI and QR image',
         body: startSecondFactorEnrolmentRequestSchema,
-        response: { 200: secondFactorEnrolmentResponseSchema },
+        response: {
+          200: secondFactorEnrolmentResponseSchema,
+          ...refusals({
+            409: 'Two-factor sign-in is already on (`second_factor_already_enrolled`).',
+            422: 'The password is wrong (`current_password_incorrect`).',
+          }),
+        },
       },
     },
     async (request) => startEnrolment(db, principalOf(request).user, actorOf(request), request.body.password),
@@ -189,12 +217,18 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/enrolment/confirm',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Confirm two-factor enrolment with a first code; answers the recovery codes, once',
         body: confirmSecondFactorRequestSchema,
-        response: { 200: recoveryCodesResponseSchema },
+        response: {
+          200: recoveryCodesResponseSchema,
+          ...refusals({
+            409: 'No enrolment is waiting for its first code (`second_factor_not_pending`).',
+            422: 'The code is wrong (`wrong_second_factor_code`).',
+          }),
+        },
       },
     },
     async (request) => confirmEnrolment(db, principalOf(request).user, actorOf(request), request.body.code),
@@ -203,12 +237,12 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/recovery-codes',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'New recovery codes (password and a current code); the old ones stop working',
         body: secondFactorChangeRequestSchema,
-        response: { 200: recoveryCodesResponseSchema },
+        response: { 200: recoveryCodesResponseSchema, ...reverificationRefusals },
       },
     },
     async (request) => regenerateRecoveryCodes(db, principalOf(request).user, actorOf(request), request.body),
@@ -217,12 +251,20 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/second-factor/turn-off',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Turn off own two-factor sign-in (password and a current code; refused when required)',
         body: secondFactorChangeRequestSchema,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...reverificationRefusals,
+          ...refusals({
+            409:
+              'Two-factor sign-in is not on (`second_factor_not_enrolled`), or a role of the user requires it ' +
+              '(`second_factor_required_for_role`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -234,7 +276,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/logout',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: { ...errorResponses, summary: 'Sign out (ends this session)', response: { 204: z.null() } },
     },
     async (request, reply) => {
@@ -255,7 +297,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/auth/me',
     {
-      preHandler: identifyUser,
+      config: { access: 'identified' },
       schema: {
         ...errorResponses,
         summary: 'The signed-in user, memberships and abilities; `{ "user": null }` without a session',
@@ -273,8 +315,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/auth/renew',
     {
-      preHandler: requireUser,
-      config: { renewsSession: true },
+      config: { access: 'signed-in', renewsSession: true },
       schema: {
         ...errorResponses,
         summary: 'Extend the idle session',
@@ -292,12 +333,19 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/password',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own password; other sessions end',
         body: changePasswordRequestSchema,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            422:
+              'The current password is wrong (`current_password_incorrect`), or the new one breaks the password ' +
+              'rules (`password_policy`, `details.issues`), is too common (`password_too_common`) or unchanged (`password_unchanged`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -309,7 +357,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/contact',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own contact number',
@@ -326,7 +374,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/auth/notification-preferences',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Own e-mail notification choices, per event type (issue 18)',
@@ -339,7 +387,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/auth/notification-preferences',
     {
-      preHandler: requireUser,
+      config: { access: 'signed-in' },
       schema: {
         ...errorResponses,
         summary: 'Change own e-mail notification choices (audited)',

@@ -4,7 +4,7 @@ import { ZipArchive } from 'archiver';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -31,8 +31,7 @@ export async function exportSiteCasebooks(
   siteId: number,
   options: CasebookOptions,
 ): Promise<{ zip: ZipArchive; fileName: string; subjects: number }> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'data.export', { studyId });
   const header = await loadCasebookHeader(db, studyId, siteId);
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');

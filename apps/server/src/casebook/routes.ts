@@ -1,8 +1,10 @@
 import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportSiteCasebooks } from './export-site-casebooks.ts';
 import { exportSubjectCasebook } from './export-subject-casebook.ts';
@@ -13,19 +15,19 @@ const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
 /** The casebook PDF of a subject and the ZIP of a site's casebooks (issue 16 "Data out", item 4). */
 export function registerCasebookRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['casebook'];
 
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/casebook.pdf',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           "One subject's casebook as PDF: cover, visits and forms, queries, SDV and hold marks, optional audit trail, §11.50 signature (anyone who may read the subject; audited)",
         params: subjectParams,
         querystring: casebookQuerySchema,
+        response: { 200: fileAnswer('The casebook as PDF.', ['application/pdf']) },
       },
     },
     async (request, reply) => {
@@ -51,12 +53,19 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/sites/:siteId/casebooks.zip',
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: "Every subject's casebook PDF of one site as a streamed ZIP (DM, ADMIN; audited)",
         params: siteParams,
         querystring: casebookQuerySchema,
+        response: {
+          200: fileAnswer('The casebooks as a ZIP of PDFs.', ['application/zip']),
+          ...refusals({
+            403: 'The role may not export data (DM and ADMIN may) (`forbidden`).',
+            404: 'No such site in the study, or the study has no definition yet (`not_found`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

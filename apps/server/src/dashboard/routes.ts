@@ -6,8 +6,10 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { loadDashboard, loadSubjectInfo } from './dashboard.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
@@ -17,19 +19,18 @@ const params = z.object({ studyId: id });
 /** The study dashboard and the header's subject-info counts, both over the reader's sites. */
 export function registerDashboardRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['dashboard'];
 
   app.get(
     '/api/studies/:studyId/dashboard',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Subject, query, safety, target-status, registration and alarm figures',
         params,
         querystring: dashboardQuerySchema,
-        response: { 200: dashboardResponseSchema },
+        response: { 200: dashboardResponseSchema, ...refusals(READER_REFUSALS) },
       },
     },
     async (request) => loadDashboard(db, principalOf(request), request.params.studyId, request.query),
@@ -38,12 +39,12 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subject-info',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "Today's work: open and answered queries, SAEs, eCRF pages, alarms",
         params,
-        response: { 200: subjectInfoResponseSchema },
+        response: { 200: subjectInfoResponseSchema, ...refusals({ 403: READER_REFUSALS[403] }) },
       },
     },
     async (request) => loadSubjectInfo(db, principalOf(request), request.params.studyId),

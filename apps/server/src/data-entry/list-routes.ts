@@ -9,11 +9,11 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { can } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../http/errors.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import {
   exportContentTypes,
@@ -21,6 +21,8 @@ import {
   subjectsCsv,
   subjectsXlsx,
 } from '../subjects/subject-export.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
+import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
 
@@ -29,20 +31,15 @@ const id = paramIdSchema;
 const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 
-function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-}
-
 /** The subject list, its download and deleting a subject registered in error (issue 7). */
 export function registerSubjectListRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['subjects'];
 
   app.get(
     '/api/studies/:studyId/subjects',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
@@ -54,7 +51,6 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return listSubjectsPage(db, principal, request.params.studyId, request.query);
     },
   );
@@ -62,19 +58,21 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/export',
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'The filtered subject list as CSV (UTF-8 with BOM) or XLSX (DM, ADMIN; audited)',
         params: studyParams,
         querystring: subjectExportQuerySchema,
+        response: {
+          200: fileAnswer('The subject list as CSV or XLSX.', tableFileTypes),
+          ...refusals({ 403: EXPORTER_REFUSAL }),
+        },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
       const { studyId } = request.params;
-      requireMember(principal, studyId);
-      if (!can(principal, 'data.export', { studyId })) throw new AppError(403, 'forbidden');
       const { format, ...filter } = request.query;
       const language = requestLanguage(request);
       const { chunks, studyCode, today, total } = await subjectDownload(db, principal, studyId, filter);
@@ -102,14 +100,21 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/studies/:studyId/subjects/:subjectId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           'Delete a subject registered in error (PI, CRC of its site; with a reason): 409 subject_has_data',
         params: subjectParams,
         body: deleteSubjectRequestSchema,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: `The role may not delete this subject (the PI or CRC of its site may) (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            409: 'The subject has data beyond its registration (`subject_has_data`, `details` counts it).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) => {

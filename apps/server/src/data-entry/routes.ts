@@ -16,15 +16,17 @@ import { getFormLayout } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
-import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
+import { HOLD_REFUSAL, refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectAndDefinitionInScope, findSubjectInScope } from '../subjects/subject-access.ts';
+import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { createSubject } from './create-subject.ts';
 import { writeForm } from './form-data.ts';
@@ -41,15 +43,13 @@ const studyParams = z.object({ studyId: id });
 const subjectParams = z.object({ studyId: id, subjectId: id });
 const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
-function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-}
-
 /** Subjects and their form data (issue "Data capture"). */
 export function registerSubjectRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['subjects'];
+  const NO_DEFINITION = 'The study has no definition yet (`not_found`).';
+  // `formInScope`: the form must be one of the visit's, and an unscheduled visit one the subject has.
+  const NO_FORM = 'No such visit or form for the subject, or the study has no definition yet (`not_found`).';
 
   async function definitionOf(studyId: number) {
     const current = await currentStudyDefinition(db, studyId);
@@ -81,17 +81,24 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a subject (site staff): screening number assigned by the server',
         params: studyParams,
         body: createSubjectRequestSchema,
-        response: { 201: subjectSummarySchema },
+        response: {
+          201: subjectSummarySchema,
+          ...refusals({
+            403: `The site is not one where the caller enters data (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The study has no definition yet (`not_found`).',
+            422: 'The consent date is in the future (`consent_date_in_future`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) => {
-      requireMember(principalOf(request), request.params.studyId);
       return reply
         .status(201)
         .send(
@@ -109,12 +116,12 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/overview',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Visit × form matrix with statuses',
         params: subjectParams,
-        response: { 200: overviewResponseSchema },
+        response: { 200: overviewResponseSchema, ...refusals({ 404: NO_DEFINITION }) },
       },
     },
     async (request) => {
@@ -139,12 +146,12 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "One form's values, derived values, status, version, queries and comments",
         params: formParams,
-        response: { 200: formDataResponseSchema },
+        response: { 200: formDataResponseSchema, ...refusals({ 404: NO_FORM }) },
       },
     },
     async (request) => {
@@ -168,14 +175,26 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           'Save a form: 409 on a stale version, 422 on bad values, a hard check or a change without reason',
         params: formParams,
         body: saveFormRequestSchema,
-        response: { 200: formDataResponseSchema },
+        response: {
+          200: formDataResponseSchema,
+          ...refusals({
+            403: `The role may not enter this subject's data (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: NO_FORM,
+            409: 'The form changed since it was read: its version is not the one sent (`version_conflict`); read it again.',
+            422:
+              'Values the form does not accept (`invalid_values`, `details.items`), a hard check that fails (`hard_check_failed`), ' +
+              'a change of saved data without its reason (`reason_required`, `details` names the items), a photo not of this form ' +
+              '(`photo_not_of_form`), or the signature form, which is not saved by hand (`signature_form_read_only`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request) => {
@@ -202,13 +221,22 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/reset',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "Clear a form's values, with a reason (audited)",
         params: formParams,
         body: resetFormRequestSchema,
-        response: { 200: formDataResponseSchema },
+        response: {
+          200: formDataResponseSchema,
+          ...refusals({
+            403: `The role may not enter this subject's data (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: NO_FORM,
+            409: 'The form changed while it was being cleared (`version_conflict`).',
+            422: 'The signature form is not cleared by hand (`signature_form_read_only`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request) => {
@@ -247,12 +275,12 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "A form's section comments",
         params: formParams,
-        response: { 200: z.object({ comments: z.array(commentSchema) }) },
+        response: { 200: z.object({ comments: z.array(commentSchema) }), ...refusals({ 404: NO_FORM }) },
       },
     },
     async (request) => {
@@ -266,13 +294,20 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/comments',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Add a comment to a form section (≤ 3500 characters)',
         params: formParams,
         body: addCommentRequestSchema,
-        response: { 201: commentSchema },
+        response: {
+          201: commentSchema,
+          ...refusals({
+            403: `The role may not enter this subject's data (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: `${NO_FORM} Or no such section in the form.`,
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -320,7 +355,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/audit',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The subject's history from the audit trail (?visit=&form=&item=)",

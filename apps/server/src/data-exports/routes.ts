@@ -8,13 +8,16 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { cancelExport } from './cancel-export.ts';
 import { downloadExport } from './download-export.ts';
 import type { ExportRunner } from './export-runner.ts';
 import { listExports } from './list-exports.ts';
 import { readExport } from './read-export.ts';
+import { EXPORTER_REFUSAL } from './require-exporter.ts';
 import { startExport } from './start-export.ts';
 
 const studyParams = z.object({ studyId: paramIdSchema });
@@ -27,21 +30,27 @@ export function registerDataExportRoutes(
   runner: ExportRunner | undefined,
 ): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['Data exports'];
   const base = '/api/studies/:studyId/data-exports';
+  const NO_EXPORT = 'No such export in the study (`not_found`).';
 
   app.post(
     base,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary:
           'Queue an export of the study: scope, format, with or without audit trail (DM, ADMIN; audited)',
         params: studyParams,
         body: startDataExportRequestSchema,
-        response: { 201: dataExportSchema },
+        response: {
+          201: dataExportSchema,
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            422: 'Value labels asked for with an ODM format (`data_export_labels_not_for_format`), or sites or forms not of the study (`data_export_unknown_scope`, `details`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -60,13 +69,13 @@ export function registerDataExportRoutes(
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: "The study's exports, newest first, paged",
         params: studyParams,
         querystring: dataExportsQuerySchema,
-        response: { 200: dataExportsResponseSchema },
+        response: { 200: dataExportsResponseSchema, ...refusals({ 403: EXPORTER_REFUSAL }) },
       },
     },
     async (request) => listExports(db, principalOf(request), request.params.studyId, request.query),
@@ -75,12 +84,12 @@ export function registerDataExportRoutes(
   app.get(
     `${base}/:exportId`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'One export and its progress',
         params: exportParams,
-        response: { 200: dataExportSchema },
+        response: { 200: dataExportSchema, ...refusals({ 403: EXPORTER_REFUSAL, 404: NO_EXPORT }) },
       },
     },
     async (request) => readExport(db, principalOf(request), request.params.studyId, request.params.exportId),
@@ -89,12 +98,19 @@ export function registerDataExportRoutes(
   app.post(
     `${base}/:exportId/cancel`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'Cancel a queued or running export; its partial output is deleted (audited)',
         params: exportParams,
-        response: { 200: dataExportSchema },
+        response: {
+          200: dataExportSchema,
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            404: NO_EXPORT,
+            409: 'The export is no longer queued or running (`data_export_finished`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -110,11 +126,23 @@ export function registerDataExportRoutes(
   app.get(
     `${base}/:exportId/download`,
     {
-      preHandler,
+      config: { access: { study: 'data.export' } },
       schema: {
         tags,
         summary: 'Download a finished export (streamed from the database; audited)',
         params: exportParams,
+        response: {
+          200: fileAnswer('The export file: ODM XML, or the tables as a CSV ZIP or XLSX.', [
+            'application/xml',
+            'application/zip',
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          ]),
+          ...refusals({
+            403: EXPORTER_REFUSAL,
+            404: NO_EXPORT,
+            409: 'The export has not finished, or did not succeed (`data_export_not_ready`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

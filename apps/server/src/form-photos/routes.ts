@@ -1,8 +1,12 @@
 import { FORM_PHOTO_MAX_BYTES, formPhotoSchema, paramIdSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
+import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { withUpload } from '../uploads/receive-upload.ts';
 import { readFormPhoto } from './read-form-photo.ts';
 import { findPhotoTarget, uploadFormPhoto } from './upload-form-photo.ts';
@@ -24,20 +28,30 @@ const photoParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema,
  */
 export function registerFormPhotoRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['form-photos'];
 
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey/photos',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           'Upload the photo of a form (multipart field "photo"; JPEG, PNG, HEIC; 413 too large, 415 another type)',
         consumes: ['multipart/form-data'],
         params: formParams,
-        response: { 201: formPhotoSchema },
+        response: {
+          201: formPhotoSchema,
+          ...refusals({
+            400: 'No file in the field `photo` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            403: `The role may not enter the subject's data (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The form has no photo item, or the subject has no such visit (`not_found`).',
+            413: 'The photo is larger than allowed (`photo_too_large`).',
+            415: 'Not a multipart upload (`unsupported_media_type`), or not a JPEG, PNG or HEIC (`photo_type_not_allowed`).',
+            422: 'The image cannot be read (`photo_unreadable`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -59,11 +73,15 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/photos/:photoId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "A subject's form photo (JPEG; readers of the subject; audited)",
         params: photoParams,
+        response: {
+          200: fileAnswer('The photo as JPEG.', ['image/jpeg']),
+          ...refusals({ 404: 'No such photo of the subject (`not_found`).' }),
+        },
       },
     },
     async (request, reply) => {

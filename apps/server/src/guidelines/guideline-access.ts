@@ -1,3 +1,4 @@
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
 import { canWriteNotices } from '../notices/notices.ts';
@@ -12,7 +13,7 @@ export function canWriteGuidelines(principal: Principal, studyId: number): boole
 
 /** Outside the study the study does not exist (404). */
 export function requireStudyMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
 }
 
 export function requireGuidelineWriter(principal: Principal, studyId: number): void {

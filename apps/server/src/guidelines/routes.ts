@@ -9,7 +9,8 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createGuideline } from './create-guideline.ts';
 import { deleteGuideline } from './delete-guideline.ts';
@@ -26,13 +27,12 @@ const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdS
 /** Guidelines of a study (issue 18): read by members, written by CRA/DM/ADMIN (`notice.write`). */
 export function registerGuidelineRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['guidelines'];
 
   app.get(
     '/api/studies/:studyId/guidelines',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Guidelines of a study, filtered and paged (readers: published only)',
@@ -47,13 +47,19 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a guideline as a draft (CRA, DM, ADMIN)',
         params: studyParams,
         body: guidelineWriteSchema,
-        response: { 201: guidelineDetailSchema },
+        response: {
+          201: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -73,12 +79,15 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One guideline with its attachments',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({ 404: 'No such guideline, or a draft the caller may not see (`not_found`).' }),
+        },
       },
     },
     async (request) =>
@@ -88,13 +97,21 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Edit a draft guideline',
         params: guidelineParams,
         body: guidelineUpdateSchema,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be edited (`guideline_not_draft`).',
+            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+          }),
+        },
       },
     },
     async (request) =>
@@ -111,12 +128,19 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/publish',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Publish a draft (retires the version it supersedes)',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be published (`guideline_not_draft`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -132,12 +156,19 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/retire',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Retire a published guideline',
         params: guidelineParams,
-        response: { 200: guidelineDetailSchema },
+        response: {
+          200: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a published guideline can be retired (`guideline_not_published`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -153,13 +184,20 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/guidelines/:guidelineId/revisions',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Draft a new version of a published guideline',
         params: guidelineParams,
         body: guidelineRevisionSchema,
-        response: { 201: guidelineDetailSchema },
+        response: {
+          201: guidelineDetailSchema,
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'The guideline is not published (`guideline_not_published`), the version is its own (`guideline_version_taken`), or a draft of a new version exists already (`guideline_draft_exists`).',
+          }),
+        },
       },
     },
     async (request, reply) =>
@@ -180,12 +218,19 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/studies/:studyId/guidelines/:guidelineId',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Discard a draft that was never published (audited)',
         params: guidelineParams,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            404: 'No such guideline (`not_found`).',
+            409: 'Only a draft can be discarded (`guideline_not_draft`).',
+          }),
+        },
       },
     },
     async (request, reply) => {

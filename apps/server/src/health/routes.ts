@@ -14,6 +14,7 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/health',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Liveness and database check',
@@ -30,6 +31,7 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/app-info',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Version, release date and support contact',

@@ -1,6 +1,7 @@
 import type { BulkHoldRequest, BulkHoldResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -24,7 +25,7 @@ export async function bulkHoldAction(
   studyId: number,
   request: BulkHoldRequest,
 ): Promise<BulkHoldResponse> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const subjectPks = [...new Set(request.subjectPks)].sort((a, b) => a - b);
   const reason = request.reason.trim();
   return inTransaction(db, async (trx) => {

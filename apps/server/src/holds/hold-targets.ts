@@ -1,6 +1,7 @@
 import type { HoldKindValue, HoldLevel, HoldTarget as RequestedTarget } from '@cdms/contract';
 import { getFormLayout } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -39,7 +40,7 @@ export async function resolveHoldTarget(
   kind: HoldKindValue,
   target: RequestedTarget,
 ): Promise<ResolvedTarget> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const action = HOLD_PERMISSION[kind];
   switch (target.level) {
     case 'study': {

@@ -1,5 +1,6 @@
 import type { HoldAbilities, HoldListResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -21,7 +22,7 @@ export async function listHolds(
   studyId: number,
   query: ListQuery,
 ): Promise<HoldListResponse> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   let ids: number[];
   let abilities: HoldAbilities;
   const inForce = db

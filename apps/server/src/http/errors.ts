@@ -1,16 +1,38 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type ErrorCode, errorMessage, type MessageParam } from './error-messages.ts';
 import { requestLanguage } from './language.ts';
 
-/** One error shape for every API error: `{"error":{"code","message","details"?}}`. */
-export interface ErrorBody {
-  error: {
-    code: string;
-    message: string;
-    details?: unknown;
-  };
-}
+/**
+ * One error shape for every API error: `{"error":{"code","message","details"?}}`. Registered once (id
+ * `Error`) as an OpenAPI component that every documented refusal refers to (`refusals.ts`).
+ */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({
+        description:
+          'Stable code of the refusal, for programs (e.g. `version_conflict`, `reason_required`, `locked`).',
+        example: 'not_found',
+      }),
+      message: z.string().meta({
+        description:
+          'The refusal in words, in the language of Accept-Language (Korean by default, or English).',
+      }),
+      details: z
+        .unknown()
+        .optional()
+        .meta({
+          description:
+            'Facts of some refusals, by code: the schema violations of `validation_failed` (`[{location, path, message}]`), ' +
+            'the hold to lift first, the items or subjects concerned, the password rules not met.',
+        }),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The one shape of every error answer of the API.' });
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /**
  * An expected failure a handler reports: the status, a stable code and the message parameters.

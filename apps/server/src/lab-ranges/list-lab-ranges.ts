@@ -1,9 +1,9 @@
 import type { LabRangesResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 import { presentLabRange, selectLabRanges } from './lab-range-view.ts';
 
 /** The normal ranges of the reader's sites (every study member reads them), by site, test and date. */
@@ -13,7 +13,7 @@ export async function listLabRanges(
   studyId: number,
   filters: { siteId?: number | undefined; retired: boolean },
 ): Promise<LabRangesResponse> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const sites = siteScope(principal, 'subject.read', studyId);
   let query = selectLabRanges(db).where('lab_ranges.study_id', '=', studyId);
   if (sites !== 'all') {

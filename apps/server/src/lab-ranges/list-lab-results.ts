@@ -1,10 +1,10 @@
 import type { LabResultRow, LabResultsQuery, LabResultsResponse } from '@cdms/contract';
 import { LAB_FORM_KEY, numericLabTests, type StudyDefinition } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 
 type Filters = {
   siteId?: number | undefined;
@@ -48,7 +48,7 @@ function listedWhere(
   definition: StudyDefinition,
   filters: Omit<Filters, 'page' | 'size'>,
 ): RawBuilder<unknown> | null {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const sites = siteScope(principal, 'subject.read', studyId);
   if (sites !== 'all' && sites.size === 0) return null;
   const tests = numericLabTests(definition);

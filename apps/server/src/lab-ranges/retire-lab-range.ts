@@ -2,6 +2,7 @@ import type { LabRange } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -21,8 +22,7 @@ export async function retireLabRange(
   studyId: number,
   rangeId: number,
 ): Promise<LabRange> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'lab.manage', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'lab.manage', { studyId });
   await inTransaction(db, async (trx) => {
     const before = await trx
       .selectFrom('lab_ranges')

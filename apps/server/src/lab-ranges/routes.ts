@@ -13,10 +13,13 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
@@ -29,13 +32,12 @@ import { saveLabRange } from './save-lab-range.ts';
 /** Issue 17 item 3: the sites' lab normal ranges and the results outside them. */
 export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['lab'];
   const params = z.object({ studyId: paramIdSchema });
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
 
   async function definitionFor(principal: Principal, studyId: number) {
-    if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+    authorize(principal, 'member', { studyId });
     const current = await currentStudyDefinition(db, studyId);
     if (!current) throw new AppError(404, 'not_found');
     return current.definition;
@@ -44,7 +46,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-ranges',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Normal ranges of the reader’s sites',
@@ -63,13 +65,19 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/lab-ranges',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Add a normal range (DM, ADMIN; audited)',
         params,
         body: labRangeRequestSchema,
-        response: { 201: labRangeSchema },
+        response: {
+          201: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -87,13 +95,21 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/lab-ranges/:rangeId',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Change a normal range (DM, ADMIN; audited with before and after)',
         params: rangeParams,
         body: labRangeRequestSchema,
-        response: { 200: labRangeSchema },
+        response: {
+          200: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            404: 'No such range in the study (`not_found`).',
+            409: 'The range is retired (`lab_range_retired`).',
+            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request) => {
@@ -111,12 +127,19 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/lab-ranges/:rangeId/retire',
     {
-      preHandler,
+      config: { access: { study: 'lab.manage' } },
       schema: {
         tags,
         summary: 'Retire a normal range: no longer applied, kept for the record (DM, ADMIN; audited)',
         params: rangeParams,
-        response: { 200: labRangeSchema },
+        response: {
+          200: labRangeSchema,
+          ...refusals({
+            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            404: 'No such range in the study (`not_found`).',
+            409: 'The range is retired already (`lab_range_retired`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -132,7 +155,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-results',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Lab results outside the site’s normal range or clinically significant, paged',
@@ -151,12 +174,13 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/lab-results/download',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
         params,
         querystring: labResultsDownloadQuerySchema,
+        response: { 200: fileAnswer('The listing as CSV or XLSX.', tableFileTypes) },
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import { numericLabTests, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -32,9 +33,7 @@ export async function saveLabRange(
   input: { studyId: number; definition: StudyDefinition; rangeId?: number; request: LabRangeRequest },
 ): Promise<LabRange> {
   const { studyId, request } = input;
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'lab.manage', { studyId, siteId: request.siteId }))
-    throw new AppError(403, 'forbidden');
+  authorize(principal, 'lab.manage', { studyId, siteId: request.siteId });
   validateLabRange(input.definition, request);
   const values = {
     site_id: request.siteId,

@@ -80,6 +80,10 @@ export function subjectTarget(
   return target;
 }
 
+/** The 423 of `refuseWriteUnderHolds`, as a route lists it among its refusals (`http/refusals.ts`). */
+export const HOLD_REFUSAL =
+  'A freeze (`frozen`) or lock (`locked`) of the form, subject, site or study refuses this write; `details.level` names the hold to lift first.';
+
 /** 423 when a hold in force over `target` refuses `write`; nothing otherwise. */
 export async function refuseWriteUnderHolds(
   executor: Executor,

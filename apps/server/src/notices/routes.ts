@@ -8,9 +8,8 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../http/errors.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createNotice, deleteNotice, getNotice, listNotices, updateNotice } from './notices.ts';
 
@@ -19,20 +18,14 @@ const id = paramIdSchema;
 const studyParams = z.object({ studyId: id });
 const noticeParams = z.object({ studyId: id, noticeId: id });
 
-/** Notices are read by the study's members; outside it the study does not exist (404). */
-function requireMember(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId) && !principal.user.is_admin) throw new AppError(404, 'not_found');
-}
-
 export function registerNoticeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['notices'];
 
   app.get(
     '/api/studies/:studyId/notices',
     {
-      preHandler,
+      config: { access: { study: 'member', systemAdmins: true } },
       schema: {
         tags,
         summary: 'Notices of a study (and global ones), filtered and paged',
@@ -43,7 +36,6 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
     },
     async (request) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return listNotices(db, principal, request.params.studyId, request.query);
     },
   );
@@ -51,18 +43,23 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/notices',
     {
-      preHandler,
+      config: { access: { study: 'member', systemAdmins: true } },
       schema: {
         tags,
         summary: 'Register a notice (CRA, DM, ADMIN; global: system administrators)',
         params: studyParams,
         body: noticeWriteSchema,
-        response: { 201: noticeDetailSchema },
+        response: {
+          201: noticeDetailSchema,
+          ...refusals({
+            403: 'The role may not write notices (CRA, DM and ADMIN may; global ones: system administrators) (`forbidden`).',
+            422: 'No content (`content_required`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return reply
         .status(201)
         .send(await createNotice(db, principal, actorOf(request), request.params.studyId, request.body));
@@ -72,17 +69,19 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/notices/:noticeId',
     {
-      preHandler,
+      config: { access: { study: 'member', systemAdmins: true } },
       schema: {
         tags,
         summary: 'One notice with its sanitized HTML',
         params: noticeParams,
-        response: { 200: noticeDetailSchema },
+        response: {
+          200: noticeDetailSchema,
+          ...refusals({ 404: 'No such notice, or a hidden one the caller may not see (`not_found`).' }),
+        },
       },
     },
     async (request) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return getNotice(db, principal, request.params.studyId, request.params.noticeId);
     },
   );
@@ -90,18 +89,24 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/notices/:noticeId',
     {
-      preHandler,
+      config: { access: { study: 'member', systemAdmins: true } },
       schema: {
         tags,
         summary: 'Edit a notice, pin/unpin, hide/show',
         params: noticeParams,
         body: noticeUpdateSchema,
-        response: { 200: noticeDetailSchema },
+        response: {
+          200: noticeDetailSchema,
+          ...refusals({
+            403: 'The caller may not edit this notice (`forbidden`).',
+            404: 'No such notice (`not_found`).',
+            422: 'No content (`content_required`).',
+          }),
+        },
       },
     },
     async (request) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       return updateNotice(
         db,
         principal,
@@ -116,17 +121,22 @@ export function registerNoticeRoutes(app: App, context: AppContext): void {
   app.delete(
     '/api/studies/:studyId/notices/:noticeId',
     {
-      preHandler,
+      config: { access: { study: 'member', systemAdmins: true } },
       schema: {
         tags,
         summary: 'Delete a notice (kept for the audit trail)',
         params: noticeParams,
-        response: { 204: z.null() },
+        response: {
+          204: z.null(),
+          ...refusals({
+            403: 'The caller may not delete this notice (`forbidden`).',
+            404: 'No such notice (`not_found`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      requireMember(principal, request.params.studyId);
       await deleteNotice(db, principal, actorOf(request), request.params.studyId, request.params.noticeId);
       return reply.status(204).send(null);
     },

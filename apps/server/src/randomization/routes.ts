@@ -8,11 +8,11 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
-import { can } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../http/errors.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
+import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import {
   generateRandomizationLists,
   importRandomizationList,
@@ -24,30 +24,25 @@ import { updateRandomizationSettings } from './settings.ts';
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
 
-function requireListKeeper(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'randomization.manage', { studyId })) throw new AppError(403, 'forbidden');
-}
-
 export function registerRandomizationRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['randomization'];
   const params = z.object({ studyId: id });
+  // Declared below (access `randomization.manage`): the lists and the setting are the randomization manager's.
+  const keeperRefusals = refusals({ 403: 'The role may not manage randomization (`forbidden`).' });
 
   app.get(
     '/api/studies/:studyId/randomization',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Allocation list use per site (never the groups)',
         params,
-        response: { 200: randomizationStatusSchema },
+        response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
     },
     async (request) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       return randomizationStatus(db, request.params.studyId);
     },
   );
@@ -55,17 +50,23 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/randomization/generate',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Generate permuted-block lists (2 and 4, 1:1) per site',
         params,
         body: generateRandomizationRequestSchema,
-        response: { 201: randomizationStatusSchema },
+        response: {
+          201: randomizationStatusSchema,
+          ...keeperRefusals,
+          ...refusals({
+            409: 'A site already has a list (`randomization_list_exists`).',
+            422: 'A site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await generateRandomizationLists(db, actorOf(request), request.params.studyId, request.body);
       return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
     },
@@ -74,17 +75,23 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/randomization/import',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Import a list: CSV institution,sequence,group',
         params,
         body: importRandomizationRequestSchema,
-        response: { 201: randomizationStatusSchema },
+        response: {
+          201: randomizationStatusSchema,
+          ...keeperRefusals,
+          ...refusals({
+            409: 'A site already has a list (`randomization_list_exists`).',
+            422: 'The CSV does not read as a list (`randomization_import_invalid`, the problem in the message).',
+          }),
+        },
       },
     },
     async (request, reply) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await importRandomizationList(db, actorOf(request), request.params.studyId, request.body.csv);
       return reply.status(201).send(await randomizationStatus(db, request.params.studyId));
     },
@@ -93,17 +100,16 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.put(
     '/api/studies/:studyId/randomization/settings',
     {
-      preHandler,
+      config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
         summary: 'Study setting: whether site staff see the assigned group (audited)',
         params,
         body: randomizationSettingsRequestSchema,
-        response: { 200: randomizationStatusSchema },
+        response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
     },
     async (request) => {
-      requireListKeeper(principalOf(request), request.params.studyId);
       await updateRandomizationSettings(db, actorOf(request), request.params.studyId, request.body);
       return randomizationStatus(db, request.params.studyId);
     },
@@ -112,12 +118,21 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/randomize',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Randomize an eligible subject: next slot of the site, atomically',
         params: z.object({ studyId: id, subjectId: id }),
-        response: { 201: randomizeResponseSchema },
+        response: {
+          201: randomizeResponseSchema,
+          ...refusals({
+            403: `The role may not randomize the subject (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The study has no definition yet (`not_found`).',
+            409: "The subject is randomized already (`already_randomized`), or the site's list is used up (`randomization_list_exhausted`).",
+            422: 'The subject is not eligible for randomization yet (`not_eligible_for_randomization`).',
+            423: HOLD_REFUSAL,
+          }),
+        },
       },
     },
     async (request, reply) =>

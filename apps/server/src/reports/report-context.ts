@@ -22,6 +22,12 @@ export interface ReportContext {
   today: string;
 }
 
+/** The refusals of `reportContext`, as the routes built on it list them (`http/refusals.ts`). */
+export const REPORT_REFUSALS = {
+  403: 'The role may not read reports (`forbidden`).',
+  404: 'The site filtered on is not one the caller sees (`not_found`).',
+} as const;
+
 export async function reportContext(
   db: Kysely<Database>,
   principal: Principal,

@@ -14,9 +14,11 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Database } from '../db/schema.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { aeListingReport } from './ae-listing-report.ts';
@@ -25,7 +27,7 @@ import { reportFile } from './export-report.ts';
 import { missingFormsReport } from './missing-forms-report.ts';
 import { protocolDeviationsReport } from './protocol-deviations-report.ts';
 import { queryAgingReport } from './query-aging-report.ts';
-import { type ReportContext, reportContext } from './report-context.ts';
+import { REPORT_REFUSALS, type ReportContext, reportContext } from './report-context.ts';
 import { setEnrollmentTarget } from './set-enrollment-target.ts';
 
 /** The file names' middle part, one per report. */
@@ -61,21 +63,21 @@ export function readReport(
 /** Standard reports (issue 17): each report over the reader's sites, and its download (audited). */
 export function registerReportRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['reports'];
   const base = '/api/studies/:studyId/reports/:report';
+  const reportRefusals = refusals(REPORT_REFUSALS);
 
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           "One standard report over the reader's sites (enrollment, missing forms, query aging, protocol deviations, adverse events); listings paged",
         params: reportParamsSchema,
         querystring: reportQuerySchema,
-        response: { 200: reportResponseSchema },
+        response: { 200: reportResponseSchema, ...reportRefusals },
       },
     },
     async (request) => {
@@ -88,12 +90,13 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/download`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One standard report as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
         params: reportParamsSchema,
         querystring: reportDownloadQuerySchema,
+        response: { 200: fileAnswer('The report as CSV or XLSX.', tableFileTypes), ...reportRefusals },
       },
     },
     async (request, reply) => {
@@ -123,14 +126,20 @@ export function registerReportRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/sites/:siteId/enrollment-target',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           "A site's enrollment target for the enrollment report (DM, ADMIN; null: the study default; audited)",
         params: enrollmentTargetParamsSchema,
         body: enrollmentTargetRequestSchema,
-        response: { 200: enrollmentTargetResponseSchema },
+        response: {
+          200: enrollmentTargetResponseSchema,
+          ...refusals({
+            403: 'The role may not plan enrolment at this site (`forbidden`).',
+            404: 'No such site in the study (`not_found`).',
+          }),
+        },
       },
     },
     async (request) =>

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -22,8 +22,7 @@ export async function setEnrollmentTarget(
   siteId: number,
   target: number | null,
 ): Promise<{ siteId: number; target: number; targetIsDefault: boolean }> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'enrollment.plan', { studyId, siteId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'enrollment.plan', { studyId, siteId });
   const definition = await currentStudyDefinition(db, studyId);
   const defaultTarget = enrollmentTargetOf(definition?.definition ?? null);
   return inTransaction(db, async (trx) => {

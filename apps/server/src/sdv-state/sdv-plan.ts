@@ -1,10 +1,10 @@
 import type { SdvPlanResponse } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { DEFAULT_SDV_PLAN, type SdvPlanRule, verifiableItems } from './sdv-rules.ts';
 
@@ -36,8 +36,7 @@ export async function readSdvPlan(
   principal: Principal,
   studyId: number,
 ): Promise<SdvPlanResponse> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'subject.read', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'subject.read', { studyId });
   const row = await db
     .selectFrom('sdv_plans')
     .innerJoin('users', 'users.id', 'sdv_plans.updated_by')

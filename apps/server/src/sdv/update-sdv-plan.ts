@@ -2,7 +2,7 @@ import type { SdvPlanRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -21,8 +21,7 @@ export async function updateSdvPlan(
   studyId: number,
   request: SdvPlanRequest,
 ): Promise<void> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'sdv.plan', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'sdv.plan', { studyId });
   await inTransaction(db, async (trx) => {
     // One plan change at a time: the study's row orders them.
     await trx.selectFrom('studies').select('id').where('id', '=', studyId).forUpdate().execute();

@@ -1,10 +1,13 @@
 import { paramIdSchema, signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { subjectSignature } from '../signature-state/signature-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
+import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { signCasebook } from './sign-casebook.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
@@ -14,13 +17,12 @@ const subjectParams = z.object({ studyId: id, subjectId: id });
 /** The investigator's signature of a subject's casebook. */
 export function registerSignatureRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['signatures'];
 
   app.get(
     '/api/studies/:studyId/subjects/:subjectId/signature',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The subject's signature state, the signature in force or last invalidated, its history",
@@ -43,14 +45,24 @@ export function registerSignatureRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/subjects/:subjectId/signature',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary:
           'The PI signs the casebook with their password: 422 signature_password_incorrect, 409 already_signed',
         params: subjectParams,
         body: signCasebookRequestSchema,
-        response: { 201: signatureResponseSchema },
+        response: {
+          201: signatureResponseSchema,
+          ...refusals({
+            403: `The role may not sign the casebook (the site's PI may) (\`forbidden\`). ${TRAINING_REFUSAL}`,
+            404: 'The study has no definition yet (`not_found`).',
+            409: 'A signature is in force already (`already_signed`).',
+            422: 'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).',
+            423: HOLD_REFUSAL,
+            429: 'Too many wrong passwords or codes in a row: wait (`too_many_signature_attempts`).',
+          }),
+        },
       },
     },
     async (request, reply) =>

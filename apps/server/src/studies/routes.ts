@@ -1,9 +1,9 @@
 import { paramIdSchema, studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
-import { can } from '../auth/permissions.ts';
+import { principalOf } from '../auth/authenticate.ts';
 import { AppError } from '../http/errors.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
@@ -17,7 +17,7 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies',
     {
-      preHandler: authenticate(context),
+      config: { access: 'signed-in' },
       schema: {
         tags,
         summary: "The user's studies (task list / ended list)",
@@ -31,7 +31,7 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/recent',
     {
-      preHandler: authenticate(context),
+      config: { access: 'signed-in' },
       schema: {
         tags,
         summary: 'Studies this user opened recently',
@@ -44,7 +44,7 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/views',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Remember that the user opened this study (recently viewed strip)',
@@ -54,7 +54,6 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      if (!principal.studies.has(request.params.studyId)) throw new AppError(404, 'not_found');
       await recordStudyView(db, principal.user.id, request.params.studyId);
       return reply.status(204).send(null);
     },
@@ -63,18 +62,19 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/definition',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: "The study's current definition: visits, forms, items, rules (packages/study format)",
         params: studyParams,
-        response: { 200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }) },
+        response: {
+          200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }),
+          ...refusals({ 404: 'The study has no definition yet (`not_found`).' }),
+        },
       },
     },
     async (request) => {
       const { studyId } = request.params;
-      // Outside the user's studies the study does not exist, as far as they can tell.
-      if (!can(principalOf(request), 'subject.read', { studyId })) throw new AppError(404, 'not_found');
       const current = await currentStudyDefinition(db, studyId);
       if (!current) throw new AppError(404, 'not_found');
       return { studyId, version: current.version, definition: current.definition };

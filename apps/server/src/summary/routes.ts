@@ -1,7 +1,9 @@
 import { summaryParamsSchema, summaryQuerySchema, summaryResponseSchema } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { REPORT_REFUSALS } from '../reports/report-context.ts';
 import { readStudySummary } from './read-study-summary.ts';
 
 /** The study summary (issue 17 item 2): the study at a glance over the reader's sites. */
@@ -10,14 +12,14 @@ export function registerSummaryRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/summary',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags: ['summary'],
         summary:
           "The study at a glance over the reader's sites: subjects by status and site, visit completion, healing outcome and hearing by visit (split by group only for readers allowed to know groups)",
         params: summaryParamsSchema,
         querystring: summaryQuerySchema,
-        response: { 200: summaryResponseSchema },
+        response: { 200: summaryResponseSchema, ...refusals(REPORT_REFUSALS) },
       },
     },
     async (request) =>

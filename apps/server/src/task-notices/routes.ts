@@ -7,7 +7,8 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createTaskNotice } from './create-task-notice.ts';
 import { listTaskNotices } from './list-task-notices.ts';
@@ -17,13 +18,12 @@ const studyParams = z.object({ studyId: paramIdSchema });
 /** Task notices of a study (issue 18): read by members, sent by CRA/DM/ADMIN (`notice.write`). */
 export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['task-notices'];
 
   app.get(
     '/api/studies/:studyId/task-notices',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Task notices of a study with their sending state, filtered and paged',
@@ -38,13 +38,19 @@ export function registerTaskNoticeRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/studies/:studyId/task-notices',
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Register a task notice (sent now when its period has started; CRA, DM, ADMIN)',
         params: studyParams,
         body: taskNoticeWriteSchema,
-        response: { 201: taskNoticeSchema },
+        response: {
+          201: taskNoticeSchema,
+          ...refusals({
+            403: 'The role may not write task notices (CRA, DM and ADMIN may) (`forbidden`).',
+            422: 'A site not of the study (`unknown_site`).',
+          }),
+        },
       },
     },
     async (request, reply) =>

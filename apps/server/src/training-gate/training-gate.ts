@@ -19,6 +19,10 @@ export const trainingGatedActions: readonly Action[] = [
   'query.answer',
 ];
 
+/** The 403 of `refuseUntrainedWriter`, as a gated write's route lists it (`http/refusals.ts`). */
+export const TRAINING_REFUSAL =
+  'Required training is not completed yet (`training_required`; `details.trainingPath`: where to complete it).';
+
 /**
  * The one check of the training gate, called by the authorization of every site data write
  * (`findSubjectInScope` for a subject's writes, `createSubject`, the query actions of site staff):

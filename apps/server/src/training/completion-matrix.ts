@@ -7,17 +7,15 @@ import {
 } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 
 type MatrixQuery = z.output<typeof trainingMatrixQuerySchema>;
 export type MatrixFilters = Pick<MatrixQuery, 'search' | 'status'>;
 
 export function requireTrainingManager(principal: Principal, studyId: number): void {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'training.manage', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'training.manage', { studyId });
 }
 
 /**

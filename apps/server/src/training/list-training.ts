@@ -1,9 +1,9 @@
 import type { TrainingListResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 import {
   isRequired,
   presentModuleSummary,
@@ -22,7 +22,7 @@ export async function listTraining(
   principal: Principal,
   studyId: number,
 ): Promise<TrainingListResponse> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   const canManage = can(principal, 'training.manage', { studyId });
   const roles = rolesIn(principal, studyId);
   let query = selectModulesFor(db, studyId, principal.user.id);

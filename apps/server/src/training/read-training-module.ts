@@ -1,6 +1,7 @@
 import type { Attachment, TrainingModuleDetail } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { presentAttachment } from '../attachments/present-attachment.ts';
+import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
@@ -24,7 +25,7 @@ export async function findModuleFor(
   studyId: number,
   moduleId: number,
 ): Promise<ModuleWithCompletion> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
+  authorize(principal, 'member', { studyId });
   let query = selectModulesFor(db, studyId, principal.user.id).where('training_modules.id', '=', moduleId);
   if (!can(principal, 'training.manage', { studyId }))
     query = query

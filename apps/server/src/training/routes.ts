@@ -12,8 +12,10 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { completeTraining } from './complete-training.ts';
 import { completionMatrix } from './completion-matrix.ts';
@@ -28,16 +30,20 @@ import { updateTrainingSettings } from './update-training-settings.ts';
 /** Issue 18 item 5: eTraining — modules, completions, certificates, the completion matrix and the gate. */
 export function registerTrainingRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   const tags = ['training'];
   const base = '/api/studies/:studyId/training';
+  const MANAGER_ONLY = 'The role may not manage training (DM and ADMIN may) (`forbidden`).';
+  const NO_MODULE = 'No such module, or one the caller may not see (`not_found`).';
+  const MODULE_INVALID =
+    'No content (`content_required`), a quiz whose right answer is not one of its options (`training_quiz_invalid`), ' +
+    "or attachments that are not the caller's uploads in this study (`attachment_unknown`).";
   const params = z.object({ studyId: paramIdSchema });
   const moduleParams = z.object({ studyId: paramIdSchema, moduleId: paramIdSchema });
 
   app.get(
     base,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The reader’s required training modules with their standing (managers: every module)',
@@ -51,13 +57,16 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Add a training module (DM, ADMIN; audited)',
         params,
         body: trainingModuleRequestSchema,
-        response: { 201: trainingModuleDetailSchema },
+        response: {
+          201: trainingModuleDetailSchema,
+          ...refusals({ 403: MANAGER_ONLY, 422: MODULE_INVALID }),
+        },
       },
     },
     async (request, reply) => {
@@ -72,12 +81,12 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/modules/:moduleId`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'One training module to read (a quiz without its answers)',
         params: moduleParams,
-        response: { 200: trainingModuleDetailSchema },
+        response: { 200: trainingModuleDetailSchema, ...refusals({ 404: NO_MODULE }) },
       },
     },
     async (request) =>
@@ -87,14 +96,17 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.put(
     `${base}/modules/:moduleId`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary:
           'Change a training module; a content change of a published one bumps its version (DM, ADMIN; audited)',
         params: moduleParams,
         body: trainingModuleRequestSchema,
-        response: { 200: trainingModuleDetailSchema },
+        response: {
+          200: trainingModuleDetailSchema,
+          ...refusals({ 403: MANAGER_ONLY, 404: NO_MODULE, 422: MODULE_INVALID }),
+        },
       },
     },
     async (request) =>
@@ -108,12 +120,18 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules/:moduleId/complete`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Mark a module without a quiz as read and completed (audited)',
         params: moduleParams,
-        response: { 200: trainingResultSchema },
+        response: {
+          200: trainingResultSchema,
+          ...refusals({
+            404: NO_MODULE,
+            409: 'The module is not published (`training_not_published`), or has a quiz to pass instead (`training_quiz_required`).',
+          }),
+        },
       },
     },
     async (request) =>
@@ -129,13 +147,20 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.post(
     `${base}/modules/:moduleId/quiz`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'Submit the quiz: checked on the server; passing completes the module (audited)',
         params: moduleParams,
         body: trainingQuizSubmissionSchema,
-        response: { 200: trainingResultSchema },
+        response: {
+          200: trainingResultSchema,
+          ...refusals({
+            404: NO_MODULE,
+            409: 'The module is not published (`training_not_published`) or has no quiz (`training_no_quiz`).',
+            422: "The answers do not fit the quiz's questions (`training_quiz_answers`).",
+          }),
+        },
       },
     },
     async (request) =>
@@ -152,12 +177,19 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/modules/:moduleId/certificate.pdf`,
     {
-      preHandler,
+      config: { access: { study: 'member' } },
       schema: {
         tags,
         summary: 'The reader’s certificate of the module’s current version as PDF (audited)',
         params: moduleParams,
         querystring: z.object({ lang: z.enum(['ko', 'en']).optional() }),
+        response: {
+          200: fileAnswer('The certificate as PDF.', ['application/pdf']),
+          ...refusals({
+            404: NO_MODULE,
+            409: "The caller has not completed the module's current version (`training_not_completed`).",
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -180,13 +212,13 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/matrix`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Completion matrix: members × published modules, filtered and paged (DM, ADMIN)',
         params,
         querystring: trainingMatrixQuerySchema,
-        response: { 200: trainingMatrixResponseSchema },
+        response: { 200: trainingMatrixResponseSchema, ...refusals({ 403: MANAGER_ONLY }) },
       },
     },
     async (request) => completionMatrix(db, principalOf(request), request.params.studyId, request.query),
@@ -195,12 +227,16 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.get(
     `${base}/matrix/download`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'The completion matrix as CSV, every row (DM, ADMIN; audited)',
         params,
         querystring: trainingMatrixQuerySchema.pick({ search: true, status: true }),
+        response: {
+          200: fileAnswer('The completion matrix as CSV.', ['text/csv']),
+          ...refusals({ 403: MANAGER_ONLY }),
+        },
       },
     },
     async (request, reply) => {
@@ -223,13 +259,13 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   app.put(
     `${base}/settings`,
     {
-      preHandler,
+      config: { access: { study: 'training.manage' } },
       schema: {
         tags,
         summary: 'Study setting: data entry waits for the required training (DM, ADMIN; audited)',
         params,
         body: trainingSettingsRequestSchema,
-        response: { 200: trainingSettingsSchema },
+        response: { 200: trainingSettingsSchema, ...refusals({ 403: MANAGER_ONLY }) },
       },
     },
     async (request) =>

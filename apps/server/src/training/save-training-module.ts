@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { claimAttachments } from '../attachments/claim-attachments.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, TrainingModuleRow } from '../db/schema.ts';
@@ -51,8 +51,7 @@ export async function saveTrainingModule(
   input: { studyId: number; moduleId?: number; request: TrainingModuleRequest },
 ): Promise<TrainingModuleDetail> {
   const { studyId, request } = input;
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'training.manage', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'training.manage', { studyId });
   const contentHtml = sanitizeRichText(request.contentHtml);
   if (isBlankRichText(contentHtml)) throw new AppError(422, 'content_required');
   if (request.quiz?.questions.some((question) => question.answer >= question.options.length))

@@ -2,11 +2,10 @@ import type { TrainingSettings } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { can } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
 
 /**
  * The study setting `training_gates_data_entry` (DM, ADMIN), changed like the randomization setting:
@@ -19,8 +18,7 @@ export async function updateTrainingSettings(
   studyId: number,
   settings: TrainingSettings,
 ): Promise<TrainingSettings> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'training.manage', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'training.manage', { studyId });
   await inTransaction(db, async (trx) => {
     const study = await trx
       .selectFrom('studies')

@@ -3,9 +3,11 @@ import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { actorOf, authenticate, principalOf } from '../auth/authenticate.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { AppError } from '../http/errors.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
 import { UPLOADED_IMAGE_PATH } from '../notices/sanitize-html.ts';
@@ -15,18 +17,25 @@ import { withUpload } from './receive-upload.ts';
 /** Image upload for the rich-text editor (multipart field `upload`) and serving the images. */
 export async function registerUploadRoutes(app: App, context: AppContext): Promise<void> {
   const { db } = context.database;
-  const preHandler = authenticate(context);
   await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 5 } });
 
   app.post(
     '/api/uploads/images',
     {
-      preHandler,
+      config: { access: 'signed-in' },
       schema: {
         tags: ['uploads'],
         summary: 'Upload an image (multipart field "upload"); answers {imageUrl}',
         consumes: ['multipart/form-data'],
-        response: { 201: imageUploadResponseSchema },
+        response: {
+          201: imageUploadResponseSchema,
+          ...refusals({
+            400: 'No file in the field `upload` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            403: 'The caller writes no rich text (notices) anywhere (`forbidden`).',
+            413: 'The image is larger than allowed (`image_too_large`).',
+            415: 'Not a multipart upload (`unsupported_media_type`), or not an image of an accepted type (`image_type_not_allowed`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -69,8 +78,16 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
   app.get(
     '/api/uploads/images/:imageId',
     {
-      preHandler,
-      schema: { tags: ['uploads'], summary: 'An uploaded image', params: z.object({ imageId: z.uuid() }) },
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['uploads'],
+        summary: 'An uploaded image',
+        params: z.object({ imageId: z.uuid() }),
+        response: {
+          200: fileAnswer('The image.', ['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+          ...refusals({ 404: 'No such image (`not_found`).' }),
+        },
+      },
     },
     async (request, reply) => {
       const image = await db

@@ -1,7 +1,8 @@
 import type { SiteSummary } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
-import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
+import { authorize } from '../auth/authorize.ts';
+import { type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -17,6 +18,12 @@ export interface ReaderScope {
   definition: StudyDefinition | null;
 }
 
+/** The refusals of `readerScope` and `narrowToSite`, as the read-outs' routes list them (`http/refusals.ts`). */
+export const READER_REFUSALS = {
+  403: 'The role may not read subjects (`forbidden`).',
+  404: 'The site filtered on is not one the caller sees (`not_found`).',
+} as const;
+
 /**
  * The policy of the study-wide read-outs (dashboard, subject alarms, subject-info counts): members
  * only (a stranger gets 404, as for any study they are not in), and only with `subject.read`;
@@ -27,8 +34,7 @@ export async function readerScope(
   principal: Principal,
   studyId: number,
 ): Promise<ReaderScope> {
-  if (!principal.studies.has(studyId)) throw new AppError(404, 'not_found');
-  if (!can(principal, 'subject.read', { studyId })) throw new AppError(403, 'forbidden');
+  authorize(principal, 'subject.read', { studyId });
   const current = await currentStudyDefinition(db, studyId);
   const scope = siteScope(principal, 'subject.read', studyId);
   let sites: SiteSummary[] = [];

@@ -1,8 +1,10 @@
 import { paramIdSchema, visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { authenticate, principalOf } from '../auth/authenticate.ts';
+import { principalOf } from '../auth/authenticate.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { READER_REFUSALS } from './reader-scope.ts';
 import { listVisitAlarms } from './visit-alarms.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
@@ -15,13 +17,13 @@ export function registerVisitAlarmRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/studies/:studyId/visit-alarms',
     {
-      preHandler: authenticate(context),
+      config: { access: { study: 'member' } },
       schema: {
         tags: ['visit-alarms'],
         summary: "Visits overdue, due, due soon and done out of window, in the reader's sites",
         params: z.object({ studyId: id }),
         querystring: visitAlarmQuerySchema,
-        response: { 200: visitAlarmListResponseSchema },
+        response: { 200: visitAlarmListResponseSchema, ...refusals(READER_REFUSALS) },
       },
     },
     async (request) => listVisitAlarms(db, principalOf(request), request.params.studyId, request.query),

@@ -42,6 +42,8 @@ export interface Operation {
   pathParameters: Parameter[];
   queryParameters: Parameter[];
   body: { kind: 'json'; schema: JsonSchema } | { kind: 'multipart' } | { kind: 'none' };
+  /** The statuses the document lists for it ('200', '404', …). */
+  responses: string[];
 }
 
 interface OpenApiDocument {
@@ -52,6 +54,7 @@ interface OpenApiDocument {
       {
         parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
         requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        responses?: Record<string, unknown>;
       }
     >
   >;
@@ -88,6 +91,7 @@ export function operationsOf(document: unknown): Operation[] {
           : multipartPaths.has(path) && method === 'post'
             ? { kind: 'multipart' }
             : { kind: 'none' },
+        responses: Object.keys(operation.responses ?? {}),
       });
     }
   }
