@@ -15,13 +15,13 @@ import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import {
   exportContentTypes,
   exportDisposition,
   subjectsCsv,
   subjectsXlsx,
 } from '../subjects/subject-export.ts';
-import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
