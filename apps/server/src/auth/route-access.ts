@@ -31,6 +31,10 @@ declare module 'fastify' {
     /** Who may call the route (`auth/route-access.ts`). */
     access?: Access;
   }
+  interface FastifyInstance {
+    /** Every /api route registered, by method and URL pattern, with its declared access (see app.ts). */
+    apiRoutes: { method: string; url: string; access: Access | undefined }[];
+  }
 }
 
 /** The onRoute hook that turns each /api route's declared access into its preHandlers. */
