@@ -99,11 +99,22 @@ export function UserPopup() {
         )}
       </SidePopup>
       {/* Outside the popup: the popup closes when the dialog takes the focus. */}
-      <Suspense fallback={null}>
-        {changePasswordOpened ? <ChangePasswordDialog email={me.user.email} /> : null}
-        {secondFactorOpened ? <SecondFactorDialog me={me} /> : null}
-        {notificationPreferencesOpened ? <NotificationPreferencesDialog /> : null}
-      </Suspense>
+      {/* A boundary each: one dialog loading for the first time does not hide another. */}
+      {changePasswordOpened ? (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog email={me.user.email} />
+        </Suspense>
+      ) : null}
+      {secondFactorOpened ? (
+        <Suspense fallback={null}>
+          <SecondFactorDialog me={me} />
+        </Suspense>
+      ) : null}
+      {notificationPreferencesOpened ? (
+        <Suspense fallback={null}>
+          <NotificationPreferencesDialog />
+        </Suspense>
+      ) : null}
     </>
   );
 }
