@@ -19,7 +19,7 @@ export const DASHBOARD_JS_TARGET_GZIP_BYTES = 200_000;
 
 /**
  * The ceiling tests/first-load.spec.ts holds on every run while the target above is not met: the
- * dashboard's 210.4 kB of 2026-12-06 (it was 304 kB with Chart.js before the page) with a little
+ * dashboard's 210.5 kB of 2026-12-06 (it was 304 kB with Chart.js before the page) with a little
  * room, so that it cannot grow back unnoticed. Lower it as the page shrinks; at 200 kB it is the target.
  */
 export const DASHBOARD_JS_BUDGET_GZIP_BYTES = 215_000;
