@@ -1,11 +1,19 @@
 import type { Response } from '@playwright/test';
-import { logInAs } from '../support/auth.ts';
-import { gzipBytes, kilobytes, LANDING_JS_BUDGET_GZIP_BYTES } from '../support/javascript-size.ts';
+import { logInAs, signInThroughApi } from '../support/auth.ts';
+import {
+  DASHBOARD_JS_BUDGET_GZIP_BYTES,
+  gzipBytes,
+  kilobytes,
+  LANDING_JS_BUDGET_GZIP_BYTES,
+  scriptsAroundFirstHeading,
+  totalBytes,
+} from '../support/javascript-size.ts';
 import { expect, test } from '../support/test.ts';
 
 /**
- * The first load (issue 13): compressed files, the landing page's JavaScript within its budget, and
- * a loading state from the first paint until the page is there. `npm run lighthouse` measures the
+ * The first load (issue 13, issue 43 item 12): compressed files, the landing page's and the
+ * dashboard's JavaScript within their budgets, and a loading state from the first paint until the
+ * page is there. `npm run lighthouse` measures the
  * scores; these checks are fast enough for every run.
  */
 test.describe('first load', () => {
@@ -52,6 +60,32 @@ test.describe('first load', () => {
     // Nothing of the signed-in app comes along: no charts, no rich-text editor, no form engine.
     const names = scripts.map((script) => new URL(script.url()).pathname).join(' ');
     expect(names).not.toMatch(/dashboard|study-pages|notice-register|crf-form|subject-detail|chart/);
+  });
+
+  test(`the signed-in dashboard is usable with at most ${kilobytes(DASHBOARD_JS_BUDGET_GZIP_BYTES)} of JavaScript (gzip); the charts come after`, async ({
+    page,
+  }, testInfo) => {
+    // Signed in through the API: the browser's first page is the dashboard, nothing is cached yet.
+    await signInThroughApi(page, { email: 'pi@demo.cdms' });
+    const scripts = await scriptsAroundFirstHeading(page, '/dashboard/1?type=PI', async () => {
+      // Settled once both chart panels have drawn (the doughnuts and the monthly bars).
+      await expect(page.getByRole('region', { name: '대상자 현황' }).getByRole('img').first()).toBeVisible();
+      await expect(page.getByRole('region', { name: '월별 등록 현황' }).getByRole('img')).toBeVisible();
+    });
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('고막');
+    const usable = totalBytes(scripts.untilUsable);
+    const afterwards = totalBytes(scripts.afterwards);
+    testInfo.annotations.push({
+      type: 'dashboard JavaScript',
+      description: `until usable ${scripts.untilUsable.length} files, ${usable} bytes gzip (${kilobytes(usable)}); afterwards (charts) ${scripts.afterwards.length} files, ${afterwards} bytes (${kilobytes(afterwards)})`,
+    });
+    // The ceiling, not yet the issue's 200 kB target (support/javascript-size.ts).
+    expect(usable).toBeLessThanOrEqual(DASHBOARD_JS_BUDGET_GZIP_BYTES);
+    // Chart.js is what the page loads on demand, not before it is there; no editor comes at all.
+    const names = (list: typeof scripts.untilUsable) =>
+      list.map((script) => new URL(script.url).pathname).join(' ');
+    expect(names(scripts.untilUsable)).not.toMatch(/dashboard-charts|rich-text-editor|crf-form/);
+    expect(names(scripts.afterwards)).toMatch(/dashboard-charts/);
   });
 
   test.describe('before any script runs', () => {

@@ -1,10 +1,17 @@
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageLoading } from '../components/page-loading.tsx';
 import { useAuth } from '../features/auth/components/auth-provider.tsx';
 import { LoginRequired } from '../features/auth/components/login-required.tsx';
-import { SecondFactorEnrolmentRequired } from '../features/auth/components/second-factor-enrolment-required.tsx';
 import styles from './protected-route.module.css';
+
+// Only a user whom the system setting requires to enrol sees this page: the others do not load it
+// (nor the two-factor dialog's code it shares). While it loads, the root's Suspense shows PageLoading.
+const SecondFactorEnrolmentRequired = lazy(async () => ({
+  default: (await import('../features/auth/components/second-factor-enrolment-required.tsx'))
+    .SecondFactorEnrolmentRequired,
+}));
 
 /**
  * Every page except `/` and `/404` needs a signed-in user (prototype-spec §6). While `me` loads the

@@ -1,17 +1,22 @@
-import { Popover } from 'radix-ui';
 import {
+  cloneElement,
   createContext,
+  lazy,
   type ReactElement,
   type ReactNode,
   type RefObject,
+  Suspense,
   use,
   useCallback,
   useMemo,
   useRef,
   useState,
 } from 'react';
-import { useTranslation } from 'react-i18next';
-import styles from './side-popup.module.css';
+
+// Radix Popover and floating-ui (~25 kB gzip), loaded when a popup of the header first opens.
+const SidePopupPanel = lazy(async () => ({
+  default: (await import('./side-popup-panel.tsx')).SidePopupPanel,
+}));
 
 interface SidePopupGroupValue {
   openId: string | null;
@@ -38,48 +43,41 @@ export function SidePopupGroup({ children }: { children: ReactNode }) {
 interface SidePopupProps {
   id: string;
   title: ReactNode;
-  /** The button that opens the popup (rendered as Radix Popover's trigger). */
-  trigger: ReactElement;
+  /** The button that opens the popup (rendered as Radix Popover's trigger); it has no onClick of its own. */
+  trigger: ReactElement<Record<string, unknown>>;
   /** The content; a function receives `close` for actions that should close the popup. */
   children: ReactNode | ((close: () => void) => ReactNode);
 }
 
 /** A 380px popup under the header (prototype-spec §9), in a `SidePopupGroup`. */
 export function SidePopup({ id, title, trigger, children }: SidePopupProps) {
-  const { t } = useTranslation('ui');
   const group = use(SidePopupGroupContext);
   const [ownOpen, setOwnOpen] = useState(false);
   const open = group ? group.openId === id : ownOpen;
   const setOpen = (next: boolean) => (group ? group.setOpen(id, next) : setOwnOpen(next));
-  const close = () => setOpen(false);
+  // Radix Popover loads with the first popup opened (side-popup-panel.tsx); from then on this popup
+  // is Radix's. Until then the trigger is the same button with the attributes Radix gives it.
+  const [used, setUsed] = useState(false);
+  if (open && !used) setUsed(true);
+  const plainTrigger = cloneElement(trigger, {
+    'aria-haspopup': 'dialog',
+    'aria-expanded': open,
+    'data-state': open ? 'open' : 'closed',
+    onClick: () => setOpen(!open),
+  });
+  if (!used) return plainTrigger;
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild>{trigger}</Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          className={styles.popup}
-          align="end"
-          sideOffset={10}
-          collisionPadding={16}
-          aria-labelledby={`${id}-title`}
-          onCloseAutoFocus={(event) => {
-            // Replaced by another popup: focus stays in the new one instead of going back to this
-            // trigger (which would count as "focus outside" and close the new popup at once).
-            const next = group?.openIdRef.current;
-            if (next && next !== id) event.preventDefault();
-          }}
-        >
-          <div className={styles.header}>
-            <h2 id={`${id}-title`} className={styles.title}>
-              {title}
-            </h2>
-            <Popover.Close className={styles.close} aria-label={t('close')}>
-              <span aria-hidden="true">×</span>
-            </Popover.Close>
-          </div>
-          {typeof children === 'function' ? children(close) : children}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <Suspense fallback={plainTrigger}>
+      <SidePopupPanel
+        id={id}
+        title={title}
+        trigger={trigger}
+        open={open}
+        setOpen={setOpen}
+        openNow={() => (group ? group.openIdRef.current : null)}
+      >
+        {children}
+      </SidePopupPanel>
+    </Suspense>
   );
 }

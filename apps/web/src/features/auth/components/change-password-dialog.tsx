@@ -9,8 +9,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import styles from './change-password-dialog.module.css';
-
-export const CHANGE_PASSWORD_MODAL = 'change-password';
+import { CHANGE_PASSWORD_MODAL } from './modal-names.ts';
 
 /** The rules listed under the new password; too_long is only listed once it is broken. */
 const listedRules: readonly PasswordIssue[] = ['too_short', 'needs_letter', 'needs_digit', 'contains_email'];

@@ -6,9 +6,9 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { AccountDetails } from './account-details.tsx';
 import { useAuth } from './auth-provider.tsx';
-import { CHANGE_PASSWORD_MODAL, ChangePasswordDialog } from './change-password-dialog.tsx';
+import { ChangePasswordDialog } from './change-password-dialog.tsx';
 import styles from './landing-account.module.css';
-import { ACCOUNT_MODAL } from './modal-names.ts';
+import { ACCOUNT_MODAL, CHANGE_PASSWORD_MODAL } from './modal-names.ts';
 
 /** The signed-in user's menu at the top right of the landing page: settings and logout (spec §2). */
 export function LandingAccountMenu({ me }: { me: MeResponse }) {

@@ -4,3 +4,6 @@
  */
 export const LOGIN_MODAL = 'login';
 export const ACCOUNT_MODAL = 'account';
+export const CHANGE_PASSWORD_MODAL = 'change-password';
+export const SECOND_FACTOR_MODAL = 'second-factor';
+export const NOTIFICATION_PREFERENCES_MODAL = 'notification-preferences';

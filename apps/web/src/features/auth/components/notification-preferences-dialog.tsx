@@ -10,9 +10,8 @@ import {
   useNotificationPreferences,
   useUpdateNotificationPreferences,
 } from '../api/notification-preferences.ts';
+import { NOTIFICATION_PREFERENCES_MODAL } from './modal-names.ts';
 import styles from './notification-preferences-dialog.module.css';
-
-export const NOTIFICATION_PREFERENCES_MODAL = 'notification-preferences';
 
 /** The user's choice of e-mails per event type (issue 18): each on unless turned off; audited by the server. */
 export function NotificationPreferencesDialog() {

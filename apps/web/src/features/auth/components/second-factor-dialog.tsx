@@ -14,10 +14,9 @@ import {
   useStartSecondFactorEnrolment,
   useTurnOffSecondFactor,
 } from '../api/second-factor.ts';
+import { SECOND_FACTOR_MODAL } from './modal-names.ts';
 import { RecoveryCodes } from './recovery-codes.tsx';
 import styles from './second-factor-dialog.module.css';
-
-export const SECOND_FACTOR_MODAL = 'second-factor';
 
 /**
  * Two-factor sign-in from the user popup: enrolment (password → QR code → code → recovery codes), or,

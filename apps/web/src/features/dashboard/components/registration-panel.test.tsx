@@ -34,7 +34,8 @@ describe('the monthly registration chart', () => {
         problem={null}
       />,
     );
-    const chart = screen.getByTestId('chart');
+    // The chart's module loads lazily (dashboard-charts.tsx): it shows once that has resolved.
+    const chart = await screen.findByTestId('chart');
     expect(chart.dataset.kind).toBe('bar');
     expect(chart.dataset.counts).toBe('3,0,5');
   });

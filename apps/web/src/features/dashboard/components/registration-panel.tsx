@@ -1,11 +1,14 @@
 import type { DashboardResponse, SiteSummary } from '@cdms/contract';
-import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import '../lib/chart-setup.ts';
 import { registrationChartData, registrationChartOptions } from '../lib/registration-chart.ts';
 import styles from './dashboard-page.module.css';
 import { Empty, Panel } from './panel.tsx';
+
+// Chart.js comes with the first chart drawn, not with the page (dashboard-charts.tsx).
+const RegistrationChart = lazy(async () => ({
+  default: (await import('./dashboard-charts.tsx')).RegistrationChart,
+}));
 
 interface RegistrationPanelProps {
   registrations: DashboardResponse['registrations'] | undefined;
@@ -63,12 +66,14 @@ export function RegistrationPanel({
         ) : months.length === 0 ? (
           <Empty text={t('registration.empty')} />
         ) : (
-          <Bar
-            data={data}
-            options={options}
-            role="img"
-            aria-label={t('registration.chartSummary', { months: summary })}
-          />
+          // Until Chart.js is there the area keeps its height and still says it is loading.
+          <Suspense fallback={<Empty text={t('loading')} />}>
+            <RegistrationChart
+              data={data}
+              options={options}
+              label={t('registration.chartSummary', { months: summary })}
+            />
+          </Suspense>
         )}
       </div>
     </Panel>
