@@ -4,6 +4,7 @@ import {
   guardedWrites,
   type Hold,
   holdAllows,
+  holdCovers,
   lockLevels,
   refuseUnderHolds,
 } from './lock-rules.ts';
@@ -80,5 +81,22 @@ describe('lock rules', () => {
         { kind: 'locked', level: 'subject' },
       ]),
     ).toEqual({ status: 423, code: 'locked', level: 'subject' });
+  });
+});
+
+describe('holdCovers', () => {
+  const subjectForm = { siteId: 1, subjectId: 10, visitKey: 'v1', formKey: 'vitals' };
+  it('covers what lies below a hold and nothing above or beside it', () => {
+    expect(holdCovers({ level: 'study' }, { siteId: 2 })).toBe(true);
+    expect(holdCovers({ level: 'site', siteId: 1 }, subjectForm)).toBe(true);
+    expect(holdCovers({ level: 'site', siteId: 2 }, subjectForm)).toBe(false);
+    expect(holdCovers({ level: 'subject', subjectId: 10 }, subjectForm)).toBe(true);
+    expect(holdCovers({ level: 'subject', subjectId: 11 }, subjectForm)).toBe(false);
+    // A subject's hold does not hold its site; a form's does not hold its subject.
+    expect(holdCovers({ level: 'subject', subjectId: 10 }, { siteId: 1 })).toBe(false);
+    const formHold = { level: 'form' as const, subjectId: 10, visitKey: 'v1', formKey: 'vitals' };
+    expect(holdCovers(formHold, subjectForm)).toBe(true);
+    expect(holdCovers(formHold, { siteId: 1, subjectId: 10 })).toBe(false);
+    expect(holdCovers(formHold, { ...subjectForm, formKey: 'demographics' })).toBe(false);
   });
 });

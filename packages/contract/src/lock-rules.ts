@@ -101,3 +101,46 @@ export function strongestHold<T extends Hold>(holds: readonly T[]): T | null {
   for (const hold of holds) if (!strongest || holdStrength(hold) > holdStrength(strongest)) strongest = hold;
   return strongest;
 }
+
+/** Where a hold was placed: its level and, below the study, the site, subject and form it names. */
+export interface HoldPlace {
+  level: LockLevel;
+  siteId?: number | null;
+  subjectId?: number | null;
+  visitKey?: string | null;
+  formKey?: string | null;
+}
+
+/** What a write or an ability is about: a site, one of its subjects, or one of the subject's forms. */
+export interface HoldTargetPlace {
+  siteId: number;
+  subjectId?: number;
+  visitKey?: string;
+  formKey?: string;
+}
+
+/**
+ * Whether a hold placed at `hold` covers `target`: a hold covers what lies below it (the study every
+ * site, a site its subjects, a subject its forms), never what lies above it — a form's lock does not
+ * hold its subject. The one reading of "which holds are over this" for the places that judge holds
+ * they have already read (the subject list's delete, the memberships' abilities, the casebooks); the
+ * database's own is `holdsOverQuery` on the server.
+ */
+export function holdCovers(hold: HoldPlace, target: HoldTargetPlace): boolean {
+  switch (hold.level) {
+    case 'study':
+      return true;
+    case 'site':
+      return hold.siteId === target.siteId;
+    case 'subject':
+      return target.subjectId !== undefined && hold.subjectId === target.subjectId;
+    case 'form':
+      return (
+        target.subjectId !== undefined &&
+        target.visitKey !== undefined &&
+        hold.subjectId === target.subjectId &&
+        hold.visitKey === target.visitKey &&
+        hold.formKey === target.formKey
+      );
+  }
+}

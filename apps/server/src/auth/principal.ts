@@ -2,6 +2,7 @@ import {
   type Action,
   type GuardedWrite,
   type HoldKind,
+  holdCovers,
   type Role,
   refuseUnderHolds,
   type SiteSummary,
@@ -362,7 +363,7 @@ export function presentMemberships(
         (siteId) =>
           refuseUnderHolds(
             write,
-            studyHolds.filter((hold) => hold.level === 'study' || hold.siteId === siteId),
+            studyHolds.filter((hold) => holdCovers(hold, { siteId })),
           ) !== null,
       );
     };

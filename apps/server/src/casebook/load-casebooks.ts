@@ -1,4 +1,4 @@
-import type { SubjectStatus } from '@cdms/contract';
+import { holdCovers, type SubjectStatus } from '@cdms/contract';
 import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database, QueryRow } from '../db/schema.ts';
@@ -300,11 +300,10 @@ export async function loadCasebooks(
   }
   for (const subject of subjects.values()) {
     for (const row of holdRows) {
-      const covers =
-        row.level === 'study' ||
-        (row.level === 'site' && row.site_id === subject.siteId) ||
-        row.subject_id === subject.id;
-      if (!covers) continue;
+      // The study's and the site's holds over it, and every hold on the subject itself or on one of
+      // its forms (each form shows its own).
+      const overItsSite = holdCovers({ level: row.level, siteId: row.site_id }, { siteId: subject.siteId });
+      if (!overItsSite && row.subject_id !== subject.id) continue;
       subject.holds.push({
         kind: row.kind,
         level: row.level,

@@ -1,6 +1,7 @@
 import {
   type CodedValue,
   type Hold,
+  holdCovers,
   presetDates,
   refuseUnderHolds,
   type SubjectListFilter,
@@ -113,12 +114,10 @@ async function deletionAbilities(
     .execute();
   return (row) => {
     if (!can(principal, 'subject.delete', { studyId, siteId: row.site_id })) return false;
+    const target = { siteId: row.site_id, subjectId: row.subject_id };
     const over: Hold[] = holds
-      .filter(
-        (hold) =>
-          hold.level === 'study' ||
-          (hold.level === 'site' && hold.site_id === row.site_id) ||
-          (hold.level === 'subject' && hold.subject_id === row.subject_id),
+      .filter((hold) =>
+        holdCovers({ level: hold.level, siteId: hold.site_id, subjectId: hold.subject_id }, target),
       )
       .map((hold) => ({ kind: hold.kind, level: hold.level }));
     return refuseUnderHolds('subject.delete', over) === null;
