@@ -1,4 +1,11 @@
-import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
+import {
+  type Code,
+  getItemCodes,
+  type ItemDefinition,
+  isValidDate,
+  type JsonValue,
+  type Language,
+} from '@cdms/study';
 import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import { formatDateText } from '../../lib/date-text.ts';
 import { CalendarIcon } from '../calendar-icon.tsx';
@@ -449,7 +456,6 @@ function RadioControl({
   language,
   onChange,
 }: ControlProps) {
-  const codes = useCodes(item);
   return (
     <div
       id={id}
@@ -460,52 +466,16 @@ function RadioControl({
       aria-required={required}
       aria-disabled={disabled || undefined}
     >
-      {codes.map((code) => (
-        <Choice
-          key={code.code}
-          type="radio"
-          name={id}
-          value={code.code}
-          label={code.label[language]}
-          checked={value === code.code}
-          disabled={disabled}
-          onChange={() => onChange(code.code)}
-        />
-      ))}
-    </div>
-  );
-}
-
-/** One code of a radio group or a multiple choice: its box and its label, clickable as one. */
-function Choice({
-  type,
-  name,
-  value,
-  label,
-  checked,
-  disabled,
-  onChange,
-}: {
-  type: 'radio' | 'checkbox';
-  name?: string;
-  value: string;
-  label: string;
-  checked: boolean;
-  disabled: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  return (
-    <label className={styles.choice}>
-      <input
-        type={type}
-        name={name}
-        value={value}
-        checked={checked}
+      <ChoiceBoxes
+        type="radio"
+        name={id}
+        codes={useCodes(item)}
+        language={language}
         disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
+        isChecked={(code) => value === code}
+        onToggle={(code) => onChange(code)}
       />
-      <span>{label}</span>
-    </label>
+    </div>
   );
 }
 
@@ -567,19 +537,50 @@ function MultipleChoiceControl({
       aria-labelledby={labelId}
       aria-describedby={describedBy}
     >
-      {codes.map((code) => (
-        <Choice
-          key={code.code}
-          type="checkbox"
-          value={code.code}
-          label={code.label[language]}
-          checked={selected.includes(code.code)}
-          disabled={disabled}
-          onChange={(checked) => toggle(code.code, checked)}
-        />
-      ))}
+      <ChoiceBoxes
+        type="checkbox"
+        codes={codes}
+        language={language}
+        disabled={disabled}
+        isChecked={(code) => selected.includes(code)}
+        onToggle={toggle}
+      />
     </div>
   );
+}
+
+/** The codes of a single choice (radios) or a multiple choice (checkboxes): each box clickable with its label. */
+function ChoiceBoxes({
+  type,
+  name,
+  codes,
+  language,
+  disabled,
+  isChecked,
+  onToggle,
+}: {
+  type: 'radio' | 'checkbox';
+  /** The radios' group name (checkboxes need none). */
+  name?: string;
+  codes: readonly Code[];
+  language: Language;
+  disabled: boolean;
+  isChecked: (code: string) => boolean;
+  onToggle: (code: string, checked: boolean) => void;
+}) {
+  return codes.map((code) => (
+    <label key={code.code} className={styles.choice}>
+      <input
+        type={type}
+        name={name}
+        value={code.code}
+        checked={isChecked(code.code)}
+        disabled={disabled}
+        onChange={(event) => onToggle(code.code, event.target.checked)}
+      />
+      <span>{code.label[language]}</span>
+    </label>
+  ));
 }
 
 function CheckboxControl({ id, describedBy, value, disabled, onChange }: ControlProps) {
