@@ -1,4 +1,11 @@
-import { getItemCodes, type ItemDefinition, isValidDate, type JsonValue, type Language } from '@cdms/study';
+import {
+  type Code,
+  getItemCodes,
+  type ItemDefinition,
+  isValidDate,
+  type JsonValue,
+  type Language,
+} from '@cdms/study';
 import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import { formatDateText } from '../../lib/date-text.ts';
 import { CalendarIcon } from '../calendar-icon.tsx';
@@ -343,50 +350,93 @@ function TimeControl({
   useReportRefusal(onRefuse, refusal);
   return (
     <div className={styles.timeBox}>
+      <TimePartSelect
+        id={id}
+        unitId={`${id}-hour`}
+        unit={t('time.hour')}
+        labelId={labelId}
+        describedBy={describedBy}
+        invalid={refusal !== null}
+        value={draft.hour}
+        choices={HOURS}
+        disabled={disabled}
+        required={required}
+        onChange={(text) => update('hour', text)}
+        onLeft={setLeft}
+      />
+      <TimePartSelect
+        unitId={`${id}-minute`}
+        unit={t('time.minute')}
+        labelId={labelId}
+        value={draft.minute}
+        choices={minutes}
+        disabled={disabled}
+        required={required}
+        onChange={(text) => update('minute', text)}
+        onLeft={setLeft}
+      />
+    </div>
+  );
+}
+
+/**
+ * The hour or the minute of the time picker: a select named by the item's label and its unit after it.
+ * The hour's select is the item's own input (its id, its messages, its refusal); the minute's is not.
+ */
+function TimePartSelect({
+  id,
+  unitId,
+  unit,
+  labelId,
+  describedBy,
+  invalid = false,
+  value,
+  choices,
+  disabled,
+  required,
+  onChange,
+  onLeft,
+}: {
+  id?: string;
+  unitId: string;
+  unit: string;
+  labelId: string;
+  describedBy?: string | undefined;
+  invalid?: boolean;
+  value: string;
+  choices: readonly string[];
+  disabled: boolean;
+  required: boolean;
+  onChange: (text: string) => void;
+  /** Whether focus left the pair (focus moving to the other select does not count). */
+  onLeft: (left: boolean) => void;
+}) {
+  return (
+    <>
       <select
         id={id}
         className={`${styles.input} ${styles.timeSelect}`}
-        value={draft.hour}
+        value={value}
         disabled={disabled}
         aria-required={required}
-        aria-labelledby={`${labelId} ${id}-hour`}
-        aria-invalid={refusal ? true : undefined}
+        aria-labelledby={`${labelId} ${unitId}`}
+        aria-invalid={invalid ? true : undefined}
         aria-describedby={describedBy}
-        onChange={(event) => update('hour', event.target.value)}
-        onFocus={() => setLeft(false)}
-        onBlur={(event) => setLeft(leftBox(event))}
+        onChange={(event) => onChange(event.target.value)}
+        onFocus={() => onLeft(false)}
+        onBlur={(event) => onLeft(leftBox(event))}
       >
         <option value="">--</option>
-        {HOURS.map((hour) => (
-          <option key={hour} value={hour}>
-            {hour}
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {choice}
           </option>
         ))}
       </select>
-      <span id={`${id}-hour`} className={styles.timeUnit}>
-        {t('time.hour')}
+      <span id={unitId} className={styles.timeUnit}>
+        {unit}
       </span>
-      <select
-        className={`${styles.input} ${styles.timeSelect}`}
-        value={draft.minute}
-        disabled={disabled}
-        aria-required={required}
-        aria-labelledby={`${labelId} ${id}-minute`}
-        onChange={(event) => update('minute', event.target.value)}
-        onFocus={() => setLeft(false)}
-        onBlur={(event) => setLeft(leftBox(event))}
-      >
-        <option value="">--</option>
-        {minutes.map((minute) => (
-          <option key={minute} value={minute}>
-            {minute}
-          </option>
-        ))}
-      </select>
-      <span id={`${id}-minute`} className={styles.timeUnit}>
-        {t('time.minute')}
-      </span>
-    </div>
+    </>
   );
 }
 
@@ -406,7 +456,6 @@ function RadioControl({
   language,
   onChange,
 }: ControlProps) {
-  const codes = useCodes(item);
   return (
     <div
       id={id}
@@ -417,19 +466,15 @@ function RadioControl({
       aria-required={required}
       aria-disabled={disabled || undefined}
     >
-      {codes.map((code) => (
-        <label key={code.code} className={styles.choice}>
-          <input
-            type="radio"
-            name={id}
-            value={code.code}
-            checked={value === code.code}
-            disabled={disabled}
-            onChange={() => onChange(code.code)}
-          />
-          <span>{code.label[language]}</span>
-        </label>
-      ))}
+      <ChoiceBoxes
+        type="radio"
+        name={id}
+        codes={useCodes(item)}
+        language={language}
+        disabled={disabled}
+        isChecked={(code) => value === code}
+        onToggle={(code) => onChange(code)}
+      />
     </div>
   );
 }
@@ -492,20 +537,50 @@ function MultipleChoiceControl({
       aria-labelledby={labelId}
       aria-describedby={describedBy}
     >
-      {codes.map((code) => (
-        <label key={code.code} className={styles.choice}>
-          <input
-            type="checkbox"
-            value={code.code}
-            checked={selected.includes(code.code)}
-            disabled={disabled}
-            onChange={(event) => toggle(code.code, event.target.checked)}
-          />
-          <span>{code.label[language]}</span>
-        </label>
-      ))}
+      <ChoiceBoxes
+        type="checkbox"
+        codes={codes}
+        language={language}
+        disabled={disabled}
+        isChecked={(code) => selected.includes(code)}
+        onToggle={toggle}
+      />
     </div>
   );
+}
+
+/** The codes of a single choice (radios) or a multiple choice (checkboxes): each box clickable with its label. */
+function ChoiceBoxes({
+  type,
+  name,
+  codes,
+  language,
+  disabled,
+  isChecked,
+  onToggle,
+}: {
+  type: 'radio' | 'checkbox';
+  /** The radios' group name (checkboxes need none). */
+  name?: string;
+  codes: readonly Code[];
+  language: Language;
+  disabled: boolean;
+  isChecked: (code: string) => boolean;
+  onToggle: (code: string, checked: boolean) => void;
+}) {
+  return codes.map((code) => (
+    <label key={code.code} className={styles.choice}>
+      <input
+        type={type}
+        name={name}
+        value={code.code}
+        checked={isChecked(code.code)}
+        disabled={disabled}
+        onChange={(event) => onToggle(code.code, event.target.checked)}
+      />
+      <span>{code.label[language]}</span>
+    </label>
+  ));
 }
 
 function CheckboxControl({ id, describedBy, value, disabled, onChange }: ControlProps) {

@@ -2,13 +2,10 @@ import {
   casebookPdfPath,
   type DatedLabRange,
   type FormDataResponse,
-  isSigningForm,
   randomizationForm,
   refuseUnderHolds,
 } from '@cdms/contract';
 import {
-  AUDIOGRAM_FORM_KEY,
-  audiogramLayout,
   changedItemKeys,
   type FormLayout,
   type ItemDefinition,
@@ -32,7 +29,6 @@ import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { type FormAddress, useAddComment } from '../api/forms.ts';
 import { describeValue, toFormItemPath } from '../lib/form-values.ts';
-import { PtaAudiogram } from './audiogram.tsx';
 import {
   COMMENT_MODAL,
   CONFLICT_MODAL,
@@ -42,19 +38,19 @@ import {
   ReasonModal,
   ResetModal,
 } from './detail-modals.tsx';
+import { useFormAudiogram } from './form-audiogram.tsx';
 import { useFormHistory } from './form-history.tsx';
 import { FormHoldBanner } from './form-hold-banner.tsx';
 import { useFormHolds } from './form-holds.tsx';
+import { useFormPhoto } from './form-photo.tsx';
 import { useFormQueries } from './form-queries.tsx';
 import { useFormSdv } from './form-sdv.tsx';
+import { useFormSignature } from './form-signature.tsx';
 import { FormStatusIcon } from './form-status-icon.tsx';
 import { LabResultFlag } from './lab-result-flag.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
-import { SignaturePanel, useSignature } from './signature-panel.tsx';
-import { SignaturePrint } from './signature-print.tsx';
 import styles from './subject-detail.module.css';
-import { BaselinePhotoComparison, tympanicPhotoControls } from './tympanic-photo.tsx';
 import { useFormDraft } from './use-form-draft.ts';
 import { useFormSave } from './use-form-save.ts';
 
@@ -93,17 +89,13 @@ export function FormEditor({
   formUrl,
   navigation,
 }: FormEditorProps) {
-  const { t } = useTranslation(['subjects', 'signature', 'queries', 'sdv', 'holds']);
+  const { t } = useTranslation(['subjects', 'queries', 'sdv', 'holds']);
   const { studyId, subjectPk, visitKey, formKey } = address;
   const toast = useToast();
   const modals = useModalStack();
-  // The signing form is filled only by the PI's signature: it shows the signature instead of the
-  // save buttons. Whether anything here may be edited is the server's word (`abilities.edit` is false
-  // on the signing form, under a freeze or lock, and for roles that do not enter data).
-  const signingForm = isSigningForm(visitKey, formKey);
+  // Whether anything here may be edited is the server's word (`abilities.edit` is false on the signing
+  // form, under a freeze or lock, and for roles that do not enter data).
   const canEdit = formData.abilities.edit;
-  // A save of signed data invalidates the signature: the editor says so before it happens.
-  const signature = useSignature(studyId, subjectPk, canEdit);
 
   const draft = useFormDraft({ address, definition, layout, formData });
   const { store, refusals, base, restored, dirty, currentValues, references } = draft;
@@ -111,28 +103,6 @@ export function FormEditor({
   const [commentSection, setCommentSection] = useState<SectionDefinition | null>(null);
   const addComment = useAddComment(address);
 
-  // The PTA form draws its thresholds as an audiogram (its treated ear read from another form).
-  const audiogram = useMemo(
-    () => (formKey === AUDIOGRAM_FORM_KEY ? audiogramLayout(definition) : null),
-    [formKey, definition],
-  );
-  // Issue 19: the photo and tracing items; a follow-up's photo form that reads the baseline visit's photo
-  // form (V4–V6 read V2's for the decrease) shows that baseline photo beside its own.
-  const itemControl = useMemo(
-    () => tympanicPhotoControls({ studyId, subjectPk, visitKey, formKey }),
-    [studyId, subjectPk, visitKey, formKey],
-  );
-  const baselinePhoto = useMemo(() => {
-    const hasPhoto = [...layout.items.values()].some((place) => place.item.type === 'photo');
-    if (!hasPhoto) return null;
-    const isBaseline = (key: string) =>
-      definition.visits.find((visit) => visit.key === key)?.group === 'baseline';
-    return (
-      references.find(
-        (ref) => ref.formKey === formKey && ref.visitKey !== visitKey && isBaseline(ref.visitKey),
-      ) ?? null
-    );
-  }, [layout, references, formKey, visitKey, definition]);
   const describe = useCallback(
     (path: string, value: unknown) =>
       describeValue(definition, layout, path, value, language, (count) => t('detail.rows', { count })),
@@ -158,6 +128,15 @@ export function FormEditor({
   const holds = useFormHolds({ address, formData, layout, language, visitLabel });
   const queries = useFormQueries({ address, formData, layout, language, visitLabel, correctionOf });
   const history = useFormHistory({ address, layout, language, visitLabel, base, describe });
+  const signature = useFormSignature({
+    address,
+    formData,
+    definition,
+    language,
+    onSigned: () => void draft.reloadFromServer(),
+  });
+  const photo = useFormPhoto({ address, definition, layout, language, visitLabel, store, references });
+  const audiogram = useFormAudiogram({ address, definition, store });
 
   // A link to an item (the query list's subject column, `item=v1.form.key`) brings it into view.
   const [searchParams] = useSearchParams();
@@ -326,24 +305,15 @@ export function FormEditor({
         </div>
       </div>
 
-      {signingForm ? (
-        <SignaturePanel
-          studyId={studyId}
-          subjectPk={subjectPk}
-          subjectLabel={formData.subject.subjectId}
-          definition={definition}
-          language={language}
-          onSigned={() => void draft.reloadFromServer()}
-        />
+      {signature.panel ? (
+        signature.panel
       ) : formData.holds.length > 0 ? null : !canEdit ? (
         <p className={styles.banner} data-tone="info" role="note">
           {t('detail.readOnly')}
         </p>
-      ) : signature.data?.state === 'signed' ? (
-        <p className={styles.banner} data-tone="warning" role="note">
-          {t('signature:editWarning')}
-        </p>
-      ) : null}
+      ) : (
+        signature.editWarning
+      )}
       <FormHoldBanner holds={formData.holds} />
       {visitKey === randomizationForm.visitKey && formKey === randomizationForm.formKey ? (
         <RandomizePanel
@@ -399,7 +369,7 @@ export function FormEditor({
           itemNotes={itemNotes}
           sectionActions={sectionActions}
           itemActions={itemActions}
-          itemControl={itemControl}
+          itemControl={photo.itemControl}
           refusals={refusals}
           titleAddon={
             <span className={styles.formStatus}>
@@ -420,19 +390,8 @@ export function FormEditor({
             </span>
           }
         />
-        {audiogram ? <PtaAudiogram store={store} visitKey={visitKey} layout={audiogram} /> : null}
-        {baselinePhoto ? (
-          <BaselinePhotoComparison
-            address={{ studyId, subjectPk, visitKey, formKey }}
-            store={store}
-            baseline={baselinePhoto}
-            visitLabel={visitLabel}
-            baselineLabel={
-              definition.visits.find((visit) => visit.key === baselinePhoto.visitKey)?.label[language] ??
-              baselinePhoto.visitKey
-            }
-          />
-        ) : null}
+        {audiogram.chart}
+        {photo.comparison}
       </div>
 
       {queries.panel}
@@ -489,14 +448,7 @@ export function FormEditor({
         definitionVersion={formData.definitionVersion}
         language={language}
       >
-        {signingForm ? (
-          <SignaturePrint
-            studyId={studyId}
-            subjectPk={subjectPk}
-            definition={definition}
-            language={language}
-          />
-        ) : null}
+        {signature.print}
       </PrintView>
     </div>
   );
