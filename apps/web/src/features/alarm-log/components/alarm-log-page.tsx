@@ -12,6 +12,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
@@ -223,8 +224,7 @@ function AlarmLog({ studyId }: { studyId: number }) {
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
     </section>
   );

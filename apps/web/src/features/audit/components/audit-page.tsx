@@ -8,6 +8,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -292,7 +293,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
             </Button>
           </>
         }
-        pager={data && !trail.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(trail, filters.size)}
       />
     </section>
   );

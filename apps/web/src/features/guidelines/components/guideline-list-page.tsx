@@ -12,6 +12,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
@@ -179,7 +180,7 @@ function GuidelineList({ studyId }: { studyId: number }) {
             onChange={(size) => apply({ ...filters, size })}
           />
         }
-        pager={data && !guidelines.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(guidelines, filters.size)}
       />
     </section>
   );

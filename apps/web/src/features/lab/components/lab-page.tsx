@@ -15,6 +15,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
@@ -384,8 +385,7 @@ function ResultsListing({
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
     </>
   );

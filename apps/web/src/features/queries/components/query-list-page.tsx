@@ -8,6 +8,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   ListDownloadButtons,
@@ -301,8 +302,7 @@ function QueryList({ studyId }: { studyId: number }) {
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
 
       {thread ? (

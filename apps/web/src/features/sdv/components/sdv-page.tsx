@@ -15,6 +15,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
@@ -234,8 +235,7 @@ function Sdv({ studyId }: { studyId: number }) {
             onChange={(size) => apply({ size })}
           />
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
     </section>
   );

@@ -9,6 +9,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { FilterChoice, FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -338,7 +339,7 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
             {t('matrix.download')}
           </Button>
         }
-        pager={data && !matrix.isPlaceholderData ? { total: data.total, pageSize: applied.size } : null}
+        pager={tablePager(matrix, applied.size)}
       />
     </>
   );
