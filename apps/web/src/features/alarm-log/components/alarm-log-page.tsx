@@ -5,7 +5,7 @@ import {
   notificationChannels,
   notificationEventTypes,
 } from '@cdms/contract';
-import { Fragment, useId, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import {
@@ -21,6 +21,7 @@ import {
   FilterPanel,
   FilterText,
   ListDownloadButtons,
+  ListPage,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
@@ -52,7 +53,6 @@ export function AlarmLogPage() {
 
 function AlarmLog({ studyId }: { studyId: number }) {
   const { t } = useTranslation('alarmLog');
-  const headingId = useId();
   const me = useMe();
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
   const { values: filters, apply } = useListState(alarmLogListParams);
@@ -128,12 +128,7 @@ function AlarmLog({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-      </div>
+    <ListPage title={t('page.title')}>
       <p className={styles.lead}>{t('page.lead')}</p>
       <FilterPanel
         onSubmit={() => apply({ ...draft, recipient: draft.recipient.trim() })}
@@ -226,6 +221,6 @@ function AlarmLog({ studyId }: { studyId: number }) {
         }
         pager={tablePager(list, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }

@@ -17,7 +17,7 @@ import {
   tableLoadState,
   tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { ListPage, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -67,7 +67,6 @@ function Sdv({ studyId }: { studyId: number }) {
   const { t } = useTranslation('sdv');
   const { values: filters, apply: applyList, searchParams } = useListState(sdvListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const headingId = useId();
   const detailIdPrefix = useId();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
@@ -162,12 +161,10 @@ function Sdv({ studyId }: { studyId: number }) {
 
   const data = list.data;
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-        {canVerify ? (
+    <ListPage
+      title={t('page.title')}
+      headerActions={
+        canVerify ? (
           <div className={styles.next}>
             {next.data?.next ? (
               <Link to={formUrl(studyId, next.data.next, menuType)} className={styles.nextLink}>
@@ -177,9 +174,9 @@ function Sdv({ studyId }: { studyId: number }) {
               <span className={styles.muted}>{t('page.nothingNext')}</span>
             ) : null}
           </div>
-        ) : null}
-      </div>
-
+        ) : null
+      }
+    >
       <SdvPlanPanel studyId={studyId} />
 
       <DataTable<SiteLine>
@@ -237,7 +234,7 @@ function Sdv({ studyId }: { studyId: number }) {
         }
         pager={tablePager(list, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }
 
