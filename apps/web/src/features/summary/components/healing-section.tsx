@@ -1,7 +1,8 @@
 import type { SummaryResponse } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import styles from './summary.module.css';
 import { SummaryChart, visitColumn } from './summary-chart.tsx';
@@ -76,16 +77,6 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
     }),
     [data, bars, language],
   );
-  const options = useMemo(
-    (): ChartOptions<'bar'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { position: 'bottom' } },
-    }),
-    [],
-  );
   const description = lines
     .map(
       (line) =>
@@ -97,7 +88,11 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
   const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   return (
     <SummaryPanel title={t('healing.title')} note={split ? t('healing.splitNote') : t('healing.note')}>
-      <SummaryChart chart={chart} options={options} label={t('healing.chartSummary', { description })}>
+      <SummaryChart
+        chart={chart}
+        options={STACKED_COUNT_BAR_OPTIONS}
+        label={t('healing.chartSummary', { description })}
+      >
         <DataTable<HealingLine>
           id="summary-healing"
           label={t('healing.table')}

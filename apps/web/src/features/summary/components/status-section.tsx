@@ -1,7 +1,8 @@
 import { type SummaryResponse, subjectStatuses } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { SUBJECT_STATUS_COLORS } from '../../../components/status-colors.ts';
 import { SummaryChart } from './summary-chart.tsx';
@@ -29,16 +30,6 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
     }),
     [data, siteCode, t],
   );
-  const options = useMemo(
-    (): ChartOptions<'bar'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { position: 'bottom' } },
-    }),
-    [],
-  );
   const totals = Object.fromEntries(
     subjectStatuses.map((status) => [
       status,
@@ -54,7 +45,11 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
     .join('; ');
   return (
     <SummaryPanel title={t('status.title')}>
-      <SummaryChart chart={chart} options={options} label={t('status.chartSummary', { description })}>
+      <SummaryChart
+        chart={chart}
+        options={STACKED_COUNT_BAR_OPTIONS}
+        label={t('status.chartSummary', { description })}
+      >
         <DataTable<StatusLine>
           id="summary-status"
           label={t('status.table')}
