@@ -11,6 +11,33 @@ import listStyles from './list-page.module.css';
  */
 export { listStyles };
 
+/**
+ * A list page: a section named by its h1, so a screen reader lists it as a region with the page's
+ * title; `headerActions` (buttons, a badge) sit beside the title.
+ */
+export function ListPage({
+  title,
+  headerActions,
+  children,
+}: {
+  title: ReactNode;
+  headerActions?: ReactNode;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section className={listStyles.page} aria-labelledby={headingId}>
+      <div className={listStyles.pageHeader}>
+        <h1 id={headingId} className={listStyles.pageTitle}>
+          {title}
+        </h1>
+        {headerActions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
 export type SortOrder = 'asc' | 'desc';
 
 /** Clicking a column header: the same column flips its order, another column starts ascending. */

@@ -145,6 +145,17 @@ export function tableLoadState(
   };
 }
 
+/**
+ * The table's pager from the list's query: none until a total is known, and none while the previous
+ * filter's rows stand in (placeholder data) — the pager would correct the page from a stale total.
+ */
+export function tablePager(
+  query: { data: { total: number } | undefined; isPlaceholderData: boolean },
+  pageSize: number,
+): DataTableProps<RowData>['pager'] {
+  return query.data && !query.isPlaceholderData ? { total: query.data.total, pageSize } : null;
+}
+
 const features = tableFeatures({
   columnVisibilityFeature,
   rowSortingFeature,

@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useCreateMembership } from '../api/create-membership.ts';
 import { useUsers } from '../api/get-users.ts';
 import { roleNeedsSites, siteChoiceError } from '../lib/membership-sites.ts';
-import { AdminDialog } from './admin-dialog.tsx';
+import { AdminDialog, FormActions } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
 import { Field } from './form-field.tsx';
-import { ServerError } from './server-error.tsx';
 import { SiteCheckboxes } from './site-checkboxes.tsx';
 
 interface MembershipCreateDialogProps {
@@ -100,19 +99,11 @@ export function MembershipCreateDialog({ study, onOpenChange }: MembershipCreate
         ) : (
           <p className={styles.hint}>{t('memberships.form.allSitesHint')}</p>
         )}
-        <ServerError error={createMembership.error ?? users.error} />
-        <div className={styles.dialogActions}>
-          <button type="button" className={styles.button} onClick={() => onOpenChange(false)}>
-            {t('actions.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`${styles.button} ${styles.primary}`}
-            disabled={createMembership.isPending}
-          >
-            {createMembership.isPending ? t('actions.saving') : t('actions.save')}
-          </button>
-        </div>
+        <FormActions
+          error={createMembership.error ?? users.error}
+          pending={createMembership.isPending}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </AdminDialog>
   );

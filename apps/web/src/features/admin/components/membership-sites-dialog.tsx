@@ -3,9 +3,8 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateMembershipSites } from '../api/update-membership.ts';
 import { siteChoiceError } from '../lib/membership-sites.ts';
-import { AdminDialog } from './admin-dialog.tsx';
+import { AdminDialog, FormActions } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
-import { ServerError } from './server-error.tsx';
 import { SiteCheckboxes } from './site-checkboxes.tsx';
 
 interface MembershipSitesDialogProps {
@@ -45,19 +44,11 @@ export function MembershipSitesDialog({ study, membership, onOpenChange }: Membe
     >
       <form className={styles.form} onSubmit={submit} noValidate>
         <SiteCheckboxes sites={study.sites} selected={siteIds} onChange={setSiteIds} error={error} />
-        <ServerError error={updateSites.error} />
-        <div className={styles.dialogActions}>
-          <button type="button" className={styles.button} onClick={() => onOpenChange(false)}>
-            {t('actions.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`${styles.button} ${styles.primary}`}
-            disabled={updateSites.isPending}
-          >
-            {updateSites.isPending ? t('actions.saving') : t('actions.save')}
-          </button>
-        </div>
+        <FormActions
+          error={updateSites.error}
+          pending={updateSites.isPending}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </AdminDialog>
   );

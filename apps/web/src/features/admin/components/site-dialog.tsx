@@ -3,10 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveSite } from '../api/save-site.ts';
 import { fieldErrorKeys } from '../lib/field-errors.ts';
-import { AdminDialog } from './admin-dialog.tsx';
+import { AdminDialog, FormActions } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
 import { TextField } from './form-field.tsx';
-import { ServerError } from './server-error.tsx';
 
 interface SiteDialogProps {
   study: AdminStudy;
@@ -76,19 +75,11 @@ export function SiteDialog({ study, site, onOpenChange }: SiteDialogProps) {
           autoComplete="off"
           maxLength={100}
         />
-        <ServerError error={saveSite.error} />
-        <div className={styles.dialogActions}>
-          <button type="button" className={styles.button} onClick={() => onOpenChange(false)}>
-            {t('actions.cancel')}
-          </button>
-          <button
-            type="submit"
-            className={`${styles.button} ${styles.primary}`}
-            disabled={saveSite.isPending}
-          >
-            {saveSite.isPending ? t('actions.saving') : t('actions.save')}
-          </button>
-        </div>
+        <FormActions
+          error={saveSite.error}
+          pending={saveSite.isPending}
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </AdminDialog>
   );

@@ -11,12 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 import { fieldErrorKeys } from '../lib/field-errors.ts';
-import { AdminDialog } from './admin-dialog.tsx';
+import { AdminDialog, FormActions } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Field, TextField } from './form-field.tsx';
 import { PasswordRulesList } from './password-rules-list.tsx';
-import { ServerError } from './server-error.tsx';
 
 interface UserDialogProps {
   /** The user to edit, or null to create one. */
@@ -165,15 +164,12 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
         <input type="checkbox" checked={isAdmin} onChange={(event) => setIsAdmin(event.target.checked)} />
         {t('users.form.admin')}
       </label>
-      <ServerError error={saving.error} />
-      <div className={styles.dialogActions}>
-        <button type="button" className={styles.button} onClick={onDone}>
-          {t('actions.cancel')}
-        </button>
-        <button type="submit" className={`${styles.button} ${styles.primary}`} disabled={saving.isPending}>
-          {saving.isPending ? t('actions.saving') : user ? t('actions.save') : t('users.form.create')}
-        </button>
-      </div>
+      <FormActions
+        error={saving.error}
+        pending={saving.isPending}
+        onCancel={onDone}
+        submitLabel={user ? undefined : t('users.form.create')}
+      />
     </form>
   );
 }

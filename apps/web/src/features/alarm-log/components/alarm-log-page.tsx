@@ -5,13 +5,14 @@ import {
   notificationChannels,
   notificationEventTypes,
 } from '@cdms/contract';
-import { Fragment, useId, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
@@ -20,6 +21,7 @@ import {
   FilterPanel,
   FilterText,
   ListDownloadButtons,
+  ListPage,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
@@ -51,7 +53,6 @@ export function AlarmLogPage() {
 
 function AlarmLog({ studyId }: { studyId: number }) {
   const { t } = useTranslation('alarmLog');
-  const headingId = useId();
   const me = useMe();
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
   const { values: filters, apply } = useListState(alarmLogListParams);
@@ -127,12 +128,7 @@ function AlarmLog({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-      </div>
+    <ListPage title={t('page.title')}>
       <p className={styles.lead}>{t('page.lead')}</p>
       <FilterPanel
         onSubmit={() => apply({ ...draft, recipient: draft.recipient.trim() })}
@@ -223,9 +219,8 @@ function AlarmLog({ studyId }: { studyId: number }) {
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }

@@ -1,5 +1,5 @@
 import { AUDIT_TEXT_MAX, roles } from '@cdms/contract';
-import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
+import type { Language, StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateRangeFields } from '../../../components/date-field.tsx';
@@ -10,6 +10,7 @@ import {
   listStyles,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
+import { visitFormItemChoices } from '../../../lib/study-definition.ts';
 import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS, filterFieldsOf } from '../lib/audit-filters.ts';
 import styles from './audit.module.css';
 
@@ -38,15 +39,7 @@ export function AuditFilterPanel({
   const set = <K extends keyof AuditFilterFields>(key: K, value: AuditFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
 
-  const visit = definition?.visits.find((candidate) => candidate.key === fields.visitKey);
-  const forms = (visit?.forms ?? [])
-    .map((formKey) => definition?.forms.find((form) => form.key === formKey))
-    .filter((form) => form !== undefined);
-  const layout =
-    definition && fields.visitKey && fields.formKey
-      ? getFormLayout(definition, fields.visitKey, fields.formKey)
-      : undefined;
-  const items = layout ? [...layout.items.entries()] : [];
+  const { forms, items } = visitFormItemChoices(definition, fields.visitKey, fields.formKey);
   const labels = {
     visit: new Map((definition?.visits ?? []).map((v) => [v.key, v.label[language]])),
     form: new Map(forms.map((form) => [form.key, form.label[language]])),

@@ -1,6 +1,6 @@
 import { AUDIT_TRAIL_PAGE_SIZES, type AuditChainStatus, type AuditTrailRow } from '@cdms/contract';
 import type { Language } from '@cdms/study';
-import { useId } from 'react';
+
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
@@ -8,8 +8,9 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { listStyles, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
+import { ListPage, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -61,7 +62,6 @@ function AuditTrail({ studyId }: { studyId: number }) {
   const trail = useAuditTrail(studyId, filters);
   const chain = useAuditChainStatus(studyId);
   const definition = useStudyDefinition(studyId);
-  const headingId = useId();
   const { downloading, download } = useListDownload(() => downloadAuditTrail(studyId, filters));
 
   const data = trail.data;
@@ -210,14 +210,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-        <ChainBadge status={chain.data} />
-      </div>
-
+    <ListPage title={t('title')} headerActions={<ChainBadge status={chain.data} />}>
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <AuditFilterPanel
         key={[
@@ -292,8 +285,8 @@ function AuditTrail({ studyId }: { studyId: number }) {
             </Button>
           </>
         }
-        pager={data && !trail.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(trail, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }

@@ -21,7 +21,7 @@ import {
   type DataTableColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
-import { listStyles } from '../../../components/list-page.tsx';
+import { ListPage, listStyles } from '../../../components/list-page.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -50,7 +50,6 @@ export function DataPage() {
 
 function DataExports({ studyId }: { studyId: number }) {
   const { t } = useTranslation('data');
-  const headingId = useId();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const mayExport = membership?.abilities.includes('data.export') ?? false;
@@ -58,12 +57,7 @@ function DataExports({ studyId }: { studyId: number }) {
   const list = useDataExports(studyId, page, PAGE_SIZE, mayExport);
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-      </div>
+    <ListPage title={t('page.title')}>
       {!membership ? null : !mayExport ? (
         <p className={`${listStyles.card} ${styles.notAllowed}`}>{t('page.notAllowed')}</p>
       ) : (
@@ -85,7 +79,7 @@ function DataExports({ studyId }: { studyId: number }) {
           />
         </>
       )}
-    </section>
+    </ListPage>
   );
 }
 

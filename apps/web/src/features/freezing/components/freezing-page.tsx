@@ -7,7 +7,7 @@ import {
   type ReadinessSortKey,
   type ReadinessSubjectRow,
 } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
@@ -15,8 +15,9 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { ListPage, listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
@@ -68,7 +69,6 @@ function Freezing({ studyId }: { studyId: number }) {
   const { t } = useTranslation('holds');
   const { values: filters, apply: applyList, searchParams } = useListState(readinessListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const headingId = useId();
   const modals = useModalStack();
   const sites = useReadinessSites(studyId);
   const list = useReadinessSubjects(studyId, filters);
@@ -312,20 +312,19 @@ function Freezing({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('board.title')}
-        </h1>
-        {sites.data ? (
+    <ListPage
+      title={t('board.title')}
+      headerActions={
+        sites.data ? (
           <p className={styles.readySummary}>
             {t('board.readySummary', {
               ready: sites.data.study.readySubjects,
               total: sites.data.study.subjects,
             })}
           </p>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <p className={styles.intro}>{t('board.intro')}</p>
 
       <DataTable<SiteLine>
@@ -378,8 +377,7 @@ function Freezing({ studyId }: { studyId: number }) {
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
 
       {dialog ? (
@@ -393,6 +391,6 @@ function Freezing({ studyId }: { studyId: number }) {
           onDone={() => setSelected(new Map())}
         />
       ) : null}
-    </section>
+    </ListPage>
   );
 }

@@ -5,18 +5,20 @@ import {
   guidelineStates,
   guidelineTypes,
 } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
+  ListPage,
   listStyles,
   PageSizeSelect,
 } from '../../../components/list-page.tsx';
@@ -51,7 +53,6 @@ function GuidelineList({ studyId }: { studyId: number }) {
   const navigate = useNavigate();
   const guidelines = useGuidelines(studyId, filters);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const headingId = useId();
   const data = guidelines.data;
 
   const columns: DataTableColumn<GuidelineSummary>[] = [
@@ -125,18 +126,16 @@ function GuidelineList({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-        {data?.canWrite && (
+    <ListPage
+      title={t('title')}
+      headerActions={
+        data?.canWrite && (
           <Link className={styles.linkButton} to={guidelineRegisterUrl(studyId, menuType)}>
             {t('list.register')}
           </Link>
-        )}
-      </div>
-
+        )
+      }
+    >
       {data && data.reminders.length > 0 && (
         <div className={styles.reminder} role="status" data-testid="guideline-reminder">
           <strong>{t('list.reminderTitle')}</strong>
@@ -179,9 +178,9 @@ function GuidelineList({ studyId }: { studyId: number }) {
             onChange={(size) => apply({ ...filters, size })}
           />
         }
-        pager={data && !guidelines.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(guidelines, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }
 

@@ -6,7 +6,7 @@ import {
   labResultFlagFilters,
 } from '@cdms/contract';
 import type { Language } from '@cdms/study';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
@@ -15,12 +15,14 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
   ListDownloadButtons,
+  ListPage,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
@@ -59,21 +61,15 @@ export function LabPage() {
 function Lab({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('lab');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const headingId = useId();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const definition = useStudyDefinition(studyId);
   const tests = labTestChoices(definition.data?.definition, language);
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-      </div>
+    <ListPage title={t('page.title')}>
       <RangesCard studyId={studyId} tests={tests} sites={membership?.sites ?? []} />
       <ResultsListing studyId={studyId} tests={tests} sites={membership?.sites ?? []} />
-    </section>
+    </ListPage>
   );
 }
 
@@ -384,8 +380,7 @@ function ResultsListing({
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
     </>
   );

@@ -7,6 +7,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
@@ -144,8 +145,7 @@ function NoticeList({ studyId }: { studyId: number }) {
             onChange={(size) => apply({ ...filters, size })}
           />
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !notices.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(notices, filters.size)}
       />
     </section>
   );

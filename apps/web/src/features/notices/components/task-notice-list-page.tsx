@@ -20,6 +20,7 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateRangeText, DateTimeText } from '../../../components/date-time-text.tsx';
@@ -155,7 +156,7 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('tasks.noData')}
         summary={data ? t('list.total', { total: data.total }) : ''}
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: PAGE_SIZE } : null}
+        pager={tablePager(list, PAGE_SIZE)}
       />
       <Modal name={REGISTER_MODAL} title={t('tasks.register')} width="lg">
         <TaskNoticeForm studyId={studyId} onDone={() => modals.close(REGISTER_MODAL)} />

@@ -1,8 +1,9 @@
 import { QUERY_SEARCH_MAX, type SiteSummary } from '@cdms/contract';
-import { getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
+import type { Language, StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
+import { visitFormItemChoices } from '../../../lib/study-definition.ts';
 import {
   AGE_CHOICES,
   type AgeChoice,
@@ -41,15 +42,7 @@ export function QueryListFilterPanel({
   const set = <K extends keyof QueryFilterFields>(key: K, value: QueryFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
 
-  const visit = definition?.visits.find((candidate) => candidate.key === fields.visitKey);
-  const forms = (visit?.forms ?? [])
-    .map((formKey) => definition?.forms.find((form) => form.key === formKey))
-    .filter((form) => form !== undefined);
-  const layout =
-    definition && fields.visitKey && fields.formKey
-      ? getFormLayout(definition, fields.visitKey, fields.formKey)
-      : undefined;
-  const items = layout ? [...layout.items.entries()] : [];
+  const { forms, items } = visitFormItemChoices(definition, fields.visitKey, fields.formKey);
 
   const select = <T extends string>(
     key: keyof QueryFilterFields,

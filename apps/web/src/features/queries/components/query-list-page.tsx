@@ -1,6 +1,6 @@
 import { QUERY_LIST_PAGE_SIZES, type QueryListRow, type QueryListSortKey } from '@cdms/contract';
 import type { Language } from '@cdms/study';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
@@ -8,9 +8,11 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
 import {
   ListDownloadButtons,
+  ListPage,
   listStyles,
   nextSort,
   PageSizeSelect,
@@ -63,7 +65,6 @@ function QueryList({ studyId }: { studyId: number }) {
   const definition = useStudyDefinition(studyId);
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
-  const headingId = useId();
   const modals = useModalStack();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulkAction, setBulkAction] = useState<BulkAction>('close');
@@ -219,13 +220,7 @@ function QueryList({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('list.title')}
-        </h1>
-      </div>
-
+    <ListPage title={t('list.title')}>
       {/* Remounted when the URL's filters change (back/forward, a link), so the form shows what is applied. */}
       <QueryListFilterPanel
         key={[
@@ -301,8 +296,7 @@ function QueryList({ studyId }: { studyId: number }) {
             />
           </>
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
 
       {thread ? (
@@ -334,6 +328,6 @@ function QueryList({ studyId }: { studyId: number }) {
           onDone={() => setSelected(new Set())}
         />
       ) : null}
-    </section>
+    </ListPage>
   );
 }

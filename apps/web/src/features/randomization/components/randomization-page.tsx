@@ -1,5 +1,5 @@
 import type { RandomizationStatus, SiteSummary } from '@cdms/contract';
-import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
@@ -158,7 +158,6 @@ function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: bool
   const { t } = useTranslation('randomization');
   const toast = useToast();
   const update = useUpdateSettings(studyId);
-  const headingId = useId();
   const hintId = useId();
   const [error, setError] = useState<string | null>(null);
 
@@ -173,10 +172,7 @@ function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: bool
   }
 
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.cardTitle}>
-        {t('page.settings.title')}
-      </h2>
+    <Card title={t('page.settings.title')}>
       <label className={styles.toggle}>
         <input
           type="checkbox"
@@ -196,7 +192,7 @@ function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: bool
           {error}
         </p>
       ) : null}
-    </section>
+    </Card>
   );
 }
 
@@ -212,7 +208,6 @@ function GenerateCard({
   const { t } = useTranslation('randomization');
   const toast = useToast();
   const generate = useGenerateLists(studyId);
-  const headingId = useId();
   const withoutList = status.sites.filter((site) => site.total === 0).map((site) => site.siteId);
   // Every site without a list is chosen until the user says otherwise.
   const [chosen, setChosen] = useState<ReadonlySet<number> | null>(null);
@@ -247,10 +242,7 @@ function GenerateCard({
   }
 
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.cardTitle}>
-        {t('page.generate.title')}
-      </h2>
+    <Card title={t('page.generate.title')}>
       <p className={styles.hint}>{t('page.generate.hint')}</p>
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <fieldset className={styles.fieldset}>
@@ -309,7 +301,7 @@ function GenerateCard({
           </Button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -317,7 +309,6 @@ function ImportCard({ studyId }: { studyId: number }) {
   const { t } = useTranslation('randomization');
   const toast = useToast();
   const importList = useImportList(studyId);
-  const headingId = useId();
   const csvId = useId();
   const [csv, setCsv] = useState('');
   const [fileName, setFileName] = useState<string | null>(null);
@@ -350,10 +341,7 @@ function ImportCard({ studyId }: { studyId: number }) {
   }
 
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.cardTitle}>
-        {t('page.import.title')}
-      </h2>
+    <Card title={t('page.import.title')}>
       <p className={styles.hint}>{t('page.import.hint')}</p>
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <div className={styles.fileRow}>
@@ -392,6 +380,19 @@ function ImportCard({ studyId }: { studyId: number }) {
           </Button>
         </div>
       </form>
+    </Card>
+  );
+}
+
+/** One of the page's cards: a section named by its heading, so it is listed as a region. */
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.cardTitle}>
+        {title}
+      </h2>
+      {children}
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { type QueryAgeBucket, type QueryAgingReport, queryAgeBuckets } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
+import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import styles from './reports.module.css';
 import '../lib/chart-setup.ts';
@@ -33,16 +34,6 @@ export function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: b
       ],
     }),
     [data, t],
-  );
-  const options = useMemo(
-    (): ChartOptions<'bar'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { position: 'bottom' } },
-    }),
-    [],
   );
   const lines: AgingLine[] = data.sites.map((site) => ({
     key: String(site.siteId),
@@ -93,7 +84,7 @@ export function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: b
         <div className={styles.chartArea}>
           <Bar
             data={chart}
-            options={options}
+            options={STACKED_COUNT_BAR_OPTIONS}
             role="img"
             aria-label={t('queryAging.chartSummary', { summary })}
           />

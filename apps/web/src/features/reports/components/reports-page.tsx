@@ -1,5 +1,5 @@
 import { REPORT_PAGE_SIZES, type ReportKey, reportKeys } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import {
@@ -7,6 +7,7 @@ import {
   FilterPanel,
   ListDownloadButtons,
   ListLoadError,
+  ListPage,
   listStyles,
   PageSizeSelect,
   SiteFilterChoice,
@@ -42,7 +43,6 @@ export function ReportsPage() {
 
 function Reports({ studyId }: { studyId: number }) {
   const { t } = useTranslation('reports');
-  const headingId = useId();
   const { values: filters, apply } = useListState(reportListParams);
   const report = useReport(studyId, filters);
   const data = report.data?.report === filters.report ? report.data : undefined;
@@ -55,13 +55,7 @@ function Reports({ studyId }: { studyId: number }) {
   );
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-
+    <ListPage title={t('title')}>
       <nav className={styles.reportChoice} aria-label={t('choose')}>
         {reportKeys.map((key) => (
           <button
@@ -116,7 +110,7 @@ function Reports({ studyId }: { studyId: number }) {
       ) : (
         <ReportView report={filters.report} data={data} busy={report.isFetching} studyId={studyId} />
       )}
-    </section>
+    </ListPage>
   );
 }
 

@@ -15,8 +15,9 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { ListPage, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -66,7 +67,6 @@ function Sdv({ studyId }: { studyId: number }) {
   const { t } = useTranslation('sdv');
   const { values: filters, apply: applyList, searchParams } = useListState(sdvListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
-  const headingId = useId();
   const detailIdPrefix = useId();
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
@@ -161,12 +161,10 @@ function Sdv({ studyId }: { studyId: number }) {
 
   const data = list.data;
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-        {canVerify ? (
+    <ListPage
+      title={t('page.title')}
+      headerActions={
+        canVerify ? (
           <div className={styles.next}>
             {next.data?.next ? (
               <Link to={formUrl(studyId, next.data.next, menuType)} className={styles.nextLink}>
@@ -176,9 +174,9 @@ function Sdv({ studyId }: { studyId: number }) {
               <span className={styles.muted}>{t('page.nothingNext')}</span>
             ) : null}
           </div>
-        ) : null}
-      </div>
-
+        ) : null
+      }
+    >
       <SdvPlanPanel studyId={studyId} />
 
       <DataTable<SiteLine>
@@ -234,10 +232,9 @@ function Sdv({ studyId }: { studyId: number }) {
             onChange={(size) => apply({ size })}
           />
         }
-        // Not while the previous filter's rows stand in: the pager would correct the page from a stale total.
-        pager={data && !list.isPlaceholderData ? { total: data.total, pageSize: filters.size } : null}
+        pager={tablePager(list, filters.size)}
       />
-    </section>
+    </ListPage>
   );
 }
 

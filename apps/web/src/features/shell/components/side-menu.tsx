@@ -3,7 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
-import { isCurrentLink, type MenuEntry } from '../lib/menu.ts';
+import { isCurrentLink, type MenuEntry, type MenuLink } from '../lib/menu.ts';
 import { MenuIcon } from './menu-icon.tsx';
 import styles from './side-menu.module.css';
 
@@ -198,38 +198,14 @@ export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
                   </Link>
                 )}
                 {open && children ? (
-                  <ul className={styles.submenu}>
-                    {children.map((child) => (
-                      <li key={child.key}>
-                        <Link
-                          to={child.to}
-                          className={styles.subEntry}
-                          aria-current={isCurrentLink(child.to, pathname) ? 'page' : undefined}
-                        >
-                          {t(`menu.${child.key}`)}
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
+                  <SubmenuLinks links={children} className={styles.submenu} pathname={pathname} />
                 ) : null}
                 {collapsed ? (
                   // Folded: the label and submenus appear beside the icon (CSS :hover / :focus-within).
                   <div className={styles.flyout} data-testid={`flyout-${entry.key}`}>
                     <p className={styles.flyoutTitle}>{label}</p>
                     {children ? (
-                      <ul className={styles.flyoutList}>
-                        {children.map((child) => (
-                          <li key={child.key}>
-                            <Link
-                              to={child.to}
-                              className={styles.subEntry}
-                              aria-current={isCurrentLink(child.to, pathname) ? 'page' : undefined}
-                            >
-                              {t(`menu.${child.key}`)}
-                            </Link>
-                          </li>
-                        ))}
-                      </ul>
+                      <SubmenuLinks links={children} className={styles.flyoutList} pathname={pathname} />
                     ) : null}
                   </div>
                 ) : null}
@@ -239,5 +215,33 @@ export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
         </ul>
       </nav>
     </aside>
+  );
+}
+
+/** A menu group's links: the same list unfolded under the group and in the folded menu's flyout. */
+function SubmenuLinks({
+  links,
+  className,
+  pathname,
+}: {
+  links: readonly MenuLink[];
+  className: string | undefined;
+  pathname: string;
+}) {
+  const { t } = useTranslation('shell');
+  return (
+    <ul className={className}>
+      {links.map((child) => (
+        <li key={child.key}>
+          <Link
+            to={child.to}
+            className={styles.subEntry}
+            aria-current={isCurrentLink(child.to, pathname) ? 'page' : undefined}
+          >
+            {t(`menu.${child.key}`)}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

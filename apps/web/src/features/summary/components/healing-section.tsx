@@ -1,11 +1,11 @@
 import type { SummaryResponse } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
+import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import '../lib/chart-setup.ts';
 import styles from './summary.module.css';
+import { SummaryChart, visitColumn } from './summary-chart.tsx';
 import { groupLabel, SummaryPanel, useLanguage } from './summary-parts.tsx';
 
 /** A line of the table: a visit, or a visit's group (split), or a visit's every subject. */
@@ -77,16 +77,6 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
     }),
     [data, bars, language],
   );
-  const options = useMemo(
-    (): ChartOptions<'bar'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { position: 'bottom' } },
-    }),
-    [],
-  );
   const description = lines
     .map(
       (line) =>
@@ -98,27 +88,16 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
   const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   return (
     <SummaryPanel title={t('healing.title')} note={split ? t('healing.splitNote') : t('healing.note')}>
-      <div className={styles.chartAndTable}>
-        <div className={styles.chartArea}>
-          <Bar
-            data={chart}
-            options={options}
-            role="img"
-            aria-label={t('healing.chartSummary', { description })}
-          />
-        </div>
+      <SummaryChart
+        chart={chart}
+        options={STACKED_COUNT_BAR_OPTIONS}
+        label={t('healing.chartSummary', { description })}
+      >
         <DataTable<HealingLine>
           id="summary-healing"
           label={t('healing.table')}
           columns={[
-            {
-              id: 'visit',
-              header: t('visit'),
-              rowHeader: true,
-              hideable: false,
-              className: styles.visitName,
-              cell: (line) => line.visit,
-            },
+            visitColumn<HealingLine>(t('visit'), (line) => line.visit),
             ...(split
               ? [
                   {
@@ -150,7 +129,7 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
           rowKey={(line) => line.key}
           rowClassName={(line) => (split && line.everyone ? styles.totalRow : undefined)}
         />
-      </div>
+      </SummaryChart>
     </SummaryPanel>
   );
 }

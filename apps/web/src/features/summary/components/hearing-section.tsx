@@ -1,11 +1,10 @@
 import type { HearingChange, HearingStats, SummaryResponse } from '@cdms/contract';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
-import '../lib/chart-setup.ts';
 import styles from './summary.module.css';
+import { SummaryChart, visitColumn } from './summary-chart.tsx';
 import { decibels, groupLabel, SummaryPanel, useLanguage } from './summary-parts.tsx';
 
 /** A row of the hearing table: one measure of a visit (and group). */
@@ -103,27 +102,12 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
     : [];
   return (
     <SummaryPanel title={t('hearing.title')} note={split ? t('hearing.splitNote') : t('hearing.note')}>
-      <div className={styles.chartAndTable}>
-        <div className={styles.chartArea}>
-          <Bar
-            data={chart}
-            options={options}
-            role="img"
-            aria-label={t('hearing.chartSummary', { description })}
-          />
-        </div>
+      <SummaryChart chart={chart} options={options} label={t('hearing.chartSummary', { description })}>
         <DataTable<StatsRow>
           id="summary-hearing"
           label={t('hearing.table')}
           columns={[
-            {
-              id: 'visit',
-              header: t('visit'),
-              rowHeader: true,
-              hideable: false,
-              className: styles.visitName,
-              cell: (row) => row.visit,
-            },
+            visitColumn<StatsRow>(t('visit'), (row) => row.visit),
             ...(split
               ? [{ id: 'group', header: t('group'), hideable: false, cell: (row: StatsRow) => row.group }]
               : []),
@@ -159,7 +143,7 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
           rowKey={(row) => `${row.key}-${row.stats.measure}`}
           rowClassName={(row) => (split && row.everyone ? styles.totalRow : undefined)}
         />
-      </div>
+      </SummaryChart>
       {change ? (
         <>
           <h3 className={styles.subTitle}>

@@ -1,12 +1,11 @@
 import { type SummaryResponse, subjectStatuses } from '@cdms/contract';
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
+import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { SUBJECT_STATUS_COLORS } from '../../../components/status-colors.ts';
-import '../lib/chart-setup.ts';
-import styles from './summary.module.css';
+import { SummaryChart } from './summary-chart.tsx';
 import { SummaryPanel } from './summary-parts.tsx';
 
 /** A line of the table: a site, or the total beneath them. */
@@ -31,16 +30,6 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
     }),
     [data, siteCode, t],
   );
-  const options = useMemo(
-    (): ChartOptions<'bar'> => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
-      plugins: { legend: { position: 'bottom' } },
-    }),
-    [],
-  );
   const totals = Object.fromEntries(
     subjectStatuses.map((status) => [
       status,
@@ -56,15 +45,11 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
     .join('; ');
   return (
     <SummaryPanel title={t('status.title')}>
-      <div className={styles.chartAndTable}>
-        <div className={styles.chartArea}>
-          <Bar
-            data={chart}
-            options={options}
-            role="img"
-            aria-label={t('status.chartSummary', { description })}
-          />
-        </div>
+      <SummaryChart
+        chart={chart}
+        options={STACKED_COUNT_BAR_OPTIONS}
+        label={t('status.chartSummary', { description })}
+      >
         <DataTable<StatusLine>
           id="summary-status"
           label={t('status.table')}
@@ -110,7 +95,7 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
           footerRows={[{ key: 'total', label: t('total'), counts: totals }]}
           sorting={{ mode: 'client' }}
         />
-      </div>
+      </SummaryChart>
     </SummaryPanel>
   );
 }

@@ -1,7 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { FilterPanel, ListLoadError, listStyles, SiteFilterChoice } from '../../../components/list-page.tsx';
+import {
+  FilterPanel,
+  ListLoadError,
+  ListPage,
+  listStyles,
+  SiteFilterChoice,
+} from '../../../components/list-page.tsx';
 import { defineListParams, param, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -31,7 +37,6 @@ const summaryParams = defineListParams<{ siteId: number | null }>({ siteId: para
 
 function Summary({ studyId }: { studyId: number }) {
   const { t } = useTranslation('summary');
-  const headingId = useId();
   const {
     values: { siteId },
     apply,
@@ -42,13 +47,7 @@ function Summary({ studyId }: { studyId: number }) {
   const data = figures.data;
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('title')}
-        </h1>
-      </div>
-
+    <ListPage title={t('title')}>
       <SiteFilter
         key={siteId ?? 'all'}
         siteId={siteId}
@@ -75,7 +74,7 @@ function Summary({ studyId }: { studyId: number }) {
           <HearingSection data={data} />
         </div>
       )}
-    </section>
+    </ListPage>
   );
 }
 

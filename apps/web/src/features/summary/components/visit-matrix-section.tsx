@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import styles from './summary.module.css';
+import { visitColumn } from './summary-chart.tsx';
 import { SummaryPanel, useLanguage } from './summary-parts.tsx';
 
 /**
@@ -37,14 +38,7 @@ export function VisitMatrixSection({ data }: { data: SummaryResponse }) {
         id="summary-visit-matrix"
         label={t('visits.table')}
         columns={[
-          {
-            id: 'visit',
-            header: t('visit'),
-            rowHeader: true,
-            hideable: false,
-            className: styles.visitName,
-            cell: (visit) => visit.visitLabel[language],
-          },
+          visitColumn<VisitLine>(t('visit'), (visit) => visit.visitLabel[language]),
           ...data.sites.map(
             (site, index): DataTableColumn<VisitLine> => ({
               id: `site-${site.siteId}`,

@@ -1,6 +1,6 @@
 import type { TrainingModuleSummary, TrainingStatus } from '@cdms/contract';
 import { trainingStatuses } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
@@ -9,8 +9,15 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
+  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { FilterChoice, FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
+import {
+  FilterChoice,
+  FilterPanel,
+  FilterText,
+  ListPage,
+  listStyles,
+} from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -45,7 +52,6 @@ export function TrainingPage() {
 function Training({ studyId }: { studyId: number }) {
   const { t, i18n } = useTranslation('training');
   const language = i18n.language === 'en' ? 'en' : 'ko';
-  const headingId = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const list = useTrainingList(studyId);
   const modals = useModalStack();
@@ -144,12 +150,7 @@ function Training({ studyId }: { studyId: number }) {
   ];
 
   return (
-    <section className={listStyles.page} aria-labelledby={headingId}>
-      <div className={listStyles.pageHeader}>
-        <h1 id={headingId} className={listStyles.pageTitle}>
-          {t('page.title')}
-        </h1>
-      </div>
+    <ListPage title={t('page.title')}>
       {data?.gatesDataEntry && data.pendingRequired > 0 ? (
         <p className={styles.gateBanner} role="status">
           {t('page.gateBanner', { count: data.pendingRequired })}
@@ -194,7 +195,7 @@ function Training({ studyId }: { studyId: number }) {
       {canManage ? (
         <TrainingModuleDialog key={editing ?? 'new'} studyId={studyId} moduleId={editing} />
       ) : null}
-    </section>
+    </ListPage>
   );
 }
 
@@ -338,7 +339,7 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
             {t('matrix.download')}
           </Button>
         }
-        pager={data && !matrix.isPlaceholderData ? { total: data.total, pageSize: applied.size } : null}
+        pager={tablePager(matrix, applied.size)}
       />
     </>
   );
