@@ -5,6 +5,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportSiteCasebooks } from './export-site-casebooks.ts';
 import { exportSubjectCasebook } from './export-subject-casebook.ts';
@@ -42,11 +43,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
           withAudit: request.query.audit === '1',
         },
       );
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
     },
   );
 
@@ -80,11 +77,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
           withAudit: request.query.audit === '1',
         },
       );
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(zip);
+      return sendDownload(reply, 'application/zip', attachmentNamed(fileName), zip);
     },
   );
 }

@@ -20,6 +20,7 @@ import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
@@ -210,11 +211,12 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         format,
         requestLanguage(request),
       );
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header('content-disposition', exportDisposition(study.code, todayInKorea(), format, 'lab_results'))
-        .header('cache-control', 'no-store')
-        .send(Buffer.isBuffer(file) ? file : Readable.from(file));
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(study.code, todayInKorea(), format, 'lab_results'),
+        Buffer.isBuffer(file) ? file : Readable.from(file),
+      );
     },
   );
 }
