@@ -1,4 +1,5 @@
-import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
+import { type CasebookQuery, casebookQuerySchema, paramIdSchema } from '@cdms/contract';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
@@ -12,6 +13,14 @@ import { exportSubjectCasebook } from './export-subject-casebook.ts';
 
 const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
 const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
+
+/** The ?lang= and ?audit=1 of both casebook routes: the PDF of one subject and the ZIP of a site are the same pages. */
+function casebookOptions(request: Pick<FastifyRequest, 'headers'> & { query: CasebookQuery }) {
+  return {
+    language: request.query.lang ?? requestLanguage(request),
+    withAudit: request.query.audit === '1',
+  };
+}
 
 /** The casebook PDF of a subject and the ZIP of a site's casebooks (issue 16 "Data out", item 4). */
 export function registerCasebookRoutes(app: App, context: AppContext): void {
@@ -38,10 +47,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
         actorOf(request),
         request.params.studyId,
         request.params.subjectId,
-        {
-          language: request.query.lang ?? requestLanguage(request),
-          withAudit: request.query.audit === '1',
-        },
+        casebookOptions(request),
       );
       return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
     },
@@ -72,10 +78,7 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
         actorOf(request),
         request.params.studyId,
         request.params.siteId,
-        {
-          language: request.query.lang ?? requestLanguage(request),
-          withAudit: request.query.audit === '1',
-        },
+        casebookOptions(request),
       );
       return sendDownload(reply, 'application/zip', attachmentNamed(fileName), zip);
     },
