@@ -12,6 +12,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
@@ -76,11 +77,12 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         after: { format, filter: filters },
       });
       const body = await file;
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header('content-disposition', exportDisposition(study.code, todayInKorea(), format, 'alarm_log'))
-        .header('cache-control', 'no-store')
-        .send(Buffer.isBuffer(body) ? body : Readable.from(body));
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(study.code, todayInKorea(), format, 'alarm_log'),
+        Buffer.isBuffer(body) ? body : Readable.from(body),
+      );
     },
   );
 }

@@ -14,6 +14,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
@@ -81,14 +82,12 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
       const file = Readable.from(
         auditTrailCsv(auditTrailChunks(db, reviewContext, filter, throughId), requestLanguage(request)),
       );
-      return reply
-        .header('content-type', exportContentTypes.csv)
-        .header(
-          'content-disposition',
-          exportDisposition(reviewContext.studyCode, todayInKorea(), 'csv', 'audit'),
-        )
-        .header('cache-control', 'no-store')
-        .send(file);
+      return sendDownload(
+        reply,
+        exportContentTypes.csv,
+        exportDisposition(reviewContext.studyCode, todayInKorea(), 'csv', 'audit'),
+        file,
+      );
     },
   );
 

@@ -88,13 +88,6 @@ export const holdLevelText: Record<'form' | 'subject' | 'site' | 'study', Text> 
   study: { ko: '임상시험', en: 'study' },
 };
 
-export const queryStateText: Record<'open' | 'answered' | 'closed' | 'cancelled', Text> = {
-  open: { ko: '열림', en: 'Open' },
-  answered: { ko: '답변됨', en: 'Answered' },
-  closed: { ko: '종료', en: 'Closed' },
-  cancelled: { ko: '취소', en: 'Cancelled' },
-};
-
 export const messageKindText: Record<string, Text> = {
   opened: { ko: '발행', en: 'Opened' },
   answer: { ko: '답변', en: 'Answer' },

@@ -17,13 +17,13 @@ import {
 import PDFDocument from 'pdfkit';
 import type { Language } from '../http/language.ts';
 import { queryLabels } from '../queries/query-presenter.ts';
+import { queryStateText } from '../queries/query-state-text.ts';
 import { casebookFonts } from './casebook-font.ts';
 import {
   fill,
   holdLevelText,
   koreanDateTime,
   messageKindText,
-  queryStateText,
   subjectStatusText,
   casebookText as T,
 } from './casebook-text.ts';

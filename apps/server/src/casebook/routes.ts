@@ -1,16 +1,26 @@
-import { casebookQuerySchema, paramIdSchema } from '@cdms/contract';
+import { type CasebookQuery, casebookQuerySchema, paramIdSchema } from '@cdms/contract';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportSiteCasebooks } from './export-site-casebooks.ts';
 import { exportSubjectCasebook } from './export-subject-casebook.ts';
 
 const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
 const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
+
+/** The ?lang= and ?audit=1 of both casebook routes: the PDF of one subject and the ZIP of a site are the same pages. */
+function casebookOptions(request: Pick<FastifyRequest, 'headers'> & { query: CasebookQuery }) {
+  return {
+    language: request.query.lang ?? requestLanguage(request),
+    withAudit: request.query.audit === '1',
+  };
+}
 
 /** The casebook PDF of a subject and the ZIP of a site's casebooks (issue 16 "Data out", item 4). */
 export function registerCasebookRoutes(app: App, context: AppContext): void {
@@ -37,16 +47,9 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
         actorOf(request),
         request.params.studyId,
         request.params.subjectId,
-        {
-          language: request.query.lang ?? requestLanguage(request),
-          withAudit: request.query.audit === '1',
-        },
+        casebookOptions(request),
       );
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
     },
   );
 
@@ -75,16 +78,9 @@ export function registerCasebookRoutes(app: App, context: AppContext): void {
         actorOf(request),
         request.params.studyId,
         request.params.siteId,
-        {
-          language: request.query.lang ?? requestLanguage(request),
-          withAudit: request.query.audit === '1',
-        },
+        casebookOptions(request),
       );
-      return reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(zip);
+      return sendDownload(reply, 'application/zip', attachmentNamed(fileName), zip);
     },
   );
 }

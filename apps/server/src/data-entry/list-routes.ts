@@ -14,6 +14,7 @@ import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import {
@@ -89,11 +90,12 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
         format === 'csv'
           ? Readable.from(subjectsCsv(chunks, language))
           : await subjectsXlsx(chunks, language);
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header('content-disposition', exportDisposition(studyCode, today, format))
-        .header('cache-control', 'no-store')
-        .send(file);
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(studyCode, today, format),
+        file,
+      );
     },
   );
 

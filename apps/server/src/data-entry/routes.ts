@@ -91,7 +91,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           201: subjectSummarySchema,
           ...refusals({
             403: `The site is not one where the caller enters data (\`forbidden\`). ${TRAINING_REFUSAL}`,
-            404: 'The study has no definition yet (`not_found`).',
+            404: NO_DEFINITION,
             422: 'The consent date is in the future (`consent_date_in_future`).',
             423: HOLD_REFUSAL,
           }),

@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { cancelExport } from './cancel-export.ts';
 import { downloadExport } from './download-export.ts';
@@ -154,14 +155,12 @@ export function registerDataExportRoutes(
         request.params.exportId,
       );
       const ascii = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-      return reply
-        .header('content-type', file.contentType)
-        .header(
-          'content-disposition',
-          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        )
-        .header('cache-control', 'no-store')
-        .send(Readable.from(file.chunks));
+      return sendDownload(
+        reply,
+        file.contentType,
+        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        Readable.from(file.chunks),
+      );
     },
   );
 }

@@ -21,6 +21,10 @@ import { retireGuideline } from './retire-guideline.ts';
 import { reviseGuideline } from './revise-guideline.ts';
 import { updateGuideline } from './update-guideline.ts';
 
+/** The refusal of every write route: one wording, so the OpenAPI document says the same each time. */
+const NOT_A_WRITER = 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).';
+/** The refusal of every route that names a guideline. */
+const NO_GUIDELINE = 'No such guideline (`not_found`).';
 const studyParams = z.object({ studyId: paramIdSchema });
 const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdSchema });
 
@@ -56,7 +60,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           201: guidelineDetailSchema,
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
+            403: NOT_A_WRITER,
             422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
           }),
         },
@@ -106,8 +110,8 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           200: guidelineDetailSchema,
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
-            404: 'No such guideline (`not_found`).',
+            403: NOT_A_WRITER,
+            404: NO_GUIDELINE,
             409: 'Only a draft can be edited (`guideline_not_draft`).',
             422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
           }),
@@ -136,8 +140,8 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           200: guidelineDetailSchema,
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
-            404: 'No such guideline (`not_found`).',
+            403: NOT_A_WRITER,
+            404: NO_GUIDELINE,
             409: 'Only a draft can be published (`guideline_not_draft`).',
           }),
         },
@@ -164,8 +168,8 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           200: guidelineDetailSchema,
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
-            404: 'No such guideline (`not_found`).',
+            403: NOT_A_WRITER,
+            404: NO_GUIDELINE,
             409: 'Only a published guideline can be retired (`guideline_not_published`).',
           }),
         },
@@ -193,8 +197,8 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           201: guidelineDetailSchema,
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
-            404: 'No such guideline (`not_found`).',
+            403: NOT_A_WRITER,
+            404: NO_GUIDELINE,
             409: 'The guideline is not published (`guideline_not_published`), the version is its own (`guideline_version_taken`), or a draft of a new version exists already (`guideline_draft_exists`).',
           }),
         },
@@ -226,8 +230,8 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
         response: {
           204: z.null(),
           ...refusals({
-            403: 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).',
-            404: 'No such guideline (`not_found`).',
+            403: NOT_A_WRITER,
+            404: NO_GUIDELINE,
             409: 'Only a draft can be discarded (`guideline_not_draft`).',
           }),
         },

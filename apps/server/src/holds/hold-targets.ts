@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 
@@ -147,13 +148,7 @@ export async function lockCoveredSubjects(trx: Transaction<Database>, target: Re
     await covered.orderBy('id').forUpdate().execute();
     return;
   }
-  const row = await trx
-    .selectFrom('subjects')
-    .select('deleted_at')
-    .where('id', '=', target.subjectId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row || row.deleted_at !== null) throw new AppError(404, 'not_found');
+  await lockLiveSubject(trx, target.subjectId);
 }
 
 /** The hold of `kind` in force on exactly this target, locked for update, or undefined. */

@@ -20,6 +20,7 @@ import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
@@ -35,6 +36,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const tags = ['lab'];
   const params = z.object({ studyId: paramIdSchema });
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
+  const MANAGER_ONLY = 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).';
 
   async function definitionFor(principal: Principal, studyId: number) {
     authorize(principal, 'member', { studyId });
@@ -74,7 +76,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         response: {
           201: labRangeSchema,
           ...refusals({
-            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            403: MANAGER_ONLY,
             422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
           }),
         },
@@ -104,7 +106,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         response: {
           200: labRangeSchema,
           ...refusals({
-            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            403: MANAGER_ONLY,
             404: 'No such range in the study (`not_found`).',
             409: 'The range is retired (`lab_range_retired`).',
             422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
@@ -135,7 +137,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         response: {
           200: labRangeSchema,
           ...refusals({
-            403: 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).',
+            403: MANAGER_ONLY,
             404: 'No such range in the study (`not_found`).',
             409: 'The range is retired already (`lab_range_retired`).',
           }),
@@ -210,11 +212,12 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         format,
         requestLanguage(request),
       );
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header('content-disposition', exportDisposition(study.code, todayInKorea(), format, 'lab_results'))
-        .header('cache-control', 'no-store')
-        .send(Buffer.isBuffer(file) ? file : Readable.from(file));
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(study.code, todayInKorea(), format, 'lab_results'),
+        Buffer.isBuffer(file) ? file : Readable.from(file),
+      );
     },
   );
 }

@@ -16,6 +16,7 @@ import { notifyQueryEvent } from '../notifications/notify-query.ts';
 import { addQueryMessage, sameInBoth } from '../query-messages/query-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 import { actingRole, findQueryInScope, mayAct, queryPowers } from './query-access.ts';
 import { applyQueryAction, type QueryAction } from './query-workflow.ts';
@@ -82,13 +83,7 @@ export async function lockQuery(
   queryId: number,
 ) {
   const seen = await findQueryInScope(trx, principal, studyId, queryId);
-  const subject = await trx
-    .selectFrom('subjects')
-    .select('deleted_at')
-    .where('id', '=', seen.subject_id)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!subject || subject.deleted_at !== null) throw new AppError(404, 'not_found');
+  await lockLiveSubject(trx, seen.subject_id);
   return findQueryInScope(trx, principal, studyId, queryId, { forUpdate: true });
 }
 

@@ -14,6 +14,7 @@ import { notifyQueryEvent } from '../notifications/notify-query.ts';
 import { addQueryMessage, sameInBoth } from '../query-messages/query-messages.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 import { actingRole } from './query-access.ts';
@@ -77,13 +78,7 @@ export async function createQuery(
   const at = options.at ?? new Date();
   return inTransaction(db, async (trx) => {
     // One writer per subject at a time, as for saves.
-    const locked = await trx
-      .selectFrom('subjects')
-      .select('deleted_at')
-      .where('id', '=', subject.id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+    await lockLiveSubject(trx, subject.id);
     await refuseWriteUnderHolds(trx, 'query.open', subjectTarget(subject, request));
     const query = await trx
       .insertInto('queries')

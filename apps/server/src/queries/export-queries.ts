@@ -4,7 +4,6 @@ import {
   type QueryKindValue,
   type QueryListFilter,
   type QueryListRow,
-  type QueryStateValue,
 } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
@@ -12,15 +11,10 @@ import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
 import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { allQueryRows, countQueries, filteredQueries, queryListContext } from './list-queries.ts';
+import { queryStateText } from './query-state-text.ts';
 
 /** The query list as a file: the screen's filters and order, every row, in the reader's language. */
 
-const stateLabels: Record<QueryStateValue, Text> = {
-  open: { ko: '열림', en: 'Open' },
-  answered: { ko: '답변됨', en: 'Answered' },
-  closed: { ko: '종료', en: 'Closed' },
-  cancelled: { ko: '취소', en: 'Cancelled' },
-};
 const kindLabels: Record<QueryKindValue, Text> = {
   system: { ko: '시스템', en: 'System' },
   manual: { ko: '수동', en: 'Manual' },
@@ -48,7 +42,7 @@ export const queryExportColumns: ExportColumnOf<QueryListRow>[] = [
   { header: { ko: '양식', en: 'Form' }, value: (row, language) => row.formLabel[language] },
   { header: { ko: '항목', en: 'Item' }, value: (row, language) => row.itemLabel[language] },
   { header: { ko: '종류', en: 'Kind' }, value: (row, language) => kindLabels[row.kind][language] },
-  { header: { ko: '상태', en: 'State' }, value: (row, language) => stateLabels[row.state][language] },
+  { header: { ko: '상태', en: 'State' }, value: (row, language) => queryStateText[row.state][language] },
   {
     header: { ko: '재오픈', en: 'Reopened' },
     value: (row, language) => (row.reopened ? (language === 'ko' ? '예' : 'Yes') : ''),

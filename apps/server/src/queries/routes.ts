@@ -21,6 +21,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
@@ -91,11 +92,12 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
       });
       const file =
         format === 'csv' ? Readable.from(queriesCsv(chunks, language)) : await queriesXlsx(chunks, language);
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header('content-disposition', exportDisposition(studyCode, today, format, 'queries'))
-        .header('cache-control', 'no-store')
-        .send(file);
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(studyCode, today, format, 'queries'),
+        file,
+      );
     },
   );
 

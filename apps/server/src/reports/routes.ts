@@ -19,6 +19,7 @@ import type { Database } from '../db/schema.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
 import { aeListingReport } from './ae-listing-report.ts';
@@ -112,14 +113,12 @@ export function registerReportRoutes(app: App, context: AppContext): void {
         after: { report, format, filter },
       });
       const file = await reportFile(db, scope, report, filter, format, requestLanguage(request));
-      return reply
-        .header('content-type', exportContentTypes[format])
-        .header(
-          'content-disposition',
-          exportDisposition(scope.studyCode, scope.today, format, fileNames[report]),
-        )
-        .header('cache-control', 'no-store')
-        .send(Buffer.isBuffer(file) ? file : Readable.from(file));
+      return sendDownload(
+        reply,
+        exportContentTypes[format],
+        exportDisposition(scope.studyCode, scope.today, format, fileNames[report]),
+        Buffer.isBuffer(file) ? file : Readable.from(file),
+      );
     },
   );
 

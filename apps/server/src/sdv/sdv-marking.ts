@@ -11,6 +11,7 @@ import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } fr
 import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
 import { itemInPlan } from '../sdv-state/sdv-rules.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 
@@ -46,24 +47,13 @@ export async function subjectForSdv(
   return { subject, definition: current.definition };
 }
 
-/** The subject's row lock (writers of the subject queue on it); 404 when it was deleted meanwhile. */
-export async function lockSubjectForSdv(trx: Transaction<Database>, subject: SubjectWithSite): Promise<void> {
-  const row = await trx
-    .selectFrom('subjects')
-    .select('deleted_at')
-    .where('id', '=', subject.id)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row || row.deleted_at !== null) throw new AppError(404, 'not_found');
-}
-
 /** The subject's row lock and the hold guard for `sdv.mark` on one form. */
 export async function lockForSdv(
   trx: Transaction<Database>,
   subject: SubjectWithSite,
   form: { visitKey: string; formKey: string },
 ): Promise<void> {
-  await lockSubjectForSdv(trx, subject);
+  await lockLiveSubject(trx, subject.id);
   await refuseWriteUnderHolds(trx, 'sdv.mark', subjectTarget(subject, form));
 }
 

@@ -9,7 +9,8 @@ import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { loadMarkableForm } from '../sdv-state/form-sdv.ts';
-import { lockSubjectForSdv, markVerified, subjectForSdv, unverifiedPlannedItems } from './sdv-marking.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
+import { markVerified, subjectForSdv, unverifiedPlannedItems } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify-visit`: "verify form" for every form of the visit, in one
@@ -29,7 +30,7 @@ export async function verifyVisit(
   const visit = resolveVisit(sdv.definition, visitKey);
   const at = options.at ?? new Date();
   return inTransaction(db, async (trx) => {
-    await lockSubjectForSdv(trx, sdv.subject);
+    await lockLiveSubject(trx, sdv.subject.id);
     let verified = 0;
     let forms = 0;
     for (const formKey of visit?.forms ?? []) {

@@ -16,6 +16,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { completeTraining } from './complete-training.ts';
 import { completionMatrix } from './completion-matrix.ts';
@@ -201,11 +202,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
         request.params.moduleId,
         request.query.lang ?? requestLanguage(request),
       );
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
     },
   );
 
@@ -248,11 +245,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
         request.query,
         requestLanguage(request),
       );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(csv);
+      return sendDownload(reply, 'text/csv; charset=utf-8', attachmentNamed(fileName), csv);
     },
   );
 

@@ -14,6 +14,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 
 /**
@@ -37,13 +38,7 @@ export async function addUnscheduledVisit(
     const dateProblem = unscheduledVisitDateProblem(visitDate, subject.consent_date, todayInKorea());
     if (dateProblem === 'unscheduled_visit_date_in_future') throw new AppError(422, dateProblem);
     if (dateProblem) throw new AppError(422, dateProblem, { consentDate: subject.consent_date });
-    const locked = await trx
-      .selectFrom('subjects')
-      .select('deleted_at')
-      .where('id', '=', subject.id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked || locked.deleted_at !== null) throw new AppError(404, 'not_found');
+    await lockLiveSubject(trx, subject.id);
     await refuseWriteUnderHolds(trx, 'form.save', subjectTarget(subject));
 
     const highest = await trx
