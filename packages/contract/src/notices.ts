@@ -56,7 +56,26 @@ export const NOTICE_CONTENT_MAX = 200_000;
  */
 export function isBlankRichText(html: string): boolean {
   if (/<img\s/i.test(html)) return false;
-  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\s/g, '') === '';
+  return richTextWords(html) === '';
+}
+
+/**
+ * Rich text (sanitized HTML) as the words a reader sees: blocks and line breaks become spaces, tags
+ * go, the few entities the sanitizer writes are read back, white space folded (the audit page shows
+ * a notice's content so).
+ */
+export function richTextWords(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/li|\/h\d|\/blockquote)[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const noticeFields = {

@@ -1,4 +1,4 @@
-import { type AuditChange, koreaDateTime } from '@cdms/contract';
+import { type AuditChange, koreaDateTime, richTextWords } from '@cdms/contract';
 import {
   type FormLayout,
   getFormLayout,
@@ -259,24 +259,9 @@ function plainValue(value: unknown): Text | null {
   return null;
 }
 
-/**
- * Rich text as stored (sanitized HTML: notices, guidelines) as the words a reader sees: blocks and
- * line breaks become spaces, tags go, the few entities the sanitizer writes are read back.
- */
+/** Rich text as stored (sanitized HTML: notices, guidelines) as the words a reader sees. */
 function richTextValue(value: unknown): Text | null {
-  if (typeof value !== 'string') return plainValue(value);
-  const words = value
-    .replace(/<(br|\/p|\/li|\/h\d|\/blockquote)[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plainValue(words);
+  return plainValue(typeof value === 'string' ? richTextWords(value) : value);
 }
 
 /** Where an item sits in the form's layout: a plain item, a repeating group, or a column of one. */
