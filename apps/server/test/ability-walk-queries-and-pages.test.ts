@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../src/http/types.ts';
+import { answered, holdTarget, REFUSED } from './ability-walk-support.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -15,7 +16,6 @@ import { describeWithDatabase } from './test-database.ts';
 
 type Who = 'pi' | 'si' | 'crc' | 'cra' | 'dm' | 'admin';
 const roles: Who[] = ['pi', 'si', 'crc', 'cra', 'dm', 'admin'];
-const REFUSED = [403, 404, 423];
 const FORM = { visitKey: 'v1', formKey: 'vitalSigns' } as const;
 const VITALS = {
   measurementDate: '2026-03-10',
@@ -96,8 +96,6 @@ describeWithDatabase(
           `${label} says ${says}, the write answered ${response.statusCode} ${response.body.slice(0, 100)}`,
         );
     }
-    const status = (expected: number) => (response: LightMyRequestResponse) =>
-      response.statusCode === expected;
 
     /** A subject at site 01 with its V1 vital signs saved by the PI. */
     async function freshSubject(): Promise<number> {
@@ -142,13 +140,6 @@ describeWithDatabase(
       return id;
     }
 
-    function holdTarget(level: Level, subjectPk: number) {
-      if (level === 'study') return { level };
-      if (level === 'site') return { level, siteId: site1 };
-      if (level === 'subject') return { level, subjectPk };
-      return { level, subjectPk, ...FORM };
-    }
-
     it('offers a query action exactly when the server takes it, for every role and hold', async () => {
       for (const situation of situations) {
         const subjectPk = await freshSubject();
@@ -158,7 +149,10 @@ describeWithDatabase(
           for (const [index, { state }] of queryProbes.entries())
             prepared.set(`${who} ${index}`, await queryIn(subjectPk, state));
         const hold = situation.hold
-          ? { kind: situation.hold.kind, target: holdTarget(situation.hold.level, subjectPk) }
+          ? {
+              kind: situation.hold.kind,
+              target: holdTarget(situation.hold.level, { siteId: site1, subjectPk, form: FORM }),
+            }
           : null;
         if (hold) {
           const placed = await as('dm', 'POST', `/api/studies/${studyId}/holds`, { ...hold, reason: 'Walk' });
@@ -176,7 +170,7 @@ describeWithDatabase(
               `${situation.name}, ${who}: ${state} query abilities.${action}`,
               abilities?.[action] ?? false,
               response,
-              status(200),
+              answered(200),
             );
           }
         }
@@ -220,14 +214,14 @@ describeWithDatabase(
           `${who}: notices canWrite`,
           notices.canWrite,
           await as(who, 'POST', `${study}/notices`, { title: `Walk ${who}`, contentHtml: '<p>w</p>' }),
-          status(201),
+          answered(201),
         );
         const notice = await read(`${study}/notices/${noticeId}`);
         await probe(
           `${who}: notice canEdit`,
           notice.canEdit,
           await as(who, 'PUT', `${study}/notices/${noticeId}`, { pinned: false }),
-          status(200),
+          answered(200),
         );
         const guidelines = await read(`${study}/guidelines`);
         await probe(
@@ -240,7 +234,7 @@ describeWithDatabase(
             version: '1.0',
             effectiveDate: '2026-01-01',
           }),
-          status(201),
+          answered(201),
         );
         // A draft is read by its writers only; to anyone else it is not found, and offers nothing.
         const draft = await as(who, 'GET', `${study}/guidelines/${guidelineId}`);
@@ -249,7 +243,7 @@ describeWithDatabase(
           `${who}: guideline canEdit`,
           draft.statusCode === 200 ? draft.json().canEdit : false,
           await as(who, 'PUT', `${study}/guidelines/${guidelineId}`, { title: `Edited by ${who}` }),
-          status(200),
+          answered(200),
         );
         const taskNotices = await read(`${study}/task-notices`);
         await probe(
@@ -265,7 +259,7 @@ describeWithDatabase(
             email: true,
             sms: false,
           }),
-          status(201),
+          answered(201),
         );
         const labRanges = await read(`${study}/lab-ranges`);
         await probe(
@@ -282,7 +276,7 @@ describeWithDatabase(
             ageMax: null,
             effectiveFrom: `2025-01-${String(roles.indexOf(who) + 10)}`,
           }),
-          status(201),
+          answered(201),
         );
         const training = await read(`${study}/training`);
         await probe(
@@ -295,7 +289,7 @@ describeWithDatabase(
             quiz: null,
             state: 'draft',
           }),
-          status(201),
+          answered(201),
         );
         const plan = await read(`${study}/sdv/plan`);
         await probe(
@@ -305,7 +299,7 @@ describeWithDatabase(
             mode: 'all',
             firstSubjectsPerSite: roles.indexOf(who) + 20,
           }),
-          status(200),
+          answered(200),
         );
       }
       expect(mismatches).toEqual([]);

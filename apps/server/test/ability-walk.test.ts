@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../src/http/types.ts';
 import { DEMO_PASSWORD } from '../src/seed/demo-seed.ts';
+import { answered, holdTarget, REFUSED } from './ability-walk-support.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from './test-app.ts';
 import { describeWithDatabase } from './test-database.ts';
 
@@ -49,9 +50,6 @@ const situations: Situation[] = [
     (['frozen', 'locked'] as const).map((kind) => ({ name: `${level} ${kind}`, hold: { kind, level } })),
   ),
 ];
-
-/** The refusals an ability said false must meet: not allowed (403), not visible (404), held (423). */
-const REFUSED = [403, 404, 423];
 
 describeWithDatabase(
   'abilities against the writes they stand for',
@@ -105,13 +103,6 @@ describeWithDatabase(
       return subjectPk;
     }
 
-    function holdTarget(level: NonNullable<Situation['hold']>['level'], subjectPk: number) {
-      if (level === 'study') return { level };
-      if (level === 'site') return { level, siteId: site1 };
-      if (level === 'subject') return { level, subjectPk };
-      return { level, subjectPk, ...FORM };
-    }
-
     it('accepts every write an ability allows and refuses every one it does not, for every role and hold', async () => {
       const mismatches: string[] = [];
       let walked = 0;
@@ -120,7 +111,10 @@ describeWithDatabase(
         const base = `/api/studies/${studyId}/subjects/${subjectPk}`;
         let emptyVisit = 1;
         const hold = situation.hold
-          ? { kind: situation.hold.kind, target: holdTarget(situation.hold.level, subjectPk) }
+          ? {
+              kind: situation.hold.kind,
+              target: holdTarget(situation.hold.level, { siteId: site1, subjectPk, form: FORM }),
+            }
           : null;
         if (hold) {
           const placed = await as('dm', 'POST', `/api/studies/${studyId}/holds`, { ...hold, reason: 'Walk' });
@@ -169,13 +163,11 @@ describeWithDatabase(
             }
             if (allowed && undo) await undo();
           };
-          const status = (expected: number, code?: string) => (response: LightMyRequestResponse) =>
-            response.statusCode === expected && (code === undefined || response.json().error?.code === code);
           const placeHold = (kind: HoldKind, target: object) => () =>
             as(who, 'POST', `/api/studies/${studyId}/holds`, { kind, target, reason: 'Walk' });
           // Placing a hold that is in force already (the situation's own) is a 409 past the permission.
           const placed = (response: LightMyRequestResponse) =>
-            status(201)(response) || status(409, 'hold_already_in_force')(response);
+            answered(201)(response) || answered(409, 'hold_already_in_force')(response);
           const liftHold = (kind: HoldKind, target: object) => async () => {
             const lifted = await as(who, 'POST', `/api/studies/${studyId}/holds/lift`, {
               kind,
@@ -196,7 +188,7 @@ describeWithDatabase(
             'overview.unscheduledVisitAbilities.add',
             overview?.unscheduledVisitAbilities.add ?? false,
             () => as(who, 'POST', `${base}/unscheduled-visits`, { visitDate: '2026-03-06', reason: 'Walk' }),
-            status(201),
+            answered(201),
             async () => {
               const added = (await as(who, 'GET', `${base}/overview`)).json().unscheduledVisits as {
                 repeatKey: number;
@@ -212,7 +204,7 @@ describeWithDatabase(
             'overview.unscheduledVisitAbilities.delete',
             overview?.unscheduledVisitAbilities.delete ?? false,
             () => as(who, 'DELETE', `${base}/unscheduled-visits/${emptyVisit}`, { reason: 'Walk' }),
-            status(204),
+            answered(204),
             async () => {
               const again = await as(who, 'POST', `${base}/unscheduled-visits`, {
                 visitDate: '2026-03-05',
@@ -242,7 +234,7 @@ describeWithDatabase(
                 values: VITALS,
                 version: form?.version ?? 1,
               }),
-            status(200),
+            answered(200),
           );
           await probe(
             'form.abilities.openQuery',
@@ -254,14 +246,14 @@ describeWithDatabase(
                 itemPath: 'v1.vitalSigns.heartRate',
                 text: 'Walk',
               }),
-            status(201),
+            answered(201),
           );
           const marks = { subjectPk, ...FORM, itemKeys: ['heartRate'] };
           await probe(
             'form.abilities.verify',
             form?.abilities.verify ?? false,
             () => as(who, 'POST', `/api/studies/${studyId}/sdv/verify`, marks),
-            status(200),
+            answered(200),
             async () => {
               const withdrawn = await as(who, 'POST', `/api/studies/${studyId}/sdv/unverify`, {
                 ...marks,
@@ -290,9 +282,9 @@ describeWithDatabase(
                 values: {},
                 version: signing?.version ?? 0,
               }),
-            status(200),
+            answered(200),
             undefined,
-            status(422, 'signature_form_read_only'),
+            answered(422, 'signature_form_read_only'),
           );
           // The randomization form: the subject is not eligible, which the server says only on asking
           // (the ability is about who and what holds it: the contract's word).
@@ -300,7 +292,7 @@ describeWithDatabase(
             'randomization form abilities.randomize',
             randomization?.abilities.randomize ?? false,
             () => as(who, 'POST', `${base}/randomize`),
-            status(422, 'not_eligible_for_randomization'),
+            answered(422, 'not_eligible_for_randomization'),
           );
 
           // The SDV page's subject: verifying there (on a form no form-level hold of the walk covers).
@@ -309,7 +301,7 @@ describeWithDatabase(
             'sdv subject canVerify',
             sdvSubject?.canVerify ?? false,
             () => as(who, 'POST', `/api/studies/${studyId}/sdv/verify`, otherMarks),
-            status(200),
+            answered(200),
             async () => {
               const withdrawn = await as(who, 'POST', `/api/studies/${studyId}/sdv/unverify`, {
                 ...otherMarks,
@@ -324,7 +316,7 @@ describeWithDatabase(
             'subject list canDelete',
             listRow?.canDelete ?? false,
             () => as(who, 'DELETE', base, { reason: 'Walk' }),
-            status(409, 'subject_has_data'),
+            answered(409, 'subject_has_data'),
           );
 
           // The membership (GET /api/auth/me): "add subject" on the subject list, at the user's own first site.
@@ -339,7 +331,7 @@ describeWithDatabase(
                 consentDate: '2026-03-02',
                 initials: 'AX',
               }),
-            status(201),
+            answered(201),
           );
 
           // Last: a signature given stays (the next roles find it signed, and may not sign again).
@@ -347,7 +339,7 @@ describeWithDatabase(
             'signature canSign',
             signature?.canSign ?? false,
             () => as(who, 'POST', `${base}/signature`, { password: DEMO_PASSWORD }),
-            status(201),
+            answered(201),
           );
         }
 
