@@ -15,9 +15,9 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { ListPage, listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
@@ -345,7 +345,7 @@ function Freezing({ studyId }: { studyId: number }) {
         onApply={(fields) => apply(fields)}
       />
 
-      <DataTable<ReadinessSubjectRow, ReadinessSortKey>
+      <PagedListTable<ReadinessSubjectRow, ReadinessSortKey, ReadinessPageSize>
         id="readiness-subjects"
         label={t('board.subjects.caption')}
         columns={subjectColumns}
@@ -358,26 +358,21 @@ function Freezing({ studyId }: { studyId: number }) {
           order: filters.order,
           onSort: (column) => apply(nextSort(filters, column)),
         }}
-        {...tableLoadState(list, t('board.loadFailed'))}
+        query={list}
+        loadFailed={t('board.loadFailed')}
         loadingMessage={t('board.loading')}
         emptyMessage={t('board.noData')}
-        summary={data ? t('board.count', { count: data.total }) : ''}
+        count={(total) => t('board.count', { count: total })}
         actions={
-          <>
-            {canAct ? (
-              <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
-                <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
-                {actionButtons('selected', filters.siteId, chosen.length === 0)}
-              </fieldset>
-            ) : null}
-            <PageSizeSelect<ReadinessPageSize>
-              sizes={READINESS_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ size })}
-            />
-          </>
+          canAct ? (
+            <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
+              <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
+              {actionButtons('selected', filters.siteId, chosen.length === 0)}
+            </fieldset>
+          ) : null
         }
-        pager={tablePager(list, filters.size)}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: READINESS_PAGE_SIZES, onChange: (size) => apply({ size }) }}
       />
 
       {dialog ? (

@@ -8,19 +8,14 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
   ListPage,
   listStyles,
-  PageSizeSelect,
 } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
@@ -158,27 +153,22 @@ function GuidelineList({ studyId }: { studyId: number }) {
         onApply={apply}
       />
 
-      <DataTable<GuidelineSummary>
+      <PagedListTable<GuidelineSummary, string, GuidelinePageSize>
         id="guideline-list"
         label={t('list.caption')}
         columns={columns}
         rows={data?.guidelines}
         rowKey={(g) => String(g.id)}
-        {...tableLoadState(guidelines, t('list.loadFailed'))}
+        query={guidelines}
+        loadFailed={t('list.loadFailed')}
         fit
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         onRowClick={(g) => navigate(guidelineDetailUrl(studyId, g.id, menuType))}
         rowAttributes={(g) => ({ 'data-guideline-id': String(g.id), 'data-state': g.state })}
-        summary={data ? t('list.total', { total: data.total }) : ''}
-        actions={
-          <PageSizeSelect<GuidelinePageSize>
-            sizes={GUIDELINE_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-        }
-        pager={tablePager(guidelines, filters.size)}
+        count={(total) => t('list.total', { total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: GUIDELINE_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
       />
     </ListPage>
   );

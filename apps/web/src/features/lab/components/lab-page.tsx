@@ -15,18 +15,15 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
-  ListDownloadButtons,
   ListPage,
   listStyles,
-  PageSizeSelect,
   SiteFilterChoice,
-  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -258,10 +255,6 @@ function ResultsListing({
   const { values: filters, apply, searchParams } = useListState(labListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const list = useLabResults(studyId, filters);
-  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
-    downloadLabResults(studyId, filters, format),
-  );
-  const data = list.data;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
   const [draft, setDraft] = useState(filters);
 
@@ -355,32 +348,24 @@ function ResultsListing({
           </div>
         )}
       </FilterPanel>
-      <DataTable<LabResultRow>
+      <PagedListTable<LabResultRow, string, LabPageSize>
         id="lab-results"
         label={t('results.caption')}
         columns={columns}
-        rows={data?.results}
+        rows={list.data?.results}
         rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.testKey}`}
-        {...tableLoadState(list, t('page.loadFailed'))}
+        query={list}
+        loadFailed={t('page.loadFailed')}
         loadingMessage={t('page.loading')}
         emptyMessage={t('results.none')}
-        summary={data ? t('results.count', { count: data.total }) : ''}
-        actions={
-          <>
-            <PageSizeSelect<LabPageSize>
-              sizes={LAB_RESULT_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ size })}
-            />
-            <ListDownloadButtons
-              downloading={downloading}
-              onDownload={(format) => void download(format)}
-              csvLabel={t('results.downloadCsv')}
-              xlsxLabel={t('results.downloadXlsx')}
-            />
-          </>
-        }
-        pager={tablePager(list, filters.size)}
+        count={(total) => t('results.count', { count: total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: LAB_RESULT_PAGE_SIZES, onChange: (size) => apply({ size }) }}
+        downloads={{
+          run: (format) => downloadLabResults(studyId, filters, format),
+          csvLabel: t('results.downloadCsv'),
+          xlsxLabel: t('results.downloadXlsx'),
+        }}
       />
     </>
   );

@@ -3,14 +3,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -120,13 +116,14 @@ function NoticeList({ studyId }: { studyId: number }) {
         onApply={apply}
       />
 
-      <DataTable<NoticeSummary>
+      <PagedListTable<NoticeSummary, string, NoticePageSize>
         id="notice-list"
         label={t('list.caption')}
         columns={columns}
         rows={data?.notices}
         rowKey={(notice) => String(notice.id)}
-        {...tableLoadState(notices, t('list.loadFailed'))}
+        query={notices}
+        loadFailed={t('list.loadFailed')}
         fit
         loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
@@ -137,15 +134,9 @@ function NoticeList({ studyId }: { studyId: number }) {
             .filter(Boolean)
             .join(' ')
         }
-        summary={data ? t('list.total', { total: data.total }) : ''}
-        actions={
-          <PageSizeSelect<NoticePageSize>
-            sizes={NOTICE_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-        }
-        pager={tablePager(notices, filters.size)}
+        count={(total) => t('list.total', { total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: NOTICE_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
       />
     </section>
   );

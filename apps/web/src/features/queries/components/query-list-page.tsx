@@ -4,20 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
-import {
-  ListDownloadButtons,
-  ListPage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  useListDownload,
-} from '../../../components/list-page.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
@@ -27,7 +16,7 @@ import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
-import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
+import { downloadQueryList, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,
   type QueryListFilters,
@@ -69,9 +58,6 @@ function QueryList({ studyId }: { studyId: number }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulkAction, setBulkAction] = useState<BulkAction>('close');
   const [thread, setThread] = useState<QueryListRow | null>(null);
-  const { downloading, download } = useListDownload((format: QueryExportFormat) =>
-    downloadQueryList(studyId, filters, format),
-  );
 
   function apply(next: Omit<QueryListFilters, 'page'>) {
     setSelected(new Set());
@@ -241,14 +227,15 @@ function QueryList({ studyId }: { studyId: number }) {
         onApply={(fields: QueryFilterFields) => apply({ ...filters, ...fields })}
       />
 
-      <DataTable<QueryListRow, QueryListSortKey>
+      <PagedListTable<QueryListRow, QueryListSortKey, QueryListPageSize>
         id="query-list"
         label={t('list.caption')}
         fit
         columns={columns}
         rows={rows}
         rowKey={(row) => String(row.id)}
-        {...tableLoadState(list, t('list.loadFailed'))}
+        query={list}
+        loadFailed={t('list.loadFailed')}
         sorting={{
           mode: 'server',
           sort: filters.sort,
@@ -259,44 +246,37 @@ function QueryList({ studyId }: { studyId: number }) {
         emptyMessage={t('list.noData')}
         // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
         onRowClick={openThread}
-        summary={data ? t('list.count', { count: data.total }) : ''}
+        count={(total) => t('list.count', { count: total })}
         actions={
-          <>
-            {canManage ? (
-              <div className={styles.bulkBar}>
-                <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={chosen.length === 0}
-                  onClick={() => openBulk('close')}
-                >
-                  {t('list.bulkClose')}
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={chosen.length === 0}
-                  onClick={() => openBulk('cancel')}
-                >
-                  {t('list.bulkCancel')}
-                </Button>
-              </div>
-            ) : null}
-            <PageSizeSelect<QueryListPageSize>
-              sizes={QUERY_LIST_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ ...filters, size })}
-            />
-            <ListDownloadButtons
-              downloading={downloading}
-              onDownload={(format) => void download(format)}
-              csvLabel={t('list.downloadCsv')}
-              xlsxLabel={t('list.downloadXlsx')}
-            />
-          </>
+          canManage ? (
+            <div className={styles.bulkBar}>
+              <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('close')}
+              >
+                {t('list.bulkClose')}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('cancel')}
+              >
+                {t('list.bulkCancel')}
+              </Button>
+            </div>
+          ) : null
         }
-        pager={tablePager(list, filters.size)}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: QUERY_LIST_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
+        downloads={{
+          run: (format) => downloadQueryList(studyId, filters, format),
+          csvLabel: t('list.downloadCsv'),
+          xlsxLabel: t('list.downloadXlsx'),
+        }}
       />
 
       {thread ? (

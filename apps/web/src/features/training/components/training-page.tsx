@@ -9,8 +9,8 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -324,22 +324,23 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
           </div>
         )}
       </FilterPanel>
-      <DataTable<MatrixRow>
+      <PagedListTable<MatrixRow>
         id="training-matrix"
         label={t('matrix.caption')}
         columns={columns}
         rows={data?.rows}
         rowKey={(row) => String(row.userId)}
-        {...tableLoadState(matrix, t('page.loadFailed'))}
+        query={matrix}
+        loadFailed={t('page.loadFailed')}
         loadingMessage={t('page.loading')}
         emptyMessage={t('matrix.none')}
-        summary={data ? t('matrix.count', { count: data.total }) : ''}
+        count={(total) => t('matrix.count', { count: total })}
         actions={
           <Button variant="secondary" disabled={downloading} onClick={() => void download()}>
             {t('matrix.download')}
           </Button>
         }
-        pager={tablePager(matrix, applied.size)}
+        pageSize={applied.size}
       />
     </>
   );
