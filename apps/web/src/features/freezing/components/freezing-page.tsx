@@ -17,6 +17,7 @@ import {
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { selectColumn } from '../../../components/data-table/select-column.tsx';
 import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
@@ -239,37 +240,21 @@ function Freezing({ studyId }: { studyId: number }) {
       : []),
   ];
 
-  const selectColumn: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey> = {
-    id: 'select',
-    header: t('board.selectAll'),
-    hideable: false,
-    className: styles.selectCell,
-    headerClassName: styles.selectCell,
-    headerContent: (
-      <input
-        type="checkbox"
-        aria-label={t('board.selectAll')}
-        checked={pageRows.length > 0 && chosen.length === pageRows.length}
-        disabled={pageRows.length === 0}
-        onChange={(event) =>
-          setSelected(
-            event.target.checked ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId])) : new Map(),
-          )
-        }
-      />
-    ),
-    cell: (row) => (
-      <input
-        type="checkbox"
-        aria-label={t('board.selectRow', { subject: row.subjectId })}
-        checked={selected.has(row.subjectPk)}
-        onChange={(event) => toggle(row, event.target.checked)}
-      />
-    ),
-  };
-
   const subjectColumns: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey>[] = [
-    ...(canAct ? [selectColumn] : []),
+    ...(canAct
+      ? [
+          selectColumn<ReadinessSubjectRow, ReadinessSortKey>({
+            pageRows,
+            isSelected: (row) => selected.has(row.subjectPk),
+            onSelect: toggle,
+            onSelectAll: (on) =>
+              setSelected(on ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId])) : new Map()),
+            selectAllLabel: t('board.selectAll'),
+            selectRowLabel: (row) => t('board.selectRow', { subject: row.subjectId }),
+            className: styles.selectCell,
+          }),
+        ]
+      : []),
     {
       id: 'subjectId',
       header: t('board.columns.subjectId'),

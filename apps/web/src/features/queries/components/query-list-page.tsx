@@ -6,6 +6,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { selectColumn } from '../../../components/data-table/select-column.tsx';
 import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
@@ -87,32 +88,20 @@ function QueryList({ studyId }: { studyId: number }) {
       return next;
     });
 
-  const selectColumn: DataTableColumn<QueryListRow, QueryListSortKey> = {
-    id: 'select',
-    header: t('list.selectAll'),
-    hideable: false,
-    className: styles.selectCell,
-    headerClassName: styles.selectCell,
-    headerContent: (
-      <input
-        type="checkbox"
-        aria-label={t('list.selectAll')}
-        checked={pageIds.length > 0 && chosen.length === pageIds.length}
-        disabled={pageIds.length === 0}
-        onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
-      />
-    ),
-    cell: (row) => (
-      <input
-        type="checkbox"
-        aria-label={t('list.selectRow', { number: row.id })}
-        checked={selected.has(row.id)}
-        onChange={(event) => toggle(row.id, event.target.checked)}
-      />
-    ),
-  };
   const columns: DataTableColumn<QueryListRow, QueryListSortKey>[] = [
-    ...(canManage ? [selectColumn] : []),
+    ...(canManage
+      ? [
+          selectColumn<QueryListRow, QueryListSortKey>({
+            pageRows: rows ?? [],
+            isSelected: (row) => selected.has(row.id),
+            onSelect: (row, on) => toggle(row.id, on),
+            onSelectAll: (on) => setSelected(on ? new Set(pageIds) : new Set()),
+            selectAllLabel: t('list.selectAll'),
+            selectRowLabel: (row) => t('list.selectRow', { number: row.id }),
+            className: styles.selectCell,
+          }),
+        ]
+      : []),
     {
       id: 'number',
       header: t('list.columns.number'),
