@@ -127,59 +127,54 @@ function AlarmLog({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <div className={listStyles.field}>
-              <span className={listStyles.label}>{t('filters.period')}</span>
-              <div className={styles.dateRow}>
-                <DateRangeFields
-                  inputClassName={listStyles.input}
-                  startLabel={t('filters.from')}
-                  endLabel={t('filters.to')}
-                  start={draft.from}
-                  end={draft.to}
-                  onStartChange={(from) => setDraft({ ...draft, from })}
-                  onEndChange={(to) => setDraft({ ...draft, to })}
-                />
-              </div>
-            </div>
-            <FilterChoice
-              label={t('columns.event')}
-              choices={['', ...notificationEventTypes]}
-              value={draft.eventType}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`events.${choice}`))}
-              onChange={(eventType) => setDraft({ ...draft, eventType })}
+        <div className={listStyles.field}>
+          <span className={listStyles.label}>{t('filters.period')}</span>
+          <div className={styles.dateRow}>
+            <DateRangeFields
+              inputClassName={listStyles.input}
+              startLabel={t('filters.from')}
+              endLabel={t('filters.to')}
+              start={draft.from}
+              end={draft.to}
+              onStartChange={(from) => setDraft({ ...draft, from })}
+              onEndChange={(to) => setDraft({ ...draft, to })}
             />
-            <FilterChoice
-              label={t('columns.channel')}
-              choices={['', ...notificationChannels]}
-              value={draft.channel}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`channels.${choice}`))}
-              onChange={(channel) => setDraft({ ...draft, channel })}
-            />
-            <FilterChoice
-              label={t('columns.status')}
-              choices={['', ...alarmLogStatuses]}
-              value={draft.status}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`statuses.${choice}`))}
-              onChange={(status) => setDraft({ ...draft, status })}
-            />
-            <SiteFilterChoice
-              label={t('columns.site')}
-              allSitesLabel={t('filters.allSites')}
-              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
-              value={draft.siteId}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
-            />
-            <FilterText
-              label={t('columns.recipient')}
-              value={draft.recipient}
-              maxLength={100}
-              onChange={(recipient) => setDraft({ ...draft, recipient })}
-            />
-            {actions}
           </div>
-        )}
+        </div>
+        <FilterChoice
+          label={t('columns.event')}
+          choices={['', ...notificationEventTypes]}
+          value={draft.eventType}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`events.${choice}`))}
+          onChange={(eventType) => setDraft({ ...draft, eventType })}
+        />
+        <FilterChoice
+          label={t('columns.channel')}
+          choices={['', ...notificationChannels]}
+          value={draft.channel}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`channels.${choice}`))}
+          onChange={(channel) => setDraft({ ...draft, channel })}
+        />
+        <FilterChoice
+          label={t('columns.status')}
+          choices={['', ...alarmLogStatuses]}
+          value={draft.status}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`statuses.${choice}`))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <SiteFilterChoice
+          label={t('columns.site')}
+          allSitesLabel={t('filters.allSites')}
+          sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+          value={draft.siteId}
+          onChange={(siteId) => setDraft({ ...draft, siteId })}
+        />
+        <FilterText
+          label={t('columns.recipient')}
+          value={draft.recipient}
+          maxLength={100}
+          onChange={(recipient) => setDraft({ ...draft, recipient })}
+        />
       </FilterPanel>
       <PagedListTable<AlarmLogEntry, string, AlarmLogPageSize>
         id="alarm-log"

@@ -10,13 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
-import {
-  FilterChoice,
-  FilterPanel,
-  FilterText,
-  ListPage,
-  listStyles,
-} from '../../../components/list-page.tsx';
+import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -197,36 +191,31 @@ function GuidelineFilterPanel({
         onApply({ type: '', state: '', search: '', size: filters.size });
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <FilterChoice<GuidelineType | ''>
-            label={t('columns.guideType')}
-            choices={['', ...guidelineTypes]}
-            value={type}
-            optionLabel={(choice) => (choice ? t(`types.${choice}`) : t('list.all'))}
-            onChange={setType}
-          />
-          {/* Readers see published guidelines only: the state choice is the writers'. */}
-          {canWrite && (
-            <FilterChoice<GuidelineState | ''>
-              label={t('columns.state')}
-              choices={['', ...guidelineStates]}
-              value={state}
-              optionLabel={(choice) => (choice ? t(`states.${choice}`) : t('list.all'))}
-              onChange={setState}
-            />
-          )}
-          <FilterText
-            label={t('list.search')}
-            type="search"
-            placeholder={t('list.searchPlaceholder')}
-            value={search}
-            maxLength={100}
-            onChange={setSearch}
-          />
-          {actions}
-        </div>
+      <FilterChoice<GuidelineType | ''>
+        label={t('columns.guideType')}
+        choices={['', ...guidelineTypes]}
+        value={type}
+        optionLabel={(choice) => (choice ? t(`types.${choice}`) : t('list.all'))}
+        onChange={setType}
+      />
+      {/* Readers see published guidelines only: the state choice is the writers'. */}
+      {canWrite && (
+        <FilterChoice<GuidelineState | ''>
+          label={t('columns.state')}
+          choices={['', ...guidelineStates]}
+          value={state}
+          optionLabel={(choice) => (choice ? t(`states.${choice}`) : t('list.all'))}
+          onChange={setState}
+        />
       )}
+      <FilterText
+        label={t('list.search')}
+        type="search"
+        placeholder={t('list.searchPlaceholder')}
+        value={search}
+        maxLength={100}
+        onChange={setSearch}
+      />
     </FilterPanel>
   );
 }

@@ -313,40 +313,35 @@ function ResultsListing({
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <SiteFilterChoice
-              label={t('columns.site')}
-              allSitesLabel={t('results.allSites')}
-              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
-              value={draft.siteId}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
-            />
-            <FilterChoice
-              label={t('columns.test')}
-              choices={['', ...tests.map((test) => test.testKey)]}
-              value={draft.testKey}
-              optionLabel={(choice) =>
-                choice === '' ? t('results.allTests') : (testLabel.get(choice) ?? choice)
-              }
-              onChange={(testKey) => setDraft({ ...draft, testKey })}
-            />
-            <FilterChoice
-              label={t('columns.flag')}
-              choices={labResultFlagFilters}
-              value={draft.flag}
-              optionLabel={(choice) => t(`flagFilter.${choice}`)}
-              onChange={(flag) => setDraft({ ...draft, flag })}
-            />
-            <FilterText
-              label={t('columns.subject')}
-              value={draft.subject}
-              maxLength={100}
-              onChange={(subject) => setDraft({ ...draft, subject })}
-            />
-            {actions}
-          </div>
-        )}
+        <SiteFilterChoice
+          label={t('columns.site')}
+          allSitesLabel={t('results.allSites')}
+          sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+          value={draft.siteId}
+          onChange={(siteId) => setDraft({ ...draft, siteId })}
+        />
+        <FilterChoice
+          label={t('columns.test')}
+          choices={['', ...tests.map((test) => test.testKey)]}
+          value={draft.testKey}
+          optionLabel={(choice) =>
+            choice === '' ? t('results.allTests') : (testLabel.get(choice) ?? choice)
+          }
+          onChange={(testKey) => setDraft({ ...draft, testKey })}
+        />
+        <FilterChoice
+          label={t('columns.flag')}
+          choices={labResultFlagFilters}
+          value={draft.flag}
+          optionLabel={(choice) => t(`flagFilter.${choice}`)}
+          onChange={(flag) => setDraft({ ...draft, flag })}
+        />
+        <FilterText
+          label={t('columns.subject')}
+          value={draft.subject}
+          maxLength={100}
+          onChange={(subject) => setDraft({ ...draft, subject })}
+        />
       </FilterPanel>
       <PagedListTable<LabResultRow, string, LabPageSize>
         id="lab-results"

@@ -176,53 +176,48 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         onApply({ start: '', end: '', search: '', size: filters.size });
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <div className={listStyles.field}>
-            <span className={listStyles.label} id={periodId}>
-              {t('list.range')}
-            </span>
-            <div className={styles.dateRow}>
-              <DateRangeFields
-                inputClassName={listStyles.input}
-                startLabel={t('list.start')}
-                endLabel={t('list.end')}
-                start={start}
-                end={end}
-                onStartChange={setStart}
-                onEndChange={setEnd}
-              />
-              {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
-              <div className={styles.presets} role="group" aria-labelledby={periodId}>
-                {NOTICE_RANGE_PRESETS.map((preset) => (
-                  <button
-                    key={preset}
-                    type="button"
-                    className={styles.preset}
-                    aria-pressed={range === preset}
-                    onClick={() => {
-                      const dates = presetDates(preset);
-                      setStart(dates.start);
-                      setEnd(dates.end);
-                    }}
-                  >
-                    {t(`list.presets.${preset}`)}
-                  </button>
-                ))}
-              </div>
-            </div>
-          </div>
-          <FilterText
-            label={t('list.search')}
-            type="search"
-            placeholder={t('list.searchPlaceholder')}
-            value={search}
-            maxLength={100}
-            onChange={setSearch}
+      <div className={listStyles.field}>
+        <span className={listStyles.label} id={periodId}>
+          {t('list.range')}
+        </span>
+        <div className={styles.dateRow}>
+          <DateRangeFields
+            inputClassName={listStyles.input}
+            startLabel={t('list.start')}
+            endLabel={t('list.end')}
+            start={start}
+            end={end}
+            onStartChange={setStart}
+            onEndChange={setEnd}
           />
-          {actions}
+          {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
+          <div className={styles.presets} role="group" aria-labelledby={periodId}>
+            {NOTICE_RANGE_PRESETS.map((preset) => (
+              <button
+                key={preset}
+                type="button"
+                className={styles.preset}
+                aria-pressed={range === preset}
+                onClick={() => {
+                  const dates = presetDates(preset);
+                  setStart(dates.start);
+                  setEnd(dates.end);
+                }}
+              >
+                {t(`list.presets.${preset}`)}
+              </button>
+            ))}
+          </div>
         </div>
-      )}
+      </div>
+      <FilterText
+        label={t('list.search')}
+        type="search"
+        placeholder={t('list.searchPlaceholder')}
+        value={search}
+        maxLength={100}
+        onChange={setSearch}
+      />
     </FilterPanel>
   );
 }

@@ -305,24 +305,19 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <FilterChoice<TrainingStatus | ''>
-              label={t('matrix.status')}
-              choices={['', ...trainingStatuses]}
-              value={draft.status}
-              optionLabel={(choice) => (choice === '' ? t('matrix.anyStatus') : t(`status.${choice}`))}
-              onChange={(status) => setDraft({ ...draft, status })}
-            />
-            <FilterText
-              label={t('matrix.name')}
-              value={draft.search}
-              maxLength={100}
-              onChange={(search) => setDraft({ ...draft, search })}
-            />
-            {actions}
-          </div>
-        )}
+        <FilterChoice<TrainingStatus | ''>
+          label={t('matrix.status')}
+          choices={['', ...trainingStatuses]}
+          value={draft.status}
+          optionLabel={(choice) => (choice === '' ? t('matrix.anyStatus') : t(`status.${choice}`))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <FilterText
+          label={t('matrix.name')}
+          value={draft.search}
+          maxLength={100}
+          onChange={(search) => setDraft({ ...draft, search })}
+        />
       </FilterPanel>
       <PagedListTable<MatrixRow>
         id="training-matrix"
