@@ -29,43 +29,33 @@ interface FieldErrors {
   reason?: string;
 }
 
+interface AddUnscheduledVisitProps {
+  studyId: number;
+  overview: OverviewResponse;
+  /** The new visit's label as the overview will show it, for the confirmation. */
+  visitLabel: (visit: UnscheduledVisit) => string;
+}
+
 /**
  * Adds an unscheduled visit to the subject (issue 19 item 1): its date (YYYY-MM-DD, not after today in
  * Korea, not before consent) and its reason, checked here as the server checks them; the server's
  * refusal is shown under the field it concerns, or under the form.
  */
-export function AddUnscheduledVisitDialog({
-  studyId,
-  overview,
-  visitLabel,
-}: {
-  studyId: number;
-  overview: OverviewResponse;
-  /** The new visit's label as the overview will show it, for the confirmation. */
-  visitLabel: (visit: UnscheduledVisit) => string;
-}) {
+export function AddUnscheduledVisitDialog(props: AddUnscheduledVisitProps) {
   const { t } = useTranslation('subjects');
   return (
     <Modal
       name={ADD_UNSCHEDULED_VISIT_MODAL}
       title={t('unscheduled.addTitle')}
-      description={t('unscheduled.addDescription', { subject: overview.subject.subjectId })}
+      description={t('unscheduled.addDescription', { subject: props.overview.subject.subjectId })}
       width="sm"
     >
-      <AddForm studyId={studyId} overview={overview} visitLabel={visitLabel} />
+      <AddForm {...props} />
     </Modal>
   );
 }
 
-function AddForm({
-  studyId,
-  overview,
-  visitLabel,
-}: {
-  studyId: number;
-  overview: OverviewResponse;
-  visitLabel: (visit: UnscheduledVisit) => string;
-}) {
+function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
   const toast = useToast();
