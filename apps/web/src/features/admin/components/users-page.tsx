@@ -7,6 +7,7 @@ import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useUsers } from '../api/get-users.ts';
 import { filterUsers } from '../lib/filter-users.ts';
 import { isLockedNow } from '../lib/lock-status.ts';
+import { AdminSection } from './admin-section.tsx';
 import styles from './admin-ui.module.css';
 import { QueryStatus } from './query-status.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
@@ -140,23 +141,12 @@ export function UsersPage() {
   ];
 
   return (
-    <section className={styles.section} aria-labelledby={`${searchId}-heading`}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={`${searchId}-heading`} className={styles.heading}>
-            {t('users.heading')}
-          </h2>
-          <p className={styles.description}>{t('users.description')}</p>
-        </div>
-        <button
-          type="button"
-          className={`${styles.button} ${styles.primary}`}
-          onClick={() => setCreating(true)}
-        >
-          {t('users.add')}
-        </button>
-      </div>
-
+    <AdminSection
+      heading={t('users.heading')}
+      description={t('users.description')}
+      addLabel={t('users.add')}
+      onAdd={() => setCreating(true)}
+    >
       <TwoFactorSettingPanel />
 
       <div className={styles.toolbar}>
@@ -217,6 +207,6 @@ export function UsersPage() {
           onClose={() => setResettingSecondFactor(null)}
         />
       )}
-    </section>
+    </AdminSection>
   );
 }
