@@ -1,7 +1,7 @@
 import type { AdminStudy, Membership } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { DataTable, sortedValueColumn } from '../../../components/data-table/data-table.tsx';
 import { useDeleteMembership } from '../api/delete-membership.ts';
 import { useMemberships } from '../api/get-memberships.ts';
 import { roleNeedsSites, siteCodes } from '../lib/membership-sites.ts';
@@ -61,19 +61,17 @@ function MembershipTable({ study }: { study: AdminStudy }) {
           id="admin-memberships"
           label={t('memberships.tableLabel')}
           columns={[
-            {
-              id: 'userName',
-              header: t('memberships.columns.userName'),
-              hideable: false,
-              sortValue: (membership) => membership.userName,
-              cell: (membership) => membership.userName,
-            },
-            {
-              id: 'userEmail',
-              header: t('memberships.columns.userEmail'),
-              sortValue: (membership) => membership.userEmail,
-              cell: (membership) => membership.userEmail,
-            },
+            sortedValueColumn(
+              'userName',
+              t('memberships.columns.userName'),
+              (membership) => membership.userName,
+              { hideable: false },
+            ),
+            sortedValueColumn(
+              'userEmail',
+              t('memberships.columns.userEmail'),
+              (membership) => membership.userEmail,
+            ),
             {
               id: 'role',
               header: t('memberships.columns.role'),

@@ -1,7 +1,7 @@
 import type { SiteSummary } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { DataTable, sortedValueColumn } from '../../../components/data-table/data-table.tsx';
 import { StudyAdminSection } from './admin-section.tsx';
 import styles from './admin-ui.module.css';
 import { SiteDialog } from './site-dialog.tsx';
@@ -25,26 +25,13 @@ export function SitesPage() {
             id="admin-sites"
             label={t('sites.tableLabel')}
             columns={[
-              {
-                id: 'code',
-                header: t('sites.columns.code'),
-                hideable: false,
-                sortValue: (site) => site.code,
-                cell: (site) => site.code,
-              },
-              {
-                id: 'name',
-                header: t('sites.columns.name'),
-                wrap: true,
-                sortValue: (site) => site.name,
-                cell: (site) => site.name,
-              },
-              {
-                id: 'institutionNumber',
-                header: t('sites.columns.institutionNumber'),
-                sortValue: (site) => site.institutionNumber,
-                cell: (site) => site.institutionNumber,
-              },
+              sortedValueColumn('code', t('sites.columns.code'), (site) => site.code, { hideable: false }),
+              sortedValueColumn('name', t('sites.columns.name'), (site) => site.name, { wrap: true }),
+              sortedValueColumn(
+                'institutionNumber',
+                t('sites.columns.institutionNumber'),
+                (site) => site.institutionNumber,
+              ),
               {
                 id: 'actions',
                 header: t('sites.columns.actions'),

@@ -1,7 +1,11 @@
 import type { AdminUser } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  sortedValueColumn,
+} from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -40,19 +44,8 @@ export function UsersPage() {
   const none = <span className={styles.muted}>{t('none')}</span>;
 
   const columns: DataTableColumn<AdminUser>[] = [
-    {
-      id: 'name',
-      header: t('users.columns.name'),
-      hideable: false,
-      sortValue: (user) => user.name,
-      cell: (user) => user.name,
-    },
-    {
-      id: 'email',
-      header: t('users.columns.email'),
-      sortValue: (user) => user.email,
-      cell: (user) => user.email,
-    },
+    sortedValueColumn('name', t('users.columns.name'), (user) => user.name, { hideable: false }),
+    sortedValueColumn('email', t('users.columns.email'), (user) => user.email),
     { id: 'contact', header: t('users.columns.contact'), cell: (user) => user.contact || none },
     {
       id: 'status',

@@ -14,6 +14,7 @@ import { Button } from '../../../components/button.tsx';
 import {
   DataTable,
   type DataTableColumn,
+  sortedValueColumn,
   tableLoadState,
 } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
@@ -134,12 +135,7 @@ function RangesCard({
           ? t('age.any')
           : t('age.band', { min: range.ageMin ?? 0, max: range.ageMax ?? '' }),
     },
-    {
-      id: 'effectiveFrom',
-      header: t('columns.effectiveFrom'),
-      sortValue: (range) => range.effectiveFrom,
-      cell: (range) => range.effectiveFrom,
-    },
+    sortedValueColumn('effectiveFrom', t('columns.effectiveFrom'), (range) => range.effectiveFrom),
     { id: 'updatedBy', header: t('columns.updatedBy'), cell: (range) => range.updatedBy },
     ...(canManage
       ? [
