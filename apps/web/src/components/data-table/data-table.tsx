@@ -101,6 +101,7 @@ export interface DataTableProps<Row extends RowData, SortKey extends string = st
   /** Shown instead of the table when the rows could not be loaded. */
   error?: { title: string; detail: string; onRetry: () => void } | null;
   emptyMessage?: string;
+  /** While the first load runs; the shared "Loading…" unless the page says more. */
   loadingMessage?: string;
   /** Left of the toolbar above the table (the row count). */
   summary?: ReactNode;

@@ -186,7 +186,6 @@ function AlarmLog({ studyId }: { studyId: number }) {
         rowAttributes={(entry) => ({ 'data-status': entry.status })}
         query={list}
         loadFailed={t('page.loadFailed')}
-        loadingMessage={t('page.loading')}
         emptyMessage={t('page.none')}
         count={(total) => t('page.count', { count: total })}
         pageSize={filters.size}

@@ -262,7 +262,6 @@ function AuditTrail({ studyId }: { studyId: number }) {
           order: filters.sort === 'oldest' ? 'asc' : 'desc',
           onSort: () => apply({ ...filters, sort: filters.sort === 'oldest' ? 'newest' : 'oldest' }),
         }}
-        loadingMessage={t('loading')}
         emptyMessage={t('noData')}
         count={(total) => t('count', { count: total })}
         actions={

@@ -320,7 +320,6 @@ function Freezing({ studyId }: { studyId: number }) {
         rowKey={(line) => String(line.siteId ?? 'study')}
         footerRows={sites.data ? [sites.data.study] : undefined}
         {...tableLoadState(sites, t('board.loadFailed'))}
-        loadingMessage={t('board.loading')}
       />
 
       <ReadinessFilterPanel
@@ -345,7 +344,6 @@ function Freezing({ studyId }: { studyId: number }) {
         }}
         query={list}
         loadFailed={t('board.loadFailed')}
-        loadingMessage={t('board.loading')}
         emptyMessage={t('board.noData')}
         count={(total) => t('board.count', { count: total })}
         actions={

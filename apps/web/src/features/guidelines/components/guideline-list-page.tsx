@@ -156,7 +156,6 @@ function GuidelineList({ studyId }: { studyId: number }) {
         query={guidelines}
         loadFailed={t('list.loadFailed')}
         fit
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         onRowClick={(g) => navigate(guidelineDetailUrl(studyId, g.id, menuType))}
         rowAttributes={(g) => ({ 'data-guideline-id': String(g.id), 'data-state': g.state })}

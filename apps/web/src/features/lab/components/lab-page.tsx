@@ -201,7 +201,6 @@ function RangesCard({
         rowClassName={(range) => (range.retired ? styles.retired : undefined)}
         sorting={{ mode: 'client' }}
         {...tableLoadState(ranges, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
         emptyMessage={t('ranges.none')}
         actions={
           <>
@@ -347,7 +346,6 @@ function ResultsListing({
         rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.testKey}`}
         query={list}
         loadFailed={t('page.loadFailed')}
-        loadingMessage={t('page.loading')}
         emptyMessage={t('results.none')}
         count={(total) => t('results.count', { count: total })}
         pageSize={filters.size}

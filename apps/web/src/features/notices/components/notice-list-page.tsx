@@ -125,7 +125,6 @@ function NoticeList({ studyId }: { studyId: number }) {
         query={notices}
         loadFailed={t('list.loadFailed')}
         fit
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         // The whole row opens the notice for a mouse; the title link is the keyboard's way.
         onRowClick={(notice) => openNotice(notice.id)}

@@ -150,7 +150,6 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
         loadFailed={t('tasks.loadFailed')}
         fit
         rowAttributes={(n) => ({ 'data-task-notice-id': String(n.id), 'data-state': n.state })}
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('tasks.noData')}
         count={(total) => t('list.total', { total })}
         pageSize={PAGE_SIZE}

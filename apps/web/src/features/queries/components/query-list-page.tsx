@@ -231,7 +231,6 @@ function QueryList({ studyId }: { studyId: number }) {
           order: filters.order,
           onSort: (column) => apply({ ...filters, ...nextSort(filters, column) }),
         }}
-        loadingMessage={t('loading')}
         emptyMessage={t('list.noData')}
         // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
         onRowClick={openThread}

@@ -187,7 +187,6 @@ function Sdv({ studyId }: { studyId: number }) {
         rowAttributes={(line) => ({ 'data-site': line.site })}
         footerRows={sites.data ? [sites.data.study] : undefined}
         {...tableLoadState(sites, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
       />
 
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
@@ -222,7 +221,6 @@ function Sdv({ studyId }: { studyId: number }) {
         }
         query={list}
         loadFailed={t('page.loadFailed')}
-        loadingMessage={t('page.loading')}
         emptyMessage={t('page.noData')}
         count={(total) => t('page.count', { count: total })}
         pageSize={filters.size}
