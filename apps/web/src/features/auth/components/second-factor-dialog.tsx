@@ -2,6 +2,7 @@ import { APP_CODE_DIGITS, type MeResponse, type SecondFactorEnrolmentResponse } 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -62,15 +63,6 @@ export function errorText(caught: unknown): string {
 }
 
 /** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
-/** The step's refusal, read out by screen readers as it appears. */
-function ErrorLine({ error }: { error: string | null | undefined }) {
-  return error ? (
-    <p className={styles.error} role="alert">
-      {error}
-    </p>
-  ) : null;
-}
-
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
   const toast = useToast();
@@ -111,7 +103,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
     });
   }
 
-  const errorLine = <ErrorLine error={error} />;
+  const errorLine = <FormAlert message={error} className={styles.error} />;
 
   if (!enrolment) {
     return (
@@ -254,7 +246,7 @@ function PasswordAndCodeForm({
         value={code}
         onChange={(event) => setCode(event.target.value)}
       />
-      <ErrorLine error={error} />
+      <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onCancel}>
           {t('secondFactor.cancel')}

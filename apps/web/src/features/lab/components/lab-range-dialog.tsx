@@ -3,6 +3,7 @@ import { isCalendarDate, todayInKorea } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -190,11 +191,7 @@ export function LabRangeDialog({
           hint={t('dialog.effectiveFromHint')}
           onChange={(e) => setEffectiveFrom(e.target.value)}
         />
-        {error ? (
-          <p className={styles.formError} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.formError} />
         <div className={styles.dialogActions}>
           <Button variant="secondary" onClick={() => modals.close(LAB_RANGE_MODAL)}>
             {t('dialog.cancel')}

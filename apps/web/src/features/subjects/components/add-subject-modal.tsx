@@ -2,6 +2,7 @@ import { initialsSchema, type SiteSummary, type SubjectSummary, todayInKorea } f
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -152,11 +153,7 @@ export function AddSubjectModal({
             }}
           />
           <p className={styles.muted}>{t('add.screeningNumberNote')}</p>
-          {serverError ? (
-            <p className={styles.formError} role="alert">
-              {serverError}
-            </p>
-          ) : null}
+          <FormAlert message={serverError} className={styles.formError} />
           <div className={styles.modalActions}>
             <Button variant="secondary" onClick={() => modals.close(ADD_SUBJECT_MODAL)}>
               {t('add.cancel')}

@@ -8,6 +8,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
@@ -130,11 +131,7 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
           setErrors(({ reason: _, ...rest }) => rest);
         }}
       />
-      {serverError ? (
-        <p className={styles.formError} role="alert">
-          {serverError}
-        </p>
-      ) : null}
+      <FormAlert message={serverError} className={styles.formError} />
       <div className={styles.modalActions}>
         <Button variant="secondary" onClick={() => modals.close(ADD_UNSCHEDULED_VISIT_MODAL)}>
           {t('unscheduled.cancel')}

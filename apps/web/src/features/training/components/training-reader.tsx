@@ -3,6 +3,7 @@ import { attachmentDownloadPath } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { formatFileSize } from '../../../lib/upload-attachment.ts';
@@ -158,11 +159,7 @@ export function TrainingReader({
               : t('quiz.failed', { score: result.score, passMark: result.passMark ?? 0 })}
         </p>
       ) : null}
-      {error ? (
-        <p className={listStyles.stateError} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={listStyles.stateError} />
       {data.myStatus === 'completed' && published ? (
         <div className={styles.actions}>
           <span className={styles.muted}>
