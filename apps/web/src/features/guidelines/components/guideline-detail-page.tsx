@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
+import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -175,12 +175,7 @@ function GuidelineArticle({
           )}
         </dl>
       </header>
-      <div
-        className={styles.content}
-        // Sanitized on the server when saved (the notices' allow-list); the one place it is rendered.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
-        dangerouslySetInnerHTML={{ __html: guideline.contentHtml }}
-      />
+      <DocumentContent html={guideline.contentHtml} className={styles.content} />
       <section aria-label={t('detail.attachments')} className={styles.attachments}>
         <h3 className={styles.attachmentsTitle}>{t('detail.attachments')}</h3>
         {guideline.attachments.length === 0 ? (

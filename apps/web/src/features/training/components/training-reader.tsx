@@ -3,6 +3,7 @@ import { attachmentDownloadPath } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { DocumentContent } from '../../../components/document-page.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -79,12 +80,7 @@ export function TrainingReader({
           </Button>
         </div>
       </header>
-      <div
-        className={styles.content}
-        // The server sanitized this HTML when the module was saved (the notices' allow-list).
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
-        dangerouslySetInnerHTML={{ __html: data.contentHtml }}
-      />
+      <DocumentContent html={data.contentHtml} className={styles.content} />
       {data.attachments.length > 0 ? (
         <div className={styles.attachments}>
           <h3 className={styles.quizTitle}>{t('reader.attachments')}</h3>
