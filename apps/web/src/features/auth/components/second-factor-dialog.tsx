@@ -62,6 +62,22 @@ export function errorText(caught: unknown): string {
   return caught instanceof ApiError ? caught.message : String(caught);
 }
 
+/** The account's password, asked again before its second factor is set up or changed. */
+function PasswordAgainField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation('auth');
+  return (
+    <TextField
+      label={t('secondFactor.password')}
+      type="password"
+      name="password"
+      autoComplete="current-password"
+      autoFocus
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
 /** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
@@ -109,15 +125,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
     return (
       <form className={styles.form} onSubmit={submitPassword} noValidate>
         <p>{t('secondFactor.intro')}</p>
-        <TextField
-          label={t('secondFactor.password')}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          autoFocus
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+        <PasswordAgainField value={password} onChange={setPassword} />
         {errorLine}
         <Button type="submit" disabled={password === '' || start.isPending}>
           {t('secondFactor.start')}
@@ -228,15 +236,7 @@ function PasswordAndCodeForm({
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       <p>{change === 'regenerate' ? t('secondFactor.regenerateIntro') : t('secondFactor.turnOffIntro')}</p>
-      <TextField
-        label={t('secondFactor.password')}
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        autoFocus
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-      />
+      <PasswordAgainField value={password} onChange={setPassword} />
       <TextField
         label={t('secondFactor.code')}
         name="one-time-code"
