@@ -78,6 +78,31 @@ function PasswordAgainField({ value, onChange }: { value: string; onChange: (val
   );
 }
 
+/** A code from the authenticator app (digits only). */
+function AppCodeField({
+  value,
+  onChange,
+  autoFocus = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  const { t } = useTranslation('auth');
+  return (
+    <TextField
+      label={t('secondFactor.code')}
+      name="one-time-code"
+      autoComplete="one-time-code"
+      inputMode="numeric"
+      maxLength={APP_CODE_DIGITS}
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
 /** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
@@ -142,16 +167,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
       <code className={styles.secret} data-testid="second-factor-secret">
         {enrolment.secret}
       </code>
-      <TextField
-        label={t('secondFactor.code')}
-        name="one-time-code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={APP_CODE_DIGITS}
-        autoFocus
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-      />
+      <AppCodeField value={code} onChange={setCode} autoFocus />
       {errorLine}
       <Button type="submit" disabled={code.trim() === '' || confirm.isPending}>
         {t('secondFactor.confirm')}
@@ -237,15 +253,7 @@ function PasswordAndCodeForm({
     <form className={styles.form} onSubmit={submit} noValidate>
       <p>{change === 'regenerate' ? t('secondFactor.regenerateIntro') : t('secondFactor.turnOffIntro')}</p>
       <PasswordAgainField value={password} onChange={setPassword} />
-      <TextField
-        label={t('secondFactor.code')}
-        name="one-time-code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={APP_CODE_DIGITS}
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-      />
+      <AppCodeField value={code} onChange={setCode} />
       <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onCancel}>
