@@ -9,8 +9,8 @@ import type { Language } from '@cdms/study';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { useConfirmedChange } from '../../../components/confirmed-change.ts';
 import {
   DataTable,
   type DataTableColumn,
@@ -27,7 +27,6 @@ import {
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -82,8 +81,7 @@ function RangesCard({
 }) {
   const { t } = useTranslation('lab');
   const modals = useModalStack();
-  const alert = useAlert();
-  const toast = useToast();
+  const confirmedChange = useConfirmedChange();
   const [showRetired, setShowRetired] = useState(false);
   const [editing, setEditing] = useState<LabRange | null>(null);
   // One site's ranges at a time to start with (each site has a range per test, some per sex): the
@@ -166,24 +164,18 @@ function RangesCard({
   }
 
   async function retireRange(range: LabRange) {
-    const confirmed = await alert.confirm({
-      title: t('ranges.retireTitle'),
-      message: t('ranges.retireMessage', {
-        test: testLabel.get(range.testKey) ?? range.testKey,
-        site: range.site,
-      }),
-      confirmLabel: t('ranges.retire'),
-    });
-    if (!confirmed) return;
-    try {
-      await retire.mutateAsync(range.id);
-      toast(t('ranges.retired'), 'success');
-    } catch (failure) {
-      await alert.alert({
+    await confirmedChange(
+      {
         title: t('ranges.retireTitle'),
-        message: failure instanceof Error ? failure.message : String(failure),
-      });
-    }
+        message: t('ranges.retireMessage', {
+          test: testLabel.get(range.testKey) ?? range.testKey,
+          site: range.site,
+        }),
+        confirmLabel: t('ranges.retire'),
+      },
+      () => retire.mutateAsync(range.id),
+      t('ranges.retired'),
+    );
   }
 
   return (

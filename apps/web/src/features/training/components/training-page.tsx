@@ -3,8 +3,8 @@ import { trainingStatuses } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { useConfirmedChange } from '../../../components/confirmed-change.ts';
 import {
   DataTable,
   type DataTableColumn,
@@ -201,25 +201,18 @@ function Training({ studyId }: { studyId: number }) {
 
 function GateSetting({ studyId, value }: { studyId: number; value: boolean }) {
   const { t } = useTranslation('training');
-  const alert = useAlert();
-  const toast = useToast();
+  const confirmedChange = useConfirmedChange();
   const settings = useTrainingSettings(studyId);
   async function change(next: boolean) {
-    const confirmed = await alert.confirm({
-      title: t('gate.title'),
-      message: next ? t('gate.turnOn') : t('gate.turnOff'),
-      confirmLabel: t('gate.confirm'),
-    });
-    if (!confirmed) return;
-    try {
-      await settings.mutateAsync({ gatesDataEntry: next });
-      toast(t('gate.saved'), 'success');
-    } catch (failure) {
-      await alert.alert({
+    await confirmedChange(
+      {
         title: t('gate.title'),
-        message: failure instanceof Error ? failure.message : String(failure),
-      });
-    }
+        message: next ? t('gate.turnOn') : t('gate.turnOff'),
+        confirmLabel: t('gate.confirm'),
+      },
+      () => settings.mutateAsync({ gatesDataEntry: next }),
+      t('gate.saved'),
+    );
   }
   return (
     <div className={`${listStyles.card} ${styles.gate}`}>
