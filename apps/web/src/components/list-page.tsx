@@ -172,18 +172,22 @@ export function SiteFilterChoice({
   );
 }
 
+/** What the lists' text filters (subject numbers, names, keywords) take at the most, as the server does. */
+const FILTER_TEXT_MAX = 100;
+
 /** The free-text field of a filter panel (subject numbers, text), taking the rest of the row. */
 export function FilterText({
   label,
   value,
-  maxLength,
+  maxLength = FILTER_TEXT_MAX,
   type = 'text',
   placeholder,
   onChange,
 }: {
   label: string;
   value: string;
-  maxLength: number;
+  /** Default FILTER_TEXT_MAX. */
+  maxLength?: number;
   /** `search` for a keyword over titles and text (the browser may offer a clear button). */
   type?: 'text' | 'search';
   placeholder?: string;

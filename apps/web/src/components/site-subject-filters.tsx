@@ -54,7 +54,6 @@ export function SiteSubjectFilterPanel<Fields extends SiteSubjectFields>({
       {choices(fields, setFields)}
       <FilterText
         label={labels.subject}
-        maxLength={100}
         value={fields.subject}
         onChange={(subject) => setFields({ ...fields, subject })}
       />

@@ -172,7 +172,6 @@ function AlarmLog({ studyId }: { studyId: number }) {
         <FilterText
           label={t('columns.recipient')}
           value={draft.recipient}
-          maxLength={100}
           onChange={(recipient) => setDraft({ ...draft, recipient })}
         />
       </FilterPanel>

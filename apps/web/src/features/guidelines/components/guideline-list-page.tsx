@@ -212,7 +212,6 @@ function GuidelineFilterPanel({
         type="search"
         placeholder={t('list.searchPlaceholder')}
         value={search}
-        maxLength={100}
         onChange={setSearch}
       />
     </FilterPanel>

@@ -326,7 +326,6 @@ function ResultsListing({
         <FilterText
           label={t('columns.subject')}
           value={draft.subject}
-          maxLength={100}
           onChange={(subject) => setDraft({ ...draft, subject })}
         />
       </FilterPanel>

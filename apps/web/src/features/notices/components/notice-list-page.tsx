@@ -214,7 +214,6 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         type="search"
         placeholder={t('list.searchPlaceholder')}
         value={search}
-        maxLength={100}
         onChange={setSearch}
       />
     </FilterPanel>

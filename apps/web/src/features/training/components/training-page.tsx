@@ -308,7 +308,6 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
         <FilterText
           label={t('matrix.name')}
           value={draft.search}
-          maxLength={100}
           onChange={(search) => setDraft({ ...draft, search })}
         />
       </FilterPanel>
