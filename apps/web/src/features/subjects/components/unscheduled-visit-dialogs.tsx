@@ -5,7 +5,7 @@ import {
   type UnscheduledVisit,
   unscheduledVisitDateProblem,
 } from '@cdms/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
@@ -14,9 +14,9 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateText, isCalendarDate } from '../../../lib/date-text.ts';
 import { useUnscheduledVisitChange } from '../api/subjects.ts';
+import { type FieldErrors, useCheckedForm } from './checked-form.ts';
 import styles from './subjects.module.css';
 
 export const ADD_UNSCHEDULED_VISIT_MODAL = 'add-unscheduled-visit';
@@ -25,10 +25,8 @@ export const DELETE_UNSCHEDULED_VISIT_MODAL = 'delete-unscheduled-visit';
 /** The server's refusals of the date, shown under the date field. */
 const DATE_REFUSALS = new Set(['unscheduled_visit_date_in_future', 'unscheduled_visit_before_consent']);
 
-interface FieldErrors {
-  visitDate?: string;
-  reason?: string;
-}
+/** The fields checked here and by the server. */
+type AddVisitField = 'visitDate' | 'reason';
 
 interface AddUnscheduledVisitProps {
   studyId: number;
@@ -65,11 +63,14 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
   const consentDate = overview.subject.consentDate;
   const [visitDate, setVisitDate] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { errors, setErrors, serverError, submit } = useCheckedForm<AddVisitField>({
+    validate,
+    send,
+    fieldOf: (refusal) => (DATE_REFUSALS.has(refusal.code) ? 'visitDate' : null),
+  });
 
-  function validate(): FieldErrors {
-    const next: FieldErrors = {};
+  function validate() {
+    const next: FieldErrors<AddVisitField> = {};
     const dateProblem = isCalendarDate(visitDate)
       ? unscheduledVisitDateProblem(visitDate, consentDate, today)
       : null;
@@ -84,23 +85,10 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
     return next;
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const next = validate();
-    setErrors(next);
-    setServerError(null);
-    if (Object.keys(next).length > 0) return;
-    try {
-      const visit = await add.mutateAsync({ visitDate, reason: reason.trim() });
-      toast(t('unscheduled.added', { visit: visitLabel(visit) }), 'success');
-      modals.close(ADD_UNSCHEDULED_VISIT_MODAL);
-    } catch (error) {
-      if (error instanceof ApiError && DATE_REFUSALS.has(error.code)) {
-        setErrors({ visitDate: error.message });
-      } else {
-        setServerError(error instanceof Error ? error.message : String(error));
-      }
-    }
+  async function send() {
+    const visit = await add.mutateAsync({ visitDate, reason: reason.trim() });
+    toast(t('unscheduled.added', { visit: visitLabel(visit) }), 'success');
+    modals.close(ADD_UNSCHEDULED_VISIT_MODAL);
   }
 
   return (
