@@ -5,7 +5,7 @@ import { Button } from '../../../components/button.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { TextField } from '../../../components/text-field.tsx';
+import { DateTextField, TextField } from '../../../components/text-field.tsx';
 import { useCreateSubject } from '../api/subjects.ts';
 import { type FieldErrors, useCheckedForm } from './checked-form.ts';
 import styles from './subjects.module.css';
@@ -39,7 +39,7 @@ export function AddSubjectModal({
   const [consentDate, setConsentDate] = useState('');
   const [initials, setInitials] = useState('');
   const [created, setCreated] = useState<SubjectSummary | null>(null);
-  const { errors, setErrors, serverError, submit } = useCheckedForm<AddSubjectField>({
+  const { errors, clearError, serverError, submit } = useCheckedForm<AddSubjectField>({
     validate,
     send,
     fieldOf: (refusal) => (refusal.code === 'consent_date_in_future' ? 'consentDate' : null),
@@ -97,7 +97,7 @@ export function AddSubjectModal({
               aria-describedby={errors.site ? `${siteId}-error` : undefined}
               onChange={(event) => {
                 setSite(event.target.value);
-                setErrors(({ site: _, ...rest }) => rest);
+                clearError('site');
               }}
             >
               <option value="">{t('add.sitePlaceholder')}</option>
@@ -113,18 +113,13 @@ export function AddSubjectModal({
               </div>
             ) : null}
           </div>
-          {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
-          <TextField
+          <DateTextField
             label={t('add.consentDate')}
-            inputMode="numeric"
-            placeholder="YYYY-MM-DD"
-            maxLength={10}
-            autoComplete="off"
             value={consentDate}
             error={errors.consentDate}
             onChange={(event) => {
               setConsentDate(event.target.value);
-              setErrors(({ consentDate: _, ...rest }) => rest); // a corrected value hides the old message
+              clearError('consentDate');
             }}
           />
           <TextField
@@ -136,7 +131,7 @@ export function AddSubjectModal({
             hint={t('add.initialsHint')}
             onChange={(event) => {
               setInitials(event.target.value.toUpperCase());
-              setErrors(({ initials: _, ...rest }) => rest);
+              clearError('initials');
             }}
           />
           <p className={styles.muted}>{t('add.screeningNumberNote')}</p>

@@ -37,5 +37,10 @@ export function useCheckedForm<Field extends string>({
     }
   }
 
-  return { errors, setErrors, serverError, submit };
+  /** A corrected value hides its field's old message. */
+  function clearError(field: Field) {
+    setErrors(({ [field]: _, ...rest }) => rest as FieldErrors<Field>);
+  }
+
+  return { errors, clearError, serverError, submit };
 }

@@ -12,7 +12,7 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
-import { TextField } from '../../../components/text-field.tsx';
+import { DateTextField, TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateText, isCalendarDate } from '../../../lib/date-text.ts';
 import { useUnscheduledVisitChange } from '../api/subjects.ts';
@@ -63,7 +63,7 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
   const consentDate = overview.subject.consentDate;
   const [visitDate, setVisitDate] = useState('');
   const [reason, setReason] = useState('');
-  const { errors, setErrors, serverError, submit } = useCheckedForm<AddVisitField>({
+  const { errors, clearError, serverError, submit } = useCheckedForm<AddVisitField>({
     validate,
     send,
     fieldOf: (refusal) => (DATE_REFUSALS.has(refusal.code) ? 'visitDate' : null),
@@ -93,18 +93,13 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
 
   return (
     <form className={styles.modalBody} onSubmit={(event) => void submit(event)} noValidate>
-      {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
-      <TextField
+      <DateTextField
         label={t('unscheduled.visitDate')}
-        inputMode="numeric"
-        placeholder="YYYY-MM-DD"
-        maxLength={10}
-        autoComplete="off"
         value={visitDate}
         error={errors.visitDate}
         onChange={(event) => {
           setVisitDate(formatDateText(event.target.value));
-          setErrors(({ visitDate: _, ...rest }) => rest);
+          clearError('visitDate');
         }}
       />
       <TextField
@@ -116,7 +111,7 @@ function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
         hint={t('unscheduled.reasonHint')}
         onChange={(event) => {
           setReason(event.target.value);
-          setErrors(({ reason: _, ...rest }) => rest);
+          clearError('reason');
         }}
       />
       <FormAlert message={serverError} className={styles.formError} />
