@@ -17,6 +17,7 @@ import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { toggled } from '../../../lib/toggled.ts';
 import { downloadQueryList, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,
@@ -80,13 +81,7 @@ function QueryList({ studyId }: { studyId: number }) {
   const canManage = data?.canManage ?? false;
   const pageIds = rows?.map((row) => row.id) ?? [];
   const chosen = pageIds.filter((id) => selected.has(id));
-  const toggle = (id: number, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const toggle = (id: number, on: boolean) => setSelected((current) => toggled(current, id, on));
 
   const columns: DataTableColumn<QueryListRow, QueryListSortKey>[] = [
     ...(canManage
