@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { SidePopup } from '../components/side-popup.tsx';
+import { IconPopup } from '../features/shell/components/icon-popup.tsx';
 import { SupportDetails } from '../features/shell/components/support-popup.tsx';
 import styles from './app-header.module.css';
 import { VersionDetails } from './version-popup.tsx';
@@ -11,22 +11,18 @@ import { VersionDetails } from './version-popup.tsx';
 export function HeaderMorePopup() {
   const { t } = useTranslation('shell');
   return (
-    <SidePopup
+    <IconPopup
       id="header-more-popup"
       title={t('more.title')}
-      trigger={
-        <button
-          type="button"
-          className={styles.iconButton}
-          aria-label={t('more.open')}
-          title={t('more.open')}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true" className={styles.moreIcon}>
-            <circle cx="5.5" cy="12" r="1.7" />
-            <circle cx="12" cy="12" r="1.7" />
-            <circle cx="18.5" cy="12" r="1.7" />
-          </svg>
-        </button>
+      buttonLabel={t('more.open')}
+      buttonClassName={styles.iconButton}
+      iconClassName={styles.moreIcon}
+      icon={
+        <>
+          <circle cx="5.5" cy="12" r="1.7" />
+          <circle cx="12" cy="12" r="1.7" />
+          <circle cx="18.5" cy="12" r="1.7" />
+        </>
       }
     >
       {(close) => (
@@ -45,6 +41,6 @@ export function HeaderMorePopup() {
           </section>
         </div>
       )}
-    </SidePopup>
+    </IconPopup>
   );
 }

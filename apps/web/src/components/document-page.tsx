@@ -85,3 +85,18 @@ export function useDocumentAction() {
     }
   };
 }
+
+/**
+ * A document's rich text (a notice, a guideline, a training module): HTML the server sanitized when
+ * it was saved (the notices' allow-list: text formatting, links, images we host) — the one place
+ * such HTML is rendered.
+ */
+export function DocumentContent({ html, className }: { html: string; className?: string }) {
+  return (
+    <div
+      className={className}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}

@@ -50,8 +50,9 @@ export function nextSort<K extends string>(
 }
 
 /**
- * The search form in a card that folds away. `children` gets the reset and apply buttons to place
- * in the last row; `onReset` clears the fields and applies at once.
+ * The search form in a card that folds away; `onReset` clears the fields and applies at once.
+ * `children` are the fields of a one-row panel, the reset and apply buttons placed after them; a
+ * panel of several rows passes a function instead, which places the buttons in its last row.
  */
 export function FilterPanel({
   onSubmit,
@@ -60,7 +61,7 @@ export function FilterPanel({
 }: {
   onSubmit: () => void;
   onReset: () => void;
-  children: (actions: ReactNode) => ReactNode;
+  children: ReactNode | ((actions: ReactNode) => ReactNode);
 }) {
   const { t } = useTranslation('ui');
   const [open, setOpen] = useState(true);
@@ -96,7 +97,14 @@ export function FilterPanel({
           onSubmit();
         }}
       >
-        {children(actions)}
+        {typeof children === 'function' ? (
+          children(actions)
+        ) : (
+          <div className={listStyles.filterRow}>
+            {children}
+            {actions}
+          </div>
+        )}
       </form>
     </div>
   );
@@ -164,18 +172,22 @@ export function SiteFilterChoice({
   );
 }
 
+/** What the lists' text filters (subject numbers, names, keywords) take at the most, as the server does. */
+const FILTER_TEXT_MAX = 100;
+
 /** The free-text field of a filter panel (subject numbers, text), taking the rest of the row. */
 export function FilterText({
   label,
   value,
-  maxLength,
+  maxLength = FILTER_TEXT_MAX,
   type = 'text',
   placeholder,
   onChange,
 }: {
   label: string;
   value: string;
-  maxLength: number;
+  /** Default FILTER_TEXT_MAX. */
+  maxLength?: number;
   /** `search` for a keyword over titles and text (the browser may offer a clear button). */
   type?: 'text' | 'search';
   placeholder?: string;

@@ -2,6 +2,7 @@ import { REASON_MAX } from '@cdms/contract';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button.tsx';
+import { CountedTextArea } from './counted-text-area.tsx';
 import { Modal } from './modal.tsx';
 import { useModalStack } from './modal-stack-provider.tsx';
 import styles from './reason-dialog.module.css';
@@ -77,32 +78,17 @@ function ReasonForm({
   return (
     <form className={styles.form} noValidate onSubmit={(event) => void submit(event)}>
       {children}
-      <label className={styles.label} htmlFor={`${id}-reason`}>
-        {reasonLabel}
-      </label>
-      <textarea
+      <CountedTextArea
         id={`${id}-reason`}
-        className={styles.textarea}
-        rows={3}
-        maxLength={REASON_MAX}
-        aria-required="true"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={`${id}-counter${problem ? ` ${id}-problem` : ''}`}
+        label={reasonLabel}
         value={reason}
-        onChange={(event) => setReason(event.target.value)}
+        onChange={setReason}
+        maxLength={REASON_MAX}
+        counter={t('reason.counter', { count: reason.length, max: REASON_MAX })}
+        problem={problem}
+        required
+        rows={3}
       />
-      <div className={styles.fieldFoot}>
-        {problem ? (
-          <span id={`${id}-problem`} className={styles.problem} role="alert">
-            {problem}
-          </span>
-        ) : (
-          <span />
-        )}
-        <span id={`${id}-counter`} className={styles.counter}>
-          {t('reason.counter', { count: reason.length, max: REASON_MAX })}
-        </span>
-      </div>
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => modals.close(name)}>
           {t('cancel')}

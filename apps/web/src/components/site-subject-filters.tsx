@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import type { DataTableColumn } from './data-table/data-table.tsx';
-import { FilterPanel, FilterText, listStyles, SiteFilterChoice } from './list-page.tsx';
+import { FilterPanel, FilterText, SiteFilterChoice } from './list-page.tsx';
 
 // What the SDV page and the readiness board share: both list subjects by site, filtered by site and
 // subject, with a sites table whose site names filter the subjects.
@@ -44,25 +44,19 @@ export function SiteSubjectFilterPanel<Fields extends SiteSubjectFields>({
         onApply(empty);
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <SiteFilterChoice
-            label={labels.site}
-            allSitesLabel={labels.allSites}
-            sites={sites}
-            value={fields.siteId}
-            onChange={(siteId) => setFields({ ...fields, siteId })}
-          />
-          {choices(fields, setFields)}
-          <FilterText
-            label={labels.subject}
-            maxLength={100}
-            value={fields.subject}
-            onChange={(subject) => setFields({ ...fields, subject })}
-          />
-          {actions}
-        </div>
-      )}
+      <SiteFilterChoice
+        label={labels.site}
+        allSitesLabel={labels.allSites}
+        sites={sites}
+        value={fields.siteId}
+        onChange={(siteId) => setFields({ ...fields, siteId })}
+      />
+      {choices(fields, setFields)}
+      <FilterText
+        label={labels.subject}
+        value={fields.subject}
+        onChange={(subject) => setFields({ ...fields, subject })}
+      />
     </FilterPanel>
   );
 }

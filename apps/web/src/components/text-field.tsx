@@ -34,3 +34,13 @@ export function TextField({ label, error, hint, className, ...inputProps }: Text
     </div>
   );
 }
+
+/**
+ * A date typed as text, not a native date input: it reads YYYY-MM-DD whatever the browser's locale
+ * (spec §5).
+ */
+export function DateTextField(props: TextFieldProps) {
+  return (
+    <TextField inputMode="numeric" placeholder="YYYY-MM-DD" maxLength={10} autoComplete="off" {...props} />
+  );
+}

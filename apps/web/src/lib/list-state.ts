@@ -150,3 +150,17 @@ export function useListState<V extends object>(list: ListParams<V>) {
   }
   return { values, apply, searchParams };
 }
+
+/**
+ * The page and size of a list's query string to the server; left out (`paged` false) for a
+ * download, which takes every row the filters match.
+ */
+export function setPageParams(
+  params: URLSearchParams,
+  list: { page: number; size: number },
+  paged: boolean,
+): void {
+  if (!paged) return;
+  params.set('page', String(list.page));
+  params.set('size', String(list.size));
+}

@@ -66,6 +66,19 @@ export interface DataTableColumn<Row extends RowData, SortKey extends string = s
 }
 
 /**
+ * A column that shows one value of the row (a text, a count) and sorts by it (a list sorted in the
+ * browser); `options` are the column's other settings.
+ */
+export function sortedValueColumn<Row extends RowData>(
+  id: string,
+  header: string,
+  value: (row: Row) => string | number,
+  options: Omit<DataTableColumn<Row>, 'id' | 'header' | 'cell' | 'sortValue'> = {},
+): DataTableColumn<Row> {
+  return { id, header, ...options, sortValue: value, cell: value };
+}
+
+/**
  * Server sorting (our paged lists: the sort lives in the URL and the server sorts in SQL), or client
  * sorting of a small list loaded whole (admin lists).
  */
@@ -88,6 +101,7 @@ export interface DataTableProps<Row extends RowData, SortKey extends string = st
   /** Shown instead of the table when the rows could not be loaded. */
   error?: { title: string; detail: string; onRetry: () => void } | null;
   emptyMessage?: string;
+  /** While the first load runs; the shared "Loading…" unless the page says more. */
   loadingMessage?: string;
   /** Left of the toolbar above the table (the row count). */
   summary?: ReactNode;

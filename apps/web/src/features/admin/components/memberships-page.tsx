@@ -1,56 +1,31 @@
 import type { AdminStudy, Membership } from '@cdms/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { DataTable, sortedValueColumn } from '../../../components/data-table/data-table.tsx';
 import { useDeleteMembership } from '../api/delete-membership.ts';
 import { useMemberships } from '../api/get-memberships.ts';
-import { useStudies } from '../api/get-studies.ts';
 import { roleNeedsSites, siteCodes } from '../lib/membership-sites.ts';
+import { StudyAdminSection } from './admin-section.tsx';
 import styles from './admin-ui.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { MembershipCreateDialog } from './membership-create-dialog.tsx';
 import { MembershipSitesDialog } from './membership-sites-dialog.tsx';
 import { QueryStatus } from './query-status.tsx';
-import { StudySelect, useSelectedStudy } from './study-select.tsx';
 
 /** `/admin/memberships`: who holds which role in one study, at which sites. */
 export function MembershipsPage() {
   const { t } = useTranslation('admin');
-  const studies = useStudies();
-  const study = useSelectedStudy(studies.data);
-  const headingId = useId();
   const [creating, setCreating] = useState(false);
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={headingId} className={styles.heading}>
-            {t('memberships.heading')}
-          </h2>
-          <p className={styles.description}>{t('memberships.description')}</p>
-        </div>
-        {study && (
-          <button
-            type="button"
-            className={`${styles.button} ${styles.primary}`}
-            onClick={() => setCreating(true)}
-          >
-            {t('memberships.add')}
-          </button>
-        )}
-      </div>
-      <QueryStatus
-        isPending={studies.isPending}
-        error={studies.error}
-        onRetry={() => void studies.refetch()}
-      />
-      {studies.data && !study && <p className={styles.state}>{t('study.none')}</p>}
-      {studies.data && study && (
+    <StudyAdminSection
+      heading={t('memberships.heading')}
+      description={t('memberships.description')}
+      addLabel={t('memberships.add')}
+      onAdd={() => setCreating(true)}
+    >
+      {(study) => (
         <>
-          <div className={styles.toolbar}>
-            <StudySelect studies={studies.data} selected={study} />
-          </div>
           {/* Keyed by study: dialogs and row state never carry over to another study. */}
           <MembershipTable key={study.id} study={study} />
           {creating && (
@@ -63,7 +38,7 @@ export function MembershipsPage() {
           )}
         </>
       )}
-    </section>
+    </StudyAdminSection>
   );
 }
 
@@ -86,19 +61,17 @@ function MembershipTable({ study }: { study: AdminStudy }) {
           id="admin-memberships"
           label={t('memberships.tableLabel')}
           columns={[
-            {
-              id: 'userName',
-              header: t('memberships.columns.userName'),
-              hideable: false,
-              sortValue: (membership) => membership.userName,
-              cell: (membership) => membership.userName,
-            },
-            {
-              id: 'userEmail',
-              header: t('memberships.columns.userEmail'),
-              sortValue: (membership) => membership.userEmail,
-              cell: (membership) => membership.userEmail,
-            },
+            sortedValueColumn(
+              'userName',
+              t('memberships.columns.userName'),
+              (membership) => membership.userName,
+              { hideable: false },
+            ),
+            sortedValueColumn(
+              'userEmail',
+              t('memberships.columns.userEmail'),
+              (membership) => membership.userEmail,
+            ),
             {
               id: 'role',
               header: t('memberships.columns.role'),

@@ -1,12 +1,17 @@
 import type { AdminUser } from '@cdms/contract';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  sortedValueColumn,
+} from '../../../components/data-table/data-table.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useUsers } from '../api/get-users.ts';
 import { filterUsers } from '../lib/filter-users.ts';
 import { isLockedNow } from '../lib/lock-status.ts';
+import { AdminSection } from './admin-section.tsx';
 import styles from './admin-ui.module.css';
 import { QueryStatus } from './query-status.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
@@ -39,19 +44,8 @@ export function UsersPage() {
   const none = <span className={styles.muted}>{t('none')}</span>;
 
   const columns: DataTableColumn<AdminUser>[] = [
-    {
-      id: 'name',
-      header: t('users.columns.name'),
-      hideable: false,
-      sortValue: (user) => user.name,
-      cell: (user) => user.name,
-    },
-    {
-      id: 'email',
-      header: t('users.columns.email'),
-      sortValue: (user) => user.email,
-      cell: (user) => user.email,
-    },
+    sortedValueColumn('name', t('users.columns.name'), (user) => user.name, { hideable: false }),
+    sortedValueColumn('email', t('users.columns.email'), (user) => user.email),
     { id: 'contact', header: t('users.columns.contact'), cell: (user) => user.contact || none },
     {
       id: 'status',
@@ -140,23 +134,12 @@ export function UsersPage() {
   ];
 
   return (
-    <section className={styles.section} aria-labelledby={`${searchId}-heading`}>
-      <div className={styles.sectionHeader}>
-        <div>
-          <h2 id={`${searchId}-heading`} className={styles.heading}>
-            {t('users.heading')}
-          </h2>
-          <p className={styles.description}>{t('users.description')}</p>
-        </div>
-        <button
-          type="button"
-          className={`${styles.button} ${styles.primary}`}
-          onClick={() => setCreating(true)}
-        >
-          {t('users.add')}
-        </button>
-      </div>
-
+    <AdminSection
+      heading={t('users.heading')}
+      description={t('users.description')}
+      addLabel={t('users.add')}
+      onAdd={() => setCreating(true)}
+    >
       <TwoFactorSettingPanel />
 
       <div className={styles.toolbar}>
@@ -217,6 +200,6 @@ export function UsersPage() {
           onClose={() => setResettingSecondFactor(null)}
         />
       )}
-    </section>
+    </AdminSection>
   );
 }

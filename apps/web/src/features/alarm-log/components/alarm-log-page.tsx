@@ -8,24 +8,17 @@ import {
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
-  ListDownloadButtons,
   ListPage,
   listStyles,
-  PageSizeSelect,
   SiteFilterChoice,
-  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
@@ -57,10 +50,6 @@ function AlarmLog({ studyId }: { studyId: number }) {
   const sites = me.data?.memberships.find((m) => m.studyId === studyId)?.sites ?? [];
   const { values: filters, apply } = useListState(alarmLogListParams);
   const list = useAlarmLog(studyId, filters);
-  const data = list.data;
-  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
-    downloadAlarmLog(studyId, filters, format),
-  );
   const [draft, setDraft] = useState(filters);
 
   const columns: DataTableColumn<AlarmLogEntry>[] = [
@@ -138,88 +127,73 @@ function AlarmLog({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <div className={listStyles.field}>
-              <span className={listStyles.label}>{t('filters.period')}</span>
-              <div className={styles.dateRow}>
-                <DateRangeFields
-                  inputClassName={listStyles.input}
-                  startLabel={t('filters.from')}
-                  endLabel={t('filters.to')}
-                  start={draft.from}
-                  end={draft.to}
-                  onStartChange={(from) => setDraft({ ...draft, from })}
-                  onEndChange={(to) => setDraft({ ...draft, to })}
-                />
-              </div>
-            </div>
-            <FilterChoice
-              label={t('columns.event')}
-              choices={['', ...notificationEventTypes]}
-              value={draft.eventType}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`events.${choice}`))}
-              onChange={(eventType) => setDraft({ ...draft, eventType })}
+        <div className={listStyles.field}>
+          <span className={listStyles.label}>{t('filters.period')}</span>
+          <div className={styles.dateRow}>
+            <DateRangeFields
+              inputClassName={listStyles.input}
+              startLabel={t('filters.from')}
+              endLabel={t('filters.to')}
+              start={draft.from}
+              end={draft.to}
+              onStartChange={(from) => setDraft({ ...draft, from })}
+              onEndChange={(to) => setDraft({ ...draft, to })}
             />
-            <FilterChoice
-              label={t('columns.channel')}
-              choices={['', ...notificationChannels]}
-              value={draft.channel}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`channels.${choice}`))}
-              onChange={(channel) => setDraft({ ...draft, channel })}
-            />
-            <FilterChoice
-              label={t('columns.status')}
-              choices={['', ...alarmLogStatuses]}
-              value={draft.status}
-              optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`statuses.${choice}`))}
-              onChange={(status) => setDraft({ ...draft, status })}
-            />
-            <SiteFilterChoice
-              label={t('columns.site')}
-              allSitesLabel={t('filters.allSites')}
-              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
-              value={draft.siteId}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
-            />
-            <FilterText
-              label={t('columns.recipient')}
-              value={draft.recipient}
-              maxLength={100}
-              onChange={(recipient) => setDraft({ ...draft, recipient })}
-            />
-            {actions}
           </div>
-        )}
+        </div>
+        <FilterChoice
+          label={t('columns.event')}
+          choices={['', ...notificationEventTypes]}
+          value={draft.eventType}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`events.${choice}`))}
+          onChange={(eventType) => setDraft({ ...draft, eventType })}
+        />
+        <FilterChoice
+          label={t('columns.channel')}
+          choices={['', ...notificationChannels]}
+          value={draft.channel}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`channels.${choice}`))}
+          onChange={(channel) => setDraft({ ...draft, channel })}
+        />
+        <FilterChoice
+          label={t('columns.status')}
+          choices={['', ...alarmLogStatuses]}
+          value={draft.status}
+          optionLabel={(choice) => (choice === '' ? t('filters.all') : t(`statuses.${choice}`))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <SiteFilterChoice
+          label={t('columns.site')}
+          allSitesLabel={t('filters.allSites')}
+          sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+          value={draft.siteId}
+          onChange={(siteId) => setDraft({ ...draft, siteId })}
+        />
+        <FilterText
+          label={t('columns.recipient')}
+          value={draft.recipient}
+          onChange={(recipient) => setDraft({ ...draft, recipient })}
+        />
       </FilterPanel>
-      <DataTable<AlarmLogEntry>
+      <PagedListTable<AlarmLogEntry, string, AlarmLogPageSize>
         id="alarm-log"
         label={t('page.caption')}
         columns={columns}
         fit
-        rows={data?.entries}
+        rows={list.data?.entries}
         rowKey={(entry) => String(entry.id)}
         rowAttributes={(entry) => ({ 'data-status': entry.status })}
-        {...tableLoadState(list, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
+        query={list}
+        loadFailed={t('page.loadFailed')}
         emptyMessage={t('page.none')}
-        summary={data ? t('page.count', { count: data.total }) : ''}
-        actions={
-          <>
-            <PageSizeSelect<AlarmLogPageSize>
-              sizes={ALARM_LOG_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ size })}
-            />
-            <ListDownloadButtons
-              downloading={downloading}
-              onDownload={(format) => void download(format)}
-              csvLabel={t('page.downloadCsv')}
-              xlsxLabel={t('page.downloadXlsx')}
-            />
-          </>
-        }
-        pager={tablePager(list, filters.size)}
+        count={(total) => t('page.count', { count: total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: ALARM_LOG_PAGE_SIZES, onChange: (size) => apply({ size }) }}
+        downloads={{
+          run: (format) => downloadAlarmLog(studyId, filters, format),
+          csvLabel: t('page.downloadCsv'),
+          xlsxLabel: t('page.downloadXlsx'),
+        }}
       />
     </ListPage>
   );

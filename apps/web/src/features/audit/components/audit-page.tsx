@@ -4,12 +4,8 @@ import type { Language } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { ListPage, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
@@ -250,7 +246,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
         </div>
       ) : null}
 
-      <DataTable<AuditTrailRow, 'time'>
+      <PagedListTable<AuditTrailRow, 'time', AuditPageSize>
         id="audit-trail"
         label={t('caption')}
         columns={columns}
@@ -258,16 +254,16 @@ function AuditTrail({ studyId }: { studyId: number }) {
         rowKey={(row) => String(row.id)}
         rowAttributes={(row) => ({ 'data-event': row.eventType })}
         fit
-        {...tableLoadState(trail, t('loadFailed'))}
+        query={trail}
+        loadFailed={t('loadFailed')}
         sorting={{
           mode: 'server',
           sort: 'time',
           order: filters.sort === 'oldest' ? 'asc' : 'desc',
           onSort: () => apply({ ...filters, sort: filters.sort === 'oldest' ? 'newest' : 'oldest' }),
         }}
-        loadingMessage={t('loading')}
         emptyMessage={t('noData')}
-        summary={data ? t('count', { count: data.total }) : ''}
+        count={(total) => t('count', { count: total })}
         actions={
           <>
             <PageSizeSelect<AuditPageSize>
@@ -285,7 +281,7 @@ function AuditTrail({ studyId }: { studyId: number }) {
             </Button>
           </>
         }
-        pager={tablePager(trail, filters.size)}
+        pageSize={filters.size}
       />
     </ListPage>
   );

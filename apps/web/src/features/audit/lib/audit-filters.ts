@@ -6,7 +6,7 @@ import {
   type Role,
   roles,
 } from '@cdms/contract';
-import { defineListParams, param, periodInOrder } from '../../../lib/list-state.ts';
+import { defineListParams, param, periodInOrder, setPageParams } from '../../../lib/list-state.ts';
 
 /**
  * The audit page's filters, sort and page size as they live in the URL (issue 16): the URL is the
@@ -110,9 +110,6 @@ export function auditQueryString(filters: AuditFilters, paged = true): string {
   const params = new URLSearchParams();
   filterParams(filters, params);
   params.set('sort', filters.sort);
-  if (paged) {
-    params.set('page', String(filters.page));
-    params.set('size', String(filters.size));
-  }
+  setPageParams(params, filters, paged);
   return params.toString();
 }

@@ -2,6 +2,7 @@ import { type PasswordIssue, passwordIssues } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -101,11 +102,7 @@ function ChangePasswordForm({ email }: { email: string }) {
         onChange={(event) => setConfirmation(event.target.value)}
         error={mismatch ? t('password.mismatch') : undefined}
       />
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => close(CHANGE_PASSWORD_MODAL)}>
           {t('password.cancel')}

@@ -2,6 +2,7 @@ import { type MeResponse, SECOND_FACTOR_CODE_MAX } from '@cdms/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -108,11 +109,7 @@ function LoginForm({
         onChange={(event) => setPassword(event.target.value)}
         error={missing.password ? t('login.passwordRequired') : undefined}
       />
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={styles.error} />
       <Button type="submit" size="lg" block disabled={submitting}>
         {submitting ? t('login.submitting') : t('login.submit')}
       </Button>
@@ -173,11 +170,7 @@ function SecondFactorForm({
         onChange={(event) => setCode(event.target.value)}
         error={missing ? t('login.codeRequired') : undefined}
       />
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={styles.error} />
       <Button type="submit" size="lg" block disabled={submitting}>
         {submitting ? t('login.submitting') : t('login.codeSubmit')}
       </Button>

@@ -2,6 +2,7 @@ import { type NotificationEventType, notificationEventTypes } from '@cdms/contra
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -74,11 +75,7 @@ function NotificationPreferencesForm() {
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => close(NOTIFICATION_PREFERENCES_MODAL)}>
           {t('notifications.cancel')}

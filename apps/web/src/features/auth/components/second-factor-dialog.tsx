@@ -2,6 +2,7 @@ import { APP_CODE_DIGITS, type MeResponse, type SecondFactorEnrolmentResponse } 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -61,16 +62,48 @@ export function errorText(caught: unknown): string {
   return caught instanceof ApiError ? caught.message : String(caught);
 }
 
-/** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
-/** The step's refusal, read out by screen readers as it appears. */
-function ErrorLine({ error }: { error: string | null | undefined }) {
-  return error ? (
-    <p className={styles.error} role="alert">
-      {error}
-    </p>
-  ) : null;
+/** The account's password, asked again before its second factor is set up or changed. */
+function PasswordAgainField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation('auth');
+  return (
+    <TextField
+      label={t('secondFactor.password')}
+      type="password"
+      name="password"
+      autoComplete="current-password"
+      autoFocus
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
 }
 
+/** A code from the authenticator app (digits only). */
+function AppCodeField({
+  value,
+  onChange,
+  autoFocus = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  const { t } = useTranslation('auth');
+  return (
+    <TextField
+      label={t('secondFactor.code')}
+      name="one-time-code"
+      autoComplete="one-time-code"
+      inputMode="numeric"
+      maxLength={APP_CODE_DIGITS}
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+/** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
   const toast = useToast();
@@ -111,21 +144,13 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
     });
   }
 
-  const errorLine = <ErrorLine error={error} />;
+  const errorLine = <FormAlert message={error} className={styles.error} />;
 
   if (!enrolment) {
     return (
       <form className={styles.form} onSubmit={submitPassword} noValidate>
         <p>{t('secondFactor.intro')}</p>
-        <TextField
-          label={t('secondFactor.password')}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          autoFocus
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+        <PasswordAgainField value={password} onChange={setPassword} />
         {errorLine}
         <Button type="submit" disabled={password === '' || start.isPending}>
           {t('secondFactor.start')}
@@ -142,16 +167,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
       <code className={styles.secret} data-testid="second-factor-secret">
         {enrolment.secret}
       </code>
-      <TextField
-        label={t('secondFactor.code')}
-        name="one-time-code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={APP_CODE_DIGITS}
-        autoFocus
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-      />
+      <AppCodeField value={code} onChange={setCode} autoFocus />
       {errorLine}
       <Button type="submit" disabled={code.trim() === '' || confirm.isPending}>
         {t('secondFactor.confirm')}
@@ -236,25 +252,9 @@ function PasswordAndCodeForm({
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       <p>{change === 'regenerate' ? t('secondFactor.regenerateIntro') : t('secondFactor.turnOffIntro')}</p>
-      <TextField
-        label={t('secondFactor.password')}
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        autoFocus
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-      />
-      <TextField
-        label={t('secondFactor.code')}
-        name="one-time-code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={APP_CODE_DIGITS}
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-      />
-      <ErrorLine error={error} />
+      <PasswordAgainField value={password} onChange={setPassword} />
+      <AppCodeField value={code} onChange={setCode} />
+      <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onCancel}>
           {t('secondFactor.cancel')}

@@ -73,7 +73,6 @@ function DataExports({ studyId }: { studyId: number }) {
             rowAttributes={(job) => ({ 'data-export': String(job.id) })}
             {...tableLoadState(list, t('page.loadFailed'))}
             fit
-            loadingMessage={t('page.loading')}
             emptyMessage={t('list.empty')}
             pager={list.data ? { total: list.data.total, pageSize: PAGE_SIZE } : null}
           />

@@ -15,9 +15,10 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { ListPage, listStyles, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { selectColumn } from '../../../components/data-table/select-column.tsx';
+import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
@@ -239,37 +240,21 @@ function Freezing({ studyId }: { studyId: number }) {
       : []),
   ];
 
-  const selectColumn: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey> = {
-    id: 'select',
-    header: t('board.selectAll'),
-    hideable: false,
-    className: styles.selectCell,
-    headerClassName: styles.selectCell,
-    headerContent: (
-      <input
-        type="checkbox"
-        aria-label={t('board.selectAll')}
-        checked={pageRows.length > 0 && chosen.length === pageRows.length}
-        disabled={pageRows.length === 0}
-        onChange={(event) =>
-          setSelected(
-            event.target.checked ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId])) : new Map(),
-          )
-        }
-      />
-    ),
-    cell: (row) => (
-      <input
-        type="checkbox"
-        aria-label={t('board.selectRow', { subject: row.subjectId })}
-        checked={selected.has(row.subjectPk)}
-        onChange={(event) => toggle(row, event.target.checked)}
-      />
-    ),
-  };
-
   const subjectColumns: DataTableColumn<ReadinessSubjectRow, ReadinessSortKey>[] = [
-    ...(canAct ? [selectColumn] : []),
+    ...(canAct
+      ? [
+          selectColumn<ReadinessSubjectRow, ReadinessSortKey>({
+            pageRows,
+            isSelected: (row) => selected.has(row.subjectPk),
+            onSelect: toggle,
+            onSelectAll: (on) =>
+              setSelected(on ? new Map(pageRows.map((row) => [row.subjectPk, row.subjectId])) : new Map()),
+            selectAllLabel: t('board.selectAll'),
+            selectRowLabel: (row) => t('board.selectRow', { subject: row.subjectId }),
+            className: styles.selectCell,
+          }),
+        ]
+      : []),
     {
       id: 'subjectId',
       header: t('board.columns.subjectId'),
@@ -335,7 +320,6 @@ function Freezing({ studyId }: { studyId: number }) {
         rowKey={(line) => String(line.siteId ?? 'study')}
         footerRows={sites.data ? [sites.data.study] : undefined}
         {...tableLoadState(sites, t('board.loadFailed'))}
-        loadingMessage={t('board.loading')}
       />
 
       <ReadinessFilterPanel
@@ -345,7 +329,7 @@ function Freezing({ studyId }: { studyId: number }) {
         onApply={(fields) => apply(fields)}
       />
 
-      <DataTable<ReadinessSubjectRow, ReadinessSortKey>
+      <PagedListTable<ReadinessSubjectRow, ReadinessSortKey, ReadinessPageSize>
         id="readiness-subjects"
         label={t('board.subjects.caption')}
         columns={subjectColumns}
@@ -358,26 +342,20 @@ function Freezing({ studyId }: { studyId: number }) {
           order: filters.order,
           onSort: (column) => apply(nextSort(filters, column)),
         }}
-        {...tableLoadState(list, t('board.loadFailed'))}
-        loadingMessage={t('board.loading')}
+        query={list}
+        loadFailed={t('board.loadFailed')}
         emptyMessage={t('board.noData')}
-        summary={data ? t('board.count', { count: data.total }) : ''}
+        count={(total) => t('board.count', { count: total })}
         actions={
-          <>
-            {canAct ? (
-              <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
-                <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
-                {actionButtons('selected', filters.siteId, chosen.length === 0)}
-              </fieldset>
-            ) : null}
-            <PageSizeSelect<ReadinessPageSize>
-              sizes={READINESS_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ size })}
-            />
-          </>
+          canAct ? (
+            <fieldset className={styles.bulkBar} aria-label={t('board.selectedGroup')}>
+              <span className={styles.selectedCount}>{t('board.selected', { count: chosen.length })}</span>
+              {actionButtons('selected', filters.siteId, chosen.length === 0)}
+            </fieldset>
+          ) : null
         }
-        pager={tablePager(list, filters.size)}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: READINESS_PAGE_SIZES, onChange: (size) => apply({ size }) }}
       />
 
       {dialog ? (

@@ -1,14 +1,14 @@
-import { attachmentDownloadPath, type GuidelineAction, type GuidelineDetail } from '@cdms/contract';
+import type { GuidelineAction, GuidelineDetail } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
+import { AttachmentLinks } from '../../../components/attachment-links.tsx';
 import { Button } from '../../../components/button.tsx';
-import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
+import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
-import { formatFileSize } from '../../../lib/upload-attachment.ts';
 import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
   GUIDELINE_PK_PARAM,
@@ -175,27 +175,18 @@ function GuidelineArticle({
           )}
         </dl>
       </header>
-      <div
-        className={styles.content}
-        // Sanitized on the server when saved (the notices' allow-list); the one place it is rendered.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
-        dangerouslySetInnerHTML={{ __html: guideline.contentHtml }}
-      />
+      <DocumentContent html={guideline.contentHtml} className={styles.content} />
       <section aria-label={t('detail.attachments')} className={styles.attachments}>
         <h3 className={styles.attachmentsTitle}>{t('detail.attachments')}</h3>
         {guideline.attachments.length === 0 ? (
           <p className={styles.muted}>{t('detail.noAttachments')}</p>
         ) : (
-          <ul className={styles.fileList}>
-            {guideline.attachments.map((file) => (
-              <li key={file.id}>
-                <a href={attachmentDownloadPath(studyId, file.id)} download={file.fileName}>
-                  {file.fileName}
-                </a>{' '}
-                <span className={styles.muted}>({formatFileSize(file.size)})</span>
-              </li>
-            ))}
-          </ul>
+          <AttachmentLinks
+            studyId={studyId}
+            attachments={guideline.attachments}
+            className={styles.fileList}
+            sizeClassName={styles.muted}
+          />
         )}
       </section>
       {guideline.actions.length > 0 && (

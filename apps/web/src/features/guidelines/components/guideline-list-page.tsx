@@ -8,20 +8,9 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
-import {
-  FilterChoice,
-  FilterPanel,
-  FilterText,
-  ListPage,
-  listStyles,
-  PageSizeSelect,
-} from '../../../components/list-page.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -158,27 +147,21 @@ function GuidelineList({ studyId }: { studyId: number }) {
         onApply={apply}
       />
 
-      <DataTable<GuidelineSummary>
+      <PagedListTable<GuidelineSummary, string, GuidelinePageSize>
         id="guideline-list"
         label={t('list.caption')}
         columns={columns}
         rows={data?.guidelines}
         rowKey={(g) => String(g.id)}
-        {...tableLoadState(guidelines, t('list.loadFailed'))}
+        query={guidelines}
+        loadFailed={t('list.loadFailed')}
         fit
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         onRowClick={(g) => navigate(guidelineDetailUrl(studyId, g.id, menuType))}
         rowAttributes={(g) => ({ 'data-guideline-id': String(g.id), 'data-state': g.state })}
-        summary={data ? t('list.total', { total: data.total }) : ''}
-        actions={
-          <PageSizeSelect<GuidelinePageSize>
-            sizes={GUIDELINE_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-        }
-        pager={tablePager(guidelines, filters.size)}
+        count={(total) => t('list.total', { total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: GUIDELINE_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
       />
     </ListPage>
   );
@@ -207,36 +190,30 @@ function GuidelineFilterPanel({
         onApply({ type: '', state: '', search: '', size: filters.size });
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <FilterChoice<GuidelineType | ''>
-            label={t('columns.guideType')}
-            choices={['', ...guidelineTypes]}
-            value={type}
-            optionLabel={(choice) => (choice ? t(`types.${choice}`) : t('list.all'))}
-            onChange={setType}
-          />
-          {/* Readers see published guidelines only: the state choice is the writers'. */}
-          {canWrite && (
-            <FilterChoice<GuidelineState | ''>
-              label={t('columns.state')}
-              choices={['', ...guidelineStates]}
-              value={state}
-              optionLabel={(choice) => (choice ? t(`states.${choice}`) : t('list.all'))}
-              onChange={setState}
-            />
-          )}
-          <FilterText
-            label={t('list.search')}
-            type="search"
-            placeholder={t('list.searchPlaceholder')}
-            value={search}
-            maxLength={100}
-            onChange={setSearch}
-          />
-          {actions}
-        </div>
+      <FilterChoice<GuidelineType | ''>
+        label={t('columns.guideType')}
+        choices={['', ...guidelineTypes]}
+        value={type}
+        optionLabel={(choice) => (choice ? t(`types.${choice}`) : t('list.all'))}
+        onChange={setType}
+      />
+      {/* Readers see published guidelines only: the state choice is the writers'. */}
+      {canWrite && (
+        <FilterChoice<GuidelineState | ''>
+          label={t('columns.state')}
+          choices={['', ...guidelineStates]}
+          value={state}
+          optionLabel={(choice) => (choice ? t(`states.${choice}`) : t('list.all'))}
+          onChange={setState}
+        />
       )}
+      <FilterText
+        label={t('list.search')}
+        type="search"
+        placeholder={t('list.searchPlaceholder')}
+        value={search}
+        onChange={setSearch}
+      />
     </FilterPanel>
   );
 }

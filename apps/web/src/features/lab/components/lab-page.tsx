@@ -9,27 +9,24 @@ import type { Language } from '@cdms/study';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { useConfirmedChange } from '../../../components/confirmed-change.ts';
 import {
   DataTable,
   type DataTableColumn,
+  sortedValueColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
   FilterText,
-  ListDownloadButtons,
   ListPage,
   listStyles,
-  PageSizeSelect,
   SiteFilterChoice,
-  useListDownload,
 } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { useToast } from '../../../components/toast.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -84,8 +81,7 @@ function RangesCard({
 }) {
   const { t } = useTranslation('lab');
   const modals = useModalStack();
-  const alert = useAlert();
-  const toast = useToast();
+  const confirmedChange = useConfirmedChange();
   const [showRetired, setShowRetired] = useState(false);
   const [editing, setEditing] = useState<LabRange | null>(null);
   // One site's ranges at a time to start with (each site has a range per test, some per sex): the
@@ -137,12 +133,7 @@ function RangesCard({
           ? t('age.any')
           : t('age.band', { min: range.ageMin ?? 0, max: range.ageMax ?? '' }),
     },
-    {
-      id: 'effectiveFrom',
-      header: t('columns.effectiveFrom'),
-      sortValue: (range) => range.effectiveFrom,
-      cell: (range) => range.effectiveFrom,
-    },
+    sortedValueColumn('effectiveFrom', t('columns.effectiveFrom'), (range) => range.effectiveFrom),
     { id: 'updatedBy', header: t('columns.updatedBy'), cell: (range) => range.updatedBy },
     ...(canManage
       ? [
@@ -173,24 +164,18 @@ function RangesCard({
   }
 
   async function retireRange(range: LabRange) {
-    const confirmed = await alert.confirm({
-      title: t('ranges.retireTitle'),
-      message: t('ranges.retireMessage', {
-        test: testLabel.get(range.testKey) ?? range.testKey,
-        site: range.site,
-      }),
-      confirmLabel: t('ranges.retire'),
-    });
-    if (!confirmed) return;
-    try {
-      await retire.mutateAsync(range.id);
-      toast(t('ranges.retired'), 'success');
-    } catch (failure) {
-      await alert.alert({
+    await confirmedChange(
+      {
         title: t('ranges.retireTitle'),
-        message: failure instanceof Error ? failure.message : String(failure),
-      });
-    }
+        message: t('ranges.retireMessage', {
+          test: testLabel.get(range.testKey) ?? range.testKey,
+          site: range.site,
+        }),
+        confirmLabel: t('ranges.retire'),
+      },
+      () => retire.mutateAsync(range.id),
+      t('ranges.retired'),
+    );
   }
 
   return (
@@ -208,7 +193,6 @@ function RangesCard({
         rowClassName={(range) => (range.retired ? styles.retired : undefined)}
         sorting={{ mode: 'client' }}
         {...tableLoadState(ranges, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
         emptyMessage={t('ranges.none')}
         actions={
           <>
@@ -258,10 +242,6 @@ function ResultsListing({
   const { values: filters, apply, searchParams } = useListState(labListParams);
   const menuType = searchParams.get(MENU_TYPE_PARAM);
   const list = useLabResults(studyId, filters);
-  const { downloading, download } = useListDownload((format: 'csv' | 'xlsx') =>
-    downloadLabResults(studyId, filters, format),
-  );
-  const data = list.data;
   const testLabel = new Map(tests.map((test) => [test.testKey, test.label]));
   const [draft, setDraft] = useState(filters);
 
@@ -320,67 +300,52 @@ function ResultsListing({
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <SiteFilterChoice
-              label={t('columns.site')}
-              allSitesLabel={t('results.allSites')}
-              sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
-              value={draft.siteId}
-              onChange={(siteId) => setDraft({ ...draft, siteId })}
-            />
-            <FilterChoice
-              label={t('columns.test')}
-              choices={['', ...tests.map((test) => test.testKey)]}
-              value={draft.testKey}
-              optionLabel={(choice) =>
-                choice === '' ? t('results.allTests') : (testLabel.get(choice) ?? choice)
-              }
-              onChange={(testKey) => setDraft({ ...draft, testKey })}
-            />
-            <FilterChoice
-              label={t('columns.flag')}
-              choices={labResultFlagFilters}
-              value={draft.flag}
-              optionLabel={(choice) => t(`flagFilter.${choice}`)}
-              onChange={(flag) => setDraft({ ...draft, flag })}
-            />
-            <FilterText
-              label={t('columns.subject')}
-              value={draft.subject}
-              maxLength={100}
-              onChange={(subject) => setDraft({ ...draft, subject })}
-            />
-            {actions}
-          </div>
-        )}
+        <SiteFilterChoice
+          label={t('columns.site')}
+          allSitesLabel={t('results.allSites')}
+          sites={sites.map((site) => ({ id: site.id, label: `${site.code} · ${site.name}` }))}
+          value={draft.siteId}
+          onChange={(siteId) => setDraft({ ...draft, siteId })}
+        />
+        <FilterChoice
+          label={t('columns.test')}
+          choices={['', ...tests.map((test) => test.testKey)]}
+          value={draft.testKey}
+          optionLabel={(choice) =>
+            choice === '' ? t('results.allTests') : (testLabel.get(choice) ?? choice)
+          }
+          onChange={(testKey) => setDraft({ ...draft, testKey })}
+        />
+        <FilterChoice
+          label={t('columns.flag')}
+          choices={labResultFlagFilters}
+          value={draft.flag}
+          optionLabel={(choice) => t(`flagFilter.${choice}`)}
+          onChange={(flag) => setDraft({ ...draft, flag })}
+        />
+        <FilterText
+          label={t('columns.subject')}
+          value={draft.subject}
+          onChange={(subject) => setDraft({ ...draft, subject })}
+        />
       </FilterPanel>
-      <DataTable<LabResultRow>
+      <PagedListTable<LabResultRow, string, LabPageSize>
         id="lab-results"
         label={t('results.caption')}
         columns={columns}
-        rows={data?.results}
+        rows={list.data?.results}
         rowKey={(row) => `${row.subjectPk}-${row.visitKey}-${row.testKey}`}
-        {...tableLoadState(list, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
+        query={list}
+        loadFailed={t('page.loadFailed')}
         emptyMessage={t('results.none')}
-        summary={data ? t('results.count', { count: data.total }) : ''}
-        actions={
-          <>
-            <PageSizeSelect<LabPageSize>
-              sizes={LAB_RESULT_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ size })}
-            />
-            <ListDownloadButtons
-              downloading={downloading}
-              onDownload={(format) => void download(format)}
-              csvLabel={t('results.downloadCsv')}
-              xlsxLabel={t('results.downloadXlsx')}
-            />
-          </>
-        }
-        pager={tablePager(list, filters.size)}
+        count={(total) => t('results.count', { count: total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: LAB_RESULT_PAGE_SIZES, onChange: (size) => apply({ size }) }}
+        downloads={{
+          run: (format) => downloadLabResults(studyId, filters, format),
+          csvLabel: t('results.downloadCsv'),
+          xlsxLabel: t('results.downloadXlsx'),
+        }}
       />
     </>
   );

@@ -3,10 +3,11 @@ import { isCalendarDate, todayInKorea } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { TextField } from '../../../components/text-field.tsx';
+import { DateTextField, TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useSaveLabRange } from '../api/lab.ts';
 import type { LabTestChoice } from '../lib/lab-tests.ts';
@@ -180,21 +181,13 @@ export function LabRangeDialog({
             onChange={(e) => setAgeMax(e.target.value)}
           />
         </div>
-        {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
-        <TextField
+        <DateTextField
           label={t('columns.effectiveFrom')}
-          placeholder="YYYY-MM-DD"
-          maxLength={10}
-          inputMode="numeric"
           value={effectiveFrom}
           hint={t('dialog.effectiveFromHint')}
           onChange={(e) => setEffectiveFrom(e.target.value)}
         />
-        {error ? (
-          <p className={styles.formError} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.formError} />
         <div className={styles.dialogActions}>
           <Button variant="secondary" onClick={() => modals.close(LAB_RANGE_MODAL)}>
             {t('dialog.cancel')}

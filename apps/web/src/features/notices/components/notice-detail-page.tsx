@@ -2,7 +2,7 @@ import type { NoticeDetail, NoticeUpdate } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import { DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
+import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
@@ -126,13 +126,7 @@ function NoticeArticle({
         </dl>
       </header>
       {!notice.visible && <p className={detailStyles.hiddenNote}>{t('detail.hiddenNotice')}</p>}
-      <div
-        className={detailStyles.content}
-        // The server sanitized this HTML when it was saved (allow-list: text formatting, links,
-        // images we host); it is the one place notice HTML is rendered.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
-        dangerouslySetInnerHTML={{ __html: notice.contentHtml }}
-      />
+      <DocumentContent html={notice.contentHtml} className={detailStyles.content} />
       {notice.canEdit && (
         <div className={detailStyles.actions}>
           <Link

@@ -3,14 +3,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, FilterText, listStyles, PageSizeSelect } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -120,15 +116,15 @@ function NoticeList({ studyId }: { studyId: number }) {
         onApply={apply}
       />
 
-      <DataTable<NoticeSummary>
+      <PagedListTable<NoticeSummary, string, NoticePageSize>
         id="notice-list"
         label={t('list.caption')}
         columns={columns}
         rows={data?.notices}
         rowKey={(notice) => String(notice.id)}
-        {...tableLoadState(notices, t('list.loadFailed'))}
+        query={notices}
+        loadFailed={t('list.loadFailed')}
         fit
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('list.noData')}
         // The whole row opens the notice for a mouse; the title link is the keyboard's way.
         onRowClick={(notice) => openNotice(notice.id)}
@@ -137,15 +133,9 @@ function NoticeList({ studyId }: { studyId: number }) {
             .filter(Boolean)
             .join(' ')
         }
-        summary={data ? t('list.total', { total: data.total }) : ''}
-        actions={
-          <PageSizeSelect<NoticePageSize>
-            sizes={NOTICE_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ ...filters, size })}
-          />
-        }
-        pager={tablePager(notices, filters.size)}
+        count={(total) => t('list.total', { total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: NOTICE_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
       />
     </section>
   );
@@ -185,53 +175,47 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         onApply({ start: '', end: '', search: '', size: filters.size });
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <div className={listStyles.field}>
-            <span className={listStyles.label} id={periodId}>
-              {t('list.range')}
-            </span>
-            <div className={styles.dateRow}>
-              <DateRangeFields
-                inputClassName={listStyles.input}
-                startLabel={t('list.start')}
-                endLabel={t('list.end')}
-                start={start}
-                end={end}
-                onStartChange={setStart}
-                onEndChange={setEnd}
-              />
-              {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
-              <div className={styles.presets} role="group" aria-labelledby={periodId}>
-                {NOTICE_RANGE_PRESETS.map((preset) => (
-                  <button
-                    key={preset}
-                    type="button"
-                    className={styles.preset}
-                    aria-pressed={range === preset}
-                    onClick={() => {
-                      const dates = presetDates(preset);
-                      setStart(dates.start);
-                      setEnd(dates.end);
-                    }}
-                  >
-                    {t(`list.presets.${preset}`)}
-                  </button>
-                ))}
-              </div>
-            </div>
-          </div>
-          <FilterText
-            label={t('list.search')}
-            type="search"
-            placeholder={t('list.searchPlaceholder')}
-            value={search}
-            maxLength={100}
-            onChange={setSearch}
+      <div className={listStyles.field}>
+        <span className={listStyles.label} id={periodId}>
+          {t('list.range')}
+        </span>
+        <div className={styles.dateRow}>
+          <DateRangeFields
+            inputClassName={listStyles.input}
+            startLabel={t('list.start')}
+            endLabel={t('list.end')}
+            start={start}
+            end={end}
+            onStartChange={setStart}
+            onEndChange={setEnd}
           />
-          {actions}
+          {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
+          <div className={styles.presets} role="group" aria-labelledby={periodId}>
+            {NOTICE_RANGE_PRESETS.map((preset) => (
+              <button
+                key={preset}
+                type="button"
+                className={styles.preset}
+                aria-pressed={range === preset}
+                onClick={() => {
+                  const dates = presetDates(preset);
+                  setStart(dates.start);
+                  setEnd(dates.end);
+                }}
+              >
+                {t(`list.presets.${preset}`)}
+              </button>
+            ))}
+          </div>
         </div>
-      )}
+      </div>
+      <FilterText
+        label={t('list.search')}
+        type="search"
+        placeholder={t('list.searchPlaceholder')}
+        value={search}
+        onChange={setSearch}
+      />
     </FilterPanel>
   );
 }

@@ -16,12 +16,8 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateRangeText, DateTimeText } from '../../../components/date-time-text.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -144,19 +140,19 @@ function TaskNoticeList({ studyId }: { studyId: number }) {
         {data?.canWrite && <Button onClick={() => modals.open(REGISTER_MODAL)}>{t('tasks.register')}</Button>}
       </div>
       <NoticeTabs studyId={studyId} />
-      <DataTable<TaskNotice>
+      <PagedListTable<TaskNotice>
         id="task-notice-list"
         label={t('tasks.caption')}
         columns={columns}
         rows={data?.taskNotices}
         rowKey={(n) => String(n.id)}
-        {...tableLoadState(list, t('tasks.loadFailed'))}
+        query={list}
+        loadFailed={t('tasks.loadFailed')}
         fit
         rowAttributes={(n) => ({ 'data-task-notice-id': String(n.id), 'data-state': n.state })}
-        loadingMessage={t('loading', { ns: 'common' })}
         emptyMessage={t('tasks.noData')}
-        summary={data ? t('list.total', { total: data.total }) : ''}
-        pager={tablePager(list, PAGE_SIZE)}
+        count={(total) => t('list.total', { total })}
+        pageSize={PAGE_SIZE}
       />
       <Modal name={REGISTER_MODAL} title={t('tasks.register')} width="lg">
         <TaskNoticeForm studyId={studyId} onDone={() => modals.close(REGISTER_MODAL)} />

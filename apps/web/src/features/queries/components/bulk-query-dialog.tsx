@@ -33,23 +33,21 @@ export function refusedQueryIds(details: unknown): number[] {
     .filter((id): id is number => id !== null);
 }
 
-/**
- * Closes or cancels the selected queries with one reason, after saying how many (issue 14). All or
- * nothing: when the server refuses some (409), nothing changed and the dialog names them.
- */
-export function BulkQueryDialog({
-  studyId,
-  action,
-  queryIds,
-  onDone,
-}: {
+interface BulkQueryDialogProps {
   studyId: number;
   action: BulkAction;
   queryIds: readonly number[];
   onDone: () => void;
-}) {
+}
+
+/**
+ * Closes or cancels the selected queries with one reason, after saying how many (issue 14). All or
+ * nothing: when the server refuses some (409), nothing changed and the dialog names them.
+ */
+export function BulkQueryDialog(props: BulkQueryDialogProps) {
   const { t } = useTranslation('queries');
-  const count = queryIds.length;
+  const { action } = props;
+  const count = props.queryIds.length;
   return (
     <Modal
       name={BULK_QUERY_MODAL}
@@ -57,22 +55,12 @@ export function BulkQueryDialog({
       description={t(action === 'close' ? 'bulk.closeDescription' : 'bulk.cancelDescription', { count })}
       width="sm"
     >
-      <BulkForm studyId={studyId} action={action} queryIds={queryIds} onDone={onDone} />
+      <BulkForm {...props} />
     </Modal>
   );
 }
 
-function BulkForm({
-  studyId,
-  action,
-  queryIds,
-  onDone,
-}: {
-  studyId: number;
-  action: BulkAction;
-  queryIds: readonly number[];
-  onDone: () => void;
-}) {
+function BulkForm({ studyId, action, queryIds, onDone }: BulkQueryDialogProps) {
   const { t } = useTranslation('queries');
   const id = useId();
   const modals = useModalStack();

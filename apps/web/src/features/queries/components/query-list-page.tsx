@@ -4,20 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import {
-  DataTable,
-  type DataTableColumn,
-  tableLoadState,
-  tablePager,
-} from '../../../components/data-table/data-table.tsx';
-import {
-  ListDownloadButtons,
-  ListPage,
-  listStyles,
-  nextSort,
-  PageSizeSelect,
-  useListDownload,
-} from '../../../components/list-page.tsx';
+import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { selectColumn } from '../../../components/data-table/select-column.tsx';
+import { ListPage, listStyles, nextSort } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
@@ -27,7 +17,8 @@ import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
-import { downloadQueryList, type QueryExportFormat, useQueryList } from '../api/query-list.ts';
+import { toggled } from '../../../lib/toggled.ts';
+import { downloadQueryList, useQueryList } from '../api/query-list.ts';
 import {
   type QueryFilterFields,
   type QueryListFilters,
@@ -69,9 +60,6 @@ function QueryList({ studyId }: { studyId: number }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [bulkAction, setBulkAction] = useState<BulkAction>('close');
   const [thread, setThread] = useState<QueryListRow | null>(null);
-  const { downloading, download } = useListDownload((format: QueryExportFormat) =>
-    downloadQueryList(studyId, filters, format),
-  );
 
   function apply(next: Omit<QueryListFilters, 'page'>) {
     setSelected(new Set());
@@ -93,40 +81,22 @@ function QueryList({ studyId }: { studyId: number }) {
   const canManage = data?.canManage ?? false;
   const pageIds = rows?.map((row) => row.id) ?? [];
   const chosen = pageIds.filter((id) => selected.has(id));
-  const toggle = (id: number, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const toggle = (id: number, on: boolean) => setSelected((current) => toggled(current, id, on));
 
-  const selectColumn: DataTableColumn<QueryListRow, QueryListSortKey> = {
-    id: 'select',
-    header: t('list.selectAll'),
-    hideable: false,
-    className: styles.selectCell,
-    headerClassName: styles.selectCell,
-    headerContent: (
-      <input
-        type="checkbox"
-        aria-label={t('list.selectAll')}
-        checked={pageIds.length > 0 && chosen.length === pageIds.length}
-        disabled={pageIds.length === 0}
-        onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
-      />
-    ),
-    cell: (row) => (
-      <input
-        type="checkbox"
-        aria-label={t('list.selectRow', { number: row.id })}
-        checked={selected.has(row.id)}
-        onChange={(event) => toggle(row.id, event.target.checked)}
-      />
-    ),
-  };
   const columns: DataTableColumn<QueryListRow, QueryListSortKey>[] = [
-    ...(canManage ? [selectColumn] : []),
+    ...(canManage
+      ? [
+          selectColumn<QueryListRow, QueryListSortKey>({
+            pageRows: rows ?? [],
+            isSelected: (row) => selected.has(row.id),
+            onSelect: (row, on) => toggle(row.id, on),
+            onSelectAll: (on) => setSelected(on ? new Set(pageIds) : new Set()),
+            selectAllLabel: t('list.selectAll'),
+            selectRowLabel: (row) => t('list.selectRow', { number: row.id }),
+            className: styles.selectCell,
+          }),
+        ]
+      : []),
     {
       id: 'number',
       header: t('list.columns.number'),
@@ -241,62 +211,55 @@ function QueryList({ studyId }: { studyId: number }) {
         onApply={(fields: QueryFilterFields) => apply({ ...filters, ...fields })}
       />
 
-      <DataTable<QueryListRow, QueryListSortKey>
+      <PagedListTable<QueryListRow, QueryListSortKey, QueryListPageSize>
         id="query-list"
         label={t('list.caption')}
         fit
         columns={columns}
         rows={rows}
         rowKey={(row) => String(row.id)}
-        {...tableLoadState(list, t('list.loadFailed'))}
+        query={list}
+        loadFailed={t('list.loadFailed')}
         sorting={{
           mode: 'server',
           sort: filters.sort,
           order: filters.order,
           onSort: (column) => apply({ ...filters, ...nextSort(filters, column) }),
         }}
-        loadingMessage={t('loading')}
         emptyMessage={t('list.noData')}
         // The row opens its thread; its own controls (link, checkbox, button) keep their meaning.
         onRowClick={openThread}
-        summary={data ? t('list.count', { count: data.total }) : ''}
+        count={(total) => t('list.count', { count: total })}
         actions={
-          <>
-            {canManage ? (
-              <div className={styles.bulkBar}>
-                <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={chosen.length === 0}
-                  onClick={() => openBulk('close')}
-                >
-                  {t('list.bulkClose')}
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={chosen.length === 0}
-                  onClick={() => openBulk('cancel')}
-                >
-                  {t('list.bulkCancel')}
-                </Button>
-              </div>
-            ) : null}
-            <PageSizeSelect<QueryListPageSize>
-              sizes={QUERY_LIST_PAGE_SIZES}
-              value={filters.size}
-              onChange={(size) => apply({ ...filters, size })}
-            />
-            <ListDownloadButtons
-              downloading={downloading}
-              onDownload={(format) => void download(format)}
-              csvLabel={t('list.downloadCsv')}
-              xlsxLabel={t('list.downloadXlsx')}
-            />
-          </>
+          canManage ? (
+            <div className={styles.bulkBar}>
+              <span className={styles.selectedCount}>{t('list.selected', { count: chosen.length })}</span>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('close')}
+              >
+                {t('list.bulkClose')}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0}
+                onClick={() => openBulk('cancel')}
+              >
+                {t('list.bulkCancel')}
+              </Button>
+            </div>
+          ) : null
         }
-        pager={tablePager(list, filters.size)}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: QUERY_LIST_PAGE_SIZES, onChange: (size) => apply({ ...filters, size }) }}
+        downloads={{
+          run: (format) => downloadQueryList(studyId, filters, format),
+          csvLabel: t('list.downloadCsv'),
+          xlsxLabel: t('list.downloadXlsx'),
+        }}
       />
 
       {thread ? (

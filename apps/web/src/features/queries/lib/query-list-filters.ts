@@ -9,7 +9,7 @@ import {
   queryStateFilters,
 } from '@cdms/contract';
 import type { SortOrder } from '../../../components/list-page.tsx';
-import { defineListParams, param } from '../../../lib/list-state.ts';
+import { defineListParams, param, setPageParams } from '../../../lib/list-state.ts';
 
 /**
  * The query list's filters, sort and page size as they live in the URL (issue 14): the URL is the
@@ -134,9 +134,6 @@ export function queryListQueryString(filters: QueryListFilters, paged = true): s
   filterParams(filters, params);
   params.set('sort', filters.sort);
   params.set('order', filters.order);
-  if (paged) {
-    params.set('page', String(filters.page));
-    params.set('size', String(filters.size));
-  }
+  setPageParams(params, filters, paged);
   return params.toString();
 }

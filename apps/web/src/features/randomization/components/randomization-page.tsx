@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -187,11 +188,7 @@ function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: bool
       <p id={hintId} className={styles.hint}>
         {t('page.settings.hint')}
       </p>
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={styles.error} />
     </Card>
   );
 }
@@ -290,11 +287,7 @@ function GenerateCard({
             error={problems.seed}
           />
         </div>
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.error} />
         <div className={styles.actions}>
           <Button type="submit" disabled={generate.isPending || withoutList.length === 0}>
             {generate.isPending ? t('page.generate.pending') : t('page.generate.submit')}
@@ -369,11 +362,7 @@ function ImportCard({ studyId }: { studyId: number }) {
           value={csv}
           onChange={(event) => setCsv(event.target.value)}
         />
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.error} />
         <div className={styles.actions}>
           <Button type="submit" disabled={importList.isPending}>
             {importList.isPending ? t('page.import.pending') : t('page.import.submit')}

@@ -2,6 +2,7 @@ import { ENROLLMENT_TARGET_MAX, enrollmentTargetRequestSchema } from '@cdms/cont
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -74,11 +75,7 @@ export function EnrollmentTargetDialog({
           hint={t('target.hint')}
           onChange={(e) => setText(e.target.value)}
         />
-        {error ? (
-          <p className={styles.formError} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.formError} />
         <div className={styles.dialogActions}>
           <Button variant="secondary" onClick={() => modals.close(ENROLLMENT_TARGET_MODAL)}>
             {t('target.cancel')}

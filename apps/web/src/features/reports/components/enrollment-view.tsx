@@ -4,7 +4,11 @@ import { useMemo, useState } from 'react';
 import { Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  sortedValueColumn,
+} from '../../../components/data-table/data-table.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useMe } from '../../../lib/me.ts';
 import { cumulative } from '../lib/report-filters.ts';
@@ -117,13 +121,7 @@ export function EnrollmentView({
     cell: (line) => line[id],
   });
   const siteColumns: DataTableColumn<EnrollmentLine>[] = [
-    {
-      id: 'site',
-      header: t('columns.site'),
-      hideable: false,
-      sortValue: (line) => line.label,
-      cell: (line) => line.label,
-    },
+    sortedValueColumn('site', t('columns.site'), (line) => line.label, { hideable: false }),
     count('screened'),
     count('screeningFailures'),
     count('randomized'),
@@ -176,13 +174,7 @@ export function EnrollmentView({
     cell: (month) => month[id],
   });
   const monthColumns: DataTableColumn<Month>[] = [
-    {
-      id: 'month',
-      header: t('columns.month'),
-      hideable: false,
-      sortValue: (month) => month.month,
-      cell: (month) => month.month,
-    },
+    sortedValueColumn('month', t('columns.month'), (month) => month.month, { hideable: false }),
     monthCount('screened'),
     monthCount('screeningFailures'),
     monthCount('randomized'),
@@ -190,21 +182,11 @@ export function EnrollmentView({
   type FailureLine = EnrollmentReport['failureReasons'][number];
   const reasonLabel = (line: FailureLine) => (line.reason ? line.reason.label[language] : t('notEntered'));
   const failureColumns: DataTableColumn<FailureLine>[] = [
-    {
-      id: 'reason',
-      header: t('enrollment.reason'),
-      hideable: false,
-      sortValue: reasonLabel,
-      cell: reasonLabel,
-    },
-    {
-      id: 'subjects',
-      header: t('enrollment.subjects'),
+    sortedValueColumn('reason', t('enrollment.reason'), reasonLabel, { hideable: false }),
+    sortedValueColumn('subjects', t('enrollment.subjects'), (line) => line.count, {
       numeric: true,
       hideable: false,
-      sortValue: (line) => line.count,
-      cell: (line) => line.count,
-    },
+    }),
   ];
   return (
     <div className={styles.views}>

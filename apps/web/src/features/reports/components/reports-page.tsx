@@ -135,36 +135,31 @@ function ReportFilterPanel({
         onApply(cleared);
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <SiteFilterChoice
-            label={t('filters.site')}
-            allSitesLabel={t('filters.allSites')}
-            sites={sites}
-            value={fields.siteId}
-            onChange={(siteId) => setFields((current) => ({ ...current, siteId }))}
-          />
-          {report === 'protocolDeviations' ? (
-            <FilterChoice<DeviationChoice>
-              label={t('filters.deviation')}
-              choices={DEVIATION_CHOICES}
-              value={fields.deviation}
-              optionLabel={(choice) => t(`deviations.${choice}`)}
-              onChange={(deviation) => setFields((current) => ({ ...current, deviation }))}
-            />
-          ) : null}
-          {report === 'adverseEvents' ? (
-            <FilterChoice<SeriousChoice>
-              label={t('filters.serious')}
-              choices={SERIOUS_CHOICES}
-              value={fields.serious}
-              optionLabel={(choice) => t(`filters.seriousChoices.${choice}`)}
-              onChange={(serious) => setFields((current) => ({ ...current, serious }))}
-            />
-          ) : null}
-          {actions}
-        </div>
-      )}
+      <SiteFilterChoice
+        label={t('filters.site')}
+        allSitesLabel={t('filters.allSites')}
+        sites={sites}
+        value={fields.siteId}
+        onChange={(siteId) => setFields((current) => ({ ...current, siteId }))}
+      />
+      {report === 'protocolDeviations' ? (
+        <FilterChoice<DeviationChoice>
+          label={t('filters.deviation')}
+          choices={DEVIATION_CHOICES}
+          value={fields.deviation}
+          optionLabel={(choice) => t(`deviations.${choice}`)}
+          onChange={(deviation) => setFields((current) => ({ ...current, deviation }))}
+        />
+      ) : null}
+      {report === 'adverseEvents' ? (
+        <FilterChoice<SeriousChoice>
+          label={t('filters.serious')}
+          choices={SERIOUS_CHOICES}
+          value={fields.serious}
+          optionLabel={(choice) => t(`filters.seriousChoices.${choice}`)}
+          onChange={(serious) => setFields((current) => ({ ...current, serious }))}
+        />
+      ) : null}
     </FilterPanel>
   );
 }

@@ -15,9 +15,9 @@ import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
-import { ListPage, nextSort, PageSizeSelect } from '../../../components/list-page.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
+import { ListPage, nextSort } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -159,7 +159,6 @@ function Sdv({ studyId }: { studyId: number }) {
     { id: 'planScope', header: t('columns.planScope'), cell: (row) => t(`planScopes.${row.planScope}`) },
   ];
 
-  const data = list.data;
   return (
     <ListPage
       title={t('page.title')}
@@ -188,7 +187,6 @@ function Sdv({ studyId }: { studyId: number }) {
         rowAttributes={(line) => ({ 'data-site': line.site })}
         footerRows={sites.data ? [sites.data.study] : undefined}
         {...tableLoadState(sites, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
       />
 
       {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
@@ -199,11 +197,11 @@ function Sdv({ studyId }: { studyId: number }) {
         onApply={(fields) => apply(fields)}
       />
 
-      <DataTable<SdvSubjectRow, SdvSubjectSortKey>
+      <PagedListTable<SdvSubjectRow, SdvSubjectSortKey, SdvPageSize>
         id="sdv-subjects"
         label={t('subjects.caption')}
         columns={subjectColumns}
-        rows={data?.subjects}
+        rows={list.data?.subjects}
         rowKey={(row) => String(row.subjectPk)}
         rowAttributes={(row) => ({ 'data-subject': row.subjectId })}
         sorting={{
@@ -221,18 +219,12 @@ function Sdv({ studyId }: { studyId: number }) {
               }
             : null
         }
-        {...tableLoadState(list, t('page.loadFailed'))}
-        loadingMessage={t('page.loading')}
+        query={list}
+        loadFailed={t('page.loadFailed')}
         emptyMessage={t('page.noData')}
-        summary={data ? t('page.count', { count: data.total }) : ''}
-        actions={
-          <PageSizeSelect<SdvPageSize>
-            sizes={SDV_PAGE_SIZES}
-            value={filters.size}
-            onChange={(size) => apply({ size })}
-          />
-        }
-        pager={tablePager(list, filters.size)}
+        count={(total) => t('page.count', { count: total })}
+        pageSize={filters.size}
+        pageSizeChoice={{ sizes: SDV_PAGE_SIZES, onChange: (size) => apply({ size }) }}
       />
     </ListPage>
   );

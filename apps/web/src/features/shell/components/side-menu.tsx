@@ -3,6 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
+import { toggled } from '../../../lib/toggled.ts';
 import { isCurrentLink, type MenuEntry, type MenuLink } from '../lib/menu.ts';
 import { MenuIcon } from './menu-icon.tsx';
 import styles from './side-menu.module.css';
@@ -90,13 +91,7 @@ export function SideMenu({ entries, study, menuTypes }: SideMenuProps) {
     }
   };
 
-  const toggleGroup = (key: string) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
+  const toggleGroup = (key: string) => setExpanded((current) => toggled(current, key));
 
   return (
     <aside className={`${styles.menu} ${collapsed ? styles.collapsed : ''}`} data-collapsed={collapsed}>

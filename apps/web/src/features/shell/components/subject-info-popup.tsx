@@ -2,10 +2,10 @@ import type { StudyMembership, SubjectInfoResponse } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { SidePopup } from '../../../components/side-popup.tsx';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudySummary } from '../api/get-study-summary.ts';
 import { useSubjectInfo } from '../api/get-subject-info.ts';
+import { IconPopup } from './icon-popup.tsx';
 import styles from './shell-popups.module.css';
 import popupStyles from './subject-info-popup.module.css';
 
@@ -17,24 +17,13 @@ import popupStyles from './subject-info-popup.module.css';
 export function SubjectInfoPopup({ membership }: { membership: StudyMembership }) {
   const { t } = useTranslation('shell');
   return (
-    <SidePopup
+    <IconPopup
       id="subject-info-popup"
       title={t('subjectInfo.title')}
-      trigger={
-        <button
-          type="button"
-          className={styles.iconButton}
-          aria-label={t('subjectInfo.title')}
-          title={t('subjectInfo.title')}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M8 4h8v3H8zM6 5H5v16h14V5h-1M9 12h6M9 16h4" />
-          </svg>
-        </button>
-      }
+      icon={<path d="M8 4h8v3H8zM6 5H5v16h14V5h-1M9 12h6M9 16h4" />}
     >
       {(close) => <SubjectInfoContent membership={membership} close={close} />}
-    </SidePopup>
+    </IconPopup>
   );
 }
 

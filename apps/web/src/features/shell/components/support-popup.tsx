@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { SidePopup } from '../../../components/side-popup.tsx';
 import { paths } from '../../../lib/paths.ts';
+import { IconPopup } from './icon-popup.tsx';
 import styles from './shell-popups.module.css';
 import { SupportContact } from './support-contact.tsx';
 
@@ -9,24 +9,15 @@ import { SupportContact } from './support-contact.tsx';
 export function SupportPopup() {
   const { t } = useTranslation('shell');
   return (
-    <SidePopup
+    <IconPopup
       id="support-popup"
       title={t('support.title')}
-      trigger={
-        <button
-          type="button"
-          className={styles.iconButton}
-          aria-label={t('support.title')}
-          title={t('support.title')}
-        >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M4 14v-2a8 8 0 0 1 16 0v2M4 14h3v5H5a1 1 0 0 1-1-1zM20 14h-3v5h2a1 1 0 0 0 1-1zM17 19c0 1.5-2 2-5 2" />
-          </svg>
-        </button>
+      icon={
+        <path d="M4 14v-2a8 8 0 0 1 16 0v2M4 14h3v5H5a1 1 0 0 1-1-1zM20 14h-3v5h2a1 1 0 0 0 1-1zM17 19c0 1.5-2 2-5 2" />
       }
     >
       {(close) => <SupportDetails onNavigate={close} />}
-    </SidePopup>
+    </IconPopup>
   );
 }
 

@@ -1,21 +1,19 @@
 import { initialsSchema, type SiteSummary, type SubjectSummary, todayInKorea } from '@cdms/contract';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { DateTextField, TextField } from '../../../components/text-field.tsx';
 import { useCreateSubject } from '../api/subjects.ts';
+import { type FieldErrors, useCheckedForm } from './checked-form.ts';
 import styles from './subjects.module.css';
 
 export const ADD_SUBJECT_MODAL = 'add-subject';
 
-interface FieldErrors {
-  site?: string;
-  consentDate?: string;
-  initials?: string;
-}
+/** The fields checked here and by the server. */
+type AddSubjectField = 'site' | 'consentDate' | 'initials';
 
 /**
  * Registers a subject (spec §2 "Add-subject modal"): site (only the user's sites in the study), consent
@@ -40,12 +38,15 @@ export function AddSubjectModal({
   const [site, setSite] = useState(sites.length === 1 ? String(sites[0]?.id) : '');
   const [consentDate, setConsentDate] = useState('');
   const [initials, setInitials] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
   const [created, setCreated] = useState<SubjectSummary | null>(null);
+  const { errors, clearError, serverError, submit } = useCheckedForm<AddSubjectField>({
+    validate,
+    send,
+    fieldOf: (refusal) => (refusal.code === 'consent_date_in_future' ? 'consentDate' : null),
+  });
 
-  function validate(): FieldErrors {
-    const next: FieldErrors = {};
+  function validate() {
+    const next: FieldErrors<AddSubjectField> = {};
     if (!sites.some((s) => String(s.id) === site)) next.site = t('add.errors.site');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(consentDate)) next.consentDate = t('add.errors.consentDate');
     else if (consentDate > today) next.consentDate = t('add.errors.consentDateFuture', { today });
@@ -53,26 +54,13 @@ export function AddSubjectModal({
     return next;
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const next = validate();
-    setErrors(next);
-    setServerError(null);
-    if (Object.keys(next).length > 0) return;
-    try {
-      const subject = await create.mutateAsync({
-        siteId: Number(site),
-        consentDate,
-        initials: initialsSchema.parse(initials),
-      });
-      setCreated(subject);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'consent_date_in_future') {
-        setErrors({ consentDate: error.message });
-      } else {
-        setServerError(error instanceof Error ? error.message : String(error));
-      }
-    }
+  async function send() {
+    const subject = await create.mutateAsync({
+      siteId: Number(site),
+      consentDate,
+      initials: initialsSchema.parse(initials),
+    });
+    setCreated(subject);
   }
 
   return (
@@ -109,7 +97,7 @@ export function AddSubjectModal({
               aria-describedby={errors.site ? `${siteId}-error` : undefined}
               onChange={(event) => {
                 setSite(event.target.value);
-                setErrors(({ site: _, ...rest }) => rest);
+                clearError('site');
               }}
             >
               <option value="">{t('add.sitePlaceholder')}</option>
@@ -125,18 +113,13 @@ export function AddSubjectModal({
               </div>
             ) : null}
           </div>
-          {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
-          <TextField
+          <DateTextField
             label={t('add.consentDate')}
-            inputMode="numeric"
-            placeholder="YYYY-MM-DD"
-            maxLength={10}
-            autoComplete="off"
             value={consentDate}
             error={errors.consentDate}
             onChange={(event) => {
               setConsentDate(event.target.value);
-              setErrors(({ consentDate: _, ...rest }) => rest); // a corrected value hides the old message
+              clearError('consentDate');
             }}
           />
           <TextField
@@ -148,15 +131,11 @@ export function AddSubjectModal({
             hint={t('add.initialsHint')}
             onChange={(event) => {
               setInitials(event.target.value.toUpperCase());
-              setErrors(({ initials: _, ...rest }) => rest);
+              clearError('initials');
             }}
           />
           <p className={styles.muted}>{t('add.screeningNumberNote')}</p>
-          {serverError ? (
-            <p className={styles.formError} role="alert">
-              {serverError}
-            </p>
-          ) : null}
+          <FormAlert message={serverError} className={styles.formError} />
           <div className={styles.modalActions}>
             <Button variant="secondary" onClick={() => modals.close(ADD_SUBJECT_MODAL)}>
               {t('add.cancel')}

@@ -1,5 +1,5 @@
 import { type AuditEntry, COMMENT_MAX, type FormComment, REASON_MAX } from '@cdms/contract';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -24,6 +24,56 @@ function ValueText({ value, old = false }: { value: string; old?: boolean }) {
   return <span className={old ? styles.oldValue : styles.newValue}>{value}</span>;
 }
 
+/**
+ * Items side by side in a dialog (the reasons asked before a save, a conflict): a row an item, named
+ * in its first cell, its two values, then `last` (the reason's field, who changed it).
+ */
+function ItemValuesTable<Row extends { itemKey: string; label: string }>({
+  headers,
+  rows,
+  first,
+  firstOld = false,
+  second,
+  last,
+}: {
+  /** The four column headers. */
+  headers: readonly [string, string, string, string];
+  rows: readonly Row[];
+  first: (row: Row) => string;
+  /** The first value is the one replaced (struck through). */
+  firstOld?: boolean;
+  second: (row: Row) => string;
+  last: (row: Row) => ReactNode;
+}) {
+  return (
+    <table className={styles.modalTable}>
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th key={header} scope="col">
+              {header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.itemKey} data-item={row.itemKey}>
+            <th scope="row">{row.label}</th>
+            <td>
+              <ValueText value={first(row)} old={firstOld} />
+            </td>
+            <td>
+              <ValueText value={second(row)} />
+            </td>
+            <td>{last(row)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export interface ReasonRow {
   itemKey: string;
   label: string;
@@ -35,32 +85,22 @@ export interface ReasonRow {
  * One reason per changed saved value (audit trail), asked before the save is sent. The reasons typed
  * live while the dialog is open (rows the server adds keep the others); closing it forgets them.
  */
-export function ReasonModal({
-  rows,
-  pending,
-  onSubmit,
-}: {
+interface ReasonModalProps {
   rows: readonly ReasonRow[];
   pending: boolean;
   onSubmit: (reasons: Record<string, string>) => void;
-}) {
+}
+
+export function ReasonModal(props: ReasonModalProps) {
   const { t } = useTranslation('subjects');
   return (
     <Modal name={REASON_MODAL} title={t('reason.title')} description={t('reason.description')} width="lg">
-      <ReasonForm rows={rows} pending={pending} onSubmit={onSubmit} />
+      <ReasonForm {...props} />
     </Modal>
   );
 }
 
-function ReasonForm({
-  rows,
-  pending,
-  onSubmit,
-}: {
-  rows: readonly ReasonRow[];
-  pending: boolean;
-  onSubmit: (reasons: Record<string, string>) => void;
-}) {
+function ReasonForm({ rows, pending, onSubmit }: ReasonModalProps) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
   const id = useId();
@@ -77,50 +117,36 @@ function ReasonForm({
 
   return (
     <form onSubmit={submit} noValidate className={styles.modalForm}>
-      <table className={styles.modalTable}>
-        <thead>
-          <tr>
-            <th scope="col">{t('reason.item')}</th>
-            <th scope="col">{t('reason.before')}</th>
-            <th scope="col">{t('reason.after')}</th>
-            <th scope="col">{t('reason.reason')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const invalid = tried && !reasons[row.itemKey]?.trim();
-            return (
-              <tr key={row.itemKey} data-item={row.itemKey}>
-                <th scope="row">{row.label}</th>
-                <td>
-                  <ValueText value={row.before} old />
-                </td>
-                <td>
-                  <ValueText value={row.after} />
-                </td>
-                <td>
-                  <input
-                    className={styles.input}
-                    aria-label={t('reason.reasonFor', { item: row.label })}
-                    aria-invalid={invalid || undefined}
-                    aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
-                    maxLength={REASON_MAX}
-                    value={reasons[row.itemKey] ?? ''}
-                    onChange={(event) =>
-                      setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
-                    }
-                  />
-                  {invalid ? (
-                    <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
-                      {t('reason.required')}
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ItemValuesTable
+        headers={[t('reason.item'), t('reason.before'), t('reason.after'), t('reason.reason')]}
+        rows={rows}
+        first={(row) => row.before}
+        firstOld
+        second={(row) => row.after}
+        last={(row) => {
+          const invalid = tried && !reasons[row.itemKey]?.trim();
+          return (
+            <>
+              <input
+                className={styles.input}
+                aria-label={t('reason.reasonFor', { item: row.label })}
+                aria-invalid={invalid || undefined}
+                aria-describedby={invalid ? `${id}-${row.itemKey}` : undefined}
+                maxLength={REASON_MAX}
+                value={reasons[row.itemKey] ?? ''}
+                onChange={(event) =>
+                  setReasons((current) => ({ ...current, [row.itemKey]: event.target.value }))
+                }
+              />
+              {invalid ? (
+                <div id={`${id}-${row.itemKey}`} className={styles.fieldError}>
+                  {t('reason.required')}
+                </div>
+              ) : null}
+            </>
+          );
+        }}
+      />
       <div className={styles.modalActions}>
         <Button variant="secondary" onClick={() => modals.close(REASON_MODAL)}>
           {t('reason.cancel')}
@@ -167,30 +193,13 @@ export function ConflictModal({
       {rows.length === 0 ? (
         <p>{t('conflict.noDifference')}</p>
       ) : (
-        <table className={styles.modalTable}>
-          <thead>
-            <tr>
-              <th scope="col">{t('conflict.item')}</th>
-              <th scope="col">{t('conflict.mine')}</th>
-              <th scope="col">{t('conflict.theirs')}</th>
-              <th scope="col">{t('conflict.changedBy')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.itemKey} data-item={row.itemKey}>
-                <th scope="row">{row.label}</th>
-                <td>
-                  <ValueText value={row.mine} />
-                </td>
-                <td>
-                  <ValueText value={row.theirs} />
-                </td>
-                <td>{byLabel[row.changedBy]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ItemValuesTable
+          headers={[t('conflict.item'), t('conflict.mine'), t('conflict.theirs'), t('conflict.changedBy')]}
+          rows={rows}
+          first={(row) => row.mine}
+          second={(row) => row.theirs}
+          last={(row) => byLabel[row.changedBy]}
+        />
       )}
       <div className={styles.modalActions}>
         <Button variant="secondary" onClick={onDiscard}>

@@ -2,6 +2,7 @@ import { type Language, resolveVisit, type StudyDefinition, type VisitGroup } fr
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { toggled } from '../../../lib/toggled.ts';
 import styles from './subject-detail.module.css';
 
 /** The rail's top categories, in the spec's order (prototype-spec §2 "Subject detail"). */
@@ -49,13 +50,7 @@ export function DetailRail({
     .filter((visit) => visit !== undefined);
   const visits = [...definition.visits, ...unscheduled].filter((visit) => visit.group === category);
 
-  const toggle = (key: string) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
+  const toggle = (key: string) => setExpanded((current) => toggled(current, key));
 
   return (
     <nav className={styles.rail} aria-label={t('detail.rail')}>

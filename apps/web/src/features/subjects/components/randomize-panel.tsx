@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -102,11 +103,7 @@ export function RandomizePanel({
       </div>
       <Modal name={RANDOMIZE_MODAL} title={t('randomize.modalTitle')} width="sm">
         <p className={styles.confirm}>{t('randomize.confirm', { subject: subject.subjectId })}</p>
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} className={styles.error} />
         <div className={styles.modalActions}>
           <Button variant="secondary" onClick={() => modals.close(RANDOMIZE_MODAL)}>
             {t('randomize.cancel')}

@@ -10,6 +10,7 @@ import {
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -241,11 +242,7 @@ export function DeleteSubjectModal({ studyId, subject }: { studyId: number; subj
             </span>
           </div>
         </div>
-        {serverError ? (
-          <p className={styles.modalError} role="alert">
-            {serverError}
-          </p>
-        ) : null}
+        <FormAlert message={serverError} className={styles.modalError} />
         <div className={styles.modalActions}>
           <Button variant="secondary" onClick={() => modals.close(SUBJECT_DELETE_MODAL)}>
             {t('deleteSubject.cancel')}

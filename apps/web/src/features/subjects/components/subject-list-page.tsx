@@ -284,7 +284,6 @@ function SubjectTable({
       busy={busy}
       error={error}
       sorting={{ mode: 'server', sort: filters.sort, order: filters.order, onSort }}
-      loadingMessage={t('loading')}
       emptyMessage={t('noData')}
       summary={summary}
       actions={actions}

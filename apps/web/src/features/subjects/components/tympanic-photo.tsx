@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useCrfForm, useItemValue, useSetItemValue } from '../../../components/crf-form/crf-form-context.tsx';
 import type { ControlProps } from '../../../components/crf-form/item-controls.tsx';
 import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import {
   type DraftTracing,
@@ -171,11 +172,7 @@ function PhotoItemControl({
           <span className={styles.hint}>{t('photo.types')}</span>
         </div>
       )}
-      {problem ? (
-        <p className={styles.problem} role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <FormAlert message={problem} className={styles.problem} />
       {src ? (
         <>
           <div className={styles.toolbar}>

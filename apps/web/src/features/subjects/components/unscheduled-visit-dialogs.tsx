@@ -5,17 +5,18 @@ import {
   type UnscheduledVisit,
   unscheduledVisitDateProblem,
 } from '@cdms/contract';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { ReasonDialog } from '../../../components/reason-dialog.tsx';
-import { TextField } from '../../../components/text-field.tsx';
+import { DateTextField, TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { formatDateText, isCalendarDate } from '../../../lib/date-text.ts';
 import { useUnscheduledVisitChange } from '../api/subjects.ts';
+import { type FieldErrors, useCheckedForm } from './checked-form.ts';
 import styles from './subjects.module.css';
 
 export const ADD_UNSCHEDULED_VISIT_MODAL = 'add-unscheduled-visit';
@@ -24,9 +25,14 @@ export const DELETE_UNSCHEDULED_VISIT_MODAL = 'delete-unscheduled-visit';
 /** The server's refusals of the date, shown under the date field. */
 const DATE_REFUSALS = new Set(['unscheduled_visit_date_in_future', 'unscheduled_visit_before_consent']);
 
-interface FieldErrors {
-  visitDate?: string;
-  reason?: string;
+/** The fields checked here and by the server. */
+type AddVisitField = 'visitDate' | 'reason';
+
+interface AddUnscheduledVisitProps {
+  studyId: number;
+  overview: OverviewResponse;
+  /** The new visit's label as the overview will show it, for the confirmation. */
+  visitLabel: (visit: UnscheduledVisit) => string;
 }
 
 /**
@@ -34,38 +40,21 @@ interface FieldErrors {
  * Korea, not before consent) and its reason, checked here as the server checks them; the server's
  * refusal is shown under the field it concerns, or under the form.
  */
-export function AddUnscheduledVisitDialog({
-  studyId,
-  overview,
-  visitLabel,
-}: {
-  studyId: number;
-  overview: OverviewResponse;
-  /** The new visit's label as the overview will show it, for the confirmation. */
-  visitLabel: (visit: UnscheduledVisit) => string;
-}) {
+export function AddUnscheduledVisitDialog(props: AddUnscheduledVisitProps) {
   const { t } = useTranslation('subjects');
   return (
     <Modal
       name={ADD_UNSCHEDULED_VISIT_MODAL}
       title={t('unscheduled.addTitle')}
-      description={t('unscheduled.addDescription', { subject: overview.subject.subjectId })}
+      description={t('unscheduled.addDescription', { subject: props.overview.subject.subjectId })}
       width="sm"
     >
-      <AddForm studyId={studyId} overview={overview} visitLabel={visitLabel} />
+      <AddForm {...props} />
     </Modal>
   );
 }
 
-function AddForm({
-  studyId,
-  overview,
-  visitLabel,
-}: {
-  studyId: number;
-  overview: OverviewResponse;
-  visitLabel: (visit: UnscheduledVisit) => string;
-}) {
+function AddForm({ studyId, overview, visitLabel }: AddUnscheduledVisitProps) {
   const { t } = useTranslation('subjects');
   const modals = useModalStack();
   const toast = useToast();
@@ -74,11 +63,14 @@ function AddForm({
   const consentDate = overview.subject.consentDate;
   const [visitDate, setVisitDate] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { errors, clearError, serverError, submit } = useCheckedForm<AddVisitField>({
+    validate,
+    send,
+    fieldOf: (refusal) => (DATE_REFUSALS.has(refusal.code) ? 'visitDate' : null),
+  });
 
-  function validate(): FieldErrors {
-    const next: FieldErrors = {};
+  function validate() {
+    const next: FieldErrors<AddVisitField> = {};
     const dateProblem = isCalendarDate(visitDate)
       ? unscheduledVisitDateProblem(visitDate, consentDate, today)
       : null;
@@ -93,39 +85,21 @@ function AddForm({
     return next;
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const next = validate();
-    setErrors(next);
-    setServerError(null);
-    if (Object.keys(next).length > 0) return;
-    try {
-      const visit = await add.mutateAsync({ visitDate, reason: reason.trim() });
-      toast(t('unscheduled.added', { visit: visitLabel(visit) }), 'success');
-      modals.close(ADD_UNSCHEDULED_VISIT_MODAL);
-    } catch (error) {
-      if (error instanceof ApiError && DATE_REFUSALS.has(error.code)) {
-        setErrors({ visitDate: error.message });
-      } else {
-        setServerError(error instanceof Error ? error.message : String(error));
-      }
-    }
+  async function send() {
+    const visit = await add.mutateAsync({ visitDate, reason: reason.trim() });
+    toast(t('unscheduled.added', { visit: visitLabel(visit) }), 'success');
+    modals.close(ADD_UNSCHEDULED_VISIT_MODAL);
   }
 
   return (
     <form className={styles.modalBody} onSubmit={(event) => void submit(event)} noValidate>
-      {/* Text, not a native date input: dates read YYYY-MM-DD whatever the browser's locale (spec §5). */}
-      <TextField
+      <DateTextField
         label={t('unscheduled.visitDate')}
-        inputMode="numeric"
-        placeholder="YYYY-MM-DD"
-        maxLength={10}
-        autoComplete="off"
         value={visitDate}
         error={errors.visitDate}
         onChange={(event) => {
           setVisitDate(formatDateText(event.target.value));
-          setErrors(({ visitDate: _, ...rest }) => rest);
+          clearError('visitDate');
         }}
       />
       <TextField
@@ -137,14 +111,10 @@ function AddForm({
         hint={t('unscheduled.reasonHint')}
         onChange={(event) => {
           setReason(event.target.value);
-          setErrors(({ reason: _, ...rest }) => rest);
+          clearError('reason');
         }}
       />
-      {serverError ? (
-        <p className={styles.formError} role="alert">
-          {serverError}
-        </p>
-      ) : null}
+      <FormAlert message={serverError} className={styles.formError} />
       <div className={styles.modalActions}>
         <Button variant="secondary" onClick={() => modals.close(ADD_UNSCHEDULED_VISIT_MODAL)}>
           {t('unscheduled.cancel')}

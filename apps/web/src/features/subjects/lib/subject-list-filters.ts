@@ -16,7 +16,7 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
-import { type ListParams, oneOf } from '../../../lib/list-state.ts';
+import { type ListParams, oneOf, setPageParams } from '../../../lib/list-state.ts';
 
 /**
  * The subject list's filters, sort and page size as they live in the URL (prototype-spec §2
@@ -173,9 +173,6 @@ export function subjectListQueryString(filters: SubjectListFilters, paged = true
   if (filters.search) params.set('search', filters.search);
   params.set('sort', filters.sort);
   params.set('order', filters.order);
-  if (paged) {
-    params.set('page', String(filters.page));
-    params.set('size', String(filters.size));
-  }
+  setPageParams(params, filters, paged);
   return params.toString();
 }

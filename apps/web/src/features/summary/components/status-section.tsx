@@ -3,7 +3,11 @@ import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  sortedValueColumn,
+} from '../../../components/data-table/data-table.tsx';
 import { SUBJECT_STATUS_COLORS } from '../../../components/status-colors.ts';
 import { SummaryChart } from './summary-chart.tsx';
 import { SummaryPanel } from './summary-parts.tsx';
@@ -54,14 +58,7 @@ export function StatusSection({ data }: { data: SummaryResponse }) {
           id="summary-status"
           label={t('status.table')}
           columns={[
-            {
-              id: 'site',
-              header: t('site'),
-              rowHeader: true,
-              hideable: false,
-              sortValue: (line) => line.label,
-              cell: (line) => line.label,
-            },
+            sortedValueColumn('site', t('site'), (line) => line.label, { rowHeader: true, hideable: false }),
             ...subjectStatuses.map(
               (status): DataTableColumn<StatusLine> => ({
                 id: status,

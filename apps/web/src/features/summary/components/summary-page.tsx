@@ -1,13 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import {
-  FilterPanel,
-  ListLoadError,
-  ListPage,
-  listStyles,
-  SiteFilterChoice,
-} from '../../../components/list-page.tsx';
+import { FilterPanel, ListLoadError, ListPage, SiteFilterChoice } from '../../../components/list-page.tsx';
 import { defineListParams, param, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -97,18 +91,13 @@ function SiteFilter({
         onApply(null);
       }}
     >
-      {(actions) => (
-        <div className={listStyles.filterRow}>
-          <SiteFilterChoice
-            label={t('site')}
-            allSitesLabel={t('allSites')}
-            sites={sites}
-            value={chosen}
-            onChange={setChosen}
-          />
-          {actions}
-        </div>
-      )}
+      <SiteFilterChoice
+        label={t('site')}
+        allSitesLabel={t('allSites')}
+        sites={sites}
+        value={chosen}
+        onChange={setChosen}
+      />
     </FilterPanel>
   );
 }

@@ -77,7 +77,6 @@ function TaskAlarms({ studyId }: { studyId: number }) {
         rowKey={(alarm) => `${alarm.subject.id}-${alarm.visitKey}`}
         {...tableLoadState(alarms, t('loadError'))}
         fit
-        loadingMessage={t('loading')}
         emptyMessage={filters.state === null && filters.siteId === null ? t('emptyAll') : t('emptyFiltered')}
         summary={data ? t('total', { count: data.total }) : ''}
         actions={

@@ -1,7 +1,11 @@
 import type { StudySummary } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableColumn,
+  sortedValueColumn,
+} from '../../../components/data-table/data-table.tsx';
 import { dashboardLink } from '../lib/study-links.ts';
 import styles from './study-table.module.css';
 
@@ -51,14 +55,10 @@ export function StudyTable({ studies }: { studies: readonly StudySummary[] }) {
         </span>
       ),
     },
-    {
-      id: 'registeredOn',
-      header: t('columns.registeredOn'),
+    sortedValueColumn('registeredOn', t('columns.registeredOn'), (study) => study.registeredOn, {
       className: `${styles.dateColumn} ${styles.date}`,
       headerClassName: styles.dateColumn,
-      sortValue: (study) => study.registeredOn,
-      cell: (study) => study.registeredOn,
-    },
+    }),
   ];
   return (
     <DataTable<StudySummary>

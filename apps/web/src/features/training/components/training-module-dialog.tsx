@@ -15,6 +15,7 @@ import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AttachmentPicker } from '../../../components/attachment-picker.tsx';
 import { Button } from '../../../components/button.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
@@ -268,11 +269,7 @@ function ModuleForm({ studyId, existing }: { studyId: number; existing: Training
           ) : null}
         </div>
       ) : null}
-      {error ? (
-        <p className={listStyles.stateError} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={listStyles.stateError} />
       <div className={styles.dialogActions}>
         <Button variant="secondary" onClick={() => modals.close(TRAINING_MODULE_MODAL)}>
           {t('dialog.cancel')}

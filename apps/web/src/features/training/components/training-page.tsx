@@ -3,14 +3,14 @@ import { trainingStatuses } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
+import { useConfirmedChange } from '../../../components/confirmed-change.ts';
 import {
   DataTable,
   type DataTableColumn,
   tableLoadState,
-  tablePager,
 } from '../../../components/data-table/data-table.tsx';
+import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import {
   FilterChoice,
   FilterPanel,
@@ -201,25 +201,18 @@ function Training({ studyId }: { studyId: number }) {
 
 function GateSetting({ studyId, value }: { studyId: number; value: boolean }) {
   const { t } = useTranslation('training');
-  const alert = useAlert();
-  const toast = useToast();
+  const confirmedChange = useConfirmedChange();
   const settings = useTrainingSettings(studyId);
   async function change(next: boolean) {
-    const confirmed = await alert.confirm({
-      title: t('gate.title'),
-      message: next ? t('gate.turnOn') : t('gate.turnOff'),
-      confirmLabel: t('gate.confirm'),
-    });
-    if (!confirmed) return;
-    try {
-      await settings.mutateAsync({ gatesDataEntry: next });
-      toast(t('gate.saved'), 'success');
-    } catch (failure) {
-      await alert.alert({
+    await confirmedChange(
+      {
         title: t('gate.title'),
-        message: failure instanceof Error ? failure.message : String(failure),
-      });
-    }
+        message: next ? t('gate.turnOn') : t('gate.turnOff'),
+        confirmLabel: t('gate.confirm'),
+      },
+      () => settings.mutateAsync({ gatesDataEntry: next }),
+      t('gate.saved'),
+    );
   }
   return (
     <div className={`${listStyles.card} ${styles.gate}`}>
@@ -305,41 +298,36 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        {(actions) => (
-          <div className={listStyles.filterRow}>
-            <FilterChoice<TrainingStatus | ''>
-              label={t('matrix.status')}
-              choices={['', ...trainingStatuses]}
-              value={draft.status}
-              optionLabel={(choice) => (choice === '' ? t('matrix.anyStatus') : t(`status.${choice}`))}
-              onChange={(status) => setDraft({ ...draft, status })}
-            />
-            <FilterText
-              label={t('matrix.name')}
-              value={draft.search}
-              maxLength={100}
-              onChange={(search) => setDraft({ ...draft, search })}
-            />
-            {actions}
-          </div>
-        )}
+        <FilterChoice<TrainingStatus | ''>
+          label={t('matrix.status')}
+          choices={['', ...trainingStatuses]}
+          value={draft.status}
+          optionLabel={(choice) => (choice === '' ? t('matrix.anyStatus') : t(`status.${choice}`))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <FilterText
+          label={t('matrix.name')}
+          value={draft.search}
+          onChange={(search) => setDraft({ ...draft, search })}
+        />
       </FilterPanel>
-      <DataTable<MatrixRow>
+      <PagedListTable<MatrixRow>
         id="training-matrix"
         label={t('matrix.caption')}
         columns={columns}
         rows={data?.rows}
         rowKey={(row) => String(row.userId)}
-        {...tableLoadState(matrix, t('page.loadFailed'))}
+        query={matrix}
+        loadFailed={t('page.loadFailed')}
         loadingMessage={t('page.loading')}
         emptyMessage={t('matrix.none')}
-        summary={data ? t('matrix.count', { count: data.total }) : ''}
+        count={(total) => t('matrix.count', { count: total })}
         actions={
           <Button variant="secondary" disabled={downloading} onClick={() => void download()}>
             {t('matrix.download')}
           </Button>
         }
-        pager={tablePager(matrix, applied.size)}
+        pageSize={applied.size}
       />
     </>
   );

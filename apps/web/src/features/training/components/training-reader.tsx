@@ -1,11 +1,12 @@
 import type { TrainingResult } from '@cdms/contract';
-import { attachmentDownloadPath } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AttachmentLinks } from '../../../components/attachment-links.tsx';
 import { Button } from '../../../components/button.tsx';
+import { DocumentContent } from '../../../components/document-page.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { formatFileSize } from '../../../lib/upload-attachment.ts';
 import { useCompleteTraining, useSubmitQuiz, useTrainingModule } from '../api/training.ts';
 import styles from './training.module.css';
 import { TrainingStatusBadge } from './training-status.tsx';
@@ -78,25 +79,11 @@ export function TrainingReader({
           </Button>
         </div>
       </header>
-      <div
-        className={styles.content}
-        // The server sanitized this HTML when the module was saved (the notices' allow-list).
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server, see above
-        dangerouslySetInnerHTML={{ __html: data.contentHtml }}
-      />
+      <DocumentContent html={data.contentHtml} className={styles.content} />
       {data.attachments.length > 0 ? (
         <div className={styles.attachments}>
           <h3 className={styles.quizTitle}>{t('reader.attachments')}</h3>
-          <ul>
-            {data.attachments.map((file) => (
-              <li key={file.id}>
-                <a href={attachmentDownloadPath(studyId, file.id)} download={file.fileName}>
-                  {file.fileName}
-                </a>{' '}
-                <span className={styles.muted}>({formatFileSize(file.size)})</span>
-              </li>
-            ))}
-          </ul>
+          <AttachmentLinks studyId={studyId} attachments={data.attachments} sizeClassName={styles.muted} />
         </div>
       ) : null}
       {!published ? <p className={styles.muted}>{t('reader.draft')}</p> : null}
@@ -158,11 +145,7 @@ export function TrainingReader({
               : t('quiz.failed', { score: result.score, passMark: result.passMark ?? 0 })}
         </p>
       ) : null}
-      {error ? (
-        <p className={listStyles.stateError} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className={listStyles.stateError} />
       {data.myStatus === 'completed' && published ? (
         <div className={styles.actions}>
           <span className={styles.muted}>
