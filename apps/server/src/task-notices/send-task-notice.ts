@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, TaskNoticeRow } from '../db/schema.ts';
 import { enqueueNotification } from '../notifications/enqueue-notification.ts';
 import type { NotificationChannel } from '../notifications/notification-events.ts';
-import { taskNoticeRecipients } from './task-notice-recipients.ts';
+import { activeMembers } from '../notifications/recipients.ts';
 
 /** The outbox rows of one task notice carry this key: its state is read from them. */
 export function taskNoticeDedupeKey(taskNoticeId: number): string {
@@ -22,12 +22,7 @@ export async function sendTaskNotice(
   actor: AuditActor,
   notice: TaskNoticeRow,
 ): Promise<number> {
-  const recipients = await taskNoticeRecipients(
-    trx,
-    notice.study_id,
-    notice.roles as Role[],
-    notice.site_ids,
-  );
+  const recipients = await activeMembers(trx, notice.study_id, notice.roles as Role[], notice.site_ids);
   const channels: NotificationChannel[] = [
     ...(notice.email ? (['email'] as const) : []),
     ...(notice.sms ? (['sms'] as const) : []),
