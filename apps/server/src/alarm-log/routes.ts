@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   alarmLogDownloadQuerySchema,
   alarmLogParamsSchema,
@@ -12,9 +11,8 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { sendListExport } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
 import { listAlarmLog } from './list-alarm-log.ts';
 
@@ -76,13 +74,8 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         studyId,
         after: { format, filter: filters },
       });
-      const body = await file;
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(study.code, todayInKorea(), format, 'alarm_log'),
-        Buffer.isBuffer(body) ? body : Readable.from(body),
-      );
+      const name = { studyCode: study.code, today: todayInKorea(), what: 'alarm_log' };
+      return sendListExport(reply, format, name, await file);
     },
   );
 }

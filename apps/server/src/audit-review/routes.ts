@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   auditChainStatusSchema,
   auditTrailFilterSchema,
@@ -14,9 +13,8 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { sendListExport } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
 import { auditReviewContext, countAuditEvents, filteredAuditEvents } from './audit-trail-query.ts';
 import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audit-trail.ts';
@@ -79,15 +77,12 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
         studyId,
         after: { format: 'csv', filter, rowCount: total },
       });
-      const file = Readable.from(
-        auditTrailCsv(auditTrailChunks(db, reviewContext, filter, throughId), requestLanguage(request)),
+      const file = auditTrailCsv(
+        auditTrailChunks(db, reviewContext, filter, throughId),
+        requestLanguage(request),
       );
-      return sendDownload(
-        reply,
-        exportContentTypes.csv,
-        exportDisposition(reviewContext.studyCode, todayInKorea(), 'csv', 'audit'),
-        file,
-      );
+      const name = { studyCode: reviewContext.studyCode, today: todayInKorea(), what: 'audit' };
+      return sendListExport(reply, 'csv', name, file);
     },
   );
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   deleteSubjectRequestSchema,
   paramIdSchema,
@@ -14,15 +13,9 @@ import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import {
-  exportContentTypes,
-  exportDisposition,
-  subjectsCsv,
-  subjectsXlsx,
-} from '../subjects/subject-export.ts';
+import { sendListExport, subjectsCsv, subjectsXlsx } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
@@ -86,16 +79,8 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
         studyId,
         after: { format, filter, rowCount: total },
       });
-      const file =
-        format === 'csv'
-          ? Readable.from(subjectsCsv(chunks, language))
-          : await subjectsXlsx(chunks, language);
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(studyCode, today, format),
-        file,
-      );
+      const file = format === 'csv' ? subjectsCsv(chunks, language) : await subjectsXlsx(chunks, language);
+      return sendListExport(reply, format, { studyCode, today }, file);
     },
   );
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   labRangeRequestSchema,
   labRangeSchema,
@@ -20,10 +19,9 @@ import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { sendListExport } from '../subjects/subject-export.ts';
 import { labResultsFile } from './export-lab-results.ts';
 import { listLabRanges } from './list-lab-ranges.ts';
 import { listLabResults } from './list-lab-results.ts';
@@ -212,12 +210,8 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         format,
         requestLanguage(request),
       );
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(study.code, todayInKorea(), format, 'lab_results'),
-        Buffer.isBuffer(file) ? file : Readable.from(file),
-      );
+      const name = { studyCode: study.code, today: todayInKorea(), what: 'lab_results' };
+      return sendListExport(reply, format, name, file);
     },
   );
 }

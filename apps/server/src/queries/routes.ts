@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   answerQueryRequestSchema,
   bulkQueryRequestSchema,
@@ -21,10 +20,9 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { sendListExport } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { actOnQuery } from './act-on-query.ts';
@@ -90,14 +88,8 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
         studyId,
         after: { format, filter, rowCount: total },
       });
-      const file =
-        format === 'csv' ? Readable.from(queriesCsv(chunks, language)) : await queriesXlsx(chunks, language);
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(studyCode, today, format, 'queries'),
-        file,
-      );
+      const file = format === 'csv' ? queriesCsv(chunks, language) : await queriesXlsx(chunks, language);
+      return sendListExport(reply, format, { studyCode, today, what: 'queries' }, file);
     },
   );
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   enrollmentTargetParamsSchema,
   enrollmentTargetRequestSchema,
@@ -19,9 +18,8 @@ import type { Database } from '../db/schema.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { sendListExport } from '../subjects/subject-export.ts';
 import { aeListingReport } from './ae-listing-report.ts';
 import { enrollmentReport } from './enrollment-report.ts';
 import { reportFile } from './export-report.ts';
@@ -113,12 +111,8 @@ export function registerReportRoutes(app: App, context: AppContext): void {
         after: { report, format, filter },
       });
       const file = await reportFile(db, scope, report, filter, format, requestLanguage(request));
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(scope.studyCode, scope.today, format, fileNames[report]),
-        Buffer.isBuffer(file) ? file : Readable.from(file),
-      );
+      const name = { studyCode: scope.studyCode, today: scope.today, what: fileNames[report] };
+      return sendListExport(reply, format, name, file);
     },
   );
 

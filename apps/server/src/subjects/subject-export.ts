@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream';
 import type { CodedValue, SubjectListRow, SubjectStatusValue } from '@cdms/contract';
+import type { FastifyReply } from 'fastify';
 import writeExcelFile from 'write-excel-file/node';
 import type { Language } from '../http/language.ts';
+import { sendDownload } from '../http/send-download.ts';
 
 /**
  * The subject list as a file (prototype-spec §2 "download"): the same rows and order as the screen,
@@ -181,4 +184,22 @@ export function exportDisposition(
   const name = `${studyCode}_${what}_${today}.${format}`;
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Answers with a list download named by `exportDisposition`: CSV streamed as it is written, XLSX (a
+ * zip, built whole) sent as one buffer.
+ */
+export function sendListExport(
+  reply: FastifyReply,
+  format: 'csv' | 'xlsx',
+  name: { studyCode: string; today: string; what?: string },
+  file: AsyncIterable<string> | Buffer,
+) {
+  return sendDownload(
+    reply,
+    exportContentTypes[format],
+    exportDisposition(name.studyCode, name.today, format, name.what),
+    Buffer.isBuffer(file) ? file : Readable.from(file),
+  );
 }
