@@ -16,6 +16,7 @@ import { getFormLayout } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -262,9 +263,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           type: 'data.form_reset',
           entityType: 'form',
           entityId: `${visitKey}.${formKey}`,
-          studyId: subject.study_id,
-          siteId: subject.site_id,
-          subjectId: subject.id,
+          ...subjectAuditScope(subject),
           reason: request.body.reason,
         });
       });
@@ -335,9 +334,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           type: 'comment.added',
           entityType: 'comment',
           entityId: `${visitKey}.${formKey}.${request.body.sectionKey}`,
-          studyId: subject.study_id,
-          siteId: subject.site_id,
-          subjectId: subject.id,
+          ...subjectAuditScope(subject),
           after: { text: request.body.text },
         });
         return row;
