@@ -12,6 +12,7 @@ import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { sendListExport } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
 import { listAlarmLog } from './list-alarm-log.ts';
@@ -61,11 +62,7 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
       const { format, ...filters } = request.query;
       // Checks membership, permission and filters (throws) before anything is audited or sent.
       const file = alarmLogFile(db, principal, studyId, filters, format, requestLanguage(request));
-      const study = await db
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', studyId)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(db, studyId);
       // Recipients' addresses leaving the system are audited, with the filters, before the first byte.
       await recordAudit(db, actorOf(request), {
         type: 'alarm_log.exported',
@@ -74,7 +71,7 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
         studyId,
         after: { format, filter: filters },
       });
-      const name = { studyCode: study.code, today: todayInKorea(), what: 'alarm_log' };
+      const name = { studyCode, today: todayInKorea(), what: 'alarm_log' };
       return sendListExport(reply, format, name, await file);
     },
   );

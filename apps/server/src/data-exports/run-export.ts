@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, DataExportRow } from '../db/schema.ts';
 import type { ExportScope } from '../odm/load-export-batch.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { type ExportFormat, type ExportProgress, exportFormats } from './export-formats.ts';
 import type { StoredExportOptions } from './export-view.ts';
 
@@ -107,13 +108,9 @@ export async function runExport(
 
     const sha256 = hash.digest('hex');
     const finished = await inTransaction(db, async (trx) => {
-      const study = await trx
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', job.study_id)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(trx, job.study_id);
       const format = job.format as DataExportFormat;
-      const fileName = `${study.code}_${format}_${job.id}.${formats[job.format]?.extension ?? 'bin'}`;
+      const fileName = `${studyCode}_${format}_${job.id}.${formats[job.format]?.extension ?? 'bin'}`;
       const updated = await mine(trx)
         .set({
           state: 'done',

@@ -20,6 +20,7 @@ import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { sendListExport } from '../subjects/subject-export.ts';
 import { labResultsFile } from './export-lab-results.ts';
@@ -188,11 +189,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       const { studyId } = request.params;
       const { format, ...filters } = request.query;
       const definition = await definitionFor(principal, studyId);
-      const study = await db
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', studyId)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(db, studyId);
       // Data leaving the system is audited, with its filters, before the first byte leaves.
       await recordAudit(db, actorOf(request), {
         type: 'lab_results.exported',
@@ -210,7 +207,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         format,
         requestLanguage(request),
       );
-      const name = { studyCode: study.code, today: todayInKorea(), what: 'lab_results' };
+      const name = { studyCode, today: todayInKorea(), what: 'lab_results' };
       return sendListExport(reply, format, name, file);
     },
   );

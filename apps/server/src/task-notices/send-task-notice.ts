@@ -6,6 +6,7 @@ import type { Database, TaskNoticeRow } from '../db/schema.ts';
 import { enqueueNotification } from '../notifications/enqueue-notification.ts';
 import type { NotificationChannel } from '../notifications/notification-events.ts';
 import { activeMembers } from '../notifications/recipients.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 
 /** The outbox rows of one task notice carry this key: its state is read from them. */
 export function taskNoticeDedupeKey(taskNoticeId: number): string {
@@ -27,11 +28,7 @@ export async function sendTaskNotice(
     ...(notice.email ? (['email'] as const) : []),
     ...(notice.sms ? (['sms'] as const) : []),
   ];
-  const study = await trx
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', notice.study_id)
-    .executeTakeFirstOrThrow();
+  const studyCode = await readStudyCode(trx, notice.study_id);
   const period = `${notice.period_start} ~ ${notice.period_end}`;
   const written = await enqueueNotification(trx, {
     eventType: 'task_notice',
@@ -42,8 +39,8 @@ export async function sendTaskNotice(
     dedupeKey: taskNoticeDedupeKey(notice.id),
     message: {
       subject: {
-        ko: `[${study.code}] 업무 알림: ${notice.title}`,
-        en: `[${study.code}] Task notice: ${notice.title}`,
+        ko: `[${studyCode}] 업무 알림: ${notice.title}`,
+        en: `[${studyCode}] Task notice: ${notice.title}`,
       },
       body: {
         ko: `${notice.content}\n\n알림 기간: ${period}`,

@@ -4,6 +4,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
 import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { csvField } from '../subjects/subject-export.ts';
 import { completionMatrixAll, type MatrixFilters, requireTrainingManager } from './completion-matrix.ts';
 
@@ -30,11 +31,7 @@ export async function exportCompletionMatrix(
 ): Promise<{ csv: string; fileName: string }> {
   requireTrainingManager(principal, studyId);
   const { modules, rows } = await completionMatrixAll(db, studyId, filters);
-  const study = await db
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', studyId)
-    .executeTakeFirstOrThrow();
+  const studyCode = await readStudyCode(db, studyId);
   await recordAudit(db, actor, {
     type: 'training.matrix_exported',
     entityType: 'study',
@@ -57,5 +54,5 @@ export async function exportCompletionMatrix(
     }),
   ]);
   const csv = `\uFEFF${[header, ...lines].map((line) => line.map((cell) => csvField(cell)).join(',')).join('\r\n')}\r\n`;
-  return { csv, fileName: `${study.code}_training_matrix.csv` };
+  return { csv, fileName: `${studyCode}_training_matrix.csv` };
 }
