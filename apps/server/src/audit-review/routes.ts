@@ -3,15 +3,14 @@ import {
   auditTrailFilterSchema,
   auditTrailQuerySchema,
   auditTrailResponseSchema,
-  paramIdSchema,
   todayInKorea,
 } from '@cdms/contract';
-import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { sendListExport } from '../subjects/subject-export.ts';
@@ -19,8 +18,6 @@ import { auditChainStatus } from './audit-chain-status.ts';
 import { auditReviewContext, countAuditEvents, filteredAuditEvents } from './audit-trail-query.ts';
 import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audit-trail.ts';
 import { listAuditTrail } from './list-audit-trail.ts';
-
-const studyParams = z.object({ studyId: paramIdSchema });
 
 const reviewRefusals = refusals({
   403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',

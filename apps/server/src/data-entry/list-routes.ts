@@ -1,6 +1,5 @@
 import {
   deleteSubjectRequestSchema,
-  paramIdSchema,
   subjectExportQuerySchema,
   subjectListQuerySchema,
   subjectListResponseSchema,
@@ -12,6 +11,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -19,11 +19,6 @@ import { sendListExport, subjectsCsv, subjectsXlsx } from '../subjects/subject-e
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
-
-/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
-const studyParams = z.object({ studyId: id });
-const subjectParams = z.object({ studyId: id, subjectId: id });
 
 /** The subject list, its download and deleting a subject registered in error (issue 7). */
 export function registerSubjectListRoutes(app: App, context: AppContext): void {

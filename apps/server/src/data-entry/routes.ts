@@ -22,6 +22,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
 import { AppError } from '../http/errors.ts';
+import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL, refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
@@ -40,8 +41,6 @@ const id = paramIdSchema;
 const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/);
 /** A visit key: a definition key, or `unscheduled-<n>` (issue 19). */
 const visitKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,49}$/);
-const studyParams = z.object({ studyId: id });
-const subjectParams = z.object({ studyId: id, subjectId: id });
 const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
 /** Subjects and their form data (issue "Data capture"). */

@@ -18,6 +18,7 @@ import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { readStudyCode } from '../studies/study-code.ts';
@@ -33,7 +34,6 @@ import { saveLabRange } from './save-lab-range.ts';
 export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const tags = ['lab'];
-  const params = z.object({ studyId: paramIdSchema });
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
   const MANAGER_ONLY = 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).';
 
@@ -51,7 +51,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Normal ranges of the reader’s sites',
-        params,
+        params: studyParams,
         querystring: labRangesQuerySchema,
         response: { 200: labRangesResponseSchema },
       },
@@ -70,7 +70,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Add a normal range (DM, ADMIN; audited)',
-        params,
+        params: studyParams,
         body: labRangeRequestSchema,
         response: {
           201: labRangeSchema,
@@ -160,7 +160,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Lab results outside the site’s normal range or clinically significant, paged',
-        params,
+        params: studyParams,
         querystring: labResultsQuerySchema,
         response: { 200: labResultsResponseSchema },
       },
@@ -179,7 +179,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
-        params,
+        params: studyParams,
         querystring: labResultsDownloadQuerySchema,
         response: { 200: fileAnswer('The listing as CSV or XLSX.', tableFileTypes) },
       },

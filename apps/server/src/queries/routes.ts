@@ -19,6 +19,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -33,7 +34,6 @@ import { listQueries } from './list-queries.ts';
 import { queryDetail } from './query-detail.ts';
 import type { QueryAction } from './query-workflow.ts';
 
-const studyParams = z.object({ studyId: paramIdSchema });
 const queryParams = z.object({ studyId: paramIdSchema, queryId: paramIdSchema });
 
 /** Queries (issue 14): the list, its download, one query's thread, raising one, the five actions, bulk. */
