@@ -6,14 +6,13 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { readStudyCode } from '../studies/study-code.ts';
-import { sendListExport } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
 import { listAlarmLog } from './list-alarm-log.ts';
 
@@ -64,12 +63,9 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
       const file = alarmLogFile(db, principal, studyId, filters, format, requestLanguage(request));
       const studyCode = await readStudyCode(db, studyId);
       // Recipients' addresses leaving the system are audited, with the filters, before the first byte.
-      await recordAudit(db, actorOf(request), {
-        type: 'alarm_log.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter: filters },
+      await recordListExport(db, actorOf(request), studyId, 'alarm_log.exported', {
+        format,
+        filter: filters,
       });
       const name = { studyCode, today: todayInKorea(), what: 'alarm_log' };
       return sendListExport(reply, format, name, await file);

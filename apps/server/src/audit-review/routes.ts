@@ -6,14 +6,13 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
-import { sendListExport } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
 import { auditReviewContext, countAuditEvents, filteredAuditEvents } from './audit-trail-query.ts';
 import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audit-trail.ts';
@@ -67,12 +66,10 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
         filteredAuditEvents(db, reviewContext, filter).where('audit_events.id', '<=', throughId),
       );
       // Data leaving the system is audited, with the filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'audit.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format: 'csv', filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'audit.exported', {
+        format: 'csv',
+        filter,
+        rowCount: total,
       });
       const file = auditTrailCsv(
         auditTrailChunks(db, reviewContext, filter, throughId),

@@ -6,7 +6,6 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
@@ -15,7 +14,7 @@ import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import { sendListExport, subjectsCsv, subjectsXlsx } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport, subjectsCsv, subjectsXlsx } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
@@ -67,12 +66,10 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
       const { chunks, studyCode, today, total } = await subjectDownload(db, principal, studyId, filter);
       // Who took which data out, with the filters used: data leaving the system is audited, before
       // the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'subjects.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'subjects.exported', {
+        format,
+        filter,
+        rowCount: total,
       });
       const file = format === 'csv' ? subjectsCsv(chunks, language) : await subjectsXlsx(chunks, language);
       return sendListExport(reply, format, { studyCode, today }, file);

@@ -11,7 +11,6 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -23,7 +22,7 @@ import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { readStudyCode } from '../studies/study-code.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { sendListExport } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { labResultsFile } from './export-lab-results.ts';
 import { listLabRanges } from './list-lab-ranges.ts';
 import { listLabResults } from './list-lab-results.ts';
@@ -191,12 +190,9 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       const definition = await definitionFor(principal, studyId);
       const studyCode = await readStudyCode(db, studyId);
       // Data leaving the system is audited, with its filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'lab_results.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter: filters },
+      await recordListExport(db, actorOf(request), studyId, 'lab_results.exported', {
+        format,
+        filter: filters,
       });
       const file = await labResultsFile(
         db,

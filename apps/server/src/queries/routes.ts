@@ -15,7 +15,6 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
@@ -23,7 +22,7 @@ import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import { sendListExport } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { actOnQuery } from './act-on-query.ts';
@@ -81,12 +80,10 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
       const language = requestLanguage(request);
       const { chunks, studyCode, today, total } = await queryDownload(db, principal, studyId, filter);
       // Data leaving the system is audited, with the filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'queries.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'queries.exported', {
+        format,
+        filter,
+        rowCount: total,
       });
       const file = format === 'csv' ? queriesCsv(chunks, language) : await queriesXlsx(chunks, language);
       return sendListExport(reply, format, { studyCode, today, what: 'queries' }, file);

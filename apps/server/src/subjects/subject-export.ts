@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
 import type { CodedValue, SubjectListRow, SubjectStatusValue } from '@cdms/contract';
 import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
 import writeExcelFile from 'write-excel-file/node';
+import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
 import { sendDownload } from '../http/send-download.ts';
 
@@ -202,4 +206,18 @@ export function sendListExport(
     exportDisposition(name.studyCode, name.today, format, name.what),
     Buffer.isBuffer(file) ? file : Readable.from(file),
   );
+}
+
+/**
+ * A list leaving the system, audited against its study with what was asked for (format, filters,
+ * rows): recorded before the first byte leaves, so no download goes unrecorded.
+ */
+export function recordListExport(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  type: AuditEventType,
+  after: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(db, actor, { type, entityType: 'study', entityId: studyId, studyId, after });
 }

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
 import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
 import { readStudyCode } from '../studies/study-code.ts';
-import { csvField } from '../subjects/subject-export.ts';
+import { csvField, recordListExport } from '../subjects/subject-export.ts';
 import { completionMatrixAll, type MatrixFilters, requireTrainingManager } from './completion-matrix.ts';
 
 const words = {
@@ -32,12 +31,10 @@ export async function exportCompletionMatrix(
   requireTrainingManager(principal, studyId);
   const { modules, rows } = await completionMatrixAll(db, studyId, filters);
   const studyCode = await readStudyCode(db, studyId);
-  await recordAudit(db, actor, {
-    type: 'training.matrix_exported',
-    entityType: 'study',
-    entityId: studyId,
-    studyId,
-    after: { format: 'csv', filter: filters, rows: rows.length },
+  await recordListExport(db, actor, studyId, 'training.matrix_exported', {
+    format: 'csv',
+    filter: filters,
+    rows: rows.length,
   });
   const header = [
     words.name[language],
