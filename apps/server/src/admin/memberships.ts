@@ -93,18 +93,13 @@ export async function createMembership(
         .values({ user_id: input.userId, study_id: studyId, role: input.role })
         .returning('id')
         .executeTakeFirstOrThrow();
-      if (siteIds.length > 0) {
-        await trx
-          .insertInto('membership_sites')
-          .values(siteIds.map((siteId) => ({ membership_id: membership.id, site_id: siteId })))
-          .execute();
-      }
+      await insertMembershipSites(trx, membership.id, siteIds);
       await recordAudit(trx, actor, {
         type: 'membership.created',
         entityType: 'membership',
         entityId: membership.id,
         studyId,
-        after: { userId: input.userId, role: input.role, siteIds },
+        after: auditedMembership({ ...input, siteIds }),
       });
       return membership.id;
     });
@@ -136,19 +131,14 @@ export async function updateMembershipSites(
   await inTransaction(db, async (trx) => {
     const siteIds = await checkSites(trx, studyId, before.role, siteIdsInput);
     await trx.deleteFrom('membership_sites').where('membership_id', '=', membershipId).execute();
-    if (siteIds.length > 0) {
-      await trx
-        .insertInto('membership_sites')
-        .values(siteIds.map((siteId) => ({ membership_id: membershipId, site_id: siteId })))
-        .execute();
-    }
+    await insertMembershipSites(trx, membershipId, siteIds);
     await recordAudit(trx, actor, {
       type: 'membership.updated',
       entityType: 'membership',
       entityId: membershipId,
       studyId,
-      before: { userId: before.userId, role: before.role, siteIds: before.siteIds },
-      after: { userId: before.userId, role: before.role, siteIds },
+      before: auditedMembership(before),
+      after: auditedMembership({ ...before, siteIds }),
     });
   });
   return findMembership(db, studyId, membershipId);
@@ -168,7 +158,20 @@ export async function deleteMembership(
       entityType: 'membership',
       entityId: membershipId,
       studyId,
-      before: { userId: before.userId, role: before.role, siteIds: before.siteIds },
+      before: auditedMembership(before),
     });
   });
+}
+
+async function insertMembershipSites(trx: Transaction<Database>, membershipId: number, siteIds: number[]) {
+  if (siteIds.length === 0) return;
+  await trx
+    .insertInto('membership_sites')
+    .values(siteIds.map((siteId) => ({ membership_id: membershipId, site_id: siteId })))
+    .execute();
+}
+
+/** What the audit trail keeps of a membership: whose it is, its role and its sites. */
+function auditedMembership(membership: { userId: number; role: Role; siteIds: number[] }) {
+  return { userId: membership.userId, role: membership.role, siteIds: membership.siteIds };
 }

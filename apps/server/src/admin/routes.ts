@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { readTwoFactorSetting, updateTwoFactorSetting } from '../auth/two-factor-setting.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
@@ -171,7 +172,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Add a site to a study',
-        params: z.object({ studyId: id }),
+        params: studyParams,
         body: siteRequestSchema,
         response: {
           201: siteSummarySchema,
@@ -215,7 +216,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Who holds which role at which sites',
-        params: z.object({ studyId: id }),
+        params: studyParams,
         response: { 200: z.object({ memberships: z.array(membershipSchema) }) },
       },
     },
@@ -229,7 +230,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Give a user a role in a study',
-        params: z.object({ studyId: id }),
+        params: studyParams,
         body: createMembershipRequestSchema,
         response: {
           201: membershipSchema,

@@ -21,6 +21,7 @@ import { AppError } from '../http/errors.ts';
 
 export type CreateUserInput = z.output<typeof createUserRequestSchema>;
 
+/** A user as the admin pages read it: the audited view, with its id, lock, last login and second factor. */
 export function presentAdminUser(
   user: UserRow,
   lockedUntil: Date | null = null,
@@ -28,12 +29,7 @@ export function presentAdminUser(
 ): AdminUser {
   return {
     id: user.id,
-    email: user.email,
-    name: user.name,
-    contact: user.contact,
-    locale: user.locale,
-    active: user.active,
-    isAdmin: user.is_admin,
+    ...auditView(user),
     lockedUntil: lockedUntil && lockedUntil > new Date() ? lockedUntil.toISOString() : null,
     lastLoginAt: user.last_login_at?.toISOString() ?? null,
     createdAt: user.created_at.toISOString(),

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   alarmLogDownloadQuerySchema,
   alarmLogParamsSchema,
@@ -7,14 +6,13 @@ import {
   todayInKorea,
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { readStudyCode } from '../studies/study-code.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { alarmLogFile } from './export-alarm-log.ts';
 import { listAlarmLog } from './list-alarm-log.ts';
 
@@ -63,26 +61,14 @@ export function registerAlarmLogRoutes(app: App, context: AppContext): void {
       const { format, ...filters } = request.query;
       // Checks membership, permission and filters (throws) before anything is audited or sent.
       const file = alarmLogFile(db, principal, studyId, filters, format, requestLanguage(request));
-      const study = await db
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', studyId)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(db, studyId);
       // Recipients' addresses leaving the system are audited, with the filters, before the first byte.
-      await recordAudit(db, actorOf(request), {
-        type: 'alarm_log.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter: filters },
+      await recordListExport(db, actorOf(request), studyId, 'alarm_log.exported', {
+        format,
+        filter: filters,
       });
-      const body = await file;
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(study.code, todayInKorea(), format, 'alarm_log'),
-        Buffer.isBuffer(body) ? body : Readable.from(body),
-      );
+      const name = { studyCode, today: todayInKorea(), what: 'alarm_log' };
+      return sendListExport(reply, format, name, await file);
     },
   );
 }

@@ -6,6 +6,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer } from '../http/file-answer.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
@@ -14,7 +15,6 @@ import { readAttachmentChunks } from './attachment-chunks.ts';
 import { downloadAttachment } from './download-attachment.ts';
 import { uploadAttachment } from './upload-attachment.ts';
 
-const studyParams = z.object({ studyId: paramIdSchema });
 const attachmentParams = z.object({ studyId: paramIdSchema, attachmentId: z.uuid() });
 
 /** RFC 6266 / 5987: an ASCII fallback and the UTF-8 name (Korean file names survive). */

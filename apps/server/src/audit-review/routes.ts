@@ -1,28 +1,22 @@
-import { Readable } from 'node:stream';
 import {
   auditChainStatusSchema,
   auditTrailFilterSchema,
   auditTrailQuerySchema,
   auditTrailResponseSchema,
-  paramIdSchema,
   todayInKorea,
 } from '@cdms/contract';
-import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { auditChainStatus } from './audit-chain-status.ts';
 import { auditReviewContext, countAuditEvents, filteredAuditEvents } from './audit-trail-query.ts';
 import { auditTrailChunks, auditTrailCsv, lastAuditEventId } from './export-audit-trail.ts';
 import { listAuditTrail } from './list-audit-trail.ts';
-
-const studyParams = z.object({ studyId: paramIdSchema });
 
 const reviewRefusals = refusals({
   403: 'The role may not review the audit trail (CRA, DM and ADMIN may) (`forbidden`).',
@@ -72,22 +66,17 @@ export function registerAuditReviewRoutes(app: App, context: AppContext): void {
         filteredAuditEvents(db, reviewContext, filter).where('audit_events.id', '<=', throughId),
       );
       // Data leaving the system is audited, with the filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'audit.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format: 'csv', filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'audit.exported', {
+        format: 'csv',
+        filter,
+        rowCount: total,
       });
-      const file = Readable.from(
-        auditTrailCsv(auditTrailChunks(db, reviewContext, filter, throughId), requestLanguage(request)),
+      const file = auditTrailCsv(
+        auditTrailChunks(db, reviewContext, filter, throughId),
+        requestLanguage(request),
       );
-      return sendDownload(
-        reply,
-        exportContentTypes.csv,
-        exportDisposition(reviewContext.studyCode, todayInKorea(), 'csv', 'audit'),
-        file,
-      );
+      const name = { studyCode: reviewContext.studyCode, today: todayInKorea(), what: 'audit' };
+      return sendListExport(reply, 'csv', name, file);
     },
   );
 

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -40,14 +42,17 @@ export function hashRecoveryCode(userId: number, normalised: string): string {
 }
 
 /**
- * Replaces the user's recovery codes with a fresh set (the old ones stop working) and returns the
- * new codes: the only time they are ever seen. Runs in the caller's transaction, next to its audit.
+ * Replaces the user's recovery codes with a fresh set (the old ones stop working), audits it as
+ * `event` with how many there are (never the codes), and returns the new codes: the only time they
+ * are ever seen. Runs in the caller's transaction.
  */
 export async function replaceRecoveryCodes(
   trx: Transaction<Database>,
+  actor: AuditActor,
   userId: number,
   now: Date,
-): Promise<string[]> {
+  event: 'auth.second_factor_enrolled' | 'auth.second_factor_recovery_codes_regenerated',
+): Promise<{ recoveryCodes: string[] }> {
   const codes = generateRecoveryCodeTexts();
   await trx.deleteFrom('second_factor_recovery_codes').where('user_id', '=', userId).execute();
   await trx
@@ -61,7 +66,13 @@ export async function replaceRecoveryCodes(
       })),
     )
     .execute();
-  return codes;
+  await recordAudit(trx, actor, {
+    type: event,
+    entityType: 'user',
+    entityId: userId,
+    after: { recoveryCodes: codes.length },
+  });
+  return { recoveryCodes: codes };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { replaceRecoveryCodes } from './recovery-codes.ts';
 import { withPasswordAndCode } from './second-factor-reverification.ts';
@@ -21,16 +20,7 @@ export async function regenerateRecoveryCodes(
     user,
     actor,
     answers,
-    async (trx) => {
-      const recoveryCodes = await replaceRecoveryCodes(trx, user.id, now);
-      await recordAudit(trx, actor, {
-        type: 'auth.second_factor_recovery_codes_regenerated',
-        entityType: 'user',
-        entityId: user.id,
-        after: { recoveryCodes: recoveryCodes.length },
-      });
-      return { recoveryCodes };
-    },
+    (trx) => replaceRecoveryCodes(trx, actor, user.id, now, 'auth.second_factor_recovery_codes_regenerated'),
     now,
   );
 }

@@ -91,14 +91,7 @@ export async function confirmEnrolment(
       .set({ confirmed_at: now, last_time_step: timeStep })
       .where('user_id', '=', user.id)
       .execute();
-    const recoveryCodes = await replaceRecoveryCodes(trx, user.id, now);
-    await recordAudit(trx, actor, {
-      type: 'auth.second_factor_enrolled',
-      entityType: 'user',
-      entityId: user.id,
-      after: { recoveryCodes: recoveryCodes.length },
-    });
-    return { recoveryCodes };
+    return replaceRecoveryCodes(trx, actor, user.id, now, 'auth.second_factor_enrolled');
   });
 }
 

@@ -7,9 +7,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { type CasebookOptions, casebookFileName, loadCasebookHeader } from './export-subject-casebook.ts';
+import { type CasebookOptions, casebookFileName, loadCasebookPrint } from './export-subject-casebook.ts';
 import { loadCasebooks } from './load-casebooks.ts';
 import { renderCasebookPdf } from './render-casebook-pdf.ts';
 
@@ -32,9 +30,8 @@ export async function exportSiteCasebooks(
   options: CasebookOptions,
 ): Promise<{ zip: ZipArchive; fileName: string; subjects: number }> {
   authorize(principal, 'data.export', { studyId });
-  const header = await loadCasebookHeader(db, studyId, siteId);
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current) throw new AppError(404, 'not_found');
+  const print = await loadCasebookPrint(db, principal, studyId, siteId, options);
+  const { header, printedAt } = print;
   const counted = await db
     .selectFrom('subjects')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -59,7 +56,6 @@ export async function exportSiteCasebooks(
     },
   });
 
-  const printedAt = options.printedAt ?? new Date();
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const fill = async () => {
     let afterSubjectId = 0;
@@ -72,15 +68,7 @@ export async function exportSiteCasebooks(
         audit: options.withAudit,
       });
       for (const subject of batch) {
-        const pdf = renderCasebookPdf({
-          header,
-          subject,
-          definition: current.definition,
-          language: options.language,
-          withAudit: options.withAudit,
-          printedAt,
-          printedBy: principal.user.name,
-        });
+        const pdf = renderCasebookPdf({ ...print, subject });
         const content = await buffer(pdf);
         // A client that went away closes the archive: stop rendering rather than wait for ever.
         if (zip.destroyed) return;

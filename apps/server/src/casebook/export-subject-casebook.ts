@@ -8,7 +8,7 @@ import type { Language } from '../http/language.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { loadCasebooks } from './load-casebooks.ts';
-import { type CasebookHeader, renderCasebookPdf } from './render-casebook-pdf.ts';
+import { type CasebookHeader, type RenderCasebookInput, renderCasebookPdf } from './render-casebook-pdf.ts';
 
 export interface CasebookOptions {
   language: Language;
@@ -32,9 +32,7 @@ export async function exportSubjectCasebook(
   options: CasebookOptions,
 ): Promise<{ pdf: PDFKit.PDFDocument; fileName: string }> {
   const subjectRow = await findSubjectInScope(db, principal, studyId, subjectId);
-  const header = await loadCasebookHeader(db, studyId, subjectRow.site_id);
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current) throw new AppError(404, 'not_found');
+  const print = await loadCasebookPrint(db, principal, studyId, subjectRow.site_id, options);
   const [subject] = await loadCasebooks(db, { studyId, subjectIds: [subjectId], audit: options.withAudit });
   if (!subject) throw new AppError(404, 'not_found');
   await recordAudit(db, actor, {
@@ -55,16 +53,32 @@ export async function exportSubjectCasebook(
       queries: subject.queries.length,
     },
   });
-  const pdf = renderCasebookPdf({
+  const pdf = renderCasebookPdf({ ...print, subject });
+  return { pdf, fileName: casebookFileName(print.header.studyCode, subject.screeningNumber) };
+}
+
+/**
+ * Everything a casebook PDF prints but the subject: the study's and site's names, the study's newest
+ * definition (404 without one), the language, whether the audit trail is in, when and by whom.
+ */
+export async function loadCasebookPrint(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  siteId: number,
+  options: CasebookOptions,
+): Promise<Omit<RenderCasebookInput, 'subject'>> {
+  const header = await loadCasebookHeader(db, studyId, siteId);
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current) throw new AppError(404, 'not_found');
+  return {
     header,
-    subject,
     definition: current.definition,
     language: options.language,
     withAudit: options.withAudit,
     printedAt: options.printedAt ?? new Date(),
     printedBy: principal.user.name,
-  });
-  return { pdf, fileName: casebookFileName(header.studyCode, subject.screeningNumber) };
+  };
 }
 
 /** The study's code and title and the site's code and name, for the cover and the footers. */

@@ -5,13 +5,13 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { exportSiteCasebooks } from './export-site-casebooks.ts';
 import { exportSubjectCasebook } from './export-subject-casebook.ts';
 
-const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
 const siteParams = z.object({ studyId: paramIdSchema, siteId: paramIdSchema });
 
 /** The ?lang= and ?audit=1 of both casebook routes: the PDF of one subject and the ZIP of a site are the same pages. */

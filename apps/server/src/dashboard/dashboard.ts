@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Database, SubjectStatus } from '../db/schema.ts';
+import type { Database, SubjectFactTotalsTable } from '../db/schema.ts';
 import {
   ageGroups,
   genderGroups,
@@ -61,21 +61,26 @@ async function subjectFigures(
   const queries: QueryCounts = { system: { open: 0, answered: 0 }, manual: { open: 0, answered: 0 } };
   if (noSites(sites)) return { groups: [], months: [], queries };
   const [grouped, monthly] = await Promise.all([
-    sql<{
-      status: SubjectStatus;
-      randomized: boolean;
-      gender: string | null;
-      age_band: string;
-      subjects: number;
-      adverse_events: number;
-      serious_adverse_events: number;
-      with_adverse_events: number;
-      with_serious_adverse_events: number;
-      system_open: number;
-      system_answered: number;
-      manual_open: number;
-      manual_answered: number;
-    }>`
+    // The group's own columns and its sums, under the totals table's names where they are the same.
+    sql<
+      Pick<
+        SubjectFactTotalsTable,
+        | 'status'
+        | 'randomized'
+        | 'gender'
+        | 'age_band'
+        | 'subjects'
+        | 'adverse_events'
+        | 'serious_adverse_events'
+      > & {
+        with_adverse_events: number;
+        with_serious_adverse_events: number;
+        system_open: number;
+        system_answered: number;
+        manual_open: number;
+        manual_answered: number;
+      }
+    >`
       select status, randomized, gender, age_band,
         sum(subjects)::int as subjects,
         sum(adverse_events)::int as adverse_events,

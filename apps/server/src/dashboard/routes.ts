@@ -1,20 +1,11 @@
-import {
-  dashboardQuerySchema,
-  dashboardResponseSchema,
-  paramIdSchema,
-  subjectInfoResponseSchema,
-} from '@cdms/contract';
-import { z } from 'zod';
+import { dashboardQuerySchema, dashboardResponseSchema, subjectInfoResponseSchema } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { loadDashboard, loadSubjectInfo } from './dashboard.ts';
-
-/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
-const params = z.object({ studyId: id });
 
 /** The study dashboard and the header's subject-info counts, both over the reader's sites. */
 export function registerDashboardRoutes(app: App, context: AppContext): void {
@@ -28,7 +19,7 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Subject, query, safety, target-status, registration and alarm figures',
-        params,
+        params: studyParams,
         querystring: dashboardQuerySchema,
         response: { 200: dashboardResponseSchema, ...refusals(READER_REFUSALS) },
       },
@@ -43,7 +34,7 @@ export function registerDashboardRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: "Today's work: open and answered queries, SAEs, eCRF pages, alarms",
-        params,
+        params: studyParams,
         response: { 200: subjectInfoResponseSchema, ...refusals({ 403: READER_REFUSALS[403] }) },
       },
     },

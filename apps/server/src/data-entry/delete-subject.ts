@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -53,9 +54,7 @@ export async function deleteSubject(
       type: 'subject.deleted',
       entityType: 'subject',
       entityId: subject.id,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: {
         screeningNumber: subject.screening_number,
         initials: subject.initials,

@@ -1,36 +1,23 @@
-import { Readable } from 'node:stream';
 import {
   deleteSubjectRequestSchema,
-  paramIdSchema,
   subjectExportQuerySchema,
   subjectListQuerySchema,
   subjectListResponseSchema,
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { EXPORTER_REFUSAL } from '../data-exports/require-exporter.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import {
-  exportContentTypes,
-  exportDisposition,
-  subjectsCsv,
-  subjectsXlsx,
-} from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport, subjectsCsv, subjectsXlsx } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { deleteSubject } from './delete-subject.ts';
 import { listSubjectsPage, subjectDownload } from './subject-list.ts';
-
-/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
-const studyParams = z.object({ studyId: id });
-const subjectParams = z.object({ studyId: id, subjectId: id });
 
 /** The subject list, its download and deleting a subject registered in error (issue 7). */
 export function registerSubjectListRoutes(app: App, context: AppContext): void {
@@ -79,23 +66,13 @@ export function registerSubjectListRoutes(app: App, context: AppContext): void {
       const { chunks, studyCode, today, total } = await subjectDownload(db, principal, studyId, filter);
       // Who took which data out, with the filters used: data leaving the system is audited, before
       // the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'subjects.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'subjects.exported', {
+        format,
+        filter,
+        rowCount: total,
       });
-      const file =
-        format === 'csv'
-          ? Readable.from(subjectsCsv(chunks, language))
-          : await subjectsXlsx(chunks, language);
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(studyCode, today, format),
-        file,
-      );
+      const file = format === 'csv' ? subjectsCsv(chunks, language) : await subjectsXlsx(chunks, language);
+      return sendListExport(reply, format, { studyCode, today }, file);
     },
   );
 

@@ -16,11 +16,13 @@ import { getFormLayout } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
 import { AppError } from '../http/errors.ts';
+import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL, refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
@@ -39,8 +41,6 @@ const id = paramIdSchema;
 const key = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/);
 /** A visit key: a definition key, or `unscheduled-<n>` (issue 19). */
 const visitKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,49}$/);
-const studyParams = z.object({ studyId: id });
-const subjectParams = z.object({ studyId: id, subjectId: id });
 const formParams = z.object({ studyId: id, subjectId: id, visitKey, formKey: key });
 
 /** Subjects and their form data (issue "Data capture"). */
@@ -262,9 +262,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           type: 'data.form_reset',
           entityType: 'form',
           entityId: `${visitKey}.${formKey}`,
-          studyId: subject.study_id,
-          siteId: subject.site_id,
-          subjectId: subject.id,
+          ...subjectAuditScope(subject),
           reason: request.body.reason,
         });
       });
@@ -335,9 +333,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           type: 'comment.added',
           entityType: 'comment',
           entityId: `${visitKey}.${formKey}.${request.body.sectionKey}`,
-          studyId: subject.study_id,
-          siteId: subject.site_id,
-          subjectId: subject.id,
+          ...subjectAuditScope(subject),
           after: { text: request.body.text },
         });
         return row;

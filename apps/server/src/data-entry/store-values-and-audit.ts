@@ -10,6 +10,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { StoredSubjectData } from '../after-change/form-change.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import type { FoundForSave } from './check-version-and-holds.ts';
 import type { EvaluatedChange } from './evaluate-change.ts';
@@ -74,9 +75,7 @@ export async function storeValuesAndAudit(
       type: 'data.item_changed',
       entityType: 'item',
       entityId: `${visitKey}.${formKey}.${itemKey}`,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: { value: before[itemKey] ?? null },
       after: { value: value ?? null },
       reason: input.reasonForAll ?? input.reasons[itemKey] ?? null,

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database, SubjectStatus } from '../db/schema.ts';
 import { notifyCasebookReadyToSign } from '../notifications/notify-signature.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
@@ -42,9 +43,7 @@ async function updateSubjectStatus(
     type: 'subject.status_changed',
     entityType: 'subject',
     entityId: subject.id,
-    studyId: subject.study_id,
-    siteId: subject.site_id,
-    subjectId: subject.id,
+    ...subjectAuditScope(subject),
     before: { status: currentStatus },
     after: { status, cause: rule ?? 'no_rule_holds' },
   });

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { ActiveQuery, AfterChange, OpenQuery, StoredSubjectData } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database } from '../db/schema.ts';
 import { addQueryMessage } from '../query-messages/query-messages.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
@@ -96,9 +97,7 @@ async function syncSystemQueries(
       type: 'query.closed',
       entityType: 'query',
       entityId: query.id,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: { status: query.status },
       after: { status: 'closed', itemPath: query.item_path, checkId: query.check_id },
       reason: CLOSED_BY_CHECK.en,
@@ -136,9 +135,7 @@ async function syncSystemQueries(
       type: 'query.opened',
       entityType: 'query',
       entityId: query.id,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       after: {
         status: 'open',
         kind: 'system',

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
@@ -21,7 +22,6 @@ import { readExport } from './read-export.ts';
 import { EXPORTER_REFUSAL } from './require-exporter.ts';
 import { startExport } from './start-export.ts';
 
-const studyParams = z.object({ studyId: paramIdSchema });
 const exportParams = z.object({ studyId: paramIdSchema, exportId: paramIdSchema });
 
 /** Data out (issue 16): export jobs of a study — start, list, progress, cancel, download (DM, ADMIN). */

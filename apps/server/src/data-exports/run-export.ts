@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DataExportFormat } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, DataExportRow } from '../db/schema.ts';
 import type { ExportScope } from '../odm/load-export-batch.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { type ExportFormat, type ExportProgress, exportFormats } from './export-formats.ts';
 import type { StoredExportOptions } from './export-view.ts';
 
@@ -37,12 +38,16 @@ export async function runExport(
 ): Promise<ExportOutcome> {
   const runner = job.runner;
   if (runner === null) throw new Error(`Export ${job.id} was not claimed.`);
-  const mine = () =>
-    db
+  // Every write to the job's row holds only while this runner still runs it: a cancel or another
+  // process taking the job over wins.
+  const mine = (executor: Kysely<Database> | Transaction<Database> = db) =>
+    executor
       .updateTable('data_exports')
       .where('id', '=', job.id)
       .where('runner', '=', runner)
       .where('state', '=', 'running');
+  // Audited as the system, on behalf of whoever asked for the export.
+  const actor = { ...systemActor('data-export'), userId: job.requested_by };
   const options = job.options as StoredExportOptions;
   const scope: ExportScope = { studyId: job.study_id, ...options.scope };
   const progress: ExportProgress = { values: 0, subjects: 0 };
@@ -103,15 +108,10 @@ export async function runExport(
 
     const sha256 = hash.digest('hex');
     const finished = await inTransaction(db, async (trx) => {
-      const study = await trx
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', job.study_id)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(trx, job.study_id);
       const format = job.format as DataExportFormat;
-      const fileName = `${study.code}_${format}_${job.id}.${formats[job.format]?.extension ?? 'bin'}`;
-      const updated = await trx
-        .updateTable('data_exports')
+      const fileName = `${studyCode}_${format}_${job.id}.${formats[job.format]?.extension ?? 'bin'}`;
+      const updated = await mine(trx)
         .set({
           state: 'done',
           finished_at: new Date(),
@@ -123,30 +123,23 @@ export async function runExport(
           byte_size: byteSize,
           sha256,
         })
-        .where('id', '=', job.id)
-        .where('runner', '=', runner)
-        .where('state', '=', 'running')
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) return false;
-      await recordAudit(
-        trx,
-        { ...systemActor('data-export'), userId: job.requested_by },
-        {
-          type: 'data_export.finished',
-          entityType: 'data_export',
-          entityId: job.id,
-          studyId: job.study_id,
-          after: {
-            format,
-            ...options,
-            file: fileName,
-            byteSize,
-            sha256,
-            subjects: progress.subjects ?? 0,
-            values: progress.values,
-          },
+      await recordAudit(trx, actor, {
+        type: 'data_export.finished',
+        entityType: 'data_export',
+        entityId: job.id,
+        studyId: job.study_id,
+        after: {
+          format,
+          ...options,
+          file: fileName,
+          byteSize,
+          sha256,
+          subjects: progress.subjects ?? 0,
+          values: progress.values,
         },
-      );
+      });
       return true;
     });
     if (!finished) throw new JobGone();
@@ -154,8 +147,7 @@ export async function runExport(
   } catch (error) {
     if (error instanceof Abandoned) {
       const requeued = await inTransaction(db, async (trx) => {
-        const updated = await trx
-          .updateTable('data_exports')
+        const updated = await mine(trx)
           .set({
             state: 'queued',
             runner: null,
@@ -164,9 +156,6 @@ export async function runExport(
             values_done: 0,
             subjects_done: 0,
           })
-          .where('id', '=', job.id)
-          .where('runner', '=', runner)
-          .where('state', '=', 'running')
           .executeTakeFirst();
         if (updated.numUpdatedRows > 0n)
           await trx.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
@@ -190,26 +179,18 @@ export async function runExport(
     }
     const message = error instanceof Error ? error.message : String(error);
     const failed = await inTransaction(db, async (trx) => {
-      const updated = await trx
-        .updateTable('data_exports')
+      const updated = await mine(trx)
         .set({ state: 'failed', error: message.slice(0, 1000), finished_at: new Date() })
-        .where('id', '=', job.id)
-        .where('runner', '=', runner)
-        .where('state', '=', 'running')
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) return false;
       await trx.deleteFrom('data_export_chunks').where('export_id', '=', job.id).execute();
-      await recordAudit(
-        trx,
-        { ...systemActor('data-export'), userId: job.requested_by },
-        {
-          type: 'data_export.failed',
-          entityType: 'data_export',
-          entityId: job.id,
-          studyId: job.study_id,
-          after: { format: job.format, ...options, error: message.slice(0, 1000) },
-        },
-      );
+      await recordAudit(trx, actor, {
+        type: 'data_export.failed',
+        entityType: 'data_export',
+        entityId: job.id,
+        studyId: job.study_id,
+        after: { format: job.format, ...options, error: message.slice(0, 1000) },
+      });
       return true;
     });
     return failed ? 'failed' : 'lost';

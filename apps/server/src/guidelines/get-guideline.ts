@@ -1,10 +1,11 @@
 import { type GuidelineAction, type GuidelineDetail, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import { presentAttachment } from '../attachments/present-attachment.ts';
+import { listOwnedAttachments } from '../attachments/list-owned-attachments.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { canWriteGuidelines, requireStudyMember } from './guideline-access.ts';
+import { isAlarming } from './guideline-content.ts';
 
 /** One guideline with its attachments; readers see only published ones (others: 404). */
 export async function getGuideline(
@@ -24,14 +25,7 @@ export async function getGuideline(
     .where('guidelines.study_id', '=', studyId)
     .executeTakeFirst();
   if (!row || (!writer && row.state !== 'published')) throw new AppError(404, 'not_found');
-  const attachments = await db
-    .selectFrom('attachments')
-    .select(['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'])
-    .where('owner_kind', '=', 'guideline')
-    .where('owner_id', '=', guidelineId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const attachments = await listOwnedAttachments(db, { kind: 'guideline', id: guidelineId });
   // A published guideline whose next version is already being drafted gets no second draft.
   const openDraft =
     writer && row.state === 'published'
@@ -66,14 +60,9 @@ export async function getGuideline(
     state: row.state,
     supersedesId: row.supersedes_id,
     attachmentCount: attachments.length,
-    alarming:
-      row.state === 'published' &&
-      row.alarm_start !== null &&
-      row.alarm_end !== null &&
-      row.alarm_start <= today &&
-      today <= row.alarm_end,
+    alarming: isAlarming(row, today),
     contentHtml: row.content_html,
-    attachments: attachments.map(presentAttachment),
+    attachments,
     canEdit: writer,
     actions,
     openDraftId: openDraft?.id ?? null,

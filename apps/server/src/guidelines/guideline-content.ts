@@ -16,6 +16,23 @@ export function checkAlarmPeriod(start: string | null, end: string | null): void
     throw new AppError(422, 'alarm_period_invalid');
 }
 
+/**
+ * Whether a guideline reminds its readers today: published, and today (UTC+9, `YYYY-MM-DD`) within
+ * its alarm period. The list's reminder banner asks the same in SQL (`list-guidelines.ts`).
+ */
+export function isAlarming(
+  row: Pick<GuidelineRow, 'state' | 'alarm_start' | 'alarm_end'>,
+  today: string,
+): boolean {
+  return (
+    row.state === 'published' &&
+    row.alarm_start !== null &&
+    row.alarm_end !== null &&
+    row.alarm_start <= today &&
+    today <= row.alarm_end
+  );
+}
+
 /** What the audit trail keeps of a guideline. */
 export function guidelineAuditView(
   row: Pick<

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { canWriteGuidelines, requireStudyMember } from './guideline-access.ts';
+import { isAlarming } from './guideline-content.ts';
 
 type ListFilter = z.output<typeof guidelineListQuerySchema>;
 
@@ -78,12 +79,7 @@ export async function listGuidelines(
     alarmEnd: row.alarm_end,
     state: row.state,
     attachmentCount: row.attachment_count ?? 0,
-    alarming:
-      row.state === 'published' &&
-      row.alarm_start !== null &&
-      row.alarm_end !== null &&
-      row.alarm_start <= today &&
-      today <= row.alarm_end,
+    alarming: isAlarming(row, today),
   }));
   const reminders = await db
     .selectFrom('guidelines')

@@ -3,12 +3,10 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { changeGuideline } from './change-guideline.ts';
 import { findGuidelineForWrite } from './find-guideline-for-write.ts';
-import { getGuideline } from './get-guideline.ts';
-import { requireGuidelineWriter } from './guideline-access.ts';
 import { retirePublishedGuideline } from './retire-guideline.ts';
 
 /**
@@ -22,9 +20,7 @@ export async function publishGuideline(
   studyId: number,
   guidelineId: number,
 ): Promise<GuidelineDetail> {
-  requireGuidelineWriter(principal, studyId);
-  await inTransaction(db, async (trx) => {
-    const before = await findGuidelineForWrite(trx, studyId, guidelineId);
+  return changeGuideline(db, principal, studyId, guidelineId, async (trx, before) => {
     if (before.state !== 'draft') throw new AppError(409, 'guideline_not_draft');
     const now = new Date();
     await trx
@@ -46,5 +42,4 @@ export async function publishGuideline(
         await retirePublishedGuideline(trx, actor, studyId, previous, now, guidelineId);
     }
   });
-  return getGuideline(db, principal, studyId, guidelineId);
 }

@@ -3,12 +3,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { findGuidelineForWrite } from './find-guideline-for-write.ts';
-import { getGuideline } from './get-guideline.ts';
-import { requireGuidelineWriter } from './guideline-access.ts';
+import { changeGuideline } from './change-guideline.ts';
 
 /** Retires a published guideline: readers no longer see it; writers keep it in the list. */
 export async function retireGuideline(
@@ -18,13 +15,10 @@ export async function retireGuideline(
   studyId: number,
   guidelineId: number,
 ): Promise<GuidelineDetail> {
-  requireGuidelineWriter(principal, studyId);
-  await inTransaction(db, async (trx) => {
-    const before = await findGuidelineForWrite(trx, studyId, guidelineId);
+  return changeGuideline(db, principal, studyId, guidelineId, async (trx, before) => {
     if (before.state !== 'published') throw new AppError(409, 'guideline_not_published');
     await retirePublishedGuideline(trx, actor, studyId, before, new Date());
   });
-  return getGuideline(db, principal, studyId, guidelineId);
 }
 
 /**

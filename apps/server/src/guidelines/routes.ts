@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createGuideline } from './create-guideline.ts';
@@ -25,7 +26,6 @@ import { updateGuideline } from './update-guideline.ts';
 const NOT_A_WRITER = 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).';
 /** The refusal of every route that names a guideline. */
 const NO_GUIDELINE = 'No such guideline (`not_found`).';
-const studyParams = z.object({ studyId: paramIdSchema });
 const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdSchema });
 
 /** Guidelines of a study (issue 18): read by members, written by CRA/DM/ADMIN (`notice.write`). */

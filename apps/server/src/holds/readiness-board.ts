@@ -16,6 +16,7 @@ import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { siteFilter } from '../sdv-state/sdv-sql.ts';
+import { presentListedSubject } from '../subjects/listed-subject.ts';
 import { narrowToSite, type ReaderScope, readerScope } from '../visit-alarms/reader-scope.ts';
 import { holdAbilitiesAt } from './list-holds.ts';
 
@@ -123,11 +124,7 @@ function readinessCtes(reader: ReaderScope, scope: SiteScope): RawBuilder<unknow
 
 function presentSubjectRow(row: ReadinessRow): ReadinessSubjectRow {
   return {
-    subjectPk: row.subject_id,
-    subjectId: row.screening_number,
-    registrationNumber: row.randomization_number,
-    siteId: row.site_id,
-    site: row.site_code,
+    ...presentListedSubject(row),
     openQueries: row.open_queries,
     answeredQueries: row.answered_queries,
     formsMissingRequired: row.forms_missing_required,

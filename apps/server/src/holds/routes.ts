@@ -6,15 +6,14 @@ import {
   holdListResponseSchema,
   liftedHoldSchema,
   liftHoldRequestSchema,
-  paramIdSchema,
   placeHoldRequestSchema,
   readinessSitesResponseSchema,
   readinessSubjectsQuerySchema,
   readinessSubjectsResponseSchema,
 } from '@cdms/contract';
-import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
@@ -23,8 +22,6 @@ import { liftHold } from './lift-hold.ts';
 import { listHolds } from './list-holds.ts';
 import { placeHold } from './place-hold.ts';
 import { readinessSites, readinessSubjects } from './readiness-board.ts';
-
-const studyParams = z.object({ studyId: paramIdSchema });
 
 /**
  * Freezes and locks (issue 15): the holds in force, placing and lifting one, bulk over subjects, and

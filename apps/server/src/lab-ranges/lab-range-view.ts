@@ -14,20 +14,12 @@ export function selectLabRanges(db: Kysely<Database> | Transaction<Database>) {
 
 type LabRangeViewRow = Awaited<ReturnType<ReturnType<typeof selectLabRanges>['executeTakeFirstOrThrow']>>;
 
+/** A range as the API presents it: what the audit keeps of it, with its id, site code and last edit. */
 export function presentLabRange(row: LabRangeViewRow): LabRange {
   return {
     id: row.id,
-    siteId: row.site_id,
     site: row.site_code,
-    testKey: row.test_key,
-    unit: row.unit,
-    low: row.low,
-    high: row.high,
-    sex: row.sex,
-    ageMin: row.age_min,
-    ageMax: row.age_max,
-    effectiveFrom: row.effective_from,
-    retired: row.retired_at !== null,
+    ...auditedLabRange(row),
     updatedBy: row.updated_by_name,
     updatedAt: row.updated_at.toISOString(),
   };
@@ -40,7 +32,7 @@ export function auditedLabRange(row: {
   unit: string;
   low: number | null;
   high: number | null;
-  sex: string | null;
+  sex: LabRange['sex'];
   age_min: number | null;
   age_max: number | null;
   effective_from: string;

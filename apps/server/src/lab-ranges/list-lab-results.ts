@@ -4,7 +4,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { authorize } from '../auth/authorize.ts';
 import { siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, LabResultsTable } from '../db/schema.ts';
 
 type Filters = {
   siteId?: number | undefined;
@@ -15,24 +15,23 @@ type Filters = {
   size: number;
 };
 
-interface ResultRow {
-  total: number | string;
-  subject_id: number | null;
-  screening_number: string;
-  site_id: number;
-  site_code: string;
-  visit_key: string;
-  test_key: string;
-  specimen_date: string | null;
-  value: number;
-  unit: string | null;
-  low: number | null;
-  high: number | null;
-  flag: 'H' | 'L' | 'N' | null;
-  normal: string | null;
-  significance: string | null;
-  open_query_count: number | string;
-}
+/** A listed row: the read model's columns, with the page's total and the result's open queries. */
+type ResultRow = Pick<
+  LabResultsTable,
+  | 'screening_number'
+  | 'site_id'
+  | 'site_code'
+  | 'visit_key'
+  | 'test_key'
+  | 'specimen_date'
+  | 'value'
+  | 'unit'
+  | 'low'
+  | 'high'
+  | 'flag'
+  | 'normal'
+  | 'significance'
+> & { total: number | string; subject_id: number | null; open_query_count: number | string };
 
 /**
  * The filter of the listing over the read model's `lab_results` (issue 43 item 13): the reader's

@@ -3,11 +3,10 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { authorize } from '../auth/authorize.ts';
-import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { findLabRangeForWrite } from './find-lab-range-for-write.ts';
 import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
 import { reflagLabResults } from './reflag-lab-results.ts';
 
@@ -24,16 +23,7 @@ export async function retireLabRange(
 ): Promise<LabRange> {
   authorize(principal, 'lab.manage', { studyId });
   await inTransaction(db, async (trx) => {
-    const before = await trx
-      .selectFrom('lab_ranges')
-      .selectAll()
-      .where('id', '=', rangeId)
-      .where('study_id', '=', studyId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!before || !can(principal, 'lab.manage', { studyId, siteId: before.site_id }))
-      throw new AppError(404, 'not_found');
-    if (before.retired_at !== null) throw new AppError(409, 'lab_range_retired');
+    const before = await findLabRangeForWrite(trx, principal, studyId, rangeId);
     const now = new Date();
     await trx
       .updateTable('lab_ranges')

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   labRangeRequestSchema,
   labRangeSchema,
@@ -12,18 +11,18 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../http/errors.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { labResultsFile } from './export-lab-results.ts';
 import { listLabRanges } from './list-lab-ranges.ts';
 import { listLabResults } from './list-lab-results.ts';
@@ -34,7 +33,6 @@ import { saveLabRange } from './save-lab-range.ts';
 export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const tags = ['lab'];
-  const params = z.object({ studyId: paramIdSchema });
   const rangeParams = z.object({ studyId: paramIdSchema, rangeId: paramIdSchema });
   const MANAGER_ONLY = 'The role may not manage normal ranges (DM and ADMIN may) (`forbidden`).';
 
@@ -52,7 +50,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Normal ranges of the reader’s sites',
-        params,
+        params: studyParams,
         querystring: labRangesQuerySchema,
         response: { 200: labRangesResponseSchema },
       },
@@ -71,7 +69,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Add a normal range (DM, ADMIN; audited)',
-        params,
+        params: studyParams,
         body: labRangeRequestSchema,
         response: {
           201: labRangeSchema,
@@ -161,7 +159,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Lab results outside the site’s normal range or clinically significant, paged',
-        params,
+        params: studyParams,
         querystring: labResultsQuerySchema,
         response: { 200: labResultsResponseSchema },
       },
@@ -180,7 +178,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'The abnormal lab results listing as CSV (UTF-8 with BOM) or XLSX, every row (audited)',
-        params,
+        params: studyParams,
         querystring: labResultsDownloadQuerySchema,
         response: { 200: fileAnswer('The listing as CSV or XLSX.', tableFileTypes) },
       },
@@ -190,18 +188,11 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
       const { studyId } = request.params;
       const { format, ...filters } = request.query;
       const definition = await definitionFor(principal, studyId);
-      const study = await db
-        .selectFrom('studies')
-        .select('code')
-        .where('id', '=', studyId)
-        .executeTakeFirstOrThrow();
+      const studyCode = await readStudyCode(db, studyId);
       // Data leaving the system is audited, with its filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'lab_results.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter: filters },
+      await recordListExport(db, actorOf(request), studyId, 'lab_results.exported', {
+        format,
+        filter: filters,
       });
       const file = await labResultsFile(
         db,
@@ -212,12 +203,8 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
         format,
         requestLanguage(request),
       );
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(study.code, todayInKorea(), format, 'lab_results'),
-        Buffer.isBuffer(file) ? file : Readable.from(file),
-      );
+      const name = { studyCode, today: todayInKorea(), what: 'lab_results' };
+      return sendListExport(reply, format, name, file);
     },
   );
 }

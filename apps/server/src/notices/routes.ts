@@ -9,13 +9,13 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createNotice, deleteNotice, getNotice, listNotices, updateNotice } from './notices.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
-const studyParams = z.object({ studyId: id });
 const noticeParams = z.object({ studyId: id, noticeId: id });
 
 export function registerNoticeRoutes(app: App, context: AppContext): void {

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { enqueueNotification } from './enqueue-notification.ts';
 import { membersAtSite } from './recipients.ts';
 
@@ -15,11 +16,7 @@ export async function notifySiteHold(
   actorUserId: number,
 ): Promise<void> {
   if (hold.level !== 'site' && hold.level !== 'study') return;
-  const study = await trx
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', hold.studyId)
-    .executeTakeFirstOrThrow();
+  const studyCode = await readStudyCode(trx, hold.studyId);
   const sites = await trx
     .selectFrom('sites')
     .select(['id', 'code', 'name'])
@@ -42,10 +39,10 @@ export async function notifySiteHold(
     const recipients = await membersAtSite(trx, hold.studyId, site.id, ['PI', 'SI', 'CRC', 'CRA']);
     const scope =
       hold.level === 'study'
-        ? { ko: `${study.code} 연구 전체`, en: `the whole study ${study.code}` }
+        ? { ko: `${studyCode} 연구 전체`, en: `the whole study ${studyCode}` }
         : {
-            ko: `${study.code} ${site.name}(${site.code})`,
-            en: `${site.name} (${site.code}) in ${study.code}`,
+            ko: `${studyCode} ${site.name}(${site.code})`,
+            en: `${site.name} (${site.code}) in ${studyCode}`,
           };
     await enqueueNotification(trx, {
       eventType: 'site_hold',

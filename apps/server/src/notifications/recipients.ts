@@ -16,15 +16,29 @@ export async function membersAtSite(
   roles: readonly Role[],
 ): Promise<number[]> {
   if (roles.length === 0) return [];
-  const rows = await db
+  return activeMembers(db, studyId, roles, [siteId]);
+}
+
+/**
+ * The active members holding one of `roles` (any role when none is named) and covering one of
+ * `siteIds` (any site when none is named), in user id order.
+ */
+export async function activeMembers(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+  roles: readonly Role[],
+  siteIds: readonly number[],
+): Promise<number[]> {
+  let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select('u.id')
     .distinct()
     .where('m.study_id', '=', studyId)
-    .where('m.role', 'in', roles)
-    .where('u.active', '=', true)
-    .where((eb) =>
+    .where('u.active', '=', true);
+  if (roles.length > 0) query = query.where('m.role', 'in', roles);
+  if (siteIds.length > 0)
+    query = query.where((eb) =>
       eb.or([
         eb('m.role', 'in', studyWideRoles),
         eb.exists(
@@ -32,11 +46,10 @@ export async function membersAtSite(
             .selectFrom('membership_sites as ms')
             .select('ms.site_id')
             .whereRef('ms.membership_id', '=', 'm.id')
-            .where('ms.site_id', '=', siteId),
+            .where('ms.site_id', 'in', siteIds),
         ),
       ]),
-    )
-    .orderBy('u.id')
-    .execute();
+    );
+  const rows = await query.orderBy('u.id').execute();
   return rows.map((row) => row.id);
 }

@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { can, type SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 import { lastMessagesOf, presentQueryRow, type QueryRowWithSubject } from './query-presenter.ts';
 
@@ -69,12 +70,8 @@ export async function queryListContext(
 ): Promise<QueryListContext> {
   const reader = await readerScope(db, principal, studyId);
   const scope = narrowToSite(reader, siteId);
-  const study = await db
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', studyId)
-    .executeTakeFirstOrThrow();
-  return { studyId, scope, definition: reader.definition, studyCode: study.code, today: todayInKorea() };
+  const studyCode = await readStudyCode(db, studyId);
+  return { studyId, scope, definition: reader.definition, studyCode, today: todayInKorea() };
 }
 
 /** Queries with what a list row or a thread shows of their subject and site, and their age on `today`. */

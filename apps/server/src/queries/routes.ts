@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   answerQueryRequestSchema,
   bulkQueryRequestSchema,
@@ -16,15 +15,14 @@ import {
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { READER_REFUSALS } from '../visit-alarms/reader-scope.ts';
 import { actOnQuery } from './act-on-query.ts';
@@ -35,7 +33,6 @@ import { listQueries } from './list-queries.ts';
 import { queryDetail } from './query-detail.ts';
 import type { QueryAction } from './query-workflow.ts';
 
-const studyParams = z.object({ studyId: paramIdSchema });
 const queryParams = z.object({ studyId: paramIdSchema, queryId: paramIdSchema });
 
 /** Queries (issue 14): the list, its download, one query's thread, raising one, the five actions, bulk. */
@@ -83,21 +80,13 @@ export function registerQueryRoutes(app: App, context: AppContext): void {
       const language = requestLanguage(request);
       const { chunks, studyCode, today, total } = await queryDownload(db, principal, studyId, filter);
       // Data leaving the system is audited, with the filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'queries.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { format, filter, rowCount: total },
+      await recordListExport(db, actorOf(request), studyId, 'queries.exported', {
+        format,
+        filter,
+        rowCount: total,
       });
-      const file =
-        format === 'csv' ? Readable.from(queriesCsv(chunks, language)) : await queriesXlsx(chunks, language);
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(studyCode, today, format, 'queries'),
-        file,
-      );
+      const file = format === 'csv' ? queriesCsv(chunks, language) : await queriesXlsx(chunks, language);
+      return sendListExport(reply, format, { studyCode, today, what: 'queries' }, file);
     },
   );
 

@@ -11,6 +11,7 @@ import type { Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database, QueryRow } from '../db/schema.ts';
 import { withParticle } from '../http/korean-particles.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
@@ -117,9 +118,7 @@ export async function postValueChangeMessages(
       type: 'query.commented',
       entityType: 'query',
       entityId: query.id,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       after: {
         messageId,
         kind: 'value_changed',

@@ -18,7 +18,12 @@ export function seededRandom(seed: string): () => number {
     hash ^= seed.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  let state = hash >>> 0;
+  return mulberry32(hash >>> 0);
+}
+
+/** The mulberry32 generator from a 32-bit state: numbers in [0, 1), the same sequence on every run. */
+export function mulberry32(seed: number): () => number {
+  let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;

@@ -6,9 +6,9 @@ import {
   randomizationStatusSchema,
   randomizeResponseSchema,
 } from '@cdms/contract';
-import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -22,12 +22,11 @@ import {
 import { updateRandomizationSettings } from './settings.ts';
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
+const _id = paramIdSchema;
 
 export function registerRandomizationRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const tags = ['randomization'];
-  const params = z.object({ studyId: id });
   // Declared below (access `randomization.manage`): the lists and the setting are the randomization manager's.
   const keeperRefusals = refusals({ 403: 'The role may not manage randomization (`forbidden`).' });
 
@@ -38,7 +37,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       schema: {
         tags,
         summary: 'Allocation list use per site (never the groups)',
-        params,
+        params: studyParams,
         response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
     },
@@ -54,7 +53,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       schema: {
         tags,
         summary: 'Generate permuted-block lists (2 and 4, 1:1) per site',
-        params,
+        params: studyParams,
         body: generateRandomizationRequestSchema,
         response: {
           201: randomizationStatusSchema,
@@ -79,7 +78,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       schema: {
         tags,
         summary: 'Import a list: CSV institution,sequence,group',
-        params,
+        params: studyParams,
         body: importRandomizationRequestSchema,
         response: {
           201: randomizationStatusSchema,
@@ -104,7 +103,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       schema: {
         tags,
         summary: 'Study setting: whether site staff see the assigned group (audited)',
-        params,
+        params: studyParams,
         body: randomizationSettingsRequestSchema,
         response: { 200: randomizationStatusSchema, ...keeperRefusals },
       },
@@ -122,7 +121,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       schema: {
         tags,
         summary: 'Randomize an eligible subject: next slot of the site, atomically',
-        params: z.object({ studyId: id, subjectId: id }),
+        params: subjectParams,
         response: {
           201: randomizeResponseSchema,
           ...refusals({

@@ -6,6 +6,7 @@ import {
   type StudyDefinition,
   type SubjectData,
 } from '@cdms/study';
+import type { LabResultsTable } from '../db/schema.ts';
 import {
   chooseLabRanges,
   type SiteLabRange,
@@ -20,23 +21,10 @@ import {
  * age (`chooseLabRanges`, the contract's `rangesInForceOn`), flagged by the contract's
  * `flagLabResult` (a limit itself is normal).
  */
-export interface LabResultInput {
-  form_instance_id: number;
-  test_key: string;
-  result_item: string;
-  visit_key: string;
-  test_order: number;
-  specimen_date: string | null;
-  value: number;
-  sex: LabSex | null;
-  age: number | null;
-  unit: string | null;
-  low: number | null;
-  high: number | null;
-  flag: 'H' | 'L' | 'N' | null;
-  normal: string | null;
-  significance: string | null;
-}
+export type LabResultInput = Omit<
+  LabResultsTable,
+  'subject_id' | 'study_id' | 'site_id' | 'site_code' | 'screening_number'
+>;
 
 /** A stored item value as text, as the listing shows a judgement (a code is a string already). */
 function asText(value: JsonValue | undefined): string | null {

@@ -5,6 +5,7 @@ import { can, type SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
 
 /**
@@ -37,15 +38,11 @@ export async function reportContext(
   const reader = await readerScope(db, principal, studyId);
   if (!can(principal, 'report.read', { studyId })) throw new AppError(403, 'forbidden');
   const scope = narrowToSite(reader, siteId);
-  const study = await db
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', studyId)
-    .executeTakeFirstOrThrow();
+  const studyCode = await readStudyCode(db, studyId);
   const siteIds = reader.sites.map((site) => site.id).filter((id) => scope === 'all' || scope.has(id));
   return {
     studyId,
-    studyCode: study.code,
+    studyCode,
     scope,
     siteIds,
     definition: reader.definition,

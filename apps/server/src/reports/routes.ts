@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   enrollmentTargetParamsSchema,
   enrollmentTargetRequestSchema,
@@ -13,15 +12,13 @@ import {
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Database } from '../db/schema.ts';
 import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
-import { exportContentTypes, exportDisposition } from '../subjects/subject-export.ts';
+import { recordListExport, sendListExport } from '../subjects/subject-export.ts';
 import { aeListingReport } from './ae-listing-report.ts';
 import { enrollmentReport } from './enrollment-report.ts';
 import { reportFile } from './export-report.ts';
@@ -105,20 +102,10 @@ export function registerReportRoutes(app: App, context: AppContext): void {
       const { format, ...filter } = request.query;
       const scope = await reportContext(db, principalOf(request), studyId, filter.siteId);
       // Data leaving the system is audited, with the report and its filters, before the first byte leaves.
-      await recordAudit(db, actorOf(request), {
-        type: 'report.exported',
-        entityType: 'study',
-        entityId: studyId,
-        studyId,
-        after: { report, format, filter },
-      });
+      await recordListExport(db, actorOf(request), studyId, 'report.exported', { report, format, filter });
       const file = await reportFile(db, scope, report, filter, format, requestLanguage(request));
-      return sendDownload(
-        reply,
-        exportContentTypes[format],
-        exportDisposition(scope.studyCode, scope.today, format, fileNames[report]),
-        Buffer.isBuffer(file) ? file : Readable.from(file),
-      );
+      const name = { studyCode: scope.studyCode, today: scope.today, what: fileNames[report] };
+      return sendListExport(reply, format, name, file);
     },
   );
 

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -33,9 +34,7 @@ export async function resetSdvOfChangedItems(
       type: 'sdv.reset',
       entityType: 'item',
       entityId: `${form.visitKey}.${form.formKey}.${mark.item_key}`,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: { state: 'verified', verifiedBy: mark.verified_by, verifiedAt: mark.verified_at.toISOString() },
       after: { state: 'changed' },
     });

@@ -18,6 +18,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -30,7 +31,6 @@ import { verifyForm } from './verify-form.ts';
 import { verifyItems } from './verify-items.ts';
 import { verifyVisit } from './verify-visit.ts';
 
-const studyParams = z.object({ studyId: paramIdSchema });
 const subjectParams = z.object({ studyId: paramIdSchema, subjectPk: paramIdSchema });
 
 /** Source data verification (issue 15): the plan, progress read-outs, marking and un-marking. */

@@ -3,6 +3,7 @@ import { getFormLayout, resolveVisit, type StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -102,9 +103,7 @@ export async function markVerified(
       type: 'sdv.verified',
       entityType: 'item',
       entityId: `${target.visitKey}.${target.formKey}.${item.key}`,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: { state: item.state ?? 'unverified' },
       after: { state: 'verified', value: item.value },
     });

@@ -28,6 +28,7 @@ import {
   subjectFullyPlanned,
 } from '../sdv-state/sdv-rules.ts';
 import { presentCounts, type SdvCountColumns, sdvCtes, siteFilter } from '../sdv-state/sdv-sql.ts';
+import { presentListedSubject } from '../subjects/listed-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
 import { narrowToSite, readerScope } from '../visit-alarms/reader-scope.ts';
@@ -134,11 +135,7 @@ type SubjectRowColumns = SdvCountColumns & {
 
 function presentSubjectRow(row: SubjectRowColumns, plan: SdvPlanRule): SdvSubjectRow {
   return {
-    subjectPk: row.subject_id,
-    subjectId: row.screening_number,
-    registrationNumber: row.randomization_number,
-    siteId: row.site_id,
-    site: row.site_code,
+    ...presentListedSubject(row),
     planScope: subjectFullyPlanned(plan, Number(row.site_rank)) ? 'all' : 'critical',
     counts: presentCounts(row),
   };

@@ -2,6 +2,7 @@ import type { FormSdv, UnverifyItemsRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -42,9 +43,7 @@ export async function unverifyItems(
         type: 'sdv.unverified',
         entityType: 'item',
         entityId: `${visitKey}.${formKey}.${key}`,
-        studyId: subject.study_id,
-        siteId: subject.site_id,
-        subjectId: subject.id,
+        ...subjectAuditScope(subject),
         before: { state: 'verified' },
         after: { state: 'unverified' },
         reason,

@@ -1,4 +1,5 @@
 import { addDays, exclusionCriteria, type FormValues, inclusionCriteria, yearsBetween } from '@cdms/study';
+import { mulberry32 } from '../randomization/permuted-blocks.ts';
 import type { DemoEardrum } from './demo-eardrum-photo.ts';
 import type {
   AdverseEventPlan,
@@ -83,13 +84,7 @@ const REMAINING_PERFORATION: Record<DemoSubjectPlan['healing'], Record<Visit, nu
 export function seededRandom(seedText: string): () => number {
   let state = 0;
   for (const char of seedText) state = (Math.imul(state, 31) + char.charCodeAt(0)) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(state);
 }
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;

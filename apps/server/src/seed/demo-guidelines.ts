@@ -7,10 +7,34 @@ import { publishGuideline } from '../guidelines/publish-guideline.ts';
 import { createTaskNotice } from '../task-notices/create-task-notice.ts';
 import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
-import { personByEmail } from './demo-subjects.ts';
+import { type Person, personByEmail } from './demo-subjects.ts';
 
 function daysFrom(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * A guideline published by its author with its document attached as a PDF: rendered, uploaded, saved
+ * with the guideline and published, as the author would in the browser.
+ */
+async function publishWithPdf(
+  db: Kysely<Database>,
+  author: Person,
+  studyId: number,
+  document: Parameters<typeof renderDemoDocumentPdf>[0],
+  fileName: string,
+  guideline: Omit<Parameters<typeof createGuideline>[4], 'attachmentIds'>,
+): Promise<void> {
+  const pdf = await renderDemoDocumentPdf(document);
+  const file = await uploadAttachment(db, author.actor, author.principal.user.id, studyId, {
+    name: fileName,
+    source: bufferSource(pdf),
+  });
+  const created = await createGuideline(db, author.principal, author.actor, studyId, {
+    ...guideline,
+    attachmentIds: [file.id],
+  });
+  await publishGuideline(db, author.principal, author.actor, studyId, created.id);
 }
 
 /**
@@ -34,64 +58,64 @@ export async function seedDemoGuidelines(
   const today = todayInKorea();
   const { studyId } = input;
 
-  const protocolPdf = await renderDemoDocumentPdf({
-    title: '고막 천공 치료 임상시험계획서',
-    version: '2.0',
-    sections: [
-      {
-        heading: '연구 목적',
-        lines: ['외상성 고막 천공 환자에서 시험약의 고막 재생 효과와 안전성을 평가한다.'],
-      },
-      {
-        heading: '대상자 선정 기준',
-        lines: ['만 19세 이상 성인', '외상 후 14일 이내 내원', '천공 크기가 고막 면적의 50% 이하'],
-      },
-      { heading: '방문 일정', lines: ['V1 선별, V2 무작위 배정, V3–V5 추적 관찰(2주 간격)'] },
-    ],
-  });
-  const protocolFile = await uploadAttachment(db, monitor.actor, monitor.principal.user.id, studyId, {
-    name: '임상시험계획서_v2.0.pdf',
-    source: bufferSource(protocolPdf),
-  });
-  const protocol = await createGuideline(db, monitor.principal, monitor.actor, studyId, {
-    guideType: 'protocol',
-    title: '고막 천공 치료 임상시험계획서',
-    contentHtml:
-      '<p>개정된 임상시험계획서(v2.0)입니다. 선정 기준과 방문 일정이 바뀌었으니 <strong>모든 연구자는 첨부 PDF를 확인</strong>해 주세요.</p><ul><li>선정 기준: 천공 크기 기준 명확화</li><li>방문 일정: V4 허용 범위 ±3일</li></ul>',
-    version: '2.0',
-    effectiveDate: daysFrom(today, -14),
-    alarmStart: daysFrom(today, -14),
-    alarmEnd: daysFrom(today, 14),
-    attachmentIds: [protocolFile.id],
-  });
-  await publishGuideline(db, monitor.principal, monitor.actor, studyId, protocol.id);
+  await publishWithPdf(
+    db,
+    monitor,
+    studyId,
+    {
+      title: '고막 천공 치료 임상시험계획서',
+      version: '2.0',
+      sections: [
+        {
+          heading: '연구 목적',
+          lines: ['외상성 고막 천공 환자에서 시험약의 고막 재생 효과와 안전성을 평가한다.'],
+        },
+        {
+          heading: '대상자 선정 기준',
+          lines: ['만 19세 이상 성인', '외상 후 14일 이내 내원', '천공 크기가 고막 면적의 50% 이하'],
+        },
+        { heading: '방문 일정', lines: ['V1 선별, V2 무작위 배정, V3–V5 추적 관찰(2주 간격)'] },
+      ],
+    },
+    '임상시험계획서_v2.0.pdf',
+    {
+      guideType: 'protocol',
+      title: '고막 천공 치료 임상시험계획서',
+      contentHtml:
+        '<p>개정된 임상시험계획서(v2.0)입니다. 선정 기준과 방문 일정이 바뀌었으니 <strong>모든 연구자는 첨부 PDF를 확인</strong>해 주세요.</p><ul><li>선정 기준: 천공 크기 기준 명확화</li><li>방문 일정: V4 허용 범위 ±3일</li></ul>',
+      version: '2.0',
+      effectiveDate: daysFrom(today, -14),
+      alarmStart: daysFrom(today, -14),
+      alarmEnd: daysFrom(today, 14),
+    },
+  );
 
-  const crfPdf = await renderDemoDocumentPdf({
-    title: 'CRF 작성 지침',
-    version: '1.1',
-    sections: [
-      {
-        heading: '공통 원칙',
-        lines: ['날짜는 YYYY-MM-DD로 입력합니다.', '모르는 값은 비워 두지 말고 UK로 표시합니다.'],
-      },
-      { heading: '이상반응', lines: ['중대한 이상반응은 알게 된 때로부터 24시간 이내에 입력합니다.'] },
-    ],
-  });
-  const crfFile = await uploadAttachment(db, dataManager.actor, dataManager.principal.user.id, studyId, {
-    name: 'CRF_작성지침_v1.1.pdf',
-    source: bufferSource(crfPdf),
-  });
-  const crfGuideline = await createGuideline(db, dataManager.principal, dataManager.actor, studyId, {
-    guideType: 'crf_guideline',
-    title: 'CRF 작성 지침',
-    contentHtml: '<p>증례기록서 입력 시 지켜야 할 원칙입니다. 자세한 내용은 첨부 PDF를 참고하세요.</p>',
-    version: '1.1',
-    effectiveDate: daysFrom(today, -60),
-    alarmStart: null,
-    alarmEnd: null,
-    attachmentIds: [crfFile.id],
-  });
-  await publishGuideline(db, dataManager.principal, dataManager.actor, studyId, crfGuideline.id);
+  await publishWithPdf(
+    db,
+    dataManager,
+    studyId,
+    {
+      title: 'CRF 작성 지침',
+      version: '1.1',
+      sections: [
+        {
+          heading: '공통 원칙',
+          lines: ['날짜는 YYYY-MM-DD로 입력합니다.', '모르는 값은 비워 두지 말고 UK로 표시합니다.'],
+        },
+        { heading: '이상반응', lines: ['중대한 이상반응은 알게 된 때로부터 24시간 이내에 입력합니다.'] },
+      ],
+    },
+    'CRF_작성지침_v1.1.pdf',
+    {
+      guideType: 'crf_guideline',
+      title: 'CRF 작성 지침',
+      contentHtml: '<p>증례기록서 입력 시 지켜야 할 원칙입니다. 자세한 내용은 첨부 PDF를 참고하세요.</p>',
+      version: '1.1',
+      effectiveDate: daysFrom(today, -60),
+      alarmStart: null,
+      alarmEnd: null,
+    },
+  );
 
   await createGuideline(db, dataManager.principal, dataManager.actor, studyId, {
     guideType: 'lab_manual',

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database } from '../db/schema.ts';
 import { notifyResignRequired } from '../notifications/notify-signature.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
@@ -36,9 +37,7 @@ export async function invalidateSignatureOnChange(
     type: 'signature.invalidated',
     entityType: 'signature',
     entityId: invalidated.id,
-    studyId: subject.study_id,
-    siteId: subject.site_id,
-    subjectId: subject.id,
+    ...subjectAuditScope(subject),
     before: { state: 'signed', dataHash: invalidated.data_hash },
     after: { state: 'invalidated', changedItems: changedPaths },
     reason: `Data changed after signing: ${changedPaths.join(', ')}`,

@@ -1,7 +1,7 @@
-import { paramIdSchema, signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
-import { z } from 'zod';
+import { signatureResponseSchema, signCasebookRequestSchema } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -9,10 +9,6 @@ import { subjectSignature } from '../signature-state/signature-data.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { signCasebook } from './sign-casebook.ts';
-
-/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
-const subjectParams = z.object({ studyId: id, subjectId: id });
 
 /** The investigator's signature of a subject's casebook. */
 export function registerSignatureRoutes(app: App, context: AppContext): void {

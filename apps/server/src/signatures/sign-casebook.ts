@@ -2,6 +2,7 @@ import { type SignatureResponse, signingForm, todayInKorea } from '@cdms/contrac
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -207,9 +208,7 @@ async function auditFailure(
     type: 'signature.failed',
     entityType: 'subject',
     entityId: subject.id,
-    studyId: subject.study_id,
-    siteId: subject.site_id,
-    subjectId: subject.id,
+    ...subjectAuditScope(subject),
     after,
   });
 }

@@ -1,14 +1,13 @@
-import { paramIdSchema, studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
+import { studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { principalOf } from '../auth/authenticate.ts';
 import { AppError } from '../http/errors.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
-
-const studyParams = z.object({ studyId: paramIdSchema });
 
 export function registerStudyRoutes(app: App, context: AppContext): void {
   const { db } = context.database;

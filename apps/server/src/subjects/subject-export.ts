@@ -1,6 +1,13 @@
+import { Readable } from 'node:stream';
 import type { CodedValue, SubjectListRow, SubjectStatusValue } from '@cdms/contract';
+import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
 import writeExcelFile from 'write-excel-file/node';
+import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
+import { sendDownload } from '../http/send-download.ts';
 
 /**
  * The subject list as a file (prototype-spec §2 "download"): the same rows and order as the screen,
@@ -181,4 +188,36 @@ export function exportDisposition(
   const name = `${studyCode}_${what}_${today}.${format}`;
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Answers with a list download named by `exportDisposition`: CSV streamed as it is written, XLSX (a
+ * zip, built whole) sent as one buffer.
+ */
+export function sendListExport(
+  reply: FastifyReply,
+  format: 'csv' | 'xlsx',
+  name: { studyCode: string; today: string; what?: string },
+  file: AsyncIterable<string> | Buffer,
+) {
+  return sendDownload(
+    reply,
+    exportContentTypes[format],
+    exportDisposition(name.studyCode, name.today, format, name.what),
+    Buffer.isBuffer(file) ? file : Readable.from(file),
+  );
+}
+
+/**
+ * A list leaving the system, audited against its study with what was asked for (format, filters,
+ * rows): recorded before the first byte leaves, so no download goes unrecorded.
+ */
+export function recordListExport(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  studyId: number,
+  type: AuditEventType,
+  after: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(db, actor, { type, entityType: 'study', entityId: studyId, studyId, after });
 }

@@ -1,19 +1,16 @@
 import {
-  paramIdSchema,
   taskNoticeListQuerySchema,
   taskNoticeListResponseSchema,
   taskNoticeSchema,
   taskNoticeWriteSchema,
 } from '@cdms/contract';
-import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { createTaskNotice } from './create-task-notice.ts';
 import { listTaskNotices } from './list-task-notices.ts';
-
-const studyParams = z.object({ studyId: paramIdSchema });
 
 /** Task notices of a study (issue 18): read by members, sent by CRA/DM/ADMIN (`notice.write`). */
 export function registerTaskNoticeRoutes(app: App, context: AppContext): void {

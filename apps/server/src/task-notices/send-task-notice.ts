@@ -5,7 +5,8 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Database, TaskNoticeRow } from '../db/schema.ts';
 import { enqueueNotification } from '../notifications/enqueue-notification.ts';
 import type { NotificationChannel } from '../notifications/notification-events.ts';
-import { taskNoticeRecipients } from './task-notice-recipients.ts';
+import { activeMembers } from '../notifications/recipients.ts';
+import { readStudyCode } from '../studies/study-code.ts';
 
 /** The outbox rows of one task notice carry this key: its state is read from them. */
 export function taskNoticeDedupeKey(taskNoticeId: number): string {
@@ -22,21 +23,12 @@ export async function sendTaskNotice(
   actor: AuditActor,
   notice: TaskNoticeRow,
 ): Promise<number> {
-  const recipients = await taskNoticeRecipients(
-    trx,
-    notice.study_id,
-    notice.roles as Role[],
-    notice.site_ids,
-  );
+  const recipients = await activeMembers(trx, notice.study_id, notice.roles as Role[], notice.site_ids);
   const channels: NotificationChannel[] = [
     ...(notice.email ? (['email'] as const) : []),
     ...(notice.sms ? (['sms'] as const) : []),
   ];
-  const study = await trx
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', notice.study_id)
-    .executeTakeFirstOrThrow();
+  const studyCode = await readStudyCode(trx, notice.study_id);
   const period = `${notice.period_start} ~ ${notice.period_end}`;
   const written = await enqueueNotification(trx, {
     eventType: 'task_notice',
@@ -47,8 +39,8 @@ export async function sendTaskNotice(
     dedupeKey: taskNoticeDedupeKey(notice.id),
     message: {
       subject: {
-        ko: `[${study.code}] 업무 알림: ${notice.title}`,
-        en: `[${study.code}] Task notice: ${notice.title}`,
+        ko: `[${studyCode}] 업무 알림: ${notice.title}`,
+        en: `[${studyCode}] Task notice: ${notice.title}`,
       },
       body: {
         ko: `${notice.content}\n\n알림 기간: ${period}`,

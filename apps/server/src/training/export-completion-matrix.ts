@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
 import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
-import { csvField } from '../subjects/subject-export.ts';
+import { readStudyCode } from '../studies/study-code.ts';
+import { csvField, recordListExport } from '../subjects/subject-export.ts';
 import { completionMatrixAll, type MatrixFilters, requireTrainingManager } from './completion-matrix.ts';
 
 const words = {
@@ -30,17 +30,11 @@ export async function exportCompletionMatrix(
 ): Promise<{ csv: string; fileName: string }> {
   requireTrainingManager(principal, studyId);
   const { modules, rows } = await completionMatrixAll(db, studyId, filters);
-  const study = await db
-    .selectFrom('studies')
-    .select('code')
-    .where('id', '=', studyId)
-    .executeTakeFirstOrThrow();
-  await recordAudit(db, actor, {
-    type: 'training.matrix_exported',
-    entityType: 'study',
-    entityId: studyId,
-    studyId,
-    after: { format: 'csv', filter: filters, rows: rows.length },
+  const studyCode = await readStudyCode(db, studyId);
+  await recordListExport(db, actor, studyId, 'training.matrix_exported', {
+    format: 'csv',
+    filter: filters,
+    rows: rows.length,
   });
   const header = [
     words.name[language],
@@ -57,5 +51,5 @@ export async function exportCompletionMatrix(
     }),
   ]);
   const csv = `\uFEFF${[header, ...lines].map((line) => line.map((cell) => csvField(cell)).join(',')).join('\r\n')}\r\n`;
-  return { csv, fileName: `${study.code}_training_matrix.csv` };
+  return { csv, fileName: `${studyCode}_training_matrix.csv` };
 }

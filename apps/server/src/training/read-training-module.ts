@@ -1,6 +1,6 @@
 import type { Attachment, TrainingModuleDetail } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import { presentAttachment } from '../attachments/present-attachment.ts';
+import { listOwnedAttachments } from '../attachments/list-owned-attachments.ts';
 import { authorize } from '../auth/authorize.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -36,19 +36,6 @@ export async function findModuleFor(
   return row;
 }
 
-/** The files a module holds, in the order they were added. */
-export async function moduleAttachments(db: Kysely<Database>, moduleId: number): Promise<Attachment[]> {
-  const rows = await db
-    .selectFrom('attachments')
-    .select(['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'])
-    .where('owner_kind', '=', 'training_module')
-    .where('owner_id', '=', moduleId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(presentAttachment);
-}
-
 export function presentModuleDetail(
   row: ModuleWithCompletion,
   principal: Principal,
@@ -81,5 +68,10 @@ export async function readTrainingModule(
   moduleId: number,
 ): Promise<TrainingModuleDetail> {
   const row = await findModuleFor(db, principal, studyId, moduleId);
-  return presentModuleDetail(row, principal, studyId, await moduleAttachments(db, moduleId));
+  return presentModuleDetail(
+    row,
+    principal,
+    studyId,
+    await listOwnedAttachments(db, { kind: 'training_module', id: moduleId }),
+  );
 }

@@ -15,6 +15,7 @@ import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
@@ -38,7 +39,6 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
   const MODULE_INVALID =
     'No content (`content_required`), a quiz whose right answer is not one of its options (`training_quiz_invalid`), ' +
     "or attachments that are not the caller's uploads in this study (`attachment_unknown`).";
-  const params = z.object({ studyId: paramIdSchema });
   const moduleParams = z.object({ studyId: paramIdSchema, moduleId: paramIdSchema });
 
   app.get(
@@ -48,7 +48,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'The reader’s required training modules with their standing (managers: every module)',
-        params,
+        params: studyParams,
         response: { 200: trainingListResponseSchema },
       },
     },
@@ -62,7 +62,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Add a training module (DM, ADMIN; audited)',
-        params,
+        params: studyParams,
         body: trainingModuleRequestSchema,
         response: {
           201: trainingModuleDetailSchema,
@@ -213,7 +213,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Completion matrix: members × published modules, filtered and paged (DM, ADMIN)',
-        params,
+        params: studyParams,
         querystring: trainingMatrixQuerySchema,
         response: { 200: trainingMatrixResponseSchema, ...refusals({ 403: MANAGER_ONLY }) },
       },
@@ -228,7 +228,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'The completion matrix as CSV, every row (DM, ADMIN; audited)',
-        params,
+        params: studyParams,
         querystring: trainingMatrixQuerySchema.pick({ search: true, status: true }),
         response: {
           200: fileAnswer('The completion matrix as CSV.', ['text/csv']),
@@ -256,7 +256,7 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Study setting: data entry waits for the required training (DM, ADMIN; audited)',
-        params,
+        params: studyParams,
         body: trainingSettingsRequestSchema,
         response: { 200: trainingSettingsSchema, ...refusals({ 403: MANAGER_ONLY }) },
       },

@@ -2,6 +2,7 @@ import type { TrainingModuleDetail, TrainingModuleRequest } from '@cdms/contract
 import { isBlankRichText } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { claimAttachments } from '../attachments/claim-attachments.ts';
+import { listOwnedAttachments } from '../attachments/list-owned-attachments.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { authorize } from '../auth/authorize.ts';
@@ -10,7 +11,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database, TrainingModuleRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { sanitizeRichText } from '../notices/sanitize-html.ts';
-import { findModuleFor, moduleAttachments, presentModuleDetail } from './read-training-module.ts';
+import { findModuleFor, presentModuleDetail } from './read-training-module.ts';
 
 /** What the audit trail keeps of a module: everything but the (possibly long) body, which it hashes by length. */
 function audited(module: {
@@ -154,5 +155,10 @@ export async function saveTrainingModule(
     return before.id;
   });
   const row = await findModuleFor(db, principal, studyId, id);
-  return presentModuleDetail(row, principal, studyId, await moduleAttachments(db, id));
+  return presentModuleDetail(
+    row,
+    principal,
+    studyId,
+    await listOwnedAttachments(db, { kind: 'training_module', id }),
+  );
 }

@@ -8,6 +8,7 @@ import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -64,9 +65,7 @@ export async function addUnscheduledVisit(
       type: 'visit.unscheduled_added',
       entityType: 'visit',
       entityId: visitKey,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       after: { visitKey, repeatKey, visitDate },
       reason,
     });

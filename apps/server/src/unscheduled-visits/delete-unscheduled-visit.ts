@@ -2,6 +2,7 @@ import { unscheduledVisitKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -52,9 +53,7 @@ export async function deleteUnscheduledVisit(
       type: 'visit.unscheduled_deleted',
       entityType: 'visit',
       entityId: visitKey,
-      studyId: subject.study_id,
-      siteId: subject.site_id,
-      subjectId: subject.id,
+      ...subjectAuditScope(subject),
       before: { visitKey, repeatKey: visit.repeat_key, visitDate: visit.visit_date, reason: visit.reason },
       reason: input.reason,
     });

@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
@@ -15,7 +16,6 @@ import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { addUnscheduledVisit } from './add-unscheduled-visit.ts';
 import { deleteUnscheduledVisit } from './delete-unscheduled-visit.ts';
 
-const subjectParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema });
 const visitParams = z.object({
   studyId: paramIdSchema,
   subjectId: paramIdSchema,

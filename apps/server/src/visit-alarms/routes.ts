@@ -1,14 +1,11 @@
-import { paramIdSchema, visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
-import { z } from 'zod';
+import { visitAlarmListResponseSchema, visitAlarmQuerySchema } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { READER_REFUSALS } from './reader-scope.ts';
 import { listVisitAlarms } from './visit-alarms.ts';
-
-/** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
-const id = paramIdSchema;
 
 /** Subject alarms from the visit windows (`/task-alarm/:studyId`). */
 export function registerVisitAlarmRoutes(app: App, context: AppContext): void {
@@ -21,7 +18,7 @@ export function registerVisitAlarmRoutes(app: App, context: AppContext): void {
       schema: {
         tags: ['visit-alarms'],
         summary: "Visits overdue, due, due soon and done out of window, in the reader's sites",
-        params: z.object({ studyId: id }),
+        params: studyParams,
         querystring: visitAlarmQuerySchema,
         response: { 200: visitAlarmListResponseSchema, ...refusals(READER_REFUSALS) },
       },
