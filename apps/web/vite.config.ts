@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import rootPackage from '../../package.json';
+import { koreanWithEnglishFallback } from './build-tools/korean-with-english-fallback.ts';
 import { precompress } from './build-tools/precompress.ts';
 
 /**
@@ -14,7 +15,8 @@ export const productDefines = {
 
 export default defineConfig({
   // Brotli and gzip copies of the build beside each file, served by apps/server/src/web/static-web-app.ts.
-  plugins: [react(), precompress()],
+  // Korean namespaces built with English for any key they lack (the fallback without a second file).
+  plugins: [koreanWithEnglishFallback(), react(), precompress()],
   define: productDefines,
   server: {
     // `npm run dev:web` proxies the API to a server started with `npm run serve`.

@@ -2,18 +2,12 @@ import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
 import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { subjectStatusSchema } from './subjects.ts';
+import { visitAlarmStates } from './visit-alarm-states.ts';
 
-/**
- * Subject alarms from the visit windows (product.md "task alarm"), as of today in UTC+9:
- * - overdue: the window has closed and the visit has no date;
- * - due: the window is open today and the visit has no date;
- * - dueSoon: the window opens within the study's due-soon days;
- * - outOfWindow: the visit was done before or after its window (a protocol deviation).
- * Only subjects in follow-up (Ongoing) get the first three; out-of-window visits count for everyone.
- */
-export const visitAlarmStates = ['overdue', 'due', 'dueSoon', 'outOfWindow'] as const;
+// The states as a plain list (no zod) for the web's dashboard, which reads them before any schema.
+export { type VisitAlarmState, visitAlarmStates } from './visit-alarm-states.ts';
+
 export const visitAlarmStateSchema = z.enum(visitAlarmStates);
-export type VisitAlarmState = z.infer<typeof visitAlarmStateSchema>;
 
 /** Rows per page of the alarm list (the subject list's sizes, prototype-spec §9). */
 export const VISIT_ALARM_PAGE_SIZES = [10, 50, 100] as const;

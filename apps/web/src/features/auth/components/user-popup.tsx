@@ -3,10 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SidePopup } from '../../../components/side-popup.tsx';
-import { AccountDetails } from './account-details.tsx';
 import { useAuth } from './auth-provider.tsx';
 import { CHANGE_PASSWORD_MODAL, NOTIFICATION_PREFERENCES_MODAL, SECOND_FACTOR_MODAL } from './modal-names.ts';
 import styles from './user-popup.module.css';
+
+// The account details (with the contact editor and its zod schema) load when the popup first opens.
+const AccountDetails = lazy(async () => ({
+  default: (await import('./account-details.tsx')).AccountDetails,
+}));
 
 // The popup's dialogs (Radix Dialog, the account forms) load when one is first opened: every
 // signed-in page has this header, and few of its visits change a password (issue 43 item 12).
@@ -56,7 +60,9 @@ export function UserPopup() {
       >
         {(close) => (
           <>
-            <AccountDetails me={me} />
+            <Suspense fallback={null}>
+              <AccountDetails me={me} />
+            </Suspense>
             <div className={styles.actions}>
               <Button
                 variant="secondary"

@@ -1,5 +1,6 @@
-import { type AppInfo, appInfoSchema } from '@cdms/contract';
+import type { AppInfo } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
+import { checkedWhenIdle } from '../../../lib/api-answer.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const appInfoQueryKey = ['app-info'] as const;
@@ -8,7 +9,13 @@ export const appInfoQueryKey = ['app-info'] as const;
 export function useAppInfo() {
   return useQuery({
     queryKey: appInfoQueryKey,
-    queryFn: async (): Promise<AppInfo> => appInfoSchema.parse(await apiRequest<unknown>('/api/app-info')),
+    // Checked once the page is there: the contract's schemas load apart (lib/api-answer.ts).
+    queryFn: async (): Promise<AppInfo> =>
+      checkedWhenIdle(
+        '/api/app-info',
+        await apiRequest<unknown>('/api/app-info'),
+        async () => (await import('../../../lib/answer-schemas.ts')).appInfoSchema,
+      ),
     staleTime: 60 * 60 * 1000,
   });
 }

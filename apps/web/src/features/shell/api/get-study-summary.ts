@@ -1,5 +1,6 @@
-import { type StudySummary, studyListResponseSchema } from '@cdms/contract';
+import type { StudySummary } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
+import { checkedWhenIdle } from '../../../lib/api-answer.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /**
@@ -9,8 +10,15 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export function useStudySummary(studyId: number, status: 'active' | 'ended') {
   return useQuery({
     queryKey: ['shell', 'studies', status],
-    queryFn: async () =>
-      studyListResponseSchema.parse(await apiRequest<unknown>(`/api/studies?status=${status}`)).studies,
+    queryFn: async () => {
+      const path = `/api/studies?status=${status}`;
+      // Checked once the page is there: the contract's schemas load apart (lib/api-answer.ts).
+      return checkedWhenIdle(
+        path,
+        await apiRequest<unknown>(path),
+        async () => (await import('../../../lib/answer-schemas.ts')).studyListResponseSchema,
+      ).studies;
+    },
     select: (studies): StudySummary | null => studies.find((study) => study.id === studyId) ?? null,
   });
 }

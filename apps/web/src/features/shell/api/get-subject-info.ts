@@ -1,5 +1,6 @@
-import { type SubjectInfoResponse, subjectInfoResponseSchema } from '@cdms/contract';
+import type { SubjectInfoResponse } from '@cdms/contract';
 import { useQuery } from '@tanstack/react-query';
+import { checkedWhenIdle } from '../../../lib/api-answer.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /**
@@ -9,8 +10,15 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export function useSubjectInfo(studyId: number) {
   return useQuery({
     queryKey: ['shell', 'subject-info', studyId],
-    queryFn: async (): Promise<SubjectInfoResponse> =>
-      subjectInfoResponseSchema.parse(await apiRequest<unknown>(`/api/studies/${studyId}/subject-info`)),
+    queryFn: async (): Promise<SubjectInfoResponse> => {
+      const path = `/api/studies/${studyId}/subject-info`;
+      // Checked once the page is there: the contract's schemas load apart (lib/api-answer.ts).
+      return checkedWhenIdle(
+        path,
+        await apiRequest<unknown>(path),
+        async () => (await import('../../../lib/answer-schemas.ts')).subjectInfoResponseSchema,
+      );
+    },
     staleTime: 0,
   });
 }
