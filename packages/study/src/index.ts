@@ -122,6 +122,6 @@ export {
   STUDY_DEFINITION_JSON_SCHEMA,
   TM_PERFORATION_DOCUMENT,
   WRITE_DEFINITION_DOCUMENTS,
-} from './studies/definition-documents.ts';
+} from './studies/definition-document-files.ts';
 export { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './studies/tm-perforation/index.ts';
 export { SAMPLE_TODAY, sampleSubject } from './studies/tm-perforation/sample-subject.ts';

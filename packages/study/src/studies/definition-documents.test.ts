@@ -5,11 +5,11 @@ import committedTmPerforation from '../../definitions/tm-perforation.json';
 import { studyDefinitionSchema } from '../model/study-definition.ts';
 import { studyDefinitionJsonSchema } from '../model/study-definition-json-schema.ts';
 import {
-  documentText,
   STUDY_DEFINITION_JSON_SCHEMA,
   TM_PERFORATION_DOCUMENT,
   WRITE_DEFINITION_DOCUMENTS,
-} from './definition-documents.ts';
+} from './definition-document-files.ts';
+import { documentText } from './definition-documents.ts';
 import { tmPerforationStudy } from './tm-perforation/index.ts';
 
 // The committed documents of packages/study/definitions/ against the TypeScript they are generated from.
