@@ -118,5 +118,10 @@ export * as expr from './model/expression-builders.ts';
 export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/json-value.ts';
 export { type Language, type LocalizedText, localizedTextSchema } from './model/localized-text.ts';
 export * from './model/study-definition.ts';
+export {
+  STUDY_DEFINITION_JSON_SCHEMA,
+  TM_PERFORATION_DOCUMENT,
+  WRITE_DEFINITION_DOCUMENTS,
+} from './studies/definition-document-files.ts';
 export { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './studies/tm-perforation/index.ts';
 export { SAMPLE_TODAY, sampleSubject } from './studies/tm-perforation/sample-subject.ts';

@@ -1,5 +1,5 @@
 import type { LabRangeRequest, LabSex } from '@cdms/contract';
-import { tmPerforationStudy } from '@cdms/study';
+import type { StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { saveLabRange } from '../lab-ranges/save-lab-range.ts';
@@ -43,7 +43,13 @@ const BY_SITE: Record<string, Partial<typeof COMMON>> = {
  */
 export async function seedDemoLabRanges(
   db: Kysely<Database>,
-  input: { studyId: number; siteIds: ReadonlyMap<string, number>; dataManager: string },
+  input: {
+    studyId: number;
+    /** The definition the seed installed: its lab panel names the tests. */
+    definition: StudyDefinition;
+    siteIds: ReadonlyMap<string, number>;
+    dataManager: string;
+  },
 ): Promise<void> {
   const dm = await personByEmail(db, input.dataManager);
   for (const [institution, siteId] of input.siteIds) {
@@ -70,7 +76,7 @@ export async function seedDemoLabRanges(
         };
         await saveLabRange(db, dm.principal, dm.actor, {
           studyId: input.studyId,
-          definition: tmPerforationStudy,
+          definition: input.definition,
           request,
         });
       }

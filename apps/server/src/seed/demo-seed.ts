@@ -1,5 +1,5 @@
 import type { Role } from '@cdms/contract';
-import { tmPerforationStudy } from '@cdms/study';
+import { TM_PERFORATION_DOCUMENT } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { createMembership } from '../admin/memberships.ts';
 import { publishStudyDefinition } from '../admin/publish-study-definition.ts';
@@ -9,6 +9,7 @@ import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
+import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
@@ -87,7 +88,9 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     registered_on: '2024-04-15',
   });
 
-  await publishStudyDefinition(db, actor, study, tmPerforationStudy);
+  // TMP-2026 is installed from its definition document, as an uploaded one would be (issue 45).
+  const definition = readDefinitionDocument(definitionDocumentPath(TM_PERFORATION_DOCUMENT));
+  await publishStudyDefinition(db, actor, study, definition);
 
   const siteIds = new Map<string, number>();
   for (const site of demoSites) {
@@ -117,7 +120,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
 
   if (options.subjects) {
     // Before the subjects: their lab results are flagged against these ranges as they are saved.
-    await seedDemoLabRanges(db, { studyId: study, siteIds, dataManager: 'dm@demo.cdms' });
+    await seedDemoLabRanges(db, { studyId: study, definition, siteIds, dataManager: 'dm@demo.cdms' });
     await seedDemoEnrollmentTargets(db, { studyId: study, siteIds, dataManager: 'dm@demo.cdms' });
     await seedDemoSubjects(db, {
       studyId: study,

@@ -1,0 +1,11 @@
+// The files of packages/study/definitions/ (docs/STUDY-DEFINITION.md), by name. Only names: this module
+// imports nothing, so the server (which reads the files) and the browser bundle take it at no cost.
+
+/** The command that rewrites packages/study/definitions/ from the TypeScript sources. */
+export const WRITE_DEFINITION_DOCUMENTS = 'npm run documents -w @cdms/study';
+
+/** TMP-2026's definition document. */
+export const TM_PERFORATION_DOCUMENT = 'tm-perforation.json';
+
+/** The JSON Schema of study-definition documents. */
+export const STUDY_DEFINITION_JSON_SCHEMA = 'study-definition.schema.json';
