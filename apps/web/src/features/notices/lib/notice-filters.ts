@@ -1,5 +1,6 @@
 import {
   type DateRangePreset,
+  dateRangePresets,
   deriveRange,
   presetDates,
   todayInKorea,
@@ -16,6 +17,7 @@ export type NoticePageSize = (typeof NOTICE_PAGE_SIZES)[number];
 export const DEFAULT_NOTICE_PAGE_SIZE: NoticePageSize = 10;
 
 export type NoticeRange = DateRangePreset;
+export const NOTICE_RANGE_PRESETS: readonly NoticeRange[] = dateRangePresets;
 
 export interface NoticeFilters {
   start: string;
