@@ -1,3 +1,4 @@
+import { type DateRangePreset, dateRangePresets, deriveRange, presetDates } from '@cdms/contract';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from './alert-dialog.tsx';
@@ -169,6 +170,45 @@ export function SiteFilterChoice({
       optionLabel={(choice) => (choice === '' ? allSitesLabel : (labels.get(choice) ?? choice))}
       onChange={(choice) => onChange(choice ? Number(choice) : null)}
     />
+  );
+}
+
+/**
+ * The period presets beside a filter's dates (all, the last 3 or 6 months; prototype-spec §9): a
+ * segmented control of toggle buttons, the one whose dates the fields hold pressed. A pick sets both
+ * dates; the panel applies them with its search button.
+ */
+export function PeriodPresets({
+  labelledBy,
+  start,
+  end,
+  presetLabel,
+  onPick,
+}: {
+  /** The id of the period's label. */
+  labelledBy: string;
+  start: string;
+  end: string;
+  /** The preset's words, in the page's namespace. */
+  presetLabel: (preset: DateRangePreset) => string;
+  onPick: (dates: { start: string; end: string }) => void;
+}) {
+  const pressed = deriveRange(start, end);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs
+    <div className={listStyles.presets} role="group" aria-labelledby={labelledBy}>
+      {dateRangePresets.map((preset) => (
+        <button
+          key={preset}
+          type="button"
+          className={listStyles.preset}
+          aria-pressed={pressed === preset}
+          onClick={() => onPick(presetDates(preset))}
+        >
+          {presetLabel(preset)}
+        </button>
+      ))}
+    </div>
   );
 }
 

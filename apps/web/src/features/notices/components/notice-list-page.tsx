@@ -6,19 +6,16 @@ import { useAlert } from '../../../components/alert-dialog.tsx';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, FilterText, listStyles } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterText, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
-  deriveRange,
   NOTICE_PAGE_SIZES,
-  NOTICE_RANGE_PRESETS,
   type NoticeFilters,
   type NoticePageSize,
   noticeListParams,
-  presetDates,
 } from '../lib/notice-filters.ts';
 import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
@@ -154,7 +151,6 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
   const [end, setEnd] = useState(filters.end);
   const [search, setSearch] = useState(filters.search);
   const periodId = useId();
-  const range = deriveRange(start, end);
 
   function submit() {
     // The server refuses this too (400); saying it here names the problem.
@@ -189,24 +185,16 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
             onStartChange={setStart}
             onEndChange={setEnd}
           />
-          {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
-          <div className={styles.presets} role="group" aria-labelledby={periodId}>
-            {NOTICE_RANGE_PRESETS.map((preset) => (
-              <button
-                key={preset}
-                type="button"
-                className={styles.preset}
-                aria-pressed={range === preset}
-                onClick={() => {
-                  const dates = presetDates(preset);
-                  setStart(dates.start);
-                  setEnd(dates.end);
-                }}
-              >
-                {t(`list.presets.${preset}`)}
-              </button>
-            ))}
-          </div>
+          <PeriodPresets
+            labelledBy={periodId}
+            start={start}
+            end={end}
+            presetLabel={(preset) => t(`list.presets.${preset}`)}
+            onPick={(dates) => {
+              setStart(dates.start);
+              setEnd(dates.end);
+            }}
+          />
         </div>
       </div>
       <FilterText

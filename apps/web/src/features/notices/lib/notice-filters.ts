@@ -1,6 +1,5 @@
 import {
   type DateRangePreset,
-  dateRangePresets,
   deriveRange,
   presetDates,
   todayInKorea,
@@ -17,7 +16,6 @@ export type NoticePageSize = (typeof NOTICE_PAGE_SIZES)[number];
 export const DEFAULT_NOTICE_PAGE_SIZE: NoticePageSize = 10;
 
 export type NoticeRange = DateRangePreset;
-export const NOTICE_RANGE_PRESETS: readonly NoticeRange[] = dateRangePresets;
 
 export interface NoticeFilters {
   start: string;

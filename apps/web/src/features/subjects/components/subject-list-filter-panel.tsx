@@ -9,14 +9,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
+import { FilterPanel, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
 import {
-  deriveRange,
   EMPTY_FILTER_FIELDS,
-  presetDates,
   type SignatureChoice,
   type StatusChoice,
-  SUBJECT_RANGE_PRESETS,
   type SubjectFilterFields,
 } from '../lib/subject-list-filters.ts';
 import styles from './subject-list.module.css';
@@ -45,7 +42,6 @@ export function SubjectListFilterPanel({
     search: applied.search,
   }));
   const formId = useId();
-  const range = deriveRange(fields.start, fields.end);
   const set = <K extends keyof SubjectFilterFields>(key: K, value: SubjectFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
 
@@ -100,20 +96,13 @@ export function SubjectListFilterPanel({
                   onStartChange={(value) => set('start', value)}
                   onEndChange={(value) => set('end', value)}
                 />
-                {/* biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs */}
-                <div className={styles.presets} role="group" aria-labelledby={`${formId}-period`}>
-                  {SUBJECT_RANGE_PRESETS.map((preset) => (
-                    <button
-                      key={preset}
-                      type="button"
-                      className={styles.preset}
-                      aria-pressed={range === preset}
-                      onClick={() => setFields((current) => ({ ...current, ...presetDates(preset) }))}
-                    >
-                      {t(`list.presets.${preset}`)}
-                    </button>
-                  ))}
-                </div>
+                <PeriodPresets
+                  labelledBy={`${formId}-period`}
+                  start={fields.start}
+                  end={fields.end}
+                  presetLabel={(preset) => t(`list.presets.${preset}`)}
+                  onPick={(dates) => setFields((current) => ({ ...current, ...dates }))}
+                />
               </div>
             </div>
           </div>

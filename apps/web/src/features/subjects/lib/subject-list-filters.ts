@@ -1,6 +1,5 @@
 import {
   type DateRangePreset,
-  dateRangePresets,
   deriveRange,
   isCalendarDate,
   presetDates,
@@ -25,7 +24,6 @@ import { type ListParams, oneOf, setPageParams } from '../../../lib/list-state.t
  */
 
 export type SubjectRange = DateRangePreset;
-export const SUBJECT_RANGE_PRESETS: readonly SubjectRange[] = dateRangePresets;
 
 // The period presets are shared with the server (packages/contract korea-time.ts).
 export { deriveRange, presetDates };
