@@ -47,6 +47,7 @@ import { registerReportRoutes } from './reports/routes.ts';
 import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
+import { registerStudyDesignRoutes } from './study-design/routes.ts';
 import { registerSummaryRoutes } from './summary/routes.ts';
 import { registerTaskNoticeRoutes } from './task-notices/routes.ts';
 import { scheduleTaskNotices } from './task-notices/send-due-task-notices.ts';
@@ -188,6 +189,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerAuthRoutes(app, context);
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
+  registerStudyDesignRoutes(app, context);
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
   registerUnscheduledVisitRoutes(app, context);

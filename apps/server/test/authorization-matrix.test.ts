@@ -245,6 +245,25 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/study-definition-schema',
+    request: () => ({ url: '/api/study-definition-schema' }),
+    expected: everyone(200, 200),
+  },
+  {
+    // The study is live: its designers (DM, ADMIN) pass authorization and are told it is not in design.
+    method: 'PUT',
+    route: '/api/studies/:studyId/definition',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/definition`, body: { key: 'x' } }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/go-live',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/go-live`, body: { password: 'not-checked-here' } }),
+    expected: adminOnly(409),
+  },
+  {
+    method: 'GET',
     route: '/api/studies',
     request: () => ({ url: '/api/studies?status=active' }),
     expected: everyone(200),
@@ -1126,6 +1145,23 @@ const cases: Case[] = [
     route: '/api/admin/studies',
     request: () => ({ url: '/api/admin/studies' }),
     expected: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/studies',
+    request: (f) => ({
+      url: '/api/admin/studies',
+      body: {
+        code: `M-${f.unique().slice(-8)}`,
+        protocolNumber: '',
+        titleKo: '권한 확인용 임상시험',
+        titleEn: '',
+        sponsor: '',
+        kind: 'drug',
+        content: '',
+      },
+    }),
+    expected: adminOnly(201),
   },
   {
     method: 'POST',

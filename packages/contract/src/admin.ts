@@ -3,6 +3,7 @@ import { contactSchema, emailSchema, localeSchema, siteSummarySchema } from './a
 import { bodyIdSchema } from './ids.ts';
 import { changesSomething, nothingToChange } from './request-body.ts';
 import { roleSchema } from './roles.ts';
+import { studyKindSchema, studyStatusSchema } from './studies.ts';
 
 export const adminUserSchema = z.object({
   id: z.number().int(),
@@ -55,7 +56,13 @@ export const adminStudySchema = z.object({
   id: z.number().int(),
   code: z.string(),
   title: z.string(),
-  status: z.enum(['active', 'ended']),
+  status: studyStatusSchema,
+  protocolNumber: z.string(),
+  titleEn: z.string(),
+  sponsor: z.string(),
+  kind: studyKindSchema,
+  /** Whether the study has a definition: it cannot go live without one. */
+  hasDefinition: z.boolean(),
   sites: z.array(siteSummarySchema),
 });
 export type AdminStudy = z.infer<typeof adminStudySchema>;

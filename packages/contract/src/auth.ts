@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionSchema, roleSchema } from './roles.ts';
+import { studyStatusSchema } from './studies.ts';
 
 export const emailSchema = z
   .string()
@@ -36,7 +37,7 @@ export const studyMembershipSchema = z.object({
   studyId: z.number().int(),
   studyCode: z.string(),
   studyTitle: z.string(),
-  studyStatus: z.enum(['active', 'ended']),
+  studyStatus: studyStatusSchema,
   roles: z.array(roleSchema),
   /** The sites the user works at in this study; every site of the study for DM and ADMIN. */
   sites: z.array(siteSummarySchema),

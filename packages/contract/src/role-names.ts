@@ -42,6 +42,7 @@ export const actions = [
   'notice.write',
   'data.export',
   'study.administer',
+  'study.design',
   'randomization.manage',
   'report.read',
   'lab.manage',

@@ -1,5 +1,20 @@
 import { z } from 'zod';
 import { roleSchema } from './roles.ts';
+import { signCasebookRequestSchema } from './signatures.ts';
+
+/**
+ * A study's state (issue 45): `design` while its designers (DM, ADMIN) build it — nobody else sees
+ * it and no subject can be registered —, `active` once an administrator approved it for data entry
+ * (go live), `ended` when closed.
+ */
+export const studyStatuses = ['design', 'active', 'ended'] as const;
+export const studyStatusSchema = z.enum(studyStatuses);
+export type StudyStatus = z.infer<typeof studyStatusSchema>;
+
+/** What a study studies: the product.md kinds a sponsor registers. */
+export const studyKinds = ['drug', 'device', 'observational'] as const;
+export const studyKindSchema = z.enum(studyKinds);
+export type StudyKind = z.infer<typeof studyKindSchema>;
 
 export const menuTypeSchema = z.enum(['PI', 'CRA']);
 export type MenuType = z.infer<typeof menuTypeSchema>;
@@ -10,7 +25,7 @@ export const studySummarySchema = z.object({
   code: z.string(),
   title: z.string(),
   content: z.string(),
-  status: z.enum(['active', 'ended']),
+  status: studyStatusSchema,
   /** Registration date, YYYY-MM-DD. */
   registeredOn: z.string(),
   /** The menu sets this user may open the study with (their roles' sets the study offers). */
@@ -19,9 +34,61 @@ export const studySummarySchema = z.object({
 });
 export type StudySummary = z.infer<typeof studySummarySchema>;
 
+/** `active` lists the studies in use and those in design (a designer's work list); `ended` the closed ones. */
 export const studyListQuerySchema = z.object({
   status: z.enum(['active', 'ended']).default('active'),
   search: z.string().trim().max(100).optional(),
 });
 
 export const studyListResponseSchema = z.object({ studies: z.array(studySummarySchema) });
+
+/** A system administrator creates a study (issue 45 item 1); it starts in design. */
+export const createStudyRequestSchema = z.strictObject({
+  /** The short code shown in the header, file names and messages (e.g. TMP-2026). */
+  code: z
+    .string()
+    .trim()
+    .min(2)
+    .max(20)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { error: 'invalid_study_code' }),
+  protocolNumber: z.string().trim().max(50),
+  titleKo: z.string().trim().min(1).max(300),
+  titleEn: z.string().trim().max(300),
+  sponsor: z.string().trim().max(200),
+  kind: studyKindSchema,
+  /** A short description shown in the study list. */
+  content: z.string().trim().max(2000),
+  /** Registration date, YYYY-MM-DD (today in Korea when absent). */
+  registeredOn: z.iso.date().optional(),
+});
+export type CreateStudyRequest = z.infer<typeof createStudyRequestSchema>;
+
+/** One reason a definition document was refused: where (a JSON path) and why, in both languages. */
+export const definitionProblemSchema = z.object({
+  path: z.string(),
+  message: z.object({ ko: z.string(), en: z.string() }),
+});
+export type DefinitionProblem = z.infer<typeof definitionProblemSchema>;
+
+/** A study's current definition as designers download it. */
+export const studyDefinitionAnswerSchema = z.object({
+  studyId: z.number().int(),
+  version: z.string(),
+  /** SHA-256 of the stored document (hex): the audit trail records the same. */
+  contentHash: z.string(),
+  definition: z.unknown(),
+});
+
+/**
+ * Go live: an administrator approves the design with an e-signature — their password, and their
+ * authenticator code when they have two-factor sign-in (as a casebook signature).
+ */
+export const goLiveRequestSchema = signCasebookRequestSchema;
+
+export const goLiveResponseSchema = z.object({
+  status: z.literal('active'),
+  version: z.string(),
+  contentHash: z.string(),
+});
+
+export const definitionUploadResponseSchema = z.object({ version: z.string(), contentHash: z.string() });

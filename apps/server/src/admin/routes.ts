@@ -2,6 +2,7 @@ import {
   adminStudySchema,
   adminUserSchema,
   createMembershipRequestSchema,
+  createStudyRequestSchema,
   createUserRequestSchema,
   membershipSchema,
   paramIdSchema,
@@ -19,6 +20,7 @@ import { readTwoFactorSetting, updateTwoFactorSetting } from '../auth/two-factor
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { createStudy } from './create-study.ts';
 import { createMembership, deleteMembership, listMemberships, updateMembershipSites } from './memberships.ts';
 import { resetSecondFactor } from './reset-second-factor.ts';
 import { createSite, listStudiesWithSites, updateSite } from './sites.ts';
@@ -163,6 +165,26 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
     async () => ({
       studies: await listStudiesWithSites(db),
     }),
+  );
+
+  app.post(
+    '/api/admin/studies',
+    {
+      config: { access: 'system-admin' },
+      schema: {
+        tags,
+        summary: 'Create a study: it starts in design, the creating administrator its first ADMIN',
+        body: createStudyRequestSchema,
+        response: {
+          201: adminStudySchema,
+          ...refusals({ 409: 'A study with this code exists (`study_code_taken`).' }),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createStudy(db, actorOf(request), request.body, principalOf(request).user.id)),
   );
 
   app.post(

@@ -15,12 +15,32 @@ export function presentSite(site: Pick<SiteRow, 'id' | 'code' | 'name' | 'instit
 export async function listStudiesWithSites(db: Kysely<Database>): Promise<AdminStudy[]> {
   const studies = await db
     .selectFrom('studies')
-    .select(['id', 'code', 'title', 'status'])
+    .select((eb) => [
+      'id',
+      'code',
+      'title',
+      'status',
+      'protocol_number',
+      'title_en',
+      'sponsor',
+      'kind',
+      eb
+        .exists(eb.selectFrom('study_definitions').select('id').whereRef('study_id', '=', 'studies.id'))
+        .as('has_definition'),
+    ])
     .orderBy('id')
     .execute();
   const sites = await db.selectFrom('sites').selectAll().orderBy('institution_number').execute();
   return studies.map((study) => ({
-    ...study,
+    id: study.id,
+    code: study.code,
+    title: study.title,
+    status: study.status,
+    protocolNumber: study.protocol_number,
+    titleEn: study.title_en,
+    sponsor: study.sponsor,
+    kind: study.kind,
+    hasDefinition: Boolean(study.has_definition),
     sites: sites.filter((site) => site.study_id === study.id).map(presentSite),
   }));
 }

@@ -38,6 +38,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'membership.deleted': { ko: '권한 삭제', en: 'Membership deleted' },
   'study.created': { ko: '임상시험 생성', en: 'Study created' },
   'study.definition_published': { ko: '임상시험 정의 배포', en: 'Study definition published' },
+  'study.went_live': { ko: '임상시험 운영 개시', en: 'Study went live' },
   'notice.created': { ko: '공지 작성', en: 'Notice created' },
   'notice.updated': { ko: '공지 수정', en: 'Notice updated' },
   'notice.deleted': { ko: '공지 삭제', en: 'Notice deleted' },

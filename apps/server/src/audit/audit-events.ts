@@ -34,6 +34,7 @@ export const auditEventTypes = [
   'membership.deleted',
   'study.created',
   'study.definition_published',
+  'study.went_live',
   'notice.created',
   'notice.updated',
   'notice.deleted',

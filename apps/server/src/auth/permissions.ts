@@ -23,6 +23,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'notice.write': ['CRA', 'DM', 'ADMIN'],
   'data.export': ['DM', 'ADMIN'],
   'study.administer': ['ADMIN'],
+  // Issue 45: a study's design (its definition document) is built by data management and administrators.
+  'study.design': ['DM', 'ADMIN'],
   // The issue names ADMIN and DM as the keepers of the allocation list.
   'randomization.manage': ['DM', 'ADMIN'],
   // Reports read subject data, so everyone who reads it may read them, each over their own sites

@@ -7,18 +7,26 @@ import {
   refuseUnderHolds,
   type SiteSummary,
   type StudyMembership,
+  type StudyStatus,
 } from '@cdms/contract';
 import { type Expression, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SessionRow, UserRow } from '../db/schema.ts';
-import { type AccessHolder, abilities, type SiteScope, type StudyAccess, siteScope } from './permissions.ts';
+import {
+  type AccessHolder,
+  abilities,
+  permissionMatrix,
+  type SiteScope,
+  type StudyAccess,
+  siteScope,
+} from './permissions.ts';
 
 /** A study as the signed-in user sees it: their roles, their sites. */
 export interface PrincipalStudy extends StudyAccess {
   code: string;
   title: string;
-  status: 'active' | 'ended';
+  status: StudyStatus;
   /** The study's setting: site staff's data writes wait for their required training. */
   trainingGatesDataEntry: boolean;
   /** The sites the user covers in this study (every site when a role covers all). */
@@ -33,6 +41,9 @@ export interface Principal extends AccessHolder {
 }
 
 const siteRoles: readonly Role[] = ['PI', 'SI', 'CRC', 'CRA'];
+
+/** The roles that see and build a study while it is in design. */
+const designerRoles: readonly Role[] = permissionMatrix['study.design'];
 
 /** The sites a role covers: the membership's sites for site roles, every site for DM and ADMIN. */
 function scopeOf(role: Role, siteIds: readonly number[]): SiteScope {
@@ -281,6 +292,8 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
   const studies = new Map<number, PrincipalStudy>();
   const studySites = new Map<number, SiteSummary[]>();
   for (const membership of memberships) {
+    // A study in design is its designers' alone: other members see it once it goes live (issue 45).
+    if (membership.status === 'design' && !designerRoles.includes(membership.role)) continue;
     let study = studies.get(membership.study_id);
     if (!study) {
       study = {

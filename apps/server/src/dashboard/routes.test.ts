@@ -4,12 +4,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { createMembership } from '../admin/memberships.ts';
-import { publishStudyDefinition } from '../admin/publish-study-definition.ts';
 import { createSite } from '../admin/sites.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { App } from '../http/types.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
+import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 
 /**
  * Dashboard, subject-info and visit-alarm numbers against counts the test works out itself from

@@ -82,6 +82,8 @@ export async function createSubject(
     throw new AppError(403, 'forbidden');
   }
   if (!can(principal, 'subject.write', { studyId, siteId: site.id })) throw new AppError(403, 'forbidden');
+  // A study in design takes no subjects until an administrator takes it live (issue 45).
+  if (principal.studies.get(studyId)?.status === 'design') throw new AppError(409, 'study_in_design');
   await refuseUntrainedWriter(db, principal, studyId, 'subject.write');
   if (input.consentDate > todayInKorea()) throw new AppError(422, 'consent_date_in_future');
   const current = await currentStudyDefinition(db, studyId);

@@ -92,6 +92,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
           ...refusals({
             403: `The site is not one where the caller enters data (\`forbidden\`). ${TRAINING_REFUSAL}`,
             404: NO_DEFINITION,
+            409: 'The study is still in design (`study_in_design`).',
             422: 'The consent date is in the future (`consent_date_in_future`).',
             423: HOLD_REFUSAL,
           }),

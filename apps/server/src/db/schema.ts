@@ -1,4 +1,4 @@
-import type { Role, TrainingQuiz } from '@cdms/contract';
+import type { Role, StudyKind, StudyStatus, TrainingQuiz } from '@cdms/contract';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
@@ -109,10 +109,17 @@ export interface StudiesTable {
   title: string;
   content: Generated<string>;
   approaches: ColumnType<('PI' | 'CRA')[], ('PI' | 'CRA')[] | undefined, ('PI' | 'CRA')[]>;
-  status: Generated<'active' | 'ended'>;
+  /** 'design': only its designers (DM, ADMIN) see it and no subject can be registered (issue 45). */
+  status: Generated<StudyStatus>;
   registered_on: ColumnType<string, string | undefined, string>;
   show_randomization_group: Generated<boolean>;
   training_gates_data_entry: Generated<boolean>;
+  protocol_number: Generated<string>;
+  title_en: Generated<string>;
+  sponsor: Generated<string>;
+  kind: Generated<StudyKind>;
+  /** When an administrator approved the design and opened the study for data entry. */
+  went_live_at: NullableTimestamp;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;

@@ -287,6 +287,34 @@ export const errorMessages = {
     ko: '비밀번호를 여러 번 잘못 입력하여 서명이 잠시 제한되었습니다. 최대 {minutes}분 후에 다시 시도하세요.',
     en: 'Signing is paused after several wrong passwords. Try again in at most {minutes} minutes.',
   },
+  study_in_design: {
+    ko: '설계 중인 임상시험입니다. 운영을 개시한 뒤에 대상자를 등록할 수 있습니다.',
+    en: 'The study is still in design. Subjects can be registered once it goes live.',
+  },
+  study_not_in_design: {
+    ko: '설계 중인 임상시험만 정의를 바꾸거나 운영을 개시할 수 있습니다.',
+    en: 'Only a study in design can take a new definition or go live.',
+  },
+  study_definition_required: {
+    ko: '임상시험 정의를 먼저 올려야 운영을 개시할 수 있습니다.',
+    en: 'Upload the study definition before the study goes live.',
+  },
+  study_sites_required: {
+    ko: '기관을 하나 이상 등록해야 운영을 개시할 수 있습니다.',
+    en: 'Add at least one site before the study goes live.',
+  },
+  invalid_definition: {
+    ko: '임상시험 정의 문서가 올바르지 않습니다. 문제 {count}건을 확인하세요. 아무것도 저장되지 않았습니다.',
+    en: 'The study definition document is not valid: see the {count} problems listed. Nothing was saved.',
+  },
+  definition_key_mismatch: {
+    ko: '정의 문서의 임상시험 키({documentKey})가 이 임상시험의 키({studyKey})와 다릅니다.',
+    en: "The document's study key ({documentKey}) differs from this study's ({studyKey}).",
+  },
+  study_code_taken: {
+    ko: '같은 코드의 임상시험이 이미 있습니다.',
+    en: 'A study with this code already exists.',
+  },
   already_signed: {
     ko: '이 대상자의 증례기록서는 이미 서명되었습니다.',
     en: "This subject's casebook is already signed.",

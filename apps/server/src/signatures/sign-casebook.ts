@@ -3,44 +3,22 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
-import { verifyPassword } from '../auth/passwords.ts';
 import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import { confirmedSecondFactor, useSecondFactorCode } from '../auth/second-factor.ts';
 import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
-import { hitRateLimit } from '../rate-limit/rate-limit.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
 import { signedDataHash, signingMeaning, subjectSignature } from '../signature-state/signature-data.ts';
+import {
+  type SigningFailure,
+  verifySigningCredentials,
+} from '../signature-state/verify-signing-credentials.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
-
-/**
- * Wrong signing passwords a user may enter in a window before signing is refused until the window
- * ends: the same numbers as the login lockout's defaults (5 in 15 minutes). Only signing is
- * stopped, not the session; counters live in the database, shared by every server process.
- */
-export const SIGNATURE_FAILURE_LIMIT = 5;
-export const SIGNATURE_FAILURE_WINDOW_SECONDS = 15 * 60;
-
-const failureKey = (userId: number) => `signature-failures:${userId}`;
-
-/** The wrong passwords counted in the current window (the windows of `hitRateLimit`). */
-async function recentFailures(db: Kysely<Database>, userId: number, now: Date): Promise<number> {
-  const windowMs = SIGNATURE_FAILURE_WINDOW_SECONDS * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  const row = await db
-    .selectFrom('rate_limit_counters')
-    .select('count')
-    .where('key', '=', failureKey(userId))
-    .where('window_start', '=', windowStart)
-    .executeTakeFirst();
-  return row?.count ?? 0;
-}
 
 export interface SignCasebookInput {
   studyId: number;
@@ -62,34 +40,16 @@ export async function signCasebook(
   actor: AuditActor,
   input: SignCasebookInput,
 ): Promise<SignatureResponse> {
-  const { studyId, subjectId, password } = input;
+  const { studyId, subjectId } = input;
   const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'casebook.sign');
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
   await refuseIfSigned(db, subject.id);
 
   const user = principal.user;
-  const now = new Date();
-  if ((await recentFailures(db, user.id, now)) >= SIGNATURE_FAILURE_LIMIT) {
-    await auditFailure(db, actor, subject, { reason: 'too_many_attempts' });
-    throw new AppError(429, 'too_many_signature_attempts', {
-      minutes: Math.round(SIGNATURE_FAILURE_WINDOW_SECONDS / 60),
-    });
-  }
-  // Checked before the transaction: argon2 is slow, and no lock should wait on it.
-  if (!(await verifyPassword(user.password_hash, password))) {
-    return refuseFailedAttempt(db, actor, subject, user.id, 'wrong_password', now);
-  }
-  // A signer with two-factor sign-in proves both components again (21 CFR 11.200(a)(1)): a wrong
-  // code is counted like a wrong password; a used code is refused.
-  if (await confirmedSecondFactor(db, user.id)) {
-    if (!input.code) throw new AppError(422, 'signature_code_required');
-    const code = input.code;
-    const accepted = await inTransaction(db, (trx) => useSecondFactorCode(trx, user.id, code, now));
-    if (!accepted) {
-      return refuseFailedAttempt(db, actor, subject, user.id, 'wrong_code', now);
-    }
-  }
+  await verifySigningCredentials(db, user, input, new Date(), (failure) =>
+    auditFailure(db, actor, subject, failure),
+  );
 
   // The role that allows the signature, as the signer holds it at the subject's site today.
   const access = principal.studies.get(studyId);
@@ -172,37 +132,11 @@ async function refuseIfSigned(db: Kysely<Database>, subjectId: number): Promise<
 }
 
 /** Audits a refused signature in a transaction of its own: the refusal rolls nothing of it back. */
-/**
- * A wrong password or a wrong code: counted in the signer's failure window (429 after the limit),
- * audited in its own transaction (nothing else of the attempt is kept), then refused.
- */
-async function refuseFailedAttempt(
-  db: Kysely<Database>,
-  actor: AuditActor,
-  subject: SubjectWithSite,
-  userId: number,
-  reason: 'wrong_password' | 'wrong_code',
-  now: Date,
-): Promise<never> {
-  const { count } = await hitRateLimit(
-    db,
-    failureKey(userId),
-    SIGNATURE_FAILURE_LIMIT,
-    SIGNATURE_FAILURE_WINDOW_SECONDS,
-    now,
-  );
-  await auditFailure(db, actor, subject, { reason, failureCount: count });
-  throw new AppError(
-    422,
-    reason === 'wrong_password' ? 'signature_password_incorrect' : 'wrong_second_factor_code',
-  );
-}
-
 async function auditFailure(
   db: Kysely<Database>,
   actor: AuditActor,
   subject: SubjectWithSite,
-  after: { reason: 'wrong_password' | 'wrong_code' | 'too_many_attempts'; failureCount?: number },
+  after: SigningFailure,
 ): Promise<void> {
   await recordAudit(db, actor, {
     type: 'signature.failed',

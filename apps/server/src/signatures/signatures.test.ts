@@ -12,7 +12,10 @@ import { loadSubjectData } from '../data-entry/form-data.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { signatureStatesOf, signedDataHash, signingMeaning } from '../signature-state/signature-data.ts';
-import { SIGNATURE_FAILURE_LIMIT, SIGNATURE_FAILURE_WINDOW_SECONDS } from './sign-casebook.ts';
+import {
+  SIGNATURE_FAILURE_LIMIT,
+  SIGNATURE_FAILURE_WINDOW_SECONDS,
+} from '../signature-state/verify-signing-credentials.ts';
 
 describe('signedDataHash', () => {
   it('is the same for the same data whatever the key order, and leaves the signing form out', () => {

@@ -26,7 +26,9 @@ export async function listStudies(
 ): Promise<StudySummary[]> {
   const ids = [...principal.studies.keys()];
   if (ids.length === 0) return [];
-  let query = db.selectFrom('studies').selectAll().where('id', 'in', ids).where('status', '=', filter.status);
+  // The work list holds the studies in design too (only their designers are members of them here).
+  const statuses = filter.status === 'active' ? (['active', 'design'] as const) : (['ended'] as const);
+  let query = db.selectFrom('studies').selectAll().where('id', 'in', ids).where('status', 'in', statuses);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) =>

@@ -51,6 +51,11 @@ export function parseDefinitionDocument(text: string, source: string): StudyDefi
   );
 }
 
+/** A JSON file of packages/study/definitions/ as it is (the JSON Schema the server serves). */
+export function readJsonFile(file: string): unknown {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
 /** Reads a study-definition document from a file (see `parseDefinitionDocument`). */
 export function readDefinitionDocument(file: string): StudyDefinition {
   return parseDefinitionDocument(fs.readFileSync(file, 'utf8'), file);

@@ -1,4 +1,4 @@
-import { studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
+import { studyDefinitionAnswerSchema, studyListQuerySchema, studyListResponseSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { principalOf } from '../auth/authenticate.ts';
@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { definitionContentHash } from './definition-content-hash.ts';
 import { listStudies, recentStudies, recordStudyView } from './list-studies.ts';
 import { currentStudyDefinition } from './study-definitions.ts';
 
@@ -67,7 +68,7 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
         summary: "The study's current definition: visits, forms, items, rules (packages/study format)",
         params: studyParams,
         response: {
-          200: z.object({ studyId: z.number(), version: z.string(), definition: z.unknown() }),
+          200: studyDefinitionAnswerSchema,
           ...refusals({ 404: 'The study has no definition yet (`not_found`).' }),
         },
       },
@@ -76,7 +77,12 @@ export function registerStudyRoutes(app: App, context: AppContext): void {
       const { studyId } = request.params;
       const current = await currentStudyDefinition(db, studyId);
       if (!current) throw new AppError(404, 'not_found');
-      return { studyId, version: current.version, definition: current.definition };
+      return {
+        studyId,
+        version: current.version,
+        contentHash: definitionContentHash(current.definition),
+        definition: current.definition,
+      };
     },
   );
 }

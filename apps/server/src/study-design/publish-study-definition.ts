@@ -5,21 +5,36 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
+import { definitionContentHash } from '../studies/definition-content-hash.ts';
+import { requireStudyInDesign } from './require-study-in-design.ts';
 
 // Its own file, above the read model: studies/study-definitions.ts is read by nearly every module,
 // the read model among them, so it cannot call the read model's rebuild itself.
 /**
  * Stores a new version of a study's definition after validating it with the same schema the
- * browser uses. A version is written once; saved data keeps pointing at the version it used.
+ * browser uses. A version is written once; saved data keeps pointing at the version it used. While
+ * the study is in design (`replacingDraft`) no data points at any version yet, and an upload of a
+ * version already stored replaces that draft. Returns the stored copy's content hash.
  */
 export async function publishStudyDefinition(
   db: Kysely<Database>,
   actor: AuditActor,
   studyId: number,
   definition: StudyDefinition,
-): Promise<void> {
+  options: { replacingDraft?: boolean } = {},
+): Promise<{ version: string; contentHash: string }> {
   const valid = studyDefinitionSchema.parse(definition);
+  const contentHash = definitionContentHash(valid);
   await inTransaction(db, async (trx) => {
+    if (options.replacingDraft) {
+      // Checked again under the study's row lock: a go-live committed since the caller's check wins.
+      await requireStudyInDesign(trx, studyId, { forUpdate: true });
+      await trx
+        .deleteFrom('study_definitions')
+        .where('study_id', '=', studyId)
+        .where('version', '=', valid.version)
+        .execute();
+    }
     const row = await trx
       .insertInto('study_definitions')
       .values({ study_id: studyId, version: valid.version, definition: JSON.stringify(valid) })
@@ -30,9 +45,10 @@ export async function publishStudyDefinition(
       entityType: 'study_definition',
       entityId: row.id,
       studyId,
-      after: { key: valid.key, version: valid.version },
+      after: { key: valid.key, version: valid.version, contentHash },
     });
   });
   // A new version can move visit windows and code lists: the study's read model follows it.
   await rebuildReadModel(db, { studyId });
+  return { version: valid.version, contentHash };
 }

@@ -1,0 +1,93 @@
+import { definitionUploadResponseSchema, goLiveRequestSchema, goLiveResponseSchema } from '@cdms/contract';
+import { STUDY_DEFINITION_JSON_SCHEMA } from '@cdms/study';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { studyParams } from '../http/path-params.ts';
+import { refusals } from '../http/refusals.ts';
+import type { App } from '../http/types.ts';
+import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
+import { goLive } from './go-live.ts';
+import { replaceStudyDefinition } from './replace-study-definition.ts';
+
+/**
+ * A definition document's size limit. TMP-2026's is 0.2 MB; a REDCap-sized design of 3,000 items
+ * in 60 forms is ~3 MB. Anything past this is refused (413) before it is read.
+ */
+export const DEFINITION_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/** Designing a study (issue 45): its definition document while in design, its go-live. */
+export function registerStudyDesignRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const tags = ['study design'];
+  // Read once: the file ships with the server and never changes while it runs.
+  const jsonSchema = readJsonFile(definitionDocumentPath(STUDY_DEFINITION_JSON_SCHEMA)) as Record<
+    string,
+    unknown
+  >;
+
+  app.get(
+    '/api/study-definition-schema',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'The JSON Schema (draft 2020-12) of a study definition document, for editors and tools',
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(jsonSchema),
+  );
+
+  app.put(
+    '/api/studies/:studyId/definition',
+    {
+      bodyLimit: DEFINITION_BODY_LIMIT_BYTES,
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary:
+          "Upload the study's definition document while the study is in design: it becomes the current version",
+        description:
+          'The body is the document itself (docs/STUDY-DEFINITION.md, JSON Schema at /api/study-definition-schema). ' +
+          'An invalid one is refused with every problem in `error.details.problems` — `path`, a JSON Pointer into ' +
+          'the document, and `message` in the language asked for — and nothing is written.',
+        params: studyParams,
+        body: z.unknown(),
+        response: {
+          200: definitionUploadResponseSchema,
+          ...refusals({
+            409: 'The study is not in design (`study_not_in_design`).',
+            413: 'The document is larger than 16 MB (`payload_too_large`).',
+            422: "The document is not a valid definition (`invalid_definition`, problems listed), or is another study's (`definition_key_mismatch`).",
+          }),
+        },
+      },
+    },
+    async (request) => replaceStudyDefinition(db, actorOf(request), request.params.studyId, request.body),
+  );
+
+  app.post(
+    '/api/studies/:studyId/go-live',
+    {
+      config: { access: { study: 'study.administer' } },
+      schema: {
+        tags,
+        summary:
+          "An administrator approves the study's design with an e-signature and opens it for data entry",
+        params: studyParams,
+        body: goLiveRequestSchema,
+        response: {
+          200: goLiveResponseSchema,
+          ...refusals({
+            409: 'The study is not in design (`study_not_in_design`), has no definition (`study_definition_required`) or no site (`study_sites_required`).',
+            422: 'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).',
+            429: 'Too many wrong passwords (`too_many_signature_attempts`).',
+          }),
+        },
+      },
+    },
+    async (request) =>
+      goLive(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
+  );
+}
