@@ -84,6 +84,43 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     expect(again.stderr).toContain('already has users');
   });
 
+  it('creates a study in design with its definition (study create), after the demo seed above', async () => {
+    const env = { DATA_DIR: seededDataDir };
+    const definition = path.join(repositoryRoot, 'packages/study/definitions/tm-perforation.json');
+    const broken = path.join(seededDataDir, 'broken.json');
+    fs.writeFileSync(broken, JSON.stringify({ key: 'x', version: '1', visits: [] }));
+    const base = ['study', 'create', '--title-ko', '청력 추적 관찰 연구', '--admin-email', 'admin@demo.cdms'];
+
+    const refused = cdms([...base, '--code', 'HEAR-CLI', '--definition', broken], undefined, env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('The study definition document is not valid');
+    expect(refused.stderr).toContain('/version: Does not match the pattern');
+    expect(cdms([...base.slice(0, 4)], undefined, env).status).toBe(2);
+
+    const created = cdms(
+      [...base, '--code', 'HEAR-CLI2', '--kind', 'observational', '--definition', definition],
+      undefined,
+      env,
+    );
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toMatch(
+      /^Created study HEAR-CLI2 \(id \d+\), in design; first ADMIN admin@demo\.cdms\.$/m,
+    );
+    expect(created.stdout).toMatch(/^Installed its definition version 1\.0\.0 \(sha256 [0-9a-f]{64}\)\.$/m);
+    expect(created.status).toBe(0);
+    const database = await openPGlite(seededDataDir);
+    try {
+      const study = await database.db
+        .selectFrom('studies')
+        .select(['status', 'kind'])
+        .where('code', '=', 'HEAR-CLI2')
+        .executeTakeFirstOrThrow();
+      expect(study).toEqual({ status: 'design', kind: 'observational' });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('verifies the audit trail and reports every broken record after tampering', async () => {
     const intact = cdms(['audit', 'verify']);
     expect(intact.status).toBe(0);

@@ -31,6 +31,7 @@ import { openDatabase, openDatabaseAsIs } from '../open-database.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 import { seedDemoData } from '../seed/demo-seed.ts';
+import { createStudyCommand, createStudyUsage } from './create-study-command.ts';
 
 /**
  * `npm run cdms -- <command>`: administration from the shell, on the configured database
@@ -47,6 +48,7 @@ import { seedDemoData } from '../seed/demo-seed.ts';
  *                                                         per-form tables (CSV in a ZIP, or XLSX), streamed
  *   seed-demo [--without-subjects]                        the demo study and accounts (and the living demo)
  *                                                         in an empty database, as a first start seeds them
+ *   study create --code C --title-ko T --admin-email E … [--definition F]   a study in design (create-study-command.ts)
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -56,7 +58,8 @@ const usage = `Usage:
   npm run cdms -- rebuild-read-model
   npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
   npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
-  npm run cdms -- seed-demo [--without-subjects]`;
+  npm run cdms -- seed-demo [--without-subjects]
+  ${createStudyUsage}`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -416,7 +419,9 @@ async function main(args: string[]): Promise<number> {
                   ? (database: DatabaseHandle) => exportTablesCommand(database, args.slice(1))
                   : command === 'seed-demo'
                     ? (database: DatabaseHandle) => seedDemoCommand(database, args.slice(1))
-                    : undefined;
+                    : command === 'study' && subcommand === 'create'
+                      ? (database: DatabaseHandle) => createStudyCommand(database, args.slice(2))
+                      : undefined;
   if (!run) {
     console.error(usage);
     return 2;
