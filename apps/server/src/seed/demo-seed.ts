@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
+import { seedDemoDesignStudy } from './demo-design-study.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
@@ -166,6 +167,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       investigatorSiteId: siteIds.get('01') as number,
     });
     await seedDemoNotices(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // Issue 45: the next study, created by the administrator and still in design.
+    await seedDemoDesignStudy(db, {
+      administrator: 'admin@demo.cdms',
+      dataManager: 'dm@demo.cdms',
+      sites: demoSites.filter((site) => site.institutionNumber !== '02'),
+    });
     // The notifications every step above raised stay queued in the outbox, as any event leaves them:
     // the server's worker delivers them (sent through SMTP_URL, or "not sent: no SMTP configured"). No
     // delivery state is written by hand (issue 43 item 9).

@@ -306,6 +306,12 @@ export const router = createBrowserRouter([
                     }),
                   },
                   {
+                    path: paths.adminStudies,
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/components/studies-page.tsx')).StudiesPage,
+                    }),
+                  },
+                  {
                     path: paths.adminSites,
                     lazy: async () => ({
                       Component: (await import('../features/admin/components/sites-page.tsx')).SitesPage,

@@ -30,3 +30,8 @@ export function QueryStateBadge({
     </span>
   );
 }
+
+/** A study still in design (issue 45): only its designers see it, and it takes no subjects yet. */
+export function StudyInDesignBadge({ children }: { children: ReactNode }) {
+  return <span className={styles.designBadge}>{children}</span>;
+}

@@ -8,6 +8,7 @@ export const paths = {
   formPreview: '/test',
   admin: '/admin',
   adminUsers: '/admin/users',
+  adminStudies: '/admin/studies',
   adminSites: '/admin/sites',
   adminMemberships: '/admin/memberships',
   /** Help pages linked from the task list (online manual with eTraining and support, terms of use). */

@@ -5,4 +5,5 @@ export const adminQueryKeys = {
   studies: ['admin', 'studies'] as const,
   twoFactorSetting: ['admin', 'settings', 'two-factor'] as const,
   memberships: (studyId: number) => ['admin', 'studies', studyId, 'memberships'] as const,
+  definition: (studyId: number) => ['admin', 'studies', studyId, 'definition'] as const,
 };

@@ -7,12 +7,13 @@ import { STUDY_PARAM } from './study-select.tsx';
 
 const tabs = [
   { to: paths.adminUsers, label: 'nav.users' },
+  { to: paths.adminStudies, label: 'nav.studies' },
   { to: paths.adminSites, label: 'nav.sites' },
   { to: paths.adminMemberships, label: 'nav.memberships' },
 ] as const;
 
 /**
- * `/admin/*`, inside the signed-in app frame: the page title, the tabs between the three admin
+ * `/admin/*`, inside the signed-in app frame: the page title, the tabs between the admin
  * pages, and the page itself — or "no permission" for someone who is not an administrator.
  * `isAdmin` is what the server said of the user (`me`); every admin endpoint answers 403 to anyone
  * else, so the pages are not even asked for (no refused calls). The browser holds no permission

@@ -8,6 +8,7 @@ const namedErrors = new Set([
   'invalid_email',
   'invalid_contact',
   'invalid_site_code',
+  'invalid_study_code',
   'invalid_institution_number',
 ]);
 

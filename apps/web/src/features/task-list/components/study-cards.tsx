@@ -1,6 +1,7 @@
 import type { StudySummary } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { StudyInDesignBadge } from '../../../components/status-badge.tsx';
 import { dashboardLink } from '../lib/study-links.ts';
 import styles from './study-cards.module.css';
 
@@ -22,7 +23,10 @@ export function StudyCards({ studies, actions }: { studies: readonly StudySummar
               aria-labelledby={`study-card-${study.id}`}
             >
               <div className={styles.meta}>
-                <span className={styles.code}>{study.code}</span>
+                <span className={styles.code}>
+                  {study.code}
+                  {study.status === 'design' && <StudyInDesignBadge>{t('inDesign')}</StudyInDesignBadge>}
+                </span>
                 <span className={styles.date}>
                   <span className={styles.srOnly}>{t('columns.registeredOn')} </span>
                   {study.registeredOn}

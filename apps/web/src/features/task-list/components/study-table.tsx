@@ -6,6 +6,7 @@ import {
   type DataTableColumn,
   sortedValueColumn,
 } from '../../../components/data-table/data-table.tsx';
+import { StudyInDesignBadge } from '../../../components/status-badge.tsx';
 import { dashboardLink } from '../lib/study-links.ts';
 import styles from './study-table.module.css';
 
@@ -23,7 +24,10 @@ export function StudyTable({ studies }: { studies: readonly StudySummary[] }) {
       sortValue: (study) => study.title,
       cell: (study) => (
         <>
-          <span className={styles.code}>{study.code}</span>
+          <span className={styles.code}>
+            {study.code}
+            {study.status === 'design' && <StudyInDesignBadge>{t('inDesign')}</StudyInDesignBadge>}
+          </span>
           <Link to={dashboardLink(study)} className={styles.title}>
             {study.title}
           </Link>

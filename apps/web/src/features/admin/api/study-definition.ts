@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { adminQueryKeys } from './admin-query-keys.ts';
+
+/** A study's current definition as its designers download it (GET /api/studies/:id/definition). */
+export interface CurrentDefinition {
+  version: string;
+  contentHash: string;
+  definition: unknown;
+}
+
+/** The current definition, or null while the study has none (the server's 404). */
+export function useStudyDefinition(studyId: number) {
+  return useQuery({
+    queryKey: adminQueryKeys.definition(studyId),
+    queryFn: async (): Promise<CurrentDefinition | null> => {
+      try {
+        return await apiRequest<CurrentDefinition>(`/api/studies/${studyId}/definition`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/** Upload a definition document (already parsed from its file) while the study is in design. */
+export function useUploadDefinition(studyId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (document: unknown) =>
+      apiRequest<{ version: string; contentHash: string }>(`/api/studies/${studyId}/definition`, {
+        method: 'PUT',
+        body: document,
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.definition(studyId) });
+      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.studies });
+    },
+  });
+}
+
+/** An administrator of the study signs its go-live: password, and code with two-factor sign-in. */
+export function useGoLive(studyId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { password: string; code?: string }) =>
+      apiRequest<{ status: 'active'; version: string; contentHash: string }>(
+        `/api/studies/${studyId}/go-live`,
+        { method: 'POST', body: credentials },
+      ),
+    // Every member now sees the study: their lists and `me` change.
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}

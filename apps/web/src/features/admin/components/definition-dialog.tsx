@@ -1,0 +1,150 @@
+import type { AdminStudy } from '@cdms/contract';
+import { type ChangeEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useStudyDefinition, useUploadDefinition } from '../api/study-definition.ts';
+import { AdminDialog } from './admin-dialog.tsx';
+import styles from './admin-ui.module.css';
+import { QueryStatus } from './query-status.tsx';
+import { ServerError } from './server-error.tsx';
+
+/** One problem of a refused document, as the server lists them (`error.details.problems`). */
+interface DefinitionProblem {
+  path: string;
+  message: string;
+}
+
+function problemsOf(error: unknown): DefinitionProblem[] {
+  if (!(error instanceof ApiError) || error.code !== 'invalid_definition') return [];
+  const { problems } = (error.details ?? {}) as { problems?: DefinitionProblem[] };
+  return Array.isArray(problems) ? problems : [];
+}
+
+/** Saves the current definition as a JSON file, as a designer edits it and uploads it again. */
+function downloadDefinition(study: AdminStudy, version: string, definition: unknown) {
+  const blob = new Blob([`${JSON.stringify(definition, null, 2)}\n`], { type: 'application/json' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `${study.code}-definition-${version}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+}
+
+/**
+ * A study's design document (issue 45 item 2): the current version and its content hash, its
+ * download, and — while the study is in design — the upload of a new one. The server checks the
+ * document; a refused one shows every problem with its place, and nothing was saved.
+ */
+export function DefinitionDialog({
+  study,
+  onOpenChange,
+}: {
+  study: AdminStudy;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const current = useStudyDefinition(study.id);
+  const upload = useUploadDefinition(study.id);
+  // A file that is not JSON is refused here: the server would only say the same.
+  const [readError, setReadError] = useState<string | null>(null);
+  const inDesign = study.status === 'design';
+  const problems = problemsOf(upload.error);
+
+  async function chooseFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setReadError(null);
+    upload.reset();
+    let document: unknown;
+    try {
+      document = JSON.parse(await file.text());
+    } catch {
+      setReadError(t('studies.definition.notJson', { file: file.name }));
+      return;
+    }
+    upload.mutate(document);
+  }
+
+  return (
+    <AdminDialog
+      open
+      onOpenChange={onOpenChange}
+      title={t('studies.definition.title', { study: study.code })}
+      description={t(
+        inDesign ? 'studies.definition.descriptionDesign' : 'studies.definition.descriptionLive',
+      )}
+    >
+      <QueryStatus
+        isPending={current.isPending}
+        error={current.error}
+        onRetry={() => void current.refetch()}
+      />
+      {current.data === null && <p className={styles.state}>{t('studies.definition.none')}</p>}
+      {current.data && (
+        <dl className={styles.facts}>
+          <dt>{t('studies.definition.version')}</dt>
+          <dd>{current.data.version}</dd>
+          <dt>{t('studies.definition.contentHash')}</dt>
+          <dd className={styles.hash}>{current.data.contentHash}</dd>
+        </dl>
+      )}
+      {upload.isSuccess && (
+        <p className={styles.success} role="status">
+          {t('studies.definition.uploaded', { version: upload.data.version })}
+        </p>
+      )}
+      {readError && (
+        <p className={styles.alert} role="alert">
+          {readError}
+        </p>
+      )}
+      {problems.length > 0 ? (
+        <div className={styles.alert} role="alert">
+          {upload.error instanceof Error ? upload.error.message : null}
+          <ol className={styles.problems}>
+            {problems.map((problem, index) => (
+              // The same place may have several problems: the index keeps the keys apart.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the list never reorders
+              <li key={index}>
+                <code>{problem.path || '/'}</code> {problem.message}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : (
+        <ServerError error={upload.error} />
+      )}
+      <div className={styles.dialogActions}>
+        {current.data && (
+          <button
+            type="button"
+            className={styles.button}
+            onClick={() =>
+              current.data && downloadDefinition(study, current.data.version, current.data.definition)
+            }
+          >
+            {t('studies.definition.download')}
+          </button>
+        )}
+        {inDesign && (
+          <label className={`${styles.button} ${styles.primary} ${styles.fileButton}`}>
+            {upload.isPending ? t('studies.definition.uploading') : t('studies.definition.upload')}
+            <input
+              type="file"
+              accept="application/json,.json"
+              className={styles.fileInput}
+              disabled={upload.isPending}
+              onChange={(event) => void chooseFile(event)}
+            />
+          </label>
+        )}
+        <button type="button" className={styles.button} onClick={() => onOpenChange(false)}>
+          {t('actions.close')}
+        </button>
+      </div>
+    </AdminDialog>
+  );
+}
