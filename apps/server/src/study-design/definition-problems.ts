@@ -67,7 +67,7 @@ function messageOf(issue: z.core.$ZodIssue): DefinitionProblem['message'] {
       return { ko: typeof korean === 'string' ? korean : issue.message, en: issue.message };
     }
     default:
-      return { ko: `올바르지 않은 값입니다: ${issue.message}`, en: issue.message };
+      return { ko: `올바르지 않은 값입니다: ${issue.message}`, en: `Invalid value: ${issue.message}` };
   }
 }
 
