@@ -147,8 +147,8 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
         'all.adverseEvent.hasAdverseEvent',
       ]),
     );
-    // The seed acts as the sites' demo accounts (the monitor raises and closes queries), and says so
-    // in the request id.
+    // The seed acts as the sites' demo accounts (the monitor raises and closes queries, the
+    // administrator creates the study in design), and says so in the request id.
     const actors = await db
       .selectFrom('audit_events')
       .select('actor_label')
@@ -156,6 +156,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .where('request_id', '=', 'demo-seed')
       .execute();
     expect(actors.map((actor) => actor.actor_label).sort()).toEqual([
+      'admin@demo.cdms',
       'cra@demo.cdms',
       'crc3@demo.cdms',
       'crc@demo.cdms',
