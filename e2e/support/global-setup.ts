@@ -7,7 +7,7 @@ import type { FullConfig } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
 import { type E2eServer, publishE2eServers } from './servers.ts';
 
-const repositoryRoot = path.resolve(import.meta.dirname, '../..');
+export const repositoryRoot = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Starts one server per Playwright worker (`config.workers`: E2E_WORKERS, or `--workers`), so that
@@ -131,7 +131,7 @@ async function startServer(
   }
 }
 
-function waitForUrl(server: ChildProcess, prefix: string): Promise<string> {
+export function waitForUrl(server: ChildProcess, prefix: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
     // The demo is seeded already: a start migrates nothing new and listens, seconds even on a crowded machine.

@@ -384,6 +384,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
         ...roleDependentRoutes,
         ...subjectRoutes(subject, []),
         { name: 'admin users', url: '/admin/users', ready: (page) => page.locator('tbody tr') },
+        { name: 'admin studies', url: '/admin/studies', ready: (page) => page.locator('tbody tr') },
         { name: 'admin sites', url: '/admin/sites', ready: (page) => page.locator('tbody tr') },
         { name: 'admin memberships', url: '/admin/memberships', ready: heading },
       ],

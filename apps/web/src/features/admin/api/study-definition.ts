@@ -9,10 +9,14 @@ export interface CurrentDefinition {
   definition: unknown;
 }
 
-/** The current definition, or null while the study has none (the server's 404). */
-export function useStudyDefinition(studyId: number) {
+/**
+ * The current definition, asked for only when the study list says there is one (`hasDefinition`):
+ * a study without one would answer 404. Null if it went missing in between.
+ */
+export function useStudyDefinition(studyId: number, hasDefinition: boolean) {
   return useQuery({
     queryKey: adminQueryKeys.definition(studyId),
+    enabled: hasDefinition,
     queryFn: async (): Promise<CurrentDefinition | null> => {
       try {
         return await apiRequest<CurrentDefinition>(`/api/studies/${studyId}/definition`);

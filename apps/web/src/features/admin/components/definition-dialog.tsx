@@ -45,7 +45,7 @@ export function DefinitionDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { t } = useTranslation('admin');
-  const current = useStudyDefinition(study.id);
+  const current = useStudyDefinition(study.id, study.hasDefinition);
   const upload = useUploadDefinition(study.id);
   // A file that is not JSON is refused here: the server would only say the same.
   const [readError, setReadError] = useState<string | null>(null);
@@ -77,12 +77,15 @@ export function DefinitionDialog({
         inDesign ? 'studies.definition.descriptionDesign' : 'studies.definition.descriptionLive',
       )}
     >
-      <QueryStatus
-        isPending={current.isPending}
-        error={current.error}
-        onRetry={() => void current.refetch()}
-      />
-      {current.data === null && <p className={styles.state}>{t('studies.definition.none')}</p>}
+      {study.hasDefinition ? (
+        <QueryStatus
+          isPending={current.isPending}
+          error={current.error}
+          onRetry={() => void current.refetch()}
+        />
+      ) : (
+        <p className={styles.state}>{t('studies.definition.none')}</p>
+      )}
       {current.data && (
         <dl className={styles.facts}>
           <dt>{t('studies.definition.version')}</dt>

@@ -16,7 +16,8 @@ const statusBadge: Record<AdminStudy['status'], string> = {
   ended: '',
 };
 
-type OpenDialog = { kind: 'create' } | { kind: 'definition' | 'goLive'; study: AdminStudy } | null;
+/** The dialog open, by study id: the dialog shows the study as the list has it now (after an upload too). */
+type OpenDialog = { kind: 'create' } | { kind: 'definition' | 'goLive'; studyId: number } | null;
 
 /**
  * `/admin/studies` (issue 45): every study with its state. A new one starts in design; its design
@@ -27,6 +28,10 @@ export function StudiesPage() {
   const { t } = useTranslation('admin');
   const studies = useStudies();
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  const openStudy =
+    dialog && dialog.kind !== 'create'
+      ? studies.data?.find((study) => study.id === dialog.studyId)
+      : undefined;
   const close = (open: boolean) => {
     if (!open) setDialog(null);
   };
@@ -81,7 +86,7 @@ export function StudiesPage() {
                     type="button"
                     className={`${styles.button} ${styles.small}`}
                     aria-label={t('studies.definitionOf', { code: study.code })}
-                    onClick={() => setDialog({ kind: 'definition', study })}
+                    onClick={() => setDialog({ kind: 'definition', studyId: study.id })}
                   >
                     {t('studies.definitionButton')}
                   </button>
@@ -99,7 +104,7 @@ export function StudiesPage() {
                             ? t('studies.needsSite')
                             : undefined
                       }
-                      onClick={() => setDialog({ kind: 'goLive', study })}
+                      onClick={() => setDialog({ kind: 'goLive', studyId: study.id })}
                     >
                       {t('studies.goLiveButton')}
                     </button>
@@ -116,8 +121,10 @@ export function StudiesPage() {
         />
       )}
       {dialog?.kind === 'create' && <StudyCreateDialog onOpenChange={close} />}
-      {dialog?.kind === 'definition' && <DefinitionDialog study={dialog.study} onOpenChange={close} />}
-      {dialog?.kind === 'goLive' && <GoLiveDialog study={dialog.study} onOpenChange={close} />}
+      {dialog?.kind === 'definition' && openStudy && (
+        <DefinitionDialog study={openStudy} onOpenChange={close} />
+      )}
+      {dialog?.kind === 'goLive' && openStudy && <GoLiveDialog study={openStudy} onOpenChange={close} />}
     </AdminSection>
   );
 }
