@@ -5,6 +5,7 @@ import { useAuth } from '../features/auth/components/auth-provider.tsx';
 import { NoticeStrip } from '../features/notices/components/notice-strip.tsx';
 import { HeaderSearch } from '../features/shell/components/header-search.tsx';
 import { SideMenu } from '../features/shell/components/side-menu.tsx';
+import { StudyInDesignBanner } from '../features/shell/components/study-in-design-banner.tsx';
 import { StudyUnavailable } from '../features/shell/components/study-unavailable.tsx';
 import { SubjectInfoPopup } from '../features/shell/components/subject-info-popup.tsx';
 import {
@@ -129,6 +130,7 @@ export function StudyLayout() {
         />
       }
     >
+      {membership.studyStatus === 'design' && <StudyInDesignBanner />}
       <Outlet context={context} />
     </ShellFrame>
   );
