@@ -1,16 +1,22 @@
+import fs from 'node:fs';
 import { createStudyRequestSchema } from '@cdms/contract';
+import { HEAR_FOLLOW_UP_DOCUMENT } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { createStudy } from '../admin/create-study.ts';
 import { createMembership } from '../admin/memberships.ts';
 import { createSite } from '../admin/sites.ts';
 import type { Database } from '../db/schema.ts';
+import { definitionDocumentPath } from '../studies/read-definition-document.ts';
+import { replaceStudyDefinition } from '../study-design/replace-study-definition.ts';
 import { personByEmail } from './demo-subjects.ts';
 
 /**
  * The living demo's next study, in design (issue 45): the administrator has created it through the
  * command `POST /api/admin/studies` runs, added two of the demo's institutions and the data manager
- * as its designer; its definition document is still to be uploaded. The admin and DM see it in their
- * work list marked "in design"; site staff do not see it at all.
+ * as its designer, who has uploaded its definition document (`hear-followup.json`, a design of its
+ * own: three visits and unscheduled ones, no randomization, a repeating group, a derived score). It
+ * awaits the administrator's go-live signature: the admin and DM see it in their work list marked
+ * "in design"; site staff do not see it at all.
  */
 export async function seedDemoDesignStudy(
   db: Kysely<Database>,
@@ -48,5 +54,10 @@ export async function seedDemoDesignStudy(
     role: 'DM',
     siteIds: [],
   });
+  // The data manager uploads the study's own document (not generated from code: the file is the
+  // source) through the command PUT /api/studies/:id/definition runs; it awaits the go-live signature.
+  const designer = await personByEmail(db, input.dataManager);
+  const document = JSON.parse(fs.readFileSync(definitionDocumentPath(HEAR_FOLLOW_UP_DOCUMENT), 'utf8'));
+  await replaceStudyDefinition(db, designer.actor, study.id, document);
   return study.id;
 }

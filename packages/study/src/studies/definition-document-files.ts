@@ -7,5 +7,8 @@ export const WRITE_DEFINITION_DOCUMENTS = 'npm run documents -w @cdms/study';
 /** TMP-2026's definition document. */
 export const TM_PERFORATION_DOCUMENT = 'tm-perforation.json';
 
+/** HEAR-2027's definition document (issue 45 item 5): written as a document, its own source. */
+export const HEAR_FOLLOW_UP_DOCUMENT = 'hear-followup.json';
+
 /** The JSON Schema of study-definition documents. */
 export const STUDY_DEFINITION_JSON_SCHEMA = 'study-definition.schema.json';
