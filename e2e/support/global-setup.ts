@@ -113,11 +113,7 @@ async function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopProcess(server);
     await smtp.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -129,6 +125,14 @@ async function startServer(
     await stop();
     throw error;
   }
+}
+
+/** Ends a server process as a service manager would (SIGTERM) and waits until it has exited. */
+export async function stopProcess(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
 }
 
 export function waitForUrl(server: ChildProcess, prefix: string): Promise<string> {

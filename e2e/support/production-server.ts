@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repositoryRoot, waitForUrl } from './global-setup.ts';
+import { repositoryRoot, stopProcess, waitForUrl } from './global-setup.ts';
 
 /** A production install as its administrator finds it on the first day: no demo, one system administrator. */
 export interface EmptyProductionServer {
@@ -52,11 +52,7 @@ export async function startEmptyProductionServer(): Promise<EmptyProductionServe
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopProcess(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
