@@ -224,6 +224,62 @@ export const subjectStatusRulesSchema = z.strictObject({
 });
 export type SubjectStatusRules = z.infer<typeof subjectStatusRulesSchema>;
 
+/**
+ * Roles (issue 45 item 3): which of the study's forms and items play a part the application knows — the
+ * subject's sex and age, the adverse events, the end of study… The server and web read these pointers
+ * instead of naming a study's keys. Every role is optional: a study without one lacks that feature (its
+ * facts stay empty) and never fails. `findDefinitionProblems` checks that each names forms, visits,
+ * sections and items that exist, of the types the application reads. docs/STUDY-DEFINITION.md "Roles".
+ */
+export const studyRolesSchema = z.strictObject({
+  /** Sex (a singleChoice; its female and male codes) and age in years (a number), at one visit: the subject list, dashboard, lab ranges and pregnancy test read them. */
+  demographics: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      sex: keySchema,
+      femaleCode: z.string().min(1),
+      maleCode: z.string().min(1),
+      age: keySchema,
+    })
+    .optional(),
+  /** The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. */
+  adverseEvents: z
+    .strictObject({ visit: keySchema, form: keySchema, rows: keySchema, serious: keySchema })
+    .optional(),
+  /** The end-of-study page: the reason (a singleChoice) of a screening failure and of a dropout. */
+  endOfStudy: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      screeningFailureReason: keySchema,
+      dropoutReason: keySchema,
+    })
+    .optional(),
+  /** The eligibility decision (yesNo) and the sections of yesNo criteria: an inclusion "N" or exclusion "Y" contradicts an eligible subject. */
+  eligibility: z
+    .strictObject({
+      form: keySchema,
+      decision: keySchema,
+      inclusionSection: keySchema,
+      exclusionSection: keySchema,
+    })
+    .optional(),
+  /** The investigational treatment given (yesNo `applied`) and its date, at one visit: a date other than the visit's is a deviation. */
+  treatmentApplication: z
+    .strictObject({ visit: keySchema, form: keySchema, applied: keySchema, date: keySchema })
+    .optional(),
+  /** The pregnancy test of a female subject: childbearing potential (yesNo) and the result; missing ones are deviations. */
+  pregnancyTest: z
+    .strictObject({ form: keySchema, childbearingPotential: keySchema, result: keySchema })
+    .optional(),
+  /** The healing outcome (a singleChoice) the study summary counts per visit. */
+  healing: z.strictObject({ form: keySchema, outcome: keySchema }).optional(),
+  /** The hearing averages (numbers, dB) by air and bone conduction the study summary averages per visit. */
+  hearing: z.strictObject({ form: keySchema, airAverage: keySchema, boneAverage: keySchema }).optional(),
+});
+export type StudyRoles = z.infer<typeof studyRolesSchema>;
+
 const baseStudyDefinitionSchema = z.strictObject({
   key: keySchema,
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -238,6 +294,8 @@ const baseStudyDefinitionSchema = z.strictObject({
   unscheduledVisit: unscheduledVisitSchema.optional(),
   forms: z.array(formSchema).min(1),
   subjectStatus: subjectStatusRulesSchema.optional(),
+  /** What the application reads of the study's forms (issue 45 item 3); each role optional. */
+  roles: studyRolesSchema.optional(),
 });
 
 /** The sections a form shows in a visit: the first variant listing the visit, else the default sections. */
@@ -422,6 +480,114 @@ export function findDefinitionProblems(study: StudyShape): string[] {
         problems.push(`subjectStatus.${rule}: reference ${reference} must name a visit, form and item`);
       }
     }
+  }
+  problems.push(...roleProblems(study));
+  return problems;
+}
+
+const NUMBER_TYPES: readonly ItemType[] = ['integer', 'decimal'];
+
+/**
+ * The roles name what exists, of the types the application reads. A role with a visit reads the form
+ * as laid out there; one without reads the form at whatever visit it appears, so its items may sit in
+ * any layout (default or variant).
+ */
+function roleProblems(study: StudyShape): string[] {
+  const roles = study.roles;
+  if (!roles) return [];
+  const problems: string[] = [];
+  const layoutsOf = (role: string, formKey: string, visitKey?: string): SectionDefinition[][] => {
+    const form = study.forms.find((entry) => entry.key === formKey);
+    if (!form) {
+      problems.push(`roles.${role}: unknown form ${formKey}`);
+      return [];
+    }
+    if (visitKey === undefined) return [form.sections, ...(form.variants ?? []).map((v) => v.sections)];
+    if (!study.visits.find((visit) => visit.key === visitKey)?.forms.includes(formKey)) {
+      problems.push(`roles.${role}: visit ${visitKey} has no form ${formKey}`);
+      return [];
+    }
+    return [sectionsForVisit(form, visitKey)];
+  };
+  /** The item in the layouts (outside repeating groups, or in the group `rows`), of one of `types`. */
+  const expectItem = (
+    role: string,
+    layouts: SectionDefinition[][],
+    itemKey: string,
+    types: readonly ItemType[] | null,
+    rows?: string,
+  ): ItemDefinition | undefined => {
+    if (layouts.length === 0) return undefined;
+    const items = layouts
+      .flat()
+      .filter((section) => section.repeating?.key === rows)
+      .flatMap((section) => section.items)
+      .filter((item) => item.key === itemKey);
+    if (items.length === 0) problems.push(`roles.${role}: unknown item ${itemKey}`);
+    else if (types && items.some((item) => !types.includes(item.type))) {
+      problems.push(`roles.${role}: item ${itemKey} must be ${types.join(' or ')}`);
+    }
+    return items[0];
+  };
+
+  if (roles.demographics) {
+    const role = roles.demographics;
+    const layouts = layoutsOf('demographics', role.form, role.visit);
+    const sex = expectItem('demographics', layouts, role.sex, ['singleChoice']);
+    const codes = study.codeLists.find((list) => list.key === sex?.codeList)?.codes ?? [];
+    for (const code of [role.femaleCode, role.maleCode]) {
+      if (sex && !codes.some((entry) => entry.code === code)) {
+        problems.push(`roles.demographics: ${role.sex} has no code ${code}`);
+      }
+    }
+    expectItem('demographics', layouts, role.age, NUMBER_TYPES);
+  }
+  if (roles.adverseEvents) {
+    const role = roles.adverseEvents;
+    const layouts = layoutsOf('adverseEvents', role.form, role.visit);
+    if (layouts.length > 0 && !layouts.flat().some((section) => section.repeating?.key === role.rows)) {
+      problems.push(`roles.adverseEvents: ${role.rows} is not a repeating group of ${role.form}`);
+    } else expectItem('adverseEvents', layouts, role.serious, ['yesNo'], role.rows);
+  }
+  if (roles.endOfStudy) {
+    const role = roles.endOfStudy;
+    const layouts = layoutsOf('endOfStudy', role.form, role.visit);
+    expectItem('endOfStudy', layouts, role.screeningFailureReason, ['singleChoice']);
+    expectItem('endOfStudy', layouts, role.dropoutReason, ['singleChoice']);
+  }
+  if (roles.eligibility) {
+    const role = roles.eligibility;
+    const layouts = layoutsOf('eligibility', role.form);
+    expectItem('eligibility', layouts, role.decision, ['yesNo']);
+    // The criteria are read from the form's default layout (`visit-facts.ts`).
+    for (const sectionKey of [role.inclusionSection, role.exclusionSection]) {
+      const section = layouts[0]?.find((entry) => entry.key === sectionKey);
+      if (layouts.length > 0 && !section) problems.push(`roles.eligibility: unknown section ${sectionKey}`);
+      if (section?.items.some((item) => item.type !== 'yesNo')) {
+        problems.push(`roles.eligibility: the criteria of ${sectionKey} must be yesNo items`);
+      }
+    }
+  }
+  if (roles.treatmentApplication) {
+    const role = roles.treatmentApplication;
+    const layouts = layoutsOf('treatmentApplication', role.form, role.visit);
+    expectItem('treatmentApplication', layouts, role.applied, ['yesNo']);
+    expectItem('treatmentApplication', layouts, role.date, ['date']);
+  }
+  if (roles.pregnancyTest) {
+    const role = roles.pregnancyTest;
+    const layouts = layoutsOf('pregnancyTest', role.form);
+    expectItem('pregnancyTest', layouts, role.childbearingPotential, ['yesNo']);
+    expectItem('pregnancyTest', layouts, role.result, null);
+  }
+  if (roles.healing) {
+    expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);
+  }
+  if (roles.hearing) {
+    const role = roles.hearing;
+    const layouts = layoutsOf('hearing', role.form);
+    expectItem('hearing', layouts, role.airAverage, NUMBER_TYPES);
+    expectItem('hearing', layouts, role.boneAverage, NUMBER_TYPES);
   }
   return problems;
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { tmPerforationStudy } from '../studies/tm-perforation/index.ts';
+import { findDefinitionProblems, type StudyDefinition, type StudyRoles } from './study-definition.ts';
+
+// The roles' cross-checks (issue 45 item 3), on TMP-2026, the study that declares every role.
+
+const withRoles = (roles: StudyRoles | undefined): StudyDefinition => ({ ...tmPerforationStudy, roles });
+const rolesOf = (): StudyRoles => JSON.parse(JSON.stringify(tmPerforationStudy.roles)) as StudyRoles;
+
+describe('study roles', () => {
+  it('accepts TMP-2026 roles, and a study without roles', () => {
+    expect(findDefinitionProblems(tmPerforationStudy)).toEqual([]);
+    expect(findDefinitionProblems(withRoles(undefined))).toEqual([]);
+    expect(findDefinitionProblems(withRoles({}))).toEqual([]);
+  });
+
+  it('finds unknown forms, visits, sections and items', () => {
+    const roles = rolesOf();
+    if (roles.demographics) roles.demographics.visit = 'v2';
+    if (roles.endOfStudy) roles.endOfStudy.form = 'ghost';
+    if (roles.eligibility) roles.eligibility.exclusionSection = 'ghost';
+    if (roles.adverseEvents) roles.adverseEvents.rows = 'ghost';
+    if (roles.healing) roles.healing.outcome = 'ghost';
+    expect(findDefinitionProblems(withRoles(roles))).toEqual([
+      'roles.demographics: visit v2 has no form demographicInfo',
+      'roles.adverseEvents: ghost is not a repeating group of adverseEvent',
+      'roles.endOfStudy: unknown form ghost',
+      'roles.eligibility: unknown section ghost',
+      'roles.healing: unknown item ghost',
+    ]);
+  });
+
+  it('finds items of a type the application cannot read, and codes the sex item lacks', () => {
+    const roles = rolesOf();
+    if (roles.demographics) {
+      roles.demographics.femaleCode = 'W';
+      roles.demographics.age = 'gender';
+    }
+    if (roles.treatmentApplication) roles.treatmentApplication.date = 'applied';
+    if (roles.hearing) roles.hearing.airAverage = 'airSeverity';
+    // The decision and the criteria are yes or no.
+    roles.eligibility = {
+      form: 'ptaTest',
+      decision: 'airNd',
+      inclusionSection: 'air',
+      exclusionSection: 'bone',
+    };
+    // An item outside the repeating group is not a row's item.
+    if (roles.adverseEvents) roles.adverseEvents.serious = 'noEvents';
+    expect(findDefinitionProblems(withRoles(roles))).toEqual([
+      'roles.demographics: gender has no code W',
+      'roles.demographics: item gender must be integer or decimal',
+      'roles.adverseEvents: unknown item noEvents',
+      'roles.eligibility: item airNd must be yesNo',
+      'roles.eligibility: the criteria of air must be yesNo items',
+      'roles.eligibility: the criteria of bone must be yesNo items',
+      'roles.treatmentApplication: item applied must be date',
+      'roles.hearing: item airSeverity must be integer or decimal',
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { StudyRoles } from '../../model/study-definition.ts';
+
+/**
+ * What the application reads of TMP-2026's forms (issue 45 item 3): the server and web take these
+ * pointers from the definition instead of naming the study's keys.
+ */
+export const roles: StudyRoles = {
+  demographics: {
+    visit: 'v1',
+    form: 'demographicInfo',
+    sex: 'gender',
+    femaleCode: 'F',
+    maleCode: 'M',
+    age: 'age',
+  },
+  adverseEvents: { visit: 'all', form: 'adverseEvent', rows: 'events', serious: 'serious' },
+  endOfStudy: {
+    visit: 'all',
+    form: 'endExamination',
+    screeningFailureReason: 'screeningFailureReason',
+    dropoutReason: 'dropoutReason',
+  },
+  eligibility: {
+    form: 'inclusionExclusionEval',
+    decision: 'eligible',
+    inclusionSection: 'inclusion',
+    exclusionSection: 'exclusion',
+  },
+  treatmentApplication: {
+    visit: 'v2',
+    form: 'deviceApplication',
+    applied: 'applied',
+    date: 'applicationDate',
+  },
+  pregnancyTest: { form: 'pregnancyTest', childbearingPotential: 'childbearingPotential', result: 'result' },
+  healing: { form: 'tympanicPhoto', outcome: 'evaluation' },
+  hearing: { form: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
+};
