@@ -149,7 +149,7 @@ export async function formData(
     formKey === LAB_FORM_KEY
       ? rangesFittingSubject(
           await loadSiteLabRanges(db, subject.site_id),
-          labRangeSubjectOf(subject.site_id, evaluation.data),
+          labRangeSubjectOf(definition, subject.site_id, evaluation.data),
         )
       : [];
   // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts); the SDV is

@@ -49,7 +49,7 @@ export async function addLabRangeChecks(
             .where('id', '=', of.subjectId)
             .executeTakeFirstOrThrow()
         ).site_id;
-  const subject = labRangeSubjectOf(siteId, evaluation.data);
+  const subject = labRangeSubjectOf(definition, siteId, evaluation.data);
   // The site's ranges read once for every lab form of the subject (a save evaluates them all).
   let siteRanges: SiteLabRange[] | undefined = known.siteRanges;
   for (const form of labForms) {

@@ -1,18 +1,13 @@
 import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVisit } from '@cdms/study';
 import { sql } from 'kysely';
 import type { ReportContext } from '../reports/report-context.ts';
-import { CLINICAL_SOURCES } from '../subjects/visit-facts.ts';
 
 /**
- * Where the summary's clinical figures live in the first study's forms (the read model's visit rows
- * store them: `CLINICAL_SOURCES`), and what every summary query shares: the subjects in the reader's scope.
+ * What the summary reads of the study beyond its roles (the clinical figures' forms are the roles
+ * `healing` and `hearing`, whose values the read model's visit rows store: `visit-facts.ts`), and what
+ * every summary query shares: the subjects in the reader's scope.
  */
 export const SUMMARY_SOURCES = {
-  healing: CLINICAL_SOURCES.healing,
-  hearing: {
-    formKey: CLINICAL_SOURCES.hearing.formKey,
-    itemKeys: [CLINICAL_SOURCES.hearing.airAverage, CLINICAL_SOURCES.hearing.boneAverage],
-  },
   groups: { codeList: 'treatmentGroup' },
 } as const;
 
