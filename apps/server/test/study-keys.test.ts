@@ -30,10 +30,6 @@ const APPLICATION_WORDS = new Set([
 
 /** Each file (from the repository root) and the TMP-2026 keys it still names. Only ever shrinks. */
 const REMAINING: Record<string, string[]> = {
-  // remaining for issue 45: the registration form the add-subject dialog fills (a consent role)
-  'apps/server/src/data-entry/create-subject.ts': ['consentScreening'],
-  // remaining for issue 45: the registration form a deletion keeps (a consent role)
-  'apps/server/src/data-entry/delete-subject.ts': ['consentScreening'],
   // remaining for issue 45: the randomization trigger (a randomization role)
   'apps/server/src/randomization/randomization.ts': ['suitable'],
   // remaining for issue 45: the adverse event listing's items and code lists, the events of interest
@@ -59,7 +55,7 @@ const REMAINING: Record<string, string[]> = {
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
   // remaining for issue 45: the lab page's link to the lab form (a lab panel role)
   'apps/web/src/features/lab/components/lab-page.tsx': ['labTest'],
-  // remaining for issue 45: the subject page opens the registration form first (a consent role)
+  // remaining for issue 45: the subject page opens the registration form first (the registration role)
   'apps/web/src/features/subjects/components/subject-detail-page.tsx': ['consentScreening'],
 };
 

@@ -232,6 +232,16 @@ export type SubjectStatusRules = z.infer<typeof subjectStatusRulesSchema>;
  * sections and items that exist, of the types the application reads. docs/STUDY-DEFINITION.md "Roles".
  */
 export const studyRolesSchema = z.strictObject({
+  /** The registration form a new subject's consent date (a date), initials and screening number (texts, when it has them) are written to, at one visit; deleting a subject keeps it. */
+  registration: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      consentDate: keySchema,
+      initials: keySchema.optional(),
+      screeningNumber: keySchema.optional(),
+    })
+    .optional(),
   /** Sex (a singleChoice; its female and male codes) and age in years (a number), at one visit: the subject list, dashboard, lab ranges and pregnancy test read them. */
   demographics: z
     .strictObject({
@@ -530,6 +540,14 @@ function roleProblems(study: StudyShape): string[] {
     return items[0];
   };
 
+  if (roles.registration) {
+    const role = roles.registration;
+    const layouts = layoutsOf('registration', role.form, role.visit);
+    expectItem('registration', layouts, role.consentDate, ['date']);
+    for (const itemKey of [role.initials, role.screeningNumber]) {
+      if (itemKey !== undefined) expectItem('registration', layouts, itemKey, ['text']);
+    }
+  }
   if (roles.demographics) {
     const role = roles.demographics;
     const layouts = layoutsOf('demographics', role.form, role.visit);

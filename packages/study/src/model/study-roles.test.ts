@@ -16,12 +16,14 @@ describe('study roles', () => {
 
   it('finds unknown forms, visits, sections and items', () => {
     const roles = rolesOf();
+    if (roles.registration) roles.registration.visit = 'v1';
     if (roles.demographics) roles.demographics.visit = 'v2';
     if (roles.endOfStudy) roles.endOfStudy.form = 'ghost';
     if (roles.eligibility) roles.eligibility.exclusionSection = 'ghost';
     if (roles.adverseEvents) roles.adverseEvents.rows = 'ghost';
     if (roles.healing) roles.healing.outcome = 'ghost';
     expect(findDefinitionProblems(withRoles(roles))).toEqual([
+      'roles.registration: visit v1 has no form consentScreening',
       'roles.demographics: visit v2 has no form demographicInfo',
       'roles.adverseEvents: ghost is not a repeating group of adverseEvent',
       'roles.endOfStudy: unknown form ghost',
@@ -32,6 +34,7 @@ describe('study roles', () => {
 
   it('finds items of a type the application cannot read, and codes the sex item lacks', () => {
     const roles = rolesOf();
+    if (roles.registration) roles.registration.screeningNumber = 'consentDate';
     if (roles.demographics) {
       roles.demographics.femaleCode = 'W';
       roles.demographics.age = 'gender';
@@ -48,6 +51,7 @@ describe('study roles', () => {
     // An item outside the repeating group is not a row's item.
     if (roles.adverseEvents) roles.adverseEvents.serious = 'noEvents';
     expect(findDefinitionProblems(withRoles(roles))).toEqual([
+      'roles.registration: item consentDate must be text',
       'roles.demographics: gender has no code W',
       'roles.demographics: item gender must be integer or decimal',
       'roles.adverseEvents: unknown item noEvents',

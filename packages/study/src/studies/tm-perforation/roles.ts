@@ -5,6 +5,13 @@ import type { StudyRoles } from '../../model/study-definition.ts';
  * pointers from the definition instead of naming the study's keys.
  */
 export const roles: StudyRoles = {
+  registration: {
+    visit: 'consentScreening',
+    form: 'consentScreening',
+    consentDate: 'consentDate',
+    initials: 'initials',
+    screeningNumber: 'screeningNumber',
+  },
   demographics: {
     visit: 'v1',
     form: 'demographicInfo',
