@@ -45,8 +45,6 @@ const REMAINING: Record<string, string[]> = {
     'aeDeviceAction',
     'aeOutcome',
   ],
-  // remaining for issue 45: the screening failure reasons' code list (the endOfStudy role's item)
-  'apps/server/src/reports/enrollment-report.ts': ['screeningFailureReason'],
   // remaining for issue 45: the hearing measures (the hearing role's items; the contract's measure names)
   'apps/server/src/summary/summarize-hearing.ts': ['airAverage', 'boneAverage'],
   // remaining for issue 45: the randomization groups' code list (a randomization role)
