@@ -30,8 +30,6 @@ const APPLICATION_WORDS = new Set([
 
 /** Each file (from the repository root) and the TMP-2026 keys it still names. Only ever shrinks. */
 const REMAINING: Record<string, string[]> = {
-  // remaining for issue 45: the randomization trigger (a randomization role)
-  'apps/server/src/randomization/randomization.ts': ['suitable'],
   // remaining for issue 45: the adverse event listing's items and code lists, the events of interest
   'apps/server/src/reports/ae-listing-report.ts': [
     'adverseEvent',
@@ -47,8 +45,6 @@ const REMAINING: Record<string, string[]> = {
   ],
   // remaining for issue 45: the hearing measures (the hearing role's items; the contract's measure names)
   'apps/server/src/summary/summarize-hearing.ts': ['airAverage', 'boneAverage'],
-  // remaining for issue 45: the randomization groups' code list (a randomization role)
-  'apps/server/src/summary/summary-sources.ts': ['treatmentGroup'],
   // remaining for issue 45: the events of interest charted (the report's answer names them)
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
   // remaining for issue 45: the lab page's link to the lab form (a lab panel role)

@@ -5,7 +5,7 @@ import type {
   HoldInForce,
   OverviewResponse,
 } from '@cdms/contract';
-import { isSigningForm, randomizationForm, todayInKorea } from '@cdms/contract';
+import { isSigningForm, todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
@@ -185,8 +185,8 @@ export async function formData(
           !isSigningForm(visitKey, formKey) &&
           can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
         randomize:
-          visitKey === randomizationForm.visitKey &&
-          formKey === randomizationForm.formKey &&
+          visitKey === definition.roles?.randomization?.visit &&
+          formKey === definition.roles.randomization.form &&
           can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
           awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
         openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),

@@ -10,7 +10,7 @@ import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
 import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
 import { summarizeHearing } from './summarize-hearing.ts';
-import { codesOf, itemAt, SUMMARY_SOURCES, visitsCollecting } from './summary-sources.ts';
+import { codesOf, itemAt, randomizationGroupsOf, visitsCollecting } from './summary-sources.ts';
 
 /**
  * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the
@@ -30,7 +30,7 @@ export async function readStudySummary(
   // Not `mayKnowGroup` (a subject's assigned group, which the study may show to its sites): comparing
   // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
   const byGroup = can(principal, 'summary.by_group', { studyId });
-  const groups = byGroup && definition ? codesOf(definition, SUMMARY_SOURCES.groups.codeList) : [];
+  const groups = byGroup && definition ? randomizationGroupsOf(definition) : [];
   const sites =
     context.siteIds.length === 0
       ? []

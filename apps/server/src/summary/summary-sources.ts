@@ -2,14 +2,16 @@ import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVi
 import { sql } from 'kysely';
 import type { ReportContext } from '../reports/report-context.ts';
 
-/**
- * What the summary reads of the study beyond its roles (the clinical figures' forms are the roles
- * `healing` and `hearing`, whose values the read model's visit rows store: `visit-facts.ts`), and what
- * every summary query shares: the subjects in the reader's scope.
- */
-export const SUMMARY_SOURCES = {
-  groups: { codeList: 'treatmentGroup' },
-} as const;
+// What the summary reads of the study are its roles: the clinical figures' forms are `healing` and
+// `hearing` (whose values the read model's visit rows store: `visit-facts.ts`), the groups are the
+// codes of `randomization`'s group item. Below, what the summary's queries share.
+
+/** The randomization groups with their labels (the `randomization` role's group item), none without the role. */
+export function randomizationGroupsOf(definition: StudyDefinition) {
+  const role = definition.roles?.randomization;
+  const group = role ? itemAt(definition, role.form, role.visit, role.group) : undefined;
+  return group?.codeList ? codesOf(definition, group.codeList) : [];
+}
 
 /** The item `itemKey` of `formKey` as the form is laid out at `visitKey`, if it is there. */
 export function itemAt(

@@ -253,6 +253,22 @@ export const studyRolesSchema = z.strictObject({
       age: keySchema,
     })
     .optional(),
+  /**
+   * Randomization, at one visit: the form the system fills when a subject is randomized. `eligible` is the
+   * derived yesNo item that must say Y (the study's rule); then the assignment date (a date), the
+   * randomization number (a text) and the group (a singleChoice holding the list's groups `treatment` and
+   * `control`, written only where the study shows the group) are filled.
+   */
+  randomization: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      eligible: keySchema,
+      assignmentDate: keySchema,
+      number: keySchema,
+      group: keySchema,
+    })
+    .optional(),
   /** The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. */
   adverseEvents: z
     .strictObject({ visit: keySchema, form: keySchema, rows: keySchema, serious: keySchema })
@@ -497,6 +513,9 @@ export function findDefinitionProblems(study: StudyShape): string[] {
 
 const NUMBER_TYPES: readonly ItemType[] = ['integer', 'decimal'];
 
+/** The groups of a randomization list (the server's permuted blocks and imported lists). */
+export const RANDOMIZATION_GROUPS = ['treatment', 'control'] as const;
+
 /**
  * The roles name what exists, of the types the application reads. A role with a visit reads the form
  * as laid out there; one without reads the form at whatever visit it appears, so its items may sit in
@@ -559,6 +578,23 @@ function roleProblems(study: StudyShape): string[] {
       }
     }
     expectItem('demographics', layouts, role.age, NUMBER_TYPES);
+  }
+  if (roles.randomization) {
+    const role = roles.randomization;
+    const layouts = layoutsOf('randomization', role.form, role.visit);
+    const eligible = expectItem('randomization', layouts, role.eligible, ['yesNo']);
+    if (eligible && eligible.derive === undefined) {
+      problems.push(`roles.randomization: ${role.eligible} must be derived (the study's rule)`);
+    }
+    expectItem('randomization', layouts, role.assignmentDate, ['date']);
+    expectItem('randomization', layouts, role.number, ['text']);
+    const group = expectItem('randomization', layouts, role.group, ['singleChoice']);
+    const codes = study.codeLists.find((list) => list.key === group?.codeList)?.codes ?? [];
+    for (const code of RANDOMIZATION_GROUPS) {
+      if (group?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
+        problems.push(`roles.randomization: ${role.group} has no code ${code}`);
+      }
+    }
   }
   if (roles.adverseEvents) {
     const role = roles.adverseEvents;

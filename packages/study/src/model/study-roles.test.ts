@@ -40,6 +40,10 @@ describe('study roles', () => {
       roles.demographics.age = 'gender';
     }
     if (roles.treatmentApplication) roles.treatmentApplication.date = 'applied';
+    if (roles.randomization) {
+      roles.randomization.eligible = 'assignmentDate';
+      roles.randomization.group = 'suitable';
+    }
     if (roles.hearing) roles.hearing.airAverage = 'airSeverity';
     // The decision and the criteria are yes or no.
     roles.eligibility = {
@@ -54,6 +58,9 @@ describe('study roles', () => {
       'roles.registration: item consentDate must be text',
       'roles.demographics: gender has no code W',
       'roles.demographics: item gender must be integer or decimal',
+      'roles.randomization: item assignmentDate must be yesNo',
+      "roles.randomization: assignmentDate must be derived (the study's rule)",
+      'roles.randomization: item suitable must be singleChoice',
       'roles.adverseEvents: unknown item noEvents',
       'roles.eligibility: item airNd must be yesNo',
       'roles.eligibility: the criteria of air must be yesNo items',

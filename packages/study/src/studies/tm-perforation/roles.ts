@@ -20,6 +20,14 @@ export const roles: StudyRoles = {
     maleCode: 'M',
     age: 'age',
   },
+  randomization: {
+    visit: 'v2',
+    form: 'randomizationNumber',
+    eligible: 'suitable',
+    assignmentDate: 'assignmentDate',
+    number: 'randomizationNumber',
+    group: 'group',
+  },
   adverseEvents: { visit: 'all', form: 'adverseEvent', rows: 'events', serious: 'serious' },
   endOfStudy: {
     visit: 'all',

@@ -1,10 +1,4 @@
-import {
-  casebookPdfPath,
-  type DatedLabRange,
-  type FormDataResponse,
-  randomizationForm,
-  refuseUnderHolds,
-} from '@cdms/contract';
+import { casebookPdfPath, type DatedLabRange, type FormDataResponse, refuseUnderHolds } from '@cdms/contract';
 import {
   changedItemKeys,
   type FormLayout,
@@ -315,7 +309,8 @@ export function FormEditor({
         signature.editWarning
       )}
       <FormHoldBanner holds={formData.holds} />
-      {visitKey === randomizationForm.visitKey && formKey === randomizationForm.formKey ? (
+      {visitKey === definition.roles?.randomization?.visit &&
+      formKey === definition.roles.randomization.form ? (
         <RandomizePanel
           studyId={studyId}
           subject={formData.subject}
