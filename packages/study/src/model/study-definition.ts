@@ -269,9 +269,26 @@ export const studyRolesSchema = z.strictObject({
       group: keySchema,
     })
     .optional(),
-  /** The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. */
+  /**
+   * The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. The
+   * listing's columns are items of the rows, each optional (a column the study lacks stays empty): the
+   * term (a text), start and end dates (dates), severity, causality, action taken with the investigational
+   * product and outcome (singleChoices, labelled from their code lists).
+   */
   adverseEvents: z
-    .strictObject({ visit: keySchema, form: keySchema, rows: keySchema, serious: keySchema })
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      rows: keySchema,
+      serious: keySchema,
+      term: keySchema.optional(),
+      startDate: keySchema.optional(),
+      endDate: keySchema.optional(),
+      severity: keySchema.optional(),
+      causality: keySchema.optional(),
+      actionTaken: keySchema.optional(),
+      outcome: keySchema.optional(),
+    })
     .optional(),
   /** The end-of-study page: the reason (a singleChoice) of a screening failure and of a dropout. */
   endOfStudy: z
@@ -601,7 +618,18 @@ function roleProblems(study: StudyShape): string[] {
     const layouts = layoutsOf('adverseEvents', role.form, role.visit);
     if (layouts.length > 0 && !layouts.flat().some((section) => section.repeating?.key === role.rows)) {
       problems.push(`roles.adverseEvents: ${role.rows} is not a repeating group of ${role.form}`);
-    } else expectItem('adverseEvents', layouts, role.serious, ['yesNo'], role.rows);
+    } else {
+      const column = (itemKey: string | undefined, types: readonly ItemType[]) => {
+        if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, types, role.rows);
+      };
+      column(role.serious, ['yesNo']);
+      column(role.term, ['text', 'textarea']);
+      column(role.startDate, ['date']);
+      column(role.endDate, ['date']);
+      for (const coded of [role.severity, role.causality, role.actionTaken, role.outcome]) {
+        column(coded, ['singleChoice']);
+      }
+    }
   }
   if (roles.endOfStudy) {
     const role = roles.endOfStudy;

@@ -53,7 +53,10 @@ describe('study roles', () => {
       exclusionSection: 'bone',
     };
     // An item outside the repeating group is not a row's item.
-    if (roles.adverseEvents) roles.adverseEvents.serious = 'noEvents';
+    if (roles.adverseEvents) {
+      roles.adverseEvents.serious = 'hasAdverseEvent';
+      roles.adverseEvents.outcome = 'startDate';
+    }
     expect(findDefinitionProblems(withRoles(roles))).toEqual([
       'roles.registration: item consentDate must be text',
       'roles.demographics: gender has no code W',
@@ -61,7 +64,8 @@ describe('study roles', () => {
       'roles.randomization: item assignmentDate must be yesNo',
       "roles.randomization: assignmentDate must be derived (the study's rule)",
       'roles.randomization: item suitable must be singleChoice',
-      'roles.adverseEvents: unknown item noEvents',
+      'roles.adverseEvents: unknown item hasAdverseEvent',
+      'roles.adverseEvents: item startDate must be singleChoice',
       'roles.eligibility: item airNd must be yesNo',
       'roles.eligibility: the criteria of air must be yesNo items',
       'roles.eligibility: the criteria of bone must be yesNo items',
