@@ -46,12 +46,8 @@ const REMAINING: Record<string, string[]> = {
   'packages/contract/src/signatures.ts': ['testDirectorSigning'],
   // remaining for issue 45: the audiogram's form and the ear it is drawn for (an audiogram role)
   'packages/study/src/engine/audiogram.ts': ['ptaTest', 'diseaseBasicInfo', 'applicationSite'],
-  // remaining for issue 45: the lab form and its specimen date (a lab panel role)
-  'packages/study/src/engine/lab-tests.ts': ['labTest', 'specimenDate'],
   // remaining for issue 45: the events of interest charted (the report's answer names them)
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
-  // remaining for issue 45: the lab page's link to the lab form (a lab panel role)
-  'apps/web/src/features/lab/components/lab-page.tsx': ['labTest'],
   // remaining for issue 45: the subject page opens the registration form first (the registration role)
   'apps/web/src/features/subjects/components/subject-detail-page.tsx': ['consentScreening'],
 };

@@ -61,8 +61,6 @@ export {
   type StoredFormStates,
 } from './engine/form-status.ts';
 export {
-  LAB_FORM_KEY,
-  LAB_SPECIMEN_DATE_ITEM,
   type LabTestItems,
   numericLabTests,
 } from './engine/lab-tests.ts';

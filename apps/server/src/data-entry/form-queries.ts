@@ -11,7 +11,6 @@ import {
   evaluateSubject,
   type FormValues,
   isValidDate,
-  LAB_FORM_KEY,
   type StoredFormStates,
   type StudyDefinition,
   type SubjectData,
@@ -146,7 +145,7 @@ export async function formData(
   // The labTest form carries the site's ranges for this subject with their dates, so the browser flags
   // H/L as one types, against the range in force on the specimen date being typed.
   const labRanges =
-    formKey === LAB_FORM_KEY
+    formKey === definition.roles?.labPanel?.form
       ? rangesFittingSubject(
           await loadSiteLabRanges(db, subject.site_id),
           labRangeSubjectOf(definition, subject.site_id, evaluation.data),

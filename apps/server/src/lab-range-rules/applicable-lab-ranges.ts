@@ -1,6 +1,5 @@
 import { type AppliedLabRange, type DatedLabRange, type LabSex, rangesInForceOn } from '@cdms/contract';
 import type { JsonValue, StudyDefinition, SubjectData } from '@cdms/study';
-import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
 import type { Expression, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -39,10 +38,16 @@ export function labRangeSubjectOf(
   };
 }
 
-/** The specimen date saved on a visit's labTest form, if any. */
-export function specimenDateOf(data: SubjectData, visitKey: string): string | null {
-  const value = (data[visitKey]?.[LAB_FORM_KEY] as Record<string, JsonValue> | undefined)?.[
-    LAB_SPECIMEN_DATE_ITEM
+/** The specimen date saved on a visit's lab form (the `labPanel` role), if any. */
+export function specimenDateOf(
+  definition: StudyDefinition,
+  data: SubjectData,
+  visitKey: string,
+): string | null {
+  const labPanel = definition.roles?.labPanel;
+  if (!labPanel) return null;
+  const value = (data[visitKey]?.[labPanel.form] as Record<string, JsonValue> | undefined)?.[
+    labPanel.specimenDate
   ];
   return typeof value === 'string' ? value : null;
 }

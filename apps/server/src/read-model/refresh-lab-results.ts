@@ -1,4 +1,4 @@
-import { type JsonValue, LAB_FORM_KEY, type StudyDefinition, type SubjectData } from '@cdms/study';
+import type { JsonValue, StudyDefinition, SubjectData } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
@@ -69,7 +69,8 @@ export async function rebuildLabResults(
   subjects: ReadonlyArray<{ subjectId: number; gender: string | null; age: number | null }>,
 ): Promise<void> {
   const ids = subjects.map((subject) => subject.subjectId);
-  if (ids.length === 0) return;
+  const labForm = definition.roles?.labPanel?.form;
+  if (ids.length === 0 || labForm === undefined) return;
   const forms = await trx
     .selectFrom('form_instances as fi')
     .innerJoin('subjects as s', 's.id', 'fi.subject_id')
@@ -89,7 +90,7 @@ export async function rebuildLabResults(
       ),
     ])
     .where('fi.subject_id', 'in', ids)
-    .where('fi.form_key', '=', LAB_FORM_KEY)
+    .where('fi.form_key', '=', labForm)
     .where('s.deleted_at', 'is', null)
     .groupBy(['fi.id', 's.site_id'])
     .execute();
@@ -125,7 +126,7 @@ export async function rebuildLabResults(
     const own = forms.filter((form) => form.subject_id === subject.subjectId);
     if (own.length === 0) continue;
     const data: SubjectData = {};
-    for (const form of own) data[form.visit_key] = { [LAB_FORM_KEY]: form.item_values ?? {} };
+    for (const form of own) data[form.visit_key] = { [labForm]: form.item_values ?? {} };
     // As `labRangeSubjectOf` reads the demographics: a sex other than the role's codes fits no sex-limited range.
     const sex = labSexOf(definition, subject.gender);
     const computed = labResultRowsOf(
@@ -151,7 +152,7 @@ export function labResultsMayMove(
 ): boolean {
   const demographics = definition.roles?.demographics;
   const moves = (form: { visitKey: string; formKey: string }) =>
-    form.formKey === LAB_FORM_KEY ||
+    form.formKey === definition.roles?.labPanel?.form ||
     (demographics !== undefined &&
       form.visitKey === demographics.visit &&
       form.formKey === demographics.form);

@@ -316,6 +316,12 @@ export const studyRolesSchema = z.strictObject({
   pregnancyTest: z
     .strictObject({ form: keySchema, childbearingPotential: keySchema, result: keySchema })
     .optional(),
+  /**
+   * The laboratory panel: the form whose numeric tests carry the sites' normal ranges (decimal items
+   * `<test>Result`, with `<test>Normal` and `<test>Significance` beside them: `engine/lab-tests.ts`), and its
+   * specimen date (a date), on which the range in force applies.
+   */
+  labPanel: z.strictObject({ form: keySchema, specimenDate: keySchema }).optional(),
   /** The healing outcome (a singleChoice) the study summary counts per visit. */
   healing: z.strictObject({ form: keySchema, outcome: keySchema }).optional(),
   /** The hearing averages (numbers, dB) by air and bone conduction the study summary averages per visit. */
@@ -661,6 +667,10 @@ function roleProblems(study: StudyShape): string[] {
     const layouts = layoutsOf('pregnancyTest', role.form);
     expectItem('pregnancyTest', layouts, role.childbearingPotential, ['yesNo']);
     expectItem('pregnancyTest', layouts, role.result, null);
+  }
+  if (roles.labPanel) {
+    const layouts = layoutsOf('labPanel', roles.labPanel.form);
+    expectItem('labPanel', layouts, roles.labPanel.specimenDate, ['date']);
   }
   if (roles.healing) {
     expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);

@@ -22,12 +22,14 @@ describe('study roles', () => {
     if (roles.eligibility) roles.eligibility.exclusionSection = 'ghost';
     if (roles.adverseEvents) roles.adverseEvents.rows = 'ghost';
     if (roles.healing) roles.healing.outcome = 'ghost';
+    if (roles.labPanel) roles.labPanel.specimenDate = 'wbcResult';
     expect(findDefinitionProblems(withRoles(roles))).toEqual([
       'roles.registration: visit v1 has no form consentScreening',
       'roles.demographics: visit v2 has no form demographicInfo',
       'roles.adverseEvents: ghost is not a repeating group of adverseEvent',
       'roles.endOfStudy: unknown form ghost',
       'roles.eligibility: unknown section ghost',
+      'roles.labPanel: item wbcResult must be date',
       'roles.healing: unknown item ghost',
     ]);
   });

@@ -60,6 +60,7 @@ export const roles: StudyRoles = {
     date: 'applicationDate',
   },
   pregnancyTest: { form: 'pregnancyTest', childbearingPotential: 'childbearingPotential', result: 'result' },
+  labPanel: { form: 'labTest', specimenDate: 'specimenDate' },
   healing: { form: 'tympanicPhoto', outcome: 'evaluation' },
   hearing: { form: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
 };

@@ -1,9 +1,4 @@
-import {
-  type DateRangePreset,
-  deriveRange,
-  presetDates,
-  todayInKorea,
-} from '@cdms/contract';
+import { type DateRangePreset, deriveRange, presetDates, todayInKorea } from '@cdms/contract';
 import { PAGE_PARAM, parsePageParam } from '../../../components/pagination.tsx';
 import type { ListParams } from '../../../lib/list-state.ts';
 

@@ -199,6 +199,7 @@ export function FormEditor({
     }
     return byItem;
   }, [formData.labRanges]);
+  const specimenDateItem = definition.roles?.labPanel?.specimenDate;
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
       const sdvControl = sdv.control(item.key, labelId);
@@ -212,6 +213,7 @@ export function FormEditor({
           formKey={formKey}
           itemKey={item.key}
           testKey={item.key.slice(0, -'Result'.length)}
+          specimenDateItem={specimenDateItem}
           ranges={labRanges}
         />
       ) : null;
@@ -230,6 +232,7 @@ export function FormEditor({
       history.itemButton,
       queries.itemButton,
       labRangesByItem,
+      specimenDateItem,
       store,
       visitKey,
       formKey,
