@@ -1,4 +1,3 @@
-import { signingForm } from '@cdms/contract';
 import { tmPerforationStudy } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { takeScreeningNumber } from '../../../apps/server/src/data-entry/create-subject.ts';
@@ -213,9 +212,12 @@ async function copySignatures(
     .execute();
   if (signatures.length === 0) return;
   const signer = team.investigator;
-  await setItem(trx, subjectId, signingForm.visitKey, signingForm.formKey, 'signature', signer.name);
+  // The bench's study is TMP-2026: its signing form is the definition's role.
+  const signing = tmPerforationStudy.roles?.signing;
+  if (!signing?.signerName) throw new Error('the study has no signing role with the signer name');
+  await setItem(trx, subjectId, signing.visit, signing.form, signing.signerName, signer.name);
   const stored = await loadSubjectData(trx, subjectId);
-  const dataHash = signedDataHash(screeningNumber, stored.entered);
+  const dataHash = signedDataHash(tmPerforationStudy, screeningNumber, stored.entered);
   for (const signature of signatures) {
     await trx
       .insertInto('signatures')

@@ -1,4 +1,3 @@
-import { isSigningForm } from '@cdms/contract';
 import {
   AUDIOGRAM_EAR_SOURCE,
   AUDIOGRAM_FORM_KEY,
@@ -7,6 +6,7 @@ import {
   getFormLayout,
   getItemCodes,
   type ItemDefinition,
+  isSigningForm,
   isValidDate,
   orderVisitKeys,
   resolveVisit,
@@ -276,7 +276,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     .filter((visit) => visit !== undefined);
   for (const visit of visits) {
     const saved = visit.forms
-      .filter((formKey) => !isSigningForm(visit.key, formKey))
+      .filter((formKey) => !isSigningForm(definition, visit.key, formKey))
       .map((formKey) => formsByKey.get(`${visit.key}|${formKey}`))
       .filter((form): form is CasebookForm => form !== undefined);
     if (saved.length === 0) continue;

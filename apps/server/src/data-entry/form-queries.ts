@@ -5,11 +5,12 @@ import type {
   HoldInForce,
   OverviewResponse,
 } from '@cdms/contract';
-import { isSigningForm, todayInKorea } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
   type FormValues,
+  isSigningForm,
   isValidDate,
   type StoredFormStates,
   type StudyDefinition,
@@ -181,7 +182,7 @@ export async function formData(
       abilities: {
         // The signing form is filled by the PI's signature only: its saves and resets are refused (422).
         edit:
-          !isSigningForm(visitKey, formKey) &&
+          !isSigningForm(definition, visitKey, formKey) &&
           can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
         randomize:
           visitKey === definition.roles?.randomization?.visit &&

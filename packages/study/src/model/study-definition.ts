@@ -270,6 +270,19 @@ export const studyRolesSchema = z.strictObject({
     })
     .optional(),
   /**
+   * The investigator's signing form, at one visit: only signing the casebook fills it (the signature
+   * date, a date, and the signer's name, a text, when it has them); saves of it are refused, it is not
+   * part of what is signed, and the help of its first section with one is what the signature means.
+   */
+  signing: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      signatureDate: keySchema.optional(),
+      signerName: keySchema.optional(),
+    })
+    .optional(),
+  /**
    * The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. The
    * listing's columns are items of the rows, each optional (a column the study lacks stays empty): the
    * term (a text), start and end dates (dates), severity, causality, action taken with the investigational
@@ -353,6 +366,12 @@ export function sectionsForVisit(form: FormDefinition, visitKey: string): Sectio
     if (variant.visits.includes(visitKey)) return variant.sections;
   }
   return form.sections;
+}
+
+/** Whether the form at the visit is the study's signing form (its `signing` role), which only signing fills. */
+export function isSigningForm(definition: StudyShape, visitKey: string, formKey: string): boolean {
+  const signing = definition.roles?.signing;
+  return signing !== undefined && visitKey === signing.visit && formKey === signing.form;
 }
 
 /** Whether a check or outcome with this `visits` filter applies in the visit. */
@@ -618,6 +637,12 @@ function roleProblems(study: StudyShape): string[] {
         problems.push(`roles.randomization: ${role.group} has no code ${code}`);
       }
     }
+  }
+  if (roles.signing) {
+    const role = roles.signing;
+    const layouts = layoutsOf('signing', role.form, role.visit);
+    if (role.signatureDate !== undefined) expectItem('signing', layouts, role.signatureDate, ['date']);
+    if (role.signerName !== undefined) expectItem('signing', layouts, role.signerName, ['text']);
   }
   if (roles.adverseEvents) {
     const role = roles.adverseEvents;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { tmPerforationStudy } from '../studies/tm-perforation/index.ts';
-import { findDefinitionProblems, type StudyDefinition, type StudyRoles } from './study-definition.ts';
+import {
+  findDefinitionProblems,
+  isSigningForm,
+  type StudyDefinition,
+  type StudyRoles,
+} from './study-definition.ts';
 
 // The roles' cross-checks (issue 45 item 3), on TMP-2026, the study that declares every role.
 
@@ -12,6 +17,9 @@ describe('study roles', () => {
     expect(findDefinitionProblems(tmPerforationStudy)).toEqual([]);
     expect(findDefinitionProblems(withRoles(undefined))).toEqual([]);
     expect(findDefinitionProblems(withRoles({}))).toEqual([]);
+    expect(isSigningForm(tmPerforationStudy, 'all', 'testDirectorSigning')).toBe(true);
+    expect(isSigningForm(tmPerforationStudy, 'v1', 'testDirectorSigning')).toBe(false);
+    expect(isSigningForm(withRoles(undefined), 'all', 'testDirectorSigning')).toBe(false);
   });
 
   it('finds unknown forms, visits, sections and items', () => {
@@ -42,6 +50,7 @@ describe('study roles', () => {
       roles.demographics.age = 'gender';
     }
     if (roles.treatmentApplication) roles.treatmentApplication.date = 'applied';
+    if (roles.signing) roles.signing.signerName = 'signatureDate';
     if (roles.randomization) {
       roles.randomization.eligible = 'assignmentDate';
       roles.randomization.group = 'suitable';
@@ -66,6 +75,7 @@ describe('study roles', () => {
       'roles.randomization: item assignmentDate must be yesNo',
       "roles.randomization: assignmentDate must be derived (the study's rule)",
       'roles.randomization: item suitable must be singleChoice',
+      'roles.signing: item signatureDate must be text',
       'roles.adverseEvents: unknown item hasAdverseEvent',
       'roles.adverseEvents: item startDate must be singleChoice',
       'roles.eligibility: item airNd must be yesNo',

@@ -28,6 +28,12 @@ export const roles: StudyRoles = {
     number: 'randomizationNumber',
     group: 'group',
   },
+  signing: {
+    visit: 'all',
+    form: 'testDirectorSigning',
+    signatureDate: 'signatureDate',
+    signerName: 'signature',
+  },
   adverseEvents: {
     visit: 'all',
     form: 'adverseEvent',
