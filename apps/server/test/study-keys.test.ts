@@ -4,7 +4,7 @@ import { TM_PERFORATION_DOCUMENT } from '@cdms/study';
 import { describe, expect, it } from 'vitest';
 
 // Issue 45 item 3: what the code knows about a study comes from its definition (its roles), so the
-// server and web name no form, item or code list of TMP-2026. This scans their sources (not tests,
+// server and web name no visit, form, item or code list of TMP-2026. This scans their sources (not tests,
 // seeds, demo data or migrations) for TMP-2026's keys written as quoted string literals, and the
 // contract's and the study engine's too: a key moved there would still be the apps' knowledge. Not
 // every name is gone yet: REMAINING lists, per file, the keys still named — a ratchet that may only
@@ -19,8 +19,8 @@ const SCANNED = ['apps/server/src', 'apps/web/src', 'packages/contract/src', 'pa
  * names of the application's subject record, list columns and report rows that TMP-2026's items share.
  */
 const APPLICATION_WORDS = new Set([
-  // common words: sites, names, notes, row groups, units, sizes, modal sides, statuses, signatures
-  ...['site', 'none', 'name', 'note', 'group', 'unit', 'height', 'content', 'side', 'result'],
+  // common words: all (sites, filters), sites, names, notes, row groups, units, sizes, modal sides…
+  ...['all', 'site', 'none', 'name', 'note', 'group', 'unit', 'height', 'content', 'side', 'result'],
   ...['completed', 'ongoing', 'signature', 'treatment'],
   // item types (`photo`, `tracing`) and the tracing's outline names (engine/tracing.ts)
   ...['photo', 'tracing', 'perforation'],
@@ -43,17 +43,18 @@ const REMAINING: Record<string, string[]> = {
   // remaining for issue 45: the summary's hearing measures are TMP-2026's PTA averages by name
   'packages/contract/src/summary.ts': ['airAverage', 'boneAverage'],
   // remaining for issue 45: the audiogram's form and the ear it is drawn for (an audiogram role)
-  'packages/study/src/engine/audiogram.ts': ['ptaTest', 'diseaseBasicInfo', 'applicationSite'],
+  'packages/study/src/engine/audiogram.ts': ['ptaTest', 'v1', 'diseaseBasicInfo', 'applicationSite'],
   // remaining for issue 45: the events of interest charted (the report's answer names them)
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
   // remaining for issue 45: the subject page opens the registration form first (the registration role)
   'apps/web/src/features/subjects/components/subject-detail-page.tsx': ['consentScreening'],
 };
 
-/** Form, repeating group, item and code list keys of TMP-2026's document, less the application's words. */
+/** Visit, form, repeating group, item and code list keys of TMP-2026's document, less the application's words. */
 function studyKeys(): Set<string> {
   const file = path.join(repositoryRoot, 'packages/study/definitions', TM_PERFORATION_DOCUMENT);
   const document = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    visits: { key: string }[];
     forms: { key: string; sections: Section[]; variants?: { sections: Section[] }[] }[];
     codeLists: { key: string }[];
   };
@@ -61,7 +62,7 @@ function studyKeys(): Set<string> {
     repeating?: { key: string };
     items: { key: string }[];
   }
-  const keys = new Set<string>();
+  const keys = new Set<string>(document.visits.map((visit) => visit.key));
   for (const form of document.forms) {
     keys.add(form.key);
     for (const section of [form.sections, ...(form.variants ?? []).map((v) => v.sections)].flat()) {
