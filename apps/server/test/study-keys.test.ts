@@ -42,8 +42,6 @@ const REMAINING: Record<string, string[]> = {
   'apps/server/src/summary/summarize-hearing.ts': ['airAverage', 'boneAverage'],
   // remaining for issue 45: the summary's hearing measures are TMP-2026's PTA averages by name
   'packages/contract/src/summary.ts': ['airAverage', 'boneAverage'],
-  // remaining for issue 45: the audiogram's form and the ear it is drawn for (an audiogram role)
-  'packages/study/src/engine/audiogram.ts': ['ptaTest', 'v1', 'diseaseBasicInfo', 'applicationSite'],
   // remaining for issue 45: the events of interest charted (the report's answer names them)
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
   // remaining for issue 45: the subject page opens the registration form first (the registration role)

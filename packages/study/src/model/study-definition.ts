@@ -335,6 +335,25 @@ export const studyRolesSchema = z.strictObject({
    * specimen date (a date), on which the range in force applies.
    */
   labPanel: z.strictObject({ form: keySchema, specimenDate: keySchema }).optional(),
+  /**
+   * The audiogram: the pure-tone audiometry form whose integer items `air<Hz>` and `bone<Hz>` are charted
+   * (`engine/audiogram.ts`), and, when the study records it, the treated ear (a singleChoice at one visit,
+   * with its right and left codes) whose symbols the chart uses.
+   */
+  audiogram: z
+    .strictObject({
+      form: keySchema,
+      treatedEar: z
+        .strictObject({
+          visit: keySchema,
+          form: keySchema,
+          item: keySchema,
+          rightCode: z.string().min(1),
+          leftCode: z.string().min(1),
+        })
+        .optional(),
+    })
+    .optional(),
   /** The healing outcome (a singleChoice) the study summary counts per visit. */
   healing: z.strictObject({ form: keySchema, outcome: keySchema }).optional(),
   /** The hearing averages (numbers, dB) by air and bone conduction the study summary averages per visit. */
@@ -696,6 +715,21 @@ function roleProblems(study: StudyShape): string[] {
   if (roles.labPanel) {
     const layouts = layoutsOf('labPanel', roles.labPanel.form);
     expectItem('labPanel', layouts, roles.labPanel.specimenDate, ['date']);
+  }
+  if (roles.audiogram) {
+    layoutsOf('audiogram', roles.audiogram.form);
+    const ear = roles.audiogram.treatedEar;
+    if (ear) {
+      const item = expectItem('audiogram', layoutsOf('audiogram', ear.form, ear.visit), ear.item, [
+        'singleChoice',
+      ]);
+      const codes = study.codeLists.find((list) => list.key === item?.codeList)?.codes ?? [];
+      for (const code of [ear.rightCode, ear.leftCode]) {
+        if (item?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
+          problems.push(`roles.audiogram: ${ear.item} has no code ${code}`);
+        }
+      }
+    }
   }
   if (roles.healing) {
     expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);

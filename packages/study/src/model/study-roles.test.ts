@@ -31,6 +31,7 @@ describe('study roles', () => {
     if (roles.adverseEvents) roles.adverseEvents.rows = 'ghost';
     if (roles.healing) roles.healing.outcome = 'ghost';
     if (roles.labPanel) roles.labPanel.specimenDate = 'wbcResult';
+    if (roles.audiogram?.treatedEar) roles.audiogram.treatedEar.rightCode = 'right';
     expect(findDefinitionProblems(withRoles(roles))).toEqual([
       'roles.registration: visit v1 has no form consentScreening',
       'roles.demographics: visit v2 has no form demographicInfo',
@@ -38,6 +39,7 @@ describe('study roles', () => {
       'roles.endOfStudy: unknown form ghost',
       'roles.eligibility: unknown section ghost',
       'roles.labPanel: item wbcResult must be date',
+      'roles.audiogram: applicationSite has no code right',
       'roles.healing: unknown item ghost',
     ]);
   });

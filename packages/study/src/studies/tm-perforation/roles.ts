@@ -67,6 +67,16 @@ export const roles: StudyRoles = {
   },
   pregnancyTest: { form: 'pregnancyTest', childbearingPotential: 'childbearingPotential', result: 'result' },
   labPanel: { form: 'labTest', specimenDate: 'specimenDate' },
+  audiogram: {
+    form: 'ptaTest',
+    treatedEar: {
+      visit: 'v1',
+      form: 'diseaseBasicInfo',
+      item: 'applicationSite',
+      rightCode: 'R',
+      leftCode: 'L',
+    },
+  },
   healing: { form: 'tympanicPhoto', outcome: 'evaluation' },
   hearing: { form: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
 };
