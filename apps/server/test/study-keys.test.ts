@@ -44,8 +44,6 @@ const REMAINING: Record<string, string[]> = {
   'packages/contract/src/summary.ts': ['airAverage', 'boneAverage'],
   // remaining for issue 45: the events of interest charted (the report's answer names them)
   'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
-  // remaining for issue 45: the subject page opens the registration form first (the registration role)
-  'apps/web/src/features/subjects/components/subject-detail-page.tsx': ['consentScreening'],
 };
 
 /** Visit, form, repeating group, item and code list keys of TMP-2026's document, less the application's words. */
