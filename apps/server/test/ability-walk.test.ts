@@ -1,4 +1,4 @@
-import { randomizationForm } from '@cdms/contract';
+import { tmPerforationStudy } from '@cdms/study';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../src/http/types.ts';
@@ -132,7 +132,7 @@ describeWithDatabase(
           const overview = await read(`${base}/overview`);
           const form = await read(`${base}/forms/${FORM.visitKey}/${FORM.formKey}`);
           const randomization = await read(
-            `${base}/forms/${randomizationForm.visitKey}/${randomizationForm.formKey}`,
+            `${base}/forms/${tmPerforationStudy.roles?.randomization?.visit}/${tmPerforationStudy.roles?.randomization?.form}`,
           );
           const signature = await read(`${base}/signature`);
           const sdvSubject = await read(`/api/studies/${studyId}/sdv/subjects/${subjectPk}`);

@@ -1,4 +1,4 @@
-import { randomizationForm, signingForm } from '@cdms/contract';
+import { tmPerforationStudy } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { takeScreeningNumber } from '../../../apps/server/src/data-entry/create-subject.ts';
 import { loadSubjectData } from '../../../apps/server/src/data-entry/form-data.ts';
@@ -175,19 +175,22 @@ async function assignSlot(
     .set({ subject_id: subjectId, assigned_at: original.assigned_at ?? new Date(), assigned_by: assignedBy })
     .where('id', '=', slot.id)
     .execute();
-  const { visitKey, formKey } = randomizationForm;
+  // The bench's study is TMP-2026: its randomization form is the definition's role.
+  const role = tmPerforationStudy.roles?.randomization;
+  if (!role) throw new Error('the study has no randomization role');
+  const { visit: visitKey, form: formKey } = role;
   await setItem(
     trx,
     subjectId,
     visitKey,
     formKey,
-    'randomizationNumber',
+    role.number,
     formatRandomizationNumber(team.institutionNumber, slot.sequence),
   );
   // The group is on the form only when the study shows it; rewrite it only where the template has it.
   await sql`
     update item_values set value = ${JSON.stringify(slot.treatment_group)}::jsonb
-    where item_key = 'group' and form_instance_id = (
+    where item_key = ${role.group} and form_instance_id = (
       select id from form_instances where subject_id = ${subjectId}::int and visit_key = ${visitKey} and form_key = ${formKey})`.execute(
     trx,
   );
@@ -209,9 +212,12 @@ async function copySignatures(
     .execute();
   if (signatures.length === 0) return;
   const signer = team.investigator;
-  await setItem(trx, subjectId, signingForm.visitKey, signingForm.formKey, 'signature', signer.name);
+  // The bench's study is TMP-2026: its signing form is the definition's role.
+  const signing = tmPerforationStudy.roles?.signing;
+  if (!signing?.signerName) throw new Error('the study has no signing role with the signer name');
+  await setItem(trx, subjectId, signing.visit, signing.form, signing.signerName, signer.name);
   const stored = await loadSubjectData(trx, subjectId);
-  const dataHash = signedDataHash(screeningNumber, stored.entered);
+  const dataHash = signedDataHash(tmPerforationStudy, screeningNumber, stored.entered);
   for (const signature of signatures) {
     await trx
       .insertInto('signatures')

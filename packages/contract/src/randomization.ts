@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { bodyIdSchema } from './ids.ts';
 
-/** The form randomization fills (number, date, group); the screen offers the Randomize action on it. */
-export const randomizationForm = { visitKey: 'v2', formKey: 'randomizationNumber' } as const;
-
 export const generateRandomizationRequestSchema = z.strictObject({
   /** Slots per site (stratum). */
   perSite: z.number().int().min(1).max(999),

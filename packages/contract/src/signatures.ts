@@ -3,13 +3,9 @@ import { roleSchema } from './roles.ts';
 
 /**
  * The investigator's signature of a subject's casebook (product.md "Electronic signature"). The
- * signing form is filled by the server when the PI signs; saves and resets of it are refused.
+ * signing form (the study definition's `signing` role, `isSigningForm` of @cdms/study) is filled by
+ * the server when the PI signs; saves and resets of it are refused.
  */
-export const signingForm = { visitKey: 'all', formKey: 'testDirectorSigning' } as const;
-
-export function isSigningForm(visitKey: string, formKey: string): boolean {
-  return visitKey === signingForm.visitKey && formKey === signingForm.formKey;
-}
 
 /** none: never signed; signed: a signature in force; invalidated: the data changed after the last one. */
 export const signatureStates = ['none', 'signed', 'invalidated'] as const;

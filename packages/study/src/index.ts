@@ -5,14 +5,14 @@ export const STUDY_PACKAGE_VERSION = '0.1.0';
 export {
   AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_DB_RANGE,
-  AUDIOGRAM_EAR_SOURCE,
-  AUDIOGRAM_FORM_KEY,
   type AudiogramBand,
   type AudiogramConduction,
+  type AudiogramEarSource,
   type AudiogramLayout,
   type AudiogramPoint,
   audiogramBandSpan,
   audiogramDbTicks,
+  audiogramEarOf,
   audiogramLayout,
   audiogramPoints,
   audiogramXFraction,
@@ -61,8 +61,6 @@ export {
   type StoredFormStates,
 } from './engine/form-status.ts';
 export {
-  LAB_FORM_KEY,
-  LAB_SPECIMEN_DATE_ITEM,
   type LabTestItems,
   numericLabTests,
 } from './engine/lab-tests.ts';

@@ -1,12 +1,11 @@
-import { isSigningForm } from '@cdms/contract';
 import {
-  AUDIOGRAM_EAR_SOURCE,
-  AUDIOGRAM_FORM_KEY,
+  audiogramEarOf,
   audiogramLayout,
   audiogramPoints,
   getFormLayout,
   getItemCodes,
   type ItemDefinition,
+  isSigningForm,
   isValidDate,
   orderVisitKeys,
   resolveVisit,
@@ -276,7 +275,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     .filter((visit) => visit !== undefined);
   for (const visit of visits) {
     const saved = visit.forms
-      .filter((formKey) => !isSigningForm(visit.key, formKey))
+      .filter((formKey) => !isSigningForm(definition, visit.key, formKey))
       .map((formKey) => formsByKey.get(`${visit.key}|${formKey}`))
       .filter((form): form is CasebookForm => form !== undefined);
     if (saved.length === 0) continue;
@@ -386,8 +385,9 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     if (!layout) return;
     const points = audiogramPoints(layout, (itemKey) => form.values.get(itemKey)?.value);
     if (points.air.length === 0 && points.bone.length === 0) return;
-    const earForm = formsByKey.get(`${AUDIOGRAM_EAR_SOURCE.visitKey}|${AUDIOGRAM_EAR_SOURCE.formKey}`);
-    const earValue = earForm?.values.get(AUDIOGRAM_EAR_SOURCE.itemKey)?.value;
+    const ear = layout.treatedEar;
+    const earForm = ear ? formsByKey.get(`${ear.visit}|${ear.form}`) : undefined;
+    const earValue = ear ? earForm?.values.get(ear.item)?.value : undefined;
     const width = Math.min(CONTENT_WIDTH, 420);
     const height = audiogramHeight(width) + 18;
     ensureSpace(height);
@@ -396,7 +396,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     drawAudiogram(doc, {
       layout,
       points,
-      ear: earValue === 'R' || earValue === 'L' ? earValue : null,
+      ear: audiogramEarOf(layout, earValue),
       language: lang,
       fonts: FONT,
       x: PAGE.left + (CONTENT_WIDTH - width) / 2,
@@ -472,7 +472,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     }
     flushPlainRows();
     printTympanicPhoto(form);
-    if (form.formKey === AUDIOGRAM_FORM_KEY) printAudiogram(form);
+    if (form.formKey === definition.roles?.audiogram?.form) printAudiogram(form);
 
     const queries = subject.queries.filter(
       ({ query }) => query.visit_key === form.visitKey && query.form_key === form.formKey,

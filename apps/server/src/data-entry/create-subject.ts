@@ -53,8 +53,9 @@ export interface CreateSubjectOptions {
 
 /**
  * Registers a subject at one of the user's sites (site staff only): the next screening number of
- * the site is taken under a row lock, so concurrent registrations never share one; the consent and
- * screening form is filled from the registration. Status starts at Screening.
+ * the site is taken under a row lock, so concurrent registrations never share one; the study's
+ * registration form (its `registration` role; none without it) is filled from the registration.
+ * Status starts at Screening.
  */
 export async function createSubject(
   db: Kysely<Database>,
@@ -125,18 +126,25 @@ export async function createSubject(
         ...(registeredAt ? { registeredAt: registeredAt.toISOString() } : {}),
       },
     });
-    await writeForm(trx, {
-      subject: withSite,
-      definition: current.definition,
-      definitionVersion: current.version,
-      visitKey: 'consentScreening',
-      formKey: 'consentScreening',
-      values: { consentDate: input.consentDate, initials: input.initials, screeningNumber },
-      expectedVersion: 0,
-      reasons: {},
-      actor,
-      systemWrite: true,
-    });
+    const registration = current.definition.roles?.registration;
+    if (registration) {
+      await writeForm(trx, {
+        subject: withSite,
+        definition: current.definition,
+        definitionVersion: current.version,
+        visitKey: registration.visit,
+        formKey: registration.form,
+        values: {
+          [registration.consentDate]: input.consentDate,
+          ...(registration.initials ? { [registration.initials]: input.initials } : {}),
+          ...(registration.screeningNumber ? { [registration.screeningNumber]: screeningNumber } : {}),
+        },
+        expectedVersion: 0,
+        reasons: {},
+        actor,
+        systemWrite: true,
+      });
+    }
     return presentSubject(withSite);
   });
 }

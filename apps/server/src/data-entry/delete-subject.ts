@@ -8,10 +8,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
 import { refreshSubjectFacts } from '../read-model/refresh-subject-facts.ts';
-import { findSubjectInScope } from '../subjects/subject-access.ts';
-
-/** The form registration fills (consent date, initials, screening number): not data of its own. */
-const REGISTRATION_FORM = { visitKey: 'consentScreening', formKey: 'consentScreening' } as const;
+import { findSubjectAndDefinitionInScope } from '../subjects/subject-access.ts';
 
 /**
  * Deletes a subject registered in error (issue "Subject list": PI or CRC of the subject's site, with
@@ -28,7 +25,7 @@ export async function deleteSubject(
   input: { studyId: number; subjectId: number; reason: string },
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const subject = await findSubjectInScope(
+    const { subject, definition } = await findSubjectAndDefinitionInScope(
       trx,
       principal,
       input.studyId,
@@ -46,7 +43,7 @@ export async function deleteSubject(
     if (!still) throw new AppError(404, 'not_found');
     await refuseWriteUnderHolds(trx, 'subject.delete', subjectTarget(subject));
 
-    const data = await recordedData(trx, subject.id);
+    const data = await recordedData(trx, subject.id, definition.roles?.registration);
     if (Object.values(data).some((count) => count > 0)) throw new AppError(409, 'subject_has_data', {}, data);
 
     await trx.updateTable('subjects').set({ deleted_at: new Date() }).where('id', '=', subject.id).execute();
@@ -86,26 +83,27 @@ export async function deleteSubject(
   });
 }
 
-/** What the subject has beyond its registration, counted by kind (all zero: nothing). */
+/**
+ * What the subject has beyond its registration, counted by kind (all zero: nothing). The form
+ * registration fills (the study's `registration` role) is not data of its own.
+ */
 async function recordedData(
   trx: Kysely<Database>,
   subjectId: number,
+  registration: { visit: string; form: string } | undefined,
 ): Promise<{ forms: number; randomizations: number; queries: number; comments: number; signatures: number }> {
   const count = (rows: { count: number | string | bigint }) => Number(rows.count);
-  const forms = await trx
+  let formsQuery = trx
     .selectFrom('form_instances')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('subject_id', '=', subjectId)
-    .where('has_data', '=', true)
-    .where((eb) =>
-      eb.not(
-        eb.and([
-          eb('visit_key', '=', REGISTRATION_FORM.visitKey),
-          eb('form_key', '=', REGISTRATION_FORM.formKey),
-        ]),
-      ),
-    )
-    .executeTakeFirstOrThrow();
+    .where('has_data', '=', true);
+  if (registration) {
+    formsQuery = formsQuery.where((eb) =>
+      eb.not(eb.and([eb('visit_key', '=', registration.visit), eb('form_key', '=', registration.form)])),
+    );
+  }
+  const forms = await formsQuery.executeTakeFirstOrThrow();
   const randomizations = await trx
     .selectFrom('randomization_slots')
     .select((eb) => eb.fn.countAll<number>().as('count'))

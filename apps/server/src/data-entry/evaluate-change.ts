@@ -11,7 +11,6 @@ import {
   isEmptyEntry,
   itemsNeedingReason,
   type JsonValue,
-  LAB_FORM_KEY,
   type StudyDefinition,
   type SubjectData,
   type SubjectEvaluation,
@@ -129,7 +128,7 @@ function keepReadOnlyValues(
  * never saved has no status or system queries to keep) that must be evaluated again —
  * - those whose evaluation the change can alter (`formsReachedByChange`: the forms whose rules read
  *   the saved form or a form deriving from it, and those whose rules read today's date);
- * - lab forms, whose range checks (`addLabRangeChecks`) follow the site's lab ranges, which change
+ * - lab forms (the `labPanel` role), whose range checks (`addLabRangeChecks`) follow the site's lab ranges, which change
  *   outside saves, and the subject's sex and age, read outside the rules;
  * - forms last saved under another version of the definition, whose rules may have changed since.
  * Every other saved form evaluates exactly as when a save last evaluated it, so it keeps its stored
@@ -149,7 +148,7 @@ function formsToWalk(
     const { visit_key: visitKey, form_key: formKey } = instance;
     if (
       reached.has(visitKey, formKey) ||
-      formKey === LAB_FORM_KEY ||
+      formKey === definition.roles?.labPanel?.form ||
       instance.definition_version !== saved.definitionVersion
     )
       walked.add(visitKey, formKey);

@@ -5,13 +5,13 @@ import type {
   HoldInForce,
   OverviewResponse,
 } from '@cdms/contract';
-import { isSigningForm, randomizationForm, todayInKorea } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import {
   computeStatusMatrix,
   evaluateSubject,
   type FormValues,
+  isSigningForm,
   isValidDate,
-  LAB_FORM_KEY,
   type StoredFormStates,
   type StudyDefinition,
   type SubjectData,
@@ -146,10 +146,10 @@ export async function formData(
   // The labTest form carries the site's ranges for this subject with their dates, so the browser flags
   // H/L as one types, against the range in force on the specimen date being typed.
   const labRanges =
-    formKey === LAB_FORM_KEY
+    formKey === definition.roles?.labPanel?.form
       ? rangesFittingSubject(
           await loadSiteLabRanges(db, subject.site_id),
-          labRangeSubjectOf(subject.site_id, evaluation.data),
+          labRangeSubjectOf(definition, subject.site_id, evaluation.data),
         )
       : [];
   // Holds, SDV marks and what they allow are issue 15's (holds/read-extensions.ts); the SDV is
@@ -182,11 +182,11 @@ export async function formData(
       abilities: {
         // The signing form is filled by the PI's signature only: its saves and resets are refused (422).
         edit:
-          !isSigningForm(visitKey, formKey) &&
+          !isSigningForm(definition, visitKey, formKey) &&
           can(principal, 'subject.write', { studyId: subject.study_id, siteId: subject.site_id }),
         randomize:
-          visitKey === randomizationForm.visitKey &&
-          formKey === randomizationForm.formKey &&
+          visitKey === definition.roles?.randomization?.visit &&
+          formKey === definition.roles.randomization.form &&
           can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
           awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
         openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),

@@ -1,8 +1,8 @@
-import { isSigningForm } from '@cdms/contract';
 import {
   type FormValues,
   getFormLayout,
   getStudyIndex,
+  isSigningForm,
   sampleSubject,
   tmPerforationStudy,
 } from '@cdms/study';
@@ -140,7 +140,7 @@ describeWithDatabase(
         const values = sample[layout.visitKey]?.[layout.form.key] as FormValues | undefined;
         if (!values || layout.visitKey === 'consentScreening') continue;
         // The signing form is filled only by the PI's signature (src/signatures), never by a save.
-        if (isSigningForm(layout.visitKey, layout.form.key)) continue;
+        if (isSigningForm(tmPerforationStudy, layout.visitKey, layout.form.key)) continue;
         const response = await as('si', 'PUT', formUrl(subject.id, layout.visitKey, layout.form.key), {
           values,
           version: 0,

@@ -5,14 +5,13 @@ import {
   commentSchema,
   createSubjectRequestSchema,
   formDataResponseSchema,
-  isSigningForm,
   overviewResponseSchema,
   paramIdSchema,
   resetFormRequestSchema,
   saveFormRequestSchema,
   subjectSummarySchema,
 } from '@cdms/contract';
-import { getFormLayout } from '@cdms/study';
+import { getFormLayout, isSigningForm } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -245,7 +244,7 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       const { subject, definition, version } = await formInScope(principal, request.params, 'subject.write');
       const { visitKey, formKey } = request.params;
       // The signing form records the investigator's signature: only signing fills it.
-      if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
+      if (isSigningForm(definition, visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
       await inTransaction(db, async (trx) => {
         await writeForm(trx, {
           subject,

@@ -1,5 +1,11 @@
-import { isSigningForm, type SaveFormRequest } from '@cdms/contract';
-import { type FormValues, getFormLayout, type StudyDefinition, validateFormValues } from '@cdms/study';
+import type { SaveFormRequest } from '@cdms/contract';
+import {
+  type FormValues,
+  getFormLayout,
+  isSigningForm,
+  type StudyDefinition,
+  validateFormValues,
+} from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -64,7 +70,8 @@ export async function saveForm(
     );
     const { subject, ...current } = await inScope;
     // The signing form records the investigator's signature: only signing fills it.
-    if (isSigningForm(visitKey, formKey)) throw new AppError(422, 'signature_form_read_only');
+    if (isSigningForm(current.definition, visitKey, formKey))
+      throw new AppError(422, 'signature_form_read_only');
     if (!getFormLayout(current.definition, visitKey, formKey)) throw new AppError(404, 'not_found');
     await requireVisitOfSubject(trx, subject.id, visitKey);
     const validation = validateFormValues(current.definition, visitKey, formKey, request.values);

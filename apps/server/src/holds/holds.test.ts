@@ -1,4 +1,3 @@
-import { signingForm } from '@cdms/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
@@ -8,6 +7,9 @@ import { loadFormSdv } from '../sdv-state/form-sdv.ts';
 import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+
+/** TMP-2026's signing form (its `signing` role). */
+const SIGNING_FORM = { visitKey: 'all', formKey: 'testDirectorSigning' };
 
 /**
  * Placing and lifting freezes and locks (rights, 409 on refused transitions, bulk all or nothing,
@@ -329,7 +331,7 @@ describeWithDatabase(
         password: DEMO_PASSWORD,
       });
       const form = (
-        await as('cra', 'GET', formUrl(subject, signingForm.visitKey, signingForm.formKey))
+        await as('cra', 'GET', formUrl(subject, SIGNING_FORM.visitKey, SIGNING_FORM.formKey))
       ).json();
       expect(form.sdv).toMatchObject({ state: 'notRequired', items: {} });
     });

@@ -1,33 +1,53 @@
 import { type AppliedLabRange, type DatedLabRange, type LabSex, rangesInForceOn } from '@cdms/contract';
-import type { JsonValue, SubjectData } from '@cdms/study';
-import { LAB_FORM_KEY, LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
+import type { JsonValue, StudyDefinition, SubjectData } from '@cdms/study';
 import type { Expression, Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { SOURCES } from '../subjects/subject-fact-sources.ts';
 
-/** What decides which of a site's ranges fits a subject: sex and age from the demographics form. */
+/** What decides which of a site's ranges fits a subject: sex and age from the demographics (a role). */
 export interface LabRangeSubject {
   siteId: number;
   sex: LabSex | null;
   age: number | null;
 }
 
-export function labRangeSubjectOf(siteId: number, data: SubjectData): LabRangeSubject {
-  const { visitKey, formKey, gender, age } = SOURCES.demographics;
-  const demographics = (data[visitKey]?.[formKey] ?? {}) as Record<string, JsonValue>;
-  const sex = demographics[gender];
-  const years = demographics[age];
+/**
+ * The ranges' sex of a stored sex code, by the study's `demographics` role: its female and male codes;
+ * any other code (or a study without the role) fits no sex-limited range.
+ */
+export function labSexOf(definition: StudyDefinition, code: unknown): LabSex | null {
+  const demographics = definition.roles?.demographics;
+  if (!demographics || typeof code !== 'string') return null;
+  if (code === demographics.femaleCode) return 'F';
+  if (code === demographics.maleCode) return 'M';
+  return null;
+}
+
+export function labRangeSubjectOf(
+  definition: StudyDefinition,
+  siteId: number,
+  data: SubjectData,
+): LabRangeSubject {
+  const role = definition.roles?.demographics;
+  if (!role) return { siteId, sex: null, age: null };
+  const demographics = (data[role.visit]?.[role.form] ?? {}) as Record<string, JsonValue>;
+  const years = demographics[role.age];
   return {
     siteId,
-    sex: sex === 'M' || sex === 'F' ? sex : null,
+    sex: labSexOf(definition, demographics[role.sex]),
     age: typeof years === 'number' ? years : null,
   };
 }
 
-/** The specimen date saved on a visit's labTest form, if any. */
-export function specimenDateOf(data: SubjectData, visitKey: string): string | null {
-  const value = (data[visitKey]?.[LAB_FORM_KEY] as Record<string, JsonValue> | undefined)?.[
-    LAB_SPECIMEN_DATE_ITEM
+/** The specimen date saved on a visit's lab form (the `labPanel` role), if any. */
+export function specimenDateOf(
+  definition: StudyDefinition,
+  data: SubjectData,
+  visitKey: string,
+): string | null {
+  const labPanel = definition.roles?.labPanel;
+  if (!labPanel) return null;
+  const value = (data[visitKey]?.[labPanel.form] as Record<string, JsonValue> | undefined)?.[
+    labPanel.specimenDate
   ];
   return typeof value === 'string' ? value : null;
 }

@@ -2,7 +2,6 @@ import { flagLabResult, labRangeLimitsText } from '@cdms/contract';
 import {
   type CheckResult,
   type JsonValue,
-  LAB_FORM_KEY,
   numericLabTests,
   type StudyDefinition,
   type SubjectEvaluation,
@@ -36,7 +35,7 @@ export async function addLabRangeChecks(
   /** The site's ranges, when the caller read them already (a save does, with its subject). */
   known: { siteRanges?: SiteLabRange[] } = {},
 ): Promise<void> {
-  const labForms = evaluation.forms.filter((form) => form.formKey === LAB_FORM_KEY);
+  const labForms = evaluation.forms.filter((form) => form.formKey === definition.roles?.labPanel?.form);
   if (labForms.length === 0) return;
   const tests = numericLabTests(definition);
   const siteId =
@@ -49,12 +48,12 @@ export async function addLabRangeChecks(
             .where('id', '=', of.subjectId)
             .executeTakeFirstOrThrow()
         ).site_id;
-  const subject = labRangeSubjectOf(siteId, evaluation.data);
+  const subject = labRangeSubjectOf(definition, siteId, evaluation.data);
   // The site's ranges read once for every lab form of the subject (a save evaluates them all).
   let siteRanges: SiteLabRange[] | undefined = known.siteRanges;
   for (const form of labForms) {
     const values = form.values as Record<string, JsonValue>;
-    const specimenDate = specimenDateOf(evaluation.data, form.visitKey);
+    const specimenDate = specimenDateOf(definition, evaluation.data, form.visitKey);
     // Without a specimen date there is no range in force to judge by (the date is required anyway).
     if (specimenDate === null) continue;
     if (!tests.some((test) => typeof values[test.resultItem] === 'number')) continue;

@@ -1,5 +1,5 @@
 import type { LabResultRow, LabResultsQuery, LabResultsResponse } from '@cdms/contract';
-import { LAB_FORM_KEY, numericLabTests, type StudyDefinition } from '@cdms/study';
+import { numericLabTests, type StudyDefinition } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { authorize } from '../auth/authorize.ts';
 import { siteScope } from '../auth/permissions.ts';
@@ -71,15 +71,21 @@ function listedWhere(
  * answered queries of the page's rows only. A page past the end is not looked for (the count says
  * so) and still has its count: the count's row, with no page row beside it.
  */
-async function pageOf(db: Kysely<Database>, where: RawBuilder<unknown>, limit: number, offset: number) {
+async function pageOf(
+  db: Kysely<Database>,
+  labForm: string,
+  where: RawBuilder<unknown>,
+  limit: number,
+  offset: number,
+) {
   const rows = await sql<ResultRow>`
     select counted.total, page.*
     from (select count(*) as total from lab_results lr where ${where}) counted
     left join lateral (
       select lr.*,
         (select count(*) from queries q where q.subject_id = lr.subject_id and q.visit_key = lr.visit_key
-          and q.form_key = ${LAB_FORM_KEY}
-          and q.item_path = lr.visit_key || '.' || ${LAB_FORM_KEY} || '.' || lr.result_item
+          and q.form_key = ${labForm}
+          and q.item_path = lr.visit_key || '.' || ${labForm} || '.' || lr.result_item
           and q.status in ('open', 'answered')) as open_query_count
       from lab_results lr
       where ${where} and counted.total > ${offset}
@@ -101,8 +107,10 @@ export async function listLabResults(
 ): Promise<LabResultsResponse> {
   const empty = { results: [], total: 0, page: filters.page, size: filters.size };
   const where = listedWhere(principal, studyId, definition, filters);
-  if (!where) return empty;
-  const page = await pageOf(db, where, filters.size, (filters.page - 1) * filters.size);
+  // A study without a lab panel has no results to list.
+  const labForm = definition.roles?.labPanel?.form;
+  if (!where || labForm === undefined) return empty;
+  const page = await pageOf(db, labForm, where, filters.size, (filters.page - 1) * filters.size);
   return { results: page.rows.map(presentRow), total: page.total, page: filters.page, size: filters.size };
 }
 
@@ -117,9 +125,10 @@ export async function* allLabResults(
   filters: Omit<Filters, 'page' | 'size'>,
 ): AsyncGenerator<LabResultRow[]> {
   const where = listedWhere(principal, studyId, definition, filters);
-  if (!where) return;
+  const labForm = definition.roles?.labPanel?.form;
+  if (!where || labForm === undefined) return;
   for (let offset = 0; ; offset += CHUNK) {
-    const page = await pageOf(db, where, CHUNK, offset);
+    const page = await pageOf(db, labForm, where, CHUNK, offset);
     yield page.rows.map(presentRow);
     if (page.rows.length < CHUNK) return;
   }

@@ -1,5 +1,5 @@
 import type { RandomizationStatus, RandomizeResponse } from '@cdms/contract';
-import { randomizationForm, todayInKorea } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import { evaluateSubject, findFormEvaluation } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -19,9 +19,6 @@ import {
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { mayKnowGroup } from './may-know-group.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
-
-/** The randomization form's item that says, from the study's rules, whether the subject may be randomized. */
-const RANDOMIZATION_SUITABLE_ITEM = 'suitable';
 
 interface SlotInput {
   siteId: number;
@@ -238,10 +235,11 @@ export async function nextFreeSlot(trx: Transaction<Database>, studyId: number, 
 }
 
 /**
- * Randomizes a subject: only a Screening subject saved as eligible at V2, once. Takes the site's
- * lowest free slot under a row lock (concurrent requests on any number of server processes queue
- * on that lock), marks it used, and fills the randomization form — one transaction, audited. The
- * subject becomes Ongoing through the study's status rules.
+ * Randomizes a subject: only a Screening subject the study's rule says is eligible (the
+ * `randomization` role's derived item), once. Takes the site's lowest free slot under a row lock
+ * (concurrent requests on any number of server processes queue on that lock), marks it used, and
+ * fills the role's form — one transaction, audited. The subject becomes Ongoing through the study's
+ * status rules. A study without the role randomizes no one (422).
  */
 export async function randomizeSubject(
   db: Kysely<Database>,
@@ -257,18 +255,19 @@ export async function randomizeSubject(
     throw new Error(`an assignment at ${options.assignedAt.toISOString()} is in the future`);
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
+  const role = current.definition.roles?.randomization;
   return inTransaction(db, async (trx: Transaction<Database>) => {
     const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
     if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');
-    await refuseWriteUnderHolds(trx, 'subject.randomize', subjectTarget(subject, randomizationForm));
+    if (!role) throw new AppError(422, 'not_eligible_for_randomization');
+    const form = { visitKey: role.visit, formKey: role.form };
+    await refuseWriteUnderHolds(trx, 'subject.randomize', subjectTarget(subject, form));
     const stored = await loadSubjectData(trx, subject.id);
-    // Eligibility is the study's own rule: the randomization form's derived "suitable" item.
+    // Eligibility is the study's own rule: the role's derived item.
     const evaluation = evaluateSubject(current.definition, stored.entered, { today: todayInKorea() });
     const eligible =
-      findFormEvaluation(evaluation, randomizationForm.visitKey, randomizationForm.formKey)?.derived[
-        RANDOMIZATION_SUITABLE_ITEM
-      ] === 'Y';
+      findFormEvaluation(evaluation, form.visitKey, form.formKey)?.derived[role.eligible] === 'Y';
     const statusNow = await trx
       .selectFrom('subjects')
       .select('status')
@@ -296,17 +295,17 @@ export async function randomizeSubject(
       .select('show_randomization_group')
       .where('id', '=', studyId)
       .executeTakeFirstOrThrow();
-    const formInstance = stored.instances.get(`${randomizationForm.visitKey}.${randomizationForm.formKey}`);
+    const formInstance = stored.instances.get(`${form.visitKey}.${form.formKey}`);
     await writeForm(trx, {
       subject,
       definition: current.definition,
       definitionVersion: current.version,
-      visitKey: randomizationForm.visitKey,
-      formKey: randomizationForm.formKey,
+      visitKey: form.visitKey,
+      formKey: form.formKey,
       values: {
-        assignmentDate,
-        randomizationNumber,
-        ...(study.show_randomization_group ? { group: slot.treatment_group } : {}),
+        [role.assignmentDate]: assignmentDate,
+        [role.number]: randomizationNumber,
+        ...(study.show_randomization_group ? { [role.group]: slot.treatment_group } : {}),
       },
       expectedVersion: formInstance?.version ?? 0,
       reasons: {},

@@ -1,11 +1,5 @@
 import { flagLabResult, type LabSex } from '@cdms/contract';
-import {
-  type JsonValue,
-  LAB_FORM_KEY,
-  numericLabTests,
-  type StudyDefinition,
-  type SubjectData,
-} from '@cdms/study';
+import { type JsonValue, numericLabTests, type StudyDefinition, type SubjectData } from '@cdms/study';
 import type { LabResultsTable } from '../db/schema.ts';
 import {
   chooseLabRanges,
@@ -64,12 +58,13 @@ export function labResultRowsOf(
   siteRanges: readonly SiteLabRange[],
 ): LabResultInput[] {
   const tests = numericLabTests(definition);
-  if (tests.length === 0) return [];
+  const labPanel = definition.roles?.labPanel;
+  if (tests.length === 0 || !labPanel) return [];
   const rows: LabResultInput[] = [];
   for (const instance of subject.instances) {
-    if (instance.form_key !== LAB_FORM_KEY || !instance.has_data) continue;
-    const values = (subject.data[instance.visit_key]?.[LAB_FORM_KEY] ?? {}) as Record<string, JsonValue>;
-    const specimenDate = specimenDateOf(subject.data, instance.visit_key);
+    if (instance.form_key !== labPanel.form || !instance.has_data) continue;
+    const values = (subject.data[instance.visit_key]?.[labPanel.form] ?? {}) as Record<string, JsonValue>;
+    const specimenDate = specimenDateOf(definition, subject.data, instance.visit_key);
     for (const [order, test] of tests.entries()) {
       const value = values[test.resultItem];
       if (typeof value !== 'number') continue;

@@ -1,4 +1,4 @@
-import { isSigningForm, todayInKorea } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import {
   addDays,
   computeFormStatus,
@@ -6,6 +6,7 @@ import {
   type FormValues,
   getFormLayout,
   getStudyIndex,
+  isSigningForm,
   sampleSubject,
   tmPerforationStudy,
 } from '@cdms/study';
@@ -43,7 +44,7 @@ const forms = getStudyIndex(tmPerforationStudy)
   .schedule.filter(
     (layout) =>
       layout.visitKey !== 'consentScreening' &&
-      !isSigningForm(layout.visitKey, layout.form.key) &&
+      !isSigningForm(tmPerforationStudy, layout.visitKey, layout.form.key) &&
       sample[layout.visitKey]?.[layout.form.key] !== undefined,
   )
   .map((layout) => ({ visitKey: layout.visitKey, formKey: layout.form.key }));

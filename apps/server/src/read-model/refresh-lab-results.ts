@@ -1,10 +1,8 @@
-import type { LabSex } from '@cdms/contract';
-import { type JsonValue, LAB_FORM_KEY, type StudyDefinition, type SubjectData } from '@cdms/study';
+import type { JsonValue, StudyDefinition, SubjectData } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
-import { labRangeSubjectOf, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
-import { SOURCES } from '../subjects/subject-fact-sources.ts';
+import { labRangeSubjectOf, labSexOf, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
 import { type LabResultInput, labResultRowsOf } from './lab-result-rows.ts';
 
 /** A row to store, with its subject. */
@@ -71,7 +69,8 @@ export async function rebuildLabResults(
   subjects: ReadonlyArray<{ subjectId: number; gender: string | null; age: number | null }>,
 ): Promise<void> {
   const ids = subjects.map((subject) => subject.subjectId);
-  if (ids.length === 0) return;
+  const labForm = definition.roles?.labPanel?.form;
+  if (ids.length === 0 || labForm === undefined) return;
   const forms = await trx
     .selectFrom('form_instances as fi')
     .innerJoin('subjects as s', 's.id', 'fi.subject_id')
@@ -91,7 +90,7 @@ export async function rebuildLabResults(
       ),
     ])
     .where('fi.subject_id', 'in', ids)
-    .where('fi.form_key', '=', LAB_FORM_KEY)
+    .where('fi.form_key', '=', labForm)
     .where('s.deleted_at', 'is', null)
     .groupBy(['fi.id', 's.site_id'])
     .execute();
@@ -127,9 +126,9 @@ export async function rebuildLabResults(
     const own = forms.filter((form) => form.subject_id === subject.subjectId);
     if (own.length === 0) continue;
     const data: SubjectData = {};
-    for (const form of own) data[form.visit_key] = { [LAB_FORM_KEY]: form.item_values ?? {} };
-    // As `labRangeSubjectOf` reads the demographics: a sex other than M or F fits no sex-limited range.
-    const sex: LabSex | null = subject.gender === 'M' || subject.gender === 'F' ? subject.gender : null;
+    for (const form of own) data[form.visit_key] = { [labForm]: form.item_values ?? {} };
+    // As `labRangeSubjectOf` reads the demographics: a sex other than the role's codes fits no sex-limited range.
+    const sex = labSexOf(definition, subject.gender);
     const computed = labResultRowsOf(
       definition,
       { sex, age: subject.age, data, instances: own },
@@ -147,12 +146,16 @@ export async function rebuildLabResults(
  * them alone and pays nothing.
  */
 export function labResultsMayMove(
+  definition: StudyDefinition,
   saved: { visitKey: string; formKey: string; changed: boolean },
   derivedChangedForms: ReadonlyArray<{ visitKey: string; formKey: string }>,
 ): boolean {
-  const { visitKey, formKey } = SOURCES.demographics;
+  const demographics = definition.roles?.demographics;
   const moves = (form: { visitKey: string; formKey: string }) =>
-    form.formKey === LAB_FORM_KEY || (form.visitKey === visitKey && form.formKey === formKey);
+    form.formKey === definition.roles?.labPanel?.form ||
+    (demographics !== undefined &&
+      form.visitKey === demographics.visit &&
+      form.formKey === demographics.form);
   return (saved.changed && moves(saved)) || derivedChangedForms.some(moves);
 }
 
@@ -165,7 +168,7 @@ export async function refreshSubjectLabResults(
   instances: Iterable<{ id: number; visit_key: string; form_key: string; has_data: boolean }>,
   siteRanges: readonly SiteLabRange[],
 ): Promise<void> {
-  const { sex, age } = labRangeSubjectOf(subject.siteId, data);
+  const { sex, age } = labRangeSubjectOf(definition, subject.siteId, data);
   const rows = labResultRowsOf(definition, { sex, age, data, instances }, siteRanges);
   await storeLabResults(
     trx,
@@ -182,6 +185,7 @@ export const refreshLabResultsAfterChange: AfterChange = async (change) => {
   const changed = change.changedKeys.length > 0 || change.isNewForm;
   if (
     !labResultsMayMove(
+      change.definition,
       { visitKey: change.visitKey, formKey: change.formKey, changed },
       change.derivedChangedForms,
     )

@@ -15,8 +15,8 @@ import { sdvPlanOf, sdvPlanQuery } from '../sdv-state/sdv-plan.ts';
 import { loadSubjectSdvCounts, NO_SDV, type SubjectSdvCounts } from '../sdv-state/subject-sdv-counts.ts';
 import { signatureStateSql } from '../signature-state/signature-data.ts';
 import { formatRandomizationNumber } from '../subjects/randomization-state.ts';
-import { SOURCES } from '../subjects/subject-fact-sources.ts';
-import { DEVIATION_FORMS, type SavedForm, type VisitFacts, visitFactsOf } from '../subjects/visit-facts.ts';
+import { factSourceForms } from '../subjects/subject-fact-sources.ts';
+import { type SavedForm, type VisitFacts, visitFactsOf } from '../subjects/visit-facts.ts';
 
 /**
  * The facts about each subject that lists, exports, the dashboard and the visit alarms show: one
@@ -120,15 +120,17 @@ function queryCount(
 
 /**
  * Whether the facts read this form's values (entered or derived): the visit-date form of every
- * visit, the demographics, adverse events and end of study (`SOURCES`) and the deviation forms.
+ * visit and the forms of the study's roles (`factSourceForms`: demographics, adverse events, end of
+ * study, deviations and clinical figures).
  * `loadSubjectFacts` reads exactly these forms' values; a save of any other form changes no fact
  * through its values (`writeForm` then keeps the subject's read-model rows as they are).
  */
 export function isFactSourceForm(definition: StudyDefinition, visitKey: string, formKey: string): boolean {
   return (
     formKey === (definition.visitDate?.form ?? '') ||
-    Object.values(SOURCES).some((source) => source.visitKey === visitKey && source.formKey === formKey) ||
-    (DEVIATION_FORMS as readonly string[]).includes(formKey)
+    factSourceForms(definition).some(
+      (source) => source.formKey === formKey && (source.visitKey === null || source.visitKey === visitKey),
+    )
   );
 }
 
@@ -215,13 +217,14 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           .where((inner) =>
             inner.or([
               inner('form_instances.form_key', '=', visitDateSource?.form ?? ''),
-              ...Object.values(SOURCES).map((source) =>
-                inner.and([
-                  inner('form_instances.visit_key', '=', source.visitKey),
-                  inner('form_instances.form_key', '=', source.formKey),
-                ]),
+              ...factSourceForms(query.definition).map((source) =>
+                source.visitKey === null
+                  ? inner('form_instances.form_key', '=', source.formKey)
+                  : inner.and([
+                      inner('form_instances.visit_key', '=', source.visitKey),
+                      inner('form_instances.form_key', '=', source.formKey),
+                    ]),
               ),
-              inner('form_instances.form_key', 'in', DEVIATION_FORMS),
             ]),
           )
           .as('fact_values'),
@@ -267,13 +270,14 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
   const uncounted = subjects.filter((subject) => !subject.stored_sdv).map((subject) => subject.id);
   const sdvOf = await loadSubjectSdvCounts(db, query.studyId, query.definition, uncounted, plan);
 
+  // Where the facts live: the study's roles (a study without one has that fact empty).
+  const { demographics, adverseEvents, endOfStudy } = query.definition.roles ?? {};
   return subjects.map((subject): SubjectFacts => {
     const forms = formsBySubject.get(subject.id) ?? {};
-    const formOf = (source: { visitKey: string; formKey: string }) =>
-      asRecord(forms[source.visitKey]?.[source.formKey]);
-    const demographics = formOf(SOURCES.demographics);
-    const endOfStudy = formOf(SOURCES.endOfStudy);
-    const events = formOf(SOURCES.adverseEvents)[SOURCES.adverseEvents.rows];
+    /** A role's item value at the role's visit (undefined without the role). */
+    const roleValue = (role: { visit: string; form: string } | undefined, itemKey: string | undefined) =>
+      role && itemKey !== undefined ? asRecord(forms[role.visit]?.[role.form])[itemKey] : undefined;
+    const events = roleValue(adverseEvents, adverseEvents?.rows);
     const eventRows = Array.isArray(events) ? events.map(asRecord) : [];
     const visitDates: Record<string, string> = {};
     for (const [visitKey, visitForms] of Object.entries(forms)) {
@@ -284,7 +288,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       ([visitKey, formKey, missingRequired]): SavedForm => ({ visitKey, formKey, missingRequired }),
     );
     const schedule = computeVisitSchedule(query.definition, forms, { today: query.today });
-    const gender = asText(demographics[SOURCES.demographics.gender]);
+    const gender = asText(roleValue(demographics, demographics?.sex));
     const visitsDone = query.definition.visits
       .filter((visit) => visitDates[visit.key] !== undefined)
       .map((visit): VisitDone => ({ visitKey: visit.key, date: visitDates[visit.key] as string }));
@@ -305,14 +309,16 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
           : formatRandomizationNumber(subject.institution_number, subject.randomization_sequence),
       randomizedAt: subject.randomized_at,
       gender,
-      age: asNumber(demographics[SOURCES.demographics.age]),
+      age: asNumber(roleValue(demographics, demographics?.age)),
       visitDates,
       firstVisit: visitsDone[0] ?? null,
       lastVisit: visitsDone.at(-1) ?? null,
       schedule,
       visits: visitFactsOf(query.definition, { forms, savedForms, gender, schedule }),
       adverseEventCount: eventRows.length,
-      seriousAdverseEventCount: eventRows.filter((row) => row[SOURCES.adverseEvents.serious] === 'Y').length,
+      seriousAdverseEventCount: adverseEvents
+        ? eventRows.filter((row) => row[adverseEvents.serious] === 'Y').length
+        : 0,
       openQueryCount: Number(subject.open_queries ?? 0),
       answeredQueryCount: Number(subject.answered_queries ?? 0),
       manualOpenQueryCount: Number(subject.manual_open_queries ?? 0),
@@ -320,10 +326,10 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       signature: subject.signature_state,
       screeningFailureReason:
         subject.status === 'screening_failure'
-          ? asText(endOfStudy[SOURCES.endOfStudy.screeningFailureReason])
+          ? asText(roleValue(endOfStudy, endOfStudy?.screeningFailureReason))
           : null,
       dropoutReason:
-        subject.status === 'dropout' ? asText(endOfStudy[SOURCES.endOfStudy.dropoutReason]) : null,
+        subject.status === 'dropout' ? asText(roleValue(endOfStudy, endOfStudy?.dropoutReason)) : null,
       savedFormCount: savedForms.length,
       sdv: subject.stored_sdv ?? sdvOf.get(subject.id) ?? NO_SDV,
     };
@@ -338,13 +344,18 @@ export interface SubjectFactCodes {
 }
 
 export function subjectFactCodes(definition: StudyDefinition): SubjectFactCodes {
-  const codesOf = (source: { visitKey: string; formKey: string }, itemKey: string): Code[] => {
-    const location = getFormLayout(definition, source.visitKey, source.formKey)?.items.get(itemKey);
+  const { demographics, endOfStudy } = definition.roles ?? {};
+  const codesOf = (
+    role: { visit: string; form: string } | undefined,
+    itemKey: string | undefined,
+  ): Code[] => {
+    if (!role || itemKey === undefined) return [];
+    const location = getFormLayout(definition, role.visit, role.form)?.items.get(itemKey);
     return location ? getItemCodes(definition, location.item) : [];
   };
   return {
-    gender: codesOf(SOURCES.demographics, SOURCES.demographics.gender),
-    screeningFailureReason: codesOf(SOURCES.endOfStudy, SOURCES.endOfStudy.screeningFailureReason),
-    dropoutReason: codesOf(SOURCES.endOfStudy, SOURCES.endOfStudy.dropoutReason),
+    gender: codesOf(demographics, demographics?.sex),
+    screeningFailureReason: codesOf(endOfStudy, endOfStudy?.screeningFailureReason),
+    dropoutReason: codesOf(endOfStudy, endOfStudy?.dropoutReason),
   };
 }

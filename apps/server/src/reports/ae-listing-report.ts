@@ -1,4 +1,5 @@
-import type { AdverseEventRow, AdverseEventsReport, ReportFilter } from '@cdms/contract';
+import type { AdverseEventRow, AdverseEventsReport, ReportCoded, ReportFilter } from '@cdms/contract';
+import { getFormLayout, type StudyRoles } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
@@ -9,13 +10,14 @@ import { codedOf, nothingInScope, type ReportContext } from './report-context.ts
  * seriousness, severity, relationship to the device, action taken, outcome and dates (serious ones
  * flagged for the screen to highlight), and the events of interest — pain, otorrhoea, reperforation
  * answered "yes" — counted per visit. The rows are unnested in SQL (`jsonb_array_elements` over the
- * repeating group's one JSON array), paged there; the counts are one grouped query.
+ * repeating group's one JSON array), paged there; the counts are one grouped query. The events and
+ * their columns are the study's `adverseEvents` role: a study without it lists none.
  */
 
-const SOURCES = {
-  events: { visitKey: 'all', formKey: 'adverseEvent', rows: 'events' },
-  interest: { formKey: 'interestAdverseEvent', items: ['pain', 'otorrhea', 'reperforation'] as const },
-} as const;
+/** The events of interest (not yet a role: the report's answer names them). */
+const INTEREST = { formKey: 'interestAdverseEvent', items: ['pain', 'otorrhea', 'reperforation'] as const };
+
+type AdverseEventsRole = NonNullable<StudyRoles['adverseEvents']>;
 
 interface EventRow {
   site_code: string;
@@ -25,20 +27,24 @@ interface EventRow {
   event: Record<string, unknown>;
 }
 
-function eventsSql(context: ReportContext, filter: ReportFilter): RawBuilder<unknown> | null {
-  if (nothingInScope(context)) return null;
-  const serious = filter.serious === 'serious' ? sql`and e.value->>'serious' = 'Y'` : sql``;
+function eventsSql(
+  context: ReportContext,
+  role: AdverseEventsRole | undefined,
+  filter: ReportFilter,
+): RawBuilder<unknown> | null {
+  if (nothingInScope(context) || !role) return null;
+  const serious = filter.serious === 'serious' ? sql`and e.value->>${role.serious} = 'Y'` : sql``;
   return sql`with events as (
       select s.code as site_code, f.subject_id, f.screening_number, e.ordinality as event_number, e.value as event
       from form_instances fi
       join subject_facts f on f.subject_id = fi.subject_id
       join sites s on s.id = f.site_id
-      join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${SOURCES.events.rows}
+      join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${role.rows}
       cross join lateral jsonb_array_elements(
         case when jsonb_typeof(iv.value) = 'array' then iv.value else '[]'::jsonb end
       ) with ordinality as e(value, ordinality)
       where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
-        and fi.visit_key = ${SOURCES.events.visitKey} and fi.form_key = ${SOURCES.events.formKey} and fi.has_data
+        and fi.visit_key = ${role.visit} and fi.form_key = ${role.form} and fi.has_data
         and jsonb_typeof(e.value) = 'object' ${serious})`;
 }
 
@@ -46,33 +52,61 @@ const ORDER = sql`order by site_code collate "C", screening_number collate "C", 
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-function presentRow(context: ReportContext, row: EventRow): AdverseEventRow {
+/** A row's value of one of the role's columns (none when the study lacks the column). */
+const columnOf = (event: Record<string, unknown>, itemKey: string | undefined): unknown =>
+  itemKey === undefined ? undefined : event[itemKey];
+
+/** Presents the rows of the role's events (its columns found once, not per row). */
+function rowPresenter(context: ReportContext, role: AdverseEventsRole): (row: EventRow) => AdverseEventRow {
+  // A coded column is labelled from its item's code list as the rows lay it out.
+  const rowItems = context.definition
+    ? getFormLayout(context.definition, role.visit, role.form)?.items
+    : undefined;
+  const codeListOf = (itemKey: string | undefined) =>
+    (itemKey === undefined ? undefined : rowItems?.get(itemKey)?.item.codeList) ?? '';
+  const codeLists = {
+    severity: codeListOf(role.severity),
+    causality: codeListOf(role.causality),
+    actionTaken: codeListOf(role.actionTaken),
+    outcome: codeListOf(role.outcome),
+  };
+  return (row) => presentRow(context, role, codeLists, row);
+}
+
+function presentRow(
+  context: ReportContext,
+  role: AdverseEventsRole,
+  codeLists: Record<'severity' | 'causality' | 'actionTaken' | 'outcome', string>,
+  row: EventRow,
+): AdverseEventRow {
   const event = row.event;
+  const coded = (column: keyof typeof codeLists): ReportCoded =>
+    codedOf(context.definition, codeLists[column], columnOf(event, role[column]));
   return {
     siteCode: row.site_code,
     subjectPk: Number(row.subject_id),
     subjectId: row.screening_number,
     eventNumber: Number(row.event_number),
-    term: text(event.name),
-    startDate: text(event.startDate),
-    endDate: text(event.endDate),
-    serious: event.serious === 'Y',
-    severity: codedOf(context.definition, 'aeSeverity', event.severity),
-    causality: codedOf(context.definition, 'aeCausality', event.causality),
-    deviceAction: codedOf(context.definition, 'aeDeviceAction', event.deviceAction),
-    outcome: codedOf(context.definition, 'aeOutcome', event.outcome),
+    term: text(columnOf(event, role.term)),
+    startDate: text(columnOf(event, role.startDate)),
+    endDate: text(columnOf(event, role.endDate)),
+    serious: event[role.serious] === 'Y',
+    severity: coded('severity'),
+    causality: coded('causality'),
+    deviceAction: coded('actionTaken'),
+    outcome: coded('outcome'),
   };
 }
 
 async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
   const definition = context.definition;
   if (!definition) return [];
-  const visits = definition.visits.filter((visit) => visit.forms.includes(SOURCES.interest.formKey));
+  const visits = definition.visits.filter((visit) => visit.forms.includes(INTEREST.formKey));
   if (visits.length === 0) return [];
   const yes = (itemKey: string) =>
     sql`count(*) filter (where exists (select 1 from item_values iv where iv.form_instance_id = fi.id
       and iv.item_key = ${itemKey} and iv.value #>> '{}' = 'Y'))`;
-  const [pain, otorrhea, reperforation] = SOURCES.interest.items;
+  const [pain, otorrhea, reperforation] = INTEREST.items;
   const rows = await sql<{
     visit_key: string;
     forms: number | string;
@@ -83,7 +117,7 @@ async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
       ${yes(reperforation)} as reperforation
     from form_instances fi join subject_facts f on f.subject_id = fi.subject_id
     where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
-      and fi.form_key = ${SOURCES.interest.formKey} and fi.has_data
+      and fi.form_key = ${INTEREST.formKey} and fi.has_data
     group by fi.visit_key`.execute(db);
   const byVisit = new Map(rows.rows.map((row) => [row.visit_key, row]));
   return visits.map((visit) => {
@@ -105,19 +139,25 @@ export async function aeListingReport(
   filter: ReportFilter,
   page: { page: number; size: number },
 ): Promise<AdverseEventsReport> {
-  const base = eventsSql(context, filter);
-  if (!base) return { report: 'adverseEvents', total: 0, ...page, rows: [], interest: [] };
+  if (nothingInScope(context)) return { report: 'adverseEvents', total: 0, ...page, rows: [], interest: [] };
+  const role = context.definition?.roles?.adverseEvents;
+  // Without the role there are no events to list; the events of interest are counted all the same.
+  const base = eventsSql(context, role, filter);
   const [rows, total, interest] = await Promise.all([
-    sql<EventRow>`${base} select * from events ${ORDER}
-      limit ${page.size} offset ${(page.page - 1) * page.size}`.execute(db),
-    sql<{ total: number | string }>`${base} select count(*) as total from events`.execute(db),
+    base
+      ? sql<EventRow>`${base} select * from events ${ORDER}
+      limit ${page.size} offset ${(page.page - 1) * page.size}`.execute(db)
+      : { rows: [] },
+    base
+      ? sql<{ total: number | string }>`${base} select count(*) as total from events`.execute(db)
+      : { rows: [] },
     eventsOfInterest(db, context),
   ]);
   return {
     report: 'adverseEvents',
     total: Number(total.rows[0]?.total ?? 0),
     ...page,
-    rows: rows.rows.map((row) => presentRow(context, row)),
+    rows: role ? rows.rows.map(rowPresenter(context, role)) : [],
     interest,
   };
 }
@@ -129,12 +169,14 @@ export async function* allAdverseEvents(
   context: ReportContext,
   filter: ReportFilter,
 ): AsyncGenerator<AdverseEventRow[]> {
-  const base = eventsSql(context, filter);
-  if (!base) return;
+  const role = context.definition?.roles?.adverseEvents;
+  const base = eventsSql(context, role, filter);
+  if (!base || !role) return;
+  const present = rowPresenter(context, role);
   for (let offset = 0; ; offset += CHUNK) {
     const rows = await sql<EventRow>`${base} select * from events ${ORDER}
       limit ${CHUNK} offset ${offset}`.execute(db);
-    yield rows.rows.map((row) => presentRow(context, row));
+    yield rows.rows.map(present);
     if (rows.rows.length < CHUNK) return;
   }
 }

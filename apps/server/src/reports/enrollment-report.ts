@@ -1,5 +1,5 @@
 import type { EnrollmentReport, ReportFilter } from '@cdms/contract';
-import type { StudyDefinition } from '@cdms/study';
+import { getFormLayout, type StudyDefinition } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { codedOf, nothingInScope, type ReportContext } from './report-context.ts';
@@ -21,6 +21,14 @@ export function enrollmentTargetOf(definition: StudyDefinition | null): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0
     ? value
     : DEFAULT_ENROLLMENT_TARGET_PER_SITE;
+}
+
+/** The code list of the screening failure reason (the `endOfStudy` role's item); none: codes shown as they are. */
+function failureReasonCodeList(definition: StudyDefinition | null): string {
+  const role = definition?.roles?.endOfStudy;
+  if (!definition || !role) return '';
+  const location = getFormLayout(definition, role.visit, role.form)?.items.get(role.screeningFailureReason);
+  return location?.item.codeList ?? '';
 }
 
 interface CountRow {
@@ -82,6 +90,7 @@ export async function enrollmentReport(
       randomized: current.randomized + added.randomized,
     });
   }
+  const reasonCodeList = failureReasonCodeList(context.definition);
   return {
     report: 'enrollment',
     targetPerSite,
@@ -97,7 +106,7 @@ export async function enrollmentReport(
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([month, figures]) => ({ month, ...figures })),
     failureReasons: reasons.rows.map((row) => ({
-      reason: codedOf(context.definition, 'screeningFailureReason', row.reason),
+      reason: codedOf(context.definition, reasonCodeList, row.reason),
       count: Number(row.count),
     })),
   };

@@ -1,5 +1,5 @@
-import { isSigningForm, type SdvPlanMode } from '@cdms/contract';
-import { getFormLayout, type LocalizedText, type StudyDefinition } from '@cdms/study';
+import type { SdvPlanMode } from '@cdms/contract';
+import { getFormLayout, isSigningForm, type LocalizedText, type StudyDefinition } from '@cdms/study';
 
 /**
  * What SDV verifies, from the study definition, pure. The unit is a stored key of a form (the keys of
@@ -22,7 +22,7 @@ export function verifiableItems(
   visitKey: string,
   formKey: string,
 ): VerifiableItem[] {
-  if (isSigningForm(visitKey, formKey)) return [];
+  if (isSigningForm(definition, visitKey, formKey)) return [];
   const layout = getFormLayout(definition, visitKey, formKey);
   if (!layout) return [];
   const result: VerifiableItem[] = [];

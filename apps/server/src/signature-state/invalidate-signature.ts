@@ -1,4 +1,4 @@
-import { isSigningForm } from '@cdms/contract';
+import { isSigningForm, type StudyDefinition } from '@cdms/study';
 import type { Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -20,9 +20,11 @@ export async function invalidateSignatureOnChange(
   trx: Transaction<Database>,
   subject: SubjectWithSite,
   actor: AuditActor,
+  definition: StudyDefinition,
   change: { visitKey: string; formKey: string; itemKeys: readonly string[] },
 ): Promise<boolean> {
-  if (change.itemKeys.length === 0 || isSigningForm(change.visitKey, change.formKey)) return false;
+  if (change.itemKeys.length === 0 || isSigningForm(definition, change.visitKey, change.formKey))
+    return false;
   const changedPaths = change.itemKeys.map((itemKey) => `${change.visitKey}.${change.formKey}.${itemKey}`);
   // The reason names the changed items (visit.form.item, comma-separated); screens label them.
   const invalidated = await trx
@@ -50,7 +52,7 @@ export async function invalidateSignatureOnChange(
 export const invalidateSignatureAfterChange: AfterChange = async (change) => {
   change.effects.signatureInvalidated =
     change.signed &&
-    (await invalidateSignatureOnChange(change.trx, change.subject, change.actor, {
+    (await invalidateSignatureOnChange(change.trx, change.subject, change.actor, change.definition, {
       visitKey: change.visitKey,
       formKey: change.formKey,
       itemKeys: change.changedKeys,

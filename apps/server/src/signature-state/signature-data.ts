@@ -4,9 +4,8 @@ import {
   type SignatureRecord,
   type SignatureResponse,
   type SignatureState,
-  signingForm,
 } from '@cdms/contract';
-import { getFormLayout, type StudyDefinition, type SubjectData } from '@cdms/study';
+import { getFormLayout, isSigningForm, type StudyDefinition, type SubjectData } from '@cdms/study';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -30,24 +29,29 @@ const DEFAULT_MEANING = {
 
 /** The meaning shown with the signature: the signing form's own statement from the definition. */
 export function signingMeaning(definition: StudyDefinition): { ko: string; en: string } {
-  const layout = getFormLayout(definition, signingForm.visitKey, signingForm.formKey);
+  const signing = definition.roles?.signing;
+  const layout = signing ? getFormLayout(definition, signing.visit, signing.form) : undefined;
   const help = layout?.sections.find((section) => section.help)?.help;
   return help ? { ko: help.ko, en: help.en } : DEFAULT_MEANING;
 }
 
 /**
  * SHA-256 over the canonical JSON of what is signed: the subject's screening number and every
- * value entered on its forms except the signing form itself (it records the signature, it is not
- * part of what is signed). Keys are sorted at every depth, so the same data always give the same hash.
+ * value entered on its forms except the signing form itself (the `signing` role: it records the
+ * signature, it is not part of what is signed). Keys are sorted at every depth, so the same data
+ * always give the same hash.
  */
-export function signedDataHash(screeningNumber: string, entered: SubjectData): string {
+export function signedDataHash(
+  definition: StudyDefinition,
+  screeningNumber: string,
+  entered: SubjectData,
+): string {
   const data: Record<string, unknown> = {};
   for (const [visitKey, forms] of Object.entries(entered)) {
     const kept = Object.fromEntries(
       Object.entries(forms ?? {}).filter(
         ([formKey, values]) =>
-          !(visitKey === signingForm.visitKey && formKey === signingForm.formKey) &&
-          Object.keys(values ?? {}).length > 0,
+          !isSigningForm(definition, visitKey, formKey) && Object.keys(values ?? {}).length > 0,
       ),
     );
     if (Object.keys(kept).length > 0) data[visitKey] = kept;
@@ -95,6 +99,8 @@ export async function subjectSignature(
     .execute();
   const state = stateOf(rows[0]);
   const current = await currentStudyDefinition(db, subject.study_id);
+  const signing = current?.definition.roles?.signing;
+  const signingForm = signing ? { visitKey: signing.visit, formKey: signing.form } : undefined;
   return {
     state,
     current: rows[0] ? presentSignature(rows[0]) : null,

@@ -1,4 +1,4 @@
-import { type SignatureResponse, signingForm, todayInKorea } from '@cdms/contract';
+import { type SignatureResponse, todayInKorea } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -59,6 +59,9 @@ export async function signCasebook(
         permissionMatrix['casebook.sign'].includes(role) && (sites === 'all' || sites.has(subject.site_id)),
     )?.[0] ?? null;
   const meaning = signingMeaning(current.definition);
+  // The study's signing form (its `signing` role); a study without one records the signature alone.
+  const signing = current.definition.roles?.signing;
+  const signingForm = signing ? { visitKey: signing.visit, formKey: signing.form } : undefined;
 
   try {
     await inTransaction(db, async (trx) => {
@@ -68,20 +71,25 @@ export async function signCasebook(
       await refuseIfSigned(trx, subject.id);
       await refuseWriteUnderHolds(trx, 'casebook.sign', subjectTarget(subject, signingForm));
       const stored = await loadSubjectData(trx, subject.id);
-      const dataHash = signedDataHash(subject.screening_number, stored.entered);
-      const signingInstance = stored.instances.get(`${signingForm.visitKey}.${signingForm.formKey}`);
-      await writeForm(trx, {
-        subject,
-        definition: current.definition,
-        definitionVersion: current.version,
-        visitKey: signingForm.visitKey,
-        formKey: signingForm.formKey,
-        values: { signatureDate: todayInKorea(), signature: user.name },
-        expectedVersion: signingInstance?.version ?? 0,
-        reasons: {},
-        actor,
-        systemWrite: true,
-      });
+      const dataHash = signedDataHash(current.definition, subject.screening_number, stored.entered);
+      if (signing) {
+        const signingInstance = stored.instances.get(`${signing.visit}.${signing.form}`);
+        await writeForm(trx, {
+          subject,
+          definition: current.definition,
+          definitionVersion: current.version,
+          visitKey: signing.visit,
+          formKey: signing.form,
+          values: {
+            ...(signing.signatureDate ? { [signing.signatureDate]: todayInKorea() } : {}),
+            ...(signing.signerName ? { [signing.signerName]: user.name } : {}),
+          },
+          expectedVersion: signingInstance?.version ?? 0,
+          reasons: {},
+          actor,
+          systemWrite: true,
+        });
+      }
       const signature = await trx
         .insertInto('signatures')
         .values({

@@ -19,21 +19,25 @@ import {
 
 describe('signedDataHash', () => {
   it('is the same for the same data whatever the key order, and leaves the signing form out', () => {
-    const a = signedDataHash('S01-001', {
+    const a = signedDataHash(tmPerforationStudy, 'S01-001', {
       v1: { demographicInfo: { gender: 'F', birthDate: '1990-01-01' } },
       all: { testDirectorSigning: { signature: 'A', signatureDate: '2026-01-01' } },
     });
-    const b = signedDataHash('S01-001', {
+    const b = signedDataHash(tmPerforationStudy, 'S01-001', {
       all: { testDirectorSigning: { signature: 'B', signatureDate: '2026-02-02' } },
       v1: { demographicInfo: { birthDate: '1990-01-01', gender: 'F' } },
     });
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(
-      signedDataHash('S01-001', { v1: { demographicInfo: { gender: 'M', birthDate: '1990-01-01' } } }),
+      signedDataHash(tmPerforationStudy, 'S01-001', {
+        v1: { demographicInfo: { gender: 'M', birthDate: '1990-01-01' } },
+      }),
     ).not.toBe(a);
     expect(
-      signedDataHash('S01-002', { v1: { demographicInfo: { gender: 'F', birthDate: '1990-01-01' } } }),
+      signedDataHash(tmPerforationStudy, 'S01-002', {
+        v1: { demographicInfo: { gender: 'F', birthDate: '1990-01-01' } },
+      }),
     ).not.toBe(a);
   });
 
@@ -93,7 +97,7 @@ describeWithDatabase(
         .where('id', '=', subjectId)
         .executeTakeFirstOrThrow();
       const stored = await loadSubjectData(database().db, subjectId);
-      return signedDataHash(subject.screening_number, stored.entered);
+      return signedDataHash(tmPerforationStudy, subject.screening_number, stored.entered);
     }
 
     async function auditTypes(subjectId: number): Promise<string[]> {

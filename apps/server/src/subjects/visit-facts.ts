@@ -9,34 +9,6 @@ import type { PregnancyTestMissing } from '../db/schema.ts';
  * Pure: the refresh, the rebuild and the property test compute it the same way.
  */
 
-/** Where the deviations' facts live in the first study's forms (as `subject-facts.ts` names its own). */
-export const DEVIATION_SOURCES = {
-  eligibility: {
-    formKey: 'inclusionExclusionEval',
-    eligible: 'eligible',
-    inclusion: 'inclusion',
-    exclusion: 'exclusion',
-  },
-  device: { visitKey: 'v2', formKey: 'deviceApplication', applied: 'applied', date: 'applicationDate' },
-  pregnancy: { formKey: 'pregnancyTest', potential: 'childbearingPotential', result: 'result' },
-  female: 'F',
-} as const;
-
-/** Where the study summary's clinical figures live in the first study's forms (issue 17 item 2). */
-export const CLINICAL_SOURCES = {
-  healing: { formKey: 'tympanicPhoto', itemKey: 'evaluation' },
-  hearing: { formKey: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
-} as const;
-
-/** The forms whose item values the deviations and the clinical facts read (at whatever visit they appear). */
-export const DEVIATION_FORMS = [
-  DEVIATION_SOURCES.eligibility.formKey,
-  DEVIATION_SOURCES.device.formKey,
-  DEVIATION_SOURCES.pregnancy.formKey,
-  CLINICAL_SOURCES.healing.formKey,
-  CLINICAL_SOURCES.hearing.formKey,
-];
-
 export interface SavedForm {
   visitKey: string;
   formKey: string;
@@ -74,8 +46,9 @@ function textOf(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function criterionKeys(definition: StudyDefinition, sectionKey: string): string[] {
-  const form = definition.forms.find((entry) => entry.key === DEVIATION_SOURCES.eligibility.formKey);
+/** The criteria (item keys) of a section of the eligibility form's default layout. */
+function criterionKeys(definition: StudyDefinition, formKey: string, sectionKey: string): string[] {
+  const form = definition.forms.find((entry) => entry.key === formKey);
   return form?.sections.find((section) => section.key === sectionKey)?.items.map((item) => item.key) ?? [];
 }
 
@@ -95,8 +68,15 @@ export function visitFactsOf(
   if (!dateSource) return [];
   const saved = new Map(subject.savedForms.map((form) => [`${form.visitKey}/${form.formKey}`, form]));
   const schedule = new Map(subject.schedule.map((entry) => [entry.visitKey, entry]));
-  const inclusion = criterionKeys(definition, DEVIATION_SOURCES.eligibility.inclusion);
-  const exclusion = criterionKeys(definition, DEVIATION_SOURCES.eligibility.exclusion);
+  // Where the deviations' and clinical facts live: the study's roles (a study without one has no such fact).
+  const { eligibility, treatmentApplication, pregnancyTest, demographics, healing, hearing } =
+    definition.roles ?? {};
+  const inclusion = eligibility
+    ? criterionKeys(definition, eligibility.form, eligibility.inclusionSection)
+    : [];
+  const exclusion = eligibility
+    ? criterionKeys(definition, eligibility.form, eligibility.exclusionSection)
+    : [];
   const facts: VisitFacts[] = [];
   for (const visit of definition.visits) {
     if (!visit.forms.includes(dateSource.form)) continue;
@@ -107,46 +87,52 @@ export function visitFactsOf(
     const storedDate = item(dateSource.form, dateSource.item);
     const entry = schedule.get(visit.key);
 
+    // The decision and the criteria are yesNo items (the roles' cross-checks): an eligible subject
+    // failing an inclusion criterion (N) or meeting an exclusion criterion (Y).
     let eligibleFailingCriteria: string | null = null;
-    const eligibility = DEVIATION_SOURCES.eligibility;
-    if (isSaved(eligibility.formKey) && item(eligibility.formKey, eligibility.eligible) === 'Y') {
+    if (eligibility && isSaved(eligibility.form) && item(eligibility.form, eligibility.decision) === 'Y') {
       const failing = [
-        ...inclusion.filter((key) => item(eligibility.formKey, key) === 'N'),
-        ...exclusion.filter((key) => item(eligibility.formKey, key) === 'Y'),
+        ...inclusion.filter((key) => item(eligibility.form, key) === 'N'),
+        ...exclusion.filter((key) => item(eligibility.form, key) === 'Y'),
       ].sort(byCodePoint);
       if (failing.length > 0) eligibleFailingCriteria = failing.join(', ');
     }
 
     let deviceAppliedOn: string | null = null;
-    const device = DEVIATION_SOURCES.device;
+    const device = treatmentApplication;
     if (
-      visit.key === device.visitKey &&
-      isSaved(device.formKey) &&
-      item(device.formKey, device.applied) === 'Y'
+      device &&
+      visit.key === device.visit &&
+      isSaved(device.form) &&
+      item(device.form, device.applied) === 'Y'
     ) {
       // Stored as a date: a text that is none (the item's type forbids it) cannot be compared.
-      const appliedOn = item(device.formKey, device.date);
+      const appliedOn = item(device.form, device.date);
       if (isValidDate(appliedOn) && storedDate !== null && appliedOn !== storedDate)
         deviceAppliedOn = appliedOn;
     }
 
     let pregnancyTestMissing: PregnancyTestMissing | null = null;
-    const pregnancy = DEVIATION_SOURCES.pregnancy;
+    const pregnancy = pregnancyTest;
     if (
-      visit.forms.includes(pregnancy.formKey) &&
+      pregnancy &&
+      demographics &&
+      visit.forms.includes(pregnancy.form) &&
       isSaved(dateSource.form) &&
-      subject.gender === DEVIATION_SOURCES.female
+      subject.gender === demographics.femaleCode
     ) {
-      const potential = isSaved(pregnancy.formKey) ? item(pregnancy.formKey, pregnancy.potential) : null;
+      const potential = isSaved(pregnancy.form)
+        ? item(pregnancy.form, pregnancy.childbearingPotential)
+        : null;
       if (potential === null) pregnancyTestMissing = 'notRecorded';
-      else if (potential === 'Y' && item(pregnancy.formKey, pregnancy.result) === null)
+      else if (potential === 'Y' && item(pregnancy.form, pregnancy.result) === null)
         pregnancyTestMissing = 'noResult';
     }
 
     // Only values of the expected JSON type count, as the summary's SQL filtered them before.
-    const healing = forms[CLINICAL_SOURCES.healing.formKey]?.[CLINICAL_SOURCES.healing.itemKey];
-    const numberAt = (itemKey: string) => {
-      const value = forms[CLINICAL_SOURCES.hearing.formKey]?.[itemKey];
+    const healingOutcome = healing ? forms[healing.form]?.[healing.outcome] : undefined;
+    const numberAt = (itemKey: string | undefined) => {
+      const value = hearing && itemKey ? forms[hearing.form]?.[itemKey] : undefined;
       return typeof value === 'number' ? value : null;
     };
 
@@ -159,9 +145,9 @@ export function visitFactsOf(
       eligibleFailingCriteria,
       deviceAppliedOn,
       pregnancyTestMissing,
-      healingOutcome: typeof healing === 'string' ? healing : null,
-      ptaAirAverage: numberAt(CLINICAL_SOURCES.hearing.airAverage),
-      ptaBoneAverage: numberAt(CLINICAL_SOURCES.hearing.boneAverage),
+      healingOutcome: typeof healingOutcome === 'string' ? healingOutcome : null,
+      ptaAirAverage: numberAt(hearing?.airAverage),
+      ptaBoneAverage: numberAt(hearing?.boneAverage),
     });
   }
   return facts;

@@ -10,7 +10,7 @@ import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
 import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
 import { summarizeHearing } from './summarize-hearing.ts';
-import { codesOf, itemAt, SUMMARY_SOURCES, visitsCollecting } from './summary-sources.ts';
+import { codesOf, itemAt, randomizationGroupsOf, visitsCollecting } from './summary-sources.ts';
 
 /**
  * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the
@@ -30,7 +30,7 @@ export async function readStudySummary(
   // Not `mayKnowGroup` (a subject's assigned group, which the study may show to its sites): comparing
   // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
   const byGroup = can(principal, 'summary.by_group', { studyId });
-  const groups = byGroup && definition ? codesOf(definition, SUMMARY_SOURCES.groups.codeList) : [];
+  const groups = byGroup && definition ? randomizationGroupsOf(definition) : [];
   const sites =
     context.siteIds.length === 0
       ? []
@@ -51,20 +51,19 @@ export async function readStudySummary(
   if (!definition || sites.length === 0) return empty;
 
   const scheduled = definition.visits.filter((visit) => visit.window).map((visit) => visit.key);
-  const healingVisits = visitsCollecting(
-    definition,
-    SUMMARY_SOURCES.healing.formKey,
-    SUMMARY_SOURCES.healing.itemKey,
-  );
-  const outcomeItem = healingVisits[0]
-    ? itemAt(definition, SUMMARY_SOURCES.healing.formKey, healingVisits[0], SUMMARY_SOURCES.healing.itemKey)
-    : undefined;
+  // The clinical figures are the study's roles: a study without one shows no visits for it.
+  const { healing: healingRole, hearing: hearingRole } = definition.roles ?? {};
+  const healingVisits = healingRole
+    ? visitsCollecting(definition, healingRole.form, healingRole.outcome)
+    : [];
+  const outcomeItem =
+    healingRole && healingVisits[0]
+      ? itemAt(definition, healingRole.form, healingVisits[0], healingRole.outcome)
+      : undefined;
   const outcomes = outcomeItem?.codeList ? codesOf(definition, outcomeItem.codeList) : [];
-  const hearingVisits = visitsCollecting(
-    definition,
-    SUMMARY_SOURCES.hearing.formKey,
-    SUMMARY_SOURCES.hearing.itemKeys[0],
-  );
+  const hearingVisits = hearingRole
+    ? visitsCollecting(definition, hearingRole.form, hearingRole.airAverage)
+    : [];
   const fromVisit = hearingVisits[0];
   const toVisit = hearingVisits.at(-1);
   const change = fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;

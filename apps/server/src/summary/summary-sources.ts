@@ -1,20 +1,17 @@
 import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVisit } from '@cdms/study';
 import { sql } from 'kysely';
 import type { ReportContext } from '../reports/report-context.ts';
-import { CLINICAL_SOURCES } from '../subjects/visit-facts.ts';
 
-/**
- * Where the summary's clinical figures live in the first study's forms (the read model's visit rows
- * store them: `CLINICAL_SOURCES`), and what every summary query shares: the subjects in the reader's scope.
- */
-export const SUMMARY_SOURCES = {
-  healing: CLINICAL_SOURCES.healing,
-  hearing: {
-    formKey: CLINICAL_SOURCES.hearing.formKey,
-    itemKeys: [CLINICAL_SOURCES.hearing.airAverage, CLINICAL_SOURCES.hearing.boneAverage],
-  },
-  groups: { codeList: 'treatmentGroup' },
-} as const;
+// What the summary reads of the study are its roles: the clinical figures' forms are `healing` and
+// `hearing` (whose values the read model's visit rows store: `visit-facts.ts`), the groups are the
+// codes of `randomization`'s group item. Below, what the summary's queries share.
+
+/** The randomization groups with their labels (the `randomization` role's group item), none without the role. */
+export function randomizationGroupsOf(definition: StudyDefinition) {
+  const role = definition.roles?.randomization;
+  const group = role ? itemAt(definition, role.form, role.visit, role.group) : undefined;
+  return group?.codeList ? codesOf(definition, group.codeList) : [];
+}
 
 /** The item `itemKey` of `formKey` as the form is laid out at `visitKey`, if it is there. */
 export function itemAt(

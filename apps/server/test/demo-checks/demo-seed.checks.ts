@@ -196,7 +196,11 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       const form = (data[query.visit_key]?.labTest ?? {}) as Record<string, unknown>;
       const ranges = await applicableLabRanges(
         db,
-        labRangeSubjectOf(query.site_id, evaluateSubject(tmPerforationStudy, data, { today }).data),
+        labRangeSubjectOf(
+          tmPerforationStudy,
+          query.site_id,
+          evaluateSubject(tmPerforationStudy, data, { today }).data,
+        ),
         form.specimenDate as string,
       );
       expect(['H', 'L']).toContain(flagLabResult(form[itemKey] as number, ranges.get(testKey)));

@@ -3,6 +3,7 @@ import { tmPerforationStudy } from '../studies/tm-perforation/index.ts';
 import {
   audiogramBandSpan,
   audiogramDbTicks,
+  audiogramEarOf,
   audiogramLayout,
   audiogramPoints,
   audiogramXFraction,
@@ -27,8 +28,21 @@ describe('the audiogram layout of the PTA form', () => {
     expect(layout?.bands[6]?.label.en).toBe('Profound (91 dB or more)');
   });
 
-  it('is null for a study without the form', () => {
+  it('is null for a study without the form or without the audiogram role', () => {
     expect(audiogramLayout({ ...tmPerforationStudy, forms: [] })).toBeNull();
+    expect(audiogramLayout({ ...tmPerforationStudy, roles: undefined })).toBeNull();
+  });
+
+  it("names the form and reads the treated ear's codes as the role gives them", () => {
+    const layout = audiogramLayout(tmPerforationStudy);
+    if (!layout) throw new Error('no audiogram');
+    expect(layout.form).toBe(tmPerforationStudy.roles?.audiogram?.form);
+    expect([audiogramEarOf(layout, 'R'), audiogramEarOf(layout, 'L'), audiogramEarOf(layout, 'B')]).toEqual([
+      'R',
+      'L',
+      null,
+    ]);
+    expect(audiogramEarOf({ ...layout, treatedEar: null }, 'R')).toBeNull();
   });
 });
 

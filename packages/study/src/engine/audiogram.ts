@@ -5,20 +5,22 @@ import { getStudyIndex } from './study-index.ts';
 
 /**
  * What an audiogram of the pure tone audiometry form needs (issue 19 item 3), read from the study
- * definition so that the chart follows the form: the frequencies whose thresholds the form asks for
- * (items `air<Hz>` and `bone<Hz>`), the hearing-severity bands of its derived severity item (the
- * `band` lookup and its code list's labels), and where the study keeps the treated ear.
+ * definition so that the chart follows the form: the form (the `audiogram` role), the frequencies
+ * whose thresholds it asks for (items `air<Hz>` and `bone<Hz>`), the hearing-severity bands of its
+ * derived severity item (the `band` lookup and its code list's labels), and where the study keeps the
+ * treated ear.
  */
-export const AUDIOGRAM_FORM_KEY = 'ptaTest';
-
-/** The ear the device is applied to (spec §2 diseaseBasicInfo at screening), which the audiogram shows. */
-export const AUDIOGRAM_EAR_SOURCE = {
-  visitKey: 'v1',
-  formKey: 'diseaseBasicInfo',
-  itemKey: 'applicationSite',
-};
 
 export type AudiogramConduction = 'air' | 'bone';
+
+/** Where the study keeps the treated ear, whose symbols the chart uses (the role's `treatedEar`). */
+export interface AudiogramEarSource {
+  visit: string;
+  form: string;
+  item: string;
+  rightCode: string;
+  leftCode: string;
+}
 
 export interface AudiogramBand {
   /** Inclusive limits in dB HL; null is open-ended. */
@@ -29,6 +31,10 @@ export interface AudiogramBand {
 }
 
 export interface AudiogramLayout {
+  /** The audiometry form whose thresholds are charted. */
+  form: string;
+  /** Where the treated ear is kept; null when the study does not record it. */
+  treatedEar: AudiogramEarSource | null;
   /** Ascending, in Hz. */
   frequencies: number[];
   /** The threshold item of each frequency, per conduction (`air500`…). */
@@ -38,10 +44,11 @@ export interface AudiogramLayout {
 
 const THRESHOLD_ITEM = /^(air|bone)(\d+)$/;
 
-/** The layout of the study's PTA form, or null for a study without one. */
+/** The layout of the study's audiometry form (its `audiogram` role), or null for a study without one. */
 export function audiogramLayout(definition: StudyDefinition): AudiogramLayout | null {
-  const form = definition.forms.find((entry) => entry.key === AUDIOGRAM_FORM_KEY);
-  if (!form) return null;
+  const role = definition.roles?.audiogram;
+  const form = definition.forms.find((entry) => entry.key === role?.form);
+  if (!role || !form) return null;
   const items: AudiogramLayout['items'] = { air: new Map(), bone: new Map() };
   let bands: AudiogramBand[] = [];
   const codeLists = getStudyIndex(definition).codeLists;
@@ -71,7 +78,15 @@ export function audiogramLayout(definition: StudyDefinition): AudiogramLayout | 
   }
   const frequencies = [...new Set([...items.air.keys(), ...items.bone.keys()])].sort((a, b) => a - b);
   if (frequencies.length === 0) return null;
-  return { frequencies, items, bands };
+  return { form: form.key, treatedEar: role.treatedEar ?? null, frequencies, items, bands };
+}
+
+/** The chart's ear of a stored treated-ear value: R, L, or null (unknown, or not recorded). */
+export function audiogramEarOf(layout: AudiogramLayout, value: unknown): 'R' | 'L' | null {
+  if (layout.treatedEar === null) return null;
+  if (value === layout.treatedEar.rightCode) return 'R';
+  if (value === layout.treatedEar.leftCode) return 'L';
+  return null;
 }
 
 /**

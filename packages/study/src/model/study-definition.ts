@@ -224,6 +224,143 @@ export const subjectStatusRulesSchema = z.strictObject({
 });
 export type SubjectStatusRules = z.infer<typeof subjectStatusRulesSchema>;
 
+/**
+ * Roles (issue 45 item 3): which of the study's forms and items play a part the application knows — the
+ * subject's sex and age, the adverse events, the end of study… The server and web read these pointers
+ * instead of naming a study's keys. Every role is optional: a study without one lacks that feature (its
+ * facts stay empty) and never fails. `findDefinitionProblems` checks that each names forms, visits,
+ * sections and items that exist, of the types the application reads. docs/STUDY-DEFINITION.md "Roles".
+ */
+export const studyRolesSchema = z.strictObject({
+  /** The registration form a new subject's consent date (a date), initials and screening number (texts, when it has them) are written to, at one visit; deleting a subject keeps it. */
+  registration: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      consentDate: keySchema,
+      initials: keySchema.optional(),
+      screeningNumber: keySchema.optional(),
+    })
+    .optional(),
+  /** Sex (a singleChoice; its female and male codes) and age in years (a number), at one visit: the subject list, dashboard, lab ranges and pregnancy test read them. */
+  demographics: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      sex: keySchema,
+      femaleCode: z.string().min(1),
+      maleCode: z.string().min(1),
+      age: keySchema,
+    })
+    .optional(),
+  /**
+   * Randomization, at one visit: the form the system fills when a subject is randomized. `eligible` is the
+   * derived yesNo item that must say Y (the study's rule); then the assignment date (a date), the
+   * randomization number (a text) and the group (a singleChoice holding the list's groups `treatment` and
+   * `control`, written only where the study shows the group) are filled.
+   */
+  randomization: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      eligible: keySchema,
+      assignmentDate: keySchema,
+      number: keySchema,
+      group: keySchema,
+    })
+    .optional(),
+  /**
+   * The investigator's signing form, at one visit: only signing the casebook fills it (the signature
+   * date, a date, and the signer's name, a text, when it has them); saves of it are refused, it is not
+   * part of what is signed, and the help of its first section with one is what the signature means.
+   */
+  signing: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      signatureDate: keySchema.optional(),
+      signerName: keySchema.optional(),
+    })
+    .optional(),
+  /**
+   * The adverse events: a repeating group (`rows`) whose yesNo item `serious` marks a serious event. The
+   * listing's columns are items of the rows, each optional (a column the study lacks stays empty): the
+   * term (a text), start and end dates (dates), severity, causality, action taken with the investigational
+   * product and outcome (singleChoices, labelled from their code lists).
+   */
+  adverseEvents: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      rows: keySchema,
+      serious: keySchema,
+      term: keySchema.optional(),
+      startDate: keySchema.optional(),
+      endDate: keySchema.optional(),
+      severity: keySchema.optional(),
+      causality: keySchema.optional(),
+      actionTaken: keySchema.optional(),
+      outcome: keySchema.optional(),
+    })
+    .optional(),
+  /** The end-of-study page: the reason (a singleChoice) of a screening failure and of a dropout. */
+  endOfStudy: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      screeningFailureReason: keySchema,
+      dropoutReason: keySchema,
+    })
+    .optional(),
+  /** The eligibility decision (yesNo) and the sections of yesNo criteria: an inclusion "N" or exclusion "Y" contradicts an eligible subject. */
+  eligibility: z
+    .strictObject({
+      form: keySchema,
+      decision: keySchema,
+      inclusionSection: keySchema,
+      exclusionSection: keySchema,
+    })
+    .optional(),
+  /** The investigational treatment given (yesNo `applied`) and its date, at one visit: a date other than the visit's is a deviation. */
+  treatmentApplication: z
+    .strictObject({ visit: keySchema, form: keySchema, applied: keySchema, date: keySchema })
+    .optional(),
+  /** The pregnancy test of a female subject: childbearing potential (yesNo) and the result; missing ones are deviations. */
+  pregnancyTest: z
+    .strictObject({ form: keySchema, childbearingPotential: keySchema, result: keySchema })
+    .optional(),
+  /**
+   * The laboratory panel: the form whose numeric tests carry the sites' normal ranges (decimal items
+   * `<test>Result`, with `<test>Normal` and `<test>Significance` beside them: `engine/lab-tests.ts`), and its
+   * specimen date (a date), on which the range in force applies.
+   */
+  labPanel: z.strictObject({ form: keySchema, specimenDate: keySchema }).optional(),
+  /**
+   * The audiogram: the pure-tone audiometry form whose integer items `air<Hz>` and `bone<Hz>` are charted
+   * (`engine/audiogram.ts`), and, when the study records it, the treated ear (a singleChoice at one visit,
+   * with its right and left codes) whose symbols the chart uses.
+   */
+  audiogram: z
+    .strictObject({
+      form: keySchema,
+      treatedEar: z
+        .strictObject({
+          visit: keySchema,
+          form: keySchema,
+          item: keySchema,
+          rightCode: z.string().min(1),
+          leftCode: z.string().min(1),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** The healing outcome (a singleChoice) the study summary counts per visit. */
+  healing: z.strictObject({ form: keySchema, outcome: keySchema }).optional(),
+  /** The hearing averages (numbers, dB) by air and bone conduction the study summary averages per visit. */
+  hearing: z.strictObject({ form: keySchema, airAverage: keySchema, boneAverage: keySchema }).optional(),
+});
+export type StudyRoles = z.infer<typeof studyRolesSchema>;
+
 const baseStudyDefinitionSchema = z.strictObject({
   key: keySchema,
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -238,6 +375,8 @@ const baseStudyDefinitionSchema = z.strictObject({
   unscheduledVisit: unscheduledVisitSchema.optional(),
   forms: z.array(formSchema).min(1),
   subjectStatus: subjectStatusRulesSchema.optional(),
+  /** What the application reads of the study's forms (issue 45 item 3); each role optional. */
+  roles: studyRolesSchema.optional(),
 });
 
 /** The sections a form shows in a visit: the first variant listing the visit, else the default sections. */
@@ -246,6 +385,12 @@ export function sectionsForVisit(form: FormDefinition, visitKey: string): Sectio
     if (variant.visits.includes(visitKey)) return variant.sections;
   }
   return form.sections;
+}
+
+/** Whether the form at the visit is the study's signing form (its `signing` role), which only signing fills. */
+export function isSigningForm(definition: StudyShape, visitKey: string, formKey: string): boolean {
+  const signing = definition.roles?.signing;
+  return signing !== undefined && visitKey === signing.visit && formKey === signing.form;
 }
 
 /** Whether a check or outcome with this `visits` filter applies in the visit. */
@@ -422,6 +567,178 @@ export function findDefinitionProblems(study: StudyShape): string[] {
         problems.push(`subjectStatus.${rule}: reference ${reference} must name a visit, form and item`);
       }
     }
+  }
+  problems.push(...roleProblems(study));
+  return problems;
+}
+
+const NUMBER_TYPES: readonly ItemType[] = ['integer', 'decimal'];
+
+/** The groups of a randomization list (the server's permuted blocks and imported lists). */
+export const RANDOMIZATION_GROUPS = ['treatment', 'control'] as const;
+
+/**
+ * The roles name what exists, of the types the application reads. A role with a visit reads the form
+ * as laid out there; one without reads the form at whatever visit it appears, so its items may sit in
+ * any layout (default or variant).
+ */
+function roleProblems(study: StudyShape): string[] {
+  const roles = study.roles;
+  if (!roles) return [];
+  const problems: string[] = [];
+  const layoutsOf = (role: string, formKey: string, visitKey?: string): SectionDefinition[][] => {
+    const form = study.forms.find((entry) => entry.key === formKey);
+    if (!form) {
+      problems.push(`roles.${role}: unknown form ${formKey}`);
+      return [];
+    }
+    if (visitKey === undefined) return [form.sections, ...(form.variants ?? []).map((v) => v.sections)];
+    if (!study.visits.find((visit) => visit.key === visitKey)?.forms.includes(formKey)) {
+      problems.push(`roles.${role}: visit ${visitKey} has no form ${formKey}`);
+      return [];
+    }
+    return [sectionsForVisit(form, visitKey)];
+  };
+  /** The item in the layouts (outside repeating groups, or in the group `rows`), of one of `types`. */
+  const expectItem = (
+    role: string,
+    layouts: SectionDefinition[][],
+    itemKey: string,
+    types: readonly ItemType[] | null,
+    rows?: string,
+  ): ItemDefinition | undefined => {
+    if (layouts.length === 0) return undefined;
+    const items = layouts
+      .flat()
+      .filter((section) => section.repeating?.key === rows)
+      .flatMap((section) => section.items)
+      .filter((item) => item.key === itemKey);
+    if (items.length === 0) problems.push(`roles.${role}: unknown item ${itemKey}`);
+    else if (types && items.some((item) => !types.includes(item.type))) {
+      problems.push(`roles.${role}: item ${itemKey} must be ${types.join(' or ')}`);
+    }
+    return items[0];
+  };
+
+  if (roles.registration) {
+    const role = roles.registration;
+    const layouts = layoutsOf('registration', role.form, role.visit);
+    expectItem('registration', layouts, role.consentDate, ['date']);
+    for (const itemKey of [role.initials, role.screeningNumber]) {
+      if (itemKey !== undefined) expectItem('registration', layouts, itemKey, ['text']);
+    }
+  }
+  if (roles.demographics) {
+    const role = roles.demographics;
+    const layouts = layoutsOf('demographics', role.form, role.visit);
+    const sex = expectItem('demographics', layouts, role.sex, ['singleChoice']);
+    const codes = study.codeLists.find((list) => list.key === sex?.codeList)?.codes ?? [];
+    for (const code of [role.femaleCode, role.maleCode]) {
+      if (sex && !codes.some((entry) => entry.code === code)) {
+        problems.push(`roles.demographics: ${role.sex} has no code ${code}`);
+      }
+    }
+    expectItem('demographics', layouts, role.age, NUMBER_TYPES);
+  }
+  if (roles.randomization) {
+    const role = roles.randomization;
+    const layouts = layoutsOf('randomization', role.form, role.visit);
+    const eligible = expectItem('randomization', layouts, role.eligible, ['yesNo']);
+    if (eligible && eligible.derive === undefined) {
+      problems.push(`roles.randomization: ${role.eligible} must be derived (the study's rule)`);
+    }
+    expectItem('randomization', layouts, role.assignmentDate, ['date']);
+    expectItem('randomization', layouts, role.number, ['text']);
+    const group = expectItem('randomization', layouts, role.group, ['singleChoice']);
+    const codes = study.codeLists.find((list) => list.key === group?.codeList)?.codes ?? [];
+    for (const code of RANDOMIZATION_GROUPS) {
+      if (group?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
+        problems.push(`roles.randomization: ${role.group} has no code ${code}`);
+      }
+    }
+  }
+  if (roles.signing) {
+    const role = roles.signing;
+    const layouts = layoutsOf('signing', role.form, role.visit);
+    if (role.signatureDate !== undefined) expectItem('signing', layouts, role.signatureDate, ['date']);
+    if (role.signerName !== undefined) expectItem('signing', layouts, role.signerName, ['text']);
+  }
+  if (roles.adverseEvents) {
+    const role = roles.adverseEvents;
+    const layouts = layoutsOf('adverseEvents', role.form, role.visit);
+    if (layouts.length > 0 && !layouts.flat().some((section) => section.repeating?.key === role.rows)) {
+      problems.push(`roles.adverseEvents: ${role.rows} is not a repeating group of ${role.form}`);
+    } else {
+      const column = (itemKey: string | undefined, types: readonly ItemType[]) => {
+        if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, types, role.rows);
+      };
+      column(role.serious, ['yesNo']);
+      column(role.term, ['text', 'textarea']);
+      column(role.startDate, ['date']);
+      column(role.endDate, ['date']);
+      for (const coded of [role.severity, role.causality, role.actionTaken, role.outcome]) {
+        column(coded, ['singleChoice']);
+      }
+    }
+  }
+  if (roles.endOfStudy) {
+    const role = roles.endOfStudy;
+    const layouts = layoutsOf('endOfStudy', role.form, role.visit);
+    expectItem('endOfStudy', layouts, role.screeningFailureReason, ['singleChoice']);
+    expectItem('endOfStudy', layouts, role.dropoutReason, ['singleChoice']);
+  }
+  if (roles.eligibility) {
+    const role = roles.eligibility;
+    const layouts = layoutsOf('eligibility', role.form);
+    expectItem('eligibility', layouts, role.decision, ['yesNo']);
+    // The criteria are read from the form's default layout (`visit-facts.ts`).
+    for (const sectionKey of [role.inclusionSection, role.exclusionSection]) {
+      const section = layouts[0]?.find((entry) => entry.key === sectionKey);
+      if (layouts.length > 0 && !section) problems.push(`roles.eligibility: unknown section ${sectionKey}`);
+      if (section?.items.some((item) => item.type !== 'yesNo')) {
+        problems.push(`roles.eligibility: the criteria of ${sectionKey} must be yesNo items`);
+      }
+    }
+  }
+  if (roles.treatmentApplication) {
+    const role = roles.treatmentApplication;
+    const layouts = layoutsOf('treatmentApplication', role.form, role.visit);
+    expectItem('treatmentApplication', layouts, role.applied, ['yesNo']);
+    expectItem('treatmentApplication', layouts, role.date, ['date']);
+  }
+  if (roles.pregnancyTest) {
+    const role = roles.pregnancyTest;
+    const layouts = layoutsOf('pregnancyTest', role.form);
+    expectItem('pregnancyTest', layouts, role.childbearingPotential, ['yesNo']);
+    expectItem('pregnancyTest', layouts, role.result, null);
+  }
+  if (roles.labPanel) {
+    const layouts = layoutsOf('labPanel', roles.labPanel.form);
+    expectItem('labPanel', layouts, roles.labPanel.specimenDate, ['date']);
+  }
+  if (roles.audiogram) {
+    layoutsOf('audiogram', roles.audiogram.form);
+    const ear = roles.audiogram.treatedEar;
+    if (ear) {
+      const item = expectItem('audiogram', layoutsOf('audiogram', ear.form, ear.visit), ear.item, [
+        'singleChoice',
+      ]);
+      const codes = study.codeLists.find((list) => list.key === item?.codeList)?.codes ?? [];
+      for (const code of [ear.rightCode, ear.leftCode]) {
+        if (item?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
+          problems.push(`roles.audiogram: ${ear.item} has no code ${code}`);
+        }
+      }
+    }
+  }
+  if (roles.healing) {
+    expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);
+  }
+  if (roles.hearing) {
+    const role = roles.hearing;
+    const layouts = layoutsOf('hearing', role.form);
+    expectItem('hearing', layouts, role.airAverage, NUMBER_TYPES);
+    expectItem('hearing', layouts, role.boneAverage, NUMBER_TYPES);
   }
   return problems;
 }

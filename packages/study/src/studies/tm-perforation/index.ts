@@ -29,6 +29,7 @@ import {
 } from './forms/screening.ts';
 import { t } from './helpers.ts';
 import { parameters } from './parameters.ts';
+import { roles } from './roles.ts';
 import { subjectStatusRules } from './subject-status.ts';
 import { unscheduledVisit, visits } from './visits.ts';
 
@@ -69,6 +70,7 @@ export const tmPerforationStudy: StudyDefinition = {
     endExaminationForm,
     testDirectorSigningForm,
   ],
+  roles,
 };
 
 export { exclusionCriteria, inclusionCriteria } from './criteria.ts';

@@ -38,9 +38,10 @@ import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
 import styles from './lab.module.css';
 import { LAB_RANGE_MODAL, LabRangeDialog } from './lab-range-dialog.tsx';
 
-function resultFormUrl(studyId: number, row: LabResultRow, menuType: string | null): string {
+/** The result on its lab form (the study's `labPanel` role). */
+function resultFormUrl(studyId: number, labForm: string, row: LabResultRow, menuType: string | null): string {
   const subject = { id: row.subjectPk, subjectId: row.subjectId };
-  return detailUrl(studyId, subject, row.visitKey, 'labTest', menuType, `${row.testKey}Result`);
+  return detailUrl(studyId, subject, row.visitKey, labForm, menuType, `${row.testKey}Result`);
 }
 
 /**
@@ -65,7 +66,12 @@ function Lab({ studyId }: { studyId: number }) {
   return (
     <ListPage title={t('page.title')}>
       <RangesCard studyId={studyId} tests={tests} sites={membership?.sites ?? []} />
-      <ResultsListing studyId={studyId} tests={tests} sites={membership?.sites ?? []} />
+      <ResultsListing
+        studyId={studyId}
+        labForm={definition.data?.definition.roles?.labPanel?.form}
+        tests={tests}
+        sites={membership?.sites ?? []}
+      />
     </ListPage>
   );
 }
@@ -231,10 +237,13 @@ function RangesCard({
 
 function ResultsListing({
   studyId,
+  labForm,
   tests,
   sites,
 }: {
   studyId: number;
+  /** The lab form results link to; none while the definition loads (or for a study without a lab panel). */
+  labForm: string | undefined;
   tests: readonly LabTestChoice[];
   sites: readonly { id: number; code: string; name: string }[];
 }) {
@@ -250,11 +259,14 @@ function ResultsListing({
       id: 'subject',
       header: t('columns.subject'),
       hideable: false,
-      cell: (row) => (
-        <Link to={resultFormUrl(studyId, row, menuType)} className={listStyles.rowLink}>
-          {row.subjectId}
-        </Link>
-      ),
+      cell: (row) =>
+        labForm === undefined ? (
+          row.subjectId
+        ) : (
+          <Link to={resultFormUrl(studyId, labForm, row, menuType)} className={listStyles.rowLink}>
+            {row.subjectId}
+          </Link>
+        ),
     },
     { id: 'site', header: t('columns.site'), cell: (row) => row.site },
     { id: 'visit', header: t('columns.visit'), cell: (row) => row.visitKey.toUpperCase() },

@@ -20,6 +20,8 @@ export function useFormData(address: FormAddress) {
   return useQuery({
     queryKey: subjectKeys.form(studyId, subjectPk, visitKey, formKey),
     queryFn: () => fetchForm(address),
+    // No form addressed yet (the page's default waits for the study definition): nothing to load.
+    enabled: visitKey !== '' && formKey !== '',
     // The page holds the user's edits on top of what it loaded: a refetch on focus must not move the
     // base version under them. Saves and resets put the server's answer in the cache themselves.
     refetchOnWindowFocus: false,

@@ -1,7 +1,6 @@
 import type { OverviewResponse } from '@cdms/contract';
 import {
-  AUDIOGRAM_EAR_SOURCE,
-  AUDIOGRAM_FORM_KEY,
+  audiogramEarOf,
   audiogramLayout,
   audiogramPoints,
   type Language,
@@ -34,20 +33,22 @@ export function comparedPtaVisits(
   definition: StudyDefinition,
   overview?: Pick<OverviewResponse, 'unscheduledVisits' | 'visitDates' | 'matrix'>,
 ): [string, string] | null {
+  const layout = audiogramLayout(definition);
+  if (!layout) return null;
   const saved = (visitKey: string) => {
-    const status = overview?.matrix[visitKey]?.[AUDIOGRAM_FORM_KEY];
+    const status = overview?.matrix[visitKey]?.[layout.form];
     return status === 'check' || status === 'alert';
   };
   const keys = overview
     ? orderVisitKeys(definition, overview.visitDates, overview.unscheduledVisits)
     : definition.visits.map((visit) => visit.key);
   const visits = keys.filter((visitKey) => {
-    if (!resolveVisit(definition, visitKey)?.forms.includes(AUDIOGRAM_FORM_KEY)) return false;
+    if (!resolveVisit(definition, visitKey)?.forms.includes(layout.form)) return false;
     return definition.visits.some((visit) => visit.key === visitKey) || saved(visitKey);
   });
   const first = visits[0];
   const last = visits.at(-1);
-  return first && last && first !== last && audiogramLayout(definition) ? [first, last] : null;
+  return first && last && first !== last ? [first, last] : null;
 }
 
 export function AudiogramComparison({
@@ -106,10 +107,15 @@ function ComparedAudiograms({
 }) {
   const { t } = useTranslation('subjects');
   const layout = audiogramLayout(definition);
+  const ear = layout?.treatedEar;
   const forms = useReferencedForms(studyId, subjectPk, [
-    { visitKey: visits[0], formKey: AUDIOGRAM_FORM_KEY },
-    { visitKey: visits[1], formKey: AUDIOGRAM_FORM_KEY },
-    { visitKey: AUDIOGRAM_EAR_SOURCE.visitKey, formKey: AUDIOGRAM_EAR_SOURCE.formKey },
+    ...(layout
+      ? [
+          { visitKey: visits[0], formKey: layout.form },
+          { visitKey: visits[1], formKey: layout.form },
+        ]
+      : []),
+    ...(ear ? [{ visitKey: ear.visit, formKey: ear.form }] : []),
   ]);
   if (!layout) return null;
   if (forms.slice(0, 2).some((form) => form === undefined)) return <p>{t('loading')}</p>;
@@ -125,11 +131,10 @@ function ComparedAudiograms({
     label: label(visitKey),
     thresholds: thresholdsOf(forms[index]?.values),
   }));
-  const earValue = forms[2]?.values[AUDIOGRAM_EAR_SOURCE.itemKey];
-  const ear = earValue === 'R' || earValue === 'L' ? earValue : null;
+  const earValue = ear ? forms[2]?.values[ear.item] : undefined;
   const recorded = series.some((entry) => entry.thresholds.air.size > 0 || entry.thresholds.bone.size > 0);
   return recorded ? (
-    <AudiogramChart layout={layout} series={series} ear={ear} />
+    <AudiogramChart layout={layout} series={series} ear={audiogramEarOf(layout, earValue)} />
   ) : (
     <p>{t('audiogram.noneRecorded')}</p>
   );

@@ -1,11 +1,10 @@
 import {
   AUDIOGRAM_AXIS_FREQUENCIES,
-  AUDIOGRAM_EAR_SOURCE,
-  AUDIOGRAM_FORM_KEY,
   type AudiogramConduction,
   type AudiogramLayout,
   audiogramBandSpan,
   audiogramDbTicks,
+  audiogramEarOf,
   audiogramPoints,
   audiogramXFraction,
   audiogramYFraction,
@@ -21,7 +20,7 @@ import styles from './audiogram.module.css';
  * are typed: frequency on a logarithmic axis (250–8000 Hz), hearing level in dB HL increasing
  * downwards, the study's hearing-severity bands shaded, air conduction joined by a line and bone
  * conduction as unjoined brackets, in the ear convention — right ear red O and <, left ear blue X and
- * > — for the treated ear (`AUDIOGRAM_EAR_SOURCE`). The numbers in the form stay the record; the
+ * > — for the treated ear (the `audiogram` role's `treatedEar`). The numbers in the form stay the record; the
  * chart's text alternative lists them.
  */
 
@@ -41,9 +40,7 @@ const frequencyLabel = (hz: number) => (hz >= 1000 ? `${hz / 1000}k` : String(hz
 /** Reads the thresholds of the visit's PTA form from the store (numbers only; a section marked not done has none). */
 function readThresholds(store: SubjectStore, visitKey: string, layout: AudiogramLayout): string {
   const values: Record<string, number> = {};
-  const points = audiogramPoints(layout, (itemKey) =>
-    store.getValue(visitKey, AUDIOGRAM_FORM_KEY, { itemKey }),
-  );
+  const points = audiogramPoints(layout, (itemKey) => store.getValue(visitKey, layout.form, { itemKey }));
   for (const conduction of ['air', 'bone'] as const) {
     for (const point of points[conduction]) values[`${conduction}${point.hz}`] = point.db;
   }
@@ -74,11 +71,11 @@ export function PtaAudiogram({
   const read = () => readThresholds(store, visitKey, layout);
   const snapshot = useSyncExternalStore(store.subscribe, read, read);
   const readEar = () =>
-    store.getValue(AUDIOGRAM_EAR_SOURCE.visitKey, AUDIOGRAM_EAR_SOURCE.formKey, {
-      itemKey: AUDIOGRAM_EAR_SOURCE.itemKey,
-    });
+    layout.treatedEar
+      ? store.getValue(layout.treatedEar.visit, layout.treatedEar.form, { itemKey: layout.treatedEar.item })
+      : undefined;
   const earValue = useSyncExternalStore(store.subscribe, readEar, readEar);
-  const ear: Ear = earValue === 'R' || earValue === 'L' ? earValue : null;
+  const ear: Ear = audiogramEarOf(layout, earValue);
   const thresholds = useMemo(() => parseThresholds(snapshot), [snapshot]);
   return <AudiogramChart layout={layout} series={[{ key: visitKey, label: null, thresholds }]} ear={ear} />;
 }

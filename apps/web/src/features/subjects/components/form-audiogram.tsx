@@ -1,4 +1,4 @@
-import { AUDIOGRAM_FORM_KEY, audiogramLayout, type StudyDefinition } from '@cdms/study';
+import { audiogramLayout, type StudyDefinition } from '@cdms/study';
 import { useMemo } from 'react';
 import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
 import type { FormAddress } from '../api/forms.ts';
@@ -18,10 +18,10 @@ export function useFormAudiogram({
   store: SubjectStore;
 }) {
   const { visitKey, formKey } = address;
-  const audiogram = useMemo(
-    () => (formKey === AUDIOGRAM_FORM_KEY ? audiogramLayout(definition) : null),
-    [formKey, definition],
-  );
+  const audiogram = useMemo(() => {
+    const layout = audiogramLayout(definition);
+    return layout?.form === formKey ? layout : null;
+  }, [formKey, definition]);
   return {
     chart: audiogram ? <PtaAudiogram store={store} visitKey={visitKey} layout={audiogram} /> : null,
   };

@@ -1,10 +1,4 @@
-import {
-  casebookPdfPath,
-  type DatedLabRange,
-  type FormDataResponse,
-  randomizationForm,
-  refuseUnderHolds,
-} from '@cdms/contract';
+import { casebookPdfPath, type DatedLabRange, type FormDataResponse, refuseUnderHolds } from '@cdms/contract';
 import {
   changedItemKeys,
   type FormLayout,
@@ -205,6 +199,7 @@ export function FormEditor({
     }
     return byItem;
   }, [formData.labRanges]);
+  const specimenDateItem = definition.roles?.labPanel?.specimenDate;
   const itemActions = useCallback(
     (item: ItemDefinition, labelId: string) => {
       const sdvControl = sdv.control(item.key, labelId);
@@ -218,6 +213,7 @@ export function FormEditor({
           formKey={formKey}
           itemKey={item.key}
           testKey={item.key.slice(0, -'Result'.length)}
+          specimenDateItem={specimenDateItem}
           ranges={labRanges}
         />
       ) : null;
@@ -236,6 +232,7 @@ export function FormEditor({
       history.itemButton,
       queries.itemButton,
       labRangesByItem,
+      specimenDateItem,
       store,
       visitKey,
       formKey,
@@ -315,7 +312,8 @@ export function FormEditor({
         signature.editWarning
       )}
       <FormHoldBanner holds={formData.holds} />
-      {visitKey === randomizationForm.visitKey && formKey === randomizationForm.formKey ? (
+      {visitKey === definition.roles?.randomization?.visit &&
+      formKey === definition.roles.randomization.form ? (
         <RandomizePanel
           studyId={studyId}
           subject={formData.subject}

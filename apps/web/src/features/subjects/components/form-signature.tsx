@@ -1,5 +1,5 @@
-import { type FormDataResponse, isSigningForm } from '@cdms/contract';
-import type { Language, StudyDefinition } from '@cdms/study';
+import type { FormDataResponse } from '@cdms/contract';
+import { isSigningForm, type Language, type StudyDefinition } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
 import type { FormAddress } from '../api/forms.ts';
 import { SignaturePanel, useSignature } from './signature-panel.tsx';
@@ -26,7 +26,7 @@ export function useFormSignature({
 }) {
   const { t } = useTranslation('signature');
   const { studyId, subjectPk, visitKey, formKey } = address;
-  const signingForm = isSigningForm(visitKey, formKey);
+  const signingForm = isSigningForm(definition, visitKey, formKey);
   const signature = useSignature(studyId, subjectPk, formData.abilities.edit);
   return {
     /** The signing form's panel; null on every other form. */

@@ -5,7 +5,6 @@ import {
   rangesInForceOn,
   todayInKorea,
 } from '@cdms/contract';
-import { LAB_SPECIMEN_DATE_ITEM } from '@cdms/study';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SubjectStore } from '../../../components/crf-form/subject-store.ts';
@@ -23,6 +22,7 @@ export function LabResultFlag({
   formKey,
   itemKey,
   testKey,
+  specimenDateItem,
   ranges,
 }: {
   store: SubjectStore;
@@ -30,13 +30,18 @@ export function LabResultFlag({
   formKey: string;
   itemKey: string;
   testKey: string;
+  /** The lab form's specimen date item (the study's `labPanel` role): the range in force on it applies. */
+  specimenDateItem: string | undefined;
   /** The test's ranges fitting the subject, each with the day it took effect. */
   ranges: readonly DatedLabRange[];
 }) {
   const { t } = useTranslation('subjects');
   const read = () => store.getValue(visitKey, formKey, { itemKey });
   const value = useSyncExternalStore(store.subscribe, read, read);
-  const readDate = () => store.getValue(visitKey, formKey, { itemKey: LAB_SPECIMEN_DATE_ITEM });
+  const readDate = () =>
+    specimenDateItem === undefined
+      ? undefined
+      : store.getValue(visitKey, formKey, { itemKey: specimenDateItem });
   const specimenDate = useSyncExternalStore(store.subscribe, readDate, readDate);
   const onDate = typeof specimenDate === 'string' && specimenDate !== '' ? specimenDate : todayInKorea();
   const range = rangesInForceOn(ranges, onDate).get(testKey);

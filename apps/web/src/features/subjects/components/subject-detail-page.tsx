@@ -23,9 +23,6 @@ import { FormEditor } from './form-editor.tsx';
 import styles from './subject-detail.module.css';
 import { SubjectHeader } from './subject-header.tsx';
 
-/** Spec §2: depth-1 (visit) and depth-2 (form) default to the consent / screening-number step. */
-const DEFAULT_KEY = 'consentScreening';
-
 /** `/subject-list/subject/subject-detail/:studyId`: the rail of visits and forms, and the chosen form. */
 export function SubjectDetailPage() {
   const studyId = readId(useParams().studyId);
@@ -45,12 +42,16 @@ function SubjectDetail({ studyId, subjectPk }: { studyId: number; subjectPk: num
   const navigate = useNavigate();
   const headingId = useId();
   const menuType = params.get(MENU_TYPE_PARAM);
-  const visitKey = params.get(VISIT_PARAM) || DEFAULT_KEY;
-  const formKey = params.get(FORM_PARAM) || DEFAULT_KEY;
+  const definition = useStudyDefinition(studyId);
+  // Spec §2: depth-1 (visit) and depth-2 (form) default to the registration step (the study's
+  // `registration` role), else the first visit's first form; nothing is loaded before the definition.
+  const studyVisits = definition.data?.definition.visits ?? [];
+  const registration = definition.data?.definition.roles?.registration;
+  const visitKey = params.get(VISIT_PARAM) || (registration?.visit ?? studyVisits[0]?.key ?? '');
+  const formKey = params.get(FORM_PARAM) || (registration?.form ?? studyVisits[0]?.forms[0] ?? '');
   const subjectRef = { id: subjectPk, subjectId: params.get(SUBJECT_ID_PARAM) ?? '' };
   const formUrl = (visit: string, form: string) => detailUrl(studyId, subjectRef, visit, form, menuType);
 
-  const definition = useStudyDefinition(studyId);
   const layout = definition.data ? getFormLayout(definition.data.definition, visitKey, formKey) : undefined;
   const address = { studyId, subjectPk, visitKey, formKey };
   const form = useFormData(address);

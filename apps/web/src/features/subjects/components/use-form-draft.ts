@@ -1,7 +1,5 @@
 import type { FormDataResponse } from '@cdms/contract';
 import {
-  AUDIOGRAM_EAR_SOURCE,
-  AUDIOGRAM_FORM_KEY,
   changedItemKeys,
   enteredFormValues,
   type FormLayout,
@@ -124,16 +122,17 @@ export function useFormDraft({
 
   // Values of the other forms the rules read (the consent date for age, the V1 visit date for windows).
   // The PTA form's audiogram also reads the treated ear, kept on another form.
-  const references = useMemo(
-    () => [
+  const references = useMemo(() => {
+    const ear = definition.roles?.audiogram?.treatedEar;
+    return [
       ...referencedForms(layout, visitKey, formKey, definition),
-      ...(formKey === AUDIOGRAM_FORM_KEY &&
-      getFormLayout(definition, AUDIOGRAM_EAR_SOURCE.visitKey, AUDIOGRAM_EAR_SOURCE.formKey)
-        ? [{ visitKey: AUDIOGRAM_EAR_SOURCE.visitKey, formKey: AUDIOGRAM_EAR_SOURCE.formKey }]
+      ...(ear &&
+      formKey === definition.roles?.audiogram?.form &&
+      getFormLayout(definition, ear.visit, ear.form)
+        ? [{ visitKey: ear.visit, formKey: ear.form }]
         : []),
-    ],
-    [layout, visitKey, formKey, definition],
-  );
+    ];
+  }, [layout, visitKey, formKey, definition]);
   const referenced = useReferencedForms(studyId, subjectPk, references);
   useEffect(() => {
     let data = store.getData();
