@@ -46,6 +46,11 @@ export const studyMembershipSchema = z.object({
    * or lock refuses is left out while every site the role covers for it is held (its own or the study's hold).
    */
   abilities: z.array(actionSchema),
+  /**
+   * The roles the study's design declares (packages/study `roles`: `randomization`, `labPanel`…): a
+   * study without one lacks that feature, and the menus leave its page out.
+   */
+  designRoles: z.array(z.string()),
 });
 export type StudyMembership = z.infer<typeof studyMembershipSchema>;
 

@@ -31,6 +31,8 @@ export interface PrincipalStudy extends StudyAccess {
   trainingGatesDataEntry: boolean;
   /** The sites the user covers in this study (every site when a role covers all). */
   sites: SiteSummary[];
+  /** The roles the study's current definition declares (`studies.design_roles`). */
+  designRoles: readonly string[];
 }
 
 /** The signed-in user of a request: who they are, their session, what they may reach. */
@@ -106,6 +108,7 @@ function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>
       'studies.title',
       'studies.status',
       'studies.training_gates_data_entry',
+      'studies.design_roles',
       jsonArrayFrom(
         inner
           .selectFrom('membership_sites')
@@ -302,6 +305,7 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
         title: membership.title,
         status: membership.status,
         trainingGatesDataEntry: membership.training_gates_data_entry,
+        designRoles: membership.design_roles,
         roles: new Map<Role, SiteScope>(),
         sites: [],
       };
@@ -346,6 +350,18 @@ const guardedWriteOfAction: Partial<Record<Action, GuardedWrite>> = {
   'sdv.mark': 'sdv.mark',
 };
 
+/**
+ * The abilities that need a feature of the study's design: without the role (issue 45 item 3) the
+ * study has no randomization, no lab ranges to keep, no casebook signature, and the browser is not
+ * offered them. (The commands refuse them on their own: there is nothing to act on.)
+ */
+const designRoleOfAction: Partial<Record<Action, string>> = {
+  'subject.randomize': 'randomization',
+  'randomization.manage': 'randomization',
+  'lab.manage': 'labPanel',
+  'casebook.sign': 'signing',
+};
+
 /** A freeze or lock of a whole study or site in force: what can take a membership's ability away. */
 export interface StudyOrSiteHold {
   studyId: number;
@@ -387,7 +403,11 @@ export function presentMemberships(
       studyStatus: study.status,
       roles: [...study.roles.keys()],
       sites: study.sites,
-      abilities: abilities(principal, study.studyId).filter((action) => !heldAtEverySite(action)),
+      abilities: abilities(principal, study.studyId).filter((action) => {
+        const role = designRoleOfAction[action];
+        return !heldAtEverySite(action) && (role === undefined || study.designRoles.includes(role));
+      }),
+      designRoles: [...study.designRoles],
     };
   });
 }

@@ -120,6 +120,8 @@ export interface StudiesTable {
   kind: Generated<StudyKind>;
   /** When an administrator approved the design and opened the study for data entry. */
   went_live_at: NullableTimestamp;
+  /** The roles its current definition declares (`roles` keys), written with each publication. */
+  design_roles: ColumnType<string[], string[] | undefined, string[]>;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;

@@ -35,6 +35,12 @@ export async function publishStudyDefinition(
         .where('version', '=', valid.version)
         .execute();
     }
+    // What the memberships read of the design on every request: which features the study has.
+    await trx
+      .updateTable('studies')
+      .set({ design_roles: Object.keys(valid.roles ?? {}).sort() })
+      .where('id', '=', studyId)
+      .execute();
     const row = await trx
       .insertInto('study_definitions')
       .values({ study_id: studyId, version: valid.version, definition: JSON.stringify(valid) })

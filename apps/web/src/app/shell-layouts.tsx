@@ -82,8 +82,10 @@ export function StudyLayout() {
   const menuType = membership ? chooseMenuType(membership.roles, params) : null;
   const entries = useMemo(
     () =>
-      studyId !== null && menuType ? studyMenu(menuType, studyId, membership?.abilities) : taskListMenu(),
-    [studyId, menuType, membership?.abilities],
+      studyId !== null && menuType
+        ? studyMenu(menuType, studyId, membership?.abilities, membership?.designRoles)
+        : taskListMenu(),
+    [studyId, menuType, membership?.abilities, membership?.designRoles],
   );
 
   if (!membership || !menuType || studyId === null) {

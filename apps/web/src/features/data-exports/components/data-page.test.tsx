@@ -57,6 +57,7 @@ function serve(mayExport: boolean) {
             roles: [mayExport ? 'DM' : 'CRA'],
             sites,
             abilities: mayExport ? ['subject.read', 'data.export'] : ['subject.read'],
+            designRoles: [],
           },
         ],
         csrfToken: 'token',

@@ -55,7 +55,7 @@ describe('studyMenu', () => {
   });
 
   it('gives the CRA set: the PI entries and the ten monitoring entries', () => {
-    const menu = studyMenu('CRA', 7);
+    const menu = studyMenu('CRA', 7, [], ['labPanel']);
     expect(menu.map((entry) => entry.key)).toEqual([
       'dashboard',
       'subjectList',
@@ -78,6 +78,10 @@ describe('studyMenu', () => {
     expect(menu.find((entry) => entry.key === 'systemETraining')?.to).toBe(
       '/system-e-training/7?menu-type=CRA',
     );
+  });
+
+  it('leaves the lab page out of a study whose design has no lab panel', () => {
+    expect(studyMenu('CRA', 7, [], ['audiogram']).map((entry) => entry.key)).not.toContain('lab');
   });
 
   it('adds the randomization page to the CRA set only for users who manage the lists', () => {

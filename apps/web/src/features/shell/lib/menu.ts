@@ -58,12 +58,14 @@ export function chooseMenuType(roles: readonly Role[], params: URLSearchParams):
 
 /**
  * The study menu of spec §2; links keep the menu type so that a user holding both stays in it. The
- * CRA set gains the randomization page for the users whose abilities include managing the lists.
+ * CRA set gains the randomization page for the users whose abilities include managing the lists, and
+ * has the lab page only when the study's design has a lab panel (`designRoles`, issue 45).
  */
 export function studyMenu(
   menuType: MenuType,
   studyId: number,
   abilities: readonly Action[] = [],
+  designRoles: readonly string[] = [],
 ): MenuEntry[] {
   const link = (pattern: string) => studyPath(pattern, studyId, { [MENU_TYPE_PARAM]: menuType });
   const both: MenuEntry[] = [
@@ -90,7 +92,7 @@ export function studyMenu(
     { key: 'sdv', icon: 'sdv', to: link(paths.sdv) },
     { key: 'freezing', icon: 'freezing', to: link(paths.freezing) },
     { key: 'summary', icon: 'summary', to: link(paths.summary) },
-    { key: 'lab', icon: 'lab', to: link(paths.lab) },
+    ...(designRoles.includes('labPanel') ? [{ key: 'lab', icon: 'lab', to: link(paths.lab) } as const] : []),
     { key: 'data', icon: 'data', to: link(paths.data) },
     // The CRA set is held only through CRA, DM or ADMIN: exactly the audit trail's reviewers.
     { key: 'auditTrail', icon: 'audit', to: link(paths.audit) },
