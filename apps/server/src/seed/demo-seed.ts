@@ -11,13 +11,13 @@ import type { Database } from '../db/schema.ts';
 import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
-import { seedDemoDesignStudy } from './demo-design-study.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
 import { seedDemoNotices } from './demo-notices.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
+import { seedDemoSecondStudy } from './demo-second-study.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
 import { seedDemoTraining } from './demo-training.ts';
 import { seedDemoUnscheduledVisits } from './demo-unscheduled-visits.ts';
@@ -167,11 +167,16 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       investigatorSiteId: siteIds.get('01') as number,
     });
     await seedDemoNotices(db, { studyId: study, dataManager: 'dm@demo.cdms' });
-    // Issue 45: the next study, created by the administrator and still in design.
-    await seedDemoDesignStudy(db, {
+    // Issue 45: a second study of another design, created, designed and taken live through the
+    // commands, with subjects at every stage.
+    await seedDemoSecondStudy(db, {
       administrator: 'admin@demo.cdms',
       dataManager: 'dm@demo.cdms',
+      monitor: 'cra@demo.cdms',
+      siteStaff: { '01': 'si@demo.cdms', '03': 'crc3@demo.cdms' },
+      investigator: 'pi@demo.cdms',
       sites: demoSites.filter((site) => site.institutionNumber !== '02'),
+      password: DEMO_PASSWORD,
     });
     // The notifications every step above raised stay queued in the outbox, as any event leaves them:
     // the server's worker delivers them (sent through SMTP_URL, or "not sent: no SMTP configured"). No

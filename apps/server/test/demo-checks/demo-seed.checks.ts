@@ -383,6 +383,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .selectFrom('holds')
       .innerJoin('sites', 'sites.id', 'holds.site_id')
       .select(['holds.kind', 'holds.level', 'sites.institution_number'])
+      .where('holds.study_id', '=', studyId)
       .where('holds.lifted_at', 'is', null)
       .orderBy('holds.kind')
       .execute();
@@ -390,6 +391,52 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       { kind: 'frozen', level: 'subject', institution_number: '01' },
       { kind: 'locked', level: 'subject', institution_number: '01' },
     ]);
+  });
+
+  it('has a second study of its own design, live, with subjects at every stage (issue 45)', async () => {
+    const db = database().db;
+    const hear = await db
+      .selectFrom('studies')
+      .select(['id', 'status', 'kind', 'design_roles'])
+      .where('code', '=', 'HEAR-2027')
+      .executeTakeFirstOrThrow();
+    expect(hear).toMatchObject({ status: 'active', kind: 'observational' });
+    expect(hear.design_roles).toContain('audiogram');
+    expect(hear.design_roles).not.toContain('randomization');
+    const statuses = await db
+      .selectFrom('subjects')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('study_id', '=', hear.id)
+      .groupBy('status')
+      .orderBy('status')
+      .execute();
+    expect(statuses.map((row) => `${row.status} ${Number(row.count)}`)).toEqual([
+      'complete 2',
+      'dropout 1',
+      'ongoing 4',
+      'screening 1',
+      'screening_failure 1',
+    ]);
+    const queries = await db.selectFrom('queries').select('status').where('study_id', '=', hear.id).execute();
+    expect(queries.map((query) => query.status).sort()).toEqual(['answered', 'open']);
+    const holds = await db
+      .selectFrom('holds')
+      .select(['kind', 'level', 'form_key'])
+      .where('study_id', '=', hear.id)
+      .execute();
+    expect(holds).toEqual([{ kind: 'frozen', level: 'form', form_key: 'audiometry' }]);
+    const signatures = await db
+      .selectFrom('signatures')
+      .select('id')
+      .where('study_id', '=', hear.id)
+      .execute();
+    expect(signatures).toHaveLength(1);
+    const randomized = await db
+      .selectFrom('randomization_slots')
+      .select('id')
+      .where('study_id', '=', hear.id)
+      .execute();
+    expect(randomized).toEqual([]);
   });
 
   it('has finished ODM and form-table exports of the whole study by the data manager, ready to download', async () => {
