@@ -18,6 +18,7 @@ import { seedDemoNotices } from './demo-notices.ts';
 import { seedDemoQueries } from './demo-queries.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSecondStudy } from './demo-second-study.ts';
+import { seedDemoStudyInDesign } from './demo-study-in-design.ts';
 import { seedDemoSubjects } from './demo-subjects.ts';
 import { seedDemoTraining } from './demo-training.ts';
 import { seedDemoUnscheduledVisits } from './demo-unscheduled-visits.ts';
@@ -177,6 +178,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       investigator: 'pi@demo.cdms',
       sites: demoSites.filter((site) => site.institutionNumber !== '02'),
       password: DEMO_PASSWORD,
+    });
+    // …and a third, just created and still in design.
+    await seedDemoStudyInDesign(db, {
+      administrator: 'admin@demo.cdms',
+      dataManager: 'dm@demo.cdms',
+      site: demoSites[1] as (typeof demoSites)[number],
     });
     // The notifications every step above raised stay queued in the outbox, as any event leaves them:
     // the server's worker delivers them (sent through SMTP_URL, or "not sent: no SMTP configured"). No
