@@ -142,6 +142,17 @@ describeWithDatabase(
         path: '/forms/0',
         message: '알 수 없는 속성입니다: "colour"',
       });
+      // A document of the right shape whose references do not resolve: the cross-checks, in both languages.
+      const dangling = tmDocument();
+      (dangling.visits as { key: string; forms: string[] }[])[1]?.forms.push('noSuchForm');
+      const crossChecked = await call(dm, 'PUT', `/api/studies/${studyId}/definition`, dangling, 'ko');
+      expect(crossChecked.json().error.details.problems).toEqual([
+        { path: '', message: '방문 v1: 알 수 없는 양식 noSuchForm' },
+      ]);
+      const inEnglish = await call(dm, 'PUT', `/api/studies/${studyId}/definition`, dangling);
+      expect(inEnglish.json().error.details.problems).toEqual([
+        { path: '', message: 'visit v1: unknown form noSuchForm' },
+      ]);
       // Nothing was written.
       expect((await call(dm, 'GET', `/api/studies/${studyId}/definition`)).statusCode).toBe(404);
 

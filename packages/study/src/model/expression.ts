@@ -104,10 +104,18 @@ const opExpressionSchema: z.ZodType<OpExpression> = z
     const [min, max] = OPERATOR_ARITY[node.op];
     const count = node.args?.length ?? 0;
     if (count < min || (max !== null && count > max)) {
-      ctx.addIssue({ code: 'custom', message: `operator ${node.op} takes ${min}..${max ?? 'n'} arguments` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `operator ${node.op} takes ${min}..${max ?? 'n'} arguments`,
+        params: { ko: `연산자 ${node.op}의 인수는 ${min}..${max ?? 'n'}개입니다` },
+      });
     }
     if ((node.op === 'band') !== (node.bands !== undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'bands go with the band operator, and only with it' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'bands go with the band operator, and only with it',
+        params: { ko: 'bands는 band 연산자에만, band 연산자에는 반드시 씁니다' },
+      });
     }
   });
 

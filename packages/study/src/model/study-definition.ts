@@ -403,17 +403,22 @@ type StudyShape = z.infer<typeof baseStudyDefinitionSchema>;
 /** Keys (items and repeating groups) of a layout, and the problems found in it. */
 function layoutKeys(
   sections: SectionDefinition[],
-  problems: string[],
+  problems: ProblemText[],
   where: string,
 ): Map<string, ItemDefinition | null> {
   const keys = new Map<string, ItemDefinition | null>();
   const add = (key: string, item: ItemDefinition | null) => {
-    if (keys.has(key)) problems.push(`${where}: duplicate key ${key}`);
+    if (keys.has(key))
+      problems.push({ en: `${where}: duplicate key ${key}`, ko: `${where}: 중복된 키 ${key}` });
     keys.set(key, item);
   };
   const sectionKeys = new Set<string>();
   for (const section of sections) {
-    if (sectionKeys.has(section.key)) problems.push(`${where}: duplicate section ${section.key}`);
+    if (sectionKeys.has(section.key))
+      problems.push({
+        en: `${where}: duplicate section ${section.key}`,
+        ko: `${where}: 중복된 섹션 ${section.key}`,
+      });
     sectionKeys.add(section.key);
     if (section.repeating) add(section.repeating.key, null);
     for (const item of section.items) add(item.key, item);
@@ -423,49 +428,86 @@ function layoutKeys(
     const ndItem = keys.get(section.notDoneItem);
     const inRows = sections.some((s) => s.repeating && s.items.some((i) => i.key === section.notDoneItem));
     if (ndItem?.type !== 'checkbox' || inRows) {
-      problems.push(
-        `${where}.${section.key}: notDoneItem ${section.notDoneItem} is not a checkbox of the form`,
-      );
+      problems.push({
+        en: `${where}.${section.key}: notDoneItem ${section.notDoneItem} is not a checkbox of the form`,
+        ko: `${where}.${section.key}: notDoneItem ${section.notDoneItem} — 같은 양식의 체크박스가 아닙니다`,
+      });
     }
   }
   return keys;
 }
 
-/** Cross-reference checks a plain schema cannot express. Returns human-readable problems (empty when sound). */
+/** A problem of a definition in both languages: the place (a key path) and what is wrong there. */
+export interface ProblemText {
+  en: string;
+  ko: string;
+}
+
+/** Cross-reference checks a plain schema cannot express, in English (empty when sound). */
 export function findDefinitionProblems(study: StudyShape): string[] {
-  const problems: string[] = [];
+  return findDefinitionProblemTexts(study).map((problem) => problem.en);
+}
+
+/**
+ * Cross-reference checks a plain schema cannot express, each in English and Korean (empty when sound):
+ * a designer's upload lists them in the language of whoever uploads it.
+ */
+export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
+  const problems: ProblemText[] = [];
   const codeLists = new Set<string>();
   for (const list of study.codeLists) {
-    if (codeLists.has(list.key)) problems.push(`duplicate code list ${list.key}`);
+    if (codeLists.has(list.key))
+      problems.push({ en: `duplicate code list ${list.key}`, ko: `중복된 코드 목록 ${list.key}` });
     codeLists.add(list.key);
     const codes = new Set(list.codes.map((c) => c.code));
-    if (codes.size !== list.codes.length) problems.push(`code list ${list.key}: duplicate code`);
+    if (codes.size !== list.codes.length)
+      problems.push({
+        en: `code list ${list.key}: duplicate code`,
+        ko: `코드 목록 ${list.key}: 중복된 코드`,
+      });
   }
   const forms = new Map<string, FormDefinition>();
   for (const form of study.forms) {
-    if (forms.has(form.key)) problems.push(`duplicate form ${form.key}`);
+    if (forms.has(form.key))
+      problems.push({ en: `duplicate form ${form.key}`, ko: `중복된 양식 ${form.key}` });
     forms.set(form.key, form);
   }
   const visits = new Map<string, string[]>();
   for (const visit of study.visits) {
-    if (visits.has(visit.key)) problems.push(`duplicate visit ${visit.key}`);
+    if (visits.has(visit.key))
+      problems.push({ en: `duplicate visit ${visit.key}`, ko: `중복된 방문 ${visit.key}` });
     visits.set(visit.key, visit.forms);
   }
   for (const visit of study.visits) {
     for (const formKey of visit.forms) {
-      if (!forms.has(formKey)) problems.push(`visit ${visit.key}: unknown form ${formKey}`);
+      if (!forms.has(formKey))
+        problems.push({
+          en: `visit ${visit.key}: unknown form ${formKey}`,
+          ko: `방문 ${visit.key}: 알 수 없는 양식 ${formKey}`,
+        });
     }
     if (visit.window && !visits.has(visit.window.anchorVisit)) {
-      problems.push(`visit ${visit.key}: unknown anchor visit ${visit.window.anchorVisit}`);
+      problems.push({
+        en: `visit ${visit.key}: unknown anchor visit ${visit.window.anchorVisit}`,
+        ko: `방문 ${visit.key}: 알 수 없는 기준 방문 ${visit.window.anchorVisit}`,
+      });
     }
   }
   for (const formKey of study.unscheduledVisit?.forms ?? []) {
-    if (!forms.has(formKey)) problems.push(`unscheduledVisit: unknown form ${formKey}`);
+    if (!forms.has(formKey))
+      problems.push({
+        en: `unscheduledVisit: unknown form ${formKey}`,
+        ko: `unscheduledVisit: 알 수 없는 양식 ${formKey}`,
+      });
   }
   if (study.visitDate) {
     const form = forms.get(study.visitDate.form);
     const item = form?.sections.some((s) => s.items.some((i) => i.key === study.visitDate?.item));
-    if (!item) problems.push(`visitDate: unknown item ${study.visitDate.form}.${study.visitDate.item}`);
+    if (!item)
+      problems.push({
+        en: `visitDate: unknown item ${study.visitDate.form}.${study.visitDate.item}`,
+        ko: `visitDate: 알 수 없는 항목 ${study.visitDate.form}.${study.visitDate.item}`,
+      });
   }
 
   // Keys per (visit, form) layout and the union per form, for reference checks.
@@ -477,7 +519,11 @@ export function findDefinitionProblems(study: StudyShape): string[] {
     for (const [index, variant] of (form.variants ?? []).entries()) {
       layouts.push({ sections: variant.sections, name: `${form.key}.variants[${index}]` });
       for (const visitKey of variant.visits) {
-        if (!visits.has(visitKey)) problems.push(`${form.key}: variant for unknown visit ${visitKey}`);
+        if (!visits.has(visitKey))
+          problems.push({
+            en: `${form.key}: variant for unknown visit ${visitKey}`,
+            ko: `${form.key}: 변형이 가리키는 알 수 없는 방문 ${visitKey}`,
+          });
       }
     }
     for (const layout of layouts) {
@@ -487,15 +533,24 @@ export function findDefinitionProblems(study: StudyShape): string[] {
           const where = `${layout.name}.${item.key}`;
           const isChoice = item.type === 'singleChoice' || item.type === 'multipleChoice';
           if (isChoice && (item.codeList === undefined || !codeLists.has(item.codeList))) {
-            problems.push(`${where}: choice item needs a known codeList`);
+            problems.push({
+              en: `${where}: choice item needs a known codeList`,
+              ko: `${where}: 선택 항목에는 정의된 codeList가 필요합니다`,
+            });
           }
           if (!isChoice && item.codeList !== undefined)
-            problems.push(`${where}: codeList on a ${item.type} item`);
+            problems.push({
+              en: `${where}: codeList on a ${item.type} item`,
+              ko: `${where}: ${item.type} 항목에는 codeList를 둘 수 없습니다`,
+            });
           if (section.repeating && item.derive !== undefined) {
-            problems.push(`${where}: derived items cannot sit in a repeating group`);
+            problems.push({
+              en: `${where}: derived items cannot sit in a repeating group`,
+              ko: `${where}: 파생 항목은 반복 그룹 안에 둘 수 없습니다`,
+            });
           }
           if (item.pattern !== undefined && !isValidPattern(item.pattern))
-            problems.push(`${where}: bad pattern`);
+            problems.push({ en: `${where}: bad pattern`, ko: `${where}: 올바르지 않은 정규식(pattern)` });
           problems.push(...rangeProblems(item, where));
         }
       }
@@ -520,10 +575,15 @@ export function findDefinitionProblems(study: StudyShape): string[] {
       if (parts.length === 2) known = unionByForm.get(parts[0] ?? '')?.has(parts[1] ?? '') ?? false;
       if (parts.length === 3)
         known = layoutByVisit.get(`${parts[0]}.${parts[1]}`)?.has(parts[2] ?? '') ?? false;
-      if (!known) problems.push(`${where}: unknown reference ${ref}`);
+      if (!known)
+        problems.push({ en: `${where}: unknown reference ${ref}`, ko: `${where}: 알 수 없는 참조 ${ref}` });
     }
     for (const param of collectParams(expression)) {
-      if (study.parameters?.[param] === undefined) problems.push(`${where}: unknown parameter ${param}`);
+      if (study.parameters?.[param] === undefined)
+        problems.push({
+          en: `${where}: unknown parameter ${param}`,
+          ko: `${where}: 알 수 없는 매개변수 ${param}`,
+        });
     }
   };
   const scheduledVisits = (formKey: string) =>
@@ -541,21 +601,30 @@ export function findDefinitionProblems(study: StudyShape): string[] {
       }
     }
     for (const check of form.checks ?? []) {
-      if (checkIds.has(check.id)) problems.push(`duplicate check id ${check.id}`);
+      if (checkIds.has(check.id))
+        problems.push({ en: `duplicate check id ${check.id}`, ko: `중복된 검사 id ${check.id}` });
       checkIds.add(check.id);
       checkExpression(check.when, form, `check ${check.id}`);
       for (const visitKey of scheduledVisits(form.key)) {
         if (!appliesToVisit(check.visits, visitKey)) continue;
         const keys = layoutByVisit.get(`${visitKey}.${form.key}`);
-        if (!keys?.get(check.item)) problems.push(`check ${check.id}: no item ${check.item} in ${visitKey}`);
+        if (!keys?.get(check.item))
+          problems.push({
+            en: `check ${check.id}: no item ${check.item} in ${visitKey}`,
+            ko: `검사 ${check.id}: 방문 ${visitKey}에 없는 항목 ${check.item}`,
+          });
       }
     }
     for (const outcome of form.outcomes ?? []) {
-      if (outcomeIds.has(outcome.id)) problems.push(`duplicate outcome id ${outcome.id}`);
+      if (outcomeIds.has(outcome.id))
+        problems.push({ en: `duplicate outcome id ${outcome.id}`, ko: `중복된 결과 id ${outcome.id}` });
       outcomeIds.add(outcome.id);
       checkExpression(outcome.when, form, `outcome ${outcome.id}`);
       if (outcome.target && !visits.get(outcome.target.visit)?.includes(outcome.target.form)) {
-        problems.push(`outcome ${outcome.id}: target form not in target visit`);
+        problems.push({
+          en: `outcome ${outcome.id}: target form not in target visit`,
+          ko: `결과 ${outcome.id}: 대상 양식이 대상 방문에 없습니다`,
+        });
       }
     }
   }
@@ -564,7 +633,10 @@ export function findDefinitionProblems(study: StudyShape): string[] {
     for (const reference of collectRefs(expression)) {
       const [visitKey = '', formKey = '', itemKey = '', ...rest] = reference.split('.');
       if (rest.length > 0 || !layoutByVisit.get(`${visitKey}.${formKey}`)?.has(itemKey)) {
-        problems.push(`subjectStatus.${rule}: reference ${reference} must name a visit, form and item`);
+        problems.push({
+          en: `subjectStatus.${rule}: reference ${reference} must name a visit, form and item`,
+          ko: `subjectStatus.${rule}: 참조 ${reference} — 방문, 양식, 항목을 모두 지정해야 합니다`,
+        });
       }
     }
   }
@@ -582,19 +654,25 @@ export const RANDOMIZATION_GROUPS = ['treatment', 'control'] as const;
  * as laid out there; one without reads the form at whatever visit it appears, so its items may sit in
  * any layout (default or variant).
  */
-function roleProblems(study: StudyShape): string[] {
+function roleProblems(study: StudyShape): ProblemText[] {
   const roles = study.roles;
   if (!roles) return [];
-  const problems: string[] = [];
+  const problems: ProblemText[] = [];
   const layoutsOf = (role: string, formKey: string, visitKey?: string): SectionDefinition[][] => {
     const form = study.forms.find((entry) => entry.key === formKey);
     if (!form) {
-      problems.push(`roles.${role}: unknown form ${formKey}`);
+      problems.push({
+        en: `roles.${role}: unknown form ${formKey}`,
+        ko: `roles.${role}: 알 수 없는 양식 ${formKey}`,
+      });
       return [];
     }
     if (visitKey === undefined) return [form.sections, ...(form.variants ?? []).map((v) => v.sections)];
     if (!study.visits.find((visit) => visit.key === visitKey)?.forms.includes(formKey)) {
-      problems.push(`roles.${role}: visit ${visitKey} has no form ${formKey}`);
+      problems.push({
+        en: `roles.${role}: visit ${visitKey} has no form ${formKey}`,
+        ko: `roles.${role}: 방문 ${visitKey}에 없는 양식 ${formKey}`,
+      });
       return [];
     }
     return [sectionsForVisit(form, visitKey)];
@@ -613,9 +691,16 @@ function roleProblems(study: StudyShape): string[] {
       .filter((section) => section.repeating?.key === rows)
       .flatMap((section) => section.items)
       .filter((item) => item.key === itemKey);
-    if (items.length === 0) problems.push(`roles.${role}: unknown item ${itemKey}`);
+    if (items.length === 0)
+      problems.push({
+        en: `roles.${role}: unknown item ${itemKey}`,
+        ko: `roles.${role}: 알 수 없는 항목 ${itemKey}`,
+      });
     else if (types && items.some((item) => !types.includes(item.type))) {
-      problems.push(`roles.${role}: item ${itemKey} must be ${types.join(' or ')}`);
+      problems.push({
+        en: `roles.${role}: item ${itemKey} must be ${types.join(' or ')}`,
+        ko: `roles.${role}: 항목 ${itemKey} — 필요한 유형: ${types.join(' 또는 ')}`,
+      });
     }
     return items[0];
   };
@@ -635,7 +720,10 @@ function roleProblems(study: StudyShape): string[] {
     const codes = study.codeLists.find((list) => list.key === sex?.codeList)?.codes ?? [];
     for (const code of [role.femaleCode, role.maleCode]) {
       if (sex && !codes.some((entry) => entry.code === code)) {
-        problems.push(`roles.demographics: ${role.sex} has no code ${code}`);
+        problems.push({
+          en: `roles.demographics: ${role.sex} has no code ${code}`,
+          ko: `roles.demographics: ${role.sex}에 없는 코드 ${code}`,
+        });
       }
     }
     expectItem('demographics', layouts, role.age, NUMBER_TYPES);
@@ -645,7 +733,10 @@ function roleProblems(study: StudyShape): string[] {
     const layouts = layoutsOf('randomization', role.form, role.visit);
     const eligible = expectItem('randomization', layouts, role.eligible, ['yesNo']);
     if (eligible && eligible.derive === undefined) {
-      problems.push(`roles.randomization: ${role.eligible} must be derived (the study's rule)`);
+      problems.push({
+        en: `roles.randomization: ${role.eligible} must be derived (the study's rule)`,
+        ko: `roles.randomization: ${role.eligible} — 파생 항목이어야 합니다(시험의 규칙)`,
+      });
     }
     expectItem('randomization', layouts, role.assignmentDate, ['date']);
     expectItem('randomization', layouts, role.number, ['text']);
@@ -653,7 +744,10 @@ function roleProblems(study: StudyShape): string[] {
     const codes = study.codeLists.find((list) => list.key === group?.codeList)?.codes ?? [];
     for (const code of RANDOMIZATION_GROUPS) {
       if (group?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
-        problems.push(`roles.randomization: ${role.group} has no code ${code}`);
+        problems.push({
+          en: `roles.randomization: ${role.group} has no code ${code}`,
+          ko: `roles.randomization: ${role.group}에 없는 코드 ${code}`,
+        });
       }
     }
   }
@@ -667,7 +761,10 @@ function roleProblems(study: StudyShape): string[] {
     const role = roles.adverseEvents;
     const layouts = layoutsOf('adverseEvents', role.form, role.visit);
     if (layouts.length > 0 && !layouts.flat().some((section) => section.repeating?.key === role.rows)) {
-      problems.push(`roles.adverseEvents: ${role.rows} is not a repeating group of ${role.form}`);
+      problems.push({
+        en: `roles.adverseEvents: ${role.rows} is not a repeating group of ${role.form}`,
+        ko: `roles.adverseEvents: ${role.rows} — ${role.form}의 반복 그룹이 아닙니다`,
+      });
     } else {
       const column = (itemKey: string | undefined, types: readonly ItemType[]) => {
         if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, types, role.rows);
@@ -694,9 +791,16 @@ function roleProblems(study: StudyShape): string[] {
     // The criteria are read from the form's default layout (`visit-facts.ts`).
     for (const sectionKey of [role.inclusionSection, role.exclusionSection]) {
       const section = layouts[0]?.find((entry) => entry.key === sectionKey);
-      if (layouts.length > 0 && !section) problems.push(`roles.eligibility: unknown section ${sectionKey}`);
+      if (layouts.length > 0 && !section)
+        problems.push({
+          en: `roles.eligibility: unknown section ${sectionKey}`,
+          ko: `roles.eligibility: 알 수 없는 섹션 ${sectionKey}`,
+        });
       if (section?.items.some((item) => item.type !== 'yesNo')) {
-        problems.push(`roles.eligibility: the criteria of ${sectionKey} must be yesNo items`);
+        problems.push({
+          en: `roles.eligibility: the criteria of ${sectionKey} must be yesNo items`,
+          ko: `roles.eligibility: 섹션 ${sectionKey}의 기준은 yesNo 항목이어야 합니다`,
+        });
       }
     }
   }
@@ -726,7 +830,10 @@ function roleProblems(study: StudyShape): string[] {
       const codes = study.codeLists.find((list) => list.key === item?.codeList)?.codes ?? [];
       for (const code of [ear.rightCode, ear.leftCode]) {
         if (item?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
-          problems.push(`roles.audiogram: ${ear.item} has no code ${code}`);
+          problems.push({
+            en: `roles.audiogram: ${ear.item} has no code ${code}`,
+            ko: `roles.audiogram: ${ear.item}에 없는 코드 ${code}`,
+          });
         }
       }
     }
@@ -747,14 +854,25 @@ function roleProblems(study: StudyShape): string[] {
  * Ranges are for numbers, and read hardMin ≤ min ≤ max ≤ hardMax: a soft range reaching past a hard
  * limit would promise a query for a value the save refuses.
  */
-function rangeProblems(item: ItemDefinition, where: string): string[] {
+function rangeProblems(item: ItemDefinition, where: string): ProblemText[] {
   const bounds = [item.hardMin, item.min, item.max, item.hardMax];
   if (bounds.every((bound) => bound === undefined)) return [];
-  if (item.type !== 'integer' && item.type !== 'decimal') return [`${where}: range on a ${item.type} item`];
+  if (item.type !== 'integer' && item.type !== 'decimal')
+    return [
+      {
+        en: `${where}: range on a ${item.type} item`,
+        ko: `${where}: ${item.type} 항목에는 범위를 둘 수 없습니다`,
+      },
+    ];
   const given = bounds.filter((bound) => bound !== undefined);
   return given.every((bound, index) => index === 0 || (given[index - 1] as number) <= bound)
     ? []
-    : [`${where}: range out of order (hardMin ≤ min ≤ max ≤ hardMax)`];
+    : [
+        {
+          en: `${where}: range out of order (hardMin ≤ min ≤ max ≤ hardMax)`,
+          ko: `${where}: 범위의 순서가 맞지 않습니다(hardMin ≤ min ≤ max ≤ hardMax)`,
+        },
+      ];
 }
 
 function isValidPattern(pattern: string): boolean {
@@ -768,6 +886,8 @@ function isValidPattern(pattern: string): boolean {
 
 /** The whole study definition, including cross-reference checks (known forms, items, references, code lists). */
 export const studyDefinitionSchema = baseStudyDefinitionSchema.superRefine((study, ctx) => {
-  for (const problem of findDefinitionProblems(study)) ctx.addIssue({ code: 'custom', message: problem });
+  // The Korean words ride in the issue's params (definition uploads list them in the user's language).
+  for (const problem of findDefinitionProblemTexts(study))
+    ctx.addIssue({ code: 'custom', message: problem.en, params: { ko: problem.ko } });
 });
 export type StudyDefinition = z.infer<typeof studyDefinitionSchema>;
