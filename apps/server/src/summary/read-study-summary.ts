@@ -29,8 +29,10 @@ export async function readStudySummary(
   const definition = context.definition;
   // Not `mayKnowGroup` (a subject's assigned group, which the study may show to its sites): comparing
   // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
-  const byGroup = can(principal, 'summary.by_group', { studyId });
-  const groups = byGroup && definition ? randomizationGroupsOf(definition) : [];
+  // A study without randomization has no arms to split by (its DM gets the plain summary too).
+  const groups =
+    definition && can(principal, 'summary.by_group', { studyId }) ? randomizationGroupsOf(definition) : [];
+  const byGroup = groups.length > 0;
   const sites =
     context.siteIds.length === 0
       ? []

@@ -64,8 +64,9 @@ function Summary({ studyId }: { studyId: number }) {
         <div className={styles.sections} aria-busy={figures.isFetching}>
           <StatusSection data={data} />
           <VisitMatrixSection data={data} />
-          <HealingSection data={data} />
-          <HearingSection data={data} />
+          {/* A study whose design has no healing or hearing role has no such part (issue 45). */}
+          {data.healing.visits.length > 0 && <HealingSection data={data} />}
+          {data.hearing.visits.length > 0 && <HearingSection data={data} />}
         </div>
       )}
     </ListPage>
