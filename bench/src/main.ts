@@ -11,6 +11,7 @@ import {
   reusedPostgresDatabase,
 } from './bench-database.ts';
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
+import { type DefinitionInstallResult, measureDefinitionInstall } from './definition-install.ts';
 import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
 import { type BenchOptions, parseOptions, USAGE } from './options.ts';
 import { type PgbenchResult, runPgbench } from './pgbench.ts';
@@ -48,6 +49,8 @@ interface SizeRun {
   odmExport: OdmExportResult | null;
   /** Four 20 MB attachments at once (issue 43); null when not chosen. */
   uploads: UploadsResult | null;
+  /** A 3,000-item definition uploaded to a new study (issue 45); null when not chosen. */
+  definitionInstall: DefinitionInstallResult | null;
 }
 
 const log = (message: string) => console.log(message);
@@ -110,7 +113,12 @@ async function main(): Promise<number> {
     console.error(
       `ERROR: uploads (${run.db}, ${run.subjects}): statuses ${run.uploads?.statuses.join(', ')}`,
     );
-  return failed.length > 0 || failedUploads.length > 0 ? 1 : 0;
+  const failedInstalls = runs.filter((run) => run.definitionInstall && run.definitionInstall.status !== 200);
+  for (const run of failedInstalls)
+    console.error(
+      `ERROR: definition install (${run.db}, ${run.subjects}): status ${run.definitionInstall?.status}`,
+    );
+  return failed.length > 0 || failedUploads.length > 0 || failedInstalls.length > 0 ? 1 : 0;
 }
 
 /** One database, grown from size to size; the server restarted on it for each size. */
@@ -142,7 +150,7 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
       log(
         `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
       );
-      const { idleRssMb, results, odmExport, uploads } = await measureScenarios(
+      const { idleRssMb, results, odmExport, uploads, definitionInstall } = await measureScenarios(
         db,
         database,
         workload,
@@ -158,6 +166,7 @@ async function measureDatabase(db: DatabaseKind, sizes: number[], options: Bench
         results,
         odmExport,
         uploads,
+        definitionInstall,
       });
     }
   } finally {
@@ -177,6 +186,7 @@ async function measureScenarios(
   results: ScenarioResult[];
   odmExport: OdmExportResult | null;
   uploads: UploadsResult | null;
+  definitionInstall: DefinitionInstallResult | null;
 }> {
   // Several processes share the database as in production (architecture.md "Scale-out"); started
   // one after another, so that only the first finds migrations to run.
@@ -193,6 +203,7 @@ async function measureScenarios(
   const results: ScenarioResult[] = [];
   let odmExport: OdmExportResult | null = null;
   let uploads: UploadsResult | null = null;
+  let definitionInstall: DefinitionInstallResult | null = null;
   const report = (result: ScenarioResult) => {
     log(
       `  ${result.scenario}, ${result.users} user${result.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
@@ -223,10 +234,17 @@ async function measureScenarios(
         `  uploads: ${uploads.uploads} × ${uploads.megabytes} MB at once in ${uploads.seconds.toFixed(1)} s (each ${uploads.eachSeconds.map((s) => s.toFixed(1)).join(', ')} s; statuses ${uploads.statuses.join(', ')}), server RSS ${uploads.idleRssMb.toFixed(0)} MB before, peak ${uploads.peakRssMb.toFixed(0)} MB, CPU ${(uploads.serverCpuMs / 1000).toFixed(1)} s`,
       );
     }
+    if (chosen('definition install')) {
+      definitionInstall = await measureDefinitionInstall(server, db);
+      const install = definitionInstall;
+      log(
+        `  definition install: ${install.items} items in ${install.forms} forms (${(install.bytes / 1e6).toFixed(1)} MB) in ${install.seconds.toFixed(2)} s (status ${install.status}; target under 5 s); its download p50 ${install.readP50Ms.toFixed(1)} ms, max ${install.readMaxMs.toFixed(1)} ms`,
+      );
+    }
   } finally {
     await Promise.all(servers.map((running) => running.stop()));
   }
-  return { idleRssMb, results, odmExport, uploads };
+  return { idleRssMb, results, odmExport, uploads, definitionInstall };
 }
 
 function machine() {
