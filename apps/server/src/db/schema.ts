@@ -217,6 +217,8 @@ export interface StudyDefinitionsTable {
   version: string;
   /** The StudyDefinition JSON (packages/study); written as a JSON string, read as an object. */
   definition: ColumnType<unknown, string, never>;
+  /** Unique in any database: the key of the parsed copy a process keeps (studies/study-definitions.ts). */
+  uid: Generated<string>;
   created_at: CreatedAt;
 }
 

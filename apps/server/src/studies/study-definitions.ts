@@ -3,16 +3,18 @@ import type { Kysely, Transaction } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../db/schema.ts';
 
-// Definition rows never change once written, so a parsed copy per row id can be kept: it is a
-// cache of immutable data, not state (every server process builds its own).
-const parsedDefinitions = new Map<number, StudyDefinition>();
+// Definition rows never change once written, so a parsed copy per row can be kept: it is a cache of
+// immutable data, not state (every server process builds its own). Keyed by the row's uid, not its id:
+// a process that opens several databases (the test suite's workers) meets the same id for different
+// documents.
+const parsedDefinitions = new Map<string, StudyDefinition>();
 
 /** The row id and version of the study's newest definition, as a subquery: a column of the caller's statement. */
 export function latestDefinitionOf(db: Kysely<Database> | Transaction<Database>, studyId: number) {
   return jsonObjectFrom(
     db
       .selectFrom('study_definitions')
-      .select(['study_definitions.id', 'study_definitions.version'])
+      .select(['study_definitions.id', 'study_definitions.version', 'study_definitions.uid'])
       .where('study_definitions.study_id', '=', studyId)
       .orderBy('study_definitions.id', 'desc')
       .limit(1),
@@ -26,7 +28,7 @@ export async function currentStudyDefinition(
 ): Promise<{ version: string; definition: StudyDefinition } | undefined> {
   const latest = await db
     .selectFrom('study_definitions')
-    .select(['id', 'version'])
+    .select(['id', 'version', 'uid'])
     .where('study_id', '=', studyId)
     .orderBy('id', 'desc')
     .limit(1)
@@ -37,9 +39,9 @@ export async function currentStudyDefinition(
 /** The definition of a row found by `latestDefinitionOf` (parsed once per process: rows never change). */
 export async function studyDefinitionOfRow(
   db: Kysely<Database> | Transaction<Database>,
-  latest: { id: number; version: string },
+  latest: { id: number; version: string; uid: string },
 ): Promise<{ version: string; definition: StudyDefinition }> {
-  let definition = parsedDefinitions.get(latest.id);
+  let definition = parsedDefinitions.get(latest.uid);
   if (!definition) {
     const row = await db
       .selectFrom('study_definitions')
@@ -47,7 +49,7 @@ export async function studyDefinitionOfRow(
       .where('id', '=', latest.id)
       .executeTakeFirstOrThrow();
     definition = row.definition as StudyDefinition;
-    parsedDefinitions.set(latest.id, definition);
+    parsedDefinitions.set(latest.uid, definition);
   }
   return { version: latest.version, definition };
 }
