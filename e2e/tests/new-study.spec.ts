@@ -99,7 +99,8 @@ test('an administrator starts a new study on an empty production install and its
   const definitionDialog = page.getByRole('dialog', { name: 'EAR-2027 정의' });
   await expect(definitionDialog).toContainText('아직 올린 정의가 없습니다.');
   await definitionDialog.locator('input[type=file]').setInputFiles(definitionFile);
-  await expect(definitionDialog.getByRole('status')).toContainText('버전 1.0.0');
+  // The upload's confirmation, then the current version read back with its content hash.
+  await expect(definitionDialog.getByText('올린 문서가 현재 정의가 되었습니다(버전 1.0.0).')).toBeVisible();
   await expect(definitionDialog).toContainText(/[0-9a-f]{64}/);
   await definitionDialog.getByRole('button', { name: '닫기' }).click();
   await studyRow.getByRole('button', { name: 'EAR-2027 운영 개시' }).click();
