@@ -5,7 +5,7 @@ import { expect, test } from '../support/test.ts';
 
 // The study summary (issue 17 item 2), as the monitor opens it: from the CRA menu, the four sections
 // with the numbers the API counts (the subject total, a site's statuses, a visit's cells, the healing
-// and hearing tables), no axe violation, and screenshots in ko and en at 1440 and 1000px attached.
+// and key measures tables), no axe violation, and screenshots in ko and en at 1440 and 1000px attached.
 
 const STUDY_ID = 1;
 const cra = { email: 'cra@demo.cdms', name: '최모니' } as const;
@@ -19,7 +19,7 @@ interface Summary {
     cells: { siteId: number; counts: Record<string, number> }[];
   }[];
   healing: { visits: { visitLabel: { ko: string }; counts: Record<string, number> }[] };
-  hearing: { visits: { visitLabel: { ko: string }; stats: { n: number }[] }[] };
+  keyMeasures: { visits: { visitLabel: { ko: string }; stats: { n: number }[] }[] };
 }
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
@@ -73,7 +73,7 @@ test('the monitor opens the summary from the menu and reads the numbers the API 
     ),
   );
 
-  // Healing and hearing: a visit's total and n as the API counts them. The monitor never gets the
+  // Healing and the key measures: a visit's total and n as the API counts them. The monitor never gets the
   // split by arm (issue 43 item 11: data management only), whatever the study's group setting.
   expect(summary.groups).toBeUndefined();
   const healingTable = page.getByRole('region', { name: '방문별 치유 결과 표' });
@@ -87,16 +87,18 @@ test('the monitor opens the summary from the menu and reads the numbers the API 
       .locator('td')
       .last(),
   ).toHaveText(String(total));
-  const hearingTable = page.getByRole('region', { name: '방문별 청력: 대상자 수, 평균, 중앙값' });
-  const hearing = summary.hearing.visits[0];
+  const measuresTable = page.getByRole('region', { name: '방문별 주요 측정값: 대상자 수, 평균, 중앙값' });
+  const measured = summary.keyMeasures.visits[0];
   // The visit's air conduction row of every subject.
-  const airRow = hearingTable
+  const airRow = measuresTable
     .locator('tbody tr')
-    .filter({ hasText: hearing?.visitLabel.ko ?? '' })
+    .filter({ hasText: measured?.visitLabel.ko ?? '' })
     .filter({ hasText: '기도 청력' })
     .last();
-  await expect(airRow.locator('td').nth(1)).toHaveText(String(hearing?.stats[0]?.n));
-  await expect(page.getByRole('region', { name: '두 방문 모두 측정한 대상자의 청력 변화' })).toBeVisible();
+  await expect(airRow.locator('td').nth(1)).toHaveText(String(measured?.stats[0]?.n));
+  await expect(
+    page.getByRole('region', { name: '두 방문 모두 측정한 대상자의 주요 측정값 변화' }),
+  ).toBeVisible();
 
   expect(await axeViolations(page)).toEqual([]);
 

@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 // Issue 45 item 3: what the code knows about a study comes from its definition (its roles), so the
 // server and web name no visit, form, item or code list of TMP-2026. This scans their sources (not tests,
 // seeds, demo data or migrations) for TMP-2026's keys written as quoted string literals, and the
-// contract's and the study engine's too: a key moved there would still be the apps' knowledge. Not
-// every name is gone yet: REMAINING lists, per file, the keys still named — a ratchet that may only
-// shrink. A new file or key fails, and so does an entry no longer found (remove it from the list).
+// contract's and the study engine's too: a key moved there would still be the apps' knowledge.
+// REMAINING was the ratchet of the keys still named while they went; it is empty now and stays so.
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 const SCANNED = ['apps/server/src', 'apps/web/src', 'packages/contract/src', 'packages/study/src/engine'];
@@ -29,22 +28,8 @@ const APPLICATION_WORDS = new Set([
   ...['startDate', 'endDate', 'severity', 'causality', 'outcome'],
 ]);
 
-/** Each file (from the repository root) and the TMP-2026 keys it still names. Only ever shrinks. */
-const REMAINING: Record<string, string[]> = {
-  // remaining for issue 45: the events of interest counted (the report's answer names them)
-  'apps/server/src/reports/ae-listing-report.ts': [
-    'interestAdverseEvent',
-    'pain',
-    'otorrhea',
-    'reperforation',
-  ],
-  // remaining for issue 45: the hearing measures (the hearing role's items; the contract's measure names)
-  'apps/server/src/summary/summarize-hearing.ts': ['airAverage', 'boneAverage'],
-  // remaining for issue 45: the summary's hearing measures are TMP-2026's PTA averages by name
-  'packages/contract/src/summary.ts': ['airAverage', 'boneAverage'],
-  // remaining for issue 45: the events of interest charted (the report's answer names them)
-  'apps/web/src/features/reports/components/adverse-events-view.tsx': ['pain', 'otorrhea', 'reperforation'],
-};
+/** Each file (from the repository root) and the TMP-2026 keys it still names. Only ever shrinks: empty. */
+const REMAINING: Record<string, string[]> = {};
 
 /** Visit, form, repeating group, item and code list keys of TMP-2026's document, less the application's words. */
 function studyKeys(): Set<string> {

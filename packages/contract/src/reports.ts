@@ -33,7 +33,7 @@ export const REPORT_PAGE_SIZES = [20, 50, 100] as const;
 export const protocolDeviationKinds = [
   'outOfWindow',
   'eligibleWhileCriterionFails',
-  'deviceOutsideV2',
+  'treatmentOffVisitDate',
   'missingPregnancyTest',
 ] as const;
 export type ProtocolDeviationKind = (typeof protocolDeviationKinds)[number];
@@ -181,7 +181,7 @@ export const protocolDeviationRowSchema = z.object({
   visitLabel: localized,
   /** The day concerned: the visit date, the device application date, the eligibility visit's date. */
   date: z.string().nullable(),
-  /** outOfWindow: days before (negative) or after (positive) the window; deviceOutsideV2: days from V2. */
+  /** outOfWindow: days before (negative) or after (positive) the window; treatmentOffVisitDate: days from the visit date. */
   days: z.number().int().nullable(),
   /** What fails, in words (the criteria for eligibility, the window for a visit). */
   detail: localized,
@@ -218,15 +218,15 @@ export const adverseEventsReportSchema = z.object({
   report: z.literal('adverseEvents'),
   ...pagedShape,
   rows: z.array(adverseEventRowSchema),
-  /** Events of interest (pain, otorrhoea, reperforation answered yes) per visit, over saved forms. */
+  /** The study's events of interest (its `eventsOfInterest` role) in order, labelled; none without it. */
+  interestEvents: z.array(z.object({ key: z.string(), label: localized })),
+  /** Per visit collecting them: the forms saved and, per event key, the forms answering "yes". */
   interest: z.array(
     z.object({
       visitKey: z.string(),
       visitLabel: localized,
       forms: z.number().int(),
-      pain: z.number().int(),
-      otorrhea: z.number().int(),
-      reperforation: z.number().int(),
+      counts: z.record(z.string(), z.number().int()),
     }),
   ),
 });

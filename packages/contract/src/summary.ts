@@ -10,8 +10,9 @@ import { subjectStatuses } from './subjects.ts';
  *   statusBySite   subjects per site and status (the read model)
  *   visitMatrix    scheduled visits × sites: done in window / out of window / overdue / not yet due
  *   healing        the tympanic photo evaluation's healing outcome per visit where it is collected
- *   hearing        the PTA averages (air, bone) per visit where the PTA is collected, and the change
- *                  from the first of those visits to the last for subjects measured at both
+ *   keyMeasures    the study's key measures (its `keyMeasures` role) per visit where they are
+ *                  collected, and the change from the first of those visits to the last for subjects
+ *                  measured at both
  *
  * `groups` and every `byGroup` are present only for a reader holding `summary.by_group` (aggregate
  * efficacy by arm: data management). Seeing a subject's assigned group (the study's group-visibility
@@ -55,27 +56,25 @@ export type VisitCompletionCounts = z.infer<typeof completionCounts>;
 /** Counts per outcome code (every code of the outcome's code list, zero included). */
 const outcomeCounts = z.record(z.string(), count);
 
-const hearingMeasures = ['airAverage', 'boneAverage'] as const;
-export type HearingMeasure = (typeof hearingMeasures)[number];
-
-/** n, mean and median of one measure (dB, one decimal); mean and median null without any value. */
-const hearingStats = z.object({
-  measure: z.enum(hearingMeasures),
+/** n, mean and median of one key measure (one decimal); mean and median null without any value. */
+const measureStats = z.object({
+  /** The measure's item key (`measures[].key`). */
+  measure: z.string(),
   n: count,
   mean: z.number().nullable(),
   median: z.number().nullable(),
 });
-export type HearingStats = z.infer<typeof hearingStats>;
+export type MeasureStats = z.infer<typeof measureStats>;
 
 /** Subjects with the measure at both visits: their means at each and the mean change (last − first). */
-const hearingChange = z.object({
-  measure: z.enum(hearingMeasures),
+const measureChange = z.object({
+  measure: z.string(),
   n: count,
   meanFrom: z.number().nullable(),
   meanTo: z.number().nullable(),
   meanChange: z.number().nullable(),
 });
-export type HearingChange = z.infer<typeof hearingChange>;
+export type MeasureChange = z.infer<typeof measureChange>;
 
 const visitRef = { visitKey: z.string(), visitLabel: localized };
 
@@ -109,24 +108,25 @@ export const summaryResponseSchema = z.object({
       }),
     ),
   }),
-  hearing: z.object({
+  keyMeasures: z.object({
+    /** The measures in the role's order, each with its item's label and unit (null without one). */
+    measures: z.array(z.object({ key: z.string(), label: localized, unit: z.string().nullable() })),
     visits: z.array(
       z.object({
         ...visitRef,
-        stats: z.array(hearingStats),
-        byGroup: z.array(z.object({ group: z.string(), stats: z.array(hearingStats) })).optional(),
+        stats: z.array(measureStats),
+        byGroup: z.array(z.object({ group: z.string(), stats: z.array(measureStats) })).optional(),
       }),
     ),
-    /** From the first visit collecting the PTA to the last; null when fewer than two visits do. */
+    /** From the first visit collecting the measures to the last; null when fewer than two visits do. */
     change: z
       .object({
         fromVisit: z.object(visitRef),
         toVisit: z.object(visitRef),
-        overall: z.array(hearingChange),
-        byGroup: z.array(z.object({ group: z.string(), changes: z.array(hearingChange) })).optional(),
+        overall: z.array(measureChange),
+        byGroup: z.array(z.object({ group: z.string(), changes: z.array(measureChange) })).optional(),
       })
       .nullable(),
   }),
 });
 export type SummaryResponse = z.infer<typeof summaryResponseSchema>;
-export const summaryHearingMeasures = hearingMeasures;

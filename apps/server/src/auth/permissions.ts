@@ -40,7 +40,7 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'alarm_log.read': ['CRA', 'DM', 'ADMIN'],
   // Issue 18 item 5: training modules, the completion matrix and the training gate are kept by DM and ADMIN.
   'training.manage': ['DM', 'ADMIN'],
-  // Issue 43 item 11: aggregate efficacy by arm (the summary's healing and hearing split by group) is
+  // Issue 43 item 11: aggregate efficacy by arm (the summary's outcomes and key measures split by group) is
   // not a subject's assigned group. Knowing one subject's group (the study's group-visibility setting:
   // site staff of an open-label device trial) does not unblind the trial; comparing the arms' outcomes
   // while it runs does. Data management reads it (the study has no statistician or DMC role yet);

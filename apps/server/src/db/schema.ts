@@ -401,15 +401,28 @@ export interface SubjectVisitsTable {
   window_closes: string | null;
   empty_forms: string[];
   incomplete_forms: string[];
-  eligible_failing_criteria: string | null;
-  device_applied_on: string | null;
-  pregnancy_test_missing: PregnancyTestMissing | null;
-  healing_outcome: string | null;
-  pta_air_average: number | null;
-  pta_bone_average: number | null;
+  /** What the study's roles yield at the visit (`VisitRoleFacts`); written as a JSON string. */
+  role_facts: ColumnType<VisitRoleFacts, string, string>;
 }
 export type SubjectVisitRow = Selectable<SubjectVisitsTable>;
 export type PregnancyTestMissing = 'notRecorded' | 'noResult';
+
+/**
+ * The facts the study's roles yield at a visit, each present only when found: the read model stores
+ * them as one JSON value (`subject_visits.role_facts`), so a study with other roles needs no new column.
+ */
+export interface VisitRoleFacts {
+  /** `eligibility`: the criteria (item keys joined by ", ") failing while the decision says eligible. */
+  eligibleFailingCriteria?: string;
+  /** `treatmentApplication`: the date the treatment was applied, when it differs from the visit date. */
+  treatmentAppliedOn?: string;
+  /** `pregnancyTest`: a woman's test not recorded, or of childbearing potential without a result. */
+  pregnancyTestMissing?: PregnancyTestMissing;
+  /** `healing`: the outcome code saved at this visit, as the summary counts it. */
+  healingOutcome?: string;
+  /** `keyMeasures`: each measure's saved number by item key, as the summary averages them. */
+  measures?: Record<string, number>;
+}
 
 /**
  * The read model's numeric lab results (issue 43 item 13): each with the range in force on its

@@ -608,11 +608,13 @@ describeWithDatabase(
       expect(v1).toMatchObject({
         visit_date: sampleOf('v1', 'visitDay').visitDate,
         empty_forms: v1Forms.filter((formKey) => !v1Saved.includes(formKey)),
-        eligible_failing_criteria: 'inc01',
-        pregnancy_test_missing: 'noResult',
+        role_facts: { eligibleFailingCriteria: 'inc01', pregnancyTestMissing: 'noResult' },
       });
       expect(v1?.incomplete_forms).toEqual(['pregnancyTest']);
-      expect(v2).toMatchObject({ visit_date: v2Date, device_applied_on: device.applicationDate });
+      expect(v2).toMatchObject({
+        visit_date: v2Date,
+        role_facts: { treatmentAppliedOn: device.applicationDate },
+      });
     });
 
     it('rebuilds from scratch to the same rows', async () => {

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { rebuildLabResults } from './refresh-lab-results.ts';
-import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
+import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 import { loadSubjectFacts } from './subject-facts.ts';
 
@@ -19,7 +19,7 @@ import { loadSubjectFacts } from './subject-facts.ts';
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '8';
+export const READ_MODEL_VERSION = '9';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 
@@ -63,8 +63,8 @@ async function storeBatch(trx: Transaction<Database>, ids: number[], rows: Subje
       .values(windows.slice(start, start + 5000))
       .execute();
   }
-  const visits = rows.flatMap((row) => row.visits);
-  // 12 columns a row: 5,000 rows stay under the limit too.
+  const visits = rows.flatMap((row) => row.visits.map(insertableVisitRow));
+  // 7 columns a row: 5,000 rows stay under the limit too.
   for (let start = 0; start < visits.length; start += 5000) {
     await trx
       .insertInto('subject_visits')

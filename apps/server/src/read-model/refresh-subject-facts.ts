@@ -4,7 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
+import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { isFactSourceForm, loadSubjectFacts, sameSavedForms, savedFormsFact } from './subject-facts.ts';
 
 /**
@@ -94,7 +94,7 @@ export async function storeSubjectRows(
       : withVisitsGone.with('visits_stored', (db) =>
           db
             .insertInto('subject_visits')
-            .values(rows.visits)
+            .values(rows.visits.map(insertableVisitRow))
             .onConflict((conflict) =>
               conflict
                 .columns(['subject_id', 'visit_key'])
@@ -103,12 +103,7 @@ export async function storeSubjectRows(
                   window_closes: eb.ref('excluded.window_closes'),
                   empty_forms: eb.ref('excluded.empty_forms'),
                   incomplete_forms: eb.ref('excluded.incomplete_forms'),
-                  eligible_failing_criteria: eb.ref('excluded.eligible_failing_criteria'),
-                  device_applied_on: eb.ref('excluded.device_applied_on'),
-                  pregnancy_test_missing: eb.ref('excluded.pregnancy_test_missing'),
-                  healing_outcome: eb.ref('excluded.healing_outcome'),
-                  pta_air_average: eb.ref('excluded.pta_air_average'),
-                  pta_bone_average: eb.ref('excluded.pta_bone_average'),
+                  role_facts: eb.ref('excluded.role_facts'),
                 }))
                 .where(sql<boolean>`(subject_visits.*) is distinct from (excluded.*)`),
             ),

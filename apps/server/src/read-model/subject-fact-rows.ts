@@ -1,6 +1,12 @@
 import { todayInKorea } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
-import type { SubjectFactsRow, SubjectVisitRow, SubjectVisitWindowRow } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type {
+  SubjectFactsRow,
+  SubjectVisitRow,
+  SubjectVisitsTable,
+  SubjectVisitWindowRow,
+} from '../db/schema.ts';
 import { ageBandOf } from './dashboard-figures.ts';
 import type { SubjectFacts } from './subject-facts.ts';
 
@@ -38,6 +44,11 @@ export function searchTextOf(subject: SubjectFacts): string {
   return [subject.screeningNumber, subject.randomizationNumber ?? '', subject.initials]
     .map((text) => text.toLowerCase())
     .join('\n');
+}
+
+/** A visit row as written: its role facts as JSON text (the column is jsonb). */
+export function insertableVisitRow(row: SubjectVisitRow): Insertable<SubjectVisitsTable> {
+  return { ...row, role_facts: JSON.stringify(row.role_facts) };
 }
 
 export function readModelRowsOf(
@@ -112,12 +123,7 @@ export function readModelRowsOf(
       window_closes: visit.windowCloses,
       empty_forms: visit.emptyForms,
       incomplete_forms: visit.incompleteForms,
-      eligible_failing_criteria: visit.eligibleFailingCriteria,
-      device_applied_on: visit.deviceAppliedOn,
-      pregnancy_test_missing: visit.pregnancyTestMissing,
-      healing_outcome: visit.healingOutcome,
-      pta_air_average: visit.ptaAirAverage,
-      pta_bone_average: visit.ptaBoneAverage,
+      role_facts: visit.roleFacts,
     })),
   };
 }

@@ -1,5 +1,5 @@
 import type { AdverseEventRow, AdverseEventsReport, ReportCoded, ReportFilter } from '@cdms/contract';
-import { getFormLayout, type StudyRoles } from '@cdms/study';
+import { getFormLayout, type StudyDefinition, type StudyRoles } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
@@ -8,14 +8,12 @@ import { codedOf, nothingInScope, type ReportContext } from './report-context.ts
 /**
  * The adverse event listing (issue 17): every row of every subject's adverse event form with
  * seriousness, severity, relationship to the device, action taken, outcome and dates (serious ones
- * flagged for the screen to highlight), and the events of interest — pain, otorrhoea, reperforation
- * answered "yes" — counted per visit. The rows are unnested in SQL (`jsonb_array_elements` over the
- * repeating group's one JSON array), paged there; the counts are one grouped query. The events and
- * their columns are the study's `adverseEvents` role: a study without it lists none.
+ * flagged for the screen to highlight), and the events of interest — the yesNo items of the study's
+ * `eventsOfInterest` role answered "yes" — counted per visit. The rows are unnested in SQL
+ * (`jsonb_array_elements` over the repeating group's one JSON array), paged there; the counts are one
+ * grouped query. The events and their columns are the study's `adverseEvents` role: a study without it
+ * lists none, and one without events of interest counts none.
  */
-
-/** The events of interest (not yet a role: the report's answer names them). */
-const INTEREST = { formKey: 'interestAdverseEvent', items: ['pain', 'otorrhea', 'reperforation'] as const };
 
 type AdverseEventsRole = NonNullable<StudyRoles['adverseEvents']>;
 
@@ -98,26 +96,38 @@ function presentRow(
   };
 }
 
+/** The role's events with their items' labels (as laid out at the first visit with the form). */
+function interestEventsOf(definition: StudyDefinition | null) {
+  const role = definition?.roles?.eventsOfInterest;
+  if (!definition || !role) return [];
+  const visit = definition.visits.find((entry) => entry.forms.includes(role.form));
+  const items = visit ? getFormLayout(definition, visit.key, role.form)?.items : undefined;
+  return role.items.map((itemKey) => {
+    const item = items?.get(itemKey)?.item;
+    return {
+      key: itemKey,
+      label: item ? { ko: item.label.ko, en: item.label.en } : { ko: itemKey, en: itemKey },
+    };
+  });
+}
+
 async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
   const definition = context.definition;
-  if (!definition) return [];
-  const visits = definition.visits.filter((visit) => visit.forms.includes(INTEREST.formKey));
+  const role = definition?.roles?.eventsOfInterest;
+  if (!definition || !role) return [];
+  const visits = definition.visits.filter((visit) => visit.forms.includes(role.form));
   if (visits.length === 0) return [];
-  const yes = (itemKey: string) =>
-    sql`count(*) filter (where exists (select 1 from item_values iv where iv.form_instance_id = fi.id
-      and iv.item_key = ${itemKey} and iv.value #>> '{}' = 'Y'))`;
-  const [pain, otorrhea, reperforation] = INTEREST.items;
-  const rows = await sql<{
-    visit_key: string;
-    forms: number | string;
-    pain: number | string;
-    otorrhea: number | string;
-    reperforation: number | string;
-  }>`select fi.visit_key, count(*) as forms, ${yes(pain)} as pain, ${yes(otorrhea)} as otorrhea,
-      ${yes(reperforation)} as reperforation
+  // One count per event, in the role's order: columns `e0`, `e1`… (item keys are not SQL names).
+  const counts = role.items.map(
+    (itemKey, index) =>
+      sql`count(*) filter (where exists (select 1 from item_values iv where iv.form_instance_id = fi.id
+        and iv.item_key = ${itemKey} and iv.value #>> '{}' = 'Y')) as ${sql.ref(`e${index}`)}`,
+  );
+  const rows = await sql<Record<string, number | string> & { visit_key: string; forms: number | string }>`
+    select fi.visit_key, count(*) as forms, ${sql.join(counts)}
     from form_instances fi join subject_facts f on f.subject_id = fi.subject_id
     where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
-      and fi.form_key = ${INTEREST.formKey} and fi.has_data
+      and fi.form_key = ${role.form} and fi.has_data
     group by fi.visit_key`.execute(db);
   const byVisit = new Map(rows.rows.map((row) => [row.visit_key, row]));
   return visits.map((visit) => {
@@ -126,9 +136,9 @@ async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
       visitKey: visit.key,
       visitLabel: visitLabelOf(definition, visit.key),
       forms: Number(row?.forms ?? 0),
-      pain: Number(row?.pain ?? 0),
-      otorrhea: Number(row?.otorrhea ?? 0),
-      reperforation: Number(row?.reperforation ?? 0),
+      counts: Object.fromEntries(
+        role.items.map((itemKey, index) => [itemKey, Number(row?.[`e${index}`] ?? 0)]),
+      ),
     };
   });
 }
@@ -139,7 +149,9 @@ export async function aeListingReport(
   filter: ReportFilter,
   page: { page: number; size: number },
 ): Promise<AdverseEventsReport> {
-  if (nothingInScope(context)) return { report: 'adverseEvents', total: 0, ...page, rows: [], interest: [] };
+  const interestEvents = interestEventsOf(context.definition);
+  if (nothingInScope(context))
+    return { report: 'adverseEvents', total: 0, ...page, rows: [], interestEvents, interest: [] };
   const role = context.definition?.roles?.adverseEvents;
   // Without the role there are no events to list; the events of interest are counted all the same.
   const base = eventsSql(context, role, filter);
@@ -158,6 +170,7 @@ export async function aeListingReport(
     total: Number(total.rows[0]?.total ?? 0),
     ...page,
     rows: role ? rows.rows.map(rowPresenter(context, role)) : [],
+    interestEvents,
     interest,
   };
 }

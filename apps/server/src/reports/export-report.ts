@@ -40,7 +40,10 @@ export const reportTitles: Record<ReportKey, Text> = {
 export const deviationLabels: Record<ProtocolDeviationKind, Text> = {
   outOfWindow: { ko: '방문 허용 범위 이탈', en: 'Visit out of window' },
   eligibleWhileCriterionFails: { ko: '기준 미충족인데 적합', en: 'Eligible while a criterion fails' },
-  deviceOutsideV2: { ko: 'V2 외 시험기기 적용', en: 'Device applied outside V2' },
+  treatmentOffVisitDate: {
+    ko: '적용 방문일 외 시험 치료 적용',
+    en: 'Treatment not applied on its visit date',
+  },
   missingPregnancyTest: { ko: '임신 검사 누락', en: 'Pregnancy test missing' },
 };
 

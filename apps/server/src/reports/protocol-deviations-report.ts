@@ -11,11 +11,12 @@ import { nothingInScope, type PageRow, type ReportContext } from './report-conte
  * - eligibleWhileCriterionFails: the eligibility evaluation says "eligible" while an inclusion
  *   criterion is answered "no" or an exclusion criterion "yes" (the criteria are the items of the
  *   form's inclusion and exclusion sections);
- * - deviceOutsideV2: the device application date differs from the V2 visit date;
+ * - treatmentOffVisitDate: the investigational treatment's date differs from the date of the visit it
+ *   is applied at (the `treatmentApplication` role);
  * - missingPregnancyTest: a woman (demographics) at a visit done whose pregnancy test form is not
  *   saved, does not say whether she can bear children, or says she can and has no result.
  * The last three are found where a subject's forms are saved (`subjects/visit-facts.ts`) and stored
- * on the visit's read-model row (`subject_visits`): read here per request they meant correlated
+ * in the visit's read-model row (`subject_visits.role_facts`): read here per request they meant correlated
  * subqueries over the item values of every eligibility, device and pregnancy form of the trial
  * (0.3–1 s at 5,000 subjects). Each kind is one SELECT of a UNION ALL; the page, the count per kind
  * and the download read it.
@@ -38,6 +39,8 @@ function deviationsSql(context: ReportContext, filter: ReportFilter): RawBuilder
   if (nothingInScope(context) || !definition?.visitDate) return null;
   const sites = sql.join(context.siteIds);
   const subjectsInScope = sql`f.study_id = ${context.studyId} and f.site_id in (${sites})`;
+  const applicationVisit = definition.roles?.treatmentApplication?.visit;
+  const treatmentVisit = applicationVisit ? visitLabelOf(definition, applicationVisit) : { ko: '', en: '' };
   const visitsWith = (found: RawBuilder<unknown>) =>
     sql`from subject_visits v join subject_facts f on f.subject_id = v.subject_id
       where ${subjectsInScope} and ${found}`;
@@ -53,21 +56,22 @@ function deviationsSql(context: ReportContext, filter: ReportFilter): RawBuilder
         and (w.actual_date < w.earliest_date or w.actual_date > w.latest_date)`,
     eligibleWhileCriterionFails: sql`select f.site_id, f.subject_id, 'eligibleWhileCriterionFails' as kind,
         v.visit_key, v.visit_date::text as date, null::int as days,
-        '적합으로 평가, 충족하지 않은 기준: ' || v.eligible_failing_criteria as detail_ko,
-        'Eligible while these criteria fail: ' || v.eligible_failing_criteria as detail_en
-      ${visitsWith(sql`v.eligible_failing_criteria is not null`)}`,
-    deviceOutsideV2: sql`select f.site_id, f.subject_id, 'deviceOutsideV2' as kind, v.visit_key,
-        v.device_applied_on::text as date, v.device_applied_on - v.visit_date as days,
-        'V2 방문일 ' || v.visit_date::text as detail_ko,
-        'V2 visit date ' || v.visit_date::text as detail_en
-      ${visitsWith(sql`v.device_applied_on is not null`)}`,
+        '적합으로 평가, 충족하지 않은 기준: ' || (v.role_facts ->> 'eligibleFailingCriteria') as detail_ko,
+        'Eligible while these criteria fail: ' || (v.role_facts ->> 'eligibleFailingCriteria') as detail_en
+      ${visitsWith(sql`v.role_facts ? 'eligibleFailingCriteria'`)}`,
+    treatmentOffVisitDate: sql`select f.site_id, f.subject_id, 'treatmentOffVisitDate' as kind, v.visit_key,
+        v.role_facts ->> 'treatmentAppliedOn' as date,
+        (v.role_facts ->> 'treatmentAppliedOn')::date - v.visit_date as days,
+        ${treatmentVisit.ko} || ' 방문일 ' || v.visit_date::text as detail_ko,
+        ${treatmentVisit.en} || ' visit date ' || v.visit_date::text as detail_en
+      ${visitsWith(sql`v.role_facts ? 'treatmentAppliedOn'`)}`,
     missingPregnancyTest: sql`select f.site_id, f.subject_id, 'missingPregnancyTest' as kind, v.visit_key,
         v.visit_date::text as date, null::int as days,
-        case when v.pregnancy_test_missing = 'notRecorded'
+        case when v.role_facts ->> 'pregnancyTestMissing' = 'notRecorded'
           then '가임 여부 미기록' else '가임 여성, 결과 없음' end as detail_ko,
-        case when v.pregnancy_test_missing = 'notRecorded'
+        case when v.role_facts ->> 'pregnancyTestMissing' = 'notRecorded'
           then 'Childbearing potential not recorded' else 'Woman of childbearing potential, no result' end as detail_en
-      ${visitsWith(sql`v.pregnancy_test_missing is not null`)}`,
+      ${visitsWith(sql`v.role_facts ? 'pregnancyTestMissing'`)}`,
   };
   const kinds = filter.deviation === 'all' ? protocolDeviationKinds : [filter.deviation];
   const union = sql.join(

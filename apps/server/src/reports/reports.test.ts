@@ -120,7 +120,7 @@ describeWithDatabase(
       expect(all.byKind).toEqual([
         { kind: 'outOfWindow', count: 0 },
         { kind: 'eligibleWhileCriterionFails', count: 1 },
-        { kind: 'deviceOutsideV2', count: 0 },
+        { kind: 'treatmentOffVisitDate', count: 0 },
         { kind: 'missingPregnancyTest', count: 1 },
       ]);
       expect((await report('dm', 'protocolDeviations', '?deviation=missingPregnancyTest')).total).toBe(1);

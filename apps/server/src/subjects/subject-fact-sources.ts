@@ -22,8 +22,8 @@ export function factSourceForms(definition: StudyDefinition): FactSourceForm[] {
     roles.endOfStudy,
     roles.treatmentApplication,
   ].flatMap((role) => (role ? [{ visitKey: role.visit, formKey: role.form }] : []));
-  const anywhere = [roles.eligibility, roles.pregnancyTest, roles.healing, roles.hearing].flatMap((role) =>
-    role ? [{ visitKey: null, formKey: role.form }] : [],
+  const anywhere = [roles.eligibility, roles.pregnancyTest, roles.healing, roles.keyMeasures].flatMap(
+    (role) => (role ? [{ visitKey: null, formKey: role.form }] : []),
   );
   return [...atVisit, ...anywhere];
 }

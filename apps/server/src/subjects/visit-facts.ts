@@ -1,5 +1,5 @@
 import { isValidDate, type StudyDefinition, type VisitScheduleEntry } from '@cdms/study';
-import type { PregnancyTestMissing } from '../db/schema.ts';
+import type { PregnancyTestMissing, VisitRoleFacts } from '../db/schema.ts';
 
 /**
  * What the missing-forms and protocol-deviations reports (issue 17) need of each scheduled visit of a
@@ -24,14 +24,8 @@ export interface VisitFacts {
   windowCloses: string | null;
   emptyForms: string[];
   incompleteForms: string[];
-  eligibleFailingCriteria: string | null;
-  deviceAppliedOn: string | null;
-  pregnancyTestMissing: PregnancyTestMissing | null;
-  /** The healing evaluation saved at this visit (a code), as the summary counts it. */
-  healingOutcome: string | null;
-  /** The PTA averages saved at this visit (dB), as the summary averages them. */
-  ptaAirAverage: number | null;
-  ptaBoneAverage: number | null;
+  /** What the study's roles yield at this visit (none: an empty object), stored as one JSON value. */
+  roleFacts: VisitRoleFacts;
 }
 
 /** Item values by visit, form and item key, as `loadSubjectFacts` reads them. */
@@ -69,7 +63,7 @@ export function visitFactsOf(
   const saved = new Map(subject.savedForms.map((form) => [`${form.visitKey}/${form.formKey}`, form]));
   const schedule = new Map(subject.schedule.map((entry) => [entry.visitKey, entry]));
   // Where the deviations' and clinical facts live: the study's roles (a study without one has no such fact).
-  const { eligibility, treatmentApplication, pregnancyTest, demographics, healing, hearing } =
+  const { eligibility, treatmentApplication, pregnancyTest, demographics, healing, keyMeasures } =
     definition.roles ?? {};
   const inclusion = eligibility
     ? criterionKeys(definition, eligibility.form, eligibility.inclusionSection)
@@ -98,7 +92,7 @@ export function visitFactsOf(
       if (failing.length > 0) eligibleFailingCriteria = failing.join(', ');
     }
 
-    let deviceAppliedOn: string | null = null;
+    let treatmentAppliedOn: string | null = null;
     const device = treatmentApplication;
     if (
       device &&
@@ -109,7 +103,7 @@ export function visitFactsOf(
       // Stored as a date: a text that is none (the item's type forbids it) cannot be compared.
       const appliedOn = item(device.form, device.date);
       if (isValidDate(appliedOn) && storedDate !== null && appliedOn !== storedDate)
-        deviceAppliedOn = appliedOn;
+        treatmentAppliedOn = appliedOn;
     }
 
     let pregnancyTestMissing: PregnancyTestMissing | null = null;
@@ -131,10 +125,18 @@ export function visitFactsOf(
 
     // Only values of the expected JSON type count, as the summary's SQL filtered them before.
     const healingOutcome = healing ? forms[healing.form]?.[healing.outcome] : undefined;
-    const numberAt = (itemKey: string | undefined) => {
-      const value = hearing && itemKey ? forms[hearing.form]?.[itemKey] : undefined;
-      return typeof value === 'number' ? value : null;
-    };
+    const measureForm = keyMeasures ? forms[keyMeasures.form] : undefined;
+    const measures: Record<string, number> = {};
+    for (const itemKey of keyMeasures?.items ?? []) {
+      const value = measureForm?.[itemKey];
+      if (typeof value === 'number') measures[itemKey] = value;
+    }
+    const roleFacts: VisitRoleFacts = {};
+    if (eligibleFailingCriteria !== null) roleFacts.eligibleFailingCriteria = eligibleFailingCriteria;
+    if (treatmentAppliedOn !== null) roleFacts.treatmentAppliedOn = treatmentAppliedOn;
+    if (pregnancyTestMissing !== null) roleFacts.pregnancyTestMissing = pregnancyTestMissing;
+    if (typeof healingOutcome === 'string') roleFacts.healingOutcome = healingOutcome;
+    if (Object.keys(measures).length > 0) roleFacts.measures = measures;
 
     facts.push({
       visitKey: visit.key,
@@ -142,12 +144,7 @@ export function visitFactsOf(
       windowCloses: entry?.latestDate ?? null,
       emptyForms: visit.forms.filter((formKey) => !isSaved(formKey)),
       incompleteForms: visit.forms.filter((formKey) => saved.get(`${visit.key}/${formKey}`)?.missingRequired),
-      eligibleFailingCriteria,
-      deviceAppliedOn,
-      pregnancyTestMissing,
-      healingOutcome: typeof healingOutcome === 'string' ? healingOutcome : null,
-      ptaAirAverage: numberAt(hearing?.airAverage),
-      ptaBoneAverage: numberAt(hearing?.boneAverage),
+      roleFacts,
     });
   }
   return facts;

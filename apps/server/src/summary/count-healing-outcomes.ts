@@ -34,23 +34,23 @@ export async function countHealingOutcomes(
   byGroup: boolean,
 ): Promise<HealingCount[]> {
   if (visitKeys.length === 0) return [];
-  // The read model's visit rows carry each saved evaluation (`subject_visits.healing_outcome`).
+  // The read model's visit rows carry each saved outcome (`subject_visits.role_facts`, `healingOutcome`).
   const answers = sql`from subject_facts f
     join subject_visits sv on sv.subject_id = f.subject_id and sv.visit_key in (${sql.join(visitKeys)})
-      and sv.healing_outcome is not null`;
+      and sv.role_facts ? 'healingOutcome'`;
   const rows = byGroup
-    ? await sql<OutcomeRow>`select sv.visit_key, sv.healing_outcome as outcome, rs.treatment_group as grp,
+    ? await sql<OutcomeRow>`select sv.visit_key, sv.role_facts ->> 'healingOutcome' as outcome, rs.treatment_group as grp,
           grouping(rs.treatment_group) as total_row, count(*) as count
         ${answers}
         left join randomization_slots rs on rs.subject_id = f.subject_id
         where ${factsInScope(context)}
-        group by grouping sets ((sv.visit_key, sv.healing_outcome),
-          (sv.visit_key, sv.healing_outcome, rs.treatment_group))`.execute(db)
-    : await sql<OutcomeRow>`select sv.visit_key, sv.healing_outcome as outcome, null as grp, 1 as total_row,
+        group by grouping sets ((sv.visit_key, sv.role_facts ->> 'healingOutcome'),
+          (sv.visit_key, sv.role_facts ->> 'healingOutcome', rs.treatment_group))`.execute(db)
+    : await sql<OutcomeRow>`select sv.visit_key, sv.role_facts ->> 'healingOutcome' as outcome, null as grp, 1 as total_row,
           count(*) as count
         ${answers}
         where ${factsInScope(context)}
-        group by sv.visit_key, sv.healing_outcome`.execute(db);
+        group by sv.visit_key, sv.role_facts ->> 'healingOutcome'`.execute(db);
   return rows.rows
     .filter((row) => Number(row.total_row) === 1 || row.grp !== null)
     .map((row) => ({

@@ -1,5 +1,4 @@
-import type { HearingMeasure, SummaryResponse } from '@cdms/contract';
-import { summaryHearingMeasures } from '@cdms/contract';
+import type { SummaryResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -9,8 +8,8 @@ import { visitLabelOf } from '../studies/definition-labels.ts';
 import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
 import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
-import { summarizeHearing } from './summarize-hearing.ts';
-import { codesOf, itemAt, randomizationGroupsOf, visitsCollecting } from './summary-sources.ts';
+import { summarizeKeyMeasures } from './summarize-key-measures.ts';
+import { codesOf, itemAt, measuresOf, randomizationGroupsOf, visitsCollecting } from './summary-sources.ts';
 
 /**
  * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the
@@ -48,13 +47,13 @@ export async function readStudySummary(
     statusBySite: [],
     visitMatrix: [],
     healing: { outcomes: [], visits: [] },
-    hearing: { visits: [], change: null },
+    keyMeasures: { measures: [], visits: [], change: null },
   };
   if (!definition || sites.length === 0) return empty;
 
   const scheduled = definition.visits.filter((visit) => visit.window).map((visit) => visit.key);
   // The clinical figures are the study's roles: a study without one shows no visits for it.
-  const { healing: healingRole, hearing: hearingRole } = definition.roles ?? {};
+  const { healing: healingRole, keyMeasures: measuresRole } = definition.roles ?? {};
   const healingVisits = healingRole
     ? visitsCollecting(definition, healingRole.form, healingRole.outcome)
     : [];
@@ -63,18 +62,27 @@ export async function readStudySummary(
       ? itemAt(definition, healingRole.form, healingVisits[0], healingRole.outcome)
       : undefined;
   const outcomes = outcomeItem?.codeList ? codesOf(definition, outcomeItem.codeList) : [];
-  const hearingVisits = hearingRole
-    ? visitsCollecting(definition, hearingRole.form, hearingRole.airAverage)
-    : [];
-  const fromVisit = hearingVisits[0];
-  const toVisit = hearingVisits.at(-1);
+  // The visits collecting any of the measures; each measure labelled as its item at its first visit.
+  const measureKeys = measuresRole?.items ?? [];
+  const collecting = new Map(
+    measureKeys.map((itemKey) => [
+      itemKey,
+      measuresRole ? visitsCollecting(definition, measuresRole.form, itemKey) : [],
+    ]),
+  );
+  const measureVisits = definition.visits
+    .map((visit) => visit.key)
+    .filter((visitKey) => measureKeys.some((itemKey) => collecting.get(itemKey)?.includes(visitKey)));
+  const measures = measuresRole ? measuresOf(definition, measuresRole.form, collecting) : [];
+  const fromVisit = measureVisits[0];
+  const toVisit = measureVisits.at(-1);
   const change = fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;
 
-  const [statuses, completion, healing, hearing] = await Promise.all([
+  const [statuses, completion, healing, measured] = await Promise.all([
     countSubjectStatuses(db, context),
     countVisitCompletion(db, context),
     countHealingOutcomes(db, context, healingVisits, byGroup),
-    summarizeHearing(db, context, hearingVisits, change, byGroup),
+    summarizeKeyMeasures(db, context, measureVisits, change, byGroup),
   ]);
 
   const visitRef = (visitKey: string) => ({ visitKey, visitLabel: visitLabelOf(definition, visitKey) });
@@ -87,15 +95,15 @@ export async function readStudySummary(
       ]),
     );
   const statsOf = (visitKey: string, group: string | null) =>
-    summaryHearingMeasures.map((measure: HearingMeasure) => {
-      const line = hearing.stats.find(
+    measureKeys.map((measure) => {
+      const line = measured.stats.find(
         (row) => row.visitKey === visitKey && row.group === group && row.measure === measure,
       );
       return { measure, n: line?.n ?? 0, mean: line?.mean ?? null, median: line?.median ?? null };
     });
   const changesOf = (group: string | null) =>
-    summaryHearingMeasures.map((measure: HearingMeasure) => {
-      const line = hearing.changes.find((row) => row.group === group && row.measure === measure);
+    measureKeys.map((measure) => {
+      const line = measured.changes.find((row) => row.group === group && row.measure === measure);
       return {
         measure,
         n: line?.n ?? 0,
@@ -125,8 +133,9 @@ export async function readStudySummary(
           : {}),
       })),
     },
-    hearing: {
-      visits: hearingVisits.map((visitKey) => ({
+    keyMeasures: {
+      measures,
+      visits: measureVisits.map((visitKey) => ({
         ...visitRef(visitKey),
         stats: statsOf(visitKey, null),
         ...(byGroup

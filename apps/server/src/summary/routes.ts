@@ -16,7 +16,7 @@ export function registerSummaryRoutes(app: App, context: AppContext): void {
       schema: {
         tags: ['summary'],
         summary:
-          "The study at a glance over the reader's sites: subjects by status and site, visit completion, healing outcome and hearing by visit (split by group only for readers allowed to know groups)",
+          "The study at a glance over the reader's sites: subjects by status and site, visit completion, the outcome and key measures by visit (split by group only for readers allowed to know groups)",
         params: summaryParamsSchema,
         querystring: summaryQuerySchema,
         response: { 200: summaryResponseSchema, ...refusals(REPORT_REFUSALS) },

@@ -259,7 +259,7 @@ describeWithDatabase(
             ? { byGroup: groups.map((group) => ({ group, counts: healingCounts(visitKey, group) })) }
             : {}),
         })),
-        hearing: ['v1', 'v2'].map((visitKey) => ({
+        keyMeasures: ['v1', 'v2'].map((visitKey) => ({
           visitKey,
           stats: statsOf(visitKey, null),
           ...(withGroups
@@ -278,11 +278,11 @@ describeWithDatabase(
         statusBySite: answer.statusBySite,
         visitMatrix: answer.visitMatrix.map(({ visitKey, cells }) => ({ visitKey, cells })),
         healing: answer.healing.visits.map(({ visitLabel: _label, ...rest }) => rest),
-        hearing: answer.hearing.visits.map(({ visitLabel: _label, ...rest }) => rest),
-        change: answer.hearing.change
+        keyMeasures: answer.keyMeasures.visits.map(({ visitLabel: _label, ...rest }) => rest),
+        change: answer.keyMeasures.change
           ? {
-              overall: answer.hearing.change.overall,
-              ...(answer.hearing.change.byGroup ? { byGroup: answer.hearing.change.byGroup } : {}),
+              overall: answer.keyMeasures.change.overall,
+              ...(answer.keyMeasures.change.byGroup ? { byGroup: answer.keyMeasures.change.byGroup } : {}),
             }
           : null,
       };
@@ -295,11 +295,11 @@ describeWithDatabase(
         // Seeing a subject's group is not comparing the arms' outcomes (issue 43 item 11).
         expect(answer.groups).toBeUndefined();
         expect(figuresOf(answer)).toEqual(expectedFor(['01', '02'], false));
-        expect(answer.hearing.change?.fromVisit.visitKey).toBe('v1');
-        expect(answer.hearing.change?.toVisit.visitKey).toBe('v2');
+        expect(answer.keyMeasures.change?.fromVisit.visitKey).toBe('v1');
+        expect(answer.keyMeasures.change?.toVisit.visitKey).toBe('v2');
         // The figures are not all zero: the data saved shows in them.
         expect(answer.statusBySite.reduce((sum, site) => sum + site.counts.ongoing, 0)).toBe(2);
-        expect(answer.hearing.change?.overall[0]?.n).toBe(2);
+        expect(answer.keyMeasures.change?.overall[0]?.n).toBe(2);
       });
 
       it("shows the coordinator only their site's subjects, and not by arm", async () => {

@@ -175,8 +175,14 @@ export function demoSummaryChecks(database: () => DatabaseHandle): void {
       expect(visit.byGroup !== undefined).toBe(withGroups);
     }
 
-    // Hearing: n and mean of the saved PTA averages per visit.
-    for (const visit of summary.hearing.visits)
+    // Key measures: n and mean of the saved PTA averages per visit, labelled as the items.
+    expect(
+      summary.keyMeasures.measures.map((measure) => [measure.key, measure.label.en, measure.unit]),
+    ).toEqual([
+      ['airAverage', 'Air conduction average threshold', 'dB'],
+      ['boneAverage', 'Bone conduction average threshold', 'dB'],
+    ]);
+    for (const visit of summary.keyMeasures.visits)
       for (const stats of visit.stats) {
         const measured = data.subjects
           .map((subject) => data.item(subject.id, visit.visitKey, 'ptaTest', stats.measure))

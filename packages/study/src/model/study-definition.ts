@@ -356,8 +356,17 @@ export const studyRolesSchema = z.strictObject({
     .optional(),
   /** The healing outcome (a singleChoice) the study summary counts per visit. */
   healing: z.strictObject({ form: keySchema, outcome: keySchema }).optional(),
-  /** The hearing averages (numbers, dB) by air and bone conduction the study summary averages per visit. */
-  hearing: z.strictObject({ form: keySchema, airAverage: keySchema, boneAverage: keySchema }).optional(),
+  /**
+   * The study's key measures: number items of one form (1–8, in the order shown) whose n, mean and median
+   * the study summary gives per visit the form is collected at, and the change from the first such visit
+   * to the last; each is labelled with its item's label and unit.
+   */
+  keyMeasures: z.strictObject({ form: keySchema, items: z.array(keySchema).min(1).max(8) }).optional(),
+  /**
+   * Events of interest: yesNo items of one form (1–8, in the order shown) the adverse event report counts
+   * per visit (forms saved, and answered "Y" for each), labelled with the items' labels.
+   */
+  eventsOfInterest: z.strictObject({ form: keySchema, items: z.array(keySchema).min(1).max(8) }).optional(),
 });
 export type StudyRoles = z.infer<typeof studyRolesSchema>;
 
@@ -704,6 +713,12 @@ function roleProblems(study: StudyShape): ProblemText[] {
     }
     return items[0];
   };
+  /** A list role names each item once: a measure or event counted twice would be shown twice. */
+  const repeatedKeys = (role: string, itemKeys: string[]): ProblemText[] =>
+    [...new Set(itemKeys.filter((key, index) => itemKeys.indexOf(key) !== index))].map((key) => ({
+      en: `roles.${role}: item ${key} is listed twice`,
+      ko: `roles.${role}: 항목 ${key}이(가) 두 번 나옵니다`,
+    }));
 
   if (roles.registration) {
     const role = roles.registration;
@@ -841,11 +856,17 @@ function roleProblems(study: StudyShape): ProblemText[] {
   if (roles.healing) {
     expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);
   }
-  if (roles.hearing) {
-    const role = roles.hearing;
-    const layouts = layoutsOf('hearing', role.form);
-    expectItem('hearing', layouts, role.airAverage, NUMBER_TYPES);
-    expectItem('hearing', layouts, role.boneAverage, NUMBER_TYPES);
+  if (roles.keyMeasures) {
+    const layouts = layoutsOf('keyMeasures', roles.keyMeasures.form);
+    for (const itemKey of new Set(roles.keyMeasures.items))
+      expectItem('keyMeasures', layouts, itemKey, NUMBER_TYPES);
+    problems.push(...repeatedKeys('keyMeasures', roles.keyMeasures.items));
+  }
+  if (roles.eventsOfInterest) {
+    const layouts = layoutsOf('eventsOfInterest', roles.eventsOfInterest.form);
+    for (const itemKey of new Set(roles.eventsOfInterest.items))
+      expectItem('eventsOfInterest', layouts, itemKey, ['yesNo']);
+    problems.push(...repeatedKeys('eventsOfInterest', roles.eventsOfInterest.items));
   }
   return problems;
 }

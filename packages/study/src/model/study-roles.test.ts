@@ -57,7 +57,8 @@ describe('study roles', () => {
       roles.randomization.eligible = 'assignmentDate';
       roles.randomization.group = 'suitable';
     }
-    if (roles.hearing) roles.hearing.airAverage = 'airSeverity';
+    if (roles.keyMeasures) roles.keyMeasures.items = ['airAverage', 'airSeverity', 'airAverage'];
+    if (roles.eventsOfInterest) roles.eventsOfInterest.items = ['pain', 'collectionDate'];
     // The decision and the criteria are yes or no.
     roles.eligibility = {
       form: 'ptaTest',
@@ -84,7 +85,9 @@ describe('study roles', () => {
       'roles.eligibility: the criteria of air must be yesNo items',
       'roles.eligibility: the criteria of bone must be yesNo items',
       'roles.treatmentApplication: item applied must be date',
-      'roles.hearing: item airSeverity must be integer or decimal',
+      'roles.keyMeasures: item airSeverity must be integer or decimal',
+      'roles.keyMeasures: item airAverage is listed twice',
+      'roles.eventsOfInterest: item collectionDate must be yesNo',
     ]);
   });
 });

@@ -78,5 +78,6 @@ export const roles: StudyRoles = {
     },
   },
   healing: { form: 'tympanicPhoto', outcome: 'evaluation' },
-  hearing: { form: 'ptaTest', airAverage: 'airAverage', boneAverage: 'boneAverage' },
+  keyMeasures: { form: 'ptaTest', items: ['airAverage', 'boneAverage'] },
+  eventsOfInterest: { form: 'interestAdverseEvent', items: ['pain', 'otorrhea', 'reperforation'] },
 };

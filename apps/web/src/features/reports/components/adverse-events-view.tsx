@@ -8,6 +8,9 @@ import styles from './reports.module.css';
 import '../lib/chart-setup.ts';
 import { listingPager, Panel, siteAndSubjectColumns, useLanguage } from './report-parts.tsx';
 
+/** The events' bar colours in the role's order (repeating past the last). */
+const EVENT_COLORS = ['#f59e0b', '#0ea5e9', '#dc2626', '#16a34a', '#9333ea', '#64748b', '#db2777', '#0d9488'];
+
 export function AdverseEventsView({
   data,
   busy,
@@ -22,13 +25,13 @@ export function AdverseEventsView({
   const chart = useMemo(
     (): ChartData<'bar', number[], string> => ({
       labels: data.interest.map((line) => line.visitLabel[language]),
-      datasets: (['pain', 'otorrhea', 'reperforation'] as const).map((key, index) => ({
-        label: t(`adverseEvents.interest.${key}`),
-        data: data.interest.map((line) => line[key]),
-        backgroundColor: ['#f59e0b', '#0ea5e9', '#dc2626'][index],
+      datasets: data.interestEvents.map((event, index) => ({
+        label: event.label[language],
+        data: data.interest.map((line) => line.counts[event.key] ?? 0),
+        backgroundColor: EVENT_COLORS[index % EVENT_COLORS.length],
       })),
     }),
-    [data, language, t],
+    [data, language],
   );
   const options = useMemo(
     (): ChartOptions<'bar'> => ({
@@ -43,8 +46,13 @@ export function AdverseEventsView({
   const label = (value: { label: { ko: string; en: string } } | null) =>
     value ? value.label[language] : '–';
   const summary = data.interest
-    .map((line) => `${line.visitLabel[language]}: ${line.pain}/${line.otorrhea}/${line.reperforation}`)
-    .join(', ');
+    .map(
+      (line) =>
+        `${line.visitLabel[language]}: ${data.interestEvents
+          .map((event) => `${event.label[language]} ${line.counts[event.key] ?? 0}`)
+          .join(', ')}`,
+    )
+    .join('; ');
   return (
     <div className={styles.views}>
       <DataTable<AdverseEventsReport['rows'][number]>
@@ -80,44 +88,53 @@ export function AdverseEventsView({
         emptyMessage={t('empty')}
         pager={listingPager(data)}
       />
-      <Panel title={t('adverseEvents.interest.title')}>
-        <div className={styles.twoColumns}>
-          <div className={styles.chartArea}>
-            <Bar
-              data={chart}
-              options={options}
-              role="img"
-              aria-label={t('adverseEvents.interest.chartSummary', { summary })}
-            />
-          </div>
-          <DataTable<AdverseEventsReport['interest'][number]>
-            id="report-events-of-interest"
-            // Another name than the panel's: two landmarks may not share one.
-            label={t('adverseEvents.interest.table')}
-            columns={[
-              {
-                id: 'visit',
-                header: t('columns.visit'),
-                hideable: false,
-                cell: (line) => line.visitLabel[language],
-              },
-              ...(['forms', 'pain', 'otorrhea', 'reperforation'] as const).map(
-                (key): DataTableColumn<AdverseEventsReport['interest'][number]> => ({
-                  id: key,
-                  header: t(`adverseEvents.interest.${key}`),
+      {data.interestEvents.length > 0 && (
+        <Panel title={t('adverseEvents.interest.title')}>
+          <div className={styles.twoColumns}>
+            <div className={styles.chartArea}>
+              <Bar
+                data={chart}
+                options={options}
+                role="img"
+                aria-label={t('adverseEvents.interest.chartSummary', { summary })}
+              />
+            </div>
+            <DataTable<AdverseEventsReport['interest'][number]>
+              id="report-events-of-interest"
+              // Another name than the panel's: two landmarks may not share one.
+              label={t('adverseEvents.interest.table')}
+              columns={[
+                {
+                  id: 'visit',
+                  header: t('columns.visit'),
+                  hideable: false,
+                  cell: (line) => line.visitLabel[language],
+                },
+                {
+                  id: 'forms',
+                  header: t('adverseEvents.interest.forms'),
                   numeric: true,
                   hideable: false,
-                  cell: (line) => line[key],
-                }),
-              ),
-            ]}
-            rows={data.interest}
-            rowKey={(line) => line.visitKey}
-            busy={busy}
-            emptyMessage={t('empty')}
-          />
-        </div>
-      </Panel>
+                  cell: (line) => line.forms,
+                },
+                ...data.interestEvents.map(
+                  (event): DataTableColumn<AdverseEventsReport['interest'][number]> => ({
+                    id: `event-${event.key}`,
+                    header: event.label[language],
+                    numeric: true,
+                    hideable: false,
+                    cell: (line) => line.counts[event.key] ?? 0,
+                  }),
+                ),
+              ]}
+              rows={data.interest}
+              rowKey={(line) => line.visitKey}
+              busy={busy}
+              emptyMessage={t('empty')}
+            />
+          </div>
+        </Panel>
+      )}
     </div>
   );
 }

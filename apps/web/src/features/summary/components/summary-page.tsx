@@ -7,14 +7,14 @@ import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSummaryFigures } from '../api/summary-api.ts';
 import { HealingSection } from './healing-section.tsx';
-import { HearingSection } from './hearing-section.tsx';
+import { KeyMeasuresSection } from './key-measures-section.tsx';
 import { StatusSection } from './status-section.tsx';
 import styles from './summary.module.css';
 import { VisitMatrixSection } from './visit-matrix-section.tsx';
 
 /**
  * `/summary/:studyId` (issue 17 item 2; CRA menu): the study at a glance over the reader's sites —
- * subjects by status and site, the visit completion matrix, healing outcome and hearing by visit —,
+ * subjects by status and site, the visit completion matrix, the outcome and the key measures by visit —,
  * each a chart with the table of the same numbers; the site chosen lives in the URL (`siteId`).
  * Whether the figures are split by randomization group is the server's decision: the page shows
  * the split when the answer has it.
@@ -64,9 +64,9 @@ function Summary({ studyId }: { studyId: number }) {
         <div className={styles.sections} aria-busy={figures.isFetching}>
           <StatusSection data={data} />
           <VisitMatrixSection data={data} />
-          {/* A study whose design has no healing or hearing role has no such part (issue 45). */}
+          {/* A study whose design has no healing or key measures role has no such part (issue 45). */}
           {data.healing.visits.length > 0 && <HealingSection data={data} />}
-          {data.hearing.visits.length > 0 && <HearingSection data={data} />}
+          {data.keyMeasures.visits.length > 0 && <KeyMeasuresSection data={data} />}
         </div>
       )}
     </ListPage>

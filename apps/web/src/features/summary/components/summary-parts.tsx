@@ -37,7 +37,7 @@ export function groupLabel(data: SummaryResponse, code: string, language: Langua
   return data.groups?.find((group) => group.code === code)?.label[language] ?? code;
 }
 
-/** A mean or median in dB to one decimal, or a dash without any value. */
-export function decibels(value: number | null): string {
+/** A mean or median to one decimal, or a dash without any value. */
+export function oneDecimal(value: number | null): string {
   return value === null ? '–' : value.toFixed(1);
 }

@@ -1,18 +1,18 @@
-import type { HearingChange, HearingStats, SummaryResponse } from '@cdms/contract';
+import type { MeasureChange, MeasureStats, SummaryResponse } from '@cdms/contract';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import styles from './summary.module.css';
 import { SummaryChart, visitColumn } from './summary-chart.tsx';
-import { decibels, groupLabel, SummaryPanel, useLanguage } from './summary-parts.tsx';
+import { groupLabel, oneDecimal, SummaryPanel, useLanguage } from './summary-parts.tsx';
 
-/** A row of the hearing table: one measure of a visit (and group). */
+/** A row of the measures table: one measure of a visit (and group). */
 interface StatsRow {
   key: string;
   visit: string;
   group: string | null;
-  stats: HearingStats;
+  stats: MeasureStats;
   everyone: boolean;
 }
 
@@ -20,23 +20,33 @@ interface StatsRow {
 interface ChangeRow {
   key: string;
   group: string | null;
-  entry: HearingChange;
+  entry: MeasureChange;
   everyone: boolean;
 }
-const MEASURE_COLORS = { airAverage: '#2563eb', boneAverage: '#9333ea' } as const;
+/** The measures' bar colours in the role's order (repeating past the last). */
+const MEASURE_COLORS = [
+  '#2563eb',
+  '#9333ea',
+  '#0d9488',
+  '#f59e0b',
+  '#dc2626',
+  '#64748b',
+  '#db2777',
+  '#16a34a',
+];
 
 /**
- * Hearing (PTA averages) by visit: the mean air and bone averages as bars per visit (and group when
- * the answer is split), the table with n, mean and median, and the change between the first and the
- * last visit with a PTA for the subjects measured at both.
+ * The study's key measures by visit: their means as bars per visit (and group when the answer is
+ * split), the table with n, mean and median, and the change between the first and the last visit
+ * collecting them for the subjects measured at both. Each measure is named by its item's label and unit.
  */
-export function HearingSection({ data }: { data: SummaryResponse }) {
+export function KeyMeasuresSection({ data }: { data: SummaryResponse }) {
   const { t } = useTranslation('summary');
   const language = useLanguage();
   const split = data.groups !== undefined;
   const lines = useMemo(
     () =>
-      data.hearing.visits.flatMap((visit) => [
+      data.keyMeasures.visits.flatMap((visit) => [
         ...(split
           ? (visit.byGroup ?? []).map((line) => ({
               key: `${visit.visitKey}-${line.group}`,
@@ -57,36 +67,45 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
     [data, split, language, t],
   );
   const bars = useMemo(() => (split ? lines.filter((line) => !line.everyone) : lines), [lines, split]);
-  const measures = data.hearing.visits[0]?.stats.map((stats) => stats.measure) ?? [];
+  const measures = data.keyMeasures.measures;
+  /** A measure's name: its item's label, with its unit when it has one. */
+  const measureName = (key: string) => {
+    const measure = measures.find((entry) => entry.key === key);
+    if (!measure) return key;
+    return measure.unit ? `${measure.label[language]} (${measure.unit})` : measure.label[language];
+  };
+  // One axis title when every measure has the same unit; otherwise each label says its own.
+  const units = [...new Set(measures.map((measure) => measure.unit))];
+  const axisTitle = units.length === 1 && units[0] ? units[0] : '';
   const chart = useMemo(
     (): ChartData<'bar', (number | null)[], string | string[]> => ({
       labels: bars.map((line) => (line.group ? [line.visit, line.group] : line.visit)),
-      datasets: measures.map((measure) => ({
-        label: t(`hearing.measures.${measure}`),
-        data: bars.map((line) => line.stats.find((stats) => stats.measure === measure)?.mean ?? null),
-        backgroundColor: MEASURE_COLORS[measure],
+      datasets: measures.map((measure, index) => ({
+        label: measure.unit ? `${measure.label[language]} (${measure.unit})` : measure.label[language],
+        data: bars.map((line) => line.stats.find((stats) => stats.measure === measure.key)?.mean ?? null),
+        backgroundColor: MEASURE_COLORS[index % MEASURE_COLORS.length],
       })),
     }),
-    [bars, measures, t],
+    [bars, measures, language],
   );
   const options = useMemo(
     (): ChartOptions<'bar'> => ({
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      scales: { y: { beginAtZero: true, title: { display: true, text: t('hearing.axis') } } },
+      scales: { y: { beginAtZero: true, title: { display: axisTitle !== '', text: axisTitle } } },
       plugins: { legend: { position: 'bottom' } },
     }),
-    [t],
+    [axisTitle],
   );
-  const statsText = (stats: HearingStats) =>
-    `${t(`hearing.measures.${stats.measure}`)} n=${stats.n} ${t('hearing.mean')} ${decibels(stats.mean)}`;
+  const statsText = (stats: MeasureStats) =>
+    `${measureName(stats.measure)} n=${stats.n} ${t('keyMeasures.mean')} ${oneDecimal(stats.mean)}`;
   const description = bars
     .map(
       (line) => `${line.visit}${line.group ? ` ${line.group}` : ''}: ${line.stats.map(statsText).join(', ')}`,
     )
     .join('; ');
-  const change = data.hearing.change;
+  const change = data.keyMeasures.change;
   const changeLines = change
     ? [
         ...(split
@@ -101,11 +120,14 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
       ]
     : [];
   return (
-    <SummaryPanel title={t('hearing.title')} note={split ? t('hearing.splitNote') : t('hearing.note')}>
-      <SummaryChart chart={chart} options={options} label={t('hearing.chartSummary', { description })}>
+    <SummaryPanel
+      title={t('keyMeasures.title')}
+      note={split ? t('keyMeasures.splitNote') : t('keyMeasures.note')}
+    >
+      <SummaryChart chart={chart} options={options} label={t('keyMeasures.chartSummary', { description })}>
         <DataTable<StatsRow>
-          id="summary-hearing"
-          label={t('hearing.table')}
+          id="summary-key-measures"
+          label={t('keyMeasures.table')}
           columns={[
             visitColumn<StatsRow>(t('visit'), (row) => row.visit),
             ...(split
@@ -113,30 +135,30 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
               : []),
             {
               id: 'measure',
-              header: t('hearing.measure'),
+              header: t('keyMeasures.measure'),
               hideable: false,
-              cell: (row) => t(`hearing.measures.${row.stats.measure}`),
+              cell: (row) => measureName(row.stats.measure),
             },
             {
               id: 'n',
-              header: t('hearing.subjects'),
+              header: t('keyMeasures.subjects'),
               numeric: true,
               hideable: false,
               cell: (row) => row.stats.n,
             },
             {
               id: 'mean',
-              header: t('hearing.meanColumn'),
+              header: t('keyMeasures.meanColumn'),
               numeric: true,
               hideable: false,
-              cell: (row) => decibels(row.stats.mean),
+              cell: (row) => oneDecimal(row.stats.mean),
             },
             {
               id: 'median',
-              header: t('hearing.medianColumn'),
+              header: t('keyMeasures.medianColumn'),
               numeric: true,
               hideable: false,
-              cell: (row) => decibels(row.stats.median),
+              cell: (row) => oneDecimal(row.stats.median),
             },
           ]}
           rows={lines.flatMap((line) => line.stats.map((stats) => ({ ...line, stats })))}
@@ -147,57 +169,57 @@ export function HearingSection({ data }: { data: SummaryResponse }) {
       {change ? (
         <>
           <h3 className={styles.subTitle}>
-            {t('hearing.changeTitle', {
+            {t('keyMeasures.changeTitle', {
               from: change.fromVisit.visitLabel[language],
               to: change.toVisit.visitLabel[language],
             })}
           </h3>
           <DataTable<ChangeRow>
-            id="summary-hearing-change"
-            label={t('hearing.changeTable')}
+            id="summary-key-measures-change"
+            label={t('keyMeasures.changeTable')}
             columns={[
               {
                 id: 'measure',
-                header: t('hearing.measure'),
+                header: t('keyMeasures.measure'),
                 rowHeader: true,
                 hideable: false,
-                cell: (row) => t(`hearing.measures.${row.entry.measure}`),
+                cell: (row) => measureName(row.entry.measure),
               },
               ...(split
                 ? [{ id: 'group', header: t('group'), hideable: false, cell: (row: ChangeRow) => row.group }]
                 : []),
               {
                 id: 'n',
-                header: t('hearing.subjects'),
+                header: t('keyMeasures.subjects'),
                 numeric: true,
                 hideable: false,
                 cell: (row) => row.entry.n,
               },
               {
                 id: 'from',
-                header: t('hearing.meanAt', { visit: change.fromVisit.visitLabel[language] }),
+                header: t('keyMeasures.meanAt', { visit: change.fromVisit.visitLabel[language] }),
                 numeric: true,
                 hideable: false,
-                cell: (row) => decibels(row.entry.meanFrom),
+                cell: (row) => oneDecimal(row.entry.meanFrom),
               },
               {
                 id: 'to',
-                header: t('hearing.meanAt', { visit: change.toVisit.visitLabel[language] }),
+                header: t('keyMeasures.meanAt', { visit: change.toVisit.visitLabel[language] }),
                 numeric: true,
                 hideable: false,
-                cell: (row) => decibels(row.entry.meanTo),
+                cell: (row) => oneDecimal(row.entry.meanTo),
               },
               {
                 id: 'change',
-                header: t('hearing.meanChange'),
+                header: t('keyMeasures.meanChange'),
                 numeric: true,
                 hideable: false,
                 cell: (row) =>
-                  `${row.entry.meanChange !== null && row.entry.meanChange > 0 ? '+' : ''}${decibels(row.entry.meanChange)}`,
+                  `${row.entry.meanChange !== null && row.entry.meanChange > 0 ? '+' : ''}${oneDecimal(row.entry.meanChange)}`,
               },
             ]}
             rows={changeLines.flatMap((line) =>
-              line.changes.map((entry: HearingChange) => ({ ...line, entry })),
+              line.changes.map((entry: MeasureChange) => ({ ...line, entry })),
             )}
             rowKey={(row) => `${row.key}-${row.entry.measure}`}
             rowClassName={(row) => (split && row.everyone ? styles.totalRow : undefined)}

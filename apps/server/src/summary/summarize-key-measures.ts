@@ -1,4 +1,3 @@
-import type { HearingMeasure } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ReportContext } from '../reports/report-context.ts';
@@ -6,7 +5,7 @@ import { factsInScope } from './summary-sources.ts';
 
 interface StatsRow {
   visit_key: string;
-  measure: HearingMeasure;
+  measure: string;
   grp: string | null;
   total_row: number | string;
   n: number | string;
@@ -15,7 +14,7 @@ interface StatsRow {
 }
 
 interface ChangeRow {
-  measure: HearingMeasure;
+  measure: string;
   grp: string | null;
   total_row: number | string;
   n: number | string;
@@ -24,17 +23,17 @@ interface ChangeRow {
   mean_change: number | string | null;
 }
 
-export interface HearingStatsLine {
+export interface MeasureStatsLine {
   visitKey: string;
-  measure: HearingMeasure;
+  measure: string;
   group: string | null;
   n: number;
   mean: number | null;
   median: number | null;
 }
 
-export interface HearingChangeLine {
-  measure: HearingMeasure;
+export interface MeasureChangeLine {
+  measure: string;
   group: string | null;
   n: number;
   meanFrom: number | null;
@@ -42,34 +41,34 @@ export interface HearingChangeLine {
   meanChange: number | null;
 }
 
-/** dB to one decimal, as the form shows its averages. */
-const decibels = (value: number | string | null): number | null =>
+/** To one decimal, as the summary shows its figures. */
+const oneDecimal = (value: number | string | null): number | null =>
   value === null ? null : Math.round(Number(value) * 10) / 10;
 
 /**
- * The PTA averages (the form's derived `airAverage`, `boneAverage`; a section not done has none)
- * per visit: n, mean and median in one GROUP BY; and for subjects measured at both `fromVisit` and
- * `toVisit` the means at each and the mean change, in another. With `byGroup` both repeat per
- * randomization group (grouping sets); without it the allocation list is not read.
+ * The study's key measures (its `keyMeasures` role: number items of one form) per visit: n, mean and
+ * median in one GROUP BY; and for subjects measured at both `fromVisit` and `toVisit` the means at each
+ * and the mean change, in another. With `byGroup` both repeat per randomization group (grouping sets);
+ * without it the allocation list is not read.
  */
-export async function summarizeHearing(
+export async function summarizeKeyMeasures(
   db: Kysely<Database>,
   context: ReportContext,
   visitKeys: string[],
   change: { fromVisit: string; toVisit: string } | null,
   byGroup: boolean,
-): Promise<{ stats: HearingStatsLine[]; changes: HearingChangeLine[] }> {
+): Promise<{ stats: MeasureStatsLine[]; changes: MeasureChangeLine[] }> {
   if (visitKeys.length === 0) return { stats: [], changes: [] };
-  // The read model's visit rows carry each saved PTA form's averages (`subject_visits.pta_*`), one
-  // row per subject, visit and measure here.
-  const measured = sql`select f.subject_id, sv.visit_key, m.measure, m.value,
+  // The read model's visit rows carry each saved measure (`subject_visits.role_facts`, `measures`: item
+  // key → number), one row per subject, visit and measure here.
+  const measured = sql`select f.subject_id, sv.visit_key, m.key as measure, m.value::float8 as value,
       ${byGroup ? sql`rs.treatment_group` : sql`null::text`} as grp
     from subject_facts f
     join subject_visits sv on sv.subject_id = f.subject_id and sv.visit_key in (${sql.join(visitKeys)})
-    cross join lateral (values ('airAverage', sv.pta_air_average), ('boneAverage', sv.pta_bone_average))
-      as m(measure, value)
+      and sv.role_facts ? 'measures'
+    cross join lateral jsonb_each_text(sv.role_facts -> 'measures') as m(key, value)
     ${byGroup ? sql`left join randomization_slots rs on rs.subject_id = f.subject_id` : sql``}
-    where ${factsInScope(context)} and m.value is not null`;
+    where ${factsInScope(context)}`;
   const sets = (keys: RawBuilder<unknown>) =>
     byGroup ? sql`grouping sets ((${keys}), (${keys}, grp))` : sql`${keys}`;
   const totalRow = byGroup ? sql`grouping(grp)` : sql`1`;
@@ -106,16 +105,16 @@ export async function summarizeHearing(
       measure: row.measure,
       group: Number(row.total_row) === 1 ? null : row.grp,
       n: Number(row.n),
-      mean: decibels(row.mean),
-      median: decibels(row.median),
+      mean: oneDecimal(row.mean),
+      median: oneDecimal(row.median),
     })),
     changes: changes.rows.filter(keep).map((row) => ({
       measure: row.measure,
       group: Number(row.total_row) === 1 ? null : row.grp,
       n: Number(row.n),
-      meanFrom: decibels(row.mean_from),
-      meanTo: decibels(row.mean_to),
-      meanChange: decibels(row.mean_change),
+      meanFrom: oneDecimal(row.mean_from),
+      meanTo: oneDecimal(row.mean_to),
+      meanChange: oneDecimal(row.mean_change),
     })),
   };
 }
