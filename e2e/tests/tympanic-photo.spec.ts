@@ -81,7 +81,7 @@ test('a CRC uploads the V1 eardrum photo, traces both outlines, the percent fill
   });
   const overlay = page.getByTestId('tracing-overlay');
   await expect(overlay).toBeVisible();
-  await expect(page.getByRole('img', { name: '이 방문의 고막 사진' })).toBeVisible();
+  await expect(page.getByRole('img', { name: '이 방문의 사진' })).toBeVisible();
 
   // The membrane: a polygon of 12 points clicked along its edge.
   await page.getByRole('button', { name: '다각형' }).click();

@@ -37,6 +37,8 @@ export const studyMembershipSchema = z.object({
   studyId: z.number().int(),
   studyCode: z.string(),
   studyTitle: z.string(),
+  /** The English title; empty when the study has none (show `studyTitle` then). */
+  studyTitleEn: z.string(),
   studyStatus: studyStatusSchema,
   roles: z.array(roleSchema),
   /** The sites the user works at in this study; every site of the study for DM and ADMIN. */

@@ -26,6 +26,8 @@ import {
 export interface PrincipalStudy extends StudyAccess {
   code: string;
   title: string;
+  /** The English title; empty when the study has none (the Korean one stands in). */
+  titleEn: string;
   status: StudyStatus;
   /** The study's setting: site staff's data writes wait for their required training. */
   trainingGatesDataEntry: boolean;
@@ -106,6 +108,7 @@ function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>
       'memberships.study_id',
       'studies.code',
       'studies.title',
+      'studies.title_en',
       'studies.status',
       'studies.training_gates_data_entry',
       'studies.design_roles',
@@ -303,6 +306,7 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
         studyId: membership.study_id,
         code: membership.code,
         title: membership.title,
+        titleEn: membership.title_en,
         status: membership.status,
         trainingGatesDataEntry: membership.training_gates_data_entry,
         designRoles: membership.design_roles,
@@ -400,6 +404,7 @@ export function presentMemberships(
       studyId: study.studyId,
       studyCode: study.code,
       studyTitle: study.title,
+      studyTitleEn: study.titleEn,
       studyStatus: study.status,
       roles: [...study.roles.keys()],
       sites: study.sites,

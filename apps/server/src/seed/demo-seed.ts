@@ -75,6 +75,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
   const study = await insertStudy(db, {
     code: 'TMP-2026',
     title: '만성 고막 천공 환자에서 고막 재생 의료기기의 유효성 및 안전성 평가를 위한 다기관 임상시험',
+    title_en:
+      'A multicentre trial of the efficacy and safety of a tympanic membrane regeneration device in chronic perforation',
     content:
       '3개월 이상 지속된 만성 고막 천공(천공 크기 20–60%) 환자를 대상으로 고막 재생 의료기기 적용군과 대조군을 1:1로 무작위 배정하여, ' +
       '스크리닝(V1), 기기 적용(V2), 추적 관찰(V3–V5), 종료 방문(V6)에 걸쳐 고막 재생률, 순음청력검사 결과와 이상사례를 평가합니다.',
@@ -84,6 +86,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
   const endedStudy = await insertStudy(db, {
     code: 'OME-2024',
     title: '소아 삼출성 중이염 환기관 삽입술 후 청력 회복에 관한 관찰 연구',
+    title_en: 'Hearing recovery after ventilation tube insertion in children with otitis media with effusion',
     content:
       '환기관 삽입술을 받은 만 3–12세 소아의 수술 전후 청력 변화를 12개월 동안 관찰한 연구로, 2025년에 종료되었습니다.',
     status: 'ended',
@@ -194,7 +197,14 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
 
 async function insertStudy(
   db: Kysely<Database>,
-  values: { code: string; title: string; content: string; status: 'active' | 'ended'; registered_on: string },
+  values: {
+    code: string;
+    title: string;
+    title_en: string;
+    content: string;
+    status: 'active' | 'ended';
+    registered_on: string;
+  },
 ): Promise<number> {
   return inTransaction(db, async (trx) => {
     const study = await trx.insertInto('studies').values(values).returning('id').executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import type { MenuType, StudyMembership } from '@cdms/contract';
 import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useOutletContext, useParams, useSearchParams } from 'react-router';
 import { useAuth } from '../features/auth/components/auth-provider.tsx';
 import { NoticeStrip } from '../features/notices/components/notice-strip.tsx';
@@ -16,6 +17,7 @@ import {
   TYPE_PARAM,
   taskListMenu,
 } from '../features/shell/lib/menu.ts';
+import { studyTitleIn } from '../lib/me.ts';
 import { paths, studyPath } from '../lib/paths.ts';
 import { AppHeader } from './app-header.tsx';
 import styles from './app-layout.module.css';
@@ -76,6 +78,7 @@ export function StudyLayout() {
   const { me } = useAuth();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const { i18n } = useTranslation();
   const studyId = readStudyId(rawId);
   const memberships = me?.memberships ?? [];
   const membership = memberships.find((candidate) => candidate.studyId === studyId);
@@ -106,7 +109,7 @@ export function StudyLayout() {
             options: memberships.map((item) => ({
               id: item.studyId,
               code: item.studyCode,
-              title: item.studyTitle,
+              title: studyTitleIn(item, i18n.language),
             })),
             currentId: studyId,
             onSelect: (id) => void navigate(studyPath(paths.dashboard, id)),

@@ -1,6 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
 import { DashboardNoticePanel } from '../features/notices/components/dashboard-notice-panel.tsx';
 import { useStudySummary } from '../features/shell/api/get-study-summary.ts';
+import { studyTitleIn } from '../lib/me.ts';
 import { useStudyOutlet } from './shell-layouts.tsx';
 
 /**
@@ -9,13 +11,14 @@ import { useStudyOutlet } from './shell-layouts.tsx';
  */
 export function DashboardRoute() {
   const { membership } = useStudyOutlet();
+  const { i18n } = useTranslation();
   const summary = useStudySummary(membership.studyId, membership.studyStatus);
   return (
     <DashboardPage
       study={{
         id: membership.studyId,
         code: membership.studyCode,
-        title: membership.studyTitle,
+        title: studyTitleIn(membership, i18n.language),
         content: summary.data?.content,
       }}
       noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}

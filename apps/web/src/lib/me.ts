@@ -29,3 +29,13 @@ export const meQueryOptions = { queryKey: meQueryKey, queryFn: fetchMe };
 export function useMe() {
   return useQuery(meQueryOptions);
 }
+
+/** A study's title in the reader's language: the English one in English when the study has one. */
+export function studyTitleIn(
+  membership: { studyTitle: string; studyTitleEn: string },
+  language: string,
+): string {
+  return language === 'en' && membership.studyTitleEn !== ''
+    ? membership.studyTitleEn
+    : membership.studyTitle;
+}

@@ -1,6 +1,7 @@
 import type { MeResponse } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { studyTitleIn } from '../../../lib/me.ts';
 import styles from './account-details.module.css';
 import { ContactEditor } from './contact-editor.tsx';
 
@@ -9,7 +10,7 @@ import { ContactEditor } from './contact-editor.tsx';
  * access authority (roles per study, from the server), last access, email and an editable contact.
  */
 export function AccountDetails({ me }: { me: MeResponse }) {
-  const { t } = useTranslation('auth');
+  const { t, i18n } = useTranslation('auth');
   const { user, memberships } = me;
   return (
     <dl className={styles.details}>
@@ -28,7 +29,7 @@ export function AccountDetails({ me }: { me: MeResponse }) {
             ) : null}
             {memberships.map((membership) => (
               <li key={membership.studyId} className={styles.membership}>
-                <span className={styles.study} title={membership.studyTitle}>
+                <span className={styles.study} title={studyTitleIn(membership, i18n.language)}>
                   {membership.studyCode}
                 </span>
                 {membership.roles.map((role) => (

@@ -53,6 +53,7 @@ function serve(mayExport: boolean) {
             studyId: 1,
             studyCode: 'TMP-2026',
             studyTitle: 'T',
+            studyTitleEn: '',
             studyStatus: 'active',
             roles: [mayExport ? 'DM' : 'CRA'],
             sites,

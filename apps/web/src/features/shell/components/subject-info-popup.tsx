@@ -2,6 +2,7 @@ import type { StudyMembership, SubjectInfoResponse } from '@cdms/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { studyTitleIn } from '../../../lib/me.ts';
 import { paths, studyPath } from '../../../lib/paths.ts';
 import { useStudySummary } from '../api/get-study-summary.ts';
 import { useSubjectInfo } from '../api/get-subject-info.ts';
@@ -28,7 +29,7 @@ export function SubjectInfoPopup({ membership }: { membership: StudyMembership }
 }
 
 function SubjectInfoContent({ membership, close }: { membership: StudyMembership; close: () => void }) {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const summary = useStudySummary(membership.studyId, membership.studyStatus);
   const [showAll, setShowAll] = useState(false);
   const content = summary.data?.content ?? '';
@@ -36,7 +37,7 @@ function SubjectInfoContent({ membership, close }: { membership: StudyMembership
     <div className={styles.stack}>
       <section>
         <p className={styles.code}>{membership.studyCode}</p>
-        <h3 className={styles.studyTitle}>{membership.studyTitle}</h3>
+        <h3 className={styles.studyTitle}>{studyTitleIn(membership, i18n.language)}</h3>
         {content ? (
           <>
             <p
