@@ -19,7 +19,7 @@ export function DeviationsView({
     if (row.days === null) return '–';
     if (row.kind === 'outOfWindow')
       return t(row.days < 0 ? 'deviationDays.early' : 'deviationDays.late', { count: Math.abs(row.days) });
-    return t('deviationDays.fromV2', { count: row.days });
+    return t('deviationDays.fromVisitDate', { count: row.days });
   };
   return (
     <div className={styles.views}>
