@@ -186,6 +186,7 @@ export async function loadDashboard(
     study,
     today,
     subjects: groupCounts(groups),
+    randomizes: reader.definition?.roles?.randomization !== undefined,
     queries,
     safety: safetySummary(groups),
     targetStatus: {

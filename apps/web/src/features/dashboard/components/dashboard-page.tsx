@@ -76,7 +76,11 @@ export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
           dashboard={data}
           problem={problem}
         />
-        <TargetStatusPanel targetStatus={data?.targetStatus} problem={problem} />
+        <TargetStatusPanel
+          targetStatus={data?.targetStatus}
+          randomizes={data?.randomizes ?? false}
+          problem={problem}
+        />
       </div>
 
       <RegistrationPanel

@@ -38,12 +38,14 @@ export function SubjectInfoPanel({ study, dashboard, problem }: SubjectInfoPanel
         <div>
           <dt>{t('subjectInfo.subjects')}</dt>
           <dd>
-            {dashboard
-              ? t('subjectInfo.subjectsValue', {
-                  total: dashboard.subjects.total,
-                  randomized: dashboard.subjects.randomized,
-                })
-              : waiting}
+            {!dashboard
+              ? waiting
+              : dashboard.randomizes
+                ? t('subjectInfo.subjectsValue', {
+                    total: dashboard.subjects.total,
+                    randomized: dashboard.subjects.randomized,
+                  })
+                : t('subjectInfo.subjectsTotal', { total: dashboard.subjects.total })}
           </dd>
         </div>
       </dl>

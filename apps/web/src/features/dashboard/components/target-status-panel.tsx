@@ -29,9 +29,12 @@ interface DoughnutGroup {
  */
 export function TargetStatusPanel({
   targetStatus,
+  randomizes,
   problem,
 }: {
   targetStatus: DashboardResponse['targetStatus'] | undefined;
+  /** The study randomizes: the centre and the summary say how many are randomized. */
+  randomizes: boolean;
   problem: string | null;
 }) {
   const { t, i18n } = useTranslation('dashboard');
@@ -92,7 +95,7 @@ export function TargetStatusPanel({
           <ul className={styles.doughnuts} data-count={shown.length}>
             {shown.map((group) => (
               <li key={group.key}>
-                <StatusDoughnut group={group} />
+                <StatusDoughnut group={group} randomizes={randomizes} />
               </li>
             ))}
           </ul>
@@ -110,7 +113,7 @@ export function TargetStatusPanel({
   );
 }
 
-function StatusDoughnut({ group }: { group: DoughnutGroup }) {
+function StatusDoughnut({ group, randomizes }: { group: DoughnutGroup; randomizes: boolean }) {
   const { t } = useTranslation('dashboard');
   const { total, randomized, statuses } = group;
   const labels = useMemo(() => STATUS_SEGMENTS.map((segment) => t(`status.${segment.status}`)), [t]);
@@ -141,7 +144,7 @@ function StatusDoughnut({ group }: { group: DoughnutGroup }) {
         legend: { display: false },
         centreText: {
           total: t('target.centreTotal', { count: total }),
-          randomized: t('target.centreRandomized', { count: randomized }),
+          randomized: randomizes ? t('target.centreRandomized', { count: randomized }) : '',
         },
         tooltip: {
           boxPadding: 4,
@@ -152,11 +155,13 @@ function StatusDoughnut({ group }: { group: DoughnutGroup }) {
         },
       },
     }),
-    [t, total, randomized],
+    [t, total, randomized, randomizes],
   );
   // The canvas is not readable by screen readers: the same figures as text.
   const summary = [
-    t('target.chartSummary', { group: group.label, total: group.total, randomized: group.randomized }),
+    randomizes
+      ? t('target.chartSummary', { group: group.label, total: group.total, randomized: group.randomized })
+      : t('target.chartSummaryTotal', { group: group.label, total: group.total }),
     ...STATUS_SEGMENTS.map(
       (segment, index) =>
         `${labels[index]} ${t('target.tooltip', {

@@ -3,7 +3,7 @@ import { Chart, type ChartType, type Plugin } from 'chart.js';
 export interface CentreTextOptions {
   /** The big line (the group's total). */
   total: string;
-  /** The small line under it (randomized subjects). */
+  /** The small line under it (randomized subjects); empty: the total alone, centred. */
   randomized: string;
 }
 
@@ -38,8 +38,14 @@ export const centreTextPlugin: Plugin<'doughnut', CentreTextOptions> = {
       return Math.max(9, Math.floor(width > room ? (preferred * room) / width : preferred));
     };
     const big = fit(options.total, 700, Math.round(Math.min(22, Math.max(14, size * 0.13))));
-    const small = fit(options.randomized, 400, Math.round(Math.min(13, Math.max(10, size * 0.075))));
     ctx.fillStyle = '#111827';
+    ctx.font = `700 ${big}px ${family}`;
+    if (!options.randomized) {
+      ctx.fillText(options.total, x, y);
+      ctx.restore();
+      return;
+    }
+    const small = fit(options.randomized, 400, Math.round(Math.min(13, Math.max(10, size * 0.075))));
     ctx.font = `700 ${big}px ${family}`;
     ctx.fillText(options.total, x, y - small * 0.7);
     ctx.fillStyle = '#4b5563';
