@@ -24,9 +24,12 @@ import styles from './subject-list.module.css';
  */
 export function SubjectListFilterPanel({
   applied,
+  randomizes,
   onApply,
 }: {
   applied: SubjectFilterFields;
+  /** The study randomizes: the search looks in randomization numbers too, and says so. */
+  randomizes: boolean;
   onApply: (fields: SubjectFilterFields) => void;
 }) {
   const { t } = useTranslation('subjects');
@@ -150,7 +153,9 @@ export function SubjectListFilterPanel({
                 id={`${formId}-search`}
                 type="search"
                 className={listStyles.input}
-                placeholder={t('list.searchPlaceholder')}
+                placeholder={t(
+                  randomizes ? 'list.searchPlaceholder' : 'list.searchPlaceholderNoRandomization',
+                )}
                 maxLength={SUBJECT_SEARCH_MAX}
                 value={fields.search}
                 onChange={(event) => set('search', event.target.value)}

@@ -67,6 +67,8 @@ function SubjectList({ studyId }: { studyId: number }) {
   const canAdd = membership?.abilities.includes('subject.write') ?? false;
   const canExport = membership?.abilities.includes('data.export') ?? false;
   const sites: SiteSummary[] = membership?.sites ?? [];
+  // A study without randomization (its design has no such role) has no randomization number to show.
+  const randomizes = membership?.designRoles.includes('randomization') ?? false;
   // Modals are remounted per opening, so each starts empty and reads fresh data.
   const [addKey, setAddKey] = useState(0);
   const [chosen, setChosen] = useState<{ subject: ListedSubject; opening: number } | null>(null);
@@ -112,11 +114,13 @@ function SubjectList({ studyId }: { studyId: number }) {
           filters.search,
         ].join('|')}
         applied={filters}
+        randomizes={randomizes}
         onApply={(fields: SubjectFilterFields) => apply({ ...filters, ...fields })}
       />
 
       <SubjectTable
         rows={data?.subjects}
+        randomizes={randomizes}
         {...tableLoadState(list, t('list.loadFailed'))}
         filters={filters}
         onSort={(column) => apply({ ...filters, ...nextSort(filters, column) })}
@@ -189,6 +193,8 @@ function SubjectList({ studyId }: { studyId: number }) {
 
 interface SubjectTableProps {
   rows: SubjectListRow[] | undefined;
+  /** The study randomizes: the randomization number has a column. */
+  randomizes: boolean;
   busy: boolean;
   error: DataTableProps<SubjectListRow>['error'];
   filters: SubjectListFilters;
@@ -205,7 +211,12 @@ interface SubjectTableProps {
 function subjectColumns(
   t: TFunction<'subjects'>,
   language: Language,
-  { subjectUrl, onHistory, onDelete }: Pick<SubjectTableProps, 'subjectUrl' | 'onHistory' | 'onDelete'>,
+  {
+    randomizes,
+    subjectUrl,
+    onHistory,
+    onDelete,
+  }: Pick<SubjectTableProps, 'randomizes' | 'subjectUrl' | 'onHistory' | 'onDelete'>,
 ): DataTableColumn<SubjectListRow, SubjectListSortKey>[] {
   const text = (key: SubjectListSortKey, cell: (row: SubjectListRow) => ReactNode, numeric = false) => ({
     id: key,
@@ -225,7 +236,7 @@ function subjectColumns(
       hideable: false,
     },
     text('site', (row) => row.site),
-    text('registrationNumber', (row) => row.registrationNumber ?? ''),
+    ...(randomizes ? [text('registrationNumber', (row) => row.registrationNumber ?? '')] : []),
     text('status', (row) => (
       <SubjectStatusBadge status={subjectStatusOfValue[row.status]}>
         {t(`status.${subjectStatusOfValue[row.status]}`)}
