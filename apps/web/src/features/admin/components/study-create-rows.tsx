@@ -63,6 +63,8 @@ export function SiteRows({
             <span>{t('studies.form.siteCode')}</span>
             <span>{t('studies.form.siteName')}</span>
             <span>{t('studies.form.siteInstitution')}</span>
+            {/* As wide as the rows' remove button, so the columns line up with the inputs below. */}
+            <span className={styles.draftHeaderSpacer}>{t('studies.form.remove')}</span>
           </div>
           {sites.map((site, index) => {
             const n = index + 1;
