@@ -170,7 +170,7 @@ export const errorMessages = {
     en: 'No account has the email {email}: create the user first.',
   },
   unknown_member_site: {
-    ko: '구성원의 기관 코드 {code}는 함께 등록하는 기관에 없습니다.',
+    ko: '구성원의 기관 코드 {code|은/는} 함께 등록하는 기관에 없습니다.',
     en: "A member's site code {code} is not among the sites being created.",
   },
   cannot_change_own_admin: {
