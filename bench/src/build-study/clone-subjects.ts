@@ -179,13 +179,18 @@ async function assignSlot(
   const role = tmPerforationStudy.roles?.randomization;
   if (!role) throw new Error('the study has no randomization role');
   const { visit: visitKey, form: formKey } = role;
+  const study = await trx
+    .selectFrom('studies')
+    .select('randomization_number_format')
+    .where('id', '=', studyId)
+    .executeTakeFirstOrThrow();
   await setItem(
     trx,
     subjectId,
     visitKey,
     formKey,
     role.number,
-    formatRandomizationNumber(team.institutionNumber, slot.sequence),
+    formatRandomizationNumber(study.randomization_number_format, team.institutionNumber, slot.sequence),
   );
   // The group is on the form only when the study shows it; rewrite it only where the template has it.
   await sql`

@@ -64,6 +64,10 @@ export const adminStudySchema = z.object({
   /** Whether the study has a definition: it cannot go live without one. */
   hasDefinition: z.boolean(),
   sites: z.array(siteSummarySchema),
+  /** Its number formats (number-formats.ts) and whether it randomizes at all. */
+  screeningNumberFormat: z.string(),
+  randomizationEnabled: z.boolean(),
+  randomizationNumberFormat: z.string(),
 });
 export type AdminStudy = z.infer<typeof adminStudySchema>;
 

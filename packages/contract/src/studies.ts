@@ -42,27 +42,6 @@ export const studyListQuerySchema = z.object({
 
 export const studyListResponseSchema = z.object({ studies: z.array(studySummarySchema) });
 
-/** A system administrator creates a study (issue 45 item 1); it starts in design. */
-export const createStudyRequestSchema = z.strictObject({
-  /** The short code shown in the header, file names and messages (e.g. TMP-2026). */
-  code: z
-    .string()
-    .trim()
-    .min(2)
-    .max(20)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { error: 'invalid_study_code' }),
-  protocolNumber: z.string().trim().max(50),
-  titleKo: z.string().trim().min(1).max(300),
-  titleEn: z.string().trim().max(300),
-  sponsor: z.string().trim().max(200),
-  kind: studyKindSchema,
-  /** A short description shown in the study list. */
-  content: z.string().trim().max(2000),
-  /** Registration date, YYYY-MM-DD (today in Korea when absent). */
-  registeredOn: z.iso.date().optional(),
-});
-export type CreateStudyRequest = z.infer<typeof createStudyRequestSchema>;
-
 /** One reason a definition document was refused: where (a JSON path) and why, in both languages. */
 export const definitionProblemSchema = z.object({
   path: z.string(),

@@ -72,6 +72,35 @@ async function checkSites(
   return unique;
 }
 
+/**
+ * Adds a membership in the caller's transaction, audited: the members page's command, and study
+ * creation's first members (`create-study.ts`). The user and the study must exist; a site role
+ * needs sites of the study. The same user and role twice fails with a unique violation
+ * (`membership_exists`).
+ */
+export async function insertMembership(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  studyId: number,
+  input: { userId: number; role: Role; siteIds: number[] },
+): Promise<number> {
+  const siteIds = await checkSites(trx, studyId, input.role, input.siteIds);
+  const membership = await trx
+    .insertInto('memberships')
+    .values({ user_id: input.userId, study_id: studyId, role: input.role })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await insertMembershipSites(trx, membership.id, siteIds);
+  await recordAudit(trx, actor, {
+    type: 'membership.created',
+    entityType: 'membership',
+    entityId: membership.id,
+    studyId,
+    after: auditedMembership({ ...input, siteIds }),
+  });
+  return membership.id;
+}
+
 export async function createMembership(
   db: Kysely<Database>,
   actor: AuditActor,
@@ -87,27 +116,18 @@ export async function createMembership(
         .where('id', '=', input.userId)
         .executeTakeFirst();
       if (!study || !user) throw new AppError(404, 'not_found');
-      const siteIds = await checkSites(trx, studyId, input.role, input.siteIds);
-      const membership = await trx
-        .insertInto('memberships')
-        .values({ user_id: input.userId, study_id: studyId, role: input.role })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await insertMembershipSites(trx, membership.id, siteIds);
-      await recordAudit(trx, actor, {
-        type: 'membership.created',
-        entityType: 'membership',
-        entityId: membership.id,
-        studyId,
-        after: auditedMembership({ ...input, siteIds }),
-      });
-      return membership.id;
+      return insertMembership(trx, actor, studyId, input);
     });
     return await findMembership(db, studyId, id);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, 'membership_exists');
+    if (isMembershipConflict(error)) throw new AppError(409, 'membership_exists');
     throw error;
   }
+}
+
+/** Whether the error is the unique violation of one user holding one role twice in a study. */
+export function isMembershipConflict(error: unknown): boolean {
+  return isUniqueViolation(error, 'memberships_user_study_role_unique');
 }
 
 async function findMembership(

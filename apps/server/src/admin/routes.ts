@@ -177,7 +177,10 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         body: createStudyRequestSchema,
         response: {
           201: adminStudySchema,
-          ...refusals({ 409: 'A study with this code exists (`study_code_taken`).' }),
+          ...refusals({
+            409: 'A study with this code exists (`study_code_taken`); two listed sites share a code (`site_code_taken`) or an institution number (`institution_number_taken`); a member is listed twice with one role, or is its creator as ADMIN (`membership_exists`).',
+            422: "A member's email has no account (`unknown_member_email`), names a site code not listed (`unknown_member_site`), or its role takes sites and names none (`sites_required`) or takes none and names some (`sites_not_allowed`).",
+          }),
         },
       },
     },

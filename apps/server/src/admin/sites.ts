@@ -24,6 +24,9 @@ export async function listStudiesWithSites(db: Kysely<Database>): Promise<AdminS
       'title_en',
       'sponsor',
       'kind',
+      'screening_number_format',
+      'randomization_enabled',
+      'randomization_number_format',
       eb
         .exists(eb.selectFrom('study_definitions').select('id').whereRef('study_id', '=', 'studies.id'))
         .as('has_definition'),
@@ -42,6 +45,9 @@ export async function listStudiesWithSites(db: Kysely<Database>): Promise<AdminS
     kind: study.kind,
     hasDefinition: Boolean(study.has_definition),
     sites: sites.filter((site) => site.study_id === study.id).map(presentSite),
+    screeningNumberFormat: study.screening_number_format,
+    randomizationEnabled: study.randomization_enabled,
+    randomizationNumberFormat: study.randomization_number_format,
   }));
 }
 
@@ -50,11 +56,44 @@ async function requireStudy(db: Kysely<Database>, studyId: number): Promise<void
   if (!study) throw new AppError(404, 'not_found');
 }
 
-function siteConflict(error: unknown): AppError | undefined {
+/** The refusal a unique violation of the sites table stands for, if it is one. */
+export function siteConflict(error: unknown): AppError | undefined {
   if (isUniqueViolation(error, 'sites_study_code_unique')) return new AppError(409, 'site_code_taken');
   if (isUniqueViolation(error, 'sites_study_institution_unique'))
     return new AppError(409, 'institution_number_taken');
   return undefined;
+}
+
+/**
+ * Adds a site to a study in the caller's transaction, audited: the site page's command, and study
+ * creation's participating sites (`create-study.ts`). A taken code or institution number fails
+ * the transaction with a unique violation (`siteConflict` names it).
+ */
+export async function insertSite(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  studyId: number,
+  input: SiteRequest,
+): Promise<SiteSummary> {
+  const site = await trx
+    .insertInto('sites')
+    .values({
+      study_id: studyId,
+      code: input.code,
+      name: input.name,
+      institution_number: input.institutionNumber,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordAudit(trx, actor, {
+    type: 'site.created',
+    entityType: 'site',
+    entityId: site.id,
+    studyId,
+    siteId: site.id,
+    after: presentSite(site),
+  });
+  return presentSite(site);
 }
 
 export async function createSite(
@@ -65,27 +104,7 @@ export async function createSite(
 ): Promise<SiteSummary> {
   await requireStudy(db, studyId);
   try {
-    return await inTransaction(db, async (trx) => {
-      const site = await trx
-        .insertInto('sites')
-        .values({
-          study_id: studyId,
-          code: input.code,
-          name: input.name,
-          institution_number: input.institutionNumber,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, actor, {
-        type: 'site.created',
-        entityType: 'site',
-        entityId: site.id,
-        studyId,
-        siteId: site.id,
-        after: presentSite(site),
-      });
-      return presentSite(site);
-    });
+    return await inTransaction(db, (trx) => insertSite(trx, actor, studyId, input));
   } catch (error) {
     throw siteConflict(error) ?? error;
   }

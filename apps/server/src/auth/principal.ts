@@ -33,8 +33,13 @@ export interface PrincipalStudy extends StudyAccess {
   trainingGatesDataEntry: boolean;
   /** The sites the user covers in this study (every site when a role covers all). */
   sites: SiteSummary[];
-  /** The roles the study's current definition declares (`studies.design_roles`). */
+  /**
+   * The roles the study's current definition declares (`studies.design_roles`), without
+   * `randomization` when the study was created with randomization off.
+   */
   designRoles: readonly string[];
+  /** False when the study was created with randomization off (`studies.randomization_enabled`). */
+  randomizationEnabled: boolean;
 }
 
 /** The signed-in user of a request: who they are, their session, what they may reach. */
@@ -112,6 +117,7 @@ function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>
       'studies.status',
       'studies.training_gates_data_entry',
       'studies.design_roles',
+      'studies.randomization_enabled',
       jsonArrayFrom(
         inner
           .selectFrom('membership_sites')
@@ -309,7 +315,12 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
         titleEn: membership.title_en,
         status: membership.status,
         trainingGatesDataEntry: membership.training_gates_data_entry,
-        designRoles: membership.design_roles,
+        // A study created without randomization lacks the feature as if its design had no
+        // randomization role: the abilities (`presentMemberships`) and the menus follow.
+        designRoles: membership.randomization_enabled
+          ? membership.design_roles
+          : membership.design_roles.filter((role) => role !== 'randomization'),
+        randomizationEnabled: membership.randomization_enabled,
         roles: new Map<Role, SiteScope>(),
         sites: [],
       };

@@ -119,6 +119,68 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     } finally {
       await database.close();
     }
+
+    const badFormat = cdms(
+      [...base, '--code', 'HEAR-CLI3', '--screening-format', 'H-{seq:3}'],
+      undefined,
+      env,
+    );
+    expect(badFormat.status).toBe(2);
+    expect(badFormat.stderr).toContain(
+      'screeningNumberFormat: A format must contain the institution number {site} once.',
+    );
+    const unknownMember = cdms(
+      [...base, '--code', 'HEAR-CLI3', '--site', 'H01:한빛:01', '--member', 'nobody@demo.cdms:CRC:H01'],
+      undefined,
+      env,
+    );
+    expect(unknownMember.status).toBe(1);
+    expect(unknownMember.stderr).toContain('No account has the email nobody@demo.cdms');
+    const withOptions = cdms(
+      [
+        ...base,
+        ...['--code', 'HEAR-CLI3', '--screening-format', 'H{site}-{seq:4}', '--randomization', 'off'],
+        ...['--site', 'H01:한빛대학교병원: 본원:01', '--site', 'H03:새봄병원:03'],
+        ...['--member', 'dm@demo.cdms:DM', '--member', 'crc@demo.cdms:CRC:H01,H03'],
+      ],
+      undefined,
+      env,
+    );
+    expect(withOptions.stderr).toBe('');
+    expect(withOptions.stdout).toContain('Screening numbers H{site}-{seq:4}; randomization off.');
+    expect(withOptions.stdout).toContain('Sites: H01, H03.');
+    expect(withOptions.status).toBe(0);
+    const after = await openPGlite(seededDataDir);
+    try {
+      const study = await after.db
+        .selectFrom('studies')
+        .select(['id', 'screening_number_format', 'randomization_enabled'])
+        .where('code', '=', 'HEAR-CLI3')
+        .executeTakeFirstOrThrow();
+      expect(study).toMatchObject({
+        screening_number_format: 'H{site}-{seq:4}',
+        randomization_enabled: false,
+      });
+      const sites = await after.db
+        .selectFrom('sites')
+        .select(['code', 'name'])
+        .where('study_id', '=', study.id)
+        .orderBy('code')
+        .execute();
+      expect(sites).toEqual([
+        { code: 'H01', name: '한빛대학교병원: 본원' },
+        { code: 'H03', name: '새봄병원' },
+      ]);
+      const roles = await after.db
+        .selectFrom('memberships')
+        .select('role')
+        .where('study_id', '=', study.id)
+        .orderBy('role')
+        .execute();
+      expect(roles.map((row) => row.role)).toEqual(['ADMIN', 'CRC', 'DM']);
+    } finally {
+      await after.close();
+    }
   });
 
   it('verifies the audit trail and reports every broken record after tampering', async () => {

@@ -1,24 +1,53 @@
 import fs from 'node:fs';
-import { createStudyRequestSchema } from '@cdms/contract';
+import { createStudyRequestSchema, type NumberFormatProblem, numberFormatMessages } from '@cdms/contract';
 import { createStudy } from '../admin/create-study.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { errorMessage } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { replaceStudyDefinition } from '../study-design/replace-study-definition.ts';
+import { option, repeatedOption } from './command-options.ts';
 
-export const createStudyUsage =
-  'npm run cdms -- study create --code <code> --title-ko <title> --admin-email <email> [--title-en <title>] [--protocol <number>] [--sponsor <name>] [--kind drug|device|observational] [--description <text>] [--definition <file.json>]';
+export const createStudyUsage = `npm run cdms -- study create --code <code> --title-ko <title> --admin-email <email>
+      [--title-en <title>] [--protocol <number>] [--sponsor <name>] [--kind drug|device|observational]
+      [--description <text>] [--screening-format <format>] [--randomization on|off]
+      [--randomization-format <format>] [--site <CODE>:<name>:<institution number>]...
+      [--member <email>:<ROLE>[:<SITE CODE>,...]]... [--definition <file.json>]
+    formats: literal text with {site} (institution number) and {seq:N} (sequence, N digits),
+    e.g. S{site}-{seq:3} (the default screening format) or R{site}{seq:3} (randomization)`;
 
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : undefined;
+/** `CODE:name:NN` → a site; the name may itself hold colons. */
+function siteOption(value: string) {
+  const parts = value.split(':');
+  return {
+    code: parts[0],
+    name: parts.slice(1, -1).join(':'),
+    institutionNumber: parts.length >= 3 ? parts.at(-1) : undefined,
+  };
+}
+
+/** `email:ROLE[:SITE,SITE]` → a first member. */
+function memberOption(value: string) {
+  const [email, role, sites] = value.split(':');
+  return { email, role, siteCodes: sites ? sites.split(',') : [] };
+}
+
+/** `on`, `off` or absent (on) → the request's flag; anything else is left for the schema to refuse. */
+function randomizationOption(value: string | undefined): unknown {
+  if (value === undefined || value === 'on') return true;
+  if (value === 'off') return false;
+  return value;
+}
+
+function issueText(message: string): string {
+  return message in numberFormatMessages ? numberFormatMessages[message as NumberFormatProblem].en : message;
 }
 
 /**
  * `study create`: a study in design on a production install, from the shell (issue 45 item 1), as
- * `POST /api/admin/studies` creates one. `--admin-email` names its first ADMIN (an existing
- * account), who takes it live from the browser; `--definition` uploads its design document at once,
+ * `POST /api/admin/studies` creates one, with its number formats, randomization on or off, its
+ * sites and its first members. `--admin-email` names its first ADMIN (an existing account), who
+ * takes it live from the browser; `--definition` uploads its design document at once,
  * through the same check as an upload (every problem printed, nothing written when one is found).
  */
 export async function createStudyCommand(database: DatabaseHandle, args: string[]): Promise<number> {
@@ -30,12 +59,17 @@ export async function createStudyCommand(database: DatabaseHandle, args: string[
     sponsor: option(args, 'sponsor') ?? '',
     kind: option(args, 'kind') ?? 'device',
     content: option(args, 'description') ?? '',
+    screeningNumberFormat: option(args, 'screening-format'),
+    randomizationEnabled: randomizationOption(option(args, 'randomization')),
+    randomizationNumberFormat: option(args, 'randomization-format'),
+    sites: repeatedOption(args, 'site').map(siteOption),
+    members: repeatedOption(args, 'member').map(memberOption),
   });
   const adminEmail = option(args, 'admin-email')?.trim().toLowerCase();
   if (!parsed.success || !adminEmail) {
     const problems = parsed.success
       ? []
-      : parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`);
+      : parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issueText(issue.message)}`);
     console.error([`study create needs valid options:`, ...problems, createStudyUsage].join('\n'));
     return 2;
   }
@@ -64,6 +98,12 @@ export async function createStudyCommand(database: DatabaseHandle, args: string[
   try {
     const study = await createStudy(database.db, actor, parsed.data, admin.id);
     console.log(`Created study ${study.code} (id ${study.id}), in design; first ADMIN ${adminEmail}.`);
+    const randomization = study.randomizationEnabled
+      ? `on, numbers ${study.randomizationNumberFormat}`
+      : 'off';
+    console.log(`Screening numbers ${study.screeningNumberFormat}; randomization ${randomization}.`);
+    if (study.sites.length > 0) console.log(`Sites: ${study.sites.map((site) => site.code).join(', ')}.`);
+    if (parsed.data.members.length > 0) console.log(`Further members: ${parsed.data.members.length}.`);
     if (document !== undefined) {
       const published = await replaceStudyDefinition(database.db, actor, study.id, document);
       console.log(`Installed its definition version ${published.version} (sha256 ${published.contentHash}).`);

@@ -31,6 +31,7 @@ import { openDatabase, openDatabaseAsIs } from '../open-database.ts';
 import { generateRandomizationLists, randomizationStatus } from '../randomization/randomization.ts';
 import { rebuildReadModel } from '../read-model/rebuild-read-model.ts';
 import { seedDemoData } from '../seed/demo-seed.ts';
+import { option } from './command-options.ts';
 import { createStudyCommand, createStudyUsage } from './create-study-command.ts';
 
 /**
@@ -48,7 +49,8 @@ import { createStudyCommand, createStudyUsage } from './create-study-command.ts'
  *                                                         per-form tables (CSV in a ZIP, or XLSX), streamed
  *   seed-demo [--without-subjects]                        the demo study and accounts (and the living demo)
  *                                                         in an empty database, as a first start seeds them
- *   study create --code C --title-ko T --admin-email E … [--definition F]   a study in design (create-study-command.ts)
+ *   study create --code C --title-ko T --admin-email E … [--site …] [--member …] [--definition F]
+ *                                                         a study in design (create-study-command.ts)
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -60,11 +62,6 @@ const usage = `Usage:
   npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
   npm run cdms -- seed-demo [--without-subjects]
   ${createStudyUsage}`;
-
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : undefined;
-}
 
 async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {

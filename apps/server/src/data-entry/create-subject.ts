@@ -1,5 +1,5 @@
 import type { createSubjectRequestSchema, SubjectSummary } from '@cdms/contract';
-import { todayInKorea } from '@cdms/contract';
+import { formatNumber, todayInKorea } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
@@ -15,14 +15,10 @@ import { presentSubject } from '../subjects/subject-access.ts';
 import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 import { writeForm } from './form-data.ts';
 
-/** Screening numbers: `S` + the site's two-digit institution number + a three-digit sequence per site. */
-export function formatScreeningNumber(institutionNumber: string, sequence: number): string {
-  return `S${institutionNumber}-${String(sequence).padStart(3, '0')}`;
-}
-
 /**
- * The site's next screening number, taken in the caller's transaction: the counter row's lock makes
- * concurrent registrations at one site take consecutive numbers, on every server process.
+ * The site's next screening number in the study's format (`S{site}-{seq:3}` unless the study was
+ * created with another), taken in the caller's transaction: the counter row's lock makes concurrent
+ * registrations at one site take consecutive numbers, on every server process.
  */
 export async function takeScreeningNumber(
   trx: Transaction<Database>,
@@ -39,7 +35,12 @@ export async function takeScreeningNumber(
     )
     .returning('last_number')
     .executeTakeFirstOrThrow();
-  return formatScreeningNumber(site.institutionNumber, counter.last_number);
+  const study = await trx
+    .selectFrom('studies')
+    .select('screening_number_format')
+    .where('id', '=', studyId)
+    .executeTakeFirstOrThrow();
+  return formatNumber(study.screening_number_format, site.institutionNumber, counter.last_number);
 }
 
 export interface CreateSubjectOptions {

@@ -187,6 +187,7 @@ export async function formData(
         randomize:
           visitKey === definition.roles?.randomization?.visit &&
           formKey === definition.roles.randomization.form &&
+          principal.studies.get(subject.study_id)?.randomizationEnabled !== false &&
           can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
           awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
         openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),

@@ -122,6 +122,11 @@ export interface StudiesTable {
   went_live_at: NullableTimestamp;
   /** The roles its current definition declares (`roles` keys), written with each publication. */
   design_roles: ColumnType<string[], string[] | undefined, string[]>;
+  /** Templates of its subjects' numbers (`number-formats.ts` in the contract). */
+  screening_number_format: Generated<string>;
+  randomization_number_format: Generated<string>;
+  /** Off: no randomization, even when its design declares a randomization role. */
+  randomization_enabled: Generated<boolean>;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;

@@ -165,6 +165,14 @@ export const errorMessages = {
     ko: '이 연구에 속하지 않는 기관이 포함되어 있습니다.',
     en: 'A site does not belong to this study.',
   },
+  unknown_member_email: {
+    ko: '{email} 이메일의 계정이 없습니다. 먼저 사용자를 만드세요.',
+    en: 'No account has the email {email}: create the user first.',
+  },
+  unknown_member_site: {
+    ko: '구성원의 기관 코드 {code|은/는} 함께 등록하는 기관에 없습니다.',
+    en: "A member's site code {code} is not among the sites being created.",
+  },
   cannot_change_own_admin: {
     ko: '자신의 관리자 권한이나 활성 상태는 변경할 수 없습니다.',
     en: 'You cannot remove your own administrator rights or deactivate yourself.',
@@ -270,6 +278,10 @@ export const errorMessages = {
   randomization_list_exhausted: {
     ko: '이 기관의 무작위 배정표가 모두 사용되었습니다. 관리자에게 배정표 추가를 요청하세요.',
     en: "This site's allocation list is used up. Ask an administrator for more slots.",
+  },
+  randomization_off: {
+    ko: '이 임상시험은 무작위 배정을 하지 않도록 만들어졌습니다.',
+    en: 'This study was created without randomization.',
   },
   randomization_list_exists: {
     ko: '이미 배정표가 있는 기관이 포함되어 있습니다: {sites}',

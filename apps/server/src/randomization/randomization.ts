@@ -80,6 +80,20 @@ async function insertList(
   });
 }
 
+/**
+ * A study created with randomization off has no lists and randomizes no one, whatever its design
+ * declares (issue 45 item 1): its members' abilities leave randomization out (`principal.ts`).
+ */
+async function refuseWhenRandomizationOff(db: Kysely<Database>, studyId: number): Promise<void> {
+  const study = await db
+    .selectFrom('studies')
+    .select('randomization_enabled')
+    .where('id', '=', studyId)
+    .executeTakeFirst();
+  if (!study) throw new AppError(404, 'not_found');
+  if (!study.randomization_enabled) throw new AppError(409, 'randomization_off');
+}
+
 /** Generates permuted-block lists (2 and 4, 1:1) for the study's sites that have none yet. */
 export async function generateRandomizationLists(
   db: Kysely<Database>,
@@ -89,10 +103,11 @@ export async function generateRandomizationLists(
 ): Promise<void> {
   const study = await db
     .selectFrom('studies')
-    .select(['id', 'code'])
+    .select(['id', 'code', 'randomization_enabled'])
     .where('id', '=', studyId)
     .executeTakeFirst();
   if (!study) throw new AppError(404, 'not_found');
+  if (!study.randomization_enabled) throw new AppError(409, 'randomization_off');
   let sitesQuery = db
     .selectFrom('sites')
     .select(['id', 'institution_number'])
@@ -122,6 +137,7 @@ export async function importRandomizationList(
   studyId: number,
   csv: string,
 ): Promise<number> {
+  await refuseWhenRandomizationOff(db, studyId);
   const sites = await db
     .selectFrom('sites')
     .select(['id', 'institution_number'])
@@ -259,6 +275,12 @@ export async function randomizeSubject(
   return inTransaction(db, async (trx: Transaction<Database>) => {
     const subject = await findSubjectInScope(trx, principal, studyId, subjectId, 'subject.randomize');
     await trx.selectFrom('subjects').select('id').where('id', '=', subject.id).forUpdate().execute();
+    const study = await trx
+      .selectFrom('studies')
+      .select(['show_randomization_group', 'randomization_enabled', 'randomization_number_format'])
+      .where('id', '=', studyId)
+      .executeTakeFirstOrThrow();
+    if (!study.randomization_enabled) throw new AppError(409, 'randomization_off');
     if (await isRandomized(trx, subject.id)) throw new AppError(409, 'already_randomized');
     if (!role) throw new AppError(422, 'not_eligible_for_randomization');
     const form = { visitKey: role.visit, formKey: role.form };
@@ -288,13 +310,12 @@ export async function randomizeSubject(
     // The row lock makes this impossible; the check keeps a double assignment from ever committing.
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError(409, 'randomization_list_exhausted');
 
-    const randomizationNumber = formatRandomizationNumber(subject.institution_number, slot.sequence);
+    const randomizationNumber = formatRandomizationNumber(
+      study.randomization_number_format,
+      subject.institution_number,
+      slot.sequence,
+    );
     const assignmentDate = todayInKorea(assignedAt);
-    const study = await trx
-      .selectFrom('studies')
-      .select('show_randomization_group')
-      .where('id', '=', studyId)
-      .executeTakeFirstOrThrow();
     const formInstance = stored.instances.get(`${form.visitKey}.${form.formKey}`);
     await writeForm(trx, {
       subject,

@@ -59,7 +59,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
           201: randomizationStatusSchema,
           ...keeperRefusals,
           ...refusals({
-            409: 'A site already has a list (`randomization_list_exists`).',
+            409: 'A site already has a list (`randomization_list_exists`), or the study was created without randomization (`randomization_off`).',
             422: 'A site not of the study (`unknown_site`).',
           }),
         },
@@ -84,7 +84,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
           201: randomizationStatusSchema,
           ...keeperRefusals,
           ...refusals({
-            409: 'A site already has a list (`randomization_list_exists`).',
+            409: 'A site already has a list (`randomization_list_exists`), or the study was created without randomization (`randomization_off`).',
             422: 'The CSV does not read as a list (`randomization_import_invalid`, the problem in the message).',
           }),
         },
@@ -127,7 +127,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
           ...refusals({
             403: `The role may not randomize the subject (\`forbidden\`). ${TRAINING_REFUSAL}`,
             404: 'The study has no definition yet (`not_found`).',
-            409: "The subject is randomized already (`already_randomized`), or the site's list is used up (`randomization_list_exhausted`).",
+            409: "The study was created without randomization (`randomization_off`), the subject is randomized already (`already_randomized`), or the site's list is used up (`randomization_list_exhausted`).",
             422: 'The subject is not eligible for randomization yet (`not_eligible_for_randomization`).',
             423: HOLD_REFUSAL,
           }),

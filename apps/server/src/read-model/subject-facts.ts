@@ -170,6 +170,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
   let subjectQuery = db
     .selectFrom('subjects')
     .innerJoin('sites', 'sites.id', 'subjects.site_id')
+    .innerJoin('studies', 'studies.id', 'subjects.study_id')
     .leftJoin('randomization_slots', 'randomization_slots.subject_id', 'subjects.id')
     .select([
       'subjects.id',
@@ -183,6 +184,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       'sites.name as site_name',
       'sites.institution_number',
       'randomization_slots.sequence as randomization_sequence',
+      'studies.randomization_number_format',
       'randomization_slots.assigned_at as randomized_at',
       // Counted per subject in the same statement (index lookups on the subject's rows): a save
       // refreshes one subject's facts, and every round trip there is paid on every save.
@@ -306,7 +308,11 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       randomizationNumber:
         subject.randomization_sequence === null
           ? null
-          : formatRandomizationNumber(subject.institution_number, subject.randomization_sequence),
+          : formatRandomizationNumber(
+              subject.randomization_number_format,
+              subject.institution_number,
+              subject.randomization_sequence,
+            ),
       randomizedAt: subject.randomized_at,
       gender,
       age: asNumber(roleValue(demographics, demographics?.age)),

@@ -1,12 +1,20 @@
+import { formatNumber } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 // Its own file, below randomization (which saves through data entry): the read model and the
 // form reads show these too.
 
-/** R + institution number (2 digits) + the slot's sequence within the institution (3 digits). */
-export function formatRandomizationNumber(institutionNumber: string, sequence: number): string {
-  return `R${institutionNumber}${String(sequence).padStart(3, '0')}`;
+/**
+ * A randomization number in the study's format (`studies.randomization_number_format`, by default
+ * `R{site}{seq:3}`: R + institution number + the slot's sequence within the institution).
+ */
+export function formatRandomizationNumber(
+  format: string,
+  institutionNumber: string,
+  sequence: number,
+): string {
+  return formatNumber(format, institutionNumber, sequence);
 }
 
 /** Whether the subject has taken a slot of the allocation list. */

@@ -109,7 +109,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     for (const slot of slots) {
       const form = data.get(slot.subject_id as number)?.v2?.randomizationNumber;
       expect(form?.randomizationNumber).toBe(
-        formatRandomizationNumber(slot.institution_number, slot.sequence),
+        formatRandomizationNumber('R{site}{seq:3}', slot.institution_number, slot.sequence),
       );
     }
     // Ongoing, complete and drop-out subjects are exactly the randomized ones.

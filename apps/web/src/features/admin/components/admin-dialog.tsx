@@ -10,18 +10,20 @@ interface AdminDialogProps {
   title: string;
   description: string;
   children: ReactNode;
+  /** Wider than the usual form dialog, for rows of inputs side by side. */
+  wide?: boolean;
 }
 
 /**
  * A modal form dialog (Radix Dialog: focus trap, Escape closes, focus returns to the opener).
  * Its content unmounts when closed, so a form inside starts empty every time it opens.
  */
-export function AdminDialog({ open, onOpenChange, title, description, children }: AdminDialogProps) {
+export function AdminDialog({ open, onOpenChange, title, description, children, wide }: AdminDialogProps) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
+        <Dialog.Content className={wide ? `${styles.dialog} ${styles.dialogWide}` : styles.dialog}>
           <Dialog.Title className={styles.dialogTitle}>{title}</Dialog.Title>
           <Dialog.Description className={styles.dialogDescription}>{description}</Dialog.Description>
           {children}

@@ -77,6 +77,20 @@ export function StudiesPage() {
             },
             sortedValueColumn('sites', t('studies.columns.sites'), (study) => study.sites.length),
             {
+              id: 'numbers',
+              header: t('studies.columns.numbers'),
+              cell: (study) => (
+                <>
+                  {t('studies.screeningFormatShort', { format: study.screeningNumberFormat })}
+                  <span className={styles.secondLine}>
+                    {study.randomizationEnabled
+                      ? t('studies.randomizationOn', { format: study.randomizationNumberFormat })
+                      : t('studies.randomizationOff')}
+                  </span>
+                </>
+              ),
+            },
+            {
               id: 'actions',
               header: t('studies.columns.actions'),
               hideable: false,

@@ -1,0 +1,244 @@
+import { type AdminUser, type Role, roles } from '@cdms/contract';
+import { useTranslation } from 'react-i18next';
+import { roleNeedsSites } from '../lib/membership-sites.ts';
+import styles from './admin-ui.module.css';
+
+/** A participating site as the new-study form holds it; `key` keeps React's rows apart. */
+export interface SiteDraft {
+  key: number;
+  code: string;
+  name: string;
+  institutionNumber: string;
+}
+
+/** A first member as the new-study form holds it: an account's email, a role, the codes of its sites. */
+export interface MemberDraft {
+  key: number;
+  email: string;
+  role: Role;
+  siteCodes: string[];
+}
+
+/** A key no row of the list has. */
+function nextKey(rows: readonly { key: number }[]): number {
+  return Math.max(0, ...rows.map((row) => row.key)) + 1;
+}
+
+/** Errors by request path (`sites.0.code`), as `pathErrorKeys` gives them: keys of the admin namespace. */
+type PathErrors = Record<string, string | undefined>;
+
+function RowErrors({ errors, prefix }: { errors: PathErrors; prefix: string }) {
+  const { t } = useTranslation('admin');
+  const messages = [
+    ...new Set(
+      Object.entries(errors)
+        .filter(([path, key]) => key && (path === prefix || path.startsWith(`${prefix}.`)))
+        .map(([, key]) => t(key as string)),
+    ),
+  ];
+  if (messages.length === 0) return null;
+  return <p className={styles.fieldError}>{messages.join(' ')}</p>;
+}
+
+/** The participating sites of a new study: code, name and institution number per row. */
+export function SiteRows({
+  sites,
+  errors,
+  onChange,
+}: {
+  sites: SiteDraft[];
+  errors: PathErrors;
+  onChange: (sites: SiteDraft[]) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const update = (key: number, change: Partial<SiteDraft>) =>
+    onChange(sites.map((site) => (site.key === key ? { ...site, ...change } : site)));
+  return (
+    <fieldset className={styles.field}>
+      <legend className={styles.label}>{t('studies.form.sites')}</legend>
+      <p className={styles.hint}>{t('studies.form.sitesHint')}</p>
+      {sites.length > 0 && (
+        <div className={styles.draftRows}>
+          <div className={`${styles.draftSiteRow} ${styles.draftHeader}`} aria-hidden>
+            <span>{t('studies.form.siteCode')}</span>
+            <span>{t('studies.form.siteName')}</span>
+            <span>{t('studies.form.siteInstitution')}</span>
+            {/* As wide as the rows' remove button, so the columns line up with the inputs below. */}
+            <span className={styles.draftHeaderSpacer}>{t('studies.form.remove')}</span>
+          </div>
+          {sites.map((site, index) => {
+            const n = index + 1;
+            const invalid = (field: string) => Boolean(errors[`sites.${index}.${field}`]);
+            return (
+              <div key={site.key}>
+                <div className={styles.draftSiteRow}>
+                  <input
+                    className={styles.input}
+                    aria-label={t('studies.form.siteCodeOf', { n })}
+                    aria-invalid={invalid('code')}
+                    value={site.code}
+                    maxLength={20}
+                    autoComplete="off"
+                    onChange={(event) => update(site.key, { code: event.target.value })}
+                  />
+                  <input
+                    className={styles.input}
+                    aria-label={t('studies.form.siteNameOf', { n })}
+                    aria-invalid={invalid('name')}
+                    value={site.name}
+                    maxLength={100}
+                    autoComplete="off"
+                    onChange={(event) => update(site.key, { name: event.target.value })}
+                  />
+                  <input
+                    className={styles.input}
+                    aria-label={t('studies.form.siteInstitutionOf', { n })}
+                    aria-invalid={invalid('institutionNumber')}
+                    value={site.institutionNumber}
+                    maxLength={2}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    onChange={(event) => update(site.key, { institutionNumber: event.target.value })}
+                  />
+                  <button
+                    type="button"
+                    className={`${styles.button} ${styles.small}`}
+                    aria-label={t('studies.form.removeSiteOf', { n })}
+                    onClick={() => onChange(sites.filter((other) => other.key !== site.key))}
+                  >
+                    {t('studies.form.remove')}
+                  </button>
+                </div>
+                <RowErrors errors={errors} prefix={`sites.${index}`} />
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <div>
+        <button
+          type="button"
+          className={`${styles.button} ${styles.small}`}
+          onClick={() =>
+            onChange([...sites, { key: nextKey(sites), code: '', name: '', institutionNumber: '' }])
+          }
+        >
+          {t('studies.form.addSite')}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The first members of a new study: an active account, a role and, for site roles, listed sites. */
+export function MemberRows({
+  members,
+  users,
+  siteCodes,
+  errors,
+  onChange,
+}: {
+  members: MemberDraft[];
+  users: readonly AdminUser[];
+  /** The codes of the sites listed above, the only ones a member can be given. */
+  siteCodes: readonly string[];
+  errors: PathErrors;
+  onChange: (members: MemberDraft[]) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const update = (key: number, change: Partial<MemberDraft>) =>
+    onChange(members.map((member) => (member.key === key ? { ...member, ...change } : member)));
+  // Deactivated accounts cannot log in: a role for one would be of no use.
+  const activeUsers = users.filter((user) => user.active).sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <fieldset className={styles.field}>
+      <legend className={styles.label}>{t('studies.form.members')}</legend>
+      <p className={styles.hint}>{t('studies.form.membersHint')}</p>
+      {members.length > 0 && (
+        <div className={styles.draftRows}>
+          {members.map((member, index) => {
+            const n = index + 1;
+            return (
+              <div key={member.key} className={styles.draftMember}>
+                <div className={styles.draftMemberRow}>
+                  <select
+                    className={styles.select}
+                    aria-label={t('studies.form.memberUserOf', { n })}
+                    aria-invalid={Boolean(errors[`members.${index}.email`])}
+                    value={member.email}
+                    onChange={(event) => update(member.key, { email: event.target.value })}
+                  >
+                    <option value="">{t('studies.form.chooseUser')}</option>
+                    {activeUsers.map((user) => (
+                      <option key={user.id} value={user.email}>
+                        {user.name} ({user.email})
+                      </option>
+                    ))}
+                  </select>
+                  <select
+                    className={styles.select}
+                    aria-label={t('studies.form.memberRoleOf', { n })}
+                    value={member.role}
+                    onChange={(event) => update(member.key, { role: event.target.value as Role })}
+                  >
+                    {roles.map((role) => (
+                      <option key={role} value={role}>
+                        {t(`roles.${role}`)}
+                      </option>
+                    ))}
+                  </select>
+                  <button
+                    type="button"
+                    className={`${styles.button} ${styles.small}`}
+                    aria-label={t('studies.form.removeMemberOf', { n })}
+                    onClick={() => onChange(members.filter((other) => other.key !== member.key))}
+                  >
+                    {t('studies.form.remove')}
+                  </button>
+                </div>
+                {roleNeedsSites(member.role) &&
+                  (siteCodes.length === 0 ? (
+                    <p className={styles.hint}>{t('studies.form.noSitesListed')}</p>
+                  ) : (
+                    <fieldset className={styles.draftMemberSites}>
+                      <legend className={styles.visuallyHidden}>
+                        {t('studies.form.memberSitesOf', { n })}
+                      </legend>
+                      {siteCodes.map((code) => (
+                        <label key={code} className={styles.checkboxLabel}>
+                          <input
+                            type="checkbox"
+                            checked={member.siteCodes.includes(code)}
+                            onChange={(event) =>
+                              update(member.key, {
+                                siteCodes: event.target.checked
+                                  ? [...member.siteCodes, code]
+                                  : member.siteCodes.filter((other) => other !== code),
+                              })
+                            }
+                          />
+                          {code}
+                        </label>
+                      ))}
+                    </fieldset>
+                  ))}
+                <RowErrors errors={errors} prefix={`members.${index}`} />
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <div>
+        <button
+          type="button"
+          className={`${styles.button} ${styles.small}`}
+          onClick={() =>
+            onChange([...members, { key: nextKey(members), email: '', role: 'CRC', siteCodes: [] }])
+          }
+        >
+          {t('studies.form.addMember')}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
