@@ -186,7 +186,8 @@ export async function loadDashboard(
     study,
     today,
     subjects: groupCounts(groups),
-    randomizes: reader.definition?.roles?.randomization !== undefined,
+    // The design's roles as the reader's membership holds them: without randomization when it is off.
+    randomizes: principal.studies.get(studyId)?.designRoles.includes('randomization') ?? false,
     queries,
     safety: safetySummary(groups),
     targetStatus: {

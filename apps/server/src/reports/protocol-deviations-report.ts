@@ -1,5 +1,6 @@
 import type { ProtocolDeviationRow, ProtocolDeviationsReport, ReportFilter } from '@cdms/contract';
 import { protocolDeviationKinds } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
@@ -32,6 +33,21 @@ interface DeviationRow {
   days: number | string | null;
   detail_ko: string;
   detail_en: string;
+}
+
+/**
+ * The kinds a study can have: windows always; the others only with the role that finds them (a study
+ * without a pregnancy test has no count of missing ones to show).
+ */
+export function deviationKindsOf(definition: StudyDefinition | null): ProtocolDeviationRow['kind'][] {
+  const roles = definition?.roles ?? {};
+  const needs: Record<ProtocolDeviationRow['kind'], boolean> = {
+    outOfWindow: true,
+    eligibleWhileCriterionFails: roles.eligibility !== undefined,
+    treatmentOffVisitDate: roles.treatmentApplication !== undefined,
+    missingPregnancyTest: roles.pregnancyTest !== undefined && roles.demographics !== undefined,
+  };
+  return protocolDeviationKinds.filter((kind) => needs[kind]);
 }
 
 function deviationsSql(context: ReportContext, filter: ReportFilter): RawBuilder<unknown> | null {
@@ -73,7 +89,10 @@ function deviationsSql(context: ReportContext, filter: ReportFilter): RawBuilder
           then 'Childbearing potential not recorded' else 'Woman of childbearing potential, no result' end as detail_en
       ${visitsWith(sql`v.role_facts ? 'pregnancyTestMissing'`)}`,
   };
-  const kinds = filter.deviation === 'all' ? protocolDeviationKinds : [filter.deviation];
+  const studyKinds = deviationKindsOf(definition);
+  const kinds =
+    filter.deviation === 'all' ? studyKinds : studyKinds.filter((kind) => kind === filter.deviation);
+  if (kinds.length === 0) return null;
   const union = sql.join(
     kinds.map((kind) => sql`(${parts[kind]})`),
     sql` union all `,
@@ -111,7 +130,9 @@ export async function protocolDeviationsReport(
   page: { page: number; size: number },
 ): Promise<ProtocolDeviationsReport> {
   const base = deviationsSql(context, filter);
-  if (!base) return { report: 'protocolDeviations', total: 0, ...page, rows: [], byKind: [] };
+  const byKind = (counts: Map<string, number>) =>
+    deviationKindsOf(context.definition).map((kind) => ({ kind, count: counts.get(kind) ?? 0 }));
+  if (!base) return { report: 'protocolDeviations', total: 0, ...page, rows: [], byKind: byKind(new Map()) };
   // One statement, so the deviations are found once for the page and the counts: the counts per
   // kind as one JSON value (one row), the page's rows joined to it (none past the end).
   const result = await sql<
@@ -133,7 +154,7 @@ export async function protocolDeviationsReport(
     total: [...counts.values()].reduce((sum, count) => sum + count, 0),
     ...page,
     rows: rows.map((row) => presentRow(context, row)),
-    byKind: protocolDeviationKinds.map((kind) => ({ kind, count: counts.get(kind) ?? 0 })),
+    byKind: byKind(counts),
   };
 }
 

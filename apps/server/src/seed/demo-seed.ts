@@ -1,4 +1,4 @@
-import type { Role } from '@cdms/contract';
+import type { Role, StudyKind } from '@cdms/contract';
 import { TM_PERFORATION_DOCUMENT } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { createMembership } from '../admin/memberships.ts';
@@ -87,6 +87,7 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     code: 'OME-2024',
     title: '소아 삼출성 중이염 환기관 삽입술 후 청력 회복에 관한 관찰 연구',
     title_en: 'Hearing recovery after ventilation tube insertion in children with otitis media with effusion',
+    kind: 'observational',
     content:
       '환기관 삽입술을 받은 만 3–12세 소아의 수술 전후 청력 변화를 12개월 동안 관찰한 연구로, 2025년에 종료되었습니다.',
     status: 'ended',
@@ -201,6 +202,7 @@ async function insertStudy(
     code: string;
     title: string;
     title_en: string;
+    kind?: StudyKind;
     content: string;
     status: 'active' | 'ended';
     registered_on: string;

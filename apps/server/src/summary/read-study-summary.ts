@@ -29,8 +29,12 @@ export async function readStudySummary(
   // Not `mayKnowGroup` (a subject's assigned group, which the study may show to its sites): comparing
   // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
   // A study without randomization has no arms to split by (its DM gets the plain summary too).
+  // (Nor one created with randomization off: its membership's design roles leave randomization out.)
+  const randomizes = principal.studies.get(studyId)?.designRoles.includes('randomization') ?? false;
   const groups =
-    definition && can(principal, 'summary.by_group', { studyId }) ? randomizationGroupsOf(definition) : [];
+    definition && randomizes && can(principal, 'summary.by_group', { studyId })
+      ? randomizationGroupsOf(definition)
+      : [];
   const byGroup = groups.length > 0;
   const sites =
     context.siteIds.length === 0
