@@ -1,14 +1,13 @@
 import { createStudyRequestSchema } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { createStudy } from '../admin/create-study.ts';
-import { createMembership } from '../admin/memberships.ts';
-import { createSite } from '../admin/sites.ts';
 import type { Database } from '../db/schema.ts';
 import { personByEmail } from './demo-subjects.ts';
 
 /**
- * The living demo's study still in design (issue 45): the administrator has created TUBE-2027 and
- * added a site and the data manager as its designer; its definition is not uploaded yet, so the
+ * The living demo's study still in design (issue 45): the administrator has created TUBE-2027 in one
+ * request, as the new-study dialog sends it — its own screening-number format, no randomization, its
+ * site and the data manager as its designer; its definition is not uploaded yet, so the
  * administration's study list shows it waiting for a document and the go-live button held back, and
  * site staff do not see it at all.
  */
@@ -21,7 +20,7 @@ export async function seedDemoStudyInDesign(
   },
 ): Promise<void> {
   const administrator = await personByEmail(db, input.administrator);
-  const study = await createStudy(
+  await createStudy(
     db,
     administrator.actor,
     createStudyRequestSchema.parse({
@@ -33,18 +32,11 @@ export async function seedDemoStudyInDesign(
       kind: 'observational',
       content:
         '환기관 삽입술을 받은 소아에서 튜브 탈락 후 18개월 동안 삼출성 중이염의 재발을 관찰합니다. 설계 중입니다.',
+      screeningNumberFormat: 'TUBE-{site}-{seq:4}',
+      randomizationEnabled: false,
+      sites: [input.site],
+      members: [{ email: input.dataManager, role: 'DM', sites: [] }],
     }),
     administrator.principal.user.id,
   );
-  await createSite(db, administrator.actor, study.id, input.site);
-  const dataManager = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', input.dataManager)
-    .executeTakeFirstOrThrow();
-  await createMembership(db, administrator.actor, study.id, {
-    userId: dataManager.id,
-    role: 'DM',
-    siteIds: [],
-  });
 }

@@ -287,6 +287,33 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     expect(messages.map((message) => message.text.ko)).toContain('원자료 확인 후 수정하였습니다.');
   });
 
+  it('has a study in design created in one request with its own numbers, no randomization, a site and its designer (issue 45)', async () => {
+    const db = database().db;
+    const study = await db
+      .selectFrom('studies')
+      .select(['id', 'status', 'screening_number_format', 'randomization_enabled'])
+      .where('code', '=', 'TUBE-2027')
+      .executeTakeFirstOrThrow();
+    expect(study).toMatchObject({
+      status: 'design',
+      screening_number_format: 'TUBE-{site}-{seq:4}',
+      randomization_enabled: false,
+    });
+    const sites = await db.selectFrom('sites').select('code').where('study_id', '=', study.id).execute();
+    expect(sites).toHaveLength(1);
+    const members = await db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select(['users.email', 'memberships.role'])
+      .where('memberships.study_id', '=', study.id)
+      .orderBy('memberships.role')
+      .execute();
+    expect(members.map((member) => `${member.email} ${member.role}`)).toEqual([
+      'admin@demo.cdms ADMIN',
+      'dm@demo.cdms DM',
+    ]);
+  });
+
   it('has study notices, a pinned one first, written by the data manager (issue 43 item 9)', async () => {
     const notices = await database()
       .db.selectFrom('notices')

@@ -1,5 +1,6 @@
 import { type AdminUser, type Role, roles } from '@cdms/contract';
 import { useTranslation } from 'react-i18next';
+import listStyles from '../../../components/list-page.module.css';
 import { roleNeedsSites } from '../lib/membership-sites.ts';
 import styles from './admin-ui.module.css';
 
@@ -201,7 +202,7 @@ export function MemberRows({
                     <p className={styles.hint}>{t('studies.form.noSitesListed')}</p>
                   ) : (
                     <fieldset className={styles.draftMemberSites}>
-                      <legend className={styles.visuallyHidden}>
+                      <legend className={listStyles.visuallyHidden}>
                         {t('studies.form.memberSitesOf', { n })}
                       </legend>
                       {siteCodes.map((code) => (
