@@ -35,7 +35,7 @@ export async function seedDemoStudyInDesign(
       screeningNumberFormat: 'TUBE-{site}-{seq:4}',
       randomizationEnabled: false,
       sites: [input.site],
-      members: [{ email: input.dataManager, role: 'DM', sites: [] }],
+      members: [{ email: input.dataManager, role: 'DM' }],
     }),
     administrator.principal.user.id,
   );
