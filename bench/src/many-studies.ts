@@ -11,31 +11,32 @@ import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build
 import { buildOtherStudies, type OtherStudiesReport } from './build-study/other-studies.ts';
 import type { BenchOptions } from './options.ts';
 import { runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
-import { readScenarios } from './scenarios.ts';
+import { readScenarios, type Scenario } from './scenarios.ts';
 import { type RunningServer, startServer } from './server/start-server.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
 // The "many studies" measurement (issue 45 item 6): one server holds many studies, and a study's
 // busiest reads must not slow down because the others exist. The bench study of 2,500 subjects is
-// measured alone, then the other studies (19 of 2,500 by default: 50,000 subjects in all) are added
-// to the same database and the same reads are measured again. The reads are the subject list,
-// dashboard and form read scenarios, the very requests of the per-size runs.
+// measured alone, and with the other studies (19 of 2,500 by default: 50,000 subjects in all) added
+// to another copy of it and the same reads are measured on both in turn. The reads are the subject
+// list, dashboard and form read scenarios, the very requests of the per-size runs.
 
 /** The scenarios measured alone and among the other studies (names as in scenarios.ts). */
 export const MANY_STUDIES_SCENARIOS = ['subject list', 'dashboard', 'form read'] as const;
 
 export interface ManyStudiesResult {
   db: DatabaseKind;
-  /** Studies in the database at the second measurement, the measured one included. */
+  /** Studies in the second database, the measured one included. */
   studies: number;
   subjectsPerStudy: number;
-  /** Subjects in the database at the second measurement, every study's. */
+  /** Subjects in the second database, every study's. */
   totalSubjects: number;
   benchStudyBuild: BuildReport;
   otherStudiesBuild: OtherStudiesReport;
   /**
-   * The measured study's reads with it alone in the database, then among the others. A result's
-   * `subjects` is the count in the whole database (the measured study always has `subjectsPerStudy`).
+   * The measured study's reads with it alone in its database, and in the database of the others, in
+   * turn. A result's `subjects` is its whole database's count (the measured study always has
+   * `subjectsPerStudy`).
    */
   alone: ScenarioResult[];
   many: ScenarioResult[];
@@ -47,24 +48,29 @@ export async function measureManyStudies(
   settings: { studies: number; subjectsPerStudy: number },
   log: (message: string) => void,
 ): Promise<ManyStudiesResult> {
-  const database = await createBenchDatabase(db, options.postgresAdminUrl, `${db}_many`);
+  // Two databases, the bench study built alike in both, the other studies added to the second: the
+  // reads alone and among many are then measured in turn over the same minutes. Measured one after
+  // the other, minutes apart, they would compare two states of this shared machine, whose speed
+  // drifts by more than the 30 % the target allows (bench/README.md "Scenarios").
+  const aloneDatabase = await createBenchDatabase(db, options.postgresAdminUrl, `${db}_alone`);
+  const manyDatabase = await createBenchDatabase(db, options.postgresAdminUrl, `${db}_many`);
   try {
-    log(`${db}, many studies: the bench study of ${settings.subjectsPerStudy} subjects (${database.where})…`);
-    const benchStudyBuild = await withDatabase(database, (handle) =>
-      buildBenchStudy(handle, {
-        subjects: settings.subjectsPerStudy,
-        siteCount: options.siteCount,
-        slotsPerSite: slotsFor(settings.subjectsPerStudy, options.siteCount),
-        log,
-      }),
-    );
-    const workload = await withDatabase(database, loadWorkload);
-    log(`  alone: ${workload.subjects} subjects in 1 study`);
-    const alone = await measureReads(db, database, workload, workload.subjects, options, log);
-
+    const buildBenchStudyIn = (database: BenchDatabase) => {
+      log(`${db}: the bench study of ${settings.subjectsPerStudy} subjects (${database.where})…`);
+      return withDatabase(database, (handle) =>
+        buildBenchStudy(handle, {
+          subjects: settings.subjectsPerStudy,
+          siteCount: options.siteCount,
+          slotsPerSite: slotsFor(settings.subjectsPerStudy, options.siteCount),
+          log,
+        }),
+      );
+    };
+    const benchStudyBuild = await buildBenchStudyIn(aloneDatabase);
+    await buildBenchStudyIn(manyDatabase);
     const others = settings.studies - 1;
-    log(`  adding ${others} studies of ${settings.subjectsPerStudy} subjects…`);
-    const otherStudiesBuild = await withDatabase(database, (handle) =>
+    log(`  adding ${others} studies of ${settings.subjectsPerStudy} subjects (${manyDatabase.where})…`);
+    const otherStudiesBuild = await withDatabase(manyDatabase, (handle) =>
       buildOtherStudies(handle, {
         studies: others,
         subjectsPerStudy: settings.subjectsPerStudy,
@@ -75,9 +81,19 @@ export async function measureManyStudies(
     log(
       `  built: studies ${otherStudiesBuild.createSeconds.toFixed(0)} s, copies ${otherStudiesBuild.copySeconds.toFixed(0)} s, read model and statistics ${otherStudiesBuild.readModelSeconds.toFixed(0)} s`,
     );
-    const totalSubjects = workload.subjects + otherStudiesBuild.subjects;
-    log(`  among ${settings.studies} studies: ${totalSubjects} subjects in all`);
-    const many = await measureReads(db, database, workload, totalSubjects, options, log);
+    const aloneWorkload = await withDatabase(aloneDatabase, loadWorkload);
+    const manyWorkload = await withDatabase(manyDatabase, loadWorkload);
+    const totalSubjects = manyWorkload.subjects + otherStudiesBuild.subjects;
+    log(
+      `  measuring in turn: ${aloneWorkload.subjects} subjects in 1 study, and among ${settings.studies} studies of ${totalSubjects} subjects in all`,
+    );
+    const { alone, many } = await measureInTurn(
+      db,
+      { database: aloneDatabase, workload: aloneWorkload, subjects: aloneWorkload.subjects },
+      { database: manyDatabase, workload: manyWorkload, subjects: totalSubjects },
+      options,
+      log,
+    );
     return {
       db,
       studies: settings.studies,
@@ -89,8 +105,10 @@ export async function measureManyStudies(
       many,
     };
   } finally {
-    if (options.keep) log(`kept ${database.where}`);
-    else await dropBenchDatabase(database, options.postgresAdminUrl);
+    for (const database of [aloneDatabase, manyDatabase]) {
+      if (options.keep) log(`kept ${database.where}`);
+      else await dropBenchDatabase(database, options.postgresAdminUrl);
+    }
   }
 }
 
@@ -106,36 +124,73 @@ async function withDatabase<T>(
   }
 }
 
+interface Side {
+  database: BenchDatabase;
+  workload: Workload;
+  /** Subjects in the whole database, as the results name it. */
+  subjects: number;
+}
+
+/** The seconds of each measured slice: alone and among many take turns this often. */
+const SLICE_SECONDS = 2;
+
 /**
- * The chosen reads on a freshly started server, one after another as the per-size runs measure
- * them (warm-up, then `--duration` seconds each).
+ * A server on each database; each scenario's users sign in on both, warm up, then the measured time
+ * comes in slices of `SLICE_SECONDS`, alone and among many in turn (alone, many, many, alone, …:
+ * `runScenariosInTurn`), `--duration` seconds each in all.
  */
-async function measureReads(
+async function measureInTurn(
   db: DatabaseKind,
-  database: BenchDatabase,
-  workload: Workload,
-  subjectsInDatabase: number,
+  aloneSide: Side,
+  manySide: Side,
   options: BenchOptions,
   log: (message: string) => void,
-): Promise<ScenarioResult[]> {
+): Promise<{ alone: ScenarioResult[]; many: ScenarioResult[] }> {
   const scenarios = readScenarios().filter((scenario) =>
     (MANY_STUDIES_SCENARIOS as readonly string[]).includes(scenario.name),
   );
-  const server: RunningServer = await startServer(database.env);
+  const aloneServer: RunningServer = await startServer(aloneSide.database.env);
+  const manyServer: RunningServer = await startServer(manySide.database.env);
   const durationMs = options.durationSeconds * 1000;
-  const context = { db, workload, durationMs, warmupMs: Math.min(2000, durationMs / 5), rounds: 1 };
-  const results: ScenarioResult[] = [];
+  const rounds = Math.max(1, Math.floor(options.durationSeconds / SLICE_SECONDS));
+  // The context's workload is only read by the result (`subjects`, set below); each side's users
+  // get their own database's study and subjects.
+  const context = {
+    db,
+    workload: aloneSide.workload,
+    durationMs,
+    warmupMs: Math.min(2000, durationMs / 5),
+    rounds,
+  };
+  const boundTo = (scenario: Scenario, server: RunningServer, workload: Workload): Scenario => ({
+    ...scenario,
+    prepare: () => scenario.prepare([server.url], workload),
+  });
+  const alone: ScenarioResult[] = [];
+  const many: ScenarioResult[] = [];
   try {
     for (const scenario of scenarios) {
-      const [result] = await runScenariosInTurn([server], [scenario], context);
-      if (!result) continue;
-      log(
-        `    ${result.scenario}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
+      const [aloneResult, manyResult] = await runScenariosInTurn(
+        [aloneServer, manyServer],
+        [
+          boundTo(scenario, aloneServer, aloneSide.workload),
+          boundTo(scenario, manyServer, manySide.workload),
+        ],
+        context,
       );
-      results.push({ ...result, subjects: subjectsInDatabase });
+      if (!aloneResult || !manyResult) continue;
+      // Each side's figures are its own server's: the other server idles meanwhile (its CPU, summed
+      // in, is next to nothing; the peak RSS is the larger of the two).
+      alone.push({ ...aloneResult, servers: 1, subjects: aloneSide.subjects });
+      many.push({ ...manyResult, servers: 1, subjects: manySide.subjects });
+      const figures = (result: ScenarioResult) =>
+        `p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`;
+      log(
+        `    ${scenario.name}: alone ${figures(aloneResult)}; among many ${figures(manyResult)}; p50 × ${(manyResult.p50Ms / aloneResult.p50Ms).toFixed(2)}`,
+      );
     }
   } finally {
-    await server.stop();
+    await Promise.all([aloneServer.stop(), manyServer.stop()]);
   }
-  return results;
+  return { alone, many };
 }
