@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
 import {
   type BenchDatabase,
@@ -6,6 +6,7 @@ import {
   type DatabaseKind,
   dropBenchDatabase,
   openBenchDatabase,
+  reusedPostgresDatabase,
 } from './bench-database.ts';
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
 import { buildOtherStudies, type OtherStudiesReport } from './build-study/other-studies.ts';
@@ -31,8 +32,9 @@ export interface ManyStudiesResult {
   subjectsPerStudy: number;
   /** Subjects in the second database, every study's. */
   totalSubjects: number;
-  benchStudyBuild: BuildReport;
-  otherStudiesBuild: OtherStudiesReport;
+  /** How the databases were built; null when an earlier run's were measured again (`--reuse`). */
+  benchStudyBuild: BuildReport | null;
+  otherStudiesBuild: OtherStudiesReport | null;
   /**
    * The measured study's reads with it alone in its database, and in the database of the others, in
    * turn. A result's `subjects` is its whole database's count (the measured study always has
@@ -52,6 +54,7 @@ export async function measureManyStudies(
   // reads alone and among many are then measured in turn over the same minutes. Measured one after
   // the other, minutes apart, they would compare two states of this shared machine, whose speed
   // drifts by more than the 30 % the target allows (bench/README.md "Scenarios").
+  if (db === 'postgres' && options.reuseDatabase) return remeasure(options, options.reuseDatabase, log);
   const aloneDatabase = await createBenchDatabase(db, options.postgresAdminUrl, `${db}_alone`);
   const manyDatabase = await createBenchDatabase(db, options.postgresAdminUrl, `${db}_many`);
   try {
@@ -110,6 +113,55 @@ export async function measureManyStudies(
       else await dropBenchDatabase(database, options.postgresAdminUrl);
     }
   }
+}
+
+/**
+ * `--reuse ALONE,MANY`: the two PostgreSQL databases an earlier `--many-studies --keep` left,
+ * measured again as they are (a server change measured in minutes, not rebuilt in a quarter of an
+ * hour). `VACUUM ANALYZE` first, as the build ends, so that what the earlier run's servers left
+ * behind does not weigh on this run.
+ */
+async function remeasure(
+  options: BenchOptions,
+  names: string,
+  log: (message: string) => void,
+): Promise<ManyStudiesResult> {
+  const [aloneName, manyName] = names.split(',').map((name) => name.trim());
+  if (!aloneName || !manyName) throw new Error('--many-studies --reuse takes two names: ALONE,MANY');
+  const aloneDatabase = reusedPostgresDatabase(options.postgresAdminUrl, aloneName);
+  const manyDatabase = reusedPostgresDatabase(options.postgresAdminUrl, manyName);
+  const prepare = (database: BenchDatabase) =>
+    withDatabase(database, async (handle) => {
+      await sql`vacuum analyze`.execute(handle);
+      const workload = await loadWorkload(handle);
+      const counts = await sql<{ studies: number; subjects: number }>`
+        select count(distinct study_id)::int as studies, count(*)::int as subjects from subjects`.execute(
+        handle,
+      );
+      return { workload, studies: counts.rows[0]?.studies ?? 0, subjects: counts.rows[0]?.subjects ?? 0 };
+    });
+  const alone = await prepare(aloneDatabase);
+  const many = await prepare(manyDatabase);
+  log(
+    `postgres: measuring ${aloneName} (${alone.subjects} subjects) and ${manyName} (${many.subjects}) in turn`,
+  );
+  const measured = await measureInTurn(
+    'postgres',
+    { database: aloneDatabase, workload: alone.workload, subjects: alone.subjects },
+    { database: manyDatabase, workload: many.workload, subjects: many.subjects },
+    options,
+    log,
+  );
+  log(`kept ${aloneName} and ${manyName}`);
+  return {
+    db: 'postgres',
+    studies: many.studies,
+    subjectsPerStudy: alone.subjects,
+    totalSubjects: many.subjects,
+    benchStudyBuild: null,
+    otherStudiesBuild: null,
+    ...measured,
+  };
 }
 
 async function withDatabase<T>(

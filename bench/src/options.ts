@@ -53,6 +53,8 @@ export const USAGE = `npm run bench -- [options]
   --many-studies              instead of the per-size runs: the subject list, dashboard and form read
                               of one study measured alone, then among other studies in the same
                               database (issue 45: 20 studies, 50,000 subjects in all; ~15 min a database)
+                              --reuse ALONE,MANY (PostgreSQL) measures again the two databases an
+                              earlier --many-studies --keep left
   --studies 20                studies in the database with --many-studies (default 20)
   --study-subjects 2500       subjects of each study with --many-studies (default 2500)
   --smoke                     50 subjects, 1 s per scenario, both databases: proves the harness works
