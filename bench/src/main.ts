@@ -12,6 +12,7 @@ import {
 } from './bench-database.ts';
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
 import { type DefinitionInstallResult, measureDefinitionInstall } from './definition-install.ts';
+import { type ManyStudiesResult, measureManyStudies } from './many-studies.ts';
 import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
 import { type BenchOptions, parseOptions, USAGE } from './options.ts';
 import { type PgbenchResult, runPgbench } from './pgbench.ts';
@@ -20,7 +21,7 @@ import { runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
 import { type RunningServer, repositoryRoot, startServer } from './server/start-server.ts';
-import { checkOdmExportTargets, checkTargets } from './targets.ts';
+import { checkManyStudiesTargets, checkOdmExportTargets, checkTargets } from './targets.ts';
 import { measureUploads, type UploadsResult } from './uploads.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
@@ -62,6 +63,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const startedAt = new Date();
+  if (options.manyStudies) return manyStudiesMain(options, options.manyStudies, startedAt);
   let pgbench: PgbenchResult | null = null;
   if (options.pgbench.run) {
     log(`pgbench -N reference (${options.pgbench.durationSeconds} s)…`);
@@ -119,6 +121,41 @@ async function main(): Promise<number> {
       `ERROR: definition install (${run.db}, ${run.subjects}): status ${run.definitionInstall?.status}`,
     );
   return failed.length > 0 || failedUploads.length > 0 || failedInstalls.length > 0 ? 1 : 0;
+}
+
+/**
+ * `--many-studies`: on each database, one study measured alone, then among the others (issue 45
+ * item 6); one table of both, the targets, a JSON file per database.
+ */
+async function manyStudiesMain(
+  options: BenchOptions,
+  settings: { studies: number; subjectsPerStudy: number },
+  startedAt: Date,
+): Promise<number> {
+  const runs: ManyStudiesResult[] = [];
+  for (const db of options.databases) runs.push(await measureManyStudies(db, options, settings, log));
+  const results = runs.flatMap((run) => [...run.alone, ...run.many]);
+  const targets = checkManyStudiesTargets(runs);
+  console.log('');
+  console.log('subjects: in the whole database; the measured study has', settings.subjectsPerStudy);
+  console.log(formatReport(results, null, targets));
+  const directory = path.join(repositoryRoot, 'bench', options.resultsDirectory);
+  mkdirSync(directory, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  for (const run of runs) {
+    const file = path.join(directory, `${stamp}-${run.db}-many-studies.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ startedAt, machine: machine(), options, ...run, targets }, null, 2)}\n`,
+    );
+    log(`wrote ${path.relative(repositoryRoot, file)}`);
+  }
+  const failed = results.filter((result) => result.errors > 0);
+  for (const result of failed)
+    console.error(
+      `ERROR: ${result.scenario} (${result.db}, ${result.subjects}): ${result.errors} responses outside 2xx, e.g.\n  ${result.errorSamples.join('\n  ')}`,
+    );
+  return failed.length > 0 ? 1 : 0;
 }
 
 /** One database, grown from size to size; the server restarted on it for each size. */

@@ -25,6 +25,12 @@ export interface BenchOptions {
    * one of them in turn as a load balancer with sticky sessions would; 1 by default.
    */
   servers: number;
+  /**
+   * The many-studies measurement (issue 45 item 6) instead of the per-size runs: one study of
+   * `subjectsPerStudy` measured alone, then among `studies` studies of as many subjects each; null:
+   * not run.
+   */
+  manyStudies: { studies: number; subjectsPerStudy: number } | null;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -44,6 +50,13 @@ export const USAGE = `npm run bench -- [options]
   --keep                      keep the bench databases (they are dropped by default)
   --reuse NAME                measure the PostgreSQL bench database NAME kept by an earlier run
                               (grown to the sizes asked; kept afterwards)
+  --many-studies              instead of the per-size runs: the subject list, dashboard and form read
+                              of one study measured alone, then among other studies in the same
+                              database (issue 45: 20 studies, 50,000 subjects in all; ~15 min a database)
+                              --reuse ALONE,MANY (PostgreSQL) measures again the two databases an
+                              earlier --many-studies --keep left
+  --studies 20                studies in the database with --many-studies (default 20)
+  --study-subjects 2500       subjects of each study with --many-studies (default 2500)
   --smoke                     50 subjects, 1 s per scenario, both databases: proves the harness works
                               (CI); results go to bench/results/smoke/ (not committed)`;
 
@@ -69,6 +82,9 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       reuse: { type: 'string' },
       servers: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      'many-studies': { type: 'boolean', default: false },
+      studies: { type: 'string' },
+      'study-subjects': { type: 'string' },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -83,6 +99,11 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   if (!(durationSeconds > 0)) throw new Error('--duration must be a positive number of seconds');
   const servers = Number(values.servers ?? 1);
   if (!Number.isInteger(servers) || servers < 1) throw new Error('--servers must be a whole number ≥ 1');
+  const studies = Number(values.studies ?? 20);
+  const subjectsPerStudy = Number(values['study-subjects'] ?? 2500);
+  if (!Number.isInteger(studies) || studies < 2) throw new Error('--studies must be a whole number ≥ 2');
+  if (!Number.isInteger(subjectsPerStudy) || subjectsPerStudy < 100)
+    throw new Error('--study-subjects must be a whole number ≥ 100');
   return {
     databases,
     postgresSizes: sizes(values.sizes ?? (smoke ? '50' : '500,5000')),
@@ -90,7 +111,8 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     siteCount: Number(values.sites ?? DEFAULT_SITE_COUNT),
     durationSeconds,
     pgbench: {
-      run: databases.includes('postgres') && !values['no-pgbench'],
+      // The many-studies measurement compares the server with itself: no reference needed.
+      run: databases.includes('postgres') && !values['no-pgbench'] && !values['many-studies'],
       durationSeconds: Number(values['pgbench-duration'] ?? (smoke ? 2 : 10)),
       scale: smoke ? 1 : 10,
     },
@@ -101,5 +123,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     resultsDirectory: smoke ? 'results/smoke' : 'results',
     scenarios: values.scenarios ? values.scenarios.split(',').map((name) => name.trim()) : null,
     servers,
+    manyStudies: values['many-studies'] ? { studies, subjectsPerStudy } : null,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from './load/run-load.ts';
 import type { ScenarioResult } from './run-scenario.ts';
-import { checkOdmExportTargets, checkTargets } from './targets.ts';
+import { checkManyStudiesTargets, checkOdmExportTargets, checkTargets } from './targets.ts';
 
 // The arithmetic of the report, on made-up figures: no timing is measured here.
 
@@ -150,5 +150,45 @@ describe('the ODM export targets', () => {
       { ...run, concurrentReads: { ...run.concurrentReads, requests: 0 } },
     ]);
     expect(silent?.met).toBe(false);
+  });
+});
+
+describe('the many-studies targets', () => {
+  // PGlite: the database's CPU is the server's.
+  const pglite = { db: 'pglite', postgresCpuMsPerRequest: null };
+  const alone = [
+    result('subject list', 2500, 1, { ...pglite, p50Ms: 4, p95Ms: 8 }),
+    result('dashboard', 2500, 1, { ...pglite, p50Ms: 3, p95Ms: 6 }),
+    result('form read', 2500, 1, { ...pglite, p50Ms: 2, p95Ms: 4 }),
+  ];
+  const run = (many: ScenarioResult[]) => ({
+    db: 'pglite' as const,
+    studies: 20,
+    totalSubjects: 50000,
+    alone,
+    many,
+  });
+
+  it('compares each read among many studies with the same read alone', () => {
+    const many = [
+      // 5.2 = 1.3 × 4 exactly: met.
+      result('subject list', 50000, 1, { ...pglite, p50Ms: 5.2, p95Ms: 25 }),
+      // 1.5 × and 30 ms: neither met, and the CPU says why.
+      result('dashboard', 50000, 1, { ...pglite, p50Ms: 4.5, p95Ms: 30, serverCpuMsPerRequest: 2.5 }),
+    ];
+    const checks = checkManyStudiesTargets([run(many)]);
+    const verdicts = Object.fromEntries(checks.map((check) => [check.target, check.met]));
+    const where = '(pglite, 20 studies, 50000 subjects)';
+    expect(verdicts[`subject list p50 among many studies ≤ 1.3 × p50 alone ${where}`]).toBe(true);
+    expect(verdicts[`subject list p95 among many studies ≤ 25 ms ${where}`]).toBe(true);
+    expect(verdicts[`dashboard p50 among many studies ≤ 1.3 × p50 alone ${where}`]).toBe(false);
+    expect(verdicts[`dashboard p95 among many studies ≤ 25 ms ${where}`]).toBe(false);
+    // The form read was measured alone only: said so, not passed.
+    expect(verdicts[`form read among many studies ${where}`]).toBeNull();
+    const dashboard = checks.find((check) => check.target.startsWith('dashboard p50'));
+    expect(dashboard?.measured).toBe('4.5 ms vs 3.0 ms (× 1.50)');
+    expect(dashboard?.why).toBe(
+      'CPU per request grew from server 1.0 ms alone to server 2.5 ms among many studies',
+    );
   });
 });

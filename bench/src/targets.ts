@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { ManyStudiesResult } from './many-studies.ts';
 import type { OdmExportResult } from './odm-export.ts';
 import type { PgbenchResult } from './pgbench.ts';
 import type { ScenarioResult } from './run-scenario.ts';
@@ -223,5 +224,47 @@ export function checkOdmExportTargets(exports: OdmExportResult[]): TargetCheck[]
         met: reads.requests > 0 && reads.errors === 0,
       },
     ];
+  });
+}
+
+/**
+ * Issue 45 item 6: with 20 studies and 50,000 subjects in one database, a study's subject list,
+ * dashboard and form read keep a p50 ≤ 1.3 × their p50 with that study alone, and a p95 ≤ 25 ms.
+ */
+export function checkManyStudiesTargets(
+  runs: Pick<ManyStudiesResult, 'db' | 'studies' | 'totalSubjects' | 'alone' | 'many'>[],
+): TargetCheck[] {
+  return runs.flatMap((run) => {
+    const where = `(${run.db}, ${run.studies} studies, ${run.totalSubjects} subjects)`;
+    return run.alone.flatMap((alone): TargetCheck[] => {
+      const many = run.many.find((result) => result.scenario === alone.scenario);
+      if (!many)
+        return [
+          {
+            target: `${alone.scenario} among many studies ${where}`,
+            measured: 'not measured among the other studies',
+            met: null,
+          },
+        ];
+      const ratio = many.p50Ms / alone.p50Ms;
+      const met = many.p50Ms <= SCALING_FACTOR * alone.p50Ms;
+      return [
+        {
+          target: `${alone.scenario} p50 among many studies ≤ ${SCALING_FACTOR} × p50 alone ${where}`,
+          measured: `${ms(many.p50Ms)} vs ${ms(alone.p50Ms)} (× ${ratio.toFixed(2)})`,
+          met,
+          ...(met
+            ? {}
+            : {
+                why: `CPU per request grew from ${cpuOf(alone)} alone to ${cpuOf(many)} among many studies`,
+              }),
+        },
+        {
+          target: `${alone.scenario} p95 among many studies ≤ ${READ_P95_MS} ms ${where}`,
+          measured: ms(many.p95Ms),
+          met: many.p95Ms <= READ_P95_MS,
+        },
+      ];
+    });
   });
 }

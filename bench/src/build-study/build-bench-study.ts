@@ -3,9 +3,9 @@ import { type Kysely, sql } from 'kysely';
 import { inTransaction } from '../../../apps/server/src/db/in-transaction.ts';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { rebuildReadModel } from '../../../apps/server/src/read-model/rebuild-read-model.ts';
-import { type BenchStudy, loadBenchStudy, prepareBenchStudy } from './bench-study.ts';
+import { type BenchStudy, loadBenchStudy, prepareBenchStudy, type SiteTeam } from './bench-study.ts';
 import { Casebook, People, stepsOf, templatePlans } from './casebook-steps.ts';
-import { cloneSubject, copyInitials, loadTemplates } from './clone-subjects.ts';
+import { cloneSubject, copyInitials, loadTemplates, type Template } from './clone-subjects.ts';
 
 /** Copies per transaction: big enough to spare commits, small enough to keep locks short. */
 const CLONES_PER_TRANSACTION = 25;
@@ -65,19 +65,13 @@ export async function buildBenchStudy(db: Kysely<Database>, input: BuildInput): 
   const existing = await countSubjects(db, study.studyId);
   const copies = Math.max(0, input.subjects - existing);
   if (copies > 0) log(`  ${copies} copies of the templates (bulk loader)…`);
-  for (let done = 0; done < copies; ) {
-    const batch = Math.min(CLONES_PER_TRANSACTION, copies - done);
-    await inTransaction(db, async (trx) => {
-      for (let offset = 0; offset < batch; offset += 1) {
-        const index = existing - templates.length + done + offset;
-        const template = templates[index % templates.length];
-        const team = study.teams[index % study.teams.length];
-        if (!template || !team) throw new Error('no templates or no sites');
-        await cloneSubject(trx, study.studyId, template, team, copyInitials(index));
-      }
-    });
-    done += batch;
-  }
+  await copyTemplates(db, {
+    studyId: study.studyId,
+    templates,
+    teams: study.teams,
+    firstCopy: existing - templates.length,
+    copies,
+  });
   const copySeconds = seconds(started);
   // The bulk loader writes around the commands, which keep the read model current: rebuild it.
   // Statistics first, as autovacuum would have taken them during such a load on a live database:
@@ -102,7 +96,32 @@ export async function buildBenchStudy(db: Kysely<Database>, input: BuildInput): 
   };
 }
 
-async function countSubjects(db: Kysely<Database>, studyId: number): Promise<number> {
+/**
+ * `copies` copies of the templates into study `studyId` (bulk loader): the n-th copy (counting from
+ * `firstCopy`, so that a grown study goes on where it stopped) is template n mod templates at site
+ * n mod sites, with the n-th initials.
+ */
+export async function copyTemplates(
+  db: Kysely<Database>,
+  input: { studyId: number; templates: Template[]; teams: SiteTeam[]; firstCopy: number; copies: number },
+): Promise<void> {
+  const { templates, teams } = input;
+  for (let done = 0; done < input.copies; ) {
+    const batch = Math.min(CLONES_PER_TRANSACTION, input.copies - done);
+    await inTransaction(db, async (trx) => {
+      for (let offset = 0; offset < batch; offset += 1) {
+        const index = input.firstCopy + done + offset;
+        const template = templates[index % templates.length];
+        const team = teams[index % teams.length];
+        if (!template || !team) throw new Error('no templates or no sites');
+        await cloneSubject(trx, input.studyId, template, team, copyInitials(index));
+      }
+    });
+    done += batch;
+  }
+}
+
+export async function countSubjects(db: Kysely<Database>, studyId: number): Promise<number> {
   const row = await db
     .selectFrom('subjects')
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -14,6 +14,7 @@ import type { BenchStudy, SiteTeam } from './bench-study.ts';
 // and group (the site's next free slot, as randomizeSubject takes it), who entered what (the
 // template site's coordinator and investigator become the new site's), the signer and the hash of
 // what was signed. Copies have no audit records: the audit trail is the one thing not copied.
+// The copy may go to another study than its template's, one with the same definition installed.
 // clone-identity.test.ts proves the copies equal what the commands write for the same casebook.
 
 export interface Template {
@@ -68,8 +69,10 @@ function mapUser(column: string, from: SiteTeam, to: SiteTeam): RawBuilder<numbe
 }
 
 /**
- * Copies `template` to a new subject at `team`'s site with `initials`, in the caller's transaction.
- * Returns the new subject's id.
+ * Copies `template` to a new subject of study `studyId` at `team`'s site with `initials`, in the
+ * caller's transaction. Returns the new subject's id. The study and the site are the caller's, never
+ * the template's: the many-studies measurement fills other studies (with the same definition) from
+ * the templates of the bench study.
  */
 export async function cloneSubject(
   trx: Transaction<Database>,
@@ -87,7 +90,7 @@ export async function cloneSubject(
 
   const subject = await sql<{ id: number }>`
     insert into subjects (study_id, site_id, screening_number, initials, consent_date, status, created_by)
-    select study_id, ${team.siteId}::int, ${screeningNumber}, ${initials}, consent_date, status,
+    select ${studyId}::int, ${team.siteId}::int, ${screeningNumber}, ${initials}, consent_date, status,
            ${mapUser('created_by', from, team)}
     from subjects where id = ${template.subjectId}::int
     returning id`.execute(trx);
@@ -119,7 +122,7 @@ export async function cloneSubject(
     const copy = await sql<{ id: number }>`
       insert into queries (study_id, site_id, subject_id, visit_key, form_key, item_path, check_id, kind, status, message,
                            opened_at, opened_by, closed_at, assignee, reopened, closed_over_check, last_message_at, message_count)
-      select study_id, ${team.siteId}::int, ${subjectId}::int, visit_key, form_key, item_path, check_id, kind, status,
+      select ${studyId}::int, ${team.siteId}::int, ${subjectId}::int, visit_key, form_key, item_path, check_id, kind, status,
              message, opened_at, ${mapUser('opened_by', from, team)}, closed_at, assignee, reopened, closed_over_check,
              last_message_at, message_count
       from queries where id = ${query.id}::int
@@ -133,7 +136,7 @@ export async function cloneSubject(
   }
 
   if (template.randomized) await assignSlot(trx, studyId, template, team, subjectId);
-  await copySignatures(trx, template, team, subjectId, screeningNumber);
+  await copySignatures(trx, studyId, template, team, subjectId, screeningNumber);
   return subjectId;
 }
 
@@ -204,6 +207,7 @@ async function assignSlot(
 /** The template's signatures, signed by the new site's investigator over the copy's own data. */
 async function copySignatures(
   trx: Transaction<Database>,
+  studyId: number,
   template: Template,
   team: SiteTeam,
   subjectId: number,
@@ -227,7 +231,7 @@ async function copySignatures(
     await trx
       .insertInto('signatures')
       .values({
-        study_id: signature.study_id,
+        study_id: studyId,
         subject_id: subjectId,
         signed_by: signer.id,
         printed_name: signer.name,

@@ -22,7 +22,21 @@ export async function startServer(env: Record<string, string>, timeoutMs = 180_0
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const server = await startServerProcess({ CDMS_DEMO: '0', ...env }, timeoutMs, nodeArgs);
   const child = server.process;
+  // The last of the server's output, printed if it ends before the bench stops it: a server that
+  // dies in the middle of a scenario otherwise leaves only a missing /proc entry behind.
+  let lastOutput = '';
+  const keep = (data: Buffer) => {
+    lastOutput = (lastOutput + data.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let stopping = false;
+  void server.exited.then((code) => {
+    if (!stopping)
+      console.error(`the server ${child.pid} ended by itself (${code}); its last output:\n${lastOutput}`);
+  });
   const stop = async () => {
+    stopping = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
