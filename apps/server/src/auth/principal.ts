@@ -31,8 +31,6 @@ export interface PrincipalStudy extends StudyAccess {
   status: StudyStatus;
   /** The study's setting: site staff's data writes wait for their required training. */
   trainingGatesDataEntry: boolean;
-  /** The sites the user covers in this study (every site when a role covers all). */
-  sites: SiteSummary[];
   /**
    * The roles the study's current definition declares (`studies.design_roles`), without
    * `randomization` when the study was created with randomization off.
@@ -100,8 +98,10 @@ export async function loadStudyRoles(
 }
 
 /**
- * A user's memberships with their sites, for one user id (a value or a column of the outer query):
- * each membership carries its own site ids and the sites of its study, as JSON arrays.
+ * A user's memberships with their site ids, for one user id (a value or a column of the outer query).
+ * The studies' sites themselves are not read here: every request runs this, and only `/api/auth/me`
+ * shows them (`studySitesOf`) — a data manager of 20 studies of 20 sites paid for 400 sites of JSON on
+ * each request (issue 45 item 6).
  */
 function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>) {
   return db
@@ -124,13 +124,6 @@ function membershipsOf(db: Kysely<Database>, userId: number | Expression<number>
           .select('membership_sites.site_id')
           .whereRef('membership_sites.membership_id', '=', 'memberships.id'),
       ).as('membership_sites'),
-      jsonArrayFrom(
-        inner
-          .selectFrom('sites')
-          .select(['sites.id', 'sites.code', 'sites.name', 'sites.institution_number'])
-          .whereRef('sites.study_id', '=', 'memberships.study_id')
-          .orderBy('sites.institution_number'),
-      ).as('study_sites'),
     ])
     .where('memberships.user_id', '=', userId)
     .orderBy('studies.id');
@@ -302,7 +295,6 @@ export async function loadSessionPrincipal(
 
 function principalOf(user: UserRow, session: SessionRow, memberships: readonly MembershipRow[]): Principal {
   const studies = new Map<number, PrincipalStudy>();
-  const studySites = new Map<number, SiteSummary[]>();
   for (const membership of memberships) {
     // A study in design is its designers' alone: other members see it once it goes live (issue 45).
     if (membership.status === 'design' && !designerRoles.includes(membership.role)) continue;
@@ -322,18 +314,8 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
           : membership.design_roles.filter((role) => role !== 'randomization'),
         randomizationEnabled: membership.randomization_enabled,
         roles: new Map<Role, SiteScope>(),
-        sites: [],
       };
       studies.set(membership.study_id, study);
-      studySites.set(
-        membership.study_id,
-        membership.study_sites.map((site) => ({
-          id: site.id,
-          code: site.code,
-          name: site.name,
-          institutionNumber: site.institution_number,
-        })),
-      );
     }
     const scope = scopeOf(
       membership.role,
@@ -341,16 +323,39 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
     );
     (study.roles as Map<Role, SiteScope>).set(membership.role, scope);
   }
-  for (const study of studies.values()) {
-    const scopes = [...study.roles.values()];
-    const covered = scopes.includes('all')
-      ? null
-      : new Set(scopes.flatMap((scope) => [...(scope as ReadonlySet<number>)]));
-    study.sites = (studySites.get(study.studyId) ?? []).filter(
-      (site) => covered === null || covered.has(site.id),
-    );
-  }
   return { user, session, studies };
+}
+
+/**
+ * The sites the user covers in each of their studies (every site of the study when a role covers
+ * all), by institution number, in one query: what `/api/auth/me` shows with the memberships.
+ */
+export async function studySitesOf(
+  db: Kysely<Database>,
+  principal: Principal,
+): Promise<Map<number, SiteSummary[]>> {
+  const studyIds = [...principal.studies.keys()];
+  const sites = new Map<number, SiteSummary[]>(studyIds.map((id) => [id, []]));
+  if (studyIds.length === 0) return sites;
+  const rows = await db
+    .selectFrom('sites')
+    .select(['id', 'study_id', 'code', 'name', 'institution_number'])
+    .where('study_id', 'in', studyIds)
+    .orderBy('institution_number')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const scopes = [...(principal.studies.get(row.study_id)?.roles.values() ?? [])];
+    const covered = scopes.some((scope) => scope === 'all' || scope.has(row.id));
+    if (covered)
+      sites.get(row.study_id)?.push({
+        id: row.id,
+        code: row.code,
+        name: row.name,
+        institutionNumber: row.institution_number,
+      });
+  }
+  return sites;
 }
 
 /** The membership abilities that are writes a freeze or lock can refuse, each with its write (lock-rules.ts). */
@@ -394,16 +399,18 @@ export interface StudyOrSiteHold {
  */
 export function presentMemberships(
   principal: Principal,
+  studySites: ReadonlyMap<number, SiteSummary[]>,
   holds: readonly StudyOrSiteHold[] = [],
 ): StudyMembership[] {
   return [...principal.studies.values()].map((study) => {
+    const sites = studySites.get(study.studyId) ?? [];
     const studyHolds = holds.filter((hold) => hold.studyId === study.studyId);
     const heldAtEverySite = (action: Action): boolean => {
       const write = guardedWriteOfAction[action];
       if (!write || studyHolds.length === 0) return false;
       const scope = siteScope(principal, action, study.studyId);
-      const sites = scope === 'all' ? study.sites.map((site) => site.id) : [...scope];
-      return sites.every(
+      const siteIds = scope === 'all' ? sites.map((site) => site.id) : [...scope];
+      return siteIds.every(
         (siteId) =>
           refuseUnderHolds(
             write,
@@ -418,7 +425,7 @@ export function presentMemberships(
       studyTitleEn: study.titleEn,
       studyStatus: study.status,
       roles: [...study.roles.keys()],
-      sites: study.sites,
+      sites,
       abilities: abilities(principal, study.studyId).filter((action) => {
         const role = designRoleOfAction[action];
         return !heldAtEverySite(action) && (role === undefined || study.designRoles.includes(role));

@@ -35,6 +35,7 @@ import {
   presentMemberships,
   type SessionPrincipal,
   type StudyOrSiteHold,
+  studySitesOf,
 } from './principal.ts';
 import { countUnusedRecoveryCodes } from './recovery-codes.ts';
 import { regenerateRecoveryCodes } from './regenerate-recovery-codes.ts';
@@ -87,7 +88,11 @@ export async function presentMe(
       secondFactorMandatory,
       secondFactorEnrolmentRequired: secondFactorMandatory && !secondFactorEnrolled,
     },
-    memberships: presentMemberships(principal, await studyAndSiteHolds(db, [...principal.studies.keys()])),
+    memberships: presentMemberships(
+      principal,
+      await studySitesOf(db, principal),
+      await studyAndSiteHolds(db, [...principal.studies.keys()]),
+    ),
     csrfToken: principal.session.csrf_token,
     session: presentSession(principal.session, idleSeconds),
   };
