@@ -50,8 +50,8 @@ export function measuresOf(definition: StudyDefinition, formKey: string, collect
     const label =
       shared && section
         ? {
-            ko: `${section.label.ko} ${item.label.ko}`,
-            en: `${section.label.en} ${item.label.en.toLowerCase()}`,
+            ko: `${section.label.ko} – ${item.label.ko}`,
+            en: `${section.label.en} – ${item.label.en}`,
           }
         : { ko: item.label.ko, en: item.label.en };
     return { key: itemKey, label, unit: item.unit ?? null };

@@ -179,8 +179,8 @@ export function demoSummaryChecks(database: () => DatabaseHandle): void {
     expect(
       summary.keyMeasures.measures.map((measure) => [measure.key, measure.label.en, measure.unit]),
     ).toEqual([
-      ['airAverage', 'Air conduction average threshold', 'dB'],
-      ['boneAverage', 'Bone conduction average threshold', 'dB'],
+      ['airAverage', 'Air conduction – Average threshold', 'dB'],
+      ['boneAverage', 'Bone conduction – Average threshold', 'dB'],
     ]);
     for (const visit of summary.keyMeasures.visits)
       for (const stats of visit.stats) {
