@@ -6,10 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import styles from './reports.module.css';
 import '../lib/chart-setup.ts';
+import { seriesColor } from '../../../lib/chart-colors.ts';
 import { listingPager, Panel, siteAndSubjectColumns, useLanguage } from './report-parts.tsx';
-
-/** The events' bar colours in the role's order (repeating past the last). */
-const EVENT_COLORS = ['#f59e0b', '#0ea5e9', '#dc2626', '#16a34a', '#9333ea', '#64748b', '#db2777', '#0d9488'];
 
 export function AdverseEventsView({
   data,
@@ -28,7 +26,7 @@ export function AdverseEventsView({
       datasets: data.interestEvents.map((event, index) => ({
         label: event.label[language],
         data: data.interest.map((line) => line.counts[event.key] ?? 0),
-        backgroundColor: EVENT_COLORS[index % EVENT_COLORS.length],
+        backgroundColor: seriesColor(index),
       })),
     }),
     [data, language],

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { seriesColor } from '../../../lib/chart-colors.ts';
 import styles from './summary.module.css';
 import { SummaryChart, visitColumn } from './summary-chart.tsx';
 import { groupLabel, SummaryPanel, useLanguage } from './summary-parts.tsx';
@@ -16,13 +17,6 @@ interface HealingLine {
   counts: Record<string, number>;
   everyone: boolean;
 }
-
-/** Outcome colours: complete healing green, partial amber, failure red; an unknown code grey. */
-const OUTCOME_COLORS: Record<string, string> = {
-  completeHealing: '#16a34a',
-  partialHealing: '#f59e0b',
-  failToHeal: '#dc2626',
-};
 
 /**
  * Healing outcome by visit: a stacked bar per visit (per visit and group when the answer is split),
@@ -69,10 +63,10 @@ export function HealingSection({ data }: { data: SummaryResponse }) {
   const chart = useMemo(
     (): ChartData<'bar', number[], string | string[]> => ({
       labels: bars.map((line) => (line.group ? [line.visit, line.group] : line.visit)),
-      datasets: data.healing.outcomes.map((outcome) => ({
+      datasets: data.healing.outcomes.map((outcome, index) => ({
         label: outcome.label[language],
         data: bars.map((line) => line.counts[outcome.code] ?? 0),
-        backgroundColor: OUTCOME_COLORS[outcome.code] ?? '#9ca3af',
+        backgroundColor: seriesColor(index),
       })),
     }),
     [data, bars, language],

@@ -3,9 +3,10 @@ import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { seriesColor } from '../../../lib/chart-colors.ts';
 import styles from './summary.module.css';
 import { SummaryChart, visitColumn } from './summary-chart.tsx';
-import { groupLabel, oneDecimal, SummaryPanel, useLanguage } from './summary-parts.tsx';
+import { groupLabel, type Language, oneDecimal, SummaryPanel, useLanguage } from './summary-parts.tsx';
 
 /** A row of the measures table: one measure of a visit (and group). */
 interface StatsRow {
@@ -23,17 +24,17 @@ interface ChangeRow {
   entry: MeasureChange;
   everyone: boolean;
 }
-/** The measures' bar colours in the role's order (repeating past the last). */
-const MEASURE_COLORS = [
-  '#2563eb',
-  '#9333ea',
-  '#0d9488',
-  '#f59e0b',
-  '#dc2626',
-  '#64748b',
-  '#db2777',
-  '#16a34a',
-];
+
+/** A measure's name: its item's label, with its unit when it has one. */
+function measureNameOf(
+  measures: SummaryResponse['keyMeasures']['measures'],
+  key: string,
+  language: Language,
+): string {
+  const measure = measures.find((entry) => entry.key === key);
+  if (!measure) return key;
+  return measure.unit ? `${measure.label[language]} (${measure.unit})` : measure.label[language];
+}
 
 /**
  * The study's key measures by visit: their means as bars per visit (and group when the answer is
@@ -68,12 +69,7 @@ export function KeyMeasuresSection({ data }: { data: SummaryResponse }) {
   );
   const bars = useMemo(() => (split ? lines.filter((line) => !line.everyone) : lines), [lines, split]);
   const measures = data.keyMeasures.measures;
-  /** A measure's name: its item's label, with its unit when it has one. */
-  const measureName = (key: string) => {
-    const measure = measures.find((entry) => entry.key === key);
-    if (!measure) return key;
-    return measure.unit ? `${measure.label[language]} (${measure.unit})` : measure.label[language];
-  };
+  const measureName = (key: string) => measureNameOf(measures, key, language);
   // One axis title when every measure has the same unit; otherwise each label says its own.
   const units = [...new Set(measures.map((measure) => measure.unit))];
   const axisTitle = units.length === 1 && units[0] ? units[0] : '';
@@ -81,9 +77,9 @@ export function KeyMeasuresSection({ data }: { data: SummaryResponse }) {
     (): ChartData<'bar', (number | null)[], string | string[]> => ({
       labels: bars.map((line) => (line.group ? [line.visit, line.group] : line.visit)),
       datasets: measures.map((measure, index) => ({
-        label: measure.unit ? `${measure.label[language]} (${measure.unit})` : measure.label[language],
+        label: measureNameOf(measures, measure.key, language),
         data: bars.map((line) => line.stats.find((stats) => stats.measure === measure.key)?.mean ?? null),
-        backgroundColor: MEASURE_COLORS[index % MEASURE_COLORS.length],
+        backgroundColor: seriesColor(index),
       })),
     }),
     [bars, measures, language],
