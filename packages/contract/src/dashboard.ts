@@ -55,8 +55,6 @@ export const dashboardResponseSchema = z.object({
   /** The Korean day the figures were computed for. */
   today: z.string(),
   subjects: z.object(groupCounts),
-  /** The study randomizes (its design has the `randomization` role); without it no count says "randomized". */
-  randomizes: z.boolean(),
   queries: z.object({
     system: z.object({ open: count, answered: count }),
     manual: z.object({ open: count, answered: count }),

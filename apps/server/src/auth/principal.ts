@@ -36,8 +36,18 @@ export interface PrincipalStudy extends StudyAccess {
    * `randomization` when the study was created with randomization off.
    */
   designRoles: readonly string[];
-  /** False when the study was created with randomization off (`studies.randomization_enabled`). */
-  randomizationEnabled: boolean;
+}
+
+/**
+ * Whether the study randomizes for this user: its design declares randomization and it was not created
+ * with randomization off (both folded into `designRoles`). The one rule the dashboard, the summary and
+ * the form's randomize button follow; the browser reads the same `designRoles` from `/api/auth/me`.
+ */
+export function studyRandomizes(
+  principal: { studies: ReadonlyMap<number, PrincipalStudy> },
+  studyId: number,
+): boolean {
+  return principal.studies.get(studyId)?.designRoles.includes('randomization') ?? false;
 }
 
 /** The signed-in user of a request: who they are, their session, what they may reach. */
@@ -312,7 +322,6 @@ function principalOf(user: UserRow, session: SessionRow, memberships: readonly M
         designRoles: membership.randomization_enabled
           ? membership.design_roles
           : membership.design_roles.filter((role) => role !== 'randomization'),
-        randomizationEnabled: membership.randomization_enabled,
         roles: new Map<Role, SiteScope>(),
       };
       studies.set(membership.study_id, study);

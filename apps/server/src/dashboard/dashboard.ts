@@ -186,8 +186,6 @@ export async function loadDashboard(
     study,
     today,
     subjects: groupCounts(groups),
-    // The design's roles as the reader's membership holds them: without randomization when it is off.
-    randomizes: principal.studies.get(studyId)?.designRoles.includes('randomization') ?? false,
     queries,
     safety: safetySummary(groups),
     targetStatus: {

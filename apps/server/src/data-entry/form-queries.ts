@@ -21,7 +21,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { actorRoleIn } from '../audit/actor-role.ts';
 import { can } from '../auth/permissions.ts';
-import { loadStudyRoles, type Principal } from '../auth/principal.ts';
+import { loadStudyRoles, type Principal, studyRandomizes } from '../auth/principal.ts';
 import { type CompiledRow, compiledOnce } from '../db/compiled-once.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOverSubjectQuery, presentHold } from '../holds/hold-presenter.ts';
@@ -187,7 +187,7 @@ export async function formData(
         randomize:
           visitKey === definition.roles?.randomization?.visit &&
           formKey === definition.roles.randomization.form &&
-          principal.studies.get(subject.study_id)?.randomizationEnabled !== false &&
+          studyRandomizes(principal, subject.study_id) &&
           can(principal, 'subject.randomize', { studyId: subject.study_id, siteId: subject.site_id }) &&
           awaitsRandomization(subject.status, await isRandomized(db, subject.id)),
         openQuery: can(principal, 'query.open', { studyId: subject.study_id, siteId: subject.site_id }),

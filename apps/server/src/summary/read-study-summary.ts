@@ -1,7 +1,7 @@
 import type { SummaryResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { can } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
+import { type Principal, studyRandomizes } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { reportContext } from '../reports/report-context.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
@@ -30,7 +30,7 @@ export async function readStudySummary(
   // outcomes by arm is a permission of its own (permissions.ts `summary.by_group`).
   // A study without randomization has no arms to split by (its DM gets the plain summary too).
   // (Nor one created with randomization off: its membership's design roles leave randomization out.)
-  const randomizes = principal.studies.get(studyId)?.designRoles.includes('randomization') ?? false;
+  const randomizes = studyRandomizes(principal, studyId);
   const groups =
     definition && randomizes && can(principal, 'summary.by_group', { studyId })
       ? randomizationGroupsOf(definition)

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
 import { DashboardNoticePanel } from '../features/notices/components/dashboard-notice-panel.tsx';
 import { useStudySummary } from '../features/shell/api/get-study-summary.ts';
-import { studyTitleIn } from '../lib/me.ts';
+import { studyRandomizes, studyTitleIn } from '../lib/me.ts';
 import { useStudyOutlet } from './shell-layouts.tsx';
 
 /**
@@ -20,6 +20,7 @@ export function DashboardRoute() {
         code: membership.studyCode,
         title: studyTitleIn(membership, i18n.language),
         content: summary.data?.content,
+        randomizes: studyRandomizes(membership),
       }}
       noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}
     />

@@ -30,6 +30,14 @@ export function useMe() {
   return useQuery(meQueryOptions);
 }
 
+/**
+ * Whether the study randomizes: its design declares randomization and it was not created with
+ * randomization off — the server folds both into the membership's `designRoles` (`studyRandomizes`).
+ */
+export function studyRandomizes(membership: { designRoles: readonly string[] }): boolean {
+  return membership.designRoles.includes('randomization');
+}
+
 /** A study's title in the reader's language: the English one in English when the study has one. */
 export function studyTitleIn(
   membership: { studyTitle: string; studyTitleEn: string },

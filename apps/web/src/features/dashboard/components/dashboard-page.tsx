@@ -15,6 +15,8 @@ interface DashboardStudy {
   title: string;
   /** Undefined while it loads. */
   content: string | undefined;
+  /** The study randomizes: the counts say how many subjects are randomized. */
+  randomizes: boolean;
 }
 
 interface DashboardPageProps {
@@ -78,7 +80,7 @@ export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
         />
         <TargetStatusPanel
           targetStatus={data?.targetStatus}
-          randomizes={data?.randomizes ?? false}
+          randomizes={study.randomizes}
           problem={problem}
         />
       </div>

@@ -6,7 +6,7 @@ import styles from './dashboard-page.module.css';
 import { Empty, Panel } from './panel.tsx';
 
 interface SubjectInfoPanelProps {
-  study: { id: number; code: string; title: string; content: string | undefined };
+  study: { id: number; code: string; title: string; content: string | undefined; randomizes: boolean };
   /** Undefined while the figures load (or when they failed: `problem` says so). */
   dashboard: DashboardResponse | undefined;
   problem: string | null;
@@ -40,7 +40,7 @@ export function SubjectInfoPanel({ study, dashboard, problem }: SubjectInfoPanel
           <dd>
             {!dashboard
               ? waiting
-              : dashboard.randomizes
+              : study.randomizes
                 ? t('subjectInfo.subjectsValue', {
                     total: dashboard.subjects.total,
                     randomized: dashboard.subjects.randomized,

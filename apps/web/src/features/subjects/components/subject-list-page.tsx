@@ -23,7 +23,7 @@ import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useListState } from '../../../lib/list-state.ts';
-import { useMe } from '../../../lib/me.ts';
+import { studyRandomizes, useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
@@ -67,8 +67,8 @@ function SubjectList({ studyId }: { studyId: number }) {
   const canAdd = membership?.abilities.includes('subject.write') ?? false;
   const canExport = membership?.abilities.includes('data.export') ?? false;
   const sites: SiteSummary[] = membership?.sites ?? [];
-  // A study without randomization (its design has no such role) has no randomization number to show.
-  const randomizes = membership?.designRoles.includes('randomization') ?? false;
+  // A study without randomization has no randomization number to show.
+  const randomizes = membership ? studyRandomizes(membership) : false;
   // Modals are remounted per opening, so each starts empty and reads fresh data.
   const [addKey, setAddKey] = useState(0);
   const [chosen, setChosen] = useState<{ subject: ListedSubject; opening: number } | null>(null);
