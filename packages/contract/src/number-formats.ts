@@ -17,26 +17,11 @@ export const defaultRandomizationNumberFormat = 'R{site}{seq:3}';
 
 export const numberFormatMaxLength = 30;
 
-/** Why a template is refused, as a name the web's locale files and `numberFormatMessages` translate. */
+/** Why a template is refused, as a name the web's locale files (and the CLI's words) translate. */
 export type NumberFormatProblem =
   | 'number_format_invalid'
   | 'number_format_needs_site'
   | 'number_format_needs_seq';
-
-export const numberFormatMessages: Record<NumberFormatProblem, { ko: string; en: string }> = {
-  number_format_invalid: {
-    ko: '형식에는 영문, 숫자, -, _, . 와 {site}, {seq:N}(N은 1~6)만 쓸 수 있습니다.',
-    en: 'A format holds letters, digits, -, _, . and the placeholders {site} and {seq:N} (N from 1 to 6) only.',
-  },
-  number_format_needs_site: {
-    ko: '형식에 기관 번호 {site}가 한 번 들어가야 합니다.',
-    en: 'A format must contain the institution number {site} once.',
-  },
-  number_format_needs_seq: {
-    ko: '형식에 일련번호 {seq} 또는 {seq:N}이 한 번 들어가야 합니다.',
-    en: 'A format must contain the sequence {seq} or {seq:N} once.',
-  },
-};
 
 type Part = { literal: string } | { site: true } | { seq: number };
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createStudyRequestSchema, type NumberFormatProblem, numberFormatMessages } from '@cdms/contract';
+import { createStudyRequestSchema, type NumberFormatProblem } from '@cdms/contract';
 import { createStudy } from '../admin/create-study.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -39,8 +39,16 @@ function randomizationOption(value: string | undefined): unknown {
   return value;
 }
 
+/** The shell's words for a refused number format (the browser's are in the admin locale files). */
+const numberFormatProblems: Record<NumberFormatProblem, string> = {
+  number_format_invalid:
+    'A format holds letters, digits, -, _, . and the placeholders {site} and {seq:N} (N from 1 to 6) only.',
+  number_format_needs_site: 'A format must contain the institution number {site} once.',
+  number_format_needs_seq: 'A format must contain the sequence {seq} or {seq:N} once.',
+};
+
 function issueText(message: string): string {
-  return message in numberFormatMessages ? numberFormatMessages[message as NumberFormatProblem].en : message;
+  return message in numberFormatProblems ? numberFormatProblems[message as NumberFormatProblem] : message;
 }
 
 /**
