@@ -41,6 +41,13 @@ function RowErrors({ errors, prefix }: { errors: PathErrors; prefix: string }) {
   return <p className={styles.fieldError}>{messages.join(' ')}</p>;
 }
 
+/** A site row's inputs in order, each with its label (numbered by row) and the contract's length limit. */
+const SITE_FIELDS = [
+  { name: 'code', label: 'studies.form.siteCodeOf', maxLength: 20 },
+  { name: 'name', label: 'studies.form.siteNameOf', maxLength: 100 },
+  { name: 'institutionNumber', label: 'studies.form.siteInstitutionOf', maxLength: 2 },
+] as const;
+
 /** The participating sites of a new study: code, name and institution number per row. */
 export function SiteRows({
   sites,
@@ -73,34 +80,19 @@ export function SiteRows({
             return (
               <div key={site.key}>
                 <div className={styles.draftSiteRow}>
-                  <input
-                    className={styles.input}
-                    aria-label={t('studies.form.siteCodeOf', { n })}
-                    aria-invalid={invalid('code')}
-                    value={site.code}
-                    maxLength={20}
-                    autoComplete="off"
-                    onChange={(event) => update(site.key, { code: event.target.value })}
-                  />
-                  <input
-                    className={styles.input}
-                    aria-label={t('studies.form.siteNameOf', { n })}
-                    aria-invalid={invalid('name')}
-                    value={site.name}
-                    maxLength={100}
-                    autoComplete="off"
-                    onChange={(event) => update(site.key, { name: event.target.value })}
-                  />
-                  <input
-                    className={styles.input}
-                    aria-label={t('studies.form.siteInstitutionOf', { n })}
-                    aria-invalid={invalid('institutionNumber')}
-                    value={site.institutionNumber}
-                    maxLength={2}
-                    inputMode="numeric"
-                    autoComplete="off"
-                    onChange={(event) => update(site.key, { institutionNumber: event.target.value })}
-                  />
+                  {SITE_FIELDS.map((field) => (
+                    <input
+                      key={field.name}
+                      className={styles.input}
+                      aria-label={t(field.label, { n })}
+                      aria-invalid={invalid(field.name)}
+                      value={site[field.name]}
+                      maxLength={field.maxLength}
+                      inputMode={field.name === 'institutionNumber' ? 'numeric' : undefined}
+                      autoComplete="off"
+                      onChange={(event) => update(site.key, { [field.name]: event.target.value })}
+                    />
+                  ))}
                   <button
                     type="button"
                     className={`${styles.button} ${styles.small}`}
