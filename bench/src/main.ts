@@ -17,11 +17,11 @@ import { measureOdmExport, type OdmExportResult } from './odm-export.ts';
 import { type BenchOptions, parseOptions, USAGE } from './options.ts';
 import { type PgbenchResult, runPgbench } from './pgbench.ts';
 import { formatReport } from './print-report.ts';
-import { runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
+import { boundTo, runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario, saveScenario } from './scenarios.ts';
 import { residentBytes } from './server/process-usage.ts';
 import { type RunningServer, repositoryRoot, startServer } from './server/start-server.ts';
-import { checkManyStudiesTargets, checkOdmExportTargets, checkTargets } from './targets.ts';
+import { checkManyStudiesTargets, checkOdmExportTargets, checkTargets, sliceRatio } from './targets.ts';
 import { measureUploads, type UploadsResult } from './uploads.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
@@ -37,6 +37,9 @@ const SAVER_COUNTS = [1, 8, 32];
  * minutes of the machine.
  */
 const SAVE_SLICE_SECONDS = 2;
+
+/** The sizes' read slices take turns this often (issue 46 item 1: A, B, B, A, …). */
+const SLICE_SECONDS = 2;
 
 interface SizeRun {
   db: DatabaseKind;
@@ -158,130 +161,200 @@ async function manyStudiesMain(
   return failed.length > 0 ? 1 : 0;
 }
 
-/** One database, grown from size to size; the server restarted on it for each size. */
-async function measureDatabase(db: DatabaseKind, sizes: number[], options: BenchOptions): Promise<SizeRun[]> {
-  const database: BenchDatabase =
-    db === 'postgres' && options.reuseDatabase
-      ? reusedPostgresDatabase(options.postgresAdminUrl, options.reuseDatabase)
-      : await createBenchDatabase(db, options.postgresAdminUrl, db);
-  const runs: SizeRun[] = [];
-  try {
-    for (const subjects of sizes) {
-      log(`${db}, ${subjects} subjects: building (${database.where})…`);
-      const started = performance.now();
-      const handle = await openBenchDatabase(database);
-      let build: BuildReport;
-      let workload: Workload;
-      try {
-        build = await buildBenchStudy(handle.db, {
-          subjects,
-          siteCount: options.siteCount,
-          slotsPerSite: slotsFor(Math.max(...sizes), options.siteCount),
-          log,
-        });
-        workload = await loadWorkload(handle.db);
-      } finally {
-        await handle.close();
-      }
-      const buildSeconds = (performance.now() - started) / 1000;
-      log(
-        `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
-      );
-      const { idleRssMb, results, odmExport, uploads, definitionInstall } = await measureScenarios(
-        db,
-        database,
-        workload,
-        options,
-      );
-      log(`  server resident set when idle: ${idleRssMb.toFixed(0)} MB`);
-      runs.push({
-        db,
-        subjects: workload.subjects,
-        build,
-        buildSeconds,
-        idleRssMb,
-        results,
-        odmExport,
-        uploads,
-        definitionInstall,
-      });
-    }
-  } finally {
-    if (options.keep) log(`kept ${database.where}`);
-    else await dropBenchDatabase(database, options.postgresAdminUrl);
-  }
-  return runs;
+/** One size's database, built, with the servers that run on it. */
+interface SizeDatabase {
+  database: BenchDatabase;
+  subjects: number;
+  build: BuildReport;
+  buildSeconds: number;
+  workload: Workload;
 }
 
-async function measureScenarios(
-  db: DatabaseKind,
+/**
+ * The sizes of one database kind, each in a database of its own, measured side by side (issue 46
+ * item 1): every read scenario runs on all sizes in turn, in slices (A, B, B, A, …), so that each
+ * ratio compares the same minutes of this shared machine; then each size's saves, export, uploads
+ * and definition install on its own server. `--reuse A,B` names one kept database per size.
+ */
+async function measureDatabase(db: DatabaseKind, sizes: number[], options: BenchOptions): Promise<SizeRun[]> {
+  const reused = db === 'postgres' && options.reuseDatabase ? options.reuseDatabase.split(',') : [];
+  if (reused.length > 0 && reused.length !== sizes.length)
+    throw new Error(
+      `--reuse names ${reused.length} databases for ${sizes.length} sizes (${sizes.join(', ')})`,
+    );
+  const built: SizeDatabase[] = [];
+  try {
+    for (const [index, subjects] of sizes.entries()) {
+      const name = reused[index]?.trim();
+      const database = name
+        ? reusedPostgresDatabase(options.postgresAdminUrl, name)
+        : await createBenchDatabase(db, options.postgresAdminUrl, `${db}_${subjects}`);
+      built.push(await buildSize(database, subjects, options));
+    }
+    return await measureSizes(db, built, options);
+  } finally {
+    for (const { database } of built) {
+      if (options.keep) log(`kept ${database.where}`);
+      else await dropBenchDatabase(database, options.postgresAdminUrl);
+    }
+  }
+}
+
+async function buildSize(
   database: BenchDatabase,
+  subjects: number,
+  options: BenchOptions,
+): Promise<SizeDatabase> {
+  log(`${database.kind}, ${subjects} subjects: building (${database.where})…`);
+  const started = performance.now();
+  const handle = await openBenchDatabase(database);
+  try {
+    const build = await buildBenchStudy(handle.db, {
+      subjects,
+      siteCount: options.siteCount,
+      slotsPerSite: slotsFor(subjects, options.siteCount),
+      log,
+    });
+    const workload = await loadWorkload(handle.db);
+    const buildSeconds = (performance.now() - started) / 1000;
+    log(
+      `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
+    );
+    return { database, subjects: workload.subjects, build, buildSeconds, workload };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function measureSizes(
+  db: DatabaseKind,
+  sizes: SizeDatabase[],
+  options: BenchOptions,
+): Promise<SizeRun[]> {
+  // Several processes share each database as in production (architecture.md "Scale-out"); started
+  // one after another, so that only the first finds migrations to run.
+  const serversBySize: RunningServer[][] = [];
+  try {
+    for (const size of sizes) {
+      const servers: RunningServer[] = [];
+      serversBySize.push(servers);
+      for (let index = 0; index < options.servers; index += 1)
+        servers.push(await startServer(size.database.env));
+    }
+    const allServers = serversBySize.flat();
+    const idleRssMb = serversBySize.map(
+      (servers) => residentBytes((servers[0] as RunningServer).pid) / 2 ** 20,
+    );
+    const durationMs = options.durationSeconds * 1000;
+    const warmupMs = Math.min(2000, durationMs / 5);
+    const rounds = Math.max(1, Math.floor(options.durationSeconds / SLICE_SECONDS));
+    const chosen = (name: string) => options.scenarios === null || options.scenarios.includes(name);
+    const readsBySize: ScenarioResult[][] = sizes.map(() => []);
+    for (const scenario of readScenarios().filter((candidate) => chosen(candidate.name))) {
+      // Every size's users on their own server, the sizes taking turns slice by slice.
+      const results = await runScenariosInTurn(
+        allServers,
+        sizes.map((size, index) => boundTo(scenario, serversBySize[index] as RunningServer[], size.workload)),
+        {
+          db,
+          workload: (sizes[0] as SizeDatabase).workload,
+          durationMs,
+          warmupMs,
+          rounds: sizes.length > 1 ? rounds : 1,
+        },
+      );
+      results.forEach((result, index) => {
+        const size = sizes[index] as SizeDatabase;
+        // Each size's figures are its own server's: the others idle meanwhile (their CPU, summed in,
+        // is next to nothing).
+        const own = { ...result, servers: options.servers, subjects: size.subjects };
+        readsBySize[index]?.push(own);
+        report(own);
+      });
+      const own = readsBySize.map((reads) => reads.at(-1) as ScenarioResult);
+      if (own.length > 1) {
+        const [first, last] = [own[0] as ScenarioResult, own.at(-1) as ScenarioResult];
+        log(
+          `    ${scenario.name}: p50 at ${last.subjects} ÷ at ${first.subjects}, median of ${rounds} rounds: × ${sliceRatio(first, last).toFixed(2)}`,
+        );
+      }
+    }
+    const runs: SizeRun[] = [];
+    for (const [index, size] of sizes.entries()) {
+      const servers = serversBySize[index] as RunningServer[];
+      const rest = await measureOnOneSize(db, servers, size.workload, options);
+      runs.push({
+        db,
+        subjects: size.subjects,
+        build: size.build,
+        buildSeconds: size.buildSeconds,
+        idleRssMb: idleRssMb[index] ?? 0,
+        results: [...(readsBySize[index] ?? []), ...rest.results],
+        odmExport: rest.odmExport,
+        uploads: rest.uploads,
+        definitionInstall: rest.definitionInstall,
+      });
+      log(`  server resident set when idle (${size.subjects}): ${(idleRssMb[index] ?? 0).toFixed(0)} MB`);
+    }
+    return runs;
+  } finally {
+    await Promise.all(serversBySize.flat().map((running) => running.stop()));
+  }
+}
+
+function report(result: ScenarioResult) {
+  log(
+    `  ${result.scenario}, ${result.subjects} subjects, ${result.users} user${result.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s, CPU ${result.serverCpuMsPerRequest.toFixed(2)} ms server${result.postgresCpuMsPerRequest === null ? '' : ` + ${result.postgresCpuMsPerRequest.toFixed(2)} ms PostgreSQL`}${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
+  );
+}
+
+/** What one size's servers measure alone: the saves in turn, the export, the uploads, the install. */
+async function measureOnOneSize(
+  db: DatabaseKind,
+  servers: RunningServer[],
   workload: Workload,
   options: BenchOptions,
-): Promise<{
-  idleRssMb: number;
-  results: ScenarioResult[];
-  odmExport: OdmExportResult | null;
-  uploads: UploadsResult | null;
-  definitionInstall: DefinitionInstallResult | null;
-}> {
-  // Several processes share the database as in production (architecture.md "Scale-out"); started
-  // one after another, so that only the first finds migrations to run.
-  const servers: RunningServer[] = [];
-  for (let index = 0; index < options.servers; index += 1) servers.push(await startServer(database.env));
+): Promise<Pick<SizeRun, 'results' | 'odmExport' | 'uploads' | 'definitionInstall'>> {
   const server = servers[0] as RunningServer;
-  const idleRssMb = residentBytes(server.pid) / (1024 * 1024);
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
   const chosen = (name: string) => options.scenarios === null || options.scenarios.includes(name);
-  const chosenReads: Scenario[] = readScenarios().filter((scenario) => chosen(scenario.name));
   const chosenSaves: Scenario[] = chosen('form save') ? SAVER_COUNTS.map((users) => saveScenario(users)) : [];
-  const context = { db, workload, durationMs, warmupMs };
   const results: ScenarioResult[] = [];
   let odmExport: OdmExportResult | null = null;
   let uploads: UploadsResult | null = null;
   let definitionInstall: DefinitionInstallResult | null = null;
-  const report = (result: ScenarioResult) => {
-    log(
-      `  ${result.scenario}, ${result.users} user${result.users === 1 ? '' : 's'}: p50 ${result.p50Ms.toFixed(1)} ms, p95 ${result.p95Ms.toFixed(1)} ms, ${result.requestsPerSecond.toFixed(1)} req/s${result.errors > 0 ? `, ${result.errors} ERRORS` : ''}`,
-    );
-    results.push(result);
-  };
-  try {
-    for (const scenario of chosenReads) {
-      const [result] = await runScenariosInTurn(servers, [scenario], { ...context, rounds: 1 });
-      if (result) report(result);
+  if (chosenSaves.length > 0) {
+    const rounds = Math.max(1, Math.floor(options.durationSeconds / SAVE_SLICE_SECONDS));
+    if (rounds > 1) log(`  form save: 1, 8 and 32 users in turn, ${rounds} rounds…`);
+    const context = { db, workload, durationMs, warmupMs, rounds };
+    for (const result of await runScenariosInTurn(servers, chosenSaves, context)) {
+      report(result);
+      results.push(result);
     }
-    if (chosenSaves.length > 0) {
-      const rounds = Math.max(1, Math.floor(options.durationSeconds / SAVE_SLICE_SECONDS));
-      if (rounds > 1) log(`  form save: 1, 8 and 32 users in turn, ${rounds} rounds…`);
-      for (const result of await runScenariosInTurn(servers, chosenSaves, { ...context, rounds }))
-        report(result);
-    }
-    if (chosen('ODM export')) {
-      odmExport = await measureOdmExport(server, workload, db);
-      const reads = odmExport.concurrentReads;
-      log(
-        `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, CPU per 1,000 values ${odmExport.serverCpuMsPerThousandValues.toFixed(1)} ms server + ${odmExport.postgresCpuMsPerThousandValues?.toFixed(1) ?? '–'} ms PostgreSQL, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}`,
-      );
-    }
-    if (chosen('uploads')) {
-      uploads = await measureUploads(server, workload, db);
-      log(
-        `  uploads: ${uploads.uploads} × ${uploads.megabytes} MB at once in ${uploads.seconds.toFixed(1)} s (each ${uploads.eachSeconds.map((s) => s.toFixed(1)).join(', ')} s; statuses ${uploads.statuses.join(', ')}), server RSS ${uploads.idleRssMb.toFixed(0)} MB before, peak ${uploads.peakRssMb.toFixed(0)} MB, CPU ${(uploads.serverCpuMs / 1000).toFixed(1)} s`,
-      );
-    }
-    if (chosen('definition install')) {
-      definitionInstall = await measureDefinitionInstall(server, db);
-      const install = definitionInstall;
-      log(
-        `  definition install: ${install.items} items in ${install.forms} forms (${(install.bytes / 1e6).toFixed(1)} MB) in ${install.seconds.toFixed(2)} s (status ${install.status}; target under 5 s); its download p50 ${install.readP50Ms.toFixed(1)} ms, max ${install.readMaxMs.toFixed(1)} ms`,
-      );
-    }
-  } finally {
-    await Promise.all(servers.map((running) => running.stop()));
   }
-  return { idleRssMb, results, odmExport, uploads, definitionInstall };
+  if (chosen('ODM export')) {
+    odmExport = await measureOdmExport(server, workload, db);
+    const reads = odmExport.concurrentReads;
+    const download = odmExport.download;
+    log(
+      `  ODM export: ${odmExport.values} values in ${odmExport.seconds.toFixed(1)} s, ${odmExport.valuesPerSecond.toFixed(0)} values/s, CPU per 1,000 values ${odmExport.serverCpuMsPerThousandValues.toFixed(1)} ms server + ${odmExport.postgresCpuMsPerThousandValues?.toFixed(1) ?? '–'} ms PostgreSQL, peak RSS ${odmExport.peakRssMb.toFixed(0)} MB; subject-info beside it: ${reads.requests} reads, p50 ${reads.p50Ms.toFixed(1)} ms, p95 ${reads.p95Ms.toFixed(1)} ms, max ${reads.maxMs.toFixed(1)} ms${reads.errors > 0 ? `, ${reads.errors} ERRORS` : ''}; download ${(download.bytes / 2 ** 20).toFixed(0)} MB in ${download.seconds.toFixed(1)} s, peak RSS ${download.peakRssMb.toFixed(0)} MB`,
+    );
+  }
+  if (chosen('uploads')) {
+    uploads = await measureUploads(server, workload, db);
+    log(
+      `  uploads: ${uploads.uploads} × ${uploads.megabytes} MB at once in ${uploads.seconds.toFixed(1)} s (each ${uploads.eachSeconds.map((s) => s.toFixed(1)).join(', ')} s; statuses ${uploads.statuses.join(', ')}), server RSS ${uploads.idleRssMb.toFixed(0)} MB before, peak ${uploads.peakRssMb.toFixed(0)} MB, CPU ${(uploads.serverCpuMs / 1000).toFixed(1)} s`,
+    );
+  }
+  if (chosen('definition install')) {
+    definitionInstall = await measureDefinitionInstall(server, db);
+    const install = definitionInstall;
+    log(
+      `  definition install: ${install.items} items in ${install.forms} forms (${(install.bytes / 1e6).toFixed(1)} MB) in ${install.seconds.toFixed(2)} s (status ${install.status}; target under 5 s); its download p50 ${install.readP50Ms.toFixed(1)} ms, max ${install.readMaxMs.toFixed(1)} ms`,
+    );
+  }
+  return { results, odmExport, uploads, definitionInstall };
 }
 
 function machine() {

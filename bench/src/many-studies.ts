@@ -11,7 +11,7 @@ import {
 import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build-bench-study.ts';
 import { buildOtherStudies, type OtherStudiesReport } from './build-study/other-studies.ts';
 import type { BenchOptions } from './options.ts';
-import { runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
+import { boundTo, runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
 import { readScenarios, type Scenario } from './scenarios.ts';
 import { type RunningServer, startServer } from './server/start-server.ts';
 import { loadWorkload, type Workload } from './workload.ts';
@@ -214,10 +214,6 @@ async function measureInTurn(
     warmupMs: Math.min(2000, durationMs / 5),
     rounds,
   };
-  const boundTo = (scenario: Scenario, server: RunningServer, workload: Workload): Scenario => ({
-    ...scenario,
-    prepare: () => scenario.prepare([server.url], workload),
-  });
   const alone: ScenarioResult[] = [];
   const many: ScenarioResult[] = [];
   try {
@@ -225,8 +221,8 @@ async function measureInTurn(
       const [aloneResult, manyResult] = await runScenariosInTurn(
         [aloneServer, manyServer],
         [
-          boundTo(scenario, aloneServer, aloneSide.workload),
-          boundTo(scenario, manyServer, manySide.workload),
+          boundTo(scenario, [aloneServer], aloneSide.workload),
+          boundTo(scenario, [manyServer], manySide.workload),
         ],
         context,
       );

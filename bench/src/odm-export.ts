@@ -28,6 +28,11 @@ export interface OdmExportResult {
   /** The subject-info reads during the export: how many, and their latency. */
   concurrentReads: { requests: number; errors: number; p50Ms: number; p95Ms: number; maxMs: number };
   state: string;
+  /**
+   * The finished file downloaded once, as the data manager does (issue 46 item 3): its size, time
+   * and the server's peak resident set while it streams.
+   */
+  download: { bytes: number; seconds: number; peakRssMb: number };
 }
 
 const POLL_MS = 200;
@@ -99,6 +104,7 @@ export async function measureOdmExport(
     const peakRss = peak.stop();
     if (job.state !== 'done') throw new Error(`the export ended ${job.state}: ${job.error ?? ''}`);
     latencies.sort((a, b) => a - b);
+    const download = await measureDownload(server, client, `${base}/${id}/download`, headers);
     return {
       db,
       subjects: workload.subjects,
@@ -117,9 +123,25 @@ export async function measureOdmExport(
         maxMs: latencies.at(-1) ?? 0,
       },
       state: job.state,
+      download,
     };
   } finally {
     client.close();
     reader.close();
   }
+}
+
+async function measureDownload(
+  server: RunningServer,
+  client: HttpClient,
+  path: string,
+  headers: Record<string, string>,
+): Promise<OdmExportResult['download']> {
+  const peak = new PeakRss(server.pid);
+  const started = performance.now();
+  const response = await client.download(path, headers);
+  const seconds = (performance.now() - started) / 1000;
+  const peakRss = peak.stop();
+  if (response.status !== 200) throw new Error(`downloading the export: ${response.status}`);
+  return { bytes: response.bytes, seconds, peakRssMb: peakRss / (1024 * 1024) };
 }

@@ -40,6 +40,11 @@ export interface ScenarioResult {
   durationSeconds: number;
   /** The measured time came in this many slices, taken in turn with the scenarios run beside it. */
   rounds: number;
+  /**
+   * Each slice's own p50, in the order measured: two scenarios taken in turn are compared slice by
+   * slice (the median of their ratios), each pair measured within seconds of each other.
+   */
+  sliceP50Ms: number[];
 }
 
 export interface RunContext {
@@ -52,12 +57,28 @@ export interface RunContext {
   rounds: number;
 }
 
+/**
+ * A scenario whose users go to these servers and this study, whatever servers the turn-taking holds
+ * (sizes or databases measured side by side, each on its own server).
+ */
+export function boundTo(scenario: Scenario, servers: readonly RunningServer[], workload: Workload): Scenario {
+  return {
+    ...scenario,
+    prepare: () =>
+      scenario.prepare(
+        servers.map((server) => server.url),
+        workload,
+      ),
+  };
+}
+
 /** What one scenario's measured slices add up to. */
 interface Tally {
   requests: number;
   errors: number;
   errorSamples: string[];
   latencies: number[];
+  sliceP50Ms: number[];
   elapsedMs: number;
   cpuByServer: number[];
   postgresMs: number;
@@ -116,6 +137,7 @@ function emptyTally(servers: number): Tally {
     errors: 0,
     errorSamples: [],
     latencies: [],
+    sliceP50Ms: [],
     elapsedMs: 0,
     cpuByServer: new Array<number>(servers).fill(0),
     postgresMs: 0,
@@ -152,6 +174,7 @@ async function measureSlice(
   tally.errors += result.errors;
   tally.errorSamples.push(...result.errorSamples.slice(0, Math.max(0, 5 - tally.errorSamples.length)));
   for (const latency of result.latencies) tally.latencies.push(latency);
+  tally.sliceP50Ms.push(percentile(result.latencies, 50));
   tally.elapsedMs += result.elapsedMs;
 }
 
@@ -183,5 +206,6 @@ function resultOf(
     peakRssMb: tally.peakRss / (1024 * 1024),
     durationSeconds: tally.elapsedMs / 1000,
     rounds: context.rounds,
+    sliceP50Ms: tally.sliceP50Ms,
   };
 }

@@ -36,11 +36,21 @@ function machineCpuMs(result: ScenarioResult): number {
 
 const READ_TARGET_SCENARIOS = ['subject list', 'dashboard', 'subject-info', 'visit alarms'] as const;
 const READ_P95_MS = 25;
-// Issue 43 item 13: the lab page's listing within the read target too (no growth target: the rows it
-// lists grow with the study).
-const LAB_RESULTS_SCENARIO = 'lab results';
-// Issue 17: every standard report, and the study summary, within 200 ms p95 on the large study.
-const REPORT_SCENARIOS = [
+/**
+ * Issue 46: every read-out a monitor or data manager lives in — the lists, the boards, the reports,
+ * the summary, the lab page — within the read target and flat in the study's size (p50 at the
+ * larger size ≤ 1.3 × at the smaller). A listing that grows with the trial pages in SQL, so its page
+ * costs the same. Not here: the CSV export of every subject, whose answer is the whole study.
+ */
+const FLAT_READ_SCENARIOS = [
+  ...READ_TARGET_SCENARIOS,
+  'query list',
+  'SDV progress',
+  'readiness board',
+  'audit review',
+  'overview',
+  'form read',
+  'lab results',
   'enrollment report',
   'missing forms report',
   'query aging report',
@@ -48,7 +58,6 @@ const REPORT_SCENARIOS = [
   'AE listing report',
   'study summary',
 ] as const;
-const REPORT_P95_MS = 200;
 const FORM_READ_P95_MS = 15;
 const SCALING_FACTOR = 1.3;
 const SAVE_SHARE_OF_PGBENCH = 0.1;
@@ -56,6 +65,20 @@ const EXPORT_PEAK_RSS_MB = 256;
 const ODM_VALUES_PER_SECOND = 100_000;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/**
+ * `large`'s p50 ÷ `small`'s: where both were measured in turn, in as many slices, the median of the
+ * slices' ratios (each pair seconds apart, so the machine's drift cancels); else the whole runs'.
+ */
+export function sliceRatio(small: ScenarioResult, large: ScenarioResult): number {
+  const rounds = small.sliceP50Ms.length;
+  if (rounds < 2 || large.sliceP50Ms.length !== rounds) return large.p50Ms / small.p50Ms;
+  const ratios = small.sliceP50Ms
+    .map((p50, index) => (large.sliceP50Ms[index] ?? 0) / Math.max(p50, 1e-6))
+    .sort((a, b) => a - b);
+  const middle = Math.floor(rounds / 2);
+  return rounds % 2 === 1 ? (ratios[middle] ?? 0) : ((ratios[middle - 1] ?? 0) + (ratios[middle] ?? 0)) / 2;
+}
 
 /** Where the saves ran on more than one server process (`--servers`), the targets say so. */
 const processesOf = (result: ScenarioResult) =>
@@ -84,29 +107,13 @@ export function checkTargets(
     ].sort((a, b) => a - b);
     const largest = sizes.at(-1) ?? 0;
     for (const subjects of sizes) {
-      for (const scenario of READ_TARGET_SCENARIOS) {
+      for (const scenario of FLAT_READ_SCENARIOS) {
         const result = find(results, db, scenario, subjects);
-        if (!result) continue;
+        if (!result || scenario === 'form read') continue;
         checks.push({
           target: `${scenario} p95 ≤ ${READ_P95_MS} ms, 1 user (${db}, ${subjects})`,
           measured: ms(result.p95Ms),
           met: result.p95Ms <= READ_P95_MS,
-        });
-      }
-      const labResults = find(results, db, LAB_RESULTS_SCENARIO, subjects);
-      if (labResults)
-        checks.push({
-          target: `${LAB_RESULTS_SCENARIO} p95 ≤ ${READ_P95_MS} ms, 1 user (${db}, ${subjects})`,
-          measured: ms(labResults.p95Ms),
-          met: labResults.p95Ms <= READ_P95_MS,
-        });
-      for (const scenario of REPORT_SCENARIOS) {
-        const result = find(results, db, scenario, subjects);
-        if (!result) continue;
-        checks.push({
-          target: `${scenario} p95 ≤ ${REPORT_P95_MS} ms (${db}, ${subjects})`,
-          measured: ms(result.p95Ms),
-          met: result.p95Ms <= REPORT_P95_MS,
         });
       }
       const formRead = find(results, db, 'form read', subjects);
@@ -117,12 +124,14 @@ export function checkTargets(
           met: formRead.p95Ms <= FORM_READ_P95_MS,
         });
     }
-    // Growth: p50 at the larger size against the smaller (the issue's 5,000 against 500).
+    // Growth: p50 at the larger size against the smaller (the issue's 5,000 against 500), slice
+    // by slice where the sizes were measured in turn.
     const smallest = sizes[0] ?? 0;
-    for (const scenario of READ_TARGET_SCENARIOS) {
+    for (const scenario of FLAT_READ_SCENARIOS) {
       const small = find(results, db, scenario, smallest);
       const large = find(results, db, scenario, largest);
       const target = `${scenario} p50 at ${largest} ≤ ${SCALING_FACTOR} × p50 at ${smallest} (${db})`;
+      if (!small && !large) continue;
       if (!small || !large || smallest === largest) {
         checks.push({
           target: `${scenario} p50 at the larger size ≤ ${SCALING_FACTOR} × at the smaller (${db})`,
@@ -131,10 +140,11 @@ export function checkTargets(
         });
         continue;
       }
-      const met = large.p50Ms <= SCALING_FACTOR * small.p50Ms;
+      const ratio = sliceRatio(small, large);
+      const met = ratio <= SCALING_FACTOR;
       checks.push({
         target,
-        measured: `${ms(large.p50Ms)} vs ${ms(small.p50Ms)} (× ${(large.p50Ms / small.p50Ms).toFixed(2)})`,
+        measured: `${ms(large.p50Ms)} vs ${ms(small.p50Ms)} (× ${ratio.toFixed(2)}${large.sliceP50Ms.length > 1 ? `, median of ${large.sliceP50Ms.length} rounds` : ''})`,
         met,
         ...(met
           ? {}
@@ -217,6 +227,11 @@ export function checkOdmExportTargets(exports: OdmExportResult[]): TargetCheck[]
         target: `ODM export: server peak RSS ≤ ${EXPORT_PEAK_RSS_MB} MB ${where}`,
         measured: `${run.peakRssMb.toFixed(0)} MB`,
         met: run.peakRssMb <= EXPORT_PEAK_RSS_MB,
+      },
+      {
+        target: `ODM export download: server peak RSS ≤ ${EXPORT_PEAK_RSS_MB} MB ${where}`,
+        measured: `${run.download.peakRssMb.toFixed(0)} MB (${(run.download.bytes / 2 ** 20).toFixed(0)} MB in ${run.download.seconds.toFixed(1)} s)`,
+        met: run.download.peakRssMb <= EXPORT_PEAK_RSS_MB,
       },
       {
         target: `ODM export: the server answers subject-info during the export ${where}`,

@@ -54,6 +54,35 @@ export class HttpClient {
     });
   }
 
+  /**
+   * A GET whose body is counted and dropped as it comes (a large download must not sit in the load
+   * generator's memory): the status and the bytes received.
+   */
+  download(path: string, headers: Headers = {}): Promise<{ status: number; bytes: number }> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        {
+          agent: this.agent,
+          host: this.origin.hostname,
+          port: this.origin.port,
+          method: 'GET',
+          path,
+          headers,
+        },
+        (response) => {
+          let bytes = 0;
+          response.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, bytes }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
   close(): void {
     this.agent.destroy();
   }
