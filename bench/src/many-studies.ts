@@ -12,7 +12,7 @@ import { type BuildReport, buildBenchStudy, slotsFor } from './build-study/build
 import { buildOtherStudies, type OtherStudiesReport } from './build-study/other-studies.ts';
 import type { BenchOptions } from './options.ts';
 import { boundTo, runScenariosInTurn, type ScenarioResult } from './run-scenario.ts';
-import { readScenarios, type Scenario } from './scenarios.ts';
+import { readScenarios } from './scenarios.ts';
 import { type RunningServer, startServer } from './server/start-server.ts';
 import { loadWorkload, type Workload } from './workload.ts';
 
