@@ -134,19 +134,16 @@ async function carrySiteCodeToReadModel(
         .doUpdateSet((eb) => ({ last_number: eb.ref('subject_number_counters.last_number') })),
     )
     .execute();
-  await trx
-    .updateTable('subject_facts')
-    .set({ site_code: code })
-    .where('site_id', '=', siteId)
-    .where('site_code', '<>', code)
-    .execute();
-  // The lab page sorts its stored rows by the site's code too (issue 43 item 13).
-  await trx
-    .updateTable('lab_results')
-    .set({ site_code: code })
-    .where('site_id', '=', siteId)
-    .where('site_code', '<>', code)
-    .execute();
+  // The read model's rows that sort by the site's code: the subject list's facts, the lab page's
+  // results (issue 43 item 13) and the reports' rows (issue 46).
+  for (const table of ['subject_facts', 'lab_results', 'report_rows'] as const) {
+    await trx
+      .updateTable(table)
+      .set({ site_code: code })
+      .where('site_id', '=', siteId)
+      .where('site_code', '<>', code)
+      .execute();
+  }
 }
 
 export async function updateSite(

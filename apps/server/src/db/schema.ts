@@ -50,6 +50,8 @@ export interface Database {
   data_export_chunks: DataExportChunksTable;
   lab_ranges: LabRangesTable;
   lab_results: LabResultsTable;
+  report_rows: ReportRowsTable;
+  report_row_totals: ReportRowTotalsTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   training_modules: TrainingModulesTable;
@@ -427,6 +429,43 @@ export interface VisitRoleFacts {
   healingOutcome?: string;
   /** `keyMeasures`: each measure's saved number by item key, as the summary averages them. */
   measures?: Record<string, number>;
+}
+
+/** The reports' rows (issue 46): which report lists them (`read-model/report-rows.ts`). */
+export type ReportRowsReport = 'adverseEvents' | 'eventsOfInterest' | 'protocolDeviations' | 'missingForms';
+
+/**
+ * The read model's rows of the listing reports, per subject (`read-model/report-rows.ts`): each
+ * report's page read in its order from an index, its counts from `report_row_totals`.
+ */
+export interface ReportRowsTable {
+  subject_id: number;
+  report: ReportRowsReport;
+  row_key: string;
+  study_id: number;
+  site_id: number;
+  visit_key: string;
+  /** What the report filters and counts by (seriousness, kind, empty or incomplete, an event). */
+  bucket: string;
+  /** The row counts from this date on (a form of a visit not done, once its window closed); null: now. */
+  counts_from: string | null;
+  sort_date: string | null;
+  site_code: string;
+  screening_number: string;
+  sort_rest: string;
+  /** What the report shows of the row beyond its subject and site; written as a JSON string. */
+  payload: ColumnType<Record<string, unknown>, string, string>;
+}
+
+/** `report_rows` counted per group: append-only deltas of a trigger, folded by the compaction. */
+export interface ReportRowTotalsTable {
+  study_id: number;
+  site_id: number;
+  report: ReportRowsReport;
+  visit_key: string;
+  bucket: string;
+  counts_from: string | null;
+  rows: number;
 }
 
 /**

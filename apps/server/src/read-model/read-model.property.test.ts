@@ -26,6 +26,7 @@ import { sdvKeySets } from '../sdv-state/sdv-rules.ts';
 import { sdvCountAggregates, sdvCtes } from '../sdv-state/sdv-sql.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { computeReadModelRows, rebuildReadModel } from './rebuild-read-model.ts';
+import { computeReportRows } from './report-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 
 /**
@@ -304,7 +305,9 @@ describeWithDatabase(
         .orderBy('subject_id')
         .orderBy('visit_key')
         .execute();
-      return { facts, windows, visits };
+      const reportRows = await sql<Record<string, unknown>>`
+        select * from report_rows order by subject_id, report, row_key`.execute(db);
+      return { facts, windows, visits, reportRows: reportRows.rows };
     }
 
     async function recomputedRows() {
@@ -317,10 +320,17 @@ describeWithDatabase(
         a: { subject_id: number; visit_key: string },
         b: { subject_id: number; visit_key: string },
       ) => byId(a, b) || (a.visit_key < b.visit_key ? -1 : a.visit_key > b.visit_key ? 1 : 0);
+      const subjects = await db.selectFrom('subjects').select('id').where('study_id', '=', studyId).execute();
+      const reportRows = await computeReportRows(
+        db,
+        current.definition,
+        subjects.map((subject) => subject.id),
+      );
       return {
         facts: rows.map((row) => row.facts).sort(byId),
         windows: rows.flatMap((row) => row.windows).sort(byVisit),
         visits: rows.flatMap((row) => row.visits).sort(byVisit),
+        reportRows,
       };
     }
 
@@ -404,18 +414,28 @@ describeWithDatabase(
       select study_id, site_id, status, signature_state = 'signed' as signed, count(*)::int as subjects
       from subject_facts group by study_id, site_id, status, signature_state = 'signed'
       order by study_id, site_id, status, signed`.execute(db);
+      // The reports' counts (issue 46): per site, report, visit, bucket and the date a row counts from.
+      const reportKey = sql`study_id, site_id, report, visit_key, bucket, counts_from`;
+      const reportsFromTotals = await sql<Record<string, unknown>>`
+      select ${reportKey}, sum(rows)::int as rows from report_row_totals
+      group by ${reportKey} having sum(rows) <> 0 order by ${reportKey}`.execute(db);
+      const reportsFromRows = await sql<Record<string, unknown>>`
+      select ${reportKey}, count(*)::int as rows from report_rows
+      group by ${reportKey} order by ${reportKey}`.execute(db);
       return {
         totals: {
           groups: fromTotals.rows,
           months: monthsFromTotals.rows,
           alarms: alarmsFromTotals.rows,
           list: listFromTotals.rows,
+          reports: reportsFromTotals.rows,
         },
         recounted: {
           groups: fromFacts.rows,
           months: monthsFromFacts.rows,
           alarms: alarmsFromWindows.rows,
           list: listFromFacts.rows,
+          reports: reportsFromRows.rows,
         },
       };
     }
@@ -536,6 +556,11 @@ describeWithDatabase(
             .select(sql<number>`count(*)::int`.as('n'))
             .executeTakeFirstOrThrow();
           expect(listRows.n).toBe(compacted.totals.list.length);
+          const reportRows = await database()
+            .db.selectFrom('report_row_totals')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          expect(reportRows.n).toBe(compacted.totals.reports.length);
         }),
         {
           numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),
@@ -615,10 +640,27 @@ describeWithDatabase(
         visit_date: v2Date,
         role_facts: { treatmentAppliedOn: device.applicationDate },
       });
+      // The reports' stored rows (issue 46) list what the visits' rows say.
+      const reportRows = await database()
+        .db.selectFrom('report_rows')
+        .select(['report', 'row_key', 'bucket'])
+        .where('subject_id', '=', subjectId)
+        .execute();
+      const keysOf = (report: string) =>
+        reportRows.filter((row) => row.report === report).map((row) => `${row.row_key} ${row.bucket}`);
+      expect(keysOf('protocolDeviations')).toEqual(
+        expect.arrayContaining([
+          'eligibleWhileCriterionFails/v1 eligibleWhileCriterionFails',
+          'missingPregnancyTest/v1 missingPregnancyTest',
+          'treatmentOffVisitDate/v2 treatmentOffVisitDate',
+        ]),
+      );
+      expect(keysOf('missingForms')).toContain('v1/pregnancyTest incomplete');
     });
 
     it('rebuilds from scratch to the same rows', async () => {
       const before = await storedRows();
+      await database().db.deleteFrom('report_rows').execute();
       await database().db.deleteFrom('subject_visit_windows').execute();
       await database().db.deleteFrom('subject_visits').execute();
       await database().db.deleteFrom('subject_facts').execute();

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { rebuildLabResults } from './refresh-lab-results.ts';
+import { refreshReportRows } from './report-rows.ts';
 import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { compactSubjectFactTotals } from './subject-fact-totals.ts';
 import { loadSubjectFacts } from './subject-facts.ts';
@@ -19,7 +20,7 @@ import { loadSubjectFacts } from './subject-facts.ts';
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '9';
+export const READ_MODEL_VERSION = '10';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 
@@ -97,6 +98,8 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
         await lockSubjectsInIdOrder(trx, { ids: batch });
         const rows = definition ? await computeReadModelRows(trx, studyId, definition, batch) : [];
         await storeBatch(trx, batch, rows);
+        // The reports' rows (issue 46), from the rows just stored.
+        await refreshReportRows(trx, definition, batch);
         // The lab results (issue 43 item 13), flagged for the sex and age just computed.
         if (definition)
           await rebuildLabResults(

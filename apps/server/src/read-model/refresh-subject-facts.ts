@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { isReportSourceForm, refreshReportRows } from './report-rows.ts';
 import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { isFactSourceForm, loadSubjectFacts, sameSavedForms, savedFormsFact } from './subject-facts.ts';
 
@@ -40,6 +41,8 @@ export async function refreshSubjectFacts(
       ? await computeSubjectRows(trx, subject.study_id, subjectId, definition, known.sdvUnchanged === true)
       : undefined;
   await storeSubjectRows(trx, subjectId, rows);
+  // The reports' rows are computed from the rows just stored (issue 46).
+  await refreshReportRows(trx, rows ? definition : undefined, [subjectId]);
 }
 
 async function computeSubjectRows(
@@ -185,6 +188,9 @@ export const refreshSubjectFactsAfterChange: AfterChange = async (change) => {
       studyId: change.subject.study_id,
       sdvUnchanged,
     });
+  // A form the reports read and the facts do not (the events of interest): its rows alone.
+  else if (change.changedKeys.length > 0 && isReportSourceForm(definition, change.formKey))
+    await refreshReportRows(change.trx, definition, [change.subject.id]);
 };
 
 /** Whether two forms' entered values hold the same items (whatever their values). */

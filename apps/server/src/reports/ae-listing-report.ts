@@ -1,52 +1,36 @@
 import type { AdverseEventRow, AdverseEventsReport, ReportCoded, ReportFilter } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition, type StudyRoles } from '@cdms/study';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
+import {
+  allReportRows,
+  countOf,
+  reportRowCounts,
+  reportRowsPage,
+  type StoredReportRow,
+} from './read-report-rows.ts';
 import { codedOf, nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
  * The adverse event listing (issue 17): every row of every subject's adverse event form with
  * seriousness, severity, relationship to the device, action taken, outcome and dates (serious ones
  * flagged for the screen to highlight), and the events of interest — the yesNo items of the study's
- * `eventsOfInterest` role answered "yes" — counted per visit. The rows are unnested in SQL
- * (`jsonb_array_elements` over the repeating group's one JSON array), paged there; the counts are one
- * grouped query. The events and their columns are the study's `adverseEvents` role: a study without it
- * lists none, and one without events of interest counts none.
+ * `eventsOfInterest` role answered "yes" — counted per visit. Both are the read model's stored rows
+ * (`read-model/report-rows.ts`: one per event, one per events-of-interest form and per "yes"), the page
+ * read in order from an index and the counts from the totals, so neither grows with the trial. The
+ * events and their columns are the study's `adverseEvents` role: a study without it lists none, and
+ * one without events of interest counts none.
  */
 
 type AdverseEventsRole = NonNullable<StudyRoles['adverseEvents']>;
 
-interface EventRow {
-  site_code: string;
-  subject_id: number;
-  screening_number: string;
-  event_number: number | string;
-  event: Record<string, unknown>;
-}
-
-function eventsSql(
-  context: ReportContext,
-  role: AdverseEventsRole | undefined,
-  filter: ReportFilter,
-): RawBuilder<unknown> | null {
-  if (nothingInScope(context) || !role) return null;
-  const serious = filter.serious === 'serious' ? sql`and e.value->>${role.serious} = 'Y'` : sql``;
-  return sql`with events as (
-      select s.code as site_code, f.subject_id, f.screening_number, e.ordinality as event_number, e.value as event
-      from form_instances fi
-      join subject_facts f on f.subject_id = fi.subject_id
-      join sites s on s.id = f.site_id
-      join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${role.rows}
-      cross join lateral jsonb_array_elements(
-        case when jsonb_typeof(iv.value) = 'array' then iv.value else '[]'::jsonb end
-      ) with ordinality as e(value, ordinality)
-      where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
-        and fi.visit_key = ${role.visit} and fi.form_key = ${role.form} and fi.has_data
-        and jsonb_typeof(e.value) = 'object' ${serious})`;
-}
-
-const ORDER = sql`order by site_code collate "C", screening_number collate "C", event_number`;
+/** Which stored rows the filter lists: the serious events, or all. */
+const eventsSelection = (filter: ReportFilter) =>
+  ({
+    report: 'adverseEvents',
+    ...(filter.serious === 'serious' ? { buckets: ['serious'] } : {}),
+  }) as const;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -55,7 +39,10 @@ const columnOf = (event: Record<string, unknown>, itemKey: string | undefined): 
   itemKey === undefined ? undefined : event[itemKey];
 
 /** Presents the rows of the role's events (its columns found once, not per row). */
-function rowPresenter(context: ReportContext, role: AdverseEventsRole): (row: EventRow) => AdverseEventRow {
+function rowPresenter(
+  context: ReportContext,
+  role: AdverseEventsRole,
+): (row: StoredReportRow) => AdverseEventRow {
   // A coded column is labelled from its item's code list as the rows lay it out.
   const rowItems = context.definition
     ? getFormLayout(context.definition, role.visit, role.form)?.items
@@ -75,16 +62,16 @@ function presentRow(
   context: ReportContext,
   role: AdverseEventsRole,
   codeLists: Record<'severity' | 'causality' | 'actionTaken' | 'outcome', string>,
-  row: EventRow,
+  row: StoredReportRow,
 ): AdverseEventRow {
-  const event = row.event;
+  const event = (row.payload.event ?? {}) as Record<string, unknown>;
   const coded = (column: keyof typeof codeLists): ReportCoded =>
     codedOf(context.definition, codeLists[column], columnOf(event, role[column]));
   return {
     siteCode: row.site_code,
     subjectPk: Number(row.subject_id),
     subjectId: row.screening_number,
-    eventNumber: Number(row.event_number),
+    eventNumber: Number(row.payload.eventNumber),
     term: text(columnOf(event, role.term)),
     startDate: text(columnOf(event, role.startDate)),
     endDate: text(columnOf(event, role.endDate)),
@@ -117,30 +104,16 @@ async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
   if (!definition || !role) return [];
   const visits = definition.visits.filter((visit) => visit.forms.includes(role.form));
   if (visits.length === 0) return [];
-  // One count per event, in the role's order: columns `e0`, `e1`… (item keys are not SQL names).
-  const counts = role.items.map(
-    (itemKey, index) =>
-      sql`count(*) filter (where exists (select 1 from item_values iv where iv.form_instance_id = fi.id
-        and iv.item_key = ${itemKey} and iv.value #>> '{}' = 'Y')) as ${sql.ref(`e${index}`)}`,
-  );
-  const rows = await sql<Record<string, number | string> & { visit_key: string; forms: number | string }>`
-    select fi.visit_key, count(*) as forms, ${sql.join(counts)}
-    from form_instances fi join subject_facts f on f.subject_id = fi.subject_id
-    where f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})
-      and fi.form_key = ${role.form} and fi.has_data
-    group by fi.visit_key`.execute(db);
-  const byVisit = new Map(rows.rows.map((row) => [row.visit_key, row]));
-  return visits.map((visit) => {
-    const row = byVisit.get(visit.key);
-    return {
-      visitKey: visit.key,
-      visitLabel: visitLabelOf(definition, visit.key),
-      forms: Number(row?.forms ?? 0),
-      counts: Object.fromEntries(
-        role.items.map((itemKey, index) => [itemKey, Number(row?.[`e${index}`] ?? 0)]),
-      ),
-    };
-  });
+  // The saved forms are the rows of bucket '', the events answered "yes" those of the event's key.
+  const counts = await reportRowCounts(db, context, { report: 'eventsOfInterest' });
+  const countAt = (visitKey: string, bucket: string) =>
+    countOf(counts, (count) => count.visit_key === visitKey && count.bucket === bucket);
+  return visits.map((visit) => ({
+    visitKey: visit.key,
+    visitLabel: visitLabelOf(definition, visit.key),
+    forms: countAt(visit.key, ''),
+    counts: Object.fromEntries(role.items.map((itemKey) => [itemKey, countAt(visit.key, itemKey)])),
+  }));
 }
 
 export async function aeListingReport(
@@ -154,28 +127,21 @@ export async function aeListingReport(
     return { report: 'adverseEvents', total: 0, ...page, rows: [], interestEvents, interest: [] };
   const role = context.definition?.roles?.adverseEvents;
   // Without the role there are no events to list; the events of interest are counted all the same.
-  const base = eventsSql(context, role, filter);
-  const [rows, total, interest] = await Promise.all([
-    base
-      ? sql<EventRow>`${base} select * from events ${ORDER}
-      limit ${page.size} offset ${(page.page - 1) * page.size}`.execute(db)
-      : { rows: [] },
-    base
-      ? sql<{ total: number | string }>`${base} select count(*) as total from events`.execute(db)
-      : { rows: [] },
+  const selection = eventsSelection(filter);
+  const [rows, counts, interest] = await Promise.all([
+    role ? reportRowsPage(db, context, selection, page) : [],
+    role ? reportRowCounts(db, context, selection) : [],
     eventsOfInterest(db, context),
   ]);
   return {
     report: 'adverseEvents',
-    total: Number(total.rows[0]?.total ?? 0),
+    total: countOf(counts),
     ...page,
-    rows: role ? rows.rows.map(rowPresenter(context, role)) : [],
+    rows: role ? rows.map(rowPresenter(context, role)) : [],
     interestEvents,
     interest,
   };
 }
-
-const CHUNK = 500;
 
 export async function* allAdverseEvents(
   db: Kysely<Database>,
@@ -183,13 +149,7 @@ export async function* allAdverseEvents(
   filter: ReportFilter,
 ): AsyncGenerator<AdverseEventRow[]> {
   const role = context.definition?.roles?.adverseEvents;
-  const base = eventsSql(context, role, filter);
-  if (!base || !role) return;
+  if (nothingInScope(context) || !role) return;
   const present = rowPresenter(context, role);
-  for (let offset = 0; ; offset += CHUNK) {
-    const rows = await sql<EventRow>`${base} select * from events ${ORDER}
-      limit ${CHUNK} offset ${offset}`.execute(db);
-    yield rows.rows.map(present);
-    if (rows.rows.length < CHUNK) return;
-  }
+  for await (const rows of allReportRows(db, context, eventsSelection(filter))) yield rows.map(present);
 }
