@@ -1,7 +1,7 @@
 import type { LiftedHold, LiftHoldRequest } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -46,26 +46,28 @@ export async function markHoldLifted(
 ): Promise<number> {
   const hold = await holdInForceOn(trx, target, kind);
   if (!hold) throw new AppError(409, 'hold_not_in_force', {}, { kind, level: target.level });
-  await trx
-    .updateTable('holds')
-    .set({ lifted_by: principal.user.id, lifted_at: at, lifted_reason: reason })
-    .where('id', '=', hold.id)
-    .execute();
-  await recordAudit(trx, actor, {
-    type: 'hold.lifted',
-    entityType: 'hold',
-    entityId: hold.id,
-    studyId: target.studyId,
-    siteId: target.siteId,
-    subjectId: target.subjectId,
-    before: {
-      kind,
-      level: target.level,
-      placedAt: hold.placed_at.toISOString(),
-      placedReason: hold.placed_reason,
+  await updateRowAudited(
+    trx,
+    actor,
+    {
+      table: 'holds',
+      id: hold.id,
+      set: { lifted_by: principal.user.id, lifted_at: at, lifted_reason: reason },
     },
-    after: { lifted: true },
-    reason,
-  });
+    {
+      type: 'hold.lifted',
+      studyId: target.studyId,
+      siteId: target.siteId,
+      subjectId: target.subjectId,
+      before: {
+        kind,
+        level: target.level,
+        placedAt: hold.placed_at.toISOString(),
+        placedReason: hold.placed_reason,
+      },
+      after: { lifted: true },
+      reason,
+    },
+  );
   return hold.id;
 }

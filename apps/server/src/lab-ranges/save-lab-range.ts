@@ -3,6 +3,7 @@ import { numericLabTests, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -80,20 +81,22 @@ export async function saveLabRange(
       return created.id;
     }
     const before = await findLabRangeForWrite(trx, principal, studyId, input.rangeId);
-    await trx
-      .updateTable('lab_ranges')
-      .set({ ...values, updated_by: principal.user.id, updated_at: now })
-      .where('id', '=', before.id)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'lab_range.updated',
-      entityType: 'lab_range',
-      entityId: before.id,
-      studyId,
-      siteId: request.siteId,
-      before: auditedLabRange(before),
-      after: auditedLabRange(values),
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      {
+        table: 'lab_ranges',
+        id: before.id,
+        set: { ...values, updated_by: principal.user.id, updated_at: now },
+      },
+      {
+        type: 'lab_range.updated',
+        studyId,
+        siteId: request.siteId,
+        before: auditedLabRange(before),
+        after: auditedLabRange(values),
+      },
+    );
     // The results it applied to before the change and those it may apply to now.
     await reflagLabResults(trx, [
       { siteId: before.site_id, testKey: before.test_key },
