@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Database } from '../db/schema.ts';
-import { changeStudySetting } from '../studies/change-study-setting.ts';
+import { changeStudySetting, STUDY_SETTINGS } from '../studies/change-study-setting.ts';
 
 /**
  * The study's randomization setting (product.md: "who may see the group is a study setting"):
@@ -14,11 +14,5 @@ export async function updateRandomizationSettings(
   studyId: number,
   settings: { showGroup: boolean },
 ): Promise<void> {
-  await changeStudySetting(
-    db,
-    actor,
-    studyId,
-    { column: 'show_randomization_group', auditKey: 'showGroup', event: 'randomization.settings_changed' },
-    settings.showGroup,
-  );
+  await changeStudySetting(db, actor, studyId, STUDY_SETTINGS.randomizationGroupShown, settings.showGroup);
 }

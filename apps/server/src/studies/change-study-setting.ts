@@ -2,15 +2,27 @@ import type { Kysely } from 'kysely';
 import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
 import { updateRowAudited } from '../audit/audited-row.ts';
 import { inTransaction } from '../db/in-transaction.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, StudyRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
-/** A yes/no setting of a study: its column, the key its audit record names it by, and the event. */
-export interface StudySetting {
-  column: 'show_randomization_group' | 'training_gates_data_entry';
-  auditKey: string;
-  event: AuditEventType;
-}
+/**
+ * The yes/no settings of a study: the column each is stored in, the key its audit record names it
+ * by, and the event of its change.
+ */
+export const STUDY_SETTINGS = {
+  randomizationGroupShown: {
+    column: 'show_randomization_group',
+    auditKey: 'showGroup',
+    event: 'randomization.settings_changed',
+  },
+  trainingGatesDataEntry: {
+    column: 'training_gates_data_entry',
+    auditKey: 'gatesDataEntry',
+    event: 'training.settings_changed',
+  },
+} as const satisfies Record<string, { column: keyof StudyRow; auditKey: string; event: AuditEventType }>;
+
+export type StudySetting = (typeof STUDY_SETTINGS)[keyof typeof STUDY_SETTINGS];
 
 /**
  * Changes one yes/no setting of a study under the study's row lock, audited as a setting change with

@@ -4,7 +4,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { changeStudySetting } from '../studies/change-study-setting.ts';
+import { changeStudySetting, STUDY_SETTINGS } from '../studies/change-study-setting.ts';
 
 /**
  * The study setting `training_gates_data_entry` (DM, ADMIN), changed like the randomization setting:
@@ -22,7 +22,7 @@ export async function updateTrainingSettings(
     db,
     actor,
     studyId,
-    { column: 'training_gates_data_entry', auditKey: 'gatesDataEntry', event: 'training.settings_changed' },
+    STUDY_SETTINGS.trainingGatesDataEntry,
     settings.gatesDataEntry,
   );
   return settings;
