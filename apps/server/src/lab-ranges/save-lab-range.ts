@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isSiteOfStudy } from '../studies/site-of-study.ts';
 import { findLabRangeForWrite } from './find-lab-range-for-write.ts';
 import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
 import { reflagLabResults } from './reflag-lab-results.ts';
@@ -48,13 +49,7 @@ export async function saveLabRange(
     effective_from: request.effectiveFrom,
   };
   const id = await inTransaction(db, async (trx) => {
-    const site = await trx
-      .selectFrom('sites')
-      .select('id')
-      .where('id', '=', request.siteId)
-      .where('study_id', '=', studyId)
-      .executeTakeFirst();
-    if (!site) throw new AppError(422, 'unknown_site');
+    if (!(await isSiteOfStudy(trx, studyId, request.siteId))) throw new AppError(422, 'unknown_site');
     const now = new Date();
     if (input.rangeId === undefined) {
       const created = await trx
