@@ -2,6 +2,7 @@ import { type Membership, type Role, siteScopedRoles } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { deleteRowAudited } from '../audit/audited-row.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -172,14 +173,12 @@ export async function deleteMembership(
 ): Promise<void> {
   const before = await findMembership(db, studyId, membershipId);
   await inTransaction(db, async (trx) => {
-    await trx.deleteFrom('memberships').where('id', '=', membershipId).execute();
-    await recordAudit(trx, actor, {
-      type: 'membership.deleted',
-      entityType: 'membership',
-      entityId: membershipId,
-      studyId,
-      before: auditedMembership(before),
-    });
+    await deleteRowAudited(
+      trx,
+      actor,
+      { table: 'memberships', id: membershipId },
+      { type: 'membership.deleted', studyId, before: auditedMembership(before) },
+    );
   });
 }
 

@@ -2,6 +2,7 @@ import { passwordIssues } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -61,17 +62,11 @@ export async function updateOwnContact(
   const before = principal.user.contact;
   if (before === contact) return;
   await inTransaction(db, async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ contact, updated_at: new Date() })
-      .where('id', '=', principal.user.id)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'auth.contact_changed',
-      entityType: 'user',
-      entityId: principal.user.id,
-      before: { contact: before },
-      after: { contact },
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      { table: 'users', id: principal.user.id, set: { contact, updated_at: new Date() } },
+      { type: 'auth.contact_changed', before: { contact: before }, after: { contact } },
+    );
   });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -46,21 +46,23 @@ export async function deleteSubject(
     const data = await recordedData(trx, subject.id, definition.roles?.registration);
     if (Object.values(data).some((count) => count > 0)) throw new AppError(409, 'subject_has_data', {}, data);
 
-    await trx.updateTable('subjects').set({ deleted_at: new Date() }).where('id', '=', subject.id).execute();
-    await recordAudit(trx, actor, {
-      type: 'subject.deleted',
-      entityType: 'subject',
-      entityId: subject.id,
-      ...subjectAuditScope(subject),
-      before: {
-        screeningNumber: subject.screening_number,
-        initials: subject.initials,
-        consentDate: subject.consent_date,
-        siteCode: subject.site_code,
-        status: subject.status,
+    await updateRowAudited(
+      trx,
+      actor,
+      { table: 'subjects', id: subject.id, set: { deleted_at: new Date() } },
+      {
+        type: 'subject.deleted',
+        ...subjectAuditScope(subject),
+        before: {
+          screeningNumber: subject.screening_number,
+          initials: subject.initials,
+          consentDate: subject.consent_date,
+          siteCode: subject.site_code,
+          status: subject.status,
+        },
+        reason: input.reason,
       },
-      reason: input.reason,
-    });
+    );
     // A deleted subject leaves every list: its read-model rows go with it.
     await refreshSubjectFacts(trx, subject.id);
     // The subjects registered after it at its site move up one place in the registration order (the

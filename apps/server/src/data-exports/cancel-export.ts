@@ -1,7 +1,7 @@
 import type { DataExport } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -32,19 +32,13 @@ export async function cancelExport(
       .executeTakeFirst();
     if (!job) throw new AppError(404, 'not_found');
     if (job.state !== 'queued' && job.state !== 'running') throw new AppError(409, 'data_export_finished');
-    await trx
-      .updateTable('data_exports')
-      .set({ state: 'cancelled', finished_at: new Date() })
-      .where('id', '=', exportId)
-      .execute();
     await trx.deleteFrom('data_export_chunks').where('export_id', '=', exportId).execute();
-    await recordAudit(trx, actor, {
-      type: 'data_export.cancelled',
-      entityType: 'data_export',
-      entityId: exportId,
-      studyId,
-      before: { state: job.state },
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      { table: 'data_exports', id: exportId, set: { state: 'cancelled', finished_at: new Date() } },
+      { type: 'data_export.cancelled', studyId, before: { state: job.state } },
+    );
   });
   return toDataExport(
     await selectExports(db, studyId).where('data_exports.id', '=', exportId).executeTakeFirstOrThrow(),

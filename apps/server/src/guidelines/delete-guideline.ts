@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { deleteRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -32,19 +32,21 @@ export async function deleteGuideline(
       .where('owner_id', '=', guidelineId)
       .returning('id')
       .execute();
-    await trx.deleteFrom('guidelines').where('id', '=', guidelineId).execute();
-    await recordAudit(trx, actor, {
-      type: 'guideline.deleted',
-      entityType: 'guideline',
-      entityId: guidelineId,
-      studyId,
-      before: {
-        ...guidelineAuditView(
-          before,
-          attachments.map((row) => row.id),
-        ),
-        supersedesId: before.supersedes_id,
+    await deleteRowAudited(
+      trx,
+      actor,
+      { table: 'guidelines', id: guidelineId },
+      {
+        type: 'guideline.deleted',
+        studyId,
+        before: {
+          ...guidelineAuditView(
+            before,
+            attachments.map((row) => row.id),
+          ),
+          supersedesId: before.supersedes_id,
+        },
       },
-    });
+    );
   });
 }

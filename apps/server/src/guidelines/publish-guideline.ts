@@ -1,7 +1,7 @@
 import type { GuidelineDetail } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -23,19 +23,21 @@ export async function publishGuideline(
   return changeGuideline(db, principal, studyId, guidelineId, async (trx, before) => {
     if (before.state !== 'draft') throw new AppError(409, 'guideline_not_draft');
     const now = new Date();
-    await trx
-      .updateTable('guidelines')
-      .set({ state: 'published', published_at: now, updated_at: now })
-      .where('id', '=', guidelineId)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'guideline.published',
-      entityType: 'guideline',
-      entityId: guidelineId,
-      studyId,
-      before: { state: 'draft' },
-      after: { state: 'published', version: before.version },
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      {
+        table: 'guidelines',
+        id: guidelineId,
+        set: { state: 'published', published_at: now, updated_at: now },
+      },
+      {
+        type: 'guideline.published',
+        studyId,
+        before: { state: 'draft' },
+        after: { state: 'published', version: before.version },
+      },
+    );
     if (before.supersedes_id !== null) {
       const previous = await findGuidelineForWrite(trx, studyId, before.supersedes_id);
       if (previous.state === 'published')

@@ -1,7 +1,7 @@
 import type { GuidelineDetail } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -33,21 +33,19 @@ export async function retirePublishedGuideline(
   now: Date,
   supersededBy?: number,
 ): Promise<void> {
-  await trx
-    .updateTable('guidelines')
-    .set({ state: 'retired', retired_at: now, updated_at: now })
-    .where('id', '=', guideline.id)
-    .execute();
-  await recordAudit(trx, actor, {
-    type: 'guideline.retired',
-    entityType: 'guideline',
-    entityId: guideline.id,
-    studyId,
-    before: { state: 'published' },
-    after: {
-      state: 'retired',
-      version: guideline.version,
-      ...(supersededBy === undefined ? {} : { supersededBy }),
+  await updateRowAudited(
+    trx,
+    actor,
+    { table: 'guidelines', id: guideline.id, set: { state: 'retired', retired_at: now, updated_at: now } },
+    {
+      type: 'guideline.retired',
+      studyId,
+      before: { state: 'published' },
+      after: {
+        state: 'retired',
+        version: guideline.version,
+        ...(supersededBy === undefined ? {} : { supersededBy }),
+      },
     },
-  });
+  );
 }

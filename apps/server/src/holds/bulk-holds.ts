@@ -51,8 +51,9 @@ export async function bulkHoldAction(
       throw new AppError(409, code, {}, { kind: request.kind, level: 'subject', subjectPks: refused });
     }
     for (const target of targets) {
-      if (request.action === 'place') await insertHold(trx, principal, actor, target, request.kind, reason);
-      else await markHoldLifted(trx, principal, actor, target, request.kind, reason);
+      const change = { principal, actor, target, kind: request.kind, reason };
+      if (request.action === 'place') await insertHold(trx, change);
+      else await markHoldLifted(trx, change);
     }
     return { changed: targets.length };
   });

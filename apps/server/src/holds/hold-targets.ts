@@ -1,11 +1,14 @@
 import type { HoldKindValue, HoldLevel, HoldTarget as RequestedTarget } from '@cdms/contract';
 import { getFormLayout } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '../audit/audit-events.ts';
 import { authorize } from '../auth/authorize.ts';
 import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isSiteOfStudy } from '../studies/site-of-study.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
@@ -49,17 +52,15 @@ export async function resolveHoldTarget(
       return studyTarget(studyId);
     }
     case 'site': {
-      const site = await db
-        .selectFrom('sites')
-        .select('id')
-        .where('id', '=', target.siteId)
-        .where('study_id', '=', studyId)
-        .executeTakeFirst();
-      if (!site || !can(principal, 'subject.read', { studyId, siteId: site.id })) {
+      const { siteId } = target;
+      if (
+        !(await isSiteOfStudy(db, studyId, siteId)) ||
+        !can(principal, 'subject.read', { studyId, siteId })
+      ) {
         throw new AppError(404, 'not_found');
       }
-      if (!can(principal, action, { studyId, siteId: site.id })) throw new AppError(403, 'forbidden');
-      return siteTarget(studyId, site.id);
+      if (!can(principal, action, { studyId, siteId })) throw new AppError(403, 'forbidden');
+      return siteTarget(studyId, siteId);
     }
     case 'subject': {
       const subject = await findSubjectInScope(db, principal, studyId, target.subjectPk, action);
@@ -162,4 +163,35 @@ export async function holdInForceOn(trx: Transaction<Database>, target: Resolved
     .where('lifted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/** One hold to place or lift: on what, of which kind, by whom, why, and when (default: now). */
+export interface HoldChange {
+  principal: Principal;
+  actor: AuditActor;
+  target: ResolvedTarget;
+  kind: HoldKindValue;
+  reason: string;
+  at?: Date | undefined;
+}
+
+/**
+ * What placing and lifting a requested hold share (place-hold.ts, lift-hold.ts): the target resolved
+ * under the policy, then in one transaction the subjects it covers locked and `step` (the hold row
+ * and its audit record) run. Answers the hold's id.
+ */
+export async function changeRequestedHold(
+  db: Kysely<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  request: { kind: HoldKindValue; target: RequestedTarget; reason: string },
+  at: Date | undefined,
+  step: (trx: Transaction<Database>, change: HoldChange) => Promise<number>,
+): Promise<number> {
+  const target = await resolveHoldTarget(db, principal, studyId, request.kind, request.target);
+  return inTransaction(db, async (trx) => {
+    await lockCoveredSubjects(trx, target);
+    return step(trx, { principal, actor, target, kind: request.kind, reason: request.reason.trim(), at });
+  });
 }

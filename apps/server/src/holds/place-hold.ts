@@ -4,17 +4,11 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { notifySiteHold } from '../notifications/notify-hold.ts';
 import { presentHoldById } from './hold-presenter.ts';
-import {
-  holdInForceOn,
-  lockCoveredSubjects,
-  type ResolvedTarget,
-  resolveHoldTarget,
-} from './hold-targets.ts';
+import { changeRequestedHold, type HoldChange, holdInForceOn } from './hold-targets.ts';
 
 /**
  * Freeze or lock one target (CRA, DM freeze; DM locks): validate → authorize → the hold and its audit
@@ -29,32 +23,26 @@ export async function placeHold(
   request: PlaceHoldRequest,
   options: { at?: Date } = {},
 ): Promise<HoldInForce> {
-  const target = await resolveHoldTarget(db, principal, studyId, request.kind, request.target);
   try {
-    const id = await inTransaction(db, async (trx) => {
-      await lockCoveredSubjects(trx, target);
-      return insertHold(trx, principal, actor, target, request.kind, request.reason.trim(), options.at);
-    });
+    const id = await changeRequestedHold(db, principal, actor, studyId, request, options.at, insertHold);
     return presentHoldById(db, id);
   } catch (error) {
     // Two people placing the same hold at once: the index lets one through.
     if (isUniqueViolation(error, 'holds_one_in_force_idx')) {
-      throw new AppError(409, 'hold_already_in_force', {}, { kind: request.kind, level: target.level });
+      throw new AppError(
+        409,
+        'hold_already_in_force',
+        {},
+        { kind: request.kind, level: request.target.level },
+      );
     }
     throw error;
   }
 }
 
 /** The hold row and its audit record, in the caller's transaction (the bulk action runs it per subject). */
-export async function insertHold(
-  trx: Transaction<Database>,
-  principal: Principal,
-  actor: AuditActor,
-  target: ResolvedTarget,
-  kind: 'frozen' | 'locked',
-  reason: string,
-  at: Date = new Date(),
-): Promise<number> {
+export async function insertHold(trx: Transaction<Database>, change: HoldChange): Promise<number> {
+  const { principal, actor, target, kind, reason, at = new Date() } = change;
   if (await holdInForceOn(trx, target, kind)) {
     throw new AppError(409, 'hold_already_in_force', {}, { kind, level: target.level });
   }

@@ -1,7 +1,7 @@
 import type { LabRange } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -25,20 +25,22 @@ export async function retireLabRange(
   await inTransaction(db, async (trx) => {
     const before = await findLabRangeForWrite(trx, principal, studyId, rangeId);
     const now = new Date();
-    await trx
-      .updateTable('lab_ranges')
-      .set({ retired_at: now, updated_by: principal.user.id, updated_at: now })
-      .where('id', '=', rangeId)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'lab_range.retired',
-      entityType: 'lab_range',
-      entityId: rangeId,
-      studyId,
-      siteId: before.site_id,
-      before: auditedLabRange(before),
-      after: auditedLabRange({ ...before, retired_at: now }),
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      {
+        table: 'lab_ranges',
+        id: rangeId,
+        set: { retired_at: now, updated_by: principal.user.id, updated_at: now },
+      },
+      {
+        type: 'lab_range.retired',
+        studyId,
+        siteId: before.site_id,
+        before: auditedLabRange(before),
+        after: auditedLabRange({ ...before, retired_at: now }),
+      },
+    );
     // The results it applied to fall back on the range in force without it, or none.
     await reflagLabResults(trx, [{ siteId: before.site_id, testKey: before.test_key }]);
   });

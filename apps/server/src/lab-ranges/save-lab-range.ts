@@ -3,11 +3,13 @@ import { numericLabTests, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isSiteOfStudy } from '../studies/site-of-study.ts';
 import { findLabRangeForWrite } from './find-lab-range-for-write.ts';
 import { auditedLabRange, presentLabRange, selectLabRanges } from './lab-range-view.ts';
 import { reflagLabResults } from './reflag-lab-results.ts';
@@ -47,13 +49,7 @@ export async function saveLabRange(
     effective_from: request.effectiveFrom,
   };
   const id = await inTransaction(db, async (trx) => {
-    const site = await trx
-      .selectFrom('sites')
-      .select('id')
-      .where('id', '=', request.siteId)
-      .where('study_id', '=', studyId)
-      .executeTakeFirst();
-    if (!site) throw new AppError(422, 'unknown_site');
+    if (!(await isSiteOfStudy(trx, studyId, request.siteId))) throw new AppError(422, 'unknown_site');
     const now = new Date();
     if (input.rangeId === undefined) {
       const created = await trx
@@ -80,20 +76,22 @@ export async function saveLabRange(
       return created.id;
     }
     const before = await findLabRangeForWrite(trx, principal, studyId, input.rangeId);
-    await trx
-      .updateTable('lab_ranges')
-      .set({ ...values, updated_by: principal.user.id, updated_at: now })
-      .where('id', '=', before.id)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'lab_range.updated',
-      entityType: 'lab_range',
-      entityId: before.id,
-      studyId,
-      siteId: request.siteId,
-      before: auditedLabRange(before),
-      after: auditedLabRange(values),
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      {
+        table: 'lab_ranges',
+        id: before.id,
+        set: { ...values, updated_by: principal.user.id, updated_at: now },
+      },
+      {
+        type: 'lab_range.updated',
+        studyId,
+        siteId: request.siteId,
+        before: auditedLabRange(before),
+        after: auditedLabRange(values),
+      },
+    );
     // The results it applied to before the change and those it may apply to now.
     await reflagLabResults(trx, [
       { siteId: before.site_id, testKey: before.test_key },

@@ -11,6 +11,7 @@ import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -232,13 +233,11 @@ export async function deleteNotice(
     throw new AppError(404, 'not_found');
   if (!canWriteNotice(principal, studyId, before)) throw new AppError(403, 'forbidden');
   await inTransaction(db, async (trx) => {
-    await trx.updateTable('notices').set({ deleted_at: new Date() }).where('id', '=', noticeId).execute();
-    await recordAudit(trx, actor, {
-      type: 'notice.deleted',
-      entityType: 'notice',
-      entityId: noticeId,
-      studyId: before.study_id,
-      before: auditView(before),
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      { table: 'notices', id: noticeId, set: { deleted_at: new Date() } },
+      { type: 'notice.deleted', studyId: before.study_id, before: auditView(before) },
+    );
   });
 }

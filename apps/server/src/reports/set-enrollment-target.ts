@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -35,16 +35,18 @@ export async function setEnrollmentTarget(
       .executeTakeFirst();
     if (!site) throw new AppError(404, 'not_found');
     if (site.enrollment_target !== target) {
-      await trx.updateTable('sites').set({ enrollment_target: target }).where('id', '=', siteId).execute();
-      await recordAudit(trx, actor, {
-        type: 'site.enrollment_target_changed',
-        entityType: 'site',
-        entityId: siteId,
-        studyId,
-        siteId,
-        before: { site: site.code, target: site.enrollment_target },
-        after: { site: site.code, target },
-      });
+      await updateRowAudited(
+        trx,
+        actor,
+        { table: 'sites', id: siteId, set: { enrollment_target: target } },
+        {
+          type: 'site.enrollment_target_changed',
+          studyId,
+          siteId,
+          before: { site: site.code, target: site.enrollment_target },
+          after: { site: site.code, target },
+        },
+      );
     }
     return { siteId, target: target ?? defaultTarget, targetIsDefault: target === null };
   });

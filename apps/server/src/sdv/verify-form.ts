@@ -3,9 +3,8 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
-import { changeFormMarks } from './change-form-marks.ts';
-import { markVerified, unverifiedPlannedItems } from './sdv-marking.ts';
+import { verifyChosenItems } from './change-form-marks.ts';
+import { unverifiedPlannedItems } from './sdv-marking.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify-form`: "verify form" marks every entered item of the form
@@ -20,18 +19,5 @@ export async function verifyForm(
   request: VerifyFormRequest,
   options: { at?: Date } = {},
 ): Promise<FormSdv> {
-  const { visitKey, formKey } = request;
-  return changeFormMarks(db, principal, studyId, request, async (trx, { subject }, form) => {
-    const items = await unverifiedPlannedItems(trx, subject, form);
-    if (items.length === 0 || form.instanceId === null) throw new AppError(409, 'sdv_nothing_to_verify');
-    await markVerified(
-      trx,
-      principal,
-      actor,
-      subject,
-      { visitKey, formKey, instanceId: form.instanceId },
-      items,
-      options.at ?? new Date(),
-    );
-  });
+  return verifyChosenItems(db, principal, actor, studyId, request, options.at, unverifiedPlannedItems);
 }

@@ -4,8 +4,7 @@ import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { changeFormMarks } from './change-form-marks.ts';
-import { markVerified } from './sdv-marking.ts';
+import { verifyChosenItems } from './change-form-marks.ts';
 
 /**
  * `POST /api/studies/:studyId/sdv/verify`: the monitor marks items of one form as verified against
@@ -21,27 +20,25 @@ export async function verifyItems(
   request: VerifyItemsRequest,
   options: { at?: Date } = {},
 ): Promise<FormSdv> {
-  const { visitKey, formKey } = request;
   const itemKeys = [...new Set(request.itemKeys)];
-  return changeFormMarks(db, principal, studyId, request, async (trx, { subject }, form) => {
-    const unknown = itemKeys.filter((key) => !form.verifiable.has(key));
-    if (unknown.length > 0) throw new AppError(422, 'unknown_item', {}, { itemKeys: unknown });
-    const entered = new Map(form.entered.map((item) => [item.key, item]));
-    const notEntered = itemKeys.filter((key) => !entered.has(key));
-    if (notEntered.length > 0 || form.instanceId === null) {
-      throw new AppError(409, 'sdv_item_not_entered', {}, { itemKeys: notEntered });
-    }
-    const already = itemKeys.filter((key) => entered.get(key)?.state === 'verified');
-    if (already.length > 0) throw new AppError(409, 'sdv_already_verified', {}, { itemKeys: already });
-    const items = itemKeys.map((key) => entered.get(key)).filter((item) => item !== undefined);
-    await markVerified(
-      trx,
-      principal,
-      actor,
-      subject,
-      { visitKey, formKey, instanceId: form.instanceId },
-      items,
-      options.at ?? new Date(),
-    );
-  });
+  return verifyChosenItems(
+    db,
+    principal,
+    actor,
+    studyId,
+    request,
+    options.at,
+    async (_trx, _subject, form) => {
+      const unknown = itemKeys.filter((key) => !form.verifiable.has(key));
+      if (unknown.length > 0) throw new AppError(422, 'unknown_item', {}, { itemKeys: unknown });
+      const entered = new Map(form.entered.map((item) => [item.key, item]));
+      const notEntered = itemKeys.filter((key) => !entered.has(key));
+      if (notEntered.length > 0 || form.instanceId === null) {
+        throw new AppError(409, 'sdv_item_not_entered', {}, { itemKeys: notEntered });
+      }
+      const already = itemKeys.filter((key) => entered.get(key)?.state === 'verified');
+      if (already.length > 0) throw new AppError(409, 'sdv_already_verified', {}, { itemKeys: already });
+      return itemKeys.map((key) => entered.get(key)).filter((item) => item !== undefined);
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -52,26 +53,24 @@ export async function goLive(
     if (!approved) throw new AppError(409, 'study_definition_required');
     const contentHash = definitionContentHash(approved.definition);
     const wentLiveAt = new Date();
-    await trx
-      .updateTable('studies')
-      .set({ status: 'active', went_live_at: wentLiveAt })
-      .where('id', '=', studyId)
-      .execute();
-    await recordAudit(trx, actor, {
-      type: 'study.went_live',
-      entityType: 'study',
-      entityId: studyId,
-      studyId,
-      before: { status: 'design' },
-      after: {
-        status: 'active',
-        wentLiveAt: wentLiveAt.toISOString(),
-        printedName: principal.user.name,
-        meaning: GO_LIVE_MEANING,
-        version: approved.version,
-        contentHash,
+    await updateRowAudited(
+      trx,
+      actor,
+      { table: 'studies', id: studyId, set: { status: 'active', went_live_at: wentLiveAt } },
+      {
+        type: 'study.went_live',
+        studyId,
+        before: { status: 'design' },
+        after: {
+          status: 'active',
+          wentLiveAt: wentLiveAt.toISOString(),
+          printedName: principal.user.name,
+          meaning: GO_LIVE_MEANING,
+          version: approved.version,
+          contentHash,
+        },
       },
-    });
+    );
     return { status: 'active' as const, version: approved.version, contentHash };
   });
 }

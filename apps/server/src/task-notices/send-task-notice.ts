@@ -1,7 +1,7 @@
 import type { Role } from '@cdms/contract';
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import type { Database, TaskNoticeRow } from '../db/schema.ts';
 import { enqueueNotification } from '../notifications/enqueue-notification.ts';
 import type { NotificationChannel } from '../notifications/notification-events.ts';
@@ -48,17 +48,19 @@ export async function sendTaskNotice(
       },
     },
   });
-  await trx
-    .updateTable('task_notices')
-    .set({ enqueued_at: new Date(), recipient_count: recipients.length })
-    .where('id', '=', notice.id)
-    .execute();
-  await recordAudit(trx, actor, {
-    type: 'task_notice.sent',
-    entityType: 'task_notice',
-    entityId: notice.id,
-    studyId: notice.study_id,
-    after: { recipients: recipients.length, messages: written, channels },
-  });
+  await updateRowAudited(
+    trx,
+    actor,
+    {
+      table: 'task_notices',
+      id: notice.id,
+      set: { enqueued_at: new Date(), recipient_count: recipients.length },
+    },
+    {
+      type: 'task_notice.sent',
+      studyId: notice.study_id,
+      after: { recipients: recipients.length, messages: written, channels },
+    },
+  );
   return written;
 }

@@ -5,6 +5,7 @@ import { claimAttachments } from '../attachments/claim-attachments.ts';
 import { listOwnedAttachments } from '../attachments/list-owned-attachments.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { updateRowAudited } from '../audit/audited-row.ts';
 import { authorize } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -126,32 +127,34 @@ export async function saveTrainingModule(
       before.state === values.state &&
       JSON.stringify([...before.roles].sort()) === JSON.stringify([...roles].sort());
     if (unchanged) return before.id;
-    await trx
-      .updateTable('training_modules')
-      .set({
-        ...values,
-        quiz: values.quiz ? JSON.stringify(values.quiz) : null,
-        version,
-        published_at: before.published_at ?? (values.state === 'published' ? now : null),
-        updated_by: principal.user.id,
-        updated_at: now,
-      })
-      .where('id', '=', before.id)
-      .execute();
     await claimAttachments(
       trx,
       { kind: 'training_module', id: before.id, studyId },
       principal.user.id,
       attachmentIds,
     );
-    await recordAudit(trx, actor, {
-      type: 'training_module.updated',
-      entityType: 'training_module',
-      entityId: before.id,
-      studyId,
-      before: { ...audited(before), attachmentIds: attachedBefore },
-      after: { ...audited({ ...values, version }), attachmentIds },
-    });
+    await updateRowAudited(
+      trx,
+      actor,
+      {
+        table: 'training_modules',
+        id: before.id,
+        set: {
+          ...values,
+          quiz: values.quiz ? JSON.stringify(values.quiz) : null,
+          version,
+          published_at: before.published_at ?? (values.state === 'published' ? now : null),
+          updated_by: principal.user.id,
+          updated_at: now,
+        },
+      },
+      {
+        type: 'training_module.updated',
+        studyId,
+        before: { ...audited(before), attachmentIds: attachedBefore },
+        after: { ...audited({ ...values, version }), attachmentIds },
+      },
+    );
     return before.id;
   });
   const row = await findModuleFor(db, principal, studyId, id);
