@@ -90,13 +90,19 @@ const READINESS_PATHS = [
   'readiness/subjects?state=ready&page=2&size=10',
 ];
 
-/** The standard reports (issue 17) as the data manager reads them: every site, then one, pages on. */
+/**
+ * The standard reports (issue 17) as the data manager reads them: the first page, a filter, a page
+ * further on. Every page asked is full at 500 subjects too (the bench study has ~3,300 missing forms,
+ * 80 deviations — 48 of them missing pregnancy tests — and 97 adverse events, 32 serious, per 500
+ * subjects): a page past the end of the small study's listing would cost less for want of rows, and
+ * the sizes would not be compared on the same work (issue 46: "the page costs the same").
+ */
 const REPORT_QUERIES: Record<string, readonly string[]> = {
   enrollment: [''],
   missingForms: ['page=1&size=20', 'page=5&size=100'],
   queryAging: [''],
-  protocolDeviations: ['page=1&size=20', 'deviation=outOfWindow&page=1&size=50'],
-  adverseEvents: ['page=1&size=20', 'serious=serious&page=1&size=100', 'page=10&size=20'],
+  protocolDeviations: ['page=1&size=20', 'deviation=missingPregnancyTest&page=1&size=20', 'page=3&size=20'],
+  adverseEvents: ['page=1&size=20', 'serious=serious&page=1&size=20', 'page=4&size=20'],
 };
 
 /**
