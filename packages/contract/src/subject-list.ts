@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
+import { localizedSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 import type { SubjectStatus } from './subjects.ts';
 
@@ -109,10 +110,8 @@ export const subjectExportQuerySchema = z
   .refine(startNotAfterEnd, startAfterEnd);
 export type SubjectExportQuery = z.input<typeof subjectExportQuerySchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
 /** A coded value with its label in both languages (from the study definition's code lists). */
-export const codedValueSchema = z.object({ code: z.string(), label: localized });
+export const codedValueSchema = z.object({ code: z.string(), label: localizedSchema });
 export type CodedValue = z.infer<typeof codedValueSchema>;
 
 export const subjectListRowSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { subjectStatuses } from './subjects.ts';
 
 /**
@@ -27,8 +28,7 @@ export const summaryQuerySchema = z.object({
 });
 export type SummaryQuery = z.input<typeof summaryQuerySchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-const codeSchema = z.object({ code: z.string(), label: localized });
+const codeSchema = z.object({ code: z.string(), label: localizedSchema });
 export type SummaryCode = z.infer<typeof codeSchema>;
 
 const count = z.number().int();
@@ -76,7 +76,7 @@ const measureChange = z.object({
 });
 export type MeasureChange = z.infer<typeof measureChange>;
 
-const visitRef = { visitKey: z.string(), visitLabel: localized };
+const visitRef = { visitKey: z.string(), visitLabel: localizedSchema };
 
 export const summaryResponseSchema = z.object({
   /** The sites counted, by institution number. */
@@ -110,7 +110,7 @@ export const summaryResponseSchema = z.object({
   }),
   keyMeasures: z.object({
     /** The measures in the role's order, each with its item's label and unit (null without one). */
-    measures: z.array(z.object({ key: z.string(), label: localized, unit: z.string().nullable() })),
+    measures: z.array(z.object({ key: z.string(), label: localizedSchema, unit: z.string().nullable() })),
     visits: z.array(
       z.object({
         ...visitRef,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
 import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { subjectStatusSchema } from './subjects.ts';
 import { visitAlarmStates } from './visit-alarm-states.ts';
 
@@ -29,8 +30,6 @@ export const visitAlarmCountsSchema = z.object({
 });
 export type VisitAlarmCounts = z.infer<typeof visitAlarmCountsSchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
 export const visitAlarmSchema = z.object({
   subject: z.object({
     /** The subject's key (pk). */
@@ -45,7 +44,7 @@ export const visitAlarmSchema = z.object({
     status: subjectStatusSchema,
   }),
   visitKey: z.string(),
-  visitLabel: localized,
+  visitLabel: localizedSchema,
   expectedDate: z.string(),
   earliestDate: z.string(),
   latestDate: z.string(),
