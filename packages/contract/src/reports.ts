@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
-import { localizedSchema } from './localized.ts';
+import { codedValueSchema, localizedSchema } from './localized.ts';
 import { queryAgeBuckets } from './queries.ts';
 
 /**
@@ -63,7 +63,7 @@ export const reportDownloadQuerySchema = z.object({
   format: z.enum(['csv', 'xlsx']),
 });
 
-const codedSchema = z.object({ code: z.string(), label: localizedSchema }).nullable();
+const codedSchema = codedValueSchema.nullable();
 export type ReportCoded = z.infer<typeof codedSchema>;
 
 const subjectRefShape = {

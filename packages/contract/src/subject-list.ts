@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
-import { localizedSchema } from './localized.ts';
+import { codedValueSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 import type { SubjectStatus } from './subjects.ts';
 
@@ -109,10 +109,6 @@ export const subjectExportQuerySchema = z
   .object({ ...filterShape, format: z.enum(subjectExportFormats) })
   .refine(startNotAfterEnd, startAfterEnd);
 export type SubjectExportQuery = z.input<typeof subjectExportQuerySchema>;
-
-/** A coded value with its label in both languages (from the study definition's code lists). */
-export const codedValueSchema = z.object({ code: z.string(), label: localizedSchema });
-export type CodedValue = z.infer<typeof codedValueSchema>;
 
 export const subjectListRowSchema = z.object({
   pk: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paramIdSchema } from './ids.ts';
-import { localizedSchema } from './localized.ts';
+import { codedValueSchema, localizedSchema } from './localized.ts';
 import { subjectStatuses } from './subjects.ts';
 
 /**
@@ -27,9 +27,6 @@ export const summaryQuerySchema = z.object({
   siteId: paramIdSchema.optional(),
 });
 export type SummaryQuery = z.input<typeof summaryQuerySchema>;
-
-const codeSchema = z.object({ code: z.string(), label: localizedSchema });
-export type SummaryCode = z.infer<typeof codeSchema>;
 
 const count = z.number().int();
 
@@ -82,7 +79,7 @@ export const summaryResponseSchema = z.object({
   /** The sites counted, by institution number. */
   sites: z.array(z.object({ siteId: z.number().int(), siteCode: z.string(), siteName: z.string() })),
   /** Present only for a reader holding `summary.by_group`: the groups, in code-list order. */
-  groups: z.array(codeSchema).optional(),
+  groups: z.array(codedValueSchema).optional(),
   statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCounts })),
   /**
    * The definition's scheduled visits (those with a window) in order, each with a cell per site. A
@@ -98,7 +95,7 @@ export const summaryResponseSchema = z.object({
   ),
   healing: z.object({
     /** The outcome codes in the code list's order. */
-    outcomes: z.array(codeSchema),
+    outcomes: z.array(codedValueSchema),
     visits: z.array(
       z.object({
         ...visitRef,
