@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
@@ -109,9 +109,7 @@ export type AuditTrailRow = z.infer<typeof auditTrailRowSchema>;
 
 export const auditTrailResponseSchema = z.object({
   records: z.array(auditTrailRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The filter choices: the event types with their labels, the sites in the reader's scope. */
   eventTypes: z.array(z.object({ type: z.string(), label: localizedSchema })),
   sites: z.array(z.object({ id: z.number().int(), code: z.string() })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
@@ -239,9 +239,7 @@ export type QueryListRow = z.infer<typeof queryListRowSchema>;
 
 export const queryListResponseSchema = z.object({
   queries: z.array(queryListRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The reader may close or cancel in bulk (CRA, DM). */
   canManage: z.boolean(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { codedValueSchema, localizedSchema } from './localized.ts';
 import { queryAgeBuckets } from './queries.ts';
 
@@ -73,8 +73,6 @@ const subjectRefShape = {
   /** The screening number. */
   subjectId: z.string(),
 };
-
-const pagedShape = { total: z.number().int(), page: z.number().int(), size: z.number().int() };
 
 // ---------------------------------------------------------------------------------------------
 // enrollment

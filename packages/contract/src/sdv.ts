@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 
@@ -170,9 +170,7 @@ export type SdvSubjectRow = z.infer<typeof sdvSubjectRowSchema>;
 
 export const sdvSubjectsResponseSchema = z.object({
   subjects: z.array(sdvSubjectRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The reader may verify (CRA) somewhere in the listed sites. */
   canVerify: z.boolean(),
 });

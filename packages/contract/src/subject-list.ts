@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { codedValueSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
@@ -150,10 +150,7 @@ export type SubjectListRow = z.infer<typeof subjectListRowSchema>;
 
 export const subjectListResponseSchema = z.object({
   subjects: z.array(subjectListRowSchema),
-  /** Rows matching the filters, over every page. */
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { subjectStatusSchema } from './subjects.ts';
 import { visitAlarmStates } from './visit-alarm-states.ts';
@@ -65,10 +65,7 @@ export const visitAlarmListResponseSchema = z.object({
   alarms: z.array(visitAlarmSchema),
   /** Alarms per state over the site filter (not the state filter). */
   counts: visitAlarmCountsSchema,
-  /** Alarms matching every filter (the pager's total). */
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The Korean day the alarms were computed for (YYYY-MM-DD). */
   today: z.string(),
   /** How many days ahead a window opening counts as "due soon". */
