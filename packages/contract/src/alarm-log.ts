@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { notificationChannels, notificationEventTypes } from './notifications.ts';
 
 /**
@@ -61,8 +61,6 @@ export type AlarmLogEntry = z.infer<typeof alarmLogEntrySchema>;
 
 export const alarmLogResponseSchema = z.object({
   entries: z.array(alarmLogEntrySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type AlarmLogResponse = z.infer<typeof alarmLogResponseSchema>;

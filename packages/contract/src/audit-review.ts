@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -59,13 +60,11 @@ export const auditTrailQuerySchema = z.object({
 });
 export type AuditTrailQuery = z.input<typeof auditTrailQuerySchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
 /** One changed field in words: a null field is the record itself (a state, a photo). */
 export const auditChangeSchema = z.object({
-  field: localized.nullable(),
-  before: localized.nullable(),
-  after: localized.nullable(),
+  field: localizedSchema.nullable(),
+  before: localizedSchema.nullable(),
+  after: localizedSchema.nullable(),
 });
 export type AuditChange = z.infer<typeof auditChangeSchema>;
 
@@ -74,7 +73,7 @@ export const auditTrailRowSchema = z.object({
   /** ISO instant; shown in UTC+9. */
   occurredAt: z.string(),
   eventType: z.string(),
-  eventLabel: localized,
+  eventLabel: localizedSchema,
   userId: z.number().int().nullable(),
   /** The user's name, or the stored label (e-mail, "system") when the record names no user. */
   userName: z.string(),
@@ -89,11 +88,11 @@ export const auditTrailRowSchema = z.object({
   formKey: z.string().nullable(),
   itemKey: z.string().nullable(),
   /** The visit, form and item named by the current study definition (null: the record names none). */
-  visitLabel: localized.nullable(),
-  formLabel: localized.nullable(),
-  itemLabel: localized.nullable(),
+  visitLabel: localizedSchema.nullable(),
+  formLabel: localizedSchema.nullable(),
+  itemLabel: localizedSchema.nullable(),
   /** What the record is about when no item or form says it, in words ("Query", "Lock · form"). */
-  about: localized.nullable(),
+  about: localizedSchema.nullable(),
   /**
    * What changed, in words: one line per field, values as the form shows them (a coded answer's
    * label, a photo as "photo", a tracing by its area) — never hashes or internal ids.
@@ -110,11 +109,9 @@ export type AuditTrailRow = z.infer<typeof auditTrailRowSchema>;
 
 export const auditTrailResponseSchema = z.object({
   records: z.array(auditTrailRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The filter choices: the event types with their labels, the sites in the reader's scope. */
-  eventTypes: z.array(z.object({ type: z.string(), label: localized })),
+  eventTypes: z.array(z.object({ type: z.string(), label: localizedSchema })),
   sites: z.array(z.object({ id: z.number().int(), code: z.string() })),
 });
 export type AuditTrailResponse = z.infer<typeof auditTrailResponseSchema>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
 import { paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { visitAlarmCountsSchema } from './visit-alarms.ts';
 
 const count = z.number().int();
-const localized = z.object({ ko: z.string(), en: z.string() });
 
 export const dashboardQuerySchema = z.object({
   /** The monthly chart's institution (a site in the reader's scope); all sites in scope when omitted. */
@@ -34,7 +34,7 @@ export const genderGroupSchema = z.object({
   /** The gender code (e.g. M, F), or `notEntered` for subjects without demographics. */
   key: z.string(),
   /** The code's label from the study definition; null for `notEntered`. */
-  label: localized.nullable(),
+  label: localizedSchema.nullable(),
   ...groupCounts,
 });
 export type GenderGroup = z.infer<typeof genderGroupSchema>;

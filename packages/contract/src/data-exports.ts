@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { subjectStatusSchema } from './subjects.ts';
 
 /**
@@ -98,8 +98,6 @@ export type DataExportsQuery = z.input<typeof dataExportsQuerySchema>;
 
 export const dataExportsResponseSchema = z.object({
   exports: z.array(dataExportSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type DataExportsResponse = z.infer<typeof dataExportsResponseSchema>;

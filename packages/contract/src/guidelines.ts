@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { changesSomething, nothingToChange } from './request-body.ts';
 
 /**
@@ -58,9 +58,7 @@ export type GuidelineSummary = z.infer<typeof guidelineSummarySchema>;
 
 export const guidelineListResponseSchema = z.object({
   guidelines: z.array(guidelineSummarySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   canWrite: z.boolean(),
   /** Published guidelines in their alarm period today, whatever the filters: the reminder banner. */
   reminders: z.array(z.object({ id: z.number().int(), title: z.string(), version: z.string() })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 import { reasonSchema } from './reason.ts';
 
 /**
@@ -249,9 +249,7 @@ export type ReadinessSubjectsQuery = z.input<typeof readinessSubjectsQuerySchema
 
 export const readinessSubjectsResponseSchema = z.object({
   subjects: z.array(readinessSubjectRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   abilities: holdAbilitiesSchema,
 });
 export type ReadinessSubjectsResponse = z.infer<typeof readinessSubjectsResponseSchema>;

@@ -26,3 +26,9 @@ export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number(
 export function pageSizeQuerySchema<const Size extends number>(sizes: readonly Size[]) {
   return canonicalDecimal.transform(Number).pipe(z.literal(sizes));
 }
+
+/**
+ * What a paged list answers beside its rows, for the pager: `total` rows match the filters over every
+ * page, `page` is the page shown and `size` its size.
+ */
+export const pagedShape = { total: z.number().int(), page: z.number().int(), size: z.number().int() };

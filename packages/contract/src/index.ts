@@ -16,6 +16,7 @@ export * from './holds.ts';
 export * from './ids.ts';
 export * from './korea-time.ts';
 export * from './lab-ranges.ts';
+export * from './localized.ts';
 export * from './lock-rules.ts';
 export * from './notices.ts';
 export * from './notifications.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { labFlags } from './flag-lab-result.ts';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
 
 /**
  * Laboratory normal ranges (issue 17 item 3): per site and lab test of the labTest form, a unit and a
@@ -136,8 +136,6 @@ export type LabResultRow = z.infer<typeof labResultRowSchema>;
 
 export const labResultsResponseSchema = z.object({
   results: z.array(labResultRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type LabResultsResponse = z.infer<typeof labResultsResponseSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { changesSomething, nothingToChange } from './request-body.ts';
 
@@ -32,9 +32,7 @@ export type NoticeSummary = z.infer<typeof noticeSummarySchema>;
 
 export const noticeListResponseSchema = z.object({
   notices: z.array(noticeSummarySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** Whether this user may write notices in this study (register button). */
   canWrite: z.boolean(),
 });

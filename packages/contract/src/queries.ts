@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -66,8 +67,6 @@ export const QUERY_SEARCH_MAX = 100;
 
 /** Key of the form itself when a query is on the whole form rather than one item. */
 export const WHOLE_FORM_ITEM_PATH = '';
-
-const localized = z.object({ ko: z.string(), en: z.string() });
 
 /** A message's text: what a person wrote is the same in both languages; the system's is translated. */
 const messageTextSchema = z.string().trim().min(1).max(QUERY_TEXT_MAX);
@@ -185,7 +184,7 @@ export const queryAuthorSchema = z.object({
 export const queryMessageSchema = z.object({
   id: z.number().int(),
   kind: z.enum(queryMessageKinds),
-  text: localized,
+  text: localizedSchema,
   /** Null for the system's messages (edit checks, value changes). */
   author: queryAuthorSchema.nullable(),
   /** ISO instant; shown in UTC+9. */
@@ -223,10 +222,10 @@ export const queryListRowSchema = z.object({
   formKey: z.string(),
   /** WHOLE_FORM_ITEM_PATH for a query on the whole form. */
   itemPath: z.string(),
-  visitLabel: localized,
-  formLabel: localized,
+  visitLabel: localizedSchema,
+  formLabel: localizedSchema,
   /** The item's label, or the form's for a query on the whole form. */
-  itemLabel: localized,
+  itemLabel: localizedSchema,
   /** The edit check that raised a system query. */
   checkId: z.string().nullable(),
   openedAt: z.string(),
@@ -240,9 +239,7 @@ export type QueryListRow = z.infer<typeof queryListRowSchema>;
 
 export const queryListResponseSchema = z.object({
   queries: z.array(queryListRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The reader may close or cancel in bulk (CRA, DM). */
   canManage: z.boolean(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { codedValueSchema, localizedSchema } from './localized.ts';
 import { queryAgeBuckets } from './queries.ts';
 
 /**
@@ -62,8 +63,7 @@ export const reportDownloadQuerySchema = z.object({
   format: z.enum(['csv', 'xlsx']),
 });
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-const codedSchema = z.object({ code: z.string(), label: localized }).nullable();
+const codedSchema = codedValueSchema.nullable();
 export type ReportCoded = z.infer<typeof codedSchema>;
 
 const subjectRefShape = {
@@ -73,8 +73,6 @@ const subjectRefShape = {
   /** The screening number. */
   subjectId: z.string(),
 };
-
-const pagedShape = { total: z.number().int(), page: z.number().int(), size: z.number().int() };
 
 // ---------------------------------------------------------------------------------------------
 // enrollment
@@ -126,9 +124,9 @@ export const enrollmentTargetResponseSchema = z.object({
 export const missingFormRowSchema = z.object({
   ...subjectRefShape,
   visitKey: z.string(),
-  visitLabel: localized,
+  visitLabel: localizedSchema,
   formKey: z.string(),
-  formLabel: localized,
+  formLabel: localizedSchema,
   /** `empty`: nothing saved; `incomplete`: saved with required items missing. */
   state: z.enum(['empty', 'incomplete']),
   /** The visit's date when done; the end of its window when overdue. */
@@ -178,13 +176,13 @@ export const protocolDeviationRowSchema = z.object({
   ...subjectRefShape,
   kind: z.enum(protocolDeviationKinds),
   visitKey: z.string(),
-  visitLabel: localized,
+  visitLabel: localizedSchema,
   /** The day concerned: the visit date, the device application date, the eligibility visit's date. */
   date: z.string().nullable(),
   /** outOfWindow: days before (negative) or after (positive) the window; treatmentOffVisitDate: days from the visit date. */
   days: z.number().int().nullable(),
   /** What fails, in words (the criteria for eligibility, the window for a visit). */
-  detail: localized,
+  detail: localizedSchema,
 });
 export type ProtocolDeviationRow = z.infer<typeof protocolDeviationRowSchema>;
 
@@ -219,12 +217,12 @@ export const adverseEventsReportSchema = z.object({
   ...pagedShape,
   rows: z.array(adverseEventRowSchema),
   /** The study's events of interest (its `eventsOfInterest` role) in order, labelled; none without it. */
-  interestEvents: z.array(z.object({ key: z.string(), label: localized })),
+  interestEvents: z.array(z.object({ key: z.string(), label: localizedSchema })),
   /** Per visit collecting them: the forms saved and, per event key, the forms answering "yes". */
   interest: z.array(
     z.object({
       visitKey: z.string(),
-      visitLabel: localized,
+      visitLabel: localizedSchema,
       forms: z.number().int(),
       counts: z.record(z.string(), z.number().int()),
     }),

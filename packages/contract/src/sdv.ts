@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 
 /**
@@ -80,8 +81,8 @@ export const sdvPlanResponseSchema = z.object({
       formKey: z.string(),
       /** The stored key: the item's, or its repeating group's. */
       itemKey: z.string(),
-      formLabel: z.object({ ko: z.string(), en: z.string() }),
-      itemLabel: z.object({ ko: z.string(), en: z.string() }),
+      formLabel: localizedSchema,
+      itemLabel: localizedSchema,
     }),
   ),
   /** Null while the study has never set a plan (the default applies). */
@@ -169,9 +170,7 @@ export type SdvSubjectRow = z.infer<typeof sdvSubjectRowSchema>;
 
 export const sdvSubjectsResponseSchema = z.object({
   subjects: z.array(sdvSubjectRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The reader may verify (CRA) somewhere in the listed sites. */
   canVerify: z.boolean(),
 });
@@ -179,14 +178,14 @@ export type SdvSubjectsResponse = z.infer<typeof sdvSubjectsResponseSchema>;
 
 export const sdvFormRowSchema = z.object({
   formKey: z.string(),
-  label: z.object({ ko: z.string(), en: z.string() }),
+  label: localizedSchema,
   state: z.enum(sdvFormStates),
   counts: sdvCountsSchema,
 });
 
 export const sdvVisitRowSchema = z.object({
   visitKey: z.string(),
-  label: z.object({ ko: z.string(), en: z.string() }),
+  label: localizedSchema,
   /** complete when every saved form with planned items is complete; notRequired when none has any. */
   state: z.enum(sdvFormStates),
   counts: sdvCountsSchema,

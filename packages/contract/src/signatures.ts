@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -21,7 +22,7 @@ export const signatureRecordSchema = z.object({
   /** ISO 8601, UTC. */
   signedAt: z.string(),
   /** What the signature means, in both languages. */
-  meaning: z.object({ ko: z.string(), en: z.string() }),
+  meaning: localizedSchema,
   /** SHA-256 (hex) of the subject's data signed. */
   dataHash: z.string(),
   invalidatedAt: z.string().nullable(),
@@ -42,7 +43,7 @@ export const signatureResponseSchema = z.object({
    */
   canSign: z.boolean(),
   /** What a signature given now means (the signing dialog shows it). */
-  meaning: z.object({ ko: z.string(), en: z.string() }),
+  meaning: localizedSchema,
 });
 export type SignatureResponse = z.infer<typeof signatureResponseSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 import { signCasebookRequestSchema } from './signatures.ts';
 
@@ -45,7 +46,7 @@ export const studyListResponseSchema = z.object({ studies: z.array(studySummaryS
 /** One reason a definition document was refused: where (a JSON path) and why, in both languages. */
 export const definitionProblemSchema = z.object({
   path: z.string(),
-  message: z.object({ ko: z.string(), en: z.string() }),
+  message: localizedSchema,
 });
 export type DefinitionProblem = z.infer<typeof definitionProblemSchema>;
 

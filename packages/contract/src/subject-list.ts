@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
+import { codedValueSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 import type { SubjectStatus } from './subjects.ts';
 
@@ -109,12 +110,6 @@ export const subjectExportQuerySchema = z
   .refine(startNotAfterEnd, startAfterEnd);
 export type SubjectExportQuery = z.input<typeof subjectExportQuerySchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
-/** A coded value with its label in both languages (from the study definition's code lists). */
-export const codedValueSchema = z.object({ code: z.string(), label: localized });
-export type CodedValue = z.infer<typeof codedValueSchema>;
-
 export const subjectListRowSchema = z.object({
   pk: z.number().int(),
   /** Position in the filtered, sorted list (1 on the first row of page 1). */
@@ -155,10 +150,7 @@ export type SubjectListRow = z.infer<typeof subjectListRowSchema>;
 
 export const subjectListResponseSchema = z.object({
   subjects: z.array(subjectListRowSchema),
-  /** Rows matching the filters, over every page. */
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type SubjectListResponse = z.infer<typeof subjectListResponseSchema>;
 

@@ -3,6 +3,7 @@ import { calendarDateSchema } from './calendar-date.ts';
 import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
 import { datedLabRangeSchema } from './lab-ranges.ts';
+import { localizedSchema } from './localized.ts';
 import { REASON_MAX, reasonSchema } from './reason.ts';
 import { formSdvSchema, sdvFormStates } from './sdv.ts';
 import { unscheduledVisitSchema } from './unscheduled-visits.ts';
@@ -76,8 +77,6 @@ export const overviewResponseSchema = z.object({
 });
 export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
 /**
  * A query on this form as the form screen shows it (every state: the item's badge counts the open and
  * answered ones, the side panel lists them all and loads a thread from GET …/queries/:queryId).
@@ -90,7 +89,7 @@ export const itemQuerySchema = z.object({
   status: z.enum(['open', 'answered', 'closed', 'cancelled']),
   checkId: z.string().nullable(),
   /** The text it was raised with (the edit check's message, or the monitor's words in both languages). */
-  message: localized,
+  message: localizedSchema,
   openedAt: z.string(),
   messageCount: z.number().int(),
 });
@@ -122,7 +121,7 @@ export const formDataResponseSchema = z.object({
     z.object({
       outcomeId: z.string(),
       kind: z.string(),
-      message: localized,
+      message: localizedSchema,
       target: z.object({ visit: z.string(), form: z.string() }).nullable(),
     }),
   ),

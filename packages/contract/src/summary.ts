@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paramIdSchema } from './ids.ts';
+import { codedValueSchema, localizedSchema } from './localized.ts';
 import { subjectStatuses } from './subjects.ts';
 
 /**
@@ -26,10 +27,6 @@ export const summaryQuerySchema = z.object({
   siteId: paramIdSchema.optional(),
 });
 export type SummaryQuery = z.input<typeof summaryQuerySchema>;
-
-const localized = z.object({ ko: z.string(), en: z.string() });
-const codeSchema = z.object({ code: z.string(), label: localized });
-export type SummaryCode = z.infer<typeof codeSchema>;
 
 const count = z.number().int();
 
@@ -76,13 +73,13 @@ const measureChange = z.object({
 });
 export type MeasureChange = z.infer<typeof measureChange>;
 
-const visitRef = { visitKey: z.string(), visitLabel: localized };
+const visitRef = { visitKey: z.string(), visitLabel: localizedSchema };
 
 export const summaryResponseSchema = z.object({
   /** The sites counted, by institution number. */
   sites: z.array(z.object({ siteId: z.number().int(), siteCode: z.string(), siteName: z.string() })),
   /** Present only for a reader holding `summary.by_group`: the groups, in code-list order. */
-  groups: z.array(codeSchema).optional(),
+  groups: z.array(codedValueSchema).optional(),
   statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCounts })),
   /**
    * The definition's scheduled visits (those with a window) in order, each with a cell per site. A
@@ -98,7 +95,7 @@ export const summaryResponseSchema = z.object({
   ),
   healing: z.object({
     /** The outcome codes in the code list's order. */
-    outcomes: z.array(codeSchema),
+    outcomes: z.array(codedValueSchema),
     visits: z.array(
       z.object({
         ...visitRef,
@@ -110,7 +107,7 @@ export const summaryResponseSchema = z.object({
   }),
   keyMeasures: z.object({
     /** The measures in the role's order, each with its item's label and unit (null without one). */
-    measures: z.array(z.object({ key: z.string(), label: localized, unit: z.string().nullable() })),
+    measures: z.array(z.object({ key: z.string(), label: localizedSchema, unit: z.string().nullable() })),
     visits: z.array(
       z.object({
         ...visitRef,

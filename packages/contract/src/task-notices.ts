@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { calendarDateSchema } from './calendar-date.ts';
-import { bodyIdSchema, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { roles } from './roles.ts';
 
 /**
@@ -52,9 +52,7 @@ export type TaskNotice = z.infer<typeof taskNoticeSchema>;
 
 export const taskNoticeListResponseSchema = z.object({
   taskNotices: z.array(taskNoticeSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   canWrite: z.boolean(),
 });
 export type TaskNoticeListResponse = z.infer<typeof taskNoticeListResponseSchema>;

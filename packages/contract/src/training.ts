@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
-import { pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -172,9 +172,7 @@ export const trainingMatrixResponseSchema = z.object({
       cells: z.array(trainingMatrixCellSchema),
     }),
   ),
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
 });
 export type TrainingMatrixResponse = z.infer<typeof trainingMatrixResponseSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
-import { pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { localizedSchema } from './localized.ts';
 import { subjectStatusSchema } from './subjects.ts';
 import { visitAlarmStates } from './visit-alarm-states.ts';
 
@@ -29,8 +30,6 @@ export const visitAlarmCountsSchema = z.object({
 });
 export type VisitAlarmCounts = z.infer<typeof visitAlarmCountsSchema>;
 
-const localized = z.object({ ko: z.string(), en: z.string() });
-
 export const visitAlarmSchema = z.object({
   subject: z.object({
     /** The subject's key (pk). */
@@ -45,7 +44,7 @@ export const visitAlarmSchema = z.object({
     status: subjectStatusSchema,
   }),
   visitKey: z.string(),
-  visitLabel: localized,
+  visitLabel: localizedSchema,
   expectedDate: z.string(),
   earliestDate: z.string(),
   latestDate: z.string(),
@@ -66,10 +65,7 @@ export const visitAlarmListResponseSchema = z.object({
   alarms: z.array(visitAlarmSchema),
   /** Alarms per state over the site filter (not the state filter). */
   counts: visitAlarmCountsSchema,
-  /** Alarms matching every filter (the pager's total). */
-  total: z.number().int(),
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pagedShape,
   /** The Korean day the alarms were computed for (YYYY-MM-DD). */
   today: z.string(),
   /** How many days ahead a window opening counts as "due soon". */

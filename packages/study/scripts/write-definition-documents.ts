@@ -1,6 +1,6 @@
-// Writes packages/study/definitions/ from the TypeScript sources: TMP-2026's definition document and the
-// JSON Schema of study definitions. Run `npm run documents -w @cdms/study` after changing the study or
-// the model; src/studies/definition-documents.test.ts fails while the committed files are stale.
+// Writes the JSON Schema of study definitions into packages/study/definitions/ from the zod model (the
+// study definitions there are documents written by hand). Run `npm run documents -w @cdms/study` after
+// changing the model; src/studies/definition-documents.test.ts fails while the committed file is stale.
 import fs from 'node:fs';
 import path from 'node:path';
 import { definitionDocuments, documentText } from '../src/studies/definition-documents.ts';

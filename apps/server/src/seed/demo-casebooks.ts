@@ -39,6 +39,8 @@ export interface DemoStep {
   action: DemoAction;
 }
 
+// V1's forms in the order a site enters them (the definition's), spelled out as a closed type: `v1Form`
+// gives each its values in a switch tsc checks is complete. demo-seed.test.ts holds it to the definition.
 const V1_FORMS = [
   'visitDay',
   'demographicInfo',
@@ -61,7 +63,7 @@ const V1_FORM_COUNT = V1_FORMS.length;
 type Visit = 'v1' | 'v2' | 'v3' | 'v4' | 'v5' | 'v6';
 const FOLLOW_UP_ORDER: Visit[] = ['v2', 'v3', 'v4', 'v5', 'v6'];
 
-/** Middle of each follow-up window, days after V2 (visits.ts), and how far the demo strays inside it. */
+/** Middle of each follow-up window, days after V2 (the definition's visit windows), and how far the demo strays inside it. */
 const FOLLOW_UP_TARGET: Record<'v3' | 'v4' | 'v5' | 'v6', { offset: number; spread: number }> = {
   v3: { offset: 14, spread: 2 },
   v4: { offset: 28, spread: 3 },

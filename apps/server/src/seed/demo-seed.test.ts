@@ -1,4 +1,4 @@
-import { addDays, yearsBetween } from '@cdms/study';
+import { addDays, tmPerforationStudy, yearsBetween } from '@cdms/study';
 import { describe, expect, it } from 'vitest';
 import { birthDateFor, demoCasebookSteps } from './demo-casebooks.ts';
 import { demoSubjectPlans } from './demo-subject-plans.ts';
@@ -46,6 +46,16 @@ describe('living demo casebooks (no database)', () => {
   it('is deterministic: the same day gives the same steps', () => {
     const run = () => demoSubjectPlans.map((plan) => demoCasebookSteps(plan, '2026-11-21'));
     expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+
+  it("enters a screened subject's V1 forms in the order, and only the forms, TMP-2026's definition gives V1", () => {
+    const v1 = tmPerforationStudy.visits.find((visit) => visit.key === 'v1');
+    const plan = demoSubjectPlans.find((entry) => entry.course.stage === 'complete');
+    const entered = new Set<string>();
+    for (const step of demoCasebookSteps(plan as (typeof demoSubjectPlans)[number], '2026-11-21')) {
+      if (step.action.kind === 'save' && step.action.visitKey === 'v1') entered.add(step.action.formKey);
+    }
+    expect([...entered]).toEqual(v1?.forms);
   });
 
   it('gives birth dates with the planned age at consent, leap days included', () => {

@@ -14,7 +14,7 @@ const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-definition-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
 describe('readDefinitionDocument', () => {
-  it('installs TMP-2026 from its document as the TypeScript builders define it', () => {
+  it('installs TMP-2026 from its document as the study package reads it', () => {
     const file = definitionDocumentPath(TM_PERFORATION_DOCUMENT);
     expect(file).toBe(
       path.resolve(import.meta.dirname, '../../../../packages/study/definitions/tm-perforation.json'),

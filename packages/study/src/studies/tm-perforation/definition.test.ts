@@ -6,8 +6,7 @@ import {
   sectionsForVisit,
   studyDefinitionSchema,
 } from '../../model/study-definition.ts';
-import { exclusionCriteria, inclusionCriteria } from './criteria.ts';
-import { tmPerforationStudy } from './index.ts';
+import { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './index.ts';
 
 // spec §2 "Forms per visit", verbatim.
 const FORMS_PER_VISIT: Record<string, string[]> = {
@@ -413,9 +412,10 @@ describe('tympanic membrane perforation study definition', () => {
   it('lists the four inclusion criteria and the nine shown exclusion criteria, never more', () => {
     expect(inclusionCriteria).toHaveLength(4);
     expect(exclusionCriteria).toHaveLength(9);
+    // The criteria are read from the eligibility role's sections: the V1 layout shows the same nine.
     const evaluation = getFormLayout(tmPerforationStudy, 'v1', 'inclusionExclusionEval');
     expect(evaluation?.sections.find((s) => s.key === 'exclusion')?.items.map((i) => i.key)).toEqual(
-      exclusionCriteria.map((c) => c.key),
+      Array.from({ length: 9 }, (_, index) => `exc0${index + 1}`),
     );
   });
 

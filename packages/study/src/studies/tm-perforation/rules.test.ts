@@ -9,8 +9,7 @@ import { validateFormValues } from '../../engine/validate-values.ts';
 import { computeVisitSchedule } from '../../engine/visit-windows.ts';
 import type { JsonValue } from '../../model/json-value.ts';
 import { type StudyDefinition, studyDefinitionSchema } from '../../model/study-definition.ts';
-import { exclusionCriteria } from './criteria.ts';
-import { tmPerforationStudy as study } from './index.ts';
+import { exclusionCriteria, tmPerforationStudy as study } from './index.ts';
 import { SAMPLE_TODAY, sampleSubject } from './sample-subject.ts';
 
 // Every rule of spec §5 on the complete sample subject: one change that makes it fail, and the boundary or
