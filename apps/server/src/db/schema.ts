@@ -432,7 +432,13 @@ export interface VisitRoleFacts {
 }
 
 /** The reports' rows (issue 46): which report lists them (`read-model/report-rows.ts`). */
-export type ReportRowsReport = 'adverseEvents' | 'eventsOfInterest' | 'protocolDeviations' | 'missingForms';
+export type ReportRowsReport =
+  | 'adverseEvents'
+  | 'eventsOfInterest'
+  | 'protocolDeviations'
+  | 'missingForms'
+  | 'enrollment'
+  | 'queryAging';
 
 /**
  * The read model's rows of the listing reports, per subject (`read-model/report-rows.ts`): each
@@ -444,7 +450,8 @@ export interface ReportRowsTable {
   row_key: string;
   study_id: number;
   site_id: number;
-  visit_key: string;
+  /** What the report counts by beside the site: a visit, a month, a day (`read-model/report-rows.ts`). */
+  group_key: string;
   /** What the report filters and counts by (seriousness, kind, empty or incomplete, an event). */
   bucket: string;
   /** The row counts from this date on (a form of a visit not done, once its window closed); null: now. */
@@ -462,7 +469,8 @@ export interface ReportRowTotalsTable {
   study_id: number;
   site_id: number;
   report: ReportRowsReport;
-  visit_key: string;
+  /** What the report counts by beside the site: a visit, a month, a day (`read-model/report-rows.ts`). */
+  group_key: string;
   bucket: string;
   counts_from: string | null;
   rows: number;

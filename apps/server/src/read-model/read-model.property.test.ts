@@ -415,7 +415,7 @@ describeWithDatabase(
       from subject_facts group by study_id, site_id, status, signature_state = 'signed'
       order by study_id, site_id, status, signed`.execute(db);
       // The reports' counts (issue 46): per site, report, visit, bucket and the date a row counts from.
-      const reportKey = sql`study_id, site_id, report, visit_key, bucket, counts_from`;
+      const reportKey = sql`study_id, site_id, report, group_key, bucket, counts_from`;
       const reportsFromTotals = await sql<Record<string, unknown>>`
       select ${reportKey}, sum(rows)::int as rows from report_row_totals
       group by ${reportKey} having sum(rows) <> 0 order by ${reportKey}`.execute(db);

@@ -5,12 +5,14 @@ import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
 
 /**
- * The listing reports' rows, stored per subject (issue 46): the adverse events (one row per event of
- * the `adverseEvents` role's repeating group), the events of interest (one row per saved form of the
- * `eventsOfInterest` role, and one per event answered "yes" on it), the protocol deviations and the
- * missing forms. Worked out per request, each of these read every row of the trial, sorted it and
- * counted it (× 4.7–8.3 from 500 to 5,000 subjects); stored, a report reads its page in order from an
- * index and its counts from `report_row_totals`, which a trigger keeps (docs/decisions/subject-fact-totals.md).
+ * The reports' rows, stored per subject (issue 46): the adverse events (one row per event of the
+ * `adverseEvents` role's repeating group), the events of interest (one row per saved form of the
+ * `eventsOfInterest` role, and one per event answered "yes" on it), the protocol deviations, the
+ * missing forms, the enrollment (a subject screened, failed, randomized: by month) and the query aging
+ * (each query's state by the day it was opened, its days to an answer and to closing). Worked out per
+ * request, each of these read every row of the trial, sorted it and counted it (× 3.2–8.3 from 500
+ * to 5,000 subjects); stored, a listing reads its page in order from an index and every report its
+ * counts from `report_row_totals`, which a trigger keeps (docs/decisions/subject-fact-totals.md).
  *
  * The rows are computed in SQL from the subject's other read-model rows (`subject_facts`,
  * `subject_visits`, `subject_visit_windows`, refreshed first) and, for the events, from the forms'
@@ -70,13 +72,13 @@ const padded = (value: RawBuilder<unknown>) => sql`lpad((${value})::text, 6, '0'
 
 /**
  * The columns every part selects, in the table's order: `f` is the subject's `subject_facts` row.
- * `report`, `rowKey`, `visitKey`, `bucket`, `countsFrom`, `sortDate`, `sortRest` and `payload` are
+ * `report`, `rowKey`, `groupKey`, `bucket`, `countsFrom`, `sortDate`, `sortRest` and `payload` are
  * the part's own.
  */
 function rowColumns(part: {
   report: string;
   rowKey: RawBuilder<unknown>;
-  visitKey: RawBuilder<unknown>;
+  groupKey: RawBuilder<unknown>;
   bucket: RawBuilder<unknown>;
   countsFrom?: RawBuilder<unknown>;
   sortDate?: RawBuilder<unknown>;
@@ -84,7 +86,7 @@ function rowColumns(part: {
   payload: RawBuilder<unknown>;
 }): RawBuilder<unknown> {
   return sql`f.subject_id, ${part.report}::text as report, ${part.rowKey} as row_key, f.study_id, f.site_id,
-    ${part.visitKey} as visit_key, ${part.bucket} as bucket, ${part.countsFrom ?? sql`null`}::date as counts_from,
+    ${part.groupKey} as group_key, ${part.bucket} as bucket, ${part.countsFrom ?? sql`null`}::date as counts_from,
     ${part.sortDate ?? sql`null`}::date as sort_date, f.site_code, f.screening_number,
     ${part.sortRest} as sort_rest, ${part.payload} as payload`;
 }
@@ -95,7 +97,7 @@ function adverseEventRows(definition: StudyDefinition): RawBuilder<unknown> | nu
   return sql`select ${rowColumns({
     report: 'adverseEvents',
     rowKey: padded(sql`e.ordinality`),
-    visitKey: sql`fi.visit_key`,
+    groupKey: sql`fi.visit_key`,
     bucket: sql`case when e.value ->> ${role.serious} = 'Y' then 'serious' else 'other' end`,
     sortRest: padded(sql`e.ordinality`),
     payload: sql`jsonb_build_object('eventNumber', e.ordinality, 'event', e.value)`,
@@ -118,7 +120,7 @@ function eventOfInterestRows(definition: StudyDefinition): RawBuilder<unknown> |
   return sql`select ${rowColumns({
     report: 'eventsOfInterest',
     rowKey: sql`fi.visit_key || '/' || answered.item_key`,
-    visitKey: sql`fi.visit_key`,
+    groupKey: sql`fi.visit_key`,
     bucket: sql`answered.item_key`,
     sortRest: sql`answered.item_key`,
     payload: sql`'{}'::jsonb`,
@@ -177,7 +179,7 @@ function deviationRows(definition: StudyDefinition): RawBuilder<unknown> | null 
   return sql`select ${rowColumns({
     report: 'protocolDeviations',
     rowKey: sql`d.kind || '/' || d.visit_key`,
-    visitKey: sql`d.visit_key`,
+    groupKey: sql`d.visit_key`,
     bucket: sql`d.kind`,
     sortRest: sql`${padded(visitOrder)} || '/' || d.kind`,
     payload: sql`jsonb_build_object('kind', d.kind, 'visitKey', d.visit_key, 'date', d.date, 'days', d.days,
@@ -198,7 +200,7 @@ function missingFormRows(definition: StudyDefinition): RawBuilder<unknown> | nul
   return sql`select ${rowColumns({
     report: 'missingForms',
     rowKey: sql`m.visit_key || '/' || m.form_key`,
-    visitKey: sql`m.visit_key`,
+    groupKey: sql`m.visit_key`,
     bucket: sql`m.state`,
     countsFrom: sql`case when m.visit_date is null then m.window_closes + 1 end`,
     sortDate: sql`coalesce(m.visit_date, m.window_closes)`,
@@ -221,6 +223,65 @@ function missingFormRows(definition: StudyDefinition): RawBuilder<unknown> | nul
     where m.visit_date is not null or (f.status = 'ongoing' and m.window_closes is not null)`;
 }
 
+/**
+ * The enrollment report's rows (counted, not listed): every subject screened in its consent month; a
+ * screening failure in that month too, and under its reason; a randomized subject under the month
+ * (UTC+9) it was randomized ('' when the time is unknown).
+ */
+function enrollmentRows(): RawBuilder<unknown> {
+  return sql`select ${rowColumns({
+    report: 'enrollment',
+    rowKey: sql`e.row_key`,
+    groupKey: sql`e.group_key`,
+    bucket: sql`e.row_key`,
+    sortRest: sql`''`,
+    payload: sql`'{}'::jsonb`,
+  })}
+    from chosen c
+    join subject_facts f on f.subject_id = c.subject_id
+    cross join lateral (
+      select 'screened' as row_key, f.consent_month as group_key
+      union all select 'screeningFailure', f.consent_month where f.status = 'screening_failure'
+      union all select 'failureReason', coalesce(f.screening_failure_reason, '')
+        where f.status = 'screening_failure'
+      union all select 'randomized',
+          coalesce(to_char((f.randomized_at at time zone 'UTC') + interval '9 hours', 'YYYY-MM'), '')
+        where f.randomization_number is not null
+    ) e`;
+}
+
+/** A timestamp's day in UTC+9, the day the reports count in. */
+const koreanDay = (column: RawBuilder<unknown>) =>
+  sql`((${column} at time zone 'UTC') + interval '9 hours')::date`;
+
+/**
+ * The query aging report's rows (counted, not listed), per query of the subject: an unresolved one
+ * under its state by the day it was opened (its age is counted from today when read); one answered
+ * under its whole days to the first answer; a closed one under its days to closing.
+ */
+function queryAgingRows(): RawBuilder<unknown> {
+  const opened = koreanDay(sql`q.opened_at`);
+  const firstAnswer = sql`(select ${koreanDay(sql`m.created_at`)} from query_messages m
+    where m.query_id = q.id and m.kind = 'answer' order by m.created_at, m.id limit 1)`;
+  return sql`select ${rowColumns({
+    report: 'queryAging',
+    rowKey: sql`q.id || '/' || aged.bucket`,
+    groupKey: sql`aged.group_key`,
+    bucket: sql`aged.bucket`,
+    sortRest: sql`''`,
+    payload: sql`'{}'::jsonb`,
+  })}
+    from chosen c
+    join subject_facts f on f.subject_id = c.subject_id
+    join queries q on q.subject_id = c.subject_id
+    cross join lateral (
+      select q.status::text as bucket, ${opened}::text as group_key where q.status in ('open', 'answered')
+      union all select 'daysToAnswer', (${firstAnswer} - ${opened})::text where ${firstAnswer} is not null
+      union all select 'daysToClose', (${koreanDay(sql`q.closed_at`)} - ${opened})::text
+        where q.status = 'closed' and q.closed_at is not null
+    ) aged`;
+}
+
 /** Every report's rows of the subjects in the CTE `chosen (subject_id)`, as one SELECT. */
 export function reportRowsSql(definition: StudyDefinition): RawBuilder<unknown> | null {
   const parts = [
@@ -228,6 +289,8 @@ export function reportRowsSql(definition: StudyDefinition): RawBuilder<unknown> 
     eventOfInterestRows(definition),
     deviationRows(definition),
     missingFormRows(definition),
+    enrollmentRows(),
+    queryAgingRows(),
   ].filter((part): part is RawBuilder<unknown> => part !== null);
   if (parts.length === 0) return null;
   return sql.join(
@@ -241,7 +304,7 @@ const chosenSubjects = (subjectIds: number[]) => sql`chosen(subject_id) as (
     select s.id from subjects s where s.id = any(${subjectIds}::int[]) and s.deleted_at is null)`;
 
 /** The column list of `report_rows`, in the order every part selects. */
-const COLUMNS = sql`subject_id, report, row_key, study_id, site_id, visit_key, bucket, counts_from,
+const COLUMNS = sql`subject_id, report, row_key, study_id, site_id, group_key, bucket, counts_from,
   sort_date, site_code, screening_number, sort_rest, payload`;
 
 /**
@@ -287,7 +350,7 @@ export async function refreshReportRows(
     insert into report_rows (${COLUMNS})
     select * from wanted
     on conflict (subject_id, report, row_key) do update set
-      study_id = excluded.study_id, site_id = excluded.site_id, visit_key = excluded.visit_key,
+      study_id = excluded.study_id, site_id = excluded.site_id, group_key = excluded.group_key,
       bucket = excluded.bucket, counts_from = excluded.counts_from, sort_date = excluded.sort_date,
       site_code = excluded.site_code, screening_number = excluded.screening_number,
       sort_rest = excluded.sort_rest, payload = excluded.payload

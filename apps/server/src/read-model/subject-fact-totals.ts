@@ -60,7 +60,7 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
   });
   await foldGroups(db, {
     table: 'report_row_totals',
-    keys: ['study_id', 'site_id', 'report', 'visit_key', 'bucket', 'counts_from'],
+    keys: ['study_id', 'site_id', 'report', 'group_key', 'bucket', 'counts_from'],
     sums: ['rows'],
   });
   await foldGroups(db, {

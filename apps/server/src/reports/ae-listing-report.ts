@@ -107,7 +107,7 @@ async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
   // The saved forms are the rows of bucket '', the events answered "yes" those of the event's key.
   const counts = await reportRowCounts(db, context, { report: 'eventsOfInterest' });
   const countAt = (visitKey: string, bucket: string) =>
-    countOf(counts, (count) => count.visit_key === visitKey && count.bucket === bucket);
+    countOf(counts, (count) => count.group_key === visitKey && count.bucket === bucket);
   return visits.map((visit) => ({
     visitKey: visit.key,
     visitLabel: visitLabelOf(definition, visit.key),

@@ -1,15 +1,17 @@
 import type { EnrollmentReport, ReportFilter } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition } from '@cdms/study';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { reportRowCounts } from './read-report-rows.ts';
 import { codedOf, nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
  * Enrollment (issue 17): screened, screening failures (by reason) and randomized subjects per site and
- * per month, against each site's target (its own, else the definition's default). Three grouped counts over `subject_facts` (indexed by study,
- * site, status): a few dozen rows back whatever the trial's size. A subject counts as screened in the
- * month of its consent, a screening failure in that month too (the read model keeps no failure date),
- * randomized in the month (UTC+9) it was randomized.
+ * per month, against each site's target (its own, else the definition's default). A subject counts as
+ * screened in the month of its consent, a screening failure in that month too (the read model keeps
+ * no failure date), randomized in the month (UTC+9) it was randomized. Read from the totals of the
+ * read model's enrollment rows (`read-model/report-rows.ts`, issue 46): a few hundred rows whatever
+ * the trial's size.
  */
 
 /** The per-site target when the study definition names none in `ENROLLMENT_TARGET_PARAMETER`. */
@@ -31,18 +33,20 @@ function failureReasonCodeList(definition: StudyDefinition | null): string {
   return location?.item.codeList ?? '';
 }
 
-interface CountRow {
-  key: string;
-  screened: number | string;
-  screening_failures: number | string;
-  randomized: number | string;
+interface Figures {
+  screened: number;
+  screeningFailures: number;
+  randomized: number;
 }
 
-const counts = (row: CountRow) => ({
-  screened: Number(row.screened),
-  screeningFailures: Number(row.screening_failures),
-  randomized: Number(row.randomized),
-});
+const noFigures = (): Figures => ({ screened: 0, screeningFailures: 0, randomized: 0 });
+
+/** Which figure each counted bucket of the enrollment rows adds to. */
+const FIGURE_OF_BUCKET: Record<string, keyof Figures> = {
+  screened: 'screened',
+  screeningFailure: 'screeningFailures',
+  randomized: 'randomized',
+};
 
 export async function enrollmentReport(
   db: Kysely<Database>,
@@ -52,25 +56,8 @@ export async function enrollmentReport(
   const targetPerSite = enrollmentTargetOf(context.definition);
   if (nothingInScope(context))
     return { report: 'enrollment', targetPerSite, sites: [], months: [], failureReasons: [] };
-  const inScope = sql`f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})`;
-  const randomizedMonth = sql`to_char((f.randomized_at at time zone 'UTC') + interval '9 hours', 'YYYY-MM')`;
-
-  const [bySite, byConsentMonth, byRandomizedMonth, reasons, sites] = await Promise.all([
-    sql<CountRow>`select f.site_id::text as key, count(*) as screened,
-        count(*) filter (where f.status = 'screening_failure') as screening_failures,
-        count(*) filter (where f.randomization_number is not null) as randomized
-      from subject_facts f where ${inScope} group by f.site_id`.execute(db),
-    sql<CountRow>`select f.consent_month as key, count(*) as screened,
-        count(*) filter (where f.status = 'screening_failure') as screening_failures, 0 as randomized
-      from subject_facts f where ${inScope} group by f.consent_month`.execute(db),
-    sql<CountRow>`select ${randomizedMonth} as key, 0 as screened, 0 as screening_failures, count(*) as randomized
-      from subject_facts f where ${inScope} and f.randomized_at is not null group by 1`.execute(db),
-    sql<{ reason: string | null; count: number | string }>`select f.screening_failure_reason as reason,
-        count(*) as count
-      from subject_facts f where ${inScope} and f.status = 'screening_failure'
-      group by f.screening_failure_reason order by count(*) desc, f.screening_failure_reason nulls last`.execute(
-      db,
-    ),
+  const [counts, sites] = await Promise.all([
+    reportRowCounts(db, context, { report: 'enrollment' }),
     db
       .selectFrom('sites')
       .select(['id', 'code', 'name', 'enrollment_target'])
@@ -78,17 +65,24 @@ export async function enrollmentReport(
       .orderBy('institution_number')
       .execute(),
   ]);
-
-  const siteCounts = new Map(bySite.rows.map((row) => [Number(row.key), counts(row)]));
-  const months = new Map<string, ReturnType<typeof counts>>();
-  for (const row of [...byConsentMonth.rows, ...byRandomizedMonth.rows]) {
-    const current = months.get(row.key) ?? { screened: 0, screeningFailures: 0, randomized: 0 };
-    const added = counts(row);
-    months.set(row.key, {
-      screened: current.screened + added.screened,
-      screeningFailures: current.screeningFailures + added.screeningFailures,
-      randomized: current.randomized + added.randomized,
-    });
+  const siteCounts = new Map<number, Figures>();
+  const months = new Map<string, Figures>();
+  const reasons = new Map<string, number>();
+  for (const count of counts) {
+    if (count.bucket === 'failureReason') {
+      reasons.set(count.group_key, (reasons.get(count.group_key) ?? 0) + count.rows);
+      continue;
+    }
+    const figure = FIGURE_OF_BUCKET[count.bucket];
+    if (!figure) continue;
+    const site = siteCounts.get(count.site_id) ?? noFigures();
+    site[figure] += count.rows;
+    siteCounts.set(count.site_id, site);
+    // A randomized subject whose time of randomization is unknown counts at its site, in no month.
+    if (count.group_key === '') continue;
+    const month = months.get(count.group_key) ?? noFigures();
+    month[figure] += count.rows;
+    months.set(count.group_key, month);
   }
   const reasonCodeList = failureReasonCodeList(context.definition);
   return {
@@ -100,14 +94,22 @@ export async function enrollmentReport(
       siteName: site.name,
       target: site.enrollment_target ?? targetPerSite,
       targetIsDefault: site.enrollment_target === null,
-      ...(siteCounts.get(site.id) ?? { screened: 0, screeningFailures: 0, randomized: 0 }),
+      ...(siteCounts.get(site.id) ?? noFigures()),
     })),
     months: [...months.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([month, figures]) => ({ month, ...figures })),
-    failureReasons: reasons.rows.map((row) => ({
-      reason: codedOf(context.definition, reasonCodeList, row.reason),
-      count: Number(row.count),
-    })),
+    // The most frequent first; among equals by reason, the unknown last (as SQL sorts nulls).
+    failureReasons: [...reasons.entries()]
+      .sort(([a, countA], [b, countB]) => countB - countA || byReasonNullsLast(a, b))
+      .map(([reason, count]) => ({ reason: codedOf(context.definition, reasonCodeList, reason), count })),
   };
+}
+
+/** Reasons in code order, '' (no reason recorded) last. */
+function byReasonNullsLast(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === '') return 1;
+  if (b === '') return -1;
+  return a < b ? -1 : 1;
 }

@@ -1,4 +1,5 @@
 import type { MissingFormRow, MissingFormsReport, ReportFilter } from '@cdms/contract';
+import { daysBetween } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formLabelOf, visitLabelOf } from '../studies/definition-labels.ts';
@@ -42,13 +43,8 @@ function presentRow(context: ReportContext, row: StoredReportRow): MissingFormRo
     formLabel: formLabelOf(context.definition, form.formKey),
     state: form.state,
     dueDate: form.dueDate,
-    daysOutstanding: Math.max(0, daysBetween(form.dueDate, context.today)),
+    daysOutstanding: Math.max(0, daysBetween(form.dueDate, context.today) ?? 0),
   };
-}
-
-/** Whole days from one YYYY-MM-DD to another. */
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 export async function missingFormsReport(

@@ -5,30 +5,22 @@ import {
   queryAgeBuckets,
   type ReportFilter,
 } from '@cdms/contract';
-import { type Kysely, sql } from 'kysely';
+import { daysBetween } from '@cdms/study';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { ageBucketExpression } from '../queries/list-queries.ts';
+import { AGE_BOUNDS } from '../queries/list-queries.ts';
+import { reportRowCounts } from './read-report-rows.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
  * Query aging (issue 17, after the query list of issue 14): unresolved queries — open and answered —
  * per age bucket (whole days in UTC+9 since opening, the list's buckets) and site, with the median
- * days from opening to the first answer and to closing. One grouped query over `queries` with
- * grouping sets (per site and the total); a query of a deleted subject is not counted.
+ * days from opening to the first answer and to closing; a query of a deleted subject is not counted.
+ * Read from the totals of the read model's query-aging rows (`read-model/report-rows.ts`, issue 46):
+ * the unresolved queries per site, state and day of opening (aged against today here), and per site
+ * how many took each number of days to an answer or to closing — whose medians are those of the
+ * queries themselves. Neither grows with the trial, only with its calendar.
  */
-
-interface AgingRow {
-  site_id: number | null;
-  state: 'open' | 'answered' | null;
-  bucket: QueryAgeBucket | null;
-  count: number | string;
-}
-
-interface MedianRow {
-  site_id: number | null;
-  median_answer: number | string | null;
-  median_close: number | string | null;
-}
 
 const noBuckets = (): Record<QueryAgeBucket, number> =>
   Object.fromEntries(queryAgeBuckets.map((bucket) => [bucket, 0])) as Record<QueryAgeBucket, number>;
@@ -40,8 +32,8 @@ const emptyLine = (): QueryAgingLine => ({
   medianDaysToClose: null,
 });
 
-const numberOrNull = (value: number | string | null): number | null =>
-  value === null ? null : Math.round(Number(value) * 10) / 10;
+const numberOrNull = (value: number | null): number | null =>
+  value === null ? null : Math.round(value * 10) / 10;
 
 export async function queryAgingReport(
   db: Kysely<Database>,
@@ -58,31 +50,7 @@ export async function queryAgingReport(
         .execute();
   if (sites.length === 0) return { report: 'queryAging', sites: [], total: emptyLine() };
 
-  const inScope = sql`queries.study_id = ${context.studyId} and queries.site_id in (${sql.join(context.siteIds)})
-    and exists (select 1 from subjects s where s.id = queries.subject_id and s.deleted_at is null)`;
-  const koreanDay = (column: string) =>
-    sql`((${sql.ref(column)} at time zone 'UTC') + interval '9 hours')::date`;
-
-  const [aging, medians] = await Promise.all([
-    sql<AgingRow>`select site_id, state, bucket, count(*) as count from (
-        select queries.site_id, queries.status as state,
-          ${ageBucketExpression(context.today)} as bucket
-        from queries where ${inScope} and queries.status in ('open', 'answered')) aged
-      group by grouping sets ((site_id, state, bucket), (state, bucket))`.execute(db),
-    sql<MedianRow>`select site_id,
-        percentile_cont(0.5) within group (order by days_to_answer) as median_answer,
-        percentile_cont(0.5) within group (order by days_to_close) as median_close
-      from (
-        select queries.site_id,
-          (select ${koreanDay('m.created_at')} from query_messages m
-            where m.query_id = queries.id and m.kind = 'answer' order by m.created_at, m.id limit 1)
-            - ${koreanDay('queries.opened_at')} as days_to_answer,
-          case when queries.status = 'closed' and queries.closed_at is not null
-            then ${koreanDay('queries.closed_at')} - ${koreanDay('queries.opened_at')} end as days_to_close
-        from queries where ${inScope}) timed
-      group by grouping sets ((site_id), ())`.execute(db),
-  ]);
-
+  const counts = await reportRowCounts(db, context, { report: 'queryAging' });
   const lines = new Map<number | null, QueryAgingLine>();
   const lineOf = (siteId: number | null): QueryAgingLine => {
     let line = lines.get(siteId);
@@ -92,18 +60,67 @@ export async function queryAgingReport(
     }
     return line;
   };
-  for (const row of aging.rows) {
-    if (row.state === null || row.bucket === null) continue;
-    lineOf(row.site_id === null ? null : Number(row.site_id))[row.state][row.bucket] = Number(row.count);
+  // Days to an answer and to closing, per site and for the study: how many queries took each.
+  const toAnswer = new Map<number | null, Map<number, number>>();
+  const toClose = new Map<number | null, Map<number, number>>();
+  const tally = (
+    histograms: Map<number | null, Map<number, number>>,
+    siteId: number | null,
+    days: number,
+    rows: number,
+  ) => {
+    const histogram = histograms.get(siteId) ?? new Map<number, number>();
+    histogram.set(days, (histogram.get(days) ?? 0) + rows);
+    histograms.set(siteId, histogram);
+  };
+  for (const count of counts) {
+    for (const siteId of [count.site_id, null]) {
+      if (count.bucket === 'open' || count.bucket === 'answered') {
+        const bucket = ageBucketOf(daysBetween(count.group_key, context.today) ?? 0);
+        lineOf(siteId)[count.bucket][bucket] += count.rows;
+      } else if (count.bucket === 'daysToAnswer')
+        tally(toAnswer, siteId, Number(count.group_key), count.rows);
+      else if (count.bucket === 'daysToClose') tally(toClose, siteId, Number(count.group_key), count.rows);
+    }
   }
-  for (const row of medians.rows) {
-    const line = lineOf(row.site_id === null ? null : Number(row.site_id));
-    line.medianDaysToAnswer = numberOrNull(row.median_answer);
-    line.medianDaysToClose = numberOrNull(row.median_close);
+  for (const siteId of [...sites.map((site) => site.id), null]) {
+    const line = lineOf(siteId);
+    line.medianDaysToAnswer = numberOrNull(medianOf(toAnswer.get(siteId)));
+    line.medianDaysToClose = numberOrNull(medianOf(toClose.get(siteId)));
   }
   return {
     report: 'queryAging',
     sites: sites.map((site) => ({ siteId: site.id, siteCode: site.code, ...lineOf(site.id) })),
     total: lineOf(null),
   };
+}
+
+/** The bucket of an age in days: the first whose upper limit it does not pass (the query list's). */
+function ageBucketOf(days: number): QueryAgeBucket {
+  return queryAgeBuckets.find((bucket) => {
+    const upper = AGE_BOUNDS[bucket][1];
+    return upper === null || days <= upper;
+  }) as QueryAgeBucket;
+}
+
+/**
+ * The median of the values a histogram counts (value → how many), as PostgreSQL's
+ * `percentile_cont(0.5)` gives it: the middle value, or the mean of the two middle ones; null for none.
+ */
+export function medianOf(histogram: Map<number, number> | undefined): number | null {
+  const entries = [...(histogram ?? new Map<number, number>()).entries()]
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => a - b);
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return null;
+  const valueAt = (position: number): number => {
+    let seen = 0;
+    for (const [value, count] of entries) {
+      seen += count;
+      if (position < seen) return value;
+    }
+    return entries.at(-1)?.[0] ?? 0;
+  };
+  const middle = (total - 1) / 2;
+  return (valueAt(Math.floor(middle)) + valueAt(Math.ceil(middle))) / 2;
 }

@@ -18,7 +18,7 @@ export interface StoredReportRow {
 
 export interface ReportRowCount {
   site_id: number;
-  visit_key: string;
+  group_key: string;
   bucket: string;
   rows: number;
 }
@@ -61,9 +61,9 @@ export async function reportRowCounts(
 ): Promise<ReportRowCount[]> {
   if (context.siteIds.length === 0 || selection.buckets?.length === 0) return [];
   const result = await sql<ReportRowCount>`
-    select site_id, visit_key, bucket, sum(rows)::int as rows from report_row_totals
+    select site_id, group_key, bucket, sum(rows)::int as rows from report_row_totals
     where ${where(context, selection)}
-    group by site_id, visit_key, bucket
+    group by site_id, group_key, bucket
     having sum(rows) <> 0`.execute(db);
   return result.rows;
 }
