@@ -10,14 +10,13 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
   FilterPanel,
+  FilterPeriod,
   FilterText,
   ListPage,
-  listStyles,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
@@ -127,20 +126,15 @@ function AlarmLog({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        <div className={listStyles.field}>
-          <span className={listStyles.label}>{t('filters.period')}</span>
-          <div className={styles.dateRow}>
-            <DateRangeFields
-              inputClassName={listStyles.input}
-              startLabel={t('filters.from')}
-              endLabel={t('filters.to')}
-              start={draft.from}
-              end={draft.to}
-              onStartChange={(from) => setDraft({ ...draft, from })}
-              onEndChange={(to) => setDraft({ ...draft, to })}
-            />
-          </div>
-        </div>
+        <FilterPeriod
+          label={t('filters.period')}
+          startLabel={t('filters.from')}
+          endLabel={t('filters.to')}
+          start={draft.from}
+          end={draft.to}
+          onStartChange={(from) => setDraft({ ...draft, from })}
+          onEndChange={(to) => setDraft({ ...draft, to })}
+        />
         <FilterChoice
           label={t('columns.event')}
           choices={['', ...notificationEventTypes]}

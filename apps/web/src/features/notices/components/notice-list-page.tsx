@@ -5,8 +5,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, FilterText, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterPeriod, FilterText } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -150,7 +149,6 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
   const [start, setStart] = useState(filters.start);
   const [end, setEnd] = useState(filters.end);
   const [search, setSearch] = useState(filters.search);
-  const periodId = useId();
 
   function submit() {
     // The server refuses this too (400); saying it here names the problem.
@@ -171,32 +169,22 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         onApply({ start: '', end: '', search: '', size: filters.size });
       }}
     >
-      <div className={listStyles.field}>
-        <span className={listStyles.label} id={periodId}>
-          {t('list.range')}
-        </span>
-        <div className={styles.dateRow}>
-          <DateRangeFields
-            inputClassName={listStyles.input}
-            startLabel={t('list.start')}
-            endLabel={t('list.end')}
-            start={start}
-            end={end}
-            onStartChange={setStart}
-            onEndChange={setEnd}
-          />
-          <PeriodPresets
-            labelledBy={periodId}
-            start={start}
-            end={end}
-            presetLabel={(preset) => t(`list.presets.${preset}`)}
-            onPick={(dates) => {
-              setStart(dates.start);
-              setEnd(dates.end);
-            }}
-          />
-        </div>
-      </div>
+      <FilterPeriod
+        label={t('list.range')}
+        startLabel={t('list.start')}
+        endLabel={t('list.end')}
+        start={start}
+        end={end}
+        onStartChange={setStart}
+        onEndChange={setEnd}
+        presets={{
+          presetLabel: (preset) => t(`list.presets.${preset}`),
+          onPick: (dates) => {
+            setStart(dates.start);
+            setEnd(dates.end);
+          },
+        }}
+      />
       <FilterText
         label={t('list.search')}
         type="search"

@@ -8,15 +8,13 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterPeriod, listStyles } from '../../../components/list-page.tsx';
 import {
   EMPTY_FILTER_FIELDS,
   type SignatureChoice,
   type StatusChoice,
   type SubjectFilterFields,
 } from '../lib/subject-list-filters.ts';
-import styles from './subject-list.module.css';
 
 /**
  * The collapsible search form of the subject list (prototype-spec §2): date type with two dates or
@@ -85,29 +83,19 @@ export function SubjectListFilterPanel({
                 ))}
               </select>
             </div>
-            <div className={listStyles.field}>
-              <span className={listStyles.label} id={`${formId}-period`}>
-                {t('list.period')}
-              </span>
-              <div className={styles.dateRow}>
-                <DateRangeFields
-                  inputClassName={listStyles.input}
-                  startLabel={t('list.start')}
-                  endLabel={t('list.end')}
-                  start={fields.start}
-                  end={fields.end}
-                  onStartChange={(value) => set('start', value)}
-                  onEndChange={(value) => set('end', value)}
-                />
-                <PeriodPresets
-                  labelledBy={`${formId}-period`}
-                  start={fields.start}
-                  end={fields.end}
-                  presetLabel={(preset) => t(`list.presets.${preset}`)}
-                  onPick={(dates) => setFields((current) => ({ ...current, ...dates }))}
-                />
-              </div>
-            </div>
+            <FilterPeriod
+              label={t('list.period')}
+              startLabel={t('list.start')}
+              endLabel={t('list.end')}
+              start={fields.start}
+              end={fields.end}
+              onStartChange={(value) => set('start', value)}
+              onEndChange={(value) => set('end', value)}
+              presets={{
+                presetLabel: (preset) => t(`list.presets.${preset}`),
+                onPick: (dates) => setFields((current) => ({ ...current, ...dates })),
+              }}
+            />
           </div>
           <div className={listStyles.filterRow}>
             <div className={listStyles.field}>
