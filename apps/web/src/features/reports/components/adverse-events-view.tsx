@@ -3,10 +3,10 @@ import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import styles from './reports.module.css';
 import { seriesColor } from '../../../lib/chart-colors.ts';
 import { ReportBarChart } from './report-bar-chart.tsx';
 import { listingPager, Panel, siteAndSubjectColumns, useLanguage } from './report-parts.tsx';
+import styles from './reports.module.css';
 
 export function AdverseEventsView({
   data,

@@ -4,9 +4,9 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import styles from './reports.module.css';
 import { ReportBarChart } from './report-bar-chart.tsx';
 import { Panel } from './report-parts.tsx';
+import styles from './reports.module.css';
 
 interface AgingLine {
   key: string;
