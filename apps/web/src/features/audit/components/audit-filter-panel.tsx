@@ -10,8 +10,9 @@ import {
   listStyles,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import { visitFormItemChoices } from '../../../lib/study-definition.ts';
-import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS, filterFieldsOf } from '../lib/audit-filters.ts';
+import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS } from '../lib/audit-filters.ts';
 
 /**
  * The audit page's search form (issue 16): date range (UTC+9 days), role, site, event type, visit,
@@ -33,7 +34,9 @@ export function AuditFilterPanel({
 }) {
   const { t, i18n } = useTranslation('audit');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [fields, setFields] = useState<AuditFilterFields>(() => filterFieldsOf(applied));
+  const [fields, setFields] = useState<AuditFilterFields>(() =>
+    panelFieldsOf(applied, EMPTY_AUDIT_FILTER_FIELDS),
+  );
   const set = <K extends keyof AuditFilterFields>(key: K, value: AuditFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
 

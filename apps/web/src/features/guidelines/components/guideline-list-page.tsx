@@ -12,7 +12,7 @@ import type { DataTableColumn } from '../../../components/data-table/data-table.
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
@@ -141,7 +141,7 @@ function GuidelineList({ studyId }: { studyId: number }) {
       )}
 
       <GuidelineFilterPanel
-        key={`${filters.type}|${filters.state}|${filters.search}`}
+        key={filterPanelKey(filters, EMPTY_GUIDELINE_FILTER_FIELDS)}
         filters={filters}
         canWrite={data?.canWrite ?? false}
         onApply={apply}
@@ -167,6 +167,13 @@ function GuidelineList({ studyId }: { studyId: number }) {
   );
 }
 
+/** The panel's fields, cleared. */
+const EMPTY_GUIDELINE_FILTER_FIELDS: Pick<GuidelineFilters, 'type' | 'state' | 'search'> = {
+  type: '',
+  state: '',
+  search: '',
+};
+
 function GuidelineFilterPanel({
   filters,
   canWrite,
@@ -187,7 +194,7 @@ function GuidelineFilterPanel({
         setType('');
         setState('');
         setSearch('');
-        onApply({ type: '', state: '', search: '', size: filters.size });
+        onApply({ ...EMPTY_GUIDELINE_FILTER_FIELDS, size: filters.size });
       }}
     >
       <FilterChoice<GuidelineType | ''>

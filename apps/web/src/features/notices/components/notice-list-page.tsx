@@ -7,7 +7,7 @@ import type { DataTableColumn } from '../../../components/data-table/data-table.
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { FilterPanel, FilterPeriod, FilterText } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
@@ -105,9 +105,8 @@ function NoticeList({ studyId }: { studyId: number }) {
 
       <NoticeTabs studyId={studyId} />
 
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <NoticeFilterPanel
-        key={`${filters.start}|${filters.end}|${filters.search}`}
+        key={filterPanelKey(filters, EMPTY_NOTICE_FILTER_FIELDS)}
         filters={filters}
         onApply={apply}
       />
@@ -136,6 +135,13 @@ function NoticeList({ studyId }: { studyId: number }) {
     </section>
   );
 }
+
+/** The panel's fields, cleared. */
+const EMPTY_NOTICE_FILTER_FIELDS: Pick<NoticeFilters, 'start' | 'end' | 'search'> = {
+  start: '',
+  end: '',
+  search: '',
+};
 
 interface NoticeFilterPanelProps {
   filters: NoticeFilters;
@@ -166,7 +172,7 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         setStart('');
         setEnd('');
         setSearch('');
-        onApply({ start: '', end: '', search: '', size: filters.size });
+        onApply({ ...EMPTY_NOTICE_FILTER_FIELDS, size: filters.size });
       }}
     >
       <FilterPeriod

@@ -21,7 +21,7 @@ import { ListPage, nextSort } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
@@ -34,7 +34,7 @@ import {
 } from '../api/sdv-progress.ts';
 import { type SdvFilters, type SdvPageSize, sdvListParams } from '../lib/sdv-filters.ts';
 import styles from './sdv.module.css';
-import { SdvFilterPanel } from './sdv-filter-panel.tsx';
+import { EMPTY_SDV_FILTER_FIELDS, SdvFilterPanel } from './sdv-filter-panel.tsx';
 import { SdvPlanPanel } from './sdv-plan-panel.tsx';
 
 /** The form a link opens: the subject's form page at that visit and form. */
@@ -189,9 +189,8 @@ function Sdv({ studyId }: { studyId: number }) {
         {...tableLoadState(sites, t('page.loadFailed'))}
       />
 
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <SdvFilterPanel
-        key={[filters.siteId, filters.subject, filters.state].join('|')}
+        key={filterPanelKey(filters, EMPTY_SDV_FILTER_FIELDS)}
         applied={filters}
         sites={membership?.sites ?? []}
         onApply={(fields) => apply(fields)}

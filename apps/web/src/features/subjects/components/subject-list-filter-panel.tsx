@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { FilterPanel, FilterPeriod, listStyles } from '../../../components/list-page.tsx';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import {
   EMPTY_FILTER_FIELDS,
   type SignatureChoice,
@@ -32,16 +33,9 @@ export function SubjectListFilterPanel({
 }) {
   const { t } = useTranslation('subjects');
   const alert = useAlert();
-  // Only the panel's fields: the list's sort, page and size it was given would otherwise go back into
-  // the URL with the next search, stale (a sort chosen after the panel mounted was lost).
-  const [fields, setFields] = useState<SubjectFilterFields>(() => ({
-    dateType: applied.dateType,
-    start: applied.start,
-    end: applied.end,
-    status: applied.status,
-    signature: applied.signature,
-    search: applied.search,
-  }));
+  const [fields, setFields] = useState<SubjectFilterFields>(() =>
+    panelFieldsOf(applied, EMPTY_FILTER_FIELDS),
+  );
   const formId = useId();
   const set = <K extends keyof SubjectFilterFields>(key: K, value: SubjectFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
