@@ -92,7 +92,7 @@ export function DateField({ value, onChange, label, min, max, inputClassName }: 
   );
 }
 
-interface DateRangeFieldsProps {
+export interface DateRangeFieldsProps {
   start: string;
   end: string;
   onStartChange: (value: string) => void;

@@ -3,7 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from './alert-dialog.tsx';
 import { Button } from './button.tsx';
-import { DateRangeFields } from './date-field.tsx';
+import { DateRangeFields, type DateRangeFieldsProps } from './date-field.tsx';
 import listStyles from './list-page.module.css';
 
 /**
@@ -180,22 +180,10 @@ export function SiteFilterChoice({
  */
 export function FilterPeriod({
   label,
-  startLabel,
-  endLabel,
-  start,
-  end,
-  onStartChange,
-  onEndChange,
   presets,
-}: {
+  ...dates
+}: Omit<DateRangeFieldsProps, 'inputClassName'> & {
   label: string;
-  /** The accessible names of the two date fields. */
-  startLabel: string;
-  endLabel: string;
-  start: string;
-  end: string;
-  onStartChange: (start: string) => void;
-  onEndChange: (end: string) => void;
   presets?: Pick<PeriodPresetsProps, 'presetLabel' | 'onPick'>;
 }) {
   const labelId = useId();
@@ -205,16 +193,10 @@ export function FilterPeriod({
         {label}
       </span>
       <div className={presets ? `${listStyles.period} ${listStyles.periodWithPresets}` : listStyles.period}>
-        <DateRangeFields
-          inputClassName={listStyles.input}
-          startLabel={startLabel}
-          endLabel={endLabel}
-          start={start}
-          end={end}
-          onStartChange={onStartChange}
-          onEndChange={onEndChange}
-        />
-        {presets ? <PeriodPresets labelledBy={labelId} start={start} end={end} {...presets} /> : null}
+        <DateRangeFields inputClassName={listStyles.input} {...dates} />
+        {presets ? (
+          <PeriodPresets labelledBy={labelId} start={dates.start} end={dates.end} {...presets} />
+        ) : null}
       </div>
     </div>
   );
