@@ -12,13 +12,6 @@ export const VISIT_PARAM = 'depth-1';
 /** The form key. */
 export const FORM_PARAM = 'depth-2';
 
-/** A positive integer id from a path segment or query parameter, or null. */
-export function readId(raw: string | null | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 /** A subject as the URLs name it; the registration (randomization) number once there is one. */
 type SubjectRef = Pick<SubjectSummary, 'id' | 'subjectId'> & { registrationNumber?: string | null };
 

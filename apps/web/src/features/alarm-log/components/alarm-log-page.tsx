@@ -21,7 +21,7 @@ import {
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {
@@ -37,8 +37,7 @@ import styles from './alarm-log.module.css';
  * recipient, channel, time (UTC+9) and delivery status, filtered in the URL, paged and downloadable.
  */
 export function AlarmLogPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <AlarmLog studyId={studyId} />;
 }

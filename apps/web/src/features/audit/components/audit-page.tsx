@@ -9,7 +9,7 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { ListPage, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
 import {
@@ -27,8 +27,7 @@ import { AuditFilterPanel } from './audit-filter-panel.tsx';
  * chain's status as a badge; the filtered trail as CSV.
  */
 export function AuditPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <AuditTrail studyId={studyId} />;
 }

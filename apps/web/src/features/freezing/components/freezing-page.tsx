@@ -23,7 +23,7 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
@@ -60,8 +60,7 @@ type SiteLine = ReadinessSitesResponse['study'] &
  * and unlock: selected subjects, a site or the study, through one dialog with a reason.
  */
 export function FreezingPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Freezing studyId={studyId} />;
 }

@@ -8,7 +8,7 @@ import { Button } from '../../../components/button.tsx';
 import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
   GUIDELINE_PK_PARAM,
@@ -16,7 +16,6 @@ import {
   guidelineListUrl,
   guidelineRegisterUrl,
   MENU_TYPE_PARAM,
-  readId,
 } from '../lib/guideline-urls.ts';
 import { GuidelineStateBadge } from './guideline-list-page.tsx';
 import styles from './guidelines.module.css';

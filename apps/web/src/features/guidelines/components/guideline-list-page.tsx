@@ -13,7 +13,7 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
   GUIDELINE_PAGE_SIZES,
@@ -21,7 +21,7 @@ import {
   type GuidelinePageSize,
   guidelineListParams,
 } from '../lib/guideline-filters.ts';
-import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM, readId } from '../lib/guideline-urls.ts';
+import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM } from '../lib/guideline-urls.ts';
 import styles from './guidelines.module.css';
 
 /** `/guideline/:studyId`: the study's guidelines (prototype-spec §2 "Guideline list"), filters in the URL. */

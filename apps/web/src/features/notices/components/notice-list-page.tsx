@@ -8,7 +8,7 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { FilterPanel, FilterPeriod, FilterText } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
   NOTICE_PAGE_SIZES,
@@ -16,7 +16,7 @@ import {
   type NoticePageSize,
   noticeListParams,
 } from '../lib/notice-filters.ts';
-import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
+import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
 import { NoticeTabs } from './notice-tabs.tsx';
 import styles from './notices.module.css';

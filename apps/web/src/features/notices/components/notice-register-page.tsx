@@ -9,7 +9,7 @@ import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useCreateNotice } from '../api/create-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
 import { useNotices } from '../api/get-notices.ts';
@@ -21,7 +21,6 @@ import {
   noticeDetailUrl,
   noticeListUrl,
   noticeRegisterUrl,
-  readId,
 } from '../lib/notice-urls.ts';
 import formStyles from './notice-register-page.module.css';
 import styles from './notices.module.css';

@@ -14,7 +14,7 @@ import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import { toggled } from '../../../lib/toggled.ts';
@@ -42,8 +42,7 @@ function formUrl(studyId: number, row: QueryListRow, menuType: string | null): s
  * close or cancel them in bulk; CSV and XLSX downloads of the filtered list.
  */
 export function QueryListPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <QueryList studyId={studyId} />;
 }

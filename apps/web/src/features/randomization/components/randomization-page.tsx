@@ -9,7 +9,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import {
   useGenerateLists,
   useImportList,
@@ -17,12 +17,6 @@ import {
   useUpdateSettings,
 } from '../api/randomization.ts';
 import styles from './randomization-page.module.css';
-
-function readStudyId(raw: string | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 function errorText(error: unknown): string {
   return error instanceof ApiError ? error.message : String(error);
@@ -33,7 +27,7 @@ function errorText(error: unknown): string {
  * site (never the groups), the group-visibility setting, generating lists and importing one from CSV.
  */
 export function RandomizationPage() {
-  const studyId = readStudyId(useParams().studyId);
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Randomization studyId={studyId} />;
 }

@@ -23,7 +23,7 @@ import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, readId } from '../../../lib/paths.ts';
 import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
 import {
   useSdvNext,
@@ -57,8 +57,7 @@ type SiteLine = SdvSitesResponse['study'] & Partial<Pick<SdvSiteRow, 'siteId' | 
  * with links to each form; the monitor's "next form to verify"; the plan, which DM and ADMIN change.
  */
 export function SdvPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Sdv studyId={studyId} />;
 }
