@@ -7,7 +7,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import styles from './change-password-dialog.module.css';
 import { CHANGE_PASSWORD_MODAL } from './modal-names.ts';
@@ -53,7 +53,7 @@ function ChangePasswordForm({ email }: { email: string }) {
           close(CHANGE_PASSWORD_MODAL);
           toast(t('password.changed'), 'success');
         },
-        onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+        onError: (caught) => setError(errorText(caught)),
       },
     );
   }

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useUpdateContact } from '../api/update-contact.ts';
 import styles from './contact-editor.module.css';
 
@@ -36,7 +36,7 @@ export function ContactEditor({ contact }: { contact: string }) {
         setEditing(false);
         toast(t('contact.saved'), 'success');
       },
-      onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+      onError: (caught) => setError(errorText(caught)),
     });
   }
 

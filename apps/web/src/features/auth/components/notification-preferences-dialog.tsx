@@ -6,7 +6,7 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   useNotificationPreferences,
   useUpdateNotificationPreferences,
@@ -50,7 +50,7 @@ function NotificationPreferencesForm() {
         close(NOTIFICATION_PREFERENCES_MODAL);
         toast(t('notifications.saved'), 'success');
       },
-      onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+      onError: (caught) => setError(errorText(caught)),
     });
   }
 

@@ -7,7 +7,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   useConfirmSecondFactorEnrolment,
   useRefreshMe,
@@ -56,10 +56,6 @@ function SecondFactorPanel({ me }: { me: MeResponse }) {
       }}
     />
   );
-}
-
-export function errorText(caught: unknown): string {
-  return caught instanceof ApiError ? caught.message : String(caught);
 }
 
 /** The account's password, asked again before its second factor is set up or changed. */

@@ -7,7 +7,7 @@ import { DataTable, type DataTableColumn } from '../../../components/data-table/
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths, readId } from '../../../lib/paths.ts';
 import {
@@ -17,10 +17,6 @@ import {
   useUpdateSettings,
 } from '../api/randomization.ts';
 import styles from './randomization-page.module.css';
-
-function errorText(error: unknown): string {
-  return error instanceof ApiError ? error.message : String(error);
-}
 
 /**
  * `/randomization/:studyId`: the allocation lists of the study for its keepers (DM, ADMIN): use per

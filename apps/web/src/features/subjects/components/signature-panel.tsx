@@ -8,8 +8,9 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useMe } from '../../../lib/me.ts';
 import { subjectKeys, subjectPath } from '../api/subject-query-keys.ts';
 import styles from './signature-panel.module.css';
@@ -268,7 +269,7 @@ function SignModal({
       setPassword('');
       setCode('');
       // A wrong password, too many attempts, already signed: the server's message in the user's language.
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   }
 
