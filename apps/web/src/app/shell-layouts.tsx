@@ -18,7 +18,8 @@ import {
   taskListMenu,
 } from '../features/shell/lib/menu.ts';
 import { studyTitleIn } from '../lib/me.ts';
-import { paths, readId, studyPath } from '../lib/paths.ts';
+import { paths, studyPath } from '../lib/paths.ts';
+import { readId } from '../lib/subject-urls.ts';
 import { AppHeader } from './app-header.tsx';
 import styles from './app-layout.module.css';
 

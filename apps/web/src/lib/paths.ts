@@ -55,10 +55,3 @@ export function studyPath(
   const text = search.toString();
   return text ? `${path}?${text}` : path;
 }
-
-/** A positive whole number from a route or query parameter (an id as the API takes it, int4), or null. */
-export function readId(raw: string | null | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
-}

@@ -21,7 +21,8 @@ import {
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {

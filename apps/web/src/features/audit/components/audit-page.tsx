@@ -9,8 +9,9 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { ListPage, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
 import {
   type AuditFilterFields,

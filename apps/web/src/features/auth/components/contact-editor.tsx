@@ -2,8 +2,8 @@ import { updateContactRequestSchema } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { errorText } from '../../../components/form-alert.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { errorText } from '../../../lib/error-text.ts';
 import { useUpdateContact } from '../api/update-contact.ts';
 import styles from './contact-editor.module.css';
 

@@ -23,8 +23,8 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths, readId } from '../../../lib/paths.ts';
-import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,

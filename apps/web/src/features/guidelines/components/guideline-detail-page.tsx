@@ -8,7 +8,8 @@ import { Button } from '../../../components/button.tsx';
 import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
   GUIDELINE_PK_PARAM,

@@ -13,7 +13,8 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
   GUIDELINE_PAGE_SIZES,

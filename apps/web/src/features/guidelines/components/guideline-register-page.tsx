@@ -20,7 +20,8 @@ import { NoticeEditor } from '../../../components/rich-text-editor.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useGuideline, useGuidelineCommand, useGuidelines } from '../api/guidelines.ts';
 import { DEFAULT_GUIDELINE_FILTERS } from '../lib/guideline-filters.ts';
 import {

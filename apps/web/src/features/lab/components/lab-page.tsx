@@ -29,9 +29,9 @@ import {
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
 import { type LabPageSize, labListParams } from '../lib/lab-filters.ts';
 import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';

@@ -4,7 +4,8 @@ import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } 
 import { Button } from '../../../components/button.tsx';
 import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
 import { useUpdateNotice } from '../api/update-notice.ts';

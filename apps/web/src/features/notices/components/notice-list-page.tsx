@@ -8,7 +8,8 @@ import { PagedListTable } from '../../../components/data-table/paged-list-table.
 import { FilterPanel, FilterPeriod, FilterText } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
   NOTICE_PAGE_SIZES,

@@ -14,9 +14,9 @@ import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import { toggled } from '../../../lib/toggled.ts';
 import { downloadQueryList, useQueryList } from '../api/query-list.ts';
 import {

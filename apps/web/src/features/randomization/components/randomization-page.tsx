@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { errorText } from '../../../lib/error-text.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import {
   useGenerateLists,
   useImportList,

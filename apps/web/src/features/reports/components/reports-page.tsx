@@ -15,7 +15,8 @@ import {
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadReport, useReport } from '../api/reports-api.ts';
 import {
   DEVIATION_CHOICES,

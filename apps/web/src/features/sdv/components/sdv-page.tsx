@@ -23,8 +23,8 @@ import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { paths } from '../../../lib/paths.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import {
   useSdvNext,
   useSdvSites,

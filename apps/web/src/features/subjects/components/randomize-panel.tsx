@@ -3,12 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { subjectKeys, subjectPath } from '../api/subject-query-keys.ts';
 import styles from './randomize-panel.module.css';
 

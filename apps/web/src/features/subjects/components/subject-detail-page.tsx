@@ -3,13 +3,14 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import {
   detailUrl,
   FORM_PARAM,
   MENU_TYPE_PARAM,
   overviewUrl,
+  readId,
   SUBJECT_ID_PARAM,
   SUBJECT_PK_PARAM,
   subjectListUrl,

@@ -24,8 +24,8 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { studyRandomizes, useMe } from '../../../lib/me.ts';
-import { paths, readId } from '../../../lib/paths.ts';
-import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
   EMPTY_FILTER_FIELDS,

@@ -7,12 +7,13 @@ import { Button } from '../../../components/button.tsx';
 import { ColumnsOutOfView, useColumnsOutOfView } from '../../../components/columns-out-of-view.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge, SdvMark } from '../../../components/record-marks.tsx';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import {
   detailUrl,
   MENU_TYPE_PARAM,
   overviewUrl,
+  readId,
   SUBJECT_PK_PARAM,
   subjectListUrl,
 } from '../../../lib/subject-urls.ts';

@@ -17,8 +17,8 @@ import {
 import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useListState } from '../../../lib/list-state.ts';
-import { paths, readId } from '../../../lib/paths.ts';
-import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
+import { paths } from '../../../lib/paths.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import { type AlarmPageSize, alarmListParams } from '../lib/alarm-filters.ts';
 import styles from './task-alarm-page.module.css';

@@ -21,7 +21,8 @@ import {
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { paths, readId } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import {
   downloadCertificate,
   downloadMatrix,
