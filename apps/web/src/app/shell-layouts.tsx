@@ -19,6 +19,7 @@ import {
 } from '../features/shell/lib/menu.ts';
 import { studyTitleIn } from '../lib/me.ts';
 import { paths, studyPath } from '../lib/paths.ts';
+import { readId } from '../lib/subject-urls.ts';
 import { AppHeader } from './app-header.tsx';
 import styles from './app-layout.module.css';
 
@@ -62,12 +63,6 @@ export function useStudyOutlet(): StudyOutletContext {
   return useOutletContext<StudyOutletContext>();
 }
 
-function readStudyId(raw: string | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
 /**
  * Every study page (`/dashboard/:studyId`, …): the study's menu, chosen from the user's roles in it
  * (`type` / `menu-type` only where the user holds that set), the study dropdown, the subject-info
@@ -79,7 +74,7 @@ export function StudyLayout() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const { i18n } = useTranslation();
-  const studyId = readStudyId(rawId);
+  const studyId = readId(rawId);
   const memberships = me?.memberships ?? [];
   const membership = memberships.find((candidate) => candidate.studyId === studyId);
   const menuType = membership ? chooseMenuType(membership.roles, params) : null;

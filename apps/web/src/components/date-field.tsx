@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateText, isCalendarDate } from '../lib/date-text.ts';
 import { CalendarIcon } from './calendar-icon.tsx';
+import { CalendarPicker } from './calendar-picker.tsx';
 import styles from './date-field.module.css';
 
 interface DateFieldProps {
@@ -79,24 +80,19 @@ export function DateField({ value, onChange, label, min, max, inputClassName }: 
         <CalendarIcon />
       </button>
       {/* The browser's calendar, opened by the button; it greys out days outside min and max. */}
-      <input
+      <CalendarPicker
         ref={pickerRef}
         className={styles.picker}
-        type="date"
-        tabIndex={-1}
-        aria-hidden="true"
         value={shownValue}
         min={min}
         max={max}
-        onChange={(event) => {
-          if (event.target.value !== '') offer(event.target.value);
-        }}
+        onPick={offer}
       />
     </span>
   );
 }
 
-interface DateRangeFieldsProps {
+export interface DateRangeFieldsProps {
   start: string;
   end: string;
   onStartChange: (value: string) => void;

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from './alert-dialog.tsx';
 import { Button } from './button.tsx';
+import { DateRangeFields, type DateRangeFieldsProps } from './date-field.tsx';
 import listStyles from './list-page.module.css';
 
 /**
@@ -174,17 +175,34 @@ export function SiteFilterChoice({
 }
 
 /**
- * The period presets beside a filter's dates (all, the last 3 or 6 months; prototype-spec §9): a
- * segmented control of toggle buttons, the one whose dates the fields hold pressed. A pick sets both
- * dates; the panel applies them with its search button.
+ * A filter panel's period: its label over the two dates ("start ~ end", `DateRangeFields`) and, where
+ * the page offers them, the presets beside them (which wrap below the dates on a narrow panel).
  */
-export function PeriodPresets({
-  labelledBy,
-  start,
-  end,
-  presetLabel,
-  onPick,
-}: {
+export function FilterPeriod({
+  label,
+  presets,
+  ...dates
+}: Omit<DateRangeFieldsProps, 'inputClassName'> & {
+  label: string;
+  presets?: Pick<PeriodPresetsProps, 'presetLabel' | 'onPick'>;
+}) {
+  const labelId = useId();
+  return (
+    <div className={listStyles.field}>
+      <span className={listStyles.label} id={labelId}>
+        {label}
+      </span>
+      <div className={presets ? `${listStyles.period} ${listStyles.periodWithPresets}` : listStyles.period}>
+        <DateRangeFields inputClassName={listStyles.input} {...dates} />
+        {presets ? (
+          <PeriodPresets labelledBy={labelId} start={dates.start} end={dates.end} {...presets} />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+interface PeriodPresetsProps {
   /** The id of the period's label. */
   labelledBy: string;
   start: string;
@@ -192,7 +210,14 @@ export function PeriodPresets({
   /** The preset's words, in the page's namespace. */
   presetLabel: (preset: DateRangePreset) => string;
   onPick: (dates: { start: string; end: string }) => void;
-}) {
+}
+
+/**
+ * The period presets beside a filter's dates (all, the last 3 or 6 months; prototype-spec §9): a
+ * segmented control of toggle buttons, the one whose dates the fields hold pressed. A pick sets both
+ * dates; the panel applies them with its search button.
+ */
+function PeriodPresets({ labelledBy, start, end, presetLabel, onPick }: PeriodPresetsProps) {
   const pressed = deriveRange(start, end);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a segmented control of toggle buttons, not a fieldset of inputs

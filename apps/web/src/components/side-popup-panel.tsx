@@ -3,11 +3,17 @@ import type { ReactElement, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import styles from './side-popup.module.css';
 
-interface SidePopupPanelProps {
+export interface SidePopupProps {
   id: string;
   title: ReactNode;
-  trigger: ReactElement;
+  /** The button that opens the popup (rendered as Radix Popover's trigger); it has no onClick of its own. */
+  trigger: ReactElement<Record<string, unknown>>;
+  /** The content; a function receives `close` for actions that should close the popup. */
   children: ReactNode | ((close: () => void) => ReactNode);
+}
+
+/** A `SidePopup`'s own props and the open state it keeps (in its group, or its own). */
+interface SidePopupPanelProps extends SidePopupProps {
   open: boolean;
   setOpen: (open: boolean) => void;
   /** The popup of the group that is open now, if any (see onCloseAutoFocus). */

@@ -2,7 +2,6 @@ import {
   cloneElement,
   createContext,
   lazy,
-  type ReactElement,
   type ReactNode,
   type RefObject,
   Suspense,
@@ -12,6 +11,8 @@ import {
   useRef,
   useState,
 } from 'react';
+// Only its type: the panel itself loads lazily below.
+import type { SidePopupProps } from './side-popup-panel.tsx';
 
 // Radix Popover and floating-ui (~25 kB gzip), loaded when a popup of the header first opens.
 const SidePopupPanel = lazy(async () => ({
@@ -40,17 +41,9 @@ export function SidePopupGroup({ children }: { children: ReactNode }) {
   return <SidePopupGroupContext value={value}>{children}</SidePopupGroupContext>;
 }
 
-interface SidePopupProps {
-  id: string;
-  title: ReactNode;
-  /** The button that opens the popup (rendered as Radix Popover's trigger); it has no onClick of its own. */
-  trigger: ReactElement<Record<string, unknown>>;
-  /** The content; a function receives `close` for actions that should close the popup. */
-  children: ReactNode | ((close: () => void) => ReactNode);
-}
-
 /** A 380px popup under the header (prototype-spec §9), in a `SidePopupGroup`. */
-export function SidePopup({ id, title, trigger, children }: SidePopupProps) {
+export function SidePopup(props: SidePopupProps) {
+  const { id, trigger } = props;
   const group = use(SidePopupGroupContext);
   const [ownOpen, setOwnOpen] = useState(false);
   const open = group ? group.openId === id : ownOpen;
@@ -69,15 +62,11 @@ export function SidePopup({ id, title, trigger, children }: SidePopupProps) {
   return (
     <Suspense fallback={plainTrigger}>
       <SidePopupPanel
-        id={id}
-        title={title}
-        trigger={trigger}
+        {...props}
         open={open}
         setOpen={setOpen}
         openNow={() => (group ? group.openIdRef.current : null)}
-      >
-        {children}
-      </SidePopupPanel>
+      />
     </Suspense>
   );
 }

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { panelFieldsOf } from '../lib/list-state.ts';
 import type { DataTableColumn } from './data-table/data-table.tsx';
 import { FilterPanel, FilterText, SiteFilterChoice } from './list-page.tsx';
 
@@ -31,11 +32,7 @@ export function SiteSubjectFilterPanel<Fields extends SiteSubjectFields>({
   onApply: (fields: Fields) => void;
   choices: (fields: Fields, setFields: (fields: Fields) => void) => ReactNode;
 }) {
-  const [fields, setFields] = useState<Fields>(() => {
-    const own = { ...empty };
-    for (const key of Object.keys(empty) as (keyof Fields)[]) own[key] = applied[key];
-    return own;
-  });
+  const [fields, setFields] = useState<Fields>(() => panelFieldsOf(applied, empty));
   return (
     <FilterPanel
       onSubmit={() => onApply({ ...fields, subject: fields.subject.trim() })}

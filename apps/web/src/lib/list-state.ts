@@ -152,6 +152,28 @@ export function useListState<V extends object>(list: ListParams<V>) {
 }
 
 /**
+ * Only a filter panel's fields (the keys of `empty`) of a list's applied filters: the panel keeps them
+ * in its own state, and the sort, page and size they came with would otherwise go back into the URL,
+ * stale, with the next search.
+ */
+export function panelFieldsOf<Fields extends object>(applied: Fields, empty: Fields): Fields {
+  const fields = { ...empty };
+  for (const key of Object.keys(empty) as (keyof Fields)[]) fields[key] = applied[key];
+  return fields;
+}
+
+/**
+ * A filter panel's React key: the applied values of its fields (the keys of `empty`). The panel is
+ * remounted when the URL's filters change (back/forward, a link), so its form shows what is applied;
+ * a new page, sort or size leaves it as it is.
+ */
+export function filterPanelKey<Fields extends object>(applied: Fields, empty: Fields): string {
+  return Object.values(panelFieldsOf(applied, empty))
+    .map((value) => String(value ?? ''))
+    .join('|');
+}
+
+/**
  * The page and size of a list's query string to the server; left out (`paged` false) for a
  * download, which takes every row the filters match.
  */

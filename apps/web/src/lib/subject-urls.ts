@@ -12,11 +12,14 @@ export const VISIT_PARAM = 'depth-1';
 /** The form key. */
 export const FORM_PARAM = 'depth-2';
 
-/** A positive integer id from a path segment or query parameter, or null. */
+/**
+ * A positive whole number from a route or query parameter (an id as the API takes it, int4), or null:
+ * the page shows not-found. Here, not in `paths.ts`, which the first load carries.
+ */
 export function readId(raw: string | null | undefined): number | null {
   if (!raw || !/^\d+$/.test(raw)) return null;
   const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
 }
 
 /** A subject as the URLs name it; the registration (randomization) number once there is one. */

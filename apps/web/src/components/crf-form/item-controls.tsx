@@ -9,6 +9,7 @@ import {
 import { type FocusEvent, useEffect, useRef, useState } from 'react';
 import { formatDateText } from '../../lib/date-text.ts';
 import { CalendarIcon } from '../calendar-icon.tsx';
+import { CalendarPicker } from '../calendar-picker.tsx';
 import styles from './crf-form.module.css';
 import { useCrfForm, useCrfText } from './crf-form-context.tsx';
 import { HOURS, minuteChoices } from './dates.ts';
@@ -286,19 +287,14 @@ function DateControl({ item, id, describedBy, value, disabled, required, onChang
         </button>
       </span>
       {/* The browser's calendar, opened by the button; it already greys out days outside min and max. */}
-      <input
+      <CalendarPicker
         ref={pickerRef}
         className={styles.datePicker}
-        type="date"
-        tabIndex={-1}
-        aria-hidden="true"
         value={accepted}
         min={min}
         max={max}
         disabled={disabled}
-        onChange={(event) => {
-          if (event.target.value !== '') offer(event.target.value);
-        }}
+        onPick={offer}
       />
     </div>
   );

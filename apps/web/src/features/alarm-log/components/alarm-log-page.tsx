@@ -10,19 +10,19 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import {
   FilterChoice,
   FilterPanel,
+  FilterPeriod,
   FilterText,
   ListPage,
-  listStyles,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadAlarmLog, useAlarmLog } from '../api/alarm-log.ts';
 import { addressBreakPieces } from '../lib/address-breaks.ts';
 import {
@@ -38,8 +38,7 @@ import styles from './alarm-log.module.css';
  * recipient, channel, time (UTC+9) and delivery status, filtered in the URL, paged and downloadable.
  */
 export function AlarmLogPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <AlarmLog studyId={studyId} />;
 }
@@ -127,20 +126,15 @@ function AlarmLog({ studyId }: { studyId: number }) {
           apply(reset);
         }}
       >
-        <div className={listStyles.field}>
-          <span className={listStyles.label}>{t('filters.period')}</span>
-          <div className={styles.dateRow}>
-            <DateRangeFields
-              inputClassName={listStyles.input}
-              startLabel={t('filters.from')}
-              endLabel={t('filters.to')}
-              start={draft.from}
-              end={draft.to}
-              onStartChange={(from) => setDraft({ ...draft, from })}
-              onEndChange={(to) => setDraft({ ...draft, to })}
-            />
-          </div>
-        </div>
+        <FilterPeriod
+          label={t('filters.period')}
+          startLabel={t('filters.from')}
+          endLabel={t('filters.to')}
+          start={draft.from}
+          end={draft.to}
+          onStartChange={(from) => setDraft({ ...draft, from })}
+          onEndChange={(to) => setDraft({ ...draft, to })}
+        />
         <FilterChoice
           label={t('columns.event')}
           choices={['', ...notificationEventTypes]}

@@ -1,18 +1,18 @@
 import { AUDIT_TEXT_MAX, roles } from '@cdms/contract';
 import type { Language, StudyDefinition } from '@cdms/study';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateRangeFields } from '../../../components/date-field.tsx';
 import {
   FilterChoice,
   FilterPanel,
+  FilterPeriod,
   FilterText,
   listStyles,
   SiteFilterChoice,
 } from '../../../components/list-page.tsx';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import { visitFormItemChoices } from '../../../lib/study-definition.ts';
-import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS, filterFieldsOf } from '../lib/audit-filters.ts';
-import styles from './audit.module.css';
+import { type AuditFilterFields, EMPTY_AUDIT_FILTER_FIELDS } from '../lib/audit-filters.ts';
 
 /**
  * The audit page's search form (issue 16): date range (UTC+9 days), role, site, event type, visit,
@@ -34,8 +34,9 @@ export function AuditFilterPanel({
 }) {
   const { t, i18n } = useTranslation('audit');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [fields, setFields] = useState<AuditFilterFields>(() => filterFieldsOf(applied));
-  const id = useId();
+  const [fields, setFields] = useState<AuditFilterFields>(() =>
+    panelFieldsOf(applied, EMPTY_AUDIT_FILTER_FIELDS),
+  );
   const set = <K extends keyof AuditFilterFields>(key: K, value: AuditFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
 
@@ -58,22 +59,15 @@ export function AuditFilterPanel({
       {(actions) => (
         <>
           <div className={listStyles.filterRow}>
-            <div className={listStyles.field}>
-              <span className={listStyles.label} id={`${id}-period`}>
-                {t('filters.period')}
-              </span>
-              <div className={styles.dateRow}>
-                <DateRangeFields
-                  inputClassName={listStyles.input}
-                  startLabel={t('filters.from')}
-                  endLabel={t('filters.to')}
-                  start={fields.from}
-                  end={fields.to}
-                  onStartChange={(value) => set('from', value)}
-                  onEndChange={(value) => set('to', value)}
-                />
-              </div>
-            </div>
+            <FilterPeriod
+              label={t('filters.period')}
+              startLabel={t('filters.from')}
+              endLabel={t('filters.to')}
+              start={fields.from}
+              end={fields.to}
+              onStartChange={(value) => set('from', value)}
+              onEndChange={(value) => set('to', value)}
+            />
             <FilterChoice
               label={t('filters.role')}
               choices={['', ...roles]}

@@ -8,11 +8,17 @@ import type { DataTableColumn } from '../../../components/data-table/data-table.
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { ListPage, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadAuditTrail, useAuditChainStatus, useAuditTrail } from '../api/audit-trail.ts';
-import { type AuditFilterFields, type AuditPageSize, auditListParams } from '../lib/audit-filters.ts';
+import {
+  type AuditFilterFields,
+  type AuditPageSize,
+  auditListParams,
+  EMPTY_AUDIT_FILTER_FIELDS,
+} from '../lib/audit-filters.ts';
 import styles from './audit.module.css';
 import { AuditFilterPanel } from './audit-filter-panel.tsx';
 
@@ -22,8 +28,7 @@ import { AuditFilterPanel } from './audit-filter-panel.tsx';
  * chain's status as a badge; the filtered trail as CSV.
  */
 export function AuditPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <AuditTrail studyId={studyId} />;
 }
@@ -207,21 +212,8 @@ function AuditTrail({ studyId }: { studyId: number }) {
 
   return (
     <ListPage title={t('title')} headerActions={<ChainBadge status={chain.data} />}>
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <AuditFilterPanel
-        key={[
-          filters.from,
-          filters.to,
-          filters.role,
-          filters.siteId,
-          filters.eventType,
-          filters.visitKey,
-          filters.formKey,
-          filters.itemKey,
-          filters.text,
-          filters.userId,
-          filters.subjectId,
-        ].join('|')}
+        key={filterPanelKey(filters, EMPTY_AUDIT_FILTER_FIELDS)}
         applied={filters}
         sites={data?.sites ?? []}
         eventTypes={data?.eventTypes ?? []}

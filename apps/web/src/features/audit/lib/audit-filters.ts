@@ -80,15 +80,6 @@ export const EMPTY_AUDIT_FILTER_FIELDS: AuditFilterFields = {
   text: '',
 };
 
-/** Only the panel's fields of the filters (sort, page and size stay with the URL). */
-export function filterFieldsOf(filters: AuditFilterFields): AuditFilterFields {
-  const fields = { ...EMPTY_AUDIT_FILTER_FIELDS };
-  for (const key of Object.keys(fields) as (keyof AuditFilterFields)[]) {
-    (fields as Record<string, unknown>)[key] = filters[key];
-  }
-  return fields;
-}
-
 /** The filters that are set, as parameters (sort, page and size left to the caller). */
 function filterParams(filters: AuditFilterFields, into: URLSearchParams): void {
   if (filters.from) into.set('from', filters.from);

@@ -2,12 +2,11 @@ import { type PasswordIssue, passwordIssues } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import styles from './change-password-dialog.module.css';
 import { CHANGE_PASSWORD_MODAL } from './modal-names.ts';
@@ -53,7 +52,7 @@ function ChangePasswordForm({ email }: { email: string }) {
           close(CHANGE_PASSWORD_MODAL);
           toast(t('password.changed'), 'success');
         },
-        onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+        onError: (caught) => setError(errorText(caught)),
       },
     );
   }

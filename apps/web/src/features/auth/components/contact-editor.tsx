@@ -2,8 +2,8 @@ import { updateContactRequestSchema } from '@cdms/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { errorText } from '../../../components/form-alert.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useUpdateContact } from '../api/update-contact.ts';
 import styles from './contact-editor.module.css';
 
@@ -36,7 +36,7 @@ export function ContactEditor({ contact }: { contact: string }) {
         setEditing(false);
         toast(t('contact.saved'), 'success');
       },
-      onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+      onError: (caught) => setError(errorText(caught)),
     });
   }
 

@@ -2,11 +2,10 @@ import { type NotificationEventType, notificationEventTypes } from '@cdms/contra
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import {
   useNotificationPreferences,
   useUpdateNotificationPreferences,
@@ -50,7 +49,7 @@ function NotificationPreferencesForm() {
         close(NOTIFICATION_PREFERENCES_MODAL);
         toast(t('notifications.saved'), 'success');
       },
-      onError: (caught) => setError(caught instanceof ApiError ? caught.message : String(caught)),
+      onError: (caught) => setError(errorText(caught)),
     });
   }
 

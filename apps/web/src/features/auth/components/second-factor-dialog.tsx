@@ -2,12 +2,11 @@ import { APP_CODE_DIGITS, type MeResponse, type SecondFactorEnrolmentResponse } 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import {
   useConfirmSecondFactorEnrolment,
   useRefreshMe,
@@ -56,10 +55,6 @@ function SecondFactorPanel({ me }: { me: MeResponse }) {
       }}
     />
   );
-}
-
-export function errorText(caught: unknown): string {
-  return caught instanceof ApiError ? caught.message : String(caught);
 }
 
 /** The account's password, asked again before its second factor is set up or changed. */

@@ -27,6 +27,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useMe } from '../../../lib/me.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadUrl, isOpen, useCancelExport, useDataExports, useStartExport } from '../api/data-exports.ts';
 import styles from './data.module.css';
 import { SiteCasebooks } from './site-casebooks.tsx';
@@ -42,9 +43,8 @@ const formatLabelKey: Record<DataExportFormat, string> = {
 
 /** `/data/{id}`: export the study's data (DM, ADMIN) and follow the exports to download. */
 export function DataPage() {
-  const { studyId: raw } = useParams();
-  const studyId = Number(raw);
-  if (!Number.isInteger(studyId) || studyId <= 0) return <Navigate to="/" replace />;
+  const studyId = readId(useParams().studyId);
+  if (studyId === null) return <Navigate to="/" replace />;
   return <DataExports studyId={studyId} />;
 }
 

@@ -22,9 +22,9 @@ import { ListPage, listStyles, nextSort } from '../../../components/list-page.ts
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { HoldMarkBadge } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
-import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { useReadinessSites, useReadinessSubjects } from '../api/readiness.ts';
 import {
   type ReadinessFilters,
@@ -33,7 +33,7 @@ import {
 } from '../lib/readiness-filters.ts';
 import styles from './freezing.module.css';
 import { BOARD_HOLD_MODAL, HoldDialog, type HoldDialogRequest } from './hold-dialog.tsx';
-import { ReadinessFilterPanel } from './readiness-filter-panel.tsx';
+import { EMPTY_READINESS_FILTER_FIELDS, ReadinessFilterPanel } from './readiness-filter-panel.tsx';
 
 function subjectUrl(studyId: number, row: ReadinessSubjectRow, menuType: string | null): string {
   return overviewUrl(studyId, { ...row, id: row.subjectPk }, menuType);
@@ -60,8 +60,7 @@ type SiteLine = ReadinessSitesResponse['study'] &
  * and unlock: selected subjects, a site or the study, through one dialog with a reason.
  */
 export function FreezingPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Freezing studyId={studyId} />;
 }
@@ -323,7 +322,7 @@ function Freezing({ studyId }: { studyId: number }) {
       />
 
       <ReadinessFilterPanel
-        key={[filters.siteId, filters.subject, filters.state, filters.hold].join('|')}
+        key={filterPanelKey(filters, EMPTY_READINESS_FILTER_FIELDS)}
         applied={filters}
         sites={siteChoices}
         onApply={(fields) => apply(fields)}

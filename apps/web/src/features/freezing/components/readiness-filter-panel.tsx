@@ -5,7 +5,8 @@ import { SiteSubjectFilterPanel } from '../../../components/site-subject-filters
 import type { ReadinessFilters } from '../lib/readiness-filters.ts';
 
 type Fields = Pick<ReadinessFilters, 'siteId' | 'subject' | 'state' | 'hold'>;
-const EMPTY: Fields = { siteId: null, subject: '', state: 'all', hold: 'all' };
+/** The panel's fields, cleared. */
+export const EMPTY_READINESS_FILTER_FIELDS: Fields = { siteId: null, subject: '', state: 'all', hold: 'all' };
 
 /** The board's search form: site, subject, ready or not, and what holds the subject. */
 export function ReadinessFilterPanel({
@@ -21,7 +22,7 @@ export function ReadinessFilterPanel({
   return (
     <SiteSubjectFilterPanel
       applied={applied}
-      empty={EMPTY}
+      empty={EMPTY_READINESS_FILTER_FIELDS}
       sites={sites.map((site) => ({ id: site.siteId, label: site.label }))}
       labels={{
         site: t('board.filters.site'),

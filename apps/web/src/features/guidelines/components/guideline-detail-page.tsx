@@ -9,6 +9,7 @@ import { DocumentContent, DocumentPage, useDocumentAction } from '../../../compo
 import { listStyles } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useDeleteGuideline, useGuideline, useGuidelineCommand } from '../api/guidelines.ts';
 import {
   GUIDELINE_PK_PARAM,
@@ -16,7 +17,6 @@ import {
   guidelineListUrl,
   guidelineRegisterUrl,
   MENU_TYPE_PARAM,
-  readId,
 } from '../lib/guideline-urls.ts';
 import { GuidelineStateBadge } from './guideline-list-page.tsx';
 import styles from './guidelines.module.css';

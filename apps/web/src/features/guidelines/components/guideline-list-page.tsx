@@ -12,8 +12,9 @@ import type { DataTableColumn } from '../../../components/data-table/data-table.
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { FilterChoice, FilterPanel, FilterText, ListPage } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useGuidelines } from '../api/guidelines.ts';
 import {
   GUIDELINE_PAGE_SIZES,
@@ -21,7 +22,7 @@ import {
   type GuidelinePageSize,
   guidelineListParams,
 } from '../lib/guideline-filters.ts';
-import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM, readId } from '../lib/guideline-urls.ts';
+import { guidelineDetailUrl, guidelineRegisterUrl, MENU_TYPE_PARAM } from '../lib/guideline-urls.ts';
 import styles from './guidelines.module.css';
 
 /** `/guideline/:studyId`: the study's guidelines (prototype-spec §2 "Guideline list"), filters in the URL. */
@@ -141,7 +142,7 @@ function GuidelineList({ studyId }: { studyId: number }) {
       )}
 
       <GuidelineFilterPanel
-        key={`${filters.type}|${filters.state}|${filters.search}`}
+        key={filterPanelKey(filters, EMPTY_GUIDELINE_FILTER_FIELDS)}
         filters={filters}
         canWrite={data?.canWrite ?? false}
         onApply={apply}
@@ -167,6 +168,13 @@ function GuidelineList({ studyId }: { studyId: number }) {
   );
 }
 
+/** The panel's fields, cleared. */
+const EMPTY_GUIDELINE_FILTER_FIELDS: Pick<GuidelineFilters, 'type' | 'state' | 'search'> = {
+  type: '',
+  state: '',
+  search: '',
+};
+
 function GuidelineFilterPanel({
   filters,
   canWrite,
@@ -187,7 +195,7 @@ function GuidelineFilterPanel({
         setType('');
         setState('');
         setSearch('');
-        onApply({ type: '', state: '', search: '', size: filters.size });
+        onApply({ ...EMPTY_GUIDELINE_FILTER_FIELDS, size: filters.size });
       }}
     >
       <FilterChoice<GuidelineType | ''>

@@ -21,6 +21,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useGuideline, useGuidelineCommand, useGuidelines } from '../api/guidelines.ts';
 import { DEFAULT_GUIDELINE_FILTERS } from '../lib/guideline-filters.ts';
 import {
@@ -28,7 +29,6 @@ import {
   guidelineDetailUrl,
   guidelineListUrl,
   MENU_TYPE_PARAM,
-  readId,
 } from '../lib/guideline-urls.ts';
 import styles from './guidelines.module.css';
 

@@ -21,10 +21,3 @@ export function guidelineRegisterUrl(studyId: number, menuType: string | null, g
     [MENU_TYPE_PARAM]: menuType ?? undefined,
   });
 }
-
-/** A positive whole number from a route or query parameter, or null. */
-export function readId(raw: string | null | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
-}

@@ -31,7 +31,7 @@ import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import { downloadLabResults, useLabRanges, useLabResults, useRetireLabRange } from '../api/lab.ts';
 import { type LabPageSize, labListParams } from '../lib/lab-filters.ts';
 import { type LabTestChoice, labTestChoices } from '../lib/lab-tests.ts';
@@ -50,8 +50,7 @@ function resultFormUrl(studyId: number, labForm: string, row: LabResultRow, menu
  * of range or judged clinically significant, with site, subject, test and flag in the URL.
  */
 export function LabPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Lab studyId={studyId} />;
 }

@@ -5,16 +5,11 @@ import { Button } from '../../../components/button.tsx';
 import { DocumentContent, DocumentPage, useDocumentAction } from '../../../components/document-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useDeleteNotice } from '../api/delete-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
 import { useUpdateNotice } from '../api/update-notice.ts';
-import {
-  MENU_TYPE_PARAM,
-  NOTICE_PK_PARAM,
-  noticeListUrl,
-  noticeRegisterUrl,
-  readId,
-} from '../lib/notice-urls.ts';
+import { MENU_TYPE_PARAM, NOTICE_PK_PARAM, noticeListUrl, noticeRegisterUrl } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
 import detailStyles from './notice-detail-page.module.css';
 import type { NoticeListState } from './notice-list-page.tsx';

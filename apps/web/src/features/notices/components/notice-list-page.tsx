@@ -5,11 +5,11 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, FilterText, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterPeriod, FilterText } from '../../../components/list-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useNotices } from '../api/get-notices.ts';
 import {
   NOTICE_PAGE_SIZES,
@@ -17,7 +17,7 @@ import {
   type NoticePageSize,
   noticeListParams,
 } from '../lib/notice-filters.ts';
-import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl, readId } from '../lib/notice-urls.ts';
+import { MENU_TYPE_PARAM, noticeDetailUrl, noticeRegisterUrl } from '../lib/notice-urls.ts';
 import { NoticeBadges } from './notice-badges.tsx';
 import { NoticeTabs } from './notice-tabs.tsx';
 import styles from './notices.module.css';
@@ -106,9 +106,8 @@ function NoticeList({ studyId }: { studyId: number }) {
 
       <NoticeTabs studyId={studyId} />
 
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <NoticeFilterPanel
-        key={`${filters.start}|${filters.end}|${filters.search}`}
+        key={filterPanelKey(filters, EMPTY_NOTICE_FILTER_FIELDS)}
         filters={filters}
         onApply={apply}
       />
@@ -138,6 +137,13 @@ function NoticeList({ studyId }: { studyId: number }) {
   );
 }
 
+/** The panel's fields, cleared. */
+const EMPTY_NOTICE_FILTER_FIELDS: Pick<NoticeFilters, 'start' | 'end' | 'search'> = {
+  start: '',
+  end: '',
+  search: '',
+};
+
 interface NoticeFilterPanelProps {
   filters: NoticeFilters;
   onApply: (filters: Pick<NoticeFilters, 'start' | 'end' | 'search' | 'size'>) => void;
@@ -150,7 +156,6 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
   const [start, setStart] = useState(filters.start);
   const [end, setEnd] = useState(filters.end);
   const [search, setSearch] = useState(filters.search);
-  const periodId = useId();
 
   function submit() {
     // The server refuses this too (400); saying it here names the problem.
@@ -168,35 +173,25 @@ function NoticeFilterPanel({ filters, onApply }: NoticeFilterPanelProps) {
         setStart('');
         setEnd('');
         setSearch('');
-        onApply({ start: '', end: '', search: '', size: filters.size });
+        onApply({ ...EMPTY_NOTICE_FILTER_FIELDS, size: filters.size });
       }}
     >
-      <div className={listStyles.field}>
-        <span className={listStyles.label} id={periodId}>
-          {t('list.range')}
-        </span>
-        <div className={styles.dateRow}>
-          <DateRangeFields
-            inputClassName={listStyles.input}
-            startLabel={t('list.start')}
-            endLabel={t('list.end')}
-            start={start}
-            end={end}
-            onStartChange={setStart}
-            onEndChange={setEnd}
-          />
-          <PeriodPresets
-            labelledBy={periodId}
-            start={start}
-            end={end}
-            presetLabel={(preset) => t(`list.presets.${preset}`)}
-            onPick={(dates) => {
-              setStart(dates.start);
-              setEnd(dates.end);
-            }}
-          />
-        </div>
-      </div>
+      <FilterPeriod
+        label={t('list.range')}
+        startLabel={t('list.start')}
+        endLabel={t('list.end')}
+        start={start}
+        end={end}
+        onStartChange={setStart}
+        onEndChange={setEnd}
+        presets={{
+          presetLabel: (preset) => t(`list.presets.${preset}`),
+          onPick: (dates) => {
+            setStart(dates.start);
+            setEnd(dates.end);
+          },
+        }}
+      />
       <FilterText
         label={t('list.search')}
         type="search"

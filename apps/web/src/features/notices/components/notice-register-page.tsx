@@ -10,6 +10,7 @@ import { useToast } from '../../../components/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useCreateNotice } from '../api/create-notice.ts';
 import { useNotice } from '../api/get-notice.ts';
 import { useNotices } from '../api/get-notices.ts';
@@ -21,7 +22,6 @@ import {
   noticeDetailUrl,
   noticeListUrl,
   noticeRegisterUrl,
-  readId,
 } from '../lib/notice-urls.ts';
 import formStyles from './notice-register-page.module.css';
 import styles from './notices.module.css';

@@ -3,6 +3,7 @@ import type { Language, StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterPanel, listStyles } from '../../../components/list-page.tsx';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import { visitFormItemChoices } from '../../../lib/study-definition.ts';
 import {
   AGE_CHOICES,
@@ -10,7 +11,6 @@ import {
   ASSIGNEE_CHOICES,
   type AssigneeChoice,
   EMPTY_QUERY_FILTER_FIELDS,
-  filterFieldsOf,
   KIND_CHOICES,
   type KindChoice,
   type QueryFilterFields,
@@ -37,7 +37,9 @@ export function QueryListFilterPanel({
 }) {
   const { t, i18n } = useTranslation('queries');
   const language: Language = i18n.language === 'en' ? 'en' : 'ko';
-  const [fields, setFields] = useState<QueryFilterFields>(() => filterFieldsOf(applied));
+  const [fields, setFields] = useState<QueryFilterFields>(() =>
+    panelFieldsOf(applied, EMPTY_QUERY_FILTER_FIELDS),
+  );
   const id = useId();
   const set = <K extends keyof QueryFilterFields>(key: K, value: QueryFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));

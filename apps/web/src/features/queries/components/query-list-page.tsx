@@ -12,14 +12,15 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { QUERY_THREAD_MODAL, QueryThreadPanel } from '../../../components/query-thread-panel.tsx';
 import { QueryStateBadge } from '../../../components/status-badge.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import { toggled } from '../../../lib/toggled.ts';
 import { downloadQueryList, useQueryList } from '../api/query-list.ts';
 import {
+  EMPTY_QUERY_FILTER_FIELDS,
   type QueryFilterFields,
   type QueryListFilters,
   type QueryListPageSize,
@@ -41,8 +42,7 @@ function formUrl(studyId: number, row: QueryListRow, menuType: string | null): s
  * close or cancel them in bulk; CSV and XLSX downloads of the filtered list.
  */
 export function QueryListPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <QueryList studyId={studyId} />;
 }
@@ -191,20 +191,8 @@ function QueryList({ studyId }: { studyId: number }) {
 
   return (
     <ListPage title={t('list.title')}>
-      {/* Remounted when the URL's filters change (back/forward, a link), so the form shows what is applied. */}
       <QueryListFilterPanel
-        key={[
-          filters.state,
-          filters.kind,
-          filters.siteId,
-          filters.subject,
-          filters.visitKey,
-          filters.formKey,
-          filters.itemPath,
-          filters.assignee,
-          filters.age,
-          filters.text,
-        ].join('|')}
+        key={filterPanelKey(filters, EMPTY_QUERY_FILTER_FIELDS)}
         applied={filters}
         sites={membership?.sites ?? []}
         definition={definition.data?.definition}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import {
   DEFAULT_QUERY_FILTERS,
-  filterFieldsOf,
+  EMPTY_QUERY_FILTER_FIELDS,
   queryListParams,
   queryListQueryString,
 } from './query-list-filters.ts';
@@ -105,13 +106,14 @@ describe('query list filters in the URL', () => {
   });
 
   it("keeps only the panel's fields, so a search never brings back a stale sort or page", () => {
-    const fields = filterFieldsOf({
-      ...DEFAULT_QUERY_FILTERS,
+    const fields = panelFieldsOf(
+      { ...DEFAULT_QUERY_FILTERS, state: 'open', sort: 'kind', page: 4 } as never,
+      EMPTY_QUERY_FILTER_FIELDS,
+    );
+    expect(fields).toEqual({
+      ...panelFieldsOf(DEFAULT_QUERY_FILTERS, EMPTY_QUERY_FILTER_FIELDS),
       state: 'open',
-      sort: 'kind',
-      page: 4,
-    } as never);
-    expect(fields).toEqual({ ...filterFieldsOf(DEFAULT_QUERY_FILTERS), state: 'open' });
+    });
     expect(Object.keys(fields)).not.toContain('sort');
     expect(Object.keys(fields)).not.toContain('page');
   });

@@ -96,18 +96,6 @@ export const EMPTY_QUERY_FILTER_FIELDS: QueryFilterFields = {
   text: '',
 };
 
-/**
- * Only the panel's fields of a list's filters: the panel keeps them in its own state, and the sort,
- * page and size they came with would otherwise go back into the URL, stale, with the next search.
- */
-export function filterFieldsOf(filters: QueryFilterFields): QueryFilterFields {
-  const fields = { ...EMPTY_QUERY_FILTER_FIELDS };
-  for (const key of Object.keys(fields) as (keyof QueryFilterFields)[]) {
-    (fields as Record<string, unknown>)[key] = filters[key];
-  }
-  return fields;
-}
-
 /** The filters that differ from the defaults, as parameters (page and size left to the caller). */
 function filterParams(filters: Omit<QueryListFilters, 'page' | 'size'>, into: URLSearchParams): void {
   const defaults = DEFAULT_QUERY_FILTERS;

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import { FormAlert } from '../../../components/form-alert.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import {
   useGenerateLists,
   useImportList,
@@ -18,22 +18,12 @@ import {
 } from '../api/randomization.ts';
 import styles from './randomization-page.module.css';
 
-function readStudyId(raw: string | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof ApiError ? error.message : String(error);
-}
-
 /**
  * `/randomization/:studyId`: the allocation lists of the study for its keepers (DM, ADMIN): use per
  * site (never the groups), the group-visibility setting, generating lists and importing one from CSV.
  */
 export function RandomizationPage() {
-  const studyId = readStudyId(useParams().studyId);
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Randomization studyId={studyId} />;
 }

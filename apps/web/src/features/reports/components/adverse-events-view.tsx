@@ -1,13 +1,12 @@
 import type { AdverseEventsReport } from '@cdms/contract';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import styles from './reports.module.css';
-import '../lib/chart-setup.ts';
 import { seriesColor } from '../../../lib/chart-colors.ts';
+import { ReportBarChart } from './report-bar-chart.tsx';
 import { listingPager, Panel, siteAndSubjectColumns, useLanguage } from './report-parts.tsx';
+import styles from './reports.module.css';
 
 export function AdverseEventsView({
   data,
@@ -89,14 +88,11 @@ export function AdverseEventsView({
       {data.interestEvents.length > 0 && (
         <Panel title={t('adverseEvents.interest.title')}>
           <div className={styles.twoColumns}>
-            <div className={styles.chartArea}>
-              <Bar
-                data={chart}
-                options={options}
-                role="img"
-                aria-label={t('adverseEvents.interest.chartSummary', { summary })}
-              />
-            </div>
+            <ReportBarChart
+              chart={chart}
+              options={options}
+              label={t('adverseEvents.interest.chartSummary', { summary })}
+            />
             <DataTable<AdverseEventsReport['interest'][number]>
               id="report-events-of-interest"
               // Another name than the panel's: two landmarks may not share one.

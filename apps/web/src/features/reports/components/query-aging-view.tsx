@@ -1,13 +1,12 @@
 import { type QueryAgeBucket, type QueryAgingReport, queryAgeBuckets } from '@cdms/contract';
 import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
-import { Bar } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
 import { STACKED_COUNT_BAR_OPTIONS } from '../../../components/chart-options.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import styles from './reports.module.css';
-import '../lib/chart-setup.ts';
+import { ReportBarChart } from './report-bar-chart.tsx';
 import { Panel } from './report-parts.tsx';
+import styles from './reports.module.css';
 
 interface AgingLine {
   key: string;
@@ -81,14 +80,11 @@ export function QueryAgingView({ data, busy }: { data: QueryAgingReport; busy: b
   return (
     <div className={styles.views}>
       <Panel title={t('queryAging.chartTitle')}>
-        <div className={styles.chartArea}>
-          <Bar
-            data={chart}
-            options={STACKED_COUNT_BAR_OPTIONS}
-            role="img"
-            aria-label={t('queryAging.chartSummary', { summary })}
-          />
-        </div>
+        <ReportBarChart
+          chart={chart}
+          options={STACKED_COUNT_BAR_OPTIONS}
+          label={t('queryAging.chartSummary', { summary })}
+        />
       </Panel>
       <DataTable<AgingLine>
         id="report-query-aging"

@@ -16,6 +16,7 @@ import {
 import { useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { downloadReport, useReport } from '../api/reports-api.ts';
 import {
   DEVIATION_CHOICES,
@@ -35,8 +36,7 @@ import styles from './reports.module.css';
  * the report, filters, page size and page live in the URL.
  */
 export function ReportsPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Reports studyId={studyId} />;
 }

@@ -5,7 +5,8 @@ import { SiteSubjectFilterPanel } from '../../../components/site-subject-filters
 import type { SdvFilters } from '../lib/sdv-filters.ts';
 
 type Fields = Pick<SdvFilters, 'siteId' | 'subject' | 'state'>;
-const EMPTY: Fields = { siteId: null, subject: '', state: 'all' };
+/** The panel's fields, cleared. */
+export const EMPTY_SDV_FILTER_FIELDS: Fields = { siteId: null, subject: '', state: 'all' };
 
 /** The SDV page's search form: site, subject (screening or randomization number) and SDV state. */
 export function SdvFilterPanel({
@@ -21,7 +22,7 @@ export function SdvFilterPanel({
   return (
     <SiteSubjectFilterPanel
       applied={applied}
-      empty={EMPTY}
+      empty={EMPTY_SDV_FILTER_FIELDS}
       sites={sites.map((site) => ({ id: site.id, label: `${site.code} ${site.name}` }))}
       labels={{ site: t('filters.site'), allSites: t('filters.allSites'), subject: t('filters.subject') }}
       onApply={onApply}

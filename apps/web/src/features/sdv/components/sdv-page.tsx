@@ -21,10 +21,10 @@ import { ListPage, nextSort } from '../../../components/list-page.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
-import { detailUrl, MENU_TYPE_PARAM } from '../../../lib/subject-urls.ts';
+import { detailUrl, MENU_TYPE_PARAM, readId } from '../../../lib/subject-urls.ts';
 import {
   useSdvNext,
   useSdvSites,
@@ -34,7 +34,7 @@ import {
 } from '../api/sdv-progress.ts';
 import { type SdvFilters, type SdvPageSize, sdvListParams } from '../lib/sdv-filters.ts';
 import styles from './sdv.module.css';
-import { SdvFilterPanel } from './sdv-filter-panel.tsx';
+import { EMPTY_SDV_FILTER_FIELDS, SdvFilterPanel } from './sdv-filter-panel.tsx';
 import { SdvPlanPanel } from './sdv-plan-panel.tsx';
 
 /** The form a link opens: the subject's form page at that visit and form. */
@@ -57,8 +57,7 @@ type SiteLine = SdvSitesResponse['study'] & Partial<Pick<SdvSiteRow, 'siteId' | 
  * with links to each form; the monitor's "next form to verify"; the plan, which DM and ADMIN change.
  */
 export function SdvPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Sdv studyId={studyId} />;
 }
@@ -189,9 +188,8 @@ function Sdv({ studyId }: { studyId: number }) {
         {...tableLoadState(sites, t('page.loadFailed'))}
       />
 
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <SdvFilterPanel
-        key={[filters.siteId, filters.subject, filters.state].join('|')}
+        key={filterPanelKey(filters, EMPTY_SDV_FILTER_FIELDS)}
         applied={filters}
         sites={membership?.sites ?? []}
         onApply={(fields) => apply(fields)}

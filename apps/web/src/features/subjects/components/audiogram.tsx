@@ -103,8 +103,8 @@ export function AudiogramChart({
   const titleId = useId();
   const descriptionId = useId();
   const earClass = ear === 'L' ? styles.left : ear === 'R' ? styles.right : styles.unknownEar;
-  const airMark = ear === 'L' ? 'X' : 'O';
-  const boneMark = ear === 'L' ? '>' : '<';
+  const airMark = markSymbol(ear, 'air');
+  const boneMark = markSymbol(ear, 'bone');
   const earName = ear ? t(`audiogram.ear.${ear}`) : t('audiogram.ear.unknown');
 
   const pointsOf = (thresholds: Thresholds, conduction: AudiogramConduction) =>
@@ -200,35 +200,17 @@ export function AudiogramChart({
                 points={entry.air.map((point) => `${xOf(point.hz)},${yOf(point.db)}`).join(' ')}
               />
             ) : null}
-            {entry.air.map((point) => (
-              <text
-                key={`air-${point.hz}`}
-                x={xOf(point.hz)}
-                y={yOf(point.db) + 6}
-                className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
-                textAnchor="middle"
-                data-mark="air"
-                data-hz={point.hz}
-                data-db={point.db}
-              >
-                {airMark}
-              </text>
-            ))}
-            {entry.bone.map((point) => (
-              <text
-                key={`bone-${point.hz}`}
-                // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
-                x={xOf(point.hz) + (ear === 'L' ? 12 : -12)}
-                y={yOf(point.db) + 6}
-                className={entry.dashed ? `${styles.mark} ${styles.later}` : styles.mark}
-                textAnchor="middle"
-                data-mark="bone"
-                data-hz={point.hz}
-                data-db={point.db}
-              >
-                {boneMark}
-              </text>
-            ))}
+            {(['air', 'bone'] as const).flatMap((conduction) =>
+              entry[conduction].map((point) => (
+                <ThresholdMark
+                  key={`${conduction}-${point.hz}`}
+                  ear={ear}
+                  conduction={conduction}
+                  point={point}
+                  later={entry.dashed}
+                />
+              )),
+            )}
           </g>
         ))}
       </svg>
@@ -264,5 +246,40 @@ export function AudiogramChart({
           : null}
       </figcaption>
     </figure>
+  );
+}
+
+/** The ear convention's symbols: left ear X (air) and > (bone), right ear O and <. */
+function markSymbol(ear: Ear, conduction: AudiogramConduction): string {
+  if (conduction === 'air') return ear === 'L' ? 'X' : 'O';
+  return ear === 'L' ? '>' : '<';
+}
+
+/** One threshold's mark: the ear's symbol for its conduction, hollow in a later visit's series. */
+function ThresholdMark({
+  ear,
+  conduction,
+  point,
+  later,
+}: {
+  ear: Ear;
+  conduction: AudiogramConduction;
+  point: { hz: number; db: number };
+  later: boolean;
+}) {
+  // Bone marks sit beside the frequency line, on the ear's side, as audiograms draw them.
+  const beside = conduction === 'bone' ? (ear === 'L' ? 12 : -12) : 0;
+  return (
+    <text
+      x={xOf(point.hz) + beside}
+      y={yOf(point.db) + 6}
+      className={later ? `${styles.mark} ${styles.later}` : styles.mark}
+      textAnchor="middle"
+      data-mark={conduction}
+      data-hz={point.hz}
+      data-db={point.db}
+    >
+      {markSymbol(ear, conduction)}
+    </text>
   );
 }

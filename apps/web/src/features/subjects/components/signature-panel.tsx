@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
+import { errorText } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useMe } from '../../../lib/me.ts';
 import { subjectKeys, subjectPath } from '../api/subject-query-keys.ts';
@@ -268,7 +269,7 @@ function SignModal({
       setPassword('');
       setCode('');
       // A wrong password, too many attempts, already signed: the server's message in the user's language.
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      setError(errorText(failure));
     }
   }
 

@@ -8,15 +8,14 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { DateRangeFields } from '../../../components/date-field.tsx';
-import { FilterPanel, listStyles, PeriodPresets } from '../../../components/list-page.tsx';
+import { FilterPanel, FilterPeriod, listStyles } from '../../../components/list-page.tsx';
+import { panelFieldsOf } from '../../../lib/list-state.ts';
 import {
   EMPTY_FILTER_FIELDS,
   type SignatureChoice,
   type StatusChoice,
   type SubjectFilterFields,
 } from '../lib/subject-list-filters.ts';
-import styles from './subject-list.module.css';
 
 /**
  * The collapsible search form of the subject list (prototype-spec §2): date type with two dates or
@@ -34,16 +33,9 @@ export function SubjectListFilterPanel({
 }) {
   const { t } = useTranslation('subjects');
   const alert = useAlert();
-  // Only the panel's fields: the list's sort, page and size it was given would otherwise go back into
-  // the URL with the next search, stale (a sort chosen after the panel mounted was lost).
-  const [fields, setFields] = useState<SubjectFilterFields>(() => ({
-    dateType: applied.dateType,
-    start: applied.start,
-    end: applied.end,
-    status: applied.status,
-    signature: applied.signature,
-    search: applied.search,
-  }));
+  const [fields, setFields] = useState<SubjectFilterFields>(() =>
+    panelFieldsOf(applied, EMPTY_FILTER_FIELDS),
+  );
   const formId = useId();
   const set = <K extends keyof SubjectFilterFields>(key: K, value: SubjectFilterFields[K]) =>
     setFields((current) => ({ ...current, [key]: value }));
@@ -85,29 +77,19 @@ export function SubjectListFilterPanel({
                 ))}
               </select>
             </div>
-            <div className={listStyles.field}>
-              <span className={listStyles.label} id={`${formId}-period`}>
-                {t('list.period')}
-              </span>
-              <div className={styles.dateRow}>
-                <DateRangeFields
-                  inputClassName={listStyles.input}
-                  startLabel={t('list.start')}
-                  endLabel={t('list.end')}
-                  start={fields.start}
-                  end={fields.end}
-                  onStartChange={(value) => set('start', value)}
-                  onEndChange={(value) => set('end', value)}
-                />
-                <PeriodPresets
-                  labelledBy={`${formId}-period`}
-                  start={fields.start}
-                  end={fields.end}
-                  presetLabel={(preset) => t(`list.presets.${preset}`)}
-                  onPick={(dates) => setFields((current) => ({ ...current, ...dates }))}
-                />
-              </div>
-            </div>
+            <FilterPeriod
+              label={t('list.period')}
+              startLabel={t('list.start')}
+              endLabel={t('list.end')}
+              start={fields.start}
+              end={fields.end}
+              onStartChange={(value) => set('start', value)}
+              onEndChange={(value) => set('end', value)}
+              presets={{
+                presetLabel: (preset) => t(`list.presets.${preset}`),
+                onPick: (dates) => setFields((current) => ({ ...current, ...dates })),
+              }}
+            />
           </div>
           <div className={listStyles.filterRow}>
             <div className={listStyles.field}>

@@ -22,12 +22,13 @@ import {
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
-import { useListState } from '../../../lib/list-state.ts';
+import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { studyRandomizes, useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { downloadSubjectList, type ExportFormat, useSubjectList } from '../api/subjects.ts';
 import {
+  EMPTY_FILTER_FIELDS,
   type SubjectFilterFields,
   type SubjectListFilters,
   subjectListParams,
@@ -103,16 +104,8 @@ function SubjectList({ studyId }: { studyId: number }) {
         ) : null}
       </div>
 
-      {/* Remounted when the URL's filters change (back/forward), so the form shows what is applied. */}
       <SubjectListFilterPanel
-        key={[
-          filters.dateType,
-          filters.start,
-          filters.end,
-          filters.status,
-          filters.signature,
-          filters.search,
-        ].join('|')}
+        key={filterPanelKey(filters, EMPTY_FILTER_FIELDS)}
         applied={filters}
         randomizes={randomizes}
         onApply={(fields: SubjectFilterFields) => apply({ ...filters, ...fields })}

@@ -5,6 +5,7 @@ import { FilterPanel, ListLoadError, ListPage, SiteFilterChoice } from '../../..
 import { defineListParams, param, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import { useSummaryFigures } from '../api/summary-api.ts';
 import { HealingSection } from './healing-section.tsx';
 import { KeyMeasuresSection } from './key-measures-section.tsx';
@@ -20,8 +21,7 @@ import { VisitMatrixSection } from './visit-matrix-section.tsx';
  * the split when the answer has it.
  */
 export function SummaryPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Summary studyId={studyId} />;
 }

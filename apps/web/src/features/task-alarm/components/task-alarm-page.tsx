@@ -18,16 +18,10 @@ import { usePageParam } from '../../../components/pagination.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
 import { useListState } from '../../../lib/list-state.ts';
 import { paths } from '../../../lib/paths.ts';
-import { MENU_TYPE_PARAM, overviewUrl } from '../../../lib/subject-urls.ts';
+import { MENU_TYPE_PARAM, overviewUrl, readId } from '../../../lib/subject-urls.ts';
 import { useVisitAlarms } from '../api/get-visit-alarms.ts';
 import { type AlarmPageSize, alarmListParams } from '../lib/alarm-filters.ts';
 import styles from './task-alarm-page.module.css';
-
-function readStudyId(raw: string | undefined): number | null {
-  if (!raw || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /**
  * `/task-alarm/:studyId` (product.md "task alarm"): visits overdue, due, due soon and done out of
@@ -35,7 +29,7 @@ function readStudyId(raw: string | undefined): number | null {
  * are the filter; site, state, page and page size live in the URL.
  */
 export function TaskAlarmPage() {
-  const studyId = readStudyId(useParams().studyId);
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <TaskAlarms studyId={studyId} />;
 }

@@ -22,6 +22,7 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
 import {
   downloadCertificate,
   downloadMatrix,
@@ -43,8 +44,7 @@ const MODULE_PARAM = 'module';
  * write modules, switch the data-entry gate, and read the completion matrix (members × modules).
  */
 export function TrainingPage() {
-  const raw = useParams().studyId;
-  const studyId = raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  const studyId = readId(useParams().studyId);
   if (studyId === null) return <Navigate to={paths.notFound} replace />;
   return <Training studyId={studyId} />;
 }
