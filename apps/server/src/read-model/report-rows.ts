@@ -82,13 +82,15 @@ function rowColumns(part: {
   bucket: RawBuilder<unknown>;
   countsFrom?: RawBuilder<unknown>;
   sortDate?: RawBuilder<unknown>;
-  sortRest: RawBuilder<unknown>;
-  payload: RawBuilder<unknown>;
+  /** A listed row's place after its site and subject; counted rows (never listed) need none. */
+  sortRest?: RawBuilder<unknown>;
+  /** What a listed row shows; counted rows show nothing. */
+  payload?: RawBuilder<unknown>;
 }): RawBuilder<unknown> {
   return sql`f.subject_id, ${part.report}::text as report, ${part.rowKey} as row_key, f.study_id, f.site_id,
     ${part.groupKey} as group_key, ${part.bucket} as bucket, ${part.countsFrom ?? sql`null`}::date as counts_from,
     ${part.sortDate ?? sql`null`}::date as sort_date, f.site_code, f.screening_number,
-    ${part.sortRest} as sort_rest, ${part.payload} as payload`;
+    ${part.sortRest ?? sql`''`} as sort_rest, ${part.payload ?? sql`'{}'::jsonb`} as payload`;
 }
 
 function adverseEventRows(definition: StudyDefinition): RawBuilder<unknown> | null {
@@ -122,8 +124,6 @@ function eventOfInterestRows(definition: StudyDefinition): RawBuilder<unknown> |
     rowKey: sql`fi.visit_key || '/' || answered.item_key`,
     groupKey: sql`fi.visit_key`,
     bucket: sql`answered.item_key`,
-    sortRest: sql`answered.item_key`,
-    payload: sql`'{}'::jsonb`,
   })}
     from chosen c
     join subject_facts f on f.subject_id = c.subject_id
@@ -234,8 +234,6 @@ function enrollmentRows(): RawBuilder<unknown> {
     rowKey: sql`e.row_key`,
     groupKey: sql`e.group_key`,
     bucket: sql`e.row_key`,
-    sortRest: sql`''`,
-    payload: sql`'{}'::jsonb`,
   })}
     from chosen c
     join subject_facts f on f.subject_id = c.subject_id
@@ -268,8 +266,6 @@ function queryAgingRows(): RawBuilder<unknown> {
     rowKey: sql`q.id || '/' || aged.bucket`,
     groupKey: sql`aged.group_key`,
     bucket: sql`aged.bucket`,
-    sortRest: sql`''`,
-    payload: sql`'{}'::jsonb`,
   })}
     from chosen c
     join subject_facts f on f.subject_id = c.subject_id

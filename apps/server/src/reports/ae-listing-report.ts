@@ -6,8 +6,8 @@ import { visitLabelOf } from '../studies/definition-labels.ts';
 import {
   allReportRows,
   countOf,
+  readListing,
   reportRowCounts,
-  reportRowsPage,
   type StoredReportRow,
 } from './read-report-rows.ts';
 import { codedOf, nothingInScope, type ReportContext } from './report-context.ts';
@@ -128,9 +128,8 @@ export async function aeListingReport(
   const role = context.definition?.roles?.adverseEvents;
   // Without the role there are no events to list; the events of interest are counted all the same.
   const selection = eventsSelection(filter);
-  const [rows, counts, interest] = await Promise.all([
-    role ? reportRowsPage(db, context, selection, page) : [],
-    role ? reportRowCounts(db, context, selection) : [],
+  const [{ rows, counts }, interest] = await Promise.all([
+    role ? readListing(db, context, selection, page) : { rows: [], counts: [] },
     eventsOfInterest(db, context),
   ]);
   return {

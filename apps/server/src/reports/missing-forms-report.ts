@@ -3,13 +3,7 @@ import { daysBetween } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formLabelOf, visitLabelOf } from '../studies/definition-labels.ts';
-import {
-  allReportRows,
-  countOf,
-  reportRowCounts,
-  reportRowsPage,
-  type StoredReportRow,
-} from './read-report-rows.ts';
+import { allReportRows, countOf, readListing, type StoredReportRow } from './read-report-rows.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
@@ -55,9 +49,8 @@ export async function missingFormsReport(
 ): Promise<MissingFormsReport> {
   void filter;
   if (nothingInScope(context)) return { report: 'missingForms', total: 0, ...page, rows: [], bySite: [] };
-  const [rows, counts, sites] = await Promise.all([
-    reportRowsPage(db, context, SELECTION, page),
-    reportRowCounts(db, context, SELECTION),
+  const [{ rows, counts }, sites] = await Promise.all([
+    readListing(db, context, SELECTION, page),
     db.selectFrom('sites').select(['id', 'code']).where('id', 'in', context.siteIds).execute(),
   ]);
   // The sites with a missing form, by code.

@@ -3,13 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deviationKindsOf } from '../read-model/report-rows.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
-import {
-  allReportRows,
-  countOf,
-  reportRowCounts,
-  reportRowsPage,
-  type StoredReportRow,
-} from './read-report-rows.ts';
+import { allReportRows, countOf, readListing, type StoredReportRow } from './read-report-rows.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
@@ -74,10 +68,7 @@ export async function protocolDeviationsReport(
   if (nothingInScope(context) || !context.definition?.visitDate || kinds.length === 0)
     return { report: 'protocolDeviations', total: 0, ...page, rows: [], byKind: byKind(() => 0) };
   const selection = deviationsSelection(context, filter);
-  const [rows, counts] = await Promise.all([
-    reportRowsPage(db, context, selection, page),
-    reportRowCounts(db, context, selection),
-  ]);
+  const { rows, counts } = await readListing(db, context, selection, page);
   return {
     report: 'protocolDeviations',
     total: countOf(counts),

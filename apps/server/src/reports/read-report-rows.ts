@@ -38,7 +38,7 @@ function where(context: ReportContext, selection: Selection) {
 }
 
 /** A page of the report's rows, in its order (`report_rows_page_idx`). */
-export async function reportRowsPage(
+async function reportRowsPage(
   db: Kysely<Database>,
   context: ReportContext,
   selection: Selection,
@@ -66,6 +66,20 @@ export async function reportRowCounts(
     group by site_id, group_key, bucket
     having sum(rows) <> 0`.execute(db);
   return result.rows;
+}
+
+/** A listing's page and its counts, read side by side (`reportRowsPage`, `reportRowCounts`). */
+export async function readListing(
+  db: Kysely<Database>,
+  context: ReportContext,
+  selection: Selection,
+  page: { page: number; size: number },
+): Promise<{ rows: StoredReportRow[]; counts: ReportRowCount[] }> {
+  const [rows, counts] = await Promise.all([
+    reportRowsPage(db, context, selection, page),
+    reportRowCounts(db, context, selection),
+  ]);
+  return { rows, counts };
 }
 
 /** The sum of `counts` where `pick` says (all when omitted). */
