@@ -13,7 +13,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
-import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
+import type { Text } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { allAdverseEvents } from './ae-listing-report.ts';
 import { enrollmentReport } from './enrollment-report.ts';
 import { allMissingForms } from './missing-forms-report.ts';
