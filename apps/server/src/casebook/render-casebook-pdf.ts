@@ -19,13 +19,7 @@ import { queryLabels } from '../queries/query-presenter.ts';
 import { queryStateText } from '../queries/query-state-text.ts';
 import { subjectStatusText } from '../subjects/subject-status-text.ts';
 import { casebookFonts } from './casebook-font.ts';
-import {
-  fill,
-  holdLevelText,
-  koreanDateTime,
-  messageKindText,
-  casebookText as T,
-} from './casebook-text.ts';
+import { fill, holdLevelText, koreanDateTime, messageKindText, casebookText as T } from './casebook-text.ts';
 import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
 import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';

@@ -20,7 +20,11 @@ const formParams = z.object({
   formKey: key,
 });
 const photoParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema, photoId: paramIdSchema });
-const photoUpload: UploadRule = { field: 'photo', maxBytes: FORM_PHOTO_MAX_BYTES, tooLarge: 'photo_too_large' };
+const photoUpload: UploadRule = {
+  field: 'photo',
+  maxBytes: FORM_PHOTO_MAX_BYTES,
+  tooLarge: 'photo_too_large',
+};
 
 /**
  * Issue 19 item 2: the eardrum photo of a form — upload (multipart field `photo`; JPEG, PNG, HEIC by their

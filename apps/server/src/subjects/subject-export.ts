@@ -31,7 +31,10 @@ export const exportColumns: ExportColumn[] = [
   { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.subjectId },
   { header: { ko: '기관', en: 'Site' }, value: (row) => row.site },
   { header: { ko: '무작위 배정 번호', en: 'Randomization number' }, value: (row) => row.registrationNumber },
-  { header: { ko: '상태', en: 'Status' }, value: (row, language) => subjectStatusText[subjectStatusOfValue[row.status]][language] },
+  {
+    header: { ko: '상태', en: 'Status' },
+    value: (row, language) => subjectStatusText[subjectStatusOfValue[row.status]][language],
+  },
   { header: { ko: '성별', en: 'Sex' }, value: (row, language) => label(row.gender, language) },
   { header: { ko: '나이', en: 'Age' }, value: (row) => row.age },
   { header: { ko: '동의일', en: 'Consent date' }, value: (row) => row.consentDate },

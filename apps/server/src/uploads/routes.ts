@@ -36,7 +36,11 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
         response: {
           201: imageUploadResponseSchema,
           ...refusals({
-            ...uploadRefusals(imageUpload, 'image', 'not an image of an accepted type (`image_type_not_allowed`)'),
+            ...uploadRefusals(
+              imageUpload,
+              'image',
+              'not an image of an accepted type (`image_type_not_allowed`)',
+            ),
             403: 'The caller writes no rich text (notices) anywhere (`forbidden`).',
           }),
         },
