@@ -29,6 +29,14 @@ import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
 
+/** The refusal of a site's code or number: one wording for creating and changing a site. */
+const SITE_NUMBER_TAKEN =
+  'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.';
+
+/** The refusal of a membership's sites: one wording for adding it and changing its sites. */
+const SITES_REFUSAL =
+  'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).';
+
 /** System administration: users, sites, memberships. System administrators only. */
 export function registerAdminRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
@@ -203,7 +211,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           201: siteSummarySchema,
           ...refusals({
             404: 'No such study (`not_found`).',
-            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+            409: SITE_NUMBER_TAKEN,
           }),
         },
       },
@@ -225,7 +233,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           200: siteSummarySchema,
           ...refusals({
             404: 'No such site in the study (`not_found`).',
-            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+            409: SITE_NUMBER_TAKEN,
           }),
         },
       },
@@ -262,7 +270,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           ...refusals({
             404: 'No such study or user (`not_found`).',
             409: 'The user already holds this role in the study (`membership_exists`).',
-            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+            422: SITES_REFUSAL,
           }),
         },
       },
@@ -286,7 +294,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           200: membershipSchema,
           ...refusals({
             404: 'No such membership in the study (`not_found`).',
-            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+            422: SITES_REFUSAL,
           }),
         },
       },
