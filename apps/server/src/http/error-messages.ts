@@ -472,7 +472,7 @@ export const errorMessages = {
 export type ErrorCode = keyof typeof errorMessages;
 
 /** A message parameter: a value, or words in both languages (the reader's is chosen). */
-export type MessageParam = string | number | { ko: string; en: string };
+export type MessageParam = string | number | Text;
 
 export function errorMessage(
   code: ErrorCode,

@@ -31,7 +31,7 @@ export function deliveryFailureText(
 
 /** A row's subject as its reader reads it: in their language when both were kept, else as sent. */
 export function notificationSubjectText(
-  row: { subject: string; subject_texts: { ko: string; en: string } | null },
+  row: { subject: string; subject_texts: Text | null },
   language: Language,
 ): string {
   return row.subject_texts?.[language] ?? row.subject;
