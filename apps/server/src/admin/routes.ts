@@ -28,6 +28,21 @@ import { createUser, listUsers, resetUserPassword, updateUser } from './users.ts
 
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const id = paramIdSchema;
+const userParams = z.object({ userId: id });
+const membershipParams = z.object({ studyId: id, membershipId: id });
+
+/** The refusal of every route that names a user. */
+const NO_USER = 'No such user (`not_found`).';
+/** The refusal of a user's email: one wording for creating and editing a user. */
+const EMAIL_TAKEN = 'The email belongs to another user (`email_taken`).';
+
+/** The refusal of a site's code or number: one wording for creating and changing a site. */
+const SITE_NUMBER_TAKEN =
+  'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.';
+
+/** The refusal of a membership's sites: one wording for adding it and changing its sites. */
+const SITES_REFUSAL =
+  'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).';
 
 /** System administration: users, sites, memberships. System administrators only. */
 export function registerAdminRoutes(app: App, context: AppContext): void {
@@ -60,7 +75,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
         response: {
           201: adminUserSchema,
           ...refusals({
-            409: 'The email belongs to another user (`email_taken`).',
+            409: EMAIL_TAKEN,
             422: 'The password breaks the password rules (`password_policy`, `details.issues`) or is too common (`password_too_common`).',
           }),
         },
@@ -76,13 +91,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Edit, deactivate or reactivate a user',
-        params: z.object({ userId: id }),
+        params: userParams,
         body: updateUserRequestSchema,
         response: {
           200: adminUserSchema,
           ...refusals({
-            404: 'No such user (`not_found`).',
-            409: 'The email belongs to another user (`email_taken`).',
+            404: NO_USER,
+            409: EMAIL_TAKEN,
             422: 'Administrators cannot take away or give themselves system administration (`cannot_change_own_admin`).',
           }),
         },
@@ -99,8 +114,8 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Reset a password to a temporary one',
-        params: z.object({ userId: id }),
-        response: { 200: resetPasswordResponseSchema, ...refusals({ 404: 'No such user (`not_found`).' }) },
+        params: userParams,
+        response: { 200: resetPasswordResponseSchema, ...refusals({ 404: NO_USER }) },
       },
     },
     async (request) => ({
@@ -115,8 +130,8 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: "Remove a user's second factor (they sign in with the password until they enrol again)",
-        params: z.object({ userId: id }),
-        response: { 204: z.null(), ...refusals({ 404: 'No such user (`not_found`).' }) },
+        params: userParams,
+        response: { 204: z.null(), ...refusals({ 404: NO_USER }) },
       },
     },
     async (request, reply) => {
@@ -203,7 +218,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           201: siteSummarySchema,
           ...refusals({
             404: 'No such study (`not_found`).',
-            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+            409: SITE_NUMBER_TAKEN,
           }),
         },
       },
@@ -225,7 +240,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           200: siteSummarySchema,
           ...refusals({
             404: 'No such site in the study (`not_found`).',
-            409: 'The site code (`site_code_taken`) or institution number (`institution_number_taken`) is already taken.',
+            409: SITE_NUMBER_TAKEN,
           }),
         },
       },
@@ -262,7 +277,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
           ...refusals({
             404: 'No such study or user (`not_found`).',
             409: 'The user already holds this role in the study (`membership_exists`).',
-            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+            422: SITES_REFUSAL,
           }),
         },
       },
@@ -280,13 +295,13 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: "Change a membership's sites",
-        params: z.object({ studyId: id, membershipId: id }),
+        params: membershipParams,
         body: updateMembershipRequestSchema,
         response: {
           200: membershipSchema,
           ...refusals({
             404: 'No such membership in the study (`not_found`).',
-            422: 'Sites do not fit the role: required (`sites_required`), not allowed (`sites_not_allowed`) or not of the study (`unknown_site`).',
+            422: SITES_REFUSAL,
           }),
         },
       },
@@ -308,7 +323,7 @@ export function registerAdminRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary: 'Remove a role',
-        params: z.object({ studyId: id, membershipId: id }),
+        params: membershipParams,
         response: { 204: z.null(), ...refusals({ 404: 'No such membership in the study (`not_found`).' }) },
       },
     },

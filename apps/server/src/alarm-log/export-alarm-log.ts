@@ -8,8 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
-import type { Language } from '../http/language.ts';
-import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
+import type { Language, Text } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { type AlarmLogFilters, allAlarmLogEntries } from './list-alarm-log.ts';
 
 /**

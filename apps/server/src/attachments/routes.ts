@@ -10,12 +10,17 @@ import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
-import { withUpload } from '../uploads/receive-upload.ts';
+import { type UploadRule, uploadRefusals, withUpload } from '../uploads/receive-upload.ts';
 import { readAttachmentChunks } from './attachment-chunks.ts';
 import { downloadAttachment } from './download-attachment.ts';
 import { uploadAttachment } from './upload-attachment.ts';
 
 const attachmentParams = z.object({ studyId: paramIdSchema, attachmentId: z.uuid() });
+const attachmentUpload: UploadRule = {
+  field: 'file',
+  maxBytes: ATTACHMENT_MAX_BYTES,
+  tooLarge: 'attachment_too_large',
+};
 
 /** RFC 6266 / 5987: an ASCII fallback and the UTF-8 name (Korean file names survive). */
 function contentDisposition(fileName: string): string {
@@ -44,10 +49,12 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
         response: {
           201: attachmentSchema,
           ...refusals({
-            400: 'No file in the field `file` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            ...uploadRefusals(
+              attachmentUpload,
+              'file',
+              'the file is empty or of a type not accepted (`attachment_type_not_allowed`)',
+            ),
             403: 'The role may not attach files to study documents (`forbidden`).',
-            413: 'The file is larger than allowed (`attachment_too_large`).',
-            415: 'Not a multipart upload (`unsupported_media_type`), or the file is empty or of a type not accepted (`attachment_type_not_allowed`).',
           }),
         },
       },
@@ -58,12 +65,7 @@ export function registerAttachmentRoutes(app: App, context: AppContext): void {
       authorize(principal, 'member', { studyId });
       if (!canWriteNotices(principal, studyId)) throw new AppError(403, 'forbidden');
       // Streamed to a temporary file, then into the database in chunks (issue 43).
-      const rule = {
-        field: 'file',
-        maxBytes: ATTACHMENT_MAX_BYTES,
-        tooLarge: 'attachment_too_large',
-      } as const;
-      const attachment = await withUpload(request, rule, (upload) =>
+      const attachment = await withUpload(request, attachmentUpload, (upload) =>
         uploadAttachment(db, actorOf(request), principal.user.id, studyId, {
           name: upload.fileName,
           source: upload,

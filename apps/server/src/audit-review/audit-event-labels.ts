@@ -1,5 +1,5 @@
 import type { AuditEventType } from '../audit/audit-events.ts';
-import type { Text } from '../subjects/subject-export.ts';
+import type { Text } from '../http/language.ts';
 
 /** Every audit event type as a reader names it, in Korean and English (page rows, CSV, filter). */
 export const auditEventLabels: Record<AuditEventType, Text> = {

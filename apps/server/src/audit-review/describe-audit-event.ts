@@ -10,7 +10,8 @@ import {
   type StudyDefinition,
   tracingAreaPercent,
 } from '@cdms/study';
-import type { Text } from '../subjects/subject-export.ts';
+import type { Text } from '../http/language.ts';
+import { subjectStatusText } from '../subjects/subject-status-text.ts';
 
 /**
  * An audit record in words, for the inspector who reads the trail (issue 43 item 7): where it happened
@@ -197,14 +198,10 @@ const valueWords: Record<string, Text> = {
   retired: { ko: '폐기', en: 'Retired' },
   email: { ko: '이메일', en: 'E-mail' },
   sms: { ko: '문자', en: 'SMS' },
-  screening: { ko: '스크리닝', en: 'Screening' },
   system: { ko: '시스템', en: 'System' },
   // Subject statuses (a status change's cause is stored in camelCase).
-  ongoing: { ko: '진행 중', en: 'Ongoing' },
-  complete: { ko: '완료', en: 'Complete' },
-  screening_failure: { ko: '스크리닝 탈락', en: 'Screening failure' },
-  screeningFailure: { ko: '스크리닝 탈락', en: 'Screening failure' },
-  dropout: { ko: '중도 탈락', en: 'Drop-out' },
+  ...subjectStatusText,
+  screeningFailure: subjectStatusText.screening_failure,
   active: { ko: '진행 중', en: 'Active' },
   // How a randomization list came about.
   generated: { ko: '생성', en: 'Generated' },

@@ -1,9 +1,7 @@
-import { KOREA_UTC_OFFSET_MS, type SubjectStatus } from '@cdms/contract';
-import type { Language } from '../http/language.ts';
+import { KOREA_UTC_OFFSET_MS } from '@cdms/contract';
+import type { Text } from '../http/language.ts';
 
 /** The casebook's own words in both languages; the study's words come from its definition. */
-
-type Text = Record<Language, string>;
 
 export const casebookText = {
   title: { ko: '증례기록서', en: 'Casebook' },
@@ -97,14 +95,6 @@ export const messageKindText: Record<string, Text> = {
   reopen: { ko: '재발행', en: 'Reopened' },
   value_changed: { ko: '값 변경', en: 'Value changed' },
   closed_by_check: { ko: '검증 통과로 종료', en: 'Closed by the check' },
-};
-
-export const subjectStatusText: Record<SubjectStatus, Text> = {
-  screening: { ko: '스크리닝', en: 'Screening' },
-  screening_failure: { ko: '스크리닝 탈락', en: 'Screening failure' },
-  ongoing: { ko: '진행 중', en: 'Ongoing' },
-  complete: { ko: '완료', en: 'Complete' },
-  dropout: { ko: '중도 탈락', en: 'Drop-out' },
 };
 
 /** `{name}` placeholders filled in. */

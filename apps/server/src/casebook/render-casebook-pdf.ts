@@ -14,18 +14,12 @@ import {
   sectionsForVisit,
 } from '@cdms/study';
 import PDFDocument from 'pdfkit';
-import type { Language } from '../http/language.ts';
+import type { Language, Text } from '../http/language.ts';
 import { queryLabels } from '../queries/query-presenter.ts';
 import { queryStateText } from '../queries/query-state-text.ts';
+import { subjectStatusText } from '../subjects/subject-status-text.ts';
 import { casebookFonts } from './casebook-font.ts';
-import {
-  fill,
-  holdLevelText,
-  koreanDateTime,
-  messageKindText,
-  subjectStatusText,
-  casebookText as T,
-} from './casebook-text.ts';
+import { fill, holdLevelText, koreanDateTime, messageKindText, casebookText as T } from './casebook-text.ts';
 import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
 import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
@@ -93,7 +87,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
   doc.registerFont(FONT.bold, fonts.bold);
   doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
 
-  const text = (words: Record<Language, string>) => words[lang];
+  const text = (words: Text) => words[lang];
 
   /** A new page when fewer than `height` points are left on this one. */
   function ensureSpace(height: number): void {

@@ -1,7 +1,12 @@
 import type { DataExportFormat } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { countFormTableValues, formTablesCsvZip, formTablesXlsx } from '../form-tables/index.ts';
+import {
+  countFormTableValues,
+  type FormTablesWriter,
+  formTablesCsvZip,
+  formTablesXlsx,
+} from '../form-tables/index.ts';
 import { countOdmValues } from '../odm/count-odm-values.ts';
 import { exportOdm } from '../odm/export-odm.ts';
 import type { ExportScope } from '../odm/load-export-batch.ts';
@@ -58,11 +63,7 @@ function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
  * sites, the contract's lower-case statuses, form keys), so the scope passes through as it is.
  * Progress is in stored values, and countFormTableValues is the matching total.
  */
-function tablesFormat(
-  extension: string,
-  contentType: string,
-  produceTables: typeof formTablesCsvZip | typeof formTablesXlsx,
-): ExportFormat {
+function tablesFormat(extension: string, contentType: string, produceTables: FormTablesWriter): ExportFormat {
   return {
     extension,
     contentType,

@@ -7,7 +7,7 @@ import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
-import { withUpload } from '../uploads/receive-upload.ts';
+import { type UploadRule, uploadRefusals, withUpload } from '../uploads/receive-upload.ts';
 import { readFormPhoto } from './read-form-photo.ts';
 import { findPhotoTarget, uploadFormPhoto } from './upload-form-photo.ts';
 
@@ -20,6 +20,11 @@ const formParams = z.object({
   formKey: key,
 });
 const photoParams = z.object({ studyId: paramIdSchema, subjectId: paramIdSchema, photoId: paramIdSchema });
+const photoUpload: UploadRule = {
+  field: 'photo',
+  maxBytes: FORM_PHOTO_MAX_BYTES,
+  tooLarge: 'photo_too_large',
+};
 
 /**
  * Issue 19 item 2: the eardrum photo of a form — upload (multipart field `photo`; JPEG, PNG, HEIC by their
@@ -43,11 +48,9 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
         response: {
           201: formPhotoSchema,
           ...refusals({
-            400: 'No file in the field `photo` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            ...uploadRefusals(photoUpload, 'photo', 'not a JPEG, PNG or HEIC (`photo_type_not_allowed`)'),
             403: `The role may not enter the subject's data (\`forbidden\`). ${TRAINING_REFUSAL}`,
             404: 'The form has no photo item, or the subject has no such visit (`not_found`).',
-            413: 'The photo is larger than allowed (`photo_too_large`).',
-            415: 'Not a multipart upload (`unsupported_media_type`), or not a JPEG, PNG or HEIC (`photo_type_not_allowed`).',
             422: 'The image cannot be read (`photo_unreadable`).',
             423: HOLD_REFUSAL,
           }),
@@ -59,8 +62,7 @@ export function registerFormPhotoRoutes(app: App, context: AppContext): void {
       // the 400 for a missing file says so.
       // Who may write, and where, before a byte of the file is read.
       await findPhotoTarget(db, principalOf(request), request.params);
-      const rule = { field: 'photo', maxBytes: FORM_PHOTO_MAX_BYTES, tooLarge: 'photo_too_large' } as const;
-      const photo = await withUpload(request, rule, (upload) =>
+      const photo = await withUpload(request, photoUpload, (upload) =>
         uploadFormPhoto(db, principalOf(request), actorOf(request), {
           ...request.params,
           photo: { path: upload.path, size: upload.size },

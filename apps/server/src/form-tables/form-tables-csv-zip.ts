@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { csvField } from '../subjects/subject-export.ts';
 import { CODEBOOK_HEADER, CODEBOOK_NAME, codebookRows } from './codebook.ts';
-import type { FormTablesOptions } from './form-tables-scope.ts';
 import { formTablePages } from './load-form-table-pages.ts';
 import { rowCells, type TableCell } from './table-cells.ts';
 import { headerOf } from './table-layout.ts';
-import { loadTablesContext, type ProgressListener } from './tables-context.ts';
+import { type FormTablesWriter, loadTablesContext } from './tables-context.ts';
 import { zipStream } from './zip-stream.ts';
 
 /**
@@ -18,12 +15,7 @@ import { zipStream } from './zip-stream.ts';
 
 const line = (cells: readonly TableCell[]) => `${cells.map(csvField).join(',')}\r\n`;
 
-export async function* formTablesCsvZip(
-  db: Kysely<Database>,
-  options: FormTablesOptions,
-  onProgress?: ProgressListener,
-  pageSize = 500,
-): AsyncGenerator<Uint8Array> {
+export const formTablesCsvZip: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
   const context = await loadTablesContext(db, options.scope, pageSize);
   let done = 0;
   async function* tableCsv(table: (typeof context.tables)[number]) {
@@ -43,4 +35,4 @@ export async function* formTablesCsvZip(
     for (const table of context.tables) yield { name: `${table.name}.csv`, content: tableCsv(table) };
   }
   yield* zipStream(entries());
-}
+};

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { CODEBOOK_HEADER, CODEBOOK_NAME, codebookRows } from './codebook.ts';
-import type { FormTablesOptions } from './form-tables-scope.ts';
 import { formTablePages } from './load-form-table-pages.ts';
 import {
   contentTypesXml,
@@ -16,7 +13,7 @@ import {
 } from './spreadsheet-xml.ts';
 import { rowCells } from './table-cells.ts';
 import { type FormTable, headerOf } from './table-layout.ts';
-import { loadTablesContext, type ProgressListener } from './tables-context.ts';
+import { type FormTablesWriter, loadTablesContext } from './tables-context.ts';
 import { zipStream } from './zip-stream.ts';
 
 /**
@@ -26,12 +23,7 @@ import { zipStream } from './zip-stream.ts';
  * definition before any row is read. A failure mid-way makes the iterable throw.
  * (A sheet holds at most 1,048,576 rows in Excel; larger tables are for the CSV export.)
  */
-export async function* formTablesXlsx(
-  db: Kysely<Database>,
-  options: FormTablesOptions,
-  onProgress?: ProgressListener,
-  pageSize = 500,
-): AsyncGenerator<Uint8Array> {
+export const formTablesXlsx: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
   const context = await loadTablesContext(db, options.scope, pageSize);
   const names = sheetNames([CODEBOOK_NAME, ...context.tables.map((table) => table.name)]);
   let done = 0;
@@ -70,4 +62,4 @@ export async function* formTablesXlsx(
       yield { name: `xl/worksheets/sheet${index + 2}.xml`, content: tableSheet(table) };
   }
   yield* zipStream(entries());
-}
+};

@@ -10,4 +10,4 @@ export {
 export { formTablesCsvZip } from './form-tables-csv-zip.ts';
 export type { FormTablesOptions, FormTablesScope } from './form-tables-scope.ts';
 export { formTablesXlsx } from './form-tables-xlsx.ts';
-export type { ProgressListener } from './tables-context.ts';
+export type { FormTablesWriter, ProgressListener } from './tables-context.ts';

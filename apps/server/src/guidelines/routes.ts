@@ -26,6 +26,9 @@ import { updateGuideline } from './update-guideline.ts';
 const NOT_A_WRITER = 'The role may not write guidelines (CRA, DM and ADMIN may) (`forbidden`).';
 /** The refusal of every route that names a guideline. */
 const NO_GUIDELINE = 'No such guideline (`not_found`).';
+/** The refusal of a draft's content: one wording for registering and editing it. */
+const CONTENT_REFUSAL =
+  "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).";
 const guidelineParams = z.object({ studyId: paramIdSchema, guidelineId: paramIdSchema });
 
 /** Guidelines of a study (issue 18): read by members, written by CRA/DM/ADMIN (`notice.write`). */
@@ -61,7 +64,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
           201: guidelineDetailSchema,
           ...refusals({
             403: NOT_A_WRITER,
-            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+            422: CONTENT_REFUSAL,
           }),
         },
       },
@@ -113,7 +116,7 @@ export function registerGuidelineRoutes(app: App, context: AppContext): void {
             403: NOT_A_WRITER,
             404: NO_GUIDELINE,
             409: 'Only a draft can be edited (`guideline_not_draft`).',
-            422: "No content (`content_required`), an alarm period that ends before it starts (`alarm_period_invalid`), or attachments that are not the caller's uploads in this study (`attachment_unknown`).",
+            422: CONTENT_REFUSAL,
           }),
         },
       },

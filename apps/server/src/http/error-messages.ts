@@ -1,5 +1,5 @@
 import { isParticle, withParticle } from './korean-particles.ts';
-import type { Language } from './language.ts';
+import type { Language, Text } from './language.ts';
 
 /**
  * The message of every API error code, in Korean and English. Codes are stable (clients may branch
@@ -467,12 +467,12 @@ export const errorMessages = {
     ko: '서버에서 오류가 발생했습니다. 관리자에게 문의하세요.',
     en: 'The server encountered an error. Please contact the administrator.',
   },
-} as const satisfies Record<string, Record<Language, string>>;
+} as const satisfies Record<string, Text>;
 
 export type ErrorCode = keyof typeof errorMessages;
 
 /** A message parameter: a value, or words in both languages (the reader's is chosen). */
-export type MessageParam = string | number | { ko: string; en: string };
+export type MessageParam = string | number | Text;
 
 export function errorMessage(
   code: ErrorCode,

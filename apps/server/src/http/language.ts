@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 
 export type Language = 'ko' | 'en';
 
+/** Words in both languages: the server's own labels, headers and messages. */
+export type Text = Record<Language, string>;
+
 /**
  * The language of a response's messages: the first of `ko`/`en` named in Accept-Language (the web
  * app sends the language the user picked), Korean when neither is named.

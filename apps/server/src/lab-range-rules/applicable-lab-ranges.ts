@@ -78,10 +78,30 @@ export function siteLabRangesQuery(
   db: Kysely<Database> | Transaction<Database>,
   siteId: number | Expression<number>,
 ) {
+  return rangesInForceQuery(db).where('site_id', '=', siteId);
+}
+
+/** `loadSiteLabRanges` of several sites in one statement (a rebuild over many subjects), by site. */
+export async function loadLabRangesOfSites(
+  db: Kysely<Database> | Transaction<Database>,
+  siteIds: readonly number[],
+): Promise<Map<number, SiteLabRange[]>> {
+  const rangesOfSite = new Map<number, SiteLabRange[]>();
+  if (siteIds.length === 0) return rangesOfSite;
+  const ranges = await rangesInForceQuery(db).select('site_id').where('site_id', 'in', siteIds).execute();
+  for (const range of ranges) {
+    const list = rangesOfSite.get(range.site_id) ?? [];
+    list.push(range);
+    rangesOfSite.set(range.site_id, list);
+  }
+  return rangesOfSite;
+}
+
+/** The ranges not retired, as `SiteLabRange`s: the one list of their columns. */
+function rangesInForceQuery(db: Kysely<Database> | Transaction<Database>) {
   return db
     .selectFrom('lab_ranges')
     .select(['id', 'test_key', 'unit', 'low', 'high', 'sex', 'age_min', 'age_max', 'effective_from'])
-    .where('site_id', '=', siteId)
     .where('retired_at', 'is', null);
 }
 

@@ -3,8 +3,8 @@ import { numericLabTests, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import type { Language } from '../http/language.ts';
-import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
+import type { Language, Text } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { allLabResults } from './list-lab-results.ts';
 
 /**

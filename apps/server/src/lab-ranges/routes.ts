@@ -29,6 +29,10 @@ import { listLabResults } from './list-lab-results.ts';
 import { retireLabRange } from './retire-lab-range.ts';
 import { saveLabRange } from './save-lab-range.ts';
 
+/** The refusal of a range's values: one wording for adding and changing it. */
+const RANGE_REFUSAL =
+  'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).';
+
 /** Issue 17 item 3: the sites' lab normal ranges and the results outside them. */
 export function registerLabRangeRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
@@ -75,7 +79,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
           201: labRangeSchema,
           ...refusals({
             403: MANAGER_ONLY,
-            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+            422: RANGE_REFUSAL,
           }),
         },
       },
@@ -107,7 +111,7 @@ export function registerLabRangeRoutes(app: App, context: AppContext): void {
             403: MANAGER_ONLY,
             404: 'No such range in the study (`not_found`).',
             409: 'The range is retired (`lab_range_retired`).',
-            422: 'A range with neither limit, a low limit above the high one or ages the wrong way round (`lab_range_invalid`), a test the study does not have (`unknown_lab_test`) or a site not of the study (`unknown_site`).',
+            422: RANGE_REFUSAL,
           }),
         },
       },

@@ -1,4 +1,4 @@
-import type { Language } from '../http/language.ts';
+import type { Language, Text } from '../http/language.ts';
 
 /**
  * The reasons CDMS itself gives for a message it did not send. The outbox stores the code
@@ -15,7 +15,7 @@ export const DELIVERY_FAILURE_REASONS = {
     ko: '문자(SMS) 발송 서비스가 설정되지 않아 보내지 않았습니다.',
     en: 'Not sent: no SMS gateway is configured.',
   },
-} as const satisfies Record<string, Record<Language, string>>;
+} as const satisfies Record<string, Text>;
 
 export type DeliveryFailureCode = keyof typeof DELIVERY_FAILURE_REASONS;
 
@@ -31,7 +31,7 @@ export function deliveryFailureText(
 
 /** A row's subject as its reader reads it: in their language when both were kept, else as sent. */
 export function notificationSubjectText(
-  row: { subject: string; subject_texts: { ko: string; en: string } | null },
+  row: { subject: string; subject_texts: Text | null },
   language: Language,
 ): string {
   return row.subject_texts?.[language] ?? row.subject;

@@ -8,8 +8,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import type { Language } from '../http/language.ts';
-import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
+import type { Language, Text } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { allQueryRows, countQueries, filteredQueries, queryListContext } from './list-queries.ts';
 import { queryStateText } from './query-state-text.ts';
 

@@ -1,5 +1,5 @@
 import type { QueryStateValue } from '@cdms/contract';
-import type { Text } from '../subjects/subject-export.ts';
+import type { Text } from '../http/language.ts';
 
 /**
  * A query's state as a reader names it. The casebook PDF and the query list file both print it,

@@ -24,6 +24,10 @@ import { updateRandomizationSettings } from './settings.ts';
 /** Path ids: canonical positive decimals (no `0x13`, `1.6e1`, `16.0`), ≤ 2^31 − 1. */
 const _id = paramIdSchema;
 
+/** The refusal of a new list: one wording for generating and importing lists. */
+const LIST_REFUSAL =
+  'A site already has a list (`randomization_list_exists`), or the study was created without randomization (`randomization_off`).';
+
 export function registerRandomizationRoutes(app: App, context: AppContext): void {
   const { db } = context.database;
   const tags = ['randomization'];
@@ -59,7 +63,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
           201: randomizationStatusSchema,
           ...keeperRefusals,
           ...refusals({
-            409: 'A site already has a list (`randomization_list_exists`), or the study was created without randomization (`randomization_off`).',
+            409: LIST_REFUSAL,
             422: 'A site not of the study (`unknown_site`).',
           }),
         },
@@ -84,7 +88,7 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
           201: randomizationStatusSchema,
           ...keeperRefusals,
           ...refusals({
-            409: 'A site already has a list (`randomization_list_exists`), or the study was created without randomization (`randomization_off`).',
+            409: LIST_REFUSAL,
             422: 'The CSV does not read as a list (`randomization_import_invalid`, the problem in the message).',
           }),
         },

@@ -2,7 +2,12 @@ import type { JsonValue, StudyDefinition, SubjectData } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
-import { labRangeSubjectOf, labSexOf, type SiteLabRange } from '../lab-range-rules/applicable-lab-ranges.ts';
+import {
+  labRangeSubjectOf,
+  labSexOf,
+  loadLabRangesOfSites,
+  type SiteLabRange,
+} from '../lab-range-rules/applicable-lab-ranges.ts';
 import { type LabResultInput, labResultRowsOf } from './lab-result-rows.ts';
 
 /** A row to store, with its subject. */
@@ -94,33 +99,7 @@ export async function rebuildLabResults(
     .where('s.deleted_at', 'is', null)
     .groupBy(['fi.id', 's.site_id'])
     .execute();
-  const siteIds = [...new Set(forms.map((form) => form.site_id))];
-  const ranges =
-    siteIds.length === 0
-      ? []
-      : await trx
-          .selectFrom('lab_ranges')
-          .select([
-            'id',
-            'site_id',
-            'test_key',
-            'unit',
-            'low',
-            'high',
-            'sex',
-            'age_min',
-            'age_max',
-            'effective_from',
-          ])
-          .where('site_id', 'in', siteIds)
-          .where('retired_at', 'is', null)
-          .execute();
-  const rangesOfSite = new Map<number, SiteLabRange[]>();
-  for (const range of ranges) {
-    const list = rangesOfSite.get(range.site_id) ?? [];
-    list.push(range);
-    rangesOfSite.set(range.site_id, list);
-  }
+  const rangesOfSite = await loadLabRangesOfSites(trx, [...new Set(forms.map((form) => form.site_id))]);
   const rows: LabResultOfSubject[] = [];
   for (const subject of subjects) {
     const own = forms.filter((form) => form.subject_id === subject.subjectId);

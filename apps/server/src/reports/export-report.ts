@@ -12,8 +12,8 @@ import {
 } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Language } from '../http/language.ts';
-import { csvDocument, type ExportColumnOf, type Text, xlsxWorkbook } from '../subjects/subject-export.ts';
+import type { Language, Text } from '../http/language.ts';
+import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { allAdverseEvents } from './ae-listing-report.ts';
 import { enrollmentReport } from './enrollment-report.ts';
 import { allMissingForms } from './missing-forms-report.ts';

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import {
   createStudyRequestSchema,
   createSubjectRequestSchema,
@@ -7,6 +8,7 @@ import {
 } from '@cdms/contract';
 import { HEAR_FOLLOW_UP_DOCUMENT } from '@cdms/study';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { createStudy } from '../admin/create-study.ts';
 import { createMembership } from '../admin/memberships.ts';
 import { createSite } from '../admin/sites.ts';
@@ -22,6 +24,7 @@ import { definitionDocumentPath } from '../studies/read-definition-document.ts';
 import { goLive } from '../study-design/go-live.ts';
 import { replaceStudyDefinition } from '../study-design/replace-study-definition.ts';
 import { peopleByEmail } from './demo-subjects.ts';
+import { readDataFile } from './read-data-file.ts';
 
 /**
  * The living demo's second study (issue 45 item 5): HEAR-2027, an observational hearing follow-up
@@ -177,132 +180,40 @@ function daysAfter(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-interface HearSubjectPlan {
-  site: '01' | '03';
-  initials: string;
-  consentDaysAgo: number;
-  birthDate: string;
-  sex: 'M' | 'F';
-  ear: 'R' | 'L';
+const hearSubjectPlanSchema = z.strictObject({
+  site: z.enum(['01', '03']),
+  initials: z.string(),
+  consentDaysAgo: z.number().int().min(0),
+  birthDate: z.iso.date(),
+  sex: z.enum(['M', 'F']),
+  ear: z.enum(['R', 'L']),
   /** Air-conduction thresholds at 500, 1000, 2000, 4000 Hz before surgery; the bone ones sit ~25 dB better. */
-  air: [number, number, number, number];
+  air: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   /** The follow-up visits done: month 6, month 12. */
-  followUps: 0 | 1 | 2;
-  ending?: { status: 'completed' | 'withdrew' | 'screenFail'; reason?: string };
-  eligible?: false;
-  hearingAid?: true;
-  adverseEvent?: {
-    term: string;
-    serious: 'Y' | 'N';
-    severity: 'mild' | 'moderate' | 'severe';
-    outcome: string;
-  };
+  followUps: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  ending: z
+    .strictObject({ status: z.enum(['completed', 'withdrew', 'screenFail']), reason: z.string().optional() })
+    .optional(),
+  eligible: z.literal(false).optional(),
+  hearingAid: z.literal(true).optional(),
+  adverseEvent: z
+    .strictObject({
+      term: z.string(),
+      serious: z.enum(['Y', 'N']),
+      severity: z.enum(['mild', 'moderate', 'severe']),
+      outcome: z.string(),
+    })
+    .optional(),
   /** Only the visit date and the demographics saved so far. */
-  partial?: true;
-}
+  partial: z.literal(true).optional(),
+});
+type HearSubjectPlan = z.infer<typeof hearSubjectPlanSchema>;
 
-const HEAR_SUBJECTS: HearSubjectPlan[] = [
-  {
-    site: '01',
-    initials: 'HKS',
-    consentDaysAgo: 430,
-    birthDate: '1968-03-14',
-    sex: 'M',
-    ear: 'R',
-    air: [45, 50, 40, 55],
-    followUps: 2,
-    ending: { status: 'completed' },
-  },
-  {
-    site: '01',
-    initials: 'JYP',
-    consentDaysAgo: 400,
-    birthDate: '1975-11-02',
-    sex: 'F',
-    ear: 'L',
-    air: [40, 45, 45, 50],
-    followUps: 2,
-    ending: { status: 'completed' },
-    hearingAid: true,
-  },
-  {
-    site: '01',
-    initials: 'LMJ',
-    consentDaysAgo: 250,
-    birthDate: '1982-07-21',
-    sex: 'F',
-    ear: 'R',
-    air: [35, 40, 35, 45],
-    followUps: 1,
-    adverseEvent: { term: '이명', serious: 'N', severity: 'mild', outcome: 'recovering' },
-  },
-  {
-    site: '01',
-    initials: 'CSW',
-    consentDaysAgo: 200,
-    birthDate: '1959-01-30',
-    sex: 'M',
-    ear: 'L',
-    air: [55, 60, 50, 65],
-    followUps: 0,
-    hearingAid: true,
-  },
-  {
-    site: '01',
-    initials: 'NHS',
-    consentDaysAgo: 12,
-    birthDate: '1990-05-09',
-    sex: 'M',
-    ear: 'R',
-    air: [30, 35, 30, 40],
-    followUps: 0,
-    partial: true,
-  },
-  {
-    site: '03',
-    initials: 'KDH',
-    consentDaysAgo: 300,
-    birthDate: '1971-09-17',
-    sex: 'M',
-    ear: 'L',
-    air: [50, 50, 45, 60],
-    followUps: 1,
-    adverseEvent: { term: '수술 부위 감염', serious: 'Y', severity: 'moderate', outcome: 'recovered' },
-  },
-  {
-    site: '03',
-    initials: 'OJS',
-    consentDaysAgo: 150,
-    birthDate: '1986-12-01',
-    sex: 'F',
-    ear: 'R',
-    air: [35, 60, 40, 45],
-    followUps: 0,
-  },
-  {
-    site: '03',
-    initials: 'PEJ',
-    consentDaysAgo: 120,
-    birthDate: '1978-04-25',
-    sex: 'F',
-    ear: 'L',
-    air: [45, 45, 50, 55],
-    followUps: 0,
-    eligible: false,
-    ending: { status: 'screenFail', reason: 'criteria' },
-  },
-  {
-    site: '03',
-    initials: 'YBR',
-    consentDaysAgo: 380,
-    birthDate: '1964-08-08',
-    sex: 'F',
-    ear: 'R',
-    air: [50, 55, 50, 60],
-    followUps: 1,
-    ending: { status: 'withdrew', reason: 'lostToFollowUp' },
-  },
-];
+/** HEAR-2027's nine subjects are data, kept in demo-second-study-subjects.json beside this module. */
+const HEAR_SUBJECTS: HearSubjectPlan[] = readDataFile(
+  path.join(import.meta.dirname, 'demo-second-study-subjects.json'),
+  z.strictObject({ subjects: z.array(hearSubjectPlanSchema) }),
+).subjects;
 
 type FormSave = [visitKey: string, formKey: string, values: Record<string, unknown>];
 

@@ -17,6 +17,10 @@ export const SIGNATURE_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 const failureKey = (userId: number) => `signature-failures:${userId}`;
 
+/** The 422s of `verifySigningCredentials`, for the OpenAPI document of every route that signs. */
+export const SIGNING_CREDENTIALS_REFUSAL =
+  'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).';
+
 /** Why a signature was refused before anything was signed; the caller audits it with its own scope. */
 export type SigningFailure =
   | { reason: 'too_many_attempts' }

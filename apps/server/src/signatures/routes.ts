@@ -6,6 +6,7 @@ import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL } from '../locks/holds-in-force.ts';
 import { subjectSignature } from '../signature-state/signature-data.ts';
+import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { signCasebook } from './sign-casebook.ts';
@@ -54,7 +55,7 @@ export function registerSignatureRoutes(app: App, context: AppContext): void {
             403: `The role may not sign the casebook (the site's PI may) (\`forbidden\`). ${TRAINING_REFUSAL}`,
             404: 'The study has no definition yet (`not_found`).',
             409: 'A signature is in force already (`already_signed`).',
-            422: 'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).',
+            422: SIGNING_CREDENTIALS_REFUSAL,
             423: HOLD_REFUSAL,
             429: 'Too many wrong passwords or codes in a row: wait (`too_many_signature_attempts`).',
           }),

@@ -6,6 +6,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
 import { goLive } from './go-live.ts';
 import { replaceStudyDefinition } from './replace-study-definition.ts';
@@ -81,7 +82,7 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
           200: goLiveResponseSchema,
           ...refusals({
             409: 'The study is not in design (`study_not_in_design`), has no definition (`study_definition_required`) or no site (`study_sites_required`).',
-            422: 'The password is wrong (`signature_password_incorrect`), or a code is needed (`signature_code_required`) or wrong (`wrong_second_factor_code`).',
+            422: SIGNING_CREDENTIALS_REFUSAL,
             429: 'Too many wrong passwords (`too_many_signature_attempts`).',
           }),
         },

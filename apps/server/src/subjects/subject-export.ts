@@ -1,31 +1,23 @@
 import { Readable } from 'node:stream';
-import type { CodedValue, SubjectListRow, SubjectStatusValue } from '@cdms/contract';
+import { type CodedValue, type SubjectListRow, subjectStatusOfValue } from '@cdms/contract';
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import writeExcelFile from 'write-excel-file/node';
 import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
-import type { Language } from '../http/language.ts';
+import type { Language, Text } from '../http/language.ts';
 import { sendDownload } from '../http/send-download.ts';
+import { subjectStatusText } from './subject-status-text.ts';
 
 /**
  * The subject list as a file (prototype-spec §2 "download"): the same rows and order as the screen,
  * one column per spec column, headers and labels in the user's language.
  */
 
-export type Text = Record<Language, string>;
 export type Cell = string | number | null;
 
 type ExportColumn = ExportColumnOf<SubjectListRow>;
-
-const statusLabels: Record<SubjectStatusValue, Text> = {
-  Screening: { ko: '스크리닝', en: 'Screening' },
-  'Screening-failure': { ko: '스크리닝 탈락', en: 'Screening failure' },
-  Ongoing: { ko: '진행 중', en: 'Ongoing' },
-  Complete: { ko: '완료', en: 'Complete' },
-  'Drop-out': { ko: '중도 탈락', en: 'Drop-out' },
-};
 
 const signatureLabels: Record<SubjectListRow['initialSignature'], Text> = {
   done: { ko: '완료', en: 'Done' },
@@ -39,7 +31,10 @@ export const exportColumns: ExportColumn[] = [
   { header: { ko: '스크리닝 번호', en: 'Screening number' }, value: (row) => row.subjectId },
   { header: { ko: '기관', en: 'Site' }, value: (row) => row.site },
   { header: { ko: '무작위 배정 번호', en: 'Randomization number' }, value: (row) => row.registrationNumber },
-  { header: { ko: '상태', en: 'Status' }, value: (row, language) => statusLabels[row.status][language] },
+  {
+    header: { ko: '상태', en: 'Status' },
+    value: (row, language) => subjectStatusText[subjectStatusOfValue[row.status]][language],
+  },
   { header: { ko: '성별', en: 'Sex' }, value: (row, language) => label(row.gender, language) },
   { header: { ko: '나이', en: 'Age' }, value: (row) => row.age },
   { header: { ko: '동의일', en: 'Consent date' }, value: (row) => row.consentDate },

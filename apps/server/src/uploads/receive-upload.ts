@@ -30,6 +30,19 @@ export interface UploadRule {
 }
 
 /**
+ * What an upload under `rule` is refused with, for the OpenAPI document of its route (spread into its
+ * `refusals`): `receiveUpload`'s 400s, its 413 naming the file as the route calls it (`kind`), and
+ * its 415 with what the route's own look at the bytes refuses (`notAccepted`).
+ */
+export function uploadRefusals(rule: UploadRule, kind: string, notAccepted: string) {
+  return {
+    400: `No file in the field \`${rule.field}\` (\`upload_missing\`), a cut-off upload (\`upload_incomplete\`) or a bad file name (\`file_name_invalid\`).`,
+    413: `The ${kind} is larger than allowed (\`${rule.tooLarge}\`).`,
+    415: `Not a multipart upload (\`unsupported_media_type\`), or ${notAccepted}.`,
+  };
+}
+
+/**
  * Reads the one file of a multipart request into a temporary file, hashing it on the way (issue 43):
  * memory stays at a stream buffer or two whatever the size, where `toBuffer()` held the whole file
  * and handed it on to a database driver as one value. Why a temporary file and not the database at

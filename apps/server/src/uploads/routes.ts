@@ -12,7 +12,13 @@ import type { App } from '../http/types.ts';
 import { canWriteNotices } from '../notices/notices.ts';
 import { UPLOADED_IMAGE_PATH } from '../notices/sanitize-html.ts';
 import { sniffImageType } from './image-type.ts';
-import { withUpload } from './receive-upload.ts';
+import { type UploadRule, uploadRefusals, withUpload } from './receive-upload.ts';
+
+const imageUpload: UploadRule = {
+  field: 'upload',
+  maxBytes: IMAGE_UPLOAD_MAX_BYTES,
+  tooLarge: 'image_too_large',
+};
 
 /** Image upload for the rich-text editor (multipart field `upload`) and serving the images. */
 export async function registerUploadRoutes(app: App, context: AppContext): Promise<void> {
@@ -30,10 +36,12 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
         response: {
           201: imageUploadResponseSchema,
           ...refusals({
-            400: 'No file in the field `upload` (`upload_missing`), a cut-off upload (`upload_incomplete`) or a bad file name (`file_name_invalid`).',
+            ...uploadRefusals(
+              imageUpload,
+              'image',
+              'not an image of an accepted type (`image_type_not_allowed`)',
+            ),
             403: 'The caller writes no rich text (notices) anywhere (`forbidden`).',
-            413: 'The image is larger than allowed (`image_too_large`).',
-            415: 'Not a multipart upload (`unsupported_media_type`), or not an image of an accepted type (`image_type_not_allowed`).',
           }),
         },
       },
@@ -47,12 +55,7 @@ export async function registerUploadRoutes(app: App, context: AppContext): Promi
       if (!mayWrite) throw new AppError(403, 'forbidden');
       // Streamed to a temporary file like every upload (issue 43); an image is at most 5 MB, so it is
       // then read whole and stored as one value.
-      const rule = {
-        field: 'upload',
-        maxBytes: IMAGE_UPLOAD_MAX_BYTES,
-        tooLarge: 'image_too_large',
-      } as const;
-      const imageId = await withUpload(request, rule, async (upload) => {
+      const imageId = await withUpload(request, imageUpload, async (upload) => {
         const bytes = await upload.read(0, upload.size);
         const contentType = sniffImageType(bytes);
         if (!contentType) throw new AppError(415, 'image_type_not_allowed');
