@@ -438,7 +438,11 @@ export type ReportRowsReport =
   | 'protocolDeviations'
   | 'missingForms'
   | 'enrollment'
-  | 'queryAging';
+  | 'queryAging'
+  | 'visitCompletion'
+  | 'healingOutcomes'
+  | 'keyMeasures'
+  | 'keyMeasureChanges';
 
 /**
  * The read model's rows of the listing reports, per subject (`read-model/report-rows.ts`): each

@@ -3,6 +3,8 @@ import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
+import { padded, rowColumns } from './report-row-columns.ts';
+import { summaryRows } from './summary-rows.ts';
 
 /**
  * The reports' rows, stored per subject (issue 46): the adverse events (one row per event of the
@@ -65,32 +67,6 @@ export function expectedForms(
 export function isReportSourceForm(definition: StudyDefinition, formKey: string): boolean {
   const roles = definition.roles ?? {};
   return formKey === roles.adverseEvents?.form || formKey === roles.eventsOfInterest?.form;
-}
-
-/** A number as text that sorts as the number does (the order's tail is compared as text). */
-const padded = (value: RawBuilder<unknown>) => sql`lpad((${value})::text, 6, '0')`;
-
-/**
- * The columns every part selects, in the table's order: `f` is the subject's `subject_facts` row.
- * `report`, `rowKey`, `groupKey`, `bucket`, `countsFrom`, `sortDate`, `sortRest` and `payload` are
- * the part's own.
- */
-function rowColumns(part: {
-  report: string;
-  rowKey: RawBuilder<unknown>;
-  groupKey: RawBuilder<unknown>;
-  bucket: RawBuilder<unknown>;
-  countsFrom?: RawBuilder<unknown>;
-  sortDate?: RawBuilder<unknown>;
-  /** A listed row's place after its site and subject; counted rows (never listed) need none. */
-  sortRest?: RawBuilder<unknown>;
-  /** What a listed row shows; counted rows show nothing. */
-  payload?: RawBuilder<unknown>;
-}): RawBuilder<unknown> {
-  return sql`f.subject_id, ${part.report}::text as report, ${part.rowKey} as row_key, f.study_id, f.site_id,
-    ${part.groupKey} as group_key, ${part.bucket} as bucket, ${part.countsFrom ?? sql`null`}::date as counts_from,
-    ${part.sortDate ?? sql`null`}::date as sort_date, f.site_code, f.screening_number,
-    ${part.sortRest ?? sql`''`} as sort_rest, ${part.payload ?? sql`'{}'::jsonb`} as payload`;
 }
 
 function adverseEventRows(definition: StudyDefinition): RawBuilder<unknown> | null {
@@ -287,6 +263,7 @@ export function reportRowsSql(definition: StudyDefinition): RawBuilder<unknown> 
     missingFormRows(definition),
     enrollmentRows(),
     queryAgingRows(),
+    ...summaryRows(definition),
   ].filter((part): part is RawBuilder<unknown> => part !== null);
   if (parts.length === 0) return null;
   return sql.join(

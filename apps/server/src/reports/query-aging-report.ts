@@ -9,7 +9,7 @@ import { daysBetween } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AGE_BOUNDS } from '../queries/list-queries.ts';
-import { reportRowCounts } from './read-report-rows.ts';
+import { medianOf, reportRowCounts } from './read-report-rows.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
 /**
@@ -101,26 +101,4 @@ function ageBucketOf(days: number): QueryAgeBucket {
     const upper = AGE_BOUNDS[bucket][1];
     return upper === null || days <= upper;
   }) as QueryAgeBucket;
-}
-
-/**
- * The median of the values a histogram counts (value → how many), as PostgreSQL's
- * `percentile_cont(0.5)` gives it: the middle value, or the mean of the two middle ones; null for none.
- */
-export function medianOf(histogram: Map<number, number> | undefined): number | null {
-  const entries = [...(histogram ?? new Map<number, number>()).entries()]
-    .filter(([, count]) => count > 0)
-    .sort(([a], [b]) => a - b);
-  const total = entries.reduce((sum, [, count]) => sum + count, 0);
-  if (total === 0) return null;
-  const valueAt = (position: number): number => {
-    let seen = 0;
-    for (const [value, count] of entries) {
-      seen += count;
-      if (position < seen) return value;
-    }
-    return entries.at(-1)?.[0] ?? 0;
-  };
-  const middle = (total - 1) / 2;
-  return (valueAt(Math.floor(middle)) + valueAt(Math.ceil(middle))) / 2;
 }

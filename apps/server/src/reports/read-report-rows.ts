@@ -90,6 +90,28 @@ export function countOf(
   return counts.reduce((sum, count) => (pick && !pick(count) ? sum : sum + count.rows), 0);
 }
 
+/**
+ * The median of the values a histogram counts (value → how many), as PostgreSQL's
+ * `percentile_cont(0.5)` gives it: the middle value, or the mean of the two middle ones; null for none.
+ */
+export function medianOf(histogram: Map<number, number> | undefined): number | null {
+  const entries = [...(histogram ?? new Map<number, number>()).entries()]
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => a - b);
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return null;
+  const valueAt = (position: number): number => {
+    let seen = 0;
+    for (const [value, count] of entries) {
+      seen += count;
+      if (position < seen) return value;
+    }
+    return entries.at(-1)?.[0] ?? 0;
+  };
+  const middle = (total - 1) / 2;
+  return (valueAt(Math.floor(middle)) + valueAt(Math.ceil(middle))) / 2;
+}
+
 const CHUNK = 500;
 
 /** Every row of the report, a chunk at a time, in its order (the downloads). */

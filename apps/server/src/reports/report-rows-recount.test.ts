@@ -5,12 +5,14 @@ import { demoStudyIds } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { ageBucketExpression } from '../queries/list-queries.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { countVisitCompletion } from '../summary/count-visit-completion.ts';
+import { summarizeKeyMeasures } from '../summary/summarize-key-measures.ts';
 import { enrollmentReport } from './enrollment-report.ts';
 import { queryAgingReport } from './query-aging-report.ts';
 import type { ReportContext } from './report-context.ts';
 
 /**
- * The enrollment and query-aging reports count the read model's stored rows (issue 46). Over the
+ * The enrollment and query-aging reports and the summary count the read model's stored rows (issue 46). Over the
  * living demo — subjects at every stage, screening failures with reasons, queries open, answered,
  * closed — their figures equal what grouped queries over `subject_facts` and `queries` themselves
  * give: the statements these reports ran before, kept here as the recount.
@@ -142,6 +144,75 @@ describeWithDatabase(
       ).toBeGreaterThan(0);
       expect(report.total.medianDaysToAnswer).not.toBeNull();
       expect(report.total.medianDaysToClose).not.toBeNull();
+    });
+
+    it("counts the summary's visit completion and averages its key measures as the visit rows themselves give", async () => {
+      const db = database().db;
+      const context = await contextOf();
+      const completion = await countVisitCompletion(db, context);
+      const today = sql`${context.today}::date`;
+      const windows = await sql<{
+        key: string;
+        in_window: number;
+        out_of_window: number;
+        overdue: number;
+        not_yet_due: number;
+      }>`
+        select w.visit_key || '|' || w.site_id as key,
+          (count(*) filter (where w.actual_date between w.earliest_date and w.latest_date))::int as in_window,
+          (count(*) filter (where w.actual_date < w.earliest_date or w.actual_date > w.latest_date))::int as out_of_window,
+          (count(*) filter (where w.actual_date is null and w.subject_status = 'ongoing' and w.latest_date < ${today}))::int as overdue,
+          (count(*) filter (where w.actual_date is null and w.subject_status = 'ongoing' and w.latest_date >= ${today}))::int as not_yet_due
+        from subject_visit_windows w where w.study_id = ${context.studyId}
+        group by w.visit_key, w.site_id`.execute(db);
+      expect(Object.fromEntries([...completion].sort(([a], [b]) => (a < b ? -1 : 1)))).toEqual(
+        Object.fromEntries(
+          windows.rows
+            .sort((a, b) => (a.key < b.key ? -1 : 1))
+            .map((row) => [
+              row.key,
+              {
+                inWindow: row.in_window,
+                outOfWindow: row.out_of_window,
+                overdue: row.overdue,
+                notYetDue: row.not_yet_due,
+              },
+            ]),
+        ),
+      );
+      const visits = (context.definition?.visits ?? []).map((visit) => visit.key);
+      const measured = await summarizeKeyMeasures(db, context, visits, null, false);
+      const recounted = await sql<{
+        visit_key: string;
+        measure: string;
+        n: number;
+        mean: number;
+        median: number;
+      }>`
+        select sv.visit_key, m.key as measure, count(*)::int as n,
+          round(avg(m.value::float8)::numeric, 1)::float as mean,
+          round((percentile_cont(0.5) within group (order by m.value::float8))::numeric, 1)::float as median
+        from subject_facts f
+        join subject_visits sv on sv.subject_id = f.subject_id and sv.role_facts ? 'measures'
+        cross join lateral jsonb_each_text(sv.role_facts -> 'measures') as m(key, value)
+        where f.study_id = ${context.studyId}
+        group by sv.visit_key, m.key order by sv.visit_key, m.key`.execute(db);
+      const key = (line: { visitKey: string; measure: string }) => `${line.visitKey}/${line.measure}`;
+      expect(
+        measured.stats
+          .map((line) => ({ key: key(line), n: line.n, mean: line.mean, median: line.median }))
+          .sort((a, b) => (a.key < b.key ? -1 : 1)),
+      ).toEqual(
+        recounted.rows
+          .map((row) => ({
+            key: `${row.visit_key}/${row.measure}`,
+            n: row.n,
+            mean: row.mean,
+            median: row.median,
+          }))
+          .sort((a, b) => (a.key < b.key ? -1 : 1)),
+      );
+      expect(measured.stats.length).toBeGreaterThan(0);
     });
   },
   { seed: 'living-demo' },

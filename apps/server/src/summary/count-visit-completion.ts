@@ -1,16 +1,8 @@
 import type { VisitCompletionCounts } from '@cdms/contract';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { reportRowCounts } from '../reports/read-report-rows.ts';
 import type { ReportContext } from '../reports/report-context.ts';
-
-interface CompletionRow {
-  visit_key: string;
-  site_id: number;
-  in_window: number | string;
-  out_of_window: number | string;
-  overdue: number | string;
-  not_yet_due: number | string;
-}
 
 export const noCompletion = (): VisitCompletionCounts => ({
   inWindow: 0,
@@ -20,36 +12,28 @@ export const noCompletion = (): VisitCompletionCounts => ({
 });
 
 /**
- * The visit completion matrix: per (visit, site), the subjects' visits from `subject_visit_windows`
- * (a row once the visit's window is known), counted by state in one GROUP BY. A visit not done counts
- * only for a subject still ongoing: overdue once the window has closed (today in UTC+9 after its last
- * day), not yet due while it is open or ahead. Keyed `visit|site`.
+ * The visit completion matrix: per (visit, site), the subjects' visit windows (a row once the
+ * visit's window is known) by state, from the totals of the read model's `visitCompletion` rows
+ * (`read-model/summary-rows.ts`). A visit not done counts only for a subject still ongoing: overdue
+ * once the window has closed (today in UTC+9 after its last day), not yet due while it is open or
+ * ahead. Keyed `visit|site`.
  */
 export async function countVisitCompletion(
   db: Kysely<Database>,
   context: ReportContext,
 ): Promise<Map<string, VisitCompletionCounts>> {
-  const today = sql`${context.today}::date`;
-  const rows = await sql<CompletionRow>`
-    select w.visit_key, w.site_id,
-      count(*) filter (where w.actual_date between w.earliest_date and w.latest_date) as in_window,
-      count(*) filter (where w.actual_date < w.earliest_date or w.actual_date > w.latest_date) as out_of_window,
-      count(*) filter (where w.actual_date is null and w.subject_status = 'ongoing'
-        and w.latest_date < ${today}) as overdue,
-      count(*) filter (where w.actual_date is null and w.subject_status = 'ongoing'
-        and w.latest_date >= ${today}) as not_yet_due
-    from subject_visit_windows w
-    where w.study_id = ${context.studyId} and w.site_id in (${sql.join(context.siteIds)})
-    group by w.visit_key, w.site_id`.execute(db);
+  const counts = await reportRowCounts(db, context, { report: 'visitCompletion' });
+  const cells = new Map<string, VisitCompletionCounts & { pending: number }>();
+  for (const count of counts) {
+    const key = `${count.group_key}|${count.site_id}`;
+    const cell = cells.get(key) ?? { ...noCompletion(), pending: 0 };
+    if (count.bucket === 'inWindow') cell.inWindow += count.rows;
+    else if (count.bucket === 'outOfWindow') cell.outOfWindow += count.rows;
+    else if (count.bucket === 'overdue') cell.overdue += count.rows;
+    else if (count.bucket === 'pending') cell.pending += count.rows;
+    cells.set(key, cell);
+  }
   return new Map(
-    rows.rows.map((row) => [
-      `${row.visit_key}|${Number(row.site_id)}`,
-      {
-        inWindow: Number(row.in_window),
-        outOfWindow: Number(row.out_of_window),
-        overdue: Number(row.overdue),
-        notYetDue: Number(row.not_yet_due),
-      },
-    ]),
+    [...cells].map(([key, { pending, ...cell }]) => [key, { ...cell, notYetDue: pending - cell.overdue }]),
   );
 }

@@ -4,12 +4,13 @@ import { can } from '../auth/permissions.ts';
 import { type Principal, studyRandomizes } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { reportContext } from '../reports/report-context.ts';
+import { itemAt, visitsCollecting } from '../studies/definition-items.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
 import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
 import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
 import { summarizeKeyMeasures } from './summarize-key-measures.ts';
-import { codesOf, itemAt, measuresOf, randomizationGroupsOf, visitsCollecting } from './summary-sources.ts';
+import { codesOf, measuresOf, randomizationGroupsOf } from './summary-sources.ts';
 
 /**
  * The study summary (issue 17 item 2) over the reader's sites, narrowed to one when asked: the

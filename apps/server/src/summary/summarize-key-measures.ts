@@ -1,27 +1,7 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { medianOf, type ReportRowCount, reportRowCounts } from '../reports/read-report-rows.ts';
 import type { ReportContext } from '../reports/report-context.ts';
-import { factsInScope } from './summary-sources.ts';
-
-interface StatsRow {
-  visit_key: string;
-  measure: string;
-  grp: string | null;
-  total_row: number | string;
-  n: number | string;
-  mean: number | string | null;
-  median: number | string | null;
-}
-
-interface ChangeRow {
-  measure: string;
-  grp: string | null;
-  total_row: number | string;
-  n: number | string;
-  mean_from: number | string | null;
-  mean_to: number | string | null;
-  mean_change: number | string | null;
-}
 
 export interface MeasureStatsLine {
   visitKey: string;
@@ -42,14 +22,45 @@ export interface MeasureChangeLine {
 }
 
 /** To one decimal, as the summary shows its figures. */
-const oneDecimal = (value: number | string | null): number | null =>
-  value === null ? null : Math.round(Number(value) * 10) / 10;
+const oneDecimal = (value: number | null): number | null =>
+  value === null ? null : Math.round(value * 10) / 10;
+
+/** How many subjects had each value, with the group's parts. */
+interface Histogram {
+  group: string | null;
+  values: Map<number, number>;
+}
+
+const countIn = (histogram: Histogram | undefined) =>
+  [...(histogram?.values.values() ?? [])].reduce((sum, count) => sum + count, 0);
+const sumIn = (histogram: Histogram | undefined) =>
+  [...(histogram?.values ?? [])].reduce((sum, [value, count]) => sum + value * count, 0);
+
+/**
+ * Adds each count (group `head/measure` or `head/measure/group`, bucket the value) to the histogram
+ * of its head, measure and group; with `byGroup` false the groups' rows are left out.
+ */
+function histogramsOf(counts: readonly ReportRowCount[], byGroup: boolean): Map<string, Histogram> {
+  const histograms = new Map<string, Histogram>();
+  for (const count of counts) {
+    const [head = '', measure = '', group = null] = count.group_key.split('/');
+    if (group !== null && !byGroup) continue;
+    const key = `${head}/${measure}/${group ?? ''}`;
+    const histogram = histograms.get(key) ?? { group, values: new Map<number, number>() };
+    const value = Number(count.bucket);
+    histogram.values.set(value, (histogram.values.get(value) ?? 0) + count.rows);
+    histograms.set(key, histogram);
+  }
+  return histograms;
+}
 
 /**
  * The study's key measures (its `keyMeasures` role: number items of one form) per visit: n, mean and
- * median in one GROUP BY; and for subjects measured at both `fromVisit` and `toVisit` the means at each
- * and the mean change, in another. With `byGroup` both repeat per randomization group (grouping sets);
- * without it the allocation list is not read.
+ * median; and for subjects measured at both `fromVisit` and `toVisit` the means at each and the mean
+ * change. From the totals of the read model's `keyMeasures` and `keyMeasureChanges` rows
+ * (`read-model/summary-rows.ts`): how many subjects had each value, so the figures are those of the
+ * subjects themselves without reading a row per subject. With `byGroup` both repeat per randomization
+ * group; without it the groups' rows are left out.
  */
 export async function summarizeKeyMeasures(
   db: Kysely<Database>,
@@ -59,62 +70,40 @@ export async function summarizeKeyMeasures(
   byGroup: boolean,
 ): Promise<{ stats: MeasureStatsLine[]; changes: MeasureChangeLine[] }> {
   if (visitKeys.length === 0) return { stats: [], changes: [] };
-  // The read model's visit rows carry each saved measure (`subject_visits.role_facts`, `measures`: item
-  // key → number), one row per subject, visit and measure here.
-  const measured = sql`select f.subject_id, sv.visit_key, m.key as measure, m.value::float8 as value,
-      ${byGroup ? sql`rs.treatment_group` : sql`null::text`} as grp
-    from subject_facts f
-    join subject_visits sv on sv.subject_id = f.subject_id and sv.visit_key in (${sql.join(visitKeys)})
-      and sv.role_facts ? 'measures'
-    cross join lateral jsonb_each_text(sv.role_facts -> 'measures') as m(key, value)
-    ${byGroup ? sql`left join randomization_slots rs on rs.subject_id = f.subject_id` : sql``}
-    where ${factsInScope(context)}`;
-  const sets = (keys: RawBuilder<unknown>) =>
-    byGroup ? sql`grouping sets ((${keys}), (${keys}, grp))` : sql`${keys}`;
-  const totalRow = byGroup ? sql`grouping(grp)` : sql`1`;
-
-  const [stats, changes] = await Promise.all([
-    sql<StatsRow>`with measured as (${measured})
-      select visit_key, measure, ${byGroup ? sql`grp` : sql`null`} as grp, ${totalRow} as total_row,
-        count(*) as n, avg(value) as mean,
-        percentile_cont(0.5) within group (order by value) as median
-      from measured group by ${sets(sql`visit_key, measure`)}`.execute(db),
-    change
-      ? // Each subject's value at both visits side by side (one form per subject and visit), then
-        // averaged: a self-join of `measured` would be planned as a nested loop over ~15,000 rows
-        // (the planner guesses one row) and took 13 s at 5,000 subjects.
-        sql<ChangeRow>`with measured as (${measured}),
-          paired as (
-            select subject_id, measure, grp,
-              max(value) filter (where visit_key = ${change.fromVisit}) as value_from,
-              max(value) filter (where visit_key = ${change.toVisit}) as value_to
-            from measured group by subject_id, measure, grp)
-          select measure, ${byGroup ? sql`grp` : sql`null`} as grp, ${totalRow} as total_row,
-            count(*) as n, avg(value_from) as mean_from, avg(value_to) as mean_to,
-            avg(value_to - value_from) as mean_change
-          from paired
-          where value_from is not null and value_to is not null
-          group by ${sets(sql`measure`)}`.execute(db)
-      : Promise.resolve({ rows: [] as ChangeRow[] }),
+  const [measured, paired] = await Promise.all([
+    reportRowCounts(db, context, { report: 'keyMeasures' }),
+    change ? reportRowCounts(db, context, { report: 'keyMeasureChanges' }) : [],
   ]);
-  const keep = (row: { total_row: number | string; grp: string | null }) =>
-    Number(row.total_row) === 1 || row.grp !== null;
-  return {
-    stats: stats.rows.filter(keep).map((row) => ({
-      visitKey: row.visit_key,
-      measure: row.measure,
-      group: Number(row.total_row) === 1 ? null : row.grp,
-      n: Number(row.n),
-      mean: oneDecimal(row.mean),
-      median: oneDecimal(row.median),
-    })),
-    changes: changes.rows.filter(keep).map((row) => ({
-      measure: row.measure,
-      group: Number(row.total_row) === 1 ? null : row.grp,
-      n: Number(row.n),
-      meanFrom: oneDecimal(row.mean_from),
-      meanTo: oneDecimal(row.mean_to),
-      meanChange: oneDecimal(row.mean_change),
-    })),
-  };
+  const stats: MeasureStatsLine[] = [];
+  for (const [key, histogram] of histogramsOf(measured, byGroup)) {
+    const [visitKey = '', measure = ''] = key.split('/');
+    const n = countIn(histogram);
+    if (!visitKeys.includes(visitKey) || n === 0) continue;
+    stats.push({
+      visitKey,
+      measure,
+      group: histogram.group,
+      n,
+      mean: oneDecimal(sumIn(histogram) / n),
+      median: oneDecimal(medianOf(histogram.values)),
+    });
+  }
+  const sides = histogramsOf(paired, byGroup);
+  const changes: MeasureChangeLine[] = [];
+  for (const [key, from] of sides) {
+    const [side = '', measure = ''] = key.split('/');
+    if (side !== 'from') continue;
+    const to = sides.get(`to/${measure}/${from.group ?? ''}`);
+    const n = countIn(from);
+    if (n === 0) continue;
+    changes.push({
+      measure,
+      group: from.group,
+      n,
+      meanFrom: oneDecimal(sumIn(from) / n),
+      meanTo: oneDecimal(sumIn(to) / n),
+      meanChange: oneDecimal((sumIn(to) - sumIn(from)) / n),
+    });
+  }
+  return { stats, changes };
 }

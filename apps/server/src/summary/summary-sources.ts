@@ -1,6 +1,5 @@
 import { getStudyIndex, type ItemDefinition, type StudyDefinition, sectionsForVisit } from '@cdms/study';
-import { sql } from 'kysely';
-import type { ReportContext } from '../reports/report-context.ts';
+import { itemAt } from '../studies/definition-items.ts';
 
 // What the summary reads of the study are its roles: the clinical figures' forms are `healing` and
 // `keyMeasures` (whose values the read model's visit rows store: `visit-facts.ts`), the groups are the
@@ -11,20 +10,6 @@ export function randomizationGroupsOf(definition: StudyDefinition) {
   const role = definition.roles?.randomization;
   const group = role ? itemAt(definition, role.form, role.visit, role.group) : undefined;
   return group?.codeList ? codesOf(definition, group.codeList) : [];
-}
-
-/** The item `itemKey` of `formKey` as the form is laid out at `visitKey`, if it is there. */
-export function itemAt(
-  definition: StudyDefinition,
-  formKey: string,
-  visitKey: string,
-  itemKey: string,
-): ItemDefinition | undefined {
-  const form = definition.forms.find((entry) => entry.key === formKey);
-  if (!form) return undefined;
-  return sectionsForVisit(form, visitKey)
-    .flatMap((section) => section.items)
-    .find((item) => item.key === itemKey);
 }
 
 /**
@@ -58,13 +43,6 @@ export function measuresOf(definition: StudyDefinition, formKey: string, collect
   });
 }
 
-/** The visits, in definition order, whose layout of `formKey` holds `itemKey`. */
-export function visitsCollecting(definition: StudyDefinition, formKey: string, itemKey: string): string[] {
-  return definition.visits
-    .filter((visit) => visit.forms.includes(formKey) && itemAt(definition, formKey, visit.key, itemKey))
-    .map((visit) => visit.key);
-}
-
 /** The codes of a code list with their labels, in the list's order. */
 export function codesOf(definition: StudyDefinition, codeList: string) {
   return (getStudyIndex(definition).codeLists.get(codeList) ?? []).map((entry) => ({
@@ -72,7 +50,3 @@ export function codesOf(definition: StudyDefinition, codeList: string) {
     label: { ko: entry.label.ko, en: entry.label.en },
   }));
 }
-
-/** `f` (subject_facts: live subjects only) limited to the study and the reader's sites. */
-export const factsInScope = (context: ReportContext) =>
-  sql`f.study_id = ${context.studyId} and f.site_id in (${sql.join(context.siteIds)})`;
