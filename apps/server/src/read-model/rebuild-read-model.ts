@@ -99,7 +99,7 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
         const rows = definition ? await computeReadModelRows(trx, studyId, definition, batch) : [];
         await storeBatch(trx, batch, rows);
         // The reports' rows (issue 46), from the rows just stored.
-        await refreshReportRows(trx, definition, batch);
+        refreshReportRows(trx, definition, batch);
         // The lab results (issue 43 item 13), flagged for the sex and age just computed.
         if (definition)
           await rebuildLabResults(

@@ -42,7 +42,7 @@ export async function refreshSubjectFacts(
       : undefined;
   await storeSubjectRows(trx, subjectId, rows);
   // The reports' rows are computed from the rows just stored (issue 46).
-  await refreshReportRows(trx, rows ? definition : undefined, [subjectId]);
+  refreshReportRows(trx, rows ? definition : undefined, [subjectId]);
 }
 
 async function computeSubjectRows(
@@ -190,7 +190,7 @@ export const refreshSubjectFactsAfterChange: AfterChange = async (change) => {
     });
   // A form the reports read and the facts do not (the events of interest): its rows alone.
   else if (change.changedKeys.length > 0 && isReportSourceForm(definition, change.formKey))
-    await refreshReportRows(change.trx, definition, [change.subject.id]);
+    refreshReportRows(change.trx, definition, [change.subject.id]);
 };
 
 /** Whether two forms' entered values hold the same items (whatever their values). */

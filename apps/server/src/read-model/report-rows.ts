@@ -1,6 +1,7 @@
 import { type ProtocolDeviationKind, protocolDeviationKinds } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { sendUnanswered } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
 import { padded, rowColumns } from './report-row-columns.ts';
@@ -300,32 +301,36 @@ export async function computeReportRows(
  * Makes the report rows of these subjects what their data give (none for a deleted subject or a
  * study without a definition). Only rows that differ are written: a save that moves none of the
  * reports costs no new row version and no delta of the totals.
+ *
+ * Sent without waiting for its answer (`sendUnanswered`): nothing before COMMIT reads these rows,
+ * and the database runs it after the statements sent before it — the facts, visits and windows it is
+ * computed from. A save's round trips stay as they were; `inTransaction` waits for it and fails the
+ * transaction with it.
  */
-export async function refreshReportRows(
-  executor: Executor,
+export function refreshReportRows(
+  trx: Transaction<Database>,
   definition: StudyDefinition | undefined,
   subjectIds: number[],
-): Promise<void> {
+): void {
   if (subjectIds.length === 0) return;
   const rows = definition ? reportRowsSql(definition) : null;
-  if (!rows) {
-    await sql`delete from report_rows where subject_id = any(${subjectIds}::int[])`.execute(executor);
-    return;
-  }
-  await sql`with ${chosenSubjects(subjectIds)},
-    wanted as (${rows}),
-    gone as (
-      delete from report_rows r
-      where r.subject_id = any(${subjectIds}::int[])
-        and not exists (select 1 from wanted w
-          where w.subject_id = r.subject_id and w.report = r.report and w.row_key = r.row_key)
-    )
-    insert into report_rows (${COLUMNS})
-    select * from wanted
-    on conflict (subject_id, report, row_key) do update set
-      study_id = excluded.study_id, site_id = excluded.site_id, group_key = excluded.group_key,
-      bucket = excluded.bucket, counts_from = excluded.counts_from, sort_date = excluded.sort_date,
-      site_code = excluded.site_code, screening_number = excluded.screening_number,
-      sort_rest = excluded.sort_rest, payload = excluded.payload
-    where (report_rows.*) is distinct from (excluded.*)`.execute(executor);
+  const statement = rows
+    ? sql`with ${chosenSubjects(subjectIds)},
+      wanted as (${rows}),
+      gone as (
+        delete from report_rows r
+        where r.subject_id = any(${subjectIds}::int[])
+          and not exists (select 1 from wanted w
+            where w.subject_id = r.subject_id and w.report = r.report and w.row_key = r.row_key)
+      )
+      insert into report_rows (${COLUMNS})
+      select * from wanted
+      on conflict (subject_id, report, row_key) do update set
+        study_id = excluded.study_id, site_id = excluded.site_id, group_key = excluded.group_key,
+        bucket = excluded.bucket, counts_from = excluded.counts_from, sort_date = excluded.sort_date,
+        site_code = excluded.site_code, screening_number = excluded.screening_number,
+        sort_rest = excluded.sort_rest, payload = excluded.payload
+      where (report_rows.*) is distinct from (excluded.*)`
+    : sql`delete from report_rows where subject_id = any(${subjectIds}::int[])`;
+  sendUnanswered(trx, statement.compile(trx));
 }
