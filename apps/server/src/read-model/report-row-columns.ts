@@ -28,3 +28,6 @@ export function rowColumns(part: {
     ${part.sortDate ?? sql`null`}::date as sort_date, f.site_code, f.screening_number,
     ${part.sortRest ?? sql`''`} as sort_rest, ${part.payload ?? sql`'{}'::jsonb`} as payload`;
 }
+
+/** The subjects of the CTE `chosen` with their facts (`f`), which most parts select from. */
+export const fromChosenFacts = sql`from chosen c join subject_facts f on f.subject_id = c.subject_id`;

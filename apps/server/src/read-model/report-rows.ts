@@ -4,7 +4,7 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { sendUnanswered } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
-import { padded, rowColumns } from './report-row-columns.ts';
+import { fromChosenFacts, padded, rowColumns } from './report-row-columns.ts';
 import { summaryRows } from './summary-rows.ts';
 
 /**
@@ -81,8 +81,7 @@ function adverseEventRows(definition: StudyDefinition): RawBuilder<unknown> | nu
     sortRest: padded(sql`e.ordinality`),
     payload: sql`jsonb_build_object('eventNumber', e.ordinality, 'event', e.value)`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join form_instances fi on fi.subject_id = c.subject_id
     join item_values iv on iv.form_instance_id = fi.id and iv.item_key = ${role.rows}
     cross join lateral jsonb_array_elements(
@@ -102,8 +101,7 @@ function eventOfInterestRows(definition: StudyDefinition): RawBuilder<unknown> |
     groupKey: sql`fi.visit_key`,
     bucket: sql`answered.item_key`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join form_instances fi on fi.subject_id = c.subject_id
     cross join lateral (
       select '' as item_key
@@ -212,8 +210,7 @@ function enrollmentRows(): RawBuilder<unknown> {
     groupKey: sql`e.group_key`,
     bucket: sql`e.row_key`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     cross join lateral (
       select 'screened' as row_key, f.consent_month as group_key
       union all select 'screeningFailure', f.consent_month where f.status = 'screening_failure'
@@ -244,8 +241,7 @@ function queryAgingRows(): RawBuilder<unknown> {
     groupKey: sql`aged.group_key`,
     bucket: sql`aged.bucket`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join queries q on q.subject_id = c.subject_id
     cross join lateral (
       select q.status::text as bucket, ${opened}::text as group_key where q.status in ('open', 'answered')

@@ -1,7 +1,7 @@
 import type { StudyDefinition } from '@cdms/study';
 import { type RawBuilder, sql } from 'kysely';
 import { visitsCollecting } from '../studies/definition-items.ts';
-import { rowColumns } from './report-row-columns.ts';
+import { fromChosenFacts, rowColumns } from './report-row-columns.ts';
 
 /**
  * The study summary's rows (issue 46), counted, never listed — part of `report-rows.ts`' rows of the
@@ -59,8 +59,7 @@ function visitCompletionRows(): RawBuilder<unknown> {
     bucket: sql`state.bucket`,
     countsFrom: sql`state.counts_from`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join subject_visit_windows w on w.subject_id = c.subject_id
     cross join lateral (
       select 'inWindow' as bucket, null::date as counts_from
@@ -80,8 +79,7 @@ function healingRows(): RawBuilder<unknown> {
     groupKey: group,
     bucket: sql`v.role_facts ->> 'healingOutcome'`,
   })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join subject_visits v on v.subject_id = c.subject_id and v.role_facts ? 'healingOutcome'
     cross join lateral ${groups} g`;
 }
@@ -89,8 +87,7 @@ function healingRows(): RawBuilder<unknown> {
 function keyMeasureRows(): RawBuilder<unknown> {
   const group = sql`v.visit_key || '/' || m.key || g.suffix`;
   return sql`select ${rowColumns({ report: 'keyMeasures', rowKey: group, groupKey: group, bucket: sql`m.value` })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join subject_visits v on v.subject_id = c.subject_id and v.role_facts ? 'measures'
     cross join lateral jsonb_each_text(v.role_facts -> 'measures') as m(key, value)
     cross join lateral ${groups} g`;
@@ -99,8 +96,7 @@ function keyMeasureRows(): RawBuilder<unknown> {
 function keyMeasureChangeRows(change: { fromVisit: string; toVisit: string }): RawBuilder<unknown> {
   const group = sql`side.name || '/' || p.measure || g.suffix`;
   return sql`select ${rowColumns({ report: 'keyMeasureChanges', rowKey: group, groupKey: group, bucket: sql`side.value` })}
-    from chosen c
-    join subject_facts f on f.subject_id = c.subject_id
+    ${fromChosenFacts}
     join subject_visits vf on vf.subject_id = c.subject_id and vf.visit_key = ${change.fromVisit}
     join subject_visits vt on vt.subject_id = c.subject_id and vt.visit_key = ${change.toVisit}
     cross join lateral (
