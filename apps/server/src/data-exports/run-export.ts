@@ -51,6 +51,8 @@ export async function runExport(
   const options = job.options as StoredExportOptions;
   const scope: ExportScope = { studyId: job.study_id, ...options.scope };
   const progress: ExportProgress = { values: 0, subjects: 0 };
+  /** The chunk insert under way (at most one): settled before any cleanup deletes the chunks. */
+  let storing: Promise<unknown> = Promise.resolve();
 
   try {
     const format = formats[job.format];
@@ -62,22 +64,29 @@ export async function runExport(
     const hash = createHash('sha256');
     let byteSize = 0;
     let seq = 0;
-    // One chunk's buffer, filled and stored again and again: the format's text is encoded straight
-    // into it, where a buffer per piece of text and their concatenation per chunk had made ~3 bytes
-    // of short-lived memory outside V8's heap per byte exported, which the collector frees late.
-    // Safe to refill once the insert has been awaited: the driver has sent it by then.
-    const buffer = Buffer.allocUnsafe(EXPORT_CHUNK_BYTES);
+    // Two chunk buffers taking turns: one is filled while the other's insert is under way, so the
+    // export does not stop for PostgreSQL to store each megabyte. The format's text is encoded
+    // straight into them, where a buffer per piece of text and their concatenation per chunk had made
+    // ~3 bytes of short-lived memory outside V8's heap per byte exported, which the collector frees
+    // late. A buffer is filled again only once its insert has been awaited: the driver has sent it.
+    const buffers = [Buffer.allocUnsafe(EXPORT_CHUNK_BYTES), Buffer.allocUnsafe(EXPORT_CHUNK_BYTES)];
+    let filling = 0;
     let used = 0;
     let lastProgressAt = Date.now();
     const store = async (bytes: Uint8Array) => {
+      // One insert at a time: the chunks land in order, and the other buffer is free again.
+      await storing;
       hash.update(bytes);
       byteSize += bytes.length;
-      await db.insertInto('data_export_chunks').values({ export_id: job.id, seq, bytes }).execute();
+      storing = db.insertInto('data_export_chunks').values({ export_id: job.id, seq, bytes }).execute();
+      // Its failure is the export's, raised where it is awaited (the next store, the end, the catch).
+      storing.catch(() => undefined);
       seq += 1;
     };
     const flush = async () => {
       if (used === 0) return;
-      await store(buffer.subarray(0, used));
+      await store((buffers[filling] as Buffer).subarray(0, used));
+      filling = 1 - filling;
       used = 0;
     };
     const append = async (chunk: string | Uint8Array) => {
@@ -88,6 +97,7 @@ export async function runExport(
         await store(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
         return;
       }
+      const buffer = buffers[filling] as Buffer;
       if (typeof chunk === 'string') buffer.write(chunk, used, 'utf8');
       else buffer.set(chunk, used);
       used += length;
@@ -119,6 +129,7 @@ export async function runExport(
       await yieldToEventLoop();
     }
     await flush();
+    await storing;
 
     const sha256 = hash.digest('hex');
     const finished = await inTransaction(db, async (trx) => {
@@ -159,6 +170,7 @@ export async function runExport(
     if (!finished) throw new JobGone();
     return 'done';
   } catch (error) {
+    await storing.catch(() => undefined);
     if (error instanceof Abandoned) {
       const requeued = await inTransaction(db, async (trx) => {
         const updated = await mine(trx)
