@@ -201,19 +201,34 @@ async function readBatch(
     ]),
   );
   const formsById = new Map(formRows.map((row) => [row.id, row]));
+  // A form's values come one after another: its subject is looked up when the form changes.
+  let form: (typeof formRows)[number] | undefined;
+  let values: ExportValueRow[] | undefined;
   for (const row of valueRows) {
-    const form = formsById.get(row.form_instance_id);
-    if (!form) continue;
-    subjects.get(form.subject_id)?.values.push({
-      visitKey: form.visit_key,
-      formKey: form.form_key,
-      itemKey: row.item_key,
-      value: row.value,
-      derived: row.derived,
-      ...(row.updated_at !== undefined
-        ? { updatedAt: row.updated_at, updatedBy: row.updated_by ?? null }
-        : {}),
-    });
+    if (form?.id !== row.form_instance_id) {
+      form = formsById.get(row.form_instance_id);
+      values = form ? subjects.get(form.subject_id)?.values : undefined;
+    }
+    if (!form || !values) continue;
+    values.push(
+      row.updated_at !== undefined
+        ? {
+            visitKey: form.visit_key,
+            formKey: form.form_key,
+            itemKey: row.item_key,
+            value: row.value,
+            derived: row.derived,
+            updatedAt: row.updated_at,
+            updatedBy: row.updated_by ?? null,
+          }
+        : {
+            visitKey: form.visit_key,
+            formKey: form.form_key,
+            itemKey: row.item_key,
+            value: row.value,
+            derived: row.derived,
+          },
+    );
   }
   for (const row of auditRows) {
     if (row.subject_id === null || row.entity_id === null) continue;

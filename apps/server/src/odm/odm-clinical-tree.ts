@@ -117,6 +117,41 @@ function cellOf(value: unknown, index: number, column: string): string {
   return JSON.stringify(row?.[column] ?? null);
 }
 
+/** Shared by every value without a query or a change record; never added to. */
+const NO_QUERIES: ExportQuery[] = [];
+const NO_HISTORY: ExportAuditRow[] = [];
+
+interface SubjectForm {
+  visitKey: string;
+  formKey: string;
+  rows: ExportValueRow[];
+  rank: { event: number; repeat: number; form: number };
+}
+
+/** A form's place in the document: its event's, then the visit's repeat (unscheduled), then the form's in the event. */
+function formRank(metadata: OdmMetadata, row: ExportValueRow): SubjectForm['rank'] {
+  const { eventKey, repeatKey } = odmEventOf(row.visitKey);
+  const eventIndex = metadata.events.findLastIndex((event) => event.key === eventKey);
+  return {
+    event: eventIndex === -1 ? 0 : eventIndex,
+    repeat: Number(repeatKey ?? 0),
+    form:
+      metadata.events.find((event) => event.key === eventKey)?.formOids.indexOf(oids.form(row.formKey)) ?? 0,
+  };
+}
+
+/** One ItemData, the audit record only when there is one. */
+function itemData(
+  oid: string,
+  path: string,
+  values: string[],
+  audit: OdmAudit | undefined,
+  queries: ExportQuery[],
+  order: number,
+): OdmItemData {
+  return audit ? { oid, path, values, audit, queries, order } : { oid, path, values, queries, order };
+}
+
 export interface TreeContext {
   metadata: OdmMetadata;
   siteCodes: Map<number, string>;
@@ -164,65 +199,64 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
     queriesByPath.set(path, list);
   }
   const takeQueries = (path: string): ExportQuery[] => {
+    // Most subjects have no query (and 1.3.2 reads none): no lookup, and one shared empty list,
+    // which nothing adds to (a form's own queries go to the form's list).
+    if (queriesByPath.size === 0) return NO_QUERIES;
     const found = queriesByPath.get(path) ?? [];
     queriesByPath.delete(path);
     return found;
   };
+  const historyOf = (path: string): ExportAuditRow[] =>
+    auditByPath.size === 0 ? NO_HISTORY : (auditByPath.get(path) ?? NO_HISTORY);
 
-  // Values grouped by visit and form, each form's groups in the definition's order.
-  const eventOrder = new Map(metadata.events.map((event, index) => [event.key, index]));
-  const forms = new Map<string, { visitKey: string; formKey: string; rows: ExportValueRow[] }>();
+  // Values grouped by visit and form, each form's groups in the definition's order. A form's
+  // values come one after another, so the form is looked up only when it changes; its place in the
+  // document (event, repeat, form) is worked out once per form, not in every comparison of the sort.
+  const forms = new Map<string, SubjectForm>();
+  let current: SubjectForm | undefined;
   for (const row of subject.values) {
-    const key = `${row.visitKey}|${row.formKey}`;
-    const form = forms.get(key) ?? { visitKey: row.visitKey, formKey: row.formKey, rows: [] };
-    form.rows.push(row);
-    forms.set(key, form);
+    if (current === undefined || current.visitKey !== row.visitKey || current.formKey !== row.formKey) {
+      const key = `${row.visitKey}|${row.formKey}`;
+      current = forms.get(key);
+      if (!current) {
+        current = { visitKey: row.visitKey, formKey: row.formKey, rows: [], rank: formRank(metadata, row) };
+        forms.set(key, current);
+      }
+    }
+    current.rows.push(row);
   }
   const events = new Map<string, OdmEventData>();
   let valueCount = 0;
-  const formOrder = (visitKey: string, formKey: string) =>
-    metadata.events
-      .find((event) => event.key === odmEventOf(visitKey).eventKey)
-      ?.formOids.indexOf(oids.form(formKey)) ?? 0;
-  const eventRank = (visitKey: string) => eventOrder.get(odmEventOf(visitKey).eventKey) ?? 0;
-  const repeatRank = (visitKey: string) => Number(odmEventOf(visitKey).repeatKey ?? 0);
   const sortedForms = [...forms.values()].sort(
-    (a, b) =>
-      eventRank(a.visitKey) - eventRank(b.visitKey) ||
-      repeatRank(a.visitKey) - repeatRank(b.visitKey) ||
-      formOrder(a.visitKey, a.formKey) - formOrder(b.visitKey, b.formKey),
+    (a, b) => a.rank.event - b.rank.event || a.rank.repeat - b.rank.repeat || a.rank.form - b.rank.form,
   );
   for (const form of sortedForms) {
+    // Plain groups by their OID, a repeating group's rows by OID and row.
     const groups = new Map<string, OdmItemGroupData>();
     const groupOf = (oid: string, repeatKey?: string) => {
-      const key = `${oid}|${repeatKey ?? ''}`;
+      const key = repeatKey === undefined ? oid : `${oid}|${repeatKey}`;
       let group = groups.get(key);
       if (!group) {
-        group = { oid, ...(repeatKey !== undefined ? { repeatKey } : {}), items: [] };
+        group = repeatKey === undefined ? { oid, items: [] } : { oid, repeatKey, items: [] };
         groups.set(key, group);
       }
       return group;
     };
-    const orderOf = (groupOid: string, itemOid: string) =>
-      metadata.itemOrder.get(`${groupOid}|${itemOid}`) ?? Number.MAX_SAFE_INTEGER;
+    const places = metadata.placesOf(form.visitKey, form.formKey);
+    const formPath = `${form.visitKey}.${form.formKey}.`;
     for (const row of form.rows) {
-      const place = metadata.placeOf(form.visitKey, form.formKey, row.itemKey);
+      const place = places?.get(row.itemKey);
       // A key the current definition no longer has cannot be described by its metadata: left out.
       if (!place) continue;
-      const path = `${form.visitKey}.${form.formKey}.${row.itemKey}`;
-      const history = auditByPath.get(path) ?? [];
+      const path = formPath + row.itemKey;
+      const history = historyOf(path);
       if (place.kind === 'item') {
         const values = odmValueTexts(place.item, row.value);
         if (values.length === 0) continue;
         const audit = auditOf(row.derived ? undefined : history[history.length - 1], row);
-        groupOf(place.itemGroupOid).items.push({
-          oid: place.item.oid,
-          path,
-          values,
-          ...(audit ? { audit } : {}),
-          queries: takeQueries(path),
-          order: orderOf(place.itemGroupOid, place.item.oid),
-        });
+        groupOf(place.itemGroupOid).items.push(
+          itemData(place.item.oid, path, values, audit, takeQueries(path), place.order),
+        );
         valueCount += 1;
         continue;
       }
@@ -240,14 +274,8 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
             );
           const audit = auditOf(last, row);
           const cellPath = `${path}[${index}].${columnKey}`;
-          group.items.push({
-            oid: itemDef.oid,
-            path: cellPath,
-            values,
-            ...(audit ? { audit } : {}),
-            queries: takeQueries(cellPath),
-            order: orderOf(place.itemGroupOid, itemDef.oid),
-          });
+          const order = place.columnOrder.get(columnKey) ?? Number.MAX_SAFE_INTEGER;
+          group.items.push(itemData(itemDef.oid, cellPath, values, audit, takeQueries(cellPath), order));
           valueCount += 1;
         }
       });

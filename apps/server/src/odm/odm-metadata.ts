@@ -127,15 +127,28 @@ export interface OdmMetadata {
   units: { oid: string; symbol: string }[];
   /** Where a stored value goes: `visit|form|key` (a top-level item or a repeating group's key). */
   placeOf(visitKey: string, formKey: string, storedKey: string): StoredKeyPlace | undefined;
+  /**
+   * Every stored key's place in one form at one visit: the export looks the form up once and then
+   * each value by its key alone (a lookup by visit, form and key per value was a tenth of an export).
+   */
+  placesOf(visitKey: string, formKey: string): Map<string, StoredKeyPlace> | undefined;
   itemByOid: Map<string, OdmItemDef>;
   /** An item's place in its group's ItemRefs, by `groupOid|itemOid` (the data follow the definition's order). */
   itemOrder: Map<string, number>;
 }
 
-/** A stored key's place in the ODM tree: a plain item of a group, or a repeating group's rows. */
+/**
+ * A stored key's place in the ODM tree: a plain item of a group, or a repeating group's rows. `order`
+ * is an item's place among its group's ItemRefs (`itemOrder`), `columnOrder` each column's.
+ */
 export type StoredKeyPlace =
-  | { kind: 'item'; itemGroupOid: string; item: OdmItemDef }
-  | { kind: 'rows'; itemGroupOid: string; columns: Map<string, OdmItemDef> };
+  | { kind: 'item'; itemGroupOid: string; item: OdmItemDef; order: number }
+  | {
+      kind: 'rows';
+      itemGroupOid: string;
+      columns: Map<string, OdmItemDef>;
+      columnOrder: Map<string, number>;
+    };
 
 function dataTypeOf(item: ItemDefinition): OdmDataType {
   switch (item.type) {
@@ -246,8 +259,17 @@ export function buildOdmMetadata(
     });
   }
 
+  // An item's place in its group's ItemRefs, by `groupOid|itemOid` (the data follow the definition's order).
+  const itemOrder = new Map(
+    [...itemGroups.values()].flatMap((group) =>
+      group.itemOids.map((itemOid, index) => [`${group.oid}|${itemOid}`, index] as const),
+    ),
+  );
+  const orderOf = (itemGroupOid: string, itemOid: string) =>
+    itemOrder.get(`${itemGroupOid}|${itemOid}`) ?? Number.MAX_SAFE_INTEGER;
+
   // Stored keys per (visit, form): the visit's own layout decides the section of each key.
-  const places = new Map<string, StoredKeyPlace>();
+  const places = new Map<string, Map<string, StoredKeyPlace>>();
   const formsByKey = new Map(definition.forms.map((form) => [form.key, form]));
   const layouts = [
     ...definition.visits,
@@ -260,26 +282,36 @@ export function buildOdmMetadata(
     for (const formKey of visit.forms) {
       const form = formsByKey.get(formKey);
       if (!form) continue;
+      const formPlaces = places.get(`${visit.key}|${formKey}`) ?? new Map<string, StoredKeyPlace>();
+      places.set(`${visit.key}|${formKey}`, formPlaces);
       for (const section of sectionsForVisit(form, visit.key)) {
         const itemGroupOid = oids.itemGroup(formKey, section.key);
         if (section.repeating) {
           const columns = new Map(section.items.map((item) => [item.key, itemDefOf(formKey, item)]));
-          places.set(`${visit.key}|${formKey}|${section.repeating.key}`, {
+          formPlaces.set(section.repeating.key, {
             kind: 'rows',
             itemGroupOid,
             columns,
+            columnOrder: new Map(
+              [...columns].map(([columnKey, itemDef]) => [columnKey, orderOf(itemGroupOid, itemDef.oid)]),
+            ),
           });
         } else {
-          for (const item of section.items)
-            places.set(`${visit.key}|${formKey}|${item.key}`, {
+          for (const item of section.items) {
+            const itemDef = itemDefOf(formKey, item);
+            formPlaces.set(item.key, {
               kind: 'item',
               itemGroupOid,
-              item: itemDefOf(formKey, item),
+              item: itemDef,
+              order: orderOf(itemGroupOid, itemDef.oid),
             });
+          }
         }
       }
     }
   }
+  const placesOf = (visitKey: string, formKey: string) =>
+    places.get(`${odmEventOf(visitKey).eventKey}|${formKey}`);
 
   return {
     studyOid: oids.study(study.code),
@@ -314,13 +346,9 @@ export function buildOdmMetadata(
     items: [...items.values()],
     codeLists,
     units: [...units.entries()].map(([symbol, oid]) => ({ oid, symbol })),
-    placeOf: (visitKey, formKey, storedKey) =>
-      places.get(`${odmEventOf(visitKey).eventKey}|${formKey}|${storedKey}`),
+    placeOf: (visitKey, formKey, storedKey) => placesOf(visitKey, formKey)?.get(storedKey),
+    placesOf,
     itemByOid: items,
-    itemOrder: new Map(
-      [...itemGroups.values()].flatMap((group) =>
-        group.itemOids.map((itemOid, index) => [`${group.oid}|${itemOid}`, index] as const),
-      ),
-    ),
+    itemOrder,
   };
 }
