@@ -466,6 +466,8 @@ export interface ReportRowsTable {
   sort_rest: string;
   /** What the report shows of the row beyond its subject and site; written as a JSON string. */
   payload: ColumnType<Record<string, unknown>, string, string>;
+  /** A number the report averages, summed in the totals (`value_sum`); null for most rows. */
+  value: number | null;
 }
 
 /** `report_rows` counted per group: append-only deltas of a trigger, folded by the compaction. */
@@ -478,6 +480,7 @@ export interface ReportRowTotalsTable {
   bucket: string;
   counts_from: string | null;
   rows: number;
+  value_sum: number;
 }
 
 /**

@@ -417,10 +417,10 @@ describeWithDatabase(
       // The reports' counts (issue 46): per site, report, visit, bucket and the date a row counts from.
       const reportKey = sql`study_id, site_id, report, group_key, bucket, counts_from`;
       const reportsFromTotals = await sql<Record<string, unknown>>`
-      select ${reportKey}, sum(rows)::int as rows from report_row_totals
+      select ${reportKey}, sum(rows)::int as rows, round(sum(value_sum)::numeric, 6)::float8 as value_sum from report_row_totals
       group by ${reportKey} having sum(rows) <> 0 order by ${reportKey}`.execute(db);
       const reportsFromRows = await sql<Record<string, unknown>>`
-      select ${reportKey}, count(*)::int as rows from report_rows
+      select ${reportKey}, count(*)::int as rows, round(coalesce(sum(value), 0)::numeric, 6)::float8 as value_sum from report_rows
       group by ${reportKey} order by ${reportKey}`.execute(db);
       return {
         totals: {

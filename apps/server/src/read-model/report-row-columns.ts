@@ -22,11 +22,14 @@ export function rowColumns(part: {
   sortRest?: RawBuilder<unknown>;
   /** What a listed row shows; counted rows show nothing. */
   payload?: RawBuilder<unknown>;
+  /** A number the report averages (summed in the totals); most rows have none. */
+  value?: RawBuilder<unknown>;
 }): RawBuilder<unknown> {
   return sql`f.subject_id, ${part.report}::text as report, ${part.rowKey} as row_key, f.study_id, f.site_id,
     ${part.groupKey} as group_key, ${part.bucket} as bucket, ${part.countsFrom ?? sql`null`}::date as counts_from,
     ${part.sortDate ?? sql`null`}::date as sort_date, f.site_code, f.screening_number,
-    ${part.sortRest ?? sql`''`} as sort_rest, ${part.payload ?? sql`'{}'::jsonb`} as payload`;
+    ${part.sortRest ?? sql`''`} as sort_rest, ${part.payload ?? sql`'{}'::jsonb`} as payload,
+    ${part.value ?? sql`null`}::float8 as value`;
 }
 
 /** The subjects of the CTE `chosen` with their facts (`f`), which most parts select from. */

@@ -48,9 +48,7 @@ export function deviationKindsOf(definition: StudyDefinition | null): ProtocolDe
  * The (visit, form) pairs a missing-forms row can be for, in the definition's order: the forms of
  * the scheduled visits (those with the visit-date form: not consent, not "all").
  */
-export function expectedForms(
-  definition: StudyDefinition,
-): { visitKey: string; formKey: string; order: number }[] {
+function expectedForms(definition: StudyDefinition): { visitKey: string; formKey: string; order: number }[] {
   const dateForm = definition.visitDate?.form;
   if (!dateForm) return [];
   const pairs: { visitKey: string; formKey: string; order: number }[] = [];
@@ -275,7 +273,7 @@ const chosenSubjects = (subjectIds: number[]) => sql`chosen(subject_id) as (
 
 /** The column list of `report_rows`, in the order every part selects. */
 const COLUMNS = sql`subject_id, report, row_key, study_id, site_id, group_key, bucket, counts_from,
-  sort_date, site_code, screening_number, sort_rest, payload`;
+  sort_date, site_code, screening_number, sort_rest, payload, value`;
 
 /**
  * The report rows the data give for these subjects, as `report_rows` would hold them: what the
@@ -325,7 +323,7 @@ export function refreshReportRows(
         study_id = excluded.study_id, site_id = excluded.site_id, group_key = excluded.group_key,
         bucket = excluded.bucket, counts_from = excluded.counts_from, sort_date = excluded.sort_date,
         site_code = excluded.site_code, screening_number = excluded.screening_number,
-        sort_rest = excluded.sort_rest, payload = excluded.payload
+        sort_rest = excluded.sort_rest, payload = excluded.payload, value = excluded.value
       where (report_rows.*) is distinct from (excluded.*)`
     : sql`delete from report_rows where subject_id = any(${subjectIds}::int[])`;
   sendUnanswered(trx, statement.compile(trx));

@@ -61,7 +61,7 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
   await foldGroups(db, {
     table: 'report_row_totals',
     keys: ['study_id', 'site_id', 'report', 'group_key', 'bucket', 'counts_from'],
-    sums: ['rows'],
+    sums: ['rows', 'value_sum'],
   });
   await foldGroups(db, {
     table: 'subject_list_totals',

@@ -15,7 +15,8 @@ import { fromChosenFacts, rowColumns } from './report-row-columns.ts';
  * - `keyMeasures`: each saved value of the `keyMeasures` role (group: `visit/measure`; bucket: the
  *   value, so the counts are each value's frequency: n, mean and median follow);
  * - `keyMeasureChanges`: for a subject measured at the first and the last visit collecting measures,
- *   both values (group: `from/measure`, `to/measure`; bucket: the value).
+ *   both values (group: the measure; bucket: `from` or `to`; the value summed in the totals, so the
+ *   means need no row per value).
  *
  * A randomized subject's rows come twice, the second with its group after a slash (`v3/treatment`):
  * the split by arm that data management reads (`summary.by_group`).
@@ -94,8 +95,14 @@ function keyMeasureRows(): RawBuilder<unknown> {
 }
 
 function keyMeasureChangeRows(change: { fromVisit: string; toVisit: string }): RawBuilder<unknown> {
-  const group = sql`side.name || '/' || p.measure || g.suffix`;
-  return sql`select ${rowColumns({ report: 'keyMeasureChanges', rowKey: group, groupKey: group, bucket: sql`side.value` })}
+  const group = sql`p.measure || g.suffix`;
+  return sql`select ${rowColumns({
+    report: 'keyMeasureChanges',
+    rowKey: sql`side.name || '/' || ${group}`,
+    groupKey: group,
+    bucket: sql`side.name`,
+    value: sql`side.value`,
+  })}
     ${fromChosenFacts}
     join subject_visits vf on vf.subject_id = c.subject_id and vf.visit_key = ${change.fromVisit}
     join subject_visits vt on vt.subject_id = c.subject_id and vt.visit_key = ${change.toVisit}

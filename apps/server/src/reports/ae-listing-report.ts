@@ -105,7 +105,7 @@ async function eventsOfInterest(db: Kysely<Database>, context: ReportContext) {
   const visits = definition.visits.filter((visit) => visit.forms.includes(role.form));
   if (visits.length === 0) return [];
   // The saved forms are the rows of bucket '', the events answered "yes" those of the event's key.
-  const counts = await reportRowCounts(db, context, { report: 'eventsOfInterest' });
+  const counts = await reportRowCounts(db, context, { report: 'eventsOfInterest' }, { perSite: false });
   const countAt = (visitKey: string, bucket: string) =>
     countOf(counts, (count) => count.group_key === visitKey && count.bucket === bucket);
   return visits.map((visit) => ({

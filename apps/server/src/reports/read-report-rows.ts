@@ -21,6 +21,8 @@ export interface ReportRowCount {
   group_key: string;
   bucket: string;
   rows: number;
+  /** The rows' values added up (0 for rows without one). */
+  value_sum: number;
 }
 
 interface Selection {
@@ -53,17 +55,25 @@ async function reportRowsPage(
   return result.rows;
 }
 
-/** The report's rows counted per site, visit and bucket, from the totals. */
+/**
+ * The report's rows counted per site, group and bucket, from the totals. `perSite: false` sums the
+ * sites in the database (their rows say site 0): a figure of the whole scope, whose groups — a
+ * measure's values, say — would otherwise come back once for every site.
+ */
 export async function reportRowCounts(
   db: Kysely<Database>,
   context: ReportContext,
   selection: Selection,
+  options: { perSite?: boolean } = {},
 ): Promise<ReportRowCount[]> {
   if (context.siteIds.length === 0 || selection.buckets?.length === 0) return [];
+  const perSite = options.perSite !== false;
   const result = await sql<ReportRowCount>`
-    select site_id, group_key, bucket, sum(rows)::int as rows from report_row_totals
+    select ${perSite ? sql`site_id` : sql`0`} as site_id, group_key, bucket, sum(rows)::int as rows,
+      sum(value_sum)::float8 as value_sum
+    from report_row_totals
     where ${where(context, selection)}
-    group by site_id, group_key, bucket
+    group by ${perSite ? sql`site_id, ` : sql``}group_key, bucket
     having sum(rows) <> 0`.execute(db);
   return result.rows;
 }

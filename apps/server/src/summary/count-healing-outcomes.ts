@@ -24,7 +24,7 @@ export async function countHealingOutcomes(
   byGroup: boolean,
 ): Promise<HealingCount[]> {
   if (visitKeys.length === 0) return [];
-  const counts = await reportRowCounts(db, context, { report: 'healingOutcomes' });
+  const counts = await reportRowCounts(db, context, { report: 'healingOutcomes' }, { perSite: false });
   const lines = new Map<string, HealingCount>();
   for (const count of counts) {
     const [visitKey = '', group = null] = count.group_key.split('/');

@@ -71,8 +71,8 @@ export async function summarizeKeyMeasures(
 ): Promise<{ stats: MeasureStatsLine[]; changes: MeasureChangeLine[] }> {
   if (visitKeys.length === 0) return { stats: [], changes: [] };
   const [measured, paired] = await Promise.all([
-    reportRowCounts(db, context, { report: 'keyMeasures' }),
-    change ? reportRowCounts(db, context, { report: 'keyMeasureChanges' }) : [],
+    reportRowCounts(db, context, { report: 'keyMeasures' }, { perSite: false }),
+    change ? reportRowCounts(db, context, { report: 'keyMeasureChanges' }, { perSite: false }) : [],
   ]);
   const stats: MeasureStatsLine[] = [];
   for (const [key, histogram] of histogramsOf(measured, byGroup)) {
@@ -88,22 +88,31 @@ export async function summarizeKeyMeasures(
       median: oneDecimal(medianOf(histogram.values)),
     });
   }
-  const sides = histogramsOf(paired, byGroup);
-  const changes: MeasureChangeLine[] = [];
-  for (const [key, from] of sides) {
-    const [side = '', measure = ''] = key.split('/');
-    if (side !== 'from') continue;
-    const to = sides.get(`to/${measure}/${from.group ?? ''}`);
-    const n = countIn(from);
-    if (n === 0) continue;
-    changes.push({
-      measure,
-      group: from.group,
-      n,
-      meanFrom: oneDecimal(sumIn(from) / n),
-      meanTo: oneDecimal(sumIn(to) / n),
-      meanChange: oneDecimal((sumIn(to) - sumIn(from)) / n),
-    });
+  // Each measure's pairs: how many and the sum of their values at each end.
+  const ends = new Map<string, { group: string | null; n: number; from: number; to: number }>();
+  for (const count of paired) {
+    const [, group = null] = count.group_key.split('/');
+    if (group !== null && !byGroup) continue;
+    const end = ends.get(count.group_key) ?? { group, n: 0, from: 0, to: 0 };
+    if (count.bucket === 'from') {
+      end.n += count.rows;
+      end.from += count.value_sum;
+    } else if (count.bucket === 'to') end.to += count.value_sum;
+    ends.set(count.group_key, end);
   }
+  const changes: MeasureChangeLine[] = [...ends].flatMap(([key, end]) =>
+    end.n === 0
+      ? []
+      : [
+          {
+            measure: key.split('/')[0] ?? '',
+            group: end.group,
+            n: end.n,
+            meanFrom: oneDecimal(end.from / end.n),
+            meanTo: oneDecimal(end.to / end.n),
+            meanChange: oneDecimal((end.to - end.from) / end.n),
+          },
+        ],
+  );
   return { stats, changes };
 }

@@ -30,6 +30,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sort_rest', 'text', (col) => col.notNull())
     // What the report shows of the row beyond its subject and site.
     .addColumn('payload', 'jsonb', (col) => col.notNull())
+    // A number the report averages (a measure at the first and last visit): summed in the totals.
+    .addColumn('value', 'float8')
     .addPrimaryKeyConstraint('report_rows_pk', ['subject_id', 'report', 'row_key'])
     .execute();
   // A page in the report's order, and a page of one bucket (serious events, one kind) likewise.
@@ -55,6 +57,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('bucket', 'text', (col) => col.notNull())
     .addColumn('counts_from', 'date')
     .addColumn('rows', 'integer', (col) => col.notNull())
+    // The rows' `value`s added up (0 where they have none): a mean without a row per value.
+    .addColumn('value_sum', 'float8', (col) => col.notNull())
     .execute();
   await db.schema
     .createIndex('report_row_totals_study_idx')
@@ -68,16 +72,19 @@ export async function up(db: Kysely<any>): Promise<void> {
         and (old.study_id, old.site_id, old.report, old.group_key, old.bucket)
           = (new.study_id, new.site_id, new.report, new.group_key, new.bucket)
         and old.counts_from is not distinct from new.counts_from
+        and old.value is not distinct from new.value
       then
         return null;
       end if;
       if tg_op in ('UPDATE', 'DELETE') then
         insert into report_row_totals
-        values (old.study_id, old.site_id, old.report, old.group_key, old.bucket, old.counts_from, -1);
+        values (old.study_id, old.site_id, old.report, old.group_key, old.bucket, old.counts_from, -1,
+          -coalesce(old.value, 0));
       end if;
       if tg_op in ('INSERT', 'UPDATE') then
         insert into report_row_totals
-        values (new.study_id, new.site_id, new.report, new.group_key, new.bucket, new.counts_from, 1);
+        values (new.study_id, new.site_id, new.report, new.group_key, new.bucket, new.counts_from, 1,
+          coalesce(new.value, 0));
       end if;
       return null;
     end
