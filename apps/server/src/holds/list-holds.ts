@@ -5,6 +5,7 @@ import { can, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isSiteOfStudy } from '../studies/site-of-study.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { holdsOverSubject, presentHolds } from './hold-presenter.ts';
 
@@ -40,13 +41,9 @@ export async function listHolds(
   }
   if (query.siteId !== undefined) {
     const siteId = query.siteId;
-    const site = await db
-      .selectFrom('sites')
-      .select('id')
-      .where('id', '=', siteId)
-      .where('study_id', '=', studyId)
-      .executeTakeFirst();
-    if (!site || !can(principal, 'subject.read', { studyId, siteId })) throw new AppError(404, 'not_found');
+    const ofStudy = await isSiteOfStudy(db, studyId, siteId);
+    if (!ofStudy || !can(principal, 'subject.read', { studyId, siteId }))
+      throw new AppError(404, 'not_found');
     ids = (
       await inForce.where((eb) => eb.or([eb('level', '=', 'study'), eb('site_id', '=', siteId)])).execute()
     ).map((row) => row.id);

@@ -43,6 +43,14 @@ export const AGE_BOUNDS: Record<QueryAgeBucket, [number, number | null]> = {
   '31+': [31, null],
 };
 
+/** The bucket of an age in days: the first whose upper limit it does not pass (as `ageBucketExpression`). */
+export function ageBucketOf(days: number): QueryAgeBucket {
+  return queryAgeBuckets.find((bucket) => {
+    const upper = AGE_BOUNDS[bucket][1];
+    return upper === null || days <= upper;
+  }) as QueryAgeBucket;
+}
+
 /** The bucket of a query's age as SQL: the first bucket whose upper limit the age does not pass. */
 export function ageBucketExpression(today: string): RawBuilder<QueryAgeBucket> {
   const age = ageDaysExpression(today);

@@ -1,6 +1,6 @@
 import type { StudyDefinition } from '@cdms/study';
 import { type RawBuilder, sql } from 'kysely';
-import { visitsCollecting } from '../studies/definition-items.ts';
+import { measureChangeOf } from '../studies/definition-items.ts';
 import { fromChosenFacts, rowColumns } from './report-row-columns.ts';
 
 /**
@@ -27,24 +27,10 @@ export function summaryRows(definition: StudyDefinition): RawBuilder<unknown>[] 
   if (healing) parts.push(healingRows());
   if (keyMeasures) {
     parts.push(keyMeasureRows());
-    const change = changeVisits(definition, keyMeasures);
+    const change = measureChangeOf(definition, keyMeasures);
     if (change) parts.push(keyMeasureChangeRows(change));
   }
   return parts;
-}
-
-/** The first and last visits collecting any of the measures, when they differ: the summary's change. */
-export function changeVisits(
-  definition: StudyDefinition,
-  role: { form: string; items: string[] },
-): { fromVisit: string; toVisit: string } | null {
-  const visits = definition.visits
-    .map((visit) => visit.key)
-    .filter((visitKey) =>
-      role.items.some((itemKey) => visitsCollecting(definition, role.form, itemKey).includes(visitKey)),
-    );
-  const [fromVisit, toVisit] = [visits[0], visits.at(-1)];
-  return fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;
 }
 
 /** The subject's group suffixes: '' for the totals, and `/group` once it is randomized. */

@@ -8,7 +8,7 @@ import {
 import { daysBetween } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { AGE_BOUNDS } from '../queries/list-queries.ts';
+import { ageBucketOf } from '../queries/list-queries.ts';
 import { medianOf, reportRowCounts } from './read-report-rows.ts';
 import { nothingInScope, type ReportContext } from './report-context.ts';
 
@@ -93,12 +93,4 @@ export async function queryAgingReport(
     sites: sites.map((site) => ({ siteId: site.id, siteCode: site.code, ...lineOf(site.id) })),
     total: lineOf(null),
   };
-}
-
-/** The bucket of an age in days: the first whose upper limit it does not pass (the query list's). */
-function ageBucketOf(days: number): QueryAgeBucket {
-  return queryAgeBuckets.find((bucket) => {
-    const upper = AGE_BOUNDS[bucket][1];
-    return upper === null || days <= upper;
-  }) as QueryAgeBucket;
 }

@@ -23,3 +23,28 @@ export function visitsCollecting(definition: StudyDefinition, formKey: string, i
     .filter((visit) => visit.forms.includes(formKey) && itemAt(definition, formKey, visit.key, itemKey))
     .map((visit) => visit.key);
 }
+
+/** The visits, in definition order, collecting any of the `keyMeasures` role's items. */
+export function measureVisitsOf(
+  definition: StudyDefinition,
+  role: { form: string; items: string[] },
+): string[] {
+  return definition.visits
+    .map((visit) => visit.key)
+    .filter((visitKey) =>
+      role.items.some((itemKey) => visitsCollecting(definition, role.form, itemKey).includes(visitKey)),
+    );
+}
+
+/**
+ * The summary's change of the key measures: from the first visit collecting them to the last, when
+ * they differ (the read model stores each subject's pair; the summary labels it).
+ */
+export function measureChangeOf(
+  definition: StudyDefinition,
+  role: { form: string; items: string[] },
+): { fromVisit: string; toVisit: string } | null {
+  const visits = measureVisitsOf(definition, role);
+  const [fromVisit, toVisit] = [visits[0], visits.at(-1)];
+  return fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;
+}

@@ -4,7 +4,7 @@ import { can } from '../auth/permissions.ts';
 import { type Principal, studyRandomizes } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { reportContext } from '../reports/report-context.ts';
-import { itemAt, visitsCollecting } from '../studies/definition-items.ts';
+import { itemAt, measureChangeOf, measureVisitsOf, visitsCollecting } from '../studies/definition-items.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
 import { countHealingOutcomes } from './count-healing-outcomes.ts';
 import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
@@ -75,13 +75,9 @@ export async function readStudySummary(
       measuresRole ? visitsCollecting(definition, measuresRole.form, itemKey) : [],
     ]),
   );
-  const measureVisits = definition.visits
-    .map((visit) => visit.key)
-    .filter((visitKey) => measureKeys.some((itemKey) => collecting.get(itemKey)?.includes(visitKey)));
+  const measureVisits = measuresRole ? measureVisitsOf(definition, measuresRole) : [];
   const measures = measuresRole ? measuresOf(definition, measuresRole.form, collecting) : [];
-  const fromVisit = measureVisits[0];
-  const toVisit = measureVisits.at(-1);
-  const change = fromVisit && toVisit && fromVisit !== toVisit ? { fromVisit, toVisit } : null;
+  const change = measuresRole ? measureChangeOf(definition, measuresRole) : null;
 
   const [statuses, completion, healing, measured] = await Promise.all([
     countSubjectStatuses(db, context),
