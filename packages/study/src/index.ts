@@ -3,6 +3,16 @@
 export const STUDY_PACKAGE_VERSION = '0.1.0';
 
 export {
+  type RedcapImport,
+  type RedcapImportOptions,
+  readRedcapDictionary,
+} from './convert/redcap/read-redcap-dictionary.ts';
+export {
+  type ImportProblem,
+  readDictionaryRows,
+} from './convert/redcap/redcap-dictionary.ts';
+export { type RedcapExport, writeRedcapDictionary } from './convert/redcap/write-redcap-dictionary.ts';
+export {
   AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_DB_RANGE,
   type AudiogramBand,

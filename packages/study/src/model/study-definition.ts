@@ -94,6 +94,11 @@ export const itemSchema = z.strictObject({
    * every subject (issue 15). Inside a repeating group the whole group is verified as one.
    */
   critical: z.literal(true).optional(),
+  /**
+   * Personal data that identifies the subject (a name, a birth date, a hospital number: REDCap's
+   * "Identifier?"), which a de-identified export is to leave out.
+   */
+  personalData: z.literal(true).optional(),
 });
 export type ItemDefinition = z.infer<typeof itemSchema>;
 
