@@ -257,6 +257,26 @@ const cases: Case[] = [
     expected: { ...everyone(403), DM: 409, ADMIN: 409 },
   },
   {
+    // A preview writes nothing: the designers (DM, ADMIN) may preview an import into a live study too.
+    method: 'POST',
+    route: '/api/studies/:studyId/definition-imports/preview',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/definition-imports/preview`,
+      body: { format: 'redcapDictionary', file: 'not,a,dictionary\n', language: 'en' },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    // The study is live: its designers pass authorization and are told it is not in design.
+    method: 'POST',
+    route: '/api/studies/:studyId/definition-imports',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/definition-imports`,
+      body: { format: 'redcapDictionary', file: 'x', language: 'en', contentHash: '0'.repeat(64) },
+    }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
     method: 'POST',
     route: '/api/studies/:studyId/go-live',
     request: (f) => ({ url: `/api/studies/${f.studyId}/go-live`, body: { password: 'not-checked-here' } }),

@@ -72,3 +72,69 @@ export const goLiveResponseSchema = z.object({
 });
 
 export const definitionUploadResponseSchema = z.object({ version: z.string(), contentHash: z.string() });
+
+/** The formats a study's design can be imported from (issue 47): REDCap's data dictionary for now. */
+export const definitionImportFormats = ['redcapDictionary'] as const;
+export type DefinitionImportFormat = (typeof definitionImportFormats)[number];
+
+/** An import's size limit, as a definition document's: a 3,000-field dictionary is ~1 MB. */
+export const DEFINITION_IMPORT_MAX_CHARACTERS = 16 * 1024 * 1024;
+
+/** A design file sent for a preview. */
+export const definitionImportRequestSchema = z.strictObject({
+  format: z.enum(definitionImportFormats),
+  /** The file's text (the dictionary CSV). */
+  file: z.string().min(1).max(DEFINITION_IMPORT_MAX_CHARACTERS),
+  /** REDCap's instrument–event mapping CSV: the schedule. */
+  eventMapping: z.string().max(DEFINITION_IMPORT_MAX_CHARACTERS).optional(),
+  /** The language the file's labels are written in. */
+  language: z.enum(['ko', 'en']),
+});
+export type DefinitionImportRequest = z.infer<typeof definitionImportRequestSchema>;
+
+/**
+ * The same file sent again to confirm it, with the preview's content hash: the server refuses a
+ * confirmation whose result is not what was shown.
+ */
+export const definitionImportConfirmSchema = definitionImportRequestSchema.extend({
+  contentHash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type DefinitionImportConfirm = z.infer<typeof definitionImportConfirmSchema>;
+
+export const definitionImportProblemSchema = z.object({
+  severity: z.enum(['error', 'warning', 'note']),
+  line: z.number().int().nullable(),
+  column: z.string().nullable(),
+  field: z.string().nullable(),
+  message: localizedSchema,
+});
+export type DefinitionImportProblem = z.infer<typeof definitionImportProblemSchema>;
+
+const addedAndRemoved = z.object({ added: z.array(z.string()), removed: z.array(z.string()) });
+
+/** What an import would create, and change in the study's current version, before anything is written. */
+export const definitionImportPreviewSchema = z.object({
+  /** False while a problem is an error: nothing can be confirmed. */
+  importable: z.boolean(),
+  /** The definition's content hash, to send back when confirming. */
+  contentHash: z.string().nullable(),
+  version: z.string().nullable(),
+  counts: z.object({
+    visits: z.number().int(),
+    forms: z.number().int(),
+    items: z.number().int(),
+    codeLists: z.number().int(),
+    logic: z.number().int(),
+  }),
+  /** Against the current version (everything added for a study without one). */
+  changes: z.object({
+    visits: addedAndRemoved,
+    forms: addedAndRemoved,
+    codeLists: addedAndRemoved.extend({ changed: z.array(z.string()) }),
+    items: addedAndRemoved.extend({
+      changed: z.array(z.object({ item: z.string(), changes: z.array(z.string()) })),
+    }),
+  }),
+  problems: z.array(definitionImportProblemSchema),
+});
+export type DefinitionImportPreview = z.infer<typeof definitionImportPreviewSchema>;

@@ -3,6 +3,11 @@
 export const STUDY_PACKAGE_VERSION = '0.1.0';
 
 export {
+  compareDefinitions,
+  type DefinitionComparison,
+  type ItemChange,
+} from './convert/compare-definitions.ts';
+export {
   type RedcapImport,
   type RedcapImportOptions,
   readRedcapDictionary,

@@ -1,15 +1,23 @@
-import { createStudyRequestSchema } from '@cdms/contract';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createStudyRequestSchema, type DefinitionImportRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { createStudy } from '../admin/create-study.ts';
 import type { Database } from '../db/schema.ts';
+import { confirmDefinitionImport } from '../study-design/confirm-definition-import.ts';
+import { previewDefinitionImport } from '../study-design/preview-definition-import.ts';
 import { personByEmail } from './demo-subjects.ts';
+
+/** TUBE-2027's design as its data manager kept it in REDCap: a data dictionary and its event mapping. */
+const REDCAP_FOLDER = path.join(import.meta.dirname, 'redcap');
 
 /**
  * The living demo's study still in design (issue 45): the administrator has created TUBE-2027 in one
  * request, as the new-study dialog sends it — its own screening-number format, no randomization, its
- * site and the data manager as its designer; its definition is not uploaded yet, so the
- * administration's study list shows it waiting for a document and the go-live button held back, and
- * site staff do not see it at all.
+ * site and the data manager as its designer. The data manager then imported the design they kept in
+ * REDCap (a data dictionary and its instrument–event mapping, issue 47) through the preview and its
+ * confirmation, as the import page sends them: the study list shows its first draft, the definition
+ * dialog its version, the audit trail the upload. Site staff do not see the study at all.
  */
 export async function seedDemoStudyInDesign(
   db: Kysely<Database>,
@@ -20,7 +28,7 @@ export async function seedDemoStudyInDesign(
   },
 ): Promise<void> {
   const administrator = await personByEmail(db, input.administrator);
-  await createStudy(
+  const study = await createStudy(
     db,
     administrator.actor,
     createStudyRequestSchema.parse({
@@ -39,4 +47,18 @@ export async function seedDemoStudyInDesign(
     }),
     administrator.principal.user.id,
   );
+  const request: DefinitionImportRequest = {
+    format: 'redcapDictionary',
+    file: fs.readFileSync(path.join(REDCAP_FOLDER, 'tube-2027-dictionary.csv'), 'utf8'),
+    eventMapping: fs.readFileSync(path.join(REDCAP_FOLDER, 'tube-2027-event-mapping.csv'), 'utf8'),
+    language: 'ko',
+  };
+  const preview = await previewDefinitionImport(db, study.id, request);
+  if (!preview.importable || !preview.contentHash)
+    throw new Error(`TUBE-2027's dictionary does not import: ${JSON.stringify(preview.problems)}`);
+  const dataManager = await personByEmail(db, input.dataManager);
+  await confirmDefinitionImport(db, dataManager.actor, study.id, {
+    ...request,
+    contentHash: preview.contentHash,
+  });
 }

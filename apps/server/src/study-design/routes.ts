@@ -1,4 +1,11 @@
-import { definitionUploadResponseSchema, goLiveRequestSchema, goLiveResponseSchema } from '@cdms/contract';
+import {
+  definitionImportConfirmSchema,
+  definitionImportPreviewSchema,
+  definitionImportRequestSchema,
+  definitionUploadResponseSchema,
+  goLiveRequestSchema,
+  goLiveResponseSchema,
+} from '@cdms/contract';
 import { STUDY_DEFINITION_JSON_SCHEMA } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -8,7 +15,9 @@ import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
+import { confirmDefinitionImport } from './confirm-definition-import.ts';
 import { goLive } from './go-live.ts';
+import { previewDefinitionImport } from './preview-definition-import.ts';
 import { replaceStudyDefinition } from './replace-study-definition.ts';
 
 /**
@@ -66,6 +75,53 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) => replaceStudyDefinition(db, actorOf(request), request.params.studyId, request.body),
+  );
+
+  app.post(
+    '/api/studies/:studyId/definition-imports/preview',
+    {
+      bodyLimit: DEFINITION_BODY_LIMIT_BYTES,
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary:
+          'Read a design file (a REDCap data dictionary) and show what it would create and change; nothing is written',
+        description:
+          'The answer counts the visits, forms, items, code lists and logic the file gives, lists what it adds to, ' +
+          'removes from and changes in the current version, and every problem with its line and column ' +
+          '(`importable` is false while one is an error). A live study may be previewed; only one in design can take it.',
+        params: studyParams,
+        body: definitionImportRequestSchema,
+        response: {
+          200: definitionImportPreviewSchema,
+          ...refusals({ 413: 'The file is larger than 16 MB (`payload_too_large`).' }),
+        },
+      },
+    },
+    async (request) => previewDefinitionImport(db, request.params.studyId, request.body),
+  );
+
+  app.post(
+    '/api/studies/:studyId/definition-imports',
+    {
+      bodyLimit: DEFINITION_BODY_LIMIT_BYTES,
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "Confirm a previewed import: the file becomes the study's current version (in design only)",
+        params: studyParams,
+        body: definitionImportConfirmSchema,
+        response: {
+          200: definitionUploadResponseSchema,
+          ...refusals({
+            409: 'The study is not in design (`study_not_in_design`), or the import no longer gives what the preview showed (`definition_import_changed`).',
+            413: 'The file is larger than 16 MB (`payload_too_large`).',
+            422: 'The file has errors (`invalid_definition_import`, listed in `error.details.problems`).',
+          }),
+        },
+      },
+    },
+    async (request) => confirmDefinitionImport(db, actorOf(request), request.params.studyId, request.body),
   );
 
   app.post(

@@ -312,6 +312,30 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       'admin@demo.cdms ADMIN',
       'dm@demo.cdms DM',
     ]);
+    // Its first draft came from the REDCap dictionary its data manager kept (issue 47 item 9), audited as theirs.
+    const definition = await currentStudyDefinition(db, study.id);
+    expect(definition?.version).toBe('1.0.0');
+    expect(definition?.definition.forms.map((form) => form.key)).toEqual([
+      'enrollment',
+      'surgery',
+      'followUp',
+    ]);
+    expect(definition?.definition.visits.map((visit) => visit.key)).toEqual([
+      'screening',
+      'surgery',
+      'month3',
+      'month6',
+      'month12',
+      'month18',
+    ]);
+    const published = await db
+      .selectFrom('audit_events')
+      .innerJoin('users', 'users.id', 'audit_events.actor_user_id')
+      .select('users.email')
+      .where('audit_events.study_id', '=', study.id)
+      .where('audit_events.event_type', '=', 'study.definition_published')
+      .execute();
+    expect(published.map((event) => event.email)).toEqual(['dm@demo.cdms']);
   });
 
   it('has study notices, a pinned one first, written by the data manager (issue 43 item 9)', async () => {

@@ -312,6 +312,13 @@ export const router = createBrowserRouter([
                     }),
                   },
                   {
+                    path: paths.adminStudyImport,
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/components/definition-import-page.tsx'))
+                        .DefinitionImportPage,
+                    }),
+                  },
+                  {
                     path: paths.adminSites,
                     lazy: async () => ({
                       Component: (await import('../features/admin/components/sites-page.tsx')).SitesPage,

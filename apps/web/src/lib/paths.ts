@@ -9,6 +9,8 @@ export const paths = {
   admin: '/admin',
   adminUsers: '/admin/users',
   adminStudies: '/admin/studies',
+  /** A design file's import into a study (issue 47): preview, then confirm. */
+  adminStudyImport: '/admin/studies/import/:studyId',
   adminSites: '/admin/sites',
   adminMemberships: '/admin/memberships',
   /** Help pages linked from the task list (online manual with eTraining and support, terms of use). */

@@ -469,7 +469,7 @@ function readLogic(
           field: row.variable,
           message: {
             en: `${what.en} not translated (${result.problem.en}); the field is kept without it: ${text}`,
-            ko: `${what.ko}을(를) 옮기지 못했습니다(${result.problem.ko}); 필드는 그것 없이 둡니다: ${text}`,
+            ko: `${what.ko} 옮기지 못했습니다(${result.problem.ko}); 필드는 그것 없이 둡니다: ${text}`,
           },
         });
         return undefined;
@@ -481,7 +481,7 @@ function readLogic(
     if (row.branching !== '') {
       const showWhen = translate(row.branching, 'Branching Logic (Show field only if...)', {
         en: 'the branching logic was',
-        ko: '분기 로직',
+        ko: '분기 로직을',
       });
       if (showWhen !== undefined) item.showWhen = showWhen;
     }
@@ -491,7 +491,7 @@ function readLogic(
           ? undefined
           : translate(row.choices, 'Choices, Calculations, OR Slider Labels', {
               en: 'the calculation was',
-              ko: '계산식',
+              ko: '계산식을',
             });
       if (derive !== undefined) item.derive = derive;
       else item.readOnly = true;

@@ -1,7 +1,9 @@
 import type { AdminStudy } from '@cdms/contract';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { generatePath, Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition, useUploadDefinition } from '../api/study-definition.ts';
 import { AdminDialog } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
@@ -132,6 +134,13 @@ export function DefinitionDialog({
             {t('studies.definition.download')}
           </button>
         )}
+        <Link
+          className={styles.button}
+          to={generatePath(paths.adminStudyImport, { studyId: String(study.id) })}
+          onClick={() => onOpenChange(false)}
+        >
+          {t('import.link')}
+        </Link>
         {inDesign && (
           <label className={`${styles.button} ${styles.primary} ${styles.fileButton}`}>
             {upload.isPending ? t('studies.definition.uploading') : t('studies.definition.upload')}

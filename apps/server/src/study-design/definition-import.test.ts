@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import type { App } from '../http/types.ts';
+
+const examples = path.resolve(import.meta.dirname, '../../../../docs/examples');
+const dictionary = fs.readFileSync(path.join(examples, 'redcap-dictionary.csv'), 'utf8');
+const eventMapping = fs.readFileSync(path.join(examples, 'redcap-event-mapping.csv'), 'utf8');
+/** The example without its one refused field (an sql field), so that it can be imported. */
+const importable = dictionary
+  .split('\n')
+  .filter((line) => !line.startsWith('site_lookup,'))
+  .join('\n');
+
+describeWithDatabase(
+  'study design: a REDCap dictionary imported through a preview (issue 47 item 5)',
+  (database) => {
+    let app: App;
+    let admin: SignedIn;
+    let crc: SignedIn;
+    let studyId: number;
+
+    const post = (who: SignedIn, url: string, payload: object, language: 'ko' | 'en' = 'en') =>
+      app.inject({ method: 'POST', url, headers: { ...who.headers, 'accept-language': language }, payload });
+    const preview = (file: string, language: 'ko' | 'en' = 'en') =>
+      post(
+        admin,
+        `/api/studies/${studyId}/definition-imports/preview`,
+        {
+          format: 'redcapDictionary',
+          file,
+          eventMapping,
+          language: 'en',
+        },
+        language,
+      );
+
+    beforeAll(async () => {
+      app = await buildTestApp(database());
+      await app.ready();
+      admin = await signIn(app, 'admin@demo.cdms');
+      crc = await signIn(app, 'crc@demo.cdms');
+      const created = await post(admin, '/api/admin/studies', {
+        code: 'EAR-2028',
+        protocolNumber: 'CDMS-EAR-01',
+        titleKo: '청력 연구',
+        titleEn: 'Hearing study',
+        sponsor: '',
+        kind: 'observational',
+        content: '',
+      });
+      expect(created.statusCode).toBe(201);
+      studyId = created.json().id;
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('previews a dictionary with an error: counts, changes and problems by line, nothing written', async () => {
+      const answer = await preview(dictionary, 'ko');
+      expect(answer.statusCode).toBe(200);
+      const body = answer.json();
+      expect(body.importable).toBe(false);
+      expect(body.counts).toMatchObject({ visits: 3, forms: 2, codeLists: 4 });
+      expect(body.changes.forms.added).toEqual(['enrollment', 'audiometry']);
+      expect(body.problems.filter((problem: { severity: string }) => problem.severity === 'error')).toEqual([
+        expect.objectContaining({ line: 28, column: 'Field Type', field: 'site_lookup' }),
+      ]);
+      expect(body.problems[0].message.ko).toMatch(/레코드 ID/);
+      const definitions = await database()
+        .db.selectFrom('study_definitions')
+        .select('id')
+        .where('study_id', '=', studyId)
+        .execute();
+      expect(definitions).toEqual([]);
+      const refused = await post(admin, `/api/studies/${studyId}/definition-imports`, {
+        format: 'redcapDictionary',
+        file: dictionary,
+        eventMapping,
+        language: 'en',
+        contentHash: '0'.repeat(64),
+      });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error).toMatchObject({ code: 'invalid_definition_import' });
+    });
+
+    it('imports what the preview showed, and refuses a confirmation of something else', async () => {
+      const shown = (await preview(importable)).json();
+      expect(shown.importable).toBe(true);
+      const changed = await post(admin, `/api/studies/${studyId}/definition-imports`, {
+        format: 'redcapDictionary',
+        file: importable.replace('Date of informed consent', 'Consent date'),
+        eventMapping,
+        language: 'en',
+        contentHash: shown.contentHash,
+      });
+      expect(changed.statusCode).toBe(409);
+      expect(changed.json().error.code).toBe('definition_import_changed');
+      const confirmed = await post(admin, `/api/studies/${studyId}/definition-imports`, {
+        format: 'redcapDictionary',
+        file: importable,
+        eventMapping,
+        language: 'en',
+        contentHash: shown.contentHash,
+      });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toEqual({ version: '1.0.0', contentHash: shown.contentHash });
+      const definition = await app.inject({
+        method: 'GET',
+        url: `/api/studies/${studyId}/definition`,
+        headers: admin.headers,
+      });
+      expect(definition.json().definition.forms.map((form: { key: string }) => form.key)).toEqual([
+        'enrollment',
+        'audiometry',
+      ]);
+    });
+
+    it('shows what a second import would remove from the current version', async () => {
+      const smaller = importable
+        .split('\n')
+        .filter((line) => !line.startsWith('comments,') && !line.startsWith('bmi,'))
+        .join('\n');
+      const body = (await preview(smaller)).json();
+      expect(body.changes.items.removed).toEqual(['audiometry.bmi', 'audiometry.comments']);
+      expect(body.changes.items.added).toEqual([]);
+    });
+
+    it('hides a study in design from anyone but its designers', async () => {
+      const answer = await post(crc, `/api/studies/${studyId}/definition-imports/preview`, {
+        format: 'redcapDictionary',
+        file: importable,
+        language: 'en',
+      });
+      expect(answer.statusCode).toBe(404);
+    });
+  },
+  { seed: 'demo' },
+);
