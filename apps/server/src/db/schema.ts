@@ -29,6 +29,7 @@ export interface Database {
   consent_month_totals: ConsentMonthTotalsTable;
   visit_alarm_totals: VisitAlarmTotalsTable;
   subject_list_totals: SubjectListTotalsTable;
+  sdv_site_totals: SdvSiteTotalsTable;
   subject_visit_windows: SubjectVisitWindowsTable;
   subject_visits: SubjectVisitsTable;
   subject_number_counters: SubjectNumberCountersTable;
@@ -381,6 +382,28 @@ export interface SubjectListTotalsTable {
   status: SubjectStatus;
   signed: boolean;
   subjects: number;
+}
+
+/**
+ * Subjects per site with their SDV counts, and how many of them each of the SDV list's state filters
+ * keeps, as deltas like `subject_fact_totals` (migration 2026-12-06T1900): the SDV progress by site
+ * and the list's total for a filter.
+ */
+export interface SdvSiteTotalsTable {
+  study_id: number;
+  site_id: number;
+  subjects: number;
+  /** Every planned form complete (`sdv_complete_forms = sdv_planned_forms`). */
+  complete_subjects: number;
+  /** Fewer forms complete than planned. */
+  incomplete_subjects: number;
+  /** Some item changed since verified. */
+  changed_subjects: number;
+  planned_items: number;
+  verified_items: number;
+  changed_items: number;
+  planned_forms: number;
+  complete_forms: number;
 }
 
 /** The read model's scheduled visits with a window (alarms are computed from these in SQL). */

@@ -414,6 +414,26 @@ describeWithDatabase(
       select study_id, site_id, status, signature_state = 'signed' as signed, count(*)::int as subjects
       from subject_facts group by study_id, site_id, status, signature_state = 'signed'
       order by study_id, site_id, status, signed`.execute(db);
+      // The SDV progress by site and the SDV list's totals per state filter (migration 2026-12-06T1900).
+      const sdvSums = sql`sum(subjects)::int as subjects, sum(complete_subjects)::int as complete_subjects,
+        sum(incomplete_subjects)::int as incomplete_subjects, sum(changed_subjects)::int as changed_subjects,
+        sum(planned_items)::int as planned_items, sum(verified_items)::int as verified_items,
+        sum(changed_items)::int as changed_items, sum(planned_forms)::int as planned_forms,
+        sum(complete_forms)::int as complete_forms`;
+      const sdvFromTotals = await sql<Record<string, unknown>>`
+      select study_id, site_id, ${sdvSums} from sdv_site_totals
+      group by study_id, site_id having sum(subjects) <> 0 order by study_id, site_id`.execute(db);
+      const sdvFromFacts = await sql<Record<string, unknown>>`
+      select study_id, site_id, ${sdvSums} from (
+        select study_id, site_id, 1 as subjects,
+          (sdv_complete_forms = sdv_planned_forms)::int as complete_subjects,
+          (sdv_complete_forms < sdv_planned_forms)::int as incomplete_subjects,
+          (sdv_changed_items > 0)::int as changed_subjects,
+          sdv_planned_items as planned_items, sdv_verified_items as verified_items,
+          sdv_changed_items as changed_items, sdv_planned_forms as planned_forms,
+          sdv_complete_forms as complete_forms
+        from subject_facts) f
+      group by study_id, site_id order by study_id, site_id`.execute(db);
       // The reports' counts (issue 46): per site, report, visit, bucket and the date a row counts from.
       const reportKey = sql`study_id, site_id, report, group_key, bucket, counts_from`;
       const reportsFromTotals = await sql<Record<string, unknown>>`
@@ -429,6 +449,7 @@ describeWithDatabase(
           alarms: alarmsFromTotals.rows,
           list: listFromTotals.rows,
           reports: reportsFromTotals.rows,
+          sdv: sdvFromTotals.rows,
         },
         recounted: {
           groups: fromFacts.rows,
@@ -436,6 +457,7 @@ describeWithDatabase(
           alarms: alarmsFromWindows.rows,
           list: listFromFacts.rows,
           reports: reportsFromRows.rows,
+          sdv: sdvFromFacts.rows,
         },
       };
     }
@@ -561,6 +583,11 @@ describeWithDatabase(
             .select(sql<number>`count(*)::int`.as('n'))
             .executeTakeFirstOrThrow();
           expect(reportRows.n).toBe(compacted.totals.reports.length);
+          const sdvRows = await database()
+            .db.selectFrom('sdv_site_totals')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          expect(sdvRows.n).toBe(compacted.totals.sdv.length);
         }),
         {
           numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`,
- * `subject_list_totals`, `report_row_totals`): sums of the facts per group of subjects, and of the visit windows that
+ * `subject_list_totals`, `report_row_totals`, `sdv_site_totals`): sums of the facts per group of subjects, and of the visit windows that
  * raise alarms, which the dashboard, the subject-info popup, the alarm list and the subject list's
  * pager read instead of every subject's or window's row (docs/decisions/subject-fact-totals.md).
  *
@@ -67,6 +67,21 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     table: 'subject_list_totals',
     keys: ['study_id', 'site_id', 'status', 'signed'],
     sums: ['subjects'],
+  });
+  await foldGroups(db, {
+    table: 'sdv_site_totals',
+    keys: ['study_id', 'site_id'],
+    sums: [
+      'subjects',
+      'complete_subjects',
+      'incomplete_subjects',
+      'changed_subjects',
+      'planned_items',
+      'verified_items',
+      'changed_items',
+      'planned_forms',
+      'complete_forms',
+    ],
   });
 }
 
