@@ -1,12 +1,16 @@
+import { type StudyDefinition, writeRedcapDictionary } from '@cdms/study';
 import { BENCH_PASSWORD } from './build-study/bench-study.ts';
 import { HttpClient, signIn } from './load/http-client.ts';
+import { PeakRss, residentBytes } from './server/process-usage.ts';
 import type { RunningServer } from './server/start-server.ts';
 
 // The "definition install" measurement (issue 45 item 6): a study's design the size of a large REDCap
 // project — 3,000 items in 60 forms — created in design and uploaded as a document the way a data
 // manager does (`POST /api/admin/studies`, then `PUT /api/studies/:id/definition`: the server checks it
 // with the zod schema, cross-references included, and publishes it). Then its download, which is how
-// the browser reads the forms of a study, a few times over.
+// the browser reads the forms of a study, a few times over. Then the same design as a REDCap data
+// dictionary (issue 47 item 7: 3,000 fields, target under 10 s with flat memory), previewed and
+// confirmed through the import into a second study in design, with the server's resident set.
 
 export interface DefinitionInstallResult {
   db: string;
@@ -19,6 +23,16 @@ export interface DefinitionInstallResult {
   /** `GET /api/studies/:id/definition` of that study, median and worst of `READS`. */
   readP50Ms: number;
   readMaxMs: number;
+  redcapImport: {
+    bytes: number;
+    /** Preview, then confirmation: seconds each, and their statuses. */
+    previewSeconds: number;
+    confirmSeconds: number;
+    statuses: [number, number];
+    /** The server's resident set before, and its peak during both. */
+    idleRssMb: number;
+    peakRssMb: number;
+  };
 }
 
 const FORMS = 60;
@@ -126,6 +140,7 @@ export async function measureDefinitionInstall(
       reads.push(performance.now() - readStarted);
     }
     reads.sort((a, b) => a - b);
+    const redcapImport = await measureRedcapImport(server, client, json, `${code}R`);
     return {
       db,
       forms: FORMS,
@@ -135,8 +150,68 @@ export async function measureDefinitionInstall(
       status: installed.status,
       readP50Ms: reads[Math.floor(reads.length / 2)] ?? 0,
       readMaxMs: reads.at(-1) ?? 0,
+      redcapImport,
     };
   } finally {
     client.close();
   }
+}
+
+/** The large design as a REDCap dictionary, previewed and confirmed into a new study in design. */
+async function measureRedcapImport(
+  server: RunningServer,
+  client: HttpClient,
+  json: Record<string, string>,
+  code: string,
+): Promise<DefinitionInstallResult['redcapImport']> {
+  const created = await client.request(
+    'POST',
+    '/api/admin/studies',
+    json,
+    JSON.stringify({
+      code,
+      protocolNumber: '',
+      titleKo: 'REDCap 가져오기',
+      titleEn: '',
+      sponsor: '',
+      kind: 'drug',
+      content: '',
+    }),
+  );
+  if (created.status !== 201) throw new Error(`creating ${code}: ${created.status} ${created.body}`);
+  const { id } = JSON.parse(created.body) as { id: number };
+  const written = writeRedcapDictionary(largeDefinition() as StudyDefinition, 'en');
+  const request = {
+    format: 'redcapDictionary',
+    file: written.dictionary,
+    eventMapping: written.eventMapping,
+    language: 'en',
+  };
+  const idleRss = residentBytes(server.pid);
+  const peak = new PeakRss(server.pid);
+  let started = performance.now();
+  const preview = await client.request(
+    'POST',
+    `/api/studies/${id}/definition-imports/preview`,
+    json,
+    JSON.stringify(request),
+  );
+  const previewSeconds = (performance.now() - started) / 1000;
+  const { contentHash } = JSON.parse(preview.body) as { contentHash: string | null };
+  started = performance.now();
+  const confirm = await client.request(
+    'POST',
+    `/api/studies/${id}/definition-imports`,
+    json,
+    JSON.stringify({ ...request, contentHash }),
+  );
+  const confirmSeconds = (performance.now() - started) / 1000;
+  return {
+    bytes: Buffer.byteLength(written.dictionary),
+    previewSeconds,
+    confirmSeconds,
+    statuses: [preview.status, confirm.status],
+    idleRssMb: idleRss / 2 ** 20,
+    peakRssMb: peak.stop() / 2 ** 20,
+  };
 }

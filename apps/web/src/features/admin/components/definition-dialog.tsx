@@ -1,4 +1,5 @@
 import type { AdminStudy } from '@cdms/contract';
+import { type StudyDefinition, writeRedcapDictionary } from '@cdms/study';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link } from 'react-router';
@@ -22,16 +23,35 @@ function problemsOf(error: unknown): DefinitionProblem[] {
   return Array.isArray(problems) ? problems : [];
 }
 
-/** Saves the current definition as a JSON file, as a designer edits it and uploads it again. */
-function downloadDefinition(study: AdminStudy, version: string, definition: unknown) {
-  const blob = new Blob([`${JSON.stringify(definition, null, 2)}\n`], { type: 'application/json' });
+/** Saves a text as a file of the user's downloads. */
+function saveFile(name: string, text: string, type: string) {
   const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `${study.code}-definition-${version}.json`;
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
   URL.revokeObjectURL(link.href);
+}
+
+/** Saves the current definition as a JSON file, as a designer edits it and uploads it again. */
+function downloadDefinition(study: AdminStudy, version: string, definition: unknown) {
+  saveFile(
+    `${study.code}-definition-${version}.json`,
+    `${JSON.stringify(definition, null, 2)}\n`,
+    'application/json',
+  );
+}
+
+/**
+ * Saves the definition as REDCap would take it (issue 47 item 3): the data dictionary and its
+ * instrument–event mapping, written in the browser by the same converter the import reads with,
+ * in the language the user reads.
+ */
+function downloadRedcap(study: AdminStudy, version: string, definition: unknown, language: 'ko' | 'en') {
+  const written = writeRedcapDictionary(definition as StudyDefinition, language);
+  saveFile(`${study.code}-${version}-redcap-dictionary.csv`, written.dictionary, 'text/csv');
+  saveFile(`${study.code}-${version}-redcap-event-mapping.csv`, written.eventMapping, 'text/csv');
 }
 
 /**
@@ -46,7 +66,7 @@ export function DefinitionDialog({
   study: AdminStudy;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const current = useStudyDefinition(study.id, study.hasDefinition);
   const upload = useUploadDefinition(study.id);
   // A file that is not JSON is refused here: the server would only say the same.
@@ -132,6 +152,23 @@ export function DefinitionDialog({
             }
           >
             {t('studies.definition.download')}
+          </button>
+        )}
+        {current.data && (
+          <button
+            type="button"
+            className={styles.button}
+            onClick={() =>
+              current.data &&
+              downloadRedcap(
+                study,
+                current.data.version,
+                current.data.definition,
+                i18n.language === 'en' ? 'en' : 'ko',
+              )
+            }
+          >
+            {t('studies.definition.downloadRedcap')}
           </button>
         )}
         <Link
