@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { demoAccounts, logInAs } from '../support/auth.ts';
+import { repositoryRoot } from '../support/global-setup.ts';
+import { expect, test } from '../support/test.ts';
+
+const examples = path.join(repositoryRoot, 'docs/examples');
+const tubeDesign = path.join(repositoryRoot, 'apps/server/src/seed/redcap');
+
+/**
+ * Issue 47 item 5: a designer imports a REDCap data dictionary into the study in design through its
+ * preview. A file with an error is shown with the error on its line and cannot be confirmed; a
+ * sound one is confirmed and becomes the current version.
+ */
+test('an administrator previews REDCap dictionaries and imports the sound one into the study in design', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  await page.goto('/admin/studies');
+  await page.getByRole('button', { name: 'TUBE-2027 정의' }).click();
+  const dialog = page.getByRole('dialog', { name: 'TUBE-2027 정의' });
+  await expect(dialog).toContainText('1.0.0');
+  await dialog.getByRole('link', { name: 'REDCap에서 가져오기…' }).click();
+  await expect(page).toHaveURL(/\/admin\/studies\/import\/\d+$/);
+  await expect(page.getByRole('heading', { name: 'TUBE-2027 설계 가져오기' })).toBeVisible();
+
+  // The example has an sql field: an error on its line, and nothing can be confirmed.
+  await page.getByLabel('데이터 사전(CSV)').setInputFiles(path.join(examples, 'redcap-dictionary.csv'));
+  await page
+    .getByLabel('양식–이벤트 대응표(CSV, 선택)')
+    .setInputFiles(path.join(examples, 'redcap-event-mapping.csv'));
+  await page.getByRole('button', { name: '미리 보기' }).click();
+  const problems = page.getByRole('table', { name: '파일의 문제' });
+  await expect(problems.getByRole('row').filter({ hasText: 'site_lookup' })).toContainText('오류');
+  await expect(problems.getByRole('row').filter({ hasText: 'site_lookup' })).toContainText('28');
+  await expect(page.getByText('삭제되는 양식 (2)')).toBeVisible();
+  await expect(page.getByRole('button', { name: '현재 버전으로 가져오기' })).toBeDisabled();
+
+  // The study's own dictionary: nothing removed, confirmed, the current version again.
+  await page.getByLabel('데이터 사전(CSV)').setInputFiles(path.join(tubeDesign, 'tube-2027-dictionary.csv'));
+  await page
+    .getByLabel('양식–이벤트 대응표(CSV, 선택)')
+    .setInputFiles(path.join(tubeDesign, 'tube-2027-event-mapping.csv'));
+  await page.getByRole('button', { name: '미리 보기' }).click();
+  await expect(page.getByText('삭제되는 양식')).toBeHidden();
+  await expect(problems.getByRole('row').filter({ hasText: 'record_id' })).toContainText('참고');
+  await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
+  await expect(page.getByRole('status')).toContainText('버전 1.0.0이(가) 현재 정의가 되었습니다.');
+});
