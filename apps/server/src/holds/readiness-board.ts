@@ -202,36 +202,47 @@ export async function readinessSubjects(
   const where = conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
   const rows = readinessRows(reader, scope, today);
-  const countedFromTotals = !search && query.hold === 'all';
-  const stateTotal =
-    query.state === 'ready'
-      ? sql`ready_subjects`
-      : query.state === 'notReady'
-        ? sql`subjects - ready_subjects`
-        : sql`subjects`;
-  // From the totals, an InitPlan run once for the page; otherwise counted over the filtered rows.
-  const totalSql = countedFromTotals
-    ? sql`(select coalesce(sum(${stateTotal}), 0)::int from ${readinessCountsSql(reader, scope, today)} c)`
-    : sql`count(*) over ()::int`;
-  const result = await sql<ReadinessRow & { total: number }>`
-    select *, ${totalSql} as total from ${rows}
-    where ${where}
-    order by ${sortExpression(query.sort)} ${direction}, screening_number collate "C", subject_id
-    limit ${query.size} offset ${(query.page - 1) * query.size}`.execute(db);
-  let total = result.rows[0]?.total;
-  if (total === undefined) {
-    const counted = countedFromTotals
-      ? await sql<{ total: number }>`select ${totalSql} as total`.execute(db)
-      : await sql<{ total: number }>`select count(*)::int as total from ${rows} where ${where}`.execute(db);
-    total = counted.rows[0]?.total ?? 0;
-  }
-  return {
-    subjects: result.rows.map(presentSubjectRow),
+  const pageOf = (subjects: ReadinessRow[], total: number): ReadinessSubjectsResponse => ({
+    subjects: subjects.map(presentSubjectRow),
     total,
     page: query.page,
     size: query.size,
     abilities: holdAbilitiesAt(principal, studyId),
-  };
+  });
+  const order = sql`order by ${sortExpression(query.sort)} ${direction}, screening_number collate "C", subject_id`;
+  const page = sql`limit ${query.size} offset ${(query.page - 1) * query.size}`;
+  if (!search && query.hold === 'all') {
+    // The total from the totals and the page in one statement: one row of nulls beside the total
+    // when the page is empty (the few rows of the page sorted again after the join).
+    const stateTotal =
+      query.state === 'ready'
+        ? sql`ready_subjects`
+        : query.state === 'notReady'
+          ? sql`subjects - ready_subjects`
+          : sql`subjects`;
+    const result = await sql<(ReadinessRow | { [key in keyof ReadinessRow]: null }) & { total: number }>`
+      with page as (select * from ${rows} where ${where} ${order} ${page})
+      select page.*, counted.total
+      from (select coalesce(sum(${stateTotal}), 0)::int as total
+        from ${readinessCountsSql(reader, scope, today)} c) counted
+      left join page on true
+      ${order}`.execute(db);
+    return pageOf(
+      result.rows.flatMap((row) => (row.subject_id === null ? [] : [row])),
+      result.rows[0]?.total ?? 0,
+    );
+  }
+  // A search or a hold filter: counted over the filtered rows.
+  const result = await sql<ReadinessRow & { total: number }>`
+    select *, count(*) over ()::int as total from ${rows}
+    where ${where} ${order} ${page}`.execute(db);
+  let total = result.rows[0]?.total;
+  if (total === undefined) {
+    const counted = await sql<{ total: number }>`
+      select count(*)::int as total from ${rows} where ${where}`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
+  return pageOf(result.rows, total);
 }
 
 type SiteCounts = Omit<ReadinessSiteRow, 'siteId' | 'site' | 'siteName' | 'hold'>;
@@ -289,21 +300,30 @@ export async function readinessSites(
     ) figures
     group by site_id`.execute(db);
   const bySite = new Map(result.rows.map((row) => [row.site_id, row]));
-  const siteHolds = await sql<{ site_id: number | null; hold_rank: number }>`
-    select h.site_id, max(${holdRankSql})::int as hold_rank from holds h
+  // The holds in force: the study's and the sites', and each held subject in scope with its
+  // strongest hold, at its site (subject holds are few).
+  const holdRanks = await sql<{
+    level: 'study' | 'site' | 'subject';
+    site_id: number | null;
+    hold_rank: number;
+  }>`
+    select h.level, h.site_id, max(${holdRankSql})::int as hold_rank from holds h
     where h.study_id = ${studyId} and h.lifted_at is null and h.level in ('study', 'site')
-    group by h.site_id`.execute(db);
-  const studyRank = siteHolds.rows.find((row) => row.site_id === null)?.hold_rank ?? 0;
-  const rankOfSite = new Map(siteHolds.rows.map((row) => [row.site_id, row.hold_rank]));
-  // Subject holds are few: each held subject in scope with its strongest one, at its site.
-  const subjectHolds = await sql<{ site_id: number; hold_rank: number }>`
-    select f.site_id, max(${holdRankSql})::int as hold_rank
-    from holds h join subject_facts f on f.subject_id = h.subject_id
+    group by h.level, h.site_id
+    union all
+    select 'subject', f.site_id, max(${holdRankSql})::int from holds h
+    join subject_facts f on f.subject_id = h.subject_id
     where h.study_id = ${studyId} and h.lifted_at is null and h.level = 'subject'
       and f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
     group by f.site_id, f.subject_id`.execute(db);
+  const studyRank = holdRanks.rows.find((row) => row.level === 'study')?.hold_rank ?? 0;
+  const rankOfSite = new Map(
+    holdRanks.rows.filter((row) => row.level === 'site').map((row) => [row.site_id, row.hold_rank]),
+  );
+  const subjectHolds = holdRanks.rows.filter((row) => row.level === 'subject');
   const heldRanksAt = new Map<number, number[]>();
-  for (const row of subjectHolds.rows) {
+  for (const row of subjectHolds) {
+    if (row.site_id === null) continue;
     heldRanksAt.set(row.site_id, [...(heldRanksAt.get(row.site_id) ?? []), row.hold_rank]);
   }
   /**
