@@ -25,6 +25,7 @@ export interface Database {
   uploaded_images: UploadedImagesTable;
   subjects: SubjectsTable;
   subject_facts: SubjectFactsTable;
+  readiness_totals: ReadinessTotalsTable;
   subject_fact_totals: SubjectFactTotalsTable;
   consent_month_totals: ConsentMonthTotalsTable;
   visit_alarm_totals: VisitAlarmTotalsTable;
@@ -321,6 +322,15 @@ export interface SubjectFactsTable {
   sdv_changed_items: number;
   sdv_planned_forms: number;
   sdv_complete_forms: number;
+  /** Saved forms missing required items (status 'dash'): the readiness board's blocker. */
+  forms_missing_required: number;
+  /**
+   * The first day a visit still to be done in follow-up is overdue (over those windows, the earliest
+   * of the later of the opening and the day after the closing), null when none: the subject has
+   * overdue visits on `today` when this is <= today. Stored as a date because it does not change
+   * with today (migration 2026-12-06T1920).
+   */
+  overdue_from: string | null;
 }
 export type SubjectFactsRow = Selectable<SubjectFactsTable>;
 
@@ -404,6 +414,23 @@ export interface SdvSiteTotalsTable {
   changed_items: number;
   planned_forms: number;
   complete_forms: number;
+}
+
+/**
+ * The readiness board's per-site figures the other totals do not hold, as deltas like
+ * `subject_fact_totals` (migration 2026-12-06T1920): subjects per site, whether nothing stored holds
+ * them back from a lock (`lock_clear`: signed, no query, no form missing items, SDV complete) and
+ * from which day a visit of theirs is overdue (only when `lock_clear`), whether their signature was
+ * invalidated; with their forms missing required items.
+ */
+export interface ReadinessTotalsTable {
+  study_id: number;
+  site_id: number;
+  lock_clear: boolean;
+  invalidated: boolean;
+  overdue_from: string | null;
+  subjects: number;
+  forms_missing_required: number;
 }
 
 /** The read model's scheduled visits with a window (alarms are computed from these in SQL). */

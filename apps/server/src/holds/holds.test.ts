@@ -335,6 +335,96 @@ describeWithDatabase(
       ).json();
       expect(form.sdv).toMatchObject({ state: 'notRequired', items: {} });
     });
+
+    it("adds up the sites' figures and the pages' totals as the subject rows say, under every level of hold", async () => {
+      // A site frozen, a subject of the other site locked, then the study frozen over both.
+      const locked = await newSubject(site1);
+      const place = (target: object, kind = 'frozen') =>
+        as('dm', 'POST', holdsUrl(), { kind, target, reason: 'Close-out' });
+      const lift = (target: object, kind = 'frozen') =>
+        as('dm', 'POST', holdsUrl('/lift'), { kind, target, reason: 'Done' });
+      expect((await place({ level: 'site', siteId: site2 })).statusCode).toBe(201);
+      expect((await place({ level: 'subject', subjectPk: locked }, 'locked')).statusCode).toBe(201);
+      const url = (query: string) => `/api/studies/${studyId}/readiness/subjects?${query}`;
+      type Row = Record<string, unknown> & { subjectPk: number; siteId: number; subjectId: string };
+      const allRows = async (query: string): Promise<{ rows: Row[]; total: number }> => {
+        const rows: Row[] = [];
+        let total = 0;
+        for (let page = 1; ; page += 1) {
+          const body = (await as('dm', 'GET', url(`${query}&size=100&page=${page}`))).json();
+          rows.push(...body.subjects);
+          total = body.total;
+          if (body.subjects.length < 100) break;
+        }
+        return { rows, total };
+      };
+      const check = async () => {
+        const { rows, total } = await allRows('sort=subjectId');
+        expect(total).toBe(rows.length);
+        const sites = (await as('dm', 'GET', `/api/studies/${studyId}/readiness/sites`)).json();
+        const sum = (own: Row[], key: string) => own.reduce((n, row) => n + (row[key] as number), 0);
+        const figures = (own: Row[]) => ({
+          subjects: own.length,
+          readySubjects: own.filter((row) => row.ready).length,
+          openQueries: sum(own, 'openQueries'),
+          answeredQueries: sum(own, 'answeredQueries'),
+          formsMissingRequired: sum(own, 'formsMissingRequired'),
+          formsSdvIncomplete: sum(own, 'formsSdvIncomplete'),
+          overdueVisits: sum(own, 'overdueVisits'),
+          unsignedCasebooks: own.filter((row) => row.signature !== 'signed').length,
+          invalidatedSignatures: own.filter((row) => row.signature === 'invalidated').length,
+          frozenSubjects: own.filter((row) => (row.hold as { kind: string } | null)?.kind === 'frozen')
+            .length,
+          lockedSubjects: own.filter((row) => (row.hold as { kind: string } | null)?.kind === 'locked')
+            .length,
+        });
+        for (const site of sites.sites)
+          expect(site).toMatchObject(figures(rows.filter((row) => row.siteId === site.siteId)));
+        expect(sites.study).toMatchObject(figures(rows));
+        // Each filter's total and rows, and the open-queries order, as the rows say.
+        for (const [query, keep] of [
+          ['state=ready', (row: Row) => row.ready === true],
+          ['state=notReady', (row: Row) => row.ready === false],
+          ['hold=none', (row: Row) => row.hold === null],
+          ['hold=frozen', (row: Row) => (row.hold as { kind: string } | null)?.kind === 'frozen'],
+          ['hold=locked', (row: Row) => (row.hold as { kind: string } | null)?.kind === 'locked'],
+        ] as const) {
+          const filtered = await allRows(query);
+          expect(filtered.rows.map((row) => row.subjectPk)).toEqual(
+            rows.filter(keep).map((row) => row.subjectPk),
+          );
+          expect(filtered.total).toBe(filtered.rows.length);
+        }
+        const byOpenQueries = await allRows('state=notReady&sort=openQueries&order=desc');
+        const codePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+        expect(byOpenQueries.rows.map((row) => row.subjectPk)).toEqual(
+          rows
+            .filter((row) => row.ready === false)
+            .sort(
+              (a, b) =>
+                (b.openQueries as number) - (a.openQueries as number) ||
+                codePoint(a.subjectId, b.subjectId) ||
+                a.subjectPk - b.subjectPk,
+            )
+            .map((row) => row.subjectPk),
+        );
+        // A page past the last: no rows, the same total.
+        const past = (await as('dm', 'GET', url('page=99'))).json();
+        expect(past).toMatchObject({ subjects: [], total: rows.length });
+        return rows;
+      };
+      const rows = await check();
+      expect(rows.find((row) => row.subjectPk === locked)?.hold).toEqual({
+        kind: 'locked',
+        level: 'subject',
+      });
+      expect((await place({ level: 'study' })).statusCode).toBe(201);
+      await check();
+      for (const target of [{ level: 'study' }, { level: 'site', siteId: site2 }])
+        expect((await lift(target)).statusCode).toBe(200);
+      expect((await lift({ level: 'subject', subjectPk: locked }, 'locked')).statusCode).toBe(200);
+      await check();
+    });
   },
   { seed: 'demo' },
 );

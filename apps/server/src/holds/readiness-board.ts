@@ -66,60 +66,68 @@ interface ReadinessRow {
 }
 
 /**
- * The `readiness` CTE: one row per subject in `scope` (ReadinessRow), from the read model's row of
- * each subject (its query counts, signature and SDV counts against the plan) and, for forms missing
- * required items and overdue visits, partial indexes that hold only the forms and visits that stand
- * in the way — so the board reads one row per subject, not every item of the trial.
+ * Nothing stored holds the facts row `f` back from a lock: signed, no open or answered query, no
+ * form missing required items, SDV complete. Written as the predicate of
+ * `subject_facts_study_lock_clear_idx` (migration 2026-12-06T1920), so the "ready" page can read
+ * that index; the same test as the trigger behind `readiness_totals`.
  */
-function readinessCtes(reader: ReaderScope, scope: SiteScope): RawBuilder<unknown> {
+const lockClearSql = sql<boolean>`(f.open_query_count = 0 and f.answered_query_count = 0
+  and f.forms_missing_required = 0 and f.sdv_planned_forms = f.sdv_complete_forms
+  and f.signature_state = 'signed')`;
+
+/**
+ * Whether the subject has a visit overdue on `today`: the read model stores the first day one is
+ * (`overdue_from`), which does not change as the days pass; the comparison with today is made here.
+ */
+function overdueOnSql(today: string): RawBuilder<boolean> {
+  return sql<boolean>`(f.overdue_from <= ${today})`;
+}
+
+/**
+ * The `readiness` rows (ReadinessRow) of the subjects in `scope`, one per facts row: the query
+ * counts, signature and SDV counts against the plan, the forms missing required items and the day a
+ * visit becomes overdue are stored on it. The overdue visits' count and the hold are worked out per
+ * row returned (the windows by the subject's key, the few holds in force): a page's rows, unless a
+ * filter or sort on them needs every row's.
+ */
+function readinessRows(reader: ReaderScope, scope: SiteScope, today: string): RawBuilder<unknown> {
   const studyId = reader.studyId;
-  const today = todayInKorea();
-  return sql`
-    scoped as (
-      select f.* from subject_facts f
-      where f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
-    ),
-    missing_required as (
-      select fi.subject_id, count(*)::int as forms
-      from form_instances fi join scoped r on r.subject_id = fi.subject_id
-      where fi.has_data and fi.status = 'dash'
-      group by fi.subject_id
-    ),
-    overdue as (
-      select w.subject_id, count(*)::int as visits
-      from subject_visit_windows w
-      where w.study_id = ${studyId} and w.actual_date is null and w.subject_status = 'ongoing'
-        and w.earliest_date <= ${today} and w.latest_date < ${today}
-      group by w.subject_id
-    ),
-    subject_holds as (
-      select r.subject_id, max(${holdRankSql})::int as hold_rank
-      from scoped r
-      join holds h on h.study_id = ${studyId} and h.lifted_at is null
-        and (h.level = 'study' or (h.level = 'site' and h.site_id = r.site_id)
-          or (h.level = 'subject' and h.subject_id = r.subject_id))
-      group by r.subject_id
-    ),
-    counted as (
-      select r.subject_id, r.site_id, r.screening_number, r.randomization_number,
-        (select sites.code from sites where sites.id = r.site_id) as site_code,
-        r.open_query_count as open_queries,
-        r.answered_query_count as answered_queries,
-        coalesce(m.forms, 0)::int as forms_missing_required,
-        (r.sdv_planned_forms - r.sdv_complete_forms)::int as forms_sdv_incomplete,
-        coalesce(o.visits, 0)::int as overdue_visits,
-        r.signature_state as signature,
-        coalesce(sh.hold_rank, 0)::int as hold_rank
-      from scoped r
-      left join missing_required m on m.subject_id = r.subject_id
-      left join overdue o on o.subject_id = r.subject_id
-      left join subject_holds sh on sh.subject_id = r.subject_id
-    ),
-    readiness as (
-      select *, (open_queries = 0 and answered_queries = 0 and forms_missing_required = 0
-        and forms_sdv_incomplete = 0 and overdue_visits = 0 and signature = 'signed') as ready
-      from counted
-    )`;
+  return sql`(
+    select f.subject_id, f.site_id, f.screening_number, f.randomization_number, f.site_code,
+      f.open_query_count as open_queries,
+      f.answered_query_count as answered_queries,
+      f.forms_missing_required,
+      (f.sdv_planned_forms - f.sdv_complete_forms)::int as forms_sdv_incomplete,
+      case when ${overdueOnSql(today)} then (select count(*)::int from subject_visit_windows w
+        where w.subject_id = f.subject_id and w.actual_date is null and w.subject_status = 'ongoing'
+          and w.earliest_date <= ${today} and w.latest_date < ${today}) else 0 end as overdue_visits,
+      f.signature_state as signature,
+      coalesce((select max(${holdRankSql}) from holds h
+        where h.study_id = ${studyId} and h.lifted_at is null
+          and (h.level = 'study' or (h.level = 'site' and h.site_id = f.site_id)
+            or (h.level = 'subject' and h.subject_id = f.subject_id))), 0)::int as hold_rank,
+      (${lockClearSql} and not coalesce(${overdueOnSql(today)}, false)) as ready
+    from subject_facts f
+    where f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
+  ) readiness`;
+}
+
+/**
+ * The subjects in scope, and those ready on `today`, from `readiness_totals` (a few rows per site,
+ * whatever the trial's size): ready are those nothing stored holds back whose first overdue day,
+ * if any, is after today.
+ */
+function readinessCountsSql(reader: ReaderScope, scope: SiteScope, today: string): RawBuilder<unknown> {
+  return sql`(
+    select t.site_id, sum(t.subjects)::int as subjects,
+      coalesce(sum(t.subjects) filter (where t.lock_clear
+        and (t.overdue_from is null or t.overdue_from > ${today})), 0)::int as ready_subjects,
+      sum(t.forms_missing_required)::int as forms_missing_required,
+      coalesce(sum(t.subjects) filter (where t.invalidated), 0)::int as invalidated_signatures
+    from readiness_totals t
+    where t.study_id = ${reader.studyId} and ${siteFilter('t.site_id', scope)}
+    group by t.site_id
+  )`;
 }
 
 function presentSubjectRow(row: ReadinessRow): ReadinessSubjectRow {
@@ -160,7 +168,16 @@ function sortExpression(sort: ReadinessSubjectsQuery['sort']): RawBuilder<unknow
   }
 }
 
-/** `GET …/readiness/subjects`: one page of subjects with what stands between them and a lock. */
+/**
+ * `GET …/readiness/subjects`: one page of subjects with what stands between them and a lock.
+ *
+ * The page is read in its order off an index of the facts where one matches (the screening number;
+ * most open queries first, `subject_facts_study_open_queries_idx`; the ready subjects,
+ * `subject_facts_study_lock_clear_idx`), the state filter checked on the rows read, and the scan
+ * stops after the page. The total of a state filter (or none) is a sum over `readiness_totals`. A
+ * search or a hold filter is counted over the subjects in scope: no total holds a substring, and
+ * holds are few rows that reach a subject through its site or itself.
+ */
 export async function readinessSubjects(
   db: Kysely<Database>,
   principal: Principal,
@@ -169,6 +186,7 @@ export async function readinessSubjects(
 ): Promise<ReadinessSubjectsResponse> {
   const reader = await readerScope(db, principal, studyId);
   const scope = narrowToSite(reader, query.siteId);
+  const today = todayInKorea();
   const conditions: RawBuilder<boolean>[] = [];
   const search = query.subject?.toLowerCase();
   if (search) {
@@ -183,38 +201,68 @@ export async function readinessSubjects(
   if (query.hold === 'locked') conditions.push(sql<boolean>`hold_rank > ${sql.lit(LOCK_WEIGHT)}`);
   const where = conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
-  const ctes = readinessCtes(reader, scope);
-  const result = await sql<ReadinessRow & { total: number }>`
-    with ${ctes}
-    select *, count(*) over ()::int as total from readiness
-    where ${where}
-    order by ${sortExpression(query.sort)} ${direction}, screening_number collate "C", subject_id
-    limit ${query.size} offset ${(query.page - 1) * query.size}`.execute(db);
-  let total = result.rows[0]?.total;
-  if (total === undefined) {
-    const counted = await sql<{ total: number }>`
-      with ${ctes} select count(*)::int as total from readiness where ${where}`.execute(db);
-    total = counted.rows[0]?.total ?? 0;
-  }
-  return {
-    subjects: result.rows.map(presentSubjectRow),
+  const rows = readinessRows(reader, scope, today);
+  const pageOf = (subjects: ReadinessRow[], total: number): ReadinessSubjectsResponse => ({
+    subjects: subjects.map(presentSubjectRow),
     total,
     page: query.page,
     size: query.size,
     abilities: holdAbilitiesAt(principal, studyId),
-  };
+  });
+  const order = sql`order by ${sortExpression(query.sort)} ${direction}, screening_number collate "C", subject_id`;
+  const page = sql`limit ${query.size} offset ${(query.page - 1) * query.size}`;
+  if (!search && query.hold === 'all') {
+    // The total from the totals and the page in one statement: one row of nulls beside the total
+    // when the page is empty (the few rows of the page sorted again after the join).
+    const stateTotal =
+      query.state === 'ready'
+        ? sql`ready_subjects`
+        : query.state === 'notReady'
+          ? sql`subjects - ready_subjects`
+          : sql`subjects`;
+    const result = await sql<(ReadinessRow | { [key in keyof ReadinessRow]: null }) & { total: number }>`
+      with page as (select * from ${rows} where ${where} ${order} ${page})
+      select page.*, counted.total
+      from (select coalesce(sum(${stateTotal}), 0)::int as total
+        from ${readinessCountsSql(reader, scope, today)} c) counted
+      left join page on true
+      ${order}`.execute(db);
+    return pageOf(
+      result.rows.flatMap((row) => (row.subject_id === null ? [] : [row])),
+      result.rows[0]?.total ?? 0,
+    );
+  }
+  // A search or a hold filter: counted over the filtered rows.
+  const result = await sql<ReadinessRow & { total: number }>`
+    select *, count(*) over ()::int as total from ${rows}
+    where ${where} ${order} ${page}`.execute(db);
+  let total = result.rows[0]?.total;
+  if (total === undefined) {
+    const counted = await sql<{ total: number }>`
+      select count(*)::int as total from ${rows} where ${where}`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
+  return pageOf(result.rows, total);
 }
 
 type SiteCounts = Omit<ReadinessSiteRow, 'siteId' | 'site' | 'siteName' | 'hold'>;
 
-/** `GET …/readiness/sites`: every site in the reader's scope, the study's sums, and their holds. */
+/**
+ * `GET …/readiness/sites`: every site in the reader's scope, the study's sums, and their holds.
+ * Each figure is a sum of a few total rows per site (docs/decisions/subject-fact-totals.md):
+ * `readiness_totals` (subjects, ready today, forms missing items, invalidated signatures),
+ * `subject_fact_totals` (queries, SDV), `subject_list_totals` (unsigned casebooks) and
+ * `visit_alarm_totals` (windows whose dates make them overdue today); the holds come from the few
+ * holds in force.
+ */
 export async function readinessSites(
   db: Kysely<Database>,
   principal: Principal,
   studyId: number,
 ): Promise<ReadinessSitesResponse> {
   const reader = await readerScope(db, principal, studyId);
-  const ctes = readinessCtes(reader, reader.scope);
+  const scope = reader.scope;
+  const today = todayInKorea();
   const result = await sql<{
     site_id: number;
     subjects: number;
@@ -226,26 +274,73 @@ export async function readinessSites(
     overdue_visits: number;
     unsigned_casebooks: number;
     invalidated_signatures: number;
-    frozen_subjects: number;
-    locked_subjects: number;
   }>`
-    with ${ctes}
-    select site_id, count(*)::int as subjects, count(*) filter (where ready)::int as ready_subjects,
+    select site_id, sum(subjects)::int as subjects, sum(ready_subjects)::int as ready_subjects,
       sum(open_queries)::int as open_queries, sum(answered_queries)::int as answered_queries,
       sum(forms_missing_required)::int as forms_missing_required,
       sum(forms_sdv_incomplete)::int as forms_sdv_incomplete, sum(overdue_visits)::int as overdue_visits,
-      count(*) filter (where signature <> 'signed')::int as unsigned_casebooks,
-      count(*) filter (where signature = 'invalidated')::int as invalidated_signatures,
-      count(*) filter (where hold_rank between 1 and ${sql.lit(LOCK_WEIGHT)})::int as frozen_subjects,
-      count(*) filter (where hold_rank > ${sql.lit(LOCK_WEIGHT)})::int as locked_subjects
-    from readiness group by site_id`.execute(db);
+      sum(unsigned_casebooks)::int as unsigned_casebooks,
+      sum(invalidated_signatures)::int as invalidated_signatures
+    from (
+      select site_id, subjects, ready_subjects, 0 as open_queries, 0 as answered_queries,
+        forms_missing_required, 0 as forms_sdv_incomplete, 0 as overdue_visits, 0 as unsigned_casebooks,
+        invalidated_signatures
+      from ${readinessCountsSql(reader, scope, today)} readiness
+      union all
+      select site_id, 0, 0, open_queries, answered_queries, 0, sdv_planned_forms - sdv_complete_forms, 0, 0, 0
+      from subject_fact_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)}
+      union all
+      select site_id, 0, 0, 0, 0, 0, 0, 0, subjects, 0
+      from subject_list_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)} and not signed
+      union all
+      -- Windows still to be done in follow-up, counted from their dates as the subject alarms count.
+      select site_id, 0, 0, 0, 0, 0, 0, windows, 0, 0
+      from visit_alarm_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)}
+        and kind = 'pending' and earliest_date <= ${today} and latest_date < ${today}
+    ) figures
+    group by site_id`.execute(db);
   const bySite = new Map(result.rows.map((row) => [row.site_id, row]));
-  const siteHolds = await sql<{ site_id: number | null; hold_rank: number }>`
-    select h.site_id, max(${holdRankSql})::int as hold_rank from holds h
+  // The holds in force: the study's and the sites', and each held subject in scope with its
+  // strongest hold, at its site (subject holds are few).
+  const holdRanks = await sql<{
+    level: 'study' | 'site' | 'subject';
+    site_id: number | null;
+    hold_rank: number;
+  }>`
+    select h.level, h.site_id, max(${holdRankSql})::int as hold_rank from holds h
     where h.study_id = ${studyId} and h.lifted_at is null and h.level in ('study', 'site')
-    group by h.site_id`.execute(db);
-  const studyRank = siteHolds.rows.find((row) => row.site_id === null)?.hold_rank ?? 0;
-  const rankOfSite = new Map(siteHolds.rows.map((row) => [row.site_id, row.hold_rank]));
+    group by h.level, h.site_id
+    union all
+    select 'subject', f.site_id, max(${holdRankSql})::int from holds h
+    join subject_facts f on f.subject_id = h.subject_id
+    where h.study_id = ${studyId} and h.lifted_at is null and h.level = 'subject'
+      and f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
+    group by f.site_id, f.subject_id`.execute(db);
+  const studyRank = holdRanks.rows.find((row) => row.level === 'study')?.hold_rank ?? 0;
+  const rankOfSite = new Map(
+    holdRanks.rows.filter((row) => row.level === 'site').map((row) => [row.site_id, row.hold_rank]),
+  );
+  const subjectHolds = holdRanks.rows.filter((row) => row.level === 'subject');
+  const heldRanksAt = new Map<number, number[]>();
+  for (const row of subjectHolds) {
+    if (row.site_id === null) continue;
+    heldRanksAt.set(row.site_id, [...(heldRanksAt.get(row.site_id) ?? []), row.hold_rank]);
+  }
+  /**
+   * A site's frozen and locked subjects: a study or site hold reaches every subject there, a
+   * subject hold its subject; each subject counts under the strongest that reaches it.
+   */
+  const heldSubjects = (siteId: number, subjects: number) => {
+    const siteRank = Math.max(studyRank, rankOfSite.get(siteId) ?? 0);
+    const ranks = (heldRanksAt.get(siteId) ?? []).map((rank) => Math.max(siteRank, rank));
+    const locked = ranks.filter((rank) => rank > LOCK_WEIGHT).length;
+    if (siteRank > LOCK_WEIGHT) return { frozenSubjects: 0, lockedSubjects: subjects };
+    if (siteRank > 0) return { frozenSubjects: subjects - locked, lockedSubjects: locked };
+    return {
+      frozenSubjects: ranks.filter((rank) => rank > 0 && rank <= LOCK_WEIGHT).length,
+      lockedSubjects: locked,
+    };
+  };
   const total: SiteCounts = {
     subjects: 0,
     readySubjects: 0,
@@ -271,8 +366,7 @@ export async function readinessSites(
       overdueVisits: row?.overdue_visits ?? 0,
       unsignedCasebooks: row?.unsigned_casebooks ?? 0,
       invalidatedSignatures: row?.invalidated_signatures ?? 0,
-      frozenSubjects: row?.frozen_subjects ?? 0,
-      lockedSubjects: row?.locked_subjects ?? 0,
+      ...heldSubjects(site.id, row?.subjects ?? 0),
     };
     for (const key of Object.keys(total) as (keyof SiteCounts)[]) total[key] += counts[key];
     const rank = Math.max(studyRank, rankOfSite.get(site.id) ?? 0);

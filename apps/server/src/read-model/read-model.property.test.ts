@@ -442,8 +442,25 @@ describeWithDatabase(
       const reportsFromRows = await sql<Record<string, unknown>>`
       select ${reportKey}, count(*)::int as rows, round(coalesce(sum(value), 0)::numeric, 6)::float8 as value_sum from report_rows
       group by ${reportKey} order by ${reportKey}`.execute(db);
+      // The readiness board's counts (migration 2026-12-06T1920): per site, whether nothing stored
+      // holds the subject back from a lock and, for those, the first day a visit is overdue.
+      const readinessKey = sql`study_id, site_id, lock_clear, invalidated, overdue_from`;
+      const readinessFromTotals = await sql<Record<string, unknown>>`
+      select ${readinessKey}, sum(subjects)::int as subjects,
+        sum(forms_missing_required)::int as forms_missing_required from readiness_totals
+      group by ${readinessKey} having sum(subjects) <> 0 order by ${readinessKey}`.execute(db);
+      const readinessFromFacts = await sql<Record<string, unknown>>`
+      select ${readinessKey}, count(*)::int as subjects,
+        sum(forms_missing_required)::int as forms_missing_required
+      from (select study_id, site_id, lock_clear, signature_state = 'invalidated' as invalidated,
+          case when lock_clear then overdue_from end as overdue_from, forms_missing_required
+        from (select *, open_query_count = 0 and answered_query_count = 0 and forms_missing_required = 0
+            and sdv_planned_forms = sdv_complete_forms and signature_state = 'signed' as lock_clear
+          from subject_facts) f) r
+      group by ${readinessKey} order by ${readinessKey}`.execute(db);
       return {
         totals: {
+          readiness: readinessFromTotals.rows,
           groups: fromTotals.rows,
           months: monthsFromTotals.rows,
           alarms: alarmsFromTotals.rows,
@@ -452,6 +469,7 @@ describeWithDatabase(
           sdv: sdvFromTotals.rows,
         },
         recounted: {
+          readiness: readinessFromFacts.rows,
           groups: fromFacts.rows,
           months: monthsFromFacts.rows,
           alarms: alarmsFromWindows.rows,
@@ -460,6 +478,28 @@ describeWithDatabase(
           sdv: sdvFromFacts.rows,
         },
       };
+    }
+
+    /**
+     * The readiness board's stored blockers against the raw rows they stand for: the saved forms
+     * whose status is 'dash', and the first day one of the windows still to be done in follow-up
+     * is overdue (opened, and closed the day before).
+     */
+    async function readinessBlockersBothWays() {
+      const db = database().db;
+      const stored = await sql<Record<string, unknown>>`
+      select subject_id, forms_missing_required, overdue_from from subject_facts order by subject_id`.execute(
+        db,
+      );
+      const recounted = await sql<Record<string, unknown>>`
+      select f.subject_id,
+        (select count(*)::int from form_instances fi
+          where fi.subject_id = f.subject_id and fi.has_data and fi.status = 'dash') as forms_missing_required,
+        (select min(greatest(w.earliest_date, w.latest_date + 1)) from subject_visit_windows w
+          where w.subject_id = f.subject_id and w.actual_date is null and w.subject_status = 'ongoing')
+          as overdue_from
+      from subject_facts f order by f.subject_id`.execute(db);
+      return { stored: stored.rows, recounted: recounted.rows };
     }
 
     /**
@@ -558,6 +598,8 @@ describeWithDatabase(
           expect(state.stored).toEqual(state.evaluated);
           const sdv = await sdvCountsBothWays();
           expect(sdv.stored).toEqual(sdv.recounted);
+          const blockers = await readinessBlockersBothWays();
+          expect(blockers.stored).toEqual(blockers.recounted);
           const totals = await totalsBothWays();
           expect(totals.totals).toEqual(totals.recounted);
           const compacted = await totalsBothWays({ compact: true });
@@ -588,6 +630,11 @@ describeWithDatabase(
             .select(sql<number>`count(*)::int`.as('n'))
             .executeTakeFirstOrThrow();
           expect(sdvRows.n).toBe(compacted.totals.sdv.length);
+          const readinessRows = await database()
+            .db.selectFrom('readiness_totals')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          expect(readinessRows.n).toBe(compacted.totals.readiness.length);
         }),
         {
           numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

@@ -20,7 +20,7 @@ import { loadSubjectFacts } from './subject-facts.ts';
  */
 
 /** Bump when the facts or their rows are computed differently: every server rebuilds at start. */
-export const READ_MODEL_VERSION = '10';
+export const READ_MODEL_VERSION = '12';
 const VERSION_KEY = 'read_model_version';
 const BATCH_SIZE = 500;
 

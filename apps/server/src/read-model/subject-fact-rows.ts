@@ -1,5 +1,5 @@
 import { todayInKorea } from '@cdms/contract';
-import type { StudyDefinition } from '@cdms/study';
+import { addDays, type StudyDefinition } from '@cdms/study';
 import type { Insertable } from 'kysely';
 import type {
   SubjectFactsRow,
@@ -44,6 +44,29 @@ export function searchTextOf(subject: SubjectFacts): string {
   return [subject.screeningNumber, subject.randomizationNumber ?? '', subject.initials]
     .map((text) => text.toLowerCase())
     .join('\n');
+}
+
+/**
+ * The first day one of the subject's visits is overdue: of its windows still to be done while it is
+ * in follow-up (those the alarms count), the earliest day that is both inside or after the opening
+ * and after the closing — the readiness board's "overdue on today" is `overdue_from <= today`
+ * (holds/readiness-board.ts), so the stored date does not go stale as the days pass. Null: none.
+ */
+export function overdueFromOf(
+  status: SubjectFacts['status'],
+  windows: SubjectVisitWindowRow[],
+): string | null {
+  if (status !== 'ongoing') return null;
+  let first: string | null = null;
+  for (const window of windows) {
+    if (window.actual_date !== null) continue;
+    const dayAfterClosing = addDays(window.latest_date, 1);
+    if (dayAfterClosing === null) continue;
+    // biome-ignore lint/complexity/useMathMinMax: dates as YYYY-MM-DD text, not numbers
+    const from = window.earliest_date > dayAfterClosing ? window.earliest_date : dayAfterClosing;
+    if (first === null || from < first) first = from;
+  }
+  return first;
 }
 
 /** A visit row as written: its role facts as JSON text (the column is jsonb). */
@@ -114,6 +137,8 @@ export function readModelRowsOf(
       sdv_changed_items: subject.sdv.changed_items,
       sdv_planned_forms: subject.sdv.planned_forms,
       sdv_complete_forms: subject.sdv.complete_forms,
+      forms_missing_required: subject.formsMissingRequired,
+      overdue_from: overdueFromOf(subject.status, windows),
     },
     windows,
     visits: subject.visits.map((visit) => ({

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`,
- * `subject_list_totals`, `report_row_totals`, `sdv_site_totals`): sums of the facts per group of subjects, and of the visit windows that
+ * `subject_list_totals`, `report_row_totals`, `sdv_site_totals`, `readiness_totals`): sums of the facts per group of subjects, and of the visit windows that
  * raise alarms, which the dashboard, the subject-info popup, the alarm list and the subject list's
  * pager read instead of every subject's or window's row (docs/decisions/subject-fact-totals.md).
  *
@@ -82,6 +82,11 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
       'planned_forms',
       'complete_forms',
     ],
+  });
+  await foldGroups(db, {
+    table: 'readiness_totals',
+    keys: ['study_id', 'site_id', 'lock_clear', 'invalidated', 'overdue_from'],
+    sums: ['subjects', 'forms_missing_required'],
   });
 }
 

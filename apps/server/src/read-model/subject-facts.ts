@@ -61,6 +61,8 @@ export interface SubjectFacts {
   dropoutReason: string | null;
   /** Saved forms (eCRF pages with data). */
   savedFormCount: number;
+  /** Of those, the forms missing required items (status 'dash'). */
+  formsMissingRequired: number;
   /** SDV against the study's plan (sdv/subject-sdv-counts.ts). */
   sdv: SubjectSdvCounts;
 }
@@ -337,6 +339,7 @@ export async function loadSubjectFacts(db: Executor, query: SubjectFactsQuery): 
       dropoutReason:
         subject.status === 'dropout' ? asText(roleValue(endOfStudy, endOfStudy?.dropoutReason)) : null,
       savedFormCount: savedForms.length,
+      formsMissingRequired: savedForms.filter((form) => form.missingRequired).length,
       sdv: subject.stored_sdv ?? sdvOf.get(subject.id) ?? NO_SDV,
     };
   });
