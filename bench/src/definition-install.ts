@@ -112,22 +112,7 @@ export async function measureDefinitionInstall(
     const json = { ...session, 'content-type': 'application/json' };
     // A code of its own per run: a database kept for later runs holds the earlier ones.
     const code = `DEF-${Date.now().toString(36).toUpperCase()}`;
-    const created = await client.request(
-      'POST',
-      '/api/admin/studies',
-      json,
-      JSON.stringify({
-        code,
-        protocolNumber: '',
-        titleKo: '대형 설계',
-        titleEn: '',
-        sponsor: '',
-        kind: 'drug',
-        content: '',
-      }),
-    );
-    if (created.status !== 201) throw new Error(`creating ${code}: ${created.status} ${created.body}`);
-    const { id } = JSON.parse(created.body) as { id: number };
+    const id = await createStudyInDesign(client, json, code, '대형 설계');
     const body = JSON.stringify(largeDefinition());
     const started = performance.now();
     const installed = await client.request('PUT', `/api/studies/${id}/definition`, json, body);
@@ -157,6 +142,27 @@ export async function measureDefinitionInstall(
   }
 }
 
+/** A new study in design, as the new-study dialog creates it; its id. */
+async function createStudyInDesign(
+  client: HttpClient,
+  json: Record<string, string>,
+  code: string,
+  title: string,
+): Promise<number> {
+  const body = {
+    code,
+    protocolNumber: '',
+    titleKo: title,
+    titleEn: '',
+    sponsor: '',
+    kind: 'drug',
+    content: '',
+  };
+  const created = await client.request('POST', '/api/admin/studies', json, JSON.stringify(body));
+  if (created.status !== 201) throw new Error(`creating ${code}: ${created.status} ${created.body}`);
+  return (JSON.parse(created.body) as { id: number }).id;
+}
+
 /** The large design as a REDCap dictionary, previewed and confirmed into a new study in design. */
 async function measureRedcapImport(
   server: RunningServer,
@@ -164,22 +170,7 @@ async function measureRedcapImport(
   json: Record<string, string>,
   code: string,
 ): Promise<DefinitionInstallResult['redcapImport']> {
-  const created = await client.request(
-    'POST',
-    '/api/admin/studies',
-    json,
-    JSON.stringify({
-      code,
-      protocolNumber: '',
-      titleKo: 'REDCap 가져오기',
-      titleEn: '',
-      sponsor: '',
-      kind: 'drug',
-      content: '',
-    }),
-  );
-  if (created.status !== 201) throw new Error(`creating ${code}: ${created.status} ${created.body}`);
-  const { id } = JSON.parse(created.body) as { id: number };
+  const id = await createStudyInDesign(client, json, code, 'REDCap 가져오기');
   const written = writeRedcapDictionary(largeDefinition() as StudyDefinition, 'en');
   const request = {
     format: 'redcapDictionary',
