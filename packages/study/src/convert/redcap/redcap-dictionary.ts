@@ -47,14 +47,31 @@ function normalized(name: string): string {
   return name.toLowerCase().replace(/[^a-z]/g, '');
 }
 
+/**
+ * The most rows a design file may have: REDCap's largest projects hold a few thousand fields. The
+ * parser stops there, so a file of a million short lines costs no more than this to refuse.
+ */
+export const MAX_CSV_ROWS = 20_000;
+
 export function parseCsv(text: string): { rows: string[][]; problems: ImportProblem[] } {
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+    skipEmptyLines: 'greedy',
+    preview: MAX_CSV_ROWS + 1,
+  });
   const problems: ImportProblem[] = parsed.errors.map((error) => ({
     severity: 'error',
     line: error.row === undefined ? undefined : error.row + 1,
     message: { en: `CSV: ${error.message}`, ko: `CSV 오류: ${error.message}` },
   }));
-  return { rows: parsed.data, problems };
+  if (parsed.data.length > MAX_CSV_ROWS)
+    problems.push({
+      severity: 'error',
+      message: {
+        en: `the file has more than ${MAX_CSV_ROWS.toLocaleString('en')} rows`,
+        ko: `파일의 행이 ${MAX_CSV_ROWS.toLocaleString('ko')}개를 넘습니다`,
+      },
+    });
+  return { rows: parsed.data.slice(0, MAX_CSV_ROWS), problems };
 }
 
 /** The dictionary's rows by column name; the header may order the columns as it likes. */

@@ -193,6 +193,14 @@ describe('readRedcapDictionary', () => {
       readRedcapDictionary('', { studyKey: 's', studyLabel: { ko: 's', en: 's' }, language: 'ko' })
         .definition,
     ).toBeNull();
+    const tooLong = `${exampleDictionary.split('\n')[0]}\n${'a,f,,text,A\n'.repeat(20_001)}`;
+    expect(
+      readRedcapDictionary(tooLong, {
+        studyKey: 's',
+        studyLabel: { ko: 's', en: 's' },
+        language: 'ko',
+      }).problems.at(-1)?.message.en,
+    ).toMatch(/more than 20,000 rows/);
     const unclosed = `${exampleDictionary.split('\n')[0]}\nx,form,,text,"unclosed\n`;
     expect(
       readRedcapDictionary(unclosed, { studyKey: 's', studyLabel: { ko: 's', en: 's' }, language: 'ko' })
