@@ -422,6 +422,17 @@ describeWithDatabase(
       const reportsFromRows = await sql<Record<string, unknown>>`
       select ${reportKey}, count(*)::int as rows, round(coalesce(sum(value), 0)::numeric, 6)::float8 as value_sum from report_rows
       group by ${reportKey} order by ${reportKey}`.execute(db);
+      // The query list's counts (migration 2026-12-06T1940): queries per site, status, kind and
+      // assignee, against a count of the queries of subjects not deleted, as the list shows them.
+      const queryKey = sql`study_id, site_id, status, kind, assignee`;
+      const queriesFromTotals = await sql<Record<string, unknown>>`
+      select ${queryKey}, sum(queries)::int as queries from query_list_totals
+      group by ${queryKey} having sum(queries) <> 0 order by ${queryKey}`.execute(db);
+      const queriesCounted = await sql<Record<string, unknown>>`
+      select q.study_id, q.site_id, q.status, q.kind, q.assignee, count(*)::int as queries
+      from queries q join subjects s on s.id = q.subject_id and s.deleted_at is null
+      group by q.study_id, q.site_id, q.status, q.kind, q.assignee
+      order by q.study_id, q.site_id, q.status, q.kind, q.assignee`.execute(db);
       return {
         totals: {
           groups: fromTotals.rows,
@@ -429,6 +440,7 @@ describeWithDatabase(
           alarms: alarmsFromTotals.rows,
           list: listFromTotals.rows,
           reports: reportsFromTotals.rows,
+          queries: queriesFromTotals.rows,
         },
         recounted: {
           groups: fromFacts.rows,
@@ -436,6 +448,7 @@ describeWithDatabase(
           alarms: alarmsFromWindows.rows,
           list: listFromFacts.rows,
           reports: reportsFromRows.rows,
+          queries: queriesCounted.rows,
         },
       };
     }
@@ -561,6 +574,11 @@ describeWithDatabase(
             .select(sql<number>`count(*)::int`.as('n'))
             .executeTakeFirstOrThrow();
           expect(reportRows.n).toBe(compacted.totals.reports.length);
+          const queryRows = await database()
+            .db.selectFrom('query_list_totals')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          expect(queryRows.n).toBe(compacted.totals.queries.length);
         }),
         {
           numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

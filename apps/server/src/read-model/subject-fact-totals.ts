@@ -3,9 +3,9 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`,
- * `subject_list_totals`, `report_row_totals`): sums of the facts per group of subjects, and of the visit windows that
- * raise alarms, which the dashboard, the subject-info popup, the alarm list and the subject list's
- * pager read instead of every subject's or window's row (docs/decisions/subject-fact-totals.md).
+ * `subject_list_totals`, `report_row_totals`, `query_list_totals`): sums of the facts per group of subjects, of the visit windows that
+ * raise alarms and of the queries, which the dashboard, the subject-info popup, the alarm list and the subject and query lists'
+ * pagers read instead of every subject's, window's or query's row (docs/decisions/subject-fact-totals.md).
  *
  * Triggers on `subject_facts` and `subject_visit_windows` append a delta row for every change (the
  * old values out, the new in), so a group's total is always the sum of its rows, in every
@@ -67,6 +67,11 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     table: 'subject_list_totals',
     keys: ['study_id', 'site_id', 'status', 'signed'],
     sums: ['subjects'],
+  });
+  await foldGroups(db, {
+    table: 'query_list_totals',
+    keys: ['study_id', 'site_id', 'status', 'kind', 'assignee'],
+    sums: ['queries'],
   });
 }
 
