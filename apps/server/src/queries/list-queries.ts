@@ -107,43 +107,49 @@ export function queriesWithSubject(db: Kysely<Database>, today: string) {
     ]);
 }
 
+/** The filter's conditions on the query's own columns: every filter but the age and the subject search. */
+function ownConditions(context: QueryListContext, filter: QueryListFilter): RawBuilder<boolean>[] {
+  const conditions = [sql<boolean>`queries.study_id = ${context.studyId}`];
+  if (context.scope !== 'all')
+    conditions.push(sql<boolean>`queries.site_id in (${sql.join([...context.scope])})`);
+  if (filter.state === 'unresolved') conditions.push(sql<boolean>`queries.status in ('open', 'answered')`);
+  else if (filter.state !== 'all') conditions.push(sql<boolean>`queries.status = ${filter.state}`);
+  if (filter.kind !== 'all') conditions.push(sql<boolean>`queries.kind = ${filter.kind}`);
+  if (filter.assignee !== 'all') conditions.push(sql<boolean>`queries.assignee = ${filter.assignee}`);
+  if (filter.visitKey) conditions.push(sql<boolean>`queries.visit_key = ${filter.visitKey}`);
+  if (filter.formKey) conditions.push(sql<boolean>`queries.form_key = ${filter.formKey}`);
+  if (filter.itemPath !== undefined && filter.itemPath !== '')
+    conditions.push(sql<boolean>`queries.item_path = ${filter.itemPath}`);
+  // strpos, not LIKE: the search is plain text, `%` and `_` in it mean themselves. The messages'
+  // lowercased copies (`search_ko`, `search_en`) are read from a covering index.
+  const text = filter.text?.toLowerCase();
+  if (text) {
+    conditions.push(
+      sql<boolean>`exists (select 1 from query_messages m where m.query_id = queries.id
+        and (strpos(m.search_ko, ${text}) > 0 or strpos(m.search_en, ${text}) > 0))`,
+    );
+  }
+  return conditions;
+}
+
 export function filteredQueries(
   db: Kysely<Database>,
   context: QueryListContext,
   filter: QueryListFilter,
 ): AnyQuery {
-  let query = queriesWithSubject(db, context.today)
-    .where('queries.study_id', '=', context.studyId)
-    .where('subjects.deleted_at', 'is', null) as unknown as AnyQuery;
-  if (context.scope !== 'all') query = query.where('queries.site_id', 'in', [...context.scope]);
-  if (filter.state === 'unresolved') query = query.where('queries.status', 'in', ['open', 'answered']);
-  else if (filter.state !== 'all') query = query.where('queries.status', '=', filter.state);
-  if (filter.kind !== 'all') query = query.where('queries.kind', '=', filter.kind);
-  if (filter.assignee !== 'all') query = query.where('queries.assignee', '=', filter.assignee);
-  if (filter.visitKey) query = query.where('queries.visit_key', '=', filter.visitKey);
-  if (filter.formKey) query = query.where('queries.form_key', '=', filter.formKey);
-  if (filter.itemPath !== undefined && filter.itemPath !== '')
-    query = query.where('queries.item_path', '=', filter.itemPath);
-  if (filter.age !== 'all') {
-    const [low, high] = AGE_BOUNDS[filter.age];
-    const age = ageDaysExpression(context.today);
-    query = query.where(sql<boolean>`${age} >= ${low}`);
-    if (high !== null) query = query.where(sql<boolean>`${age} <= ${high}`);
-  }
-  // strpos, not LIKE: the search is plain text, `%` and `_` in it mean themselves.
+  let query = (queriesWithSubject(db, context.today) as unknown as AnyQuery).where(
+    'subjects.deleted_at',
+    'is',
+    null,
+  );
+  for (const condition of [...ownConditions(context, filter), ...ageConditions(context, filter.age)])
+    query = query.where(condition);
   const subject = filter.subject?.toLowerCase();
   if (subject) {
     query = query.where(
       sql<boolean>`(strpos(lower(subjects.screening_number), ${subject}) > 0
         or strpos(lower(coalesce(subject_facts.randomization_number, '')), ${subject}) > 0
         or strpos(lower(subjects.initials), ${subject}) > 0)`,
-    );
-  }
-  const text = filter.text?.toLowerCase();
-  if (text) {
-    query = query.where(
-      sql<boolean>`exists (select 1 from query_messages m where m.query_id = queries.id
-        and (strpos(m.search_ko, ${text}) > 0 or strpos(m.search_en, ${text}) > 0))`,
     );
   }
   return query;
@@ -210,23 +216,61 @@ function isUnresolved(status: QueryStatus): boolean {
 }
 
 /**
- * The filtered queries of one status. An open or answered query's age is today minus the day it was
- * opened, so its age filter is a range of that day, which the age index reads; a closed query's age
- * ends on the day it was closed, filtered on the expression.
+ * The age filter's conditions. Of an open or answered query (`status`), whose age is today minus the
+ * day it was opened, a range of that day, which the age index reads; otherwise on the age worked
+ * out for each query (a closed query's age ends on the day it was closed).
  */
+function ageConditions(
+  context: QueryListContext,
+  age: QueryListFilter['age'],
+  status?: QueryStatus,
+): RawBuilder<boolean>[] {
+  if (age === 'all') return [];
+  const [low, high] = AGE_BOUNDS[age];
+  if (status !== undefined && isUnresolved(status)) {
+    const conditions = [sql<boolean>`${OPENED_DAY} <= ${context.today}::date - ${sql.lit(low)}`];
+    if (high !== null)
+      conditions.push(sql<boolean>`${OPENED_DAY} >= ${context.today}::date - ${sql.lit(high)}`);
+    return conditions;
+  }
+  const days = ageDaysExpression(context.today);
+  const conditions = [sql<boolean>`${days} >= ${low}`];
+  if (high !== null) conditions.push(sql<boolean>`${days} <= ${high}`);
+  return conditions;
+}
+
+/** The filtered queries of one status, with what a row shows. */
 function queriesOfStatus(
   db: Kysely<Database>,
   context: QueryListContext,
   filter: QueryListFilter,
   status: QueryStatus,
 ): AnyQuery {
-  if (filter.age === 'all' || !isUnresolved(status))
-    return filteredQueries(db, context, { ...filter, state: status });
   let query = filteredQueries(db, context, { ...filter, state: status, age: 'all' });
-  const [low, high] = AGE_BOUNDS[filter.age];
-  query = query.where(sql<boolean>`${OPENED_DAY} <= ${context.today}::date - ${sql.lit(low)}`);
-  if (high !== null)
-    query = query.where(sql<boolean>`${OPENED_DAY} >= ${context.today}::date - ${sql.lit(high)}`);
+  for (const condition of ageConditions(context, filter.age, status)) query = query.where(condition);
+  return query;
+}
+
+/**
+ * The count of one status's filtered queries. Only a subject search needs the subject's row; the
+ * others read `queries` alone, leaving out subjects deleted as the totals do (`countListedQueries`).
+ */
+function countOfStatus(
+  db: Kysely<Database>,
+  context: QueryListContext,
+  filter: QueryListFilter,
+  status: QueryStatus,
+) {
+  if (filter.subject)
+    return queriesOfStatus(db, context, filter, status)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'));
+  let query = db.selectFrom('queries').select((eb) => eb.fn.countAll<number>().as('total'));
+  for (const condition of [
+    ...ownConditions(context, { ...filter, state: status }),
+    ...ageConditions(context, filter.age, status),
+  ])
+    query = query.where(condition);
   return query;
 }
 
@@ -297,9 +341,10 @@ export async function pageOfQueries(
  * index's range of opening days (the open or answered queries opened in the range), the others over
  * the filtered queries — those counts grow with the number of queries that match.
  *
- * The totals count every query of the study, the list only those of subjects not deleted: the same,
- * because a subject with a query cannot be deleted (`deleteSubject`: 409 `subject_has_data`) and a
- * deleted subject gets no query (every write locks a live subject).
+ * The totals, and the counts but for a subject search, count every query of the study, the list
+ * only those of subjects not deleted: the same, because a subject with a query cannot be deleted
+ * (`deleteSubject`: 409 `subject_has_data`) and a deleted subject gets no query (every write locks
+ * a live subject).
  */
 export async function countListedQueries(
   db: Kysely<Database>,
@@ -316,12 +361,7 @@ export async function countListedQueries(
     !!filter.subject ||
     !!filter.text;
   if (counted) {
-    const counts = statuses.map(
-      (status) =>
-        sql`(${queriesOfStatus(db, context, filter, status)
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as('total'))})`,
-    );
+    const counts = statuses.map((status) => sql`(${countOfStatus(db, context, filter, status)})`);
     const row = await sql<{ total: string }>`select ${sql.join(counts, sql` + `)} as total`.execute(db);
     return Number(row.rows[0]?.total ?? 0);
   }
