@@ -121,7 +121,8 @@ function ownConditions(context: QueryListContext, filter: QueryListFilter): RawB
   if (filter.itemPath !== undefined && filter.itemPath !== '')
     conditions.push(sql<boolean>`queries.item_path = ${filter.itemPath}`);
   // strpos, not LIKE: the search is plain text, `%` and `_` in it mean themselves. The messages'
-  // lowercased copies (`search_ko`, `search_en`) are read from a covering index.
+  // lowercased copies (`search_ko`, `search_en`) spare opening their JSON; a page's lookups read
+  // them from a covering index.
   const text = filter.text?.toLowerCase();
   if (text) {
     conditions.push(

@@ -48,7 +48,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Words of a thread: the list looked each query's messages up and lowercased both languages of
   // their JSON text for every query it counted. A substring is what no b-tree orders and no total
   // holds, so a search still reads every candidate query's messages — the one count that grows with
-  // the trial — but from these lowercased copies in a covering index, without opening the JSON.
+  // the trial — but in these lowercased copies, without opening the JSON (a page's lookups of a
+  // query's messages read them from the covering index; a count matches every message once).
   await sql`alter table query_messages
     add column search_ko text generated always as (lower(text->>'ko')) stored,
     add column search_en text generated always as (lower(text->>'en')) stored`.execute(db);
