@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language, Text } from '../http/language.ts';
 import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
-import { allQueryRows, countQueries, filteredQueries, queryListContext } from './list-queries.ts';
+import { allQueryRows, countListedQueries, queryListContext } from './list-queries.ts';
 import { queryStateText } from './query-state-text.ts';
 
 /** The query list as a file: the screen's filters and order, every row, in the reader's language. */
@@ -72,10 +72,7 @@ export async function queryDownload(
   filter: QueryListFilter,
 ): Promise<{ studyCode: string; today: string; total: number; chunks: AsyncGenerator<QueryListRow[]> }> {
   const context = await queryListContext(db, principal, studyId, filter.siteId);
-  const total =
-    context.scope !== 'all' && context.scope.size === 0
-      ? 0
-      : await countQueries(filteredQueries(db, context, filter));
+  const total = await countListedQueries(db, context, filter);
   return {
     studyCode: context.studyCode,
     today: context.today,

@@ -458,6 +458,17 @@ describeWithDatabase(
             and sdv_planned_forms = sdv_complete_forms and signature_state = 'signed' as lock_clear
           from subject_facts) f) r
       group by ${readinessKey} order by ${readinessKey}`.execute(db);
+      // The query list's counts (migration 2026-12-06T1940): queries per site, status, kind and
+      // assignee, against a count of the queries of subjects not deleted, as the list shows them.
+      const queryKey = sql`study_id, site_id, status, kind, assignee`;
+      const queriesFromTotals = await sql<Record<string, unknown>>`
+      select ${queryKey}, sum(queries)::int as queries from query_list_totals
+      group by ${queryKey} having sum(queries) <> 0 order by ${queryKey}`.execute(db);
+      const queriesCounted = await sql<Record<string, unknown>>`
+      select q.study_id, q.site_id, q.status, q.kind, q.assignee, count(*)::int as queries
+      from queries q join subjects s on s.id = q.subject_id and s.deleted_at is null
+      group by q.study_id, q.site_id, q.status, q.kind, q.assignee
+      order by q.study_id, q.site_id, q.status, q.kind, q.assignee`.execute(db);
       return {
         totals: {
           readiness: readinessFromTotals.rows,
@@ -467,6 +478,7 @@ describeWithDatabase(
           list: listFromTotals.rows,
           reports: reportsFromTotals.rows,
           sdv: sdvFromTotals.rows,
+          queries: queriesFromTotals.rows,
         },
         recounted: {
           readiness: readinessFromFacts.rows,
@@ -476,6 +488,7 @@ describeWithDatabase(
           list: listFromFacts.rows,
           reports: reportsFromRows.rows,
           sdv: sdvFromFacts.rows,
+          queries: queriesCounted.rows,
         },
       };
     }
@@ -635,6 +648,11 @@ describeWithDatabase(
             .select(sql<number>`count(*)::int`.as('n'))
             .executeTakeFirstOrThrow();
           expect(readinessRows.n).toBe(compacted.totals.readiness.length);
+          const queryRows = await database()
+            .db.selectFrom('query_list_totals')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .executeTakeFirstOrThrow();
+          expect(queryRows.n).toBe(compacted.totals.queries.length);
         }),
         {
           numRuns: Number(process.env.READ_MODEL_RUNS ?? 12),

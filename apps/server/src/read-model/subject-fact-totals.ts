@@ -3,9 +3,11 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * The read model's totals (`subject_fact_totals`, `consent_month_totals`, `visit_alarm_totals`,
- * `subject_list_totals`, `report_row_totals`, `sdv_site_totals`, `readiness_totals`): sums of the facts per group of subjects, and of the visit windows that
- * raise alarms, which the dashboard, the subject-info popup, the alarm list and the subject list's
- * pager read instead of every subject's or window's row (docs/decisions/subject-fact-totals.md).
+ * `subject_list_totals`, `report_row_totals`, `sdv_site_totals`, `readiness_totals`, `query_list_totals`):
+ * sums of the facts per group of subjects, of the visit windows that raise alarms and of the queries,
+ * which the dashboard, the subject-info popup, the alarm list, the SDV progress, the readiness board and
+ * the subject and query lists' pagers read instead of every subject's, window's or query's row
+ * (docs/decisions/subject-fact-totals.md).
  *
  * Triggers on `subject_facts` and `subject_visit_windows` append a delta row for every change (the
  * old values out, the new in), so a group's total is always the sum of its rows, in every
@@ -87,6 +89,11 @@ export async function compactSubjectFactTotals(db: Kysely<Database>): Promise<vo
     table: 'readiness_totals',
     keys: ['study_id', 'site_id', 'lock_clear', 'invalidated', 'overdue_from'],
     sums: ['subjects', 'forms_missing_required'],
+  });
+  await foldGroups(db, {
+    table: 'query_list_totals',
+    keys: ['study_id', 'site_id', 'status', 'kind', 'assignee'],
+    sums: ['queries'],
   });
 }
 
