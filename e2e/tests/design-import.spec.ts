@@ -47,5 +47,5 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   await expect(page.getByText('삭제되는 양식')).toBeHidden();
   await expect(problems.getByRole('row').filter({ hasText: 'record_id' })).toContainText('참고');
   await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
-  await expect(page.getByRole('status')).toContainText('버전 1.0.0이(가) 현재 정의가 되었습니다.');
+  await expect(page.getByRole('status')).toContainText('가져오기를 마쳤습니다. 현재 정의: 버전 1.0.0');
 });

@@ -140,7 +140,7 @@ export function readRedcapDictionary(csv: string, options: RedcapImportOptions):
   if (identifier)
     report(identifier, 'note', 'Variable / Field Name', {
       en: `${identifier.variable} is REDCap's record ID: CDMS numbers its subjects itself, so it is not an item`,
-      ko: `${identifier.variable}은(는) REDCap의 레코드 ID입니다: CDMS는 대상자 번호를 직접 매기므로 항목으로 두지 않습니다`,
+      ko: `REDCap의 레코드 ID 필드(${identifier.variable}): CDMS는 대상자 번호를 직접 매기므로 항목으로 두지 않습니다`,
     });
 
   const codeLists: CodeList[] = [];
@@ -173,7 +173,7 @@ export function readRedcapDictionary(csv: string, options: RedcapImportOptions):
       if (formNames.has(formKey)) {
         report(row, 'error', 'Form Name', {
           en: `the form ${row.form} appears again after other forms: a form's fields stand together`,
-          ko: `양식 ${row.form}이(가) 다른 양식 뒤에 다시 나옵니다: 한 양식의 필드는 모여 있어야 합니다`,
+          ko: `다른 양식 뒤에 양식 ${row.form}의 필드가 다시 나옵니다: 한 양식의 필드는 모여 있어야 합니다`,
         });
         continue;
       }
@@ -213,7 +213,7 @@ export function readRedcapDictionary(csv: string, options: RedcapImportOptions):
     if (fields.has(row.variable)) {
       report(row, 'error', 'Variable / Field Name', {
         en: `the field name ${row.variable} is used twice`,
-        ko: `필드 이름 ${row.variable}이(가) 두 번 쓰였습니다`,
+        ko: `필드 이름이 중복됩니다: ${row.variable}`,
       });
       continue;
     }
@@ -417,7 +417,7 @@ function readSchedule(
         column: 'form',
         message: {
           en: `event mapping: the form ${row.form} is not in the dictionary`,
-          ko: `이벤트 대응표: 양식 ${row.form}이(가) 데이터 사전에 없습니다`,
+          ko: `이벤트 대응표: 데이터 사전에 없는 양식 ${row.form}`,
         },
       });
       continue;

@@ -58,7 +58,7 @@ function readBracket(text: string, at: number): { name: string; code?: string | 
   if (end < 0) fail(`unclosed [ at ${at + 1}`, `${at + 1}번째 글자의 [가 닫히지 않았습니다`);
   const inner = text.slice(at + 1, end).trim();
   const match = /^([A-Za-z][A-Za-z0-9_-]*)(?:\(([^()]+)\))?$/.exec(inner);
-  if (!match?.[1]) fail(`[${inner}] is not a field name`, `[${inner}]은(는) 필드 이름이 아닙니다`);
+  if (!match?.[1]) fail(`[${inner}] is not a field name`, `필드 이름이 아닙니다: [${inner}]`);
   return { name: match[1], code: match[2], next: end + 1 };
 }
 
@@ -81,7 +81,7 @@ function tokenize(text: string): Token[] {
         if (first.code !== undefined)
           fail(
             `[${first.name}(${first.code})] is not an event`,
-            `[${first.name}(${first.code})]은(는) 이벤트가 아닙니다`,
+            `이벤트가 아닙니다: [${first.name}(${first.code})]`,
           );
         tokens.push({ kind: 'field', name: second.name, code: second.code, event: first.name });
       } else {
@@ -110,7 +110,7 @@ function tokenize(text: string): Token[] {
     }
     const symbol = SYMBOLS.find((candidate) => text.startsWith(candidate, at));
     if (!symbol)
-      fail(`unexpected "${char}" at ${at + 1}`, `${at + 1}번째 글자 "${char}"을(를) 읽을 수 없습니다`);
+      fail(`unexpected "${char}" at ${at + 1}`, `${at + 1}번째 글자를 읽을 수 없습니다: "${char}"`);
     tokens.push({ kind: 'symbol', value: symbol });
     at += symbol.length;
   }
@@ -163,7 +163,7 @@ class Parser {
       const token = this.peek();
       fail(
         `expected "${symbol}"${token ? ` before ${describe(token)}` : ' at the end'}`,
-        `"${symbol}"이(가) 필요합니다${token ? ` (${describe(token)} 앞)` : ' (끝)'}`,
+        `필요한 기호가 없습니다: "${symbol}"${token ? ` (${describe(token)} 앞)` : ' (끝)'}`,
       );
     }
     this.at += 1;
@@ -349,7 +349,7 @@ class Translator {
       if ((ticked !== '1' && ticked !== '0') || !['=', '==', '<>', '!='].includes(op))
         fail(
           `[${checkbox.name}(${checkbox.code})] is compared with something other than '1' or '0'`,
-          `[${checkbox.name}(${checkbox.code})]을(를) '1'이나 '0'이 아닌 값과 비교합니다`,
+          `체크박스 [${checkbox.name}(${checkbox.code})]는 '1'이나 '0'과만 비교할 수 있습니다`,
         );
       const field = this.ref({ kind: 'field', name: checkbox.name, event: checkbox.event });
       const wantTicked = (ticked === '1') === (op === '=' || op === '==');
@@ -381,7 +381,7 @@ class Translator {
         if (node.code !== undefined)
           fail(
             `[${node.name}(${node.code})] stands alone: compare it with '1' or '0'`,
-            `[${node.name}(${node.code})]은(는) '1'이나 '0'과 비교해야 합니다`,
+            `체크박스 [${node.name}(${node.code})]는 '1'이나 '0'과 비교해야 합니다`,
           );
         return this.ref(node);
       case 'number':
