@@ -303,6 +303,13 @@ function itemOf(
         if (max !== undefined) item.max = max;
       }
       if (item.type === 'date' && row.max.toLowerCase() === 'today') item.notFuture = true;
+      // CDMS bounds numbers and keeps dates from the future; other limits are named, not dropped in silence.
+      const limits = [row.min, item.notFuture ? '' : row.max].filter((limit) => limit !== '');
+      if (item.type !== 'integer' && item.type !== 'decimal' && limits.length > 0)
+        report('note', 'Text Validation Min', {
+          en: `the limits ${limits.join(' – ')} are not kept (CDMS limits numbers, and dates to today)`,
+          ko: `이 제한값은 두지 않습니다(CDMS는 숫자의 범위와 오늘 이후 날짜만 제한합니다): ${limits.join(' – ')}`,
+        });
       return { item, yesNo: false };
     }
     case 'notes':
