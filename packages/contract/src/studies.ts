@@ -116,6 +116,8 @@ const addedAndRemoved = z.object({ added: z.array(z.string()), removed: z.array(
 export const definitionImportPreviewSchema = z.object({
   /** False while a problem is an error: nothing can be confirmed. */
   importable: z.boolean(),
+  /** Whether a confirmation would be taken: importable, and the study still in design. */
+  canConfirm: z.boolean(),
   /** The definition's content hash, to send back when confirming. */
   contentHash: z.string().nullable(),
   version: z.string().nullable(),

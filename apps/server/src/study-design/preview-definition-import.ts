@@ -26,10 +26,12 @@ export async function previewDefinitionImport(
   studyId: number,
   request: DefinitionImportRequest,
 ): Promise<DefinitionImportPreview> {
-  const { current, definition, problems } = await readDefinitionImport(db, studyId, request);
+  const { inDesign, current, definition, problems } = await readDefinitionImport(db, studyId, request);
   const empty = { added: [], removed: [] };
+  const importable = definition !== null && !problems.some((problem) => problem.severity === 'error');
   return {
-    importable: definition !== null && !problems.some((problem) => problem.severity === 'error'),
+    importable,
+    canConfirm: importable && inDesign,
     contentHash: definition ? definitionContentHash(definition) : null,
     version: definition?.version ?? null,
     counts: {

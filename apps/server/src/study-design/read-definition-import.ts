@@ -13,6 +13,8 @@ import { currentStudyDefinition } from '../studies/study-definitions.ts';
  * that counts.
  */
 export interface DefinitionImport {
+  /** Whether the study is in design, the only state in which an import is confirmed. */
+  inDesign: boolean;
   current: StudyDefinition | null;
   definition: StudyDefinition | null;
   problems: DefinitionImportProblem[];
@@ -31,7 +33,7 @@ export async function readDefinitionImport(
 ): Promise<DefinitionImport> {
   const study = await db
     .selectFrom('studies')
-    .select(['code', 'title', 'title_en'])
+    .select(['code', 'title', 'title_en', 'status'])
     .where('id', '=', studyId)
     .executeTakeFirst();
   if (!study) throw new AppError(404, 'not_found');
@@ -44,6 +46,7 @@ export async function readDefinitionImport(
   });
   const definition = result.definition && { ...result.definition, version: current?.version ?? '1.0.0' };
   return {
+    inDesign: study.status === 'design',
     current: current?.definition ?? null,
     definition,
     problems: result.problems.map((problem) => ({

@@ -226,9 +226,14 @@ export async function apiDownload(path: string): Promise<{ blob: Blob; fileName:
  */
 export async function saveDownload(path: string, fallbackName: string): Promise<void> {
   const { blob, fileName } = await apiDownload(path);
+  saveBlob(blob, fileName ?? fallbackName);
+}
+
+/** Hands a file made in the browser (or downloaded) to the browser to save under `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = fileName ?? fallbackName;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();

@@ -29,6 +29,9 @@ export interface RedcapExport {
 
 type Row = Omit<DictionaryRow, 'line'>;
 
+/** The label of the record identifier REDCap needs first (CDMS numbers its subjects itself). */
+const RECORD_ID_LABEL: LocalizedText = { ko: '연구 대상자 번호', en: 'Record ID' };
+
 function emptyRow(): Row {
   return {
     variable: '',
@@ -103,7 +106,7 @@ export function writeRedcapDictionary(definition: StudyDefinition, language: Lan
       variable: 'record_id',
       form: redcapNameFromKey(firstForm?.key ?? 'form'),
       type: 'text',
-      label: 'Record ID',
+      label: RECORD_ID_LABEL[language],
     },
   ];
   for (const form of definition.forms) {

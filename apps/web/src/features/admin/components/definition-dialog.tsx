@@ -3,7 +3,7 @@ import { type StudyDefinition, writeRedcapDictionary } from '@cdms/study';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link } from 'react-router';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, saveBlob } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition, useUploadDefinition } from '../api/study-definition.ts';
 import { AdminDialog } from './admin-dialog.tsx';
@@ -25,13 +25,7 @@ function problemsOf(error: unknown): DefinitionProblem[] {
 
 /** Saves a text as a file of the user's downloads. */
 function saveFile(name: string, text: string, type: string) {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type }));
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(link.href);
+  saveBlob(new Blob([text], { type }), name);
 }
 
 /** Saves the current definition as a JSON file, as a designer edits it and uploads it again. */

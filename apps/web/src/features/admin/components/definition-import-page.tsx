@@ -111,7 +111,6 @@ export function DefinitionImportPage() {
   }
 
   const shown: DefinitionImportPreview | undefined = preview.data;
-  const inDesign = study?.status === 'design';
 
   return (
     <AdminSection
@@ -225,14 +224,14 @@ export function DefinitionImportPage() {
             </p>
           ) : (
             <div className={styles.dialogActions}>
-              {!inDesign && <p className={styles.muted}>{t('import.notInDesign')}</p>}
-              {inDesign && !shown.importable && <p className={styles.muted}>{t('import.hasErrors')}</p>}
+              {!shown.importable && <p className={styles.muted}>{t('import.hasErrors')}</p>}
+              {shown.importable && !shown.canConfirm && (
+                <p className={styles.muted}>{t('import.notInDesign')}</p>
+              )}
               <button
                 type="button"
                 className={`${styles.button} ${styles.primary}`}
-                disabled={
-                  !inDesign || !shown.importable || !shown.contentHash || !request || confirm.isPending
-                }
+                disabled={!shown.canConfirm || !shown.contentHash || !request || confirm.isPending}
                 onClick={() =>
                   request &&
                   shown.contentHash &&

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { saveBlob } from '../../../lib/api-client.ts';
 import styles from './recovery-codes.module.css';
 
 /**
@@ -30,12 +31,7 @@ export function RecoveryCodes({
   }
 
   function download() {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'cdms-recovery-codes.txt';
-    link.click();
-    URL.revokeObjectURL(url);
+    saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), 'cdms-recovery-codes.txt');
   }
 
   return (
