@@ -313,7 +313,7 @@ function reportVendorExtensions(document: Node, namespaces: Map<string, string>,
       field: entry.prefix,
       message: {
         en: `Vendor extension ${uri} (prefix ${entry.prefix}) ignored: elements ${elements}; attributes ${attributes}.`,
-        ko: `공급사 확장 ${uri}(접두사 ${entry.prefix})은 무시했습니다. 요소: ${elements}; 속성: ${attributes}.`,
+        ko: `무시한 공급사 확장: ${uri}(접두사 ${entry.prefix}). 요소: ${elements}; 속성: ${attributes}.`,
       },
     });
   }
@@ -351,11 +351,24 @@ function uniqueKey(base: string, taken: Set<string>): string {
   return key;
 }
 
-/** A CDMS key from an ODM Name, else from its OID without the usual prefix (`IG_`, `F.`…). */
-function foreignKey(name: string | undefined, oid: string): string {
+/**
+ * A CDMS key for another system's form, event or item group: from its OID, without the usual prefix
+ * (`F_`, `SE_`, `IG_`, REDCap's `Form.` and `Event.`), since their Names are labels ("Vital signs - v1.0").
+ * For an item group, the last dotted part (REDCap's `vital_signs.vs_date` → `vsDate`).
+ */
+function keyFromOid(oid: string): string {
+  const bare = oid
+    .replace(/^(SE|F|IG|I|CL|MU|Form|Event)[._]/i, '')
+    // REDCap's arm (`baseline_arm_1`) and OpenClinica's CRF version (`F_VITALS_V10`) are not part of the name.
+    .replace(/_arm_\d+[a-z]?$/, '')
+    .replace(/_V\d+$/, '');
+  return keyFromRedcapName(bare.split('.').at(-1) || bare || 'x');
+}
+
+/** A CDMS key for an item or code list: its Name when it is one already (`SEX`), else made into one. */
+function keyFromName(name: string | undefined, oid: string): string {
   if (name !== undefined && isKey(name)) return name;
-  const bare = oid.replace(/^(SE|F|IG|I|CL|MU)[._]/i, '');
-  return keyFromRedcapName(bare || oid || 'x');
+  return name ? keyFromRedcapName(name) : keyFromOid(oid);
 }
 
 interface ReaderContext {
@@ -485,7 +498,7 @@ class MetadataReader {
     for (const [oid, node] of this.byOid('CodeList')) {
       if (children(node, cdms('BuiltIn')).length > 0) continue;
       const name = attribute(node, 'Name');
-      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(foreignKey(name, oid), taken);
+      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(keyFromName(name, oid), taken);
       const codes: CodeList['codes'] = [];
       const seenCodes = new Set<string>();
       for (const item of byOrderNumber(children(node, odm('CodeListItem')))) {
@@ -505,7 +518,7 @@ class MetadataReader {
           'warning',
           {
             en: `Code list ${oid} has no codes (an external dictionary?): items using it are imported as text.`,
-            ko: `코드 목록 ${oid}에 코드가 없습니다(외부 사전?). 이 목록을 쓰는 항목은 텍스트로 가져옵니다.`,
+            ko: `코드 목록 ${oid}: 코드가 없습니다(외부 사전?). 이 목록을 쓰는 항목은 텍스트로 가져옵니다.`,
           },
           oid,
         );
@@ -524,14 +537,14 @@ class MetadataReader {
     const forms: FormDefinition[] = [];
     for (const [oid, node] of this.byOid('FormDef')) {
       const name = attribute(node, 'Name');
-      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(foreignKey(name, oid), taken);
+      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(keyFromOid(oid), taken);
       this.formKeys.set(oid, key);
       if (!own && attribute(node, 'Repeating') === 'Yes') {
         this.problem(
           'warning',
           {
             en: `Form ${oid} repeats in ODM; CDMS forms do not: it is imported once per visit (a repeating section holds repeated rows).`,
-            ko: `양식 ${oid}은 ODM에서 반복 양식입니다. CDMS 양식은 반복되지 않으므로 방문마다 한 번으로 가져옵니다(반복 행은 반복 섹션으로 받습니다).`,
+            ko: `양식 ${oid}: ODM에서 반복되는 양식입니다. CDMS 양식은 반복되지 않으므로 방문마다 한 번으로 가져옵니다(반복 행은 반복 섹션으로 받습니다).`,
           },
           oid,
         );
@@ -556,7 +569,7 @@ class MetadataReader {
       if (form.sections.length === 0) {
         this.problem(
           'warning',
-          { en: `Form ${oid} has no item groups: left out.`, ko: `양식 ${oid}에 항목 그룹이 없어 제외했습니다.` },
+          { en: `Form ${oid} has no item groups: left out.`, ko: `양식 ${oid}: 항목 그룹이 없어 제외했습니다.` },
           oid,
         );
         this.formKeys.delete(oid);
@@ -584,14 +597,14 @@ class MetadataReader {
       if (!group) {
         this.problem('warning', {
           en: `Form ${formKey}: item group ${groupOid} is not defined: left out.`,
-          ko: `양식 ${formKey}: 정의되지 않은 항목 그룹 ${groupOid}은 제외했습니다.`,
+          ko: `양식 ${formKey}: 정의되지 않은 항목 그룹이라 제외했습니다(${groupOid}).`,
         });
         continue;
       }
       const extension = children(group, cdms('Section'))[0];
       const name = attribute(group, 'Name');
       const sectionKey = uniqueKey(
-        (extension && attribute(extension, 'Key')) || foreignKey(name?.split('.').at(-1), groupOid),
+        (extension && attribute(extension, 'Key')) || keyFromOid(groupOid),
         takenSections,
       );
       const section: SectionDefinition = {
@@ -641,13 +654,13 @@ class MetadataReader {
     if (!itemDef) {
       this.problem('warning', {
         en: `Form ${formKey}: item ${itemOid} is not defined: left out.`,
-        ko: `양식 ${formKey}: 정의되지 않은 항목 ${itemOid}은 제외했습니다.`,
+        ko: `양식 ${formKey}: 정의되지 않은 항목이라 제외했습니다(${itemOid}).`,
       });
       return undefined;
     }
     const extension = children(itemDef, cdms('Item'))[0];
     const name = attribute(itemDef, 'Name');
-    const key = own && name !== undefined ? name : uniqueKey(foreignKey(name, itemOid), takenKeys);
+    const key = own && name !== undefined ? name : uniqueKey(keyFromName(name, itemOid), takenKeys);
     const where = `${formKey}.${key}`;
     const dataType = attribute(itemDef, 'DataType') ?? 'text';
     const codeListOid = attribute(children(itemDef, odm('CodeListRef'))[0], 'CodeListOID');
@@ -664,7 +677,7 @@ class MetadataReader {
           'note',
           {
             en: `${where}: ODM type ${dataType} has no CDMS type: imported as text.`,
-            ko: `${where}: ODM 유형 ${dataType}에 맞는 CDMS 유형이 없어 텍스트로 가져왔습니다.`,
+            ko: `${where}: ODM 유형(${dataType})에 맞는 CDMS 유형이 없어 텍스트로 가져왔습니다.`,
           },
           itemOid,
           key,
@@ -745,7 +758,7 @@ class MetadataReader {
         'warning',
         {
           en: `${where}: range check ${what} not translated: the item is imported without it.`,
-          ko: `${where}: 범위 검사 ${what}은 변환하지 못해 이 검사 없이 항목을 가져왔습니다.`,
+          ko: `${where}: 변환하지 못한 범위 검사(${what}) 없이 항목을 가져왔습니다.`,
         },
         itemOid,
         item.key,
@@ -787,7 +800,7 @@ class MetadataReader {
             'note',
             {
               en: `${where}: ${description} became an inclusive bound (CDMS bounds include their value).`,
-              ko: `${where}: ${description}을 경계값을 포함하는 범위로 가져왔습니다(CDMS 범위는 경계값을 포함합니다).`,
+              ko: `${where}: 범위 검사(${description})를 경계값을 포함하는 범위로 가져왔습니다(CDMS 범위는 경계값을 포함합니다).`,
             },
             itemOid,
             item.key,
@@ -818,7 +831,7 @@ class MetadataReader {
     if (!node) {
       this.problem('warning', {
         en: `${where}: ${kind.en} ${oid} is not defined: imported without it.`,
-        ko: `${where}: ${kind.ko} ${oid}이 정의되어 있지 않아 이 없이 가져왔습니다.`,
+        ko: `${where}: 정의되지 않은 ${kind.ko}(${oid}) 없이 항목을 가져왔습니다.`,
       });
       return undefined;
     }
@@ -831,7 +844,7 @@ class MetadataReader {
         'warning',
         {
           en: `${where}: ${kind.en} ${oid} (${contexts}) not translated: the item is imported without it. ${texts}`.trim(),
-          ko: `${where}: ${kind.ko} ${oid}(${contexts})은 변환하지 못해 이 없이 항목을 가져왔습니다. ${texts}`.trim(),
+          ko: `${where}: 변환하지 못한 ${kind.ko}(${oid}, ${contexts}) 없이 항목을 가져왔습니다. ${texts}`.trim(),
         },
         oid,
       );
@@ -887,6 +900,8 @@ class MetadataReader {
         ? unscheduledEvents[0]
         : undefined;
 
+    // REDCap calls every event Common: Common means "study-wide" only beside Scheduled events.
+    const allCommon = [...events.values()].every((event) => attribute(event, 'Type') === 'Common');
     const taken = new Set<string>();
     const visits: VisitDefinition[] = [];
     let unscheduledVisit: UnscheduledVisitDefinition | undefined;
@@ -899,11 +914,11 @@ class MetadataReader {
         continue;
       }
       const extension = children(event, cdms('Visit'))[0];
-      const key = uniqueKey((extension && attribute(extension, 'Key')) || foreignKey(name, oid), taken);
+      const key = uniqueKey((extension && attribute(extension, 'Key')) || keyFromOid(oid), taken);
       const visit: VisitDefinition = {
         key,
         label,
-        group: (attribute(extension, 'Group') as VisitGroup | undefined) ?? this.foreignGroup(event, visits.length),
+        group: (attribute(extension, 'Group') as VisitGroup | undefined) ?? this.foreignGroup(event, visits.length, allCommon),
         forms: formsOf(event),
       };
       const window = children(extension, cdms('Window'))[0];
@@ -920,7 +935,7 @@ class MetadataReader {
           'warning',
           {
             en: `Study event ${oid} repeats in ODM: imported as one visit.`,
-            ko: `시험 방문 ${oid}은 ODM에서 반복 방문입니다. 방문 하나로 가져왔습니다.`,
+            ko: `시험 방문 ${oid}: ODM에서 반복되는 방문입니다. 방문 하나로 가져왔습니다.`,
           },
           oid,
         );
@@ -944,8 +959,8 @@ class MetadataReader {
   }
 
   /** Another system's event: Common (study-wide forms) is "all"; the first is the baseline, then follow-ups. */
-  private foreignGroup(event: Node, index: number): VisitGroup {
-    if (attribute(event, 'Type') === 'Common') return 'all';
+  private foreignGroup(event: Node, index: number, allCommon: boolean): VisitGroup {
+    if (attribute(event, 'Type') === 'Common' && !allCommon) return 'all';
     return index === 0 ? 'baseline' : 'follow_up';
   }
 }
