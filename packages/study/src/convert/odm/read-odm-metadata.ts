@@ -4,7 +4,6 @@ import type { LocalizedText } from '../../model/localized-text.ts';
 import {
   type CodeList,
   type FormDefinition,
-  findDefinitionProblemTexts,
   type ItemDefinition,
   type ItemType,
   type SectionDefinition,
@@ -41,7 +40,12 @@ export function readOdmMetadata(
 ): { definition: StudyDefinition | null; problems: ImportProblem[] } {
   const problems: ImportProblem[] = [];
   const refuse = (message: LocalizedText, line?: number, column?: number) => {
-    problems.push({ severity: 'error', message, ...(line ? { line } : {}), ...(column ? { column: String(column) } : {}) });
+    problems.push({
+      severity: 'error',
+      message,
+      ...(line ? { line } : {}),
+      ...(column ? { column: String(column) } : {}),
+    });
     return { definition: null, problems };
   };
   const text = xml.replace(/^\uFEFF/, '');
@@ -191,10 +195,14 @@ export function readOdmMetadata(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const where = issue.path.join('.');
-      const ko = (issue.params as { ko?: string } | undefined)?.ko ?? issue.message;
+      const ko =
+        ('params' in issue ? (issue.params as { ko?: string } | undefined)?.ko : undefined) ?? issue.message;
       problems.push({
         severity: 'error',
-        message: { en: where ? `${where}: ${issue.message}` : issue.message, ko: where ? `${where}: ${ko}` : ko },
+        message: {
+          en: where ? `${where}: ${issue.message}` : issue.message,
+          ko: where ? `${where}: ${ko}` : ko,
+        },
       });
     }
     return { definition: null, problems };
@@ -498,7 +506,8 @@ class MetadataReader {
     for (const [oid, node] of this.byOid('CodeList')) {
       if (children(node, cdms('BuiltIn')).length > 0) continue;
       const name = attribute(node, 'Name');
-      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(keyFromName(name, oid), taken);
+      const key =
+        own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(keyFromName(name, oid), taken);
       const codes: CodeList['codes'] = [];
       const seenCodes = new Set<string>();
       for (const item of byOrderNumber(children(node, odm('CodeListItem')))) {
@@ -550,9 +559,10 @@ class MetadataReader {
         );
       }
       const extension = children(node, cdms('Form'))[0];
-      const defaultLayout = this.json(children(extension, cdms('DefaultLayout'))[0], `${key} cdms:DefaultLayout`) as
-        | { section: string; items: string[] }[]
-        | undefined;
+      const defaultLayout = this.json(
+        children(extension, cdms('DefaultLayout'))[0],
+        `${key} cdms:DefaultLayout`,
+      ) as { section: string; items: string[] }[] | undefined;
       const form: FormDefinition = {
         key,
         label: this.label(children(node, this.context.odm('Description'))[0], name ?? key),
@@ -569,7 +579,10 @@ class MetadataReader {
       if (form.sections.length === 0) {
         this.problem(
           'warning',
-          { en: `Form ${oid} has no item groups: left out.`, ko: `양식 ${oid}: 항목 그룹이 없어 제외했습니다.` },
+          {
+            en: `Form ${oid} has no item groups: left out.`,
+            ko: `양식 ${oid}: 항목 그룹이 없어 제외했습니다.`,
+          },
           oid,
         );
         this.formKeys.delete(oid);
@@ -616,7 +629,10 @@ class MetadataReader {
       if (help !== undefined) section.help = help as LocalizedText;
       const notDoneItem = attribute(extension, 'NotDoneItem');
       if (notDoneItem !== undefined) section.notDoneItem = notDoneItem;
-      const showWhen = this.condition(attribute(ref, 'CollectionExceptionConditionOID'), `${formKey}.${sectionKey}`);
+      const showWhen = this.condition(
+        attribute(ref, 'CollectionExceptionConditionOID'),
+        `${formKey}.${sectionKey}`,
+      );
       if (showWhen) section.showWhen = showWhen;
       if (attribute(group, 'Repeating') === 'Yes') {
         const rowsKey = attribute(extension, 'RowsKey') ?? `${sectionKey}Rows`;
@@ -741,7 +757,9 @@ class MetadataReader {
   private unitSymbol(unitOid: string): string | undefined {
     const { odm } = this.context;
     const definitions = children(this.context.study, odm('BasicDefinitions'))[0];
-    const unit = children(definitions, odm('MeasurementUnit')).find((node) => attribute(node, 'OID') === unitOid);
+    const unit = children(definitions, odm('MeasurementUnit')).find(
+      (node) => attribute(node, 'OID') === unitOid,
+    );
     if (!unit) return undefined;
     const symbol = textOf(children(children(unit, odm('Symbol'))[0], odm('TranslatedText'))[0]).trim();
     return symbol || attribute(unit, 'Name') || undefined;
@@ -794,7 +812,8 @@ class MetadataReader {
       }
       if (comparator === 'GT' || comparator === 'LT') {
         // CDMS bounds include their value: a whole number moves by one, a decimal keeps it (noted).
-        if (item.type === 'integer' && Number.isInteger(value)) limit = comparator === 'GT' ? value + 1 : value - 1;
+        if (item.type === 'integer' && Number.isInteger(value))
+          limit = comparator === 'GT' ? value + 1 : value - 1;
         else
           this.problem(
             'note',
@@ -824,10 +843,15 @@ class MetadataReader {
   }
 
   /** The cdms expression of a ConditionDef or MethodDef, or undefined with a warning. */
-  private expression(element: 'ConditionDef' | 'MethodDef', oid: string, where: string): Expression | undefined {
+  private expression(
+    element: 'ConditionDef' | 'MethodDef',
+    oid: string,
+    where: string,
+  ): Expression | undefined {
     const { odm } = this.context;
     const node = this.byOid(element).get(oid);
-    const kind = element === 'ConditionDef' ? { en: 'show-when', ko: '표시 조건' } : { en: 'derivation', ko: '파생식' };
+    const kind =
+      element === 'ConditionDef' ? { en: 'show-when', ko: '표시 조건' } : { en: 'derivation', ko: '파생식' };
     if (!node) {
       this.problem('warning', {
         en: `${where}: ${kind.en} ${oid} is not defined: imported without it.`,
@@ -836,9 +860,12 @@ class MetadataReader {
       return undefined;
     }
     const expressions = children(node, odm('FormalExpression'));
-    const ours = expressions.find((expression) => attribute(expression, 'Context') === CDMS_EXPRESSION_CONTEXT);
+    const ours = expressions.find(
+      (expression) => attribute(expression, 'Context') === CDMS_EXPRESSION_CONTEXT,
+    );
     if (!ours) {
-      const contexts = expressions.map((expression) => attribute(expression, 'Context') ?? '?').join(', ') || '-';
+      const contexts =
+        expressions.map((expression) => attribute(expression, 'Context') ?? '?').join(', ') || '-';
       const texts = expressions.map((expression) => textOf(expression).trim()).join(' | ');
       this.problem(
         'warning',
@@ -858,11 +885,11 @@ class MetadataReader {
     if (oid === undefined) return undefined;
     const hideWhen = this.expression('ConditionDef', oid, where);
     if (hideWhen === undefined) return undefined;
-    if (typeof hideWhen === 'object' && hideWhen !== null && 'not' in hideWhen) {
-      const negated = (hideWhen as { not: Expression | Expression[] }).not;
-      return Array.isArray(negated) ? negated[0] : negated;
+    if (typeof hideWhen === 'object' && hideWhen !== null && 'op' in hideWhen) {
+      const [negated, ...more] = hideWhen.args ?? [];
+      if (hideWhen.op === 'not' && negated !== undefined && more.length === 0) return negated;
     }
-    return { not: hideWhen } as Expression;
+    return { op: 'not', args: [hideWhen] };
   }
 
   private method(oid: string | undefined, where: string): Expression | undefined {
@@ -918,7 +945,9 @@ class MetadataReader {
       const visit: VisitDefinition = {
         key,
         label,
-        group: (attribute(extension, 'Group') as VisitGroup | undefined) ?? this.foreignGroup(event, visits.length, allCommon),
+        group:
+          (attribute(extension, 'Group') as VisitGroup | undefined) ??
+          this.foreignGroup(event, visits.length, allCommon),
         forms: formsOf(event),
       };
       const window = children(extension, cdms('Window'))[0];

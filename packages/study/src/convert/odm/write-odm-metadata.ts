@@ -13,8 +13,8 @@ import {
   CDMS_EXPRESSION_CONTEXT,
   CDMS_ODM_NAMESPACE,
   CDMS_PREFIX,
-  metadataOids as oids,
   ODM_NAMESPACE,
+  metadataOids as oids,
   UNSCHEDULED_EVENT_KEY,
   xmlAttributes,
   xmlElement,
@@ -36,8 +36,8 @@ import {
  * parameters, status rules and roles. `readOdmMetadata` reads the document back to the same definition.
  *
  * Show-when and ODM's CollectionExceptionCondition point opposite ways: ODM's condition says when an
- * item is NOT collected. The ConditionDef's expression is therefore the negation `{"not": showWhen}`,
- * and the reader takes the `not` off again.
+ * item is NOT collected. The ConditionDef's expression is therefore the negation
+ * `{"op": "not", "args": [showWhen]}`, and the reader takes the `not` off again.
  *
  * A form with visit variants: its ItemGroupDefs hold the union of every layout (as in the data exports,
  * so each stored value has its ItemDef); the first layout that names a section or item decides its
@@ -419,7 +419,9 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
 }
 
 function codeListXml(list: CodeList, builtIn: boolean): string {
-  const parts = [`<CodeList${xmlAttributes({ OID: oids.codeList(list.key), Name: list.key, DataType: 'text' })}>`];
+  const parts = [
+    `<CodeList${xmlAttributes({ OID: oids.codeList(list.key), Name: list.key, DataType: 'text' })}>`,
+  ];
   list.codes.forEach((code, index) => {
     parts.push(
       `<CodeListItem${xmlAttributes({ CodedValue: code.code, OrderNumber: index + 1 })}>${translated('Decode', code.label)}</CodeListItem>`,
@@ -432,13 +434,14 @@ function codeListXml(list: CodeList, builtIn: boolean): string {
 
 /** A show-when as ODM's CollectionExceptionCondition: not collected when the negation holds. */
 function conditionDefXml(oid: string, targetOid: string, showWhen: Expression): string {
+  const hideWhen: Expression = { op: 'not', args: [showWhen] };
   return [
     `<ConditionDef${xmlAttributes({ OID: oid, Name: `hide ${targetOid}` })}>`,
     translated('Description', {
       ko: `${targetOid}: 표시 조건이 거짓이면 수집하지 않습니다 (식은 표시 조건의 부정).`,
       en: `${targetOid}: not collected while its show-when is false (the expression is its negation).`,
     }),
-    xmlElement('FormalExpression', JSON.stringify({ not: showWhen }), { Context: CDMS_EXPRESSION_CONTEXT }),
+    xmlElement('FormalExpression', JSON.stringify(hideWhen), { Context: CDMS_EXPRESSION_CONTEXT }),
     '</ConditionDef>',
   ].join('');
 }
