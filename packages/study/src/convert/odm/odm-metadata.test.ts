@@ -275,6 +275,22 @@ describe('readOdmMetadata of other systems’ ODM', () => {
     ]);
   });
 
+  it('reads ODM under a prefix, and lists a vendor attribute of an undeclared kind', () => {
+    const xml = `<odm:ODM xmlns:odm="http://www.cdisc.org/ns/odm/v1.3" xmlns:xyz="urn:vendor" FileType="Snapshot" FileOID="F" CreationDateTime="${FIXED_TIME}">
+<odm:Study OID="S"><odm:MetaDataVersion OID="M" Name="m">
+<odm:FormDef OID="F.a" Name="a" Repeating="No"><odm:ItemGroupRef ItemGroupOID="IG.a.b" Mandatory="No"/></odm:FormDef>
+<odm:ItemGroupDef OID="IG.a.b" Name="b" Repeating="No"><odm:ItemRef ItemOID="I.a.c" Mandatory="Yes" xyz:hidden="no"/></odm:ItemGroupDef>
+<odm:ItemDef OID="I.a.c" Name="c" DataType="integer"><odm:Question><odm:TranslatedText xml:lang="ko">나이</odm:TranslatedText></odm:Question></odm:ItemDef>
+</odm:MetaDataVersion></odm:Study></odm:ODM>`;
+    const read = readOdmMetadata(xml, importOptions);
+    expect(read.definition?.forms[0]?.sections[0]?.items).toEqual([
+      { key: 'c', type: 'integer', label: { ko: '나이', en: '나이' }, required: true },
+    ]);
+    expect(messages(read.problems, 'note')).toContain(
+      'Vendor extension urn:vendor (prefix xyz) ignored: elements -; attributes hidden.',
+    );
+  });
+
   it('reads the last of several MetaDataVersions and notes it', () => {
     const version = (oid: string, itemKey: string) => `<MetaDataVersion OID="${oid}" Name="${oid}">
 <FormDef OID="F.a" Name="a" Repeating="No"><ItemGroupRef ItemGroupOID="IG.a.main" Mandatory="No"/></FormDef>

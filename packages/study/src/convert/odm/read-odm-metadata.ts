@@ -398,6 +398,7 @@ class MetadataReader {
   private readonly codeListSizes = new Map<string, number>();
   private readonly formKeys = new Map<string, string>();
   private oneLanguageTexts = 0;
+  private oidLines: Map<string, number> | undefined;
   private otherLanguageTexts = 0;
 
   private readonly context: ReaderContext;
@@ -429,10 +430,30 @@ class MetadataReader {
     });
   }
 
-  /** The line of the definition with this OID (the first `OID="…"` in the file), for the report. */
+  /**
+   * The line of the definition with this OID (the first ` OID="…"` in the file), for the report. The
+   * lines of all OIDs are found in one pass on the first problem, so a file with thousands of problems
+   * costs one scan, not one per problem. (A locator only: the document itself was read by the parser.)
+   */
   private lineOfOid(oid: string): number | undefined {
-    const index = this.context.text.indexOf(`OID="${oid}"`);
-    return index < 0 ? undefined : lineAt(this.context.text, index);
+    if (!this.oidLines) {
+      this.oidLines = new Map();
+      const { text } = this.context;
+      let line = 1;
+      let scanned = 0;
+      for (const match of text.matchAll(/\sOID="([^"]*)"/g)) {
+        for (
+          let at = text.indexOf('\n', scanned);
+          at >= 0 && at < match.index;
+          at = text.indexOf('\n', at + 1)
+        )
+          line += 1;
+        scanned = match.index;
+        const found = match[1] ?? '';
+        if (!this.oidLines.has(found)) this.oidLines.set(found, line);
+      }
+    }
+    return this.oidLines.get(oid);
   }
 
   /** An extension element's JSON text, or undefined (with an error) when it is not JSON. */
