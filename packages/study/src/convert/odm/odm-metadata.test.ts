@@ -51,6 +51,85 @@ describe('writeOdmMetadata → readOdmMetadata', () => {
     });
   }
 
+  it('gives back the corners of the model: flags ODM has no place for, special characters, a hard soft range', () => {
+    const tricky = { ko: '줄\n바꿈 <&> "따옴표" \t탭', en: "Line\nbreak <&> 'quotes' \ttab" };
+    const definition = studyDefinitionSchema.parse({
+      key: 'corners',
+      version: '2.1.0',
+      label: { ko: '모서리', en: 'Corners' },
+      codeLists: [
+        {
+          key: 'colour',
+          codes: [
+            { code: 'r&d', label: tricky },
+            { code: 'b', label: { ko: '파랑', en: 'Blue' } },
+          ],
+        },
+      ],
+      visits: [{ key: 'v1', label: tricky, group: 'baseline', forms: ['a'] }],
+      forms: [
+        {
+          key: 'a',
+          label: tricky,
+          sections: [
+            {
+              key: 'main',
+              label: tricky,
+              help: tricky,
+              items: [
+                {
+                  key: 'n',
+                  type: 'integer',
+                  label: tricky,
+                  required: false,
+                  decimals: 0,
+                  min: 1,
+                  max: 9,
+                  rangeSeverity: 'hard',
+                  hardMin: 0,
+                  hardMax: 10,
+                },
+                { key: 'd', type: 'decimal', label: tricky, decimals: 2, unit: 'kg/m²', readOnly: true },
+                { key: 'colours', type: 'multipleChoice', label: tricky, codeList: 'colour', maxLength: 20 },
+                {
+                  key: 't',
+                  type: 'text',
+                  label: tricky,
+                  maxLength: 5,
+                  pattern: '^[A-Z]{2}\\d$',
+                  personalData: true,
+                  critical: true,
+                },
+                { key: 'c', type: 'checkbox', label: tricky, maxLength: 3 },
+                {
+                  key: 'when',
+                  type: 'date',
+                  label: tricky,
+                  notFuture: true,
+                  requiredWhen: { op: 'eq', args: [{ ref: 'n' }, 3] },
+                },
+              ],
+            },
+            {
+              key: 'rows',
+              label: tricky,
+              showWhen: { op: 'gt', args: [{ ref: 'n' }, 1] },
+              repeating: { key: 'rowList', rowsRequired: false, maxRows: 4 },
+              items: [
+                { key: 'x', type: 'text', label: tricky, showWhen: { op: 'notEmpty', args: [{ ref: 'n' }] } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const xml = writeOdmMetadata(definition, { creationDateTime: FIXED_TIME });
+    const read = readOdmMetadata(xml, { studyKey: 'corners', studyLabel: definition.label, language: 'en' });
+    expect(read.problems).toEqual([]);
+    expect(read.definition).toStrictEqual(definition);
+    if (hasXmllint) expect(xmllint(xml).status).toBe(0);
+  });
+
   it('writes ODM 1.3.2 metadata with the protocol, show-when negated and derivations in cdms JSON', () => {
     const definition = loadDefinition('hear-followup.json');
     const xml = writeOdmMetadata(definition, { creationDateTime: FIXED_TIME, fileOid: 'F.test' });
