@@ -8,6 +8,13 @@ export {
   type ItemChange,
 } from './convert/compare-definitions.ts';
 export {
+  CDMS_ODM_NAMESPACE,
+  metadataOids as odmMetadataOids,
+  ODM_NAMESPACE,
+} from './convert/odm/odm-metadata-names.ts';
+export { readOdmMetadata } from './convert/odm/read-odm-metadata.ts';
+export { writeOdmMetadata } from './convert/odm/write-odm-metadata.ts';
+export {
   type RedcapImport,
   type RedcapImportOptions,
   readRedcapDictionary,

@@ -1,0 +1,75 @@
+/**
+ * Names shared by the ODM 1.3.2 metadata writer and reader: the namespaces, the OIDs and the XML
+ * escaping. The OIDs are those of the server's data exports (apps/server/src/odm/odm-metadata.ts), built
+ * from the definition's keys, so a data export and a metadata export of one study agree:
+ * `SE.v1`, `F.vitalSigns`, `IG.vitalSigns.main`, `I.vitalSigns.systolic`, `CL.gender`, `MU.mmHg`.
+ */
+
+export const ODM_NAMESPACE = 'http://www.cdisc.org/ns/odm/v1.3';
+
+/**
+ * The namespace of the CDMS extension (packages/study/odm/cdms-odm-extension.xsd): what a study
+ * definition holds that ODM cannot say. Written with the prefix `cdms`; read by its URI, whatever prefix
+ * a file gives it.
+ */
+export const CDMS_ODM_NAMESPACE = 'https://cdms.example.org/ns/odm-extension/v1';
+export const CDMS_PREFIX = 'cdms';
+
+export const metadataOids = {
+  study: (studyKey: string) => `S.${studyKey}`,
+  metaDataVersion: (version: string) => `MDV.${version}`,
+  event: (visitKey: string) => `SE.${visitKey}`,
+  form: (formKey: string) => `F.${formKey}`,
+  itemGroup: (formKey: string, sectionKey: string) => `IG.${formKey}.${sectionKey}`,
+  item: (formKey: string, itemKey: string) => `I.${formKey}.${itemKey}`,
+  codeList: (codeListKey: string) => `CL.${codeListKey}`,
+  /** Unit symbols hold slashes and signs (kg/m², °C): the OID keeps their letters and digits. */
+  unit: (symbol: string) => `MU.${symbol.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'unit'}`,
+  /** A show-when's ConditionDef, named after the ItemGroupDef or ItemDef it hides. */
+  condition: (targetOid: string) => `CD.${targetOid}`,
+  /** A derivation's MethodDef, named after its ItemDef. */
+  method: (itemOid: string) => `MT.${itemOid}`,
+} as const;
+
+/** The StudyEventDef of the unscheduled visits (Repeating, Type "Unscheduled"), as in the data exports. */
+export const UNSCHEDULED_EVENT_KEY = 'unscheduled';
+
+/** The code list yesNo items refer to when the study has none of that key. */
+export const YES_NO_CODE_LIST_KEY = 'yesNo';
+
+/** The FormalExpression context of our expressions (JSON text of the expression AST). */
+export const CDMS_EXPRESSION_CONTEXT = 'cdms';
+
+/** Text content: `&`, `<` and `>` escaped; line breaks kept as they are. */
+export function escapeXmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * An attribute value: quotes escaped too, and line breaks and tabs as character references (a parser
+ * normalizes literal ones in attributes to spaces).
+ */
+export function escapeXmlAttribute(value: string): string {
+  return escapeXmlText(value)
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
+}
+
+/** ` name="value"…` for the attributes that have a value (undefined ones are left out). */
+export function xmlAttributes(attributes: Record<string, string | number | boolean | undefined>): string {
+  return Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => ` ${name}="${escapeXmlAttribute(String(value))}"`)
+    .join('');
+}
+
+/** `<name attributes>text</name>`. */
+export function xmlElement(
+  name: string,
+  text: string,
+  attributes: Record<string, string | number | boolean | undefined> = {},
+): string {
+  return `<${name}${xmlAttributes(attributes)}>${escapeXmlText(text)}</${name}>`;
+}
