@@ -77,7 +77,8 @@ export function readDefinitionWorkbook(bytes: Uint8Array, options: WorkbookImpor
   const problems: ImportProblem[] = [];
   const read = readXlsx(bytes);
   for (const error of read.errors) problems.push({ severity: 'error', message: error });
-  if (!read.sheets) return { definition: null, problems };
+  // A sheet cut at the row cap, or missing from the file, would give a study with parts left out.
+  if (!read.sheets || read.errors.length > 0) return { definition: null, problems };
   const sheets = read.sheets;
 
   for (const sheet of sheets) {
@@ -129,6 +130,13 @@ export function readDefinitionWorkbook(bytes: Uint8Array, options: WorkbookImpor
         continue;
       }
       if (studyTable.raw(row, 'value') === undefined) continue;
+      if (study.has(field.id)) {
+        studyTable.report('warning', row, 'field', undefined, {
+          en: `study field "${name}" is given twice: the first is read`,
+          ko: `시험 필드 "${name}"가 두 번 나옵니다: 첫 번째를 읽습니다`,
+        });
+        continue;
+      }
       study.set(field.id, { row, table: studyTable });
       // `label.ko` is placed, and `label` too (a problem of the whole label lands on its first row).
       const place: Place = { table: studyTable, row, column: 'value' };

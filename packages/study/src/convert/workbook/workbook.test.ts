@@ -20,7 +20,7 @@ import {
 } from '../../model/study-definition.ts';
 import type { ImportProblem } from '../redcap/redcap-dictionary.ts';
 import { readDefinitionWorkbook } from './read-definition-workbook.ts';
-import { MAX_ZIP_ENTRIES, parseCellReference, readXlsx } from './read-xlsx.ts';
+import { MAX_SHEET_ROWS, MAX_ZIP_ENTRIES, parseCellReference, readXlsx } from './read-xlsx.ts';
 import {
   CHECKS_SHEET,
   CODE_LISTS_SHEET,
@@ -415,6 +415,17 @@ describe('study definition workbook', () => {
     const result = readDefinitionWorkbook(zip, options);
     expect(result.definition).toBeNull();
     expect(errors(result.problems).length).toBeGreaterThan(0);
+  });
+
+  it('stops reading a sheet past 20,000 rows', () => {
+    const tables = tablesOf(writeDefinitionWorkbook(demo('hear-followup.json')));
+    const codeLists = tables.find((table) => table.name === 'Code lists');
+    if (!codeLists) throw new Error('no Code lists sheet');
+    for (let index = 0; index <= MAX_SHEET_ROWS; index += 1)
+      codeLists.rows.push(['many', `c${index}`, '코드', 'Code']);
+    const result = readDefinitionWorkbook(inlineWorkbook(tables), options);
+    expect(result.definition).toBeNull();
+    expect(result.problems[0]?.message.en).toBe('sheet Code lists has more than 20,000 rows');
   });
 
   it('refuses XML with a DOCTYPE (billion laughs, external entities)', () => {
