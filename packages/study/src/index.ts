@@ -24,6 +24,7 @@ export {
 } from './convert/workbook/read-definition-workbook.ts';
 export { writeDefinitionWorkbook } from './convert/workbook/write-definition-workbook.ts';
 export { writeDefinitionWorkbookTemplate } from './convert/workbook/write-definition-workbook-template.ts';
+export { XLSX_MEDIA_TYPE } from './convert/workbook/xlsx-package.ts';
 export {
   AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_DB_RANGE,

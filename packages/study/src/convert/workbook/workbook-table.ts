@@ -125,6 +125,9 @@ export class WorkbookTable {
 
   /** An expression written as JSON; a cell that is not one is reported and left out. */
   expression(row: SheetRow, id: string, field?: string): Expression | undefined {
+    // A spreadsheet turns a typed `true` or `5` into a boolean or number cell: it is that expression.
+    const raw = this.raw(row, id);
+    if (typeof raw === 'boolean' || typeof raw === 'number') return raw;
     const text = this.text(row, id);
     if (text.trim() === '') return undefined;
     let value: unknown;

@@ -350,6 +350,17 @@ describe('study definition workbook', () => {
     }
   });
 
+  it('takes a boolean or number cell in an expression column as that expression', () => {
+    const definition = demo('hear-followup.json');
+    const tables = tablesOf(writeDefinitionWorkbook(definition));
+    const items = tables.find((table) => table.name === 'Items');
+    if (!items) throw new Error('no Items sheet');
+    const header = (items.rows[0] ?? []).map(String);
+    (items.rows[1] as (CellValue | undefined)[])[header.indexOf('Show when')] = true;
+    const result = readDefinitionWorkbook(inlineWorkbook(tables), options);
+    expect(result.definition?.forms[0]?.sections[0]?.items[0]?.showWhen).toBe(true);
+  });
+
   it('places a validation problem at its cell', () => {
     const tables = tablesOf(writeDefinitionWorkbook(demo('hear-followup.json')));
     const items = tables.find((table) => table.name === 'Items');

@@ -6,6 +6,9 @@ import { strToU8, zipSync } from 'fflate';
  * first row of each sheet is a bold header frozen in place.
  */
 
+/** The media type of an XLSX file, for a download or an upload's check. */
+export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** What a cell holds: text, a number or a boolean; undefined leaves the cell out. */
 export type CellValue = string | number | boolean;
 
