@@ -25,6 +25,14 @@ export {
 } from './convert/redcap/redcap-dictionary.ts';
 export { type RedcapExport, writeRedcapDictionary } from './convert/redcap/write-redcap-dictionary.ts';
 export {
+  readDefinitionWorkbook,
+  type WorkbookImport,
+  type WorkbookImportOptions,
+} from './convert/workbook/read-definition-workbook.ts';
+export { writeDefinitionWorkbook } from './convert/workbook/write-definition-workbook.ts';
+export { writeDefinitionWorkbookTemplate } from './convert/workbook/write-definition-workbook-template.ts';
+export { XLSX_MEDIA_TYPE } from './convert/workbook/xlsx-package.ts';
+export {
   AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_DB_RANGE,
   type AudiogramBand,
