@@ -11,6 +11,7 @@ import {
   type UnscheduledVisitDefinition,
   type VisitDefinition,
   type VisitGroup,
+  visitGroupSchema,
 } from '../../model/study-definition.ts';
 import type { ImportProblem } from '../redcap/redcap-dictionary.ts';
 import { keyFromRedcapName } from '../redcap/redcap-names.ts';
@@ -135,6 +136,15 @@ export function readOdmMetadata(
     cdms,
     problems,
   });
+  if (ourFile && !extension) {
+    problems.push({
+      severity: 'note',
+      message: {
+        en: 'A CDMS file in plain ODM (without the CDMS extension): what ODM cannot say is not in it (visit windows, form checks and outcomes, item types such as yes/no or long text, help texts and other item settings, study parameters, status rules and roles).',
+        ko: 'CDMS 확장 없이 내보낸 일반 ODM 파일입니다. ODM으로 나타낼 수 없는 내용(방문 허용 범위, 양식 검사와 결과, 예/아니오·긴 텍스트 같은 항목 유형, 도움말과 그 밖의 항목 설정, 시험 매개변수, 상태 규칙, 역할)은 들어 있지 않습니다.',
+      },
+    });
+  }
   const codeLists = reader.readCodeLists();
   const forms = reader.readForms();
   const { visits, unscheduledVisit } = reader.readVisits(forms);
@@ -900,6 +910,7 @@ class MetadataReader {
         label,
         group:
           (attribute(extension, 'Group') as VisitGroup | undefined) ??
+          this.ownCategory(event) ??
           this.foreignGroup(event, visits.length, allCommon),
         forms: formsOf(event),
       };
@@ -938,6 +949,12 @@ class MetadataReader {
       });
     }
     return { visits, unscheduledVisit };
+  }
+
+  /** The visit group in our plain files' StudyEventDef Category (another system's Category is its own). */
+  private ownCategory(event: Node): VisitGroup | undefined {
+    const group = visitGroupSchema.safeParse(attribute(event, 'Category'));
+    return this.context.ourKeys && group.success ? group.data : undefined;
   }
 
   /** Another system's event: Common (study-wide forms) is "all"; the first is the baseline, then follow-ups. */

@@ -290,6 +290,8 @@ function studyEventDefXml(visit: VisitDefinition, layout: Layout): string {
       Repeating: 'No',
       // The visit holding the "all" forms (adverse events, medications…) is ODM's Common event.
       Type: visit.group === 'all' ? 'Common' : 'Scheduled',
+      // ODM's free-text Category holds the visit group, for plain files and for other systems.
+      Category: visit.group,
     })}>`,
     translated('Description', visit.label),
     formRefsXml(visit.forms),
