@@ -43,6 +43,9 @@ import {
  * A form with visit variants: its ItemGroupDefs hold the union of every layout (as in the data exports,
  * so each stored value has its ItemDef); the first layout that names a section or item decides its
  * ODM attributes, and `cdms:Form` keeps the default layout's keys and the variants whole.
+ *
+ * One version; `writeOdmMetadataVersions` writes several in one file, and `extensions: false` writes
+ * plain ODM without any of the extension.
  */
 export function writeOdmMetadata(definition: StudyDefinition, options: WriteOdmMetadataOptions = {}): string {
   return writeOdmMetadataVersions([definition], options);
