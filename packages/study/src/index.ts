@@ -7,13 +7,18 @@ export {
   type DefinitionComparison,
   type ItemChange,
 } from './convert/compare-definitions.ts';
+export { listOdmMetaDataVersions } from './convert/odm/list-odm-metadata-versions.ts';
 export {
   CDMS_ODM_NAMESPACE,
   metadataOids as odmMetadataOids,
   ODM_NAMESPACE,
 } from './convert/odm/odm-metadata-names.ts';
 export { readOdmMetadata } from './convert/odm/read-odm-metadata.ts';
-export { writeOdmMetadata } from './convert/odm/write-odm-metadata.ts';
+export {
+  type WriteOdmMetadataOptions,
+  writeOdmMetadata,
+  writeOdmMetadataVersions,
+} from './convert/odm/write-odm-metadata.ts';
 export {
   type RedcapImport,
   type RedcapImportOptions,

@@ -15,6 +15,12 @@ export const ODM_NAMESPACE = 'http://www.cdisc.org/ns/odm/v1.3';
 export const CDMS_ODM_NAMESPACE = 'https://cdms.example.org/ns/odm-extension/v1';
 export const CDMS_PREFIX = 'cdms';
 
+/**
+ * The ODM root's SourceSystem in our files: their OIDs spell the definition's keys (`F.<form>`…), so the
+ * reader takes keys from them as they are, even in a plain file without the extension.
+ */
+export const CDMS_SOURCE_SYSTEM = 'CDMS';
+
 export const metadataOids = {
   study: (studyKey: string) => `S.${studyKey}`,
   metaDataVersion: (version: string) => `MDV.${version}`,

@@ -3,11 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type StudyDefinition, studyDefinitionSchema } from '../../model/study-definition.ts';
+import {
+  type ItemDefinition,
+  type StudyDefinition,
+  studyDefinitionSchema,
+} from '../../model/study-definition.ts';
 import type { ImportProblem } from '../redcap/redcap-dictionary.ts';
+import { listOdmMetaDataVersions } from './list-odm-metadata-versions.ts';
 import { CDMS_ODM_NAMESPACE } from './odm-metadata-names.ts';
 import { readOdmMetadata } from './read-odm-metadata.ts';
-import { writeOdmMetadata } from './write-odm-metadata.ts';
+import { odmDataTypeOf, writeOdmMetadata, writeOdmMetadataVersions } from './write-odm-metadata.ts';
 
 const packageRoot = path.resolve(import.meta.dirname, '../../..');
 const loadDefinition = (name: string): StudyDefinition =>
@@ -26,6 +31,21 @@ const FIXED_TIME = '2026-12-07T00:00:00Z';
 const errors = (problems: ImportProblem[]) => problems.filter((problem) => problem.severity === 'error');
 const messages = (problems: ImportProblem[], severity: ImportProblem['severity']) =>
   problems.filter((problem) => problem.severity === severity).map((problem) => problem.message.en);
+
+/** The next version of a demo: the minor number up, and an item with a unit the first version lacks. */
+function nextVersion(definition: StudyDefinition): StudyDefinition {
+  const [major, minor] = definition.version.split('.').map(Number);
+  const next = structuredClone(definition);
+  next.version = `${major}.${(minor ?? 0) + 1}.0`;
+  next.forms[0]?.sections[0]?.items.push({
+    key: 'addedInNextVersion',
+    type: 'decimal',
+    label: { ko: '새 항목', en: 'New item' },
+    unit: 'nL/s',
+    decimals: 1,
+  });
+  return studyDefinitionSchema.parse(next);
+}
 
 /** A minimal ODM 1.3.2 metadata document around the given MetaDataVersion content. */
 function odmDocument(metaDataVersion: string, extra = ''): string {
@@ -147,15 +167,170 @@ describe('writeOdmMetadata → readOdmMetadata', () => {
   });
 });
 
+describe('several definition versions in one file', () => {
+  for (const name of demos) {
+    it(`gives back each version of ${name}, the last by default`, () => {
+      const first = loadDefinition(name);
+      const second = nextVersion(first);
+      const xml = writeOdmMetadataVersions([first, second], { creationDateTime: FIXED_TIME });
+      expect(listOdmMetaDataVersions(xml)).toEqual([
+        { oid: `MDV.${first.version}`, name: `${first.label.en} ${first.version}` },
+        { oid: `MDV.${second.version}`, name: `${second.label.en} ${second.version}` },
+      ]);
+      const options = { studyKey: first.key, studyLabel: first.label, language: 'ko' as const };
+      for (const version of [first, second]) {
+        const read = readOdmMetadata(xml, { ...options, metaDataVersionOid: `MDV.${version.version}` });
+        expect(read.problems).toEqual([]);
+        expect(read.definition).toStrictEqual(version);
+      }
+      const newest = readOdmMetadata(xml, options);
+      expect(newest.definition).toStrictEqual(second);
+      expect(messages(newest.problems, 'note')).toEqual([
+        `The file holds 2 metadata versions; the last (MDV.${second.version}) is read.`,
+      ]);
+      // One BasicDefinitions with the units of both versions; the first alone has not the new one.
+      expect(xml.match(/<BasicDefinitions>/g)).toHaveLength(1);
+      const newUnit = '<MeasurementUnit OID="MU.nL_s" Name="nL/s">';
+      expect(xml.includes(newUnit)).toBe(true);
+      expect(writeOdmMetadata(first, { creationDateTime: FIXED_TIME }).includes(newUnit)).toBe(false);
+    });
+  }
+
+  it('writes one version exactly as writeOdmMetadata does', () => {
+    const definition = loadDefinition('hear-followup.json');
+    const options = { creationDateTime: FIXED_TIME };
+    expect(writeOdmMetadataVersions([definition], options)).toBe(writeOdmMetadata(definition, options));
+    expect(writeOdmMetadata(definition, options)).toContain(
+      `<MetaDataVersion OID="MDV.${definition.version}" Name="${definition.label.en} ${definition.version}">`,
+    );
+  });
+
+  it('refuses to write no version, a version twice, or versions of two studies', () => {
+    const definition = loadDefinition('hear-followup.json');
+    expect(() => writeOdmMetadataVersions([])).toThrow(/no definition version/);
+    expect(() => writeOdmMetadataVersions([definition, definition])).toThrow(/twice/);
+    expect(() =>
+      writeOdmMetadataVersions([definition, { ...nextVersion(definition), key: 'other' }]),
+    ).toThrow(/one study/);
+  });
+
+  it('says which versions there are when the one asked for is not in the file', () => {
+    const definition = loadDefinition('hear-followup.json');
+    const xml = writeOdmMetadataVersions([definition, nextVersion(definition)]);
+    const read = readOdmMetadata(xml, { ...importOptions, metaDataVersionOid: 'MDV.9.9.9' });
+    expect(read.definition).toBeNull();
+    expect(errors(read.problems)[0]?.message.en).toBe(
+      'The file holds no metadata version MDV.9.9.9 (it holds MDV.1.0.0, MDV.1.1.0).',
+    );
+  });
+
+  it('lists the versions of other systems’ files, and none of a refused file', () => {
+    expect(listOdmMetaDataVersions(fixture('openclinica-study.xml'))).toEqual([
+      { oid: 'v1.0.0', name: 'MetaDataVersion_v1.0.0' },
+    ]);
+    const doctype = `<?xml version="1.0"?><!DOCTYPE ODM SYSTEM "file:///etc/passwd"><ODM xmlns="http://www.cdisc.org/ns/odm/v1.3"/>`;
+    expect(listOdmMetaDataVersions(doctype)).toEqual([]);
+    expect(listOdmMetaDataVersions('not xml <')).toEqual([]);
+    expect(listOdmMetaDataVersions('<ODM xmlns="http://www.cdisc.org/ns/odm/v2.0"/>')).toEqual([]);
+  });
+});
+
+/** ODM's DataTypes as the reader takes them back. */
+const TYPE_OF_PLAIN_DATA_TYPE: Record<string, ItemDefinition['type']> = {
+  text: 'text',
+  integer: 'integer',
+  float: 'decimal',
+  date: 'date',
+  time: 'time',
+  boolean: 'checkbox',
+};
+
+/** What plain ODM says of an item, as the reader gives it back (absent fields left out). */
+function whatOdmSays(item: ItemDefinition) {
+  const codeList = item.type === 'yesNo' ? 'yesNo' : item.type === 'singleChoice' ? item.codeList : undefined;
+  return JSON.parse(
+    JSON.stringify({
+      key: item.key,
+      type: codeList ? 'singleChoice' : TYPE_OF_PLAIN_DATA_TYPE[odmDataTypeOf(item)],
+      label: item.label,
+      unit: item.unit,
+      min: item.min,
+      max: item.max,
+      hardMin: item.hardMin,
+      hardMax: item.hardMax,
+      codeList,
+      required: item.required === true ? true : undefined,
+      showWhen: item.showWhen,
+      derive: item.derive,
+    }),
+  );
+}
+
+describe('plain ODM (extensions: false)', () => {
+  for (const name of demos) {
+    it(`writes no cdms element or attribute for ${name}, and reads back what ODM says`, () => {
+      const definition = loadDefinition(name);
+      const xml = writeOdmMetadata(definition, { creationDateTime: FIXED_TIME, extensions: false });
+      expect(xml).not.toContain('cdms:');
+      expect(xml).not.toContain(CDMS_ODM_NAMESPACE);
+      const read = readOdmMetadata(xml, { ...importOptions, language: 'ko' });
+      expect(errors(read.problems)).toEqual([]);
+      expect(messages(read.problems, 'warning')).toEqual([]);
+      expect(messages(read.problems, 'note')).toHaveLength(1);
+      expect(messages(read.problems, 'note')[0]).toContain('plain ODM');
+      const plain = read.definition as StudyDefinition;
+      expect(plain.version).toBe(definition.version);
+      // Visits keep keys, labels, groups (Category) and forms; windows are the extension's.
+      expect(plain.visits).toEqual(definition.visits.map(({ window: _window, ...visit }) => visit));
+      expect(plain.unscheduledVisit).toEqual(definition.unscheduledVisit);
+      const yesNo = plain.codeLists.filter((list) => list.key === 'yesNo');
+      expect(plain.codeLists).toEqual([...definition.codeLists, ...yesNo]);
+      expect(plain.forms.map((form) => [form.key, form.label])).toEqual(
+        definition.forms.map((form) => [form.key, form.label]),
+      );
+      for (const form of definition.forms.filter((candidate) => !candidate.variants)) {
+        const plainForm = plain.forms.find((candidate) => candidate.key === form.key);
+        expect(plainForm?.sections.map((section) => [section.key, section.label, section.showWhen])).toEqual(
+          form.sections.map((section) => [section.key, section.label, section.showWhen]),
+        );
+        const plainItems = plainForm?.sections.flatMap((section) => section.items) ?? [];
+        const items = form.sections.flatMap((section) => section.items);
+        expect(plainItems.map(whatOdmSays)).toEqual(items.map(whatOdmSays));
+      }
+    });
+  }
+});
+
+describe('plain ODM of several versions', () => {
+  it('reads each version with its version number from the OID', () => {
+    const first = loadDefinition('hear-followup.json');
+    const second = nextVersion(first);
+    const xml = writeOdmMetadataVersions([first, second], { extensions: false });
+    const itemKeys = (definition: StudyDefinition | null) =>
+      definition?.forms.flatMap((form) =>
+        form.sections.flatMap((section) => section.items.map((item) => item.key)),
+      );
+    const older = readOdmMetadata(xml, { ...importOptions, metaDataVersionOid: `MDV.${first.version}` });
+    expect(errors(older.problems)).toEqual([]);
+    expect(older.definition?.version).toBe(first.version);
+    expect(itemKeys(older.definition)).not.toContain('addedInNextVersion');
+    const newest = readOdmMetadata(xml, importOptions);
+    expect(newest.definition?.version).toBe(second.version);
+    expect(itemKeys(newest.definition)).toContain('addedInNextVersion');
+  });
+});
+
 // xmllint checks the written files against the official ODM 1.3.2 schema plus ours (the wrapper
 // redefines ODM's extension groups; see packages/study/odm/odm-1.3.2-cdms.xsd).
 const hasXmllint = spawnSync('xmllint', ['--version']).error === undefined;
 const wrapperSchema = path.join(packageRoot, 'odm', 'odm-1.3.2-cdms.xsd');
-function xmllint(xml: string) {
+/** The bare official schema (the vendored copy the wrapper redefines), for plain files. */
+const officialSchema = path.resolve(packageRoot, '../../vendor/cdisc-odm/schema-1.3.2/ODM1-3-2.xsd');
+function xmllint(xml: string, schema = wrapperSchema) {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'odm-metadata-'));
   const file = path.join(directory, 'metadata.xml');
   fs.writeFileSync(file, xml);
-  const result = spawnSync('xmllint', ['--nonet', '--noout', '--schema', wrapperSchema, file], {
+  const result = spawnSync('xmllint', ['--nonet', '--noout', '--schema', schema, file], {
     encoding: 'utf8',
   });
   fs.rmSync(directory, { recursive: true, force: true });
@@ -171,9 +346,39 @@ describe.runIf(hasXmllint)('the written metadata against ODM 1.3.2 + the cdms ex
     });
   }
 
+  for (const name of demos) {
+    it(`validates a file of two versions of ${name}`, () => {
+      const definition = loadDefinition(name);
+      const xml = writeOdmMetadataVersions([definition, nextVersion(definition)], {
+        creationDateTime: FIXED_TIME,
+      });
+      const result = xmllint(xml);
+      expect(result.output).toContain('validates');
+      expect(result.status).toBe(0);
+    });
+
+    it(`validates plain ODM of ${name}, one and two versions, against the bare ODM 1.3.2 schema`, () => {
+      const definition = loadDefinition(name);
+      const options = { creationDateTime: FIXED_TIME, extensions: false };
+      for (const xml of [
+        writeOdmMetadata(definition, options),
+        writeOdmMetadataVersions([definition, nextVersion(definition)], options),
+      ]) {
+        const result = xmllint(xml, officialSchema);
+        expect(result.output).toContain('validates');
+        expect(result.status).toBe(0);
+      }
+    });
+  }
+
+  it('is really checked against the bare schema (the cdms extension fails there)', () => {
+    const xml = writeOdmMetadata(loadDefinition('hear-followup.json'), { creationDateTime: FIXED_TIME });
+    expect(xmllint(xml, officialSchema).status).not.toBe(0);
+  });
+
   it('is really checked against the extension schema (a wrong visit group fails)', () => {
     const xml = writeOdmMetadata(loadDefinition('hear-followup.json'), { creationDateTime: FIXED_TIME });
-    const result = xmllint(xml.replace(/Group="[a-z_]+"/, 'Group="sometimes"'));
+    const result = xmllint(xml.replace(/ Group="[a-z_]+"/, ' Group="sometimes"'));
     expect(result.status).not.toBe(0);
   });
 });

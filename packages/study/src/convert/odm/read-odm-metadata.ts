@@ -1,4 +1,3 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Expression } from '../../model/expression.ts';
 import type { LocalizedText } from '../../model/localized-text.ts';
 import {
@@ -12,10 +11,21 @@ import {
   type UnscheduledVisitDefinition,
   type VisitDefinition,
   type VisitGroup,
+  visitGroupSchema,
 } from '../../model/study-definition.ts';
 import type { ImportProblem } from '../redcap/redcap-dictionary.ts';
 import { keyFromRedcapName } from '../redcap/redcap-names.ts';
-import { CDMS_EXPRESSION_CONTEXT, CDMS_ODM_NAMESPACE } from './odm-metadata-names.ts';
+import { CDMS_EXPRESSION_CONTEXT, CDMS_ODM_NAMESPACE, CDMS_SOURCE_SYSTEM } from './odm-metadata-names.ts';
+import {
+  attribute,
+  children,
+  type Node,
+  ODM_13_NAMESPACE,
+  parseOdmDocument,
+  splitName,
+  textOf,
+  walk,
+} from './parse-odm-document.ts';
 
 /**
  * CDISC ODM 1.3.x study metadata read into a study definition, with a report of every problem.
@@ -30,81 +40,47 @@ import { CDMS_EXPRESSION_CONTEXT, CDMS_ODM_NAMESPACE } from './odm-metadata-name
  *   namespace. A condition or derivation in another language than ours is reported and left out; its
  *   item is imported without it, never dropped.
  * - With several MetaDataVersions, the last in the file is read (ODM lists versions oldest first; an
- *   export of one study's history writes them so) and a note says so.
+ *   export of one study's history writes them so) and a note says so; `metaDataVersionOid` reads
+ *   another (`listOdmMetaDataVersions` lists them).
+ * - Our plain files (`extensions: false`, SourceSystem CDMS) are read as another system's, except that
+ *   the keys are taken from the OIDs as they are (they are spelled from our keys).
  * - A document with a DOCTYPE or ENTITY declaration is refused before parsing (external entities and
  *   entity expansion attacks), as is anything that is not well-formed XML with an ODM 1.3 root.
  */
 export function readOdmMetadata(
   xml: string,
-  options: { studyKey: string; studyLabel: LocalizedText; language: 'ko' | 'en' },
+  options: {
+    studyKey: string;
+    studyLabel: LocalizedText;
+    language: 'ko' | 'en';
+    /** The MetaDataVersion to read (see `listOdmMetaDataVersions`); the last in the file by default. */
+    metaDataVersionOid?: string;
+  },
 ): { definition: StudyDefinition | null; problems: ImportProblem[] } {
+  const opened = parseOdmDocument(xml);
+  if ('refusal' in opened) return { definition: null, problems: [opened.refusal] };
+  const { text, document, root, namespaces, odm, cdms, study, studyCount } = opened.document;
   const problems: ImportProblem[] = [];
-  const refuse = (message: LocalizedText, line?: number, column?: number) => {
-    problems.push({
-      severity: 'error',
-      message,
-      ...(line ? { line } : {}),
-      ...(column ? { column: String(column) } : {}),
-    });
+  const refuse = (message: LocalizedText) => {
+    problems.push({ severity: 'error', message });
     return { definition: null, problems };
   };
-  const text = xml.replace(/^\uFEFF/, '');
-  // A declaration is looked for in the raw text, before any parser sees it: no entity is ever expanded.
-  const declaration = /<!(DOCTYPE|ENTITY)/i.exec(text);
-  if (declaration) {
-    return refuse(
-      {
-        en: `The file holds a ${declaration[1]?.toUpperCase()} declaration, which ODM never needs: refused for safety (external entities, entity expansion).`,
-        ko: `파일에 ${declaration[1]?.toUpperCase()} 선언이 있습니다. ODM에는 필요 없는 선언이므로 안전을 위해 거부합니다(외부 엔티티, 엔티티 확장 공격).`,
-      },
-      lineAt(text, declaration.index),
-    );
-  }
-  const wellFormed = XMLValidator.validate(text);
-  if (wellFormed !== true) {
-    return refuse(
-      {
-        en: `Not well-formed XML: ${wellFormed.err.msg}`,
-        ko: `올바른 XML이 아닙니다: ${wellFormed.err.msg}`,
-      },
-      wellFormed.err.line,
-      wellFormed.err.col,
-    );
-  }
-  const document = parser.parse(text) as Node;
-  const rootName = Object.keys(document).find((name) => !name.startsWith('?') && !name.startsWith('#'));
-  const root = rootName ? children(document, rootName)[0] : undefined;
-  const namespaces = collectNamespaces(document);
-  const [rootPrefix, rootLocal] = splitName(rootName ?? '');
-  const rootNamespace = namespaces.get(rootPrefix);
-  if (!root || rootLocal !== 'ODM' || !rootNamespace?.startsWith(ODM_13_NAMESPACE)) {
-    const odm2 = rootNamespace?.startsWith('http://www.cdisc.org/ns/odm/v2');
-    return refuse(
-      odm2
-        ? {
-            en: 'This is an ODM 2.0 document; study metadata is read from ODM 1.3.x. Export the study as ODM 1.3.2.',
-            ko: 'ODM 2.0 문서입니다. 시험 메타데이터는 ODM 1.3.x에서만 읽습니다. ODM 1.3.2로 내보낸 파일을 올려 주세요.',
-          }
-        : {
-            en: `Not a CDISC ODM 1.3 document (root element ${rootName ?? 'none'}, namespace ${rootNamespace ?? 'none'}).`,
-            ko: `CDISC ODM 1.3 문서가 아닙니다(최상위 요소 ${rootName ?? '없음'}, 네임스페이스 ${rootNamespace ?? '없음'}).`,
-          },
-    );
-  }
-
-  // Element names as the file spells them: ODM's with its prefix (usually none), ours with ours.
-  const prefixOf = (uri: string) => [...namespaces].find(([, value]) => value === uri)?.[0];
-  const odmPrefix = rootPrefix;
-  const cdmsPrefix = prefixOf(CDMS_ODM_NAMESPACE);
-  const odm = (local: string) => (odmPrefix === '' ? local : `${odmPrefix}:${local}`);
-  const cdms = (local: string) => (cdmsPrefix === undefined ? `\u0000${local}` : `${cdmsPrefix}:${local}`);
 
   reportVendorExtensions(document, namespaces, problems);
 
-  const studies = children(root, odm('Study'));
-  const study = studies[0];
   const versions = children(study, odm('MetaDataVersion'));
-  const metaDataVersion = versions.at(-1);
+  const chosenOid = options.metaDataVersionOid;
+  const metaDataVersion =
+    chosenOid === undefined
+      ? versions.at(-1)
+      : versions.find((version) => attribute(version, 'OID') === chosenOid);
+  if (chosenOid !== undefined && versions.length > 0 && !metaDataVersion) {
+    const present = versions.map((version) => attribute(version, 'OID') ?? '?').join(', ');
+    return refuse({
+      en: `The file holds no metadata version ${chosenOid} (it holds ${present}).`,
+      ko: `파일에 없는 메타데이터 버전입니다: ${chosenOid} (있는 버전: ${present}).`,
+    });
+  }
   if (!study || !metaDataVersion) {
     const clinicalOnly = children(root, odm('ClinicalData')).length > 0;
     return refuse(
@@ -119,16 +95,16 @@ export function readOdmMetadata(
           },
     );
   }
-  if (studies.length > 1) {
+  if (studyCount > 1) {
     problems.push({
       severity: 'note',
       message: {
-        en: `The file holds ${studies.length} studies; the first (${attribute(study, 'OID')}) is read.`,
-        ko: `파일에 시험이 ${studies.length}개 있습니다. 첫 번째 시험(${attribute(study, 'OID')})을 읽습니다.`,
+        en: `The file holds ${studyCount} studies; the first (${attribute(study, 'OID')}) is read.`,
+        ko: `파일에 시험이 ${studyCount}개 있습니다. 첫 번째 시험(${attribute(study, 'OID')})을 읽습니다.`,
       },
     });
   }
-  if (versions.length > 1) {
+  if (versions.length > 1 && chosenOid === undefined) {
     problems.push({
       severity: 'note',
       message: {
@@ -148,24 +124,39 @@ export function readOdmMetadata(
   }
 
   const extension = children(metaDataVersion, cdms('Definition'))[0];
+  const ourFile = attribute(root, 'SourceSystem') === CDMS_SOURCE_SYSTEM;
   const reader = new MetadataReader({
     text,
     study,
     metaDataVersion,
     own: extension !== undefined,
+    ourKeys: extension !== undefined || ourFile,
     language: options.language,
     odm,
     cdms,
     problems,
   });
+  if (ourFile && !extension) {
+    problems.push({
+      severity: 'note',
+      message: {
+        en: 'A CDMS file in plain ODM (without the CDMS extension): what ODM cannot say is not in it (visit windows, form checks and outcomes, item types such as yes/no or long text, help texts and other item settings, study parameters, status rules and roles).',
+        ko: 'CDMS 확장 없이 내보낸 일반 ODM 파일입니다. ODM으로 나타낼 수 없는 내용(방문 허용 범위, 양식 검사와 결과, 예/아니오·긴 텍스트 같은 항목 유형, 도움말과 그 밖의 항목 설정, 시험 매개변수, 상태 규칙, 역할)은 들어 있지 않습니다.',
+      },
+    });
+  }
   const codeLists = reader.readCodeLists();
   const forms = reader.readForms();
   const { visits, unscheduledVisit } = reader.readVisits(forms);
   reader.reportOneLanguageTexts();
 
+  // Our plain files say the version only in the MetaDataVersion's OID (MDV.<version>).
+  const versionInOid = ourFile
+    ? /^MDV\.(\d+\.\d+\.\d+)$/.exec(attribute(metaDataVersion, 'OID') ?? '')?.[1]
+    : undefined;
   const definition: Record<string, unknown> = {
     key: options.studyKey,
-    version: (extension && attribute(extension, 'Version')) || '1.0.0',
+    version: (extension && attribute(extension, 'Version')) || versionInOid || '1.0.0',
     label: options.studyLabel,
   };
   if (extension) {
@@ -210,9 +201,6 @@ export function readOdmMetadata(
   return { definition: parsed.data, problems };
 }
 
-type Node = Record<string, unknown>;
-
-const ODM_13_NAMESPACE = 'http://www.cdisc.org/ns/odm/v1.3';
 /** Namespaces that belong to ODM itself (signatures, links): neither ours nor a vendor's. */
 const STANDARD_NAMESPACES = new Set([
   ODM_13_NAMESPACE,
@@ -223,69 +211,7 @@ const STANDARD_NAMESPACES = new Set([
   'http://www.w3.org/2001/XMLSchema-instance',
 ]);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  // Prefixes are kept: a vendor's element is told from ODM's by its namespace.
-  removeNSPrefix: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  alwaysCreateTextNode: true,
-  // Every element as a list, so one child and many read the same way.
-  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-  processEntities: true,
-  // Numeric character references (&#10;…, which the writer uses for line breaks in attributes).
-  htmlEntities: true,
-});
-
-const children = (node: Node | undefined, name: string): Node[] => (node?.[name] as Node[] | undefined) ?? [];
-const attribute = (node: Node | undefined, name: string): string | undefined =>
-  node?.[`@${name}`] as string | undefined;
-const textOf = (node: Node | undefined): string => (node?.['#text'] as string | undefined) ?? '';
 const isKey = (text: string) => /^[A-Za-z][A-Za-z0-9]*$/.test(text);
-
-function splitName(name: string): [prefix: string, local: string] {
-  const colon = name.indexOf(':');
-  return colon < 0 ? ['', name] : [name.slice(0, colon), name.slice(colon + 1)];
-}
-
-/** The 1-based line of a character offset. */
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line += 1;
-  return line;
-}
-
-/** Every element of the tree, depth first (the document itself first). */
-function* walk(node: Node): Generator<[name: string, node: Node]> {
-  for (const [name, value] of Object.entries(node)) {
-    if (name.startsWith('@') || name.startsWith('#') || !Array.isArray(value)) continue;
-    for (const child of value as Node[]) {
-      if (typeof child !== 'object' || child === null) continue;
-      yield [name, child];
-      yield* walk(child);
-    }
-  }
-}
-
-/**
- * Prefix → namespace URI, from the declarations anywhere in the file. ODM files declare them on the
- * root; a prefix declared twice with different URIs (legal, never seen in ODM) keeps the first.
- */
-function collectNamespaces(document: Node): Map<string, string> {
-  const namespaces = new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
-  for (const [, node] of walk(document)) {
-    for (const [name, value] of Object.entries(node)) {
-      if (name === '@xmlns' && !namespaces.has('')) namespaces.set('', String(value));
-      else if (name.startsWith('@xmlns:')) {
-        const prefix = name.slice('@xmlns:'.length);
-        if (!namespaces.has(prefix)) namespaces.set(prefix, String(value));
-      }
-    }
-  }
-  return namespaces;
-}
 
 /** One note per vendor namespace, with the element and attribute names seen in it. */
 function reportVendorExtensions(document: Node, namespaces: Map<string, string>, problems: ImportProblem[]) {
@@ -385,6 +311,8 @@ interface ReaderContext {
   metaDataVersion: Node;
   /** The file carries the CDMS extension: keys and everything else are read from it exactly. */
   own: boolean;
+  /** The OIDs spell our keys (`F.<form>`, `IG.<form>.<section>`, `SE.<visit>`): our file, plain or not. */
+  ourKeys: boolean;
   language: 'ko' | 'en';
   odm: (local: string) => string;
   cdms: (local: string) => string;
@@ -431,9 +359,10 @@ class MetadataReader {
   }
 
   /**
-   * The line of the definition with this OID (the first ` OID="…"` in the file), for the report. The
-   * lines of all OIDs are found in one pass on the first problem, so a file with thousands of problems
-   * costs one scan, not one per problem. (A locator only: the document itself was read by the parser.)
+   * The line of the definition with this OID (the first ` OID="…"` from the MetaDataVersion read on, so
+   * that in a file of several versions it is the one read), for the report. The lines of all OIDs are
+   * found in one pass on the first problem, so a file with thousands of problems costs one scan, not one
+   * per problem. (A locator only: the document itself was read by the parser.)
    */
   private lineOfOid(oid: string): number | undefined {
     if (!this.oidLines) {
@@ -441,6 +370,8 @@ class MetadataReader {
       const { text } = this.context;
       let line = 1;
       let scanned = 0;
+      const versionOid = attribute(this.context.metaDataVersion, 'OID');
+      let inVersion = false;
       for (const match of text.matchAll(/\sOID="([^"]*)"/g)) {
         for (
           let at = text.indexOf('\n', scanned);
@@ -450,10 +381,21 @@ class MetadataReader {
           line += 1;
         scanned = match.index;
         const found = match[1] ?? '';
+        if (found === versionOid && !inVersion) {
+          // The earlier versions' OIDs are the same names on other lines: from here on is the one read.
+          inVersion = true;
+          this.oidLines.clear();
+        }
         if (!this.oidLines.has(found)) this.oidLines.set(found, line);
       }
     }
     return this.oidLines.get(oid);
+  }
+
+  /** The key of a form, item group or event: the last dotted part of our OIDs, else made from the OID. */
+  private keyFromOid(oid: string): string {
+    const ownKey = oid.split('.').at(-1) ?? '';
+    return this.context.ourKeys && isKey(ownKey) ? ownKey : keyFromOid(oid);
   }
 
   /** An extension element's JSON text, or undefined (with an error) when it is not JSON. */
@@ -567,7 +509,7 @@ class MetadataReader {
     const forms: FormDefinition[] = [];
     for (const [oid, node] of this.byOid('FormDef')) {
       const name = attribute(node, 'Name');
-      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(keyFromOid(oid), taken);
+      const key = own && name !== undefined ? uniqueKey(name, taken) : uniqueKey(this.keyFromOid(oid), taken);
       this.formKeys.set(oid, key);
       if (!own && attribute(node, 'Repeating') === 'Yes') {
         this.problem(
@@ -638,7 +580,7 @@ class MetadataReader {
       const extension = children(group, cdms('Section'))[0];
       const name = attribute(group, 'Name');
       const sectionKey = uniqueKey(
-        (extension && attribute(extension, 'Key')) || keyFromOid(groupOid),
+        (extension && attribute(extension, 'Key')) || this.keyFromOid(groupOid),
         takenSections,
       );
       const section: SectionDefinition = {
@@ -962,12 +904,13 @@ class MetadataReader {
         continue;
       }
       const extension = children(event, cdms('Visit'))[0];
-      const key = uniqueKey((extension && attribute(extension, 'Key')) || keyFromOid(oid), taken);
+      const key = uniqueKey((extension && attribute(extension, 'Key')) || this.keyFromOid(oid), taken);
       const visit: VisitDefinition = {
         key,
         label,
         group:
           (attribute(extension, 'Group') as VisitGroup | undefined) ??
+          this.ownCategory(event) ??
           this.foreignGroup(event, visits.length, allCommon),
         forms: formsOf(event),
       };
@@ -1006,6 +949,12 @@ class MetadataReader {
       });
     }
     return { visits, unscheduledVisit };
+  }
+
+  /** The visit group in our plain files' StudyEventDef Category (another system's Category is its own). */
+  private ownCategory(event: Node): VisitGroup | undefined {
+    const group = visitGroupSchema.safeParse(attribute(event, 'Category'));
+    return this.context.ourKeys && group.success ? group.data : undefined;
   }
 
   /** Another system's event: Common (study-wide forms) is "all"; the first is the baseline, then follow-ups. */

@@ -13,6 +13,7 @@ import {
   CDMS_EXPRESSION_CONTEXT,
   CDMS_ODM_NAMESPACE,
   CDMS_PREFIX,
+  CDMS_SOURCE_SYSTEM,
   ODM_NAMESPACE,
   metadataOids as oids,
   UNSCHEDULED_EVENT_KEY,
@@ -42,49 +43,102 @@ import {
  * A form with visit variants: its ItemGroupDefs hold the union of every layout (as in the data exports,
  * so each stored value has its ItemDef); the first layout that names a section or item decides its
  * ODM attributes, and `cdms:Form` keeps the default layout's keys and the variants whole.
+ *
+ * One version; `writeOdmMetadataVersions` writes several in one file, and `extensions: false` writes
+ * plain ODM without any of the extension.
  */
-export function writeOdmMetadata(
-  definition: StudyDefinition,
-  options: { studyOid?: string; creationDateTime?: string; fileOid?: string } = {},
+export function writeOdmMetadata(definition: StudyDefinition, options: WriteOdmMetadataOptions = {}): string {
+  return writeOdmMetadataVersions([definition], options);
+}
+
+export interface WriteOdmMetadataOptions {
+  /** The Study OID; `S.<study key>` by default, as in the data exports. */
+  studyOid?: string;
+  /** ODM's CreationDateTime; now by default. */
+  creationDateTime?: string;
+  /** ODM's FileOID; `ODM.<study key>.<newest version>.metadata` by default. */
+  fileOid?: string;
+  /**
+   * false: plain ODM 1.3.2 for systems that validate against the bare schema: no `cdms:` element or
+   * attribute at all (what ODM cannot say is left out). Show-when and derivations are still written, as
+   * standard `FormalExpression Context="cdms"` that other systems may ignore. true by default.
+   */
+  extensions?: boolean;
+}
+
+/**
+ * Several versions of one study definition as one ODM 1.3.2 metadata document: the Study holds one
+ * complete MetaDataVersion per definition version (OID `MDV.<version>`, no `Include`), in the order
+ * given, which is to be oldest first (ODM's order; a reader takes the last as the current one). The
+ * Study's names are the newest version's; BasicDefinitions holds the units of every version.
+ *
+ * Throws when the list is empty, or its definitions are not distinct versions of one study (two equal
+ * versions would give two MetaDataVersions one OID).
+ */
+export function writeOdmMetadataVersions(
+  versions: StudyDefinition[],
+  options: WriteOdmMetadataOptions = {},
 ): string {
-  const layout = collectLayout(definition);
-  const studyOid = options.studyOid ?? oids.study(definition.key);
-  const fileOid = options.fileOid ?? `ODM.${definition.key}.${definition.version}.metadata`;
+  const newest = versions.at(-1);
+  if (!newest) throw new Error('writeOdmMetadataVersions: no definition version to write');
+  if (versions.some((definition) => definition.key !== newest.key))
+    throw new Error(
+      'writeOdmMetadataVersions: the definitions are not versions of one study (different keys)',
+    );
+  if (new Set(versions.map((definition) => definition.version)).size !== versions.length)
+    throw new Error('writeOdmMetadataVersions: a version is given twice');
+
+  const extensions = options.extensions ?? true;
+  // One unit map for the whole file, so a symbol has the same OID in every version.
+  const units = new Map<string, string>();
+  const layouts = versions.map((definition) => collectLayout(definition, units, extensions));
+  const studyOid = options.studyOid ?? oids.study(newest.key);
+  const fileOid = options.fileOid ?? `ODM.${newest.key}.${newest.version}.metadata`;
   const creationDateTime = options.creationDateTime ?? new Date().toISOString();
 
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     `<ODM${xmlAttributes({
       xmlns: ODM_NAMESPACE,
-      [`xmlns:${CDMS_PREFIX}`]: CDMS_ODM_NAMESPACE,
+      [`xmlns:${CDMS_PREFIX}`]: extensions ? CDMS_ODM_NAMESPACE : undefined,
       FileType: 'Snapshot',
       Granularity: 'Metadata',
       FileOID: fileOid,
       CreationDateTime: creationDateTime,
       ODMVersion: '1.3.2',
-      SourceSystem: 'CDMS',
+      // The reader knows by it that the OIDs spell our keys, even in a file without the extension.
+      SourceSystem: CDMS_SOURCE_SYSTEM,
     })}>`,
     `<Study${xmlAttributes({ OID: studyOid })}>`,
-    `<GlobalVariables>${xmlElement('StudyName', definition.key)}${xmlElement(
+    `<GlobalVariables>${xmlElement('StudyName', newest.key)}${xmlElement(
       'StudyDescription',
-      definition.label.en,
-    )}${xmlElement('ProtocolName', definition.key)}</GlobalVariables>`,
+      newest.label.en,
+    )}${xmlElement('ProtocolName', newest.key)}</GlobalVariables>`,
   ];
-  if (layout.units.size > 0) {
+  if (units.size > 0) {
     parts.push('<BasicDefinitions>');
-    for (const [symbol, oid] of layout.units) {
+    for (const [symbol, oid] of units) {
       parts.push(
         `<MeasurementUnit${xmlAttributes({ OID: oid, Name: symbol })}><Symbol>${xmlElement('TranslatedText', symbol)}</Symbol></MeasurementUnit>`,
       );
     }
     parts.push('</BasicDefinitions>');
   }
-  parts.push(
+  versions.forEach((definition, index) => {
+    parts.push(metaDataVersionXml(definition, layouts[index] as Layout));
+  });
+  parts.push('</Study></ODM>\n');
+  return parts.join('');
+}
+
+/** One complete MetaDataVersion: the protocol, events, forms, groups, items, code lists, conditions, methods. */
+function metaDataVersionXml(definition: StudyDefinition, layout: Layout): string {
+  const parts: string[] = [
     `<MetaDataVersion${xmlAttributes({
       OID: oids.metaDataVersion(definition.version),
-      Name: `${definition.key} ${definition.version}`,
+      Name: `${definition.label.en} ${definition.version}`,
     })}>`,
-  );
+  ];
 
   // Protocol: the visits in order, the unscheduled visits' event last.
   const eventOids = definition.visits.map((visit) => oids.event(visit.key));
@@ -97,7 +151,7 @@ export function writeOdmMetadata(
       )
       .join('')}</Protocol>`,
   );
-  for (const visit of definition.visits) parts.push(studyEventDefXml(visit));
+  for (const visit of definition.visits) parts.push(studyEventDefXml(visit, layout));
   if (definition.unscheduledVisit) {
     parts.push(
       `<StudyEventDef${xmlAttributes({ OID: oids.event(UNSCHEDULED_EVENT_KEY), Name: UNSCHEDULED_EVENT_KEY, Repeating: 'Yes', Type: 'Unscheduled' })}>`,
@@ -109,9 +163,9 @@ export function writeOdmMetadata(
   for (const form of definition.forms) parts.push(formDefXml(form, layout));
   for (const group of layout.groups) parts.push(itemGroupDefXml(group, layout));
   for (const itemDef of layout.items.values()) parts.push(itemDefXml(itemDef, layout));
-  for (const list of definition.codeLists) parts.push(codeListXml(list, false));
+  for (const list of definition.codeLists) parts.push(codeListXml(list, false, layout));
   if (layout.usesYesNo && !definition.codeLists.some((list) => list.key === YES_NO_CODE_LIST_KEY)) {
-    parts.push(codeListXml({ key: YES_NO_CODE_LIST_KEY, codes: YES_NO_CODES }, true));
+    parts.push(codeListXml({ key: YES_NO_CODE_LIST_KEY, codes: YES_NO_CODES }, true, layout));
   }
   for (const group of layout.groups) {
     if (group.section.showWhen)
@@ -124,7 +178,8 @@ export function writeOdmMetadata(
   for (const itemDef of layout.items.values()) {
     if (itemDef.item.derive) parts.push(methodDefXml(itemDef));
   }
-  parts.push(studyExtensionXml(definition), '</MetaDataVersion></Study></ODM>\n');
+  if (layout.extensions) parts.push(studyExtensionXml(definition));
+  parts.push('</MetaDataVersion>');
   return parts.join('');
 }
 
@@ -148,19 +203,22 @@ interface Layout {
   groups: GroupEntry[];
   groupOidsByForm: Map<string, string[]>;
   items: Map<string, ItemDefEntry>;
-  /** Unit symbol → OID, in the order the definition first uses them. */
+  /** Unit symbol → OID, in the order first used, shared by every version of the file. */
   units: Map<string, string>;
   usesYesNo: boolean;
+  /** Whether the CDMS extension is written (false: plain ODM 1.3.2). */
+  extensions: boolean;
 }
 
 /** Groups, items and units of the definition, in the order of the server's data exports. */
-function collectLayout(definition: StudyDefinition): Layout {
+function collectLayout(definition: StudyDefinition, units: Map<string, string>, extensions: boolean): Layout {
   const layout: Layout = {
     groups: [],
     groupOidsByForm: new Map(),
     items: new Map(),
-    units: new Map(),
+    units,
     usesYesNo: false,
+    extensions,
   };
   const groupsByOid = new Map<string, GroupEntry>();
   const addUnit = (symbol: string) => {
@@ -219,7 +277,7 @@ function formRefsXml(formKeys: string[]): string {
     .join('');
 }
 
-function studyEventDefXml(visit: VisitDefinition): string {
+function studyEventDefXml(visit: VisitDefinition, layout: Layout): string {
   const window = visit.window
     ? `<${CDMS_PREFIX}:Window${xmlAttributes({
         AnchorVisit: visit.window.anchorVisit,
@@ -235,10 +293,14 @@ function studyEventDefXml(visit: VisitDefinition): string {
       Repeating: 'No',
       // The visit holding the "all" forms (adverse events, medications…) is ODM's Common event.
       Type: visit.group === 'all' ? 'Common' : 'Scheduled',
+      // ODM's free-text Category holds the visit group, for plain files and for other systems.
+      Category: visit.group,
     })}>`,
     translated('Description', visit.label),
     formRefsXml(visit.forms),
-    `<${CDMS_PREFIX}:Visit${xmlAttributes({ Key: visit.key, Group: visit.group })}>${window}</${CDMS_PREFIX}:Visit>`,
+    layout.extensions
+      ? `<${CDMS_PREFIX}:Visit${xmlAttributes({ Key: visit.key, Group: visit.group })}>${window}</${CDMS_PREFIX}:Visit>`
+      : '',
     '</StudyEventDef>',
   ].join('');
 }
@@ -273,7 +335,8 @@ function formDefXml(form: FormDefinition, layout: Layout): string {
   }
   if (form.checks) extension.push(jsonElement('Checks', form.checks));
   if (form.outcomes) extension.push(jsonElement('Outcomes', form.outcomes));
-  if (extension.length > 0) parts.push(`<${CDMS_PREFIX}:Form>${extension.join('')}</${CDMS_PREFIX}:Form>`);
+  if (layout.extensions && extension.length > 0)
+    parts.push(`<${CDMS_PREFIX}:Form>${extension.join('')}</${CDMS_PREFIX}:Form>`);
   parts.push('</FormDef>');
   return parts.join('');
 }
@@ -300,17 +363,19 @@ function itemGroupDefXml(group: GroupEntry, layout: Layout): string {
       })}/>`,
     );
   });
-  const help = section.help ? jsonElement('Help', section.help) : '';
-  parts.push(
-    `<${CDMS_PREFIX}:Section${xmlAttributes({
-      Key: section.key,
-      RowsKey: section.repeating?.key,
-      RowsRequired: section.repeating?.rowsRequired,
-      MaxRows: section.repeating?.maxRows,
-      NotDoneItem: section.notDoneItem,
-    })}>${help}</${CDMS_PREFIX}:Section>`,
-    '</ItemGroupDef>',
-  );
+  if (layout.extensions) {
+    const help = section.help ? jsonElement('Help', section.help) : '';
+    parts.push(
+      `<${CDMS_PREFIX}:Section${xmlAttributes({
+        Key: section.key,
+        RowsKey: section.repeating?.key,
+        RowsRequired: section.repeating?.rowsRequired,
+        MaxRows: section.repeating?.maxRows,
+        NotDoneItem: section.notDoneItem,
+      })}>${help}</${CDMS_PREFIX}:Section>`,
+    );
+  }
+  parts.push('</ItemGroupDef>');
   return parts.join('');
 }
 
@@ -396,8 +461,9 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
     parts.push(`<MeasurementUnitRef${xmlAttributes({ MeasurementUnitOID: layout.units.get(item.unit) })}/>`);
   }
   for (const check of rangeChecksOf(item)) {
+    const bound = layout.extensions ? `<${CDMS_PREFIX}:Bound${xmlAttributes({ Name: check.bound })}/>` : '';
     parts.push(
-      `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${xmlElement('CheckValue', String(check.value))}<${CDMS_PREFIX}:Bound${xmlAttributes({ Name: check.bound })}/></RangeCheck>`,
+      `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${xmlElement('CheckValue', String(check.value))}${bound}</RangeCheck>`,
     );
   }
   if (item.type === 'yesNo') {
@@ -405,20 +471,22 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
   } else if (item.type === 'singleChoice' && item.codeList !== undefined) {
     parts.push(`<CodeListRef${xmlAttributes({ CodeListOID: oids.codeList(item.codeList) })}/>`);
   }
-  const said = fieldsOdmSays(item);
-  const rest = Object.fromEntries(
-    Object.entries(item).filter(([field]) => !said.has(field as keyof ItemDefinition)),
-  );
-  parts.push(
-    xmlElement(`${CDMS_PREFIX}:Item`, Object.keys(rest).length > 0 ? JSON.stringify(rest) : '', {
-      Type: item.type,
-    }),
-    '</ItemDef>',
-  );
+  if (layout.extensions) {
+    const said = fieldsOdmSays(item);
+    const rest = Object.fromEntries(
+      Object.entries(item).filter(([field]) => !said.has(field as keyof ItemDefinition)),
+    );
+    parts.push(
+      xmlElement(`${CDMS_PREFIX}:Item`, Object.keys(rest).length > 0 ? JSON.stringify(rest) : '', {
+        Type: item.type,
+      }),
+    );
+  }
+  parts.push('</ItemDef>');
   return parts.join('');
 }
 
-function codeListXml(list: CodeList, builtIn: boolean): string {
+function codeListXml(list: CodeList, builtIn: boolean, layout: Layout): string {
   const parts = [
     `<CodeList${xmlAttributes({ OID: oids.codeList(list.key), Name: list.key, DataType: 'text' })}>`,
   ];
@@ -427,7 +495,7 @@ function codeListXml(list: CodeList, builtIn: boolean): string {
       `<CodeListItem${xmlAttributes({ CodedValue: code.code, OrderNumber: index + 1 })}>${translated('Decode', code.label)}</CodeListItem>`,
     );
   });
-  if (builtIn) parts.push(`<${CDMS_PREFIX}:BuiltIn/>`);
+  if (builtIn && layout.extensions) parts.push(`<${CDMS_PREFIX}:BuiltIn/>`);
   parts.push('</CodeList>');
   return parts.join('');
 }
