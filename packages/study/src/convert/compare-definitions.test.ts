@@ -10,6 +10,22 @@ describe('compareDefinitions', () => {
     expect(comparison.forms).toEqual({ added: [], removed: [] });
   });
 
+  it('finds nothing between a definition and its copy with keys in another order (as PostgreSQL stores it)', () => {
+    const reorder = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reorder)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, inner]) => [key, reorder(inner)]),
+            )
+          : value;
+    const comparison = compareDefinitions(tmPerforationStudy, reorder(tmPerforationStudy) as StudyDefinition);
+    expect(comparison.items.changed).toEqual([]);
+    expect(comparison.codeLists.changed).toEqual([]);
+  });
+
   it('lists every item of a first definition as added', () => {
     const comparison = compareDefinitions(null, tmPerforationStudy);
     expect(comparison.forms.added).toHaveLength(tmPerforationStudy.forms.length);

@@ -37,7 +37,21 @@ function keysAddedAndRemoved(before: Iterable<string>, after: Iterable<string>) 
   return { added: [...now].filter((key) => !old.has(key)), removed: [...old].filter((key) => !now.has(key)) };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether two parts of a definition say the same, whatever the order of their keys: a definition
+ * stored in PostgreSQL (jsonb orders keys its own way) equals the same definition as a file wrote it.
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((value, index) => same(value, b[index]));
+  const aEntries = Object.entries(a).filter(([, value]) => value !== undefined);
+  const bObject = b as Record<string, unknown>;
+  const bCount = Object.values(bObject).filter((value) => value !== undefined).length;
+  return aEntries.length === bCount && aEntries.every(([key, value]) => same(value, bObject[key]));
+}
 
 function itemChanges(before: ItemDefinition, after: ItemDefinition): ItemChange[] {
   const changes: ItemChange[] = [];
