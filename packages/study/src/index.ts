@@ -20,6 +20,13 @@ export {
   writeOdmMetadataVersions,
 } from './convert/odm/write-odm-metadata.ts';
 export {
+  type DefinitionFile,
+  type DefinitionFileFormat,
+  type DefinitionFileOptions,
+  type DefinitionFileRead,
+  readDefinitionFile,
+} from './convert/read-definition-file.ts';
+export {
   type RedcapImport,
   type RedcapImportOptions,
   readRedcapDictionary,

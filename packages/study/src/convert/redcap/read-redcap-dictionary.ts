@@ -1,16 +1,15 @@
 import type { Expression } from '../../model/expression.ts';
 import type { LocalizedText } from '../../model/localized-text.ts';
-import {
-  type CodeList,
-  type FormDefinition,
-  findDefinitionProblemTexts,
-  type ItemDefinition,
-  type ItemType,
-  type SectionDefinition,
-  type StudyDefinition,
-  studyDefinitionSchema,
-  type VisitDefinition,
+import type {
+  CodeList,
+  FormDefinition,
+  ItemDefinition,
+  ItemType,
+  SectionDefinition,
+  StudyDefinition,
+  VisitDefinition,
 } from '../../model/study-definition.ts';
+import { validateImportedDefinition } from '../validate-imported-definition.ts';
 import {
   type DictionaryRow,
   type ImportProblem,
@@ -236,21 +235,7 @@ export function readRedcapDictionary(csv: string, options: RedcapImportOptions):
     visits,
     forms: forms.filter((form) => form.sections.length > 0),
   };
-  const parsed = studyDefinitionSchema.safeParse(definition);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues)
-      problems.push({
-        severity: 'error',
-        message: {
-          en: `${issue.path.join('.')}: ${issue.message}`,
-          ko: `${issue.path.join('.')}: ${issue.message}`,
-        },
-      });
-    for (const problem of findDefinitionProblemTexts(definition as StudyDefinition))
-      problems.push({ severity: 'error', message: problem });
-    return { definition: null, problems };
-  }
-  return { definition: parsed.data, problems };
+  return { definition: validateImportedDefinition(definition, problems), problems };
 }
 
 type Report = (severity: ImportProblem['severity'], column: string, message: LocalizedText) => void;

@@ -1,5 +1,8 @@
 import { strToU8, zipSync } from 'fflate';
 
+/** The entries' modification time: a fixed day early in 1980, the zip format's first year, in any time zone. */
+const ZIP_TIME = new Date(Date.UTC(1980, 0, 2));
+
 /**
  * A minimal SpreadsheetML (XLSX) package written by hand: the parts Excel and LibreOffice need and no
  * more. Strings are inline (`t="inlineStr"`), so there is no shared-string table to keep in step; the
@@ -188,5 +191,6 @@ export function writeXlsx(sheets: SheetToWrite[]): Uint8Array {
   sheets.forEach((sheet, index) => {
     files[`xl/${sheetParts[index]}`] = strToU8(worksheetXml(sheet));
   });
-  return zipSync(files, { level: 6 });
+  // A fixed time stamp on every entry: the same definition gives the same bytes, whenever written.
+  return zipSync(files, { level: 6, mtime: ZIP_TIME });
 }
