@@ -1,4 +1,9 @@
-import { type StudyDefinition, writeRedcapDictionary } from '@cdms/study';
+import {
+  type StudyDefinition,
+  writeDefinitionWorkbook,
+  writeOdmMetadata,
+  writeRedcapDictionary,
+} from '@cdms/study';
 import { BENCH_PASSWORD } from './build-study/bench-study.ts';
 import { HttpClient, signIn } from './load/http-client.ts';
 import { PeakRss, residentBytes } from './server/process-usage.ts';
@@ -9,8 +14,9 @@ import type { RunningServer } from './server/start-server.ts';
 // manager does (`POST /api/admin/studies`, then `PUT /api/studies/:id/definition`: the server checks it
 // with the zod schema, cross-references included, and publishes it). Then its download, which is how
 // the browser reads the forms of a study, a few times over. Then the same design as a REDCap data
-// dictionary (issue 47 item 7: 3,000 fields, target under 10 s with flat memory), previewed and
-// confirmed through the import into a second study in design, with the server's resident set.
+// dictionary, as ODM 1.3.2 metadata and as a workbook (issue 47 item 7: 3,000 fields, target under
+// 10 s with flat memory), each previewed and confirmed through the import into a study in design of
+// its own, with the server's resident set.
 
 export interface DefinitionInstallResult {
   db: string;
@@ -23,17 +29,23 @@ export interface DefinitionInstallResult {
   /** `GET /api/studies/:id/definition` of that study, median and worst of `READS`. */
   readP50Ms: number;
   readMaxMs: number;
-  redcapImport: {
-    bytes: number;
-    /** Preview, then confirmation: seconds each, and their statuses. */
-    previewSeconds: number;
-    confirmSeconds: number;
-    statuses: [number, number];
-    /** The server's resident set before, and its peak during both. */
-    idleRssMb: number;
-    peakRssMb: number;
-  };
+  /** The same design imported from each format a study can be imported from. */
+  imports: DesignImportResult[];
 }
+
+export interface DesignImportResult {
+  format: DesignImportFormat;
+  bytes: number;
+  /** Preview, then confirmation: seconds each, and their statuses. */
+  previewSeconds: number;
+  confirmSeconds: number;
+  statuses: [number, number];
+  /** The server's resident set before, and its peak during both. */
+  idleRssMb: number;
+  peakRssMb: number;
+}
+
+type DesignImportFormat = 'redcapDictionary' | 'odmMetadata' | 'workbook';
 
 const FORMS = 60;
 const ITEMS_PER_FORM = 50;
@@ -125,7 +137,9 @@ export async function measureDefinitionInstall(
       reads.push(performance.now() - readStarted);
     }
     reads.sort((a, b) => a - b);
-    const redcapImport = await measureRedcapImport(server, client, json, `${code}R`);
+    const imports: DesignImportResult[] = [];
+    for (const [index, format] of (['redcapDictionary', 'odmMetadata', 'workbook'] as const).entries())
+      imports.push(await measureImport(server, client, json, `${code}I${index + 1}`, format));
     return {
       db,
       forms: FORMS,
@@ -135,7 +149,7 @@ export async function measureDefinitionInstall(
       status: installed.status,
       readP50Ms: reads[Math.floor(reads.length / 2)] ?? 0,
       readMaxMs: reads.at(-1) ?? 0,
-      redcapImport,
+      imports,
     };
   } finally {
     client.close();
@@ -163,21 +177,35 @@ async function createStudyInDesign(
   return (JSON.parse(created.body) as { id: number }).id;
 }
 
-/** The large design as a REDCap dictionary, previewed and confirmed into a new study in design. */
-async function measureRedcapImport(
+/** The large design written as an import of `format` reads it: the request's file (a workbook as base64). */
+function importRequest(format: DesignImportFormat): {
+  format: DesignImportFormat;
+  file: string;
+  eventMapping?: string;
+} {
+  const definition = largeDefinition() as StudyDefinition;
+  switch (format) {
+    case 'redcapDictionary': {
+      const written = writeRedcapDictionary(definition, 'en');
+      return { format, file: written.dictionary, eventMapping: written.eventMapping };
+    }
+    case 'odmMetadata':
+      return { format, file: writeOdmMetadata(definition) };
+    case 'workbook':
+      return { format, file: Buffer.from(writeDefinitionWorkbook(definition)).toString('base64') };
+  }
+}
+
+/** The large design in one format, previewed and confirmed into a new study in design. */
+async function measureImport(
   server: RunningServer,
   client: HttpClient,
   json: Record<string, string>,
   code: string,
-): Promise<DefinitionInstallResult['redcapImport']> {
-  const id = await createStudyInDesign(client, json, code, 'REDCap 가져오기');
-  const written = writeRedcapDictionary(largeDefinition() as StudyDefinition, 'en');
-  const request = {
-    format: 'redcapDictionary',
-    file: written.dictionary,
-    eventMapping: written.eventMapping,
-    language: 'en',
-  };
+  format: DesignImportFormat,
+): Promise<DesignImportResult> {
+  const id = await createStudyInDesign(client, json, code, `가져오기 ${format}`);
+  const request = { ...importRequest(format), language: 'en' };
   const idleRss = residentBytes(server.pid);
   const peak = new PeakRss(server.pid);
   let started = performance.now();
@@ -198,7 +226,8 @@ async function measureRedcapImport(
   );
   const confirmSeconds = (performance.now() - started) / 1000;
   return {
-    bytes: Buffer.byteLength(written.dictionary),
+    format,
+    bytes: Buffer.byteLength(request.file),
     previewSeconds,
     confirmSeconds,
     statuses: [preview.status, confirm.status],

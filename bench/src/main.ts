@@ -122,11 +122,11 @@ async function main(): Promise<number> {
     (run) =>
       run.definitionInstall &&
       (run.definitionInstall.status !== 200 ||
-        run.definitionInstall.redcapImport.statuses.some((status) => status !== 200)),
+        run.definitionInstall.imports.some((done) => done.statuses.some((status) => status !== 200))),
   );
   for (const run of failedInstalls)
     console.error(
-      `ERROR: definition install (${run.db}, ${run.subjects}): status ${run.definitionInstall?.status}, REDCap import ${run.definitionInstall?.redcapImport.statuses.join(', ')}`,
+      `ERROR: definition install (${run.db}, ${run.subjects}): status ${run.definitionInstall?.status}, imports ${run.definitionInstall?.imports.map((done) => `${done.format} ${done.statuses.join(', ')}`).join('; ')}`,
     );
   return failed.length > 0 || failedUploads.length > 0 || failedInstalls.length > 0 ? 1 : 0;
 }
@@ -358,10 +358,10 @@ async function measureOnOneSize(
     log(
       `  definition install: ${install.items} items in ${install.forms} forms (${(install.bytes / 1e6).toFixed(1)} MB) in ${install.seconds.toFixed(2)} s (status ${install.status}; target under 5 s); its download p50 ${install.readP50Ms.toFixed(1)} ms, max ${install.readMaxMs.toFixed(1)} ms`,
     );
-    const redcap = install.redcapImport;
-    log(
-      `  REDCap import of the same design (${(redcap.bytes / 1e6).toFixed(1)} MB dictionary): preview ${redcap.previewSeconds.toFixed(2)} s, confirm ${redcap.confirmSeconds.toFixed(2)} s (statuses ${redcap.statuses.join(', ')}; target under 10 s), server RSS ${redcap.idleRssMb.toFixed(0)} MB before, peak ${redcap.peakRssMb.toFixed(0)} MB`,
-    );
+    for (const done of install.imports)
+      log(
+        `  import of the same design as ${done.format} (${(done.bytes / 1e6).toFixed(1)} MB): preview ${done.previewSeconds.toFixed(2)} s, confirm ${done.confirmSeconds.toFixed(2)} s (statuses ${done.statuses.join(', ')}; target under 10 s), server RSS ${done.idleRssMb.toFixed(0)} MB before, peak ${done.peakRssMb.toFixed(0)} MB`,
+      );
   }
   return { results, odmExport, uploads, definitionInstall };
 }

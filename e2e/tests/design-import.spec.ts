@@ -22,7 +22,7 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   await page.getByRole('button', { name: 'TUBE-2027 정의' }).click();
   const dialog = page.getByRole('dialog', { name: 'TUBE-2027 정의' });
   await expect(dialog).toContainText('1.0.0');
-  await dialog.getByRole('link', { name: 'REDCap에서 가져오기…' }).click();
+  await dialog.getByRole('link', { name: '설계 가져오기…' }).click();
   await expect(page).toHaveURL(/\/admin\/studies\/import\/\d+$/);
   await expect(page.getByRole('heading', { name: 'TUBE-2027 설계 가져오기' })).toBeVisible();
 
@@ -48,4 +48,40 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   await expect(problems.getByRole('row').filter({ hasText: 'record_id' })).toContainText('참고');
   await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
   await expect(page.getByRole('status')).toContainText('가져오기를 마쳤습니다. 현재 정의: 버전 1.0.0');
+});
+
+/**
+ * Issue 47 items 2 and 4: the study's design leaves as ODM 1.3.2 metadata and as a workbook from the
+ * definition dialog, and each file comes back through the import's preview with nothing to change.
+ */
+test('a design downloaded as ODM metadata and as a workbook imports back unchanged', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  for (const [download, format, fileLabel] of [
+    ['ODM 1.3.2 메타데이터', 'CDISC ODM 1.3 메타데이터(XML)', 'ODM 파일(XML)'],
+    ['워크북(XLSX)', '설계 워크북(XLSX)', '워크북(XLSX)'],
+  ] as const) {
+    await page.goto('/admin/studies');
+    await page.getByRole('button', { name: 'TUBE-2027 정의' }).click();
+    const dialog = page.getByRole('dialog', { name: 'TUBE-2027 정의' });
+    await expect(dialog).toContainText('1.0.0');
+    const saved = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: download }).click();
+    const file = testInfo.outputPath((await saved).suggestedFilename());
+    await (await saved).saveAs(file);
+    await dialog.getByRole('link', { name: '설계 가져오기…' }).click();
+    await page.getByLabel('파일 형식').selectOption({ label: format });
+    await page.getByLabel(fileLabel).setInputFiles(file);
+    await page.getByRole('button', { name: '미리 보기' }).click();
+    await expect(page.getByRole('heading', { name: '가져오면 바뀌는 것' })).toBeVisible();
+    // The same design: nothing added, removed or changed, and nothing in the way of confirming.
+    for (const change of ['추가되는 양식', '삭제되는 양식', '삭제되는 항목', '바뀌는 항목'])
+      await expect(page.getByText(change)).toBeHidden();
+    await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
+    await expect(page.getByRole('status')).toContainText('가져오기를 마쳤습니다. 현재 정의: 버전 1.0.0');
+  }
 });

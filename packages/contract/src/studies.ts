@@ -73,8 +73,17 @@ export const goLiveResponseSchema = z.object({
 
 export const definitionUploadResponseSchema = z.object({ version: z.string(), contentHash: z.string() });
 
-/** The formats a study's design can be imported from (issue 47): REDCap's data dictionary for now. */
-export const definitionImportFormats = ['redcapDictionary'] as const;
+/**
+ * The formats a study's design can be imported from (issue 47): REDCap's data dictionary (CSV),
+ * CDISC ODM 1.3.x metadata (XML, ours or another system's), the workbook (XLSX) and the definition
+ * document itself (JSON).
+ */
+export const definitionImportFormats = [
+  'redcapDictionary',
+  'odmMetadata',
+  'workbook',
+  'definitionJson',
+] as const;
 export type DefinitionImportFormat = (typeof definitionImportFormats)[number];
 
 /** An import's size limit, as a definition document's: a 3,000-field dictionary is ~1 MB. */
@@ -83,9 +92,9 @@ export const DEFINITION_IMPORT_MAX_CHARACTERS = 16 * 1024 * 1024;
 /** A design file sent for a preview. */
 export const definitionImportRequestSchema = z.strictObject({
   format: z.enum(definitionImportFormats),
-  /** The file's text (the dictionary CSV). */
+  /** The file's text (CSV, XML or JSON); a workbook, which is binary, as base64. */
   file: z.string().min(1).max(DEFINITION_IMPORT_MAX_CHARACTERS),
-  /** REDCap's instrument–event mapping CSV: the schedule. */
+  /** REDCap's instrument–event mapping CSV: the schedule (REDCap dictionaries only). */
   eventMapping: z.string().max(DEFINITION_IMPORT_MAX_CHARACTERS).optional(),
   /** The language the file's labels are written in. */
   language: z.enum(['ko', 'en']),
@@ -119,8 +128,8 @@ export const definitionImportPreviewSchema = z.object({
   /** Whether a confirmation would be taken: importable, and the study still in design. */
   canConfirm: z.boolean(),
   /** The definition's content hash, to send back when confirming. */
-  contentHash: z.string().nullable(),
-  version: z.string().nullable(),
+  contentHash: z.string(),
+  version: z.string(),
   counts: z.object({
     visits: z.number().int(),
     forms: z.number().int(),

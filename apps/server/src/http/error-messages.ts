@@ -323,6 +323,10 @@ export const errorMessages = {
     ko: '가져올 파일에 오류가 {count}건 있습니다. 목록을 확인하세요. 아무것도 저장되지 않았습니다.',
     en: 'The file to import has {count} errors: see the list. Nothing was saved.',
   },
+  unreadable_definition_file: {
+    ko: '파일을 설계로 읽을 수 없습니다: 문제 {count}건을 확인하세요. 아무것도 저장되지 않았습니다.',
+    en: 'The file cannot be read as a design: see the {count} problems listed. Nothing was saved.',
+  },
   definition_import_changed: {
     ko: '미리 본 뒤로 가져오기 결과가 달라졌습니다(다른 파일이거나 임상시험 정의가 바뀜). 다시 미리 보세요.',
     en: 'The import no longer gives what the preview showed (another file, or the study changed). Preview it again.',

@@ -1,5 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  readDefinitionWorkbook,
+  readOdmMetadata,
+  type StudyDefinition,
+  writeDefinitionWorkbook,
+  writeOdmMetadata,
+} from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -126,6 +133,103 @@ describeWithDatabase(
       const body = (await preview(smaller)).json();
       expect(body.changes.items.removed).toEqual(['audiometry.bmi', 'audiometry.comments']);
       expect(body.changes.items.added).toEqual([]);
+    });
+
+    it('reads a definition document of another study as this one, and says so', async () => {
+      const current = (
+        await app.inject({ method: 'GET', url: `/api/studies/${studyId}/definition`, headers: admin.headers })
+      ).json().definition as StudyDefinition;
+      const body = (
+        await post(admin, `/api/studies/${studyId}/definition-imports/preview`, {
+          format: 'definitionJson',
+          file: JSON.stringify({ ...current, key: 'anotherStudy' }),
+          language: 'en',
+        })
+      ).json();
+      expect(body.importable).toBe(true);
+      expect(body.changes.items).toEqual({ added: [], removed: [], changed: [] });
+      expect(body.problems).toEqual([
+        expect.objectContaining({
+          severity: 'note',
+          message: expect.objectContaining({ en: expect.stringMatching(/anotherStudy/) }),
+        }),
+      ]);
+    });
+
+    it('takes its own design back as ODM metadata and as a workbook with nothing to change', async () => {
+      const current = (
+        await app.inject({ method: 'GET', url: `/api/studies/${studyId}/definition`, headers: admin.headers })
+      ).json().definition as StudyDefinition;
+      const files = [
+        { format: 'odmMetadata', file: writeOdmMetadata(current) },
+        { format: 'workbook', file: Buffer.from(writeDefinitionWorkbook(current)).toString('base64') },
+      ];
+      for (const file of files) {
+        const body = (
+          await post(admin, `/api/studies/${studyId}/definition-imports/preview`, { ...file, language: 'en' })
+        ).json();
+        expect(body, file.format).toMatchObject({ importable: true, canConfirm: true });
+        expect(body.changes, file.format).toEqual({
+          visits: { added: [], removed: [] },
+          forms: { added: [], removed: [] },
+          codeLists: { added: [], removed: [], changed: [] },
+          items: { added: [], removed: [], changed: [] },
+        });
+      }
+    });
+
+    it('refuses a file that is no design at all with 422 and its problems, in every format', async () => {
+      const billionLaughs =
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><ODM>&lol2;</ODM>';
+      const externalEntity =
+        '<?xml version="1.0"?><!DOCTYPE ODM [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><ODM>&xxe;</ODM>';
+      const unreadable = [
+        { format: 'odmMetadata', file: 'this is not XML' },
+        { format: 'odmMetadata', file: billionLaughs },
+        { format: 'odmMetadata', file: externalEntity },
+        { format: 'workbook', file: 'not base64 at all!' },
+        { format: 'workbook', file: Buffer.from('a text, not a zip').toString('base64') },
+        { format: 'definitionJson', file: '{"key": ' },
+        { format: 'redcapDictionary', file: 'only,a,header\n' },
+      ];
+      for (const file of unreadable) {
+        const answer = await post(
+          admin,
+          `/api/studies/${studyId}/definition-imports/preview`,
+          {
+            ...file,
+            language: 'en',
+          },
+          'ko',
+        );
+        expect(answer.statusCode, `${file.format}: ${file.file.slice(0, 40)}`).toBe(422);
+        const { error } = answer.json();
+        expect(error.code).toBe('unreadable_definition_file');
+        expect(error.message).toMatch(/설계로 읽을 수 없습니다/);
+        expect(error.details.problems.length).toBeGreaterThan(0);
+        expect(JSON.stringify(error.details)).not.toMatch(/root:/);
+      }
+    });
+
+    it('reads every definition version of the living demo back from its own ODM metadata and workbook', async () => {
+      const versions = await database().db.selectFrom('study_definitions').select(['definition']).execute();
+      expect(versions.length).toBeGreaterThanOrEqual(2);
+      for (const version of versions) {
+        const definition = version.definition as StudyDefinition;
+        const options = { studyKey: definition.key, studyLabel: definition.label, language: 'ko' as const };
+        const fromOdm = readOdmMetadata(writeOdmMetadata(definition), options);
+        expect(
+          fromOdm.problems.filter((problem) => problem.severity === 'error'),
+          definition.key,
+        ).toEqual([]);
+        expect(fromOdm.definition, definition.key).toEqual(definition);
+        const fromWorkbook = readDefinitionWorkbook(writeDefinitionWorkbook(definition), options);
+        expect(
+          fromWorkbook.problems.filter((problem) => problem.severity === 'error'),
+          definition.key,
+        ).toEqual([]);
+        expect(fromWorkbook.definition, definition.key).toEqual(definition);
+      }
     });
 
     it('hides a study in design from anyone but its designers', async () => {

@@ -2,6 +2,7 @@ import type { DefinitionImportPreview, DefinitionImportRequest } from '@cdms/con
 import { compareDefinitions, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { readDefinitionImport } from './read-definition-import.ts';
 
@@ -18,7 +19,8 @@ function logicCount(definition: StudyDefinition): number {
 
 /**
  * `POST …/definition-imports/preview`: what an import would create and change, and its problems,
- * with nothing written (issue 47 item 5). The designer confirms with the same file and the
+ * with nothing written (issue 47 item 5). A file that cannot be read into a definition at all is a
+ * 422 `unreadable_definition_file` with its problems. The designer confirms with the same file and the
  * preview's content hash.
  */
 export async function previewDefinitionImport(
@@ -27,33 +29,29 @@ export async function previewDefinitionImport(
   request: DefinitionImportRequest,
 ): Promise<DefinitionImportPreview> {
   const { inDesign, current, definition, problems } = await readDefinitionImport(db, studyId, request);
-  const empty = { added: [], removed: [] };
-  const importable = definition !== null && !problems.some((problem) => problem.severity === 'error');
+  // A file that gives no definition at all (not XML, not a workbook, a zip bomb, entities, broken
+  // quoting…) is refused, its problems listed; one that gives a definition with errors is shown.
+  if (!definition) {
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    throw new AppError(422, 'unreadable_definition_file', { count: errors.length }, { problems });
+  }
+  const importable = !problems.some((problem) => problem.severity === 'error');
   return {
     importable,
     canConfirm: importable && inDesign,
-    contentHash: definition ? definitionContentHash(definition) : null,
-    version: definition?.version ?? null,
+    contentHash: definitionContentHash(definition),
+    version: definition.version,
     counts: {
-      visits: definition?.visits.length ?? 0,
-      forms: definition?.forms.length ?? 0,
-      items: definition
-        ? definition.forms.reduce(
-            (sum, form) => sum + form.sections.reduce((items, section) => items + section.items.length, 0),
-            0,
-          )
-        : 0,
-      codeLists: definition?.codeLists.length ?? 0,
-      logic: definition ? logicCount(definition) : 0,
+      visits: definition.visits.length,
+      forms: definition.forms.length,
+      items: definition.forms.reduce(
+        (sum, form) => sum + form.sections.reduce((items, section) => items + section.items.length, 0),
+        0,
+      ),
+      codeLists: definition.codeLists.length,
+      logic: logicCount(definition),
     },
-    changes: definition
-      ? compareDefinitions(current, definition)
-      : {
-          visits: empty,
-          forms: empty,
-          codeLists: { ...empty, changed: [] },
-          items: { ...empty, changed: [] },
-        },
+    changes: compareDefinitions(current, definition),
     problems,
   };
 }

@@ -1,5 +1,5 @@
 import type { DefinitionImportProblem, DefinitionImportRequest } from '@cdms/contract';
-import { readRedcapDictionary, type StudyDefinition } from '@cdms/study';
+import { type ImportProblem, readDefinitionFile, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -38,18 +38,33 @@ export async function readDefinitionImport(
     .executeTakeFirst();
   if (!study) throw new AppError(404, 'not_found');
   const current = (await currentStudyDefinition(db, studyId)) ?? null;
-  const result = readRedcapDictionary(request.file, {
-    studyKey: current?.definition.key ?? keyOfCode(study.code),
+  const studyKey = current?.definition.key ?? keyOfCode(study.code);
+  const result = readDefinitionFile(request, {
+    studyKey,
     studyLabel: current?.definition.label ?? { ko: study.title, en: study.title_en || study.title },
     language: request.language,
-    eventMapping: request.eventMapping,
   });
-  const definition = result.definition && { ...result.definition, version: current?.version ?? '1.0.0' };
+  const problems: ImportProblem[] = [...result.problems];
+  // A study keeps its key from one version to the next: a file that names another (a JSON, ODM or
+  // workbook of another study, or of a copy) is read as this study's, and the preview says so.
+  if (result.definition && result.definition.key !== studyKey)
+    problems.push({
+      severity: 'note',
+      message: {
+        en: `the file's study key ${result.definition.key} becomes this study's key ${studyKey}`,
+        ko: `파일의 임상시험 키 ${result.definition.key} 대신 이 임상시험의 키 ${studyKey}를 씁니다`,
+      },
+    });
+  const definition = result.definition && {
+    ...result.definition,
+    key: studyKey,
+    version: current?.version ?? '1.0.0',
+  };
   return {
     inDesign: study.status === 'design',
     current: current?.definition ?? null,
     definition,
-    problems: result.problems.map((problem) => ({
+    problems: problems.map((problem) => ({
       severity: problem.severity,
       line: problem.line ?? null,
       column: problem.column ?? null,

@@ -85,7 +85,7 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
       schema: {
         tags,
         summary:
-          'Read a design file (a REDCap data dictionary) and show what it would create and change; nothing is written',
+          'Read a design file (REDCap dictionary, ODM metadata, workbook or JSON) and show what it would create and change; nothing is written',
         description:
           'The answer counts the visits, forms, items, code lists and logic the file gives, lists what it adds to, ' +
           'removes from and changes in the current version, and every problem with its line and column ' +
@@ -94,7 +94,10 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
         body: definitionImportRequestSchema,
         response: {
           200: definitionImportPreviewSchema,
-          ...refusals({ 413: 'The file is larger than 16 MB (`payload_too_large`).' }),
+          ...refusals({
+            413: 'The file is larger than 16 MB (`payload_too_large`).',
+            422: 'The file cannot be read as a design at all — not CSV, XML or a workbook, a zip bomb, XML with entities — (`unreadable_definition_file`, problems in `error.details.problems`).',
+          }),
         },
       },
     },

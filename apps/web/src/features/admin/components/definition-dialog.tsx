@@ -1,5 +1,12 @@
 import type { AdminStudy } from '@cdms/contract';
-import { type StudyDefinition, writeRedcapDictionary } from '@cdms/study';
+import {
+  type StudyDefinition,
+  writeDefinitionWorkbook,
+  writeDefinitionWorkbookTemplate,
+  writeOdmMetadata,
+  writeRedcapDictionary,
+  XLSX_MEDIA_TYPE,
+} from '@cdms/study';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link } from 'react-router';
@@ -23,9 +30,9 @@ function problemsOf(error: unknown): DefinitionProblem[] {
   return Array.isArray(problems) ? problems : [];
 }
 
-/** Saves a text as a file of the user's downloads. */
-function saveFile(name: string, text: string, type: string) {
-  saveBlob(new Blob([text], { type }), name);
+/** Saves a text or a binary file of the user's downloads. */
+function saveFile(name: string, content: string | Uint8Array<ArrayBuffer>, type: string) {
+  saveBlob(new Blob([content], { type }), name);
 }
 
 /** Saves the current definition as a JSON file, as a designer edits it and uploads it again. */
@@ -46,6 +53,24 @@ function downloadRedcap(study: AdminStudy, version: string, definition: unknown,
   const written = writeRedcapDictionary(definition as StudyDefinition, language);
   saveFile(`${study.code}-${version}-redcap-dictionary.csv`, written.dictionary, 'text/csv');
   saveFile(`${study.code}-${version}-redcap-event-mapping.csv`, written.eventMapping, 'text/csv');
+}
+
+/** The definition as CDISC ODM 1.3.2 metadata (issue 47 item 2), which other EDCs import. */
+function downloadOdm(study: AdminStudy, version: string, definition: unknown) {
+  saveFile(
+    `${study.code}-${version}-odm-metadata.xml`,
+    writeOdmMetadata(definition as StudyDefinition),
+    'application/xml',
+  );
+}
+
+/** The definition as the design workbook (issue 47 item 4), one sheet per part. */
+function downloadWorkbook(study: AdminStudy, version: string, definition: unknown) {
+  saveFile(
+    `${study.code}-${version}-workbook.xlsx`,
+    writeDefinitionWorkbook(definition as StudyDefinition) as Uint8Array<ArrayBuffer>,
+    XLSX_MEDIA_TYPE,
+  );
 }
 
 /**
@@ -136,6 +161,59 @@ export function DefinitionDialog({
       ) : (
         <ServerError error={upload.error} />
       )}
+      <div className={styles.downloads}>
+        <span className={styles.muted}>{t('studies.definition.downloadsLabel')}</span>
+        {current.data && (
+          <>
+            <button
+              type="button"
+              className={styles.linkButton}
+              onClick={() =>
+                current.data &&
+                downloadRedcap(
+                  study,
+                  current.data.version,
+                  current.data.definition,
+                  i18n.language === 'en' ? 'en' : 'ko',
+                )
+              }
+            >
+              {t('studies.definition.downloadRedcap')}
+            </button>
+            <button
+              type="button"
+              className={styles.linkButton}
+              onClick={() =>
+                current.data && downloadOdm(study, current.data.version, current.data.definition)
+              }
+            >
+              {t('studies.definition.downloadOdm')}
+            </button>
+            <button
+              type="button"
+              className={styles.linkButton}
+              onClick={() =>
+                current.data && downloadWorkbook(study, current.data.version, current.data.definition)
+              }
+            >
+              {t('studies.definition.downloadWorkbook')}
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          className={styles.linkButton}
+          onClick={() =>
+            saveFile(
+              'cdms-definition-workbook-template.xlsx',
+              writeDefinitionWorkbookTemplate() as Uint8Array<ArrayBuffer>,
+              XLSX_MEDIA_TYPE,
+            )
+          }
+        >
+          {t('studies.definition.downloadTemplate')}
+        </button>
+      </div>
       <div className={styles.dialogActions}>
         {current.data && (
           <button
@@ -146,23 +224,6 @@ export function DefinitionDialog({
             }
           >
             {t('studies.definition.download')}
-          </button>
-        )}
-        {current.data && (
-          <button
-            type="button"
-            className={styles.button}
-            onClick={() =>
-              current.data &&
-              downloadRedcap(
-                study,
-                current.data.version,
-                current.data.definition,
-                i18n.language === 'en' ? 'en' : 'ko',
-              )
-            }
-          >
-            {t('studies.definition.downloadRedcap')}
           </button>
         )}
         <Link

@@ -1,12 +1,15 @@
-import type {
-  DefinitionImportPreview,
-  DefinitionImportProblem,
-  DefinitionImportRequest,
+import {
+  type DefinitionImportFormat,
+  type DefinitionImportPreview,
+  type DefinitionImportProblem,
+  type DefinitionImportRequest,
+  definitionImportFormats,
 } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DataTable, sortedValueColumn } from '../../../components/data-table/data-table.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useConfirmDefinitionImport, usePreviewDefinitionImport } from '../api/definition-import.ts';
 import { useStudies } from '../api/get-studies.ts';
@@ -43,15 +46,34 @@ function KeyList({
   );
 }
 
+/** The files each format is chosen from. */
+const acceptedFiles: Record<DefinitionImportFormat, string> = {
+  redcapDictionary: '.csv,text/csv',
+  odmMetadata: '.xml,.odm,application/xml,text/xml',
+  workbook: '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  definitionJson: '.json,application/json',
+};
+
+/** A binary file as base64 text, as the import request carries a workbook (in chunks: a large file overflows one call). */
+async function base64OfFile(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return btoa(binary);
+}
+
 /** A file input drawn as the admin pages' button, with the chosen file's name beside it. */
 function FileChoice({
   label,
   hint,
+  accept,
   file,
   onChoose,
 }: {
   label: string;
   hint: string;
+  accept: string;
   file: File | null;
   onChoose: (file: File | null) => void;
 }) {
@@ -65,7 +87,7 @@ function FileChoice({
             <input
               id={inputId}
               type="file"
-              accept=".csv,text/csv"
+              accept={accept}
               className={styles.fileInput}
               aria-describedby={describedBy}
               onChange={(event) => onChoose(event.target.files?.[0] ?? null)}
@@ -78,10 +100,53 @@ function FileChoice({
   );
 }
 
+/** A file's problems, each with its line (or row) and column, as the server lists them. */
+function ProblemTable({ problems }: { problems: DefinitionImportProblem[] }) {
+  const { t, i18n } = useTranslation('admin');
+  return (
+    <DataTable<DefinitionImportProblem>
+      id="definition-import-problems"
+      label={t('import.problems')}
+      columns={[
+        {
+          id: 'severity',
+          header: t('import.columns.severity'),
+          cell: (problem) => (
+            <span className={`${styles.badge} ${severityBadge[problem.severity]}`}>
+              {t(`import.severities.${problem.severity}`)}
+            </span>
+          ),
+        },
+        sortedValueColumn('line', t('import.columns.line'), (problem) => problem.line ?? 0),
+        sortedValueColumn('column', t('import.columns.column'), (problem) => problem.column ?? ''),
+        sortedValueColumn('field', t('import.columns.field'), (problem) => problem.field ?? ''),
+        {
+          id: 'message',
+          header: t('import.columns.message'),
+          wrap: true,
+          cell: (problem) => problem.message[i18n.language === 'en' ? 'en' : 'ko'],
+        },
+      ]}
+      rows={problems}
+      rowKey={(problem) => `${problem.line}-${problem.column}-${problem.message.en}`}
+      sorting={{ mode: 'client' }}
+      fit
+      emptyMessage={t('import.noProblems')}
+    />
+  );
+}
+
+/** The problems a refused file came back with (422 `unreadable_definition_file`). */
+function problemsOfError(error: unknown): DefinitionImportProblem[] {
+  if (!(error instanceof ApiError) || error.code !== 'unreadable_definition_file') return [];
+  const { problems } = (error.details ?? {}) as { problems?: DefinitionImportProblem[] };
+  return Array.isArray(problems) ? problems : [];
+}
+
 /**
- * `/admin/studies/import/:studyId` (issue 47 item 5): a design file — a REDCap data dictionary, with
- * its instrument–event mapping for the schedule — read by the server and shown before anything is
- * written: what it creates, what it adds to, removes from and changes in the current version, and
+ * `/admin/studies/import/:studyId` (issue 47 item 5): a design file — a REDCap data dictionary (with
+ * its instrument–event mapping for the schedule), CDISC ODM metadata, a workbook or a definition
+ * document — read by the server and shown before anything is written: what it creates, what it adds to, removes from and changes in the current version, and
  * every problem with its line and column. Confirming sends the same files with the preview's hash.
  */
 export function DefinitionImportPage() {
@@ -91,6 +156,7 @@ export function DefinitionImportPage() {
   const study = studies.data?.find((candidate) => candidate.id === studyId);
   const preview = usePreviewDefinitionImport(studyId);
   const confirm = useConfirmDefinitionImport(studyId);
+  const [format, setFormat] = useState<DefinitionImportFormat>('redcapDictionary');
   const [dictionary, setDictionary] = useState<File | null>(null);
   const [mapping, setMapping] = useState<File | null>(null);
   const [language, setLanguage] = useState<'ko' | 'en'>(i18n.language === 'en' ? 'en' : 'ko');
@@ -101,10 +167,10 @@ export function DefinitionImportPage() {
     if (!dictionary) return;
     confirm.reset();
     const read: DefinitionImportRequest = {
-      format: 'redcapDictionary',
-      file: await dictionary.text(),
+      format,
+      file: format === 'workbook' ? await base64OfFile(dictionary) : await dictionary.text(),
       language,
-      ...(mapping ? { eventMapping: await mapping.text() } : {}),
+      ...(mapping && format === 'redcapDictionary' ? { eventMapping: await mapping.text() } : {}),
     };
     setRequest(read);
     preview.mutate(read);
@@ -127,18 +193,43 @@ export function DefinitionImportPage() {
         <Link to={paths.adminStudies}>{t('import.back')}</Link>
       </p>
       <form className={styles.form} onSubmit={(event) => void readFiles(event)}>
+        <Field label={t('import.format')}>
+          {({ inputId }) => (
+            <select
+              id={inputId}
+              className={styles.select}
+              value={format}
+              onChange={(event) => {
+                setFormat(event.target.value as DefinitionImportFormat);
+                setDictionary(null);
+                preview.reset();
+              }}
+            >
+              {definitionImportFormats.map((choice) => (
+                <option key={choice} value={choice}>
+                  {t(`import.formats.${choice}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <FileChoice
-          label={t('import.dictionary')}
-          hint={t('import.dictionaryHint')}
+          key={format}
+          label={t(`import.files.${format}`)}
+          hint={t(`import.fileHints.${format}`)}
+          accept={acceptedFiles[format]}
           file={dictionary}
           onChoose={setDictionary}
         />
-        <FileChoice
-          label={t('import.mapping')}
-          hint={t('import.mappingHint')}
-          file={mapping}
-          onChoose={setMapping}
-        />
+        {format === 'redcapDictionary' && (
+          <FileChoice
+            label={t('import.mapping')}
+            hint={t('import.mappingHint')}
+            accept={acceptedFiles.redcapDictionary}
+            file={mapping}
+            onChoose={setMapping}
+          />
+        )}
         <Field label={t('import.language')}>
           {({ inputId }) => (
             <select
@@ -163,6 +254,9 @@ export function DefinitionImportPage() {
         </div>
       </form>
       <ServerError error={preview.error} />
+      {problemsOfError(preview.error).length > 0 && (
+        <ProblemTable problems={problemsOfError(preview.error)} />
+      )}
       {shown && (
         <section aria-label={t('import.result')}>
           <h3 className={styles.heading}>{t('import.result')}</h3>
@@ -188,35 +282,7 @@ export function DefinitionImportPage() {
             )}
           />
           <KeyList title={t('import.changes.codeListsChanged')} keys={shown.changes.codeLists.changed} />
-          <DataTable<DefinitionImportProblem>
-            id="definition-import-problems"
-            label={t('import.problems')}
-            columns={[
-              {
-                id: 'severity',
-                header: t('import.columns.severity'),
-                cell: (problem) => (
-                  <span className={`${styles.badge} ${severityBadge[problem.severity]}`}>
-                    {t(`import.severities.${problem.severity}`)}
-                  </span>
-                ),
-              },
-              sortedValueColumn('line', t('import.columns.line'), (problem) => problem.line ?? 0),
-              sortedValueColumn('column', t('import.columns.column'), (problem) => problem.column ?? ''),
-              sortedValueColumn('field', t('import.columns.field'), (problem) => problem.field ?? ''),
-              {
-                id: 'message',
-                header: t('import.columns.message'),
-                wrap: true,
-                cell: (problem) => problem.message[i18n.language === 'en' ? 'en' : 'ko'],
-              },
-            ]}
-            rows={shown.problems}
-            rowKey={(problem) => `${problem.line}-${problem.column}-${problem.message.en}`}
-            sorting={{ mode: 'client' }}
-            fit
-            emptyMessage={t('import.noProblems')}
-          />
+          <ProblemTable problems={shown.problems} />
           <ServerError error={confirm.error} />
           {confirm.isSuccess ? (
             <p className={styles.success} role="status">
@@ -231,12 +297,8 @@ export function DefinitionImportPage() {
               <button
                 type="button"
                 className={`${styles.button} ${styles.primary}`}
-                disabled={!shown.canConfirm || !shown.contentHash || !request || confirm.isPending}
-                onClick={() =>
-                  request &&
-                  shown.contentHash &&
-                  confirm.mutate({ ...request, contentHash: shown.contentHash })
-                }
+                disabled={!shown.canConfirm || !request || confirm.isPending}
+                onClick={() => request && confirm.mutate({ ...request, contentHash: shown.contentHash })}
               >
                 {t('import.confirm')}
               </button>
