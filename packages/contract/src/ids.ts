@@ -19,6 +19,15 @@ const canonicalDecimal = z.string().regex(/^[1-9][0-9]{0,9}$/, { error: 'not_can
 /** An id in a path or query parameter: canonical decimal text, read as a number ≤ 2^31 − 1. */
 export const paramIdSchema = canonicalDecimal.transform(Number).pipe(z.number().max(MAX_ID));
 
+/** A list's sort direction in a query string; each list chooses its own default. */
+export const sortOrderQuerySchema = z.enum(['asc', 'desc']);
+
+/**
+ * A subject looked for by number in a list's query string: the number or part of it, trimmed; the
+ * server matches it case-insensitively against the numbers that list names (each list says which).
+ */
+export const subjectSearchQuerySchema = z.string().trim().max(100);
+
 /** A page number in a query string (canonical decimal, 1…100,000). */
 export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number().max(100_000));
 
