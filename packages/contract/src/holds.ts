@@ -5,8 +5,8 @@ import {
   pageQuerySchema,
   pageSizeQuerySchema,
   paramIdSchema,
+  siteSubjectFilterShape,
   sortOrderQuerySchema,
-  subjectSearchQuerySchema,
 } from './ids.ts';
 import { reasonSchema } from './reason.ts';
 
@@ -242,9 +242,7 @@ export const readinessStateFilters = ['all', 'ready', 'notReady'] as const;
 export const readinessHoldFilters = ['all', 'none', 'frozen', 'locked'] as const;
 
 export const readinessSubjectsQuerySchema = z.object({
-  siteId: paramIdSchema.optional(),
-  /** Screening or randomization number, or part of it; case-insensitive. */
-  subject: subjectSearchQuerySchema.optional(),
+  ...siteSubjectFilterShape,
   state: z.enum(readinessStateFilters).default('all'),
   /** frozen: the strongest hold is a freeze; locked: a lock; none: nothing holds the subject. */
   hold: z.enum(readinessHoldFilters).default('all'),

@@ -32,6 +32,16 @@ export const sortOrderQuerySchema = z.enum(sortOrders);
  */
 export const subjectSearchQuerySchema = z.string().trim().max(100);
 
+/**
+ * The filters the per-subject boards share (the SDV page and the readiness board, as the web's
+ * `SiteSubjectFilterPanel` shares their panel): one site, and a subject by screening or randomization
+ * number, or part of it, case-insensitive.
+ */
+export const siteSubjectFilterShape = {
+  siteId: paramIdSchema.optional(),
+  subject: subjectSearchQuerySchema.optional(),
+};
+
 /** A page number in a query string (canonical decimal, 1…100,000). */
 export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number().max(100_000));
 

@@ -5,8 +5,8 @@ import {
   pageQuerySchema,
   pageSizeQuerySchema,
   paramIdSchema,
+  siteSubjectFilterShape,
   sortOrderQuerySchema,
-  subjectSearchQuerySchema,
 } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
@@ -152,9 +152,7 @@ export type SdvSubjectSortKey = (typeof sdvSubjectSortKeys)[number];
 export const SDV_PAGE_SIZES = [10, 50, 100] as const;
 
 export const sdvSubjectsQuerySchema = z.object({
-  siteId: paramIdSchema.optional(),
-  /** Screening or randomization number, or part of it; case-insensitive. */
-  subject: subjectSearchQuerySchema.optional(),
+  ...siteSubjectFilterShape,
   /** incomplete: some planned item unverified; complete: none; changed: some item changed since verified. */
   state: z.enum(sdvSubjectStateFilters).default('all'),
   sort: z.enum(sdvSubjectSortKeys).default('subjectId'),
