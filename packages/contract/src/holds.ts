@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import {
+  bodyIdSchema,
+  pagedShape,
+  pageQuerySchema,
+  pageSizeQuerySchema,
+  paramIdSchema,
+  siteSubjectFilterShape,
+  sortOrderQuerySchema,
+} from './ids.ts';
 import { reasonSchema } from './reason.ts';
 
 /**
@@ -234,14 +242,12 @@ export const readinessStateFilters = ['all', 'ready', 'notReady'] as const;
 export const readinessHoldFilters = ['all', 'none', 'frozen', 'locked'] as const;
 
 export const readinessSubjectsQuerySchema = z.object({
-  siteId: paramIdSchema.optional(),
-  /** Screening or randomization number, or part of it; case-insensitive. */
-  subject: z.string().trim().max(100).optional(),
+  ...siteSubjectFilterShape,
   state: z.enum(readinessStateFilters).default('all'),
   /** frozen: the strongest hold is a freeze; locked: a lock; none: nothing holds the subject. */
   hold: z.enum(readinessHoldFilters).default('all'),
   sort: z.enum(readinessSortKeys).default('subjectId'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  order: sortOrderQuerySchema.default('asc'),
   page: pageQuerySchema.default(1),
   size: pageSizeQuerySchema(READINESS_PAGE_SIZES).default(10),
 });

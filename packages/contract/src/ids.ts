@@ -19,6 +19,29 @@ const canonicalDecimal = z.string().regex(/^[1-9][0-9]{0,9}$/, { error: 'not_can
 /** An id in a path or query parameter: canonical decimal text, read as a number ≤ 2^31 − 1. */
 export const paramIdSchema = canonicalDecimal.transform(Number).pipe(z.number().max(MAX_ID));
 
+/** A list's sort direction, in the API's query strings and the browser's URLs alike. */
+export const sortOrders = ['asc', 'desc'] as const;
+export type SortOrder = (typeof sortOrders)[number];
+
+/** A list's sort direction in a query string; each list chooses its own default. */
+export const sortOrderQuerySchema = z.enum(sortOrders);
+
+/**
+ * A subject looked for by number in a list's query string: the number or part of it, trimmed; the
+ * server matches it case-insensitively against the numbers that list names (each list says which).
+ */
+export const subjectSearchQuerySchema = z.string().trim().max(100);
+
+/**
+ * The filters the per-subject boards share (the SDV page and the readiness board, as the web's
+ * `SiteSubjectFilterPanel` shares their panel): one site, and a subject by screening or randomization
+ * number, or part of it, case-insensitive.
+ */
+export const siteSubjectFilterShape = {
+  siteId: paramIdSchema.optional(),
+  subject: subjectSearchQuerySchema.optional(),
+};
+
 /** A page number in a query string (canonical decimal, 1…100,000). */
 export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number().max(100_000));
 

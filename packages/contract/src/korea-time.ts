@@ -20,6 +20,14 @@ export function koreaDateTime(instant: Date | string, options: { seconds?: boole
   return `${shifted.slice(0, 10)} ${shifted.slice(11, options.seconds ? 19 : 16)}`;
 }
 
+/**
+ * An instant as printed documents and their downloads state it, the zone named because the paper
+ * leaves the app: `YYYY-MM-DD HH:mm KST` (casebook PDF, training certificate, alarm log, matrix).
+ */
+export function koreaDateTimeWithZone(instant: Date | string): string {
+  return `${koreaDateTime(instant)} KST`;
+}
+
 /** The instant a Korean calendar day (YYYY-MM-DD) starts, as UTC. */
 export function startOfKoreanDay(date: string): Date {
   return new Date(Date.parse(`${date}T00:00:00Z`) - KOREA_UTC_OFFSET_MS);

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { labFlags } from './flag-lab-result.ts';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import {
+  bodyIdSchema,
+  pagedShape,
+  pageQuerySchema,
+  pageSizeQuerySchema,
+  paramIdSchema,
+  subjectSearchQuerySchema,
+} from './ids.ts';
 
 /**
  * Laboratory normal ranges (issue 17 item 3): per site and lab test of the labTest form, a unit and a
@@ -101,7 +108,7 @@ export const LAB_RESULT_PAGE_SIZES = [10, 50, 100] as const;
 export const labResultsQuerySchema = z.object({
   siteId: paramIdSchema.optional(),
   /** Screening number, or part of it; case-insensitive. */
-  subject: z.string().trim().max(100).optional(),
+  subject: subjectSearchQuerySchema.optional(),
   testKey: z.string().trim().max(50).optional(),
   flag: z.enum(labResultFlagFilters).default('all'),
   page: pageQuerySchema.default(1),

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import {
+  bodyIdSchema,
+  pagedShape,
+  pageQuerySchema,
+  pageSizeQuerySchema,
+  paramIdSchema,
+  sortOrderQuerySchema,
+} from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
@@ -156,7 +163,7 @@ const queryFilterShape = {
   /** Words in any message of the thread; case-insensitive. */
   text: z.string().trim().max(QUERY_SEARCH_MAX).optional(),
   sort: z.enum(queryListSortKeys).default('age'),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: sortOrderQuerySchema.default('desc'),
 };
 
 export const queryListFilterSchema = z.object(queryFilterShape);

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import {
+  bodyIdSchema,
+  pagedShape,
+  pageQuerySchema,
+  pageSizeQuerySchema,
+  paramIdSchema,
+  siteSubjectFilterShape,
+  sortOrderQuerySchema,
+} from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
 
@@ -144,13 +152,11 @@ export type SdvSubjectSortKey = (typeof sdvSubjectSortKeys)[number];
 export const SDV_PAGE_SIZES = [10, 50, 100] as const;
 
 export const sdvSubjectsQuerySchema = z.object({
-  siteId: paramIdSchema.optional(),
-  /** Screening or randomization number, or part of it; case-insensitive. */
-  subject: z.string().trim().max(100).optional(),
+  ...siteSubjectFilterShape,
   /** incomplete: some planned item unverified; complete: none; changed: some item changed since verified. */
   state: z.enum(sdvSubjectStateFilters).default('all'),
   sort: z.enum(sdvSubjectSortKeys).default('subjectId'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  order: sortOrderQuerySchema.default('asc'),
   page: pageQuerySchema.default(1),
   size: pageSizeQuerySchema(SDV_PAGE_SIZES).default(10),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageSizeQuerySchema, sortOrderQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { codedValueSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
@@ -84,7 +84,7 @@ const filterShape = {
   /** Screening number, randomization number, initials or site (code or name); case-insensitive. */
   search: z.string().trim().max(SUBJECT_SEARCH_MAX).optional(),
   sort: z.enum(subjectListSortKeys).default('subjectId'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  order: sortOrderQuerySchema.default('asc'),
 };
 
 function startNotAfterEnd(filter: { start?: string | undefined; end?: string | undefined }): boolean {

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { areSitesOfStudy } from '../studies/site-of-study.ts';
 
 export async function listMemberships(db: Kysely<Database>, studyId: number): Promise<Membership[]> {
   const rows = await db
@@ -63,13 +64,7 @@ async function checkSites(
     return [];
   }
   if (unique.length === 0) throw new AppError(422, 'sites_required');
-  const found = await trx
-    .selectFrom('sites')
-    .select('id')
-    .where('study_id', '=', studyId)
-    .where('id', 'in', unique)
-    .execute();
-  if (found.length !== unique.length) throw new AppError(422, 'unknown_site');
+  if (!(await areSitesOfStudy(trx, studyId, unique))) throw new AppError(422, 'unknown_site');
   return unique;
 }
 

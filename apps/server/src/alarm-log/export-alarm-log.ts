@@ -1,12 +1,12 @@
-import type {
-  AlarmLogEntry,
-  AlarmLogStatus,
-  NotificationChannel,
-  NotificationEventType,
+import {
+  type AlarmLogEntry,
+  type AlarmLogStatus,
+  koreaDateTimeWithZone,
+  type NotificationChannel,
+  type NotificationEventType,
 } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
-import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language, Text } from '../http/language.ts';
 import { csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
@@ -39,7 +39,7 @@ const statusLabels: Record<AlarmLogStatus, Text> = {
 export const alarmLogTitle: Text = { ko: '알림 로그', en: 'Alarm log' };
 
 const columns: ExportColumnOf<AlarmLogEntry>[] = [
-  { header: { ko: '발생 시각', en: 'Raised at' }, value: (row) => koreanDateTime(new Date(row.createdAt)) },
+  { header: { ko: '발생 시각', en: 'Raised at' }, value: (row) => koreaDateTimeWithZone(row.createdAt) },
   { header: { ko: '이벤트', en: 'Event' }, value: (row, language) => eventLabels[row.eventType][language] },
   { header: { ko: '채널', en: 'Channel' }, value: (row, language) => channelLabels[row.channel][language] },
   { header: { ko: '기관', en: 'Site' }, value: (row) => row.site },
@@ -51,7 +51,7 @@ const columns: ExportColumnOf<AlarmLogEntry>[] = [
   { header: { ko: '오류', en: 'Error' }, value: (row) => row.error },
   {
     header: { ko: '발송 시각', en: 'Sent at' },
-    value: (row) => (row.sentAt ? koreanDateTime(new Date(row.sentAt)) : null),
+    value: (row) => (row.sentAt ? koreaDateTimeWithZone(row.sentAt) : null),
   },
 ];
 

@@ -1,4 +1,3 @@
-import { KOREA_UTC_OFFSET_MS } from '@cdms/contract';
 import type { Text } from '../http/language.ts';
 
 /** The casebook's own words in both languages; the study's words come from its definition. */
@@ -102,10 +101,4 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     values[name] === undefined ? whole : String(values[name]),
   );
-}
-
-/** A moment as Korean local time, `YYYY-MM-DD HH:mm KST` (UTC+9, no daylight saving). */
-export function koreanDateTime(moment: Date): string {
-  const shifted = new Date(moment.getTime() + KOREA_UTC_OFFSET_MS).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 16)} KST`;
 }

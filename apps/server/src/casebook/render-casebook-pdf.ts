@@ -1,3 +1,4 @@
+import { koreaDateTimeWithZone } from '@cdms/contract';
 import {
   audiogramEarOf,
   audiogramLayout,
@@ -19,7 +20,7 @@ import { queryLabels } from '../queries/query-presenter.ts';
 import { queryStateText } from '../queries/query-state-text.ts';
 import { subjectStatusText } from '../subjects/subject-status-text.ts';
 import { casebookFonts } from './casebook-font.ts';
-import { fill, holdLevelText, koreanDateTime, messageKindText, casebookText as T } from './casebook-text.ts';
+import { fill, holdLevelText, messageKindText, casebookText as T } from './casebook-text.ts';
 import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
 import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
@@ -212,7 +213,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     holds
       .map(
         (hold) =>
-          `${text(hold.kind === 'locked' ? T.locked : T.frozen)} (${text(holdLevelText[hold.level])}, ${koreanDateTime(hold.placedAt)}, ${hold.placedBy})`,
+          `${text(hold.kind === 'locked' ? T.locked : T.frozen)} (${text(holdLevelText[hold.level])}, ${koreaDateTimeWithZone(hold.placedAt)}, ${hold.placedBy})`,
       )
       .join(' · ');
 
@@ -235,10 +236,10 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     ? text(T.notSigned)
     : subject.signature.invalidatedAt
       ? fill(text(T.invalidated), {
-          at: koreanDateTime(subject.signature.invalidatedAt),
+          at: koreaDateTimeWithZone(subject.signature.invalidatedAt),
           reason: subject.signature.invalidatedReason ?? '',
         })
-      : `${subject.signature.printedName}, ${koreanDateTime(subject.signature.signedAt)}`;
+      : `${subject.signature.printedName}, ${koreaDateTimeWithZone(subject.signature.signedAt)}`;
   keyValueTable([
     [text(T.study), header.studyCode],
     [text(T.studyTitle), header.studyTitle],
@@ -250,7 +251,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     [text(T.status), subjectStatusText[subject.status][lang]],
     [text(T.signatureState), signatureSummary],
     [text(T.holdsInForce), subjectHolds.length > 0 ? holdLine(subjectHolds) : text(T.none)],
-    [text(T.printedAt), koreanDateTime(input.printedAt)],
+    [text(T.printedAt), koreaDateTimeWithZone(input.printedAt)],
     [text(T.printedBy), input.printedBy],
     [text(T.withAudit), text(withAudit ? T.yes : T.no)],
   ]);
@@ -307,7 +308,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
         .fillColor(COLOR.alert)
         .text(
           fill(text(T.invalidated), {
-            at: koreanDateTime(signature.invalidatedAt),
+            at: koreaDateTimeWithZone(signature.invalidatedAt),
             reason: signature.invalidatedReason ?? '',
           }),
           { width: CONTENT_WIDTH },
@@ -319,7 +320,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     keyValueTable([
       [text(T.printedName), signature.printedName],
       [text(T.role), signature.role ?? '—'],
-      [text(T.signedAt), koreanDateTime(signature.signedAt)],
+      [text(T.signedAt), koreaDateTimeWithZone(signature.signedAt)],
       [text(T.meaning), signature.meaning[lang] || signature.meaning.ko],
     ]);
   }
@@ -419,7 +420,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
     const verified = enteredKeys.filter((key) => form.sdv.get(key)?.state === 'verified').length;
     note(
       [
-        `${text(T.saved)}: ${koreanDateTime(form.savedAt)}${form.savedBy ? ` (${form.savedBy})` : ''}`,
+        `${text(T.saved)}: ${koreaDateTimeWithZone(form.savedAt)}${form.savedBy ? ` (${form.savedBy})` : ''}`,
         `${text(T.version)} ${form.version}`,
         fill(text(T.sdvSummary), { verified, total: enteredKeys.length }),
       ].join('  ·  '),
@@ -546,7 +547,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
               : 'System'
             : `${message.author_name ?? ''}${message.author_role ? ` (${message.author_role.split(',')[0]})` : ''}`;
         const body = message.text[lang] || message.text.ko;
-        const line = `${koreanDateTime(message.created_at)} · ${who} · ${messageKindText[message.kind]?.[lang] ?? message.kind}: ${body}`;
+        const line = `${koreaDateTimeWithZone(message.created_at)} · ${who} · ${messageKindText[message.kind]?.[lang] ?? message.kind}: ${body}`;
         ensureSpace(doc.heightOfString(line, { width: CONTENT_WIDTH - 18 }) + 2);
         doc.text(line, PAGE.left + 18, doc.y, { width: CONTENT_WIDTH - 18 });
       }
@@ -578,7 +579,13 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
         const label = item?.label[lang] ?? sectionLabelOfGroup(key) ?? key;
         const before = auditValue(item, entry.before);
         const after = auditValue(item, entry.after);
-        return [koreanDateTime(entry.at), entry.user, label, `${before} → ${after}`, entry.reason ?? ''];
+        return [
+          koreaDateTimeWithZone(entry.at),
+          entry.user,
+          label,
+          `${before} → ${after}`,
+          entry.reason ?? '',
+        ];
       }),
     );
 
@@ -602,7 +609,7 @@ export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocumen
   function sdvText(form: CasebookForm, key: string): string {
     const mark = form.sdv.get(key);
     if (!mark) return '';
-    return `${text(mark.state === 'verified' ? T.sdvVerified : T.sdvChanged)}\n${koreanDateTime(mark.at).slice(0, 10)} ${mark.by}`;
+    return `${text(mark.state === 'verified' ? T.sdvVerified : T.sdvChanged)}\n${koreaDateTimeWithZone(mark.at).slice(0, 10)} ${mark.by}`;
   }
 
   /** A value as printed: code label in the reader's language with the code, yes/no, or the text. */

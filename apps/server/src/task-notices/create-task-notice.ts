@@ -9,6 +9,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { requireGuidelineWriter } from '../guidelines/guideline-access.ts';
 import { AppError } from '../http/errors.ts';
+import { areSitesOfStudy } from '../studies/site-of-study.ts';
 import { getTaskNotice } from './list-task-notices.ts';
 import { sendTaskNotice } from './send-task-notice.ts';
 
@@ -28,15 +29,7 @@ export async function createTaskNotice(
   const siteIds = [...new Set(input.siteIds)].sort((a, b) => a - b);
   const roles = [...new Set(input.roles)];
   const id = await inTransaction(db, async (trx) => {
-    if (siteIds.length > 0) {
-      const known = await trx
-        .selectFrom('sites')
-        .select('id')
-        .where('study_id', '=', studyId)
-        .where('id', 'in', siteIds)
-        .execute();
-      if (known.length !== siteIds.length) throw new AppError(422, 'unknown_site');
-    }
+    if (!(await areSitesOfStudy(trx, studyId, siteIds))) throw new AppError(422, 'unknown_site');
     const notice = await trx
       .insertInto('task_notices')
       .values({

@@ -1,7 +1,7 @@
+import { koreaDateTimeWithZone } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Principal } from '../auth/principal.ts';
-import { koreanDateTime } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
 import { readStudyCode } from '../studies/study-code.ts';
 import { csvField, recordListExport } from '../subjects/subject-export.ts';
@@ -46,7 +46,7 @@ export async function exportCompletionMatrix(
     row.roles.join(' '),
     ...row.cells.map((cell) => {
       if (cell.status === null) return words.notRequired[language];
-      const when = cell.completedAt ? ` ${koreanDateTime(new Date(cell.completedAt))} v${cell.version}` : '';
+      const when = cell.completedAt ? ` ${koreaDateTimeWithZone(cell.completedAt)} v${cell.version}` : '';
       return `${words[cell.status][language]}${cell.status === 'not_done' ? '' : when}`;
     }),
   ]);

@@ -1,6 +1,6 @@
+import { koreaDateTimeWithZone } from '@cdms/contract';
 import PDFDocument from 'pdfkit';
 import { casebookFonts } from '../casebook/casebook-font.ts';
-import { koreanDateTime } from '../casebook/casebook-text.ts';
 
 export interface TrainingCertificateInput {
   language: 'ko' | 'en';
@@ -49,7 +49,7 @@ export function renderTrainingCertificate(input: TrainingCertificateInput): PDFK
     [text.study[lang], `${input.studyCode} — ${input.studyTitle}`],
     [text.module[lang], input.moduleTitle],
     [text.version[lang], `v${input.version}`],
-    [text.completedAt[lang], koreanDateTime(input.completedAt)],
+    [text.completedAt[lang], koreaDateTimeWithZone(input.completedAt)],
   ];
   if (input.score !== null) rows.push([text.score[lang], `${input.score}%`]);
   for (const [label, value] of rows) {

@@ -1,4 +1,10 @@
-import { type DateRangePreset, dateRangePresets, deriveRange, presetDates } from '@cdms/contract';
+import {
+  type DateRangePreset,
+  dateRangePresets,
+  deriveRange,
+  presetDates,
+  type SortOrder,
+} from '@cdms/contract';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from './alert-dialog.tsx';
@@ -39,8 +45,6 @@ export function ListPage({
     </section>
   );
 }
-
-export type SortOrder = 'asc' | 'desc';
 
 /** Clicking a column header: the same column flips its order, another column starts ascending. */
 export function nextSort<K extends string>(

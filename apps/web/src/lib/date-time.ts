@@ -1,4 +1,4 @@
-import { KOREA_UTC_OFFSET_MS } from '@cdms/contract';
+import { koreaDateTime } from '@cdms/contract';
 
 /**
  * Times are shown in Korea Standard Time (UTC+9) whatever the browser's own zone is
@@ -7,19 +7,10 @@ import { KOREA_UTC_OFFSET_MS } from '@cdms/contract';
  * not depend on the browser's time-zone data.
  */
 
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
 /** `2026-03-02T05:07:00Z` → `2026-03-02 14:07`. Returns '' for a missing or unreadable value. */
 export function formatDateTimeKst(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) return '';
-  // Shift the instant by nine hours and read it with the UTC getters: those never use the local zone.
-  const shifted = new Date(ms + KOREA_UTC_OFFSET_MS);
-  return (
-    `${shifted.getUTCFullYear()}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())} ` +
-    `${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}`
-  );
+  return koreaDateTime(new Date(ms));
 }

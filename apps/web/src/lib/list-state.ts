@@ -1,4 +1,4 @@
-import { paramIdSchema } from '@cdms/contract';
+import { paramIdSchema, type SortOrder, sortOrders } from '@cdms/contract';
 import { useSearchParams } from 'react-router';
 import { PAGE_PARAM, parsePageParam } from '../components/pagination.tsx';
 import { isCalendarDate } from './date-text.ts';
@@ -51,8 +51,8 @@ export const param = {
     };
   },
   /** A sort order, written with its sort key (see `defineListParams`). */
-  order(fallback: 'asc' | 'desc'): ListParam<'asc' | 'desc'> {
-    return param.oneOf<'asc' | 'desc'>(['asc', 'desc'], fallback);
+  order(fallback: SortOrder): ListParam<SortOrder> {
+    return param.oneOf(sortOrders, fallback);
   },
   /** An id (a site, a user, a subject); null is "any". */
   id(name?: string): ListParam<number | null> {

@@ -718,6 +718,18 @@ function roleProblems(study: StudyShape): ProblemText[] {
     }
     return items[0];
   };
+  /** The choice item's code list holds each of `codes` (the codes the application reads). */
+  const expectCodes = (role: string, item: ItemDefinition, codes: readonly string[]): void => {
+    const listed = study.codeLists.find((list) => list.key === item.codeList)?.codes ?? [];
+    for (const code of codes) {
+      if (!listed.some((entry) => entry.code === code)) {
+        problems.push({
+          en: `roles.${role}: ${item.key} has no code ${code}`,
+          ko: `roles.${role}: ${item.key}에 없는 코드 ${code}`,
+        });
+      }
+    }
+  };
   /** A list role names each item once: a measure or event counted twice would be shown twice. */
   const repeatedKeys = (role: string, itemKeys: string[]): ProblemText[] =>
     [...new Set(itemKeys.filter((key, index) => itemKeys.indexOf(key) !== index))].map((key) => ({
@@ -737,15 +749,7 @@ function roleProblems(study: StudyShape): ProblemText[] {
     const role = roles.demographics;
     const layouts = layoutsOf('demographics', role.form, role.visit);
     const sex = expectItem('demographics', layouts, role.sex, ['singleChoice']);
-    const codes = study.codeLists.find((list) => list.key === sex?.codeList)?.codes ?? [];
-    for (const code of [role.femaleCode, role.maleCode]) {
-      if (sex && !codes.some((entry) => entry.code === code)) {
-        problems.push({
-          en: `roles.demographics: ${role.sex} has no code ${code}`,
-          ko: `roles.demographics: ${role.sex}에 없는 코드 ${code}`,
-        });
-      }
-    }
+    if (sex) expectCodes('demographics', sex, [role.femaleCode, role.maleCode]);
     expectItem('demographics', layouts, role.age, NUMBER_TYPES);
   }
   if (roles.randomization) {
@@ -761,15 +765,7 @@ function roleProblems(study: StudyShape): ProblemText[] {
     expectItem('randomization', layouts, role.assignmentDate, ['date']);
     expectItem('randomization', layouts, role.number, ['text']);
     const group = expectItem('randomization', layouts, role.group, ['singleChoice']);
-    const codes = study.codeLists.find((list) => list.key === group?.codeList)?.codes ?? [];
-    for (const code of RANDOMIZATION_GROUPS) {
-      if (group?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
-        problems.push({
-          en: `roles.randomization: ${role.group} has no code ${code}`,
-          ko: `roles.randomization: ${role.group}에 없는 코드 ${code}`,
-        });
-      }
-    }
+    if (group?.type === 'singleChoice') expectCodes('randomization', group, RANDOMIZATION_GROUPS);
   }
   if (roles.signing) {
     const role = roles.signing;
@@ -847,15 +843,7 @@ function roleProblems(study: StudyShape): ProblemText[] {
       const item = expectItem('audiogram', layoutsOf('audiogram', ear.form, ear.visit), ear.item, [
         'singleChoice',
       ]);
-      const codes = study.codeLists.find((list) => list.key === item?.codeList)?.codes ?? [];
-      for (const code of [ear.rightCode, ear.leftCode]) {
-        if (item?.type === 'singleChoice' && !codes.some((entry) => entry.code === code)) {
-          problems.push({
-            en: `roles.audiogram: ${ear.item} has no code ${code}`,
-            ko: `roles.audiogram: ${ear.item}에 없는 코드 ${code}`,
-          });
-        }
-      }
+      if (item?.type === 'singleChoice') expectCodes('audiogram', item, [ear.rightCode, ear.leftCode]);
     }
   }
   if (roles.healing) {

@@ -1,3 +1,4 @@
+import type { SortOrder } from '@cdms/contract';
 import {
   type CellData,
   type ColumnDef,
@@ -25,7 +26,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { ColumnsOutOfView, useColumnsOutOfView } from '../columns-out-of-view.tsx';
 import listStyles from '../list-page.module.css';
-import { ListLoadError, nextSort, type SortOrder } from '../list-page.tsx';
+import { ListLoadError, nextSort } from '../list-page.tsx';
 import { Pagination, pageCount, usePageParam } from '../pagination.tsx';
 import { useHiddenColumns } from './column-visibility.ts';
 import { ColumnsMenu } from './columns-menu.tsx';

@@ -1,5 +1,5 @@
 import { type MeResponse, SECOND_FACTOR_CODE_MAX } from '@cdms/contract';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
@@ -88,7 +88,7 @@ function LoginForm({
   }
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate>
+    <LoginStepForm onSubmit={submit} error={error} submitting={submitting} submitLabel={t('login.submit')}>
       <TextField
         label={t('login.email')}
         type="email"
@@ -109,11 +109,7 @@ function LoginForm({
         onChange={(event) => setPassword(event.target.value)}
         error={missing.password ? t('login.passwordRequired') : undefined}
       />
-      <FormAlert message={error} className={styles.error} />
-      <Button type="submit" size="lg" block disabled={submitting}>
-        {submitting ? t('login.submitting') : t('login.submit')}
-      </Button>
-    </form>
+    </LoginStepForm>
   );
 }
 
@@ -158,7 +154,12 @@ function SecondFactorForm({
   }
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate>
+    <LoginStepForm
+      onSubmit={submit}
+      error={error}
+      submitting={submitting}
+      submitLabel={t('login.codeSubmit')}
+    >
       <TextField
         label={t('login.code')}
         name="one-time-code"
@@ -170,9 +171,34 @@ function SecondFactorForm({
         onChange={(event) => setCode(event.target.value)}
         error={missing ? t('login.codeRequired') : undefined}
       />
+    </LoginStepForm>
+  );
+}
+
+/**
+ * The frame both steps of the login share, so that they look and answer alike: their fields, the
+ * server's refusal, and one submit button that says so while the request is under way.
+ */
+function LoginStepForm({
+  onSubmit,
+  error,
+  submitting,
+  submitLabel,
+  children,
+}: {
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  error: string | null;
+  submitting: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('auth');
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate>
+      {children}
       <FormAlert message={error} className={styles.error} />
       <Button type="submit" size="lg" block disabled={submitting}>
-        {submitting ? t('login.submitting') : t('login.codeSubmit')}
+        {submitting ? t('login.submitting') : submitLabel}
       </Button>
     </form>
   );

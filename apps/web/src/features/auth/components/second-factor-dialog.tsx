@@ -1,6 +1,7 @@
-import { APP_CODE_DIGITS, type MeResponse, type SecondFactorEnrolmentResponse } from '@cdms/contract';
+import type { MeResponse, SecondFactorEnrolmentResponse } from '@cdms/contract';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppCodeField } from '../../../components/app-code-field.tsx';
 import { Button } from '../../../components/button.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -73,31 +74,6 @@ function PasswordAgainField({ value, onChange }: { value: string; onChange: (val
   );
 }
 
-/** A code from the authenticator app (digits only). */
-function AppCodeField({
-  value,
-  onChange,
-  autoFocus = false,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  autoFocus?: boolean;
-}) {
-  const { t } = useTranslation('auth');
-  return (
-    <TextField
-      label={t('secondFactor.code')}
-      name="one-time-code"
-      autoComplete="one-time-code"
-      inputMode="numeric"
-      maxLength={APP_CODE_DIGITS}
-      autoFocus={autoFocus}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-    />
-  );
-}
-
 /** Enrolment: password again → QR code and key → first code; answers the recovery codes. */
 export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const { t } = useTranslation('auth');
@@ -162,7 +138,7 @@ export function Enrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string
       <code className={styles.secret} data-testid="second-factor-secret">
         {enrolment.secret}
       </code>
-      <AppCodeField value={code} onChange={setCode} autoFocus />
+      <AppCodeField label={t('secondFactor.code')} value={code} onChange={setCode} autoFocus />
       {errorLine}
       <Button type="submit" disabled={code.trim() === '' || confirm.isPending}>
         {t('secondFactor.confirm')}
@@ -248,7 +224,7 @@ function PasswordAndCodeForm({
     <form className={styles.form} onSubmit={submit} noValidate>
       <p>{change === 'regenerate' ? t('secondFactor.regenerateIntro') : t('secondFactor.turnOffIntro')}</p>
       <PasswordAgainField value={password} onChange={setPassword} />
-      <AppCodeField value={code} onChange={setCode} />
+      <AppCodeField label={t('secondFactor.code')} value={code} onChange={setCode} />
       <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={onCancel}>

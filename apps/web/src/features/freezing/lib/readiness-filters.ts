@@ -4,8 +4,8 @@ import {
   readinessHoldFilters,
   readinessSortKeys,
   readinessStateFilters,
+  type SortOrder,
 } from '@cdms/contract';
-import type { SortOrder } from '../../../components/list-page.tsx';
 import { defineListParams, param } from '../../../lib/list-state.ts';
 
 /**

@@ -7,8 +7,8 @@ import {
   queryKindFilters,
   queryListSortKeys,
   queryStateFilters,
+  type SortOrder,
 } from '@cdms/contract';
-import type { SortOrder } from '../../../components/list-page.tsx';
 import { defineListParams, param, setPageParams } from '../../../lib/list-state.ts';
 
 /**

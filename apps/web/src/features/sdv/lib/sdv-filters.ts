@@ -1,10 +1,10 @@
 import {
   SDV_PAGE_SIZES,
   type SdvSubjectSortKey,
+  type SortOrder,
   sdvSubjectSortKeys,
   sdvSubjectStateFilters,
 } from '@cdms/contract';
-import type { SortOrder } from '../../../components/list-page.tsx';
 import { defineListParams, param } from '../../../lib/list-state.ts';
 
 /**

@@ -3,6 +3,7 @@ import { getFormLayout, type Language, resolveVisit, type StudyDefinition } from
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppCodeField } from '../../../components/app-code-field.tsx';
 import { Button } from '../../../components/button.tsx';
 import { errorText } from '../../../components/form-alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -298,14 +299,11 @@ function SignModal({
           autoFocus
         />
         {needsCode ? (
-          <TextField
+          <AppCodeField
             label={t('modal.code')}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
             value={code}
-            onChange={(event) => {
-              setCode(event.target.value);
+            onChange={(value) => {
+              setCode(value);
               setError(null);
             }}
           />

@@ -3,12 +3,14 @@ import {
   deriveRange,
   isCalendarDate,
   presetDates,
+  type SortOrder,
   SUBJECT_LIST_PAGE_SIZES,
   SUBJECT_SEARCH_MAX,
   type SubjectListDateType,
   type SubjectListPageSize,
   type SubjectListSortKey,
   type SubjectStatusValue,
+  sortOrders,
   subjectListDateTypes,
   subjectListSortKeys,
   subjectStatusValues,
@@ -29,7 +31,6 @@ export type SubjectRange = DateRangePreset;
 export { deriveRange, presetDates };
 export type StatusChoice = 'all' | SubjectStatusValue;
 export type SignatureChoice = 'all' | 'true' | 'false';
-export type SortOrder = 'asc' | 'desc';
 
 export interface SubjectListFilters {
   dateType: SubjectListDateType;
@@ -106,7 +107,7 @@ export function readSubjectListFilters(
     signature: oneOf<SignatureChoice>(['all', 'true', 'false'], params.get('signature'), 'all'),
     search: (params.get('search') ?? '').trim().slice(0, SUBJECT_SEARCH_MAX),
     sort: oneOf(subjectListSortKeys, params.get('sort'), defaults.sort),
-    order: oneOf<SortOrder>(['asc', 'desc'], params.get('order'), defaults.order),
+    order: oneOf<SortOrder>(sortOrders, params.get('order'), defaults.order),
     page: parsePageParam(params.get(PAGE_PARAM)),
     size: oneOf(SUBJECT_LIST_PAGE_SIZES, params.get('size'), defaults.size),
   };
