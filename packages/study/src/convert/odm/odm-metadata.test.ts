@@ -571,7 +571,7 @@ describe('readOdmMetadata of other systems’ ODM', () => {
       { key: 'c', type: 'integer', label: { ko: '나이', en: '나이' }, required: true },
     ]);
     expect(messages(read.problems, 'note')).toContain(
-      'Vendor extension urn:vendor (prefix xyz) ignored: elements -; attributes hidden.',
+      'Vendor extension urn:vendor (prefix xyz) ignored: attributes hidden.',
     );
   });
 

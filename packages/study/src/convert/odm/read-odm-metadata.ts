@@ -240,14 +240,22 @@ function reportVendorExtensions(document: Node, namespaces: Map<string, string>,
     return all.length > 12 ? `${all.slice(0, 12).join(', ')} … (+${all.length - 12})` : all.join(', ');
   };
   for (const [uri, entry] of seen) {
-    const elements = entry.elements.size > 0 ? listed(entry.elements) : '-';
-    const attributes = entry.attributes.size > 0 ? listed(entry.attributes) : '-';
+    // Only the kinds of names the file used: "elements a, b; attributes c", either part alone.
+    const parts = { en: [] as string[], ko: [] as string[] };
+    if (entry.elements.size > 0) {
+      parts.en.push(`elements ${listed(entry.elements)}`);
+      parts.ko.push(`요소 ${listed(entry.elements)}`);
+    }
+    if (entry.attributes.size > 0) {
+      parts.en.push(`attributes ${listed(entry.attributes)}`);
+      parts.ko.push(`속성 ${listed(entry.attributes)}`);
+    }
     problems.push({
       severity: 'note',
       field: entry.prefix,
       message: {
-        en: `Vendor extension ${uri} (prefix ${entry.prefix}) ignored: elements ${elements}; attributes ${attributes}.`,
-        ko: `무시한 공급사 확장: ${uri}(접두사 ${entry.prefix}). 요소: ${elements}; 속성: ${attributes}.`,
+        en: `Vendor extension ${uri} (prefix ${entry.prefix}) ignored: ${parts.en.join('; ')}.`,
+        ko: `무시한 공급사 확장: ${uri}(접두사 ${entry.prefix}). ${parts.ko.join('; ')}.`,
       },
     });
   }

@@ -117,7 +117,13 @@ function ProblemTable({ problems }: { problems: DefinitionImportProblem[] }) {
             </span>
           ),
         },
-        sortedValueColumn('line', t('import.columns.line'), (problem) => problem.line ?? 0),
+        {
+          id: 'line',
+          header: t('import.columns.line'),
+          // A problem of the whole file has no line: blank, sorted first.
+          sortValue: (problem) => problem.line ?? 0,
+          cell: (problem) => problem.line ?? '',
+        },
         sortedValueColumn('column', t('import.columns.column'), (problem) => problem.column ?? ''),
         sortedValueColumn('field', t('import.columns.field'), (problem) => problem.field ?? ''),
         {
