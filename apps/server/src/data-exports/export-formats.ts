@@ -37,7 +37,11 @@ export interface ExportFormat {
   extension: string;
   contentType: string;
   /** The values `produce` will report for the same scope and masking (the progress total). */
-  countValues(db: Kysely<Database>, scope: ExportScope, options: { maskPersonalData: boolean }): Promise<number>;
+  countValues(
+    db: Kysely<Database>,
+    scope: ExportScope,
+    options: { maskPersonalData: boolean },
+  ): Promise<number>;
   produce(
     db: Kysely<Database>,
     input: ExportJobInput,

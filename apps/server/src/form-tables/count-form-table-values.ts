@@ -19,9 +19,7 @@ export async function countFormTableValues(
   if (!current) return 0;
   // A masked plain item's values are not read (storedKeysOf), so not counted either.
   const tables = formTablesOf(current.definition, scope.formKeys, options.maskPersonalData ?? false);
-  const keys = tables.flatMap((table) =>
-    storedKeysOf(table).map((key) => `${table.formKey}.${key}`),
-  );
+  const keys = tables.flatMap((table) => storedKeysOf(table).map((key) => `${table.formKey}.${key}`));
   if (keys.length === 0) return 0;
   const row = await instancesInScope(db, scope)
     .innerJoin('item_values as iv', 'iv.form_instance_id', 'fi.id')
