@@ -529,10 +529,18 @@ describeWithDatabase(
           fs.writeFileSync(file, body);
           expect(validateOdmFile(file, format === 'odm-2.0' ? '2.0' : '1.3.2')).toMatchObject({ status: 0 });
           files[String(maskPersonalData)] = body;
-          const finished = (await auditOf(started.id)).find(
-            (event) => event.event_type === 'data_export.finished',
-          );
-          expect(finished?.after).toMatchObject({ maskPersonalData, values: itemData });
+          const audit = await auditOf(started.id);
+          expect(
+            audit.map((event) => [
+              event.event_type,
+              (event.after as { maskPersonalData?: boolean }).maskPersonalData,
+            ]),
+          ).toEqual([
+            ['data_export.started', maskPersonalData],
+            ['data_export.finished', maskPersonalData],
+            ['data_export.downloaded', maskPersonalData],
+          ]);
+          expect(audit[1]?.after).toMatchObject({ values: itemData });
         }
         expect(files.false?.includes(initials), format).toBe(true);
         expect(files.false?.includes(birthDate), format).toBe(true);
