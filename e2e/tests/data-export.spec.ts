@@ -5,7 +5,8 @@ import { expect, test } from '../support/test.ts';
 
 // Data out (issue 16), as the data manager: on /data they start an export of the whole study as
 // CDISC ODM 1.3.2, follow it on its progress bar until it is done, and download the file. A monitor
-// sees the page but may not export. Screenshots in ko and en at 1440 and 1000px are attached.
+// sees the page but may not export. An export with personal data masked (issue 47) holds none of the
+// items the definition flags as personal. Screenshots in ko and en at 1440 and 1000px are attached.
 
 const STUDY_ID = 1;
 const dm = { email: 'dm@demo.cdms', name: '정데이' } as const;
@@ -97,6 +98,41 @@ test('the DM exports the form tables as CSV in a ZIP, with English labels', asyn
   expect(bytes.subarray(0, 2).toString()).toBe('PK');
 
   await screenshotsBothWays(page, testInfo, 'data-export-tables');
+});
+
+test('the DM exports ODM with personal data masked: no initials or birth date in the file', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await logInAs(page, dm);
+  await page.goto(`/data/${STUDY_ID}`);
+  await page.getByRole('radio', { name: 'CDISC ODM 1.3.2 (XML)' }).check();
+  await page.getByRole('checkbox', { name: '개인정보 가리기' }).check();
+  await expect(page.getByText('연구 정의에서 개인정보로 지정한 항목')).toBeVisible();
+  const started = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/studies/${STUDY_ID}/data-exports`) &&
+      response.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: '내보내기 시작' }).click();
+  const { id, maskPersonalData } = (await (await started).json()) as {
+    id: number;
+    maskPersonalData: boolean;
+  };
+  expect(maskPersonalData).toBe(true);
+
+  const row = page.locator(`tr[data-export="${id}"]`);
+  await expect(row.getByText('완료', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(row.getByText('개인정보 가림')).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await row.getByRole('link', { name: '내려받기' }).click();
+  const download = await downloading;
+  const text = fs.readFileSync((await download.path()) ?? '', 'utf8');
+  // The items are described, but no value of theirs is written; the other demographics are.
+  expect(text).toContain('<ItemDef OID="I.demographicInfo.birthDate"');
+  expect(text).not.toContain('<ItemData ItemOID="I.demographicInfo.birthDate"');
+  expect(text).not.toContain('<ItemData ItemOID="I.consentScreening.initials"');
+  expect(text).toContain('<ItemData ItemOID="I.demographicInfo.gender"');
 });
 
 test('a monitor sees the data page but may not export', async ({ page }) => {

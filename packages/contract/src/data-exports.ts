@@ -63,6 +63,12 @@ export const startDataExportRequestSchema = z.strictObject({
   auditTrail: z.boolean(),
   /** Table formats only: a label column in this language after each coded item; codes only when absent. */
   labels: z.enum(dataExportLabelLanguages).optional(),
+  /**
+   * Withhold every value of the items the study definition flags as personal data (`personalData`):
+   * ODM leaves their ItemData out; the tables keep their columns with blank cells, and the codebook
+   * says so. Every format honours it.
+   */
+  maskPersonalData: z.boolean().default(false),
 });
 export type StartDataExportRequest = z.input<typeof startDataExportRequestSchema>;
 
@@ -73,6 +79,8 @@ export const dataExportSchema = z.object({
   auditTrail: z.boolean(),
   /** The table formats' label language; null for codes only (and for every ODM export). */
   labels: z.enum(dataExportLabelLanguages).nullable(),
+  /** The personal-data items' values were withheld from the file. */
+  maskPersonalData: z.boolean(),
   state: z.enum(dataExportStates),
   /** Known once the job has counted what it will write. */
   valuesTotal: z.number().int().nullable(),

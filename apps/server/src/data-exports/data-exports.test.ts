@@ -470,6 +470,130 @@ describeWithDatabase(
       expect(plainHeader).toContain('gender');
       expect(plainHeader).not.toContain('gender_label');
     });
+
+    it('withholds every value of the personal-data items from a masked export, in every format, and counts what it writes', async () => {
+      const db = database().db;
+      // A subject whose initials and birth date are found nowhere else in the study's data.
+      const site01 = await db
+        .selectFrom('sites')
+        .select('id')
+        .where('study_id', '=', studyId)
+        .where('institution_number', '=', '01')
+        .executeTakeFirstOrThrow();
+      const initials = 'QZX';
+      const birthDate = '1963-07-29';
+      const created = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${studyId}/subjects`,
+        headers: { ...(session.si?.headers ?? {}), 'accept-language': 'en' },
+        payload: { siteId: site01.id, consentDate: '2025-04-04', initials },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const subject = created.json() as { id: number; subjectId: string };
+      const formUrl = `/api/studies/${studyId}/subjects/${subject.id}/forms/v1/demographicInfo`;
+      const current = (
+        await app.inject({ method: 'GET', url: formUrl, headers: session.si?.headers })
+      ).json();
+      // Saved twice, so the audit trail holds a change of the birth date (its old value too).
+      for (const value of ['1963-07-28', birthDate]) {
+        const form = (await app.inject({ method: 'GET', url: formUrl, headers: session.si?.headers })).json();
+        const saved = await app.inject({
+          method: 'PUT',
+          url: formUrl,
+          headers: { ...(session.si?.headers ?? {}), 'accept-language': 'en' },
+          payload: {
+            values: { ...current.values, birthDate: value, gender: 'M' },
+            version: form.version,
+            reasons: value === birthDate ? { birthDate: 'Typing error' } : {},
+          },
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+      }
+      const personal = [initials, '1963-07-2'];
+      const holdsPersonal = (text: string) => personal.some((value) => text.includes(value));
+
+      for (const format of ['odm-1.3.2', 'odm-2.0'] as const) {
+        const files: Record<string, string> = {};
+        for (const maskPersonalData of [false, true]) {
+          const started = await start({ format, scope: {}, auditTrail: true, maskPersonalData });
+          expect(started.maskPersonalData).toBe(maskPersonalData);
+          expect(await runNext()).toBe('done');
+          const done = (await call('dm', 'GET', `/${started.id}`)).json() as DataExport;
+          const body = (await call('dm', 'GET', `/${started.id}/download`)).body;
+          const itemData = body.match(/<ItemData[\s>]/g)?.length ?? 0;
+          expect([done.valuesTotal, done.valuesDone], `${format} masked ${maskPersonalData}`).toEqual([
+            itemData,
+            itemData,
+          ]);
+          const file = path.join(workDir, `masked-${maskPersonalData}.xml`);
+          fs.writeFileSync(file, body);
+          expect(validateOdmFile(file, format === 'odm-2.0' ? '2.0' : '1.3.2')).toMatchObject({ status: 0 });
+          files[String(maskPersonalData)] = body;
+          const audit = await auditOf(started.id);
+          expect(
+            audit.map((event) => [
+              event.event_type,
+              (event.after as { maskPersonalData?: boolean }).maskPersonalData,
+            ]),
+          ).toEqual([
+            ['data_export.started', maskPersonalData],
+            ['data_export.finished', maskPersonalData],
+            ['data_export.downloaded', maskPersonalData],
+          ]);
+          expect(audit[1]?.after).toMatchObject({ values: itemData });
+        }
+        expect(files.false?.includes(initials), format).toBe(true);
+        expect(files.false?.includes(birthDate), format).toBe(true);
+        expect(holdsPersonal(files.true ?? ''), format).toBe(false);
+        // The items are still described (the metadata), only their data are left out.
+        expect(files.true?.includes('<ItemDef OID="I.demographicInfo.birthDate"'), format).toBe(true);
+      }
+
+      const unmaskedTotal = await countFormTableValues(db, { studyId });
+      const maskedTotal = await countFormTableValues(db, { studyId }, { maskPersonalData: true });
+      expect(maskedTotal).toBeLessThan(unmaskedTotal);
+      for (const format of ['tables-csv', 'tables-xlsx'] as const) {
+        for (const maskPersonalData of [false, true]) {
+          const started = await start({
+            format,
+            scope: {},
+            auditTrail: false,
+            labels: 'en',
+            maskPersonalData,
+          });
+          expect(await runNext()).toBe('done');
+          const done = (await call('dm', 'GET', `/${started.id}`)).json() as DataExport;
+          const total = maskPersonalData ? maskedTotal : unmaskedTotal;
+          expect(done, `${format} masked ${maskPersonalData}`).toMatchObject({
+            maskPersonalData,
+            valuesTotal: total,
+            valuesDone: total,
+          });
+          const parts = unzipSync(
+            new Uint8Array((await call('dm', 'GET', `/${started.id}/download`)).rawPayload),
+          );
+          const texts = Object.fromEntries(
+            Object.entries(parts).map(([name, data]) => [name, new TextDecoder().decode(data)]),
+          );
+          const everything = Object.values(texts).join('\n');
+          expect(holdsPersonal(everything), `${format} masked ${maskPersonalData}`).toBe(!maskPersonalData);
+          if (format !== 'tables-csv') continue;
+          // The columns stay, blank; the codebook says which were masked and why.
+          const lines = (texts['demographicInfo.csv'] ?? '').slice(1).split('\r\n');
+          const header = lines[0]?.split(',') ?? [];
+          const row = lines.find((line) => line.startsWith(`${subject.subjectId},`))?.split(',') ?? [];
+          expect(header).toContain('birthDate');
+          expect(row[header.indexOf('birthDate')]).toBe(maskPersonalData ? '' : birthDate);
+          expect(row[header.indexOf('gender')]).toBe('M');
+          const codebook = (texts['codebook.csv'] ?? '').split('\r\n');
+          expect(codebook[0]?.endsWith(',masked')).toBe(maskPersonalData);
+          const masked = codebook.filter((line) => line.includes('personal data: values withheld'));
+          expect(masked.map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
+            maskPersonalData ? ['consentScreening,initials', 'demographicInfo,birthDate'] : [],
+          );
+        }
+      }
+    });
   },
   { seed: 'living-demo' },
 );

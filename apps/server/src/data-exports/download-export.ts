@@ -28,7 +28,16 @@ export async function downloadExport(
   requireExporter(principal, studyId);
   const job = await db
     .selectFrom('data_exports')
-    .select(['state', 'format', 'file_name', 'content_type', 'byte_size', 'sha256', 'values_done'])
+    .select([
+      'state',
+      'format',
+      'mask_personal_data',
+      'file_name',
+      'content_type',
+      'byte_size',
+      'sha256',
+      'values_done',
+    ])
     .where('id', '=', exportId)
     .where('study_id', '=', studyId)
     .executeTakeFirst();
@@ -40,7 +49,14 @@ export async function downloadExport(
     entityType: 'data_export',
     entityId: exportId,
     studyId,
-    after: { format: job.format, file: job.file_name, sha256: job.sha256, values: job.values_done },
+    // Whether the file carried personal data is part of who took what.
+    after: {
+      format: job.format,
+      maskPersonalData: job.mask_personal_data,
+      file: job.file_name,
+      sha256: job.sha256,
+      values: job.values_done,
+    },
   });
   return {
     fileName: job.file_name,

@@ -29,12 +29,19 @@ export interface ExportJobInput {
   auditTrail: boolean;
   /** Table formats only (start-export refuses it with ODM): a label column per coded item. */
   labels: 'ko' | 'en' | null;
+  /** Every format: withhold the values of the items the study definition flags as personal data. */
+  maskPersonalData: boolean;
 }
 
 export interface ExportFormat {
   extension: string;
   contentType: string;
-  countValues(db: Kysely<Database>, scope: ExportScope): Promise<number>;
+  /** The values `produce` will report for the same scope and masking (the progress total). */
+  countValues(
+    db: Kysely<Database>,
+    scope: ExportScope,
+    options: { maskPersonalData: boolean },
+  ): Promise<number>;
   produce(
     db: Kysely<Database>,
     input: ExportJobInput,
@@ -48,7 +55,12 @@ function odmFormat(version: '1.3.2' | '2.0'): ExportFormat {
     contentType: 'application/xml; charset=utf-8',
     countValues: countOdmValues,
     async *produce(db, input, onProgress) {
-      const exported = await exportOdm(db, { ...input.scope, version, audit: input.auditTrail });
+      const exported = await exportOdm(db, {
+        ...input.scope,
+        version,
+        audit: input.auditTrail,
+        maskPersonalData: input.maskPersonalData,
+      });
       for await (const chunk of exported.chunks) {
         yield chunk;
         // The file's values (ItemData) written so far: countOdmValues counts the same in advance.
@@ -69,8 +81,10 @@ function tablesFormat(extension: string, contentType: string, produceTables: For
     contentType,
     countValues: countFormTableValues,
     produce: (db, input, onProgress) =>
-      produceTables(db, { scope: input.scope, labels: input.labels }, (done) =>
-        onProgress({ values: done.values }),
+      produceTables(
+        db,
+        { scope: input.scope, labels: input.labels, maskPersonalData: input.maskPersonalData },
+        (done) => onProgress({ values: done.values }),
       ),
   };
 }

@@ -29,6 +29,7 @@ export function toDataExport(row: DataExportRow & { requested_by_name: string })
     scope: options.scope,
     auditTrail: options.auditTrail,
     labels: options.labels ?? null,
+    maskPersonalData: row.mask_personal_data,
     state: row.state,
     valuesTotal: row.values_total,
     valuesDone: row.values_done,

@@ -57,7 +57,8 @@ export async function runExport(
   try {
     const format = formats[job.format];
     if (!format) throw new Error(`Unknown export format ${job.format}.`);
-    const total = await format.countValues(db, scope);
+    const maskPersonalData = job.mask_personal_data;
+    const total = await format.countValues(db, scope, { maskPersonalData });
     const counted = await mine().set({ values_total: total, heartbeat_at: new Date() }).executeTakeFirst();
     if (counted.numUpdatedRows === 0n) throw new JobGone();
 
@@ -116,7 +117,7 @@ export async function runExport(
 
     const chunks = format.produce(
       db,
-      { scope, auditTrail: options.auditTrail, labels: options.labels ?? null },
+      { scope, auditTrail: options.auditTrail, labels: options.labels ?? null, maskPersonalData },
       (done) => {
         progress.values = done.values;
         if (done.subjects !== undefined) progress.subjects = done.subjects;
@@ -158,6 +159,7 @@ export async function runExport(
         after: {
           format,
           ...options,
+          maskPersonalData,
           file: fileName,
           byteSize,
           sha256,
@@ -215,7 +217,12 @@ export async function runExport(
         entityType: 'data_export',
         entityId: job.id,
         studyId: job.study_id,
-        after: { format: job.format, ...options, error: message.slice(0, 1000) },
+        after: {
+          format: job.format,
+          ...options,
+          maskPersonalData: job.mask_personal_data,
+          error: message.slice(0, 1000),
+        },
       });
       return true;
     });

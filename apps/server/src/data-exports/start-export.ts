@@ -70,6 +70,8 @@ export async function startExport(
     auditTrail: request.auditTrail,
     ...(request.labels ? { labels: request.labels } : {}),
   };
+  // Which items are personal is the study definition's to say (`personalData`), read when the job runs.
+  const maskPersonalData = request.maskPersonalData === true;
   const id = await inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('data_exports')
@@ -78,6 +80,7 @@ export async function startExport(
         requested_by: principal.user.id,
         format: request.format,
         options: JSON.stringify(options),
+        mask_personal_data: maskPersonalData,
         state: 'queued',
       })
       .returning('id')
@@ -87,7 +90,7 @@ export async function startExport(
       entityType: 'data_export',
       entityId: row.id,
       studyId,
-      after: { format: request.format, ...options },
+      after: { format: request.format, ...options, maskPersonalData },
     });
     return row.id;
   });

@@ -790,6 +790,8 @@ export interface DataExportsTable {
   format: string;
   /** The scope and options asked for (data-exports/export-formats.ts); written as a JSON string. */
   options: ColumnType<unknown, string, never>;
+  /** The values of the definition's personal-data items are withheld from the file (issue 47). */
+  mask_personal_data: ColumnType<boolean, boolean | undefined, never>;
   state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   values_total: number | null;
   values_done: Generated<number>;

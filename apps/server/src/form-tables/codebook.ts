@@ -10,7 +10,15 @@ export const CODEBOOK_NAME = 'codebook';
 
 export const CODEBOOK_HEADER = ['table', 'item', 'label_ko', 'label_en', 'type', 'unit', 'codes'];
 
-export function codebookRows(tables: readonly FormTable[]): TableCell[][] {
+/** A masked export's codebook has one more column, saying which columns were left blank and why. */
+export const CODEBOOK_MASKED_HEADER = [...CODEBOOK_HEADER, 'masked'];
+export const MASKED_NOTE = 'personal data: values withheld / 개인정보: 값 제외';
+
+export function codebookHeader(maskPersonalData: boolean): string[] {
+  return maskPersonalData ? CODEBOOK_MASKED_HEADER : CODEBOOK_HEADER;
+}
+
+export function codebookRows(tables: readonly FormTable[], maskPersonalData = false): TableCell[][] {
   return tables.flatMap((table) =>
     table.columns.map((column) => [
       table.name,
@@ -22,6 +30,7 @@ export function codebookRows(tables: readonly FormTable[]): TableCell[][] {
       column.codes
         ? column.codes.map((code) => `${code.code}=${code.label.ko} / ${code.label.en}`).join('; ')
         : null,
+      ...(maskPersonalData ? [column.masked ? MASKED_NOTE : null] : []),
     ]),
   );
 }

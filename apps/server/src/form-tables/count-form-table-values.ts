@@ -10,12 +10,16 @@ import { formTablesOf, storedKeysOf } from './table-layout.ts';
  * group's stored rows count as one value, as the writers report them), in one COUNT. Keys the
  * current definition no longer has are not exported, so not counted.
  */
-export async function countFormTableValues(db: Kysely<Database>, scope: FormTablesScope): Promise<number> {
+export async function countFormTableValues(
+  db: Kysely<Database>,
+  scope: FormTablesScope,
+  options: { maskPersonalData?: boolean } = {},
+): Promise<number> {
   const current = await currentStudyDefinition(db, scope.studyId);
   if (!current) return 0;
-  const keys = formTablesOf(current.definition, scope.formKeys).flatMap((table) =>
-    storedKeysOf(table).map((key) => `${table.formKey}.${key}`),
-  );
+  // A masked plain item's values are not read (storedKeysOf), so not counted either.
+  const tables = formTablesOf(current.definition, scope.formKeys, options.maskPersonalData ?? false);
+  const keys = tables.flatMap((table) => storedKeysOf(table).map((key) => `${table.formKey}.${key}`));
   if (keys.length === 0) return 0;
   const row = await instancesInScope(db, scope)
     .innerJoin('item_values as iv', 'iv.form_instance_id', 'fi.id')

@@ -1,5 +1,5 @@
 import { csvField } from '../subjects/subject-export.ts';
-import { CODEBOOK_HEADER, CODEBOOK_NAME, codebookRows } from './codebook.ts';
+import { CODEBOOK_NAME, codebookHeader, codebookRows } from './codebook.ts';
 import { formTablePages } from './load-form-table-pages.ts';
 import { rowCells, type TableCell } from './table-cells.ts';
 import { headerOf } from './table-layout.ts';
@@ -16,7 +16,8 @@ import { zipStream } from './zip-stream.ts';
 const line = (cells: readonly TableCell[]) => `${cells.map(csvField).join(',')}\r\n`;
 
 export const formTablesCsvZip: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
-  const context = await loadTablesContext(db, options.scope, pageSize);
+  const masked = options.maskPersonalData ?? false;
+  const context = await loadTablesContext(db, options.scope, pageSize, masked);
   let done = 0;
   async function* tableCsv(table: (typeof context.tables)[number]) {
     yield `\uFEFF${line(headerOf(table, options.labels !== null))}`;
@@ -30,7 +31,10 @@ export const formTablesCsvZip: FormTablesWriter = async function* (db, options, 
   function* entries() {
     yield {
       name: `${CODEBOOK_NAME}.csv`,
-      content: [`\uFEFF${line(CODEBOOK_HEADER)}`, codebookRows(context.tables).map(line).join('')],
+      content: [
+        `\uFEFF${line(codebookHeader(masked))}`,
+        codebookRows(context.tables, masked).map(line).join(''),
+      ],
     };
     for (const table of context.tables) yield { name: `${table.name}.csv`, content: tableCsv(table) };
   }

@@ -16,6 +16,11 @@ export interface FormTablesOptions {
   scope: FormTablesScope;
   /** Adds `<item>_label` after each coded item, in this language; codes only when null. */
   labels: 'ko' | 'en' | null;
+  /**
+   * Withhold the values of the items the study definition flags as personal data: their columns
+   * stay, blank, and the codebook says they were masked. Not masked when absent.
+   */
+  maskPersonalData?: boolean;
 }
 
 /** The form instances with data of the scope's subjects (aliases fi and s), one form or all. */

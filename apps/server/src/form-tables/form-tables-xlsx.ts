@@ -1,4 +1,4 @@
-import { CODEBOOK_HEADER, CODEBOOK_NAME, codebookRows } from './codebook.ts';
+import { CODEBOOK_NAME, codebookHeader, codebookRows } from './codebook.ts';
 import { formTablePages } from './load-form-table-pages.ts';
 import {
   contentTypesXml,
@@ -24,13 +24,14 @@ import { zipStream } from './zip-stream.ts';
  * (A sheet holds at most 1,048,576 rows in Excel; larger tables are for the CSV export.)
  */
 export const formTablesXlsx: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
-  const context = await loadTablesContext(db, options.scope, pageSize);
+  const masked = options.maskPersonalData ?? false;
+  const context = await loadTablesContext(db, options.scope, pageSize, masked);
   const names = sheetNames([CODEBOOK_NAME, ...context.tables.map((table) => table.name)]);
   let done = 0;
 
   function* codebookSheet() {
-    yield SHEET_START + rowXml(1, CODEBOOK_HEADER, 1);
-    yield codebookRows(context.tables)
+    yield SHEET_START + rowXml(1, codebookHeader(masked), 1);
+    yield codebookRows(context.tables, masked)
       .map((cells, index) => rowXml(index + 2, cells))
       .join('');
     yield SHEET_END;

@@ -82,16 +82,20 @@ export async function* formTablePages(
           (visitOrder.get(b.visit_key) ?? Number.MAX_SAFE_INTEGER) ||
         a.visit_key.localeCompare(b.visit_key),
     );
-    const valueRows = await db
-      .selectFrom('item_values')
-      .select(['form_instance_id', 'item_key', 'value'])
-      .where(
-        'form_instance_id',
-        'in',
-        instances.map((instance) => instance.id),
-      )
-      .where('item_key', 'in', keys)
-      .execute();
+    // A table whose every column is masked reads no value (and `in ()` is not SQL).
+    const valueRows =
+      keys.length === 0
+        ? []
+        : await db
+            .selectFrom('item_values')
+            .select(['form_instance_id', 'item_key', 'value'])
+            .where(
+              'form_instance_id',
+              'in',
+              instances.map((instance) => instance.id),
+            )
+            .where('item_key', 'in', keys)
+            .execute();
     const valuesByInstance = new Map<number, Record<string, unknown>>();
     for (const row of valueRows) {
       const values = valuesByInstance.get(row.form_instance_id) ?? {};

@@ -1,8 +1,9 @@
 import type { StudyDefinition } from '@cdms/study';
 import { expect, it } from 'vitest';
+import { CODEBOOK_HEADER, codebookHeader, codebookRows, MASKED_NOTE } from './codebook.ts';
 import type { FormTableRow } from './load-form-table-pages.ts';
 import { rowCells, valueCell } from './table-cells.ts';
-import { formTablesOf, headerOf } from './table-layout.ts';
+import { formTablesOf, headerOf, storedKeysOf } from './table-layout.ts';
 
 const t = (ko: string, en: string) => ({ ko, en });
 
@@ -114,4 +115,52 @@ it('turns stored values into cells without losing numbers', () => {
     null,
     'a',
   ]);
+});
+
+it('masks the personal-data items when asked: the column stays, blank, unread, and the codebook says so', () => {
+  // The same form with its coded multiple choice and a group column flagged as personal data.
+  const personal = JSON.parse(JSON.stringify(definition)) as StudyDefinition;
+  const [main, list] = personal.forms[0]?.sections ?? [];
+  if (!main?.items[0] || !list?.items[0]) throw new Error('no items');
+  main.items[0].personalData = true;
+  list.items[0].personalData = true;
+
+  const unmasked = formTablesOf(personal);
+  expect(unmasked.flatMap((table) => table.columns.filter((column) => column.masked))).toEqual([]);
+  const [plain, rows] = formTablesOf(personal, undefined, true);
+  if (!plain || !rows) throw new Error('no tables');
+  expect(plain.columns.map((column) => [column.item.key, column.masked])).toEqual([
+    ['colours', true],
+    ['done', false],
+    ['extra', false],
+  ]);
+  // A plain masked item's values are never read; a group's one stored key still is (its cells blanked).
+  expect(storedKeysOf(plain)).toEqual(['done', 'extra']);
+  expect(storedKeysOf(rows)).toEqual(['rows']);
+  expect(headerOf(plain, true)).toContain('colours_label');
+  const row: FormTableRow = {
+    subject: 'S01-001',
+    site: 'A',
+    visit: 'v2',
+    repeat: null,
+    values: { colours: ['r'], done: true, extra: 'x' },
+  };
+  expect(rowCells(plain, row, 'en')).toEqual(['S01-001', 'A', 'v2', null, null, null, 'true', 'x']);
+  expect(rowCells(rows, { ...row, repeat: 1, values: { answer: 'Y' } }, null)).toEqual([
+    'S01-001',
+    'A',
+    'v2',
+    1,
+    null,
+  ]);
+
+  expect(codebookHeader(false)).toEqual(CODEBOOK_HEADER);
+  expect(codebookHeader(true)).toEqual([...CODEBOOK_HEADER, 'masked']);
+  expect(codebookRows([plain, rows], true).map((cells) => [cells[1], cells.at(-1)])).toEqual([
+    ['colours', MASKED_NOTE],
+    ['done', null],
+    ['extra', null],
+    ['answer', MASKED_NOTE],
+  ]);
+  expect(codebookRows([plain, rows]).every((cells) => cells.length === CODEBOOK_HEADER.length)).toBe(true);
 });

@@ -38,7 +38,8 @@ function labelCell(column: TableColumn, value: unknown, language: 'ko' | 'en'): 
 export function rowCells(table: FormTable, row: FormTableRow, labels: 'ko' | 'en' | null): TableCell[] {
   const cells: TableCell[] = [row.subject, row.site, row.visit, row.repeat];
   for (const column of table.columns) {
-    const value = row.values[column.item.key];
+    // A masked column's cells stay blank whatever was stored (a group's row holds all its cells).
+    const value = column.masked ? null : row.values[column.item.key];
     cells.push(valueCell(value));
     if (labels !== null && column.codes) cells.push(labelCell(column, value, labels));
   }

@@ -23,6 +23,11 @@ export interface TableColumn {
   item: ItemDefinition;
   /** The codes of a coded item (single or multiple choice, yes/no); undefined for the others. */
   codes: Code[] | undefined;
+  /**
+   * A personal-data item (the definition's `personalData`) of an export that masks them: the
+   * column stays, its cells are blank, and its values are never read.
+   */
+  masked: boolean;
 }
 
 export interface FormTable {
@@ -47,8 +52,15 @@ export function codesOf(definition: StudyDefinition, item: ItemDefinition): Code
   return definition.codeLists.find((list) => list.key === item.codeList)?.codes;
 }
 
-/** The tables of the definition's forms (all forms when `formKeys` is absent), in definition order. */
-export function formTablesOf(definition: StudyDefinition, formKeys?: readonly string[]): FormTable[] {
+/**
+ * The tables of the definition's forms (all forms when `formKeys` is absent), in definition order;
+ * with `maskPersonalData`, the columns of the items the definition flags as personal are masked.
+ */
+export function formTablesOf(
+  definition: StudyDefinition,
+  formKeys?: readonly string[],
+  maskPersonalData = false,
+): FormTable[] {
   const tables: FormTable[] = [];
   for (const form of definition.forms) {
     if (formKeys && !formKeys.includes(form.key)) continue;
@@ -67,7 +79,11 @@ export function formTablesOf(definition: StudyDefinition, formKeys?: readonly st
         for (const item of section.items) {
           if (seen.has(scope + item.key)) continue;
           seen.add(scope + item.key);
-          target.push({ item, codes: codesOf(definition, item) });
+          target.push({
+            item,
+            codes: codesOf(definition, item),
+            masked: maskPersonalData && item.personalData === true,
+          });
         }
       }
     }
@@ -89,7 +105,12 @@ export function headerOf(table: FormTable, withLabels: boolean): string[] {
   ];
 }
 
-/** The stored item keys a table reads: its plain items, or its group's one key. */
+/**
+ * The stored item keys a table reads: its plain items that are not masked, or its group's one key
+ * (a group's masked columns are blanked cell by cell: table-cells.ts).
+ */
 export function storedKeysOf(table: FormTable): string[] {
-  return table.groupKey === null ? table.columns.map((column) => column.item.key) : [table.groupKey];
+  return table.groupKey === null
+    ? table.columns.filter((column) => !column.masked).map((column) => column.item.key)
+    : [table.groupKey];
 }

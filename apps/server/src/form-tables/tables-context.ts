@@ -29,12 +29,13 @@ export async function loadTablesContext(
   db: Kysely<Database>,
   scope: FormTablesScope,
   pageSize: number,
+  maskPersonalData = false,
 ): Promise<TablesContext> {
   const current = await currentStudyDefinition(db, scope.studyId);
   if (!current) throw new Error(`The study ${scope.studyId} has no definition.`);
   return {
     definition: current.definition,
-    tables: formTablesOf(current.definition, scope.formKeys),
+    tables: formTablesOf(current.definition, scope.formKeys, maskPersonalData),
     siteCodes: await loadSiteCodes(db, scope.studyId),
     pageSize,
   };

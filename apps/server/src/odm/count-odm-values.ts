@@ -2,6 +2,7 @@ import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { type ExportScope, subjectsInScope } from './load-export-batch.ts';
+import { isMasked } from './odm-clinical-tree.ts';
 import { buildOdmMetadata } from './odm-metadata.ts';
 
 /**
@@ -16,7 +17,12 @@ import { buildOdmMetadata } from './odm-metadata.ts';
  * column of the arrays of objects; the definition then decides which of those counts are written.
  * A value is empty as odmValueTexts has it: null, "", or an array of nothing but empties.
  */
-export async function countOdmValues(db: Kysely<Database>, scope: ExportScope): Promise<number> {
+export async function countOdmValues(
+  db: Kysely<Database>,
+  scope: ExportScope,
+  options: { maskPersonalData?: boolean } = {},
+): Promise<number> {
+  const maskPersonalData = options.maskPersonalData ?? false;
   const definitionRow = await db
     .selectFrom('study_definitions')
     .select(['version', 'definition'])
@@ -61,12 +67,13 @@ export async function countOdmValues(db: Kysely<Database>, scope: ExportScope): 
   for (const row of rows) {
     const place = metadata.placeOf(row.visit_key, row.form_key, row.item_key);
     if (!place) continue;
-    if (
-      place.kind === 'item'
-        ? row.column_key === null
-        : row.column_key !== null && place.columns.has(row.column_key)
-    )
-      total += row.count;
+    // A personal-data item of a masked export has no ItemData in the file (odm-clinical-tree.ts).
+    if (place.kind === 'item') {
+      if (row.column_key === null && !isMasked(place.item, maskPersonalData)) total += row.count;
+      continue;
+    }
+    const column = row.column_key === null ? undefined : place.columns.get(row.column_key);
+    if (column && !isMasked(column, maskPersonalData)) total += row.count;
   }
   return total;
 }

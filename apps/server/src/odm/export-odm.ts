@@ -22,6 +22,8 @@ export interface ExportOdmOptions extends ExportScope {
   version: OdmVersion;
   /** An AuditRecord on every value (who, where, when, why it was last changed). */
   audit: boolean;
+  /** Leave out every value of the items the study definition flags as personal data. */
+  maskPersonalData?: boolean;
   batchSize?: number;
   /** Fixed for reproducible tests; the current time otherwise. */
   createdAt?: Date;
@@ -63,6 +65,7 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
       queries: withQueries,
     }),
     withAudit: options.audit,
+    maskPersonalData: options.maskPersonalData ?? false,
     fileOid,
     createdAt: options.createdAt ?? new Date(),
     onSubject: (subject: { valueCount: number; queryCount?: number }) => {

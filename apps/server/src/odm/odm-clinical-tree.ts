@@ -157,6 +157,16 @@ export interface TreeContext {
   siteCodes: Map<number, string>;
   signatureOids: Map<string, string>;
   withAudit: boolean;
+  /**
+   * Leave out every value of an item the definition flags as personal data (issue 47): no ItemData
+   * at all, so neither its value nor its audit record is in the file, and it is not counted.
+   */
+  maskPersonalData: boolean;
+}
+
+/** Whether an item's values are withheld from this export: the definition says which items are personal. */
+export function isMasked(itemDef: OdmItemDef, maskPersonalData: boolean): boolean {
+  return maskPersonalData && itemDef.item.personalData === true;
 }
 
 export function buildSubjectData(subject: ExportSubject, context: TreeContext): OdmSubjectData {
@@ -251,6 +261,7 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
       const path = formPath + row.itemKey;
       const history = historyOf(path);
       if (place.kind === 'item') {
+        if (isMasked(place.item, context.maskPersonalData)) continue;
         const values = odmValueTexts(place.item, row.value);
         if (values.length === 0) continue;
         const audit = auditOf(row.derived ? undefined : history[history.length - 1], row);
@@ -264,6 +275,7 @@ export function buildSubjectData(subject: ExportSubject, context: TreeContext): 
       rows.forEach((cells, index) => {
         const group = groupOf(place.itemGroupOid, String(index + 1));
         for (const [columnKey, itemDef] of place.columns) {
+          if (isMasked(itemDef, context.maskPersonalData)) continue;
           const values = odmValueTexts(itemDef, cells?.[columnKey]);
           if (values.length === 0) continue;
           // The last change that altered this cell is the one that set its value.

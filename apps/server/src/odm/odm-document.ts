@@ -36,6 +36,8 @@ export interface OdmWriteInput {
   metadata: OdmMetadata;
   batches: AsyncIterable<ExportSubject[]>;
   withAudit: boolean;
+  /** Leave out the values of the definition's personal-data items (odm-clinical-tree.ts). */
+  maskPersonalData?: boolean;
   fileOid: string;
   createdAt: Date;
   /** Told of every subject written (the export counts subjects and values). */
@@ -271,6 +273,7 @@ export async function* writeOdmDocument(
     siteCodes: new Map(header.sites.map((site) => [site.id, site.code])),
     signatureOids: signatureDefOids(header),
     withAudit: input.withAudit,
+    maskPersonalData: input.maskPersonalData ?? false,
   };
   // A subject at a time: the caller buffers what it writes, so no batch-sized string is ever built.
   for await (const batch of input.batches) {

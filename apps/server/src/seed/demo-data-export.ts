@@ -9,7 +9,8 @@ import { personByEmail } from './demo-subjects.ts';
  * The living demo's data out (issue 16): the data manager has exported the whole study as CDISC ODM
  * 1.3.2 with its audit trail, and as per-form tables in one XLSX workbook with Korean value labels,
  * through the same start, claim and run the server's export runner uses, so /data shows both kinds
- * of finished export to download at first look.
+ * of finished export to download at first look. A third, CSV tables with personal data masked (issue
+ * 47), shows a de-identified export: the initials and birth dates the definition flags are left blank.
  */
 export async function seedDemoDataExport(
   db: Kysely<Database>,
@@ -19,6 +20,7 @@ export async function seedDemoDataExport(
   for (const request of [
     { format: 'odm-1.3.2', scope: {}, auditTrail: true },
     { format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'ko' },
+    { format: 'tables-csv', scope: {}, auditTrail: false, maskPersonalData: true },
   ] as const) {
     await startExport(db, dataManager.principal, dataManager.actor, input.studyId, request);
     const job = await claimExport(db);

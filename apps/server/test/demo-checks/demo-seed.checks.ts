@@ -490,18 +490,35 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     expect(randomized).toEqual([]);
   });
 
-  it('has finished ODM and form-table exports of the whole study by the data manager, ready to download', async () => {
+  it('has finished ODM and form-table exports of the whole study by the data manager, one masked, ready to download', async () => {
     const db = database().db;
     const exports = await db
       .selectFrom('data_exports')
       .innerJoin('users', 'users.id', 'data_exports.requested_by')
-      .select(['data_exports.id', 'state', 'format', 'subjects_done', 'values_done', 'values_total', 'email'])
+      .select([
+        'data_exports.id',
+        'state',
+        'format',
+        'mask_personal_data',
+        'subjects_done',
+        'values_done',
+        'values_total',
+        'email',
+      ])
       .where('study_id', '=', studyId)
       .orderBy('data_exports.id')
       .execute();
     expect(exports).toMatchObject([
-      { state: 'done', format: 'odm-1.3.2', email: 'dm@demo.cdms', subjects_done: subjects.length },
-      { state: 'done', format: 'tables-xlsx', email: 'dm@demo.cdms' },
+      {
+        state: 'done',
+        format: 'odm-1.3.2',
+        mask_personal_data: false,
+        email: 'dm@demo.cdms',
+        subjects_done: subjects.length,
+      },
+      { state: 'done', format: 'tables-xlsx', mask_personal_data: false, email: 'dm@demo.cdms' },
+      // Issue 47: one de-identified export, the definition's personal-data items left blank.
+      { state: 'done', format: 'tables-csv', mask_personal_data: true, email: 'dm@demo.cdms' },
     ]);
     for (const job of exports) expect(job.values_done).toBe(job.values_total);
     const first = await db

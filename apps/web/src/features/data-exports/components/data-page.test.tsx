@@ -24,6 +24,8 @@ function job(
     scope: state === 'running' ? { siteIds: [12], statuses: ['ongoing'] } : {},
     auditTrail: true,
     labels,
+    // The table export of the list (id 6) was masked.
+    maskPersonalData: format !== 'odm-1.3.2',
     state,
     valuesTotal: 400,
     valuesDone,
@@ -119,7 +121,9 @@ describe('DataPage', () => {
       'tr',
     ) as HTMLElement;
     expect(within(table).getByText('라벨: English')).toBeTruthy();
+    expect(within(table).getByText('개인정보 가림')).toBeTruthy();
     expect(within(table).queryByText('감사 추적 포함')).toBeNull();
+    expect(within(running).queryByText('개인정보 가림')).toBeNull();
 
     const link = screen.getAllByRole('link', { name: '내려받기' })[1] as HTMLElement;
     const done = link.closest('tr') as HTMLElement;
@@ -158,6 +162,7 @@ describe('DataPage', () => {
     expect(JSON.parse(String((post?.[1] as RequestInit | undefined)?.body))).toEqual({
       format: 'odm-2.0',
       auditTrail: false,
+      maskPersonalData: false,
       scope: { siteIds: [12], statuses: ['ongoing'] },
     });
   });
@@ -171,6 +176,9 @@ describe('DataPage', () => {
     expect(screen.queryByRole('checkbox', { name: '감사 추적 포함' })).toBeNull();
     expect((screen.getByRole('radio', { name: '코드만' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: '한국어' }));
+    const mask = screen.getByRole('checkbox', { name: '개인정보 가리기' });
+    expect(mask.getAttribute('aria-describedby')).toBeTruthy();
+    fireEvent.click(mask);
     fireEvent.click(screen.getByRole('button', { name: '내보내기 시작' }));
     await waitFor(() =>
       expect(
@@ -184,6 +192,7 @@ describe('DataPage', () => {
       format: 'tables-csv',
       auditTrail: false,
       labels: 'ko',
+      maskPersonalData: true,
       scope: {},
     });
   });

@@ -84,7 +84,8 @@ function DataExports({ studyId }: { studyId: number }) {
 
 /**
  * What to export: sites and statuses (none ticked = all), all forms or some, the format, and with
- * it the audit trail (ODM) or the value labels (the tables, which hold current values only).
+ * it the audit trail (ODM) or the value labels (the tables, which hold current values only); in
+ * every format, whether the personal-data items of the study definition are masked.
  */
 function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteSummary[] }) {
   const { t, i18n } = useTranslation(['data', 'subjects']);
@@ -96,6 +97,7 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
   const [format, setFormat] = useState<DataExportFormat>('odm-1.3.2');
   const [auditTrail, setAuditTrail] = useState(true);
   const [labels, setLabels] = useState<DataExportLabels | null>(null);
+  const [maskPersonalData, setMaskPersonalData] = useState(false);
   const tables = isTableFormat(format);
   const [siteIds, setSiteIds] = useState<number[]>([]);
   const [statuses, setStatuses] = useState<SubjectStatus[]>([]);
@@ -119,6 +121,7 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
       format,
       auditTrail: tables ? false : auditTrail,
       ...(tables && labels !== null ? { labels } : {}),
+      maskPersonalData,
       scope: {
         ...(siteIds.length > 0 ? { siteIds } : {}),
         ...(statuses.length > 0 ? { statuses } : {}),
@@ -249,6 +252,20 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
             </div>
           </fieldset>
         )}
+        <div className={styles.fieldset}>
+          <label className={styles.choice}>
+            <input
+              type="checkbox"
+              checked={maskPersonalData}
+              aria-describedby={`${id}-mask-hint`}
+              onChange={() => setMaskPersonalData(!maskPersonalData)}
+            />
+            {t('form.maskPersonalData')}
+          </label>
+          <p id={`${id}-mask-hint`} className={styles.hint}>
+            {t('form.maskPersonalDataHint')}
+          </p>
+        </div>
         {problem && (
           <p className={styles.problem} role="alert">
             {problem}
@@ -297,6 +314,7 @@ function exportColumns(
                 ? t('list.withAudit')
                 : t('list.withoutAudit')}
           </div>
+          {job.maskPersonalData && <div className={styles.muted}>{t('list.masked')}</div>}
         </>
       ),
     },
