@@ -62,7 +62,7 @@ test('a design downloaded as ODM metadata and as a workbook imports back unchang
   if (!admin) throw new Error('no demo administrator');
   await logInAs(page, admin);
   for (const [download, format, fileLabel] of [
-    ['ODM 1.3.2 메타데이터', 'CDISC ODM 1.3 메타데이터(XML)', 'ODM 파일(XML)'],
+    ['ODM 1.3.2 메타데이터(모든 버전)', 'CDISC ODM 1.3 메타데이터(XML)', 'ODM 파일(XML)'],
     ['워크북(XLSX)', '설계 워크북(XLSX)', '워크북(XLSX)'],
   ] as const) {
     await page.goto('/admin/studies');

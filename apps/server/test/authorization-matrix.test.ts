@@ -262,9 +262,19 @@ const cases: Case[] = [
     route: '/api/studies/:studyId/definition-imports/preview',
     request: (f) => ({
       url: `/api/studies/${f.studyId}/definition-imports/preview`,
-      body: { format: 'redcapDictionary', file: 'not,a,dictionary\n', language: 'en' },
+      body: {
+        format: 'redcapDictionary',
+        file: 'Variable / Field Name,Form Name,Field Type,Field Label\nrecord_id,demo,text,ID\nage,demo,text,Age\n',
+        language: 'en',
+      },
     }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/definition-versions/odm',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/definition-versions/odm` }),
+    expected: everyone(200),
   },
   {
     // The study is live: its designers pass authorization and are told it is not in design.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  listOdmMetaDataVersions,
   readDefinitionWorkbook,
   readOdmMetadata,
   type StudyDefinition,
@@ -176,6 +177,38 @@ describeWithDatabase(
           items: { added: [], removed: [], changed: [] },
         });
       }
+    });
+
+    it('gives every version of the design as one ODM file that the import reads back', async () => {
+      const current = (
+        await app.inject({ method: 'GET', url: `/api/studies/${studyId}/definition`, headers: admin.headers })
+      ).json();
+      const answer = await app.inject({
+        method: 'GET',
+        url: `/api/studies/${studyId}/definition-versions/odm`,
+        headers: crc.headers,
+      });
+      // A member of the study reads its design; the CRC of the demo is not one of this new study's.
+      expect(answer.statusCode).toBe(404);
+      const file = await app.inject({
+        method: 'GET',
+        url: `/api/studies/${studyId}/definition-versions/odm`,
+        headers: admin.headers,
+      });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-type']).toMatch(/^application\/xml/);
+      expect(file.headers['content-disposition']).toBe(
+        'attachment; filename="EAR-2028-definition-versions-odm.xml"',
+      );
+      expect(listOdmMetaDataVersions(file.body)).toEqual([
+        expect.objectContaining({ oid: `MDV.${current.version}` }),
+      ]);
+      const read = readOdmMetadata(file.body, {
+        studyKey: current.definition.key,
+        studyLabel: current.definition.label,
+        language: 'en',
+      });
+      expect(read.definition).toEqual(current.definition);
     });
 
     it('refuses a file that is no design at all with 422 and its problems, in every format', async () => {

@@ -10,12 +10,14 @@ import { STUDY_DEFINITION_JSON_SCHEMA } from '@cdms/study';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
 import { confirmDefinitionImport } from './confirm-definition-import.ts';
+import { exportDefinitionVersionsOdm } from './export-definition-versions-odm.ts';
 import { goLive } from './go-live.ts';
 import { previewDefinitionImport } from './preview-definition-import.ts';
 import { replaceStudyDefinition } from './replace-study-definition.ts';
@@ -125,6 +127,33 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) => confirmDefinitionImport(db, actorOf(request), request.params.studyId, request.body),
+  );
+
+  app.get(
+    '/api/studies/:studyId/definition-versions/odm',
+    {
+      config: { access: { study: 'member' } },
+      schema: {
+        tags,
+        summary:
+          "Every version of the study's definition as one CDISC ODM 1.3.2 metadata file, a MetaDataVersion each, oldest first",
+        description:
+          'Validates against the ODM 1.3.2 schema with the `cdms:` extension (packages/study/odm). The design import reads it back (the last version, or the one chosen).',
+        params: studyParams,
+        response: {
+          200: fileAnswer('The ODM metadata file.', ['application/xml']),
+          ...refusals({ 404: 'The study has no definition yet (`not_found`).' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { fileName, xml } = await exportDefinitionVersionsOdm(db, request.params.studyId);
+      return reply
+        .header('content-type', 'application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(xml);
+    },
   );
 
   app.post(

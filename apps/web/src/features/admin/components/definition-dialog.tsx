@@ -3,14 +3,13 @@ import {
   type StudyDefinition,
   writeDefinitionWorkbook,
   writeDefinitionWorkbookTemplate,
-  writeOdmMetadata,
   writeRedcapDictionary,
   XLSX_MEDIA_TYPE,
 } from '@cdms/study';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link } from 'react-router';
-import { ApiError, saveBlob } from '../../../lib/api-client.ts';
+import { ApiError, saveBlob, saveDownload } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useStudyDefinition, useUploadDefinition } from '../api/study-definition.ts';
 import { AdminDialog } from './admin-dialog.tsx';
@@ -53,15 +52,6 @@ function downloadRedcap(study: AdminStudy, version: string, definition: unknown,
   const written = writeRedcapDictionary(definition as StudyDefinition, language);
   saveFile(`${study.code}-${version}-redcap-dictionary.csv`, written.dictionary, 'text/csv');
   saveFile(`${study.code}-${version}-redcap-event-mapping.csv`, written.eventMapping, 'text/csv');
-}
-
-/** The definition as CDISC ODM 1.3.2 metadata (issue 47 item 2), which other EDCs import. */
-function downloadOdm(study: AdminStudy, version: string, definition: unknown) {
-  saveFile(
-    `${study.code}-${version}-odm-metadata.xml`,
-    writeOdmMetadata(definition as StudyDefinition),
-    'application/xml',
-  );
 }
 
 /** The definition as the design workbook (issue 47 item 4), one sheet per part. */
@@ -183,8 +173,12 @@ export function DefinitionDialog({
             <button
               type="button"
               className={styles.linkButton}
+              // Every version, one MetaDataVersion each: written by the server, which holds them all.
               onClick={() =>
-                current.data && downloadOdm(study, current.data.version, current.data.definition)
+                void saveDownload(
+                  `/api/studies/${study.id}/definition-versions/odm`,
+                  `${study.code}-definition-versions-odm.xml`,
+                )
               }
             >
               {t('studies.definition.downloadOdm')}
