@@ -1,8 +1,10 @@
 import { appInfoSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
+import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { productReleaseDate, productVersion } from '../version.ts';
+import { checkReadiness } from './check-readiness.ts';
 
 const healthResponse = z.object({
   status: z.literal('ok'),
@@ -10,7 +12,53 @@ const healthResponse = z.object({
   version: z.string(),
 });
 
+const liveResponse = z.object({ status: z.literal('live') });
+
+const readinessResponse = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.enum(['ok', 'failed']),
+  migrations: z.enum(['current', 'pending', 'unchecked']),
+  pending: z.array(z.string()).optional(),
+});
+
+/** Outside /api (no access hooks there), a malformed query text is still refused (http/url-text.ts). */
+const malformedQuery = refusals({
+  400: 'A query text that is not valid UTF-8 or holds NUL (`malformed_url`, `invalid_text`).',
+});
+
 export function registerHealthRoutes(app: App, context: AppContext): void {
+  // Issue 52: the probes of a load balancer or orchestrator, at the paths they expect. Public: they
+  // say nothing but up or down. (Outside /api, `config.access` is not enforced; declared to say so.)
+  app.get(
+    '/health/live',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: 200 while the process runs (no database check)',
+        response: { 200: liveResponse, ...malformedQuery },
+      },
+    },
+    async () => ({ status: 'live' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: 200 when the database answers and holds every migration, else 503',
+        response: { 200: readinessResponse, 503: readinessResponse, ...malformedQuery },
+      },
+    },
+    async (_request, reply) => {
+      const { ready, ...checks } = await checkReadiness(context.database.db);
+      if (!ready) app.log.warn(checks, 'not ready');
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', ...checks });
+    },
+  );
+
   app.get(
     '/api/health',
     {
