@@ -36,7 +36,7 @@ import { documentRefusals } from './http/refusals.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
-import { registerMetrics } from './metrics/routes.ts';
+import { countRequests, registerMetricsRoute } from './metrics/routes.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { startNotificationWorker } from './notifications/notification-worker.ts';
 import { scheduleOverdueVisitReminders } from './notifications/remind-overdue-visits.ts';
@@ -121,8 +121,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     for (const method of [route.method].flat())
       if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access: route.config?.access });
   });
-  // Issue 52: GET /metrics, and the hook that counts every request's answer (before the routes).
-  const metrics = registerMetrics(app, context);
+  // Issue 52: the hook that counts every request's answer for /metrics (before the routes).
+  const metrics = countRequests(app, context);
   await app.register(fastifyCookie);
 
   // API answers of 1 KB and more are compressed as the client accepts (br, then gzip; brotli at
@@ -189,6 +189,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
 
   registerHealthRoutes(app, context);
+  registerMetricsRoute(app, context, metrics);
   registerAuthRoutes(app, context);
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);

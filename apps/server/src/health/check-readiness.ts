@@ -5,19 +5,16 @@ import type { Database } from '../db/schema.ts';
 /** How long `/health/ready` waits for the database before it says not ready. */
 export const READINESS_TIMEOUT_MS = 2000;
 
-export interface Readiness {
-  ready: boolean;
-  /** `ok`: it answered `select 1`; `failed`: it refused or did not answer in time. */
-  database: 'ok' | 'failed';
-  /**
-   * `current`: every migration of this code is applied; `pending`: some are not (listed);
-   * `unchecked`: the database did not answer, or the server's role may not read the migrator's
-   * bookkeeping (DATABASE_OWNER_URL set: only the owner may) — then the migration at start, which
-   * ran before the server listened, is what vouches for them.
-   */
-  migrations: 'current' | 'pending' | 'unchecked';
-  pending?: string[];
-}
+/**
+ * `database`: `ok` when it answered `select 1`, `failed` when it refused or did not answer in time.
+ * `migrations`: `current` when every migration of this code is applied; `pending` when some are not
+ * (listed); `unchecked` when the database did not answer, or the server's role may not read the
+ * migrator's bookkeeping (DATABASE_OWNER_URL set: only the owner may) — then the migration at start,
+ * which ran before the server listened, is what vouches for them.
+ */
+export type Readiness =
+  | { ready: true; database: 'ok'; migrations: 'current' | 'unchecked' }
+  | { ready: false; database: 'ok' | 'failed'; migrations: 'pending' | 'unchecked'; pending?: string[] };
 
 /**
  * Whether this process can serve (issue 52 item 2): the database answers, and it holds every

@@ -35,11 +35,9 @@ describeWithDatabase('health probes', (database) => {
     try {
       const ready = await app.inject({ method: 'GET', url: '/health/ready' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toEqual({
-        status: 'not_ready',
-        database: 'ok',
-        migrations: 'pending',
-        pending: [last],
+      expect(ready.json().error).toMatchObject({
+        code: 'not_ready',
+        details: { database: 'ok', migrations: 'pending', pending: [last] },
       });
     } finally {
       await sql`insert into kysely_migration (name, timestamp) values (${last}, ${new Date().toISOString()})`.execute(
@@ -58,7 +56,10 @@ it('is not ready, and still live, when the database is gone', async () => {
   try {
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: 'not_ready', database: 'failed', migrations: 'unchecked' });
+    expect(ready.json().error).toMatchObject({
+      code: 'not_ready',
+      details: { database: 'failed', migrations: 'unchecked' },
+    });
     expect((await app.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
   } finally {
     await app.close();

@@ -1,6 +1,7 @@
 import { appInfoSchema } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
+import { sendError } from '../http/errors.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { productReleaseDate, productVersion } from '../version.ts';
@@ -15,10 +16,10 @@ const healthResponse = z.object({
 const liveResponse = z.object({ status: z.literal('live') });
 
 const readinessResponse = z.object({
-  status: z.enum(['ready', 'not_ready']),
-  database: z.enum(['ok', 'failed']),
-  migrations: z.enum(['current', 'pending', 'unchecked']),
-  pending: z.array(z.string()).optional(),
+  status: z.literal('ready'),
+  database: z.literal('ok'),
+  /** `unchecked`: the server's role may not read the migrator's table (health/check-readiness.ts). */
+  migrations: z.enum(['current', 'unchecked']),
 });
 
 /** Outside /api (no access hooks there), a malformed query text is still refused (http/url-text.ts). */
@@ -49,13 +50,24 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
       schema: {
         tags: ['system'],
         summary: 'Readiness: 200 when the database answers and holds every migration, else 503',
-        response: { 200: readinessResponse, 503: readinessResponse, ...malformedQuery },
+        response: {
+          200: readinessResponse,
+          ...refusals({
+            400: 'A query text that is not valid UTF-8 or holds NUL (`malformed_url`, `invalid_text`).',
+            503:
+              'The database does not answer, or lacks a migration of this code (`not_ready`; `details` has ' +
+              '`database`, `migrations` and the `pending` migrations).',
+          }),
+        },
       },
     },
-    async (_request, reply) => {
-      const { ready, ...checks } = await checkReadiness(context.database.db);
-      if (!ready) app.log.warn(checks, 'not ready');
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', ...checks });
+    async (request, reply) => {
+      const readiness = await checkReadiness(context.database.db);
+      if (readiness.ready)
+        return { status: 'ready' as const, database: readiness.database, migrations: readiness.migrations };
+      const { ready: _, ...checks } = readiness;
+      request.log.warn(checks, 'not ready');
+      return sendError(request, reply, 503, 'not_ready', {}, checks);
     },
   );
 

@@ -13,11 +13,11 @@ const SAVE_FORM_ROUTE = '/api/studies/:studyId/subjects/:subjectId/forms/:visitK
 const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
- * `GET /metrics` in Prometheus's text format, and the hook that counts every answer into it.
- * Registered before the other routes, so their answers are counted too. Returns the metrics, for
+ * The metrics of this app, and the hook that counts every answer into them. Added before any route,
+ * so every route's answers are counted. Returns the metrics, for `registerMetricsRoute` and for
  * what app.ts instruments beside the routes (the export runner's job durations).
  */
-export function registerMetrics(app: App, context: AppContext): Metrics {
+export function countRequests(app: App, context: AppContext): Metrics {
   const metrics = createMetrics(context.database);
 
   app.addHook('onResponse', async (request, reply) => {
@@ -28,7 +28,14 @@ export function registerMetrics(app: App, context: AppContext): Metrics {
     if (request.method === 'PUT' && route === SAVE_FORM_ROUTE && reply.statusCode === 200)
       metrics.formSaves.inc();
   });
+  return metrics;
+}
 
+/**
+ * `GET /metrics` in Prometheus's text format. Registered with the other routes (after the OpenAPI
+ * plugin, which documents only the routes registered after it).
+ */
+export function registerMetricsRoute(app: App, context: AppContext, metrics: Metrics): void {
   app.get(
     '/metrics',
     {
@@ -60,6 +67,4 @@ export function registerMetrics(app: App, context: AppContext): Metrics {
       return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
     },
   );
-
-  return metrics;
 }
