@@ -1,6 +1,7 @@
+import { getStudyIndex, tmPerforationStudy } from '@cdms/study';
 import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp } from '../../test/test-app.ts';
+import { buildTestApp, signIn } from '../../test/test-app.ts';
 import { createTestDatabase, describeWithDatabase } from '../../test/test-database.ts';
 import type { Database } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
@@ -105,6 +106,58 @@ describeWithDatabase('GET /metrics', (database) => {
     expect(local.statusCode).toBe(200);
   });
 });
+
+describeWithDatabase(
+  'form saves in /metrics',
+  (database) => {
+    it('counts a form saved, not one refused', async () => {
+      const app = await buildTestApp(database(), {}, { notificationWorker: false, exportRunner: false });
+      try {
+        const crc = await signIn(app, 'crc@demo.cdms');
+        const study = await database()
+          .db.selectFrom('studies')
+          .select('id')
+          .where('code', '=', 'TMP-2026')
+          .executeTakeFirstOrThrow();
+        const site = await database()
+          .db.selectFrom('sites')
+          .select('id')
+          .where('study_id', '=', study.id)
+          .where('institution_number', '=', '02')
+          .executeTakeFirstOrThrow();
+        const created = await app.inject({
+          method: 'POST',
+          url: `/api/studies/${study.id}/subjects`,
+          payload: { siteId: site.id, consentDate: '2025-03-03', initials: 'MET' },
+          headers: crc.headers,
+        });
+        const layout = getStudyIndex(tmPerforationStudy).schedule[0];
+        const url = `/api/studies/${study.id}/subjects/${created.json().id}/forms/${layout?.visitKey}/${layout?.form.key}`;
+        const stale = await app.inject({
+          method: 'PUT',
+          url,
+          payload: { values: {}, version: 3 },
+          headers: crc.headers,
+        });
+        expect(stale.statusCode).toBe(409);
+        // The form as it stands, saved again unchanged.
+        const current = stale.json().error.details;
+        const saved = await app.inject({
+          method: 'PUT',
+          url,
+          payload: { values: current.values, version: current.currentVersion },
+          headers: crc.headers,
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+        const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+        expect(text).toMatch(/^cdms_form_saves_total 1$/m);
+      } finally {
+        await app.close();
+      }
+    });
+  },
+  { seed: 'demo' },
+);
 
 it('tells loopback addresses from others', () => {
   expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([
