@@ -60,6 +60,13 @@ describeWithDatabase(
         expect(text).not.toContain(secret);
       expect(text).toContain('/api/studies/:studyId/subjects');
     });
+
+    it('does not log every probe and scrape', async () => {
+      lines.length = 0;
+      for (const url of ['/health/live', '/health/ready', '/metrics'])
+        await app.inject({ method: 'GET', url });
+      expect(lines).toEqual([]);
+    });
   },
   { seed: 'demo' },
 );

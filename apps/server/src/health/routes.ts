@@ -30,9 +30,11 @@ const malformedQuery = refusals({
 export function registerHealthRoutes(app: App, context: AppContext): void {
   // Issue 52: the probes of a load balancer or orchestrator, at the paths they expect. Public: they
   // say nothing but up or down. (Outside /api, `config.access` is not enforced; declared to say so.)
+  // Probed every few seconds: their requests are logged at warn and above only, not every answer.
   app.get(
     '/health/live',
     {
+      logLevel: 'warn',
       config: { access: 'public' },
       schema: {
         tags: ['system'],
@@ -46,6 +48,7 @@ export function registerHealthRoutes(app: App, context: AppContext): void {
   app.get(
     '/health/ready',
     {
+      logLevel: 'warn',
       config: { access: 'public' },
       schema: {
         tags: ['system'],

@@ -42,6 +42,9 @@ export function registerMetricsRoute(app: App, context: AppContext, metrics: Met
       // Outside /api, so the access hooks of auth/route-access.ts do not apply: `metricsAccess`
       // (a bearer token, or loopback only) guards it instead.
       onRequest: metricsAccess(context.config.metricsToken),
+      // Scraped every few seconds: its requests are not logged one by one (a failed read of the
+      // database gauges still is, at warn).
+      logLevel: 'warn',
       schema: {
         tags: ['system'],
         summary: 'Prometheus metrics (METRICS_TOKEN as bearer token; without one, this machine only)',
