@@ -23,11 +23,25 @@ export interface Metrics {
   auditCheckpointAge: Gauge;
 }
 
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's own metrics — CPU, memory, event-loop delay, garbage collection (prom-client's
+ * defaults) — in a registry of their own, made once per process: they describe the process, not an
+ * app, and collecting them starts observers that are never stopped, which one per app would pile up
+ * in a test run. /metrics answers them merged with the app's.
+ */
+export function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(database: DatabaseHandle): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  // The process's own: CPU, memory, event-loop delay, garbage collection (prom-client's defaults).
-  collectDefaultMetrics({ register: registry });
 
   const poolConnections = new Gauge({
     name: 'cdms_db_pool_connections',

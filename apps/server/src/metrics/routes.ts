@@ -1,8 +1,9 @@
+import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
-import { createMetrics, type Metrics } from './create-metrics.ts';
+import { createMetrics, type Metrics, processMetrics } from './create-metrics.ts';
 import { metricsAccess } from './metrics-access.ts';
 import { readDatabaseGauges } from './read-database-gauges.ts';
 
@@ -66,8 +67,9 @@ export function registerMetricsRoute(app: App, context: AppContext, metrics: Met
       await readDatabaseGauges(context.database.db, metrics, (error) =>
         app.log.warn({ err: error }, 'metrics: the database gauges could not be read'),
       );
-      const text = await metrics.registry.metrics();
-      return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(text);
+      const all = Registry.merge([processMetrics(), metrics.registry]);
+      const text = await all.metrics();
+      return reply.header('cache-control', 'no-store').type(all.contentType).send(text);
     },
   );
 }
