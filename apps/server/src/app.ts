@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -36,6 +36,7 @@ import { documentRefusals } from './http/refusals.ts';
 import type { App } from './http/types.ts';
 import { refuseBadUrlText } from './http/url-text.ts';
 import { registerLabRangeRoutes } from './lab-ranges/routes.ts';
+import { countRequests, registerMetricsRoute } from './metrics/routes.ts';
 import { registerNoticeRoutes } from './notices/routes.ts';
 import { startNotificationWorker } from './notifications/notification-worker.ts';
 import { scheduleOverdueVisitReminders } from './notifications/remind-overdue-visits.ts';
@@ -82,7 +83,32 @@ export const logRedactPaths = [
   '*.password',
   '*.currentPassword',
   '*.newPassword',
+  '*.token',
+  '*.csrfToken',
 ];
+
+/**
+ * The server's logger (issue 52): pino's JSON lines, one object a line. Every line a request logs
+ * carries its `reqId` (Fastify's child logger; `genReqId` below). A request is logged by method, route
+ * pattern and path without its query string — a query may hold a search text or an e-mail address —
+ * and never with its body or headers; the redaction above is the second line of defence.
+ */
+export function serverLoggerOptions(
+  level: string,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level,
+    redact: logRedactPaths,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        route: request.routeOptions?.url,
+        path: (request.url ?? '').split('?')[0],
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
@@ -120,6 +146,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     for (const method of [route.method].flat())
       if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access: route.config?.access });
   });
+  // Issue 52: the hook that counts every request's answer for /metrics (before the routes).
+  const metrics = countRequests(app, context);
   await app.register(fastifyCookie);
 
   // API answers of 1 KB and more are compressed as the client accepts (br, then gzip; brotli at
@@ -186,6 +214,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
 
   registerHealthRoutes(app, context);
+  registerMetricsRoute(app, context, metrics);
   registerAuthRoutes(app, context);
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
@@ -211,6 +240,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   if (options.exportRunner ?? true) {
     const runner = startExportRunner(context.database.db, {
       onError: (error) => app.log.error({ err: error }, 'export runner'),
+      onWorkDone: (seconds) => metrics.jobDuration.observe({ job: 'export' }, seconds),
     });
     exportRunner = runner;
     app.addHook('onClose', () => runner.stop());

@@ -89,6 +89,7 @@ const configSchema = z.object({
     .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
     .optional(),
   SMTP_FROM: z.string().min(3).max(200).default('CDMS <no-reply@localhost>'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
 });
 
 export type Config = {
@@ -141,6 +142,11 @@ export type Config = {
   support: { email: string; phone: string };
   /** Issue 18: where e-mail notifications leave (none: they are logged and marked not sent). */
   smtp: { url: string | undefined; from: string };
+  /**
+   * Issue 52: the bearer token a Prometheus scraper sends for GET /metrics. Not set: /metrics answers
+   * only requests from this machine (loopback, not forwarded by a proxy).
+   */
+  metricsToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -156,7 +162,7 @@ export class ConfigError extends Error {
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
 // SMTP_URL may carry the mail server's password.
-const SECRET_VARIABLES = new Set(['AUDIT_CHECKPOINT_KEY', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['AUDIT_CHECKPOINT_KEY', 'SMTP_URL', 'METRICS_TOKEN']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`PORT=`) means "not set", as in most shells' habits.
@@ -206,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: values.CDMS_DEMO ?? (values.DATABASE_URL === undefined && values.NODE_ENV !== 'production'),
     support: { email: values.SUPPORT_EMAIL, phone: values.SUPPORT_PHONE },
     smtp: { url: values.SMTP_URL, from: values.SMTP_FROM },
+    metricsToken: values.METRICS_TOKEN,
   };
 }

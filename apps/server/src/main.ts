@@ -1,4 +1,4 @@
-import { buildApp, logRedactPaths } from './app.ts';
+import { buildApp, serverLoggerOptions } from './app.ts';
 import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
@@ -11,10 +11,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   // The product's first start gets the living demo: subjects at every stage, not just accounts.
   const seeded = config.seedDemo ? await seedDemoData(database.db, { subjects: true }) : false;
-  const app = await buildApp(
-    { config, database },
-    { logger: { level: config.logLevel, redact: logRedactPaths } },
-  );
+  const app = await buildApp({ config, database }, { logger: serverLoggerOptions(config.logLevel) });
 
   const { key, file, intervalSeconds } = config.auditCheckpoint;
   let checkpoints: CheckpointSchedule | undefined;

@@ -135,6 +135,26 @@ const cases: Case[] = [
     request: () => ({ url: '/api/app-info' }),
     expected: everyone(200, 200),
   },
+  // Issue 52: the probes, public; /metrics answers this machine without METRICS_TOKEN (inject is
+  // loopback), whoever is signed in (metrics/metrics.test.ts covers the token and the refusals).
+  {
+    method: 'GET',
+    route: '/health/live',
+    request: () => ({ url: '/health/live' }),
+    expected: everyone(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/health/ready',
+    request: () => ({ url: '/health/ready' }),
+    expected: everyone(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/metrics',
+    request: () => ({ url: '/metrics' }),
+    expected: everyone(200, 200),
+  },
   {
     method: 'POST',
     route: '/api/auth/login',

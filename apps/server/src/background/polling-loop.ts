@@ -20,6 +20,8 @@ export interface PollingLoopOptions {
   onError?: ((error: unknown) => void) | undefined;
   /** One turn; true when there may be more work at once. `stopping` is aborted when the loop stops. */
   turn: (stopping: AbortSignal) => Promise<boolean>;
+  /** How long a turn that did work took, in seconds (for /metrics: the job duration histogram). */
+  onWorkDone?: ((seconds: number) => void) | undefined;
 }
 
 export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
@@ -29,7 +31,11 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
   const loop = (async () => {
     while (!stopped) {
       try {
-        if (await options.turn(stopping.signal)) continue;
+        const started = performance.now();
+        if (await options.turn(stopping.signal)) {
+          options.onWorkDone?.((performance.now() - started) / 1000);
+          continue;
+        }
       } catch (error) {
         options.onError?.(error);
       }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { startPollingLoop } from '../background/polling-loop.ts';
+import { type PollingLoopOptions, startPollingLoop } from '../background/polling-loop.ts';
 import type { Database } from '../db/schema.ts';
 import { claimExport } from './claim-export.ts';
 import { runExport } from './run-export.ts';
@@ -11,7 +11,7 @@ export interface ExportRunner {
   stop(): Promise<void>;
 }
 
-export interface ExportRunnerOptions {
+export interface ExportRunnerOptions extends Pick<PollingLoopOptions, 'onWorkDone'> {
   /** How often an idle runner looks for queued jobs (another process may have queued them). */
   pollMs?: number;
   onError?: (error: unknown) => void;
@@ -27,6 +27,7 @@ export function startExportRunner(db: Kysely<Database>, options: ExportRunnerOpt
   return startPollingLoop({
     pollMs: options.pollMs ?? 2000,
     onError: options.onError,
+    onWorkDone: options.onWorkDone,
     turn: async (stopping) => {
       const job = await claimExport(db);
       if (!job) return false;

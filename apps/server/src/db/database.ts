@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections now (for /metrics, metrics/create-metrics.ts). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 const INT8_OID = 20;
@@ -165,7 +167,12 @@ export function openPostgres(options: PostgresOptions): DatabaseHandle {
     dialect: new PostgresDialect({ pool }),
     ...(options.log ? { log: options.log } : {}),
   });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'postgres',
+    close: () => db.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** Opens an embedded PGlite instance around an existing PGlite object (tests use snapshots). */

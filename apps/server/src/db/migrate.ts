@@ -24,6 +24,15 @@ class MigrationFolderProvider implements MigrationProvider {
 }
 
 /**
+ * The names of the migrations this version of the code carries, oldest first, as the migrator
+ * records them (the file name without `.ts`). `/health/ready` compares them with the database's.
+ */
+export async function knownMigrationNames(): Promise<string[]> {
+  const files = (await fs.readdir(MIGRATIONS_DIR)).filter((file) => MIGRATION_FILE.test(file)).sort();
+  return files.map((file) => file.replace(/\.ts$/, ''));
+}
+
+/**
  * Brings the database up to the newest migration; throws with the failing migration's name.
  * `schema` is where the tables go (the connection's search_path must name it first).
  */

@@ -57,6 +57,10 @@ export const errorMessages = {
     ko: '요청이 제시간에 도착하지 않았습니다. 다시 시도하세요.',
     en: 'The request did not arrive in time. Please try again.',
   },
+  not_ready: {
+    ko: '서버가 아직 요청을 처리할 준비가 되지 않았습니다. 잠시 후 다시 시도하세요.',
+    en: 'The server is not ready to serve requests. Please try again shortly.',
+  },
   unsupported_media_type: {
     ko: '지원하지 않는 콘텐츠 형식입니다.',
     en: 'The content type is not supported.',
