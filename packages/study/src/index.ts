@@ -12,9 +12,12 @@ export {
   CDMS_ODM_NAMESPACE,
   metadataOids as odmMetadataOids,
   ODM_NAMESPACE,
+  UNSCHEDULED_EVENT_KEY,
 } from './convert/odm/odm-metadata-names.ts';
 export { readOdmMetadata } from './convert/odm/read-odm-metadata.ts';
 export {
+  type OdmDataType,
+  odmDataTypeOf,
   type WriteOdmMetadataOptions,
   writeOdmMetadata,
   writeOdmMetadataVersions,

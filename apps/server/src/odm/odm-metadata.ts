@@ -2,8 +2,12 @@ import {
   type Code,
   type ItemDefinition,
   type LocalizedText,
+  type OdmDataType,
+  odmDataTypeOf,
+  odmMetadataOids,
   type StudyDefinition,
   sectionsForVisit,
+  UNSCHEDULED_EVENT_KEY,
   unscheduledRepeatKey,
   YES_NO_CODES,
 } from '@cdms/study';
@@ -19,18 +23,9 @@ import {
  */
 
 export const oids = {
-  study: (studyCode: string) => `S.${studyCode}`,
-  metaDataVersion: (version: string) => `MDV.${version}`,
-  event: (visitKey: string) => `SE.${visitKey}`,
-  form: (formKey: string) => `F.${formKey}`,
-  itemGroup: (formKey: string, sectionKey: string) => `IG.${formKey}.${sectionKey}`,
-  item: (formKey: string, itemKey: string) => `I.${formKey}.${itemKey}`,
-  codeList: (codeListKey: string) => `CL.${codeListKey}`,
-  /**
-   * Unit symbols hold slashes, superscripts and signs (kg/m², °C, 10³/µL): the OID keeps their
-   * letters and digits (MU.kg_m, MU.C, MU.10_L); `buildOdmMetadata` numbers the rare clash.
-   */
-  unit: (symbol: string) => `MU.${symbol.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'unit'}`,
+  // The design's OIDs are the metadata export's (packages/study), so a data export and a design
+  // export of one study agree; the people, places, signatures and queries are the data's own.
+  ...odmMetadataOids,
   user: (userId: number) => `U.${userId}`,
   /** Who acts when no person does (derived values, system queries, CLI). */
   systemUser: 'U.SYSTEM',
@@ -39,11 +34,7 @@ export const oids = {
   query: (queryId: number) => `Q.${queryId}`,
 } as const;
 
-/**
- * The one StudyEventDef of the unscheduled visits (issue 19): Repeating, Type "Unscheduled"; the n-th
- * unscheduled visit of a subject (`unscheduled-<n>`) is its StudyEventData with StudyEventRepeatKey n.
- */
-export const UNSCHEDULED_EVENT_KEY = 'unscheduled';
+export { UNSCHEDULED_EVENT_KEY };
 
 /** The ODM event of a stored visit key: its StudyEventDef's key and, for an unscheduled visit, the repeat key. */
 export function odmEventOf(visitKey: string): { eventKey: string; repeatKey?: string } {
@@ -61,8 +52,6 @@ export function eventType(event: Pick<OdmEventDef, 'common' | 'unscheduled'>): s
 
 /** The code list every yesNo item refers to. */
 export const YES_NO_CODE_LIST_KEY = 'yesNo';
-
-export type OdmDataType = 'text' | 'integer' | 'float' | 'date' | 'time' | 'boolean';
 
 export interface OdmItemDef {
   oid: string;
@@ -150,23 +139,6 @@ export type StoredKeyPlace =
       columnOrder: Map<string, number>;
     };
 
-function dataTypeOf(item: ItemDefinition): OdmDataType {
-  switch (item.type) {
-    case 'integer':
-      return 'integer';
-    case 'decimal':
-      return 'float';
-    case 'date':
-      return 'date';
-    case 'time':
-      return 'time';
-    case 'checkbox':
-      return 'boolean';
-    default:
-      return 'text';
-  }
-}
-
 /** Builds the ODM metadata of a study definition (pure; the same definition gives the same result). */
 export function buildOdmMetadata(
   definition: StudyDefinition,
@@ -200,7 +172,7 @@ export function buildOdmMetadata(
       codeListOid = oids.codeList(YES_NO_CODE_LIST_KEY);
     } else if (item.codeList !== undefined) codeListOid = oids.codeList(item.codeList);
     const unitOid = item.unit === undefined ? undefined : unitOidOf(item.unit);
-    const dataType = dataTypeOf(item);
+    const dataType = odmDataTypeOf(item);
     const made: OdmItemDef = {
       oid,
       formKey,

@@ -379,8 +379,11 @@ function itemGroupDefXml(group: GroupEntry, layout: Layout): string {
   return parts.join('');
 }
 
-/** ODM's DataType of an item type (as in the data exports). */
-export function odmDataTypeOf(item: ItemDefinition): string {
+/** The ODM DataTypes our items are written with. */
+export type OdmDataType = 'text' | 'integer' | 'float' | 'date' | 'time' | 'boolean';
+
+/** ODM's DataType of an item type: the data exports (apps/server/src/odm) write the same. */
+export function odmDataTypeOf(item: ItemDefinition): OdmDataType {
   switch (item.type) {
     case 'integer':
       return 'integer';
