@@ -220,4 +220,142 @@ describe('diffDefinitions', () => {
       ]);
     });
   });
+
+  describe('HEAR with hand-made edits', () => {
+    const after = structuredClone(hear);
+    after.version = '1.1.0';
+    const minimumAge = after.parameters?.minimumAge;
+    if (!minimumAge || !after.roles?.demographics || !after.unscheduledVisit) throw new Error('hear');
+    minimumAge.value = 20;
+    after.roles.demographics.femaleCode = 'W';
+    after.unscheduledVisit.forms = ['visitInfo', 'audiometry', 'qualityOfLife'];
+    // A visit added at the end, before the "all" page.
+    after.visits.splice(after.visits.length - 1, 0, {
+      key: 'month24',
+      label: { ko: '24개월', en: 'Month 24' },
+      group: 'follow_up',
+      window: { anchorVisit: 'baseline', offsetDays: 730, minusDays: 30, plusDays: 30 },
+      forms: ['visitInfo', 'audiometry'],
+    });
+    // Two sections swapped, two codes swapped, a check removed.
+    const audiometry = after.forms.find((form) => form.key === 'audiometry');
+    const ear = after.codeLists.find((list) => list.key === 'ear');
+    if (!audiometry?.checks || !ear) throw new Error('hear');
+    const [test, air, bone, averages] = audiometry.sections;
+    if (!test || !air || !bone || !averages) throw new Error('sections');
+    audiometry.sections = [test, bone, air, averages];
+    ear.codes.reverse();
+    audiometry.checks = audiometry.checks.filter((check) => check.id !== 'audiometry.testedEarNotOperated');
+
+    const diff = diffDefinitions(hear, after);
+
+    it('opens study fields (parameters, roles) down to the field that changed', () => {
+      expect(diff.study).toEqual([
+        { field: 'version', before: '1.0.0', after: '1.1.0' },
+        { field: 'parameters.minimumAge.value', before: 19, after: 20 },
+        { field: 'roles.demographics.femaleCode', before: 'F', after: 'W' },
+      ]);
+      expect(diff.unscheduledVisit).toEqual([
+        {
+          field: 'forms',
+          before: ['visitInfo', 'audiometry'],
+          after: ['visitInfo', 'audiometry', 'qualityOfLife'],
+        },
+      ]);
+    });
+
+    it('tells a reordering from an edit: one section moved, no item moved, one code moved', () => {
+      expect(diff.visits.added.map((visit) => visit.key)).toEqual(['month24']);
+      expect(diff.visits.changed).toEqual([]);
+      const [form] = diff.forms.changed;
+      expect(form?.layout.sections.changed.map((change) => [change.key, change.moved])).toEqual([
+        ['air', { from: 2, to: 3 }],
+      ]);
+      expect(form?.layout.items.changed).toEqual([]);
+      expect(form?.checks.removed.map((check) => check.id)).toEqual(['audiometry.testedEarNotOperated']);
+      expect(diff.codeLists.changed[0]?.codes.changed.map((change) => [change.key, change.moved])).toEqual([
+        ['R', { from: 1, to: 2 }],
+      ]);
+      expect(diff.summary.codeLists).toEqual({ added: 0, removed: 0, changed: 1, moved: 0 });
+      expect(diff.summary.checks).toEqual({ added: 0, removed: 1, changed: 0, moved: 0 });
+    });
+
+    it('describes them', () => {
+      expect(describeDiff(diff, 'en').map((line) => line.text)).toEqual([
+        'Study: version 1.0.0 → 1.1.0',
+        'Study: parameters › minimumAge › value 19 → 20',
+        'Study: roles › demographics › femaleCode F → W',
+        'Visit Month 24: added',
+        'Unscheduled visit: forms visitInfo, audiometry → visitInfo, audiometry, qualityOfLife',
+        'Code list ear › code R (Right): order 1 → 2',
+        'Form Pure-tone audiometry › section Air conduction: order 2 → 3',
+        'Form Pure-tone audiometry › check audiometry.testedEarNotOperated: removed',
+      ]);
+      expect(describeDiff(diff, 'ko').map((line) => line.text)).toEqual([
+        '시험: 버전 1.0.0 → 1.1.0',
+        '시험: 매개변수 › minimumAge › 값 19 → 20',
+        '시험: 역할 › demographics › femaleCode F → W',
+        '방문 24개월: 추가됨',
+        '비정기 방문: 양식 visitInfo, audiometry → visitInfo, audiometry, qualityOfLife',
+        '코드 목록 ear › 코드 R (오른쪽): 순서 1 → 2',
+        '양식 순음 청력 검사 › 섹션 기도 역치: 순서 2 → 3',
+        '양식 순음 청력 검사 › 검사 audiometry.testedEarNotOperated: 삭제됨',
+      ]);
+    });
+  });
+
+  it('compares two different studies without throwing, in the order of the definition', () => {
+    const diff = diffDefinitions(tmp, hear);
+    const lines = describeDiff(diff, 'en');
+    expect(diff.forms.added.length).toBe(hear.forms.length - diff.forms.changed.length);
+    const sections = ['study', 'visits', 'unscheduledVisit', 'codeLists', 'forms'];
+    const order = lines.map((line) => sections.indexOf(line.path.split('/')[0] ?? ''));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(lines[0]?.text).toBe('Study: key tmPerforation → hearFollowUp');
+    expect(describeDiff(diff, 'ko').length).toBe(lines.length);
+  });
+
+  it('handles a 3,000-item definition against itself with 100 items changed', () => {
+    const big = generatedDefinition(60, 50);
+    const after = structuredClone(big);
+    let changed = 0;
+    for (const form of after.forms)
+      for (const section of form.sections)
+        for (const item of section.items)
+          if (changed < 100 && Number(item.key.slice(4)) % 10 === 0) {
+            item.max = 999;
+            changed += 1;
+          }
+    const diff = diffDefinitions(big, after);
+    expect(diff.summary.items).toEqual({ added: 0, removed: 0, changed: 100, moved: 0 });
+    expect(describeDiff(diff, 'en')).toHaveLength(100);
+  });
 });
+
+/** A study of `forms` forms of `itemsPerForm` integer items each, five sections a form, every visit offering all. */
+function generatedDefinition(forms: number, itemsPerForm: number): StudyDefinition {
+  const formKeys = Array.from({ length: forms }, (_, index) => `form${index}`);
+  return {
+    key: 'big',
+    version: '1.0.0',
+    label: { ko: '큰 시험', en: 'Big study' },
+    codeLists: [],
+    visits: [{ key: 'v1', label: { ko: '방문 1', en: 'Visit 1' }, group: 'baseline', forms: formKeys }],
+    forms: formKeys.map((key) => ({
+      key,
+      label: { ko: `양식 ${key}`, en: `Form ${key}` },
+      sections: Array.from({ length: 5 }, (_, section) => ({
+        key: `section${section}`,
+        label: { ko: `섹션 ${section}`, en: `Section ${section}` },
+        items: Array.from({ length: itemsPerForm / 5 }, (_, index) => ({
+          key: `item${section * (itemsPerForm / 5) + index}`,
+          type: 'integer' as const,
+          label: { ko: `항목 ${index}`, en: `Item ${index}` },
+          min: 0,
+          max: 100,
+        })),
+      })),
+    })),
+  };
+}
