@@ -1,5 +1,5 @@
 import type { Language, LocalizedText } from '../model/localized-text.ts';
-import { type FieldChange, isLocalizedText } from './compare-values.ts';
+import { type FieldChange, isExpressionObject, isLocalizedText, isPlainObject } from './compare-values.ts';
 import type { CollectionDiff, DefinitionDiff, ElementChange, LayoutDiff, Move } from './diff-definitions.ts';
 
 // A diff as lines a reader reads top to bottom, in one language: what the page lists and the PDF prints.
@@ -255,7 +255,8 @@ function fieldName(field: string, language: Language): string {
 
 /**
  * A value as a reader reads it: "—" for none, yes/no in the language, a label as "ko / en", a list of
- * keys joined with commas, an expression (for now) and any other object as compact JSON.
+ * keys joined with commas, an object of fields (a window, a role, a parameter that came or went) as
+ * "name value · name value", an expression (for now) and anything else as compact JSON.
  */
 export function formatValue(value: unknown, language: Language): string {
   if (value === undefined || value === null) return '—';
@@ -265,5 +266,10 @@ export function formatValue(value: unknown, language: Language): string {
   if (isLocalizedText(value)) return `${value.ko} / ${value.en}`;
   if (Array.isArray(value) && value.every((entry) => typeof entry === 'string' || typeof entry === 'number'))
     return value.join(', ');
+  if (isPlainObject(value) && !isExpressionObject(value))
+    return Object.entries(value)
+      .filter(([, entry]) => entry !== undefined)
+      .map(([field, entry]) => `${fieldName(field, language)} ${formatValue(entry, language)}`)
+      .join(' · ');
   return JSON.stringify(value);
 }

@@ -304,6 +304,33 @@ describe('diffDefinitions', () => {
     });
   });
 
+  it('reads variants, booleans and fields the model does not name yet', () => {
+    const after = structuredClone(tmp);
+    const visitDay = after.forms.find((form) => form.key === 'visitDay');
+    const queryRadio = visitDay?.variants?.[1]?.sections[0]?.items.find((item) => item.key === 'queryRadio');
+    const visitDate = visitDay?.sections[0]?.items.find((item) => item.key === 'visitDate');
+    if (!queryRadio || !visitDate) throw new Error('visitDay');
+    queryRadio.required = true;
+    // A field a later model might add: it shows up without a change to the diff.
+    Object.assign(visitDate, { placeholder: { ko: '연-월-일', en: 'YYYY-MM-DD' } });
+    const diff = diffDefinitions(tmp, after);
+    expect(describeDiff(diff, 'en').map((line) => [line.path, line.text])).toEqual([
+      [
+        'forms/visitDay/items/visitDate/placeholder',
+        'Form Visit day › item Visit date: placeholder — → 연-월-일 / YYYY-MM-DD',
+      ],
+      [
+        'forms/visitDay/variants/v2/items/queryRadio/required',
+        'Form Visit day › variant (Visit v2) › item Reason the visit date is earlier than today: required — → yes',
+      ],
+    ]);
+    expect(describeDiff(diff, 'ko').map((line) => line.text)).toEqual([
+      '양식 방문일 › 항목 방문일: placeholder — → 연-월-일 / YYYY-MM-DD',
+      '양식 방문일 › 변형 (방문 v2) › 항목 방문일이 오늘보다 이전인 사유: 필수 — → 예',
+    ]);
+    expect(diff.summary.items).toEqual({ added: 0, removed: 0, changed: 2, moved: 0 });
+  });
+
   it('compares two different studies without throwing, in the order of the definition', () => {
     const diff = diffDefinitions(tmp, hear);
     const lines = describeDiff(diff, 'en');
