@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type StudyDefinition, studyDefinitionSchema } from '../model/study-definition.ts';
-import { describeDiff } from './describe-diff.ts';
+import { movedKeys, sameValue } from './compare-values.ts';
+import { describeDiff, formatValue } from './describe-diff.ts';
 import { type DefinitionDiff, diffDefinitions } from './diff-definitions.ts';
 
 function loadDefinition(file: string): StudyDefinition {
@@ -357,6 +358,36 @@ describe('diffDefinitions', () => {
     const diff = diffDefinitions(big, after);
     expect(diff.summary.items).toEqual({ added: 0, removed: 0, changed: 100, moved: 0 });
     expect(describeDiff(diff, 'en')).toHaveLength(100);
+  });
+});
+
+describe('the parts', () => {
+  it('moves only what left its order', () => {
+    expect([...movedKeys(['a', 'b', 'c'], ['a', 'x', 'b', 'c'])]).toEqual([]);
+    expect([...movedKeys(['a', 'b', 'c'], ['a', 'c'])]).toEqual([]);
+    expect([...movedKeys(['a', 'b', 'c', 'd'], ['d', 'a', 'b', 'c'])]).toEqual(['d']);
+    expect([...movedKeys(['a', 'b', 'c', 'd'], ['b', 'c', 'd', 'a'])]).toEqual(['a']);
+    expect(movedKeys(['a', 'b', 'c', 'd'], ['d', 'c', 'b', 'a']).size).toBe(3);
+  });
+
+  it('compares values whatever the order of keys, an undefined field as absent', () => {
+    expect(sameValue({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
+    expect(sameValue({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameValue([1, 2], [2, 1])).toBe(false);
+  });
+
+  it('formats values for a reader', () => {
+    expect(formatValue(undefined, 'en')).toBe('—');
+    expect(formatValue(true, 'en')).toBe('yes');
+    expect(formatValue(false, 'ko')).toBe('아니요');
+    expect(formatValue({ ko: '맥박', en: 'Pulse' }, 'en')).toBe('맥박 / Pulse');
+    expect(formatValue(['v1', 'v2'], 'en')).toBe('v1, v2');
+    expect(formatValue({ op: 'gt', args: [{ ref: 'age' }, 18] }, 'en')).toBe(
+      '{"op":"gt","args":[{"ref":"age"},18]}',
+    );
+    expect(formatValue({ anchorVisit: 'v2', offsetDays: 14, minusDays: 3, plusDays: 3 }, 'en')).toBe(
+      'anchor visit v2 · offset days 14 · days before 3 · days after 3',
+    );
   });
 });
 
