@@ -169,3 +169,27 @@ export {
 } from './studies/definition-document-files.ts';
 export { exclusionCriteria, inclusionCriteria, tmPerforationStudy } from './studies/tm-perforation/index.ts';
 export { SAMPLE_TODAY, sampleSubject } from './studies/tm-perforation/sample-subject.ts';
+export {
+  type FieldChange,
+  sameValue as sameDefinitionValue,
+} from './version-diff/compare-values.ts';
+export {
+  type DiffLine,
+  type DiffLineKind,
+  describeDiff,
+  formatValue as formatDiffValue,
+} from './version-diff/describe-diff.ts';
+export {
+  type CodeListChange,
+  type CollectionDiff,
+  type DefinitionDiff,
+  diffDefinitions,
+  type ElementChange,
+  type FormChange,
+  type LayoutDiff,
+  type Move,
+  type PlacedItem,
+  type VariantChange,
+  type VisitChange,
+} from './version-diff/diff-definitions.ts';
+export { type DiffCount, type DiffSummary, summarizeDiff } from './version-diff/summarize-diff.ts';
