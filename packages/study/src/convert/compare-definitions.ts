@@ -1,4 +1,5 @@
 import type { FormDefinition, ItemDefinition, StudyDefinition } from '../model/study-definition.ts';
+import { sameValue } from '../version-diff/compare-values.ts';
 
 /**
  * What an imported definition would change in the current one, for the import's preview: visits,
@@ -37,33 +38,20 @@ function keysAddedAndRemoved(before: Iterable<string>, after: Iterable<string>) 
   return { added: [...now].filter((key) => !old.has(key)), removed: [...old].filter((key) => !now.has(key)) };
 }
 
-/**
- * Whether two parts of a definition say the same, whatever the order of their keys: a definition
- * stored in PostgreSQL (jsonb orders keys its own way) equals the same definition as a file wrote it.
- */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((value, index) => same(value, b[index]));
-  const aEntries = Object.entries(a).filter(([, value]) => value !== undefined);
-  const bObject = b as Record<string, unknown>;
-  const bCount = Object.values(bObject).filter((value) => value !== undefined).length;
-  return aEntries.length === bCount && aEntries.every(([key, value]) => same(value, bObject[key]));
-}
-
 function itemChanges(before: ItemDefinition, after: ItemDefinition): ItemChange[] {
   const changes: ItemChange[] = [];
   if (before.type !== after.type) changes.push('type');
-  if (!same(before.label, after.label)) changes.push('label');
+  if (!sameValue(before.label, after.label)) changes.push('label');
   if (before.codeList !== after.codeList) changes.push('codeList');
-  if (Boolean(before.required) !== Boolean(after.required) || !same(before.requiredWhen, after.requiredWhen))
+  if (
+    Boolean(before.required) !== Boolean(after.required) ||
+    !sameValue(before.requiredWhen, after.requiredWhen)
+  )
     changes.push('required');
-  if (!same(before.showWhen, after.showWhen)) changes.push('showWhen');
-  if (!same(before.derive, after.derive)) changes.push('derive');
+  if (!sameValue(before.showWhen, after.showWhen)) changes.push('showWhen');
+  if (!sameValue(before.derive, after.derive)) changes.push('derive');
   const range = (item: ItemDefinition) => [item.min, item.max, item.hardMin, item.hardMax, item.decimals];
-  if (!same(range(before), range(after))) changes.push('range');
+  if (!sameValue(range(before), range(after))) changes.push('range');
   if (before.unit !== after.unit) changes.push('unit');
   return changes;
 }
@@ -104,7 +92,7 @@ export function compareDefinitions(
         after.codeLists.map((list) => list.key),
       ),
       changed: after.codeLists
-        .filter((list) => oldLists.has(list.key) && !same(oldLists.get(list.key)?.codes, list.codes))
+        .filter((list) => oldLists.has(list.key) && !sameValue(oldLists.get(list.key)?.codes, list.codes))
         .map((list) => list.key),
     },
     items,

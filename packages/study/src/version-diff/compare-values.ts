@@ -17,8 +17,8 @@ export interface FieldChange {
 /**
  * Whether two parts of a definition say the same, whatever the order of their keys: a definition
  * stored in PostgreSQL (jsonb orders keys its own way) equals the same definition as a file wrote it.
- * A field set to `undefined` counts as absent. (The same rule as `same` in convert/compare-definitions.ts,
- * which keeps its own copy for the import preview.)
+ * A field set to `undefined` counts as absent. The import preview (convert/compare-definitions.ts)
+ * compares with it too.
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
