@@ -1,4 +1,4 @@
-import { type ExpressionContext, parameterProblem, referenceProblem } from './expression-scope.ts';
+import { type ExpressionTextContext, parameterProblem, referenceProblem } from './expression-scope.ts';
 import type { ExpressionTextProblem } from './expression-syntax.ts';
 import { parseExpressionText } from './parse-expression.ts';
 
@@ -8,7 +8,7 @@ import { parseExpressionText } from './parse-expression.ts';
  * it is written. The reference rules are findDefinitionProblemTexts' (model/study-definition.ts), so a
  * text without problems adds no definition problem.
  */
-export function checkExpressionText(text: string, context: ExpressionContext): ExpressionTextProblem[] {
+export function checkExpressionText(text: string, context: ExpressionTextContext): ExpressionTextProblem[] {
   const parsed = parseExpressionText(text);
   const problems = [...parsed.problems];
   for (const reference of parsed.references) {

@@ -1,6 +1,6 @@
 import type { LocalizedText } from '../model/localized-text.ts';
 import {
-  type ExpressionContext,
+  type ExpressionTextContext,
   findForm,
   formKeys,
   formKeysAtVisit,
@@ -61,7 +61,7 @@ function keyOptions(keys: ScopeKey[], kind: CompletionKind, prefix: string): Com
 export function expressionCompletions(
   text: string,
   cursor: number,
-  context: ExpressionContext,
+  context: ExpressionTextContext,
 ): ExpressionCompletions {
   const { definition } = context;
   const position = Math.max(0, Math.min(cursor, text.length));

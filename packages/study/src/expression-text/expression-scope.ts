@@ -12,7 +12,7 @@ import {
 // items and repeating groups (a group's key holds its rows).
 
 /** Where an expression is written; without a form, every reference must name visit, form and item (status rules). */
-export interface ExpressionContext {
+export interface ExpressionTextContext {
   definition: StudyDefinition;
   formKey?: string;
   visitKey?: string;
@@ -57,7 +57,7 @@ export function formKeysAtVisit(definition: StudyDefinition, visitKey: string, f
 }
 
 /** What is wrong with a reference written in this context, or null when it names something that exists. */
-export function referenceProblem(ref: string, context: ExpressionContext): LocalizedText | null {
+export function referenceProblem(ref: string, context: ExpressionTextContext): LocalizedText | null {
   const { definition, formKey } = context;
   const parts = ref.split('.');
   const has = (keys: ScopeKey[], key: string) => keys.some((k) => k.key === key);
@@ -97,7 +97,7 @@ export function referenceProblem(ref: string, context: ExpressionContext): Local
 }
 
 /** What is wrong with a parameter name, or null when the definition declares it. */
-export function parameterProblem(name: string, context: ExpressionContext): LocalizedText | null {
+export function parameterProblem(name: string, context: ExpressionTextContext): LocalizedText | null {
   if (context.definition.parameters?.[name] !== undefined) return null;
   return { en: `unknown parameter $${name}`, ko: `알 수 없는 매개변수 $${name}` };
 }
