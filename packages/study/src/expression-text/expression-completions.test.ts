@@ -87,6 +87,13 @@ describe('expressionCompletions', () => {
     expect(labels(complete('no|'))).toEqual(['notEmpty', 'not']);
   });
 
+  it('offers only "and" and "or" right after a value', () => {
+    expect(labels(complete('age > 1 |'))).toEqual(['and', 'or']);
+    expect(labels(complete('(age > 1) o|'))).toEqual(['or']);
+    expect(labels(complete('not |'))).toContain('age');
+    expect(labels(complete('age > 1 and |'))).toContain('age');
+  });
+
   it('offers parameters after "$", and nothing inside a text or a number', () => {
     expect(complete('age >= $mi|')).toMatchObject({
       from: 7,

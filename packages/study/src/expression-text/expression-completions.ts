@@ -7,6 +7,7 @@ import {
   type ScopeKey,
 } from './expression-scope.ts';
 import { arityText, FUNCTION_OPERATORS, RESERVED_WORDS } from './expression-syntax.ts';
+import { tokenizeExpression } from './tokenize-expression.ts';
 
 export type CompletionKind = 'item' | 'form' | 'visit' | 'function' | 'param' | 'keyword';
 
@@ -44,6 +45,19 @@ function insideString(text: string, cursor: number): boolean {
   return inside;
 }
 
+/**
+ * Whether the text before the word ends with a value (`age `, `1 `, `) `): then only `and` and `or` can
+ * follow as a word (comparisons and arithmetic are symbols).
+ */
+function followsOperand(before: string): boolean {
+  const { tokens, problem } = tokenizeExpression(before);
+  if (problem) return false;
+  const last = tokens[tokens.length - 2];
+  if (last === undefined) return false;
+  if (last.kind === 'word') return !['and', 'or', 'not'].includes(last.text);
+  return last.kind !== 'symbol' || last.text === ')';
+}
+
 const startsWith = (label: string, prefix: string) => label.toLowerCase().startsWith(prefix.toLowerCase());
 
 function keyOptions(keys: ScopeKey[], kind: CompletionKind, prefix: string): CompletionOption[] {
@@ -56,7 +70,8 @@ function keyOptions(keys: ScopeKey[], kind: CompletionKind, prefix: string): Com
  * What can be typed at the cursor, for the editor's autocompletion: after `visit.` the forms of that visit,
  * after `form.` (or `visit.form.`) its items, after `$` the parameters, and at the start of a word the
  * current form's items, the forms, the visits, the functions (their number of arguments as detail), the
- * parameters and the keywords — each filtered by what is already typed. Nothing inside a text literal.
+ * parameters and the keywords — each filtered by what is already typed; right after a value only `and`
+ * and `or`. Nothing inside a text literal or a number.
  */
 export function expressionCompletions(
   text: string,
@@ -106,6 +121,18 @@ export function expressionCompletions(
   }
   if (parts.length > 2) return { from, to, options: [] };
 
+  if (followsOperand(text.slice(0, start))) {
+    const joiners = (['and', 'or'] as const).filter((keyword) => startsWith(keyword, prefix));
+    return {
+      from,
+      to,
+      options: joiners.map((keyword) => ({
+        label: keyword,
+        kind: 'keyword',
+        detail: KEYWORD_DETAIL[keyword],
+      })),
+    };
+  }
   const currentForm = context.formKey === undefined ? undefined : findForm(definition, context.formKey);
   const functions = FUNCTION_OPERATORS.filter((op) => startsWith(op, prefix)).map(
     (op): CompletionOption => ({ label: op, kind: 'function', detail: arityText(op) }),
