@@ -101,6 +101,10 @@ describe('parseExpression', () => {
     ['band(a)', 6, 7, 'band needs its bands after ";"'],
     ['(a', 2, 2, '")" expected here'],
     ['a b', 2, 3, 'unexpected b'],
+    ['1e400', 0, 5, 'number too large'],
+    [`${'not '.repeat(300)}a`, 800, 803, 'the expression is nested too deeply'],
+    [`${'('.repeat(300)}a`, 200, 201, 'the expression is nested too deeply'],
+    ['round(x; 1..2: 3)', 7, 8, '")" expected here'],
   ])('%j: a problem at [%i, %i): %s', (text, start, end, en) => {
     const result = parseExpression(text);
     expect(result.expression).toBeNull();

@@ -119,7 +119,11 @@ export function parseExpressionText(text: string): ParsedExpressionWithReference
   const parseNot = (): Expression => {
     if (!isWord(peek(), 'not')) return parseComparison();
     next();
-    return { op: 'not', args: [parseNot()] };
+    depth++;
+    if (depth > MAX_DEPTH) stop(peek(), 'the expression is nested too deeply', '식의 중첩이 너무 깊습니다');
+    const operand = parseNot();
+    depth--;
+    return { op: 'not', args: [operand] };
   };
   const parseComparison = (): Expression => {
     const left = parseAdditive();

@@ -105,6 +105,7 @@ export function tokenizeExpression(text: string): TokenizeResult {
       if (isLetter(text[at]))
         return fail(start, keyEnd(at), 'a key cannot start with a digit', '키는 숫자로 시작할 수 없습니다');
       const source = text.slice(start, at);
+      if (!Number.isFinite(Number(source))) return fail(start, at, 'number too large', '숫자가 너무 큽니다');
       tokens.push({ kind: 'number', text: source, value: Number(source), start, end: at });
       continue;
     }
