@@ -180,7 +180,7 @@ describe('round trip', () => {
       fc.property(expression, (e) => {
         expect(roundTrip(e)).toEqual({ expression: e, problems: [] });
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 });
