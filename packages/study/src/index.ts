@@ -156,6 +156,18 @@ export {
   type VisitScheduleEntry,
   type VisitWindowStatus,
 } from './engine/visit-windows.ts';
+export { checkExpressionText } from './expression-text/check-expression-text.ts';
+export { eachExpression, type PlacedExpression } from './expression-text/each-expression.ts';
+export {
+  type CompletionKind,
+  type CompletionOption,
+  type ExpressionCompletions,
+  expressionCompletions,
+} from './expression-text/expression-completions.ts';
+export type { ExpressionTextContext } from './expression-text/expression-scope.ts';
+export type { ExpressionTextProblem } from './expression-text/expression-syntax.ts';
+export { formatExpression } from './expression-text/format-expression.ts';
+export { type ParsedExpression, parseExpression } from './expression-text/parse-expression.ts';
 export * from './model/expression.ts';
 export * as expr from './model/expression-builders.ts';
 export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/json-value.ts';
