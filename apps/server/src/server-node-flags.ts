@@ -13,3 +13,17 @@
  * throughput in promotions and scavenges.
  */
 export const SERVER_NODE_FLAGS = ['--max-old-space-size=192'] as const;
+
+/**
+ * The C library's memory setting the server process starts with (`npm run serve` sets it in front of
+ * `node`; the process tests and the benchmark set it in the child's environment).
+ *
+ * Why: a download or an export allocates tens of thousands of 32–64 KB buffers that die young. glibc
+ * serves allocations under its mmap threshold from its heaps, and raises that threshold itself after
+ * freeing a large block, so freed buffers stayed in the process as fragmented heap: the resident set
+ * rose by 45–50 MB during an 81 MB download and stayed there. With a fixed threshold of 32 KB, such
+ * buffers are mapped and unmapped whole. Measured at 5,000 subjects on PostgreSQL, same database, runs
+ * side by side (2026-12-07): export job peak 255–259 → 229–238 MB, download peak 301–305 → 258–270 MB
+ * (docs/PERFORMANCE.md). Ignored where the C library is not glibc.
+ */
+export const SERVER_ENVIRONMENT = { MALLOC_MMAP_THRESHOLD_: '32768' } as const;

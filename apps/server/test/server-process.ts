@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../src/server-node-flags.ts';
+import { SERVER_ENVIRONMENT, SERVER_NODE_FLAGS } from '../src/server-node-flags.ts';
 
 export const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -26,6 +26,7 @@ export function startServerProcess(
     cwd: repositoryRoot,
     env: {
       ...process.env,
+      ...SERVER_ENVIRONMENT,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
