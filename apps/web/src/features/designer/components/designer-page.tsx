@@ -346,7 +346,7 @@ function useUndoKeys(disabled: boolean, dispatch: (action: { type: 'undo' | 'red
     if (disabled) return;
     function onKeyDown(event: KeyboardEvent) {
       if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
-      const target = event.target as HTMLElement | null;
+      const target = event.target instanceof HTMLElement ? event.target : null;
       const typing =
         target?.isContentEditable ||
         target?.matches(
