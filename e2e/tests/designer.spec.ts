@@ -94,7 +94,7 @@ test('an administrator edits the schedule of a study in design and saves it', as
 
   await expect(page.getByText('저장하지 않은 변경 있음')).toBeVisible();
   await page.getByRole('button', { name: '저장', exact: true }).click();
-  await expect(page.getByText(/저장했습니다/)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
   await expect(page.getByText('변경 없음')).toBeVisible();
   await expect(page.getByRole('button', { name: '실행 취소' })).toBeDisabled();
 
