@@ -1,5 +1,4 @@
-import type { DefinitionProblem } from '@cdms/contract';
-import type { StudyDefinition } from '@cdms/study';
+import type { LocalizedText, StudyDefinition } from '@cdms/study';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 
@@ -9,6 +8,15 @@ export interface CurrentDefinition {
   version: string;
   contentHash: string;
   definition: StudyDefinition;
+}
+
+/**
+ * One problem of a refused save: where (a JSON Pointer into the document) and what. The server words
+ * it in the language the request asked for; a message in both languages is taken too.
+ */
+export interface DefinitionProblem {
+  path: string;
+  message: string | LocalizedText;
 }
 
 const definitionKey = (studyId: number) => ['designer', studyId, 'definition'] as const;
@@ -53,6 +61,7 @@ export function definitionProblemsOf(error: unknown): DefinitionProblem[] {
   if (!Array.isArray(problems)) return [];
   return problems.filter(
     (problem): problem is DefinitionProblem =>
-      typeof problem?.path === 'string' && typeof problem?.message?.ko === 'string',
+      typeof problem?.path === 'string' &&
+      (typeof problem?.message === 'string' || typeof problem?.message?.ko === 'string'),
   );
 }

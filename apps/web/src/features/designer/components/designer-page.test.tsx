@@ -88,7 +88,7 @@ function serve({
               code: 'invalid_definition',
               message: 'invalid',
               details: {
-                problems: [{ path: '/forms/1/label/en', message: { ko: '비어 있음', en: 'Empty text' } }],
+                problems: [{ path: '/forms/1/label/en', message: '비어 있음' }],
               },
             },
           },

@@ -1,4 +1,4 @@
-import type { DefinitionProblem, StudyMembership } from '@cdms/contract';
+import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
 import { useEffect, useId, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { paths } from '../../../lib/paths.ts';
 import { readId } from '../../../lib/subject-urls.ts';
 import {
   type CurrentDefinition,
+  type DefinitionProblem,
   definitionProblemsOf,
   useCurrentDefinition,
   useSaveDefinition,
@@ -295,7 +296,9 @@ function ScheduleEditor({
                 <button type="button" className={styles.problemLink} onClick={() => goTo(problem.path)}>
                   <strong>{placeOf(problem.path)}</strong>
                   <span className={styles.problemPath}>{problem.path || '/'}</span>
-                  <span>{problem.message[language]}</span>
+                  <span>
+                    {typeof problem.message === 'string' ? problem.message : problem.message[language]}
+                  </span>
                 </button>
               </li>
             ))}
