@@ -105,9 +105,13 @@ function serve({
 }
 
 function renderPage() {
-  const router = createMemoryRouter([{ path: '/design/:studyId', element: <DesignerPage /> }], {
-    initialEntries: ['/design/4'],
-  });
+  const router = createMemoryRouter(
+    [
+      { path: '/design/:studyId', element: <DesignerPage /> },
+      { path: '/elsewhere', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: ['/design/4'] },
+  );
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <ToastProvider>
@@ -119,6 +123,7 @@ function renderPage() {
       </ToastProvider>
     </QueryClientProvider>,
   );
+  return router;
 }
 
 describe('DesignerPage', () => {
@@ -193,6 +198,24 @@ describe('DesignerPage', () => {
     expect(screen.getByText('문제 있음')).toBeTruthy();
     fireEvent.click(problem);
     expect(document.activeElement?.id).toBe('designer-form-1');
+  });
+
+  it('asks before leaving with unsaved changes', async () => {
+    serve();
+    const router = renderPage();
+    fireEvent.click(await screen.findByRole('checkbox', { name: '추적의 인구학' }));
+    void router.navigate('/elsewhere');
+    const question = await screen.findByRole('alertdialog', { name: '저장하지 않은 변경' });
+    fireEvent.click(within(question).getByRole('button', { name: '머무르기' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(router.state.location.pathname).toBe('/design/4');
+    void router.navigate('/elsewhere');
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: '저장하지 않은 변경' })).getByRole('button', {
+        name: '떠나기',
+      }),
+    );
+    expect(await screen.findByText('elsewhere')).toBeTruthy();
   });
 
   it('is read-only with a notice when the study is live', async () => {
