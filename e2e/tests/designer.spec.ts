@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { demoAccounts, logInAs } from '../support/auth.ts';
+import { axeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/test.ts';
 
 /** A tiny design: two visits, two forms (each form one empty section). */
@@ -68,10 +69,12 @@ test('an administrator edits the schedule of a study in design and saves it', as
   const grid = page.getByRole('table', { name: /방문별 양식 일정/ });
   await expect(grid.getByRole('checkbox', { name: '선별 방문의 인구학' })).toBeChecked();
   await expect(page.getByRole('button', { name: '저장', exact: true })).toBeDisabled();
+  expect.soft(await axeViolations(page), 'designer page').toEqual([]);
 
   // A new visit at the end, and the vital signs in it.
   await page.getByRole('button', { name: '방문 추가' }).click();
   const visitDialog = page.getByRole('dialog', { name: '방문 추가' });
+  expect.soft(await axeViolations(page), 'add-visit dialog').toEqual([]);
   await visitDialog.getByLabel('키').fill('V3');
   await visitDialog.getByLabel('이름 (한국어)').fill('종료 방문');
   await visitDialog.getByLabel('이름 (영어)').fill('End of study visit');
