@@ -107,6 +107,24 @@ test('an administrator edits the schedule of a study in design and saves it', as
   await grid.getByRole('button', { name: '활력 징후 이름 바꾸기' }).click();
   await expect(formDialog.getByLabel('이름 (영어)')).toHaveValue('Vitals');
   await formDialog.getByRole('button', { name: '취소' }).click();
+
+  // Reordering by keyboard: the focus follows the visit, and turns back at the end of the line.
+  const visitOrder = () => grid.getByRole('columnheader').allInnerTexts();
+  await grid.getByRole('button', { name: '선별 방문 오른쪽으로 이동' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: '선별 방문 오른쪽으로 이동' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: '선별 방문 왼쪽으로 이동' })).toBeFocused();
+  expect((await visitOrder()).map((text) => text.split('\n')[0])).toEqual([
+    '양식',
+    '추적 방문',
+    '종료 방문',
+    '선별 방문',
+  ]);
+  await page.keyboard.press('Control+Z');
+  await page.keyboard.press('Control+Z');
+  await expect(page.getByText('변경 없음')).toBeVisible();
+
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
     definition: typeof tinyDefinition;
   };
