@@ -168,6 +168,13 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // The study designer: the schedule of visits and forms (issue 48; the study's designers).
+                path: paths.design,
+                lazy: withTranslations(['designer'], async () => ({
+                  Component: (await import('../features/designer/components/designer-page.tsx')).DesignerPage,
+                })),
+              },
+              {
                 // Every query of the reader's sites (CRA menu; site users come by the count links).
                 path: paths.query,
                 lazy: withTranslations(['queries'], async () => ({

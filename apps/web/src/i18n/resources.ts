@@ -6,6 +6,7 @@ import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enData from '../locales/en/data.json';
+import enDesigner from '../locales/en/designer.json';
 import enErrors from '../locales/en/errors.json';
 import enGuidelines from '../locales/en/guidelines.json';
 import enHelp from '../locales/en/help.json';
@@ -34,6 +35,7 @@ import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
 import koData from '../locales/ko/data.json';
+import koDesigner from '../locales/ko/designer.json';
 import koErrors from '../locales/ko/errors.json';
 import koGuidelines from '../locales/ko/guidelines.json';
 import koHelp from '../locales/ko/help.json';
@@ -81,6 +83,7 @@ export const resources = {
     sdv: koSdv,
     lab: koLab,
     data: koData,
+    designer: koDesigner,
     holds: koHolds,
     audit: koAudit,
     reports: koReports,
@@ -111,6 +114,7 @@ export const resources = {
     sdv: enSdv,
     lab: enLab,
     data: enData,
+    designer: enDesigner,
     holds: enHolds,
     audit: enAudit,
     reports: enReports,

@@ -43,6 +43,8 @@ export const paths = {
   randomization: '/randomization/:studyId',
   /** The study's audit trail (issue 16; CRA on their sites, DM, ADMIN). */
   audit: '/audit/:studyId',
+  /** The study designer (issue 48): the schedule of visits and forms, for the study's designers. */
+  design: '/design/:studyId',
 } as const;
 
 /** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */

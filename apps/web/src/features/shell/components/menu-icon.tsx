@@ -18,6 +18,7 @@ const iconPaths: Record<MenuIconName | 'taskListButton' | 'chevron' | 'fold', st
   data: 'M4 6c0-1.7 3.6-3 8-3s8 1.3 8 3-3.6 3-8 3-8-1.3-8-3zM4 6v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
   randomization: 'M4 4h16v16H4zM8.5 8.5h.01M15.5 8.5h.01M12 12h.01M8.5 15.5h.01M15.5 15.5h.01',
   audit: 'M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6zM8.5 12l2.5 2.5 4.5-5',
+  design: 'M3 5h18v14H3zM3 10h18M9 5v14M15 5v14',
   taskList: 'M9 6h11M9 12h11M9 18h11M4 6h.5M4 12h.5M4 18h.5',
   taskEndList: 'M4 4h16v5H4zM6 9v11h12V9M10 13h4',
   taskListButton: 'M3 7l9-4 9 4-9 4zM3 12l9 4 9-4M3 17l9 4 9-4',

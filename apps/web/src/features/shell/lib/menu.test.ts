@@ -95,6 +95,15 @@ describe('studyMenu', () => {
     );
   });
 
+  it('adds the designer last for the study designers only, in either set', () => {
+    expect(studyMenu('CRA', 7, ['subject.read', 'study.design']).at(-1)).toMatchObject({
+      key: 'design',
+      to: '/design/7?menu-type=CRA',
+    });
+    expect(studyMenu('PI', 7, ['study.design']).at(-1)?.key).toBe('design');
+    expect(studyMenu('CRA', 7, ['subject.read']).map((entry) => entry.key)).not.toContain('design');
+  });
+
   it('has the reduced task-list menu', () => {
     expect(taskListMenu().map((entry) => entry.to)).toEqual(['/task-list', '/task-end-list']);
   });

@@ -17,6 +17,7 @@ export type MenuIcon =
   | 'data'
   | 'randomization'
   | 'audit'
+  | 'design'
   | 'taskList'
   | 'taskEndList';
 
@@ -59,7 +60,8 @@ export function chooseMenuType(roles: readonly Role[], params: URLSearchParams):
 /**
  * The study menu of spec §2; links keep the menu type so that a user holding both stays in it. The
  * CRA set gains the randomization page for the users whose abilities include managing the lists, and
- * has the lab page only when the study's design has a lab panel (`designRoles`, issue 45).
+ * has the lab page only when the study's design has a lab panel (`designRoles`, issue 45). The study's
+ * designers (DM, ADMIN: the `study.design` ability) get the designer last, in either set (issue 48).
  */
 export function studyMenu(
   menuType: MenuType,
@@ -82,7 +84,10 @@ export function studyMenu(
     { key: 'notice', icon: 'notice', to: link(paths.notice) },
     { key: 'guideline', icon: 'guideline', to: link(paths.guideline) },
   ];
-  if (menuType === 'PI') return both;
+  const design: MenuEntry[] = abilities.includes('study.design')
+    ? [{ key: 'design', icon: 'design', to: link(paths.design) }]
+    : [];
+  if (menuType === 'PI') return [...both, ...design];
   return [
     ...both,
     { key: 'alarmLog', icon: 'alarmLog', to: link(paths.alarmLog) },
@@ -99,6 +104,7 @@ export function studyMenu(
     ...(abilities.includes('randomization.manage')
       ? [{ key: 'randomization', icon: 'randomization', to: link(paths.randomization) } as const]
       : []),
+    ...design,
   ];
 }
 

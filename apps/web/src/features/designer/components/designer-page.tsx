@@ -1,0 +1,395 @@
+import type { StudyMembership } from '@cdms/contract';
+import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
+import { useEffect, useId, useMemo, useReducer, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useBlocker, useParams } from 'react-router';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { errorText, FormAlert } from '../../../components/form-alert.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { useToast } from '../../../components/toast.tsx';
+import { useMe } from '../../../lib/me.ts';
+import { paths } from '../../../lib/paths.ts';
+import { readId } from '../../../lib/subject-urls.ts';
+import {
+  type CurrentDefinition,
+  type DefinitionProblem,
+  definitionProblemsOf,
+  useCurrentDefinition,
+  useSaveDefinition,
+} from '../api/study-definition.ts';
+import {
+  type DesignerEdit,
+  designerReducer,
+  emptyDefinition,
+  formsOfVisit,
+  hasUnsavedChanges,
+  initialDesignerState,
+  labelIn,
+  problemTarget,
+} from '../lib/designer-state.ts';
+import styles from './designer.module.css';
+import { FORM_DIALOG, FormDialog } from './form-dialog.tsx';
+import { headerId, ScheduleGrid } from './schedule-grid.tsx';
+import { VISIT_DIALOG, VisitDialog } from './visit-dialog.tsx';
+
+/**
+ * `/design/:studyId`: the study designer for the study's designers (the `study.design` ability: DM
+ * and ADMIN). This first slice edits the schedule — visits × forms — and saves the whole definition.
+ */
+export function DesignerPage() {
+  const studyId = readId(useParams().studyId);
+  if (studyId === null) return <Navigate to={paths.notFound} replace />;
+  return <DesignerForStudy studyId={studyId} />;
+}
+
+function DesignerForStudy({ studyId }: { studyId: number }) {
+  const { t } = useTranslation('designer');
+  const headingId = useId();
+  const me = useMe();
+  const membership = me.data?.memberships.find((candidate) => candidate.studyId === studyId);
+  const mayDesign = membership?.abilities.includes('study.design') ?? false;
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <header>
+        <h1 id={headingId} className={styles.pageTitle}>
+          {t('page.title')}
+        </h1>
+        <p className={styles.intro}>{t('page.intro')}</p>
+      </header>
+      {membership && mayDesign ? (
+        <Designer studyId={studyId} membership={membership} />
+      ) : (
+        <p className={styles.state} role={me.isPending ? 'status' : 'alert'}>
+          {me.isPending ? t('page.loading') : t('page.noPermission')}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Designer({ studyId, membership }: { studyId: number; membership: StudyMembership }) {
+  const { t } = useTranslation('designer');
+  const current = useCurrentDefinition(studyId, true);
+  // A design started in the browser while the study has none on the server yet.
+  const [started, setStarted] = useState<StudyDefinition | null>(null);
+  const readOnly = membership.studyStatus !== 'design';
+
+  if (current.isPending) return <p className={styles.state}>{t('page.loading')}</p>;
+  if (current.isError)
+    return (
+      <div className={styles.state} role="alert">
+        <p>{errorText(current.error)}</p>
+        <Button variant="secondary" onClick={() => void current.refetch()}>
+          {t('page.retry')}
+        </Button>
+      </div>
+    );
+  const initial = current.data?.definition ?? started;
+  if (!initial)
+    return (
+      <div className={styles.state}>
+        <h2 className={styles.stateTitle}>{t('page.empty.title')}</h2>
+        {readOnly ? (
+          <p>{t('page.liveNotice')}</p>
+        ) : (
+          <>
+            <p>{t('page.empty.text')}</p>
+            <Button
+              onClick={() =>
+                setStarted(
+                  emptyDefinition(membership.studyCode, {
+                    ko: membership.studyTitle,
+                    en: membership.studyTitleEn || membership.studyTitle,
+                  }),
+                )
+              }
+            >
+              {t('page.empty.start')}
+            </Button>
+          </>
+        )}
+      </div>
+    );
+  return <ScheduleEditor studyId={studyId} current={current.data} initial={initial} readOnly={readOnly} />;
+}
+
+type Editing = { kind: 'visit'; index: number | null } | { kind: 'form'; index: number | null } | null;
+
+/** The schedule being edited, its history, the save, and the problems of a refused save. */
+function ScheduleEditor({
+  studyId,
+  current,
+  initial,
+  readOnly,
+}: {
+  studyId: number;
+  /** What the server holds (version, hash); null while the design has never been saved. */
+  current: CurrentDefinition | null;
+  initial: StudyDefinition;
+  readOnly: boolean;
+}) {
+  const { t, i18n } = useTranslation('designer');
+  const toast = useToast();
+  const { confirm } = useAlert();
+  const modals = useModalStack();
+  const save = useSaveDefinition(studyId);
+  const [state, dispatch] = useReducer(designerReducer, initial, initialDesignerState);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  // The problems of a refused save, with the document they were found in: once it is edited, the
+  // places they point at may have moved, so they are shown only while it is unchanged.
+  const [report, setReport] = useState<{ sent: StudyDefinition; problems: DefinitionProblem[] } | null>(null);
+  const definition = state.present;
+  const unsaved = hasUnsavedChanges(state) || current === null;
+  const locked = readOnly || save.isPending;
+  const problems = report?.sent === definition ? report.problems : [];
+  const language = i18n.language.startsWith('en') ? 'en' : 'ko';
+
+  const problemPlaces = useMemo(() => {
+    const visits = new Set<number>();
+    const forms = new Set<number>();
+    for (const problem of problems) {
+      const target = problemTarget(problem.path);
+      if (target) (target.kind === 'visit' ? visits : forms).add(target.index);
+    }
+    return { visits, forms };
+  }, [problems]);
+
+  const edit = (action: DesignerEdit) => {
+    if (!locked) dispatch(action);
+  };
+
+  useUndoKeys(locked || modals.stack.length > 0, dispatch);
+  useLeaveWarning(unsaved && !readOnly, t, confirm);
+
+  function saveNow() {
+    const sent = definition;
+    setSaveError(null);
+    save.mutate(sent, {
+      onSuccess: (saved) => {
+        dispatch({ type: 'load', definition: sent });
+        setReport(null);
+        toast(t('save.done', { version: saved.version }), 'success');
+      },
+      onError: (error) => {
+        const found = definitionProblemsOf(error);
+        if (found.length > 0) setReport({ sent, problems: found });
+        else setSaveError(errorText(error));
+      },
+    });
+  }
+
+  async function removeVisit(index: number) {
+    const visit = definition.visits[index];
+    if (!visit) return;
+    const visitName = labelIn(visit.label, language);
+    const forms = formsOfVisit(definition, index).map((form) => labelIn(form.label, language));
+    const confirmed = await confirm({
+      title: t('remove.title'),
+      message:
+        forms.length > 0
+          ? t('remove.withForms', { visit: visitName, forms: forms.join(', ') })
+          : t('remove.withoutForms', { visit: visitName }),
+      confirmLabel: t('remove.confirm'),
+      cancelLabel: t('remove.cancel'),
+    });
+    if (confirmed) edit({ type: 'removeVisit', index });
+  }
+
+  function open(next: NonNullable<Editing>) {
+    setEditing(next);
+    modals.open(next.kind === 'visit' ? VISIT_DIALOG : FORM_DIALOG);
+  }
+
+  function goTo(path: string) {
+    const target = problemTarget(path);
+    const element = target && document.getElementById(headerId(target.kind, target.index));
+    element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    element?.focus();
+  }
+
+  function placeOf(path: string): string {
+    const target = problemTarget(path);
+    if (!target) return path === '' ? t('save.whole') : path;
+    const element: VisitDefinition | FormDefinition | undefined =
+      target.kind === 'visit' ? definition.visits[target.index] : definition.forms[target.index];
+    return element ? `${labelIn(element.label, language)} (${element.key})` : path;
+  }
+
+  const editedVisit =
+    editing?.kind === 'visit' && editing.index !== null ? definition.visits[editing.index] : null;
+  const editedForm =
+    editing?.kind === 'form' && editing.index !== null ? definition.forms[editing.index] : null;
+
+  return (
+    <>
+      <p className={styles.versionLine}>
+        {current
+          ? t('page.version', { version: current.version, hash: current.contentHash.slice(0, 12) })
+          : t('page.unsavedVersion')}
+      </p>
+      {readOnly ? (
+        <p className={styles.liveNotice} role="note">
+          {t('page.liveNotice')}
+        </p>
+      ) : (
+        <div className={styles.toolbar} role="toolbar" aria-label={t('toolbar.label')}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => open({ kind: 'visit', index: null })}
+            disabled={locked}
+          >
+            {t('toolbar.addVisit')}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => open({ kind: 'form', index: null })}
+            disabled={locked}
+          >
+            {t('toolbar.addForm')}
+          </Button>
+          <span className={styles.toolbarGap} />
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={locked || state.past.length === 0}
+            aria-keyshortcuts="Control+Z"
+            title={t('toolbar.shortcuts')}
+            onClick={() => dispatch({ type: 'undo' })}
+          >
+            {t('toolbar.undo')}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={locked || state.future.length === 0}
+            aria-keyshortcuts="Control+Shift+Z"
+            title={t('toolbar.shortcuts')}
+            onClick={() => dispatch({ type: 'redo' })}
+          >
+            {t('toolbar.redo')}
+          </Button>
+          <span className={styles.saveState} role="status">
+            {unsaved ? t('toolbar.unsaved') : t('toolbar.noChanges')}
+          </span>
+          <Button size="sm" disabled={!unsaved || locked} onClick={saveNow}>
+            {save.isPending ? t('toolbar.saving') : t('toolbar.save')}
+          </Button>
+        </div>
+      )}
+      <FormAlert message={saveError} />
+      {problems.length > 0 ? (
+        <section
+          className={styles.problems}
+          role="alert"
+          aria-label={t('save.problemsTitle', { count: problems.length })}
+        >
+          <h2 className={styles.problemsTitle}>{t('save.problemsTitle', { count: problems.length })}</h2>
+          <p className={styles.hint}>{t('save.problemsHint')}</p>
+          <ul className={styles.problemList}>
+            {problems.map((problem, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole, never reordered
+              <li key={index}>
+                <button type="button" className={styles.problemLink} onClick={() => goTo(problem.path)}>
+                  <strong>{placeOf(problem.path)}</strong>
+                  <span className={styles.problemPath}>{problem.path || '/'}</span>
+                  <span>
+                    {typeof problem.message === 'string' ? problem.message : problem.message[language]}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <ScheduleGrid
+        definition={definition}
+        readOnly={locked}
+        problems={problemPlaces}
+        onEdit={edit}
+        onEditVisit={(index) => open({ kind: 'visit', index })}
+        onRemoveVisit={(index) => void removeVisit(index)}
+        onRenameForm={(index) => open({ kind: 'form', index })}
+      />
+      {editing?.kind === 'visit' ? (
+        <VisitDialog
+          initial={editedVisit ?? null}
+          takenKeys={definition.visits.map((visit) => visit.key)}
+          onApply={(visit) =>
+            editing.index === null
+              ? edit({ type: 'addVisit', visit })
+              : edit({ type: 'updateVisit', index: editing.index, label: visit.label, group: visit.group })
+          }
+        />
+      ) : null}
+      {editing?.kind === 'form' ? (
+        <FormDialog
+          initial={editedForm ?? null}
+          takenKeys={definition.forms.map((form) => form.key)}
+          onApply={(form) =>
+            editing.index === null
+              ? edit({ type: 'addForm', form })
+              : edit({ type: 'renameForm', index: editing.index, label: form.label })
+          }
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, anywhere on the page but in a text field (which
+ * keeps its own undo) and while a dialog is open.
+ */
+function useUndoKeys(disabled: boolean, dispatch: (action: { type: 'undo' | 'redo' }) => void) {
+  useEffect(() => {
+    if (disabled) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      const typing =
+        target?.isContentEditable ||
+        target?.matches(
+          'textarea, select, input:not([type="checkbox"]):not([type="radio"]):not([type="button"])',
+        );
+      if (typing) return;
+      const key = event.key.toLowerCase();
+      if (key === 'z') dispatch({ type: event.shiftKey ? 'redo' : 'undo' });
+      else if (key === 'y' && !event.shiftKey) dispatch({ type: 'redo' });
+      else return;
+      event.preventDefault();
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [disabled, dispatch]);
+}
+
+/** Unsaved changes: a question before leaving the page in the app, the browser's own on a reload. */
+function useLeaveWarning(
+  unsaved: boolean,
+  t: (key: string) => string,
+  confirm: ReturnType<typeof useAlert>['confirm'],
+) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => unsaved && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void confirm({
+      name: 'designer-leave',
+      title: t('leave.title'),
+      message: t('leave.message'),
+      confirmLabel: t('leave.confirm'),
+      cancelLabel: t('leave.cancel'),
+    }).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+  }, [blocker, confirm, t]);
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+}

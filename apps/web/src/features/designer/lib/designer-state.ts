@@ -1,0 +1,185 @@
+import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
+
+/**
+ * The designer's editing model: the definition being edited (`present`), the versions before it
+ * (`past`, for undo) and after it (`future`, for redo), and the version last loaded or saved
+ * (`saved`). Every edit makes a new definition object, so "unsaved changes" is simply
+ * `present !== saved`: undoing back to the saved version leaves nothing to save.
+ */
+export interface DesignerState {
+  past: readonly StudyDefinition[];
+  present: StudyDefinition;
+  future: readonly StudyDefinition[];
+  saved: StudyDefinition;
+}
+
+export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group'>;
+export type FormFields = Pick<FormDefinition, 'key' | 'label'>;
+
+export type DesignerEdit =
+  | { type: 'addVisit'; visit: VisitFields }
+  | { type: 'updateVisit'; index: number; label: LocalizedText; group: VisitDefinition['group'] }
+  | { type: 'moveVisit'; index: number; by: -1 | 1 }
+  | { type: 'removeVisit'; index: number }
+  | { type: 'addForm'; form: FormFields }
+  | { type: 'renameForm'; index: number; label: LocalizedText }
+  | { type: 'moveForm'; index: number; by: -1 | 1 }
+  | { type: 'toggleCell'; visitIndex: number; formKey: string };
+
+export type DesignerAction =
+  | DesignerEdit
+  | { type: 'undo' }
+  | { type: 'redo' }
+  /** A definition from the server (first load, or the answer to a save): history starts again. */
+  | { type: 'load'; definition: StudyDefinition };
+
+export function initialDesignerState(definition: StudyDefinition): DesignerState {
+  return { past: [], present: definition, future: [], saved: definition };
+}
+
+export function hasUnsavedChanges(state: DesignerState): boolean {
+  return state.present !== state.saved;
+}
+
+/**
+ * The section a new form starts with: the model wants at least one section per form, and an empty
+ * one is valid. Its items are added in the form editor.
+ */
+export const NEW_FORM_SECTION: FormDefinition['sections'][number] = {
+  key: 'main',
+  label: { ko: '기본', en: 'Main' },
+  items: [],
+};
+
+export function designerReducer(state: DesignerState, action: DesignerAction): DesignerState {
+  switch (action.type) {
+    case 'load':
+      return initialDesignerState(action.definition);
+    case 'undo': {
+      const previous = state.past.at(-1);
+      if (!previous) return state;
+      return {
+        ...state,
+        past: state.past.slice(0, -1),
+        present: previous,
+        future: [state.present, ...state.future],
+      };
+    }
+    case 'redo': {
+      const [next, ...rest] = state.future;
+      if (!next) return state;
+      return { ...state, past: [...state.past, state.present], present: next, future: rest };
+    }
+    default: {
+      const next = applyEdit(state.present, action);
+      // An edit that changes nothing (moving the first visit left) adds no step to undo.
+      if (next === state.present) return state;
+      return { ...state, past: [...state.past, state.present], present: next, future: [] };
+    }
+  }
+}
+
+/** One edit of the definition, as a pure function; the same definition back when nothing changes. */
+export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): StudyDefinition {
+  const { visits, forms } = definition;
+  switch (edit.type) {
+    case 'addVisit':
+      return { ...definition, visits: [...visits, { ...edit.visit, forms: [] }] };
+    case 'updateVisit':
+      return {
+        ...definition,
+        visits: replaceAt(visits, edit.index, (visit) => ({
+          ...visit,
+          label: edit.label,
+          group: edit.group,
+        })),
+      };
+    case 'moveVisit': {
+      const moved = move(visits, edit.index, edit.by);
+      return moved === visits ? definition : { ...definition, visits: moved };
+    }
+    case 'removeVisit':
+      if (visits.length <= 1 || !visits[edit.index]) return definition; // a study keeps at least one visit
+      return { ...definition, visits: visits.filter((_, index) => index !== edit.index) };
+    case 'addForm':
+      return { ...definition, forms: [...forms, { ...edit.form, sections: [NEW_FORM_SECTION] }] };
+    case 'renameForm':
+      return {
+        ...definition,
+        forms: replaceAt(forms, edit.index, (form) => ({ ...form, label: edit.label })),
+      };
+    case 'moveForm': {
+      const moved = move(forms, edit.index, edit.by);
+      return moved === forms ? definition : { ...definition, forms: moved };
+    }
+    case 'toggleCell':
+      return {
+        ...definition,
+        visits: replaceAt(visits, edit.visitIndex, (visit) => ({
+          ...visit,
+          forms: visit.forms.includes(edit.formKey)
+            ? visit.forms.filter((key) => key !== edit.formKey)
+            : // Kept in the order of the form rows, so a visit lists its forms as the grid shows them.
+              forms
+                .map((form) => form.key)
+                .filter((key) => key === edit.formKey || visit.forms.includes(key)),
+        })),
+      };
+  }
+}
+
+function replaceAt<T>(list: T[], index: number, change: (value: T) => T): T[] {
+  return list.map((value, at) => (at === index ? change(value) : value));
+}
+
+/** The list with the element at `index` moved one place; the same list when it cannot move. */
+function move<T>(list: T[], index: number, by: -1 | 1): T[] {
+  const target = index + by;
+  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
+  const next = [...list];
+  [next[index], next[target]] = [next[target] as T, next[index] as T];
+  return next;
+}
+
+/** The forms a visit's removal drops from the schedule (for the confirmation). */
+export function formsOfVisit(definition: StudyDefinition, visitIndex: number): FormDefinition[] {
+  const visit = definition.visits[visitIndex];
+  return visit ? definition.forms.filter((form) => visit.forms.includes(form.key)) : [];
+}
+
+/**
+ * A label in the reader's language, else in the other one (a missing translation is shown with a
+ * marker beside it, `missingTranslation`).
+ */
+export function labelIn(label: LocalizedText, language: string): string {
+  const preferred = language.startsWith('en') ? label.en : label.ko;
+  return preferred || label.ko || label.en;
+}
+
+/** The languages a label lacks. Only an empty text is missing: an English word in Korean is allowed. */
+export function missingTranslation(label: LocalizedText): Array<keyof LocalizedText> {
+  return (['ko', 'en'] as const).filter((language) => label[language].trim() === '');
+}
+
+/**
+ * The element a server problem is about, from its JSON Pointer: `/visits/2/label/en` is the third
+ * visit, `/forms/0/sections/1/…` the first form. Null for anything else (the study, code lists…).
+ */
+export function problemTarget(pointer: string): { kind: 'visit' | 'form'; index: number } | null {
+  const match = /^\/(visits|forms)\/(\d+)(?:\/|$)/.exec(pointer);
+  if (!match) return null;
+  return { kind: match[1] === 'visits' ? 'visit' : 'form', index: Number(match[2]) };
+}
+
+/** A new empty design: one visit and one form in it (the model wants at least one of each). */
+export function emptyDefinition(studyCode: string, title: LocalizedText): StudyDefinition {
+  const key = studyCode.replace(/[^A-Za-z0-9]/g, '').replace(/^[^A-Za-z]+/, '') || 'study';
+  return {
+    key,
+    version: '0.1.0',
+    label: title,
+    codeLists: [],
+    visits: [{ key: 'V1', label: { ko: '방문 1', en: 'Visit 1' }, group: 'screening', forms: ['F1'] }],
+    forms: [{ key: 'F1', label: { ko: '양식 1', en: 'Form 1' }, sections: [NEW_FORM_SECTION] }],
+  };
+}

@@ -1,0 +1,134 @@
+import type { Page } from '@playwright/test';
+import { demoAccounts, logInAs } from '../support/auth.ts';
+import { axeViolations } from '../support/axe.ts';
+import { expect, test } from '../support/test.ts';
+
+/** A tiny design: two visits, two forms (each form one empty section). */
+const tinyDefinition = {
+  key: 'DSN',
+  version: '1.0.0',
+  label: { ko: '설계 시험', en: 'Designer test' },
+  codeLists: [],
+  visits: [
+    { key: 'V1', label: { ko: '선별 방문', en: 'Screening visit' }, group: 'screening', forms: ['demo'] },
+    { key: 'V2', label: { ko: '추적 방문', en: 'Follow-up visit' }, group: 'follow_up', forms: ['demo'] },
+  ],
+  forms: [
+    {
+      key: 'demo',
+      label: { ko: '인구학', en: 'Demographics' },
+      sections: [{ key: 'main', label: { ko: '기본', en: 'Main' }, items: [] }],
+    },
+    {
+      key: 'vitals',
+      label: { ko: '활력 징후', en: 'Vital signs' },
+      sections: [{ key: 'main', label: { ko: '기본', en: 'Main' }, items: [] }],
+    },
+  ],
+};
+
+/** A fresh study in design (never the demo's TUBE-2027, which another test imports into) with the tiny design. */
+async function createStudyInDesign(page: Page): Promise<number> {
+  const { csrfToken } = (await (await page.request.get('/api/auth/me')).json()) as { csrfToken: string };
+  const headers = { 'x-csrf-token': csrfToken };
+  const created = await page.request.post('/api/admin/studies', {
+    headers,
+    data: {
+      code: `DSN-${Date.now().toString(36)}`,
+      protocolNumber: 'CDMS-DSN-01',
+      titleKo: '설계 시험',
+      titleEn: 'Designer test',
+      sponsor: '',
+      kind: 'observational',
+      content: '',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const studyId = ((await created.json()) as { id: number }).id;
+  const saved = await page.request.put(`/api/studies/${studyId}/definition`, {
+    headers,
+    data: tinyDefinition,
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  return studyId;
+}
+
+/**
+ * Issue 48 items 1 and 2: a designer opens the study's schedule, adds a visit, ticks a form in it,
+ * renames a form's English label, undoes and redoes, saves, and finds the change kept after a reload.
+ */
+test('an administrator edits the schedule of a study in design and saves it', async ({ page }) => {
+  test.setTimeout(60_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  const studyId = await createStudyInDesign(page);
+
+  await page.goto(`/design/${studyId}`);
+  await expect(page.getByRole('heading', { name: '스터디 설계' })).toBeVisible();
+  const grid = page.getByRole('table', { name: /방문별 양식 일정/ });
+  await expect(grid.getByRole('checkbox', { name: '선별 방문의 인구학' })).toBeChecked();
+  await expect(page.getByRole('button', { name: '저장', exact: true })).toBeDisabled();
+  expect.soft(await axeViolations(page), 'designer page').toEqual([]);
+
+  // A new visit at the end, and the vital signs in it.
+  await page.getByRole('button', { name: '방문 추가' }).click();
+  const visitDialog = page.getByRole('dialog', { name: '방문 추가' });
+  expect.soft(await axeViolations(page), 'add-visit dialog').toEqual([]);
+  await visitDialog.getByLabel('키').fill('V3');
+  await visitDialog.getByLabel('이름 (한국어)').fill('종료 방문');
+  await visitDialog.getByLabel('이름 (영어)').fill('End of study visit');
+  await visitDialog.getByLabel('방문 구분').selectOption({ label: '종료' });
+  await visitDialog.getByRole('button', { name: '적용' }).click();
+  await grid.getByRole('checkbox', { name: '종료 방문의 활력 징후' }).check();
+
+  // The vital signs' English label, undone and redone (the button, then the keyboard).
+  await grid.getByRole('button', { name: '활력 징후 이름 바꾸기' }).click();
+  const formDialog = page.getByRole('dialog', { name: '양식 이름 바꾸기' });
+  await formDialog.getByLabel('이름 (영어)').fill('Vitals');
+  await formDialog.getByRole('button', { name: '적용' }).click();
+  await page.getByRole('button', { name: '실행 취소' }).click();
+  await grid.getByRole('button', { name: '활력 징후 이름 바꾸기' }).click();
+  await expect(formDialog.getByLabel('이름 (영어)')).toHaveValue('Vital signs');
+  await formDialog.getByRole('button', { name: '취소' }).click();
+  await expect(formDialog).toBeHidden();
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(page.getByRole('button', { name: '다시 실행' })).toBeDisabled();
+
+  await expect(page.getByText('저장하지 않은 변경 있음')).toBeVisible();
+  await page.getByRole('button', { name: '저장', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
+  await expect(page.getByText('변경 없음')).toBeVisible();
+  await expect(page.getByRole('button', { name: '실행 취소' })).toBeDisabled();
+
+  await page.reload();
+  await expect(grid.getByRole('checkbox', { name: '종료 방문의 활력 징후' })).toBeChecked();
+  await expect(grid.getByRole('checkbox', { name: '종료 방문의 인구학' })).not.toBeChecked();
+  await grid.getByRole('button', { name: '활력 징후 이름 바꾸기' }).click();
+  await expect(formDialog.getByLabel('이름 (영어)')).toHaveValue('Vitals');
+  await formDialog.getByRole('button', { name: '취소' }).click();
+
+  // Reordering by keyboard: the focus follows the visit, and turns back at the end of the line.
+  const visitOrder = () => grid.getByRole('columnheader').allInnerTexts();
+  await grid.getByRole('button', { name: '선별 방문 오른쪽으로 이동' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: '선별 방문 오른쪽으로 이동' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: '선별 방문 왼쪽으로 이동' })).toBeFocused();
+  expect((await visitOrder()).map((text) => text.split('\n')[0])).toEqual([
+    '양식',
+    '추적 방문',
+    '종료 방문',
+    '선별 방문',
+  ]);
+  await page.keyboard.press('Control+Z');
+  await page.keyboard.press('Control+Z');
+  await expect(page.getByText('변경 없음')).toBeVisible();
+
+  const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
+    definition: typeof tinyDefinition;
+  };
+  expect(stored.definition.visits.map((visit) => visit.key)).toEqual(['V1', 'V2', 'V3']);
+  expect(stored.definition.visits[2]?.forms).toEqual(['vitals']);
+  expect(stored.definition.forms[1]?.label.en).toBe('Vitals');
+});
