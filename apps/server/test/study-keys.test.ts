@@ -21,6 +21,8 @@ const APPLICATION_WORDS = new Set([
   // common words: all (sites, filters), sites, names, notes, row groups, units, sizes, modal sides…
   ...['all', 'site', 'none', 'name', 'note', 'group', 'unit', 'height', 'content', 'side', 'result'],
   ...['completed', 'ongoing', 'signature', 'treatment'],
+  // the route pattern a request took, a label of the HTTP metrics (metrics/create-metrics.ts)
+  'route',
   // item types (`photo`, `tracing`) and the tracing's outline names (engine/tracing.ts)
   ...['photo', 'tracing', 'perforation'],
   // the subject record, list columns, dashboard groupings, filters and report rows (packages/contract)

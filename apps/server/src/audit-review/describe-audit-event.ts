@@ -137,6 +137,7 @@ const fieldWords: Record<string, Text> = {
   score: { ko: '점수', en: 'Score' },
   // Data exports.
   auditTrail: { ko: '감사 추적 포함', en: 'With audit trail' },
+  maskPersonalData: { ko: '개인정보 가림', en: 'Personal data masked' },
   labels: { ko: '값 라벨', en: 'Value labels' },
   byteSize: { ko: '파일 크기(바이트)', en: 'File size (bytes)' },
   file: { ko: '파일', en: 'File' },

@@ -51,8 +51,8 @@ export async function readDefinitionImport(
     problems.push({
       severity: 'note',
       message: {
-        en: `the file's study key ${result.definition.key} becomes this study's key ${studyKey}`,
         ko: `파일의 임상시험 키 ${result.definition.key} 대신 이 임상시험의 키 ${studyKey}를 씁니다`,
+        en: `the file's study key ${result.definition.key} becomes this study's key ${studyKey}`,
       },
     });
   const definition = result.definition && {
