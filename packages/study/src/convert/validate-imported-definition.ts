@@ -1,14 +1,11 @@
-import {
-  findDefinitionProblemTexts,
-  type StudyDefinition,
-  studyDefinitionSchema,
-} from '../model/study-definition.ts';
+import { type StudyDefinition, studyDefinitionSchema } from '../model/study-definition.ts';
 import type { ImportProblem } from './redcap/redcap-dictionary.ts';
 
 /**
- * The last step of every importer: the definition an import built, checked as an uploaded
- * document is — the schema, then the cross-references — with each failure added to the import's
- * problems. Returns the parsed definition, or null when it is not sound.
+ * The last step of an importer: the definition it built, checked as an uploaded document is — the
+ * schema with its cross-reference checks (which carry their Korean in the issue's `params.ko`) — with
+ * each failure added to the import's problems. Returns the parsed definition, or null when it is not
+ * sound. The workbook reader places the same issues at their cells itself.
  */
 export function validateImportedDefinition(
   definition: unknown,
@@ -17,18 +14,16 @@ export function validateImportedDefinition(
   const parsed = studyDefinitionSchema.safeParse(definition);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
-    const place = issue.path.join('.');
+    const where = issue.path.join('.');
+    const ko = (issue as { params?: { ko?: unknown } }).params?.ko;
+    const korean = typeof ko === 'string' ? ko : issue.message;
     problems.push({
       severity: 'error',
-      message: { en: `${place}: ${issue.message}`, ko: `${place}: ${issue.message}` },
+      message: {
+        en: where ? `${where}: ${issue.message}` : issue.message,
+        ko: where ? `${where}: ${korean}` : korean,
+      },
     });
-  }
-  // The cross-references read a definition the schema refused: only when its shape holds up.
-  try {
-    for (const problem of findDefinitionProblemTexts(definition as StudyDefinition))
-      problems.push({ severity: 'error', message: problem });
-  } catch {
-    // A shape too broken to walk: the schema's problems above say why.
   }
   return null;
 }

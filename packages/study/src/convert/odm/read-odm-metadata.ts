@@ -7,7 +7,6 @@ import {
   type ItemType,
   type SectionDefinition,
   type StudyDefinition,
-  studyDefinitionSchema,
   type UnscheduledVisitDefinition,
   type VisitDefinition,
   type VisitGroup,
@@ -15,6 +14,7 @@ import {
 } from '../../model/study-definition.ts';
 import type { ImportProblem } from '../redcap/redcap-dictionary.ts';
 import { keyFromRedcapName } from '../redcap/redcap-names.ts';
+import { validateImportedDefinition } from '../validate-imported-definition.ts';
 import { CDMS_EXPRESSION_CONTEXT, CDMS_ODM_NAMESPACE, CDMS_SOURCE_SYSTEM } from './odm-metadata-names.ts';
 import {
   attribute,
@@ -182,23 +182,7 @@ export function readOdmMetadata(
     }
   }
 
-  const parsed = studyDefinitionSchema.safeParse(definition);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const where = issue.path.join('.');
-      const ko =
-        ('params' in issue ? (issue.params as { ko?: string } | undefined)?.ko : undefined) ?? issue.message;
-      problems.push({
-        severity: 'error',
-        message: {
-          en: where ? `${where}: ${issue.message}` : issue.message,
-          ko: where ? `${where}: ${ko}` : ko,
-        },
-      });
-    }
-    return { definition: null, problems };
-  }
-  return { definition: parsed.data, problems };
+  return { definition: validateImportedDefinition(definition, problems), problems };
 }
 
 /** Namespaces that belong to ODM itself (signatures, links): neither ours nor a vendor's. */
