@@ -1,14 +1,14 @@
 import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
-import { useEffect, useId, useMemo, useReducer, useState } from 'react';
+import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useBlocker, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { readId } from '../../../lib/subject-urls.ts';
 import {
@@ -45,26 +45,17 @@ export function DesignerPage() {
 
 function DesignerForStudy({ studyId }: { studyId: number }) {
   const { t } = useTranslation('designer');
-  const headingId = useId();
-  const me = useMe();
-  const membership = me.data?.memberships.find((candidate) => candidate.studyId === studyId);
-  const mayDesign = membership?.abilities.includes('study.design') ?? false;
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <header>
-        <h1 id={headingId} className={styles.pageTitle}>
-          {t('page.title')}
-        </h1>
-        <p className={styles.intro}>{t('page.intro')}</p>
-      </header>
-      {membership && mayDesign ? (
-        <Designer studyId={studyId} membership={membership} />
-      ) : (
-        <p className={styles.state} role={me.isPending ? 'status' : 'alert'}>
-          {me.isPending ? t('page.loading') : t('page.noPermission')}
-        </p>
-      )}
-    </section>
+    <StudyAbilityPage
+      studyId={studyId}
+      ability="study.design"
+      title={t('page.title')}
+      intro={t('page.intro')}
+      loading={t('page.loading')}
+      refusal={t('page.noPermission')}
+    >
+      {(membership) => <Designer studyId={studyId} membership={membership} />}
+    </StudyAbilityPage>
   );
 }
 
@@ -75,20 +66,20 @@ function Designer({ studyId, membership }: { studyId: number; membership: StudyM
   const [started, setStarted] = useState<StudyDefinition | null>(null);
   const readOnly = membership.studyStatus !== 'design';
 
-  if (current.isPending) return <p className={styles.state}>{t('page.loading')}</p>;
+  if (current.isPending) return <PageState>{t('page.loading')}</PageState>;
   if (current.isError)
     return (
-      <div className={styles.state} role="alert">
+      <PageState role="alert">
         <p>{errorText(current.error)}</p>
         <Button variant="secondary" onClick={() => void current.refetch()}>
           {t('page.retry')}
         </Button>
-      </div>
+      </PageState>
     );
   const initial = current.data?.definition ?? started;
   if (!initial)
     return (
-      <div className={styles.state}>
+      <PageState>
         <h2 className={styles.stateTitle}>{t('page.empty.title')}</h2>
         {readOnly ? (
           <p>{t('page.liveNotice')}</p>
@@ -109,7 +100,7 @@ function Designer({ studyId, membership }: { studyId: number; membership: StudyM
             </Button>
           </>
         )}
-      </div>
+      </PageState>
     );
   return <ScheduleEditor studyId={studyId} current={current.data} initial={initial} readOnly={readOnly} />;
 }

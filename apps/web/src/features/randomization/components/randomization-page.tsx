@@ -1,13 +1,13 @@
-import type { RandomizationStatus, SiteSummary } from '@cdms/contract';
+import type { RandomizationStatus, SiteSummary, StudyMembership } from '@cdms/contract';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
+import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
 import { readId } from '../../../lib/subject-urls.ts';
 import {
@@ -30,43 +30,43 @@ export function RandomizationPage() {
 
 function Randomization({ studyId }: { studyId: number }) {
   const { t } = useTranslation('randomization');
-  const headingId = useId();
-  const me = useMe();
-  const membership = me.data?.memberships.find((candidate) => candidate.studyId === studyId);
-  const mayManage = membership?.abilities.includes('randomization.manage') ?? false;
-  const status = useRandomizationStatus(studyId, mayManage);
-  const siteNames = new Map((membership?.sites ?? []).map((site) => [site.id, site]));
-
   return (
-    <section className={styles.page} aria-labelledby={headingId}>
-      <header>
-        <h1 id={headingId} className={styles.pageTitle}>
-          {t('page.title')}
-        </h1>
-        <p className={styles.intro}>{t('page.intro')}</p>
-      </header>
-      {!mayManage ? (
-        <p className={styles.state}>{me.isPending ? t('page.loading') : t('page.noPermission')}</p>
-      ) : status.isPending ? (
-        <p className={styles.state}>{t('page.loading')}</p>
-      ) : status.isError ? (
-        <div className={styles.state} role="alert">
-          <p>{errorText(status.error)}</p>
-          <Button variant="secondary" onClick={() => void status.refetch()}>
-            {t('page.retry')}
-          </Button>
-        </div>
-      ) : (
-        <>
-          <StatusTable status={status.data} sites={siteNames} />
-          <SettingsCard studyId={studyId} showGroup={status.data.showGroup} />
-          <div className={styles.columns}>
-            <GenerateCard studyId={studyId} status={status.data} sites={siteNames} />
-            <ImportCard studyId={studyId} />
-          </div>
-        </>
-      )}
-    </section>
+    <StudyAbilityPage
+      studyId={studyId}
+      ability="randomization.manage"
+      title={t('page.title')}
+      intro={t('page.intro')}
+      loading={t('page.loading')}
+      refusal={t('page.noPermission')}
+    >
+      {(membership) => <RandomizationLists studyId={studyId} membership={membership} />}
+    </StudyAbilityPage>
+  );
+}
+
+function RandomizationLists({ studyId, membership }: { studyId: number; membership: StudyMembership }) {
+  const { t } = useTranslation('randomization');
+  const status = useRandomizationStatus(studyId, true);
+  const siteNames = new Map(membership.sites.map((site) => [site.id, site]));
+  if (status.isPending) return <PageState>{t('page.loading')}</PageState>;
+  if (status.isError)
+    return (
+      <PageState role="alert">
+        <p>{errorText(status.error)}</p>
+        <Button variant="secondary" onClick={() => void status.refetch()}>
+          {t('page.retry')}
+        </Button>
+      </PageState>
+    );
+  return (
+    <>
+      <StatusTable status={status.data} sites={siteNames} />
+      <SettingsCard studyId={studyId} showGroup={status.data.showGroup} />
+      <div className={styles.columns}>
+        <GenerateCard studyId={studyId} status={status.data} sites={siteNames} />
+        <ImportCard studyId={studyId} />
+      </div>
+    </>
   );
 }
 
