@@ -1,0 +1,91 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { useModalStack } from '../../../components/modal-stack-provider.tsx';
+import styles from './designer.module.css';
+import {
+  type ElementFieldProblems,
+  ElementFields,
+  type ElementFieldValues,
+  elementFieldProblems,
+} from './element-fields.tsx';
+
+/**
+ * The dialog that adds or edits a visit or a form: its key (new elements only) and labels, checked
+ * before they are applied, with what else the element asks in `children` (a visit's group) and a note
+ * under the fields. The page opens it by name in the modal stack and mounts it afresh every time.
+ */
+export function ElementDialog({
+  name,
+  title,
+  initial,
+  takenKeys,
+  note,
+  children,
+  onApply,
+}: {
+  name: string;
+  title: string;
+  /** The element being edited; null to add one. */
+  initial: ElementFieldValues | null;
+  takenKeys: readonly string[];
+  note?: string | undefined;
+  children?: ReactNode;
+  onApply: (values: ElementFieldValues) => void;
+}) {
+  return (
+    <Modal name={name} title={title} width="sm">
+      <ElementForm name={name} initial={initial} takenKeys={takenKeys} note={note} onApply={onApply}>
+        {children}
+      </ElementForm>
+    </Modal>
+  );
+}
+
+function ElementForm({
+  name,
+  initial,
+  takenKeys,
+  note,
+  children,
+  onApply,
+}: {
+  name: string;
+  initial: ElementFieldValues | null;
+  takenKeys: readonly string[];
+  note?: string | undefined;
+  children?: ReactNode;
+  onApply: (values: ElementFieldValues) => void;
+}) {
+  const { t } = useTranslation('designer');
+  const { close } = useModalStack();
+  const [values, setValues] = useState({
+    key: initial?.key ?? '',
+    label: initial?.label ?? { ko: '', en: '' },
+  });
+  const [problems, setProblems] = useState<ElementFieldProblems>({});
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = elementFieldProblems(values, initial ? null : takenKeys, t);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    onApply(values);
+    close(name);
+  }
+
+  return (
+    <form className={styles.dialogForm} onSubmit={submit} noValidate>
+      <ElementFields values={values} onChange={setValues} problems={problems} keyEditable={!initial} />
+      {note ? <p className={styles.hint}>{note}</p> : null}
+      {children}
+      <div className={styles.dialogActions}>
+        <Button variant="secondary" onClick={() => close(name)}>
+          {t('dialog.cancel')}
+        </Button>
+        <Button type="submit">{t('dialog.apply')}</Button>
+      </div>
+    </form>
+  );
+}
