@@ -13,6 +13,7 @@ const tubeDesign = path.join(repositoryRoot, 'apps/server/src/seed/redcap');
  */
 test('an administrator previews REDCap dictionaries and imports the sound one into the study in design', async ({
   page,
+  consoleGuard,
 }) => {
   test.setTimeout(60_000);
   const admin = demoAccounts.find((account) => account.role === 'ADMIN');
@@ -37,6 +38,21 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   await expect(problems.getByRole('row').filter({ hasText: 'site_lookup' })).toContainText('28');
   await expect(page.getByText('삭제되는 양식 (2)')).toBeVisible();
   await expect(page.getByRole('button', { name: '현재 버전으로 가져오기' })).toBeDisabled();
+
+  // A file that is no design at all: refused, its problem listed in the user's language.
+  consoleGuard.allowFailedRequest(
+    `/api/studies/${page.url().split('/').at(-1)}/definition-imports/preview`,
+    422,
+    'a file that is not XML, on purpose',
+  );
+  await page.getByLabel('파일 형식').selectOption({ label: 'CDISC ODM 1.3 메타데이터(XML)' });
+  await page
+    .getByLabel('ODM 파일(XML)')
+    .setInputFiles({ name: 'not-odm.xml', mimeType: 'text/xml', buffer: Buffer.from('not XML at all') });
+  await page.getByRole('button', { name: '미리 보기' }).click();
+  await expect(page.getByRole('table', { name: '파일의 문제' }).getByRole('row').nth(1)).toContainText('오류');
+  await expect(page.getByRole('table', { name: '파일의 문제' }).getByRole('row').nth(1)).toContainText('XML');
+  await page.getByLabel('파일 형식').selectOption({ label: 'REDCap 데이터 사전(CSV)' });
 
   // The study's own dictionary: nothing removed, confirmed, the current version again.
   await page.getByLabel('데이터 사전(CSV)').setInputFiles(path.join(tubeDesign, 'tube-2027-dictionary.csv'));

@@ -5,5 +5,4 @@ export const adminQueryKeys = {
   studies: ['admin', 'studies'] as const,
   twoFactorSetting: ['admin', 'settings', 'two-factor'] as const,
   memberships: (studyId: number) => ['admin', 'studies', studyId, 'memberships'] as const,
-  definition: (studyId: number) => ['admin', 'studies', studyId, 'definition'] as const,
 };

@@ -5,6 +5,7 @@ import type {
 } from '@cdms/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { studyDefinitionQueryKey } from '../../../lib/study-definition.ts';
 import { adminQueryKeys } from './admin-query-keys.ts';
 
 /** What a design file would create and change in the study (nothing is written). */
@@ -28,7 +29,7 @@ export function useConfirmDefinitionImport(studyId: number) {
         body: request,
       }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.definition(studyId) });
+      await queryClient.invalidateQueries({ queryKey: studyDefinitionQueryKey(studyId) });
       await queryClient.invalidateQueries({ queryKey: adminQueryKeys.studies });
     },
   });

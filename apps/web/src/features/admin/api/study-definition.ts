@@ -1,13 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import {
+  definitionDocumentQueryKey,
+  fetchDefinitionDocument,
+  studyDefinitionQueryKey,
+} from '../../../lib/study-definition.ts';
 import { adminQueryKeys } from './admin-query-keys.ts';
-
-/** A study's current definition as its designers download it (GET /api/studies/:id/definition). */
-export interface CurrentDefinition {
-  version: string;
-  contentHash: string;
-  definition: unknown;
-}
 
 /**
  * The current definition, asked for only when the study list says there is one (`hasDefinition`):
@@ -15,16 +13,9 @@ export interface CurrentDefinition {
  */
 export function useStudyDefinition(studyId: number, hasDefinition: boolean) {
   return useQuery({
-    queryKey: adminQueryKeys.definition(studyId),
+    queryKey: definitionDocumentQueryKey(studyId),
     enabled: hasDefinition,
-    queryFn: async (): Promise<CurrentDefinition | null> => {
-      try {
-        return await apiRequest<CurrentDefinition>(`/api/studies/${studyId}/definition`);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }
-    },
+    queryFn: () => fetchDefinitionDocument(studyId),
   });
 }
 
@@ -38,7 +29,7 @@ export function useUploadDefinition(studyId: number) {
         body: document,
       }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.definition(studyId) });
+      await queryClient.invalidateQueries({ queryKey: studyDefinitionQueryKey(studyId) });
       await queryClient.invalidateQueries({ queryKey: adminQueryKeys.studies });
     },
   });

@@ -9,25 +9,14 @@ import {
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link } from 'react-router';
-import { ApiError, saveBlob, saveDownload } from '../../../lib/api-client.ts';
+import { saveBlob, saveDownload } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
+import { definitionProblemsOf } from '../../../lib/study-definition.ts';
 import { useStudyDefinition, useUploadDefinition } from '../api/study-definition.ts';
 import { AdminDialog } from './admin-dialog.tsx';
 import styles from './admin-ui.module.css';
 import { QueryStatus } from './query-status.tsx';
 import { ServerError } from './server-error.tsx';
-
-/** One problem of a refused document, as the server lists them (`error.details.problems`). */
-interface DefinitionProblem {
-  path: string;
-  message: string;
-}
-
-function problemsOf(error: unknown): DefinitionProblem[] {
-  if (!(error instanceof ApiError) || error.code !== 'invalid_definition') return [];
-  const { problems } = (error.details ?? {}) as { problems?: DefinitionProblem[] };
-  return Array.isArray(problems) ? problems : [];
-}
 
 /** Saves a text or a binary file of the user's downloads. */
 function saveFile(name: string, content: string | Uint8Array<ArrayBuffer>, type: string) {
@@ -81,7 +70,7 @@ export function DefinitionDialog({
   // A file that is not JSON is refused here: the server would only say the same.
   const [readError, setReadError] = useState<string | null>(null);
   const inDesign = study.status === 'design';
-  const problems = problemsOf(upload.error);
+  const problems = definitionProblemsOf(upload.error);
 
   async function chooseFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];

@@ -142,11 +142,18 @@ function ProblemTable({ problems }: { problems: DefinitionImportProblem[] }) {
   );
 }
 
-/** The problems a refused file came back with (422 `unreadable_definition_file`). */
+/**
+ * The problems a refused file came back with (422 `unreadable_definition_file`). An error's details
+ * carry each message in the language the request asked for only (http/errors.ts), where a preview
+ * carries both: the one text stands for both here.
+ */
 function problemsOfError(error: unknown): DefinitionImportProblem[] {
   if (!(error instanceof ApiError) || error.code !== 'unreadable_definition_file') return [];
-  const { problems } = (error.details ?? {}) as { problems?: DefinitionImportProblem[] };
-  return Array.isArray(problems) ? problems : [];
+  const { problems } = (error.details ?? {}) as {
+    problems?: (Omit<DefinitionImportProblem, 'message'> & { message: string })[];
+  };
+  if (!Array.isArray(problems)) return [];
+  return problems.map((problem) => ({ ...problem, message: { ko: problem.message, en: problem.message } }));
 }
 
 /**

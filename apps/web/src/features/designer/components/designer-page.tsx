@@ -10,14 +10,13 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { readId } from '../../../lib/subject-urls.ts';
 import {
   type CurrentDefinition,
   type DefinitionProblem,
   definitionProblemsOf,
-  useCurrentDefinition,
-  useSaveDefinition,
-} from '../api/study-definition.ts';
+} from '../../../lib/study-definition.ts';
+import { readId } from '../../../lib/subject-urls.ts';
+import { useCurrentDefinition, useSaveDefinition } from '../api/study-definition.ts';
 import {
   type DesignerEdit,
   designerReducer,
@@ -287,9 +286,7 @@ function ScheduleEditor({
                 <button type="button" className={styles.problemLink} onClick={() => goTo(problem.path)}>
                   <strong>{placeOf(problem.path)}</strong>
                   <span className={styles.problemPath}>{problem.path || '/'}</span>
-                  <span>
-                    {typeof problem.message === 'string' ? problem.message : problem.message[language]}
-                  </span>
+                  <span>{problem.message}</span>
                 </button>
               </li>
             ))}
