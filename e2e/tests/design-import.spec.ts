@@ -50,8 +50,9 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
     .getByLabel('ODM 파일(XML)')
     .setInputFiles({ name: 'not-odm.xml', mimeType: 'text/xml', buffer: Buffer.from('not XML at all') });
   await page.getByRole('button', { name: '미리 보기' }).click();
-  await expect(page.getByRole('table', { name: '파일의 문제' }).getByRole('row').nth(1)).toContainText('오류');
-  await expect(page.getByRole('table', { name: '파일의 문제' }).getByRole('row').nth(1)).toContainText('XML');
+  const refusal = page.getByRole('table', { name: '파일의 문제' }).getByRole('row').nth(1);
+  await expect(refusal).toContainText('오류');
+  await expect(refusal).toContainText('XML');
   await page.getByLabel('파일 형식').selectOption({ label: 'REDCap 데이터 사전(CSV)' });
 
   // The study's own dictionary: nothing removed, confirmed, the current version again.
