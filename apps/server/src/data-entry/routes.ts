@@ -175,7 +175,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   app.put(
     '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey',
     {
-      config: { access: { study: 'member' } },
+      // A saved form is one save in the metrics (`cdms_form_saves_total`, metrics/routes.ts).
+      config: { access: { study: 'member' }, countedAs: 'formSave' },
       schema: {
         tags,
         summary:

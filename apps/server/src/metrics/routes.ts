@@ -7,8 +7,15 @@ import { createMetrics, type Metrics, processMetrics } from './create-metrics.ts
 import { metricsAccess } from './metrics-access.ts';
 import { readDatabaseGauges } from './read-database-gauges.ts';
 
-/** The form save (data-entry/routes.ts): a 200 answer to it is one save in `cdms_form_saves_total`. */
-const SAVE_FORM_ROUTE = '/api/studies/:studyId/subjects/:subjectId/forms/:visitKey/:formKey';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What a 200 answer of the route counts as beside the request counters: the form save declares
+     * `formSave` (data-entry/routes.ts), one save in `cdms_form_saves_total`.
+     */
+    countedAs?: 'formSave';
+  }
+}
 
 /** A request no route matched (an unknown path, the web app's fallback page): one label for all. */
 const UNMATCHED_ROUTE = '(unmatched)';
@@ -26,7 +33,7 @@ export function countRequests(app: App, context: AppContext): Metrics {
     const labels = { method: request.method, route, status_code: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
-    if (request.method === 'PUT' && route === SAVE_FORM_ROUTE && reply.statusCode === 200)
+    if (request.routeOptions.config.countedAs === 'formSave' && reply.statusCode === 200)
       metrics.formSaves.inc();
   });
   return metrics;
