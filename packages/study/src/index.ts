@@ -48,6 +48,14 @@ export { writeDefinitionWorkbook } from './convert/workbook/write-definition-wor
 export { writeDefinitionWorkbookTemplate } from './convert/workbook/write-definition-workbook-template.ts';
 export { XLSX_MEDIA_TYPE } from './convert/workbook/xlsx-package.ts';
 export {
+  escapeXmlAttribute,
+  escapeXmlText,
+  REPLACEMENT_CHARACTER,
+  textElement,
+  xmlAttributes,
+  xmlSafeText,
+} from './convert/xml-escape.ts';
+export {
   AUDIOGRAM_AXIS_FREQUENCIES,
   AUDIOGRAM_DB_RANGE,
   type AudiogramBand,

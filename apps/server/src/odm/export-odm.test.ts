@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SubjectStatus } from '@cdms/contract';
-import { getFormLayout, type StudyDefinition } from '@cdms/study';
+import { getFormLayout, type StudyDefinition, xmlSafeText } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -16,7 +16,6 @@ import { exportOdm, type OdmVersion } from './export-odm.ts';
 import { exportOdmToFile } from './export-odm-to-file.ts';
 import { type OdmRead, readOdm } from './read-odm.ts';
 import { odmSchemas, validateOdmFile as validate } from './validate-odm.ts';
-import { xmlSafeText } from './xml-escape.ts';
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-odm-'));
 

@@ -1,4 +1,5 @@
 import type { LocalizedText } from '@cdms/study';
+import { textElement, xmlAttributes } from '@cdms/study';
 import type { ExportQuery, ExportSubject } from './load-export-batch.ts';
 import type { ExportHeader } from './load-export-header.ts';
 import {
@@ -19,7 +20,6 @@ import {
 } from './odm-metadata.ts';
 import { type PersonName, splitPersonName } from './person-name.ts';
 import { odmRangeChecks } from './range-checks.ts';
-import { textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
  * A CDISC ODM Snapshot, written once for both versions (issue 44 item 5): the order of the

@@ -1,4 +1,5 @@
 import type { LocalizedText } from '@cdms/study';
+import { escapeXmlAttribute, textElement, xmlAttributes } from '@cdms/study';
 import {
   auditRecordXml,
   type OdmVersionMarkup,
@@ -8,7 +9,6 @@ import {
   writeOdmDocument,
 } from './odm-document.ts';
 import type { OdmItemDef } from './odm-metadata.ts';
-import { escapeXmlAttribute, textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
  * CDISC ODM 1.3.2 Snapshot: what 1.3.2 writes its own way, for odm-document.ts, which writes the

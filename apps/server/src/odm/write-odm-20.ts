@@ -1,4 +1,5 @@
 import type { LocalizedText } from '@cdms/study';
+import { textElement, xmlAttributes } from '@cdms/study';
 import type { ExportQuery } from './load-export-batch.ts';
 import { userOidOf } from './odm-clinical-tree.ts';
 import {
@@ -11,7 +12,6 @@ import {
   writeOdmDocument,
 } from './odm-document.ts';
 import { type OdmItemDef, oids } from './odm-metadata.ts';
-import { textElement, xmlAttributes } from './xml-escape.ts';
 
 /**
  * CDISC ODM 2.0 Snapshot: what 2.0 writes its own way, for odm-document.ts, which writes the rest of

@@ -1,7 +1,7 @@
 /**
- * Names shared by the ODM 1.3.2 metadata writer and reader: the namespaces, the OIDs and the XML
- * escaping. The OIDs are those of the server's data exports (apps/server/src/odm/odm-metadata.ts), built
- * from the definition's keys, so a data export and a metadata export of one study agree:
+ * Names shared by the ODM 1.3.2 metadata writer and reader: the namespaces and the OIDs (the XML
+ * escaping is ../xml-escape.ts, which the data exports use too). The OIDs are also those of the
+ * server's data exports (apps/server/src/odm/odm-metadata.ts uses these), built from the definition's keys, so a data export and a metadata export of one study agree:
  * `SE.v1`, `F.vitalSigns`, `IG.vitalSigns.main`, `I.vitalSigns.systolic`, `CL.gender`, `MU.mmHg`.
  */
 
@@ -45,37 +45,3 @@ export const YES_NO_CODE_LIST_KEY = 'yesNo';
 
 /** The FormalExpression context of our expressions (JSON text of the expression AST). */
 export const CDMS_EXPRESSION_CONTEXT = 'cdms';
-
-/** Text content: `&`, `<` and `>` escaped; line breaks kept as they are. */
-export function escapeXmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/**
- * An attribute value: quotes escaped too, and line breaks and tabs as character references (a parser
- * normalizes literal ones in attributes to spaces).
- */
-export function escapeXmlAttribute(value: string): string {
-  return escapeXmlText(value)
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
-}
-
-/** ` name="value"…` for the attributes that have a value (undefined ones are left out). */
-export function xmlAttributes(attributes: Record<string, string | number | boolean | undefined>): string {
-  return Object.entries(attributes)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => ` ${name}="${escapeXmlAttribute(String(value))}"`)
-    .join('');
-}
-
-/** `<name attributes>text</name>`. */
-export function xmlElement(
-  name: string,
-  text: string,
-  attributes: Record<string, string | number | boolean | undefined> = {},
-): string {
-  return `<${name}${xmlAttributes(attributes)}>${escapeXmlText(text)}</${name}>`;
-}

@@ -71,6 +71,20 @@ describe('writeOdmMetadata → readOdmMetadata', () => {
     });
   }
 
+  it('writes a character XML cannot carry as U+FFFD, never a file no parser reads', () => {
+    const definition = loadDefinition('hear-followup.json');
+    const form = definition.forms[0];
+    if (!form) throw new Error('no form');
+    form.label = { ko: `양식\u0001`, en: `Form\u0001` };
+    const read = readOdmMetadata(writeOdmMetadata(definition, { creationDateTime: FIXED_TIME }), {
+      studyKey: definition.key,
+      studyLabel: definition.label,
+      language: 'ko',
+    });
+    expect(read.problems).toEqual([]);
+    expect(read.definition?.forms[0]?.label).toEqual({ ko: '양식\uFFFD', en: 'Form\uFFFD' });
+  });
+
   it('gives back the corners of the model: flags ODM has no place for, special characters, a hard soft range', () => {
     const tricky = { ko: '줄\n바꿈 <&> "따옴표" \t탭', en: "Line\nbreak <&> 'quotes' \ttab" };
     const definition = studyDefinitionSchema.parse({

@@ -9,6 +9,7 @@ import type {
   StudyDefinition,
   VisitDefinition,
 } from '../../model/study-definition.ts';
+import { textElement, xmlAttributes } from '../xml-escape.ts';
 import {
   CDMS_EXPRESSION_CONTEXT,
   CDMS_ODM_NAMESPACE,
@@ -17,8 +18,6 @@ import {
   ODM_NAMESPACE,
   metadataOids as oids,
   UNSCHEDULED_EVENT_KEY,
-  xmlAttributes,
-  xmlElement,
   YES_NO_CODE_LIST_KEY,
 } from './odm-metadata-names.ts';
 
@@ -110,16 +109,16 @@ export function writeOdmMetadataVersions(
       SourceSystem: CDMS_SOURCE_SYSTEM,
     })}>`,
     `<Study${xmlAttributes({ OID: studyOid })}>`,
-    `<GlobalVariables>${xmlElement('StudyName', newest.key)}${xmlElement(
+    `<GlobalVariables>${textElement('StudyName', newest.key)}${textElement(
       'StudyDescription',
       newest.label.en,
-    )}${xmlElement('ProtocolName', newest.key)}</GlobalVariables>`,
+    )}${textElement('ProtocolName', newest.key)}</GlobalVariables>`,
   ];
   if (units.size > 0) {
     parts.push('<BasicDefinitions>');
     for (const [symbol, oid] of units) {
       parts.push(
-        `<MeasurementUnit${xmlAttributes({ OID: oid, Name: symbol })}><Symbol>${xmlElement('TranslatedText', symbol)}</Symbol></MeasurementUnit>`,
+        `<MeasurementUnit${xmlAttributes({ OID: oid, Name: symbol })}><Symbol>${textElement('TranslatedText', symbol)}</Symbol></MeasurementUnit>`,
       );
     }
     parts.push('</BasicDefinitions>');
@@ -260,12 +259,12 @@ function collectLayout(definition: StudyDefinition, units: Map<string, string>, 
 
 /** `<name><TranslatedText xml:lang="ko">…</TranslatedText><TranslatedText xml:lang="en">…</…></name>`. */
 function translated(name: string, text: LocalizedText): string {
-  return `<${name}>${xmlElement('TranslatedText', text.ko, { 'xml:lang': 'ko' })}${xmlElement('TranslatedText', text.en, { 'xml:lang': 'en' })}</${name}>`;
+  return `<${name}>${textElement('TranslatedText', text.ko, { 'xml:lang': 'ko' })}${textElement('TranslatedText', text.en, { 'xml:lang': 'en' })}</${name}>`;
 }
 
 /** An extension element holding a JSON value as its text. */
 function jsonElement(name: string, value: unknown): string {
-  return xmlElement(`${CDMS_PREFIX}:${name}`, JSON.stringify(value));
+  return textElement(`${CDMS_PREFIX}:${name}`, JSON.stringify(value));
 }
 
 function formRefsXml(formKeys: string[]): string {
@@ -466,7 +465,7 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
   for (const check of rangeChecksOf(item)) {
     const bound = layout.extensions ? `<${CDMS_PREFIX}:Bound${xmlAttributes({ Name: check.bound })}/>` : '';
     parts.push(
-      `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${xmlElement('CheckValue', String(check.value))}${bound}</RangeCheck>`,
+      `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}${bound}</RangeCheck>`,
     );
   }
   if (item.type === 'yesNo') {
@@ -480,7 +479,7 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
       Object.entries(item).filter(([field]) => !said.has(field as keyof ItemDefinition)),
     );
     parts.push(
-      xmlElement(`${CDMS_PREFIX}:Item`, Object.keys(rest).length > 0 ? JSON.stringify(rest) : '', {
+      textElement(`${CDMS_PREFIX}:Item`, Object.keys(rest).length > 0 ? JSON.stringify(rest) : '', {
         Type: item.type,
       }),
     );
@@ -512,7 +511,7 @@ function conditionDefXml(oid: string, targetOid: string, showWhen: Expression): 
       ko: `${targetOid}: 표시 조건이 거짓이면 수집하지 않습니다 (식은 표시 조건의 부정).`,
       en: `${targetOid}: not collected while its show-when is false (the expression is its negation).`,
     }),
-    xmlElement('FormalExpression', JSON.stringify(hideWhen), { Context: CDMS_EXPRESSION_CONTEXT }),
+    textElement('FormalExpression', JSON.stringify(hideWhen), { Context: CDMS_EXPRESSION_CONTEXT }),
     '</ConditionDef>',
   ].join('');
 }
@@ -524,7 +523,9 @@ function methodDefXml(itemDef: ItemDefEntry): string {
       ko: `${itemDef.oid}: CDMS가 계산하는 값입니다.`,
       en: `${itemDef.oid}: a value CDMS computes.`,
     }),
-    xmlElement('FormalExpression', JSON.stringify(itemDef.item.derive), { Context: CDMS_EXPRESSION_CONTEXT }),
+    textElement('FormalExpression', JSON.stringify(itemDef.item.derive), {
+      Context: CDMS_EXPRESSION_CONTEXT,
+    }),
     '</MethodDef>',
   ].join('');
 }

@@ -1,5 +1,5 @@
 /**
- * Text and attribute values for the ODM writers. XML 1.0 cannot carry every Unicode string: the
+ * Text and attribute values for the ODM writers (the data exports' and the design's). XML 1.0 cannot carry every Unicode string: the
  * control characters other than tab, line feed and carriage return, lone surrogates and U+FFFE/U+FFFF
  * are not allowed even as character references, so they are replaced by U+FFFD (a visible mark that
  * something was there) instead of producing a file no parser accepts.
@@ -59,7 +59,9 @@ export function escapeXmlAttribute(value: string): string {
 }
 
 /** ` name="value"` for each defined attribute, in the order given; undefined and null are left out. */
-export function xmlAttributes(attributes: Record<string, string | number | undefined | null>): string {
+export function xmlAttributes(
+  attributes: Record<string, string | number | boolean | undefined | null>,
+): string {
   let text = '';
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null) continue;
@@ -72,7 +74,7 @@ export function xmlAttributes(attributes: Record<string, string | number | undef
 export function textElement(
   name: string,
   text: string,
-  attributes: Record<string, string | number | undefined | null> = {},
+  attributes: Record<string, string | number | boolean | undefined | null> = {},
 ): string {
   return `<${name}${xmlAttributes(attributes)}>${escapeXmlText(text)}</${name}>`;
 }
