@@ -1,15 +1,17 @@
 import type { LocalizedText } from '../model/localized-text.ts';
 import {
   type FormDefinition,
+  type ReferenceScope,
+  referenceResolves,
+  referenceScope,
   type SectionDefinition,
   type StudyDefinition,
   sectionsForVisit,
 } from '../model/study-definition.ts';
 
-// What a reference in an expression can name, read from a definition the way findDefinitionProblemTexts
-// reads it (model/study-definition.ts): a one- or two-part reference may name a key of any layout of the
-// form (default or variant); a three-part one a key of the layout the form has at that visit. Keys are
-// items and repeating groups (a group's key holds its rows).
+// What a reference in an expression can name: the definition's own rule (`referenceScope` and
+// `referenceResolves` in model/study-definition.ts, which findDefinitionProblemTexts checks with), and
+// the keys with their labels that completions offer.
 
 /** Where an expression is written; without a form, every reference must name visit, form and item (status rules). */
 export interface ExpressionTextContext {
@@ -56,40 +58,51 @@ export function formKeysAtVisit(definition: StudyDefinition, visitKey: string, f
   return asList(keys);
 }
 
-/** What is wrong with a reference written in this context, or null when it names something that exists. */
+// One scope per definition: a designer checks many references of the same one as it types.
+const scopes = new WeakMap<StudyDefinition, ReferenceScope>();
+function scopeOf(definition: StudyDefinition): ReferenceScope {
+  let scope = scopes.get(definition);
+  if (!scope) {
+    scope = referenceScope(definition);
+    scopes.set(definition, scope);
+  }
+  return scope;
+}
+
+/**
+ * What is wrong with a reference written in this context, or null when it names something that
+ * exists. Whether it resolves is the definition's own rule (`referenceResolves`); this only says
+ * which part of it is missing.
+ */
 export function referenceProblem(ref: string, context: ExpressionTextContext): LocalizedText | null {
   const { definition, formKey } = context;
+  const scope = scopeOf(definition);
+  if (referenceResolves(scope, ref, formKey)) return null;
   const parts = ref.split('.');
-  const has = (keys: ScopeKey[], key: string) => keys.some((k) => k.key === key);
   if (parts.length < 3 && formKey === undefined)
     return {
       en: `${ref}: a reference here names visit, form and item (visit.form.item)`,
       ko: `${ref}: 여기서는 참조에 방문, 양식, 항목을 모두 씁니다 (visit.form.item)`,
     };
-  if (parts.length === 1) {
-    const form = findForm(definition, formKey as string);
-    if (form && has(formKeys(form), ref)) return null;
+  if (parts.length === 1)
     return { en: `unknown item ${ref} in form ${formKey}`, ko: `양식 ${formKey}에 없는 항목 ${ref}` };
-  }
   if (parts.length === 2) {
     const [formPart = '', itemPart = ''] = parts;
-    const form = findForm(definition, formPart);
-    if (!form) return { en: `unknown form ${formPart}`, ko: `알 수 없는 양식 ${formPart}` };
-    if (has(formKeys(form), itemPart)) return null;
+    if (!scope.ofForm.has(formPart))
+      return { en: `unknown form ${formPart}`, ko: `알 수 없는 양식 ${formPart}` };
     return {
       en: `unknown item ${itemPart} in form ${formPart}`,
       ko: `양식 ${formPart}에 없는 항목 ${itemPart}`,
     };
   }
   const [visitPart = '', formPart = '', itemPart = ''] = parts;
-  const visit = definition.visits.find((v) => v.key === visitPart);
-  if (!visit) return { en: `unknown visit ${visitPart}`, ko: `알 수 없는 방문 ${visitPart}` };
-  if (!visit.forms.includes(formPart) || !findForm(definition, formPart))
+  if (!definition.visits.some((v) => v.key === visitPart))
+    return { en: `unknown visit ${visitPart}`, ko: `알 수 없는 방문 ${visitPart}` };
+  if (!scope.atVisit.has(`${visitPart}.${formPart}`))
     return {
       en: `visit ${visitPart} has no form ${formPart}`,
       ko: `방문 ${visitPart}에 없는 양식 ${formPart}`,
     };
-  if (has(formKeysAtVisit(definition, visitPart, formPart), itemPart)) return null;
   return {
     en: `form ${formPart} at visit ${visitPart} has no item ${itemPart}`,
     ko: `방문 ${visitPart}의 양식 ${formPart}에 없는 항목 ${itemPart}`,

@@ -451,6 +451,50 @@ function layoutKeys(
   return keys;
 }
 
+/**
+ * The keys an expression's reference may name, built once per definition — the one rule the
+ * definition's checks (`findDefinitionProblemTexts`) and the designer's expression text
+ * (expression-text/) both resolve with. A one- or two-part reference (`item`, `form.item`) names a
+ * key of any layout of the form, default or variant; a three-part one (`visit.form.item`) a key of
+ * the form as laid out at that visit. Keys are items and repeating groups (null: a group's rows).
+ */
+export interface ReferenceScope {
+  ofForm: Map<string, Set<string>>;
+  atVisit: Map<string, Map<string, ItemDefinition | null>>;
+}
+
+export function referenceScope(study: Pick<StudyShape, 'forms' | 'visits'>): ReferenceScope {
+  const forms = new Map(study.forms.map((form) => [form.key, form]));
+  const ofForm = new Map<string, Set<string>>();
+  for (const form of study.forms) {
+    const union = new Set<string>();
+    for (const sections of [form.sections, ...(form.variants ?? []).map((variant) => variant.sections)])
+      for (const key of layoutKeys(sections, [], '').keys()) union.add(key);
+    ofForm.set(form.key, union);
+  }
+  const atVisit = new Map<string, Map<string, ItemDefinition | null>>();
+  for (const visit of study.visits) {
+    for (const formKey of visit.forms) {
+      const form = forms.get(formKey);
+      if (form) atVisit.set(`${visit.key}.${formKey}`, layoutKeys(sectionsForVisit(form, visit.key), [], ''));
+    }
+  }
+  return { ofForm, atVisit };
+}
+
+/**
+ * Whether a reference names something in the scope, written in a form (`formKey`) or, without one,
+ * where only `visit.form.item` is understood (status rules look at the whole subject).
+ */
+export function referenceResolves(scope: ReferenceScope, ref: string, formKey: string | undefined): boolean {
+  const parts = ref.split('.');
+  if (parts.length === 3) return scope.atVisit.get(`${parts[0]}.${parts[1]}`)?.has(parts[2] ?? '') ?? false;
+  if (formKey === undefined) return false;
+  if (parts.length === 1) return scope.ofForm.get(formKey)?.has(ref) ?? false;
+  if (parts.length === 2) return scope.ofForm.get(parts[0] ?? '')?.has(parts[1] ?? '') ?? false;
+  return false;
+}
+
 /** A problem of a definition in both languages: the place (a key path) and what is wrong there. */
 export interface ProblemText {
   en: string;
@@ -524,11 +568,8 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
       });
   }
 
-  // Keys per (visit, form) layout and the union per form, for reference checks.
-  const layoutByVisit = new Map<string, Map<string, ItemDefinition | null>>();
-  const unionByForm = new Map<string, Set<string>>();
+  // Each layout's own problems (duplicate keys and sections), then what references may name.
   for (const form of study.forms) {
-    const union = new Set<string>();
     const layouts = [{ sections: form.sections, name: form.key }];
     for (const [index, variant] of (form.variants ?? []).entries()) {
       layouts.push({ sections: variant.sections, name: `${form.key}.variants[${index}]` });
@@ -541,7 +582,7 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
       }
     }
     for (const layout of layouts) {
-      for (const key of layoutKeys(layout.sections, problems, layout.name).keys()) union.add(key);
+      layoutKeys(layout.sections, problems, layout.name);
       for (const section of layout.sections) {
         for (const item of section.items) {
           const where = `${layout.name}.${item.key}`;
@@ -569,27 +610,14 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
         }
       }
     }
-    unionByForm.set(form.key, union);
   }
-  for (const visit of study.visits) {
-    for (const formKey of visit.forms) {
-      const form = forms.get(formKey);
-      if (!form) continue;
-      layoutByVisit.set(`${visit.key}.${formKey}`, layoutKeys(sectionsForVisit(form, visit.key), [], ''));
-    }
-  }
+  const scope = referenceScope(study);
 
   const checkIds = new Set<string>();
   const outcomeIds = new Set<string>();
   const checkExpression = (expression: Expression | undefined, form: FormDefinition, where: string) => {
     for (const ref of collectRefs(expression)) {
-      const parts = ref.split('.');
-      let known = false;
-      if (parts.length === 1) known = unionByForm.get(form.key)?.has(ref) ?? false;
-      if (parts.length === 2) known = unionByForm.get(parts[0] ?? '')?.has(parts[1] ?? '') ?? false;
-      if (parts.length === 3)
-        known = layoutByVisit.get(`${parts[0]}.${parts[1]}`)?.has(parts[2] ?? '') ?? false;
-      if (!known)
+      if (!referenceResolves(scope, ref, form.key))
         problems.push({ en: `${where}: unknown reference ${ref}`, ko: `${where}: 알 수 없는 참조 ${ref}` });
     }
     for (const param of collectParams(expression)) {
@@ -621,7 +649,7 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
       checkExpression(check.when, form, `check ${check.id}`);
       for (const visitKey of scheduledVisits(form.key)) {
         if (!appliesToVisit(check.visits, visitKey)) continue;
-        const keys = layoutByVisit.get(`${visitKey}.${form.key}`);
+        const keys = scope.atVisit.get(`${visitKey}.${form.key}`);
         if (!keys?.get(check.item))
           problems.push({
             en: `check ${check.id}: no item ${check.item} in ${visitKey}`,
@@ -645,8 +673,7 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
   // Status rules look at the whole subject: every reference names visit, form and item.
   for (const [rule, expression] of Object.entries(study.subjectStatus ?? {})) {
     for (const reference of collectRefs(expression)) {
-      const [visitKey = '', formKey = '', itemKey = '', ...rest] = reference.split('.');
-      if (rest.length > 0 || !layoutByVisit.get(`${visitKey}.${formKey}`)?.has(itemKey)) {
+      if (!referenceResolves(scope, reference, undefined)) {
         problems.push({
           en: `subjectStatus.${rule}: reference ${reference} must name a visit, form and item`,
           ko: `subjectStatus.${rule}: 참조 ${reference} — 방문, 양식, 항목을 모두 지정해야 합니다`,
