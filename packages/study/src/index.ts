@@ -17,10 +17,14 @@ export {
 export { readOdmMetadata } from './convert/odm/read-odm-metadata.ts';
 export {
   type OdmDataType,
+  type OdmRangeCheck,
   odmDataTypeOf,
+  odmExtensionNamespace,
+  odmRangeChecks,
   type WriteOdmMetadataOptions,
   writeOdmMetadata,
   writeOdmMetadataVersions,
+  writeOdmStudyMetadata,
 } from './convert/odm/write-odm-metadata.ts';
 export {
   type DefinitionFile,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SubjectStatus } from '@cdms/contract';
-import { getFormLayout, type StudyDefinition, xmlSafeText } from '@cdms/study';
+import { getFormLayout, readOdmMetadata, type StudyDefinition, xmlSafeText } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -274,7 +274,7 @@ describeWithDatabase(
       expect(verdict.status).toBe(0);
       expect(counts.subjects).toBe(3);
       // The metadata: readable OIDs, both languages, units, ranges, code lists.
-      expect(text).toContain('<StudyEventDef OID="SE.v1" Name="v1" Repeating="No" Type="Scheduled">');
+      expect(text).toContain('<StudyEventDef OID="SE.v1" Name="v1" Repeating="No" Type="Scheduled"');
       // The unscheduled visits: one repeating event, each visit's data under its repeat key.
       expect(text).toContain(
         '<StudyEventDef OID="SE.unscheduled" Name="unscheduled" Repeating="Yes" Type="Unscheduled">',
@@ -289,12 +289,45 @@ describeWithDatabase(
       expect(text).toContain('<MeasurementUnitRef MeasurementUnitOID="MU.cm"/>');
       // Height's hard limit and soft range (docs/CLINICAL-RANGES.md), in that order.
       expect(text).toContain(
-        '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>100</CheckValue></RangeCheck><RangeCheck Comparator="GE" SoftHard="Soft"><CheckValue>140</CheckValue></RangeCheck>',
+        '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>100</CheckValue><cdms:Bound Name="hardMin"/></RangeCheck><RangeCheck Comparator="GE" SoftHard="Soft"><CheckValue>140</CheckValue><cdms:Bound Name="min"/></RangeCheck>',
       );
       expect(text).toMatch(
         /<CodeList OID="CL\.gender" Name="gender" DataType="text">.*xml:lang="ko".*xml:lang="en"/,
       );
       expect(text).toContain('<Location OID="LOC.');
+    });
+
+    it('carries the complete design in 1.3.2: the design import reads the study back from a data export', async () => {
+      const { text } = await exportText('1.3.2');
+      // Show-when, derivations and the extension, as the design's own metadata export writes them.
+      expect(text).toContain('<ConditionDef ');
+      expect(text).toContain('<MethodDef ');
+      expect(text).toContain('<cdms:Definition ');
+      const read = readOdmMetadata(text, {
+        studyKey: definition.key,
+        studyLabel: definition.label,
+        language: 'en',
+      });
+      expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+      expect(read.definition).toEqual(definition);
+      // The ClinicalData refer only to events, forms, groups and items their MetaDataVersion defines.
+      const clinicalData = text.slice(text.indexOf('<ClinicalData '));
+      const versionOid = /MetaDataVersionOID="([^"]+)"/.exec(clinicalData)?.[1];
+      const start = text.indexOf(`<MetaDataVersion OID="${versionOid}"`);
+      expect(start).toBeGreaterThan(0);
+      const metaDataVersion = text.slice(start, text.indexOf('</MetaDataVersion>', start));
+      const defined = new Set(
+        [...metaDataVersion.matchAll(/<(?:StudyEventDef|FormDef|ItemGroupDef|ItemDef) OID="([^"]+)"/g)].map(
+          (match) => match[1],
+        ),
+      );
+      const referred = new Set(
+        [...clinicalData.matchAll(/(?:StudyEventOID|FormOID|ItemGroupOID|ItemOID)="([^"]+)"/g)].map(
+          (match) => match[1],
+        ),
+      );
+      expect(referred.size).toBeGreaterThan(10);
+      expect([...referred].filter((oid) => !defined.has(oid))).toEqual([]);
     });
 
     it('gives back every stored value from the 1.3.2 and the 2.0 document, in place', async () => {

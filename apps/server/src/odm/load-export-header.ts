@@ -1,6 +1,7 @@
 import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { studyDefinitionVersions } from '../studies/study-definitions.ts';
 import { type ExportScope, subjectsInScope } from './load-export-batch.ts';
 
 /**
@@ -12,8 +13,11 @@ import { type ExportScope, subjectsInScope } from './load-export-batch.ts';
 
 export interface ExportHeader {
   study: { id: number; code: string; title: string };
+  /** The definition in force: the newest version. */
   definition: StudyDefinition;
   definitionVersion: string;
+  /** Every version of the definition, oldest first, the one in force last (1.3.2 writes them all). */
+  definitionVersions: StudyDefinition[];
   /** The day the definition version took effect (YYYY-MM-DD, UTC). */
   definitionDate: string;
   sites: { id: number; code: string; name: string }[];
@@ -33,13 +37,8 @@ export async function loadExportHeader(
     .where('id', '=', scope.studyId)
     .executeTakeFirst();
   if (!study) throw new Error(`There is no study with id ${scope.studyId}.`);
-  const definitionRow = await db
-    .selectFrom('study_definitions')
-    .select(['version', 'definition', 'created_at'])
-    .where('study_id', '=', scope.studyId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const versions = await studyDefinitionVersions(db, scope.studyId);
+  const definitionRow = versions.at(-1);
   if (!definitionRow) throw new Error(`The study ${study.code} has no definition.`);
 
   let sitesQuery = db
@@ -117,9 +116,10 @@ export async function loadExportHeader(
 
   return {
     study,
-    definition: definitionRow.definition as StudyDefinition,
+    definition: definitionRow.definition,
     definitionVersion: definitionRow.version,
-    definitionDate: definitionRow.created_at.toISOString().slice(0, 10),
+    definitionVersions: versions.map((version) => version.definition),
+    definitionDate: definitionRow.createdAt.toISOString().slice(0, 10),
     sites,
     users,
     signatureMeanings: meanings.map((row) => JSON.parse(row.meaning) as unknown),

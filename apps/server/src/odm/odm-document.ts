@@ -10,23 +10,16 @@ import {
   type OdmSubjectData,
   signatureDefOids,
 } from './odm-clinical-tree.ts';
-import {
-  eventType,
-  type OdmFormDef,
-  type OdmItemDef,
-  type OdmItemGroupDef,
-  type OdmMetadata,
-  oids,
-} from './odm-metadata.ts';
+import { type OdmMetadata, oids } from './odm-metadata.ts';
 import { type PersonName, splitPersonName } from './person-name.ts';
-import { odmRangeChecks } from './range-checks.ts';
 
 /**
  * A CDISC ODM Snapshot, written once for both versions (issue 44 item 5): the order of the
  * document's parts and the markup 1.3.2 and 2.0 share live here, so the two cannot drift apart;
  * what a version writes its own way is its OdmVersionMarkup (write-odm-132.ts, write-odm-20.ts).
- * The content of both comes from the same metadata (odm-metadata.ts) and clinical tree
- * (odm-clinical-tree.ts). Streamed as text chunks: the head (Study with its MetaDataVersion,
+ * The data of both come from the same metadata (odm-metadata.ts: OIDs and where each stored value
+ * goes) and clinical tree (odm-clinical-tree.ts); the design in the Study element is each version's
+ * own (`OdmVersionMarkup.study`). Streamed as text chunks: the head (Study with its design,
  * AdminData) first, then one subject at a time, then the closing tags — nothing but the current
  * batch is held in memory.
  */
@@ -44,31 +37,25 @@ export interface OdmWriteInput {
   onSubject?: (subject: OdmSubjectData) => void;
 }
 
-type Attributes = Record<string, string | number | undefined>;
+export type Attributes = Record<string, string | number | undefined>;
 
 /** What one ODM version writes its own way; everything else is written by this module. */
 export interface OdmVersionMarkup {
   version: '1.3.2' | '2.0';
   namespace: string;
-  /** A Description, Question or Decode in Korean and English. */
-  translated: (name: string, text: LocalizedText) => string;
-  /** The Study element's start and what comes before its MetaDataVersion (names, units). */
-  studyStart: (header: ExportHeader, metadata: OdmMetadata) => string;
-  /** 1.3.2 lists the events in a Protocol first; 2.0 has no Protocol. */
-  protocol: boolean;
+  /** Other namespaces the root element declares (1.3.2's CDMS extension). */
+  namespaces?: Record<string, string>;
   /**
-   * A form's elements: 1.3.2 has FormDef, FormRef and FormData; 2.0 has none — a form is an item
-   * group of Type "Form", referred to and written as ItemGroupRef and ItemGroupData.
+   * The Study element up to its end tag: the study's names and its design. 1.3.2 writes the complete
+   * design of every definition version (the metadata export's, packages/study); 2.0 the structure of
+   * the version in force (write-odm-20.ts).
    */
-  form: {
-    def: 'FormDef' | 'ItemGroupDef';
-    ref: 'FormRef' | 'ItemGroupRef';
-    data: 'FormData' | 'ItemGroupData';
-    oidAttribute: 'FormOID' | 'ItemGroupOID';
-    attributes: (form: OdmFormDef) => Attributes;
-  };
-  itemGroupAttributes: (group: OdmItemGroupDef) => Attributes;
-  itemDef: (itemDef: OdmItemDef) => string;
+  study: (header: ExportHeader, metadata: OdmMetadata) => string;
+  /**
+   * A form's data element: 1.3.2 has FormData; 2.0 has no form element — a form is an item group of
+   * Type "Form", written as ItemGroupData.
+   */
+  formData: { element: 'FormData' | 'ItemGroupData'; oidAttribute: 'FormOID' | 'ItemGroupOID' };
   /** 1.3.2 puts a subject's Signature first, 2.0 after its events. */
   signature: 'first' | 'last';
   itemData: (item: OdmItemData, locationOid: string) => string;
@@ -93,76 +80,6 @@ export function bilingualText(text: unknown): string {
 /** `<name>` holding a TranslatedText per language; 2.0 gives each a Type (`textAttributes`). */
 export function translatedTexts(name: string, text: LocalizedText, textAttributes: Attributes = {}): string {
   return `<${name}>${textElement('TranslatedText', text.ko, { 'xml:lang': 'ko', ...textAttributes })}${textElement('TranslatedText', text.en, { 'xml:lang': 'en', ...textAttributes })}</${name}>`;
-}
-
-/** The references of a definition to its parts, in order: `<FormRef FormOID=… OrderNumber=…/>`…. */
-function refsXml(element: string, oidAttribute: string, refOids: string[]): string {
-  return refOids
-    .map(
-      (oid, index) =>
-        `<${element}${xmlAttributes({ [oidAttribute]: oid, OrderNumber: index + 1, Mandatory: 'No' })}/>`,
-    )
-    .join('');
-}
-
-/** An ItemDef's RangeChecks, the same in both versions. */
-export function rangeChecksXml(itemDef: OdmItemDef): string {
-  return odmRangeChecks(itemDef.item)
-    .map(
-      (check) =>
-        `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}</RangeCheck>`,
-    )
-    .join('');
-}
-
-function metaDataVersionXml(metadata: OdmMetadata, markup: OdmVersionMarkup): string {
-  const { translated, form: formMarkup } = markup;
-  const parts: string[] = [
-    `<MetaDataVersion${xmlAttributes({ OID: metadata.metaDataVersionOid, Name: `${metadata.studyCode} ${metadata.version}` })}>`,
-  ];
-  if (markup.protocol) {
-    const eventOids = metadata.events.map((event) => event.oid);
-    parts.push(`<Protocol>${refsXml('StudyEventRef', 'StudyEventOID', eventOids)}</Protocol>`);
-  }
-  for (const event of metadata.events) {
-    parts.push(
-      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: event.unscheduled ? 'Yes' : 'No', Type: eventType(event) })}>`,
-      translated('Description', event.label),
-      refsXml(formMarkup.ref, formMarkup.oidAttribute, event.formOids),
-      '</StudyEventDef>',
-    );
-  }
-  for (const form of metadata.forms) {
-    parts.push(
-      `<${formMarkup.def}${xmlAttributes(formMarkup.attributes(form))}>`,
-      translated('Description', form.label),
-      refsXml('ItemGroupRef', 'ItemGroupOID', form.itemGroupOids),
-      `</${formMarkup.def}>`,
-    );
-  }
-  for (const group of metadata.itemGroups) {
-    parts.push(`<ItemGroupDef${xmlAttributes(markup.itemGroupAttributes(group))}>`);
-    parts.push(translated('Description', group.label));
-    group.itemOids.forEach((itemOid, index) => {
-      const item = metadata.itemByOid.get(itemOid);
-      parts.push(
-        `<ItemRef${xmlAttributes({ ItemOID: itemOid, OrderNumber: index + 1, Mandatory: item?.item.required ? 'Yes' : 'No' })}/>`,
-      );
-    });
-    parts.push('</ItemGroupDef>');
-  }
-  for (const itemDef of metadata.items) parts.push(markup.itemDef(itemDef));
-  for (const list of metadata.codeLists) {
-    parts.push(`<CodeList${xmlAttributes({ OID: list.oid, Name: list.key, DataType: 'text' })}>`);
-    list.codes.forEach((code, index) => {
-      parts.push(
-        `<CodeListItem${xmlAttributes({ CodedValue: code.code, OrderNumber: index + 1 })}>${translated('Decode', code.label)}</CodeListItem>`,
-      );
-    });
-    parts.push('</CodeList>');
-  }
-  parts.push('</MetaDataVersion>');
-  return parts.join('');
 }
 
 /**
@@ -223,7 +140,7 @@ function signatureXml(signature: NonNullable<OdmSubjectData['signature']>): stri
 
 function subjectDataXml(subject: OdmSubjectData, markup: OdmVersionMarkup): string {
   const { locationOid } = subject;
-  const formMarkup = markup.form;
+  const formMarkup = markup.formData;
   const parts: string[] = [`<SubjectData${xmlAttributes({ SubjectKey: subject.subjectKey })}>`];
   if (subject.signature && markup.signature === 'first') parts.push(signatureXml(subject.signature));
   parts.push(`<SiteRef${xmlAttributes({ LocationOID: locationOid })}/>`);
@@ -232,7 +149,7 @@ function subjectDataXml(subject: OdmSubjectData, markup: OdmVersionMarkup): stri
       `<StudyEventData${xmlAttributes({ StudyEventOID: event.oid, StudyEventRepeatKey: event.repeatKey })}>`,
     );
     for (const form of event.forms) {
-      parts.push(`<${formMarkup.data}${xmlAttributes({ [formMarkup.oidAttribute]: form.oid })}>`);
+      parts.push(`<${formMarkup.element}${xmlAttributes({ [formMarkup.oidAttribute]: form.oid })}>`);
       for (const group of form.groups) {
         parts.push(
           `<ItemGroupData${xmlAttributes({ ItemGroupOID: group.oid, ItemGroupRepeatKey: group.repeatKey })}>`,
@@ -240,7 +157,7 @@ function subjectDataXml(subject: OdmSubjectData, markup: OdmVersionMarkup): stri
         for (const item of group.items) parts.push(markup.itemData(item, locationOid));
         parts.push('</ItemGroupData>');
       }
-      parts.push(`${markup.queries(form.queries, locationOid)}</${formMarkup.data}>`);
+      parts.push(`${markup.queries(form.queries, locationOid)}</${formMarkup.element}>`);
     }
     parts.push('</StudyEventData>');
   }
@@ -257,6 +174,7 @@ export async function* writeOdmDocument(
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   yield `<ODM${xmlAttributes({
     xmlns: markup.namespace,
+    ...markup.namespaces,
     FileType: 'Snapshot',
     Granularity: 'All',
     FileOID: input.fileOid,
@@ -265,7 +183,7 @@ export async function* writeOdmDocument(
     Originator: 'CDMS',
     SourceSystem: 'CDMS',
   })}>\n`;
-  yield `${markup.studyStart(header, metadata)}${metaDataVersionXml(metadata, markup)}</Study>\n`;
+  yield `${markup.study(header, metadata)}</Study>\n`;
   yield `${adminDataXml(header, metadata, markup.version)}\n`;
   yield `<ClinicalData${xmlAttributes({ StudyOID: metadata.studyOid, MetaDataVersionOID: metadata.metaDataVersionOid })}>\n`;
   const context = {

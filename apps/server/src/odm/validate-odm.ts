@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { OdmVersion } from './export-odm.ts';
 
 /**
- * For tests: xmllint's verdict on an exported file against the official ODM schema of its version.
+ * For tests: xmllint's verdict on an exported file against the official ODM schema of its version
+ * (for 1.3.2, with the CDMS extension's schema).
  */
 
 // The official schemas: the project's shared copy beside the repository (<X>/main and <X>/shared/odm
@@ -25,8 +26,10 @@ function findOdmSchemas(): string {
   return sharedOdmSchemas() ?? vendoredOdmSchemas;
 }
 export const odmSchemas = findOdmSchemas();
+// 1.3.2 exports carry the design's CDMS extension: the official schema with the extension's groups
+// filled in (packages/study/odm; it redefines the vendored copy, byte for byte the shared one).
 const schemaOf: Record<OdmVersion, string> = {
-  '1.3.2': path.join(odmSchemas, 'schema-1.3.2', 'ODM1-3-2.xsd'),
+  '1.3.2': path.join(repositoryRoot, 'packages', 'study', 'odm', 'odm-1.3.2-cdms.xsd'),
   '2.0': path.join(odmSchemas, 'schema-2.0', 'ODM.xsd'),
 };
 /** xmllint's verdict on a file against an ODM schema: status 0 and "validates", or the errors. */

@@ -1,5 +1,5 @@
 import type { LocalizedText } from '@cdms/study';
-import { textElement, xmlAttributes } from '@cdms/study';
+import { odmRangeChecks, textElement, xmlAttributes } from '@cdms/study';
 import type { ExportQuery } from './load-export-batch.ts';
 import { userOidOf } from './odm-clinical-tree.ts';
 import {
@@ -7,11 +7,10 @@ import {
   bilingualText,
   type OdmVersionMarkup,
   type OdmWriteInput,
-  rangeChecksXml,
   translatedTexts,
   writeOdmDocument,
 } from './odm-document.ts';
-import { type OdmItemDef, oids } from './odm-metadata.ts';
+import { eventType, type OdmItemDef, type OdmMetadata, oids } from './odm-metadata.ts';
 
 /**
  * CDISC ODM 2.0 Snapshot: what 2.0 writes its own way, for odm-document.ts, which writes the rest of
@@ -22,6 +21,8 @@ import { type OdmItemDef, oids } from './odm-metadata.ts';
  * a multiple choice); TranslatedText has a Type. 2.0 adds queries: each query is a Query element on
  * the value it concerns (else on its form, else on the subject), its thread one AuditRecord per
  * message (author, site, time, and the message as ReasonForChange).
+ * The design is the structure of the version in force (events, forms, sections, items with their
+ * ranges, code lists); the complete design with show-when, derivations and checks is 1.3.2's.
  * Validated against ../shared/odm/schema-2.0 by the tests.
  */
 
@@ -47,10 +48,81 @@ function itemDef20(itemDef: OdmItemDef): string {
   if (item.unit !== undefined)
     parts.push(translated('Description', { ko: `단위: ${item.unit}`, en: `Unit: ${item.unit}` }));
   parts.push(translated('Question', item.label));
-  parts.push(rangeChecksXml(itemDef));
+  for (const check of odmRangeChecks(item)) {
+    parts.push(
+      `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}</RangeCheck>`,
+    );
+  }
   // In 2.0 an ItemData may hold several Values, so a multiple choice keeps its code list.
   if (itemDef.codeListOid) parts.push(`<CodeListRef${xmlAttributes({ CodeListOID: itemDef.codeListOid })}/>`);
   parts.push('</ItemDef>');
+  return parts.join('');
+}
+
+/** The references of a definition to its parts, in order: `<ItemGroupRef ItemGroupOID=… OrderNumber=…/>`…. */
+function itemGroupRefsXml(refOids: string[]): string {
+  return refOids
+    .map(
+      (oid, index) =>
+        `<ItemGroupRef${xmlAttributes({ ItemGroupOID: oid, OrderNumber: index + 1, Mandatory: 'No' })}/>`,
+    )
+    .join('');
+}
+
+/**
+ * The version in force as a 2.0 MetaDataVersion: events referring to their forms, a form an
+ * ItemGroupDef of Type "Form" referring to its sections (Type "Section", Dynamic when repeating), then
+ * the items and code lists.
+ */
+function metaDataVersionXml(metadata: OdmMetadata): string {
+  const parts: string[] = [
+    `<MetaDataVersion${xmlAttributes({ OID: metadata.metaDataVersionOid, Name: `${metadata.studyCode} ${metadata.version}` })}>`,
+  ];
+  for (const event of metadata.events) {
+    parts.push(
+      `<StudyEventDef${xmlAttributes({ OID: event.oid, Name: event.key, Repeating: event.unscheduled ? 'Yes' : 'No', Type: eventType(event) })}>`,
+      translated('Description', event.label),
+      itemGroupRefsXml(event.formOids),
+      '</StudyEventDef>',
+    );
+  }
+  for (const form of metadata.forms) {
+    parts.push(
+      `<ItemGroupDef${xmlAttributes({ OID: form.oid, Name: form.key, Repeating: 'No', Type: 'Form' })}>`,
+      translated('Description', form.label),
+      itemGroupRefsXml(form.itemGroupOids),
+      '</ItemGroupDef>',
+    );
+  }
+  for (const group of metadata.itemGroups) {
+    parts.push(
+      `<ItemGroupDef${xmlAttributes({
+        OID: group.oid,
+        Name: `${group.formKey}.${group.sectionKey}`,
+        Repeating: group.repeatingKey ? 'Dynamic' : 'No',
+        Type: 'Section',
+      })}>`,
+    );
+    parts.push(translated('Description', group.label));
+    group.itemOids.forEach((itemOid, index) => {
+      const item = metadata.itemByOid.get(itemOid);
+      parts.push(
+        `<ItemRef${xmlAttributes({ ItemOID: itemOid, OrderNumber: index + 1, Mandatory: item?.item.required ? 'Yes' : 'No' })}/>`,
+      );
+    });
+    parts.push('</ItemGroupDef>');
+  }
+  for (const itemDef of metadata.items) parts.push(itemDef20(itemDef));
+  for (const list of metadata.codeLists) {
+    parts.push(`<CodeList${xmlAttributes({ OID: list.oid, Name: list.key, DataType: 'text' })}>`);
+    list.codes.forEach((code, index) => {
+      parts.push(
+        `<CodeListItem${xmlAttributes({ CodedValue: code.code, OrderNumber: index + 1 })}>${translated('Decode', code.label)}</CodeListItem>`,
+      );
+    });
+    parts.push('</CodeList>');
+  }
+  parts.push('</MetaDataVersion>');
   return parts.join('');
 }
 
@@ -102,27 +174,12 @@ const queriesXml = (threads: ExportQuery[], locationOid: string) =>
 const markup20: OdmVersionMarkup = {
   version: '2.0',
   namespace: 'http://www.cdisc.org/ns/odm/v2.0',
-  translated,
-  studyStart: (header, metadata) =>
+  study: (header, metadata) =>
     `<Study${xmlAttributes({ OID: metadata.studyOid, StudyName: header.study.code, ProtocolName: header.study.code })}>${translated(
       'Description',
       { ko: header.study.title, en: header.study.title },
-    )}`,
-  protocol: false,
-  form: {
-    def: 'ItemGroupDef',
-    ref: 'ItemGroupRef',
-    data: 'ItemGroupData',
-    oidAttribute: 'ItemGroupOID',
-    attributes: (form) => ({ OID: form.oid, Name: form.key, Repeating: 'No', Type: 'Form' }),
-  },
-  itemGroupAttributes: (group) => ({
-    OID: group.oid,
-    Name: `${group.formKey}.${group.sectionKey}`,
-    Repeating: group.repeatingKey ? 'Dynamic' : 'No',
-    Type: 'Section',
-  }),
-  itemDef: itemDef20,
+    )}${metaDataVersionXml(metadata)}`,
+  formData: { element: 'ItemGroupData', oidAttribute: 'ItemGroupOID' },
   signature: 'last',
   itemData: (item, locationOid) => {
     const values =

@@ -38,10 +38,12 @@ function definitionWithAMultipleChoice(): StudyDefinition {
   return definition;
 }
 
+const definition = definitionWithAMultipleChoice();
 const header: ExportHeader = {
   study: { id: 1, code: 'TMP-2026', title: '고막 천공 <재생> & "치유" 연구' },
-  definition: definitionWithAMultipleChoice(),
-  definitionVersion: '1.0.0',
+  definition,
+  definitionVersion: definition.version,
+  definitionVersions: [definition],
   definitionDate: '2025-01-02',
   sites: [
     { id: 1, code: 'S01', name: '서울 병원' },
@@ -232,8 +234,8 @@ describe('the ODM writers over a fixed input', () => {
     expect(withAudit).toContain('StudyEventRepeatKey="1"');
     expectValid(withAudit, '1.3.2');
     expect({ withAudit: sha256(withAudit), without: sha256(await written('1.3.2', false)) }).toEqual({
-      withAudit: 'bedf1ce3b46c8d29813815d462861a22085d26fdacbadbe2381f57d53c22f334',
-      without: 'ca21f553e58419e9e99bd186d4e850e9588c81b1057c379e1245caaebda2ac84',
+      withAudit: '86880bb4ce86b670b3e2bdc07963d363145242e240cca39d3b8977bb821c23ba',
+      without: 'acf8f462c4e6fc5f489a726f7cd274c0a119127bd2b8bbd6e0ef55b9bf2d23e6',
     });
   });
 

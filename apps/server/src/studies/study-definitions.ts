@@ -53,3 +53,31 @@ export async function studyDefinitionOfRow(
   }
   return { version: latest.version, definition };
 }
+
+/**
+ * Every version of the study's definition, oldest first, each with the time it was written; empty when
+ * it has none. A version written again while the study was in design is one version: its last text is
+ * the one in force, in the place of that last writing. The design's history as the ODM metadata exports
+ * write it (one MetaDataVersion each).
+ */
+export async function studyDefinitionVersions(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+): Promise<{ version: string; definition: StudyDefinition; createdAt: Date }[]> {
+  const rows = await db
+    .selectFrom('study_definitions')
+    .select(['version', 'definition', 'created_at'])
+    .where('study_id', '=', studyId)
+    .orderBy('id', 'asc')
+    .execute();
+  const versions = new Map<string, { version: string; definition: StudyDefinition; createdAt: Date }>();
+  for (const row of rows) {
+    versions.delete(row.version);
+    versions.set(row.version, {
+      version: row.version,
+      definition: row.definition as StudyDefinition,
+      createdAt: row.created_at,
+    });
+  }
+  return [...versions.values()];
+}

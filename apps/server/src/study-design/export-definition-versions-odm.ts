@@ -1,7 +1,8 @@
-import { type StudyDefinition, writeOdmMetadataVersions } from '@cdms/study';
+import { writeOdmMetadataVersions } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { studyDefinitionVersions } from '../studies/study-definitions.ts';
 
 /**
  * `GET …/definition-versions/odm`: every version of a study's definition as one CDISC ODM 1.3.2
@@ -15,21 +16,10 @@ export async function exportDefinitionVersionsOdm(
 ): Promise<{ fileName: string; xml: string }> {
   const study = await db.selectFrom('studies').select('code').where('id', '=', studyId).executeTakeFirst();
   if (!study) throw new AppError(404, 'not_found');
-  const rows = await db
-    .selectFrom('study_definitions')
-    .select(['version', 'definition'])
-    .where('study_id', '=', studyId)
-    .orderBy('id', 'asc')
-    .execute();
-  if (rows.length === 0) throw new AppError(404, 'not_found');
-  // A version written again while in design is the same version: its last text is the one in force.
-  const versions = new Map<string, StudyDefinition>();
-  for (const row of rows) {
-    versions.delete(row.version);
-    versions.set(row.version, row.definition as StudyDefinition);
-  }
+  const versions = await studyDefinitionVersions(db, studyId);
+  if (versions.length === 0) throw new AppError(404, 'not_found');
   return {
     fileName: `${study.code}-definition-versions-odm.xml`,
-    xml: writeOdmMetadataVersions([...versions.values()]),
+    xml: writeOdmMetadataVersions(versions.map((version) => version.definition)),
   };
 }

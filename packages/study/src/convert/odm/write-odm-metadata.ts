@@ -69,10 +69,8 @@ export interface WriteOdmMetadataOptions {
  * Several versions of one study definition as one ODM 1.3.2 metadata document: the Study holds one
  * complete MetaDataVersion per definition version (OID `MDV.<version>`, no `Include`), in the order
  * given, which is to be oldest first (ODM's order; a reader takes the last as the current one). The
- * Study's names are the newest version's; BasicDefinitions holds the units of every version.
- *
- * Throws when the list is empty, or its definitions are not distinct versions of one study (two equal
- * versions would give two MetaDataVersions one OID).
+ * Study's names are the newest version's; BasicDefinitions holds the units of every version
+ * (`writeOdmStudyMetadata`, which throws as it says).
  */
 export function writeOdmMetadataVersions(
   versions: StudyDefinition[],
@@ -80,26 +78,15 @@ export function writeOdmMetadataVersions(
 ): string {
   const newest = versions.at(-1);
   if (!newest) throw new Error('writeOdmMetadataVersions: no definition version to write');
-  if (versions.some((definition) => definition.key !== newest.key))
-    throw new Error(
-      'writeOdmMetadataVersions: the definitions are not versions of one study (different keys)',
-    );
-  if (new Set(versions.map((definition) => definition.version)).size !== versions.length)
-    throw new Error('writeOdmMetadataVersions: a version is given twice');
-
   const extensions = options.extensions ?? true;
-  // One unit map for the whole file, so a symbol has the same OID in every version.
-  const units = new Map<string, string>();
-  const layouts = versions.map((definition) => collectLayout(definition, units, extensions));
   const studyOid = options.studyOid ?? oids.study(newest.key);
   const fileOid = options.fileOid ?? `ODM.${newest.key}.${newest.version}.metadata`;
   const creationDateTime = options.creationDateTime ?? new Date().toISOString();
-
-  const parts: string[] = [
+  return [
     '<?xml version="1.0" encoding="UTF-8"?>\n',
     `<ODM${xmlAttributes({
       xmlns: ODM_NAMESPACE,
-      [`xmlns:${CDMS_PREFIX}`]: extensions ? CDMS_ODM_NAMESPACE : undefined,
+      ...odmExtensionNamespace({ extensions }),
       FileType: 'Snapshot',
       Granularity: 'Metadata',
       FileOID: fileOid,
@@ -109,6 +96,42 @@ export function writeOdmMetadataVersions(
       SourceSystem: CDMS_SOURCE_SYSTEM,
     })}>`,
     `<Study${xmlAttributes({ OID: studyOid })}>`,
+    writeOdmStudyMetadata(versions, { extensions }),
+    '</Study></ODM>\n',
+  ].join('');
+}
+
+/** The ODM root's declaration of the extension's prefix, when the file carries the extension. */
+export function odmExtensionNamespace(options: { extensions?: boolean } = {}): Record<string, string> {
+  return (options.extensions ?? true) ? { [`xmlns:${CDMS_PREFIX}`]: CDMS_ODM_NAMESPACE } : {};
+}
+
+/**
+ * What a 1.3.2 Study element holds of the design, in the schema's order: GlobalVariables,
+ * BasicDefinitions (the units of every version) and one complete MetaDataVersion per version, oldest
+ * first. `writeOdmMetadataVersions` puts it in a metadata file; the server's ODM 1.3.2 data exports put
+ * it before their AdminData and ClinicalData, so a data export carries the whole design too (the root
+ * element must then declare `odmExtensionNamespace`).
+ *
+ * Throws when the list is empty, or its definitions are not distinct versions of one study (two equal
+ * versions would give two MetaDataVersions one OID).
+ */
+export function writeOdmStudyMetadata(
+  versions: StudyDefinition[],
+  options: { extensions?: boolean } = {},
+): string {
+  const newest = versions.at(-1);
+  if (!newest) throw new Error('writeOdmStudyMetadata: no definition version to write');
+  if (versions.some((definition) => definition.key !== newest.key))
+    throw new Error('writeOdmStudyMetadata: the definitions are not versions of one study (different keys)');
+  if (new Set(versions.map((definition) => definition.version)).size !== versions.length)
+    throw new Error('writeOdmStudyMetadata: a version is given twice');
+
+  const extensions = options.extensions ?? true;
+  // One unit map for the whole file, so a symbol has the same OID in every version.
+  const units = new Map<string, string>();
+  const layouts = versions.map((definition) => collectLayout(definition, units, extensions));
+  const parts: string[] = [
     `<GlobalVariables>${textElement('StudyName', newest.key)}${textElement(
       'StudyDescription',
       newest.label.en,
@@ -126,7 +149,6 @@ export function writeOdmMetadataVersions(
   versions.forEach((definition, index) => {
     parts.push(metaDataVersionXml(definition, layouts[index] as Layout));
   });
-  parts.push('</Study></ODM>\n');
   return parts.join('');
 }
 
@@ -378,6 +400,13 @@ function itemGroupDefXml(group: GroupEntry, layout: Layout): string {
   return parts.join('');
 }
 
+export interface OdmRangeCheck {
+  bound: 'hardMin' | 'min' | 'max' | 'hardMax';
+  comparator: 'GE' | 'LE';
+  softHard: 'Soft' | 'Hard';
+  value: number;
+}
+
 /** The ODM DataTypes our items are written with. */
 export type OdmDataType = 'text' | 'integer' | 'float' | 'date' | 'time' | 'boolean';
 
@@ -399,10 +428,14 @@ export function odmDataTypeOf(item: ItemDefinition): OdmDataType {
   }
 }
 
-/** The RangeChecks of an item, each naming the bound it is (a soft range may be Hard by its severity). */
-function rangeChecksOf(item: ItemDefinition) {
+/**
+ * The RangeChecks of an item, each naming the bound it is: the soft range (min/max, Soft unless its
+ * severity is hard) and the hard limits (hardMin/hardMax, always Hard: the save refuses past them).
+ * The server's ODM 2.0 data exports write the same checks.
+ */
+export function odmRangeChecks(item: ItemDefinition): OdmRangeCheck[] {
   const softHard = item.rangeSeverity === 'hard' ? 'Hard' : 'Soft';
-  const checks: { bound: string; comparator: 'GE' | 'LE'; softHard: string; value: number }[] = [];
+  const checks: OdmRangeCheck[] = [];
   if (item.hardMin !== undefined)
     checks.push({ bound: 'hardMin', comparator: 'GE', softHard: 'Hard', value: item.hardMin });
   if (item.min !== undefined) checks.push({ bound: 'min', comparator: 'GE', softHard, value: item.min });
@@ -462,7 +495,7 @@ function itemDefXml(itemDef: ItemDefEntry, layout: Layout): string {
   if (item.unit !== undefined) {
     parts.push(`<MeasurementUnitRef${xmlAttributes({ MeasurementUnitOID: layout.units.get(item.unit) })}/>`);
   }
-  for (const check of rangeChecksOf(item)) {
+  for (const check of odmRangeChecks(item)) {
     const bound = layout.extensions ? `<${CDMS_PREFIX}:Bound${xmlAttributes({ Name: check.bound })}/>` : '';
     parts.push(
       `<RangeCheck${xmlAttributes({ Comparator: check.comparator, SoftHard: check.softHard })}>${textElement('CheckValue', String(check.value))}${bound}</RangeCheck>`,
