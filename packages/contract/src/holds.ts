@@ -2,8 +2,7 @@ import { z } from 'zod';
 import {
   bodyIdSchema,
   pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
+  pageQueryShape,
   paramIdSchema,
   siteSubjectFilterShape,
   sortOrderQuerySchema,
@@ -248,8 +247,7 @@ export const readinessSubjectsQuerySchema = z.object({
   hold: z.enum(readinessHoldFilters).default('all'),
   sort: z.enum(readinessSortKeys).default('subjectId'),
   order: sortOrderQuerySchema.default('asc'),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(READINESS_PAGE_SIZES).default(10),
+  ...pageQueryShape(READINESS_PAGE_SIZES, 10),
 });
 export type ReadinessSubjectsQuery = z.input<typeof readinessSubjectsQuerySchema>;
 

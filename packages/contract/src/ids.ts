@@ -51,6 +51,17 @@ export function pageSizeQuerySchema<const Size extends number>(sizes: readonly S
 }
 
 /**
+ * The page and size every paged list's query string takes: the first page unless another is asked
+ * for, and one of the list's `sizes`, `defaultSize` unless another is asked for.
+ */
+export function pageQueryShape<const Size extends number>(
+  sizes: readonly Size[],
+  defaultSize: NoInfer<Size>,
+) {
+  return { page: pageQuerySchema.default(1), size: pageSizeQuerySchema(sizes).default(defaultSize) };
+}
+
+/**
  * What a paged list answers beside its rows, for the pager: `total` rows match the filters over every
  * page, `page` is the page shown and `size` its size.
  */

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import {
   bodyIdSchema,
   pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
+  pageQueryShape,
   paramIdSchema,
   siteSubjectFilterShape,
   sortOrderQuerySchema,
@@ -157,8 +156,7 @@ export const sdvSubjectsQuerySchema = z.object({
   state: z.enum(sdvSubjectStateFilters).default('all'),
   sort: z.enum(sdvSubjectSortKeys).default('subjectId'),
   order: sortOrderQuerySchema.default('asc'),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(SDV_PAGE_SIZES).default(10),
+  ...pageQueryShape(SDV_PAGE_SIZES, 10),
 });
 export type SdvSubjectsQuery = z.input<typeof sdvSubjectsQuerySchema>;
 
