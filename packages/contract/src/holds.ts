@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   bodyIdSchema,
+  listedSubjectShape,
   pagedShape,
   pageQueryShape,
   paramIdSchema,
@@ -183,11 +184,7 @@ const readinessCountsShape = {
 };
 
 export const readinessSubjectRowSchema = z.object({
-  subjectPk: z.number().int(),
-  subjectId: z.string(),
-  registrationNumber: z.string().nullable(),
-  siteId: z.number().int(),
-  site: z.string(),
+  ...listedSubjectShape,
   ...readinessCountsShape,
   signature: z.enum(['none', 'signed', 'invalidated']),
   ready: z.boolean(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   bodyIdSchema,
+  listedSubjectShape,
   pagedShape,
   pageQueryShape,
   paramIdSchema,
@@ -161,11 +162,7 @@ export const sdvSubjectsQuerySchema = z.object({
 export type SdvSubjectsQuery = z.input<typeof sdvSubjectsQuerySchema>;
 
 export const sdvSubjectRowSchema = z.object({
-  subjectPk: z.number().int(),
-  subjectId: z.string(),
-  registrationNumber: z.string().nullable(),
-  siteId: z.number().int(),
-  site: z.string(),
+  ...listedSubjectShape,
   /** all: among the first N of its site (or the plan is `all`), every item counts; critical: critical items only. */
   planScope: z.enum(sdvPlanModes),
   counts: sdvCountsSchema,
