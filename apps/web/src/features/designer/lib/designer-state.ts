@@ -11,6 +11,11 @@ export interface DesignerState {
   present: StudyDefinition;
   future: readonly StudyDefinition[];
   saved: StudyDefinition;
+  /**
+   * The `coalesce` name of the last edit: a run of edits of one field (each keystroke of a label) is one
+   * step to undo, not one per character.
+   */
+  lastCoalesce: string | null;
 }
 
 export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group'>;
@@ -24,7 +29,12 @@ export type DesignerEdit =
   | { type: 'addForm'; form: FormFields }
   | { type: 'renameForm'; index: number; label: LocalizedText }
   | { type: 'moveForm'; index: number; by: -1 | 1 }
-  | { type: 'toggleCell'; visitIndex: number; formKey: string };
+  | { type: 'toggleCell'; visitIndex: number; formKey: string }
+  /**
+   * The form editor's edits (form-edits.ts): the form at `index` becomes `form`. Successive edits with
+   * the same `coalesce` name (one field being typed in) make one step of the history.
+   */
+  | { type: 'replaceForm'; index: number; form: FormDefinition; coalesce?: string };
 
 export type DesignerAction =
   | DesignerEdit
@@ -34,7 +44,7 @@ export type DesignerAction =
   | { type: 'load'; definition: StudyDefinition };
 
 export function initialDesignerState(definition: StudyDefinition): DesignerState {
-  return { past: [], present: definition, future: [], saved: definition };
+  return { past: [], present: definition, future: [], saved: definition, lastCoalesce: null };
 }
 
 export function hasUnsavedChanges(state: DesignerState): boolean {
@@ -63,18 +73,34 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
         past: state.past.slice(0, -1),
         present: previous,
         future: [state.present, ...state.future],
+        lastCoalesce: null,
       };
     }
     case 'redo': {
       const [next, ...rest] = state.future;
       if (!next) return state;
-      return { ...state, past: [...state.past, state.present], present: next, future: rest };
+      return {
+        ...state,
+        past: [...state.past, state.present],
+        present: next,
+        future: rest,
+        lastCoalesce: null,
+      };
     }
     default: {
       const next = applyEdit(state.present, action);
       // An edit that changes nothing (moving the first visit left) adds no step to undo.
       if (next === state.present) return state;
-      return { ...state, past: [...state.past, state.present], present: next, future: [] };
+      const coalesce = action.type === 'replaceForm' ? (action.coalesce ?? null) : null;
+      if (coalesce !== null && coalesce === state.lastCoalesce)
+        return { ...state, present: next, future: [] };
+      return {
+        ...state,
+        past: [...state.past, state.present],
+        present: next,
+        future: [],
+        lastCoalesce: coalesce,
+      };
     }
   }
 }
@@ -112,6 +138,9 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
       const moved = move(forms, edit.index, edit.by);
       return moved === forms ? definition : { ...definition, forms: moved };
     }
+    case 'replaceForm':
+      if (!forms[edit.index] || forms[edit.index] === edit.form) return definition;
+      return { ...definition, forms: replaceAt(forms, edit.index, () => edit.form) };
     case 'toggleCell':
       return {
         ...definition,

@@ -1,0 +1,159 @@
+import type { FormDefinition, ItemDefinition, ItemType, LocalizedText, SectionDefinition } from '@cdms/study';
+
+/**
+ * The form editor's edits, as pure functions from a form to the next form: sections and items added,
+ * changed, moved and removed. Each gives the same form back when nothing changes (a move past the
+ * end), so the designer's history records no empty step. The page applies the result with the
+ * reducer's `replaceForm` edit (designer-state.ts).
+ */
+
+/** Where an item sits in its form. */
+export interface ItemPlace {
+  sectionIndex: number;
+  itemIndex: number;
+}
+
+/** The item types the editor offers, in the order a designer thinks of them. */
+export const EDITOR_ITEM_TYPES: readonly ItemType[] = [
+  'text',
+  'textarea',
+  'integer',
+  'decimal',
+  'date',
+  'time',
+  'yesNo',
+  'singleChoice',
+  'multipleChoice',
+  'checkbox',
+  'photo',
+  'tracing',
+];
+
+/** Choice items need a code list: the types that take one. */
+export function takesCodeList(type: ItemType): boolean {
+  return type === 'singleChoice' || type === 'multipleChoice';
+}
+
+/** Number items have a unit, a range and hard limits. */
+export function isNumberType(type: ItemType): boolean {
+  return type === 'integer' || type === 'decimal';
+}
+
+/**
+ * A new item of a type: its key and label, and what the type needs to be valid — a code list for a
+ * choice (the study's first, to be changed in its properties), one decimal for a decimal number.
+ */
+export function newItem(
+  type: ItemType,
+  key: string,
+  label: LocalizedText,
+  codeListKeys: readonly string[],
+): ItemDefinition {
+  const item: ItemDefinition = { key, type, label };
+  if (takesCodeList(type) && codeListKeys[0] !== undefined) item.codeList = codeListKeys[0];
+  if (type === 'decimal') item.decimals = 1;
+  return item;
+}
+
+/** Every key a new item of this form may not take: its items' and its repeating groups' keys. */
+export function keysOfForm(form: FormDefinition): string[] {
+  return form.sections.flatMap((section) => [
+    ...(section.repeating ? [section.repeating.key] : []),
+    ...section.items.map((item) => item.key),
+  ]);
+}
+
+export function addSection(form: FormDefinition, section: SectionDefinition): FormDefinition {
+  return { ...form, sections: [...form.sections, section] };
+}
+
+export function updateSection(
+  form: FormDefinition,
+  sectionIndex: number,
+  change: (section: SectionDefinition) => SectionDefinition,
+): FormDefinition {
+  if (!form.sections[sectionIndex]) return form;
+  return { ...form, sections: replaceAt(form.sections, sectionIndex, change) };
+}
+
+export function moveSection(form: FormDefinition, sectionIndex: number, by: -1 | 1): FormDefinition {
+  const sections = move(form.sections, sectionIndex, by);
+  return sections === form.sections ? form : { ...form, sections };
+}
+
+/** A form keeps at least one section (the model wants one). */
+export function removeSection(form: FormDefinition, sectionIndex: number): FormDefinition {
+  if (form.sections.length <= 1 || !form.sections[sectionIndex]) return form;
+  return { ...form, sections: form.sections.filter((_, index) => index !== sectionIndex) };
+}
+
+export function addItem(form: FormDefinition, sectionIndex: number, item: ItemDefinition): FormDefinition {
+  return updateSection(form, sectionIndex, (section) => ({ ...section, items: [...section.items, item] }));
+}
+
+export function updateItem(form: FormDefinition, place: ItemPlace, item: ItemDefinition): FormDefinition {
+  if (!form.sections[place.sectionIndex]?.items[place.itemIndex]) return form;
+  return updateSection(form, place.sectionIndex, (section) => ({
+    ...section,
+    items: replaceAt(section.items, place.itemIndex, () => item),
+  }));
+}
+
+/**
+ * An item moved one place up or down: within its section, or across into the next section (its first
+ * place) or the previous one (its last place) when it is already at the edge.
+ */
+export function moveItem(form: FormDefinition, place: ItemPlace, by: -1 | 1): FormDefinition {
+  const section = form.sections[place.sectionIndex];
+  const item = section?.items[place.itemIndex];
+  if (!section || !item) return form;
+  const target = place.itemIndex + by;
+  if (target >= 0 && target < section.items.length) {
+    return updateSection(form, place.sectionIndex, (current) => ({
+      ...current,
+      items: move(current.items, place.itemIndex, by),
+    }));
+  }
+  const nextSectionIndex = place.sectionIndex + by;
+  if (!form.sections[nextSectionIndex]) return form;
+  const removed = updateSection(form, place.sectionIndex, (current) => ({
+    ...current,
+    items: current.items.filter((_, index) => index !== place.itemIndex),
+  }));
+  return updateSection(removed, nextSectionIndex, (current) => ({
+    ...current,
+    items: by === 1 ? [item, ...current.items] : [...current.items, item],
+  }));
+}
+
+export function removeItem(form: FormDefinition, place: ItemPlace): FormDefinition {
+  if (!form.sections[place.sectionIndex]?.items[place.itemIndex]) return form;
+  return updateSection(form, place.sectionIndex, (section) => ({
+    ...section,
+    items: section.items.filter((_, index) => index !== place.itemIndex),
+  }));
+}
+
+/** The place an item was moved to by `moveItem` (for keeping it selected); the same place when it did not move. */
+export function placeAfterMove(form: FormDefinition, place: ItemPlace, by: -1 | 1): ItemPlace {
+  const section = form.sections[place.sectionIndex];
+  if (!section) return place;
+  const target = place.itemIndex + by;
+  if (target >= 0 && target < section.items.length) return { ...place, itemIndex: target };
+  const nextSection = form.sections[place.sectionIndex + by];
+  if (!nextSection) return place;
+  return { sectionIndex: place.sectionIndex + by, itemIndex: by === 1 ? 0 : nextSection.items.length };
+}
+
+function replaceAt<T>(list: T[], index: number, change: (value: T) => T): T[] {
+  return list.map((value, at) => (at === index ? change(value) : value));
+}
+
+/** The list with the element at `index` moved one place; the same list when it cannot move. */
+function move<T>(list: T[], index: number, by: -1 | 1): T[] {
+  const target = index + by;
+  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
+  const next = [...list];
+  [next[index], next[target]] = [next[target] as T, next[index] as T];
+  return next;
+}
