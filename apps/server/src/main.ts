@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   // The product's first start gets the living demo: subjects at every stage, not just accounts.
   // Imported only when the demo is seeded: its photos and PDFs load sharp and pdfkit, which a
-  // server otherwise loads at its first photo or PDF (~10 MB each of memory it would keep).
+  // server otherwise loads at its first photo or PDF (over 10 MB of memory it would keep).
   const demo = config.seedDemo ? await import('./seed/demo-seed.ts') : undefined;
   const seeded = demo ? await demo.seedDemoData(database.db, { subjects: true }) : false;
   const app = await buildApp({ config, database }, { logger: serverLoggerOptions(config.logLevel) });

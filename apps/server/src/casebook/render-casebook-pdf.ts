@@ -71,7 +71,7 @@ interface Column {
 }
 
 export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDFKit.PDFDocument> {
-  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~10 MB of its
+  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
   // resident set (docs/PERFORMANCE.md).
   const { default: PDFDocument } = await import('pdfkit');
   const { header, subject, definition, language: lang, withAudit } = input;

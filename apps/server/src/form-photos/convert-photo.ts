@@ -23,7 +23,7 @@ export interface ConvertedPhoto {
  */
 export async function convertPhoto(photo: Buffer | string, type: PhotoSourceType): Promise<ConvertedPhoto> {
   // Loaded at the first photo, not at start: heic-decode instantiates its wasm when imported, and
-  // the two cost a server that never converts a photo ~15 MB of its resident set (docs/PERFORMANCE.md).
+  // the two cost a server that never converts a photo ~16 MB of its resident set (docs/PERFORMANCE.md).
   // Outside the try: a library that does not load is the server's fault, not the photo's.
   const { default: sharp } = await import('sharp');
   const decodeHeic = type === 'heic' ? (await import('heic-decode')).default : null;

@@ -33,7 +33,7 @@ const text = {
 export async function renderTrainingCertificate(
   input: TrainingCertificateInput,
 ): Promise<PDFKit.PDFDocument> {
-  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~10 MB of its
+  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
   // resident set (docs/PERFORMANCE.md).
   const { default: PDFDocument } = await import('pdfkit');
   const lang = input.language;
