@@ -1,7 +1,8 @@
 import {
   type FormDefinition,
+  ITEM_TYPES,
+  type ItemDefinition,
   type ItemType,
-  keySchema,
   type LocalizedText,
   type StudyDefinition,
 } from '@cdms/study';
@@ -9,12 +10,10 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
 import {
   addItem,
   addSection,
-  EDITOR_ITEM_TYPES,
   type ItemPlace,
   keysOfForm,
   moveItem,
@@ -27,6 +26,12 @@ import {
 } from '../lib/form-edits.ts';
 import { DesignPreview } from './design-preview.tsx';
 import styles from './designer.module.css';
+import {
+  type ElementFieldProblems,
+  ElementFields,
+  type ElementFieldValues,
+  elementFieldProblems,
+} from './element-fields.tsx';
 import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
 
@@ -206,16 +211,7 @@ export function FormEditor({
   );
 }
 
-/** The key and label fields' check, as the visit and form dialogs do it. */
-function keyProblem(
-  key: string,
-  takenKeys: readonly string[],
-  t: (key: string) => string,
-): string | undefined {
-  if (!keySchema.safeParse(key).success) return t('dialog.keyInvalid');
-  if (takenKeys.includes(key)) return t('dialog.keyTaken');
-  return undefined;
-}
+const noValues = (): ElementFieldValues => ({ key: '', label: { ko: '', en: '' } });
 
 function AddItemForm({
   form,
@@ -224,28 +220,23 @@ function AddItemForm({
 }: {
   form: FormDefinition;
   codeListKeys: readonly string[];
-  onAdd: (sectionIndex: number, item: ReturnType<typeof newItem>) => void;
+  onAdd: (sectionIndex: number, item: ItemDefinition) => void;
 }) {
   const { t, i18n } = useTranslation('designer');
   const id = useId();
   const [sectionIndex, setSectionIndex] = useState(form.sections.length - 1);
   const [type, setType] = useState<ItemType>('text');
-  const [key, setKey] = useState('');
-  const [label, setLabel] = useState<LocalizedText>({ ko: '', en: '' });
-  const [problems, setProblems] = useState<{ key?: string; label?: string }>({});
+  const [values, setValues] = useState(noValues);
+  const [problems, setProblems] = useState<ElementFieldProblems>({});
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = {
-      key: keyProblem(key, keysOfForm(form), t),
-      label: label.ko.trim() === '' && label.en.trim() === '' ? t('dialog.labelRequired') : undefined,
-    };
+    const found = elementFieldProblems(values, keysOfForm(form), t);
     setProblems(found);
-    if (found.key || found.label) return;
+    if (Object.keys(found).length > 0) return;
     const section = Math.min(sectionIndex, form.sections.length - 1);
-    onAdd(section, newItem(type, key, label, codeListKeys));
-    setKey('');
-    setLabel({ ko: '', en: '' });
+    onAdd(section, newItem(type, values.key, values.label, codeListKeys));
+    setValues(noValues());
   }
 
   return (
@@ -273,7 +264,7 @@ function AddItemForm({
             value={type}
             onChange={(event) => setType(event.target.value as ItemType)}
           >
-            {EDITOR_ITEM_TYPES.map((itemType) => (
+            {ITEM_TYPES.map((itemType) => (
               <option key={itemType} value={itemType}>
                 {t(`form.types.${itemType}`)}
               </option>
@@ -281,30 +272,7 @@ function AddItemForm({
           </select>
         </label>
       </div>
-      <TextField
-        label={t('dialog.key')}
-        value={key}
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={40}
-        error={problems.key}
-        onChange={(event) => setKey(event.target.value.trim())}
-      />
-      <div className={styles.labelFields}>
-        <TextField
-          label={t('dialog.labelKo')}
-          lang="ko"
-          value={label.ko}
-          error={problems.label}
-          onChange={(event) => setLabel({ ...label, ko: event.target.value })}
-        />
-        <TextField
-          label={t('dialog.labelEn')}
-          lang="en"
-          value={label.en}
-          onChange={(event) => setLabel({ ...label, en: event.target.value })}
-        />
-      </div>
+      <ElementFields values={values} onChange={setValues} problems={problems} keyEditable autoFocus={false} />
       <Button type="submit" size="sm" variant="secondary">
         {t('form.addItemButton')}
       </Button>
@@ -317,53 +285,25 @@ function AddSectionForm({
   onAdd,
 }: {
   takenKeys: readonly string[];
-  onAdd: (section: { key: string; label: LocalizedText }) => void;
+  onAdd: (section: ElementFieldValues) => void;
 }) {
   const { t } = useTranslation('designer');
-  const [key, setKey] = useState('');
-  const [label, setLabel] = useState<LocalizedText>({ ko: '', en: '' });
-  const [problems, setProblems] = useState<{ key?: string; label?: string }>({});
+  const [values, setValues] = useState(noValues);
+  const [problems, setProblems] = useState<ElementFieldProblems>({});
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = {
-      key: keyProblem(key, takenKeys, t),
-      label: label.ko.trim() === '' && label.en.trim() === '' ? t('dialog.labelRequired') : undefined,
-    };
+    const found = elementFieldProblems(values, takenKeys, t);
     setProblems(found);
-    if (found.key || found.label) return;
-    onAdd({ key, label });
-    setKey('');
-    setLabel({ ko: '', en: '' });
+    if (Object.keys(found).length > 0) return;
+    onAdd(values);
+    setValues(noValues());
   }
 
   return (
     <form className={styles.addForm} onSubmit={submit} noValidate aria-label={t('form.addSection')}>
       <h3 className={styles.outlineSectionTitle}>{t('form.addSection')}</h3>
-      <TextField
-        label={t('dialog.key')}
-        value={key}
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={40}
-        error={problems.key}
-        onChange={(event) => setKey(event.target.value.trim())}
-      />
-      <div className={styles.labelFields}>
-        <TextField
-          label={t('dialog.labelKo')}
-          lang="ko"
-          value={label.ko}
-          error={problems.label}
-          onChange={(event) => setLabel({ ...label, ko: event.target.value })}
-        />
-        <TextField
-          label={t('dialog.labelEn')}
-          lang="en"
-          value={label.en}
-          onChange={(event) => setLabel({ ...label, en: event.target.value })}
-        />
-      </div>
+      <ElementFields values={values} onChange={setValues} problems={problems} keyEditable autoFocus={false} />
       <Button type="submit" size="sm" variant="secondary">
         {t('form.addSectionButton')}
       </Button>

@@ -2,7 +2,7 @@ import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } 
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import { type DesignerEdit, labelIn, missingTranslation } from '../lib/designer-state.ts';
+import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
 import { Markers } from './markers.tsx';
 

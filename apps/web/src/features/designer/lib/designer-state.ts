@@ -1,4 +1,5 @@
 import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
+import { move, replaceAt } from './list-edits.ts';
 
 /**
  * The designer's editing model: the definition being edited (`present`), the versions before it
@@ -155,19 +156,6 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
         })),
       };
   }
-}
-
-function replaceAt<T>(list: T[], index: number, change: (value: T) => T): T[] {
-  return list.map((value, at) => (at === index ? change(value) : value));
-}
-
-/** The list with the element at `index` moved one place; the same list when it cannot move. */
-function move<T>(list: T[], index: number, by: -1 | 1): T[] {
-  const target = index + by;
-  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
-  const next = [...list];
-  [next[index], next[target]] = [next[target] as T, next[index] as T];
-  return next;
 }
 
 /** The forms a visit's removal drops from the schedule (for the confirmation). */

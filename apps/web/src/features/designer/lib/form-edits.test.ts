@@ -1,10 +1,9 @@
-import { type FormDefinition, type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
+import { type FormDefinition, ITEM_TYPES, type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
 import { describe, expect, it } from 'vitest';
 import { designerReducer, initialDesignerState } from './designer-state.ts';
 import {
   addItem,
   addSection,
-  EDITOR_ITEM_TYPES,
   keysOfForm,
   moveItem,
   moveSection,
@@ -110,7 +109,7 @@ describe('the form edits', () => {
   });
 
   it('make a new item of every type the editor offers that the model takes', () => {
-    for (const type of EDITOR_ITEM_TYPES) {
+    for (const type of ITEM_TYPES) {
       const definition: StudyDefinition = {
         key: 'tiny',
         version: '1.0.0',

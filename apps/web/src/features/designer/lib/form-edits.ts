@@ -1,4 +1,5 @@
 import type { FormDefinition, ItemDefinition, ItemType, LocalizedText, SectionDefinition } from '@cdms/study';
+import { move, replaceAt } from './list-edits.ts';
 
 /**
  * The form editor's edits, as pure functions from a form to the next form: sections and items added,
@@ -12,22 +13,6 @@ export interface ItemPlace {
   sectionIndex: number;
   itemIndex: number;
 }
-
-/** The item types the editor offers, in the order a designer thinks of them. */
-export const EDITOR_ITEM_TYPES: readonly ItemType[] = [
-  'text',
-  'textarea',
-  'integer',
-  'decimal',
-  'date',
-  'time',
-  'yesNo',
-  'singleChoice',
-  'multipleChoice',
-  'checkbox',
-  'photo',
-  'tracing',
-];
 
 /** Choice items need a code list: the types that take one. */
 export function takesCodeList(type: ItemType): boolean {
@@ -143,17 +128,4 @@ export function placeAfterMove(form: FormDefinition, place: ItemPlace, by: -1 | 
   const nextSection = form.sections[place.sectionIndex + by];
   if (!nextSection) return place;
   return { sectionIndex: place.sectionIndex + by, itemIndex: by === 1 ? 0 : nextSection.items.length };
-}
-
-function replaceAt<T>(list: T[], index: number, change: (value: T) => T): T[] {
-  return list.map((value, at) => (at === index ? change(value) : value));
-}
-
-/** The list with the element at `index` moved one place; the same list when it cannot move. */
-function move<T>(list: T[], index: number, by: -1 | 1): T[] {
-  const target = index + by;
-  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
-  const next = [...list];
-  [next[index], next[target]] = [next[target] as T, next[index] as T];
-  return next;
 }
