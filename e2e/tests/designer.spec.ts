@@ -187,6 +187,17 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await expect(computed.getByText('번역 없음: EN')).toBeHidden();
   expect.soft(await axeViolations(page), 'form editor').toEqual([]);
 
+  // An edit check on the age, refusing the save under 19.
+  await page.getByRole('button', { name: /^나이\s*age/ }).click();
+  const ageChecks = page.getByRole('region', { name: 'age 검사' });
+  await ageChecks.getByRole('button', { name: '검사 추가' }).click();
+  await ageChecks.getByLabel('심각도').selectOption({ label: '저장 거부' });
+  await ageChecks.getByLabel('실패 조건').fill('age < 19');
+  await ageChecks.getByLabel('메시지 (한국어)').fill('만 19세 이상만 참여할 수 있습니다.');
+  await ageChecks.getByLabel('메시지 (영어)').fill('Only adults of 19 or more may take part.');
+  await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('15');
+  await expect(preview.getByText('만 19세 이상만 참여할 수 있습니다.').first()).toBeVisible();
+
   // The preview runs the engine on the draft: the computed value, then the range check.
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('95');
   await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
@@ -195,8 +206,17 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await page.getByRole('button', { name: '저장', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
-    definition: { forms: { sections: { items: Record<string, unknown>[] }[] }[] };
+    definition: { forms: { sections: { items: Record<string, unknown>[] }[]; checks?: unknown[] }[] };
   };
+  expect(stored.definition.forms[0]?.checks).toEqual([
+    {
+      id: 'ageCheck1',
+      item: 'age',
+      when: { op: 'lt', args: [{ ref: 'age' }, 19] },
+      severity: 'hard',
+      message: { ko: '만 19세 이상만 참여할 수 있습니다.', en: 'Only adults of 19 or more may take part.' },
+    },
+  ]);
   expect(stored.definition.forms[0]?.sections[0]?.items).toEqual([
     { key: 'age', type: 'integer', label: { ko: '나이', en: 'Age' }, unit: '세', max: 90, required: true },
     {

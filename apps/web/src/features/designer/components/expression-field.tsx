@@ -27,11 +27,14 @@ export function ExpressionField({
   value,
   context,
   readOnly,
+  required = false,
   onChange,
 }: {
   label: string;
   hint?: string;
   value: Expression | undefined;
+  /** An expression that must be there (a check's condition): an empty text is a problem, not a removal. */
+  required?: boolean;
   context: ExpressionTextContext;
   readOnly: boolean;
   onChange: (expression: Expression | undefined) => void;
@@ -41,7 +44,9 @@ export function ExpressionField({
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(() => (value ? formatExpression(value) : ''));
   const [cursor, setCursor] = useState<number | null>(null);
-  const problems = text.trim() === '' ? [] : checkExpressionText(text, context);
+  const empty = text.trim() === '';
+  const problems = empty ? [] : checkExpressionText(text, context);
+  const missing = empty && required;
 
   // Undo or redo put a different expression in: the field shows it. (A value that comes back from
   // this field's own change reads the same as the text, which then stays as typed.)
@@ -57,7 +62,7 @@ export function ExpressionField({
     setText(next);
     setCursor(at);
     if (next.trim() === '') {
-      onChange(undefined);
+      if (!required) onChange(undefined);
       return;
     }
     const parsed = parseExpression(next);
@@ -91,14 +96,19 @@ export function ExpressionField({
         readOnly={readOnly}
         spellCheck={false}
         autoComplete="off"
-        aria-invalid={problems.length > 0 || undefined}
+        aria-invalid={problems.length > 0 || missing || undefined}
         aria-describedby={`${id}-note`}
         onChange={(event) => change(event.target.value, event.target.selectionStart)}
         onSelect={(event) => setCursor(event.currentTarget.selectionStart)}
         onBlur={() => setTimeout(() => setCursor(null), 150)}
       />
-      <div id={`${id}-note`} className={problems.length > 0 ? styles.expressionProblems : styles.hint}>
-        {problems.length > 0 ? (
+      <div
+        id={`${id}-note`}
+        className={problems.length > 0 || missing ? styles.expressionProblems : styles.hint}
+      >
+        {missing ? (
+          t('expression.required')
+        ) : problems.length > 0 ? (
           <>
             <span>{t('expression.notApplied')}</span>
             <ul>

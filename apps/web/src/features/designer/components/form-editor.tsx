@@ -32,6 +32,7 @@ import {
   type ElementFieldValues,
   elementFieldProblems,
 } from './element-fields.tsx';
+import { ItemChecks } from './item-checks.tsx';
 import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
 
@@ -200,6 +201,15 @@ export function FormEditor({
                 setSelected(placeAfterMove(form, selected, by));
               }}
               onRemove={() => void confirmRemoveItem(selected)}
+            />
+          ) : null}
+          {selected && selectedItem && selectedSection ? (
+            <ItemChecks
+              definition={definition}
+              form={form}
+              itemKey={selectedItem.key}
+              readOnly={readOnly}
+              onChange={replace}
             />
           ) : (
             <p className={styles.hint}>{t('form.chooseItem')}</p>

@@ -2,15 +2,19 @@ import { type FormDefinition, ITEM_TYPES, type StudyDefinition, studyDefinitionS
 import { describe, expect, it } from 'vitest';
 import { designerReducer, initialDesignerState } from './designer-state.ts';
 import {
+  addCheck,
   addItem,
   addSection,
   keysOfForm,
   moveItem,
   moveSection,
+  newCheck,
   newItem,
   placeAfterMove,
+  removeCheck,
   removeItem,
   removeSection,
+  updateCheck,
   updateItem,
 } from './form-edits.ts';
 
@@ -102,6 +106,25 @@ describe('the form edits', () => {
       'third',
       'second',
     ]);
+  });
+
+  it('add checks with ids of their own, change one and remove them all', () => {
+    const first = newCheck(form, 'weight');
+    expect(first).toEqual({
+      id: 'weightCheck1',
+      item: 'weight',
+      when: false,
+      severity: 'query',
+      message: { ko: '', en: '' },
+    });
+    const withOne = addCheck(form, first);
+    const withTwo = addCheck(withOne, newCheck(withOne, 'weight'));
+    expect(withTwo.checks?.map((check) => check.id)).toEqual(['weightCheck1', 'weightCheck2']);
+    const changed = updateCheck(withTwo, 1, { ...newCheck(withOne, 'weight'), severity: 'hard' });
+    expect(changed.checks?.[1]?.severity).toBe('hard');
+    expect(updateCheck(changed, 5, first)).toBe(changed);
+    const none = removeCheck(removeCheck(changed, 1), 0);
+    expect(none).not.toHaveProperty('checks');
   });
 
   it('know the keys a new item may not take, repeating groups included', () => {

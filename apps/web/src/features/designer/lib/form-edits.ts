@@ -1,4 +1,11 @@
-import type { FormDefinition, ItemDefinition, ItemType, LocalizedText, SectionDefinition } from '@cdms/study';
+import type {
+  CheckDefinition,
+  FormDefinition,
+  ItemDefinition,
+  ItemType,
+  LocalizedText,
+  SectionDefinition,
+} from '@cdms/study';
 import { move, replaceAt } from './list-edits.ts';
 
 /**
@@ -117,6 +124,41 @@ export function removeItem(form: FormDefinition, place: ItemPlace): FormDefiniti
     ...section,
     items: section.items.filter((_, index) => index !== place.itemIndex),
   }));
+}
+
+/**
+ * A new edit check on an item: an id no other check of the form has (`<item>Check<n>`), severity query,
+ * a condition that never fails (`false`, to be written) and an empty message in both languages.
+ */
+export function newCheck(form: FormDefinition, itemKey: string): CheckDefinition {
+  const taken = new Set((form.checks ?? []).map((check) => check.id));
+  let number = 1;
+  while (taken.has(`${itemKey}Check${number}`)) number += 1;
+  return {
+    id: `${itemKey}Check${number}`,
+    item: itemKey,
+    when: false,
+    severity: 'query',
+    message: { ko: '', en: '' },
+  };
+}
+
+export function addCheck(form: FormDefinition, check: CheckDefinition): FormDefinition {
+  return { ...form, checks: [...(form.checks ?? []), check] };
+}
+
+/** The check at `index` of the form's checks changed. */
+export function updateCheck(form: FormDefinition, index: number, check: CheckDefinition): FormDefinition {
+  if (!form.checks?.[index]) return form;
+  return { ...form, checks: replaceAt(form.checks, index, () => check) };
+}
+
+/** The check at `index` removed; a form left without checks has none (no empty list). */
+export function removeCheck(form: FormDefinition, index: number): FormDefinition {
+  if (!form.checks?.[index]) return form;
+  const checks = form.checks.filter((_, at) => at !== index);
+  const { checks: _removed, ...rest } = form;
+  return checks.length > 0 ? { ...rest, checks } : rest;
 }
 
 /** The place an item was moved to by `moveItem` (for keeping it selected); the same place when it did not move. */
