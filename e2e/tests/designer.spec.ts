@@ -79,7 +79,16 @@ test('an administrator edits the schedule of a study in design and saves it', as
   await visitDialog.getByLabel('이름 (한국어)').fill('종료 방문');
   await visitDialog.getByLabel('이름 (영어)').fill('End of study visit');
   await visitDialog.getByLabel('방문 구분').selectOption({ label: '종료' });
+  // Its window: 12 weeks after the screening visit, a week either way (a negative early count refused).
+  await visitDialog.getByLabel('방문 허용 범위 기준 방문').selectOption({ label: '선별 방문 (V1)' });
+  await visitDialog.getByLabel('기준 방문 후 일수').fill('84');
+  await visitDialog.getByLabel('앞당김 허용 일수').fill('-7');
   await visitDialog.getByRole('button', { name: '적용' }).click();
+  await expect(visitDialog.getByText(/허용 일수는 0 이상입니다/)).toBeVisible();
+  await visitDialog.getByLabel('앞당김 허용 일수').fill('7');
+  await visitDialog.getByLabel('늦춤 허용 일수').fill('7');
+  await visitDialog.getByRole('button', { name: '적용' }).click();
+  await expect(grid.getByText('기준 V1 +84일 (−7/+7)')).toBeVisible();
   await grid.getByRole('checkbox', { name: '종료 방문의 활력 징후' }).check();
 
   // The vital signs' English label, undone and redone (the button, then the keyboard).
@@ -130,6 +139,9 @@ test('an administrator edits the schedule of a study in design and saves it', as
   };
   expect(stored.definition.visits.map((visit) => visit.key)).toEqual(['V1', 'V2', 'V3']);
   expect(stored.definition.visits[2]?.forms).toEqual(['vitals']);
+  expect(stored.definition.visits[2]).toMatchObject({
+    window: { anchorVisit: 'V1', offsetDays: 84, minusDays: 7, plusDays: 7 },
+  });
   expect(stored.definition.forms[1]?.label.en).toBe('Vitals');
 });
 

@@ -335,10 +335,17 @@ function ScheduleEditor({
         <VisitDialog
           initial={editedVisit ?? null}
           takenKeys={definition.visits.map((visit) => visit.key)}
+          visits={definition.visits}
           onApply={(visit) =>
             editing.index === null
               ? edit({ type: 'addVisit', visit })
-              : edit({ type: 'updateVisit', index: editing.index, label: visit.label, group: visit.group })
+              : edit({
+                  type: 'updateVisit',
+                  index: editing.index,
+                  label: visit.label,
+                  group: visit.group,
+                  window: visit.window,
+                })
           }
         />
       ) : null}

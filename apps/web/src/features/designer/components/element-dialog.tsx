@@ -20,6 +20,8 @@ interface ElementFormProps {
   takenKeys: readonly string[];
   note?: string | undefined;
   children?: ReactNode;
+  /** What else the dialog checks before applying (its own fields' problems, which it shows): false stops. */
+  beforeApply?: () => boolean;
   onApply: (values: ElementFieldValues) => void;
 }
 
@@ -36,7 +38,7 @@ export function ElementDialog({ title, ...form }: ElementFormProps & { title: st
   );
 }
 
-function ElementForm({ name, initial, takenKeys, note, children, onApply }: ElementFormProps) {
+function ElementForm({ name, initial, takenKeys, note, children, beforeApply, onApply }: ElementFormProps) {
   const { t } = useTranslation('designer');
   const { close } = useModalStack();
   const [values, setValues] = useState({
@@ -49,7 +51,8 @@ function ElementForm({ name, initial, takenKeys, note, children, onApply }: Elem
     event.preventDefault();
     const found = elementFieldProblems(values, initial ? null : takenKeys, t);
     setProblems(found);
-    if (Object.keys(found).length > 0) return;
+    const othersFine = beforeApply ? beforeApply() : true;
+    if (Object.keys(found).length > 0 || !othersFine) return;
     onApply(values);
     close(name);
   }

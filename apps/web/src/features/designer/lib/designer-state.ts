@@ -19,12 +19,19 @@ export interface DesignerState {
   lastCoalesce: string | null;
 }
 
-export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group'>;
+export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group' | 'window'>;
 export type FormFields = Pick<FormDefinition, 'key' | 'label'>;
 
 export type DesignerEdit =
   | { type: 'addVisit'; visit: VisitFields }
-  | { type: 'updateVisit'; index: number; label: LocalizedText; group: VisitDefinition['group'] }
+  | {
+      type: 'updateVisit';
+      index: number;
+      label: LocalizedText;
+      group: VisitDefinition['group'];
+      /** The visit's window; undefined: none. */
+      window?: VisitDefinition['window'];
+    }
   | { type: 'moveVisit'; index: number; by: -1 | 1 }
   | { type: 'removeVisit'; index: number }
   | { type: 'addForm'; form: FormFields }
@@ -110,16 +117,22 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
 export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): StudyDefinition {
   const { visits, forms } = definition;
   switch (edit.type) {
-    case 'addVisit':
-      return { ...definition, visits: [...visits, { ...edit.visit, forms: [] }] };
+    case 'addVisit': {
+      const { window, ...visit } = edit.visit;
+      return { ...definition, visits: [...visits, { ...visit, ...(window ? { window } : {}), forms: [] }] };
+    }
     case 'updateVisit':
       return {
         ...definition,
-        visits: replaceAt(visits, edit.index, (visit) => ({
-          ...visit,
-          label: edit.label,
-          group: edit.group,
-        })),
+        visits: replaceAt(visits, edit.index, (visit) => {
+          const { window: _previous, ...rest } = visit;
+          return {
+            ...rest,
+            label: edit.label,
+            group: edit.group,
+            ...(edit.window ? { window: edit.window } : {}),
+          };
+        }),
       };
     case 'moveVisit': {
       const moved = move(visits, edit.index, edit.by);
