@@ -210,6 +210,28 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('15');
   await expect(preview.getByText('만 19세 이상만 참여할 수 있습니다.').first()).toBeVisible();
 
+  // A code list made on its own page, then a choice item that picks from it.
+  await page.getByRole('button', { name: '코드 목록', exact: true }).click();
+  const addList = page.getByRole('form', { name: '코드 목록 추가' });
+  await addList.getByLabel('키', { exact: true }).fill('sex');
+  await addList.getByRole('button', { name: '코드 목록 추가' }).click();
+  const sexList = page.getByRole('region', { name: '코드 목록 sex' });
+  await sexList.getByLabel('sex 코드 1: 코드').fill('M');
+  await sexList.getByLabel('sex 코드 1: 이름 (한국어)').fill('남');
+  await sexList.getByLabel('sex 코드 1: 이름 (영어)').fill('Male');
+  await sexList.getByRole('button', { name: '코드 추가' }).click();
+  await sexList.getByLabel('sex 코드 2: 코드').fill('F');
+  await sexList.getByLabel('sex 코드 2: 이름 (한국어)').fill('여');
+  await sexList.getByLabel('sex 코드 2: 이름 (영어)').fill('Female');
+  await page.getByRole('button', { name: '일정표로 돌아가기' }).click();
+  await page.getByRole('button', { name: '인구학 항목 편집' }).click();
+  await addItem.getByLabel('유형').selectOption({ label: '단일 선택' });
+  await addItem.getByLabel('키', { exact: true }).fill('sex');
+  await addItem.getByLabel('이름 (한국어)').fill('성별');
+  await addItem.getByLabel('이름 (영어)').fill('Sex');
+  await addItem.getByRole('button', { name: '항목 추가' }).click();
+  await preview.getByRole('combobox', { name: '성별' }).selectOption({ label: '여' });
+
   // The preview runs the engine on the draft: the computed value, then the range check.
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('95');
   await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
@@ -218,8 +240,20 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await page.getByRole('button', { name: '저장', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
-    definition: { forms: { sections: { items: Record<string, unknown>[] }[]; checks?: unknown[] }[] };
+    definition: {
+      codeLists: unknown[];
+      forms: { sections: { items: Record<string, unknown>[] }[]; checks?: unknown[] }[];
+    };
   };
+  expect(stored.definition.codeLists).toEqual([
+    {
+      key: 'sex',
+      codes: [
+        { code: 'M', label: { ko: '남', en: 'Male' } },
+        { code: 'F', label: { ko: '여', en: 'Female' } },
+      ],
+    },
+  ]);
   expect(stored.definition.forms[0]?.checks).toEqual([
     {
       id: 'ageCheck1',
@@ -237,5 +271,6 @@ test('a designer builds a form in its editor and sees it run in the live preview
       label: { ko: '내년 나이', en: 'Age next year' },
       derive: { op: 'add', args: [{ ref: 'age' }, 1] },
     },
+    { key: 'sex', type: 'singleChoice', label: { ko: '성별', en: 'Sex' }, codeList: 'sex' },
   ]);
 });

@@ -27,6 +27,7 @@ import {
   labelIn,
   problemTarget,
 } from '../lib/designer-state.ts';
+import { CodeListEditor } from './code-list-editor.tsx';
 import styles from './designer.module.css';
 import { FORM_DIALOG, FormDialog } from './form-dialog.tsx';
 import { FormEditor } from './form-editor.tsx';
@@ -108,6 +109,8 @@ function Designer({ studyId, membership }: { studyId: number; membership: StudyM
 
 type Editing = { kind: 'visit'; index: number | null } | { kind: 'form'; index: number | null } | null;
 
+type View = { kind: 'schedule' } | { kind: 'form'; index: number } | { kind: 'codeLists' };
+
 /** The schedule being edited, its history, the save, and the problems of a refused save. */
 function ScheduleEditor({
   studyId,
@@ -128,8 +131,9 @@ function ScheduleEditor({
   const save = useSaveDefinition(studyId);
   const [state, dispatch] = useReducer(designerReducer, initial, initialDesignerState);
   const [editing, setEditing] = useState<Editing>(null);
-  // The form whose editor is open instead of the schedule (by place in the definition's forms).
-  const [openForm, setOpenForm] = useState<number | null>(null);
+  // What is shown under the toolbar: the schedule, a form's editor (by its place in the definition's
+  // forms) or the code lists.
+  const [view, setView] = useState<View>({ kind: 'schedule' });
   const [saveError, setSaveError] = useState<string | null>(null);
   // The problems of a refused save, with the document they were found in: once it is edited, the
   // places they point at may have moved, so they are shown only while it is unchanged.
@@ -199,8 +203,12 @@ function ScheduleEditor({
   function goTo(path: string) {
     const target = problemTarget(path);
     // A problem inside a form (its sections and items) leads to that form's editor.
-    if (target?.kind === 'form' && /^\/forms\/\d+\/sections\//.test(path)) {
-      setOpenForm(target.index);
+    if (target?.kind === 'form' && /^\/forms\/\d+\/(sections|checks)\//.test(path)) {
+      setView({ kind: 'form', index: target.index });
+      return;
+    }
+    if (path.startsWith('/codeLists')) {
+      setView({ kind: 'codeLists' });
       return;
     }
     const focusHeader = () => {
@@ -208,12 +216,12 @@ function ScheduleEditor({
       element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       element?.focus();
     };
-    if (openForm === null) {
+    if (view.kind === 'schedule') {
       focusHeader();
       return;
     }
-    // A form editor is open: the schedule is drawn again first.
-    setOpenForm(null);
+    // Another view is open: the schedule is drawn again first.
+    setView({ kind: 'schedule' });
     requestAnimationFrame(focusHeader);
   }
 
@@ -258,6 +266,14 @@ function ScheduleEditor({
             disabled={locked}
           >
             {t('toolbar.addForm')}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-pressed={view.kind === 'codeLists'}
+            onClick={() => setView(view.kind === 'codeLists' ? { kind: 'schedule' } : { kind: 'codeLists' })}
+          >
+            {t('toolbar.codeLists')}
           </Button>
           <span className={styles.toolbarGap} />
           <Button
@@ -311,13 +327,20 @@ function ScheduleEditor({
           </ul>
         </section>
       ) : null}
-      {openForm !== null && definition.forms[openForm] ? (
+      {view.kind === 'form' && definition.forms[view.index] ? (
         <FormEditor
           definition={definition}
-          formIndex={openForm}
+          formIndex={view.index}
           readOnly={locked}
           onEdit={edit}
-          onClose={() => setOpenForm(null)}
+          onClose={() => setView({ kind: 'schedule' })}
+        />
+      ) : view.kind === 'codeLists' ? (
+        <CodeListEditor
+          definition={definition}
+          readOnly={locked}
+          onEdit={edit}
+          onClose={() => setView({ kind: 'schedule' })}
         />
       ) : (
         <ScheduleGrid
@@ -328,7 +351,7 @@ function ScheduleEditor({
           onEditVisit={(index) => open({ kind: 'visit', index })}
           onRemoveVisit={(index) => void removeVisit(index)}
           onRenameForm={(index) => open({ kind: 'form', index })}
-          onOpenForm={setOpenForm}
+          onOpenForm={(index) => setView({ kind: 'form', index })}
         />
       )}
       {editing?.kind === 'visit' ? (

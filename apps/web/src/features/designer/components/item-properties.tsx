@@ -199,7 +199,7 @@ export function ItemProperties({
             <label className={styles.selectField}>
               <span className={styles.propertyLabel}>{t('form.display')}</span>
               <select
-                value={item.display ?? 'radio'}
+                value={item.display ?? 'select'}
                 onChange={(event) => set('display', event.target.value as 'radio' | 'select', false)}
               >
                 <option value="radio">{t('form.displays.radio')}</option>

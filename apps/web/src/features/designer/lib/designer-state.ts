@@ -1,4 +1,4 @@
-import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
+import type { CodeList, FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
 import { move, replaceAt } from './list-edits.ts';
 
 /**
@@ -42,7 +42,9 @@ export type DesignerEdit =
    * The form editor's edits (form-edits.ts): the form at `index` becomes `form`. Successive edits with
    * the same `coalesce` name (one field being typed in) make one step of the history.
    */
-  | { type: 'replaceForm'; index: number; form: FormDefinition; coalesce?: string };
+  | { type: 'replaceForm'; index: number; form: FormDefinition; coalesce?: string }
+  /** The code list editor's edits (code-list-edits.ts): the study's code lists become `codeLists`. */
+  | { type: 'replaceCodeLists'; codeLists: CodeList[]; coalesce?: string };
 
 export type DesignerAction =
   | DesignerEdit
@@ -99,7 +101,7 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
       const next = applyEdit(state.present, action);
       // An edit that changes nothing (moving the first visit left) adds no step to undo.
       if (next === state.present) return state;
-      const coalesce = action.type === 'replaceForm' ? (action.coalesce ?? null) : null;
+      const coalesce = 'coalesce' in action ? (action.coalesce ?? null) : null;
       if (coalesce !== null && coalesce === state.lastCoalesce)
         return { ...state, present: next, future: [] };
       return {
@@ -155,6 +157,10 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
     case 'replaceForm':
       if (!forms[edit.index] || forms[edit.index] === edit.form) return definition;
       return { ...definition, forms: replaceAt(forms, edit.index, () => edit.form) };
+    case 'replaceCodeLists':
+      return edit.codeLists === definition.codeLists
+        ? definition
+        : { ...definition, codeLists: edit.codeLists };
     case 'toggleCell':
       return {
         ...definition,
