@@ -232,6 +232,25 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await addItem.getByRole('button', { name: '항목 추가' }).click();
   await preview.getByRole('combobox', { name: '성별' }).selectOption({ label: '여' });
 
+  // A second section made a repeating group, with an item in its rows.
+  const addSection = page.getByRole('form', { name: '구역 추가' });
+  await addSection.getByLabel('키', { exact: true }).fill('meds');
+  await addSection.getByLabel('이름 (한국어)').fill('복용 약물');
+  await addSection.getByLabel('이름 (영어)').fill('Medications');
+  await addSection.getByRole('button', { name: '구역 추가' }).click();
+  await page.getByRole('button', { name: /^복용 약물\s*키 meds/ }).click();
+  const sectionProperties = page.getByRole('region', { name: '구역 meds' });
+  await sectionProperties.getByRole('checkbox', { name: /반복 그룹/ }).check();
+  await expect(sectionProperties.getByLabel('행의 키')).toHaveValue('medsRows');
+  await addItem.getByLabel('구역').selectOption({ label: '복용 약물' });
+  await addItem.getByLabel('유형').selectOption({ label: '텍스트' });
+  await addItem.getByLabel('키', { exact: true }).fill('drug');
+  await addItem.getByLabel('이름 (한국어)').fill('약물명');
+  await addItem.getByLabel('이름 (영어)').fill('Drug');
+  await addItem.getByRole('button', { name: '항목 추가' }).click();
+  await preview.getByRole('button', { name: '행 추가' }).click();
+  await expect(preview.getByRole('textbox', { name: /약물명/ })).toBeVisible();
+
   // The preview runs the engine on the draft: the computed value, then the range check.
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('95');
   await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
@@ -242,7 +261,10 @@ test('a designer builds a form in its editor and sees it run in the live preview
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
     definition: {
       codeLists: unknown[];
-      forms: { sections: { items: Record<string, unknown>[] }[]; checks?: unknown[] }[];
+      forms: {
+        sections: { key: string; repeating?: unknown; items: Record<string, unknown>[] }[];
+        checks?: unknown[];
+      }[];
     };
   };
   expect(stored.definition.codeLists).toEqual([
@@ -254,6 +276,12 @@ test('a designer builds a form in its editor and sees it run in the live preview
       ],
     },
   ]);
+  expect(stored.definition.forms[0]?.sections[1]).toEqual({
+    key: 'meds',
+    label: { ko: '복용 약물', en: 'Medications' },
+    repeating: { key: 'medsRows' },
+    items: [{ key: 'drug', type: 'text', label: { ko: '약물명', en: 'Drug' } }],
+  });
   expect(stored.definition.forms[0]?.checks).toEqual([
     {
       id: 'ageCheck1',

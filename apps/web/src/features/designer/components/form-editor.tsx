@@ -23,6 +23,7 @@ import {
   removeItem,
   removeSection,
   updateItem,
+  updateSection,
 } from '../lib/form-edits.ts';
 import { DesignPreview } from './design-preview.tsx';
 import styles from './designer.module.css';
@@ -35,6 +36,7 @@ import {
 import { ItemChecks } from './item-checks.tsx';
 import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
+import { SectionProperties } from './section-properties.tsx';
 
 /**
  * One form's editor: its sections and items in order (select, add, reorder, remove), the selected
@@ -60,13 +62,20 @@ export function FormEditor({
   const [selected, setSelected] = useState<ItemPlace | null>(() =>
     form?.sections[0]?.items[0] ? { sectionIndex: 0, itemIndex: 0 } : null,
   );
+  // A section chosen for its own properties (then no item is).
+  const [openSection, setOpenSection] = useState<number | null>(null);
   if (!form) return null;
   const name = (label: LocalizedText) => labelIn(label, i18n.language);
   const replace = (next: FormDefinition, coalesce?: string) => {
     if (!readOnly)
       onEdit({ type: 'replaceForm', index: formIndex, form: next, ...(coalesce ? { coalesce } : {}) });
   };
+  const selectItem = (place: ItemPlace | null) => {
+    setSelected(place);
+    setOpenSection(null);
+  };
   const selectedSection = selected ? form.sections[selected.sectionIndex] : undefined;
+  const sectionShown = openSection === null ? undefined : form.sections[openSection];
   const selectedItem = selected ? selectedSection?.items[selected.itemIndex] : undefined;
 
   async function confirmRemoveItem(place: ItemPlace) {
@@ -80,7 +89,7 @@ export function FormEditor({
     });
     if (!confirmed) return;
     replace(removeItem(form, place));
-    setSelected(null);
+    selectItem(null);
   }
 
   return (
@@ -99,11 +108,23 @@ export function FormEditor({
             <section key={section.key} className={styles.outlineSection}>
               <div className={styles.outlineSectionHeader}>
                 <h3 className={styles.outlineSectionTitle}>
-                  {name(section.label)}
-                  <span className={styles.headerMeta}> {t('grid.key', { key: section.key })}</span>
-                  {section.repeating ? (
-                    <span className={styles.headerMeta}> · {t('form.repeating')}</span>
-                  ) : null}
+                  <button
+                    type="button"
+                    className={styles.outlineSectionButton}
+                    aria-pressed={openSection === sectionIndex}
+                    title={t('section.edit', { name: name(section.label) })}
+                    onClick={() => {
+                      setSelected(null);
+                      setOpenSection(sectionIndex);
+                    }}
+                  >
+                    {name(section.label)}
+                    <span className={styles.headerMeta}> {t('grid.key', { key: section.key })}</span>
+                    {section.repeating ? (
+                      <span className={styles.headerMeta}> · {t('form.repeating')}</span>
+                    ) : null}
+                  </button>
+                  <Markers label={section.label} />
                 </h3>
                 {readOnly ? null : (
                   <span className={styles.headerActions}>
@@ -133,7 +154,7 @@ export function FormEditor({
                       title={section.items.length > 0 ? t('form.removeSectionHint') : undefined}
                       onClick={() => {
                         replace(removeSection(form, sectionIndex));
-                        setSelected(null);
+                        selectItem(null);
                       }}
                     >
                       ✕
@@ -152,7 +173,7 @@ export function FormEditor({
                         type="button"
                         className={styles.outlineItem}
                         aria-pressed={isSelected}
-                        onClick={() => setSelected({ sectionIndex, itemIndex })}
+                        onClick={() => selectItem({ sectionIndex, itemIndex })}
                       >
                         <span>{name(item.label) || item.key}</span>
                         <span className={styles.headerMeta}>
@@ -176,7 +197,7 @@ export function FormEditor({
                 codeListKeys={definition.codeLists.map((list) => list.key)}
                 onAdd={(sectionIndex, item) => {
                   replace(addItem(form, sectionIndex, item));
-                  setSelected({ sectionIndex, itemIndex: form.sections[sectionIndex]?.items.length ?? 0 });
+                  selectItem({ sectionIndex, itemIndex: form.sections[sectionIndex]?.items.length ?? 0 });
                 }}
               />
               <AddSectionForm
@@ -187,6 +208,21 @@ export function FormEditor({
           )}
         </nav>
         <div className={styles.propertiesColumn}>
+          {sectionShown && openSection !== null ? (
+            <SectionProperties
+              key={sectionShown.key}
+              definition={definition}
+              form={form}
+              section={sectionShown}
+              readOnly={readOnly}
+              onChange={(section, coalesce) =>
+                replace(
+                  updateSection(form, openSection, () => section),
+                  coalesce,
+                )
+              }
+            />
+          ) : null}
           {selected && selectedItem && selectedSection ? (
             <ItemProperties
               key={`${selectedSection.key}/${selectedItem.key}`}
@@ -198,7 +234,7 @@ export function FormEditor({
               onChange={(item, coalesce) => replace(updateItem(form, selected, item), coalesce)}
               onMove={(by) => {
                 replace(moveItem(form, selected, by));
-                setSelected(placeAfterMove(form, selected, by));
+                selectItem(placeAfterMove(form, selected, by));
               }}
               onRemove={() => void confirmRemoveItem(selected)}
             />
@@ -211,7 +247,7 @@ export function FormEditor({
               readOnly={readOnly}
               onChange={replace}
             />
-          ) : (
+          ) : sectionShown ? null : (
             <p className={styles.hint}>{t('form.chooseItem')}</p>
           )}
         </div>
