@@ -209,6 +209,17 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await ageChecks.getByLabel('메시지 (영어)').fill('Only adults of 19 or more may take part.');
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('15');
   await expect(preview.getByText('만 19세 이상만 참여할 수 있습니다.').first()).toBeVisible();
+  // A routing outcome of the form: under 19 the subject is excluded, as the preview's engine says.
+  await page.getByRole('button', { name: /^이동 안내/ }).click();
+  const outcomes = page.getByRole('region', { name: '양식의 이동 안내' });
+  await outcomes.getByRole('button', { name: '이동 안내 추가' }).click();
+  await outcomes.getByLabel('다음 단계').selectOption({ label: '시험 제외' });
+  await outcomes.getByLabel('조건', { exact: true }).fill('age < 19');
+  await outcomes.getByLabel('메시지 (한국어)').fill('선정 기준에 맞지 않아 제외합니다.');
+  await outcomes.getByLabel('메시지 (영어)').fill('Excluded: not eligible.');
+  await expect(
+    preview.getByRole('complementary', { name: '규칙 엔진 결과' }).getByRole('region', { name: '이동 안내' }),
+  ).toContainText('선정 기준에 맞지 않아 제외합니다.');
 
   // A code list made on its own page, then a choice item that picks from it.
   await page.getByRole('button', { name: '코드 목록', exact: true }).click();
@@ -264,6 +275,7 @@ test('a designer builds a form in its editor and sees it run in the live preview
       forms: {
         sections: { key: string; repeating?: unknown; items: Record<string, unknown>[] }[];
         checks?: unknown[];
+        outcomes?: unknown[];
       }[];
     };
   };
@@ -282,6 +294,14 @@ test('a designer builds a form in its editor and sees it run in the live preview
     repeating: { key: 'medsRows' },
     items: [{ key: 'drug', type: 'text', label: { ko: '약물명', en: 'Drug' } }],
   });
+  expect(stored.definition.forms[0]?.outcomes).toEqual([
+    {
+      id: 'demoOutcome1',
+      kind: 'excluded',
+      when: { op: 'lt', args: [{ ref: 'age' }, 19] },
+      message: { ko: '선정 기준에 맞지 않아 제외합니다.', en: 'Excluded: not eligible.' },
+    },
+  ]);
   expect(stored.definition.forms[0]?.checks).toEqual([
     {
       id: 'ageCheck1',

@@ -33,6 +33,7 @@ import {
   type ElementFieldValues,
   elementFieldProblems,
 } from './element-fields.tsx';
+import { FormOutcomes } from './form-outcomes.tsx';
 import { ItemChecks } from './item-checks.tsx';
 import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
@@ -64,6 +65,8 @@ export function FormEditor({
   );
   // A section chosen for its own properties (then no item is).
   const [openSection, setOpenSection] = useState<number | null>(null);
+  // The form's routing outcomes shown instead of an item's or a section's properties.
+  const [outcomesShown, setOutcomesShown] = useState(false);
   if (!form) return null;
   const name = (label: LocalizedText) => labelIn(label, i18n.language);
   const replace = (next: FormDefinition, coalesce?: string) => {
@@ -73,6 +76,7 @@ export function FormEditor({
   const selectItem = (place: ItemPlace | null) => {
     setSelected(place);
     setOpenSection(null);
+    setOutcomesShown(false);
   };
   const selectedSection = selected ? form.sections[selected.sectionIndex] : undefined;
   const sectionShown = openSection === null ? undefined : form.sections[openSection];
@@ -104,6 +108,18 @@ export function FormEditor({
       </div>
       <div className={styles.formEditorColumns}>
         <nav className={styles.outline} aria-label={t('form.outline')}>
+          <button
+            type="button"
+            className={styles.outlineItem}
+            aria-pressed={outcomesShown}
+            onClick={() => {
+              selectItem(null);
+              setOutcomesShown(true);
+            }}
+          >
+            <span>{t('outcomes.open')}</span>
+            <span className={styles.headerMeta}>{(form.outcomes ?? []).length}</span>
+          </button>
           {form.sections.map((section, sectionIndex) => (
             <section key={section.key} className={styles.outlineSection}>
               <div className={styles.outlineSectionHeader}>
@@ -114,7 +130,7 @@ export function FormEditor({
                     aria-pressed={openSection === sectionIndex}
                     title={t('section.edit', { name: name(section.label) })}
                     onClick={() => {
-                      setSelected(null);
+                      selectItem(null);
                       setOpenSection(sectionIndex);
                     }}
                   >
@@ -208,6 +224,9 @@ export function FormEditor({
           )}
         </nav>
         <div className={styles.propertiesColumn}>
+          {outcomesShown ? (
+            <FormOutcomes definition={definition} form={form} readOnly={readOnly} onChange={replace} />
+          ) : null}
           {sectionShown && openSection !== null ? (
             <SectionProperties
               key={sectionShown.key}
@@ -247,7 +266,7 @@ export function FormEditor({
               readOnly={readOnly}
               onChange={replace}
             />
-          ) : sectionShown ? null : (
+          ) : sectionShown || outcomesShown ? null : (
             <p className={styles.hint}>{t('form.chooseItem')}</p>
           )}
         </div>

@@ -4,18 +4,22 @@ import { designerReducer, initialDesignerState } from './designer-state.ts';
 import {
   addCheck,
   addItem,
+  addOutcome,
   addSection,
   keysOfForm,
   moveItem,
   moveSection,
   newCheck,
   newItem,
+  newOutcome,
   placeAfterMove,
   removeCheck,
   removeItem,
+  removeOutcome,
   removeSection,
   updateCheck,
   updateItem,
+  updateOutcome,
 } from './form-edits.ts';
 
 const form: FormDefinition = {
@@ -125,6 +129,21 @@ describe('the form edits', () => {
     expect(updateCheck(changed, 5, first)).toBe(changed);
     const none = removeCheck(removeCheck(changed, 1), 0);
     expect(none).not.toHaveProperty('checks');
+  });
+
+  it('add routing outcomes with ids of their own, change one and remove them all', () => {
+    const first = newOutcome(form);
+    expect(first).toEqual({
+      id: 'vitalsOutcome1',
+      kind: 'goToEndOfStudy',
+      when: false,
+      message: { ko: '', en: '' },
+    });
+    const two = addOutcome(addOutcome(form, first), newOutcome(addOutcome(form, first)));
+    expect(two.outcomes?.map((outcome) => outcome.id)).toEqual(['vitalsOutcome1', 'vitalsOutcome2']);
+    const changed = updateOutcome(two, 0, { ...first, kind: 'excluded' });
+    expect(changed.outcomes?.[0]?.kind).toBe('excluded');
+    expect(removeOutcome(removeOutcome(changed, 0), 0)).not.toHaveProperty('outcomes');
   });
 
   it('know the keys a new item may not take, repeating groups included', () => {

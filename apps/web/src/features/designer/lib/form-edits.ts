@@ -4,6 +4,7 @@ import type {
   ItemDefinition,
   ItemType,
   LocalizedText,
+  OutcomeDefinition,
   SectionDefinition,
 } from '@cdms/study';
 import { move, replaceAt } from './list-edits.ts';
@@ -159,6 +160,43 @@ export function removeCheck(form: FormDefinition, index: number): FormDefinition
   const checks = form.checks.filter((_, at) => at !== index);
   const { checks: _removed, ...rest } = form;
   return checks.length > 0 ? { ...rest, checks } : rest;
+}
+
+/**
+ * A new routing outcome of the form: an id no other outcome of the form has (`<form>Outcome<n>`), a
+ * condition that never holds (`false`, to be written) and an empty message in both languages.
+ */
+export function newOutcome(form: FormDefinition): OutcomeDefinition {
+  const taken = new Set((form.outcomes ?? []).map((outcome) => outcome.id));
+  let number = 1;
+  while (taken.has(`${form.key}Outcome${number}`)) number += 1;
+  return {
+    id: `${form.key}Outcome${number}`,
+    kind: 'goToEndOfStudy',
+    when: false,
+    message: { ko: '', en: '' },
+  };
+}
+
+export function addOutcome(form: FormDefinition, outcome: OutcomeDefinition): FormDefinition {
+  return { ...form, outcomes: [...(form.outcomes ?? []), outcome] };
+}
+
+export function updateOutcome(
+  form: FormDefinition,
+  index: number,
+  outcome: OutcomeDefinition,
+): FormDefinition {
+  if (!form.outcomes?.[index]) return form;
+  return { ...form, outcomes: replaceAt(form.outcomes, index, () => outcome) };
+}
+
+/** The outcome at `index` removed; a form left without outcomes has none (no empty list). */
+export function removeOutcome(form: FormDefinition, index: number): FormDefinition {
+  if (!form.outcomes?.[index]) return form;
+  const outcomes = form.outcomes.filter((_, at) => at !== index);
+  const { outcomes: _removed, ...rest } = form;
+  return outcomes.length > 0 ? { ...rest, outcomes } : rest;
 }
 
 /** The place an item was moved to by `moveItem` (for keeping it selected); the same place when it did not move. */
