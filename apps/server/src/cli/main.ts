@@ -13,6 +13,9 @@ import {
 } from '../audit/verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
+import { RestoreMismatchError, restoreBackup } from '../backup/restore-backup.ts';
+import { RestoreRefusal } from '../backup/restore-refusal.ts';
+import { writeBackup } from '../backup/write-backup.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -51,6 +54,9 @@ import { createStudyCommand, createStudyUsage } from './create-study-command.ts'
  *                                                         in an empty database, as a first start seeds them
  *   study create --code C --title-ko T --admin-email E … [--site …] [--member …] [--definition F]
  *                                                         a study in design (create-study-command.ts)
+ *   backup --out FILE                                     one archive: database, audit checkpoints, manifest
+ *                                                         (backup/write-backup.ts; never migrates)
+ *   restore ARCHIVE                                       a backup into an empty install (backup/restore-backup.ts)
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -61,7 +67,9 @@ const usage = `Usage:
   npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
   npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
   npm run cdms -- seed-demo [--without-subjects]
-  ${createStudyUsage}`;
+  ${createStudyUsage}
+  npm run cdms -- backup --out <file.tar>
+  npm run cdms -- restore <file.tar>`;
 
 async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {
@@ -396,9 +404,67 @@ async function seedDemoCommand(database: DatabaseHandle, args: string[]): Promis
   return 0;
 }
 
+/**
+ * The database as it is (never migrated: a backup is of what is there), dumped into one archive. On
+ * the embedded database this process must own DATA_DIR: with a server running, the server takes
+ * the backups itself (BACKUP_INTERVAL_HOURS, backup/schedule-backups.ts).
+ */
+async function backupCommand(config: Config, args: string[]): Promise<number> {
+  const out = option(args, 'out');
+  if (!out) {
+    console.error(`backup needs --out <file>.\n${usage}`);
+    return 2;
+  }
+  const started = performance.now();
+  const database = await openDatabaseAsIs(config);
+  try {
+    const manifest = await writeBackup(database, config, out);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Backup written to ${out} (${fs.statSync(out).size} bytes) in ${seconds} s: ${Object.keys(manifest.tables).length} tables, ${rows} rows, audit head ${manifest.audit.head?.lastId ?? 'none'}, ${manifest.parts.length} parts.`,
+    );
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function restoreCommand(config: Config, args: string[]): Promise<number> {
+  const archive = args[0];
+  if (!archive || args.length > 1) {
+    console.error(`restore needs the archive's file name.\n${usage}`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const manifest = await restoreBackup(config, archive);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Restored ${archive} (written ${manifest.createdAt} by CDMS ${manifest.app.version}) in ${seconds} s: ${Object.keys(manifest.tables).length} tables and ${rows} rows match the manifest. Run \`npm run cdms -- audit verify\`, then start the server.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof RestoreRefusal) {
+      console.error(error.text.en);
+      console.error(error.text.ko);
+      return 1;
+    }
+    if (error instanceof RestoreMismatchError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
+  // These two open the database their own way: as it is, or not before the archive is checked.
+  if (command === 'backup') return backupCommand(config, args.slice(1));
+  if (command === 'restore') return restoreCommand(config, args.slice(1));
   const run =
     command === 'create-admin'
       ? (database: DatabaseHandle) => createAdmin(database, args.slice(1))
