@@ -1,5 +1,6 @@
 import { buildApp, serverLoggerOptions } from './app.ts';
 import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
+import { type BackupSchedule, scheduleBackups } from './backup/schedule-backups.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './open-database.ts';
@@ -25,6 +26,17 @@ async function main(): Promise<void> {
       'AUDIT_CHECKPOINT_KEY is not set: the audit chain is not anchored outside the database, so a chain rewritten with database rights would verify as intact (README "Audit trail integrity")',
     );
   }
+  let backups: BackupSchedule | undefined;
+  if (config.backup.intervalHours > 0) {
+    backups = scheduleBackups(database, config, {
+      info: (message) => app.log.info(message),
+      error: (error, message) => app.log.error({ err: error }, message),
+    });
+  } else if (config.env === 'production') {
+    app.log.warn(
+      'BACKUP_INTERVAL_HOURS is not set: the server takes no scheduled backups (docs/OPERATIONS.md "Backup and restore")',
+    );
+  }
   if (database.kind === 'postgres' && !config.databaseOwnerUrl && config.env === 'production') {
     app.log.warn(
       'DATABASE_OWNER_URL is not set: the server runs as the role that owns the audit table and could disable its triggers (README "Audit trail integrity")',
@@ -38,6 +50,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`);
     await app.close();
     await checkpoints?.stop();
+    await backups?.stop();
     await database.close();
     process.exit(0);
   };

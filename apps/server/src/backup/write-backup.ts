@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import { type DatabaseHandle, openPostgres } from '../db/database.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { productReleaseDate, productVersion } from '../version.ts';
 import { writeArchive } from './backup-archive.ts';
@@ -101,25 +101,32 @@ async function dumpDatabase(
   workDirectory: string,
 ): Promise<{ description: DatabaseDescription; databasePart: { role: PartRole; file: string } }> {
   if (database.kind === 'postgres') {
-    // The owner role when there is one: it can read every table and sequence it owns.
+    // As the owner role when there is one: the server's own role may not read Kysely's migration
+    // table (db/grant-app-role.ts), and pg_dump must read everything. Its own connection, for the
+    // same reason: the server's pool connects as the lesser role.
     const url = config.databaseOwnerUrl ?? config.databaseUrl;
     if (!url) throw new Error('A backup of PostgreSQL needs DATABASE_URL.');
     const file = path.join(workDirectory, PART_NAMES.pg_dump);
-    const description = await inTransaction(
-      database.db,
-      async (trx) => {
-        const { rows } = await sql<{ snapshot: string }>`select pg_export_snapshot() as snapshot`.execute(
-          trx,
-        );
-        const snapshot = rows[0]?.snapshot;
-        if (!snapshot) throw new Error('PostgreSQL exported no snapshot.');
-        const described = await describeDatabase(trx, 'postgres');
-        await pgDump(url, snapshot, file);
-        return described;
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
-    return { description, databasePart: { role: 'pg_dump', file } };
+    const owner = openPostgres({ connectionString: url, maxConnections: 1 });
+    try {
+      const description = await inTransaction(
+        owner.db,
+        async (trx) => {
+          const { rows } = await sql<{ snapshot: string }>`select pg_export_snapshot() as snapshot`.execute(
+            trx,
+          );
+          const snapshot = rows[0]?.snapshot;
+          if (!snapshot) throw new Error('PostgreSQL exported no snapshot.');
+          const described = await describeDatabase(trx, 'postgres');
+          await pgDump(url, snapshot, file);
+          return described;
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+      return { description, databasePart: { role: 'pg_dump', file } };
+    } finally {
+      await owner.close();
+    }
   }
   const dumpDataDirectory = database.dumpDataDirectory;
   if (!dumpDataDirectory) throw new Error('This embedded database cannot dump its data directory.');

@@ -416,7 +416,16 @@ async function backupCommand(config: Config, args: string[]): Promise<number> {
     return 2;
   }
   const started = performance.now();
-  const database = await openDatabaseAsIs(config);
+  let database: DatabaseHandle;
+  try {
+    database = await openDatabaseAsIs(config);
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    console.error(
+      `${error.message}\nA running server on the embedded database takes its backups itself: set BACKUP_INTERVAL_HOURS (and BACKUP_DIR) and restart it, or stop it and run this again (docs/OPERATIONS.md "Backup and restore").`,
+    );
+    return 1;
+  }
   try {
     const manifest = await writeBackup(database, config, out);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
