@@ -106,7 +106,7 @@ export async function describeDatabase(
 }
 
 /** The application's tables (the connection's schema, without the views) and their rows, by name. */
-export async function countRowsPerTable(db: Kysely<Database>): Promise<Record<string, number>> {
+async function countRowsPerTable(db: Kysely<Database>): Promise<Record<string, number>> {
   const tables = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
     where table_schema = current_schema() and table_type = 'BASE TABLE'

@@ -16,7 +16,7 @@ import {
 import {
   BACKUP_FORMAT_VERSION,
   type BackupManifest,
-  countRowsPerTable,
+  describeDatabase,
   MANIFEST_NAME,
   manifestSchema,
 } from './backup-manifest.ts';
@@ -39,8 +39,9 @@ export class RestoreMismatchError extends Error {}
  * the target database is empty and there is no checkpoint file yet.
  *
  * Then the database is restored (pg_restore in one transaction, or PGlite's data directory loaded)
- * and the checkpoint file written; last, the restored database's rows per table and its audit
- * chain's head are compared with the manifest.
+ * and the checkpoint file written; last, the restored database is described as a backup describes
+ * it and compared with the manifest: rows per table, chain and checkpoint heads, stored files,
+ * migrations.
  */
 export async function restoreBackup(config: RestoreConfig, archive: string): Promise<BackupManifest> {
   const { manifest, entries } = await checkArchive(archive);
@@ -191,20 +192,28 @@ async function restoreDatabase(
   return openPGlite(config.dataDir, { loadDataDir: tarball });
 }
 
-/** The restored database's rows per table and its chain's head, against the manifest. */
+/**
+ * The restored database described as a backup describes it (backup-manifest.ts), against the
+ * manifest: its migrations, rows per table, audit chain head and checkpoint count, and stored files.
+ * Only the server's version may differ (a PostgreSQL backup restored into a newer server).
+ */
 async function compareWithManifest(database: DatabaseHandle, manifest: BackupManifest): Promise<void> {
-  const counts = await countRowsPerTable(database.db);
-  const differences = Object.entries(manifest.tables)
-    .filter(([table, count]) => counts[table] !== count)
-    .map(([table, count]) => `${table}: ${counts[table] ?? 'missing'} rows, the backup had ${count}`);
-  const head = await database.db
-    .selectFrom('audit_chain_head')
-    .select(['last_id', 'last_hash'])
-    .executeTakeFirst();
-  const expected = manifest.audit.head;
-  if (expected && (head?.last_id !== expected.lastId || head?.last_hash !== expected.lastHash)) {
-    differences.push(`audit chain head: ${head?.last_id}, the backup had ${expected.lastId}`);
+  const restored = await describeDatabase(database.db, manifest.database.kind);
+  const differences: string[] = [];
+  for (const [table, count] of Object.entries(manifest.tables)) {
+    if (restored.tables[table] !== count) {
+      differences.push(`${table}: ${restored.tables[table] ?? 'missing'} rows, the backup had ${count}`);
+    }
   }
+  const same = (what: string, now: unknown, then: unknown) => {
+    if (JSON.stringify(now) !== JSON.stringify(then)) {
+      differences.push(`${what}: ${JSON.stringify(now)}, the backup had ${JSON.stringify(then)}`);
+    }
+  };
+  same('migrations', restored.database.migrations, manifest.database.migrations);
+  same('audit chain head', restored.audit.head, manifest.audit.head);
+  same('audit checkpoints', restored.audit.checkpoints, manifest.audit.checkpoints);
+  same('stored files', restored.files, manifest.files);
   if (differences.length > 0) {
     throw new RestoreMismatchError(
       `The restored database differs from the backup's manifest (CDMS ${productVersion}):\n  ${differences.join('\n  ')}`,

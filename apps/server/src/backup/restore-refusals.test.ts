@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { databaseUrl } from '../../test/database-templates.ts';
+import { databaseUrl, dropPostgresDatabase } from '../../test/database-templates.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { listArchive, readEntryBytes, writeArchive } from './backup-archive.ts';
 import { type BackupManifest, MANIFEST_NAME } from './backup-manifest.ts';
-import { type RestoreConfig, restoreBackup } from './restore-backup.ts';
+import { type RestoreConfig, RestoreMismatchError, restoreBackup } from './restore-backup.ts';
 import { RestoreRefusal, type RestoreRefusalCode } from './restore-refusal.ts';
 import { writeBackup } from './write-backup.ts';
 
@@ -192,6 +192,31 @@ describeWithDatabase(
       fs.mkdirSync(target.dataDir, { recursive: true });
       fs.writeFileSync(target.auditCheckpoint.file, '{"an":"old checkpoint"}\n');
       expectRefusal(await refusal(archive, target), 'checkpoints_exist');
+    });
+
+    it('restores, then reports a database that does not match its manifest', async () => {
+      // A manifest is checked against its dump only once restored: into a new database of its kind.
+      const file = await alteredArchive('miscounted', (altered) => {
+        altered.tables.users = (altered.tables.users ?? 0) + 1;
+        altered.files.attachments.count += 1;
+      });
+      const postgres = inject('testDatabaseSources').postgres;
+      const name = `${postgres?.prefix ?? 'none'}_m${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      if (sourceUrl && postgres) {
+        await sql`create database ${sql.id(name)}`.execute(database().db);
+      }
+      try {
+        const target = emptyPgliteTarget();
+        const error = await restoreBackup(
+          sourceUrl && postgres ? { ...target, databaseUrl: databaseUrl(postgres.url, name) } : target,
+          file,
+        ).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(RestoreMismatchError);
+        expect((error as Error).message).toContain('users: ');
+        expect((error as Error).message).toContain('stored files');
+      } finally {
+        if (sourceUrl && postgres) await dropPostgresDatabase(postgres.url, name);
+      }
     });
 
     it('prints a refusal in English and Korean and exits 1 (npm run cdms -- restore)', {

@@ -415,6 +415,10 @@ async function backupCommand(config: Config, args: string[]): Promise<number> {
     console.error(`backup needs --out <file>.\n${usage}`);
     return 2;
   }
+  if (!config.databaseUrl && !fs.existsSync(path.join(config.dataDir, 'pgdata'))) {
+    console.error(`There is no database in DATA_DIR (${config.dataDir}): nothing to back up.`);
+    return 1;
+  }
   const started = performance.now();
   let database: DatabaseHandle;
   try {
