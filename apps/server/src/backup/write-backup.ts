@@ -57,9 +57,10 @@ export async function writeBackup(
   config: BackupConfig,
   out: string,
 ): Promise<BackupManifest> {
-  const workDirectory = await fs.promises.mkdtemp(
-    path.join(path.dirname(path.resolve(out)), '.cdms-backup-'),
-  );
+  // The parts are made beside the archive (the same disk: no second copy of a large dump in /tmp).
+  const directory = path.dirname(path.resolve(out));
+  await fs.promises.mkdir(directory, { recursive: true });
+  const workDirectory = await fs.promises.mkdtemp(path.join(directory, '.cdms-backup-'));
   const partial = `${out}.partial`;
   try {
     const { description, databasePart } = await dumpDatabase(database, config, workDirectory);
