@@ -1,6 +1,7 @@
 import { buildApp, serverLoggerOptions } from './app.ts';
 import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
 import { type BackupSchedule, scheduleBackups } from './backup/schedule-backups.ts';
+import { type BackupRequestServer, serveBackupRequests } from './backup/serve-backup-requests.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './open-database.ts';
@@ -37,6 +38,20 @@ async function main(): Promise<void> {
       'BACKUP_INTERVAL_HOURS is not set: the server takes no scheduled backups (docs/OPERATIONS.md "Backup and restore")',
     );
   }
+  // The embedded database can be dumped only by this process: `npm run cdms -- backup` asks it.
+  let backupRequests: BackupRequestServer | undefined;
+  if (database.kind === 'pglite') {
+    backupRequests = await serveBackupRequests(database, config, {
+      info: (message) => app.log.info(message),
+      error: (error, message) => app.log.error({ err: error }, message),
+    }).catch((error: unknown) => {
+      app.log.warn(
+        { err: error },
+        'backup requests cannot be taken: `npm run cdms -- backup` needs the server stopped',
+      );
+      return undefined;
+    });
+  }
   if (database.kind === 'postgres' && !config.databaseOwnerUrl && config.env === 'production') {
     app.log.warn(
       'DATABASE_OWNER_URL is not set: the server runs as the role that owns the audit table and could disable its triggers (README "Audit trail integrity")',
@@ -51,6 +66,7 @@ async function main(): Promise<void> {
     await app.close();
     await checkpoints?.stop();
     await backups?.stop();
+    await backupRequests?.close();
     await database.close();
     process.exit(0);
   };

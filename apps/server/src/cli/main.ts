@@ -13,6 +13,8 @@ import {
 } from '../audit/verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
+import type { BackupManifest } from '../backup/backup-manifest.ts';
+import { requestServerBackup, ServerBackupError } from '../backup/request-server-backup.ts';
 import { RestoreMismatchError, restoreBackup } from '../backup/restore-backup.ts';
 import { RestoreRefusal } from '../backup/restore-refusal.ts';
 import { writeBackup } from '../backup/write-backup.ts';
@@ -55,7 +57,8 @@ import { createStudyCommand, createStudyUsage } from './create-study-command.ts'
  *   study create --code C --title-ko T --admin-email E … [--site …] [--member …] [--definition F]
  *                                                         a study in design (create-study-command.ts)
  *   backup --out FILE                                     one archive: database, audit checkpoints, manifest
- *                                                         (backup/write-backup.ts; never migrates)
+ *                                                         (backup/write-backup.ts; never migrates; a running
+ *                                                         embedded server is asked to write it)
  *   restore ARCHIVE                                       a backup into an empty install (backup/restore-backup.ts)
  */
 const usage = `Usage:
@@ -406,8 +409,8 @@ async function seedDemoCommand(database: DatabaseHandle, args: string[]): Promis
 
 /**
  * The database as it is (never migrated: a backup is of what is there), dumped into one archive. On
- * the embedded database this process must own DATA_DIR: with a server running, the server takes
- * the backups itself (BACKUP_INTERVAL_HOURS, backup/schedule-backups.ts).
+ * the embedded database with a server running, only the server can dump it: it is asked to, over
+ * its socket in DATA_DIR (backup/serve-backup-requests.ts), and writes the archive itself.
  */
 async function backupCommand(config: Config, args: string[]): Promise<number> {
   const out = option(args, 'out');
@@ -420,24 +423,32 @@ async function backupCommand(config: Config, args: string[]): Promise<number> {
     return 1;
   }
   const started = performance.now();
-  let database: DatabaseHandle;
+  let manifest: BackupManifest;
   try {
-    database = await openDatabaseAsIs(config);
+    manifest = await backupHere(config, out);
   } catch (error) {
     if (!(error instanceof DataDirectoryInUseError)) throw error;
-    console.error(
-      `${error.message}\nA running server on the embedded database takes its backups itself: set BACKUP_INTERVAL_HOURS (and BACKUP_DIR) and restart it, or stop it and run this again (docs/OPERATIONS.md "Backup and restore").`,
-    );
-    return 1;
+    try {
+      manifest = await requestServerBackup(config.dataDir, out);
+    } catch (requestError) {
+      if (!(requestError instanceof ServerBackupError)) throw requestError;
+      console.error(`${error.message}\n${requestError.message}`);
+      return 1;
+    }
+    console.log(`The server running on ${config.dataDir} (pid ${error.ownerPid}) took the backup.`);
   }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
+  console.log(
+    `Backup written to ${out} (${fs.statSync(out).size} bytes) in ${seconds} s: ${Object.keys(manifest.tables).length} tables, ${rows} rows, audit head ${manifest.audit.head?.lastId ?? 'none'}, ${manifest.parts.length} parts.`,
+  );
+  return 0;
+}
+
+async function backupHere(config: Config, out: string): Promise<BackupManifest> {
+  const database = await openDatabaseAsIs(config);
   try {
-    const manifest = await writeBackup(database, config, out);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
-    console.log(
-      `Backup written to ${out} (${fs.statSync(out).size} bytes) in ${seconds} s: ${Object.keys(manifest.tables).length} tables, ${rows} rows, audit head ${manifest.audit.head?.lastId ?? 'none'}, ${manifest.parts.length} parts.`,
-    );
-    return 0;
+    return await writeBackup(database, config, out);
   } finally {
     await database.close();
   }
