@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, openPostgres } from '../db/database.ts';
@@ -132,13 +133,13 @@ async function dumpDatabase(
   const dumpDataDirectory = database.dumpDataDirectory;
   if (!dumpDataDirectory) throw new Error('This embedded database cannot dump its data directory.');
   const file = path.join(workDirectory, PART_NAMES.pglite_data_dir);
-  const description = await database.db.connection().execute(async (connection) => {
+  const { description, dump } = await database.db.connection().execute(async (connection) => {
     const described = await describeDatabase(connection, 'pglite');
     await sql`checkpoint`.execute(connection);
-    const dump = await dumpDataDirectory();
-    await pipeline(Readable.fromWeb(dump.stream() as never), fs.createWriteStream(file));
-    return described;
+    return { description: described, dump: await dumpDataDirectory() };
   });
+  // Compressed once the connection is given back: requests wait for the dump only.
+  await pipeline(Readable.fromWeb(dump.stream() as never), zlib.createGzip(), fs.createWriteStream(file));
   return { description, databasePart: { role: 'pglite_data_dir', file } };
 }
 

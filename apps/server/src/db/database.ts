@@ -16,7 +16,7 @@ export interface DatabaseHandle {
   /** PostgreSQL only: the pool's connections now (for /metrics, metrics/create-metrics.ts). */
   poolStats?: () => { total: number; idle: number; waiting: number };
   /**
-   * PGlite only: its data directory as one gzipped tar (PGlite's `dumpDataDir`), for a backup
+   * PGlite only: its data directory as one tar (PGlite's `dumpDataDir`, built in memory), for a backup
    * (backup/write-backup.ts). The caller holds the one connection (`db.connection()`) meanwhile, so
    * no transaction is half done in the files.
    */
@@ -196,7 +196,7 @@ export function wrapPGlite(
   return {
     db,
     kind: 'pglite',
-    dumpDataDirectory: () => pglite.dumpDataDir('gzip'),
+    dumpDataDirectory: () => pglite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();
       await pglite.close();
