@@ -79,7 +79,16 @@ test('an administrator edits the schedule of a study in design and saves it', as
   await visitDialog.getByLabel('이름 (한국어)').fill('종료 방문');
   await visitDialog.getByLabel('이름 (영어)').fill('End of study visit');
   await visitDialog.getByLabel('방문 구분').selectOption({ label: '종료' });
+  // Its window: 12 weeks after the screening visit, a week either way (a negative early count refused).
+  await visitDialog.getByLabel('방문 허용 범위 기준 방문').selectOption({ label: '선별 방문 (V1)' });
+  await visitDialog.getByLabel('기준 방문 후 일수').fill('84');
+  await visitDialog.getByLabel('앞당김 허용 일수').fill('-7');
   await visitDialog.getByRole('button', { name: '적용' }).click();
+  await expect(visitDialog.getByText(/허용 일수는 0 이상입니다/)).toBeVisible();
+  await visitDialog.getByLabel('앞당김 허용 일수').fill('7');
+  await visitDialog.getByLabel('늦춤 허용 일수').fill('7');
+  await visitDialog.getByRole('button', { name: '적용' }).click();
+  await expect(grid.getByText('기준 V1 +84일 (−7/+7)')).toBeVisible();
   await grid.getByRole('checkbox', { name: '종료 방문의 활력 징후' }).check();
 
   // The vital signs' English label, undone and redone (the button, then the keyboard).
@@ -130,5 +139,103 @@ test('an administrator edits the schedule of a study in design and saves it', as
   };
   expect(stored.definition.visits.map((visit) => visit.key)).toEqual(['V1', 'V2', 'V3']);
   expect(stored.definition.visits[2]?.forms).toEqual(['vitals']);
+  expect(stored.definition.visits[2]).toMatchObject({
+    window: { anchorVisit: 'V1', offsetDays: 84, minusDays: 7, plusDays: 7 },
+  });
   expect(stored.definition.forms[1]?.label.en).toBe('Vitals');
+});
+
+/**
+ * Issue 48 items 3–5: in a form's editor the designer adds items, gives one a range and another a
+ * computed value written with the expression syntax (a reference completed from the list), sees a
+ * wrong reference named as it is typed, and watches the live preview run the engine — the computed
+ * value and the range check fire as values are typed in the scratch subject —, then saves.
+ */
+test('a designer builds a form in its editor and sees it run in the live preview', async ({ page }) => {
+  test.setTimeout(90_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  const studyId = await createStudyInDesign(page);
+
+  await page.goto(`/design/${studyId}`);
+  await page.getByRole('button', { name: '인구학 항목 편집' }).click();
+  await expect(page.getByRole('heading', { name: '인구학 키 demo' })).toBeVisible();
+  const preview = page.getByRole('region', { name: '미리 보기' });
+  await expect(preview).toBeVisible();
+
+  const addItem = page.getByRole('form', { name: '항목 추가' });
+  await addItem.getByLabel('유형').selectOption({ label: '정수' });
+  await addItem.getByLabel('키', { exact: true }).fill('age');
+  await addItem.getByLabel('이름 (한국어)').fill('나이');
+  await addItem.getByLabel('이름 (영어)').fill('Age');
+  await addItem.getByRole('button', { name: '항목 추가' }).click();
+
+  const properties = page.getByRole('region', { name: 'age 속성' });
+  await properties.getByLabel('단위').fill('세');
+  await properties.getByLabel('예상 최댓값').fill('90');
+  await properties.getByRole('checkbox', { name: '필수' }).check();
+
+  await addItem.getByLabel('유형').selectOption({ label: '정수' });
+  await addItem.getByLabel('키', { exact: true }).fill('ageNextYear');
+  await addItem.getByLabel('이름 (한국어)').fill('내년 나이');
+  await addItem.getByRole('button', { name: '항목 추가' }).click();
+  const computed = page.getByRole('region', { name: 'ageNextYear 속성' });
+  const expression = computed.getByLabel('계산식');
+  // A reference that does not exist is named, and nothing is applied.
+  await expression.fill('agee + 1');
+  await expect(computed.getByText('고치기 전에는 적용되지 않습니다:')).toBeVisible();
+  await expect(computed.getByText(/agee/)).toBeVisible();
+  // The reference completed from the list.
+  await expression.fill('ag');
+  await computed.getByRole('button', { name: 'age 항목 나이' }).click();
+  await expect(expression).toHaveValue('age');
+  await expression.press('End');
+  await expression.pressSequentially(' + 1');
+  await expect(computed.getByText('고치기 전에는 적용되지 않습니다:')).toBeHidden();
+  // The English label is still missing: marked until it is written.
+  await expect(computed.getByText('번역 없음: EN')).toBeVisible();
+  await computed.getByLabel('이름 (영어)').fill('Age next year');
+  await expect(computed.getByText('번역 없음: EN')).toBeHidden();
+  expect.soft(await axeViolations(page), 'form editor').toEqual([]);
+
+  // An edit check on the age, refusing the save under 19.
+  await page.getByRole('button', { name: /^나이\s*age/ }).click();
+  const ageChecks = page.getByRole('region', { name: 'age 검사' });
+  await ageChecks.getByRole('button', { name: '검사 추가' }).click();
+  await ageChecks.getByLabel('심각도').selectOption({ label: '저장 거부' });
+  await ageChecks.getByLabel('실패 조건').fill('age < 19');
+  await ageChecks.getByLabel('메시지 (한국어)').fill('만 19세 이상만 참여할 수 있습니다.');
+  await ageChecks.getByLabel('메시지 (영어)').fill('Only adults of 19 or more may take part.');
+  await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('15');
+  await expect(preview.getByText('만 19세 이상만 참여할 수 있습니다.').first()).toBeVisible();
+
+  // The preview runs the engine on the draft: the computed value, then the range check.
+  await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('95');
+  await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
+  await expect(preview.getByRole('region', { name: '검사 결과' })).toContainText('나이');
+
+  await page.getByRole('button', { name: '저장', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
+  const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
+    definition: { forms: { sections: { items: Record<string, unknown>[] }[]; checks?: unknown[] }[] };
+  };
+  expect(stored.definition.forms[0]?.checks).toEqual([
+    {
+      id: 'ageCheck1',
+      item: 'age',
+      when: { op: 'lt', args: [{ ref: 'age' }, 19] },
+      severity: 'hard',
+      message: { ko: '만 19세 이상만 참여할 수 있습니다.', en: 'Only adults of 19 or more may take part.' },
+    },
+  ]);
+  expect(stored.definition.forms[0]?.sections[0]?.items).toEqual([
+    { key: 'age', type: 'integer', label: { ko: '나이', en: 'Age' }, unit: '세', max: 90, required: true },
+    {
+      key: 'ageNextYear',
+      type: 'integer',
+      label: { ko: '내년 나이', en: 'Age next year' },
+      derive: { op: 'add', args: [{ ref: 'age' }, 1] },
+    },
+  ]);
 });

@@ -5,14 +5,16 @@ import { type BackupRequestServer, serveBackupRequests } from './backup/serve-ba
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './open-database.ts';
-import { DEMO_PASSWORD, demoAccounts, seedDemoData } from './seed/demo-seed.ts';
 
 /** `npm start`: parse configuration, open and migrate the database, serve until told to stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   // The product's first start gets the living demo: subjects at every stage, not just accounts.
-  const seeded = config.seedDemo ? await seedDemoData(database.db, { subjects: true }) : false;
+  // Imported only when the demo is seeded: its photos and PDFs load sharp and pdfkit, which a
+  // server otherwise loads at its first photo or PDF (over 10 MB of memory it would keep).
+  const demo = config.seedDemo ? await import('./seed/demo-seed.ts') : undefined;
+  const seeded = demo ? await demo.seedDemoData(database.db, { subjects: true }) : false;
   const app = await buildApp({ config, database }, { logger: serverLoggerOptions(config.logLevel) });
 
   const { key, file, intervalSeconds } = config.auditCheckpoint;
@@ -78,12 +80,12 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   console.log(`CDMS is running at http://localhost:${port} (database: ${where})`);
-  if (config.seedDemo) {
+  if (demo) {
     console.log(
       seeded ? 'Demo study, accounts and subjects created.' : 'Demo accounts (created on first start):',
     );
-    for (const account of demoAccounts) console.log(`  ${account.role.padEnd(5)} ${account.email}`);
-    console.log(`  password for every demo account: ${DEMO_PASSWORD}`);
+    for (const account of demo.demoAccounts) console.log(`  ${account.role.padEnd(5)} ${account.email}`);
+    console.log(`  password for every demo account: ${demo.DEMO_PASSWORD}`);
   }
 }
 

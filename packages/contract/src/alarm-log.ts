@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQueryShape, paramIdSchema } from './ids.ts';
 import { notificationChannels, notificationEventTypes } from './notifications.ts';
 
 /**
@@ -29,8 +29,7 @@ export const alarmLogQuerySchema = z.object({
   to: calendarDateSchema.optional(),
   /** Part of the recipient's name or address; case-insensitive. */
   recipient: z.string().trim().max(100).optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(ALARM_LOG_PAGE_SIZES).default(20),
+  ...pageQueryShape(ALARM_LOG_PAGE_SIZES, 20),
 });
 export type AlarmLogQuery = z.input<typeof alarmLogQuerySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQueryShape, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
@@ -55,8 +55,7 @@ export type AuditTrailFilter = z.output<typeof auditTrailFilterSchema>;
 
 export const auditTrailQuerySchema = z.object({
   ...auditFilterShape,
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(AUDIT_TRAIL_PAGE_SIZES).default(20),
+  ...pageQueryShape(AUDIT_TRAIL_PAGE_SIZES, 20),
 });
 export type AuditTrailQuery = z.input<typeof auditTrailQuerySchema>;
 

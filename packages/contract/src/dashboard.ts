@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
 import { paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
+import { statusCountsSchema } from './subjects.ts';
 import { visitAlarmCountsSchema } from './visit-alarms.ts';
 
 const count = z.number().int();
@@ -11,16 +12,6 @@ export const dashboardQuerySchema = z.object({
   site: paramIdSchema.optional(),
 });
 export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
-
-/** Subjects per status (spec §4: Drop-out, Complete, Ongoing, Screening, Screening-failure). */
-export const statusCountsSchema = z.object({
-  screening: count,
-  screening_failure: count,
-  ongoing: count,
-  complete: count,
-  dropout: count,
-});
-export type StatusCounts = z.infer<typeof statusCountsSchema>;
 
 const groupCounts = {
   total: count,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQueryShape } from './ids.ts';
 import { subjectStatusSchema } from './subjects.ts';
 
 /**
@@ -99,8 +99,7 @@ export const dataExportSchema = z.object({
 export type DataExport = z.infer<typeof dataExportSchema>;
 
 export const dataExportsQuerySchema = z.object({
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(DATA_EXPORT_PAGE_SIZES).default(10),
+  ...pageQueryShape(DATA_EXPORT_PAGE_SIZES, 10),
 });
 export type DataExportsQuery = z.input<typeof dataExportsQuerySchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQueryShape } from './ids.ts';
 import { changesSomething, nothingToChange } from './request-body.ts';
 
 /**
@@ -32,8 +32,7 @@ export const guidelineListQuerySchema = z.object({
   type: z.enum(guidelineTypes).optional(),
   state: z.enum(guidelineStates).optional(),
   search: z.string().trim().max(100).optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema([10, 20, 50]).default(10),
+  ...pageQueryShape([10, 20, 50], 10),
 });
 export type GuidelineListQuery = z.input<typeof guidelineListQuerySchema>;
 

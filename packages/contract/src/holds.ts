@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
   bodyIdSchema,
+  listedSubjectShape,
   pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
+  pageQueryShape,
   paramIdSchema,
   siteSubjectFilterShape,
   sortOrderQuerySchema,
@@ -184,11 +184,7 @@ const readinessCountsShape = {
 };
 
 export const readinessSubjectRowSchema = z.object({
-  subjectPk: z.number().int(),
-  subjectId: z.string(),
-  registrationNumber: z.string().nullable(),
-  siteId: z.number().int(),
-  site: z.string(),
+  ...listedSubjectShape,
   ...readinessCountsShape,
   signature: z.enum(['none', 'signed', 'invalidated']),
   ready: z.boolean(),
@@ -248,8 +244,7 @@ export const readinessSubjectsQuerySchema = z.object({
   hold: z.enum(readinessHoldFilters).default('all'),
   sort: z.enum(readinessSortKeys).default('subjectId'),
   order: sortOrderQuerySchema.default('asc'),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(READINESS_PAGE_SIZES).default(10),
+  ...pageQueryShape(READINESS_PAGE_SIZES, 10),
 });
 export type ReadinessSubjectsQuery = z.input<typeof readinessSubjectsQuerySchema>;
 

@@ -42,12 +42,37 @@ export const siteSubjectFilterShape = {
   subject: subjectSearchQuerySchema.optional(),
 };
 
+/**
+ * The five fields a per-subject board's row opens with (the SDV progress and the readiness board; the
+ * server's `presentListedSubject` fills them), so both boards name a subject the same way: `subjectPk`
+ * the row, `subjectId` the screening number, `registrationNumber` the randomization number (null before
+ * randomization), `site` the site's code.
+ */
+export const listedSubjectShape = {
+  subjectPk: z.number().int(),
+  subjectId: z.string(),
+  registrationNumber: z.string().nullable(),
+  siteId: z.number().int(),
+  site: z.string(),
+};
+
 /** A page number in a query string (canonical decimal, 1…100,000). */
 export const pageQuerySchema = canonicalDecimal.transform(Number).pipe(z.number().max(100_000));
 
 /** A page size in a query string: canonical decimal text, one of `sizes`. */
 export function pageSizeQuerySchema<const Size extends number>(sizes: readonly Size[]) {
   return canonicalDecimal.transform(Number).pipe(z.literal(sizes));
+}
+
+/**
+ * The page and size every paged list's query string takes: the first page unless another is asked
+ * for, and one of the list's `sizes`, `defaultSize` unless another is asked for.
+ */
+export function pageQueryShape<const Size extends number>(
+  sizes: readonly Size[],
+  defaultSize: NoInfer<Size>,
+) {
+  return { page: pageQuerySchema.default(1), size: pageSizeQuerySchema(sizes).default(defaultSize) };
 }
 
 /**

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { labFlags } from './flag-lab-result.ts';
-import {
-  bodyIdSchema,
-  pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
-  paramIdSchema,
-  subjectSearchQuerySchema,
-} from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQueryShape, paramIdSchema, subjectSearchQuerySchema } from './ids.ts';
 
 /**
  * Laboratory normal ranges (issue 17 item 3): per site and lab test of the labTest form, a unit and a
@@ -111,8 +104,7 @@ export const labResultsQuerySchema = z.object({
   subject: subjectSearchQuerySchema.optional(),
   testKey: z.string().trim().max(50).optional(),
   flag: z.enum(labResultFlagFilters).default('all'),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(LAB_RESULT_PAGE_SIZES).default(10),
+  ...pageQueryShape(LAB_RESULT_PAGE_SIZES, 10),
 });
 export type LabResultsQuery = z.input<typeof labResultsQuerySchema>;
 

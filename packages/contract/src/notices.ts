@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQueryShape } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { changesSomething, nothingToChange } from './request-body.ts';
 
@@ -10,8 +10,7 @@ export const noticeListQuerySchema = z.object({
   end: calendarDateSchema.optional(),
   range: z.enum(dateRangePresets).default('all'),
   search: z.string().trim().max(100).optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema([10, 20, 50]).default(10),
+  ...pageQueryShape([10, 20, 50], 10),
 });
 export type NoticeListQuery = z.input<typeof noticeListQuerySchema>;
 

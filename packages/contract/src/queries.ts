@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  bodyIdSchema,
-  pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
-  paramIdSchema,
-  sortOrderQuerySchema,
-} from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQueryShape, paramIdSchema, sortOrderQuerySchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 
@@ -171,8 +164,7 @@ export type QueryListFilter = z.output<typeof queryListFilterSchema>;
 
 export const queryListQuerySchema = z.object({
   ...queryFilterShape,
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(QUERY_LIST_PAGE_SIZES).default(10),
+  ...pageQueryShape(QUERY_LIST_PAGE_SIZES, 10),
 });
 export type QueryListQuery = z.input<typeof queryListQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQueryShape, paramIdSchema } from './ids.ts';
 import { codedValueSchema, localizedSchema } from './localized.ts';
 import { queryAgeBuckets } from './queries.ts';
 
@@ -53,8 +53,7 @@ export type ReportFilter = z.output<typeof reportFilterSchema>;
 
 export const reportQuerySchema = z.object({
   ...reportFilterShape,
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(REPORT_PAGE_SIZES).default(20),
+  ...pageQueryShape(REPORT_PAGE_SIZES, 20),
 });
 export type ReportQuery = z.input<typeof reportQuerySchema>;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
   bodyIdSchema,
+  listedSubjectShape,
   pagedShape,
-  pageQuerySchema,
-  pageSizeQuerySchema,
+  pageQueryShape,
   paramIdSchema,
   siteSubjectFilterShape,
   sortOrderQuerySchema,
@@ -157,17 +157,12 @@ export const sdvSubjectsQuerySchema = z.object({
   state: z.enum(sdvSubjectStateFilters).default('all'),
   sort: z.enum(sdvSubjectSortKeys).default('subjectId'),
   order: sortOrderQuerySchema.default('asc'),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(SDV_PAGE_SIZES).default(10),
+  ...pageQueryShape(SDV_PAGE_SIZES, 10),
 });
 export type SdvSubjectsQuery = z.input<typeof sdvSubjectsQuerySchema>;
 
 export const sdvSubjectRowSchema = z.object({
-  subjectPk: z.number().int(),
-  subjectId: z.string(),
-  registrationNumber: z.string().nullable(),
-  siteId: z.number().int(),
-  site: z.string(),
+  ...listedSubjectShape,
   /** all: among the first N of its site (or the plan is `all`), every item counts; critical: critical items only. */
   planScope: z.enum(sdvPlanModes),
   counts: sdvCountsSchema,

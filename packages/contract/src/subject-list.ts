@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema, sortOrderQuerySchema } from './ids.ts';
+import { pagedShape, pageQueryShape, sortOrderQuerySchema } from './ids.ts';
 import { dateRangePresets } from './korea-time.ts';
 import { codedValueSchema } from './localized.ts';
 import { reasonSchema } from './reason.ts';
@@ -98,8 +98,7 @@ export type SubjectListFilter = z.output<typeof subjectListFilterSchema>;
 export const subjectListQuerySchema = z
   .object({
     ...filterShape,
-    page: pageQuerySchema.default(1),
-    size: pageSizeQuerySchema(SUBJECT_LIST_PAGE_SIZES).default(10),
+    ...pageQueryShape(SUBJECT_LIST_PAGE_SIZES, 10),
   })
   .refine(startNotAfterEnd, startAfterEnd);
 export type SubjectListQuery = z.input<typeof subjectListQuerySchema>;

@@ -12,6 +12,18 @@ export const subjectStatuses = ['screening', 'screening_failure', 'ongoing', 'co
 export const subjectStatusSchema = z.enum(subjectStatuses);
 export type SubjectStatus = z.infer<typeof subjectStatusSchema>;
 
+/**
+ * Subjects per status, every status present (zero included): the dashboard's groups (spec §4:
+ * Drop-out, Complete, Ongoing, Screening, Screening-failure) and the summary's sites.
+ */
+export const statusCountsSchema = z.object(
+  Object.fromEntries(subjectStatuses.map((status) => [status, z.number().int()])) as Record<
+    SubjectStatus,
+    z.ZodNumber
+  >,
+);
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
 /** Subject initials: 2 to 4 Latin letters (stored in capitals), as on the paper consent log. */
 export const initialsSchema = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paramIdSchema } from './ids.ts';
 import { codedValueSchema, localizedSchema } from './localized.ts';
-import { subjectStatuses } from './subjects.ts';
+import { statusCountsSchema } from './subjects.ts';
 
 /**
  * The study summary (issue 17 item 2): `GET /api/studies/:studyId/summary` answers the study at a
@@ -29,14 +29,6 @@ export const summaryQuerySchema = z.object({
 export type SummaryQuery = z.input<typeof summaryQuerySchema>;
 
 const count = z.number().int();
-
-const statusCounts = z.object(
-  Object.fromEntries(subjectStatuses.map((status) => [status, count])) as Record<
-    (typeof subjectStatuses)[number],
-    typeof count
-  >,
-);
-export type SummaryStatusCounts = z.infer<typeof statusCounts>;
 
 /** The four states of a scheduled visit of a subject, as the matrix counts them. */
 export const visitCompletionStates = ['inWindow', 'outOfWindow', 'overdue', 'notYetDue'] as const;
@@ -80,7 +72,7 @@ export const summaryResponseSchema = z.object({
   sites: z.array(z.object({ siteId: z.number().int(), siteCode: z.string(), siteName: z.string() })),
   /** Present only for a reader holding `summary.by_group`: the groups, in code-list order. */
   groups: z.array(codedValueSchema).optional(),
-  statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCounts })),
+  statusBySite: z.array(z.object({ siteId: z.number().int(), counts: statusCountsSchema })),
   /**
    * The definition's scheduled visits (those with a window) in order, each with a cell per site. A
    * visit counts for a subject once its window is known (the anchor visit is dated): done in or out

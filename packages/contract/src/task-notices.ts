@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { calendarDateSchema } from './calendar-date.ts';
-import { bodyIdSchema, pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { bodyIdSchema, pagedShape, pageQueryShape } from './ids.ts';
 import { roles } from './roles.ts';
 
 /**
@@ -22,8 +22,7 @@ export const TASK_NOTICE_CONTENT_MAX = 2000;
 export const taskNoticeListQuerySchema = z.object({
   type: z.enum(taskNoticeTypes).optional(),
   search: z.string().trim().max(100).optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema([10, 20, 50]).default(10),
+  ...pageQueryShape([10, 20, 50], 10),
 });
 export type TaskNoticeListQuery = z.input<typeof taskNoticeListQuerySchema>;
 

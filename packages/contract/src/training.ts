@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema } from './ids.ts';
+import { pagedShape, pageQueryShape } from './ids.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -149,8 +149,7 @@ export type TrainingResult = z.infer<typeof trainingResultSchema>;
 export const trainingMatrixQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
   status: z.enum(trainingStatuses).optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema([10, 20, 50]).default(20),
+  ...pageQueryShape([10, 20, 50], 20),
 });
 export type TrainingMatrixQuery = z.input<typeof trainingMatrixQuerySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { siteSummarySchema } from './auth.ts';
-import { pagedShape, pageQuerySchema, pageSizeQuerySchema, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQueryShape, paramIdSchema } from './ids.ts';
 import { localizedSchema } from './localized.ts';
 import { subjectStatusSchema } from './subjects.ts';
 import { visitAlarmStates } from './visit-alarm-states.ts';
@@ -17,8 +17,7 @@ export const visitAlarmQuerySchema = z.object({
   /** One site (in the reader's scope); all sites in scope when omitted. */
   site: paramIdSchema.optional(),
   state: visitAlarmStateSchema.optional(),
-  page: pageQuerySchema.default(1),
-  size: pageSizeQuerySchema(VISIT_ALARM_PAGE_SIZES).default(10),
+  ...pageQueryShape(VISIT_ALARM_PAGE_SIZES, 10),
 });
 export type VisitAlarmQuery = z.input<typeof visitAlarmQuerySchema>;
 

@@ -53,7 +53,7 @@ export async function exportSubjectCasebook(
       queries: subject.queries.length,
     },
   });
-  const pdf = renderCasebookPdf({ ...print, subject });
+  const pdf = await renderCasebookPdf({ ...print, subject });
   return { pdf, fileName: casebookFileName(print.header.studyCode, subject.screeningNumber) };
 }
 

@@ -14,7 +14,6 @@ import {
   type StudyDefinition,
   sectionsForVisit,
 } from '@cdms/study';
-import PDFDocument from 'pdfkit';
 import type { Language, Text } from '../http/language.ts';
 import { queryLabels } from '../queries/query-presenter.ts';
 import { queryStateText } from '../queries/query-state-text.ts';
@@ -71,7 +70,10 @@ interface Column {
   width: number;
 }
 
-export function renderCasebookPdf(input: RenderCasebookInput): PDFKit.PDFDocument {
+export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDFKit.PDFDocument> {
+  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
+  // resident set (docs/PERFORMANCE.md).
+  const { default: PDFDocument } = await import('pdfkit');
   const { header, subject, definition, language: lang, withAudit } = input;
   const doc = new PDFDocument({
     size: 'A4',

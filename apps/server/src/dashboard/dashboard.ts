@@ -4,10 +4,11 @@ import {
   type SubjectInfoResponse,
   todayInKorea,
 } from '@cdms/contract';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inSiteScope } from '../auth/site-scope-sql.ts';
 import type { Database, SubjectFactTotalsTable } from '../db/schema.ts';
 import {
   ageGroups,
@@ -33,10 +34,6 @@ type QueryCounts = DashboardResponse['queries'];
 
 function noSites(sites: SiteScope): boolean {
   return sites !== 'all' && sites.size === 0;
-}
-
-function siteFilter(column: RawBuilder<unknown>, sites: SiteScope): RawBuilder<unknown> {
-  return sites === 'all' ? sql`` : sql`and ${column} in (${sql.join([...sites])})`;
 }
 
 interface SubjectFigures {
@@ -92,7 +89,7 @@ async function subjectFigures(
         sum(manual_open_queries)::int as manual_open,
         sum(manual_answered_queries)::int as manual_answered
       from subject_fact_totals
-      where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}
+      where study_id = ${studyId} and ${inSiteScope('site_id', sites)}
       group by status, randomized, gender, age_band
       having sum(subjects) > 0`.execute(db),
     noSites(chartSites)
@@ -100,7 +97,7 @@ async function subjectFigures(
       : sql<{ month: string; subjects: number }>`
           select consent_month as month, sum(subjects)::int as subjects
           from consent_month_totals
-          where study_id = ${studyId} ${siteFilter(sql`site_id`, chartSites)}
+          where study_id = ${studyId} and ${inSiteScope('site_id', chartSites)}
           group by consent_month
           having sum(subjects) > 0`.execute(db),
   ]);
@@ -151,7 +148,7 @@ async function popupCounts(db: Kysely<Database>, studyId: number, sites: SiteSco
       sum(serious_adverse_events)::int as serious,
       sum(open_queries)::int as open, sum(answered_queries)::int as answered
     from subject_fact_totals
-    where study_id = ${studyId} ${siteFilter(sql`site_id`, sites)}`.execute(db);
+    where study_id = ${studyId} and ${inSiteScope('site_id', sites)}`.execute(db);
   const row = result.rows[0];
   return {
     pages: Number(row?.pages ?? 0),

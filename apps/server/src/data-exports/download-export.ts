@@ -72,7 +72,12 @@ export async function downloadExport(
  * collection) and a 1 MB buffer: a download of 81 MB raised the server's resident set by ~65 MB.
  * Slices of 32 KB make strings of 64 KB, which die young in the scavenges, and one query per chunk
  * still reads the chunk in one round trip (the column is stored uncompressed, so PostgreSQL reads
- * only each slice's pages).
+ * only each slice's pages). What the download still adds (~30 MB over where an export job leaves the
+ * server) is garbage awaiting a scavenge: each slice's 64 KB of socket buffer and its 32 KB Buffer
+ * live outside V8's heap and are freed only at the next scavenge, which comes after ~16 MB of young
+ * objects — the slices' hex strings, so about every 8 MB of file. Measured and not kept (issue 46,
+ * docs/PERFORMANCE.md): one slice per query (the same peak in twice the time) and base64 text (fewer
+ * bytes, but its shorter strings put the scavenges as much further apart: no lower).
  */
 const DOWNLOAD_SLICE_BYTES = 32 * 1024;
 

@@ -12,7 +12,7 @@ import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
-import { sendDownload } from '../http/send-download.ts';
+import { attachmentNamedInUtf8, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { cancelExport } from './cancel-export.ts';
 import { downloadExport } from './download-export.ts';
@@ -154,11 +154,10 @@ export function registerDataExportRoutes(
         request.params.studyId,
         request.params.exportId,
       );
-      const ascii = file.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
       return sendDownload(
         reply,
         file.contentType,
-        `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        attachmentNamedInUtf8(file.fileName),
         Readable.from(file.chunks),
       );
     },

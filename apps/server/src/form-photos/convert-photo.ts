@@ -1,7 +1,5 @@
 /// <reference path="./heic-decode.d.ts" />
 import { readFile } from 'node:fs/promises';
-import decodeHeic from 'heic-decode';
-import sharp from 'sharp';
 import { AppError } from '../http/errors.ts';
 import type { PhotoSourceType } from './photo-type.ts';
 
@@ -24,16 +22,20 @@ export interface ConvertedPhoto {
  * decoder takes bytes).
  */
 export async function convertPhoto(photo: Buffer | string, type: PhotoSourceType): Promise<ConvertedPhoto> {
+  // Loaded at the first photo, not at start: heic-decode instantiates its wasm when imported, and
+  // the two cost a server that never converts a photo ~16 MB of its resident set (docs/PERFORMANCE.md).
+  // Outside the try: a library that does not load is the server's fault, not the photo's.
+  const { default: sharp } = await import('sharp');
+  const decodeHeic = type === 'heic' ? (await import('heic-decode')).default : null;
   try {
-    const input =
-      type === 'heic'
-        ? await decodeHeic({ buffer: typeof photo === 'string' ? await readFile(photo) : photo }).then(
-            (image) =>
-              sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
-                raw: { width: image.width, height: image.height, channels: 4 },
-              }),
-          )
-        : sharp(photo, { failOn: 'error', limitInputPixels: 100_000_000 });
+    const input = decodeHeic
+      ? await decodeHeic({ buffer: typeof photo === 'string' ? await readFile(photo) : photo }).then(
+          (image) =>
+            sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+              raw: { width: image.width, height: image.height, channels: 4 },
+            }),
+        )
+      : sharp(photo, { failOn: 'error', limitInputPixels: 100_000_000 });
     const { data, info } = await input
       .rotate()
       .resize({ width: PHOTO_MAX_SIDE, height: PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })

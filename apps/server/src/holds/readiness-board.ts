@@ -14,8 +14,8 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inSiteScope } from '../auth/site-scope-sql.ts';
 import type { Database } from '../db/schema.ts';
-import { siteFilter } from '../sdv-state/sdv-sql.ts';
 import { presentListedSubject } from '../subjects/listed-subject.ts';
 import { narrowToSite, type ReaderScope, readerScope } from '../visit-alarms/reader-scope.ts';
 import { holdAbilitiesAt } from './list-holds.ts';
@@ -108,7 +108,7 @@ function readinessRows(reader: ReaderScope, scope: SiteScope, today: string): Ra
             or (h.level = 'subject' and h.subject_id = f.subject_id))), 0)::int as hold_rank,
       (${lockClearSql} and not coalesce(${overdueOnSql(today)}, false)) as ready
     from subject_facts f
-    where f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
+    where f.study_id = ${studyId} and ${inSiteScope('f.site_id', scope)}
   ) readiness`;
 }
 
@@ -125,7 +125,7 @@ function readinessCountsSql(reader: ReaderScope, scope: SiteScope, today: string
       sum(t.forms_missing_required)::int as forms_missing_required,
       coalesce(sum(t.subjects) filter (where t.invalidated), 0)::int as invalidated_signatures
     from readiness_totals t
-    where t.study_id = ${reader.studyId} and ${siteFilter('t.site_id', scope)}
+    where t.study_id = ${reader.studyId} and ${inSiteScope('t.site_id', scope)}
     group by t.site_id
   )`;
 }
@@ -288,14 +288,14 @@ export async function readinessSites(
       from ${readinessCountsSql(reader, scope, today)} readiness
       union all
       select site_id, 0, 0, open_queries, answered_queries, 0, sdv_planned_forms - sdv_complete_forms, 0, 0, 0
-      from subject_fact_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)}
+      from subject_fact_totals where study_id = ${studyId} and ${inSiteScope('site_id', scope)}
       union all
       select site_id, 0, 0, 0, 0, 0, 0, 0, subjects, 0
-      from subject_list_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)} and not signed
+      from subject_list_totals where study_id = ${studyId} and ${inSiteScope('site_id', scope)} and not signed
       union all
       -- Windows still to be done in follow-up, counted from their dates as the subject alarms count.
       select site_id, 0, 0, 0, 0, 0, 0, windows, 0, 0
-      from visit_alarm_totals where study_id = ${studyId} and ${siteFilter('site_id', scope)}
+      from visit_alarm_totals where study_id = ${studyId} and ${inSiteScope('site_id', scope)}
         and kind = 'pending' and earliest_date <= ${today} and latest_date < ${today}
     ) figures
     group by site_id`.execute(db);
@@ -314,7 +314,7 @@ export async function readinessSites(
     select 'subject', f.site_id, max(${holdRankSql})::int from holds h
     join subject_facts f on f.subject_id = h.subject_id
     where h.study_id = ${studyId} and h.lifted_at is null and h.level = 'subject'
-      and f.study_id = ${studyId} and ${siteFilter('f.site_id', scope)}
+      and f.study_id = ${studyId} and ${inSiteScope('f.site_id', scope)}
     group by f.site_id, f.subject_id`.execute(db);
   const studyRank = holdRanks.rows.find((row) => row.level === 'study')?.hold_rank ?? 0;
   const rankOfSite = new Map(

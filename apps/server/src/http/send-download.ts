@@ -17,3 +17,13 @@ export function sendDownload(reply: FastifyReply, contentType: string, dispositi
 export function attachmentNamed(fileName: string): string {
   return `attachment; filename="${fileName}"`;
 }
+
+/**
+ * The disposition of a download whose name may hold any character (a study code, a file name the
+ * user chose): `filename` with every character but letters, digits, `.`, `_` and `-` as `_`, so
+ * nothing can break out of the header, and the name itself as RFC 5987 `filename*`.
+ */
+export function attachmentNamedInUtf8(fileName: string): string {
+  const ascii = fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
+import { inSiteScope } from '../auth/site-scope-sql.ts';
 import type { SdvKeySets, SdvPlanRule } from './sdv-rules.ts';
 
 /**
@@ -29,12 +30,6 @@ export interface SdvSqlInput {
 function keyIn(keys: readonly string[]): RawBuilder<boolean> {
   if (keys.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(fi.form_key || '.' || iv.item_key) in (${sql.join(keys)})`;
-}
-
-export function siteFilter(column: string, sites: SiteScope): RawBuilder<boolean> {
-  if (sites === 'all') return sql<boolean>`true`;
-  if (sites.size === 0) return sql<boolean>`false`;
-  return sql<boolean>`${sql.ref(column)} in (${sql.join([...sites])})`;
 }
 
 /**
@@ -78,7 +73,7 @@ export function sdvCtes(input: SdvSqlInput): RawBuilder<unknown> {
       join form_instances fi on fi.subject_id = r.subject_id and fi.has_data
       join item_values iv on iv.form_instance_id = fi.id and not iv.derived
       left join sdv_marks m on m.form_instance_id = fi.id and m.item_key = iv.item_key
-      where ${siteFilter('r.site_id', input.sites)} and ${subjectFilter} and ${keyIn(keys.verifiable)}
+      where ${inSiteScope('r.site_id', input.sites)} and ${subjectFilter} and ${keyIn(keys.verifiable)}
     ),
     form_sdv as (
       select subject_id, site_id, visit_key, form_key,

@@ -14,6 +14,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inSiteScope } from '../auth/site-scope-sql.ts';
 import { loadSubjectData } from '../data-entry/form-data.ts';
 import { scheduledVisitDates } from '../data-entry/form-queries.ts';
 import type { Database } from '../db/schema.ts';
@@ -27,7 +28,7 @@ import {
   sdvKeySets,
   subjectFullyPlanned,
 } from '../sdv-state/sdv-rules.ts';
-import { presentCounts, type SdvCountColumns, sdvCtes, siteFilter } from '../sdv-state/sdv-sql.ts';
+import { presentCounts, type SdvCountColumns, sdvCtes } from '../sdv-state/sdv-sql.ts';
 import { presentListedSubject } from '../subjects/listed-subject.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { listUnscheduledVisits } from '../unscheduled-visits/unscheduled-visits.ts';
@@ -69,7 +70,7 @@ function subjectSdvCte(context: SdvContext): RawBuilder<unknown> {
         f.sdv_changed_items as changed_items, f.sdv_planned_forms as planned_forms,
         f.sdv_complete_forms as complete_forms
       from subject_facts f
-      where f.study_id = ${context.studyId} and ${siteFilter('f.site_id', context.scope)}
+      where f.study_id = ${context.studyId} and ${inSiteScope('f.site_id', context.scope)}
     )`;
 }
 
@@ -91,7 +92,7 @@ export async function sdvSites(
       sum(changed_items)::int as changed_items, sum(planned_forms)::int as planned_forms,
       sum(complete_forms)::int as complete_forms
     from sdv_site_totals
-    where study_id = ${studyId} and ${siteFilter('site_id', context.scope)}
+    where study_id = ${studyId} and ${inSiteScope('site_id', context.scope)}
     group by site_id`.execute(db);
   const bySite = new Map(result.rows.map((row) => [row.site_id, row]));
   const empty: Row = {
@@ -198,7 +199,7 @@ export async function sdvSubjects(
   const state = stateFilters[query.state];
   const conditions: RawBuilder<boolean>[] = [
     sql<boolean>`f.study_id = ${studyId}`,
-    siteFilter('f.site_id', context.scope),
+    inSiteScope('f.site_id', context.scope),
     state.condition,
   ];
   if (search) {
@@ -236,7 +237,7 @@ export async function sdvSubjects(
       page(sql``).execute(db),
       sql<{ total: number }>`
         select coalesce(sum(${sql.ref(state.total)}), 0)::int as total from sdv_site_totals
-        where study_id = ${studyId} and ${siteFilter('site_id', context.scope)}`.execute(db),
+        where study_id = ${studyId} and ${inSiteScope('site_id', context.scope)}`.execute(db),
     ]);
     rows = result.rows;
     total = counted.rows[0]?.total ?? 0;

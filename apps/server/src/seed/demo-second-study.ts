@@ -21,9 +21,11 @@ import { createQuery } from '../queries/create-query.ts';
 import { verifyVisit } from '../sdv/verify-visit.ts';
 import { signCasebook } from '../signatures/sign-casebook.ts';
 import { definitionDocumentPath } from '../studies/read-definition-document.ts';
+import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { goLive } from '../study-design/go-live.ts';
 import { replaceStudyDefinition } from '../study-design/replace-study-definition.ts';
 import { peopleByEmail } from './demo-subjects.ts';
+import { importDemoRedcapDesign } from './import-demo-redcap-design.ts';
 import { readDataFile } from './read-data-file.ts';
 
 /**
@@ -32,8 +34,9 @@ import { readDataFile } from './read-data-file.ts';
  * baseline on the day of surgery, 6 and 12 months, unscheduled visits, no randomization, a
  * repeating group of hearing devices, derived audiometry averages and a quality-of-life score).
  * Everything goes through the commands the API runs: the administrator creates it (`createStudy`),
- * adds sites 01 and 03 and the members, the data manager uploads its document
- * (`replaceStudyDefinition`), the administrator signs its go-live (`goLive`); then site 01's
+ * adds sites 01 and 03 and the members, the data manager imports the design the team kept in REDCap
+ * (seed/redcap/hear-2027-*.csv, through the import's preview and confirmation) and then uploads the
+ * completed document (`replaceStudyDefinition`), the administrator signs its go-live (`goLive`); then site 01's
  * sub-investigator and site 03's coordinator enter nine subjects at every stage, the monitor raises
  * queries, verifies visits and freezes a form, and site 01's investigator signs a casebook.
  */
@@ -91,9 +94,17 @@ export async function seedDemoSecondStudy(
 
   // The people as they are now members (their principals carry the new study).
   const people = peopleByEmail(db);
+  // The team kept HEAR-2027's forms in REDCap: the data manager imports that project's dictionary and
+  // event mapping first (its draft), then completes the design in CDMS with what REDCap cannot say —
+  // visit windows, edit checks, the repeating device and event groups, the eligibility outcome — and
+  // uploads the result, which replaces the imported draft of version 1.0.0 before it goes live (the
+  // audit trail shows the import and the upload).
+  await importDemoRedcapDesign(db, { studyId: study.id, dataManager: input.dataManager, name: 'hear-2027' });
   const designer = await people(input.dataManager);
   const document = JSON.parse(fs.readFileSync(definitionDocumentPath(HEAR_FOLLOW_UP_DOCUMENT), 'utf8'));
-  await replaceStudyDefinition(db, designer.actor, study.id, document);
+  // The completed design is the imported draft's next text: it keeps the key the import gave the study.
+  const draft = await currentStudyDefinition(db, study.id);
+  await replaceStudyDefinition(db, designer.actor, study.id, { ...document, key: draft?.definition.key });
   const administrator = await people(input.administrator);
   await goLive(db, administrator.principal, administrator.actor, study.id, { password: input.password });
 

@@ -1,15 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createStudyRequestSchema, type DefinitionImportRequest } from '@cdms/contract';
+import { createStudyRequestSchema } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { createStudy } from '../admin/create-study.ts';
 import type { Database } from '../db/schema.ts';
-import { confirmDefinitionImport } from '../study-design/confirm-definition-import.ts';
-import { previewDefinitionImport } from '../study-design/preview-definition-import.ts';
 import { personByEmail } from './demo-subjects.ts';
-
-/** TUBE-2027's design as its data manager kept it in REDCap: a data dictionary and its event mapping. */
-const REDCAP_FOLDER = path.join(import.meta.dirname, 'redcap');
+import { importDemoRedcapDesign } from './import-demo-redcap-design.ts';
 
 /**
  * The living demo's study still in design (issue 45): the administrator has created TUBE-2027 in one
@@ -47,18 +41,5 @@ export async function seedDemoStudyInDesign(
     }),
     administrator.principal.user.id,
   );
-  const request: DefinitionImportRequest = {
-    format: 'redcapDictionary',
-    file: fs.readFileSync(path.join(REDCAP_FOLDER, 'tube-2027-dictionary.csv'), 'utf8'),
-    eventMapping: fs.readFileSync(path.join(REDCAP_FOLDER, 'tube-2027-event-mapping.csv'), 'utf8'),
-    language: 'ko',
-  };
-  const preview = await previewDefinitionImport(db, study.id, request);
-  if (!preview.importable || !preview.contentHash)
-    throw new Error(`TUBE-2027's dictionary does not import: ${JSON.stringify(preview.problems)}`);
-  const dataManager = await personByEmail(db, input.dataManager);
-  await confirmDefinitionImport(db, dataManager.actor, study.id, {
-    ...request,
-    contentHash: preview.contentHash,
-  });
+  await importDemoRedcapDesign(db, { studyId: study.id, dataManager: input.dataManager, name: 'tube-2027' });
 }

@@ -9,7 +9,8 @@ export interface ListedSubjectColumns {
 
 /**
  * The five fields a per-subject progress row opens with (the SDV progress and the readiness board),
- * so both lists name a subject the same way (`subjectId` is the screening number, `subjectPk` the row).
+ * so both lists name a subject the same way (`subjectId` is the screening number, `subjectPk` the row);
+ * the contract declares them once, `listedSubjectShape`.
  */
 export function presentListedSubject(row: ListedSubjectColumns) {
   return {

@@ -7,7 +7,7 @@ import type { AuditActor, AuditEventType } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language, Text } from '../http/language.ts';
-import { sendDownload } from '../http/send-download.ts';
+import { attachmentNamedInUtf8, sendDownload } from '../http/send-download.ts';
 import { subjectStatusText } from './subject-status-text.ts';
 
 /**
@@ -170,19 +170,14 @@ export const exportContentTypes = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
-/**
- * `attachment; filename="TMP-2026_subjects_2026-05-01.csv"` with an RFC 5987 `filename*` for
- * characters outside ASCII, and nothing that could break out of the header.
- */
+/** `attachment; filename="TMP-2026_subjects_2026-05-01.csv"` (`attachmentNamedInUtf8`). */
 export function exportDisposition(
   studyCode: string,
   today: string,
   format: 'csv' | 'xlsx',
   what = 'subjects',
 ): string {
-  const name = `${studyCode}_${what}_${today}.${format}`;
-  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return attachmentNamedInUtf8(`${studyCode}_${what}_${today}.${format}`);
 }
 
 /**

@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import { type Principal, studyRandomizes } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
+import { emptyStatusCounts } from '../read-model/dashboard-figures.ts';
 import { reportContext } from '../reports/report-context.ts';
 import { itemAt, measureChangeOf, measureVisitsOf, visitsCollecting } from '../studies/definition-items.ts';
 import { visitLabelOf } from '../studies/definition-labels.ts';
 import { countHealingOutcomes } from './count-healing-outcomes.ts';
-import { countSubjectStatuses, noStatuses } from './count-subject-statuses.ts';
+import { countSubjectStatuses } from './count-subject-statuses.ts';
 import { countVisitCompletion, noCompletion } from './count-visit-completion.ts';
 import { summarizeKeyMeasures } from './summarize-key-measures.ts';
 import { codesOf, measuresOf, randomizationGroupsOf } from './summary-sources.ts';
@@ -116,7 +117,10 @@ export async function readStudySummary(
 
   return {
     ...empty,
-    statusBySite: sites.map((site) => ({ siteId: site.id, counts: statuses.get(site.id) ?? noStatuses() })),
+    statusBySite: sites.map((site) => ({
+      siteId: site.id,
+      counts: statuses.get(site.id) ?? emptyStatusCounts(),
+    })),
     visitMatrix: scheduled.map((visitKey) => ({
       ...visitRef(visitKey),
       cells: sites.map((site) => ({

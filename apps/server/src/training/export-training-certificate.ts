@@ -40,7 +40,7 @@ export async function exportTrainingCertificate(
     studyId,
     after: { userId: principal.user.id, version: module.version, language },
   });
-  const pdf = renderTrainingCertificate({
+  const pdf = await renderTrainingCertificate({
     language,
     studyCode: study.code,
     studyTitle: study.title,

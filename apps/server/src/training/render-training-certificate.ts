@@ -1,5 +1,4 @@
 import { koreaDateTimeWithZone } from '@cdms/contract';
-import PDFDocument from 'pdfkit';
 import { casebookFonts } from '../casebook/casebook-font.ts';
 
 export interface TrainingCertificateInput {
@@ -31,7 +30,12 @@ const text = {
  * A one-page certificate (pdfkit, with the casebook's embedded Noto Sans KR so Korean names and
  * titles print): who, which module at which version, and when, in UTC+9.
  */
-export function renderTrainingCertificate(input: TrainingCertificateInput): PDFKit.PDFDocument {
+export async function renderTrainingCertificate(
+  input: TrainingCertificateInput,
+): Promise<PDFKit.PDFDocument> {
+  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
+  // resident set (docs/PERFORMANCE.md).
+  const { default: PDFDocument } = await import('pdfkit');
   const lang = input.language;
   const doc = new PDFDocument({
     size: 'A4',

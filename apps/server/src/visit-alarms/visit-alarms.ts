@@ -11,6 +11,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { inSiteScope } from '../auth/site-scope-sql.ts';
 import type { Database, SubjectStatus } from '../db/schema.ts';
 import {
   DEFAULT_DUE_SOON_DAYS,
@@ -41,10 +42,6 @@ export interface AlarmScope {
   dueSoonDays: number;
 }
 
-function siteFilter(alias: string, sites: SiteScope): RawBuilder<unknown> {
-  return sites === 'all' ? sql`` : sql`and ${sql.ref(`${alias}.site_id`)} in (${sql.join([...sites])})`;
-}
-
 /** Alarms per state over the scope, from the totals: the state of a pending window is read off its dates. */
 export async function countVisitAlarms(db: Kysely<Database>, scope: AlarmScope): Promise<VisitAlarmCounts> {
   if (scope.sites !== 'all' && scope.sites.size === 0) return emptyAlarmCounts();
@@ -58,7 +55,7 @@ export async function countVisitAlarms(db: Kysely<Database>, scope: AlarmScope):
       ${pending(sql`t.earliest_date > ${today}`)} as "dueSoon",
       coalesce(sum(t.windows) filter (where t.kind = 'outOfWindow'), 0)::int as "outOfWindow"
     from visit_alarm_totals t
-    where t.study_id = ${scope.studyId} ${siteFilter('t', scope.sites)}
+    where t.study_id = ${scope.studyId} and ${inSiteScope('t.site_id', scope.sites)}
       and (t.kind = 'outOfWindow' or t.earliest_date <= ${today} + ${scope.dueSoonDays}::int)`.execute(db);
   const row = result.rows[0];
   return {
@@ -131,7 +128,7 @@ export function pageSlices(
  */
 function stateRows(scope: AlarmScope, slice: StateSlice): RawBuilder<AlarmRow> {
   const today = sql`${scope.today}::date`;
-  const sites = siteFilter('w', scope.sites);
+  const sites = inSiteScope('w.site_id', scope.sites);
   const pending = sql`w.actual_date is null and w.subject_status = 'ongoing'`;
   // Per state: which windows, the column the urgency follows, and what `days` counts.
   const parts: Record<
@@ -177,7 +174,7 @@ function stateRows(scope: AlarmScope, slice: StateSlice): RawBuilder<AlarmRow> {
     from (
       select w.*, ${part.days} as days, ${timing} as timing
       from subject_visit_windows w
-      where w.study_id = ${scope.studyId} ${sites} and ${part.where}
+      where w.study_id = ${scope.studyId} and ${sites} and ${part.where}
       order by ${listOrder('w')}
       limit ${slice.limit} offset ${slice.offset}
     ) p

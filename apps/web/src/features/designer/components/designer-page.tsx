@@ -29,12 +29,14 @@ import {
 } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
 import { FORM_DIALOG, FormDialog } from './form-dialog.tsx';
+import { FormEditor } from './form-editor.tsx';
 import { headerId, ScheduleGrid } from './schedule-grid.tsx';
 import { VISIT_DIALOG, VisitDialog } from './visit-dialog.tsx';
 
 /**
  * `/design/:studyId`: the study designer for the study's designers (the `study.design` ability: DM
- * and ADMIN). This first slice edits the schedule — visits × forms — and saves the whole definition.
+ * and ADMIN): the schedule — visits × forms — and, form by form, its sections and items with the
+ * live preview (form-editor.tsx); the whole definition is saved at once.
  */
 export function DesignerPage() {
   const studyId = readId(useParams().studyId);
@@ -126,6 +128,8 @@ function ScheduleEditor({
   const save = useSaveDefinition(studyId);
   const [state, dispatch] = useReducer(designerReducer, initial, initialDesignerState);
   const [editing, setEditing] = useState<Editing>(null);
+  // The form whose editor is open instead of the schedule (by place in the definition's forms).
+  const [openForm, setOpenForm] = useState<number | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   // The problems of a refused save, with the document they were found in: once it is edited, the
   // places they point at may have moved, so they are shown only while it is unchanged.
@@ -194,9 +198,23 @@ function ScheduleEditor({
 
   function goTo(path: string) {
     const target = problemTarget(path);
-    const element = target && document.getElementById(headerId(target.kind, target.index));
-    element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    element?.focus();
+    // A problem inside a form (its sections and items) leads to that form's editor.
+    if (target?.kind === 'form' && /^\/forms\/\d+\/sections\//.test(path)) {
+      setOpenForm(target.index);
+      return;
+    }
+    const focusHeader = () => {
+      const element = target && document.getElementById(headerId(target.kind, target.index));
+      element?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      element?.focus();
+    };
+    if (openForm === null) {
+      focusHeader();
+      return;
+    }
+    // A form editor is open: the schedule is drawn again first.
+    setOpenForm(null);
+    requestAnimationFrame(focusHeader);
   }
 
   function placeOf(path: string): string {
@@ -293,23 +311,41 @@ function ScheduleEditor({
           </ul>
         </section>
       ) : null}
-      <ScheduleGrid
-        definition={definition}
-        readOnly={locked}
-        problems={problemPlaces}
-        onEdit={edit}
-        onEditVisit={(index) => open({ kind: 'visit', index })}
-        onRemoveVisit={(index) => void removeVisit(index)}
-        onRenameForm={(index) => open({ kind: 'form', index })}
-      />
+      {openForm !== null && definition.forms[openForm] ? (
+        <FormEditor
+          definition={definition}
+          formIndex={openForm}
+          readOnly={locked}
+          onEdit={edit}
+          onClose={() => setOpenForm(null)}
+        />
+      ) : (
+        <ScheduleGrid
+          definition={definition}
+          readOnly={locked}
+          problems={problemPlaces}
+          onEdit={edit}
+          onEditVisit={(index) => open({ kind: 'visit', index })}
+          onRemoveVisit={(index) => void removeVisit(index)}
+          onRenameForm={(index) => open({ kind: 'form', index })}
+          onOpenForm={setOpenForm}
+        />
+      )}
       {editing?.kind === 'visit' ? (
         <VisitDialog
           initial={editedVisit ?? null}
           takenKeys={definition.visits.map((visit) => visit.key)}
+          visits={definition.visits}
           onApply={(visit) =>
             editing.index === null
               ? edit({ type: 'addVisit', visit })
-              : edit({ type: 'updateVisit', index: editing.index, label: visit.label, group: visit.group })
+              : edit({
+                  type: 'updateVisit',
+                  index: editing.index,
+                  label: visit.label,
+                  group: visit.group,
+                  window: visit.window,
+                })
           }
         />
       ) : null}

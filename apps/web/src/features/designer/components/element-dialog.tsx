@@ -11,53 +11,34 @@ import {
   elementFieldProblems,
 } from './element-fields.tsx';
 
-/**
- * The dialog that adds or edits a visit or a form: its key (new elements only) and labels, checked
- * before they are applied, with what else the element asks in `children` (a visit's group) and a note
- * under the fields. The page opens it by name in the modal stack and mounts it afresh every time.
- */
-export function ElementDialog({
-  name,
-  title,
-  initial,
-  takenKeys,
-  note,
-  children,
-  onApply,
-}: {
+/** What the dialog's form takes: everything the dialog does but its title. */
+interface ElementFormProps {
+  /** The dialog's name in the modal stack (closed once the values are applied). */
   name: string;
-  title: string;
   /** The element being edited; null to add one. */
   initial: ElementFieldValues | null;
   takenKeys: readonly string[];
   note?: string | undefined;
   children?: ReactNode;
+  /** What else the dialog checks before applying (its own fields' problems, which it shows): false stops. */
+  beforeApply?: () => boolean;
   onApply: (values: ElementFieldValues) => void;
-}) {
+}
+
+/**
+ * The dialog that adds or edits a visit or a form: its key (new elements only) and labels, checked
+ * before they are applied, with what else the element asks in `children` (a visit's group) and a note
+ * under the fields. The page opens it by name in the modal stack and mounts it afresh every time.
+ */
+export function ElementDialog({ title, ...form }: ElementFormProps & { title: string }) {
   return (
-    <Modal name={name} title={title} width="sm">
-      <ElementForm name={name} initial={initial} takenKeys={takenKeys} note={note} onApply={onApply}>
-        {children}
-      </ElementForm>
+    <Modal name={form.name} title={title} width="sm">
+      <ElementForm {...form} />
     </Modal>
   );
 }
 
-function ElementForm({
-  name,
-  initial,
-  takenKeys,
-  note,
-  children,
-  onApply,
-}: {
-  name: string;
-  initial: ElementFieldValues | null;
-  takenKeys: readonly string[];
-  note?: string | undefined;
-  children?: ReactNode;
-  onApply: (values: ElementFieldValues) => void;
-}) {
+function ElementForm({ name, initial, takenKeys, note, children, beforeApply, onApply }: ElementFormProps) {
   const { t } = useTranslation('designer');
   const { close } = useModalStack();
   const [values, setValues] = useState({
@@ -70,7 +51,8 @@ function ElementForm({
     event.preventDefault();
     const found = elementFieldProblems(values, initial ? null : takenKeys, t);
     setProblems(found);
-    if (Object.keys(found).length > 0) return;
+    const othersFine = beforeApply ? beforeApply() : true;
+    if (Object.keys(found).length > 0 || !othersFine) return;
     onApply(values);
     close(name);
   }

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/text-field.tsx';
 import styles from './designer.module.css';
 
-/** What the visit and form dialogs both ask: a key (new elements only) and the label in ko and en. */
+/**
+ * What the visit and form dialogs and the form editor's "add item" and "add section" all ask: a key (new
+ * elements only) and the label in ko and en.
+ */
 export interface ElementFieldValues {
   key: string;
   label: LocalizedText;
@@ -40,11 +43,14 @@ export function ElementFields({
   onChange,
   problems,
   keyEditable,
+  autoFocus = true,
 }: {
   values: ElementFieldValues;
   onChange: (values: ElementFieldValues) => void;
   problems: ElementFieldProblems;
   keyEditable: boolean;
+  /** In a dialog the first field takes the focus; in a form on the page (the form editor's) it does not. */
+  autoFocus?: boolean;
 }) {
   const { t } = useTranslation('designer');
   const setLabel = (language: keyof LocalizedText, text: string) =>
@@ -58,7 +64,7 @@ export function ElementFields({
           autoComplete="off"
           spellCheck={false}
           maxLength={40}
-          autoFocus
+          autoFocus={autoFocus}
           hint={t('dialog.keyHint')}
           error={problems.key}
           onChange={(event) => onChange({ ...values, key: event.target.value.trim() })}
@@ -73,7 +79,7 @@ export function ElementFields({
           label={t('dialog.labelKo')}
           lang="ko"
           value={values.label.ko}
-          autoFocus={!keyEditable}
+          autoFocus={autoFocus && !keyEditable}
           error={problems.label}
           onChange={(event) => setLabel('ko', event.target.value)}
         />

@@ -2,8 +2,9 @@ import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } 
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
-import { type DesignerEdit, labelIn, missingTranslation } from '../lib/designer-state.ts';
+import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
+import { Markers } from './markers.tsx';
 
 interface FormRow {
   form: FormDefinition;
@@ -19,6 +20,8 @@ export interface ScheduleGridProps {
   onEditVisit: (index: number) => void;
   onRemoveVisit: (index: number) => void;
   onRenameForm: (index: number) => void;
+  /** Opens the form's editor (its sections and items), read-only in a live study. */
+  onOpenForm: (index: number) => void;
 }
 
 /** The element id of a visit's or form's header, which a problem in the list leads to. */
@@ -37,6 +40,7 @@ export function ScheduleGrid({
   onEditVisit,
   onRemoveVisit,
   onRenameForm,
+  onOpenForm,
 }: ScheduleGridProps) {
   const { t, i18n } = useTranslation('designer');
   const name = (label: LocalizedText) => labelIn(label, i18n.language);
@@ -76,6 +80,14 @@ export function ScheduleGrid({
         <span className={styles.headerLabel}>{name(form.label)}</span>
         <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
         <Markers label={form.label} problem={problems.forms.has(index)} />
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-label={t('grid.openFormOf', { name: name(form.label) })}
+          onClick={() => onOpenForm(index)}
+        >
+          {t('grid.openForm')}
+        </Button>
         {readOnly ? null : (
           <span className={styles.headerActions}>
             <MoveButton
@@ -234,21 +246,5 @@ function MoveButton({
       <span aria-hidden="true">{arrow}</span>
       <span className={styles.visuallyHidden}>{label}</span>
     </Button>
-  );
-}
-
-/** The "missing translation" marker (only an empty language counts) and the problem marker. */
-function Markers({ label, problem }: { label: LocalizedText; problem: boolean }) {
-  const { t } = useTranslation('designer');
-  const missing = missingTranslation(label);
-  return (
-    <>
-      {missing.length > 0 ? (
-        <span className={styles.missing}>
-          {t('grid.missingIn', { languages: missing.map((language) => language.toUpperCase()).join(', ') })}
-        </span>
-      ) : null}
-      {problem ? <span className={styles.problemMark}>{t('grid.problem')}</span> : null}
-    </>
   );
 }

@@ -62,6 +62,27 @@ describe('designerReducer', () => {
     expect(state.present.forms[0]?.label.en).toBe('Demography');
   });
 
+  it('gives a visit a window relative to another and takes it away again', () => {
+    const window = { anchorVisit: 'V1', offsetDays: 28, minusDays: 3, plusDays: 7 };
+    const label = { ko: '추적', en: 'Follow-up' };
+    const timed = run({ type: 'updateVisit', index: 1, label, group: 'follow_up', window });
+    expect(timed.present.visits[1]?.window).toEqual(window);
+    expect(studyDefinitionSchema.safeParse(timed.present).success).toBe(true);
+    const untimed = designerReducer(timed, { type: 'updateVisit', index: 1, label, group: 'follow_up' });
+    expect(untimed.present.visits[1]).not.toHaveProperty('window');
+    const added = run({
+      type: 'addVisit',
+      visit: { key: 'V3', label: { ko: '종료', en: 'End' }, group: 'end_of_study', window },
+    });
+    expect(added.present.visits[2]).toEqual({
+      key: 'V3',
+      label: { ko: '종료', en: 'End' },
+      group: 'end_of_study',
+      window,
+      forms: [],
+    });
+  });
+
   it('reorders visits and forms, and a move past either end changes nothing', () => {
     const state = run({ type: 'moveVisit', index: 1, by: -1 }, { type: 'moveForm', index: 0, by: 1 });
     expect(state.present.visits.map((visit) => visit.key)).toEqual(['V2', 'V1']);

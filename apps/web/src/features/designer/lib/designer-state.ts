@@ -1,4 +1,5 @@
 import type { FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
+import { move, replaceAt } from './list-edits.ts';
 
 /**
  * The designer's editing model: the definition being edited (`present`), the versions before it
@@ -11,20 +12,37 @@ export interface DesignerState {
   present: StudyDefinition;
   future: readonly StudyDefinition[];
   saved: StudyDefinition;
+  /**
+   * The `coalesce` name of the last edit: a run of edits of one field (each keystroke of a label) is one
+   * step to undo, not one per character.
+   */
+  lastCoalesce: string | null;
 }
 
-export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group'>;
+export type VisitFields = Pick<VisitDefinition, 'key' | 'label' | 'group' | 'window'>;
 export type FormFields = Pick<FormDefinition, 'key' | 'label'>;
 
 export type DesignerEdit =
   | { type: 'addVisit'; visit: VisitFields }
-  | { type: 'updateVisit'; index: number; label: LocalizedText; group: VisitDefinition['group'] }
+  | {
+      type: 'updateVisit';
+      index: number;
+      label: LocalizedText;
+      group: VisitDefinition['group'];
+      /** The visit's window; undefined: none. */
+      window?: VisitDefinition['window'];
+    }
   | { type: 'moveVisit'; index: number; by: -1 | 1 }
   | { type: 'removeVisit'; index: number }
   | { type: 'addForm'; form: FormFields }
   | { type: 'renameForm'; index: number; label: LocalizedText }
   | { type: 'moveForm'; index: number; by: -1 | 1 }
-  | { type: 'toggleCell'; visitIndex: number; formKey: string };
+  | { type: 'toggleCell'; visitIndex: number; formKey: string }
+  /**
+   * The form editor's edits (form-edits.ts): the form at `index` becomes `form`. Successive edits with
+   * the same `coalesce` name (one field being typed in) make one step of the history.
+   */
+  | { type: 'replaceForm'; index: number; form: FormDefinition; coalesce?: string };
 
 export type DesignerAction =
   | DesignerEdit
@@ -34,7 +52,7 @@ export type DesignerAction =
   | { type: 'load'; definition: StudyDefinition };
 
 export function initialDesignerState(definition: StudyDefinition): DesignerState {
-  return { past: [], present: definition, future: [], saved: definition };
+  return { past: [], present: definition, future: [], saved: definition, lastCoalesce: null };
 }
 
 export function hasUnsavedChanges(state: DesignerState): boolean {
@@ -63,18 +81,34 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
         past: state.past.slice(0, -1),
         present: previous,
         future: [state.present, ...state.future],
+        lastCoalesce: null,
       };
     }
     case 'redo': {
       const [next, ...rest] = state.future;
       if (!next) return state;
-      return { ...state, past: [...state.past, state.present], present: next, future: rest };
+      return {
+        ...state,
+        past: [...state.past, state.present],
+        present: next,
+        future: rest,
+        lastCoalesce: null,
+      };
     }
     default: {
       const next = applyEdit(state.present, action);
       // An edit that changes nothing (moving the first visit left) adds no step to undo.
       if (next === state.present) return state;
-      return { ...state, past: [...state.past, state.present], present: next, future: [] };
+      const coalesce = action.type === 'replaceForm' ? (action.coalesce ?? null) : null;
+      if (coalesce !== null && coalesce === state.lastCoalesce)
+        return { ...state, present: next, future: [] };
+      return {
+        ...state,
+        past: [...state.past, state.present],
+        present: next,
+        future: [],
+        lastCoalesce: coalesce,
+      };
     }
   }
 }
@@ -83,16 +117,22 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
 export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): StudyDefinition {
   const { visits, forms } = definition;
   switch (edit.type) {
-    case 'addVisit':
-      return { ...definition, visits: [...visits, { ...edit.visit, forms: [] }] };
+    case 'addVisit': {
+      const { window, ...visit } = edit.visit;
+      return { ...definition, visits: [...visits, { ...visit, ...(window ? { window } : {}), forms: [] }] };
+    }
     case 'updateVisit':
       return {
         ...definition,
-        visits: replaceAt(visits, edit.index, (visit) => ({
-          ...visit,
-          label: edit.label,
-          group: edit.group,
-        })),
+        visits: replaceAt(visits, edit.index, (visit) => {
+          const { window: _previous, ...rest } = visit;
+          return {
+            ...rest,
+            label: edit.label,
+            group: edit.group,
+            ...(edit.window ? { window: edit.window } : {}),
+          };
+        }),
       };
     case 'moveVisit': {
       const moved = move(visits, edit.index, edit.by);
@@ -112,6 +152,9 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
       const moved = move(forms, edit.index, edit.by);
       return moved === forms ? definition : { ...definition, forms: moved };
     }
+    case 'replaceForm':
+      if (!forms[edit.index] || forms[edit.index] === edit.form) return definition;
+      return { ...definition, forms: replaceAt(forms, edit.index, () => edit.form) };
     case 'toggleCell':
       return {
         ...definition,
@@ -126,19 +169,6 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
         })),
       };
   }
-}
-
-function replaceAt<T>(list: T[], index: number, change: (value: T) => T): T[] {
-  return list.map((value, at) => (at === index ? change(value) : value));
-}
-
-/** The list with the element at `index` moved one place; the same list when it cannot move. */
-function move<T>(list: T[], index: number, by: -1 | 1): T[] {
-  const target = index + by;
-  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
-  const next = [...list];
-  [next[index], next[target]] = [next[target] as T, next[index] as T];
-  return next;
 }
 
 /** The forms a visit's removal drops from the schedule (for the confirmation). */

@@ -6,11 +6,11 @@ import { useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button } from '../../../components/button.tsx';
 import { CrfForm } from '../../../components/crf-form/crf-form.tsx';
+import { EvaluationPanel } from '../../../components/crf-form/evaluation-panel.tsx';
 import { createSubjectStore } from '../../../components/crf-form/subject-store.ts';
 import { changeLanguage, supportedLanguages } from '../../../i18n/i18n.ts';
 import { useStudyDefinition } from '../../../lib/study-definition.ts';
 import { sampleSubjectData } from '../sample-data.ts';
-import { EvaluationPanel } from './evaluation-panel.tsx';
 import styles from './form-preview-page.module.css';
 
 /** The study the review page shows (the demo server's study). */

@@ -1,7 +1,7 @@
 import { type FormEvaluation, getFormLayout, type Language, type StudyDefinition } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
-import { formatValue } from '../../../components/crf-form/crf-item.tsx';
-import styles from './form-preview-page.module.css';
+import { formatValue } from './crf-item.tsx';
+import styles from './evaluation-panel.module.css';
 
 interface EvaluationPanelProps {
   definition: StudyDefinition;

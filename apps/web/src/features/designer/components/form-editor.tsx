@@ -1,0 +1,322 @@
+import {
+  type FormDefinition,
+  ITEM_TYPES,
+  type ItemDefinition,
+  type ItemType,
+  type LocalizedText,
+  type StudyDefinition,
+} from '@cdms/study';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAlert } from '../../../components/alert-dialog.tsx';
+import { Button } from '../../../components/button.tsx';
+import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
+import {
+  addItem,
+  addSection,
+  type ItemPlace,
+  keysOfForm,
+  moveItem,
+  moveSection,
+  newItem,
+  placeAfterMove,
+  removeItem,
+  removeSection,
+  updateItem,
+} from '../lib/form-edits.ts';
+import { DesignPreview } from './design-preview.tsx';
+import styles from './designer.module.css';
+import {
+  type ElementFieldProblems,
+  ElementFields,
+  type ElementFieldValues,
+  elementFieldProblems,
+} from './element-fields.tsx';
+import { ItemChecks } from './item-checks.tsx';
+import { ItemProperties } from './item-properties.tsx';
+import { Markers } from './markers.tsx';
+
+/**
+ * One form's editor: its sections and items in order (select, add, reorder, remove), the selected
+ * item's properties, and the live preview of the form as data entry will draw it. Every change goes
+ * through the designer's history (`replaceForm`), so undo, redo and save work as on the schedule.
+ */
+export function FormEditor({
+  definition,
+  formIndex,
+  readOnly,
+  onEdit,
+  onClose,
+}: {
+  definition: StudyDefinition;
+  formIndex: number;
+  readOnly: boolean;
+  onEdit: (edit: DesignerEdit) => void;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation('designer');
+  const { confirm } = useAlert();
+  const form = definition.forms[formIndex];
+  const [selected, setSelected] = useState<ItemPlace | null>(() =>
+    form?.sections[0]?.items[0] ? { sectionIndex: 0, itemIndex: 0 } : null,
+  );
+  if (!form) return null;
+  const name = (label: LocalizedText) => labelIn(label, i18n.language);
+  const replace = (next: FormDefinition, coalesce?: string) => {
+    if (!readOnly)
+      onEdit({ type: 'replaceForm', index: formIndex, form: next, ...(coalesce ? { coalesce } : {}) });
+  };
+  const selectedSection = selected ? form.sections[selected.sectionIndex] : undefined;
+  const selectedItem = selected ? selectedSection?.items[selected.itemIndex] : undefined;
+
+  async function confirmRemoveItem(place: ItemPlace) {
+    const item = form?.sections[place.sectionIndex]?.items[place.itemIndex];
+    if (!form || !item) return;
+    const confirmed = await confirm({
+      title: t('form.removeItem'),
+      message: t('form.removeItemText', { item: `${name(item.label)} (${item.key})` }),
+      confirmLabel: t('remove.confirm'),
+      cancelLabel: t('remove.cancel'),
+    });
+    if (!confirmed) return;
+    replace(removeItem(form, place));
+    setSelected(null);
+  }
+
+  return (
+    <div className={styles.formEditor}>
+      <div className={styles.formEditorHeader}>
+        <Button variant="secondary" size="sm" onClick={onClose}>
+          {t('form.back')}
+        </Button>
+        <h2 className={styles.formEditorTitle}>
+          {name(form.label)} <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
+        </h2>
+      </div>
+      <div className={styles.formEditorColumns}>
+        <nav className={styles.outline} aria-label={t('form.outline')}>
+          {form.sections.map((section, sectionIndex) => (
+            <section key={section.key} className={styles.outlineSection}>
+              <div className={styles.outlineSectionHeader}>
+                <h3 className={styles.outlineSectionTitle}>
+                  {name(section.label)}
+                  <span className={styles.headerMeta}> {t('grid.key', { key: section.key })}</span>
+                  {section.repeating ? (
+                    <span className={styles.headerMeta}> · {t('form.repeating')}</span>
+                  ) : null}
+                </h3>
+                {readOnly ? null : (
+                  <span className={styles.headerActions}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={t('grid.moveUp', { name: name(section.label) })}
+                      disabled={sectionIndex === 0}
+                      onClick={() => replace(moveSection(form, sectionIndex, -1))}
+                    >
+                      ↑
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={t('grid.moveDown', { name: name(section.label) })}
+                      disabled={sectionIndex === form.sections.length - 1}
+                      onClick={() => replace(moveSection(form, sectionIndex, 1))}
+                    >
+                      ↓
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={t('form.removeSection', { name: name(section.label) })}
+                      disabled={form.sections.length <= 1 || section.items.length > 0}
+                      title={section.items.length > 0 ? t('form.removeSectionHint') : undefined}
+                      onClick={() => {
+                        replace(removeSection(form, sectionIndex));
+                        setSelected(null);
+                      }}
+                    >
+                      ✕
+                    </Button>
+                  </span>
+                )}
+              </div>
+              {section.items.length === 0 ? <p className={styles.hint}>{t('form.emptySection')}</p> : null}
+              <ul className={styles.outlineItems}>
+                {section.items.map((item, itemIndex) => {
+                  const isSelected =
+                    selected?.sectionIndex === sectionIndex && selected.itemIndex === itemIndex;
+                  return (
+                    <li key={item.key}>
+                      <button
+                        type="button"
+                        className={styles.outlineItem}
+                        aria-pressed={isSelected}
+                        onClick={() => setSelected({ sectionIndex, itemIndex })}
+                      >
+                        <span>{name(item.label) || item.key}</span>
+                        <span className={styles.headerMeta}>
+                          {item.key} · {t(`form.types.${item.type}`)}
+                          {item.required ? ` · ${t('form.requiredShort')}` : ''}
+                          {item.derive ? ` · ${t('form.derivedShort')}` : ''}
+                          {item.showWhen ? ` · ${t('form.conditionalShort')}` : ''}
+                        </span>
+                        <Markers label={item.label} />
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </section>
+          ))}
+          {readOnly ? null : (
+            <>
+              <AddItemForm
+                form={form}
+                codeListKeys={definition.codeLists.map((list) => list.key)}
+                onAdd={(sectionIndex, item) => {
+                  replace(addItem(form, sectionIndex, item));
+                  setSelected({ sectionIndex, itemIndex: form.sections[sectionIndex]?.items.length ?? 0 });
+                }}
+              />
+              <AddSectionForm
+                takenKeys={form.sections.map((section) => section.key)}
+                onAdd={(section) => replace(addSection(form, { ...section, items: [] }))}
+              />
+            </>
+          )}
+        </nav>
+        <div className={styles.propertiesColumn}>
+          {selected && selectedItem && selectedSection ? (
+            <ItemProperties
+              key={`${selectedSection.key}/${selectedItem.key}`}
+              definition={definition}
+              formKey={form.key}
+              item={selectedItem}
+              placeName={`${form.key}/${selectedSection.key}/${selectedItem.key}`}
+              readOnly={readOnly}
+              onChange={(item, coalesce) => replace(updateItem(form, selected, item), coalesce)}
+              onMove={(by) => {
+                replace(moveItem(form, selected, by));
+                setSelected(placeAfterMove(form, selected, by));
+              }}
+              onRemove={() => void confirmRemoveItem(selected)}
+            />
+          ) : null}
+          {selected && selectedItem && selectedSection ? (
+            <ItemChecks
+              definition={definition}
+              form={form}
+              itemKey={selectedItem.key}
+              readOnly={readOnly}
+              onChange={replace}
+            />
+          ) : (
+            <p className={styles.hint}>{t('form.chooseItem')}</p>
+          )}
+        </div>
+        <DesignPreview definition={definition} formKey={form.key} />
+      </div>
+    </div>
+  );
+}
+
+const noValues = (): ElementFieldValues => ({ key: '', label: { ko: '', en: '' } });
+
+function AddItemForm({
+  form,
+  codeListKeys,
+  onAdd,
+}: {
+  form: FormDefinition;
+  codeListKeys: readonly string[];
+  onAdd: (sectionIndex: number, item: ItemDefinition) => void;
+}) {
+  const { t, i18n } = useTranslation('designer');
+  const id = useId();
+  const [sectionIndex, setSectionIndex] = useState(form.sections.length - 1);
+  const [type, setType] = useState<ItemType>('text');
+  const [values, setValues] = useState(noValues);
+  const [problems, setProblems] = useState<ElementFieldProblems>({});
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = elementFieldProblems(values, keysOfForm(form), t);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const section = Math.min(sectionIndex, form.sections.length - 1);
+    onAdd(section, newItem(type, values.key, values.label, codeListKeys));
+    setValues(noValues());
+  }
+
+  return (
+    <form className={styles.addForm} onSubmit={submit} noValidate aria-label={t('form.addItem')}>
+      <h3 className={styles.outlineSectionTitle}>{t('form.addItem')}</h3>
+      <div className={styles.addFormRow}>
+        <label className={styles.selectField} htmlFor={`${id}-section`}>
+          <span className={styles.propertyLabel}>{t('form.section')}</span>
+          <select
+            id={`${id}-section`}
+            value={sectionIndex}
+            onChange={(event) => setSectionIndex(Number(event.target.value))}
+          >
+            {form.sections.map((section, index) => (
+              <option key={section.key} value={index}>
+                {labelIn(section.label, i18n.language)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.selectField} htmlFor={`${id}-type`}>
+          <span className={styles.propertyLabel}>{t('form.type')}</span>
+          <select
+            id={`${id}-type`}
+            value={type}
+            onChange={(event) => setType(event.target.value as ItemType)}
+          >
+            {ITEM_TYPES.map((itemType) => (
+              <option key={itemType} value={itemType}>
+                {t(`form.types.${itemType}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ElementFields values={values} onChange={setValues} problems={problems} keyEditable autoFocus={false} />
+      <Button type="submit" size="sm" variant="secondary">
+        {t('form.addItemButton')}
+      </Button>
+    </form>
+  );
+}
+
+function AddSectionForm({
+  takenKeys,
+  onAdd,
+}: {
+  takenKeys: readonly string[];
+  onAdd: (section: ElementFieldValues) => void;
+}) {
+  const { t } = useTranslation('designer');
+  const [values, setValues] = useState(noValues);
+  const [problems, setProblems] = useState<ElementFieldProblems>({});
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = elementFieldProblems(values, takenKeys, t);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    onAdd(values);
+    setValues(noValues());
+  }
+
+  return (
+    <form className={styles.addForm} onSubmit={submit} noValidate aria-label={t('form.addSection')}>
+      <h3 className={styles.outlineSectionTitle}>{t('form.addSection')}</h3>
+      <ElementFields values={values} onChange={setValues} problems={problems} keyEditable autoFocus={false} />
+      <Button type="submit" size="sm" variant="secondary">
+        {t('form.addSectionButton')}
+      </Button>
+    </form>
+  );
+}

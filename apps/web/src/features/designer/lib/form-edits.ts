@@ -1,0 +1,173 @@
+import type {
+  CheckDefinition,
+  FormDefinition,
+  ItemDefinition,
+  ItemType,
+  LocalizedText,
+  SectionDefinition,
+} from '@cdms/study';
+import { move, replaceAt } from './list-edits.ts';
+
+/**
+ * The form editor's edits, as pure functions from a form to the next form: sections and items added,
+ * changed, moved and removed. Each gives the same form back when nothing changes (a move past the
+ * end), so the designer's history records no empty step. The page applies the result with the
+ * reducer's `replaceForm` edit (designer-state.ts).
+ */
+
+/** Where an item sits in its form. */
+export interface ItemPlace {
+  sectionIndex: number;
+  itemIndex: number;
+}
+
+/** Choice items need a code list: the types that take one. */
+export function takesCodeList(type: ItemType): boolean {
+  return type === 'singleChoice' || type === 'multipleChoice';
+}
+
+/** Number items have a unit, a range and hard limits. */
+export function isNumberType(type: ItemType): boolean {
+  return type === 'integer' || type === 'decimal';
+}
+
+/**
+ * A new item of a type: its key and label, and what the type needs to be valid — a code list for a
+ * choice (the study's first, to be changed in its properties), one decimal for a decimal number.
+ */
+export function newItem(
+  type: ItemType,
+  key: string,
+  label: LocalizedText,
+  codeListKeys: readonly string[],
+): ItemDefinition {
+  const item: ItemDefinition = { key, type, label };
+  if (takesCodeList(type) && codeListKeys[0] !== undefined) item.codeList = codeListKeys[0];
+  if (type === 'decimal') item.decimals = 1;
+  return item;
+}
+
+/** Every key a new item of this form may not take: its items' and its repeating groups' keys. */
+export function keysOfForm(form: FormDefinition): string[] {
+  return form.sections.flatMap((section) => [
+    ...(section.repeating ? [section.repeating.key] : []),
+    ...section.items.map((item) => item.key),
+  ]);
+}
+
+export function addSection(form: FormDefinition, section: SectionDefinition): FormDefinition {
+  return { ...form, sections: [...form.sections, section] };
+}
+
+export function updateSection(
+  form: FormDefinition,
+  sectionIndex: number,
+  change: (section: SectionDefinition) => SectionDefinition,
+): FormDefinition {
+  if (!form.sections[sectionIndex]) return form;
+  return { ...form, sections: replaceAt(form.sections, sectionIndex, change) };
+}
+
+export function moveSection(form: FormDefinition, sectionIndex: number, by: -1 | 1): FormDefinition {
+  const sections = move(form.sections, sectionIndex, by);
+  return sections === form.sections ? form : { ...form, sections };
+}
+
+/** A form keeps at least one section (the model wants one). */
+export function removeSection(form: FormDefinition, sectionIndex: number): FormDefinition {
+  if (form.sections.length <= 1 || !form.sections[sectionIndex]) return form;
+  return { ...form, sections: form.sections.filter((_, index) => index !== sectionIndex) };
+}
+
+export function addItem(form: FormDefinition, sectionIndex: number, item: ItemDefinition): FormDefinition {
+  return updateSection(form, sectionIndex, (section) => ({ ...section, items: [...section.items, item] }));
+}
+
+export function updateItem(form: FormDefinition, place: ItemPlace, item: ItemDefinition): FormDefinition {
+  if (!form.sections[place.sectionIndex]?.items[place.itemIndex]) return form;
+  return updateSection(form, place.sectionIndex, (section) => ({
+    ...section,
+    items: replaceAt(section.items, place.itemIndex, () => item),
+  }));
+}
+
+/**
+ * An item moved one place up or down: within its section, or across into the next section (its first
+ * place) or the previous one (its last place) when it is already at the edge.
+ */
+export function moveItem(form: FormDefinition, place: ItemPlace, by: -1 | 1): FormDefinition {
+  const section = form.sections[place.sectionIndex];
+  const item = section?.items[place.itemIndex];
+  if (!section || !item) return form;
+  const target = place.itemIndex + by;
+  if (target >= 0 && target < section.items.length) {
+    return updateSection(form, place.sectionIndex, (current) => ({
+      ...current,
+      items: move(current.items, place.itemIndex, by),
+    }));
+  }
+  const nextSectionIndex = place.sectionIndex + by;
+  if (!form.sections[nextSectionIndex]) return form;
+  const removed = updateSection(form, place.sectionIndex, (current) => ({
+    ...current,
+    items: current.items.filter((_, index) => index !== place.itemIndex),
+  }));
+  return updateSection(removed, nextSectionIndex, (current) => ({
+    ...current,
+    items: by === 1 ? [item, ...current.items] : [...current.items, item],
+  }));
+}
+
+export function removeItem(form: FormDefinition, place: ItemPlace): FormDefinition {
+  if (!form.sections[place.sectionIndex]?.items[place.itemIndex]) return form;
+  return updateSection(form, place.sectionIndex, (section) => ({
+    ...section,
+    items: section.items.filter((_, index) => index !== place.itemIndex),
+  }));
+}
+
+/**
+ * A new edit check on an item: an id no other check of the form has (`<item>Check<n>`), severity query,
+ * a condition that never fails (`false`, to be written) and an empty message in both languages.
+ */
+export function newCheck(form: FormDefinition, itemKey: string): CheckDefinition {
+  const taken = new Set((form.checks ?? []).map((check) => check.id));
+  let number = 1;
+  while (taken.has(`${itemKey}Check${number}`)) number += 1;
+  return {
+    id: `${itemKey}Check${number}`,
+    item: itemKey,
+    when: false,
+    severity: 'query',
+    message: { ko: '', en: '' },
+  };
+}
+
+export function addCheck(form: FormDefinition, check: CheckDefinition): FormDefinition {
+  return { ...form, checks: [...(form.checks ?? []), check] };
+}
+
+/** The check at `index` of the form's checks changed. */
+export function updateCheck(form: FormDefinition, index: number, check: CheckDefinition): FormDefinition {
+  if (!form.checks?.[index]) return form;
+  return { ...form, checks: replaceAt(form.checks, index, () => check) };
+}
+
+/** The check at `index` removed; a form left without checks has none (no empty list). */
+export function removeCheck(form: FormDefinition, index: number): FormDefinition {
+  if (!form.checks?.[index]) return form;
+  const checks = form.checks.filter((_, at) => at !== index);
+  const { checks: _removed, ...rest } = form;
+  return checks.length > 0 ? { ...rest, checks } : rest;
+}
+
+/** The place an item was moved to by `moveItem` (for keeping it selected); the same place when it did not move. */
+export function placeAfterMove(form: FormDefinition, place: ItemPlace, by: -1 | 1): ItemPlace {
+  const section = form.sections[place.sectionIndex];
+  if (!section) return place;
+  const target = place.itemIndex + by;
+  if (target >= 0 && target < section.items.length) return { ...place, itemIndex: target };
+  const nextSection = form.sections[place.sectionIndex + by];
+  if (!nextSection) return place;
+  return { sectionIndex: place.sectionIndex + by, itemIndex: by === 1 ? 0 : nextSection.items.length };
+}
