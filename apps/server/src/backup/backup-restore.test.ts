@@ -206,7 +206,7 @@ async function casebookPdf(db: Kysely<Database>, printedAt: Date): Promise<Buffe
     audit: true,
   });
   if (!casebook) throw new Error('no casebook');
-  const pdf = renderCasebookPdf({
+  const pdf = await renderCasebookPdf({
     header: await loadCasebookHeader(db, subject.study_id, subject.site_id),
     definition: definition.definition,
     language: 'ko',
