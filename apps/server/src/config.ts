@@ -71,6 +71,9 @@ const configSchema = z.object({
   AUDIT_CHECKPOINT_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   AUDIT_CHECKPOINT_FILE: z.string().min(1).optional(),
   AUDIT_CHECKPOINT_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3600),
+  BACKUP_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(0),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: trustProxySetting.default(0),
@@ -116,6 +119,12 @@ export type Config = {
    * No key: no checkpoints. `intervalSeconds` 0: only on demand (`npm run cdms -- audit checkpoint`).
    */
   auditCheckpoint: { key: string | undefined; file: string; intervalSeconds: number };
+  /**
+   * Issue 52: scheduled backups (backup/schedule-backups.ts): one archive every `intervalHours`
+   * (0: none, the default) into `dir`, of which the newest `keep` are kept. One process of all those
+   * sharing the database takes each one.
+   */
+  backup: { intervalHours: number; dir: string; keep: number };
   logLevel: z.infer<typeof configSchema>['LOG_LEVEL'];
   /** The built web app (apps/web/dist) served at `/`. */
   webDistDir: string;
@@ -197,6 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       key: values.AUDIT_CHECKPOINT_KEY,
       file: path.resolve(values.AUDIT_CHECKPOINT_FILE ?? path.join(dataDir, 'audit-checkpoints.jsonl')),
       intervalSeconds: values.AUDIT_CHECKPOINT_INTERVAL_SECONDS,
+    },
+    backup: {
+      intervalHours: values.BACKUP_INTERVAL_HOURS,
+      dir: path.resolve(values.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+      keep: values.BACKUP_KEEP,
     },
     logLevel: values.LOG_LEVEL,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repositoryRoot, 'apps/web/dist')),

@@ -1,5 +1,7 @@
 import { buildApp, serverLoggerOptions } from './app.ts';
 import { type CheckpointSchedule, scheduleAuditCheckpoints } from './audit/schedule-audit-checkpoints.ts';
+import { type BackupSchedule, scheduleBackups } from './backup/schedule-backups.ts';
+import { type BackupRequestServer, serveBackupRequests } from './backup/serve-backup-requests.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './open-database.ts';
@@ -27,6 +29,31 @@ async function main(): Promise<void> {
       'AUDIT_CHECKPOINT_KEY is not set: the audit chain is not anchored outside the database, so a chain rewritten with database rights would verify as intact (README "Audit trail integrity")',
     );
   }
+  let backups: BackupSchedule | undefined;
+  if (config.backup.intervalHours > 0) {
+    backups = scheduleBackups(database, config, {
+      info: (message) => app.log.info(message),
+      error: (error, message) => app.log.error({ err: error }, message),
+    });
+  } else if (config.env === 'production') {
+    app.log.warn(
+      'BACKUP_INTERVAL_HOURS is not set: the server takes no scheduled backups (docs/OPERATIONS.md "Backup and restore")',
+    );
+  }
+  // The embedded database can be dumped only by this process: `npm run cdms -- backup` asks it.
+  let backupRequests: BackupRequestServer | undefined;
+  if (database.kind === 'pglite') {
+    backupRequests = await serveBackupRequests(database, config, {
+      info: (message) => app.log.info(message),
+      error: (error, message) => app.log.error({ err: error }, message),
+    }).catch((error: unknown) => {
+      app.log.warn(
+        { err: error },
+        'backup requests cannot be taken: `npm run cdms -- backup` needs the server stopped',
+      );
+      return undefined;
+    });
+  }
   if (database.kind === 'postgres' && !config.databaseOwnerUrl && config.env === 'production') {
     app.log.warn(
       'DATABASE_OWNER_URL is not set: the server runs as the role that owns the audit table and could disable its triggers (README "Audit trail integrity")',
@@ -40,6 +67,8 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`);
     await app.close();
     await checkpoints?.stop();
+    await backups?.stop();
+    await backupRequests?.close();
     await database.close();
     process.exit(0);
   };

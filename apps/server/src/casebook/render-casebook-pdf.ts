@@ -83,6 +83,10 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       Title: `${T.title[lang]} ${header.studyCode} ${subject.screeningNumber}`,
       Author: input.printedBy,
       Creator: 'CDMS',
+      // The file's creation date is its print time (PDFKit would take its own "now", and derive the
+      // file's ID from it): the same casebook printed at the same time is the same bytes, which is
+      // how a restore is shown to give back every casebook as it was (backup/backup-restore.test.ts).
+      CreationDate: input.printedAt,
     },
   });
   const fonts = casebookFonts();

@@ -183,6 +183,32 @@ describe('npm run cdms', { timeout: 120_000 }, () => {
     }
   });
 
+  it('backs up the seeded database and restores it into a new DATA_DIR (backup, restore), where audit verify passes', () => {
+    const archive = path.join(seededDataDir, 'backup.tar');
+    const restoredDataDir = path.join(seededDataDir, 'restored');
+    const nothing = cdms(['backup', '--out', archive], undefined, {
+      DATA_DIR: path.join(seededDataDir, 'none'),
+    });
+    expect(nothing.stderr).toContain('There is no database in DATA_DIR');
+    expect(nothing.status).toBe(1);
+    expect(cdms(['backup'], undefined, { DATA_DIR: seededDataDir }).status).toBe(2);
+
+    const backup = cdms(['backup', '--out', archive], undefined, { DATA_DIR: seededDataDir });
+    expect(backup.stderr).toBe('');
+    expect(backup.stdout).toMatch(
+      /^Backup written to .*backup\.tar \(\d+ bytes\) in [\d.]+ s: \d+ tables, \d+ rows, audit head \d+, 1 parts\.$/m,
+    );
+    expect(backup.status).toBe(0);
+
+    const restore = cdms(['restore', archive], undefined, { DATA_DIR: restoredDataDir });
+    expect(restore.stderr).toBe('');
+    expect(restore.stdout).toContain('rows match the manifest');
+    expect(restore.status).toBe(0);
+    const verify = cdms(['audit', 'verify'], undefined, { DATA_DIR: restoredDataDir });
+    expect(verify.stdout).toContain('Audit trail intact');
+    expect(verify.status).toBe(0);
+  });
+
   it('verifies the audit trail and reports every broken record after tampering', async () => {
     const intact = cdms(['audit', 'verify']);
     expect(intact.status).toBe(0);

@@ -13,6 +13,11 @@ import {
 } from '../audit/verify-audit-checkpoints.ts';
 import { writeAuditCheckpoint } from '../audit/write-audit-checkpoint.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
+import type { BackupManifest } from '../backup/backup-manifest.ts';
+import { requestServerBackup, ServerBackupError } from '../backup/request-server-backup.ts';
+import { RestoreMismatchError, restoreBackup } from '../backup/restore-backup.ts';
+import { RestoreRefusal } from '../backup/restore-refusal.ts';
+import { writeBackup } from '../backup/write-backup.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { DataDirectoryInUseError } from '../db/data-dir-lock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -51,6 +56,10 @@ import { createStudyCommand, createStudyUsage } from './create-study-command.ts'
  *                                                         in an empty database, as a first start seeds them
  *   study create --code C --title-ko T --admin-email E … [--site …] [--member …] [--definition F]
  *                                                         a study in design (create-study-command.ts)
+ *   backup --out FILE                                     one archive: database, audit checkpoints, manifest
+ *                                                         (backup/write-backup.ts; never migrates; a running
+ *                                                         embedded server is asked to write it)
+ *   restore ARCHIVE                                       a backup into an empty install (backup/restore-backup.ts)
  */
 const usage = `Usage:
   npm run cdms -- create-admin --email <email> --name <name> [--password-stdin]
@@ -61,7 +70,9 @@ const usage = `Usage:
   npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
   npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
   npm run cdms -- seed-demo [--without-subjects]
-  ${createStudyUsage}`;
+  ${createStudyUsage}
+  npm run cdms -- backup --out <file.tar>
+  npm run cdms -- restore <file.tar>`;
 
 async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {
@@ -396,9 +407,88 @@ async function seedDemoCommand(database: DatabaseHandle, args: string[]): Promis
   return 0;
 }
 
+/**
+ * The database as it is (never migrated: a backup is of what is there), dumped into one archive. On
+ * the embedded database with a server running, only the server can dump it: it is asked to, over
+ * its socket in DATA_DIR (backup/serve-backup-requests.ts), and writes the archive itself.
+ */
+async function backupCommand(config: Config, args: string[]): Promise<number> {
+  const out = option(args, 'out');
+  if (!out) {
+    console.error(`backup needs --out <file>.\n${usage}`);
+    return 2;
+  }
+  if (!config.databaseUrl && !fs.existsSync(path.join(config.dataDir, 'pgdata'))) {
+    console.error(`There is no database in DATA_DIR (${config.dataDir}): nothing to back up.`);
+    return 1;
+  }
+  const started = performance.now();
+  let manifest: BackupManifest;
+  try {
+    manifest = await backupHere(config, out);
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    try {
+      manifest = await requestServerBackup(config.dataDir, out);
+    } catch (requestError) {
+      if (!(requestError instanceof ServerBackupError)) throw requestError;
+      console.error(`${error.message}\n${requestError.message}`);
+      return 1;
+    }
+    console.log(`The server running on ${config.dataDir} (pid ${error.ownerPid}) took the backup.`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
+  console.log(
+    `Backup written to ${out} (${fs.statSync(out).size} bytes) in ${seconds} s: ${Object.keys(manifest.tables).length} tables, ${rows} rows, audit head ${manifest.audit.head?.lastId ?? 'none'}, ${manifest.parts.length} parts.`,
+  );
+  return 0;
+}
+
+async function backupHere(config: Config, out: string): Promise<BackupManifest> {
+  const database = await openDatabaseAsIs(config);
+  try {
+    return await writeBackup(database, config, out);
+  } finally {
+    await database.close();
+  }
+}
+
+async function restoreCommand(config: Config, args: string[]): Promise<number> {
+  const archive = args[0];
+  if (!archive || args.length > 1) {
+    console.error(`restore needs the archive's file name.\n${usage}`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const manifest = await restoreBackup(config, archive);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const rows = Object.values(manifest.tables).reduce((sum, count) => sum + count, 0);
+    console.log(
+      `Restored ${archive} (written ${manifest.createdAt} by CDMS ${manifest.app.version}) in ${seconds} s: ${Object.keys(manifest.tables).length} tables and ${rows} rows match the manifest. Run \`npm run cdms -- audit verify\`, then start the server.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof RestoreRefusal) {
+      console.error(error.text.en);
+      console.error(error.text.ko);
+      return 1;
+    }
+    if (error instanceof RestoreMismatchError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, subcommand] = args;
   const config = loadConfig();
+  // These two open the database their own way: as it is, or not before the archive is checked.
+  if (command === 'backup') return backupCommand(config, args.slice(1));
+  if (command === 'restore') return restoreCommand(config, args.slice(1));
   const run =
     command === 'create-admin'
       ? (database: DatabaseHandle) => createAdmin(database, args.slice(1))

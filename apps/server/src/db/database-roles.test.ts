@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -6,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { restoreBackup } from '../backup/restore-backup.ts';
+import { writeBackup } from '../backup/write-backup.ts';
 import { loadConfig } from '../config.ts';
 import { checkReadiness } from '../health/check-readiness.ts';
 import { createMetrics } from '../metrics/create-metrics.ts';
@@ -204,5 +208,55 @@ describe.skipIf(!testDatabaseUrl)('separate owner and server roles [postgres]', 
     await readDatabaseGauges(app(), metrics, (error) => errors.push(error));
     expect(errors).toEqual([]);
     expect(await metrics.registry.metrics()).toMatch(/^cdms_audit_checkpoint_age_seconds [\d.]+$/m);
+  });
+
+  it('backs up as the owner role and restores into a new database of another owner, which the server role then uses (issue 52)', async () => {
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-roles-backup-'));
+    const otherOwner = `cdms_owner2_test_${suffix}`;
+    const otherDatabase = `cdms_roles_restored_${suffix}`;
+    const urlOf = (role: string, name: string) => {
+      const url = new URL(urlAs(role));
+      url.pathname = `/${name}`;
+      return url.toString();
+    };
+    await asSuperuser([
+      `create role ${otherOwner} login`,
+      `create database ${otherDatabase} owner ${otherOwner}`,
+    ]);
+    try {
+      const archive = path.join(workDir, 'backup.tar');
+      const source = loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: workDir,
+        DATABASE_URL: urlAs(appRole),
+        DATABASE_OWNER_URL: urlAs(ownerRole),
+      });
+      if (!database) throw new Error('not open');
+      const manifest = await writeBackup(database, source, archive);
+      const target = loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: path.join(workDir, 'restored'),
+        DATABASE_URL: urlOf(appRole, otherDatabase),
+        DATABASE_OWNER_URL: urlOf(otherOwner, otherDatabase),
+      });
+      await restoreBackup(target, archive);
+      // The start grants the server's role its rights in the restored database.
+      const restored = await openDatabase(target);
+      try {
+        const who = await sql<{ role: string }>`select current_user as role`.execute(restored.db);
+        expect(who.rows[0]?.role).toBe(appRole);
+        const chain = await verifyAuditChain(restored.db);
+        expect(chain).toMatchObject({ ok: true, count: manifest.audit.head?.lastId ?? 0 });
+        await restored.db.insertInto('app_meta').values({ key: 'after-restore', value: 'written' }).execute();
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await asSuperuser([
+        `drop database if exists ${otherDatabase} with (force)`,
+        `drop role if exists ${otherOwner}`,
+      ]);
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,6 +15,12 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PostgreSQL only: the pool's connections now (for /metrics, metrics/create-metrics.ts). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /**
+   * PGlite only: its data directory as one tar (PGlite's `dumpDataDir`, built in memory), for a backup
+   * (backup/write-backup.ts). The caller holds the one connection (`db.connection()`) meanwhile, so
+   * no transaction is half done in the files.
+   */
+  dumpDataDirectory?: () => Promise<Blob>;
 }
 
 const INT8_OID = 20;
@@ -190,6 +196,7 @@ export function wrapPGlite(
   return {
     db,
     kind: 'pglite',
+    dumpDataDirectory: () => pglite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();
       await pglite.close();
@@ -222,12 +229,20 @@ export const pgliteParsers = {
 /**
  * Opens the embedded database in `dataDir`, refusing if another process has it open. PGlite is
  * imported only here, when it is used: loading it costs a server on PostgreSQL ~40 MB of memory.
+ * `loadDataDir`: a dumped data directory to fill a new one with (a restore, backup/restore-backup.ts).
  */
-export async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+export async function openPGlite(
+  dataDir: string,
+  options: { loadDataDir?: Blob } = {},
+): Promise<DatabaseHandle> {
   const unlock = lockDataDirectory(dataDir);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), parsers: pgliteParsers });
+    const pglite = await PGlite.create({
+      dataDir: path.join(dataDir, 'pgdata'),
+      parsers: pgliteParsers,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
     return wrapPGlite(pglite, unlock);
   } catch (error) {
     unlock();

@@ -17,6 +17,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   audit_chain_head: AuditChainHeadTable;
   audit_checkpoint_head: AuditCheckpointHeadTable;
+  backup_schedule: BackupScheduleTable;
   login_failures: LoginFailuresTable;
   rate_limit_counters: RateLimitCountersTable;
   study_definitions: StudyDefinitionsTable;
@@ -727,6 +728,12 @@ export interface SecondFactorRecoveryCodesTable {
   code_hash: string;
   created_at: Date;
   used_at: Date | null;
+}
+
+/** Issue 52: when a scheduled backup was last taken by one of the processes (one row). */
+export interface BackupScheduleTable {
+  singleton: Generated<boolean>;
+  last_claimed_at: Date | null;
 }
 
 /** The installation's settings: one row. */
