@@ -160,7 +160,6 @@ function Comparison({
   query: { from: string; to: string; lang: 'ko' | 'en' };
 }) {
   const { t } = useTranslation('designVersions');
-  const id = useId();
   const comparison = useDefinitionComparison(studyId, query);
   const data = comparison.data;
   const error = comparison.isError
@@ -219,11 +218,10 @@ function Comparison({
 
   return (
     <>
-      <section className={styles.block} aria-labelledby={`${id}-summary`}>
+      {/* Plain blocks, not regions: each table's frame is already a region named as the heading. */}
+      <div className={styles.block}>
         <div className={styles.blockHeader}>
-          <h2 id={`${id}-summary`} className={styles.sectionTitle}>
-            {t('summary.title', { from: query.from, to: query.to })}
-          </h2>
+          <h2 className={styles.sectionTitle}>{t('summary.title', { from: query.from, to: query.to })}</h2>
           <a
             className={buttonClassName({ variant: 'secondary' })}
             href={definitionComparisonPath(studyId, query, 'pdf')}
@@ -243,11 +241,9 @@ function Comparison({
           loadingMessage={t('page.loading')}
           pager={null}
         />
-      </section>
-      <section className={styles.block} aria-labelledby={`${id}-lines`}>
-        <h2 id={`${id}-lines`} className={styles.sectionTitle}>
-          {t('lines.title', { count: data?.lines.length ?? 0 })}
-        </h2>
+      </div>
+      <div className={styles.block}>
+        <h2 className={styles.sectionTitle}>{t('lines.title', { count: data?.lines.length ?? 0 })}</h2>
         <DataTable
           id="design-versions-lines"
           label={t('lines.title', { count: data?.lines.length ?? 0 })}
@@ -262,7 +258,7 @@ function Comparison({
           fit
           pager={null}
         />
-      </section>
+      </div>
     </>
   );
 }
