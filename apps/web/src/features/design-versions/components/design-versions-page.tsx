@@ -193,6 +193,7 @@ function Comparison({
         headerContent: kindCell(kind),
         cell: (row) => row[kind],
         numeric: true,
+        hideable: false,
       }),
     ),
   ];
@@ -208,10 +209,12 @@ function Comparison({
       id: 'part',
       header: t('lines.part'),
       cell: (row) => t(`parts.${row.path.split('/')[0]}`),
+      hideable: false,
       className: styles.partColumn,
     },
     { id: 'text', header: t('lines.text'), cell: (row) => row.text, wrap: true, hideable: false },
   ];
+  // Every column is needed to read a line or a count: no columns menu.
   const summaryRows: SummaryRow[] | undefined =
     data && SUMMARY_PARTS.map((part) => ({ part, ...data.summary[part] }));
   const lineRows: LineRow[] | undefined = data?.lines.map((line, index) => ({ ...line, index }));
@@ -230,17 +233,19 @@ function Comparison({
             {t('download')}
           </a>
         </div>
-        <DataTable
-          id="design-versions-summary"
-          label={t('summary.title', { from: query.from, to: query.to })}
-          columns={summaryColumns}
-          rows={summaryRows}
-          rowKey={(row) => row.part}
-          busy={comparison.isFetching}
-          error={error}
-          loadingMessage={t('page.loading')}
-          pager={null}
-        />
+        <div className={styles.summaryTable}>
+          <DataTable
+            id="design-versions-summary"
+            label={t('summary.title', { from: query.from, to: query.to })}
+            columns={summaryColumns}
+            rows={summaryRows}
+            rowKey={(row) => row.part}
+            busy={comparison.isFetching}
+            error={error}
+            loadingMessage={t('page.loading')}
+            pager={null}
+          />
+        </div>
       </div>
       <div className={styles.block}>
         <h2 className={styles.sectionTitle}>{t('lines.title', { count: data?.lines.length ?? 0 })}</h2>
