@@ -86,6 +86,6 @@ export function definitionComparisonPath(
   query: { from: string; to: string; lang: 'ko' | 'en' },
   format: 'json' | 'pdf',
 ): string {
-  const search = new URLSearchParams({ from: query.from, to: query.to, lang: query.lang });
+  const search = `from=${encodeURIComponent(query.from)}&to=${encodeURIComponent(query.to)}&lang=${query.lang}`;
   return `/api/studies/${studyId}/definition-versions/${format === 'pdf' ? 'compare.pdf' : 'compare'}?${search}`;
 }
