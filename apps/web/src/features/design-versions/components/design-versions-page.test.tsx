@@ -155,7 +155,7 @@ describe('DesignVersionsPage', () => {
   it('tells a member without the design ability why the page is empty', async () => {
     serve({ abilities: ['subject.read'] });
     renderPage();
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/데이터 관리자와 관리자만/));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/데이터관리자와 관리자만/));
     expect(screen.queryByRole('combobox')).toBeNull();
   });
 });
