@@ -125,11 +125,11 @@ export async function renderDefinitionComparisonPdf(input: {
     doc.x = PAGE.left;
   }
 
-  /** A row of cells with the given widths; the first cell shaded with `firstFill` when given. */
+  /** A row of cells with the given widths, the first shaded with `firstFill`; `onNewPage` runs when it starts a page. */
   function row(
     cells: string[],
     widths: number[],
-    options: { bold?: boolean; firstFill?: string } = {},
+    options: { bold?: boolean; firstFill?: string; onNewPage?: () => void } = {},
   ): void {
     const font = options.bold ? FONT.bold : FONT.regular;
     doc.font(font).fontSize(9);
@@ -140,7 +140,10 @@ export async function renderDefinitionComparisonPdf(input: {
         ),
       ) +
       2 * CELL_PAD;
-    ensureSpace(height);
+    if (doc.y + height > BOTTOM) {
+      doc.addPage();
+      options.onNewPage?.();
+    }
     const y = doc.y;
     if (options.firstFill) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(options.firstFill);
     let x = PAGE.left;
@@ -212,9 +215,15 @@ export async function renderDefinitionComparisonPdf(input: {
   const lineWidths = [KIND_WIDTH, CONTENT_WIDTH - KIND_WIDTH];
   for (const group of groups) {
     heading(`${say(GROUP_WORDS[group.group])} (${group.lines.length})`, 11);
-    row([say(WORDS.kind), say(WORDS.changes)], lineWidths, { bold: true, firstFill: COLOR.headerFill });
+    const columnHeads = () =>
+      row([say(WORDS.kind), say(WORDS.changes)], lineWidths, { bold: true, firstFill: COLOR.headerFill });
+    columnHeads();
     for (const line of group.lines)
-      row([say(KIND_WORDS[line.kind]), line.text], lineWidths, { firstFill: KIND_FILL[line.kind] });
+      row([say(KIND_WORDS[line.kind]), line.text], lineWidths, {
+        firstFill: KIND_FILL[line.kind],
+        // A part that runs onto the next page starts it with the column heads again.
+        onNewPage: columnHeads,
+      });
     doc.moveDown(0.8);
   }
 
