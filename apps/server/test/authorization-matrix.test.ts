@@ -297,6 +297,27 @@ const cases: Case[] = [
     expected: everyone(200),
   },
   {
+    method: 'GET',
+    route: '/api/studies/:studyId/definition-versions',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/definition-versions` }),
+    expected: everyone(200),
+  },
+  {
+    // The demo study has one version: compared with itself, it reads as no change.
+    method: 'GET',
+    route: '/api/studies/:studyId/definition-versions/compare',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/definition-versions/compare?from=1.0.0&to=1.0.0` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/definition-versions/compare.pdf',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/definition-versions/compare.pdf?from=1.0.0&to=1.0.0&lang=en`,
+    }),
+    expected: everyone(200),
+  },
+  {
     // The study is live: its designers pass authorization and are told it is not in design.
     method: 'POST',
     route: '/api/studies/:studyId/definition-imports',

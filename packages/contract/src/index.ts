@@ -9,6 +9,7 @@ export * from './casebook.ts';
 export * from './create-study-request.ts';
 export * from './dashboard.ts';
 export * from './data-exports.ts';
+export * from './definition-versions.ts';
 export * from './flag-lab-result.ts';
 export * from './form-photos.ts';
 export * from './guidelines.ts';

@@ -216,4 +216,5 @@ export {
   type VariantChange,
   type VisitChange,
 } from './version-diff/diff-definitions.ts';
+export { DIFF_LINE_GROUPS, type DiffLineGroup, groupDiffLines } from './version-diff/group-diff-lines.ts';
 export { type DiffCount, type DiffSummary, summarizeDiff } from './version-diff/summarize-diff.ts';

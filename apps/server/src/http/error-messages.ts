@@ -311,6 +311,10 @@ export const errorMessages = {
     ko: '설계 중인 임상시험만 정의를 바꾸거나 운영을 개시할 수 있습니다.',
     en: 'Only a study in design can take a new definition or go live.',
   },
+  definition_version_not_found: {
+    ko: '이 시험의 정의에는 버전 {version|이/가} 없습니다. 버전 목록에서 고르세요.',
+    en: "The study's definition has no version {version}. Choose one from the list of versions.",
+  },
   study_definition_required: {
     ko: '임상시험 정의를 먼저 올려야 운영을 개시할 수 있습니다.',
     en: 'Upload the study definition before the study goes live.',

@@ -1,8 +1,11 @@
 import {
+  definitionComparisonQuerySchema,
+  definitionComparisonSchema,
   definitionImportConfirmSchema,
   definitionImportPreviewSchema,
   definitionImportRequestSchema,
   definitionUploadResponseSchema,
+  definitionVersionListSchema,
   goLiveRequestSchema,
   goLiveResponseSchema,
 } from '@cdms/contract';
@@ -11,15 +14,20 @@ import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import { fileAnswer } from '../http/file-answer.ts';
+import { requestLanguage } from '../http/language.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamedInUtf8, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
+import { compareDefinitionVersions } from './compare-definition-versions.ts';
 import { confirmDefinitionImport } from './confirm-definition-import.ts';
 import { exportDefinitionVersionsOdm } from './export-definition-versions-odm.ts';
 import { goLive } from './go-live.ts';
+import { listDefinitionVersions } from './list-definition-versions.ts';
 import { previewDefinitionImport } from './preview-definition-import.ts';
+import { renderDefinitionComparisonPdf } from './render-definition-comparison-pdf.ts';
 import { replaceStudyDefinition } from './replace-study-definition.ts';
 
 /**
@@ -153,6 +161,76 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
         .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'private, no-store')
         .send(xml);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/definition-versions',
+    {
+      config: { access: { study: 'member' } },
+      schema: {
+        tags,
+        summary:
+          "Every version of the study's definition, oldest first: when it was written, its content hash and its counts of visits, forms and items",
+        description:
+          'A version written again while the study was in design is one version, its last text (the one in force). A study without a definition has none.',
+        params: studyParams,
+        response: { 200: definitionVersionListSchema },
+      },
+    },
+    async (request) => listDefinitionVersions(db, request.params.studyId),
+  );
+
+  const comparisonRefusals = refusals({
+    404: 'The study has no such version (`definition_version_not_found`, the version named in the message).',
+  });
+
+  app.get(
+    '/api/studies/:studyId/definition-versions/compare',
+    {
+      config: { access: { study: 'member' } },
+      schema: {
+        tags,
+        summary:
+          'What was added, removed, changed (old → new) and moved from one version of the definition to another: counts per kind and the lines in words',
+        description:
+          "Visits, forms and their sections, items, checks and outcomes, code lists and their codes, the study's own fields. " +
+          '`lang` (ko or en) chooses the language of the lines; it defaults to Accept-Language.',
+        params: studyParams,
+        querystring: definitionComparisonQuerySchema,
+        response: { 200: definitionComparisonSchema, ...comparisonRefusals },
+      },
+    },
+    async (request) => {
+      const { from, to, lang } = request.query;
+      const language = lang ?? requestLanguage(request);
+      return (await compareDefinitionVersions(db, request.params.studyId, { from, to, language })).comparison;
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/definition-versions/compare.pdf',
+    {
+      config: { access: { study: 'member' } },
+      schema: {
+        tags,
+        summary:
+          'The comparison of two versions of the definition as a PDF (ko or en), to file or to sign off',
+        params: studyParams,
+        querystring: definitionComparisonQuerySchema,
+        response: {
+          200: fileAnswer('The comparison as PDF.', ['application/pdf']),
+          ...comparisonRefusals,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, lang } = request.query;
+      const language = lang ?? requestLanguage(request);
+      const compared = await compareDefinitionVersions(db, request.params.studyId, { from, to, language });
+      const pdf = await renderDefinitionComparisonPdf({ ...compared, printedAt: new Date() });
+      const fileName = `${compared.study.code}-definition-${from}-to-${to}.pdf`;
+      return sendDownload(reply, 'application/pdf', attachmentNamedInUtf8(fileName), pdf);
     },
   );
 

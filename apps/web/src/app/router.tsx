@@ -175,6 +175,14 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // Two versions of the study's definition compared, with the PDF (issue 48 item 7; designers).
+                path: paths.designVersions,
+                lazy: withTranslations(['designVersions'], async () => ({
+                  Component: (await import('../features/design-versions/components/design-versions-page.tsx'))
+                    .DesignVersionsPage,
+                })),
+              },
+              {
                 // Every query of the reader's sites (CRA menu; site users come by the count links).
                 path: paths.query,
                 lazy: withTranslations(['queries'], async () => ({

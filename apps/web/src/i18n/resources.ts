@@ -6,6 +6,7 @@ import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enData from '../locales/en/data.json';
+import enDesignVersions from '../locales/en/design-versions.json';
 import enDesigner from '../locales/en/designer.json';
 import enErrors from '../locales/en/errors.json';
 import enGuidelines from '../locales/en/guidelines.json';
@@ -35,6 +36,7 @@ import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
 import koData from '../locales/ko/data.json';
+import koDesignVersions from '../locales/ko/design-versions.json';
 import koDesigner from '../locales/ko/designer.json';
 import koErrors from '../locales/ko/errors.json';
 import koGuidelines from '../locales/ko/guidelines.json';
@@ -84,6 +86,7 @@ export const resources = {
     lab: koLab,
     data: koData,
     designer: koDesigner,
+    designVersions: koDesignVersions,
     holds: koHolds,
     audit: koAudit,
     reports: koReports,
@@ -115,6 +118,7 @@ export const resources = {
     lab: enLab,
     data: enData,
     designer: enDesigner,
+    designVersions: enDesignVersions,
     holds: enHolds,
     audit: enAudit,
     reports: enReports,

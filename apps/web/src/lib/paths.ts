@@ -45,6 +45,8 @@ export const paths = {
   audit: '/audit/:studyId',
   /** The study designer (issue 48): the schedule of visits and forms, for the study's designers. */
   design: '/design/:studyId',
+  /** What changed between two versions of the study's definition (issue 48 item 7), for its designers. */
+  designVersions: '/design/:studyId/versions',
 } as const;
 
 /** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */

@@ -4,6 +4,7 @@ import { type StudyDefinition, studyDefinitionSchema } from '../model/study-defi
 import { movedKeys, sameValue } from './compare-values.ts';
 import { describeDiff, formatValue } from './describe-diff.ts';
 import { type DefinitionDiff, diffDefinitions } from './diff-definitions.ts';
+import { groupDiffLines } from './group-diff-lines.ts';
 
 function loadDefinition(file: string): StudyDefinition {
   const url = new URL(`../../definitions/${file}`, import.meta.url);
@@ -342,6 +343,20 @@ describe('diffDefinitions', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(lines[0]?.text).toBe('Study: key tmPerforation → hearFollowUp');
     expect(describeDiff(diff, 'ko').length).toBe(lines.length);
+  });
+
+  it('groups the lines by the part of the definition they are about, keeping every line once in order', () => {
+    const lines = describeDiff(diffDefinitions(tmp, hear), 'en');
+    const groups = groupDiffLines(lines);
+    expect(groups.map((entry) => entry.group)).toEqual(
+      ['study', 'visits', 'unscheduledVisit', 'codeLists', 'forms'].filter((group) =>
+        lines.some((line) => line.path.split('/')[0] === group),
+      ),
+    );
+    expect(groups.flatMap((entry) => entry.lines)).toEqual(lines);
+    for (const entry of groups)
+      expect(entry.lines.every((line) => line.path.split('/')[0] === entry.group)).toBe(true);
+    expect(groupDiffLines([])).toEqual([]);
   });
 
   it('handles a 3,000-item definition against itself with 100 items changed', () => {

@@ -1,0 +1,258 @@
+import {
+  type DefinitionComparison,
+  type DefinitionVersionSummary,
+  koreaDateTimeWithZone,
+} from '@cdms/contract';
+import { type DiffLineGroup, type DiffLineKind, groupDiffLines } from '@cdms/study';
+import { casebookFonts } from '../casebook/casebook-font.ts';
+import type { Text } from '../http/language.ts';
+import type { ComparedStudy } from './compare-definition-versions.ts';
+
+/**
+ * The comparison of two versions of a study's definition as a PDF (A4, issue 48 item 7): the title,
+ * the study, both versions with their dates and content hashes, the counts per kind, then the lines
+ * of `describeDiff` under the part of the definition they are about, each marked added, removed,
+ * changed or moved in words (a print in black and white still tells them apart); "page n of m" on
+ * every page. Pages are buffered to number them: a comparison is a few pages, a whole redesign a few
+ * dozen.
+ */
+
+const WORDS = {
+  title: { ko: '시험 정의 버전 비교', en: 'Study definition: version comparison' },
+  study: { ko: '시험', en: 'Study' },
+  from: { ko: '이전 버전', en: 'From version' },
+  to: { ko: '새 버전', en: 'To version' },
+  written: { ko: '작성', en: 'written' },
+  hash: { ko: '내용 해시(SHA-256)', en: 'content hash (SHA-256)' },
+  size: {
+    ko: '방문 {visits} · 양식 {forms} · 항목 {items}',
+    en: '{visits} visits · {forms} forms · {items} items',
+  },
+  summary: { ko: '요약', en: 'Summary' },
+  kind: { ko: '구분', en: 'Kind' },
+  changes: { ko: '변경 내용', en: 'Changes' },
+  none: { ko: '두 버전의 내용이 같습니다.', en: 'The two versions have the same content.' },
+  printed: { ko: '출력', en: 'Printed' },
+  page: { ko: '{n} / {m} 쪽', en: 'Page {n} of {m}' },
+} satisfies Record<string, Text>;
+
+const KIND_WORDS: Record<DiffLineKind, Text> = {
+  added: { ko: '추가', en: 'Added' },
+  removed: { ko: '삭제', en: 'Removed' },
+  changed: { ko: '변경', en: 'Changed' },
+  moved: { ko: '이동', en: 'Moved' },
+};
+
+const GROUP_WORDS: Record<DiffLineGroup, Text> = {
+  study: { ko: '시험', en: 'Study' },
+  visits: { ko: '방문', en: 'Visits' },
+  unscheduledVisit: { ko: '비정기 방문', en: 'Unscheduled visit' },
+  codeLists: { ko: '코드 목록', en: 'Code lists' },
+  forms: { ko: '양식', en: 'Forms' },
+};
+
+const SUMMARY_ROWS: { key: keyof DefinitionComparison['summary']; words: Text }[] = [
+  { key: 'visits', words: { ko: '방문', en: 'Visits' } },
+  { key: 'forms', words: { ko: '양식', en: 'Forms' } },
+  { key: 'items', words: { ko: '항목', en: 'Items' } },
+  { key: 'codeLists', words: { ko: '코드 목록', en: 'Code lists' } },
+  { key: 'checks', words: { ko: '검사', en: 'Checks' } },
+];
+
+const PAGE = { width: 595.28, height: 841.89, left: 48, right: 48, top: 52, bottom: 64 } as const;
+const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
+const BOTTOM = PAGE.height - PAGE.bottom;
+const COLOR = {
+  text: '#1d232b',
+  muted: '#5b6573',
+  heading: '#1f3a5f',
+  rule: '#c8d0da',
+  headerFill: '#eef2f7',
+  bandFill: '#dde6f0',
+} as const;
+/** The kind's cell is shaded as well as named: a reader scanning a long list finds removals at a glance. */
+const KIND_FILL: Record<DiffLineKind, string> = {
+  added: '#e3f4e8',
+  removed: '#fbe4e4',
+  changed: '#fdf3d8',
+  moved: '#e6ecf7',
+};
+const FONT = { regular: 'NotoSansKR', bold: 'NotoSansKR-Bold' } as const;
+const CELL_PAD = 4;
+const KIND_WIDTH = 64;
+
+function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+}
+
+export async function renderDefinitionComparisonPdf(input: {
+  study: ComparedStudy;
+  comparison: DefinitionComparison;
+  printedAt: Date;
+}): Promise<PDFKit.PDFDocument> {
+  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
+  // resident set (docs/PERFORMANCE.md).
+  const { default: PDFDocument } = await import('pdfkit');
+  const { study, comparison } = input;
+  const lang = comparison.language;
+  const say = (words: Text) => words[lang];
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.left, right: PAGE.right },
+    info: {
+      Title: `${say(WORDS.title)} ${study.code} ${comparison.from.version} → ${comparison.to.version}`,
+      Creator: 'CDMS',
+    },
+  });
+  const fonts = casebookFonts();
+  doc.registerFont(FONT.regular, fonts.regular);
+  doc.registerFont(FONT.bold, fonts.bold);
+
+  function ensureSpace(height: number): void {
+    if (doc.y + height > BOTTOM) doc.addPage();
+  }
+
+  function heading(label: string, size: number): void {
+    doc.font(FONT.bold).fontSize(size);
+    const height = doc.heightOfString(label, { width: CONTENT_WIDTH - 12 }) + 8;
+    // A heading is never left alone at the bottom of a page.
+    ensureSpace(height + 40);
+    const y = doc.y;
+    doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(COLOR.bandFill);
+    doc.fillColor(COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
+    doc.y = y + height + 4;
+    doc.x = PAGE.left;
+  }
+
+  /** A row of cells with the given widths, the first shaded with `firstFill`; `onNewPage` runs when it starts a page. */
+  function row(
+    cells: string[],
+    widths: number[],
+    options: { bold?: boolean; firstFill?: string; onNewPage?: () => void } = {},
+  ): void {
+    const font = options.bold ? FONT.bold : FONT.regular;
+    doc.font(font).fontSize(9);
+    const height =
+      Math.max(
+        ...cells.map((cell, index) =>
+          doc.heightOfString(cell || ' ', { width: (widths[index] ?? 0) - 2 * CELL_PAD }),
+        ),
+      ) +
+      2 * CELL_PAD;
+    if (doc.y + height > BOTTOM) {
+      doc.addPage();
+      options.onNewPage?.();
+    }
+    const y = doc.y;
+    if (options.firstFill) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(options.firstFill);
+    let x = PAGE.left;
+    doc.font(font).fontSize(9).fillColor(COLOR.text);
+    cells.forEach((cell, index) => {
+      const width = widths[index] ?? 0;
+      doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
+      x += width;
+    });
+    doc
+      .moveTo(PAGE.left, y + height)
+      .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
+      .lineWidth(0.5)
+      .strokeColor(COLOR.rule)
+      .stroke();
+    doc.y = y + height;
+    doc.x = PAGE.left;
+  }
+
+  const versionText = (version: DefinitionVersionSummary) =>
+    [
+      `${version.version} · ${say(WORDS.written)} ${koreaDateTimeWithZone(version.createdAt)}`,
+      fill(say(WORDS.size), version.counts),
+      `${say(WORDS.hash)} ${version.contentHash}`,
+    ].join('\n');
+
+  // ── Title, the study and the two versions ──
+  doc.font(FONT.bold).fontSize(16).fillColor(COLOR.heading).text(say(WORDS.title), PAGE.left, PAGE.top);
+  doc.moveDown(0.6);
+  const titleOfStudy = lang === 'en' && study.titleEn ? study.titleEn : study.title;
+  const keyWidths = [110, CONTENT_WIDTH - 110];
+  row([say(WORDS.study), `${study.code} — ${titleOfStudy}`], keyWidths, { firstFill: COLOR.headerFill });
+  row([say(WORDS.from), versionText(comparison.from)], keyWidths, { firstFill: COLOR.headerFill });
+  row([say(WORDS.to), versionText(comparison.to)], keyWidths, { firstFill: COLOR.headerFill });
+  row([say(WORDS.printed), koreaDateTimeWithZone(input.printedAt)], keyWidths, {
+    firstFill: COLOR.headerFill,
+  });
+  doc.moveDown(1);
+
+  // ── Summary: counts per kind of element ──
+  heading(say(WORDS.summary), 11);
+  const countWidth = (CONTENT_WIDTH - 150) / 4;
+  const countWidths = [150, countWidth, countWidth, countWidth, countWidth];
+  row(
+    ['', ...(['added', 'removed', 'changed', 'moved'] as const).map((kind) => say(KIND_WORDS[kind]))],
+    countWidths,
+    { bold: true, firstFill: COLOR.headerFill },
+  );
+  for (const summaryRow of SUMMARY_ROWS) {
+    const count = comparison.summary[summaryRow.key];
+    row(
+      [
+        say(summaryRow.words),
+        String(count.added),
+        String(count.removed),
+        String(count.changed),
+        String(count.moved),
+      ],
+      countWidths,
+    );
+  }
+  doc.moveDown(1);
+
+  // ── The lines, part by part ──
+  const groups = groupDiffLines(comparison.lines);
+  if (groups.length === 0) {
+    doc.font(FONT.regular).fontSize(10).fillColor(COLOR.text).text(say(WORDS.none), PAGE.left, doc.y);
+  }
+  const lineWidths = [KIND_WIDTH, CONTENT_WIDTH - KIND_WIDTH];
+  for (const group of groups) {
+    heading(`${say(GROUP_WORDS[group.group])} (${group.lines.length})`, 11);
+    const columnHeads = () =>
+      row([say(WORDS.kind), say(WORDS.changes)], lineWidths, { bold: true, firstFill: COLOR.headerFill });
+    columnHeads();
+    for (const line of group.lines)
+      row([say(KIND_WORDS[line.kind]), line.text], lineWidths, {
+        firstFill: KIND_FILL[line.kind],
+        // A part that runs onto the next page starts it with the column heads again.
+        onNewPage: columnHeads,
+      });
+    doc.moveDown(0.8);
+  }
+
+  // ── Footers: study, versions and "page n of m" on every page ──
+  const range = doc.bufferedPageRange();
+  for (let index = 0; index < range.count; index += 1) {
+    doc.switchToPage(range.start + index);
+    // The footer sits in the bottom margin: without lifting the margin pdfkit would start a new page.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - 44;
+    doc
+      .moveTo(PAGE.left, y - 6)
+      .lineTo(PAGE.left + CONTENT_WIDTH, y - 6)
+      .lineWidth(0.5)
+      .strokeColor(COLOR.rule)
+      .stroke();
+    doc.font(FONT.regular).fontSize(8).fillColor(COLOR.muted);
+    doc.text(`${study.code} · ${comparison.from.version} → ${comparison.to.version}`, PAGE.left, y, {
+      width: CONTENT_WIDTH / 2,
+      lineBreak: false,
+    });
+    doc.text(fill(say(WORDS.page), { n: index + 1, m: range.count }), PAGE.left + CONTENT_WIDTH / 2, y, {
+      width: CONTENT_WIDTH / 2,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = margin;
+  }
+  doc.end();
+  return doc;
+}
