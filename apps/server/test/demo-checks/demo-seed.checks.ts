@@ -18,7 +18,7 @@ import { loadSdvPlan } from '../../src/sdv-state/sdv-plan.ts';
 import { DEMO_SDV_PLAN } from '../../src/seed/demo-sdv-and-holds.ts';
 import { demoSubjectPlans } from '../../src/seed/demo-subject-plans.ts';
 import { actingAs } from '../../src/seed/demo-subjects.ts';
-import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { currentStudyDefinition, studyDefinitionVersions } from '../../src/studies/study-definitions.ts';
 import { formatRandomizationNumber } from '../../src/subjects/randomization-state.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -312,9 +312,20 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       'admin@demo.cdms ADMIN',
       'dm@demo.cdms DM',
     ]);
-    // Its first draft came from the REDCap dictionary its data manager kept (issue 47 item 9), audited as theirs.
+    // Its first draft came from the REDCap dictionary its data manager kept (issue 47 item 9), audited as
+    // theirs; they refined it as 1.1.0 with the follow-ups' windows (two versions to compare, issue 48).
+    const versions = await studyDefinitionVersions(db, study.id);
+    expect(versions.map((version) => version.version)).toEqual(['1.0.0', '1.1.0']);
+    expect(versions[0]?.definition.visits.some((visit) => visit.window)).toBe(false);
     const definition = await currentStudyDefinition(db, study.id);
-    expect(definition?.version).toBe('1.0.0');
+    expect(definition?.definition.visits.map((visit) => visit.window?.offsetDays ?? null)).toEqual([
+      null,
+      null,
+      91,
+      182,
+      365,
+      548,
+    ]);
     expect(definition?.definition.forms.map((form) => form.key)).toEqual([
       'enrollment',
       'surgery',
@@ -335,7 +346,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .where('audit_events.study_id', '=', study.id)
       .where('audit_events.event_type', '=', 'study.definition_published')
       .execute();
-    expect(published.map((event) => event.email)).toEqual(['dm@demo.cdms']);
+    expect(published.map((event) => event.email)).toEqual(['dm@demo.cdms', 'dm@demo.cdms']);
   });
 
   it('has study notices, a pinned one first, written by the data manager (issue 43 item 9)', async () => {

@@ -2,9 +2,9 @@ import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useBlocker, useParams } from 'react-router';
+import { generatePath, Link, Navigate, useBlocker, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
-import { Button } from '../../../components/button.tsx';
+import { Button, buttonClassName } from '../../../components/button.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
@@ -240,11 +240,21 @@ function ScheduleEditor({
 
   return (
     <>
-      <p className={styles.versionLine}>
-        {current
-          ? t('page.version', { version: current.version, hash: current.contentHash.slice(0, 12) })
-          : t('page.unsavedVersion')}
-      </p>
+      <div className={styles.versionRow}>
+        <p className={styles.versionLine}>
+          {current
+            ? t('page.version', { version: current.version, hash: current.contentHash.slice(0, 12) })
+            : t('page.unsavedVersion')}
+        </p>
+        {current ? (
+          <Link
+            className={buttonClassName({ variant: 'ghost', size: 'sm' })}
+            to={generatePath(paths.designVersions, { studyId: String(studyId) })}
+          >
+            {t('page.compareVersions')}
+          </Link>
+        ) : null}
+      </div>
       {readOnly ? (
         <p className={styles.liveNotice} role="note">
           {t('page.liveNotice')}
