@@ -64,6 +64,14 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   await page.getByRole('button', { name: '미리 보기' }).click();
   await expect(page.getByText('삭제되는 양식')).toBeHidden();
   await expect(problems.getByRole('row').filter({ hasText: 'record_id' })).toContainText('참고');
+  // The dictionary holds no visit windows: the preview says the draft's windows would go.
+  await expect(page.getByRole('heading', { name: /현재 버전과 다른 점 전체/ })).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: /현재 버전과 다른 점 전체/ })
+      .getByRole('row', { name: /window|허용/ })
+      .first(),
+  ).toBeVisible();
   await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
   // The import replaces the draft of the version in design.
   await expect(page.getByRole('status')).toContainText('가져오기를 마쳤습니다. 현재 정의: 버전 1.1.0');
@@ -100,7 +108,13 @@ test('a design downloaded as ODM metadata and as a workbook imports back unchang
     await page.getByRole('button', { name: '미리 보기' }).click();
     await expect(page.getByRole('heading', { name: '가져오면 바뀌는 것' })).toBeVisible();
     // The same design: nothing added, removed or changed, and nothing in the way of confirming.
-    for (const change of ['추가되는 양식', '삭제되는 양식', '삭제되는 항목', '바뀌는 항목'])
+    for (const change of [
+      '추가되는 양식',
+      '삭제되는 양식',
+      '삭제되는 항목',
+      '바뀌는 항목',
+      '현재 버전과 다른 점 전체',
+    ])
       await expect(page.getByText(change)).toBeHidden();
     await page.getByRole('button', { name: '현재 버전으로 가져오기' }).click();
     await expect(page.getByRole('status')).toContainText(`가져오기를 마쳤습니다. 현재 정의: 버전 ${version}`);

@@ -49,6 +49,15 @@ export type DefinitionComparisonQuery = z.infer<typeof definitionComparisonQuery
 export const diffLineKinds = ['added', 'removed', 'changed', 'moved'] as const;
 export type DiffLineKindName = (typeof diffLineKinds)[number];
 
+/** One difference between two definitions, in one language (packages/study version-diff `describeDiff`). */
+export const definitionDiffLineSchema = z.object({
+  /** Where the line is about, as keys (`forms/vitalSigns/items/pulse/unit`). */
+  path: z.string(),
+  kind: z.enum(diffLineKinds),
+  text: z.string(),
+});
+export type DefinitionDiffLine = z.infer<typeof definitionDiffLineSchema>;
+
 const diffCountSchema = z.object({
   added: z.number().int(),
   removed: z.number().int(),
@@ -69,14 +78,7 @@ export const definitionComparisonSchema = z.object({
     checks: diffCountSchema,
   }),
   /** In the order the definition reads (packages/study version-diff `describeDiff`). */
-  lines: z.array(
-    z.object({
-      /** Where the line is about, as keys (`forms/vitalSigns/items/pulse/unit`). */
-      path: z.string(),
-      kind: z.enum(diffLineKinds),
-      text: z.string(),
-    }),
-  ),
+  lines: z.array(definitionDiffLineSchema),
 });
 export type DefinitionComparison = z.infer<typeof definitionComparisonSchema>;
 

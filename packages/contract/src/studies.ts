@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definitionDiffLineSchema } from './definition-versions.ts';
 import { localizedSchema } from './localized.ts';
 import { roleSchema } from './roles.ts';
 import { signCasebookRequestSchema } from './signatures.ts';
@@ -137,6 +138,11 @@ export const definitionImportPreviewSchema = z.object({
     codeLists: z.number().int(),
     logic: z.number().int(),
   }),
+  /**
+   * Every difference from the current version, in the user's language: windows, checks, outcomes,
+   * parameters and every field included (empty for a study without a version: everything is new).
+   */
+  differences: z.array(definitionDiffLineSchema),
   /** Against the current version (everything added for a study without one). */
   changes: z.object({
     visits: addedAndRemoved,

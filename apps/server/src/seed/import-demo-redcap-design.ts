@@ -26,7 +26,7 @@ export async function importDemoRedcapDesign(
     eventMapping: fs.readFileSync(path.join(REDCAP_FOLDER, `${input.name}-event-mapping.csv`), 'utf8'),
     language: 'ko',
   };
-  const preview = await previewDefinitionImport(db, input.studyId, request);
+  const preview = await previewDefinitionImport(db, input.studyId, request, 'ko');
   if (!preview.importable || !preview.contentHash)
     throw new Error(`The dictionary ${input.name} does not import: ${JSON.stringify(preview.problems)}`);
   const dataManager = await personByEmail(db, input.dataManager);

@@ -176,7 +176,47 @@ describeWithDatabase(
           codeLists: { added: [], removed: [], changed: [] },
           items: { added: [], removed: [], changed: [] },
         });
+        expect(body.differences, file.format).toEqual([]);
       }
+    });
+
+    it("lists every difference the keys do not show, in the user's language: a window the file drops", async () => {
+      const current = (
+        await app.inject({ method: 'GET', url: `/api/studies/${studyId}/definition`, headers: admin.headers })
+      ).json().definition as StudyDefinition;
+      const [first, second, ...rest] = current.visits;
+      if (!first || !second) throw new Error('the imported design has fewer than two visits');
+      const timed = {
+        ...current,
+        visits: [
+          first,
+          { ...second, window: { anchorVisit: first.key, offsetDays: 7, minusDays: 1, plusDays: 2 } },
+          ...rest,
+        ],
+      };
+      const put = (definition: StudyDefinition) =>
+        app.inject({
+          method: 'PUT',
+          url: `/api/studies/${studyId}/definition`,
+          headers: admin.headers,
+          payload: definition,
+        });
+      expect((await put(timed)).statusCode).toBe(200);
+      const body = (
+        await post(
+          admin,
+          `/api/studies/${studyId}/definition-imports/preview`,
+          { format: 'definitionJson', file: JSON.stringify(current), language: 'en' },
+          'ko',
+        )
+      ).json();
+      // The keys are the same: only the lines say that the window goes.
+      expect(body.changes.visits).toEqual({ added: [], removed: [] });
+      expect(body.differences).toEqual([
+        expect.objectContaining({ kind: 'changed', path: expect.stringContaining(`visits/${second.key}`) }),
+      ]);
+      expect(body.differences[0].text).toMatch(/방문 허용 기간.*→ —/);
+      expect((await put(current)).statusCode).toBe(200);
     });
 
     it('gives every version of the design as one ODM file that the import reads back', async () => {

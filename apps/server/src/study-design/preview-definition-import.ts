@@ -1,8 +1,9 @@
 import type { DefinitionImportPreview, DefinitionImportRequest } from '@cdms/contract';
-import { compareDefinitions, type StudyDefinition } from '@cdms/study';
+import { compareDefinitions, describeDiff, diffDefinitions, type StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import type { Language } from '../http/language.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { readDefinitionImport } from './read-definition-import.ts';
 
@@ -18,8 +19,10 @@ function logicCount(definition: StudyDefinition): number {
 }
 
 /**
- * `POST …/definition-imports/preview`: what an import would create and change, and its problems,
- * with nothing written (issue 47 item 5). A file that cannot be read into a definition at all is a
+ * `POST …/definition-imports/preview`: what an import would create and change — the keys added and
+ * removed, and every difference from the current version as lines in the user's language, so nothing
+ * (a window, a check) is dropped without being shown —, and its problems, with nothing written (issue 47
+ * item 5). A file that cannot be read into a definition at all is a
  * 422 `unreadable_definition_file` with its problems. The designer confirms with the same file and the
  * preview's content hash.
  */
@@ -27,6 +30,8 @@ export async function previewDefinitionImport(
   db: Kysely<Database>,
   studyId: number,
   request: DefinitionImportRequest,
+  /** The language of the differences' lines: the user's. */
+  language: Language,
 ): Promise<DefinitionImportPreview> {
   const { inDesign, current, definition, problems } = await readDefinitionImport(db, studyId, request);
   // A file that gives no definition at all (not XML, not a workbook, a zip bomb, entities, broken
@@ -51,6 +56,7 @@ export async function previewDefinitionImport(
       codeLists: definition.codeLists.length,
       logic: logicCount(definition),
     },
+    differences: current ? describeDiff(diffDefinitions(current, definition), language) : [],
     changes: compareDefinitions(current, definition),
     problems,
   };

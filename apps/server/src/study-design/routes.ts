@@ -111,7 +111,8 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
         },
       },
     },
-    async (request) => previewDefinitionImport(db, request.params.studyId, request.body),
+    async (request) =>
+      previewDefinitionImport(db, request.params.studyId, request.body, requestLanguage(request)),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DataTable, sortedValueColumn } from '../../../components/data-table/data-table.tsx';
+import { DefinitionDiffTable } from '../../../components/definition-diff-table.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useConfirmDefinitionImport, usePreviewDefinitionImport } from '../api/definition-import.ts';
@@ -295,6 +296,19 @@ export function DefinitionImportPage() {
             )}
           />
           <KeyList title={t('import.changes.codeListsChanged')} keys={shown.changes.codeLists.changed} />
+          {shown.differences.length > 0 && (
+            <>
+              <h4 className={styles.heading}>
+                {t('import.changes.all', { count: shown.differences.length })}
+              </h4>
+              <DefinitionDiffTable
+                id="definition-import-differences"
+                label={t('import.changes.all', { count: shown.differences.length })}
+                lines={shown.differences}
+                emptyMessage={t('import.changes.none')}
+              />
+            </>
+          )}
           <ProblemTable problems={shown.problems} />
           <ServerError error={confirm.error} />
           {confirm.isSuccess ? (

@@ -1,7 +1,6 @@
 import {
   type DefinitionComparison,
   type DefinitionVersionSummary,
-  type DiffLineKindName,
   definitionComparisonPath,
   diffLineKinds,
 } from '@cdms/contract';
@@ -10,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { DefinitionDiffTable, DiffKind } from '../../../components/definition-diff-table.tsx';
 import { errorText } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
@@ -145,11 +145,8 @@ function VersionFacts({ version }: { version: DefinitionVersionSummary }) {
 type SummaryRow = {
   part: keyof DefinitionComparison['summary'];
 } & DefinitionComparison['summary'][keyof DefinitionComparison['summary']];
-type LineRow = DefinitionComparison['lines'][number] & { index: number };
 
 const SUMMARY_PARTS = ['visits', 'forms', 'items', 'codeLists', 'checks'] as const;
-/** The sign beside each kind's word: the kind reads without its colour (and in a black-and-white print). */
-const KIND_SIGNS: Record<DiffLineKindName, string> = { added: '+', removed: '−', changed: '~', moved: '↕' };
 
 /** The counts per kind and the lines of one comparison, with its PDF. */
 function Comparison({
@@ -170,14 +167,6 @@ function Comparison({
       }
     : null;
 
-  const kindCell = (kind: DiffLineKindName) => (
-    <span className={styles.kind} data-kind={kind}>
-      <span aria-hidden="true" className={styles.sign}>
-        {KIND_SIGNS[kind]}
-      </span>
-      {t(`kinds.${kind}`)}
-    </span>
-  );
   const summaryColumns: DataTableColumn<SummaryRow>[] = [
     {
       id: 'part',
@@ -190,34 +179,16 @@ function Comparison({
       (kind): DataTableColumn<SummaryRow> => ({
         id: kind,
         header: t(`kinds.${kind}`),
-        headerContent: kindCell(kind),
+        headerContent: <DiffKind kind={kind} />,
         cell: (row) => row[kind],
         numeric: true,
         hideable: false,
       }),
     ),
   ];
-  const lineColumns: DataTableColumn<LineRow>[] = [
-    {
-      id: 'kind',
-      header: t('lines.kind'),
-      cell: (row) => kindCell(row.kind),
-      hideable: false,
-      className: styles.kindColumn,
-    },
-    {
-      id: 'part',
-      header: t('lines.part'),
-      cell: (row) => t(`parts.${row.path.split('/')[0]}`),
-      hideable: false,
-      className: styles.partColumn,
-    },
-    { id: 'text', header: t('lines.text'), cell: (row) => row.text, wrap: true, hideable: false },
-  ];
   // Every column is needed to read a line or a count: no columns menu.
   const summaryRows: SummaryRow[] | undefined =
     data && SUMMARY_PARTS.map((part) => ({ part, ...data.summary[part] }));
-  const lineRows: LineRow[] | undefined = data?.lines.map((line, index) => ({ ...line, index }));
 
   return (
     <>
@@ -249,19 +220,13 @@ function Comparison({
       </div>
       <div className={styles.block}>
         <h2 className={styles.sectionTitle}>{t('lines.title', { count: data?.lines.length ?? 0 })}</h2>
-        <DataTable
+        <DefinitionDiffTable
           id="design-versions-lines"
           label={t('lines.title', { count: data?.lines.length ?? 0 })}
-          columns={lineColumns}
-          rows={lineRows}
-          rowKey={(row) => String(row.index)}
-          rowAttributes={(row) => ({ 'data-kind': row.kind })}
+          lines={data?.lines}
           busy={comparison.isFetching}
           error={error}
           emptyMessage={t('lines.none')}
-          loadingMessage={t('page.loading')}
-          fit
-          pager={null}
         />
       </div>
     </>
