@@ -96,7 +96,7 @@ test('a design downloaded as ODM metadata and as a workbook imports back unchang
     await page.getByRole('button', { name: 'TUBE-2027 정의' }).click();
     const dialog = page.getByRole('dialog', { name: 'TUBE-2027 정의' });
     // Whatever version the draft is at (the test before imported one), the round trip keeps it.
-    const version = (await dialog.locator('dd').first().innerText()).trim();
+    const version = ((await dialog.locator('dd').first().textContent()) ?? '').trim();
     expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     const saved = page.waitForEvent('download');
     await dialog.getByRole('button', { name: download }).click();
