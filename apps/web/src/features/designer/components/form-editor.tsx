@@ -82,6 +82,13 @@ export function FormEditor({
   const sectionShown = openSection === null ? undefined : form.sections[openSection];
   const selectedItem = selected ? selectedSection?.items[selected.itemIndex] : undefined;
 
+  /** A section moved: what was chosen by its place would now be another's, so nothing stays chosen. */
+  function moveSectionBy(sectionIndex: number, by: -1 | 1) {
+    if (!form) return;
+    replace(moveSection(form, sectionIndex, by));
+    selectItem(null);
+  }
+
   async function confirmRemoveItem(place: ItemPlace) {
     const item = form?.sections[place.sectionIndex]?.items[place.itemIndex];
     if (!form || !item) return;
@@ -149,7 +156,7 @@ export function FormEditor({
                       size="sm"
                       aria-label={t('grid.moveUp', { name: name(section.label) })}
                       disabled={sectionIndex === 0}
-                      onClick={() => replace(moveSection(form, sectionIndex, -1))}
+                      onClick={() => moveSectionBy(sectionIndex, -1)}
                     >
                       ↑
                     </Button>
@@ -158,7 +165,7 @@ export function FormEditor({
                       size="sm"
                       aria-label={t('grid.moveDown', { name: name(section.label) })}
                       disabled={sectionIndex === form.sections.length - 1}
-                      onClick={() => replace(moveSection(form, sectionIndex, 1))}
+                      onClick={() => moveSectionBy(sectionIndex, 1)}
                     >
                       ↓
                     </Button>
