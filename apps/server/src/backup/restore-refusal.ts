@@ -19,7 +19,7 @@ type Params = Record<string, string>;
 
 const messages: Record<RestoreRefusalCode, (params: Params) => Text> = {
   not_an_archive: (p) => ({
-    ko: `${p.file}은(는) 온전한 백업 파일이 아닙니다(${p.detail}). 파일이 잘렸거나 다른 파일입니다.`,
+    ko: `온전한 백업 파일이 아닙니다: ${p.file} (${p.detail}). 파일이 잘렸거나 다른 파일입니다.`,
     en: `${p.file} is not a whole backup archive (${p.detail}): it was cut short or is another kind of file.`,
   }),
   not_a_backup: (p) => ({
@@ -31,7 +31,7 @@ const messages: Record<RestoreRefusalCode, (params: Params) => Text> = {
     en: `This backup was written in a newer backup format (${p.format}): restore it with CDMS ${p.version} or newer.`,
   }),
   part_missing: (p) => ({
-    ko: `백업이 손상되었습니다: 목록에 있는 ${p.part}이(가) 없거나 크기가 다릅니다. 아무것도 복원하지 않았습니다.`,
+    ko: `백업이 손상되었습니다: 목록에 있는 부분 ${p.part} 파일이 없거나 크기가 다릅니다. 아무것도 복원하지 않았습니다.`,
     en: `The backup is damaged: the part ${p.part} named in its manifest is missing or has another size. Nothing was restored.`,
   }),
   part_damaged: (p) => ({
@@ -39,7 +39,7 @@ const messages: Record<RestoreRefusalCode, (params: Params) => Text> = {
     en: `The backup is damaged: the SHA-256 of ${p.part} differs from its manifest (manifest ${p.expected}, file ${p.actual}). Nothing was restored.`,
   }),
   newer_version: (p) => ({
-    ko: `이 백업은 더 새로운 CDMS(${p.version})가 썼습니다. 이 버전이 모르는 마이그레이션 ${p.migration}이(가) 있습니다. CDMS ${p.version} 이상을 설치한 뒤 복원하십시오.`,
+    ko: `이 백업은 더 새로운 CDMS(${p.version})가 썼습니다. 이 버전이 모르는 마이그레이션이 있습니다: ${p.migration}. CDMS ${p.version} 이상을 설치한 뒤 복원하십시오.`,
     en: `This backup was written by a newer CDMS (${p.version}): its database has the migration ${p.migration}, which this version does not know. Install CDMS ${p.version} or newer, then restore.`,
   }),
   other_database_kind: (p) => ({
@@ -51,7 +51,7 @@ const messages: Record<RestoreRefusalCode, (params: Params) => Text> = {
     en: `The target is not empty (${p.target}): a backup is restored only into a new, empty install.`,
   }),
   checkpoints_exist: (p) => ({
-    ko: `감사 체크포인트 파일 ${p.file}이(가) 이미 있습니다. 복원은 빈 설치에만 합니다: 파일을 옮기거나 AUDIT_CHECKPOINT_FILE로 다른 경로를 지정하십시오.`,
+    ko: `감사 체크포인트 파일이 이미 있습니다: ${p.file}. 복원은 빈 설치에만 합니다: 파일을 옮기거나 AUDIT_CHECKPOINT_FILE로 다른 경로를 지정하십시오.`,
     en: `The audit checkpoint file ${p.file} already exists: a backup is restored only into an empty install. Move the file away or point AUDIT_CHECKPOINT_FILE elsewhere.`,
   }),
 };
