@@ -18,11 +18,20 @@ import type { Language, Text } from '../http/language.ts';
 import { queryLabels } from '../queries/query-presenter.ts';
 import { queryStateText } from '../queries/query-state-text.ts';
 import { subjectStatusText } from '../subjects/subject-status-text.ts';
-import { casebookFonts } from './casebook-font.ts';
 import { fill, holdLevelText, messageKindText, casebookText as T } from './casebook-text.ts';
 import { audiogramHeight, drawAudiogram } from './draw-audiogram.ts';
 import { drawTympanicPhoto, tympanicPhotoOf } from './draw-tympanic-photo.ts';
 import type { CasebookAuditEntry, CasebookForm, CasebookHold, CasebookSubject } from './load-casebooks.ts';
+import {
+  BOTTOM,
+  CELL_PAD,
+  CONTENT_WIDTH,
+  FONT,
+  PAGE,
+  PDF_COLOR,
+  registerPdfFonts,
+  writePageFooters,
+} from './pdf-page.ts';
 
 /**
  * One subject's casebook as a PDF (A4): a cover, every visit → saved form in the definition's order
@@ -49,22 +58,6 @@ export interface RenderCasebookInput {
   printedBy: string;
 }
 
-const PAGE = { width: 595.28, height: 841.89, left: 48, right: 48, top: 52, bottom: 64 } as const;
-const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
-const BOTTOM = PAGE.height - PAGE.bottom;
-const COLOR = {
-  text: '#1d232b',
-  muted: '#5b6573',
-  heading: '#1f3a5f',
-  rule: '#c8d0da',
-  headerFill: '#eef2f7',
-  sectionFill: '#f6f8fb',
-  bandFill: '#dde6f0',
-  alert: '#9a3412',
-} as const;
-const FONT = { regular: 'NotoSansKR', bold: 'NotoSansKR-Bold' } as const;
-const CELL_PAD = 4;
-
 interface Column {
   header: string;
   width: number;
@@ -89,10 +82,8 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       CreationDate: input.printedAt,
     },
   });
-  const fonts = casebookFonts();
-  doc.registerFont(FONT.regular, fonts.regular);
-  doc.registerFont(FONT.bold, fonts.bold);
-  doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+  registerPdfFonts(doc);
+  doc.font(FONT.regular).fontSize(9).fillColor(PDF_COLOR.text);
 
   const text = (words: Text) => words[lang];
 
@@ -106,20 +97,20 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     const height = doc.heightOfString(label, { width: CONTENT_WIDTH - 12 }) + 8;
     ensureSpace(height + 40);
     const y = doc.y;
-    if (band) doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(COLOR.bandFill);
+    if (band) doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(PDF_COLOR.bandFill);
     doc
-      .fillColor(COLOR.heading)
+      .fillColor(PDF_COLOR.heading)
       .text(label, PAGE.left + (band ? 6 : 0), y + 4, { width: CONTENT_WIDTH - 12 });
     doc.y = y + height + 2;
     doc.x = PAGE.left;
-    doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+    doc.font(FONT.regular).fontSize(9).fillColor(PDF_COLOR.text);
   }
 
-  function note(line: string, color: string = COLOR.muted, size = 8.5): void {
+  function note(line: string, color: string = PDF_COLOR.muted, size = 8.5): void {
     doc.font(FONT.regular).fontSize(size);
     ensureSpace(doc.heightOfString(line, { width: CONTENT_WIDTH }) + 2);
     doc.fillColor(color).text(line, PAGE.left, doc.y, { width: CONTENT_WIDTH });
-    doc.fillColor(COLOR.text).fontSize(9);
+    doc.fillColor(PDF_COLOR.text).fontSize(9);
   }
 
   function rowHeight(cells: string[], columns: Column[], font: string, size: number): number {
@@ -141,13 +132,17 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     const size = options.header ? 8 : 8.5;
     const height = rowHeight(cells, columns, font, size);
     const y = doc.y;
-    const fillColor = options.header ? COLOR.headerFill : options.section ? COLOR.sectionFill : undefined;
+    const fillColor = options.header
+      ? PDF_COLOR.headerFill
+      : options.section
+        ? PDF_COLOR.sectionFill
+        : undefined;
     if (fillColor) doc.rect(PAGE.left, y, sumWidths(columns), height).fill(fillColor);
     let x = PAGE.left;
     doc
       .font(font)
       .fontSize(size)
-      .fillColor(options.header ? COLOR.heading : COLOR.text);
+      .fillColor(options.header ? PDF_COLOR.heading : PDF_COLOR.text);
     cells.forEach((cell, index) => {
       const width = columns[index]?.width ?? 0;
       doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
@@ -157,11 +152,11 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       .moveTo(PAGE.left, y + height)
       .lineTo(PAGE.left + sumWidths(columns), y + height)
       .lineWidth(0.5)
-      .strokeColor(COLOR.rule)
+      .strokeColor(PDF_COLOR.rule)
       .stroke();
     doc.y = y + height;
     doc.x = PAGE.left;
-    doc.fillColor(COLOR.text);
+    doc.fillColor(PDF_COLOR.text);
   }
 
   /**
@@ -196,10 +191,10 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       const height = rowHeight([key, value], columns, FONT.regular, 9.5);
       ensureSpace(height);
       const y = doc.y;
-      doc.rect(PAGE.left, y, 150, height).fill(COLOR.headerFill);
-      doc.font(FONT.bold).fontSize(9.5).fillColor(COLOR.heading);
+      doc.rect(PAGE.left, y, 150, height).fill(PDF_COLOR.headerFill);
+      doc.font(FONT.bold).fontSize(9.5).fillColor(PDF_COLOR.heading);
       doc.text(key, PAGE.left + CELL_PAD, y + CELL_PAD, { width: 150 - 2 * CELL_PAD });
-      doc.font(FONT.regular).fillColor(COLOR.text);
+      doc.font(FONT.regular).fillColor(PDF_COLOR.text);
       doc.text(value, PAGE.left + 150 + CELL_PAD, y + CELL_PAD, {
         width: CONTENT_WIDTH - 150 - 2 * CELL_PAD,
       });
@@ -207,7 +202,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
         .moveTo(PAGE.left, y + height)
         .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
         .lineWidth(0.5)
-        .strokeColor(COLOR.rule)
+        .strokeColor(PDF_COLOR.rule)
         .stroke();
       doc.y = y + height;
       doc.x = PAGE.left;
@@ -227,12 +222,12 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
 
   // ── Cover ──
   doc.y = 150;
-  doc.font(FONT.bold).fontSize(26).fillColor(COLOR.heading).text(text(T.title), PAGE.left, doc.y, {
+  doc.font(FONT.bold).fontSize(26).fillColor(PDF_COLOR.heading).text(text(T.title), PAGE.left, doc.y, {
     width: CONTENT_WIDTH,
     align: 'center',
   });
   doc.moveDown(0.2);
-  doc.font(FONT.regular).fontSize(11).fillColor(COLOR.muted).text(text(T.subtitle), {
+  doc.font(FONT.regular).fontSize(11).fillColor(PDF_COLOR.muted).text(text(T.subtitle), {
     width: CONTENT_WIDTH,
     align: 'center',
   });
@@ -282,13 +277,13 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     if (saved.length === 0) continue;
     const extra = unscheduled.get(visit.key);
     heading(extra ? `${visit.label[lang]} · ${extra.visitDate}` : visit.label[lang], 14);
-    if (extra) note(`${text(T.unscheduledReason)}: ${extra.reason}`, COLOR.text, 9);
+    if (extra) note(`${text(T.unscheduledReason)}: ${extra.reason}`, PDF_COLOR.text, 9);
     for (const form of saved) {
       printedForms.add(`${form.visitKey}|${form.formKey}`);
       printForm(form);
     }
   }
-  if (printedForms.size === 0) note(text(T.noData), COLOR.text, 10);
+  if (printedForms.size === 0) note(text(T.noData), PDF_COLOR.text, 10);
   const otherQueries = subject.queries.filter(
     ({ query }) => !printedForms.has(`${query.visit_key}|${query.form_key}`),
   );
@@ -303,15 +298,15 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
   doc.moveDown(0.5);
   const signature = subject.signature;
   if (!signature) {
-    doc.font(FONT.bold).fontSize(13).fillColor(COLOR.alert).text(text(T.notSigned));
+    doc.font(FONT.bold).fontSize(13).fillColor(PDF_COLOR.alert).text(text(T.notSigned));
     doc.moveDown(0.3);
-    note(text(T.notSignedDetail), COLOR.text, 10);
+    note(text(T.notSignedDetail), PDF_COLOR.text, 10);
   } else {
     if (signature.invalidatedAt) {
       doc
         .font(FONT.bold)
         .fontSize(12)
-        .fillColor(COLOR.alert)
+        .fillColor(PDF_COLOR.alert)
         .text(
           fill(text(T.invalidated), {
             at: koreaDateTimeWithZone(signature.invalidatedAt),
@@ -320,7 +315,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
           { width: CONTENT_WIDTH },
         );
       doc.moveDown(0.6);
-      note(text(T.previousSignature), COLOR.muted, 9);
+      note(text(T.previousSignature), PDF_COLOR.muted, 9);
       doc.moveDown(0.2);
     }
     keyValueTable([
@@ -332,33 +327,11 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
   }
 
   // ── Footers: study, subject and "page n of m" on every page ──
-  const range = doc.bufferedPageRange();
-  for (let index = 0; index < range.count; index += 1) {
-    doc.switchToPage(range.start + index);
-    // The footer sits in the bottom margin: without lifting the margin pdfkit would start a new page.
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = PAGE.height - 44;
-    doc
-      .moveTo(PAGE.left, y - 6)
-      .lineTo(PAGE.left + CONTENT_WIDTH, y - 6)
-      .lineWidth(0.5)
-      .strokeColor(COLOR.rule)
-      .stroke();
-    doc.font(FONT.regular).fontSize(8).fillColor(COLOR.muted);
-    doc.text(
-      `${header.studyCode} · ${text(T.subject)} ${subject.screeningNumber} · ${header.siteCode}`,
-      PAGE.left,
-      y,
-      { width: CONTENT_WIDTH / 2, lineBreak: false },
-    );
-    doc.text(fill(text(T.page), { n: index + 1, m: range.count }), PAGE.left + CONTENT_WIDTH / 2, y, {
-      width: CONTENT_WIDTH / 2,
-      align: 'right',
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = margin;
-  }
+  writePageFooters(
+    doc,
+    `${header.studyCode} · ${text(T.subject)} ${subject.screeningNumber} · ${header.siteCode}`,
+    (n, m) => fill(text(T.page), { n, m }),
+  );
   doc.end();
   return doc;
 
@@ -375,7 +348,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       width,
       caption: (area, diameter) => fill(text(T.photoCaption), { area, diameter }),
     });
-    doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+    doc.font(FONT.regular).fontSize(9).fillColor(PDF_COLOR.text);
     doc.x = PAGE.left;
     doc.y = top + used;
   }
@@ -392,7 +365,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     const width = Math.min(CONTENT_WIDTH, 420);
     const height = audiogramHeight(width) + 18;
     ensureSpace(height);
-    doc.font(FONT.bold).fontSize(9.5).fillColor(COLOR.heading).text(text(T.audiogram), PAGE.left, doc.y);
+    doc.font(FONT.bold).fontSize(9.5).fillColor(PDF_COLOR.heading).text(text(T.audiogram), PAGE.left, doc.y);
     const top = doc.y + 2;
     drawAudiogram(doc, {
       layout,
@@ -406,7 +379,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     });
     doc.y = top + audiogramHeight(width);
     doc.x = PAGE.left;
-    doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
+    doc.font(FONT.regular).fontSize(9).fillColor(PDF_COLOR.text);
     doc.moveDown(0.6);
   }
 
@@ -431,7 +404,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
         fill(text(T.sdvSummary), { verified, total: enteredKeys.length }),
       ].join('  ·  '),
     );
-    if (holds.length > 0) note(holdLine(holds), COLOR.alert);
+    if (holds.length > 0) note(holdLine(holds), PDF_COLOR.alert);
     doc.moveDown(0.3);
 
     const sections = formDefinition ? sectionsForVisit(formDefinition, form.visitKey) : [];
@@ -479,7 +452,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       ({ query }) => query.visit_key === form.visitKey && query.form_key === form.formKey,
     );
     if (queries.length > 0) {
-      doc.font(FONT.bold).fontSize(9.5).fillColor(COLOR.heading);
+      doc.font(FONT.bold).fontSize(9.5).fillColor(PDF_COLOR.heading);
       ensureSpace(40);
       doc.text(`${text(T.queries)} (${queries.length})`, PAGE.left, doc.y);
       doc.moveDown(0.2);
@@ -492,7 +465,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
   function printRepeatingSection(section: SectionDefinition, form: CasebookForm): void {
     const repeatingKey = section.repeating?.key ?? section.key;
     ensureSpace(50);
-    doc.font(FONT.bold).fontSize(9).fillColor(COLOR.heading).text(section.label[lang], PAGE.left, doc.y);
+    doc.font(FONT.bold).fontSize(9).fillColor(PDF_COLOR.heading).text(section.label[lang], PAGE.left, doc.y);
     doc.moveDown(0.2);
     const stored = form.values.get(repeatingKey)?.value;
     const rows = Array.isArray(stored) ? (stored as Record<string, unknown>[]) : [];
@@ -542,9 +515,9 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       const title = `${text(T.query)} #${query.id} · ${labels.itemLabel[lang]} · ${queryStateText[query.status][lang]}`;
       ensureSpace(doc.heightOfString(title, { width: CONTENT_WIDTH }) + 24);
       doc
-        .fillColor(query.status === 'open' ? COLOR.alert : COLOR.heading)
+        .fillColor(query.status === 'open' ? PDF_COLOR.alert : PDF_COLOR.heading)
         .text(title, PAGE.left + 6, doc.y, { width: CONTENT_WIDTH - 6 });
-      doc.font(FONT.regular).fontSize(8.5).fillColor(COLOR.text);
+      doc.font(FONT.regular).fontSize(8.5).fillColor(PDF_COLOR.text);
       for (const message of messages) {
         const who =
           message.author_user_id === null
@@ -566,7 +539,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
     const prefix = `${form.visitKey}.${form.formKey}.`;
     const entries = subject.audit.filter((entry) => entry.path.startsWith(prefix));
     if (entries.length === 0) return;
-    doc.font(FONT.bold).fontSize(9.5).fillColor(COLOR.heading);
+    doc.font(FONT.bold).fontSize(9.5).fillColor(PDF_COLOR.heading);
     ensureSpace(50);
     doc.text(`${text(T.auditTrail)} (${entries.length})`, PAGE.left, doc.y);
     doc.moveDown(0.2);

@@ -4,7 +4,17 @@ import {
   koreaDateTimeWithZone,
 } from '@cdms/contract';
 import { type DiffLineGroup, type DiffLineKind, groupDiffLines } from '@cdms/study';
-import { casebookFonts } from '../casebook/casebook-font.ts';
+import { fill } from '../casebook/casebook-text.ts';
+import {
+  BOTTOM,
+  CELL_PAD,
+  CONTENT_WIDTH,
+  FONT,
+  PAGE,
+  PDF_COLOR,
+  registerPdfFonts,
+  writePageFooters,
+} from '../casebook/pdf-page.ts';
 import type { Text } from '../http/language.ts';
 import type { ComparedStudy } from './compare-definition-versions.ts';
 
@@ -59,17 +69,6 @@ const SUMMARY_ROWS: { key: keyof DefinitionComparison['summary']; words: Text }[
   { key: 'checks', words: { ko: '검사', en: 'Checks' } },
 ];
 
-const PAGE = { width: 595.28, height: 841.89, left: 48, right: 48, top: 52, bottom: 64 } as const;
-const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
-const BOTTOM = PAGE.height - PAGE.bottom;
-const COLOR = {
-  text: '#1d232b',
-  muted: '#5b6573',
-  heading: '#1f3a5f',
-  rule: '#c8d0da',
-  headerFill: '#eef2f7',
-  bandFill: '#dde6f0',
-} as const;
 /** The kind's cell is shaded as well as named: a reader scanning a long list finds removals at a glance. */
 const KIND_FILL: Record<DiffLineKind, string> = {
   added: '#e3f4e8',
@@ -77,13 +76,7 @@ const KIND_FILL: Record<DiffLineKind, string> = {
   changed: '#fdf3d8',
   moved: '#e6ecf7',
 };
-const FONT = { regular: 'NotoSansKR', bold: 'NotoSansKR-Bold' } as const;
-const CELL_PAD = 4;
 const KIND_WIDTH = 64;
-
-function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
-}
 
 export async function renderDefinitionComparisonPdf(input: {
   study: ComparedStudy;
@@ -105,9 +98,7 @@ export async function renderDefinitionComparisonPdf(input: {
       Creator: 'CDMS',
     },
   });
-  const fonts = casebookFonts();
-  doc.registerFont(FONT.regular, fonts.regular);
-  doc.registerFont(FONT.bold, fonts.bold);
+  registerPdfFonts(doc);
 
   function ensureSpace(height: number): void {
     if (doc.y + height > BOTTOM) doc.addPage();
@@ -119,8 +110,8 @@ export async function renderDefinitionComparisonPdf(input: {
     // A heading is never left alone at the bottom of a page.
     ensureSpace(height + 40);
     const y = doc.y;
-    doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(COLOR.bandFill);
-    doc.fillColor(COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
+    doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(PDF_COLOR.bandFill);
+    doc.fillColor(PDF_COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
     doc.y = y + height + 4;
     doc.x = PAGE.left;
   }
@@ -147,7 +138,7 @@ export async function renderDefinitionComparisonPdf(input: {
     const y = doc.y;
     if (options.firstFill) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(options.firstFill);
     let x = PAGE.left;
-    doc.font(font).fontSize(9).fillColor(COLOR.text);
+    doc.font(font).fontSize(9).fillColor(PDF_COLOR.text);
     cells.forEach((cell, index) => {
       const width = widths[index] ?? 0;
       doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
@@ -157,7 +148,7 @@ export async function renderDefinitionComparisonPdf(input: {
       .moveTo(PAGE.left, y + height)
       .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
       .lineWidth(0.5)
-      .strokeColor(COLOR.rule)
+      .strokeColor(PDF_COLOR.rule)
       .stroke();
     doc.y = y + height;
     doc.x = PAGE.left;
@@ -171,15 +162,15 @@ export async function renderDefinitionComparisonPdf(input: {
     ].join('\n');
 
   // ── Title, the study and the two versions ──
-  doc.font(FONT.bold).fontSize(16).fillColor(COLOR.heading).text(say(WORDS.title), PAGE.left, PAGE.top);
+  doc.font(FONT.bold).fontSize(16).fillColor(PDF_COLOR.heading).text(say(WORDS.title), PAGE.left, PAGE.top);
   doc.moveDown(0.6);
   const titleOfStudy = lang === 'en' && study.titleEn ? study.titleEn : study.title;
   const keyWidths = [110, CONTENT_WIDTH - 110];
-  row([say(WORDS.study), `${study.code} — ${titleOfStudy}`], keyWidths, { firstFill: COLOR.headerFill });
-  row([say(WORDS.from), versionText(comparison.from)], keyWidths, { firstFill: COLOR.headerFill });
-  row([say(WORDS.to), versionText(comparison.to)], keyWidths, { firstFill: COLOR.headerFill });
+  row([say(WORDS.study), `${study.code} — ${titleOfStudy}`], keyWidths, { firstFill: PDF_COLOR.headerFill });
+  row([say(WORDS.from), versionText(comparison.from)], keyWidths, { firstFill: PDF_COLOR.headerFill });
+  row([say(WORDS.to), versionText(comparison.to)], keyWidths, { firstFill: PDF_COLOR.headerFill });
   row([say(WORDS.printed), koreaDateTimeWithZone(input.printedAt)], keyWidths, {
-    firstFill: COLOR.headerFill,
+    firstFill: PDF_COLOR.headerFill,
   });
   doc.moveDown(1);
 
@@ -190,7 +181,7 @@ export async function renderDefinitionComparisonPdf(input: {
   row(
     ['', ...(['added', 'removed', 'changed', 'moved'] as const).map((kind) => say(KIND_WORDS[kind]))],
     countWidths,
-    { bold: true, firstFill: COLOR.headerFill },
+    { bold: true, firstFill: PDF_COLOR.headerFill },
   );
   for (const summaryRow of SUMMARY_ROWS) {
     const count = comparison.summary[summaryRow.key];
@@ -210,13 +201,13 @@ export async function renderDefinitionComparisonPdf(input: {
   // ── The lines, part by part ──
   const groups = groupDiffLines(comparison.lines);
   if (groups.length === 0) {
-    doc.font(FONT.regular).fontSize(10).fillColor(COLOR.text).text(say(WORDS.none), PAGE.left, doc.y);
+    doc.font(FONT.regular).fontSize(10).fillColor(PDF_COLOR.text).text(say(WORDS.none), PAGE.left, doc.y);
   }
   const lineWidths = [KIND_WIDTH, CONTENT_WIDTH - KIND_WIDTH];
   for (const group of groups) {
     heading(`${say(GROUP_WORDS[group.group])} (${group.lines.length})`, 11);
     const columnHeads = () =>
-      row([say(WORDS.kind), say(WORDS.changes)], lineWidths, { bold: true, firstFill: COLOR.headerFill });
+      row([say(WORDS.kind), say(WORDS.changes)], lineWidths, { bold: true, firstFill: PDF_COLOR.headerFill });
     columnHeads();
     for (const line of group.lines)
       row([say(KIND_WORDS[line.kind]), line.text], lineWidths, {
@@ -228,31 +219,9 @@ export async function renderDefinitionComparisonPdf(input: {
   }
 
   // ── Footers: study, versions and "page n of m" on every page ──
-  const range = doc.bufferedPageRange();
-  for (let index = 0; index < range.count; index += 1) {
-    doc.switchToPage(range.start + index);
-    // The footer sits in the bottom margin: without lifting the margin pdfkit would start a new page.
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = PAGE.height - 44;
-    doc
-      .moveTo(PAGE.left, y - 6)
-      .lineTo(PAGE.left + CONTENT_WIDTH, y - 6)
-      .lineWidth(0.5)
-      .strokeColor(COLOR.rule)
-      .stroke();
-    doc.font(FONT.regular).fontSize(8).fillColor(COLOR.muted);
-    doc.text(`${study.code} · ${comparison.from.version} → ${comparison.to.version}`, PAGE.left, y, {
-      width: CONTENT_WIDTH / 2,
-      lineBreak: false,
-    });
-    doc.text(fill(say(WORDS.page), { n: index + 1, m: range.count }), PAGE.left + CONTENT_WIDTH / 2, y, {
-      width: CONTENT_WIDTH / 2,
-      align: 'right',
-      lineBreak: false,
-    });
-    doc.page.margins.bottom = margin;
-  }
+  writePageFooters(doc, `${study.code} · ${comparison.from.version} → ${comparison.to.version}`, (n, m) =>
+    fill(say(WORDS.page), { n, m }),
+  );
   doc.end();
   return doc;
 }

@@ -1,10 +1,4 @@
-import {
-  type Expression,
-  type ItemDefinition,
-  type LocalizedText,
-  SEVERITIES,
-  type StudyDefinition,
-} from '@cdms/study';
+import { type Expression, type ItemDefinition, SEVERITIES, type StudyDefinition } from '@cdms/study';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -13,6 +7,7 @@ import { labelIn } from '../lib/designer-state.ts';
 import { isNumberType, takesCodeList } from '../lib/form-edits.ts';
 import styles from './designer.module.css';
 import { ExpressionField } from './expression-field.tsx';
+import { LabelAndHelpFields } from './label-help-fields.tsx';
 import { Markers } from './markers.tsx';
 
 /** Optional item fields the panel sets and clears (undefined removes the field from the item). */
@@ -54,12 +49,6 @@ export function ItemProperties({
     else next[field] = value;
     onChange(next, coalesce ? `${placeName}.${field}` : undefined);
   };
-  const setText = (field: 'label' | 'help', language: keyof LocalizedText, text: string) => {
-    const current = field === 'label' ? item.label : (item.help ?? { ko: '', en: '' });
-    const next = { ...current, [language]: text };
-    if (field === 'label') onChange({ ...item, label: next }, `${placeName}.label.${language}`);
-    else set('help', next.ko === '' && next.en === '' ? undefined : next);
-  };
 
   return (
     <section className={styles.properties} aria-label={t('form.propertiesOf', { key: item.key })}>
@@ -86,35 +75,13 @@ export function ItemProperties({
           </span>
         )}
       </div>
-      <fieldset className={styles.propertyGroup} disabled={readOnly}>
-        <legend>{t('form.texts')}</legend>
-        <div className={styles.labelFields}>
-          <TextField
-            label={t('dialog.labelKo')}
-            lang="ko"
-            value={item.label.ko}
-            onChange={(event) => setText('label', 'ko', event.target.value)}
-          />
-          <TextField
-            label={t('dialog.labelEn')}
-            lang="en"
-            value={item.label.en}
-            onChange={(event) => setText('label', 'en', event.target.value)}
-          />
-          <TextField
-            label={t('form.helpKo')}
-            lang="ko"
-            value={item.help?.ko ?? ''}
-            onChange={(event) => setText('help', 'ko', event.target.value)}
-          />
-          <TextField
-            label={t('form.helpEn')}
-            lang="en"
-            value={item.help?.en ?? ''}
-            onChange={(event) => setText('help', 'en', event.target.value)}
-          />
-        </div>
-      </fieldset>
+      <LabelAndHelpFields
+        label={item.label}
+        help={item.help}
+        readOnly={readOnly}
+        onLabel={(label, language) => onChange({ ...item, label }, `${placeName}.label.${language}`)}
+        onHelp={(help) => set('help', help)}
+      />
       {isNumberType(item.type) ? (
         <fieldset className={styles.propertyGroup} disabled={readOnly}>
           <legend>{t('form.number')}</legend>

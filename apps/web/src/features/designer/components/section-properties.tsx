@@ -1,10 +1,4 @@
-import {
-  type FormDefinition,
-  keySchema,
-  type LocalizedText,
-  type SectionDefinition,
-  type StudyDefinition,
-} from '@cdms/study';
+import { type FormDefinition, keySchema, type SectionDefinition, type StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/text-field.tsx';
@@ -12,6 +6,7 @@ import { labelIn } from '../lib/designer-state.ts';
 import { keysOfForm } from '../lib/form-edits.ts';
 import styles from './designer.module.css';
 import { ExpressionField } from './expression-field.tsx';
+import { LabelAndHelpFields } from './label-help-fields.tsx';
 import { Markers } from './markers.tsx';
 
 /**
@@ -61,12 +56,6 @@ export function SectionProperties({
     else next[field] = value;
     onChange(next, coalesce);
   };
-  const setText = (field: 'label' | 'help', language: keyof LocalizedText, text: string) => {
-    const current = field === 'label' ? section.label : (section.help ?? { ko: '', en: '' });
-    const next = { ...current, [language]: text };
-    if (field === 'label') set('label', next, `${place}.label.${language}`);
-    else set('help', next.ko === '' && next.en === '' ? undefined : next, `${place}.help.${language}`);
-  };
 
   function setRepeating(on: boolean) {
     if (!on) {
@@ -88,35 +77,13 @@ export function SectionProperties({
         </h3>
         <Markers label={section.label} />
       </div>
-      <fieldset className={styles.propertyGroup} disabled={readOnly}>
-        <legend>{t('form.texts')}</legend>
-        <div className={styles.labelFields}>
-          <TextField
-            label={t('dialog.labelKo')}
-            lang="ko"
-            value={section.label.ko}
-            onChange={(event) => setText('label', 'ko', event.target.value)}
-          />
-          <TextField
-            label={t('dialog.labelEn')}
-            lang="en"
-            value={section.label.en}
-            onChange={(event) => setText('label', 'en', event.target.value)}
-          />
-          <TextField
-            label={t('form.helpKo')}
-            lang="ko"
-            value={section.help?.ko ?? ''}
-            onChange={(event) => setText('help', 'ko', event.target.value)}
-          />
-          <TextField
-            label={t('form.helpEn')}
-            lang="en"
-            value={section.help?.en ?? ''}
-            onChange={(event) => setText('help', 'en', event.target.value)}
-          />
-        </div>
-      </fieldset>
+      <LabelAndHelpFields
+        label={section.label}
+        help={section.help}
+        readOnly={readOnly}
+        onLabel={(label, language) => set('label', label, `${place}.label.${language}`)}
+        onHelp={(help, language) => set('help', help, `${place}.help.${language}`)}
+      />
       <fieldset className={styles.propertyGroup} disabled={readOnly}>
         <legend>{t('section.rows')}</legend>
         <label className={styles.flag}>

@@ -1,0 +1,66 @@
+import { casebookFonts } from './casebook-font.ts';
+
+/**
+ * The printed page our PDFs share — the casebook and the design's version comparison: A4 with the same
+ * margins, fonts (Noto Sans KR, casebook-font.ts) and palette, and the same footer on every page: a
+ * rule, what the document is about on the left, "page n of m" on the right. One place, so the two
+ * documents stay one family.
+ */
+
+export const PAGE = { width: 595.28, height: 841.89, left: 48, right: 48, top: 52, bottom: 64 } as const;
+export const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
+/** The lowest line text may reach before a new page. */
+export const BOTTOM = PAGE.height - PAGE.bottom;
+export const PDF_COLOR = {
+  text: '#1d232b',
+  muted: '#5b6573',
+  heading: '#1f3a5f',
+  rule: '#c8d0da',
+  headerFill: '#eef2f7',
+  sectionFill: '#f6f8fb',
+  bandFill: '#dde6f0',
+  alert: '#9a3412',
+} as const;
+export const FONT = { regular: 'NotoSansKR', bold: 'NotoSansKR-Bold' } as const;
+/** The padding inside a table cell. */
+export const CELL_PAD = 4;
+
+/** The fonts registered under FONT's names (call once per document, before writing). */
+export function registerPdfFonts(doc: PDFKit.PDFDocument): void {
+  const fonts = casebookFonts();
+  doc.registerFont(FONT.regular, fonts.regular);
+  doc.registerFont(FONT.bold, fonts.bold);
+}
+
+/**
+ * The footer of every page of a document written with `bufferPages`: `about` on the left and
+ * `pageOf(n, m)` on the right, over a thin rule. Call once, after the last page is written.
+ */
+export function writePageFooters(
+  doc: PDFKit.PDFDocument,
+  about: string,
+  pageOf: (page: number, pages: number) => string,
+): void {
+  const range = doc.bufferedPageRange();
+  for (let index = 0; index < range.count; index += 1) {
+    doc.switchToPage(range.start + index);
+    // The footer sits in the bottom margin: without lifting the margin pdfkit would start a new page.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - 44;
+    doc
+      .moveTo(PAGE.left, y - 6)
+      .lineTo(PAGE.left + CONTENT_WIDTH, y - 6)
+      .lineWidth(0.5)
+      .strokeColor(PDF_COLOR.rule)
+      .stroke();
+    doc.font(FONT.regular).fontSize(8).fillColor(PDF_COLOR.muted);
+    doc.text(about, PAGE.left, y, { width: CONTENT_WIDTH / 2, lineBreak: false });
+    doc.text(pageOf(index + 1, range.count), PAGE.left + CONTENT_WIDTH / 2, y, {
+      width: CONTENT_WIDTH / 2,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = margin;
+  }
+}
