@@ -6,7 +6,7 @@ import {
 } from '@cdms/contract';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { DefinitionDiffTable, DiffKind } from '../../../components/definition-diff-table.tsx';
@@ -14,8 +14,6 @@ import { errorText } from '../../../components/form-alert.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
 import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
-import { paths } from '../../../lib/paths.ts';
-import { readId } from '../../../lib/subject-urls.ts';
 import { useDefinitionComparison, useDefinitionVersions } from '../api/definition-versions.ts';
 import styles from './design-versions.module.css';
 
@@ -27,23 +25,9 @@ import styles from './design-versions.module.css';
  * words and a sign, not by colour alone), and the same comparison as a PDF.
  */
 export function DesignVersionsPage() {
-  const studyId = readId(useParams().studyId);
-  if (studyId === null) return <Navigate to={paths.notFound} replace />;
-  return <DesignVersionsForStudy studyId={studyId} />;
-}
-
-function DesignVersionsForStudy({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('designVersions');
   return (
-    <StudyAbilityPage
-      studyId={studyId}
-      ability="study.design"
-      title={t('page.title')}
-      intro={t('page.intro')}
-      loading={t('page.loading')}
-      refusal={t('page.noPermission')}
-    >
-      {() => <VersionChoice studyId={studyId} />}
+    <StudyAbilityPage ability="study.design" namespace="designVersions">
+      {(studyId) => <VersionChoice studyId={studyId} />}
     </StudyAbilityPage>
   );
 }

@@ -2,7 +2,7 @@ import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { generatePath, Link, Navigate, useBlocker, useParams } from 'react-router';
+import { generatePath, Link, useBlocker } from 'react-router';
 import { useAlert } from '../../../components/alert-dialog.tsx';
 import { Button, buttonClassName } from '../../../components/button.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
@@ -15,7 +15,6 @@ import {
   type DefinitionProblem,
   definitionProblemsOf,
 } from '../../../lib/study-definition.ts';
-import { readId } from '../../../lib/subject-urls.ts';
 import { useCurrentDefinition, useSaveDefinition } from '../api/study-definition.ts';
 import {
   type DesignerEdit,
@@ -40,23 +39,9 @@ import { VISIT_DIALOG, VisitDialog } from './visit-dialog.tsx';
  * live preview (form-editor.tsx); the whole definition is saved at once.
  */
 export function DesignerPage() {
-  const studyId = readId(useParams().studyId);
-  if (studyId === null) return <Navigate to={paths.notFound} replace />;
-  return <DesignerForStudy studyId={studyId} />;
-}
-
-function DesignerForStudy({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('designer');
   return (
-    <StudyAbilityPage
-      studyId={studyId}
-      ability="study.design"
-      title={t('page.title')}
-      intro={t('page.intro')}
-      loading={t('page.loading')}
-      refusal={t('page.noPermission')}
-    >
-      {(membership) => <Designer studyId={studyId} membership={membership} />}
+    <StudyAbilityPage ability="study.design" namespace="designer">
+      {(studyId, membership) => <Designer studyId={studyId} membership={membership} />}
     </StudyAbilityPage>
   );
 }

@@ -1,15 +1,12 @@
 import type { RandomizationStatus, SiteSummary, StudyMembership } from '@cdms/contract';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { PageState, StudyAbilityPage } from '../../../components/study-ability-page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { paths } from '../../../lib/paths.ts';
-import { readId } from '../../../lib/subject-urls.ts';
 import {
   useGenerateLists,
   useImportList,
@@ -23,23 +20,9 @@ import styles from './randomization-page.module.css';
  * site (never the groups), the group-visibility setting, generating lists and importing one from CSV.
  */
 export function RandomizationPage() {
-  const studyId = readId(useParams().studyId);
-  if (studyId === null) return <Navigate to={paths.notFound} replace />;
-  return <Randomization studyId={studyId} />;
-}
-
-function Randomization({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('randomization');
   return (
-    <StudyAbilityPage
-      studyId={studyId}
-      ability="randomization.manage"
-      title={t('page.title')}
-      intro={t('page.intro')}
-      loading={t('page.loading')}
-      refusal={t('page.noPermission')}
-    >
-      {(membership) => <RandomizationLists studyId={studyId} membership={membership} />}
+    <StudyAbilityPage ability="randomization.manage" namespace="randomization">
+      {(studyId, membership) => <RandomizationLists studyId={studyId} membership={membership} />}
     </StudyAbilityPage>
   );
 }
