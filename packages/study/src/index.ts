@@ -176,7 +176,7 @@ export {
   type ExpressionCompletions,
   expressionCompletions,
 } from './expression-text/expression-completions.ts';
-export type { ExpressionTextContext } from './expression-text/expression-scope.ts';
+export { type ExpressionTextContext, formKeys } from './expression-text/expression-scope.ts';
 export type { ExpressionTextProblem } from './expression-text/expression-syntax.ts';
 export { formatExpression } from './expression-text/format-expression.ts';
 export { type ParsedExpression, parseExpression } from './expression-text/parse-expression.ts';

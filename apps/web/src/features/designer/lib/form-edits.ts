@@ -1,11 +1,12 @@
-import type {
-  CheckDefinition,
-  FormDefinition,
-  ItemDefinition,
-  ItemType,
-  LocalizedText,
-  OutcomeDefinition,
-  SectionDefinition,
+import {
+  type CheckDefinition,
+  type FormDefinition,
+  formKeys,
+  type ItemDefinition,
+  type ItemType,
+  type LocalizedText,
+  type OutcomeDefinition,
+  type SectionDefinition,
 } from '@cdms/study';
 import { move, replaceAt } from './list-edits.ts';
 
@@ -48,12 +49,12 @@ export function newItem(
   return item;
 }
 
-/** Every key a new item of this form may not take: its items' and its repeating groups' keys. */
+/**
+ * Every key a new item of this form may not take: its items' and its repeating groups' keys in any of
+ * its layouts (the package's `formKeys`, the keys an expression may name in the form).
+ */
 export function keysOfForm(form: FormDefinition): string[] {
-  return form.sections.flatMap((section) => [
-    ...(section.repeating ? [section.repeating.key] : []),
-    ...section.items.map((item) => item.key),
-  ]);
+  return formKeys(form).map((entry) => entry.key);
 }
 
 export function addSection(form: FormDefinition, section: SectionDefinition): FormDefinition {
