@@ -15,7 +15,7 @@ import {
 } from '../lib/code-list-edits.ts';
 import type { DesignerEdit } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
-import { elementFieldProblems } from './element-fields.tsx';
+import { keyProblem } from './element-fields.tsx';
 import { Markers } from './markers.tsx';
 
 /**
@@ -225,8 +225,7 @@ function AddCodeListForm({
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // The key's rules are the other elements'; a list has no label of its own.
-    const found = elementFieldProblems({ key, label: { ko: '-', en: '-' } }, takenKeys, t).key;
+    const found = keyProblem(key, takenKeys, t);
     setProblem(found);
     if (found) return;
     onAdd(key);

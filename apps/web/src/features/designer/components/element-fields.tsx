@@ -28,13 +28,22 @@ export function elementFieldProblems(
   t: (key: string) => string,
 ): ElementFieldProblems {
   const problems: ElementFieldProblems = {};
-  if (takenKeys !== null) {
-    if (!keySchema.safeParse(values.key).success) problems.key = t('dialog.keyInvalid');
-    else if (takenKeys.includes(values.key)) problems.key = t('dialog.keyTaken');
-  }
+  const key = takenKeys === null ? undefined : keyProblem(values.key, takenKeys, t);
+  if (key) problems.key = key;
   if (values.label.ko.trim() === '' && values.label.en.trim() === '')
     problems.label = t('dialog.labelRequired');
   return problems;
+}
+
+/** A new key's problem, if it has one: the model's key rule, and no other element of its kind has it. */
+export function keyProblem(
+  key: string,
+  takenKeys: readonly string[],
+  t: (key: string) => string,
+): string | undefined {
+  if (!keySchema.safeParse(key).success) return t('dialog.keyInvalid');
+  if (takenKeys.includes(key)) return t('dialog.keyTaken');
+  return undefined;
 }
 
 /** The key field (only while adding: a key cannot change once others may refer to it) and labels. */

@@ -1,10 +1,11 @@
-import { type FormDefinition, keySchema, type SectionDefinition, type StudyDefinition } from '@cdms/study';
+import type { FormDefinition, SectionDefinition, StudyDefinition } from '@cdms/study';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/text-field.tsx';
 import { labelIn } from '../lib/designer-state.ts';
 import { keysOfForm } from '../lib/form-edits.ts';
 import styles from './designer.module.css';
+import { keyProblem } from './element-fields.tsx';
 import { ExpressionField } from './expression-field.tsx';
 import { LabelAndHelpFields } from './label-help-fields.tsx';
 import { Markers } from './markers.tsx';
@@ -35,13 +36,7 @@ export function SectionProperties({
   const [rowsKey, setRowsKey] = useState(section.repeating?.key ?? '');
   const otherKeys = keysOfForm(form).filter((key) => key !== section.repeating?.key);
   const rowsKeyProblem =
-    section.repeating === undefined && rowsKey === ''
-      ? undefined
-      : !keySchema.safeParse(rowsKey).success
-        ? t('dialog.keyInvalid')
-        : otherKeys.includes(rowsKey)
-          ? t('dialog.keyTaken')
-          : undefined;
+    section.repeating === undefined && rowsKey === '' ? undefined : keyProblem(rowsKey, otherKeys, t);
   const checkboxes = form.sections
     .flatMap((candidate) => candidate.items)
     .filter((item) => item.type === 'checkbox');
@@ -105,7 +100,7 @@ export function SectionProperties({
               onChange={(event) => {
                 const key = event.target.value.trim();
                 setRowsKey(key);
-                if (section.repeating && keySchema.safeParse(key).success && !otherKeys.includes(key))
+                if (section.repeating && keyProblem(key, otherKeys, t) === undefined)
                   set('repeating', { ...section.repeating, key }, `${place}.rowsKey`);
               }}
             />
