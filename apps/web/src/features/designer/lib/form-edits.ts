@@ -128,16 +128,21 @@ export function removeItem(form: FormDefinition, place: ItemPlace): FormDefiniti
   }));
 }
 
+/** `<prefix><n>` with the first n from 1 that none of `taken` has as its id. */
+function numberedId(prefix: string, taken: readonly { id: string }[]): string {
+  const ids = new Set(taken.map((element) => element.id));
+  let number = 1;
+  while (ids.has(`${prefix}${number}`)) number += 1;
+  return `${prefix}${number}`;
+}
+
 /**
  * A new edit check on an item: an id no other check of the form has (`<item>Check<n>`), severity query,
  * a condition that never fails (`false`, to be written) and an empty message in both languages.
  */
 export function newCheck(form: FormDefinition, itemKey: string): CheckDefinition {
-  const taken = new Set((form.checks ?? []).map((check) => check.id));
-  let number = 1;
-  while (taken.has(`${itemKey}Check${number}`)) number += 1;
   return {
-    id: `${itemKey}Check${number}`,
+    id: numberedId(`${itemKey}Check`, form.checks ?? []),
     item: itemKey,
     when: false,
     severity: 'query',
@@ -168,11 +173,8 @@ export function removeCheck(form: FormDefinition, index: number): FormDefinition
  * condition that never holds (`false`, to be written) and an empty message in both languages.
  */
 export function newOutcome(form: FormDefinition): OutcomeDefinition {
-  const taken = new Set((form.outcomes ?? []).map((outcome) => outcome.id));
-  let number = 1;
-  while (taken.has(`${form.key}Outcome${number}`)) number += 1;
   return {
-    id: `${form.key}Outcome${number}`,
+    id: numberedId(`${form.key}Outcome`, form.outcomes ?? []),
     kind: 'goToEndOfStudy',
     when: false,
     message: { ko: '', en: '' },
