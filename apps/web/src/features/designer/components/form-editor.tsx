@@ -39,6 +39,13 @@ import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
 import { SectionProperties } from './section-properties.tsx';
 
+/** What the properties column shows. */
+type Shown =
+  | { kind: 'item'; place: ItemPlace }
+  | { kind: 'section'; index: number }
+  | { kind: 'outcomes' }
+  | null;
+
 /**
  * One form's editor: its sections and items in order (select, add, reorder, remove), the selected
  * item's properties, and the live preview of the form as data entry will draw it. Every change goes
@@ -60,27 +67,23 @@ export function FormEditor({
   const { t, i18n } = useTranslation('designer');
   const { confirm } = useAlert();
   const form = definition.forms[formIndex];
-  const [selected, setSelected] = useState<ItemPlace | null>(() =>
-    form?.sections[0]?.items[0] ? { sectionIndex: 0, itemIndex: 0 } : null,
+  // What the properties column shows: one item's, one section's, or the form's routing outcomes.
+  const [shown, setShown] = useState<Shown>(() =>
+    form?.sections[0]?.items[0] ? { kind: 'item', place: { sectionIndex: 0, itemIndex: 0 } } : null,
   );
-  // A section chosen for its own properties (then no item is).
-  const [openSection, setOpenSection] = useState<number | null>(null);
-  // The form's routing outcomes shown instead of an item's or a section's properties.
-  const [outcomesShown, setOutcomesShown] = useState(false);
   if (!form) return null;
   const name = (label: LocalizedText) => labelIn(label, i18n.language);
   const replace = (next: FormDefinition, coalesce?: string) => {
     if (!readOnly)
       onEdit({ type: 'replaceForm', index: formIndex, form: next, ...(coalesce ? { coalesce } : {}) });
   };
-  const selectItem = (place: ItemPlace | null) => {
-    setSelected(place);
-    setOpenSection(null);
-    setOutcomesShown(false);
-  };
+  const selectItem = (place: ItemPlace | null) => setShown(place ? { kind: 'item', place } : null);
+  const selected = shown?.kind === 'item' ? shown.place : null;
   const selectedSection = selected ? form.sections[selected.sectionIndex] : undefined;
-  const sectionShown = openSection === null ? undefined : form.sections[openSection];
   const selectedItem = selected ? selectedSection?.items[selected.itemIndex] : undefined;
+  const openSection = shown?.kind === 'section' ? shown.index : null;
+  const sectionShown = openSection === null ? undefined : form.sections[openSection];
+  const outcomesShown = shown?.kind === 'outcomes';
 
   /** A section moved: what was chosen by its place would now be another's, so nothing stays chosen. */
   function moveSectionBy(sectionIndex: number, by: -1 | 1) {
@@ -120,8 +123,7 @@ export function FormEditor({
             className={styles.outlineItem}
             aria-pressed={outcomesShown}
             onClick={() => {
-              selectItem(null);
-              setOutcomesShown(true);
+              setShown({ kind: 'outcomes' });
             }}
           >
             <span>{t('outcomes.open')}</span>
@@ -137,8 +139,7 @@ export function FormEditor({
                     aria-pressed={openSection === sectionIndex}
                     title={t('section.edit', { name: name(section.label) })}
                     onClick={() => {
-                      selectItem(null);
-                      setOpenSection(sectionIndex);
+                      setShown({ kind: 'section', index: sectionIndex });
                     }}
                   >
                     {name(section.label)}
