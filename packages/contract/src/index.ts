@@ -10,6 +10,7 @@ export * from './create-study-request.ts';
 export * from './dashboard.ts';
 export * from './data-exports.ts';
 export * from './definition-versions.ts';
+export * from './design-drafts.ts';
 export * from './flag-lab-result.ts';
 export * from './form-photos.ts';
 export * from './guidelines.ts';

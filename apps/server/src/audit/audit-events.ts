@@ -35,6 +35,11 @@ export const auditEventTypes = [
   'study.created',
   'study.definition_published',
   'study.went_live',
+  'study.design_draft_saved',
+  'study.design_review_requested',
+  'study.design_review_commented',
+  'study.design_approved',
+  'study.design_settings_changed',
   'notice.created',
   'notice.updated',
   'notice.deleted',
@@ -131,6 +136,8 @@ export interface AuditEventInput {
     | 'site'
     | 'membership'
     | 'study_definition'
+    | 'study_design_draft'
+    | 'study_design_review'
     | 'notice'
     | 'image'
     | 'subject'

@@ -21,6 +21,10 @@ export interface Database {
   login_failures: LoginFailuresTable;
   rate_limit_counters: RateLimitCountersTable;
   study_definitions: StudyDefinitionsTable;
+  study_design_drafts: StudyDesignDraftsTable;
+  study_design_draft_changes: StudyDesignDraftChangesTable;
+  study_design_reviews: StudyDesignReviewsTable;
+  study_design_review_comments: StudyDesignReviewCommentsTable;
   study_views: StudyViewsTable;
   notices: NoticesTable;
   uploaded_images: UploadedImagesTable;
@@ -133,6 +137,8 @@ export interface StudiesTable {
   randomization_number_format: Generated<string>;
   /** Off: no randomization, even when its design declares a randomization role. */
   randomization_enabled: Generated<boolean>;
+  /** Issue 48: a design draft is published only with an approved review. */
+  design_approval_required: Generated<boolean>;
   created_at: CreatedAt;
 }
 export type StudyRow = Selectable<StudiesTable>;
@@ -231,6 +237,51 @@ export interface StudyDefinitionsTable {
   /** Unique in any database: the key of the parsed copy a process keeps (studies/study-definitions.ts). */
   uid: Generated<string>;
   created_at: CreatedAt;
+}
+
+/** Issue 48 item 6: the designer's draft of a study, saved as it goes (one per study). */
+export interface StudyDesignDraftsTable {
+  study_id: number;
+  revision: number;
+  /** The document being designed, written as a JSON string, read as an object; it may have problems. */
+  definition: ColumnType<unknown, string, string>;
+  based_on_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  saved_by: number;
+  saved_at: Timestamp;
+}
+
+/** Who saved each revision of a draft and what it changed (`DefinitionDiffLine`s in ko and en). */
+export interface StudyDesignDraftChangesTable {
+  study_id: number;
+  revision: number;
+  saved_by: number;
+  saved_at: Timestamp;
+  lines: ColumnType<unknown, string, never>;
+  line_count: number | null;
+}
+
+/** Issue 48 item 7: a review of a design draft and its e-signed approval. */
+export interface StudyDesignReviewsTable {
+  id: Generated<number>;
+  study_id: number;
+  revision: number;
+  requested_by: number;
+  requested_at: Timestamp;
+  approved_by: ColumnType<number | null, number | null | undefined, number | null>;
+  approved_at: NullableTimestamp;
+  approved_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  approved_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  closed_at: NullableTimestamp;
+}
+
+export interface StudyDesignReviewCommentsTable {
+  id: Generated<number>;
+  review_id: number;
+  element: string;
+  text: string;
+  revision: number;
+  author_id: number;
+  created_at: Timestamp;
 }
 
 export interface StudyViewsTable {

@@ -315,6 +315,34 @@ export const errorMessages = {
     ko: '이 시험의 정의에는 버전 {version|이/가} 없습니다. 버전 목록에서 고르세요.',
     en: "The study's definition has no version {version}. Choose one from the list of versions.",
   },
+  design_draft_changed: {
+    ko: '{name|이/가} 설계 초안을 먼저 저장했습니다(개정 {revision}). 아래의 차이를 확인하고 합친 뒤 다시 저장하세요. 이번 변경은 저장되지 않았습니다.',
+    en: '{name} saved the design draft first (revision {revision}). Check the differences below and merge them, then save again. This change was not saved.',
+  },
+  design_draft_gone: {
+    ko: '그사이 설계 초안이 배포되었습니다. 설계를 다시 불러오세요. 이번 변경은 저장되지 않았습니다.',
+    en: 'The design draft was published in the meantime. Load the design again. This change was not saved.',
+  },
+  design_draft_required: {
+    ko: '저장된 설계 초안이 없습니다. 설계를 바꾸면 초안이 저장됩니다.',
+    en: 'There is no saved design draft. The draft is saved once the design is edited.',
+  },
+  design_review_not_open: {
+    ko: '이 검토 요청은 이미 닫혔습니다. 설계를 다시 불러오세요.',
+    en: 'This review request is already closed. Load the design again.',
+  },
+  design_review_own_request: {
+    ko: '검토를 요청한 사람은 직접 승인할 수 없습니다. 다른 설계자가 승인해야 합니다.',
+    en: 'The designer who asked for the review cannot approve it. Another designer approves it.',
+  },
+  design_element_not_found: {
+    ko: '설계 초안에 {element} 요소가 없습니다. 설계를 다시 불러온 뒤 의견을 남기세요.',
+    en: 'The design draft has no element {element}. Load the design again, then comment.',
+  },
+  design_approval_required: {
+    ko: '이 임상시험은 승인된 검토가 있어야 초안을 배포할 수 있습니다. 검토를 요청하고 다른 설계자의 승인을 받으세요.',
+    en: 'This study publishes a draft only with an approved review. Ask for a review and have another designer approve it.',
+  },
   study_definition_required: {
     ko: '임상시험 정의를 먼저 올려야 운영을 개시할 수 있습니다.',
     en: 'Upload the study definition before the study goes live.',

@@ -20,6 +20,11 @@ export const STUDY_SETTINGS = {
     auditKey: 'gatesDataEntry',
     event: 'training.settings_changed',
   },
+  designApprovalRequired: {
+    column: 'design_approval_required',
+    auditKey: 'approvalRequired',
+    event: 'study.design_settings_changed',
+  },
 } as const satisfies Record<string, { column: keyof StudyRow; auditKey: string; event: AuditEventType }>;
 
 export type StudySetting = (typeof STUDY_SETTINGS)[keyof typeof STUDY_SETTINGS];

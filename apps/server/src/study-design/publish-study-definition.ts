@@ -1,5 +1,5 @@
 import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
@@ -21,7 +21,11 @@ export async function publishStudyDefinition(
   actor: AuditActor,
   studyId: number,
   definition: StudyDefinition,
-  options: { replacingDraft?: boolean } = {},
+  options: {
+    replacingDraft?: boolean;
+    /** More of the publication, under the study's row lock in its transaction (a design draft's closing). */
+    inTheSameTransaction?: (trx: Transaction<Database>) => Promise<void>;
+  } = {},
 ): Promise<{ version: string; contentHash: string }> {
   const valid = studyDefinitionSchema.parse(definition);
   const contentHash = definitionContentHash(valid);
@@ -29,6 +33,7 @@ export async function publishStudyDefinition(
     if (options.replacingDraft) {
       // Checked again under the study's row lock: a go-live committed since the caller's check wins.
       await requireStudyInDesign(trx, studyId, { forUpdate: true });
+      await options.inTheSameTransaction?.(trx);
       await trx
         .deleteFrom('study_definitions')
         .where('study_id', '=', studyId)

@@ -10,11 +10,19 @@ export async function requireStudyInDesign(
   db: Kysely<Database> | Transaction<Database>,
   studyId: number,
   options: { forUpdate?: boolean } = {},
-): Promise<{ id: number; code: string; status: string }> {
-  let query = db.selectFrom('studies').select(['id', 'code', 'status']).where('id', '=', studyId);
+): Promise<{ id: number; code: string; status: string; designApprovalRequired: boolean }> {
+  let query = db
+    .selectFrom('studies')
+    .select(['id', 'code', 'status', 'design_approval_required'])
+    .where('id', '=', studyId);
   if (options.forUpdate) query = query.forUpdate();
   const study = await query.executeTakeFirst();
   if (!study) throw new AppError(404, 'not_found');
   if (study.status !== 'design') throw new AppError(409, 'study_not_in_design');
-  return study;
+  return {
+    id: study.id,
+    code: study.code,
+    status: study.status,
+    designApprovalRequired: study.design_approval_required,
+  };
 }

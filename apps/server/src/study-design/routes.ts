@@ -23,18 +23,14 @@ import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-c
 import { definitionDocumentPath, readJsonFile } from '../studies/read-definition-document.ts';
 import { compareDefinitionVersions } from './compare-definition-versions.ts';
 import { confirmDefinitionImport } from './confirm-definition-import.ts';
+import { DEFINITION_BODY_LIMIT_BYTES } from './definition-body-limit.ts';
+import { registerDesignDraftRoutes } from './design-draft-routes.ts';
 import { exportDefinitionVersionsOdm } from './export-definition-versions-odm.ts';
 import { goLive } from './go-live.ts';
 import { listDefinitionVersions } from './list-definition-versions.ts';
 import { previewDefinitionImport } from './preview-definition-import.ts';
 import { renderDefinitionComparisonPdf } from './render-definition-comparison-pdf.ts';
 import { replaceStudyDefinition } from './replace-study-definition.ts';
-
-/**
- * A definition document's size limit. TMP-2026's is 0.2 MB; a REDCap-sized design of 3,000 items
- * in 60 forms is ~3 MB. Anything past this is refused (413) before it is read.
- */
-export const DEFINITION_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** Designing a study (issue 45): its definition document while in design, its go-live. */
 export function registerStudyDesignRoutes(app: App, context: AppContext): void {
@@ -258,4 +254,5 @@ export function registerStudyDesignRoutes(app: App, context: AppContext): void {
     async (request) =>
       goLive(db, principalOf(request), actorOf(request), request.params.studyId, request.body),
   );
+  registerDesignDraftRoutes(app, context);
 }

@@ -925,6 +925,12 @@ function isValidPattern(pattern: string): boolean {
   }
 }
 
+/**
+ * A definition's shape without the cross-reference checks: a design draft in the middle of its edits
+ * (an expression naming an item not yet added) has this shape, and two such drafts can be compared.
+ */
+export const studyDefinitionShapeSchema = baseStudyDefinitionSchema;
+
 /** The whole study definition, including cross-reference checks (known forms, items, references, code lists). */
 export const studyDefinitionSchema = baseStudyDefinitionSchema.superRefine((study, ctx) => {
   // The Korean words ride in the params (definition uploads list them in the user's language).
