@@ -318,6 +318,60 @@ const cases: Case[] = [
     expected: everyone(200),
   },
   {
+    // The live demo study has no draft: its designers read none.
+    method: 'GET',
+    route: '/api/studies/:studyId/design-draft',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/design-draft` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    // The study is live: its designers pass authorization and are told it is not in design.
+    method: 'PUT',
+    route: '/api/studies/:studyId/design-draft',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/design-draft`,
+      body: { baseRevision: 0, definition: { key: 'x' } },
+    }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/design-draft/publish',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/design-draft/publish`, body: { revision: 1 } }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/design-draft/reviews',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/design-draft/reviews`, body: { revision: 1 } }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/design-draft/reviews/:reviewId/comments',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/design-draft/reviews/1/comments`,
+      body: { element: 'study', text: 'Looks right.' },
+    }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/design-draft/reviews/:reviewId/approval',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/design-draft/reviews/1/approval`,
+      body: { revision: 1, password: 'x' },
+    }),
+    expected: { ...everyone(403), DM: 409, ADMIN: 409 },
+  },
+  {
+    // Only the study's administrators decide whether a publish needs an approved review.
+    method: 'PUT',
+    route: '/api/studies/:studyId/design-settings',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/design-settings`, body: { approvalRequired: false } }),
+    expected: { ...everyone(403), ADMIN: 200 },
+  },
+  {
     // The study is live: its designers pass authorization and are told it is not in design.
     method: 'POST',
     route: '/api/studies/:studyId/definition-imports',

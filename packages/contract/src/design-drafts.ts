@@ -10,7 +10,7 @@ import { signCasebookRequestSchema } from './signatures.ts';
  * publish turns the draft into the study's current version.
  *
  * Routes (the study's designers, `study.design`; the approval setting `study.administer`):
- *   GET  /api/studies/:studyId/design-draft?lang=ko|en
+ *   GET  /api/studies/:studyId/design-draft?lang=ko|en&parts=all|activity
  *   PUT  /api/studies/:studyId/design-draft
  *   POST /api/studies/:studyId/design-draft/publish
  *   POST /api/studies/:studyId/design-draft/reviews
@@ -66,15 +66,22 @@ export const designReviewSchema = z.object({
 });
 export type DesignReview = z.infer<typeof designReviewSchema>;
 
-export const designDraftQuerySchema = z.object({ lang: z.enum(['ko', 'en']).optional() });
+export const designDraftQuerySchema = z.object({
+  lang: z.enum(['ko', 'en']).optional(),
+  /** `activity`: without the draft's document (the changes list and the review, read again after each save). */
+  parts: z.enum(['all', 'activity']).optional(),
+});
 
 /** `GET …/design-draft`: the draft (null while there is none), its recent changes and its review. */
 export const designDraftResponseSchema = z.object({
   draft: z
     .object({
       revision: z.number().int(),
-      /** The document being designed; it may still have problems (they are checked at publish). */
-      definition: z.record(z.string(), z.unknown()),
+      /**
+       * The document being designed; it may still have problems (they are checked at publish). Left
+       * out when only the activity was asked for.
+       */
+      definition: z.record(z.string(), z.unknown()).optional(),
       savedBy: byWhomSchema,
       /** The content hash of the published version the draft was started from; null: none yet. */
       basedOnHash: z.string().nullable(),

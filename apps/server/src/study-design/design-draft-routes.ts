@@ -49,7 +49,12 @@ export function registerDesignDraftRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) =>
-      readDesignDraft(db, request.params.studyId, request.query.lang ?? requestLanguage(request)),
+      readDesignDraft(
+        db,
+        request.params.studyId,
+        request.query.lang ?? requestLanguage(request),
+        request.query.parts,
+      ),
   );
 
   app.put(

@@ -18,6 +18,7 @@ export async function readDesignDraft(
   db: Kysely<Database>,
   studyId: number,
   language: Language,
+  parts: 'all' | 'activity' = 'all',
 ): Promise<DesignDraftResponse> {
   const study = await db
     .selectFrom('studies')
@@ -45,7 +46,7 @@ export async function readDesignDraft(
     draft: draft
       ? {
           revision: draft.revision,
-          definition: draft.definition as Record<string, unknown>,
+          ...(parts === 'all' ? { definition: draft.definition as Record<string, unknown> } : {}),
           savedBy: { userId: draft.saved_by, name: draft.name, at: draft.saved_at.toISOString() },
           basedOnHash: draft.based_on_hash,
         }

@@ -41,16 +41,30 @@ const definition: StudyDefinition = {
 interface ServeOptions {
   abilities?: string[];
   status?: 'design' | 'active';
+  /** The publish is refused with a problem. */
   refuse?: boolean;
+  /** The first save finds that another designer saved revision 7. */
+  conflict?: boolean;
 }
 
-/** The server: me, the definition, and its save (refused with a problem when `refuse`). */
+interface SavedDraft {
+  baseRevision: number;
+  definition: StudyDefinition;
+}
+
+/**
+ * The server: me, the definition, the draft (none at first), its saves (each the next revision; the
+ * first a 409 when `conflict`) and its publish (refused with a problem when `refuse`).
+ */
 function serve({
   abilities = ['subject.read', 'study.design'],
   status = 'design',
   refuse = false,
+  conflict = false,
 }: ServeOptions = {}) {
-  const saved: unknown[] = [];
+  const saved: SavedDraft[] = [];
+  const published: unknown[] = [];
+  let revision = 0;
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const path = new URL(url, 'http://localhost').pathname;
     const json = (body: unknown, code = 200) =>
@@ -79,8 +93,34 @@ function serve({
           idleTimeoutSeconds: 1800,
         },
       });
-    if (path === '/api/studies/4/definition' && init?.method === 'PUT') {
-      saved.push(JSON.parse(String(init.body)));
+    if (path === '/api/studies/4/design-draft' && init?.method === 'PUT') {
+      const body = JSON.parse(String(init.body)) as SavedDraft;
+      saved.push(body);
+      if (conflict && saved.length === 1)
+        return json(
+          {
+            error: {
+              code: 'design_draft_changed',
+              message: '김데이터 님이 설계 초안을 먼저 저장했습니다(개정 7).',
+              details: {
+                revision: 7,
+                savedBy: { userId: 2, name: '김데이터', at: '2026-12-07T01:00:00Z' },
+                lines: [
+                  { path: 'forms/demo/label', kind: 'changed', text: '양식 인구학: 이름 인구학 → 인구 통계' },
+                ],
+                lineCount: 1,
+              },
+            },
+          },
+          409,
+        );
+      revision = Math.max(revision, body.baseRevision) + 1;
+      return json({ revision, savedAt: '2026-12-07T01:02:03Z' });
+    }
+    if (path === '/api/studies/4/design-draft')
+      return json({ draft: null, changes: [], review: null, approvalRequired: false });
+    if (path === '/api/studies/4/design-draft/publish') {
+      published.push(JSON.parse(String(init?.body)));
       if (refuse)
         return json(
           {
@@ -101,7 +141,7 @@ function serve({
     return json({ error: { code: 'not_found', message: 'not found' } }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
-  return saved;
+  return { saved, published };
 }
 
 function renderPage() {
@@ -130,6 +170,7 @@ describe('DesignerPage', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();
+    window.localStorage.clear();
   });
 
   it('shows the schedule as a table: visits as columns, forms as rows, labelled checkboxes', async () => {
@@ -149,25 +190,69 @@ describe('DesignerPage', () => {
     expect(screen.getByText('버전 1.0.0 · 해시 aaaaaaaaaaaa')).toBeTruthy();
   });
 
-  it('toggles a cell, undoes and redoes it, and saves the whole definition', async () => {
-    const saved = serve();
+  it('toggles a cell, undoes and redoes it; the draft saves itself, then is published', async () => {
+    const { saved, published } = serve();
     renderPage();
     const cell = await screen.findByRole('checkbox', { name: '추적의 인구학' });
-    const save = screen.getByRole('button', { name: '저장' });
-    expect((save as HTMLButtonElement).disabled).toBe(true);
+    const publish = screen.getByRole('button', { name: '배포' });
+    expect((publish as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('초안: 아직 저장된 내용 없음')).toBeTruthy();
     fireEvent.click(cell);
     expect((cell as HTMLInputElement).checked).toBe(true);
-    expect((save as HTMLButtonElement).disabled).toBe(false);
     fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
     expect((screen.getByRole('checkbox', { name: '추적의 인구학' }) as HTMLInputElement).checked).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: '다시 실행' }));
     expect((screen.getByRole('checkbox', { name: '추적의 인구학' }) as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(save);
-    await waitFor(() => expect(saved).toHaveLength(1));
-    expect((saved[0] as StudyDefinition).visits[1]?.forms).toEqual(['demo']);
-    expect(await screen.findByText('버전 1.0.0 · 해시 bbbbbbbbbbbb')).toBeTruthy();
-    expect((screen.getByRole('button', { name: '저장' }) as HTMLButtonElement).disabled).toBe(true);
+    // Until the server has it, the edit is kept in this browser.
+    await waitFor(() => expect(saved).toHaveLength(1), { timeout: 4000 });
+    expect(saved[0]?.baseRevision).toBe(0);
+    expect(saved[0]?.definition.visits[1]?.forms).toEqual(['demo']);
+    expect(await screen.findByText(/초안 저장됨 · 개정 1 · 2026-12-07 10:02/)).toBeTruthy();
+    expect(window.localStorage.length).toBe(0);
+    // Undo keeps its history after a save.
+    expect((screen.getByRole('button', { name: '실행 취소' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: '배포' }));
+    await waitFor(() => expect(published).toEqual([{ revision: 1 }]));
+    expect(await screen.findByText('배포했습니다. 버전 1.0.0')).toBeTruthy();
     expect((screen.getByRole('button', { name: '실행 취소' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('stops saving on a 409 and saves over the other draft when the designer keeps theirs', async () => {
+    const { saved } = serve({ conflict: true });
+    renderPage();
+    fireEvent.click(await screen.findByRole('checkbox', { name: '추적의 인구학' }));
+    const alert = await screen.findByRole(
+      'alert',
+      { name: '다른 사람이 초안을 먼저 저장했습니다' },
+      { timeout: 4000 },
+    );
+    expect(alert.textContent).toContain('개정 7');
+    expect(alert.textContent).toContain('이름 인구학 → 인구 통계');
+    // Editing waits for the choice.
+    expect((screen.getByRole('checkbox', { name: '선별의 인구학' }) as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(within(alert).getByRole('button', { name: '내 초안을 유지하고 덮어쓰기' }));
+    await waitFor(() => expect(saved).toHaveLength(2), { timeout: 4000 });
+    expect(saved[1]?.baseRevision).toBe(7);
+    expect(await screen.findByText(/초안 저장됨 · 개정 8/)).toBeTruthy();
+    expect(screen.queryByRole('alert', { name: '다른 사람이 초안을 먼저 저장했습니다' })).toBeNull();
+  });
+
+  it('restores edits this browser kept but never sent, and saves them', async () => {
+    const { saved } = serve();
+    const kept = structuredClone(definition);
+    kept.forms[0] = {
+      ...(kept.forms[0] as StudyDefinition['forms'][number]),
+      label: { ko: '인구 통계', en: 'Demography' },
+    };
+    window.localStorage.setItem(
+      'cdms.designer.unsent.4',
+      JSON.stringify({ baseRevision: 0, definition: kept }),
+    );
+    renderPage();
+    expect(await screen.findByRole('checkbox', { name: '선별의 인구 통계' })).toBeTruthy();
+    expect(screen.getByText(/서버에 전달되지 못한 이 브라우저의 변경 내용을 복원했습니다/)).toBeTruthy();
+    await waitFor(() => expect(saved).toHaveLength(1), { timeout: 4000 });
+    expect(saved[0]?.definition.forms[0]?.label.en).toBe('Demography');
   });
 
   it('moves a visit right and adds a visit through its dialog', async () => {
@@ -187,11 +272,12 @@ describe('DesignerPage', () => {
     expect(within(screen.getByRole('table')).getAllByText('번역 없음: EN')).toHaveLength(2);
   });
 
-  it('lists the problems of a refused save, each leading to its element', async () => {
+  it('lists the problems of a refused publish, each leading to its element', async () => {
     serve({ refuse: true });
     renderPage();
     fireEvent.click(await screen.findByRole('checkbox', { name: '추적의 인구학' }));
-    fireEvent.click(screen.getByRole('button', { name: '저장' }));
+    await screen.findByText(/초안 저장됨 · 개정 1/, undefined, { timeout: 4000 });
+    fireEvent.click(screen.getByRole('button', { name: '배포' }));
     const problem = await screen.findByRole('button', { name: /활력 징후 \(vitals\)/ });
     expect(problem.textContent).toContain('/forms/1/label/en');
     expect(problem.textContent).toContain('비어 있음');
@@ -225,7 +311,7 @@ describe('DesignerPage', () => {
       ((await screen.findByRole('checkbox', { name: '선별의 인구학' })) as HTMLButtonElement).disabled,
     ).toBe(true);
     expect(screen.getByRole('note').textContent).toContain('변경 승인');
-    expect(screen.queryByRole('button', { name: '저장' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '배포' })).toBeNull();
   });
 
   it('refuses a member without the design ability', async () => {

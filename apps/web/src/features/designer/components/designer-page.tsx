@@ -1,5 +1,6 @@
 import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link, useBlocker } from 'react-router';
@@ -15,7 +16,8 @@ import {
   type DefinitionProblem,
   definitionProblemsOf,
 } from '../../../lib/study-definition.ts';
-import { useCurrentDefinition, useSaveDefinition } from '../api/study-definition.ts';
+import { fetchDesignDraft, useDesignDraft, usePublishDraft } from '../api/design-draft.ts';
+import { useCurrentDefinition } from '../api/study-definition.ts';
 import {
   type DesignerEdit,
   designerReducer,
@@ -25,18 +27,25 @@ import {
   initialDesignerState,
   labelIn,
   problemTarget,
+  restoredDesignerState,
 } from '../lib/designer-state.ts';
+import { readUnsentDraft } from '../lib/unsent-draft.ts';
+import { AutosaveState } from './autosave-state.tsx';
 import { CodeListEditor } from './code-list-editor.tsx';
 import styles from './designer.module.css';
+import { DraftActivity } from './draft-activity.tsx';
+import { DraftConflict } from './draft-conflict.tsx';
 import { FORM_DIALOG, FormDialog } from './form-dialog.tsx';
 import { FormEditor } from './form-editor.tsx';
 import { headerId, ScheduleGrid } from './schedule-grid.tsx';
+import { useDraftAutosave } from './use-draft-autosave.ts';
 import { VISIT_DIALOG, VisitDialog } from './visit-dialog.tsx';
 
 /**
  * `/design/:studyId`: the study designer for the study's designers (the `study.design` ability: DM
  * and ADMIN): the schedule — visits × forms — and, form by form, its sections and items with the
- * live preview (form-editor.tsx); the whole definition is saved at once.
+ * live preview (form-editor.tsx). The draft saves itself on the server as the designer goes
+ * (use-draft-autosave.ts), is reviewed and approved (draft-activity.tsx), and is published at once.
  */
 export function DesignerPage() {
   return (
@@ -49,21 +58,32 @@ export function DesignerPage() {
 function Designer({ studyId, membership }: { studyId: number; membership: StudyMembership }) {
   const { t } = useTranslation('designer');
   const current = useCurrentDefinition(studyId, true);
+  const readOnly = membership.studyStatus !== 'design';
+  // A live study's design changes only by an amendment: it has no draft to read.
+  const draft = useDesignDraft(studyId, !readOnly);
   // A design started in the browser while the study has none on the server yet.
   const [started, setStarted] = useState<StudyDefinition | null>(null);
-  const readOnly = membership.studyStatus !== 'design';
 
-  if (current.isPending) return <PageState>{t('page.loading')}</PageState>;
-  if (current.isError)
+  if (current.isPending || (!readOnly && draft.isPending)) return <PageState>{t('page.loading')}</PageState>;
+  const failed = current.error ?? draft.error;
+  if (failed)
     return (
       <PageState role="alert">
-        <p>{errorText(current.error)}</p>
-        <Button variant="secondary" onClick={() => void current.refetch()}>
+        <p>{errorText(failed)}</p>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            void current.refetch();
+            void draft.refetch();
+          }}
+        >
           {t('page.retry')}
         </Button>
       </PageState>
     );
-  const initial = current.data?.definition ?? started;
+  const serverDraft = draft.data?.draft ?? null;
+  const initial =
+    (serverDraft?.definition as StudyDefinition | undefined) ?? current.data?.definition ?? started;
   if (!initial)
     return (
       <PageState>
@@ -89,32 +109,87 @@ function Designer({ studyId, membership }: { studyId: number; membership: StudyM
         )}
       </PageState>
     );
-  return <ScheduleEditor studyId={studyId} current={current.data} initial={initial} readOnly={readOnly} />;
+  return (
+    <ScheduleEditor
+      studyId={studyId}
+      current={current.data ?? null}
+      initial={initial}
+      draft={serverDraft ? { revision: serverDraft.revision, savedAt: serverDraft.savedBy.at } : null}
+      startedHere={serverDraft === null && !current.data}
+      readOnly={readOnly}
+      canAdminister={membership.abilities.includes('study.administer')}
+    />
+  );
 }
 
 type Editing = { kind: 'visit'; index: number | null } | { kind: 'form'; index: number | null } | null;
 
-type View = { kind: 'schedule' } | { kind: 'form'; index: number } | { kind: 'codeLists' };
+type View =
+  | { kind: 'schedule' }
+  | { kind: 'form'; index: number }
+  | { kind: 'codeLists' }
+  | { kind: 'activity' };
 
-/** The schedule being edited, its history, the save, and the problems of a refused save. */
+/**
+ * The first state of the editor: the server's draft (or published version), with the edits of it this
+ * browser kept but never got to send, if any (`unsent-draft.ts`), still to save; a design started here
+ * is still to save as a whole.
+ */
+function firstState(
+  studyId: number,
+  initial: StudyDefinition,
+  draftRevision: number,
+  startedHere: boolean,
+  readOnly: boolean,
+) {
+  if (readOnly) return initialDesignerState(initial);
+  const unsent = readUnsentDraft(studyId);
+  if (unsent && unsent.baseRevision === draftRevision)
+    return restoredDesignerState(initial, unsent.definition);
+  if (startedHere) return { ...initialDesignerState(initial), saved: { ...initial } };
+  return initialDesignerState(initial);
+}
+
+/** The schedule being edited, its history, the draft's saving, its publication and its problems. */
 function ScheduleEditor({
   studyId,
   current,
   initial,
+  draft,
+  startedHere,
   readOnly,
+  canAdminister,
 }: {
   studyId: number;
-  /** What the server holds (version, hash); null while the design has never been saved. */
+  /** The published version (version, hash); null while the study has none. */
   current: CurrentDefinition | null;
   initial: StudyDefinition;
+  /** The draft on the server; null while there is none (the next edit starts it). */
+  draft: { revision: number; savedAt: string } | null;
+  /** A design started in this browser: nothing of it is on the server yet. */
+  startedHere: boolean;
   readOnly: boolean;
+  canAdminister: boolean;
 }) {
   const { t, i18n } = useTranslation('designer');
   const toast = useToast();
   const { confirm } = useAlert();
   const modals = useModalStack();
-  const save = useSaveDefinition(studyId);
-  const [state, dispatch] = useReducer(designerReducer, initial, initialDesignerState);
+  const queryClient = useQueryClient();
+  const publish = usePublishDraft(studyId);
+  const [state, dispatch] = useReducer(designerReducer, null, () =>
+    firstState(studyId, initial, draft?.revision ?? 0, startedHere, readOnly),
+  );
+  const [restored] = useState(() => state.present !== state.saved && !startedHere);
+  const autosave = useDraftAutosave({
+    studyId,
+    present: state.present,
+    saved: state.saved,
+    initialRevision: draft?.revision ?? 0,
+    initialSavedAt: draft?.savedAt ?? null,
+    disabled: readOnly,
+    onSaved: (definition) => dispatch({ type: 'saved', definition }),
+  });
   const [editing, setEditing] = useState<Editing>(null);
   // What is shown under the toolbar: the schedule, a form's editor (by its place in the definition's
   // forms) or the code lists.
@@ -124,8 +199,10 @@ function ScheduleEditor({
   // places they point at may have moved, so they are shown only while it is unchanged.
   const [report, setReport] = useState<{ sent: StudyDefinition; problems: DefinitionProblem[] } | null>(null);
   const definition = state.present;
-  const unsaved = hasUnsavedChanges(state) || current === null;
-  const locked = readOnly || save.isPending;
+  const unsaved = hasUnsavedChanges(state);
+  const conflict = autosave.status.kind === 'conflict' ? autosave.status : null;
+  const locked = readOnly || publish.isPending || conflict !== null;
+  const savedRevision = autosave.status.kind === 'saved' ? autosave.status.revision : autosave.revision();
   const problems = report?.sent === definition ? report.problems : [];
   const language = i18n.language.startsWith('en') ? 'en' : 'ko';
 
@@ -146,14 +223,15 @@ function ScheduleEditor({
   useUndoKeys(locked || modals.stack.length > 0, dispatch);
   useLeaveWarning(unsaved && !readOnly, t, confirm);
 
-  function saveNow() {
+  function publishNow() {
     const sent = definition;
     setSaveError(null);
-    save.mutate(sent, {
-      onSuccess: (saved) => {
+    publish.mutate(savedRevision, {
+      onSuccess: (published) => {
         dispatch({ type: 'load', definition: sent });
+        autosave.reset();
         setReport(null);
-        toast(t('save.done', { version: saved.version }), 'success');
+        toast(t('publish.done', { version: published.version }), 'success');
       },
       onError: (error) => {
         const found = definitionProblemsOf(error);
@@ -161,6 +239,24 @@ function ScheduleEditor({
         else setSaveError(errorText(error));
       },
     });
+  }
+
+  /** After a 409: the other designer's draft replaces this one (theirs), or this one is saved over it (mine). */
+  async function resolveConflict(choice: 'theirs' | 'mine') {
+    if (!conflict) return;
+    if (choice === 'mine') {
+      autosave.resolve('mine', conflict.conflict.revision, null);
+      return;
+    }
+    const fresh = await queryClient.fetchQuery({
+      queryKey: ['studies', studyId, 'design-draft', 'document', 'reload'],
+      queryFn: () => fetchDesignDraft(studyId),
+      staleTime: 0,
+    });
+    const theirs = fresh.draft?.definition as StudyDefinition | undefined;
+    if (!fresh.draft || !theirs) return;
+    dispatch({ type: 'load', definition: theirs });
+    autosave.resolve('theirs', fresh.draft.revision, fresh.draft.savedBy.at);
   }
 
   async function removeVisit(index: number) {
@@ -291,14 +387,37 @@ function ScheduleEditor({
           >
             {t('toolbar.redo')}
           </Button>
-          <span className={styles.saveState} role="status">
-            {unsaved ? t('toolbar.unsaved') : t('toolbar.noChanges')}
-          </span>
-          <Button size="sm" disabled={!unsaved || locked} onClick={saveNow}>
-            {save.isPending ? t('toolbar.saving') : t('toolbar.save')}
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-pressed={view.kind === 'activity'}
+            onClick={() => setView(view.kind === 'activity' ? { kind: 'schedule' } : { kind: 'activity' })}
+          >
+            {t('toolbar.activity')}
+          </Button>
+          <AutosaveState status={autosave.status} />
+          <Button
+            size="sm"
+            disabled={locked || unsaved || autosave.status.kind !== 'saved' || savedRevision === 0}
+            onClick={publishNow}
+          >
+            {publish.isPending ? t('toolbar.publishing') : t('toolbar.publish')}
           </Button>
         </div>
       )}
+      {restored ? (
+        <p className={styles.liveNotice} role="note">
+          {t('autosave.restored')}
+        </p>
+      ) : null}
+      {conflict ? (
+        <DraftConflict
+          message={conflict.message}
+          conflict={conflict.conflict}
+          onTakeTheirs={() => void resolveConflict('theirs')}
+          onKeepMine={() => void resolveConflict('mine')}
+        />
+      ) : null}
       <FormAlert message={saveError} />
       {problems.length > 0 ? (
         <section
@@ -328,6 +447,15 @@ function ScheduleEditor({
           formIndex={view.index}
           readOnly={locked}
           onEdit={edit}
+          onClose={() => setView({ kind: 'schedule' })}
+        />
+      ) : view.kind === 'activity' ? (
+        <DraftActivity
+          studyId={studyId}
+          definition={definition}
+          revision={savedRevision}
+          unsaved={unsaved || autosave.status.kind !== 'saved'}
+          canAdminister={canAdminister}
           onClose={() => setView({ kind: 'schedule' })}
         />
       ) : view.kind === 'codeLists' ? (

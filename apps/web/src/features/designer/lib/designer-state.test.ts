@@ -11,6 +11,7 @@ import {
   labelIn,
   missingTranslation,
   problemTarget,
+  restoredDesignerState,
 } from './designer-state.ts';
 
 const definition: StudyDefinition = {
@@ -128,6 +129,28 @@ describe('designerReducer', () => {
     const saved = designerReducer(edited, { type: 'load', definition: edited.present });
     expect(saved.past).toHaveLength(0);
     expect(hasUnsavedChanges(saved)).toBe(false);
+  });
+});
+
+describe('designer saves', () => {
+  it('marks what the server holds after an autosave and keeps the history to undo', () => {
+    const edited = run({ type: 'moveVisit', index: 0, by: 1 });
+    expect(hasUnsavedChanges(edited)).toBe(true);
+    const saved = designerReducer(edited, { type: 'saved', definition: edited.present });
+    expect(hasUnsavedChanges(saved)).toBe(false);
+    expect(saved.past).toHaveLength(1);
+    // Undoing after the save makes the draft differ from the server's again: it is saved again.
+    const undone = designerReducer(saved, { type: 'undo' });
+    expect(undone.present).toBe(definition);
+    expect(hasUnsavedChanges(undone)).toBe(true);
+  });
+
+  it('restores edits never sent as unsaved, one undo away from the server draft', () => {
+    const unsent = { ...definition, label: { ko: '바뀐 연구', en: 'Changed study' } };
+    const state = restoredDesignerState(definition, unsent);
+    expect(state.present).toBe(unsent);
+    expect(hasUnsavedChanges(state)).toBe(true);
+    expect(designerReducer(state, { type: 'undo' }).present).toBe(definition);
   });
 });
 

@@ -50,11 +50,22 @@ export type DesignerAction =
   | DesignerEdit
   | { type: 'undo' }
   | { type: 'redo' }
-  /** A definition from the server (first load, or the answer to a save): history starts again. */
-  | { type: 'load'; definition: StudyDefinition };
+  /** A definition from the server (first load, another designer's draft, a publish): history starts again. */
+  | { type: 'load'; definition: StudyDefinition }
+  /** The server holds `definition` now (an autosave's answer): the history stays, as after any save. */
+  | { type: 'saved'; definition: StudyDefinition };
 
 export function initialDesignerState(definition: StudyDefinition): DesignerState {
   return { past: [], present: definition, future: [], saved: definition, lastCoalesce: null };
+}
+
+/**
+ * The state of a designer that finds, on this computer, edits of the server's draft that never reached
+ * it (the connection dropped, the page was closed): they are the present, still to save, and one undo
+ * goes back to what the server holds.
+ */
+export function restoredDesignerState(saved: StudyDefinition, unsent: StudyDefinition): DesignerState {
+  return { past: [saved], present: unsent, future: [], saved, lastCoalesce: null };
 }
 
 export function hasUnsavedChanges(state: DesignerState): boolean {
@@ -75,6 +86,8 @@ export function designerReducer(state: DesignerState, action: DesignerAction): D
   switch (action.type) {
     case 'load':
       return initialDesignerState(action.definition);
+    case 'saved':
+      return { ...state, saved: action.definition };
     case 'undo': {
       const previous = state.past.at(-1);
       if (!previous) return state;
