@@ -42,7 +42,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'study.design_draft_saved': { ko: '설계 초안 저장', en: 'Design draft saved' },
   'study.design_review_requested': { ko: '설계 검토 요청', en: 'Design review requested' },
   'study.design_review_commented': { ko: '설계 검토 의견', en: 'Design review comment' },
-  'study.design_approved': { ko: '설계 승인 서명', en: 'Design approved (e-signature)' },
+  'study.design_approved': { ko: '설계 승인 서명', en: 'Design approved (electronic signature)' },
   'study.design_settings_changed': { ko: '설계 승인 설정 변경', en: 'Design approval setting changed' },
   'notice.created': { ko: '공지 작성', en: 'Notice created' },
   'notice.updated': { ko: '공지 수정', en: 'Notice updated' },
