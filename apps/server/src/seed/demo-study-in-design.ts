@@ -3,7 +3,10 @@ import type { Kysely } from 'kysely';
 import { createStudy } from '../admin/create-study.ts';
 import type { Database } from '../db/schema.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { commentOnDesignReview } from '../study-design/comment-on-design-review.ts';
 import { replaceStudyDefinition } from '../study-design/replace-study-definition.ts';
+import { requestDesignReview } from '../study-design/request-design-review.ts';
+import { saveDesignDraft } from '../study-design/save-design-draft.ts';
 import { personByEmail } from './demo-subjects.ts';
 import { importDemoRedcapDesign } from './import-demo-redcap-design.ts';
 
@@ -17,7 +20,9 @@ const FOLLOW_UP_OFFSET_DAYS = [91, 182, 365, 548];
  * REDCap (a data dictionary and its instrument–event mapping, issue 47) through the preview and its
  * confirmation, as the import page sends them, and refined it as version 1.1.0 (visit windows): the
  * study list shows its draft, the designer and its version comparison both versions, the audit trail
- * the import and the upload. Site staff do not see the study at all.
+ * the import and the upload. Site staff do not see the study at all. The data manager is now at work on
+ * the next version in the designer (issue 48 items 6 and 7): a saved draft that adds the date the tube
+ * came out to the follow-up form, sent for review, on which the administrator has left a comment.
  */
 export async function seedDemoStudyInDesign(
   db: Kysely<Database>,
@@ -71,4 +76,75 @@ export async function seedDemoStudyInDesign(
         : { ...visit, window: { anchorVisit: insertion.key, offsetDays, minusDays: 14, plusDays: 14 } };
     }),
   });
+
+  await seedDraftUnderReview(db, { studyId: study.id, administrator, dataManager });
+}
+
+/** The follow-up form's item whose section the draft's new item joins. */
+const TUBE_STATUS_ITEM = 'tubeStatusL';
+const TUBE_OUT_DATE_ITEM = 'tubeOutDate';
+
+/**
+ * The designer's draft of TUBE-2027's 1.2.0, as its autosave leaves it: one saved revision that adds the
+ * date a tube was found out (the study's end point needs it) after the tube status, a review asked for on
+ * that revision, and the administrator's comment on the new item. The activity panel, the review and the
+ * element comment show at first look; the approval is left for a newcomer to give.
+ */
+async function seedDraftUnderReview(
+  db: Kysely<Database>,
+  input: {
+    studyId: number;
+    administrator: Awaited<ReturnType<typeof personByEmail>>;
+    dataManager: Awaited<ReturnType<typeof personByEmail>>;
+  },
+): Promise<void> {
+  const published = await currentStudyDefinition(db, input.studyId);
+  if (!published) throw new Error('TUBE-2027 has no published version to draft from');
+  const followUp = published.definition.forms.find((form) =>
+    form.sections.some((section) => section.items.some((item) => item.key === TUBE_STATUS_ITEM)),
+  );
+  if (!followUp) throw new Error(`TUBE-2027 has no form with the item ${TUBE_STATUS_ITEM}`);
+  const forms = published.definition.forms.map((form) =>
+    form !== followUp
+      ? form
+      : {
+          ...form,
+          sections: form.sections.map((section) => {
+            const at = section.items.findIndex((item) => item.key === TUBE_STATUS_ITEM);
+            if (at < 0) return section;
+            const items = [...section.items];
+            items.splice(at + 1, 0, {
+              key: TUBE_OUT_DATE_ITEM,
+              type: 'date',
+              label: { ko: '환기관 탈락 확인일', en: 'Date the tube was found out' },
+              help: {
+                ko: '환기관이 빠진 것을 처음 확인한 날입니다. 빠지지 않았으면 비워 둡니다.',
+                en: 'The day the tube was first seen to have come out. Leave empty while it is in place.',
+              },
+            });
+            return { ...section, items };
+          }),
+        },
+  );
+  const { principal, actor } = input.dataManager;
+  const saved = await saveDesignDraft(
+    db,
+    principal,
+    actor,
+    input.studyId,
+    { baseRevision: 0, definition: { ...published.definition, version: '1.2.0', forms } },
+    'ko',
+  );
+  const { reviewId } = await requestDesignReview(db, principal, actor, input.studyId, saved.revision, 'ko');
+  await commentOnDesignReview(
+    db,
+    input.administrator.principal,
+    input.administrator.actor,
+    input.studyId,
+    reviewId,
+    {
+      element: `form:${followUp.key}/item:${TUBE_OUT_DATE_ITEM}`,
+      text: '양쪽 귀에 환기관을 넣은 아이가 많습니다. 우측·좌측 탈락일을 따로 받는 편이 분석에 맞겠습니다.',
+    },
+  );
 }

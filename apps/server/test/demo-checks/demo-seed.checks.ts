@@ -347,6 +347,27 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .where('audit_events.event_type', '=', 'study.definition_published')
       .execute();
     expect(published.map((event) => event.email)).toEqual(['dm@demo.cdms', 'dm@demo.cdms']);
+
+    // The data manager's draft of the next version is saved and under review, with the administrator's
+    // comment on the item it adds (issue 48 items 6 and 7).
+    const draft = await db
+      .selectFrom('study_design_drafts')
+      .innerJoin('users', 'users.id', 'study_design_drafts.saved_by')
+      .select(['study_design_drafts.revision', 'study_design_drafts.definition', 'users.email'])
+      .where('study_design_drafts.study_id', '=', study.id)
+      .executeTakeFirstOrThrow();
+    expect(draft).toMatchObject({ revision: 1, email: 'dm@demo.cdms' });
+    expect(JSON.stringify(draft.definition)).toContain('"version":"1.2.0"');
+    const comments = await db
+      .selectFrom('study_design_review_comments')
+      .innerJoin('study_design_reviews', 'study_design_reviews.id', 'study_design_review_comments.review_id')
+      .innerJoin('users', 'users.id', 'study_design_review_comments.author_id')
+      .select(['study_design_review_comments.element', 'users.email', 'study_design_reviews.closed_at'])
+      .where('study_design_reviews.study_id', '=', study.id)
+      .execute();
+    expect(comments).toEqual([
+      { element: 'form:followUp/item:tubeOutDate', email: 'admin@demo.cdms', closed_at: null },
+    ]);
   });
 
   it('has study notices, a pinned one first, written by the data manager (issue 43 item 9)', async () => {
