@@ -55,9 +55,10 @@ async function createStudyInDesign(page: Page): Promise<number> {
 
 /**
  * Issue 48 items 1 and 2: a designer opens the study's schedule, adds a visit, ticks a form in it,
- * renames a form's English label, undoes and redoes, saves, and finds the change kept after a reload.
+ * renames a form's English label, undoes and redoes, finds the draft saved by itself after a reload,
+ * and publishes it.
  */
-test('an administrator edits the schedule of a study in design and saves it', async ({ page }) => {
+test('an administrator edits the schedule of a study in design; the draft saves itself and is published', async ({ page }) => {
   test.setTimeout(60_000);
   const admin = demoAccounts.find((account) => account.role === 'ADMIN');
   if (!admin) throw new Error('no demo administrator');
@@ -68,7 +69,7 @@ test('an administrator edits the schedule of a study in design and saves it', as
   await expect(page.getByRole('heading', { name: '스터디 설계' })).toBeVisible();
   const grid = page.getByRole('table', { name: /방문별 양식 일정/ });
   await expect(grid.getByRole('checkbox', { name: '선별 방문의 인구학' })).toBeChecked();
-  await expect(page.getByRole('button', { name: '저장', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: '배포', exact: true })).toBeDisabled();
   expect.soft(await axeViolations(page), 'designer page').toEqual([]);
 
   // A new visit at the end, and the vital signs in it.
@@ -104,14 +105,14 @@ test('an administrator edits the schedule of a study in design and saves it', as
   await page.keyboard.press('Control+Shift+Z');
   await expect(page.getByRole('button', { name: '다시 실행' })).toBeDisabled();
 
-  await expect(page.getByText('저장하지 않은 변경 있음')).toBeVisible();
-  await page.getByRole('button', { name: '저장', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
-  await expect(page.getByText('변경 없음')).toBeVisible();
-  await expect(page.getByRole('button', { name: '실행 취소' })).toBeDisabled();
-
+  // The draft saves itself: a reload finds it as it was left, before anything is published.
+  await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 \d+/ })).toBeVisible();
   await page.reload();
   await expect(grid.getByRole('checkbox', { name: '종료 방문의 활력 징후' })).toBeChecked();
+  await page.getByRole('button', { name: '배포', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: '배포했습니다. 버전 1.0.0' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '실행 취소' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: '초안: 아직 저장된 내용 없음' })).toBeVisible();
   await expect(grid.getByRole('checkbox', { name: '종료 방문의 인구학' })).not.toBeChecked();
   await grid.getByRole('button', { name: '활력 징후 이름 바꾸기' }).click();
   await expect(formDialog.getByLabel('이름 (영어)')).toHaveValue('Vitals');
@@ -132,7 +133,7 @@ test('an administrator edits the schedule of a study in design and saves it', as
   ]);
   await page.keyboard.press('Control+Z');
   await page.keyboard.press('Control+Z');
-  await expect(page.getByText('변경 없음')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /초안: 아직 저장된 내용 없음|초안 저장됨/ })).toBeVisible();
 
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
     definition: typeof tinyDefinition;
@@ -267,8 +268,9 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
   await expect(preview.getByRole('region', { name: '검사 결과' })).toContainText('나이');
 
-  await page.getByRole('button', { name: '저장', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: '저장했습니다. 버전 1.0.0' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 \d+/ })).toBeVisible();
+  await page.getByRole('button', { name: '배포', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: '배포했습니다. 버전 1.0.0' })).toBeVisible();
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
     definition: {
       codeLists: unknown[];

@@ -217,6 +217,17 @@ describe('DesignerPage', () => {
     expect((screen.getByRole('button', { name: '실행 취소' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('sends nothing when an edit is undone before it is saved, and says the draft is as it was', async () => {
+    const { saved } = serve();
+    renderPage();
+    fireEvent.click(await screen.findByRole('checkbox', { name: '추적의 인구학' }));
+    expect(await screen.findByText('변경 내용을 곧 저장합니다…')).toBeTruthy();
+    fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
+    expect(await screen.findByText('초안: 아직 저장된 내용 없음')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(saved).toHaveLength(0);
+  });
+
   it('stops saving on a 409 and saves over the other draft when the designer keeps theirs', async () => {
     const { saved } = serve({ conflict: true });
     renderPage();

@@ -48,6 +48,7 @@ export function useDraftAutosave({
 }) {
   const save = useSaveDraft(studyId);
   const revision = useRef(initialRevision);
+  const savedAt = useRef(initialSavedAt);
   const [status, setStatus] = useState<AutosaveStatus>({
     kind: 'saved',
     revision: initialRevision,
@@ -64,7 +65,17 @@ export function useDraftAutosave({
   useEffect(() => {
     // `retry` is a dependency on purpose: a failed attempt is tried again by bumping it.
     void retry;
-    if (disabled || blocked || present === saved) return;
+    if (disabled || blocked) return;
+    if (present === saved) {
+      // Undone back to what the server has: nothing is left to send (a save in flight answers itself).
+      if (!inFlight.current)
+        setStatus((current) =>
+          current.kind === 'waiting' || current.kind === 'offline' || current.kind === 'refused'
+            ? { kind: 'saved', revision: revision.current, at: savedAt.current }
+            : current,
+        );
+      return;
+    }
     setStatus((current) =>
       current.kind === 'offline' || current.kind === 'saving' ? current : { kind: 'waiting' },
     );
@@ -82,6 +93,7 @@ export function useDraftAutosave({
               inFlight.current = false;
               failures.current = 0;
               revision.current = answer.revision;
+              savedAt.current = answer.savedAt;
               setStatus({ kind: 'saved', revision: answer.revision, at: answer.savedAt });
               onSavedRef.current(sent);
             },
@@ -128,11 +140,13 @@ export function useDraftAutosave({
      */
     resolve(choice: 'theirs' | 'mine', nextRevision: number, at: string | null) {
       revision.current = nextRevision;
+      savedAt.current = at;
       setStatus(choice === 'theirs' ? { kind: 'saved', revision: nextRevision, at } : { kind: 'waiting' });
     },
     /** After a publish: the draft is gone, the next edit starts a new one. */
     reset() {
       revision.current = 0;
+      savedAt.current = null;
       setStatus({ kind: 'saved', revision: 0, at: null });
     },
   };
