@@ -1,6 +1,7 @@
-import type { Page } from '@playwright/test';
-import { demoAccounts, logInAs } from '../support/auth.ts';
+import type { Page, TestInfo } from '@playwright/test';
+import { DEMO_PASSWORD, demoAccounts, logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 /** A tiny design: two visits, two forms (each form one empty section). */
@@ -58,7 +59,9 @@ async function createStudyInDesign(page: Page): Promise<number> {
  * renames a form's English label, undoes and redoes, finds the draft saved by itself after a reload,
  * and publishes it.
  */
-test('an administrator edits the schedule of a study in design; the draft saves itself and is published', async ({ page }) => {
+test('an administrator edits the schedule of a study in design; the draft saves itself and is published', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const admin = demoAccounts.find((account) => account.role === 'ADMIN');
   if (!admin) throw new Error('no demo administrator');
@@ -133,7 +136,9 @@ test('an administrator edits the schedule of a study in design; the draft saves 
   ]);
   await page.keyboard.press('Control+Z');
   await page.keyboard.press('Control+Z');
-  await expect(page.getByRole('status').filter({ hasText: /초안: 아직 저장된 내용 없음|초안 저장됨/ })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: /초안: 아직 저장된 내용 없음|초안 저장됨/ }),
+  ).toBeVisible();
 
   const stored = (await (await page.request.get(`/api/studies/${studyId}/definition`)).json()) as {
     definition: typeof tinyDefinition;
@@ -323,4 +328,123 @@ test('a designer builds a form in its editor and sees it run in the live preview
     },
     { key: 'sex', type: 'singleChoice', label: { ko: '성별', en: 'Sex' }, codeList: 'sex' },
   ]);
+});
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const body = await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+}
+
+/**
+ * Issue 48 items 7 and 9: the living demo's TUBE-2027 has the data manager's draft of its next version
+ * under review, with the administrator's comment on the item it adds; the administrator — not the one
+ * who asked — approves that revision with an electronic signature.
+ */
+test('the administrator reads the review of the demo draft and approves it with an electronic signature', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  const me = (await (await page.request.get('/api/auth/me')).json()) as {
+    memberships: { studyId: number; studyCode: string }[];
+  };
+  const tube = me.memberships.find((membership) => membership.studyCode === 'TUBE-2027');
+  if (!tube) throw new Error('the administrator is no member of TUBE-2027');
+
+  await page.goto(`/design/${tube.studyId}`);
+  await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 1 · / })).toBeVisible();
+  await page.getByRole('button', { name: '변경 내역과 검토' }).click();
+  const review = page.getByRole('region', { name: '검토', exact: true });
+  await expect(review).toContainText('정데이 님이 개정 1의 검토를 요청했습니다');
+  await expect(
+    review.getByRole('listitem').filter({ hasText: '양쪽 귀에 환기관을 넣은 아이가' }),
+  ).toContainText('환기관 탈락 확인일');
+  await expect(page.getByRole('region', { name: '최근 저장' })).toContainText('환기관 탈락 확인일');
+  expect.soft(await axeViolations(page), 'designer review').toEqual([]);
+
+  for (const language of ['ko', 'en'] as const) {
+    await page.evaluate((code) => localStorage.setItem('cdms.language', code), language);
+    await page.reload();
+    await page
+      .getByRole('button', { name: language === 'ko' ? '변경 내역과 검토' : 'Changes and review' })
+      .click();
+    for (const width of [1440, 1000]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(
+        page.getByRole('region', { name: language === 'ko' ? '검토' : 'Review', exact: true }),
+      ).toContainText('양쪽 귀에');
+      await screenshot(page, testInfo, `designer-review-${language}-${width}`);
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('cdms.language', 'ko'));
+  await page.reload();
+  await page.getByRole('button', { name: '변경 내역과 검토' }).click();
+
+  await review.getByRole('button', { name: '개정 1 전자서명으로 승인' }).click();
+  const dialog = page.getByRole('dialog', { name: '개정 1 승인' });
+  await expect(dialog).toContainText('이 설계 초안을 검토하였고 배포를 승인합니다.');
+  await dialog.getByLabel('비밀번호').fill(DEMO_PASSWORD);
+  await dialog.getByRole('button', { name: '서명하고 승인' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(review.getByRole('note')).toContainText('관리자 님이 전자서명으로 승인했습니다(개정 1)');
+  await expect(review.getByRole('button', { name: '개정 1 전자서명으로 승인' })).toHaveCount(0);
+});
+
+/**
+ * Issue 48 item 6: two designers on one draft. The second one's save, made on the revision before the
+ * first one's, is refused with who saved and what differs; they take the other draft and go on from it.
+ */
+test('a second designer whose draft is behind is told who saved since and takes their draft', async ({
+  page,
+  browser,
+  consoleGuard,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
+  if (!admin) throw new Error('no demo administrator');
+  await logInAs(page, admin);
+  const studyId = await createStudyInDesign(page);
+  const otherContext = await browser.newContext({
+    baseURL: e2eServer().baseUrl,
+    locale: 'ko-KR',
+    timezoneId: 'Asia/Seoul',
+  });
+  const other = await otherContext.newPage();
+  await logInAs(other, admin);
+  await page.goto(`/design/${studyId}`);
+  await other.goto(`/design/${studyId}`);
+  const grid = page.getByRole('table', { name: /방문별 양식 일정/ });
+  const otherGrid = other.getByRole('table', { name: /방문별 양식 일정/ });
+  await expect(otherGrid.getByRole('checkbox', { name: '추적 방문의 활력 징후' })).not.toBeChecked();
+
+  // The first tab saves first.
+  await grid.getByRole('checkbox', { name: '추적 방문의 활력 징후' }).check();
+  await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 1 · / })).toBeVisible();
+
+  // The other tab's edit was made on no draft at all: refused, with the difference.
+  consoleGuard.allowFailedRequest(
+    `/api/studies/${studyId}/design-draft`,
+    409,
+    'a save behind the draft, on purpose',
+  );
+  await otherGrid.getByRole('checkbox', { name: '선별 방문의 활력 징후' }).check();
+  const conflict = other.getByRole('alert', { name: '다른 사람이 초안을 먼저 저장했습니다' });
+  await expect(conflict).toContainText('관리자 님의 초안을 가져오면 내 초안에서 달라지는 내용');
+  await expect(conflict).toContainText('활력 징후');
+  await expect(otherGrid.getByRole('checkbox', { name: '추적 방문의 인구학' })).toBeDisabled();
+  expect.soft(await axeViolations(other), 'designer conflict').toEqual([]);
+  await screenshot(other, testInfo, 'designer-conflict-ko-1440');
+
+  await conflict.getByRole('button', { name: '관리자 님의 초안 가져오기' }).click();
+  await expect(conflict).toBeHidden();
+  await expect(otherGrid.getByRole('checkbox', { name: '추적 방문의 활력 징후' })).toBeChecked();
+  await expect(otherGrid.getByRole('checkbox', { name: '선별 방문의 활력 징후' })).not.toBeChecked();
+  await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 1 · / })).toBeVisible();
+
+  // It goes on from the first tab's draft: the next save is revision 2.
+  await otherGrid.getByRole('checkbox', { name: '선별 방문의 활력 징후' }).check();
+  await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 2 · / })).toBeVisible();
+  await otherContext.close();
 });
