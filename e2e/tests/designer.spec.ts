@@ -122,7 +122,9 @@ test('an administrator edits the schedule of a study in design; the draft saves 
   await formDialog.getByRole('button', { name: '취소' }).click();
 
   // Reordering by keyboard: the focus follows the visit, and turns back at the end of the line.
-  const visitOrder = () => grid.getByRole('columnheader').allInnerTexts();
+  // A header's text after its drag grip (⠿), first line: the visit's name.
+  const visitOrder = async () =>
+    (await grid.getByRole('columnheader').allInnerTexts()).map((text) => text.replace(/^⠿\s*/, ''));
   await grid.getByRole('button', { name: '선별 방문 오른쪽으로 이동' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: '선별 방문 오른쪽으로 이동' })).toBeFocused();
@@ -157,7 +159,9 @@ test('an administrator edits the schedule of a study in design; the draft saves 
  * wrong reference named as it is typed, and watches the live preview run the engine — the computed
  * value and the range check fire as values are typed in the scratch subject —, then saves.
  */
-test('a designer builds a form in its editor and sees it run in the live preview', async ({ page }) => {
+test('a designer builds a form in its editor and sees it run in the live preview', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   const admin = demoAccounts.find((account) => account.role === 'ADMIN');
   if (!admin) throw new Error('no demo administrator');
@@ -272,6 +276,7 @@ test('a designer builds a form in its editor and sees it run in the live preview
   await preview.getByRole('textbox', { name: '나이 (필수)' }).fill('95');
   await expect(preview.getByRole('textbox', { name: '내년 나이' })).toHaveValue('96');
   await expect(preview.getByRole('region', { name: '검사 결과' })).toContainText('나이');
+  await screenshot(page, testInfo, 'designer-form-editor-ko-1440');
 
   await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 \d+/ })).toBeVisible();
   await page.getByRole('button', { name: '배포', exact: true }).click();
@@ -446,5 +451,14 @@ test('a second designer whose draft is behind is told who saved since and takes 
   // It goes on from the first tab's draft: the next save is revision 2.
   await otherGrid.getByRole('checkbox', { name: '선별 방문의 활력 징후' }).check();
   await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 2 · / })).toBeVisible();
+
+  // The mouse moves a visit too: its grip dropped on the first visit's header (issue 48 item 6).
+  const visitHeader = (name: string) => otherGrid.getByRole('columnheader').filter({ hasText: name });
+  await visitHeader('추적 방문')
+    .locator('[draggable="true"]')
+    .dragTo(visitHeader('선별 방문').locator('div[id^="designer-visit-"]'));
+  await expect(otherGrid.getByRole('columnheader').nth(1)).toContainText('추적 방문');
+  await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 3 · / })).toBeVisible();
+  await screenshot(other, testInfo, 'designer-schedule-ko-1440');
   await otherContext.close();
 });

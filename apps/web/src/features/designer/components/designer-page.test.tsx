@@ -283,6 +283,35 @@ describe('DesignerPage', () => {
     expect(within(screen.getByRole('table')).getAllByText('번역 없음: EN')).toHaveLength(2);
   });
 
+  it('moves a visit and a form by dragging their grips onto another header', async () => {
+    serve();
+    renderPage();
+    const table = await screen.findByRole('table');
+    const visitHeaders = () => within(table).getAllByRole('columnheader');
+    const grip = (header: HTMLElement) => header.querySelector('[draggable="true"]') as HTMLElement;
+    const dataTransfer = { setData: () => {}, effectAllowed: '', dropEffect: '' };
+    const follow = visitHeaders()[2] as HTMLElement;
+    const screening = visitHeaders()[1]?.querySelector('[id^="designer-visit-"]') as HTMLElement;
+    fireEvent.dragStart(grip(follow), { dataTransfer });
+    fireEvent.dragOver(screening, { dataTransfer });
+    expect(screening.hasAttribute('data-drop-over')).toBe(true);
+    fireEvent.drop(screening, { dataTransfer });
+    expect(visitHeaders()[1]?.textContent).toContain('추적');
+    expect(screening.hasAttribute('data-drop-over')).toBe(false);
+    // A visit's drag is not taken by a form's header.
+    const formHeader = document.getElementById('designer-form-1') as HTMLElement;
+    fireEvent.dragStart(grip(visitHeaders()[1] as HTMLElement), { dataTransfer });
+    fireEvent.dragOver(formHeader, { dataTransfer });
+    expect(formHeader.hasAttribute('data-drop-over')).toBe(false);
+    fireEvent.dragEnd(grip(visitHeaders()[1] as HTMLElement), { dataTransfer });
+    // Forms: the second dropped on the first.
+    fireEvent.dragStart(grip(formHeader), { dataTransfer });
+    fireEvent.drop(document.getElementById('designer-form-0') as HTMLElement, { dataTransfer });
+    expect(within(table).getAllByRole('rowheader')[0]?.textContent).toContain('활력 징후');
+    fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
+    expect(within(table).getAllByRole('rowheader')[0]?.textContent).toContain('인구학');
+  });
+
   it('lists the problems of a refused publish, each leading to its element', async () => {
     serve({ refuse: true });
     renderPage();

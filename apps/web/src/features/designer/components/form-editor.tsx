@@ -17,6 +17,7 @@ import {
   type ItemPlace,
   keysOfForm,
   moveItem,
+  moveItemTo,
   moveSection,
   newItem,
   placeAfterMove,
@@ -27,6 +28,7 @@ import {
 } from '../lib/form-edits.ts';
 import { DesignPreview } from './design-preview.tsx';
 import styles from './designer.module.css';
+import { DragGrip } from './drag-grip.tsx';
 import {
   type ElementFieldProblems,
   ElementFields,
@@ -38,6 +40,7 @@ import { ItemChecks } from './item-checks.tsx';
 import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
 import { SectionProperties } from './section-properties.tsx';
+import { useDragReorder } from './use-drag-reorder.ts';
 
 /** What the properties column shows. */
 type Shown =
@@ -71,12 +74,31 @@ export function FormEditor({
   const [shown, setShown] = useState<Shown>(() =>
     form?.sections[0]?.items[0] ? { kind: 'item', place: { sectionIndex: 0, itemIndex: 0 } } : null,
   );
-  if (!form) return null;
-  const name = (label: LocalizedText) => labelIn(label, i18n.language);
   const replace = (next: FormDefinition, coalesce?: string) => {
     if (!readOnly)
       onEdit({ type: 'replaceForm', index: formIndex, form: next, ...(coalesce ? { coalesce } : {}) });
   };
+  // Sections and items move by mouse too: a grip dropped on another section's header, or on an item
+  // (it takes that place) or a section (it goes last in it). The moved item stays chosen.
+  const sectionDrag = useDragReorder<number>({
+    samePlace: (a, b) => a === b,
+    onDrop: (from, to) => moveSectionTo(from, to),
+  });
+  const itemDrag = useDragReorder<ItemPlace>({
+    samePlace: (a, b) => a.sectionIndex === b.sectionIndex && a.itemIndex === b.itemIndex,
+    onDrop: (from, to) => {
+      if (!form) return;
+      const moved = moveItemTo(form, from, to);
+      if (moved === form) return;
+      replace(moved);
+      const last = (form.sections[to.sectionIndex]?.items.length ?? 1) - 1;
+      selectItem(
+        from.sectionIndex === to.sectionIndex ? { ...to, itemIndex: Math.min(to.itemIndex, last) } : to,
+      );
+    },
+  });
+  if (!form) return null;
+  const name = (label: LocalizedText) => labelIn(label, i18n.language);
   const selectItem = (place: ItemPlace | null) => setShown(place ? { kind: 'item', place } : null);
   const selected = shown?.kind === 'item' ? shown.place : null;
   const selectedSection = selected ? form.sections[selected.sectionIndex] : undefined;
@@ -86,9 +108,9 @@ export function FormEditor({
   const outcomesShown = shown?.kind === 'outcomes';
 
   /** A section moved: what was chosen by its place would now be another's, so nothing stays chosen. */
-  function moveSectionBy(sectionIndex: number, by: -1 | 1) {
+  function moveSectionTo(sectionIndex: number, to: number) {
     if (!form) return;
-    replace(moveSection(form, sectionIndex, by));
+    replace(moveSection(form, sectionIndex, to));
     selectItem(null);
   }
 
@@ -130,8 +152,18 @@ export function FormEditor({
             <span className={styles.headerMeta}>{(form.outcomes ?? []).length}</span>
           </button>
           {form.sections.map((section, sectionIndex) => (
-            <section key={section.key} className={styles.outlineSection}>
-              <div className={styles.outlineSectionHeader}>
+            <section
+              key={section.key}
+              className={styles.outlineSection}
+              {...(readOnly ? {} : itemDrag.dropProps({ sectionIndex, itemIndex: section.items.length }))}
+            >
+              <div
+                className={styles.outlineSectionHeader}
+                {...(readOnly ? {} : sectionDrag.dropProps(sectionIndex))}
+              >
+                {readOnly ? null : (
+                  <DragGrip title={t('grid.drag')} {...sectionDrag.dragProps(sectionIndex)} />
+                )}
                 <h3 className={styles.outlineSectionTitle}>
                   <button
                     type="button"
@@ -157,7 +189,7 @@ export function FormEditor({
                       size="sm"
                       aria-label={t('grid.moveUp', { name: name(section.label) })}
                       disabled={sectionIndex === 0}
-                      onClick={() => moveSectionBy(sectionIndex, -1)}
+                      onClick={() => moveSectionTo(sectionIndex, sectionIndex - 1)}
                     >
                       ↑
                     </Button>
@@ -166,7 +198,7 @@ export function FormEditor({
                       size="sm"
                       aria-label={t('grid.moveDown', { name: name(section.label) })}
                       disabled={sectionIndex === form.sections.length - 1}
-                      onClick={() => moveSectionBy(sectionIndex, 1)}
+                      onClick={() => moveSectionTo(sectionIndex, sectionIndex + 1)}
                     >
                       ↓
                     </Button>
@@ -192,7 +224,17 @@ export function FormEditor({
                   const isSelected =
                     selected?.sectionIndex === sectionIndex && selected.itemIndex === itemIndex;
                   return (
-                    <li key={item.key}>
+                    <li
+                      key={item.key}
+                      className={styles.outlineRow}
+                      {...(readOnly ? {} : itemDrag.dropProps({ sectionIndex, itemIndex }))}
+                    >
+                      {readOnly ? null : (
+                        <DragGrip
+                          title={t('grid.drag')}
+                          {...itemDrag.dragProps({ sectionIndex, itemIndex })}
+                        />
+                      )}
                       <button
                         type="button"
                         className={styles.outlineItem}

@@ -4,7 +4,9 @@ import { Button } from '../../../components/button.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
+import { DragGrip } from './drag-grip.tsx';
 import { Markers } from './markers.tsx';
+import { useDragReorder } from './use-drag-reorder.ts';
 
 interface FormRow {
   form: FormDefinition;
@@ -56,13 +58,25 @@ export function ScheduleGrid({
     count: number,
   ) {
     onEdit(edit);
-    const target = edit.index + edit.by;
+    const target = edit.to;
+    const by = Math.sign(edit.to - edit.index);
     const atEnd = target === 0 || target === count - 1;
-    const direction = atEnd ? -edit.by : edit.by;
+    const direction = atEnd ? -by : by;
     requestAnimationFrame(() =>
       document.getElementById(`${headerId(kind, target)}-move${direction < 0 ? 'Back' : 'On'}`)?.focus(),
     );
   }
+
+  // The same moves by mouse: a header's grip dropped on another header of its kind.
+  const samePlace = (a: number, b: number) => a === b;
+  const formDrag = useDragReorder<number>({
+    samePlace,
+    onDrop: (index, to) => onEdit({ type: 'moveForm', index, to }),
+  });
+  const visitDrag = useDragReorder<number>({
+    samePlace,
+    onDrop: (index, to) => onEdit({ type: 'moveVisit', index, to }),
+  });
 
   const formColumn: DataTableColumn<FormRow> = {
     id: 'form',
@@ -76,7 +90,9 @@ export function ScheduleGrid({
         tabIndex={-1}
         className={styles.header}
         data-problem={problems.forms.has(index) || undefined}
+        {...(readOnly ? {} : formDrag.dropProps(index))}
       >
+        {readOnly ? null : <DragGrip title={t('grid.drag')} {...formDrag.dragProps(index)} />}
         <span className={styles.headerLabel}>{name(form.label)}</span>
         <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
         <Markers label={form.label} problem={problems.forms.has(index)} />
@@ -95,14 +111,14 @@ export function ScheduleGrid({
               label={t('grid.moveUp', { name: name(form.label) })}
               arrow="↑"
               disabled={index === 0}
-              onClick={() => moveAndFollow({ type: 'moveForm', index, by: -1 }, 'form', forms.length)}
+              onClick={() => moveAndFollow({ type: 'moveForm', index, to: index - 1 }, 'form', forms.length)}
             />
             <MoveButton
               id={`${headerId('form', index)}-moveOn`}
               label={t('grid.moveDown', { name: name(form.label) })}
               arrow="↓"
               disabled={index === forms.length - 1}
-              onClick={() => moveAndFollow({ type: 'moveForm', index, by: 1 }, 'form', forms.length)}
+              onClick={() => moveAndFollow({ type: 'moveForm', index, to: index + 1 }, 'form', forms.length)}
             />
             <Button variant="ghost" size="sm" onClick={() => onRenameForm(index)}>
               <span aria-hidden="true">✎</span>
@@ -129,7 +145,14 @@ export function ScheduleGrid({
           count={visits.length}
           readOnly={readOnly}
           problem={problems.visits.has(visitIndex)}
-          onMove={(by) => moveAndFollow({ type: 'moveVisit', index: visitIndex, by }, 'visit', visits.length)}
+          onMove={(by) =>
+            moveAndFollow(
+              { type: 'moveVisit', index: visitIndex, to: visitIndex + by },
+              'visit',
+              visits.length,
+            )
+          }
+          drag={visitDrag}
           onEditVisit={onEditVisit}
           onRemoveVisit={onRemoveVisit}
         />
@@ -165,6 +188,7 @@ function VisitHeader({
   readOnly,
   problem,
   onMove,
+  drag,
   onEditVisit,
   onRemoveVisit,
 }: {
@@ -174,6 +198,7 @@ function VisitHeader({
   readOnly: boolean;
   problem: boolean;
   onMove: (by: -1 | 1) => void;
+  drag: ReturnType<typeof useDragReorder<number>>;
   onEditVisit: (index: number) => void;
   onRemoveVisit: (index: number) => void;
 }) {
@@ -182,7 +207,14 @@ function VisitHeader({
   const window = visit.window;
   const id = headerId('visit', index);
   return (
-    <div id={id} tabIndex={-1} className={styles.header} data-problem={problem || undefined}>
+    <div
+      id={id}
+      tabIndex={-1}
+      className={styles.header}
+      data-problem={problem || undefined}
+      {...(readOnly ? {} : drag.dropProps(index))}
+    >
+      {readOnly ? null : <DragGrip title={t('grid.drag')} {...drag.dragProps(index)} />}
       <span className={styles.headerLabel}>{name}</span>
       <span className={styles.headerMeta}>
         {t('grid.key', { key: visit.key })} · {t(`groups.${visit.group}`)}

@@ -55,7 +55,7 @@ export function updateCode(lists: CodeList[], listIndex: number, codeIndex: numb
 export function moveCode(lists: CodeList[], listIndex: number, codeIndex: number, by: -1 | 1): CodeList[] {
   const list = lists[listIndex];
   if (!list) return lists;
-  const codes = move(list.codes, codeIndex, by);
+  const codes = move(list.codes, codeIndex, codeIndex + by);
   return codes === list.codes ? lists : replaceAt(lists, listIndex, (current) => ({ ...current, codes }));
 }
 

@@ -85,10 +85,10 @@ describe('designerReducer', () => {
   });
 
   it('reorders visits and forms, and a move past either end changes nothing', () => {
-    const state = run({ type: 'moveVisit', index: 1, by: -1 }, { type: 'moveForm', index: 0, by: 1 });
+    const state = run({ type: 'moveVisit', index: 1, to: 0 }, { type: 'moveForm', index: 0, to: 1 });
     expect(state.present.visits.map((visit) => visit.key)).toEqual(['V2', 'V1']);
     expect(state.present.forms.map((form) => form.key)).toEqual(['vitals', 'demo']);
-    const still = run({ type: 'moveVisit', index: 0, by: -1 });
+    const still = run({ type: 'moveVisit', index: 0, to: -1 });
     expect(still.present).toBe(definition);
     expect(still.past).toHaveLength(0);
   });
@@ -110,7 +110,7 @@ describe('designerReducer', () => {
   it('undoes and redoes, and a new edit drops the redo steps', () => {
     const edited = run(
       { type: 'toggleCell', visitIndex: 0, formKey: 'vitals' },
-      { type: 'moveForm', index: 1, by: -1 },
+      { type: 'moveForm', index: 1, to: 0 },
     );
     const undone = designerReducer(designerReducer(edited, { type: 'undo' }), { type: 'undo' });
     expect(undone.present).toBe(definition);
@@ -118,14 +118,14 @@ describe('designerReducer', () => {
     expect(undone.future).toHaveLength(2);
     const redone = designerReducer(undone, { type: 'redo' });
     expect(redone.present.visits[0]?.forms).toEqual(['demo', 'vitals']);
-    const branched = designerReducer(redone, { type: 'moveVisit', index: 0, by: 1 });
+    const branched = designerReducer(redone, { type: 'moveVisit', index: 0, to: 1 });
     expect(branched.future).toHaveLength(0);
     expect(designerReducer(branched, { type: 'redo' })).toBe(branched);
     expect(designerReducer(initialDesignerState(definition), { type: 'undo' }).past).toHaveLength(0);
   });
 
   it('starts the history again on load (after a save)', () => {
-    const edited = run({ type: 'moveVisit', index: 0, by: 1 });
+    const edited = run({ type: 'moveVisit', index: 0, to: 1 });
     const saved = designerReducer(edited, { type: 'load', definition: edited.present });
     expect(saved.past).toHaveLength(0);
     expect(hasUnsavedChanges(saved)).toBe(false);
@@ -134,7 +134,7 @@ describe('designerReducer', () => {
 
 describe('designer saves', () => {
   it('marks what the server holds after an autosave and keeps the history to undo', () => {
-    const edited = run({ type: 'moveVisit', index: 0, by: 1 });
+    const edited = run({ type: 'moveVisit', index: 0, to: 1 });
     expect(hasUnsavedChanges(edited)).toBe(true);
     const saved = designerReducer(edited, { type: 'saved', definition: edited.present });
     expect(hasUnsavedChanges(saved)).toBe(false);

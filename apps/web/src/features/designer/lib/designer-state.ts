@@ -32,11 +32,11 @@ export type DesignerEdit =
       /** The visit's window; undefined: none. */
       window?: VisitDefinition['window'];
     }
-  | { type: 'moveVisit'; index: number; by: -1 | 1 }
+  | { type: 'moveVisit'; index: number; to: number }
   | { type: 'removeVisit'; index: number }
   | { type: 'addForm'; form: FormFields }
   | { type: 'renameForm'; index: number; label: LocalizedText }
-  | { type: 'moveForm'; index: number; by: -1 | 1 }
+  | { type: 'moveForm'; index: number; to: number }
   | { type: 'toggleCell'; visitIndex: number; formKey: string }
   /**
    * The form editor's edits (form-edits.ts): the form at `index` becomes `form`. Successive edits with
@@ -150,7 +150,7 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
         }),
       };
     case 'moveVisit': {
-      const moved = move(visits, edit.index, edit.by);
+      const moved = move(visits, edit.index, edit.to);
       return moved === visits ? definition : { ...definition, visits: moved };
     }
     case 'removeVisit':
@@ -164,7 +164,7 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
         forms: replaceAt(forms, edit.index, (form) => ({ ...form, label: edit.label })),
       };
     case 'moveForm': {
-      const moved = move(forms, edit.index, edit.by);
+      const moved = move(forms, edit.index, edit.to);
       return moved === forms ? definition : { ...definition, forms: moved };
     }
     case 'replaceForm':

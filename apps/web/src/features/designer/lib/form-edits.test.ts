@@ -8,6 +8,7 @@ import {
   addSection,
   keysOfForm,
   moveItem,
+  moveItemTo,
   moveSection,
   newCheck,
   newItem,
@@ -64,10 +65,32 @@ describe('the form edits', () => {
     });
   });
 
+  it('move an item where a drag drops it: onto an item takes its place, onto a section goes last', () => {
+    // Within its section: it ends up at the place dropped on.
+    expect(
+      keysOf(moveItemTo(form, { sectionIndex: 0, itemIndex: 1 }, { sectionIndex: 0, itemIndex: 0 })),
+    ).toEqual([['height', 'weight'], ['note']]);
+    // Into another section: before the item dropped on, or last when dropped on the section.
+    expect(
+      keysOf(moveItemTo(form, { sectionIndex: 0, itemIndex: 0 }, { sectionIndex: 1, itemIndex: 0 })),
+    ).toEqual([['height'], ['weight', 'note']]);
+    expect(
+      keysOf(moveItemTo(form, { sectionIndex: 0, itemIndex: 0 }, { sectionIndex: 1, itemIndex: 1 })),
+    ).toEqual([['height'], ['note', 'weight']]);
+    // Dropped on its own section: last in it.
+    expect(
+      keysOf(moveItemTo(form, { sectionIndex: 0, itemIndex: 0 }, { sectionIndex: 0, itemIndex: 2 })),
+    ).toEqual([['height', 'weight'], ['note']]);
+    // Nowhere to go: the same form.
+    expect(moveItemTo(form, { sectionIndex: 0, itemIndex: 0 }, { sectionIndex: 7, itemIndex: 0 })).toBe(form);
+    expect(moveItemTo(form, { sectionIndex: 0, itemIndex: 1 }, { sectionIndex: 0, itemIndex: 1 })).toBe(form);
+    expect(moveSection(form, 1, 0).sections.map((section) => section.key)).toEqual(['second', 'first']);
+  });
+
   it('give the same form back when nothing can move or be removed', () => {
     expect(moveItem(form, { sectionIndex: 0, itemIndex: 0 }, -1)).toBe(form);
     expect(moveItem(form, { sectionIndex: 1, itemIndex: 0 }, 1)).toBe(form);
-    expect(moveSection(form, 1, 1)).toBe(form);
+    expect(moveSection(form, 1, 2)).toBe(form);
     expect(removeItem(form, { sectionIndex: 5, itemIndex: 0 })).toBe(form);
     const oneSection = removeSection(form, 1);
     expect(oneSection.sections.map((section) => section.key)).toEqual(['first']);
@@ -105,7 +128,7 @@ describe('the form edits', () => {
     ]);
     const withSection = addSection(form, { key: 'third', label: { ko: '다', en: 'C' }, items: [] });
     expect(withSection.sections.map((section) => section.key)).toEqual(['first', 'second', 'third']);
-    expect(moveSection(withSection, 2, -1).sections.map((section) => section.key)).toEqual([
+    expect(moveSection(withSection, 2, 1).sections.map((section) => section.key)).toEqual([
       'first',
       'third',
       'second',

@@ -70,8 +70,9 @@ export function updateSection(
   return { ...form, sections: replaceAt(form.sections, sectionIndex, change) };
 }
 
-export function moveSection(form: FormDefinition, sectionIndex: number, by: -1 | 1): FormDefinition {
-  const sections = move(form.sections, sectionIndex, by);
+/** A section moved to the place `to` (one place by its buttons, anywhere by a drag). */
+export function moveSection(form: FormDefinition, sectionIndex: number, to: number): FormDefinition {
+  const sections = move(form.sections, sectionIndex, to);
   return sections === form.sections ? form : { ...form, sections };
 }
 
@@ -99,24 +100,43 @@ export function updateItem(form: FormDefinition, place: ItemPlace, item: ItemDef
  */
 export function moveItem(form: FormDefinition, place: ItemPlace, by: -1 | 1): FormDefinition {
   const section = form.sections[place.sectionIndex];
-  const item = section?.items[place.itemIndex];
-  if (!section || !item) return form;
+  if (!section) return form;
   const target = place.itemIndex + by;
-  if (target >= 0 && target < section.items.length) {
-    return updateSection(form, place.sectionIndex, (current) => ({
-      ...current,
-      items: move(current.items, place.itemIndex, by),
-    }));
-  }
+  if (target >= 0 && target < section.items.length)
+    return moveItemTo(form, place, { sectionIndex: place.sectionIndex, itemIndex: target });
   const nextSectionIndex = place.sectionIndex + by;
-  if (!form.sections[nextSectionIndex]) return form;
-  const removed = updateSection(form, place.sectionIndex, (current) => ({
+  const nextSection = form.sections[nextSectionIndex];
+  if (!nextSection) return form;
+  return moveItemTo(form, place, {
+    sectionIndex: nextSectionIndex,
+    itemIndex: by === 1 ? 0 : nextSection.items.length,
+  });
+}
+
+/**
+ * An item moved to a place: in its own section the place it ends up at, in another section the place
+ * it is inserted before (its length, or more in its own: at the end). Where a drag drops it, and what the buttons use.
+ */
+export function moveItemTo(form: FormDefinition, from: ItemPlace, to: ItemPlace): FormDefinition {
+  const item = form.sections[from.sectionIndex]?.items[from.itemIndex];
+  const targetSection = form.sections[to.sectionIndex];
+  if (!item || !targetSection) return form;
+  if (from.sectionIndex === to.sectionIndex) {
+    // Dropped on its own section: it goes last.
+    const last = targetSection.items.length - 1;
+    const items = move(targetSection.items, from.itemIndex, Math.min(to.itemIndex, last));
+    return items === targetSection.items
+      ? form
+      : updateSection(form, to.sectionIndex, (current) => ({ ...current, items }));
+  }
+  if (to.itemIndex < 0 || to.itemIndex > targetSection.items.length) return form;
+  const removed = updateSection(form, from.sectionIndex, (current) => ({
     ...current,
-    items: current.items.filter((_, index) => index !== place.itemIndex),
+    items: current.items.filter((_, index) => index !== from.itemIndex),
   }));
-  return updateSection(removed, nextSectionIndex, (current) => ({
+  return updateSection(removed, to.sectionIndex, (current) => ({
     ...current,
-    items: by === 1 ? [item, ...current.items] : [...current.items, item],
+    items: [...current.items.slice(0, to.itemIndex), item, ...current.items.slice(to.itemIndex)],
   }));
 }
 

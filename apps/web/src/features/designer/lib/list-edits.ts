@@ -5,11 +5,14 @@ export function replaceAt<T>(list: T[], index: number, change: (value: T) => T):
   return list.map((value, at) => (at === index ? change(value) : value));
 }
 
-/** The list with the element at `index` moved one place; the same list when it cannot move. */
-export function move<T>(list: T[], index: number, by: -1 | 1): T[] {
-  const target = index + by;
-  if (index < 0 || index >= list.length || target < 0 || target >= list.length) return list;
+/**
+ * The list with the element at `from` moved to the place `to` (counted in the list it ends up in):
+ * a button's one place, or where a drag dropped it. The same list when it cannot move.
+ */
+export function move<T>(list: T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || from >= list.length || to < 0 || to >= list.length) return list;
   const next = [...list];
-  [next[index], next[target]] = [next[target] as T, next[index] as T];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved as T);
   return next;
 }
