@@ -460,5 +460,17 @@ test('a second designer whose draft is behind is told who saved since and takes 
   await expect(otherGrid.getByRole('columnheader').nth(1)).toContainText('추적 방문');
   await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 3 · / })).toBeVisible();
   await screenshot(other, testInfo, 'designer-schedule-ko-1440');
+
+  // The study settings: the unscheduled visit gets its first form.
+  await other.getByRole('button', { name: '임상시험 설정' }).click();
+  const unscheduled = other.getByRole('region', { name: '비정기 방문' });
+  await unscheduled.getByRole('checkbox', { name: '인구학' }).check();
+  await expect(unscheduled.getByLabel('이름 (한국어)')).toHaveValue('비정기 방문');
+  await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 4 · / })).toBeVisible();
+  expect.soft(await axeViolations(other), 'designer settings').toEqual([]);
+  for (const width of [1440, 1000]) {
+    await other.setViewportSize({ width, height: 900 });
+    await screenshot(other, testInfo, `designer-settings-ko-${width}`);
+  }
   await otherContext.close();
 });

@@ -1,8 +1,6 @@
 import type { CodeList, StudyDefinition } from '@cdms/study';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import {
   addCode,
   addCodeList,
@@ -15,7 +13,7 @@ import {
 } from '../lib/code-list-edits.ts';
 import type { DesignerEdit } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
-import { keyProblem } from './element-fields.tsx';
+import { AddKeyForm } from './element-fields.tsx';
 import { Markers } from './markers.tsx';
 
 /**
@@ -203,51 +201,13 @@ export function CodeListEditor({
         })}
       </div>
       {readOnly ? null : (
-        <AddCodeListForm
+        <AddKeyForm
+          title={t('codeLists.add')}
+          hint={t('codeLists.keyHint')}
           takenKeys={lists.map((list) => list.key)}
           onAdd={(key) => replace(addCodeList(lists, newCodeList(key)))}
         />
       )}
     </div>
-  );
-}
-
-function AddCodeListForm({
-  takenKeys,
-  onAdd,
-}: {
-  takenKeys: readonly string[];
-  onAdd: (key: string) => void;
-}) {
-  const { t } = useTranslation('designer');
-  const [key, setKey] = useState('');
-  const [problem, setProblem] = useState<string | undefined>(undefined);
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = keyProblem(key, takenKeys, t);
-    setProblem(found);
-    if (found) return;
-    onAdd(key);
-    setKey('');
-  }
-
-  return (
-    <form className={styles.addForm} onSubmit={submit} noValidate aria-label={t('codeLists.add')}>
-      <h3 className={styles.outlineSectionTitle}>{t('codeLists.add')}</h3>
-      <TextField
-        label={t('dialog.key')}
-        value={key}
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={40}
-        hint={t('codeLists.keyHint')}
-        error={problem}
-        onChange={(event) => setKey(event.target.value.trim())}
-      />
-      <Button type="submit" size="sm" variant="secondary">
-        {t('codeLists.add')}
-      </Button>
-    </form>
   );
 }

@@ -312,6 +312,32 @@ describe('DesignerPage', () => {
     expect(within(table).getAllByRole('rowheader')[0]?.textContent).toContain('인구학');
   });
 
+  it('edits the study settings: the unscheduled visit’s forms and a parameter, saved with the draft', async () => {
+    const { saved } = serve();
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: '임상시험 설정' }));
+    const unscheduled = screen.getByRole('region', { name: '비정기 방문' });
+    expect(unscheduled.textContent).toContain('비정기 방문이 없습니다');
+    fireEvent.click(within(unscheduled).getByRole('checkbox', { name: '인구학' }));
+    expect((within(unscheduled).getByLabelText('이름 (영어)') as HTMLInputElement).value).toBe(
+      'Unscheduled visit',
+    );
+    const parameters = screen.getByRole('region', { name: '매개변수' });
+    fireEvent.change(within(parameters).getByLabelText('키'), { target: { value: '9bad' } });
+    fireEvent.click(within(parameters).getByRole('button', { name: '매개변수 추가' }));
+    expect(within(parameters).getByRole('textbox', { name: '키' }).getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(within(parameters).getByLabelText('키'), { target: { value: 'maxAge' } });
+    fireEvent.click(within(parameters).getByRole('button', { name: '매개변수 추가' }));
+    fireEvent.change(within(parameters).getByLabelText('maxAge: 값'), { target: { value: '80' } });
+    await waitFor(() => expect(saved.length).toBeGreaterThan(0), { timeout: 4000 });
+    const last = saved.at(-1)?.definition as unknown as Record<string, unknown>;
+    expect(last.unscheduledVisit).toEqual({
+      label: { ko: '비정기 방문', en: 'Unscheduled visit' },
+      forms: ['demo'],
+    });
+    expect(last.parameters).toEqual({ maxAge: { value: 80, label: { ko: 'maxAge', en: 'maxAge' } } });
+  });
+
   it('lists the problems of a refused publish, each leading to its element', async () => {
     serve({ refuse: true });
     renderPage();

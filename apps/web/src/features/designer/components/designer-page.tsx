@@ -38,6 +38,7 @@ import { DraftConflict } from './draft-conflict.tsx';
 import { FORM_DIALOG, FormDialog } from './form-dialog.tsx';
 import { FormEditor } from './form-editor.tsx';
 import { headerId, ScheduleGrid } from './schedule-grid.tsx';
+import { StudySettingsEditor } from './study-settings.tsx';
 import { useDraftAutosave } from './use-draft-autosave.ts';
 import { VISIT_DIALOG, VisitDialog } from './visit-dialog.tsx';
 
@@ -128,6 +129,7 @@ type View =
   | { kind: 'schedule' }
   | { kind: 'form'; index: number }
   | { kind: 'codeLists' }
+  | { kind: 'settings' }
   | { kind: 'activity' };
 
 /**
@@ -366,6 +368,14 @@ function ScheduleEditor({
           >
             {t('toolbar.codeLists')}
           </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-pressed={view.kind === 'settings'}
+            onClick={() => setView(view.kind === 'settings' ? { kind: 'schedule' } : { kind: 'settings' })}
+          >
+            {t('toolbar.settings')}
+          </Button>
           <span className={styles.toolbarGap} />
           <Button
             variant="secondary"
@@ -456,6 +466,13 @@ function ScheduleEditor({
           revision={savedRevision}
           unsaved={unsaved || autosave.status.kind !== 'saved'}
           canAdminister={canAdminister}
+          onClose={() => setView({ kind: 'schedule' })}
+        />
+      ) : view.kind === 'settings' ? (
+        <StudySettingsEditor
+          definition={definition}
+          readOnly={locked}
+          onEdit={edit}
           onClose={() => setView({ kind: 'schedule' })}
         />
       ) : view.kind === 'codeLists' ? (

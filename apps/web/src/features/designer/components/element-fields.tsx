@@ -1,5 +1,7 @@
 import { keySchema, type LocalizedText } from '@cdms/study';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import styles from './designer.module.css';
 
@@ -101,5 +103,53 @@ export function ElementFields({
       </div>
       <p className={styles.hint}>{t('dialog.labelHint')}</p>
     </>
+  );
+}
+
+/**
+ * A small form that adds an element by its key alone (a code list, a parameter): the key checked
+ * (`keyProblem`), the rest edited in place once it is there.
+ */
+export function AddKeyForm({
+  title,
+  hint,
+  takenKeys,
+  onAdd,
+}: {
+  title: string;
+  hint: string;
+  takenKeys: readonly string[];
+  onAdd: (key: string) => void;
+}) {
+  const { t } = useTranslation('designer');
+  const [key, setKey] = useState('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = keyProblem(key, takenKeys, t);
+    setProblem(found);
+    if (found) return;
+    onAdd(key);
+    setKey('');
+  }
+
+  return (
+    <form className={styles.addForm} onSubmit={submit} noValidate aria-label={title}>
+      <h3 className={styles.outlineSectionTitle}>{title}</h3>
+      <TextField
+        label={t('dialog.key')}
+        value={key}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={40}
+        hint={hint}
+        error={problem}
+        onChange={(event) => setKey(event.target.value.trim())}
+      />
+      <Button type="submit" size="sm" variant="secondary">
+        {title}
+      </Button>
+    </form>
   );
 }

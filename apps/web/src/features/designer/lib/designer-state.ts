@@ -44,7 +44,19 @@ export type DesignerEdit =
    */
   | { type: 'replaceForm'; index: number; form: FormDefinition; coalesce?: string }
   /** The code list editor's edits (code-list-edits.ts): the study's code lists become `codeLists`. */
-  | { type: 'replaceCodeLists'; codeLists: CodeList[]; coalesce?: string };
+  | { type: 'replaceCodeLists'; codeLists: CodeList[]; coalesce?: string }
+  /**
+   * The study settings' edits (study-settings-edits.ts): the visit date, the unscheduled visit, the
+   * parameters and the status rules become `settings` (a part left out is removed from the study).
+   */
+  | { type: 'replaceSettings'; settings: StudySettings; coalesce?: string };
+
+/** The study-wide parts of a definition the settings view edits. */
+export type StudySettings = Pick<
+  StudyDefinition,
+  'visitDate' | 'unscheduledVisit' | 'parameters' | 'subjectStatus'
+>;
+export const STUDY_SETTINGS_KEYS = ['visitDate', 'unscheduledVisit', 'parameters', 'subjectStatus'] as const;
 
 export type DesignerAction =
   | DesignerEdit
@@ -174,6 +186,12 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
       return edit.codeLists === definition.codeLists
         ? definition
         : { ...definition, codeLists: edit.codeLists };
+    case 'replaceSettings': {
+      if (STUDY_SETTINGS_KEYS.every((key) => definition[key] === edit.settings[key])) return definition;
+      const next: StudyDefinition = { ...definition, ...edit.settings };
+      for (const key of STUDY_SETTINGS_KEYS) if (edit.settings[key] === undefined) delete next[key];
+      return next;
+    }
     case 'toggleCell':
       return {
         ...definition,
