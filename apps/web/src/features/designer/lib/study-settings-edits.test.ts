@@ -7,8 +7,8 @@ import {
   setParameter,
   setStatusRule,
   setStatusRulesOn,
-  setVisitDateForm,
   settingsOf,
+  setVisitDateForm,
   toggleUnscheduledForm,
 } from './study-settings-edits.ts';
 
