@@ -113,5 +113,11 @@ describe('isCurrentLink', () => {
   it('compares the path only', () => {
     expect(isCurrentLink('/sdv/7?menu-type=CRA', '/sdv/7')).toBe(true);
     expect(isCurrentLink('/sdv/7?menu-type=CRA', '/sdv/8')).toBe(false);
+    expect(isCurrentLink('/sdv/7', '/sdv/77')).toBe(false);
+  });
+
+  it('counts a page under the link’s page as current (a design’s version comparison)', () => {
+    expect(isCurrentLink('/design/4', '/design/4/versions')).toBe(true);
+    expect(isCurrentLink('/design/4', '/design/5/versions')).toBe(false);
   });
 });

@@ -116,7 +116,11 @@ export function taskListMenu(): MenuEntry[] {
   ];
 }
 
-/** Whether a menu link points at the page being shown (path only: query parameters do not count). */
+/**
+ * Whether a menu link points at the page being shown (path only: query parameters do not count), or
+ * at the page a sub-page belongs to (a design's version comparison under the design).
+ */
 export function isCurrentLink(to: string, pathname: string): boolean {
-  return to.split('?')[0] === pathname;
+  const path = to.split('?')[0] ?? '';
+  return path === pathname || pathname.startsWith(`${path}/`);
 }
