@@ -467,6 +467,20 @@ test('a second designer whose draft is behind is told who saved since and takes 
   await unscheduled.getByRole('checkbox', { name: '인구학' }).check();
   await expect(unscheduled.getByLabel('이름 (한국어)')).toHaveValue('비정기 방문');
   await expect(other.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 4 · / })).toBeVisible();
+  // A role: registration, at the first visit, read from the demographics form.
+  const roles = other.getByRole('region', { name: '역할' });
+  await roles.getByText('등록', { exact: true }).click();
+  await roles.getByRole('checkbox', { name: '등록 역할 사용' }).check();
+  await roles.getByLabel('방문', { exact: true }).selectOption({ label: '선별 방문 (V1)' });
+  await roles.getByLabel('양식', { exact: true }).selectOption({ label: '인구학 (demo)' });
+  await expect
+    .poll(async () => {
+      const answer = (await (await other.request.get(`/api/studies/${studyId}/design-draft`)).json()) as {
+        draft: { definition?: { roles?: unknown } } | null;
+      };
+      return answer.draft?.definition?.roles;
+    })
+    .toEqual({ registration: { visit: 'V1', form: 'demo' } });
   expect.soft(await axeViolations(other), 'designer settings').toEqual([]);
   for (const width of [1440, 1000]) {
     await other.setViewportSize({ width, height: 900 });

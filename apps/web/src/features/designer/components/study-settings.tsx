@@ -18,11 +18,12 @@ import styles from './designer.module.css';
 import { AddKeyForm } from './element-fields.tsx';
 import { ExpressionField } from './expression-field.tsx';
 import { Markers } from './markers.tsx';
+import { StudyRolesEditor } from './study-roles-editor.tsx';
 
 /**
  * The study-wide settings of the design: where each visit's date is recorded (visit windows count from
- * it), the forms an unscheduled visit may hold, the named parameters expressions use, and the rules a
- * subject's status follows from their data. Every change goes through the page's history.
+ * it), the forms an unscheduled visit may hold, the named parameters expressions use, the rules a
+ * subject's status follows from their data, and the roles (study-roles-editor.tsx). Every change goes through the page's history.
  */
 export function StudySettingsEditor({
   definition,
@@ -282,6 +283,13 @@ export function StudySettingsEditor({
               ))
             : null}
         </section>
+
+        <StudyRolesEditor
+          definition={definition}
+          settings={settings}
+          readOnly={readOnly}
+          onChange={replace}
+        />
       </div>
     </div>
   );

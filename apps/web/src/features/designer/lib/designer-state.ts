@@ -46,17 +46,23 @@ export type DesignerEdit =
   /** The code list editor's edits (code-list-edits.ts): the study's code lists become `codeLists`. */
   | { type: 'replaceCodeLists'; codeLists: CodeList[]; coalesce?: string }
   /**
-   * The study settings' edits (study-settings-edits.ts): the visit date, the unscheduled visit, the
-   * parameters and the status rules become `settings` (a part left out is removed from the study).
+   * The study settings' edits (study-settings-edits.ts, study-roles.ts): the visit date, the unscheduled
+   * visit, the parameters, the status rules and the roles become `settings` (a part left out is removed from the study).
    */
   | { type: 'replaceSettings'; settings: StudySettings; coalesce?: string };
 
 /** The study-wide parts of a definition the settings view edits. */
 export type StudySettings = Pick<
   StudyDefinition,
-  'visitDate' | 'unscheduledVisit' | 'parameters' | 'subjectStatus'
+  'visitDate' | 'unscheduledVisit' | 'parameters' | 'subjectStatus' | 'roles'
 >;
-export const STUDY_SETTINGS_KEYS = ['visitDate', 'unscheduledVisit', 'parameters', 'subjectStatus'] as const;
+export const STUDY_SETTINGS_KEYS = [
+  'visitDate',
+  'unscheduledVisit',
+  'parameters',
+  'subjectStatus',
+  'roles',
+] as const;
 
 export type DesignerAction =
   | DesignerEdit

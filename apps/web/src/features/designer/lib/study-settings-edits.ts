@@ -13,6 +13,7 @@ export function settingsOf(definition: StudyDefinition): StudySettings {
     unscheduledVisit: definition.unscheduledVisit,
     parameters: definition.parameters,
     subjectStatus: definition.subjectStatus,
+    roles: definition.roles,
   };
 }
 
