@@ -14,6 +14,7 @@ import { addOutcome, newOutcome, removeOutcome, updateOutcome } from '../lib/for
 import styles from './designer.module.css';
 import { ExpressionField } from './expression-field.tsx';
 import { Markers } from './markers.tsx';
+import { VisitsFilterField } from './visits-filter-field.tsx';
 
 /**
  * The form's routing outcomes: when a condition holds, data entry tells the site where to go next —
@@ -148,6 +149,15 @@ function OutcomeFields({
         required
         onChange={(when) => {
           if (when !== undefined) onChange({ ...outcome, when }, 'when');
+        }}
+      />
+      <VisitsFilterField
+        definition={definition}
+        form={form}
+        visits={outcome.visits}
+        onChange={(visits) => {
+          const { visits: _previous, ...rest } = outcome;
+          onChange(visits ? { ...rest, visits } : rest);
         }}
       />
       <div className={styles.labelFields}>

@@ -7,6 +7,7 @@ import { addCheck, newCheck, removeCheck, updateCheck } from '../lib/form-edits.
 import styles from './designer.module.css';
 import { ExpressionField } from './expression-field.tsx';
 import { Markers } from './markers.tsx';
+import { VisitsFilterField } from './visits-filter-field.tsx';
 
 /**
  * The edit checks that attach their message to the selected item: each with its severity (warning
@@ -122,6 +123,15 @@ function CheckFields({
         required
         onChange={(when) => {
           if (when !== undefined) onChange({ ...check, when }, 'when');
+        }}
+      />
+      <VisitsFilterField
+        definition={definition}
+        form={form}
+        visits={check.visits}
+        onChange={(visits) => {
+          const { visits: _previous, ...rest } = check;
+          onChange(visits ? { ...rest, visits } : rest);
         }}
       />
       <div className={styles.labelFields}>
