@@ -333,6 +333,31 @@ test('a designer builds a form in its editor and sees it run in the live preview
     },
     { key: 'sex', type: 'singleChoice', label: { ko: '성별', en: 'Sex' }, codeList: 'sex' },
   ]);
+
+  // A layout for one visit: a copy of the default sections, where the next year's age is left out.
+  await page.getByRole('button', { name: '방문별 레이아웃 추가' }).click();
+  await expect(page.getByRole('combobox', { name: '레이아웃', exact: true })).toHaveValue('0');
+  await page.getByRole('button', { name: /^내년 나이/ }).click();
+  await page.getByRole('button', { name: '항목 삭제' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: '삭제' }).click();
+  await expect
+    .poll(async () => {
+      const answer = (await (await page.request.get(`/api/studies/${studyId}/design-draft`)).json()) as {
+        draft: {
+          definition?: {
+            forms: { variants?: { visits: string[]; sections: { items: { key: string }[] }[] }[] }[];
+          };
+        } | null;
+      };
+      const variant = answer.draft?.definition?.forms[0]?.variants?.[0];
+      return variant && { visits: variant.visits, items: variant.sections[0]?.items.map((item) => item.key) };
+    })
+    .toEqual({ visits: ['V1'], items: ['age', 'sex'] });
+  await page.getByRole('combobox', { name: '레이아웃', exact: true }).selectOption({ label: '기본 레이아웃' });
+  await expect(page.getByRole('button', { name: /^내년 나이/ })).toBeVisible();
+  // After the toasts have left (their region's focus guards are no widgets for axe).
+  await expect(page.locator('li[data-state="open"]')).toHaveCount(0, { timeout: 15_000 });
+  expect.soft(await axeViolations(page), 'designer form layouts').toEqual([]);
 });
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {

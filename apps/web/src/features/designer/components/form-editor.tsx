@@ -14,6 +14,8 @@ import { type DesignerEdit, labelIn } from '../lib/designer-state.ts';
 import {
   addItem,
   addSection,
+  formFromLayout,
+  formInLayout,
   type ItemPlace,
   keysOfForm,
   moveItem,
@@ -35,6 +37,7 @@ import {
   type ElementFieldValues,
   elementFieldProblems,
 } from './element-fields.tsx';
+import { FormLayouts } from './form-layouts.tsx';
 import { FormOutcomes } from './form-outcomes.tsx';
 import { ItemChecks } from './item-checks.tsx';
 import { ItemProperties } from './item-properties.tsx';
@@ -69,15 +72,26 @@ export function FormEditor({
 }) {
   const { t, i18n } = useTranslation('designer');
   const { confirm } = useAlert();
-  const form = definition.forms[formIndex];
+  const wholeForm = definition.forms[formIndex];
+  // The layout edited: the default sections (null) or a visit variant's. Below, `form` is that layout
+  // seen as the form, and every edit of it is put back in its place (`formFromLayout`).
+  const [layout, setLayout] = useState<number | null>(null);
+  const form = wholeForm && formInLayout(wholeForm, wholeForm.variants?.[layout ?? -1] ? layout : null);
   // What the properties column shows: one item's, one section's, or the form's routing outcomes.
   const [shown, setShown] = useState<Shown>(() =>
     form?.sections[0]?.items[0] ? { kind: 'item', place: { sectionIndex: 0, itemIndex: 0 } } : null,
   );
-  const replace = (next: FormDefinition, coalesce?: string) => {
+  const replaceWhole = (next: FormDefinition, coalesce?: string) => {
     if (!readOnly)
       onEdit({ type: 'replaceForm', index: formIndex, form: next, ...(coalesce ? { coalesce } : {}) });
   };
+  const replace = (next: FormDefinition, coalesce?: string) => {
+    if (wholeForm && form && next !== form) replaceWhole(formFromLayout(wholeForm, layout, next), coalesce);
+  };
+  function chooseLayout(next: number | null) {
+    setLayout(next);
+    setShown(null);
+  }
   // Sections and items move by mouse too: a grip dropped on another section's header, or on an item
   // (it takes that place) or a section (it goes last in it). The moved item stays chosen.
   const sectionDrag = useDragReorder<number>({
@@ -138,6 +152,16 @@ export function FormEditor({
           {name(form.label)} <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
         </h2>
       </div>
+      {wholeForm ? (
+        <FormLayouts
+          definition={definition}
+          form={wholeForm}
+          layout={layout}
+          readOnly={readOnly}
+          onChoose={chooseLayout}
+          onChange={replaceWhole}
+        />
+      ) : null}
       <div className={styles.formEditorColumns}>
         <nav className={styles.outline} aria-label={t('form.outline')}>
           <button

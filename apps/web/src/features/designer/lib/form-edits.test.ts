@@ -6,6 +6,9 @@ import {
   addItem,
   addOutcome,
   addSection,
+  addVariant,
+  formFromLayout,
+  formInLayout,
   keysOfForm,
   moveItem,
   moveItemTo,
@@ -18,6 +21,8 @@ import {
   removeItem,
   removeOutcome,
   removeSection,
+  removeVariant,
+  setVariantVisits,
   updateCheck,
   updateItem,
   updateOutcome,
@@ -85,6 +90,26 @@ describe('the form edits', () => {
     expect(moveItemTo(form, { sectionIndex: 0, itemIndex: 0 }, { sectionIndex: 7, itemIndex: 0 })).toBe(form);
     expect(moveItemTo(form, { sectionIndex: 0, itemIndex: 1 }, { sectionIndex: 0, itemIndex: 1 })).toBe(form);
     expect(moveSection(form, 1, 0).sections.map((section) => section.key)).toEqual(['second', 'first']);
+  });
+
+  it('edit a visit variant as a layout of its own and put it back, the default sections untouched', () => {
+    const withVariant = addVariant(form, ['V2']);
+    expect(withVariant.variants).toEqual([{ visits: ['V2'], sections: form.sections }]);
+    const layout = formInLayout(withVariant, 0);
+    expect(layout.sections).toBe(form.sections);
+    const edited = removeItem(layout, { sectionIndex: 0, itemIndex: 1 });
+    const back = formFromLayout(withVariant, 0, edited);
+    expect(keysOf(back)).toEqual([['weight', 'height'], ['note']]);
+    expect(back.variants?.[0]?.sections.map((section) => section.items.map((item) => item.key))).toEqual([
+      ['weight'],
+      ['note'],
+    ]);
+    // The default layout is the form itself.
+    expect(formInLayout(withVariant, null)).toBe(withVariant);
+    expect(formFromLayout(withVariant, null, edited)).toBe(edited);
+    expect(setVariantVisits(back, 0, ['V2', 'V3']).variants?.[0]?.visits).toEqual(['V2', 'V3']);
+    expect(setVariantVisits(back, 0, [])).toBe(back);
+    expect('variants' in removeVariant(back, 0)).toBe(false);
   });
 
   it('give the same form back when nothing can move or be removed', () => {

@@ -232,3 +232,46 @@ export function placeAfterMove(form: FormDefinition, place: ItemPlace, by: -1 | 
   if (!nextSection) return place;
   return { sectionIndex: place.sectionIndex + by, itemIndex: by === 1 ? 0 : nextSection.items.length };
 }
+
+/**
+ * A form's layouts (issue 48 item 3): the default sections, or a variant's for the visits it lists. The
+ * editor edits one layout as if it were the form (`formInLayout`), and puts the edited sections back
+ * where they came from (`formFromLayout`); the checks and outcomes stay the form's own.
+ */
+export function formInLayout(form: FormDefinition, layout: number | null): FormDefinition {
+  const variant = layout === null ? undefined : form.variants?.[layout];
+  return variant ? { ...form, sections: variant.sections } : form;
+}
+
+export function formFromLayout(
+  form: FormDefinition,
+  layout: number | null,
+  edited: FormDefinition,
+): FormDefinition {
+  const variants = form.variants;
+  if (layout === null || !variants?.[layout]) return edited;
+  const { sections, ...rest } = edited;
+  return {
+    ...rest,
+    sections: form.sections,
+    variants: replaceAt(variants, layout, (variant) => ({ ...variant, sections })),
+  };
+}
+
+/** A new layout for `visits`, starting as a copy of the default sections. */
+export function addVariant(form: FormDefinition, visits: string[]): FormDefinition {
+  return { ...form, variants: [...(form.variants ?? []), { visits, sections: form.sections }] };
+}
+
+/** A layout's visits changed; a layout keeps at least one visit (the model wants one). */
+export function setVariantVisits(form: FormDefinition, layout: number, visits: string[]): FormDefinition {
+  if (visits.length === 0 || !form.variants?.[layout]) return form;
+  return { ...form, variants: replaceAt(form.variants, layout, (variant) => ({ ...variant, visits })) };
+}
+
+export function removeVariant(form: FormDefinition, layout: number): FormDefinition {
+  if (!form.variants?.[layout]) return form;
+  const variants = form.variants.filter((_, index) => index !== layout);
+  const { variants: _previous, ...rest } = form;
+  return variants.length === 0 ? rest : { ...rest, variants };
+}
