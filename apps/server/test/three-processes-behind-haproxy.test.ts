@@ -404,6 +404,15 @@ describe.skipIf(!adminUrl || !haproxy)('three server processes behind HAProxy on
     expect(sent.messages).toBeGreaterThan(0);
     expect(sent.most).toBe(1);
     expect(sendLines()).toBe(sent.messages);
+    // The overdue-visit reminder, raised by all three processes: one message per site and recipient.
+    const reminders = await check.query<{ messages: string; distinct_messages: string }>(
+      `select count(*) as messages,
+         count(distinct (dedupe_key, channel, recipient_user_id)) as distinct_messages
+       from notifications where event_type = 'visit_overdue' and created_at >= $1`,
+      [startedAt],
+    );
+    expect(Number(reminders.rows[0]?.messages)).toBeGreaterThan(0);
+    expect(reminders.rows[0]?.distinct_messages).toBe(reminders.rows[0]?.messages);
   }, 60_000);
 
   it('holds a login lockout and the login rate limit on every process', async () => {
