@@ -4,17 +4,24 @@ import { type BackupSchedule, scheduleBackups } from './backup/schedule-backups.
 import { type BackupRequestServer, serveBackupRequests } from './backup/serve-backup-requests.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirectoryInUseError } from './db/data-dir-lock.ts';
+import { holdStartupLock } from './db/hold-startup-lock.ts';
 import { openDatabase } from './open-database.ts';
 
 /** `npm start`: parse configuration, open and migrate the database, serve until told to stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config);
   // The product's first start gets the living demo: subjects at every stage, not just accounts.
   // Imported only when the demo is seeded: its photos and PDFs load sharp and pdfkit, which a
   // server otherwise loads at its first photo or PDF (over 10 MB of memory it would keep).
   const demo = config.seedDemo ? await import('./seed/demo-seed.ts') : undefined;
-  const seeded = demo ? await demo.seedDemoData(database.db, { subjects: true }) : false;
+  // Processes started together on one PostgreSQL database migrate and seed one after another.
+  const { database, seeded } = await holdStartupLock(config.databaseUrl, async () => {
+    const opened = await openDatabase(config);
+    return {
+      database: opened,
+      seeded: demo ? await demo.seedDemoData(opened.db, { subjects: true }) : false,
+    };
+  });
   const app = await buildApp({ config, database }, { logger: serverLoggerOptions(config.logLevel) });
 
   const { key, file, intervalSeconds } = config.auditCheckpoint;

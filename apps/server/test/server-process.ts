@@ -16,11 +16,14 @@ export interface ServerProcess {
  * The real server (`apps/server/src/main.ts`, as `npm run serve` starts it) in a child process on a
  * free port, with the given environment on top of ours. Resolves once it prints its URL. Used by
  * the process tests and by the benchmark harness (`bench/`), which adds Node options (a profiler).
+ * `onOutput` gets everything it prints from the start, even what comes before its URL (a background
+ * job's first log lines: three-processes-behind-haproxy.test.ts counts them).
  */
 export function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 180_000,
   nodeArgs: readonly string[] = [],
+  onOutput?: (text: string) => void,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, 'apps/server/src/main.ts'], {
     cwd: repositoryRoot,
@@ -46,6 +49,7 @@ export function startServerProcess(
       reject(new Error(`the server did not start:\n${output}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
+      onOutput?.(chunk.toString());
       output += chunk.toString();
       // Keep only the tail: a long-running server's warnings must not grow without bound.
       if (output.length > 20_000) output = output.slice(-10_000);
