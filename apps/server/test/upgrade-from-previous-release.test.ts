@@ -111,11 +111,11 @@ describe.skipIf(!postgres)(
 
     beforeAll(async () => {
       if (!postgres) return;
-      const admin = openPostgres({ connectionString: postgres.url, maxConnections: 1 });
+      const server = openPostgres({ connectionString: postgres.url, maxConnections: 1 });
       try {
-        await sql`create database ${sql.id(name)}`.execute(admin.db);
+        await sql`create database ${sql.id(name)}`.execute(server.db);
       } finally {
-        await admin.close();
+        await server.close();
       }
       await restorePlainDump(url, FIXTURE);
 
