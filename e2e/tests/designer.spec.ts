@@ -353,7 +353,9 @@ test('a designer builds a form in its editor and sees it run in the live preview
       return variant && { visits: variant.visits, items: variant.sections[0]?.items.map((item) => item.key) };
     })
     .toEqual({ visits: ['V1'], items: ['age', 'sex'] });
-  await page.getByRole('combobox', { name: '레이아웃', exact: true }).selectOption({ label: '기본 레이아웃' });
+  await page
+    .getByRole('combobox', { name: '레이아웃', exact: true })
+    .selectOption({ label: '기본 레이아웃' });
   await expect(page.getByRole('button', { name: /^내년 나이/ })).toBeVisible();
   // After the toasts have left (their region's focus guards are no widgets for axe).
   await expect(page.locator('li[data-state="open"]')).toHaveCount(0, { timeout: 15_000 });
