@@ -1,12 +1,11 @@
-import { type StudyDefinition, studyDefinitionSchema } from '@cdms/study';
+import type { StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { definitionProblemsOf } from './definition-problems.ts';
+import { checkPublishableDefinition } from './check-publishable-definition.ts';
 import { requireDraftRevision } from './design-draft-row.ts';
 import { publishStudyDefinition } from './publish-study-definition.ts';
 import { requireStudyInDesign } from './require-study-in-design.ts';
@@ -30,19 +29,9 @@ export async function publishDesignDraft(
 ): Promise<{ version: string; contentHash: string }> {
   await requireStudyInDesign(db, studyId);
   const draft = await requireDraftRevision(db, studyId, revision, language);
-  const parsed = studyDefinitionSchema.safeParse(draft.definition, { reportInput: true });
-  if (!parsed.success) {
-    const problems = definitionProblemsOf(parsed.error);
-    throw new AppError(422, 'invalid_definition', { count: parsed.error.issues.length }, { problems });
-  }
-  const current = await currentStudyDefinition(db, studyId);
-  if (current && current.definition.key !== parsed.data.key)
-    throw new AppError(422, 'definition_key_mismatch', {
-      documentKey: parsed.data.key,
-      studyKey: current.definition.key,
-    });
-  const contentHash = definitionContentHash(parsed.data);
-  return publishStudyDefinition(db, actor, studyId, parsed.data, {
+  const definition = await checkPublishableDefinition(db, studyId, draft.definition);
+  const contentHash = definitionContentHash(definition);
+  return publishStudyDefinition(db, actor, studyId, definition, {
     replacingDraft: true,
     // Checked again under the study's row lock the publication takes: a save or an approval
     // committed since the checks above decides.
