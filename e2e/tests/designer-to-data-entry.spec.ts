@@ -18,8 +18,8 @@ function tmpItem(formKey: string, itemKey: string): ItemDefinition {
 
 /**
  * Issue 48 item 10, in part: a study designed in the browser from an empty design — a registration
- * role, the demographics' derived age and the body measurements' BMI written as TMP-2026 writes them,
- * a hard check — published, taken live with the administrator's signature, and entered by a
+ * role, the demographics' derived age, the body measurements' BMI and the pure-tone average with its
+ * band written as TMP-2026 writes them, a hard check — published, taken live with the administrator's signature, and entered by a
  * coordinator, whose derived values and range query are those TMP-2026's engine gives on the same input.
  */
 test('a study designed in the browser from empty is published, goes live and takes a subject’s data', async ({
@@ -91,6 +91,40 @@ test('a study designed in the browser from empty is published, goes live and tak
   await birthChecks.getByLabel('실패 조건').fill('birthDate > consentDate');
   await birthChecks.getByLabel('메시지 (한국어)').fill('생년월일이 동의일보다 이후입니다.');
   await birthChecks.getByLabel('메시지 (영어)').fill('The date of birth is later than the consent date.');
+
+  // The pure-tone average and its band, over a code list copied from TMP-2026's.
+  const severityItem = tmpItem('ptaTest', 'airSeverity');
+  const severityCodes = tmp.codeLists.find((list) => list.key === severityItem.codeList)?.codes ?? [];
+  await page.getByRole('button', { name: '일정표로 돌아가기' }).click();
+  await page.getByRole('button', { name: '코드 목록', exact: true }).click();
+  const addList = page.getByRole('form', { name: '코드 목록 추가' });
+  await addList.getByLabel('키', { exact: true }).fill('hearingSeverity');
+  await addList.getByRole('button', { name: '코드 목록 추가' }).click();
+  const severityList = page.getByRole('region', { name: '코드 목록 hearingSeverity' });
+  for (const [index, entry] of severityCodes.entries()) {
+    if (index > 0) await severityList.getByRole('button', { name: '코드 추가' }).click();
+    const row = `hearingSeverity 코드 ${index + 1}`;
+    await severityList.getByLabel(`${row}: 코드`).fill(entry.code);
+    await severityList.getByLabel(`${row}: 이름 (한국어)`).fill(entry.label.ko);
+    await severityList.getByLabel(`${row}: 이름 (영어)`).fill(entry.label.en);
+  }
+  await page.getByRole('button', { name: '일정표로 돌아가기' }).click();
+  await page.getByRole('button', { name: '양식 1 항목 편집' }).click();
+  for (const hertz of [500, 1000, 2000, 4000])
+    await add('정수', `air${hertz}`, `기도 ${hertz}Hz`, `Air ${hertz} Hz`);
+  const average = await add('소수', 'airAverage', '기도 평균', 'Air average');
+  await average
+    .getByLabel('계산식')
+    .fill(
+      'if(notEmpty(air500) and notEmpty(air1000) and notEmpty(air2000) and notEmpty(air4000), round(avg(air500, air1000, air2000, air4000), 1), null)',
+    );
+  const severity = await add('단일 선택', 'airSeverity', '난청 정도', 'Hearing loss severity');
+  await severity
+    .getByLabel('계산식')
+    .fill(
+      'band(round(airAverage, 0); -10..15: "001", 16..25: "002", 26..40: "003", 41..55: "004", 56..70: "005", 71..90: "006", 91..: "007")',
+    );
+  await expect(severity.getByText('고치기 전에는 적용되지 않습니다:')).toBeHidden();
 
   // The registration role: a new subject's consent date is written to this form.
   await page.getByRole('button', { name: '일정표로 돌아가기' }).click();
@@ -167,6 +201,27 @@ test('a study designed in the browser from empty is published, goes live and tak
   await expect(form.getByRole('textbox', { name: /^체질량지수/ })).toHaveValue(
     expected('bodyMeasurement', 'bmi'),
   );
+  const thresholds = { air500: 35, air1000: 40, air2000: 45, air4000: 55 };
+  for (const [key, value] of Object.entries(thresholds))
+    await form.getByRole('textbox', { name: new RegExp(`^기도 ${key.slice(3)}Hz`) }).fill(String(value));
+  const ptaData = { ...tmpData, v1: { ...tmpData.v1, ptaTest: { ...thresholds } } };
+  const tmpAverage = evaluateExpression(tmpItem('ptaTest', 'airAverage').derive, {
+    data: ptaData,
+    visitKey: 'v1',
+    formKey: 'ptaTest',
+    today: '2026-12-07',
+  });
+  const tmpSeverity = evaluateExpression(severityItem.derive, {
+    data: { ...ptaData, v1: { ...ptaData.v1, ptaTest: { ...thresholds, airAverage: tmpAverage } } },
+    visitKey: 'v1',
+    formKey: 'ptaTest',
+    today: '2026-12-07',
+  });
+  await expect(form.getByRole('textbox', { name: /^기도 평균/ })).toHaveValue(String(tmpAverage));
+  // A derived choice shows its code's label.
+  expect(tmpSeverity).toBe('004');
+  const severityLabel = severityCodes.find((entry) => entry.code === tmpSeverity)?.label.ko ?? '';
+  await expect(form.getByRole('textbox', { name: /^난청 정도/ })).toHaveValue(severityLabel);
   // Above TMP-2026's BMI range (its max, copied): the range query, as TMP-2026 raises it.
   expect(Number(expected('bodyMeasurement', 'bmi'))).toBeGreaterThan(tmpBmi.max ?? 0);
   await expect(form.getByText(/허용 범위\(.*40.*\)를 벗어났습니다/).first()).toBeVisible();
