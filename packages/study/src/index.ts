@@ -180,6 +180,7 @@ export { type ExpressionTextContext, formKeys } from './expression-text/expressi
 export type { ExpressionTextProblem } from './expression-text/expression-syntax.ts';
 export { formatExpression } from './expression-text/format-expression.ts';
 export { type ParsedExpression, parseExpression } from './expression-text/parse-expression.ts';
+export { type DesignElement, designElementsOf } from './model/design-elements.ts';
 export * from './model/expression.ts';
 export * as expr from './model/expression-builders.ts';
 export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/json-value.ts';

@@ -1,4 +1,5 @@
 import type { DesignReviewCommentRequest } from '@cdms/contract';
+import { designElementsOf } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -29,7 +30,7 @@ export async function commentOnDesignReview(
     await requireOpenDesignReview(trx, studyId, reviewId);
     const draft = await designDraftRow(trx, studyId);
     if (!draft) throw new AppError(409, 'design_draft_required');
-    if (!elementExists(draft.definition, request.element))
+    if (!designElementsOf(draft.definition).some((element) => element.ref === request.element))
       throw new AppError(422, 'design_element_not_found', { element: request.element });
     const comment = await trx
       .insertInto('study_design_review_comments')
@@ -57,29 +58,4 @@ export async function commentOnDesignReview(
     });
     return { commentId: comment.id };
   });
-}
-
-type Keyed = { key?: unknown };
-type DraftShape = {
-  visits?: Keyed[];
-  forms?: Array<Keyed & { sections?: Array<{ items?: Keyed[] }> }>;
-  codeLists?: Keyed[];
-};
-
-/** Whether the draft has the element named (`study`, `visit:V1`, `form:DM`, `form:DM/item:AGE`, `codeList:SEX`). */
-export function elementExists(definition: unknown, element: string): boolean {
-  if (element === 'study') return true;
-  const draft = (definition ?? {}) as DraftShape;
-  const [head = '', itemPart] = element.split('/');
-  const [kind, key] = head.split(':');
-  const keyed = (list: Keyed[] | undefined) =>
-    (Array.isArray(list) ? list : []).find((entry) => entry.key === key);
-  if (kind === 'visit') return keyed(draft.visits) !== undefined && itemPart === undefined;
-  if (kind === 'codeList') return keyed(draft.codeLists) !== undefined && itemPart === undefined;
-  if (kind !== 'form') return false;
-  const form = keyed(draft.forms) as (Keyed & { sections?: Array<{ items?: Keyed[] }> }) | undefined;
-  if (!form) return false;
-  if (itemPart === undefined) return true;
-  const itemKey = itemPart.slice('item:'.length);
-  return (form.sections ?? []).some((section) => (section.items ?? []).some((item) => item.key === itemKey));
 }

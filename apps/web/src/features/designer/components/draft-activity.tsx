@@ -1,5 +1,5 @@
 import type { DesignDraftChange, DesignReview } from '@cdms/contract';
-import type { StudyDefinition } from '@cdms/study';
+import { designElementsOf, type LocalizedText, type StudyDefinition } from '@cdms/study';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -271,36 +271,32 @@ function ReviewDetails({
 }
 
 /**
- * The elements a comment may be about, by keys as the server names them (`form:DM/item:AGE`), each
- * with its label in the reader's language: the study, its visits, its forms and their items, its code
- * lists.
+ * The elements a comment may be about (`designElementsOf`, the keys the server checks a comment's
+ * against), each with its label in the reader's language.
  */
 export function reviewElements(
   definition: StudyDefinition,
   language: string,
   words: Record<'study' | 'visit' | 'form' | 'item' | 'codeList', string>,
 ): Array<{ value: string; label: string }> {
-  const named = (kind: string, key: string, label: string) => `${kind} ${label} (${key})`;
-  const elements = [{ value: 'study', label: words.study }];
-  for (const visit of definition.visits)
-    elements.push({
-      value: `visit:${visit.key}`,
-      label: named(words.visit, visit.key, labelIn(visit.label, language)),
-    });
-  for (const form of definition.forms) {
-    const formLabel = labelIn(form.label, language);
-    elements.push({ value: `form:${form.key}`, label: named(words.form, form.key, formLabel) });
-    for (const section of form.sections)
-      for (const item of section.items)
-        elements.push({
-          value: `form:${form.key}/item:${item.key}`,
-          label: `${words.form} ${formLabel} › ${words.item} ${labelIn(item.label, language)} (${item.key})`,
-        });
-  }
-  for (const codeList of definition.codeLists)
-    elements.push({
-      value: `codeList:${codeList.key}`,
-      label: `${words.codeList} ${codeList.key}`,
-    });
-  return elements;
+  const text = (label: LocalizedText | undefined) => (label ? labelIn(label, language) : '');
+  return designElementsOf(definition).map((element) => {
+    switch (element.kind) {
+      case 'study':
+        return { value: element.ref, label: words.study };
+      case 'visit':
+      case 'form':
+        return {
+          value: element.ref,
+          label: `${words[element.kind]} ${text(element.label)} (${element.key})`,
+        };
+      case 'item':
+        return {
+          value: element.ref,
+          label: `${words.form} ${text(element.form.label)} › ${words.item} ${text(element.label)} (${element.key})`,
+        };
+      default:
+        return { value: element.ref, label: `${words.codeList} ${element.key}` };
+    }
+  });
 }
