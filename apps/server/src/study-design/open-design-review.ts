@@ -22,3 +22,20 @@ export async function requireOpenDesignReview(
   if (review.closed_at) throw new AppError(409, 'design_review_not_open');
   return review;
 }
+
+/**
+ * Closes the study's open review, if any (a study has one at a time): a newer request replaces it, a
+ * publish ends it. Its comments and approval stay, and stay in the audit trail.
+ */
+export async function closeOpenDesignReview(
+  trx: Transaction<Database>,
+  studyId: number,
+  closedAt: Date,
+): Promise<void> {
+  await trx
+    .updateTable('study_design_reviews')
+    .set({ closed_at: closedAt })
+    .where('study_id', '=', studyId)
+    .where('closed_at', 'is', null)
+    .execute();
+}

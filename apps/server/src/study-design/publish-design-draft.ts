@@ -7,6 +7,7 @@ import type { Language } from '../http/language.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { checkPublishableDefinition } from './check-publishable-definition.ts';
 import { requireDraftRevision } from './design-draft-row.ts';
+import { closeOpenDesignReview } from './open-design-review.ts';
 import { publishStudyDefinition } from './publish-study-definition.ts';
 import { requireStudyInDesign } from './require-study-in-design.ts';
 
@@ -50,12 +51,7 @@ export async function publishDesignDraft(
       const approved = review !== undefined && review.approved_hash === contentHash;
       if (study.designApprovalRequired && !approved) throw new AppError(409, 'design_approval_required');
       const now = new Date();
-      await trx
-        .updateTable('study_design_reviews')
-        .set({ closed_at: now })
-        .where('study_id', '=', studyId)
-        .where('closed_at', 'is', null)
-        .execute();
+      await closeOpenDesignReview(trx, studyId, now);
       await trx.deleteFrom('study_design_draft_changes').where('study_id', '=', studyId).execute();
       await trx.deleteFrom('study_design_drafts').where('study_id', '=', studyId).execute();
     },

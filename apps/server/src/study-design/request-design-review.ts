@@ -6,6 +6,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
 import { requireDraftRevision } from './design-draft-row.ts';
+import { closeOpenDesignReview } from './open-design-review.ts';
 import { requireStudyInDesign } from './require-study-in-design.ts';
 
 /**
@@ -25,12 +26,7 @@ export async function requestDesignReview(
     await requireStudyInDesign(trx, studyId, { forUpdate: true });
     await requireDraftRevision(trx, studyId, revision, language);
     const now = new Date();
-    await trx
-      .updateTable('study_design_reviews')
-      .set({ closed_at: now })
-      .where('study_id', '=', studyId)
-      .where('closed_at', 'is', null)
-      .execute();
+    await closeOpenDesignReview(trx, studyId, now);
     const review = await trx
       .insertInto('study_design_reviews')
       .values({ study_id: studyId, revision, requested_by: principal.user.id, requested_at: now })

@@ -204,7 +204,9 @@ function ScheduleEditor({
   const unsaved = hasUnsavedChanges(state);
   const conflict = autosave.status.kind === 'conflict' ? autosave.status : null;
   const locked = readOnly || publish.isPending || conflict !== null;
-  const savedRevision = autosave.status.kind === 'saved' ? autosave.status.revision : autosave.revision();
+  const savedRevision = autosave.revision();
+  // Everything edited is on the server: what a publish, a review or an approval is made on.
+  const allSaved = !unsaved && autosave.status.kind === 'saved';
   const problems = report?.sent === definition ? report.problems : [];
   const language = i18n.language.startsWith('en') ? 'en' : 'ko';
 
@@ -406,11 +408,7 @@ function ScheduleEditor({
             {t('toolbar.activity')}
           </Button>
           <AutosaveState status={autosave.status} />
-          <Button
-            size="sm"
-            disabled={locked || unsaved || autosave.status.kind !== 'saved' || savedRevision === 0}
-            onClick={publishNow}
-          >
+          <Button size="sm" disabled={locked || !allSaved || savedRevision === 0} onClick={publishNow}>
             {publish.isPending ? t('toolbar.publishing') : t('toolbar.publish')}
           </Button>
         </div>
@@ -464,7 +462,7 @@ function ScheduleEditor({
           studyId={studyId}
           definition={definition}
           revision={savedRevision}
-          unsaved={unsaved || autosave.status.kind !== 'saved'}
+          unsaved={!allSaved}
           canAdminister={canAdminister}
           onClose={() => setView({ kind: 'schedule' })}
         />
