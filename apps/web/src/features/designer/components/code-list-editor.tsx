@@ -15,6 +15,7 @@ import type { DesignerEdit } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
 import { AddKeyForm } from './element-fields.tsx';
 import { Markers } from './markers.tsx';
+import { ViewHeader } from './view-header.tsx';
 
 /**
  * The study's code lists, which choice items choose from: a list added by its key, its codes (the
@@ -41,12 +42,7 @@ export function CodeListEditor({
 
   return (
     <div className={styles.formEditor}>
-      <div className={styles.formEditorHeader}>
-        <Button variant="secondary" size="sm" onClick={onClose}>
-          {t('form.back')}
-        </Button>
-        <h2 className={styles.formEditorTitle}>{t('codeLists.title')}</h2>
-      </div>
+      <ViewHeader title={t('codeLists.title')} onClose={onClose} />
       <p className={styles.hint}>{t('codeLists.intro')}</p>
       {lists.length === 0 ? <p className={styles.hint}>{t('codeLists.none')}</p> : null}
       <div className={styles.codeLists}>

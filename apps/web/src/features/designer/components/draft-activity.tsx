@@ -17,6 +17,7 @@ import {
 import { labelIn } from '../lib/designer-state.ts';
 import { APPROVE_DIALOG, ApproveDraftDialog } from './approve-draft-dialog.tsx';
 import styles from './designer.module.css';
+import { ViewHeader } from './view-header.tsx';
 
 /**
  * The draft's activity beside the schedule (issue 48 items 6 and 7): its review — who asked for it on
@@ -51,14 +52,7 @@ export function DraftActivity({
 
   return (
     <section className={styles.activity} aria-labelledby={`${settingId}-title`}>
-      <div className={styles.formEditorHeader}>
-        <h2 id={`${settingId}-title`} className={styles.formEditorTitle}>
-          {t('activity.title')}
-        </h2>
-        <Button variant="secondary" size="sm" onClick={onClose}>
-          {t('activity.close')}
-        </Button>
-      </div>
+      <ViewHeader title={t('activity.title')} titleId={`${settingId}-title`} onClose={onClose} />
       {activity.isError ? <FormAlert message={errorText(activity.error)} /> : null}
       <div className={styles.activityColumns}>
         <section className={styles.activityPanel} aria-labelledby={`${settingId}-review`}>

@@ -44,6 +44,7 @@ import { ItemProperties } from './item-properties.tsx';
 import { Markers } from './markers.tsx';
 import { SectionProperties } from './section-properties.tsx';
 import { useDragReorder } from './use-drag-reorder.ts';
+import { ViewHeader } from './view-header.tsx';
 
 /** What the properties column shows. */
 type Shown =
@@ -144,14 +145,14 @@ export function FormEditor({
 
   return (
     <div className={styles.formEditor}>
-      <div className={styles.formEditorHeader}>
-        <Button variant="secondary" size="sm" onClick={onClose}>
-          {t('form.back')}
-        </Button>
-        <h2 className={styles.formEditorTitle}>
-          {name(form.label)} <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
-        </h2>
-      </div>
+      <ViewHeader
+        title={
+          <>
+            {name(form.label)} <span className={styles.headerMeta}>{t('grid.key', { key: form.key })}</span>
+          </>
+        }
+        onClose={onClose}
+      />
       {wholeForm ? (
         <FormLayouts
           definition={definition}

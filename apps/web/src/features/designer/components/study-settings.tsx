@@ -19,6 +19,7 @@ import { AddKeyForm } from './element-fields.tsx';
 import { ExpressionField } from './expression-field.tsx';
 import { Markers } from './markers.tsx';
 import { StudyRolesEditor } from './study-roles-editor.tsx';
+import { ViewHeader } from './view-header.tsx';
 
 /**
  * The study-wide settings of the design: where each visit's date is recorded (visit windows count from
@@ -53,12 +54,7 @@ export function StudySettingsEditor({
 
   return (
     <div className={styles.formEditor}>
-      <div className={styles.formEditorHeader}>
-        <Button variant="secondary" size="sm" onClick={onClose}>
-          {t('form.back')}
-        </Button>
-        <h2 className={styles.formEditorTitle}>{t('settings.title')}</h2>
-      </div>
+      <ViewHeader title={t('settings.title')} onClose={onClose} />
       <div className={styles.settingsColumns}>
         <section className={styles.properties} aria-labelledby={`${id}-visit-date`}>
           <h3 id={`${id}-visit-date`} className={styles.panelTitle}>
