@@ -17,6 +17,13 @@ export const demoAccounts = [
 
 export type DemoAccount = (typeof demoAccounts)[number];
 
+/** The first demo account of a role (the living demo has one of each, two coordinators). */
+export function demoAccount(role: DemoAccount['role']): DemoAccount {
+  const found = demoAccounts.find((candidate) => candidate.role === role);
+  if (!found) throw new Error(`no demo account with role ${role}`);
+  return found;
+}
+
 /** Opens the login dialog on `/` and submits it, as a person would (Korean UI). */
 export async function logInFromLanding(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto('/');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { type DemoAccount, demoAccounts, signInThroughApi } from '../support/auth.ts';
+import { type DemoAccount, demoAccount, signInThroughApi } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
 import { waitForQuietNetwork } from '../support/network.ts';
 import { e2eServer } from '../support/servers.ts';
@@ -10,12 +10,6 @@ import { expect, test } from '../support/test.ts';
 // false positive, with the reason beside it (none so far).
 
 const STUDY_ID = 1;
-
-function account(role: DemoAccount['role']): DemoAccount {
-  const found = demoAccounts.find((candidate) => candidate.role === role);
-  if (!found) throw new Error(`no demo ${role}`);
-  return found;
-}
 
 interface Route {
   /** What the step is called in the report. */
@@ -300,7 +294,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
   test.beforeAll(async ({ browser }) => {
     const context = await browser.newContext({ baseURL: e2eServer().baseUrl });
     const page = await context.newPage();
-    await signInThroughApi(page, account('CRA'));
+    await signInThroughApi(page, demoAccount('CRA'));
     noticeId = await aNotice(page);
     await context.close();
   });
@@ -393,7 +387,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
 
   for (const { role, title, routes } of roles) {
     test(title, async ({ page }) => {
-      await signInThroughApi(page, account(role));
+      await signInThroughApi(page, demoAccount(role));
       const list = routes(await aSubject(page));
       // axe takes a second or two a page on an idle machine, far more on a busy one.
       test.setTimeout(60_000 + list.length * 20_000);
@@ -408,7 +402,7 @@ test.describe('accessibility (axe-core, Korean)', () => {
     await page.setViewportSize({ width: 1000, height: 900 });
     for (const role of ['PI', 'CRA'] as const) {
       await test.step(`${role} menu set`, async () => {
-        await signInThroughApi(page, account(role));
+        await signInThroughApi(page, demoAccount(role));
         await page.goto(`/dashboard/${STUDY_ID}`);
         await expect(page.getByRole('button', { name: '메뉴 펼치기' })).toBeVisible();
         await expect(heading(page)).toBeVisible();

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { DEMO_PASSWORD, demoAccounts, logInAs } from '../support/auth.ts';
+import { DEMO_PASSWORD, demoAccount, logInAs } from '../support/auth.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Logs in through the API; when given the page's request context, the session cookie is the page's too. */
@@ -28,8 +28,7 @@ test.describe('administration', () => {
     const password = 'Tympanic-2026';
 
     // The administrator logs in as a person would, through the login dialog.
-    const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-    if (!admin) throw new Error('no demo administrator');
+    const admin = demoAccount('ADMIN');
     await logInAs(page, admin);
     await page.goto('/admin/users');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('시스템 관리');

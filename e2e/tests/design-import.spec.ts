@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { demoAccounts, logInAs } from '../support/auth.ts';
+import { demoAccount, logInAs } from '../support/auth.ts';
 import { repositoryRoot } from '../support/global-setup.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -16,8 +16,7 @@ test('an administrator previews REDCap dictionaries and imports the sound one in
   consoleGuard,
 }) => {
   test.setTimeout(60_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   await page.goto('/admin/studies');
   await page.getByRole('button', { name: 'TUBE-2027 정의' }).click();
@@ -85,8 +84,7 @@ test('a design downloaded as ODM metadata and as a workbook imports back unchang
   page,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   for (const [download, format, fileLabel] of [
     ['ODM 1.3.2 메타데이터(모든 버전)', 'CDISC ODM 1.3 메타데이터(XML)', 'ODM 파일(XML)'],

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { demoAccounts, logInAs } from '../support/auth.ts';
+import { demoAccount, logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -58,8 +58,7 @@ test('an administrator compares two versions of a design and downloads the compa
   page,
 }, testInfo) => {
   test.setTimeout(60_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   const { csrfToken } = (await (await page.request.get('/api/auth/me')).json()) as { csrfToken: string };
   const headers = { 'x-csrf-token': csrfToken };

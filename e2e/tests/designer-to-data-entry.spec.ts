@@ -1,6 +1,6 @@
 import { evaluateExpression, type ItemDefinition, type StudyDefinition } from '@cdms/study';
 import tmp2026 from '../../packages/study/definitions/tm-perforation.json' with { type: 'json' };
-import { DEMO_PASSWORD, demoAccounts, logInAs } from '../support/auth.ts';
+import { DEMO_PASSWORD, demoAccount, logInAs } from '../support/auth.ts';
 import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -28,9 +28,8 @@ test('a study designed in the browser from empty is published, goes live and tak
   consoleGuard,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  const coordinator = demoAccounts.find((account) => account.role === 'CRC');
-  if (!admin || !coordinator) throw new Error('no demo administrator or coordinator');
+  const admin = demoAccount('ADMIN');
+  const coordinator = demoAccount('CRC');
   await logInAs(page, admin);
   const { csrfToken } = (await (await page.request.get('/api/auth/me')).json()) as { csrfToken: string };
   const code = `DE-${Date.now().toString(36).slice(-5)}`;

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { DEMO_PASSWORD, demoAccounts, logInAs } from '../support/auth.ts';
+import { DEMO_PASSWORD, demoAccount, logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
 import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
@@ -63,8 +63,7 @@ test('an administrator edits the schedule of a study in design; the draft saves 
   page,
 }) => {
   test.setTimeout(60_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   const studyId = await createStudyInDesign(page);
 
@@ -163,8 +162,7 @@ test('a designer builds a form in its editor and sees it run in the live preview
   page,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   const studyId = await createStudyInDesign(page);
 
@@ -376,8 +374,7 @@ test('the administrator reads the review of the demo draft and approves it with 
   page,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   const me = (await (await page.request.get('/api/auth/me')).json()) as {
     memberships: { studyId: number; studyCode: string }[];
@@ -434,8 +431,7 @@ test('a second designer whose draft is behind is told who saved since and takes 
   consoleGuard,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const admin = demoAccounts.find((account) => account.role === 'ADMIN');
-  if (!admin) throw new Error('no demo administrator');
+  const admin = demoAccount('ADMIN');
   await logInAs(page, admin);
   const studyId = await createStudyInDesign(page);
   const otherContext = await browser.newContext({

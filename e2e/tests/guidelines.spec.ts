@@ -1,5 +1,5 @@
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { type DemoAccount, demoAccount, logInAs } from '../support/auth.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Study TMP-2026: id 1 in the fresh database the global setup starts. */
@@ -18,16 +18,10 @@ const PDF = Buffer.from(
   ].join('\n'),
 );
 
-function account(role: DemoAccount['role']): DemoAccount {
-  const found = demoAccounts.find((candidate) => candidate.role === role);
-  if (!found) throw new Error(`no demo account with role ${role}`);
-  return found;
-}
-
 async function pageAs(browser: Browser, role: DemoAccount['role'], width = 1440): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await logInAs(page, account(role));
+  await logInAs(page, demoAccount(role));
   return page;
 }
 
@@ -47,7 +41,7 @@ test.describe('guidelines and task notices', () => {
   }, testInfo) => {
     test.setTimeout(120_000);
     const title = `모니터링 계획서 ${Date.now()}`;
-    await logInAs(page, account('CRA'));
+    await logInAs(page, demoAccount('CRA'));
     await page.goto(`/guideline/${STUDY_ID}?menu-type=CRA`);
     await expect(page.getByRole('heading', { level: 1, name: '가이드라인' })).toBeVisible();
     // The living demo: the protocol is in its alarm period, so the reminder shows.
@@ -89,7 +83,7 @@ test.describe('guidelines and task notices', () => {
     const row = crc.getByRole('row').filter({ hasText: title });
     await expect(row).toContainText('기타');
     await expect(row).toContainText('게시');
-    await expect(row).toContainText(account('CRA').name);
+    await expect(row).toContainText(demoAccount('CRA').name);
     await row.getByRole('link', { name: title }).click();
     await expect(crc.getByRole('heading', { level: 2, name: new RegExp(title) })).toBeVisible();
     const downloading = crc.waitForEvent('download');
@@ -118,7 +112,7 @@ test.describe('guidelines and task notices', () => {
 
   test('the DM discards a draft that was never published; it leaves the list', async ({ page }) => {
     const title = `폐기할 초안 ${Date.now()}`;
-    await logInAs(page, account('DM'));
+    await logInAs(page, demoAccount('DM'));
     await page.goto(`/guideline/register/${STUDY_ID}?menu-type=CRA`);
     await page.getByRole('textbox', { name: '제목', exact: true }).fill(title);
     await page.getByRole('textbox', { name: '버전', exact: true }).fill('0.1');
@@ -141,7 +135,7 @@ test.describe('guidelines and task notices', () => {
   }, testInfo) => {
     test.setTimeout(90_000);
     const title = `입력 마감 안내 ${Date.now()}`;
-    await logInAs(page, account('DM'));
+    await logInAs(page, demoAccount('DM'));
     await page.goto(`/notice/${STUDY_ID}`);
     await page.getByRole('link', { name: '업무 알림' }).click();
     await expect(page.getByRole('heading', { level: 1, name: '업무 알림' })).toBeVisible();
@@ -165,7 +159,7 @@ test.describe('guidelines and task notices', () => {
     await expect(row).toBeVisible();
     await expect(row).toHaveAttribute('data-state', /^(queued|sent|partly_sent|failed)$/);
     await expect(row).toContainText('데이터 입력');
-    await expect(row).toContainText(account('DM').name);
+    await expect(row).toContainText(demoAccount('DM').name);
     // The e2e server's e-mails leave over SMTP (global-setup.ts): the worker delivers the notice's
     // e-mail to site 02's coordinator, the list shows it sent and the alarm log has the trace.
     await expect(async () => {

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { type DemoAccount, demoAccounts, signInThroughApi } from '../support/auth.ts';
+import { demoAccount, signInThroughApi } from '../support/auth.ts';
 import { layoutProblems, unmarkedHiddenColumns } from '../support/layout.ts';
 import { waitForQuietNetwork } from '../support/network.ts';
 import { expect, test } from '../support/test.ts';
@@ -10,12 +10,6 @@ import { expect, test } from '../support/test.ts';
 
 const STUDY_ID = 1;
 const WIDTHS = [1000, 1440] as const;
-
-function account(role: DemoAccount['role']): DemoAccount {
-  const found = demoAccounts.find((candidate) => candidate.role === role);
-  if (!found) throw new Error(`no demo ${role}`);
-  return found;
-}
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   const body = await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
@@ -103,19 +97,19 @@ test.describe('layout at 1000 and 1440px', () => {
   test.describe.configure({ timeout: 180_000 });
 
   test('landing page', async ({ page }) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     await checkPage(page, '/', heading);
   });
 
   test('task list: cards, list and the header search open', async ({ page }) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     await checkPage(page, '/task-list', (p) => p.getByTestId('study-card'));
     await checkPage(page, '/task-list?view=list', (p) => p.getByTestId('study-row'));
     await checkPage(page, '/task-list?search=TMP', (p) => p.getByRole('searchbox'));
   });
 
   test('dashboard, in Korean and English', async ({ page }, testInfo) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -133,7 +127,7 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('subject list, in Korean and English', async ({ page }, testInfo) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -149,7 +143,7 @@ test.describe('layout at 1000 and 1440px', () => {
   test('SDV page and readiness board (issue 15), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees both pages with every control: the plan's button, the board's
     // selection column and its freeze and lock actions.
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -169,7 +163,7 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('reports (issue 17), in Korean and English', async ({ page }, testInfo) => {
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -192,7 +186,7 @@ test.describe('layout at 1000 and 1440px', () => {
 
   test('study summary (issue 17), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees the widest tables: every site, split by randomization group.
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -207,7 +201,7 @@ test.describe('layout at 1000 and 1440px', () => {
 
   test('alarm log (issue 18), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees every site's notifications, the filters open.
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -224,7 +218,7 @@ test.describe('layout at 1000 and 1440px', () => {
     page,
   }, testInfo) => {
     // The data manager sees the manage column and the add button beside the ranges.
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -240,7 +234,7 @@ test.describe('layout at 1000 and 1440px', () => {
   test('subject overview: the matrix scrolls sideways under a sticky form column', async ({
     page,
   }, testInfo) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     const query = await aSubjectQuery(page);
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
@@ -295,7 +289,7 @@ test.describe('layout at 1000 and 1440px', () => {
     page,
   }, testInfo) => {
     test.setTimeout(480_000);
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     const query = await aSubjectQuery(page);
     const detail = (visit: string, form: string) =>
       `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=${visit}&depth-2=${form}`;
@@ -349,7 +343,7 @@ test.describe('layout at 1000 and 1440px', () => {
 
   test('query list, in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees every site's queries; at 1000 px kind, state and assignee lie beyond the frame.
-    await signInThroughApi(page, account('DM'));
+    await signInThroughApi(page, demoAccount('DM'));
     for (const language of ['ko', 'en'] as const) {
       await page.goto('/task-list');
       await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
@@ -382,17 +376,17 @@ test.describe('layout at 1000 and 1440px', () => {
   });
 
   test('notice list', async ({ page }) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     await checkPage(page, `/notice/${STUDY_ID}`, (p) => p.locator('table'));
   });
 
   test('task alarm', async ({ page }) => {
-    await signInThroughApi(page, account('CRC'));
+    await signInThroughApi(page, demoAccount('CRC'));
     await checkPage(page, `/task-alarm/${STUDY_ID}`, (p) => p.locator('table'));
   });
 
   test('notice register, randomization and user administration (ADMIN)', async ({ page }) => {
-    await signInThroughApi(page, account('ADMIN'));
+    await signInThroughApi(page, demoAccount('ADMIN'));
     await checkPage(page, `/notice/register/${STUDY_ID}`, (p) => p.locator('.ProseMirror'));
     await checkPage(page, `/randomization/${STUDY_ID}`, heading);
     await checkPage(page, '/admin/users', (p) => p.locator('tbody tr'));

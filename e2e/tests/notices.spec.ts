@@ -1,5 +1,5 @@
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { type DemoAccount, demoAccount, logInAs } from '../support/auth.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Study TMP-2026: id 1 in the fresh database the global setup starts. */
@@ -11,17 +11,11 @@ const PNG = Buffer.from(
   'base64',
 );
 
-function account(role: DemoAccount['role']): DemoAccount {
-  const found = demoAccounts.find((candidate) => candidate.role === role);
-  if (!found) throw new Error(`no demo account with role ${role}`);
-  return found;
-}
-
 /** A fresh browser context (its own session cookie) logged in as `role`. */
 async function pageAs(browser: Browser, role: DemoAccount['role']): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await logInAs(page, account(role));
+  await logInAs(page, demoAccount(role));
   return page;
 }
 
@@ -78,13 +72,13 @@ test.describe('notices', () => {
     test.setTimeout(90_000);
     const title = `방문 일정 변경 안내 ${Date.now()}`;
 
-    await logInAs(page, account('CRA'));
+    await logInAs(page, demoAccount('CRA'));
     await page.goto(`/notice/${STUDY_ID}?menu-type=CRA`);
     await expect(page.getByRole('heading', { level: 1, name: '공지사항' })).toBeVisible();
     await page.getByRole('link', { name: '글 등록' }).click();
     await expect(page).toHaveURL(new RegExp(`/notice/register/${STUDY_ID}\\?menu-type=CRA$`));
     await expect(page.getByRole('heading', { level: 1, name: '글 등록' })).toBeVisible();
-    await expect(page.getByText(account('CRA').name, { exact: true })).toBeVisible();
+    await expect(page.getByText(demoAccount('CRA').name, { exact: true })).toBeVisible();
 
     await page.getByRole('textbox', { name: '제목', exact: true }).fill(title);
     const editor = page.getByRole('textbox', { name: '내용' });
@@ -114,7 +108,7 @@ test.describe('notices', () => {
     const firstRow = pi.getByRole('row').nth(1);
     await expect(firstRow).toContainText(title);
     await expect(firstRow).toContainText('중요');
-    await expect(firstRow).toContainText(account('CRA').name);
+    await expect(firstRow).toContainText(demoAccount('CRA').name);
     await expect(firstRow.getByRole('cell').nth(3)).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await expect(pi.getByRole('link', { name: '글 등록' })).toHaveCount(0);
 
@@ -162,7 +156,7 @@ test.describe('notices', () => {
     consoleGuard,
   }) => {
     consoleGuard.allowFailedRequest('/api/uploads/images', 415, 'a file that is not an image, on purpose');
-    await logInAs(page, account('CRA'));
+    await logInAs(page, demoAccount('CRA'));
     await page.goto(`/notice/register/${STUDY_ID}`);
     const editor = page.getByRole('textbox', { name: '내용' });
     await expect(editor).toBeVisible();
@@ -211,7 +205,7 @@ test.describe('notices', () => {
 
   test('filters, page and page size live in the URL and survive a reload', async ({ page }) => {
     test.setTimeout(60_000);
-    await logInAs(page, account('DM'));
+    await logInAs(page, demoAccount('DM'));
     const tag = `필터시험${Date.now()}`;
     await createNotices(
       page,
@@ -281,7 +275,7 @@ test.describe('notices', () => {
 
   test('a writer edits, hides, shows and deletes a notice', async ({ page }) => {
     test.setTimeout(60_000);
-    await logInAs(page, account('CRA'));
+    await logInAs(page, demoAccount('CRA'));
     const title = `수정 시험 ${Date.now()}`;
     await createNotices(page, [title]);
     await page.goto(`/notice/${STUDY_ID}?search=${encodeURIComponent(title)}`);
@@ -313,7 +307,7 @@ test.describe('notices', () => {
     page,
   }, testInfo) => {
     test.setTimeout(120_000);
-    await logInAs(page, account('CRA'));
+    await logInAs(page, demoAccount('CRA'));
     await createNotices(page, ['2026년 11월 모니터링 방문 일정']);
     await createNotices(page, ['IRB 승인 변경 안내 (중요)'], { pinned: true, image: true });
     for (const width of [1440, 1000]) {

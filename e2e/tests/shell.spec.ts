@@ -1,15 +1,9 @@
 import type { Page } from '@playwright/test';
-import { type DemoAccount, demoAccounts, logInAs } from '../support/auth.ts';
+import { demoAccount, logInAs } from '../support/auth.ts';
 import { expect, test } from '../support/test.ts';
 
-function account(role: DemoAccount['role']): DemoAccount {
-  const found = demoAccounts.find((candidate) => candidate.role === role);
-  if (!found) throw new Error(`no demo ${role}`);
-  return found;
-}
-
-const pi = account('PI');
-const cra = account('CRA');
+const pi = demoAccount('PI');
+const cra = demoAccount('CRA');
 
 function studyCard(page: Page, code: string) {
   return page.getByTestId('study-card').filter({ hasText: code });
