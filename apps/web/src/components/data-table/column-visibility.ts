@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { readStoredJson, writeStoredJson } from '../../lib/stored-json.ts';
 
 /**
  * Which columns a person hid, remembered per table in localStorage (`cdms.table.<id>.hidden`), so a
@@ -12,23 +13,12 @@ export function hiddenColumnsKey(tableId: string): string {
 
 /** The stored choice; anything unreadable (private mode, an edited value) means nothing hidden. */
 export function readHiddenColumns(tableId: string): HiddenColumns {
-  try {
-    const raw = window.localStorage.getItem(hiddenColumnsKey(tableId));
-    if (!raw) return [];
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
+  const parsed = readStoredJson(window.localStorage, hiddenColumnsKey(tableId));
+  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
 }
 
 function writeHiddenColumns(tableId: string, hidden: HiddenColumns): void {
-  try {
-    if (hidden.length === 0) window.localStorage.removeItem(hiddenColumnsKey(tableId));
-    else window.localStorage.setItem(hiddenColumnsKey(tableId), JSON.stringify(hidden));
-  } catch {
-    // Storage full or refused: the choice still holds for this visit.
-  }
+  writeStoredJson(window.localStorage, hiddenColumnsKey(tableId), hidden.length === 0 ? undefined : hidden);
 }
 
 /** The hidden columns of one table and a setter that also stores them. */

@@ -1,6 +1,5 @@
 import type { StudyMembership } from '@cdms/contract';
 import type { FormDefinition, StudyDefinition, VisitDefinition } from '@cdms/study';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { generatePath, Link, useBlocker } from 'react-router';
@@ -177,7 +176,6 @@ function ScheduleEditor({
   const toast = useToast();
   const { confirm } = useAlert();
   const modals = useModalStack();
-  const queryClient = useQueryClient();
   const publish = usePublishDraft(studyId);
   const [state, dispatch] = useReducer(designerReducer, null, () =>
     firstState(studyId, initial, draft?.revision ?? 0, startedHere, readOnly),
@@ -252,11 +250,7 @@ function ScheduleEditor({
       autosave.resolve('mine', conflict.conflict.revision, null);
       return;
     }
-    const fresh = await queryClient.fetchQuery({
-      queryKey: ['studies', studyId, 'design-draft', 'document', 'reload'],
-      queryFn: () => fetchDesignDraft(studyId),
-      staleTime: 0,
-    });
+    const fresh = await fetchDesignDraft(studyId);
     const theirs = fresh.draft?.definition as StudyDefinition | undefined;
     if (!fresh.draft || !theirs) return;
     dispatch({ type: 'load', definition: theirs });

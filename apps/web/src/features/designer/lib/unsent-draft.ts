@@ -1,4 +1,5 @@
 import type { StudyDefinition } from '@cdms/study';
+import { readStoredJson, writeStoredJson } from '../../../lib/stored-json.ts';
 
 /**
  * Edits of a design draft not yet acknowledged by the server, kept in this browser's storage until
@@ -13,30 +14,16 @@ export interface UnsentDraft {
 const storageKey = (studyId: number) => `cdms.designer.unsent.${studyId}`;
 
 export function keepUnsentDraft(studyId: number, unsent: UnsentDraft): void {
-  try {
-    window.localStorage.setItem(storageKey(studyId), JSON.stringify(unsent));
-  } catch {
-    // Storage full or refused (a private window): the server's copy and the leave warning remain.
-  }
+  writeStoredJson(window.localStorage, storageKey(studyId), unsent);
 }
 
 export function readUnsentDraft(studyId: number): UnsentDraft | null {
-  try {
-    const text = window.localStorage.getItem(storageKey(studyId));
-    if (!text) return null;
-    const value = JSON.parse(text) as Partial<UnsentDraft>;
-    if (typeof value.baseRevision !== 'number' || typeof value.definition !== 'object' || !value.definition)
-      return null;
-    return { baseRevision: value.baseRevision, definition: value.definition as StudyDefinition };
-  } catch {
+  const value = readStoredJson(window.localStorage, storageKey(studyId)) as Partial<UnsentDraft> | null;
+  if (typeof value?.baseRevision !== 'number' || typeof value.definition !== 'object' || !value.definition)
     return null;
-  }
+  return { baseRevision: value.baseRevision, definition: value.definition as StudyDefinition };
 }
 
 export function forgetUnsentDraft(studyId: number): void {
-  try {
-    window.localStorage.removeItem(storageKey(studyId));
-  } catch {
-    // Nothing kept, nothing to forget.
-  }
+  writeStoredJson(window.localStorage, storageKey(studyId), undefined);
 }

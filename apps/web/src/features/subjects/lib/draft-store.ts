@@ -1,4 +1,5 @@
 import type { FormValues } from '@cdms/study';
+import { readStoredJson, writeStoredJson } from '../../../lib/stored-json.ts';
 
 // Unsaved edits of the subject detail page, kept in session storage under the spec's key
 // (prototype-spec §3 "subject-detail-store") so that a reload or a visit to another form does not lose
@@ -44,25 +45,16 @@ function isValues(value: unknown): value is FormValues {
 
 /** Reads the stored drafts; anything unreadable (another version's shape, hand edits) counts as none. */
 function readFile(storage: Storage): DraftFile {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(DRAFT_STORAGE_KEY) ?? 'null');
-    const drafts = (parsed as Partial<DraftFile> | null)?.drafts;
-    if (!drafts || typeof drafts !== 'object') return { drafts: {} };
-    const valid: Record<string, FormDraft> = {};
-    for (const [key, draft] of Object.entries(drafts)) if (isDraft(draft)) valid[key] = draft;
-    return { drafts: valid };
-  } catch {
-    return { drafts: {} };
-  }
+  const drafts = (readStoredJson(storage, DRAFT_STORAGE_KEY) as Partial<DraftFile> | null)?.drafts;
+  if (!drafts || typeof drafts !== 'object') return { drafts: {} };
+  const valid: Record<string, FormDraft> = {};
+  for (const [key, draft] of Object.entries(drafts)) if (isDraft(draft)) valid[key] = draft;
+  return { drafts: valid };
 }
 
+/** Storage full or disabled (private mode): the page still works, only without the reload safety net. */
 function writeFile(storage: Storage, file: DraftFile): void {
-  try {
-    if (Object.keys(file.drafts).length === 0) storage.removeItem(DRAFT_STORAGE_KEY);
-    else storage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(file));
-  } catch {
-    // Storage full or disabled (private mode): the page still works, only without the reload safety net.
-  }
+  writeStoredJson(storage, DRAFT_STORAGE_KEY, Object.keys(file.drafts).length === 0 ? undefined : file);
 }
 
 export function readDraft(key: string, storage: Storage = sessionStorage): FormDraft | undefined {
