@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { labelIn } from '../lib/designer-state.ts';
 import { addVariant, removeVariant, setVariantVisits } from '../lib/form-edits.ts';
+import { toggleInOrder } from '../lib/list-edits.ts';
 import styles from './designer.module.css';
 
 /**
@@ -88,11 +89,11 @@ export function FormLayouts({
                       setVariantVisits(
                         form,
                         layout,
-                        variant.visits.includes(visit.key)
-                          ? variant.visits.filter((key) => key !== visit.key)
-                          : holding
-                              .map((candidate) => candidate.key)
-                              .filter((key) => key === visit.key || variant.visits.includes(key)),
+                        toggleInOrder(
+                          variant.visits,
+                          visit.key,
+                          holding.map((candidate) => candidate.key),
+                        ),
                       ),
                     )
                   }

@@ -2,6 +2,7 @@ import type { StudyDefinition } from '@cdms/study';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { labelIn, type StudySettings } from '../lib/designer-state.ts';
+import { toggleInOrder } from '../lib/list-edits.ts';
 import {
   ROLE_NAMES,
   type RoleField,
@@ -141,11 +142,11 @@ function RoleFieldInput({
               disabled={readOnly}
               onChange={() =>
                 onChange(
-                  chosen.includes(choice.key)
-                    ? chosen.filter((key) => key !== choice.key)
-                    : choices
-                        .map((other) => other.key)
-                        .filter((key) => key === choice.key || chosen.includes(key)),
+                  toggleInOrder(
+                    chosen,
+                    choice.key,
+                    choices.map((other) => other.key),
+                  ),
                 )
               }
             />

@@ -1,6 +1,7 @@
 import type { FormDefinition, StudyDefinition } from '@cdms/study';
 import { useTranslation } from 'react-i18next';
 import { labelIn } from '../lib/designer-state.ts';
+import { toggleInOrder } from '../lib/list-edits.ts';
 import styles from './designer.module.css';
 
 /**
@@ -23,9 +24,11 @@ export function VisitsFilterField({
   const chosen = visits ?? [];
 
   function toggle(visitKey: string) {
-    const next = chosen.includes(visitKey)
-      ? chosen.filter((key) => key !== visitKey)
-      : holding.map((visit) => visit.key).filter((key) => key === visitKey || chosen.includes(key));
+    const next = toggleInOrder(
+      chosen,
+      visitKey,
+      holding.map((visit) => visit.key),
+    );
     onChange(next.length === 0 ? undefined : next);
   }
 

@@ -1,5 +1,5 @@
 import type { CodeList, FormDefinition, LocalizedText, StudyDefinition, VisitDefinition } from '@cdms/study';
-import { move, replaceAt } from './list-edits.ts';
+import { move, replaceAt, toggleInOrder } from './list-edits.ts';
 
 /**
  * The designer's editing model: the definition being edited (`present`), the versions before it
@@ -203,12 +203,12 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
         ...definition,
         visits: replaceAt(visits, edit.visitIndex, (visit) => ({
           ...visit,
-          forms: visit.forms.includes(edit.formKey)
-            ? visit.forms.filter((key) => key !== edit.formKey)
-            : // Kept in the order of the form rows, so a visit lists its forms as the grid shows them.
-              forms
-                .map((form) => form.key)
-                .filter((key) => key === edit.formKey || visit.forms.includes(key)),
+          // Kept in the order of the form rows, so a visit lists its forms as the grid shows them.
+          forms: toggleInOrder(
+            visit.forms,
+            edit.formKey,
+            forms.map((form) => form.key),
+          ),
         })),
       };
   }

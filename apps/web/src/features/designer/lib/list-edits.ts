@@ -16,3 +16,13 @@ export function move<T>(list: T[], from: number, to: number): T[] {
   next.splice(to, 0, moved as T);
   return next;
 }
+
+/**
+ * A key ticked or unticked among the chosen ones, kept in the order of `order` (the schedule's visits,
+ * the forms' rows, a form's items): so a list of keys reads as the screen shows them.
+ */
+export function toggleInOrder(chosen: readonly string[], key: string, order: readonly string[]): string[] {
+  return chosen.includes(key)
+    ? chosen.filter((other) => other !== key)
+    : order.filter((other) => other === key || chosen.includes(other));
+}

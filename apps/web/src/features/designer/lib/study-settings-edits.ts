@@ -1,5 +1,6 @@
 import type { Expression, ParameterDefinition, StudyDefinition, SubjectStatusRules } from '@cdms/study';
 import type { StudySettings } from './designer-state.ts';
+import { toggleInOrder } from './list-edits.ts';
 
 /**
  * The study settings' edits, pure: where each visit's date is recorded, what an unscheduled visit may
@@ -52,9 +53,11 @@ export function toggleUnscheduledForm(
 ): StudySettings {
   const current = settings.unscheduledVisit;
   const chosen = current?.forms ?? [];
-  const forms = chosen.includes(formKey)
-    ? chosen.filter((key) => key !== formKey)
-    : definition.forms.map((form) => form.key).filter((key) => key === formKey || chosen.includes(key));
+  const forms = toggleInOrder(
+    chosen,
+    formKey,
+    definition.forms.map((form) => form.key),
+  );
   return {
     ...settings,
     unscheduledVisit:
