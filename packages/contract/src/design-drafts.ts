@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definitionDiffLineSchema } from './definition-versions.ts';
+import { localizedSchema } from './localized.ts';
 import { signCasebookRequestSchema } from './signatures.ts';
 
 /**
@@ -63,6 +64,8 @@ export const designReviewSchema = z.object({
   /** The approval, with the revision and content hash it was given on; null while none. */
   approval: z.object({ by: byWhomSchema, revision: z.number().int(), contentHash: z.string() }).nullable(),
   comments: z.array(designReviewCommentSchema),
+  /** What an approval given now means, in both languages, as the server records it (the dialog shows it). */
+  approvalMeaning: localizedSchema,
 });
 export type DesignReview = z.infer<typeof designReviewSchema>;
 

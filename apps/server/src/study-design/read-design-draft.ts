@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
+import { DESIGN_APPROVAL_MEANING } from './approve-design-draft.ts';
 import { designDraftRow } from './design-draft-row.ts';
 
 /** How many saves the designer's changes list shows. */
@@ -131,5 +132,6 @@ async function readOpenReview(db: Kysely<Database>, studyId: number): Promise<De
         author: { userId: comment.author_id, name: comment.name, at: comment.created_at.toISOString() },
       }),
     ),
+    approvalMeaning: DESIGN_APPROVAL_MEANING,
   };
 }

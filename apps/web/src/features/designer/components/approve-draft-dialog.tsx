@@ -1,3 +1,4 @@
+import type { LocalizedText } from '@cdms/study';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -6,6 +7,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useApproveDraft } from '../api/design-draft.ts';
+import { labelIn } from '../lib/designer-state.ts';
 import styles from './designer.module.css';
 
 export const APPROVE_DIALOG = 'designer-approve';
@@ -19,15 +21,18 @@ export function ApproveDraftDialog({
   studyId,
   reviewId,
   revision,
+  meaning,
 }: {
   studyId: number;
   reviewId: number;
   revision: number;
+  /** What the signature means, as the server records it. */
+  meaning: LocalizedText;
 }) {
   const { t } = useTranslation('designer');
   return (
     <Modal name={APPROVE_DIALOG} title={t('approve.title', { revision })} width="sm">
-      <ApproveForm studyId={studyId} reviewId={reviewId} revision={revision} />
+      <ApproveForm studyId={studyId} reviewId={reviewId} revision={revision} meaning={meaning} />
     </Modal>
   );
 }
@@ -36,12 +41,14 @@ function ApproveForm({
   studyId,
   reviewId,
   revision,
+  meaning,
 }: {
   studyId: number;
   reviewId: number;
   revision: number;
+  meaning: LocalizedText;
 }) {
-  const { t } = useTranslation('designer');
+  const { t, i18n } = useTranslation('designer');
   const { close } = useModalStack();
   const approve = useApproveDraft(studyId);
   const [password, setPassword] = useState('');
@@ -58,7 +65,7 @@ function ApproveForm({
 
   return (
     <form className={styles.dialogForm} onSubmit={submit} noValidate>
-      <p className={styles.approval}>{t('approve.meaning')}</p>
+      <p className={styles.approval}>{labelIn(meaning, i18n.language)}</p>
       <TextField
         label={t('approve.password')}
         type="password"

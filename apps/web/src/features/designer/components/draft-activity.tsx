@@ -259,7 +259,12 @@ function ReviewDetails({
           </Button>
         </div>
       </form>
-      <ApproveDraftDialog studyId={studyId} reviewId={review.id} revision={revision} />
+      <ApproveDraftDialog
+        studyId={studyId}
+        reviewId={review.id}
+        revision={revision}
+        meaning={review.approvalMeaning}
+      />
     </>
   );
 }
