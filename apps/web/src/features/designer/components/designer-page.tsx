@@ -274,6 +274,25 @@ function ScheduleEditor({
     if (confirmed) edit({ type: 'removeVisit', index });
   }
 
+  async function removeForm(index: number) {
+    const form = definition.forms[index];
+    if (!form) return;
+    const formName = labelIn(form.label, language);
+    const visits = definition.visits
+      .filter((visit) => visit.forms.includes(form.key))
+      .map((visit) => labelIn(visit.label, language));
+    const confirmed = await confirm({
+      title: t('removeForm.title'),
+      message:
+        visits.length > 0
+          ? t('removeForm.withVisits', { form: formName, visits: visits.join(', ') })
+          : t('removeForm.withoutVisits', { form: formName }),
+      confirmLabel: t('remove.confirm'),
+      cancelLabel: t('remove.cancel'),
+    });
+    if (confirmed) edit({ type: 'removeForm', index });
+  }
+
   function open(next: NonNullable<Editing>) {
     setEditing(next);
     modals.open(next.kind === 'visit' ? VISIT_DIALOG : FORM_DIALOG);
@@ -483,6 +502,7 @@ function ScheduleEditor({
           onEditVisit={(index) => open({ kind: 'visit', index })}
           onRemoveVisit={(index) => void removeVisit(index)}
           onRenameForm={(index) => open({ kind: 'form', index })}
+          onRemoveForm={(index) => void removeForm(index)}
           onOpenForm={(index) => setView({ kind: 'form', index })}
         />
       )}

@@ -22,6 +22,7 @@ export interface ScheduleGridProps {
   onEditVisit: (index: number) => void;
   onRemoveVisit: (index: number) => void;
   onRenameForm: (index: number) => void;
+  onRemoveForm: (index: number) => void;
   /** Opens the form's editor (its sections and items), read-only in a live study. */
   onOpenForm: (index: number) => void;
 }
@@ -42,6 +43,7 @@ export function ScheduleGrid({
   onEditVisit,
   onRemoveVisit,
   onRenameForm,
+  onRemoveForm,
   onOpenForm,
 }: ScheduleGridProps) {
   const { t, i18n } = useTranslation('designer');
@@ -124,6 +126,17 @@ export function ScheduleGrid({
               <span aria-hidden="true">✎</span>
               <span className={styles.visuallyHidden}>
                 {t('grid.renameForm', { name: name(form.label) })}
+              </span>
+            </Button>
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={forms.length <= 1}
+              onClick={() => onRemoveForm(index)}
+            >
+              <span aria-hidden="true">×</span>
+              <span className={styles.visuallyHidden}>
+                {t('grid.removeForm', { name: name(form.label) })}
               </span>
             </Button>
           </span>

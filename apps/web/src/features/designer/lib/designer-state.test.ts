@@ -100,6 +100,26 @@ describe('designerReducer', () => {
     expect(designerReducer(state, { type: 'removeVisit', index: 0 }).present.visits).toHaveLength(1);
   });
 
+  it('removes a form from the study and every schedule, but never the last form', () => {
+    const state = run({ type: 'removeForm', index: 0 });
+    expect(state.present.forms.map((form) => form.key)).toEqual(['vitals']);
+    expect(state.present.visits.map((visit) => visit.forms)).toEqual(
+      definition.visits.map((visit) => visit.forms.filter((key) => key !== 'demo')),
+    );
+    expect(designerReducer(state, { type: 'removeForm', index: 0 }).present.forms).toHaveLength(1);
+    expect(designerReducer(state, { type: 'undo' }).present).toEqual(definition);
+  });
+
+  it('takes a removed form out of the unscheduled visit, and the visit when it offered only that form', () => {
+    const remove = (forms: string[]) =>
+      designerReducer(
+        initialDesignerState({ ...definition, unscheduledVisit: { label: definition.label, forms } }),
+        { type: 'removeForm', index: 0 },
+      ).present.unscheduledVisit;
+    expect(remove(['demo', 'vitals'])?.forms).toEqual(['vitals']);
+    expect(remove(['demo'])).toBeUndefined();
+  });
+
   it('toggles a cell, keeping the visit forms in the order of the rows', () => {
     const state = run({ type: 'toggleCell', visitIndex: 0, formKey: 'vitals' });
     expect(state.present.visits[0]?.forms).toEqual(['demo', 'vitals']);

@@ -37,6 +37,8 @@ export type DesignerEdit =
   | { type: 'addForm'; form: FormFields }
   | { type: 'renameForm'; index: number; label: LocalizedText }
   | { type: 'moveForm'; index: number; to: number }
+  /** The form leaves the study, every visit's schedule and the unscheduled visit's forms. */
+  | { type: 'removeForm'; index: number }
   | { type: 'toggleCell'; visitIndex: number; formKey: string }
   /**
    * The form editor's edits (form-edits.ts): the form at `index` becomes `form`. Successive edits with
@@ -185,6 +187,8 @@ export function applyEdit(definition: StudyDefinition, edit: DesignerEdit): Stud
       const moved = move(forms, edit.index, edit.to);
       return moved === forms ? definition : { ...definition, forms: moved };
     }
+    case 'removeForm':
+      return removeForm(definition, edit.index);
     case 'replaceForm':
       if (!forms[edit.index] || forms[edit.index] === edit.form) return definition;
       return { ...definition, forms: replaceAt(forms, edit.index, () => edit.form) };
@@ -255,4 +259,29 @@ export function emptyDefinition(studyCode: string, title: LocalizedText): StudyD
     visits: [{ key: 'V1', label: { ko: '방문 1', en: 'Visit 1' }, group: 'screening', forms: ['F1'] }],
     forms: [{ key: 'F1', label: { ko: '양식 1', en: 'Form 1' }, sections: [NEW_FORM_SECTION] }],
   };
+}
+
+/**
+ * The study without the form at `index` (a study keeps at least one form): it leaves each visit's
+ * schedule and the unscheduled visit's forms too. What else names it (an expression, a role, the visit
+ * date) is left for the definition's problems to point out, as after removing a visit.
+ */
+function removeForm(definition: StudyDefinition, index: number): StudyDefinition {
+  const removed = definition.forms[index];
+  if (definition.forms.length <= 1 || !removed) return definition;
+  const without = (keys: string[]) => keys.filter((key) => key !== removed.key);
+  const next: StudyDefinition = {
+    ...definition,
+    forms: definition.forms.filter((_, formIndex) => formIndex !== index),
+    visits: definition.visits.map((visit) =>
+      visit.forms.includes(removed.key) ? { ...visit, forms: without(visit.forms) } : visit,
+    ),
+  };
+  const unscheduled = definition.unscheduledVisit;
+  if (unscheduled?.forms.includes(removed.key)) {
+    const forms = without(unscheduled.forms);
+    if (forms.length > 0) next.unscheduledVisit = { ...unscheduled, forms };
+    else delete next.unscheduledVisit;
+  }
+  return next;
 }
