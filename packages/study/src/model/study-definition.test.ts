@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { miniStudy } from '../engine/test-fixtures.ts';
 import {
   appliesToVisit,
+  choiceDisplay,
   findDefinitionProblems,
   type StudyDefinition,
   sectionsForVisit,
@@ -180,5 +181,16 @@ describe('sectionsForVisit and appliesToVisit', () => {
     expect(sectionsForVisit(form, 'a')).toBe(form.sections);
     expect(appliesToVisit(undefined, 'a')).toBe(true);
     expect(appliesToVisit(['a'], 'b')).toBe(false);
+  });
+});
+
+describe('choiceDisplay', () => {
+  it('gives a yes/no radio buttons and a single choice a list unless the item says otherwise', () => {
+    expect(choiceDisplay({ type: 'yesNo' })).toBe('radio');
+    expect(choiceDisplay({ type: 'yesNo', display: 'select' })).toBe('select');
+    expect(choiceDisplay({ type: 'singleChoice' })).toBe('select');
+    expect(choiceDisplay({ type: 'singleChoice', display: 'radio' })).toBe('radio');
+    expect(choiceDisplay({ type: 'multipleChoice' })).toBeUndefined();
+    expect(choiceDisplay({ type: 'text', display: 'radio' })).toBeUndefined();
   });
 });

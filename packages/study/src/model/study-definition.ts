@@ -401,6 +401,17 @@ export function sectionsForVisit(form: FormDefinition, visitKey: string): Sectio
   return form.sections;
 }
 
+/**
+ * How a single choice or yes/no item shows its codes: its `display`, else radio buttons for yes/no and
+ * a drop-down list for a single choice. Undefined for types that have no such choice.
+ */
+export function choiceDisplay(
+  item: Pick<ItemDefinition, 'type' | 'display'>,
+): 'radio' | 'select' | undefined {
+  if (item.type !== 'singleChoice' && item.type !== 'yesNo') return undefined;
+  return item.display ?? (item.type === 'yesNo' ? 'radio' : 'select');
+}
+
 /** Whether the form at the visit is the study's signing form (its `signing` role), which only signing fills. */
 export function isSigningForm(definition: StudyShape, visitKey: string, formKey: string): boolean {
   const signing = definition.roles?.signing;

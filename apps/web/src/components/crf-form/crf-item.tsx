@@ -1,5 +1,6 @@
 import {
   type CheckResult,
+  choiceDisplay,
   getItemCodes,
   type ItemDefinition,
   type JsonValue,
@@ -72,10 +73,7 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const isSystem = !isComputed && item.readOnly === true;
   const isNumber = item.type === 'integer' || item.type === 'decimal';
   // Group inputs (radios, check lists) are named through aria-labelledby; a <label for> needs one input.
-  const groupLike =
-    item.type === 'multipleChoice' ||
-    ((item.type === 'singleChoice' || item.type === 'yesNo') &&
-      (item.display ?? (item.type === 'yesNo' ? 'radio' : 'select')) === 'radio');
+  const groupLike = item.type === 'multipleChoice' || choiceDisplay(item) === 'radio';
 
   const label = (
     <>

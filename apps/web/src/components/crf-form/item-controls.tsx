@@ -1,5 +1,6 @@
 import {
   type Code,
+  choiceDisplay,
   getItemCodes,
   type ItemDefinition,
   isValidDate,
@@ -73,7 +74,7 @@ export function ItemControl(props: ControlProps) {
       return <TimeControl {...props} />;
     case 'singleChoice':
     case 'yesNo':
-      return (props.item.display ?? (props.item.type === 'yesNo' ? 'radio' : 'select')) === 'radio' ? (
+      return choiceDisplay(props.item) === 'radio' ? (
         <RadioControl {...props} />
       ) : (
         <SelectControl {...props} />

@@ -1,4 +1,10 @@
-import { type Expression, type ItemDefinition, SEVERITIES, type StudyDefinition } from '@cdms/study';
+import {
+  choiceDisplay,
+  type Expression,
+  type ItemDefinition,
+  SEVERITIES,
+  type StudyDefinition,
+} from '@cdms/study';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -42,6 +48,7 @@ export function ItemProperties({
   onRemove: () => void;
 }) {
   const { t, i18n } = useTranslation('designer');
+  const display = choiceDisplay(item);
   const context = { definition, formKey };
   const set = <K extends OptionalField>(field: K, value: ItemDefinition[K] | undefined, coalesce = true) => {
     const next = { ...item };
@@ -145,28 +152,30 @@ export function ItemProperties({
           />
         </fieldset>
       ) : null}
-      {takesCodeList(item.type) ? (
+      {takesCodeList(item.type) || display !== undefined ? (
         <fieldset className={styles.propertyGroup} disabled={readOnly}>
           <legend>{t('form.choices')}</legend>
-          <label className={styles.selectField}>
-            <span className={styles.propertyLabel}>{t('form.codeList')}</span>
-            <select
-              value={item.codeList ?? ''}
-              onChange={(event) => set('codeList', event.target.value || undefined, false)}
-            >
-              <option value="">{t('form.noCodeList')}</option>
-              {definition.codeLists.map((list) => (
-                <option key={list.key} value={list.key}>
-                  {list.key} ({list.codes.map((code) => labelIn(code.label, i18n.language)).join(', ')})
-                </option>
-              ))}
-            </select>
-          </label>
-          {item.type === 'singleChoice' ? (
+          {takesCodeList(item.type) ? (
+            <label className={styles.selectField}>
+              <span className={styles.propertyLabel}>{t('form.codeList')}</span>
+              <select
+                value={item.codeList ?? ''}
+                onChange={(event) => set('codeList', event.target.value || undefined, false)}
+              >
+                <option value="">{t('form.noCodeList')}</option>
+                {definition.codeLists.map((list) => (
+                  <option key={list.key} value={list.key}>
+                    {list.key} ({list.codes.map((code) => labelIn(code.label, i18n.language)).join(', ')})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {display !== undefined ? (
             <label className={styles.selectField}>
               <span className={styles.propertyLabel}>{t('form.display')}</span>
               <select
-                value={item.display ?? 'select'}
+                value={display}
                 onChange={(event) => set('display', event.target.value as 'radio' | 'select', false)}
               >
                 <option value="radio">{t('form.displays.radio')}</option>
