@@ -5,6 +5,8 @@ import {
   expr,
   STUDY_PACKAGE_VERSION,
   studyDefinitionSchema,
+  studyRoleField,
+  studyRoleFields,
   tmPerforationStudy,
   validateFormValues,
 } from './index.ts';
@@ -24,5 +26,7 @@ describe('@cdms/study', () => {
       'none',
     );
     expect(expr.isYes('eligible')).toEqual({ op: 'eq', args: [{ ref: 'eligible' }, 'Y'] });
+    expect(studyRoleFields.audiogram.treatedEar.kind).toBe('part');
+    expect(studyRoleField('audiogram', 'form')).toEqual({ kind: 'form' });
   });
 });

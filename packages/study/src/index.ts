@@ -187,6 +187,12 @@ export type { FormValues, JsonPrimitive, JsonValue, SubjectData } from './model/
 export { type Language, type LocalizedText, localizedTextSchema } from './model/localized-text.ts';
 export * from './model/study-definition.ts';
 export {
+  type StudyRoleField,
+  type StudyRoleFieldKind,
+  studyRoleField,
+  studyRoleFields,
+} from './model/study-role-fields.ts';
+export {
   HEAR_FOLLOW_UP_DOCUMENT,
   STUDY_DEFINITION_JSON_SCHEMA,
   TM_PERFORATION_DOCUMENT,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { collectParams, collectRefs, type Expression, expressionSchema } from './expression.ts';
 import { localizedTextSchema } from './localized-text.ts';
+import { studyRoleFields } from './study-role-fields.ts';
 
 // The study definition: visits → forms → sections → items, plus conditions, derivations, edit checks and
 // routing outcomes. It is plain JSON (no functions) so the same document drives the browser renderer, the
@@ -234,7 +235,9 @@ export type SubjectStatusRules = z.infer<typeof subjectStatusRulesSchema>;
  * subject's sex and age, the adverse events, the end of study… The server and web read these pointers
  * instead of naming a study's keys. Every role is optional: a study without one lacks that feature (its
  * facts stay empty) and never fails. `findDefinitionProblems` checks that each names forms, visits,
- * sections and items that exist, of the types the application reads. docs/STUDY-DEFINITION.md "Roles".
+ * sections and items that exist, of the types the application reads. What each field names (a visit, a
+ * form, an item of which types, a code of which item…) is `studyRoleFields` (study-role-fields.ts), which
+ * the checks and the designer's roles editor read. docs/STUDY-DEFINITION.md "Roles".
  */
 export const studyRolesSchema = z.strictObject({
   /** The registration form a new subject's consent date (a date), initials and screening number (texts, when it has them) are written to, at one visit; deleting a subject keeps it. */
@@ -696,8 +699,6 @@ export function findDefinitionProblemTexts(study: StudyShape): ProblemText[] {
   return problems;
 }
 
-const NUMBER_TYPES: readonly ItemType[] = ['integer', 'decimal'];
-
 /** The groups of a randomization list (the server's permuted blocks and imported lists). */
 export const RANDOMIZATION_GROUPS = ['treatment', 'control'] as const;
 
@@ -709,6 +710,8 @@ export const RANDOMIZATION_GROUPS = ['treatment', 'control'] as const;
 function roleProblems(study: StudyShape): ProblemText[] {
   const roles = study.roles;
   if (!roles) return [];
+  // The item types each field reads.
+  const fields = studyRoleFields;
   const problems: ProblemText[] = [];
   const layoutsOf = (role: string, formKey: string, visitKey?: string): SectionDefinition[][] => {
     const form = study.forms.find((entry) => entry.key === formKey);
@@ -778,38 +781,42 @@ function roleProblems(study: StudyShape): ProblemText[] {
   if (roles.registration) {
     const role = roles.registration;
     const layouts = layoutsOf('registration', role.form, role.visit);
-    expectItem('registration', layouts, role.consentDate, ['date']);
-    for (const itemKey of [role.initials, role.screeningNumber]) {
-      if (itemKey !== undefined) expectItem('registration', layouts, itemKey, ['text']);
+    expectItem('registration', layouts, role.consentDate, fields.registration.consentDate.types);
+    for (const field of ['initials', 'screeningNumber'] as const) {
+      const itemKey = role[field];
+      if (itemKey !== undefined)
+        expectItem('registration', layouts, itemKey, fields.registration[field].types);
     }
   }
   if (roles.demographics) {
     const role = roles.demographics;
     const layouts = layoutsOf('demographics', role.form, role.visit);
-    const sex = expectItem('demographics', layouts, role.sex, ['singleChoice']);
+    const sex = expectItem('demographics', layouts, role.sex, fields.demographics.sex.types);
     if (sex) expectCodes('demographics', sex, [role.femaleCode, role.maleCode]);
-    expectItem('demographics', layouts, role.age, NUMBER_TYPES);
+    expectItem('demographics', layouts, role.age, fields.demographics.age.types);
   }
   if (roles.randomization) {
     const role = roles.randomization;
     const layouts = layoutsOf('randomization', role.form, role.visit);
-    const eligible = expectItem('randomization', layouts, role.eligible, ['yesNo']);
+    const eligible = expectItem('randomization', layouts, role.eligible, fields.randomization.eligible.types);
     if (eligible && eligible.derive === undefined) {
       problems.push({
         en: `roles.randomization: ${role.eligible} must be derived (the study's rule)`,
         ko: `roles.randomization: ${role.eligible} — 파생 항목이어야 합니다(시험의 규칙)`,
       });
     }
-    expectItem('randomization', layouts, role.assignmentDate, ['date']);
-    expectItem('randomization', layouts, role.number, ['text']);
-    const group = expectItem('randomization', layouts, role.group, ['singleChoice']);
+    expectItem('randomization', layouts, role.assignmentDate, fields.randomization.assignmentDate.types);
+    expectItem('randomization', layouts, role.number, fields.randomization.number.types);
+    const group = expectItem('randomization', layouts, role.group, fields.randomization.group.types);
     if (group?.type === 'singleChoice') expectCodes('randomization', group, RANDOMIZATION_GROUPS);
   }
   if (roles.signing) {
     const role = roles.signing;
     const layouts = layoutsOf('signing', role.form, role.visit);
-    if (role.signatureDate !== undefined) expectItem('signing', layouts, role.signatureDate, ['date']);
-    if (role.signerName !== undefined) expectItem('signing', layouts, role.signerName, ['text']);
+    for (const field of ['signatureDate', 'signerName'] as const) {
+      const itemKey = role[field];
+      if (itemKey !== undefined) expectItem('signing', layouts, itemKey, fields.signing[field].types);
+    }
   }
   if (roles.adverseEvents) {
     const role = roles.adverseEvents;
@@ -820,28 +827,33 @@ function roleProblems(study: StudyShape): ProblemText[] {
         ko: `roles.adverseEvents: ${role.rows} — ${role.form}의 반복 그룹이 아닙니다`,
       });
     } else {
-      const column = (itemKey: string | undefined, types: readonly ItemType[]) => {
-        if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, types, role.rows);
-      };
-      column(role.serious, ['yesNo']);
-      column(role.term, ['text', 'textarea']);
-      column(role.startDate, ['date']);
-      column(role.endDate, ['date']);
-      for (const coded of [role.severity, role.causality, role.actionTaken, role.outcome]) {
-        column(coded, ['singleChoice']);
+      const columns = [
+        'serious',
+        'term',
+        'startDate',
+        'endDate',
+        'severity',
+        'causality',
+        'actionTaken',
+        'outcome',
+      ] as const;
+      for (const field of columns) {
+        const itemKey = role[field];
+        if (itemKey !== undefined)
+          expectItem('adverseEvents', layouts, itemKey, fields.adverseEvents[field].types, role.rows);
       }
     }
   }
   if (roles.endOfStudy) {
     const role = roles.endOfStudy;
     const layouts = layoutsOf('endOfStudy', role.form, role.visit);
-    expectItem('endOfStudy', layouts, role.screeningFailureReason, ['singleChoice']);
-    expectItem('endOfStudy', layouts, role.dropoutReason, ['singleChoice']);
+    for (const field of ['screeningFailureReason', 'dropoutReason'] as const)
+      expectItem('endOfStudy', layouts, role[field], fields.endOfStudy[field].types);
   }
   if (roles.eligibility) {
     const role = roles.eligibility;
     const layouts = layoutsOf('eligibility', role.form);
-    expectItem('eligibility', layouts, role.decision, ['yesNo']);
+    expectItem('eligibility', layouts, role.decision, fields.eligibility.decision.types);
     // The criteria are read from the form's default layout (`visit-facts.ts`).
     for (const sectionKey of [role.inclusionSection, role.exclusionSection]) {
       const section = layouts[0]?.find((entry) => entry.key === sectionKey);
@@ -861,42 +873,42 @@ function roleProblems(study: StudyShape): ProblemText[] {
   if (roles.treatmentApplication) {
     const role = roles.treatmentApplication;
     const layouts = layoutsOf('treatmentApplication', role.form, role.visit);
-    expectItem('treatmentApplication', layouts, role.applied, ['yesNo']);
-    expectItem('treatmentApplication', layouts, role.date, ['date']);
+    expectItem('treatmentApplication', layouts, role.applied, fields.treatmentApplication.applied.types);
+    expectItem('treatmentApplication', layouts, role.date, fields.treatmentApplication.date.types);
   }
   if (roles.pregnancyTest) {
     const role = roles.pregnancyTest;
     const layouts = layoutsOf('pregnancyTest', role.form);
-    expectItem('pregnancyTest', layouts, role.childbearingPotential, ['yesNo']);
-    expectItem('pregnancyTest', layouts, role.result, null);
+    for (const field of ['childbearingPotential', 'result'] as const)
+      expectItem('pregnancyTest', layouts, role[field], fields.pregnancyTest[field].types);
   }
   if (roles.labPanel) {
     const layouts = layoutsOf('labPanel', roles.labPanel.form);
-    expectItem('labPanel', layouts, roles.labPanel.specimenDate, ['date']);
+    expectItem('labPanel', layouts, roles.labPanel.specimenDate, fields.labPanel.specimenDate.types);
   }
   if (roles.audiogram) {
     layoutsOf('audiogram', roles.audiogram.form);
     const ear = roles.audiogram.treatedEar;
     if (ear) {
-      const item = expectItem('audiogram', layoutsOf('audiogram', ear.form, ear.visit), ear.item, [
-        'singleChoice',
-      ]);
+      const layouts = layoutsOf('audiogram', ear.form, ear.visit);
+      const item = expectItem('audiogram', layouts, ear.item, fields.audiogram.treatedEar.fields.item.types);
       if (item?.type === 'singleChoice') expectCodes('audiogram', item, [ear.rightCode, ear.leftCode]);
     }
   }
   if (roles.healing) {
-    expectItem('healing', layoutsOf('healing', roles.healing.form), roles.healing.outcome, ['singleChoice']);
+    const layouts = layoutsOf('healing', roles.healing.form);
+    expectItem('healing', layouts, roles.healing.outcome, fields.healing.outcome.types);
   }
   if (roles.keyMeasures) {
     const layouts = layoutsOf('keyMeasures', roles.keyMeasures.form);
     for (const itemKey of new Set(roles.keyMeasures.items))
-      expectItem('keyMeasures', layouts, itemKey, NUMBER_TYPES);
+      expectItem('keyMeasures', layouts, itemKey, fields.keyMeasures.items.types);
     problems.push(...repeatedKeys('keyMeasures', roles.keyMeasures.items));
   }
   if (roles.eventsOfInterest) {
     const layouts = layoutsOf('eventsOfInterest', roles.eventsOfInterest.form);
     for (const itemKey of new Set(roles.eventsOfInterest.items))
-      expectItem('eventsOfInterest', layouts, itemKey, ['yesNo']);
+      expectItem('eventsOfInterest', layouts, itemKey, fields.eventsOfInterest.items.types);
     problems.push(...repeatedKeys('eventsOfInterest', roles.eventsOfInterest.items));
   }
   return problems;
