@@ -415,7 +415,6 @@ interface SavedForm {
 test('a designer builds TMP-2026’s screening visit from an empty design; a coordinator’s subject gets TMP-2026’s derived values and queries', async ({
   page,
   browser,
-  consoleGuard,
 }, testInfo) => {
   test.setTimeout(420_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
@@ -443,11 +442,6 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
   const studyId = ((await created.json()) as { id: number }).id;
 
   // ---- The schedule: TMP-2026's consent visit and V1, the forms ticked where TMP-2026 has them.
-  consoleGuard.allowFailedRequest(
-    `/api/studies/${studyId}/definition`,
-    404,
-    'a study with no design yet has none',
-  );
   await page.goto(`/design/${studyId}`);
   await page.getByRole('button', { name: '빈 설계에서 시작' }).click();
   const grid = page.getByRole('table', { name: /방문별 양식 일정/ });

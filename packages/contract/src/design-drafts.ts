@@ -96,6 +96,8 @@ export const designDraftResponseSchema = z.object({
   review: designReviewSchema.nullable(),
   /** Whether a publish needs an approved review (a setting of the study). */
   approvalRequired: z.boolean(),
+  /** The study's current published version; null while nothing is published (its definition is then a 404). */
+  publishedVersion: z.string().nullable(),
 });
 export type DesignDraftResponse = z.infer<typeof designDraftResponseSchema>;
 

@@ -71,7 +71,12 @@ describeWithDatabase(
     });
 
     it('saves revisions as it goes, each with who saved it and what it changed', async () => {
-      expect((await call(dm, 'GET', url())).json()).toMatchObject({ draft: null, changes: [], review: null });
+      expect((await call(dm, 'GET', url())).json()).toMatchObject({
+        draft: null,
+        changes: [],
+        review: null,
+        publishedVersion: null,
+      });
       const first = await call(dm, 'PUT', url(), { baseRevision: 0, definition: firstVersion() });
       expect(first.statusCode).toBe(200);
       expect(first.json().revision).toBe(1);
@@ -223,6 +228,7 @@ describeWithDatabase(
       const after = (await call(dm, 'GET', url())).json();
       expect(after).toMatchObject({ draft: null, changes: [], review: null });
       const current = await call(dm, 'GET', `/api/studies/${studyId}/definition`);
+      expect(after.publishedVersion).toBe(current.json().version);
       expect(current.json().definition.forms[0].label.en).toBe('Screening (dm)');
       // An edit made on the published draft finds it gone.
       const gone = await call(admin, 'PUT', url(), { baseRevision: 7, definition: firstVersion() });

@@ -13,7 +13,8 @@ const CHANGES_SHOWN = 30;
  * `GET …/design-draft` (issue 48 items 6 and 7): the study's design draft as last saved (null while
  * there is none: the designer then starts from the published version), its last saves — who, when,
  * what changed, in the reader's language —, the open review with its comments and approval, and
- * whether a publish needs one. Nothing is audited: a design holds no subject data.
+ * whether a publish needs one, and the version published so far (so the designer asks for a definition
+ * only when there is one). Nothing is audited: a design holds no subject data.
  */
 export async function readDesignDraft(
   db: Kysely<Database>,
@@ -43,6 +44,13 @@ export async function readDesignDraft(
     .orderBy('study_design_draft_changes.revision', 'desc')
     .limit(CHANGES_SHOWN)
     .execute();
+  const published = await db
+    .selectFrom('study_definitions')
+    .select('version')
+    .where('study_id', '=', studyId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return {
     draft: draft
       ? {
@@ -60,6 +68,7 @@ export async function readDesignDraft(
     })),
     review: await readOpenReview(db, studyId),
     approvalRequired: study.design_approval_required,
+    publishedVersion: published?.version ?? null,
   };
 }
 

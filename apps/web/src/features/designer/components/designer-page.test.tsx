@@ -118,7 +118,13 @@ function serve({
       return json({ revision, savedAt: '2026-12-07T01:02:03Z' });
     }
     if (path === '/api/studies/4/design-draft')
-      return json({ draft: null, changes: [], review: null, approvalRequired: false });
+      return json({
+        draft: null,
+        changes: [],
+        review: null,
+        approvalRequired: false,
+        publishedVersion: '1.0.0',
+      });
     if (path === '/api/studies/4/design-draft/publish') {
       published.push(JSON.parse(String(init?.body)));
       if (refuse)

@@ -57,14 +57,17 @@ export function DesignerPage() {
 
 function Designer({ studyId, membership }: { studyId: number; membership: StudyMembership }) {
   const { t } = useTranslation('designer');
-  const current = useCurrentDefinition(studyId, true);
   const readOnly = membership.studyStatus !== 'design';
   // A live study's design changes only by an amendment: it has no draft to read.
   const draft = useDesignDraft(studyId, !readOnly);
+  // A study in design that has published nothing has no definition to read yet (it would be a 404).
+  const hasPublished = readOnly || (draft.data !== undefined && draft.data.publishedVersion !== null);
+  const current = useCurrentDefinition(studyId, hasPublished);
   // A design started in the browser while the study has none on the server yet.
   const [started, setStarted] = useState<StudyDefinition | null>(null);
 
-  if (current.isPending || (!readOnly && draft.isPending)) return <PageState>{t('page.loading')}</PageState>;
+  if ((hasPublished && current.isPending) || (!readOnly && draft.isPending))
+    return <PageState>{t('page.loading')}</PageState>;
   const failed = current.error ?? draft.error;
   if (failed)
     return (
