@@ -29,7 +29,8 @@ import { expect, test } from '../support/test.ts';
  * check, the body measurements with the BMI, the eardrum photo with its derived percent, the pure-tone
  * audiometry with its averages and band, and the inclusion/exclusion evaluation with its 25 cross-checks —
  * each of these forms whole, as TMP-2026 lays it out at V1 (items, sections, rules, checks). The cross-checks
- * read six other V1 forms; those are built with only the items they read. Not built: the evaluation's routing
+ * read six other V1 forms; those are built with only the items they read. The settings: the parameters, the
+ * visit date, and the registration, eligibility and audiogram roles (the treated ear included). Not built: the evaluation's routing
  * outcome (it opens the end-of-study form, which is not part of the screening visit).
  */
 
@@ -47,9 +48,9 @@ const WHOLE_FORMS = [
   'ptaTest',
   'inclusionExclusionEval',
 ];
-/** The forms the cross-checks read, with the items they read. */
+/** The forms the cross-checks read, with the items they read (and the audiogram's treated ear). */
 const ITEMS_READ: Record<string, string[]> = {
-  diseaseBasicInfo: ['earDischarge'],
+  diseaseBasicInfo: ['applicationSite', 'earDischarge'],
   physicalExam: ['nd'],
   vitalSigns: ['nd'],
   labTest: ['nd', 'egfrResult'],
@@ -322,8 +323,9 @@ const INPUT: Record<string, Record<string, string | number | boolean>> = {
   // A day before the consent, and before today: the visit date's query and its warning.
   visitDay: { visitDate: addDays(today, -7) as string, queryRadio: '001' },
   demographicInfo: { birthDate: '1980-06-15', gender: 'F' },
-  // Ear discharge while eligible: a re-confirmation query on the evaluation.
-  diseaseBasicInfo: { earDischarge: 'Y' },
+  // The right ear to be treated (the audiogram's treated ear); ear discharge while eligible: a
+  // re-confirmation query on the evaluation.
+  diseaseBasicInfo: { applicationSite: 'R', earDischarge: 'Y' },
   // A BMI above TMP-2026's range: the range query.
   bodyMeasurement: { measurementDate: addDays(today, -7) as string, height: 170, weight: 125 },
   // Not done while eligible: a re-confirmation query.
@@ -525,35 +527,53 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
   await page.getByLabel('방문일을 기록하는 양식').selectOption(tmp.visitDate?.form ?? '');
   await page.getByLabel('방문일 항목').selectOption(tmp.visitDate?.item ?? '');
   const roles = page.getByRole('region', { name: '역할' });
+  const roleFieldLabels: Record<string, string> = {
+    visit: '방문',
+    form: '양식',
+    item: '항목',
+    consentDate: '동의일',
+    initials: '이니셜',
+    screeningNumber: '스크리닝 번호',
+    decision: '적격 판정',
+    inclusionSection: '선정기준 구역',
+    exclusionSection: '제외기준 구역',
+    rightCode: '우측 코드',
+    leftCode: '좌측 코드',
+  };
+  async function chooseRoleFields(scope: Locator, fields: Record<string, string>) {
+    for (const [field, value] of Object.entries(fields)) {
+      const label = roleFieldLabels[field];
+      if (!label) throw new Error(`the test has no label for the role field ${field}`);
+      // An optional field's name ends in "(선택)".
+      await scope.getByRole('combobox', { name: new RegExp(`^${label}( \\(선택\\))?$`) }).selectOption(value);
+    }
+  }
   for (const [role, name] of [
     ['registration', '등록'],
     ['eligibility', '적격성'],
+    ['audiogram', '청력도'],
   ] as const) {
     await roles.getByText(name, { exact: true }).click();
     await roles.getByRole('checkbox', { name: `${name} 역할 사용` }).check();
     const roleFields = roles
       .getByRole('group')
       .filter({ has: page.getByRole('checkbox', { name: `${name} 역할 사용` }) });
-    const fields = (tmp.roles?.[role] ?? {}) as Record<string, string>;
-    const labels: Record<string, string> = {
-      visit: '방문',
-      form: '양식',
-      consentDate: '동의일',
-      initials: '이니셜',
-      screeningNumber: '스크리닝 번호',
-      decision: '적격 판정',
-      inclusionSection: '선정기준 구역',
-      exclusionSection: '제외기준 구역',
+    const { treatedEar, ...fields } = (tmp.roles?.[role] ?? {}) as Record<string, string> & {
+      treatedEar?: Record<string, string>;
     };
-    for (const [field, value] of Object.entries(fields)) {
-      const label = labels[field];
-      if (!label) throw new Error(`the test has no label for the ${role} role's ${field}`);
-      // An optional field's name ends in "(선택)".
-      await roleFields
-        .getByRole('combobox', { name: new RegExp(`^${label}( \\(선택\\))?$`) })
-        .selectOption(value);
+    await chooseRoleFields(roleFields, fields);
+    // The audiogram's treated ear, a part of its role: the ear a singleChoice records, with its codes.
+    if (treatedEar) {
+      await roleFields.getByRole('checkbox', { name: '시험 귀 사용' }).check();
+      await chooseRoleFields(roleFields.getByRole('group', { name: '시험 귀' }), treatedEar);
     }
   }
+  for (const width of [1440, 1000]) {
+    await page.setViewportSize({ width, height: 1000 });
+    await roles.getByRole('group', { name: '시험 귀' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`designer-roles-ko-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 1000 });
   await page.getByRole('button', { name: '일정표로 돌아가기' }).click();
 
   await expect(page.getByRole('status').filter({ hasText: /초안 저장됨 · 개정 \d+ · / })).toBeVisible({
@@ -575,7 +595,11 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
   expect(built.codeLists).toEqual(CODE_LISTS);
   expect(built.parameters).toEqual(Object.fromEntries(PARAMETERS));
   expect(built.visitDate).toEqual(tmp.visitDate);
-  expect(built.roles).toEqual({ registration: tmp.roles?.registration, eligibility: tmp.roles?.eligibility });
+  expect(built.roles).toEqual({
+    registration: tmp.roles?.registration,
+    eligibility: tmp.roles?.eligibility,
+    audiogram: tmp.roles?.audiogram,
+  });
   const checkCount = (formKey: string) => built.forms.find((form) => form.key === formKey)?.checks?.length;
   expect(checkCount('inclusionExclusionEval')).toBe(25);
 
@@ -630,6 +654,8 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
       await expect(crc.getByTestId('tracing-overlay')).toBeVisible();
     }
     await enterValues(form, built, formKey);
+    if (formKey === 'ptaTest')
+      await expect(crc.getByTestId('pta-audiogram').getByRole('img')).toHaveAccessibleName(/우측/);
     if (formKey === 'visitDay')
       await expect(
         form.getByText('방문일이 오늘보다 이전입니다. 사유를 선택하십시오.').first(),
