@@ -16,6 +16,7 @@ import type { Locator, Page } from '@playwright/test';
 import tmp2026 from '../../packages/study/definitions/tm-perforation.json' with { type: 'json' };
 import { DEMO_PASSWORD, demoAccount, logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { drawnPhoto } from '../support/photos.ts';
 import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
@@ -385,26 +386,6 @@ async function enterValues(scope: Locator, definition: StudyDefinition, formKey:
       await field.getByRole('textbox').fill(String(value));
     }
   }
-}
-
-/** A photo the browser draws (a pink-grey membrane, a dark hole), as a PNG file's bytes. */
-async function drawnPhoto(page: Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 640;
-    canvas.height = 480;
-    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-    context.fillStyle = '#cdbfc3';
-    context.beginPath();
-    context.ellipse(320, 240, 200, 185, 0, 0, Math.PI * 2);
-    context.fill();
-    context.fillStyle = '#6e1f1c';
-    context.beginPath();
-    context.ellipse(300, 260, 70, 60, 0, 0, Math.PI * 2);
-    context.fill();
-    return canvas.toDataURL('image/png');
-  });
-  return Buffer.from(dataUrl.split(',')[1] as string, 'base64');
 }
 
 interface SavedForm {

@@ -1,6 +1,7 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { logInAs } from '../support/auth.ts';
 import { axeViolations } from '../support/axe.ts';
+import { drawnPhoto } from '../support/photos.ts';
 import { expect, test } from '../support/test.ts';
 
 // The eardrum photo (issue 19 item 2): a CRC uploads the V1 photo, traces the membrane (polygon) and the
@@ -18,28 +19,6 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string, locator?
 
 async function csrfOf(page: Page): Promise<string> {
   return ((await (await page.request.get('/api/auth/me')).json()) as { csrfToken: string }).csrfToken;
-}
-
-/** A photo the browser draws (a pink-grey membrane, a dark hole), as a PNG file's bytes. */
-async function drawnPhoto(page: Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 640;
-    canvas.height = 480;
-    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-    context.fillStyle = '#000';
-    context.fillRect(0, 0, 640, 480);
-    context.fillStyle = '#cdbfc3';
-    context.beginPath();
-    context.ellipse(320, 240, 200, 185, 0, 0, Math.PI * 2);
-    context.fill();
-    context.fillStyle = '#6e1f1c';
-    context.beginPath();
-    context.ellipse(300, 260, 70, 60, 0, 0, Math.PI * 2);
-    context.fill();
-    return canvas.toDataURL('image/png');
-  });
-  return Buffer.from(dataUrl.split(',')[1] as string, 'base64');
 }
 
 const formUrl = (subject: { pk: number; subjectId: string }, visit: string, form: string) =>

@@ -260,40 +260,45 @@ function ScheduleEditor({
     autosave.resolve('theirs', fresh.draft.revision, fresh.draft.savedBy.at);
   }
 
-  async function removeVisit(index: number) {
+  /** Asks before a removal (undo brings it back), then makes it. */
+  async function removeAfterAsking(title: string, message: string, removal: DesignerEdit) {
+    const confirmed = await confirm({
+      title,
+      message,
+      confirmLabel: t('remove.confirm'),
+      cancelLabel: t('remove.cancel'),
+    });
+    if (confirmed) edit(removal);
+  }
+
+  function removeVisit(index: number) {
     const visit = definition.visits[index];
     if (!visit) return;
     const visitName = labelIn(visit.label, language);
     const forms = formsOfVisit(definition, index).map((form) => labelIn(form.label, language));
-    const confirmed = await confirm({
-      title: t('remove.title'),
-      message:
-        forms.length > 0
-          ? t('remove.withForms', { visit: visitName, forms: forms.join(', ') })
-          : t('remove.withoutForms', { visit: visitName }),
-      confirmLabel: t('remove.confirm'),
-      cancelLabel: t('remove.cancel'),
-    });
-    if (confirmed) edit({ type: 'removeVisit', index });
+    return removeAfterAsking(
+      t('remove.title'),
+      forms.length > 0
+        ? t('remove.withForms', { visit: visitName, forms: forms.join(', ') })
+        : t('remove.withoutForms', { visit: visitName }),
+      { type: 'removeVisit', index },
+    );
   }
 
-  async function removeForm(index: number) {
+  function removeForm(index: number) {
     const form = definition.forms[index];
     if (!form) return;
     const formName = labelIn(form.label, language);
     const visits = definition.visits
       .filter((visit) => visit.forms.includes(form.key))
       .map((visit) => labelIn(visit.label, language));
-    const confirmed = await confirm({
-      title: t('removeForm.title'),
-      message:
-        visits.length > 0
-          ? t('removeForm.withVisits', { form: formName, visits: visits.join(', ') })
-          : t('removeForm.withoutVisits', { form: formName }),
-      confirmLabel: t('remove.confirm'),
-      cancelLabel: t('remove.cancel'),
-    });
-    if (confirmed) edit({ type: 'removeForm', index });
+    return removeAfterAsking(
+      t('removeForm.title'),
+      visits.length > 0
+        ? t('removeForm.withVisits', { form: formName, visits: visits.join(', ') })
+        : t('removeForm.withoutVisits', { form: formName }),
+      { type: 'removeForm', index },
+    );
   }
 
   function open(next: NonNullable<Editing>) {
