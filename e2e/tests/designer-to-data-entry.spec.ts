@@ -655,6 +655,7 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
           path: testInfo.outputPath(`designed-${formKey}-entry-ko-${width}.png`),
         });
       }
+    await crc.setViewportSize({ width: 1440, height: 1000 });
     await crc.getByRole('button', { name: '저장', exact: true }).click();
     await expect
       .poll(async () => (await savedForm(formKey)).version, { message: formKey })
@@ -705,5 +706,22 @@ test('a designer builds TMP-2026’s screening visit from an empty design; a coo
   await testInfo.attach('queries raised', { body: raised.join('\n'), contentType: 'text/plain' });
   expect(tmpQueries.length).toBeGreaterThanOrEqual(8);
   expect(raised).toEqual(tmpQueries);
+
+  // The saved evaluation as the coordinator reads it in English, with its queries: axe clean, both widths.
+  await crc.goto(
+    `/subject-list/subject/subject-detail/${studyId}?subject-id=${subject.subjectId}&subject-pk=${subject.id}&depth-1=v1&depth-2=inclusionExclusionEval`,
+  );
+  await crc.getByRole('button', { name: 'EN', exact: true }).first().click();
+  const english = tmpForm('inclusionExclusionEval').checks?.find((check) =>
+    check.id.endsWith('exc01.applies'),
+  );
+  await expect(crc.getByText(english?.message.en ?? '—').first()).toBeVisible();
+  expect.soft(await axeViolations(crc), 'the designed evaluation in data entry').toEqual([]);
+  for (const width of [1440, 1000]) {
+    await crc.setViewportSize({ width, height: 1000 });
+    await crc.screenshot({
+      path: testInfo.outputPath(`designed-inclusionExclusionEval-saved-en-${width}.png`),
+    });
+  }
   await context.close();
 });
