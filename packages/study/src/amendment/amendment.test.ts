@@ -132,13 +132,29 @@ describe('amendmentChangeSet', () => {
       });
       const declarations = { itemRenames: [{ form: 'main', from: 'count', to: 'total' }] };
       const set = amendmentChangeSet(miniStudy, next, declarations);
-      // The derivations and check still read `count` in this edit: they are reported, not hidden.
+      // The derivations, conditions and the check still read `count` in this edit: they changed.
       expect(set.changes).toContainEqual({ kind: 'itemRenamed', form: 'main', from: 'count', to: 'total' });
+      expect(kinds(set.changes)).toContain('derivationChanged');
       expect(kinds(set.changes)).not.toContain('itemRetired');
       expect(kinds(set.changes)).not.toContain('itemAdded');
       expect(set.questions).toEqual([]);
       expect(set.refusals).toEqual([]);
       expect(migrateFormValues(set, 'b', 'main', { count: 4 }).values).toEqual({ total: 4 });
+    });
+
+    it('expressions rewritten only for a rename read unchanged, within and across forms', () => {
+      const next = edited((study) => {
+        renameItem(study, 'main', 'count', 'total');
+        const json = JSON.stringify(study)
+          .replaceAll('"ref":"count"', '"ref":"total"')
+          .replaceAll('"ref":"a.main.count"', '"ref":"a.main.total"')
+          .replaceAll('"ref":"main.count"', '"ref":"main.total"');
+        Object.assign(study, JSON.parse(json));
+      });
+      const set = amendmentChangeSet(miniStudy, next, {
+        itemRenames: [{ form: 'main', from: 'count', to: 'total' }],
+      });
+      expect(set.changes).toEqual([{ kind: 'itemRenamed', form: 'main', from: 'count', to: 'total' }]);
     });
 
     it('refuses renames naming keys that do not exist, targets that exist, and repeated keys', () => {
@@ -563,6 +579,12 @@ describe('amendmentChangeSet', () => {
       renameItem(study, 'main', 'name', 'fullName');
       renameItem(study, 'main', 'flag', 'answer');
       item(study, 'main', 'count').max = 8;
+      // The condition on `flag` now reads `answer`; the check on `name` still reads `name` (it changed).
+      const body = form(study, 'main').sections[1];
+      const hidden = body?.items.find((entry) => entry.key === 'hiddenNote');
+      if (hidden) hidden.showWhen = { op: 'eq', args: [{ ref: 'answer' }, 'N'] };
+      const rows = form(study, 'main').sections[2];
+      if (rows) rows.showWhen = { op: 'eq', args: [{ ref: 'answer' }, 'Y'] };
     });
     const renames = [
       { form: 'main', from: 'name', to: 'fullName' },
@@ -572,8 +594,16 @@ describe('amendmentChangeSet', () => {
     const other = amendmentChangeSet(miniStudy, next, { itemRenames: [...renames].reverse() });
     expect(other).toEqual(one);
     expect(
-      one.changes.map((change) => ('item' in change ? change.item : 'from' in change ? change.from : '')),
-    ).toEqual(['count', 'flag', 'name']);
+      one.changes.map((change) =>
+        'item' in change
+          ? change.item
+          : 'from' in change
+            ? change.from
+            : 'check' in change
+              ? change.check
+              : '',
+      ),
+    ).toEqual(['count', 'flag', 'main.name.x', 'name']);
   });
 
   it('parses declarations with the schema', () => {

@@ -5,6 +5,7 @@ import type {
   SectionDefinition,
   StudyDefinition,
 } from '../model/study-definition.ts';
+import { isExpressionObject, isPlainObject } from '../version-diff/compare-values.ts';
 import { diffDefinitions, type ElementChange, type PlacedItem } from '../version-diff/diff-definitions.ts';
 import { conversionKind } from './conversions.ts';
 import type { AmendmentDeclarations, FormRename, ItemRename } from './declarations.ts';
@@ -166,7 +167,11 @@ function formsOfVisits(definition: StudyDefinition): Map<string, string[]> {
   return new Map(definition.visits.map((visit) => [visit.key, visit.forms]));
 }
 
-/** The live definition with the accepted renames applied (form keys, item keys, checks' items). */
+/**
+ * The live definition with the accepted renames applied: form keys (visits, unscheduled visit, outcome
+ * targets), item keys (every layout, checks, not-done items) and the references of expressions, so an
+ * expression the next version rewrote only for the rename reads unchanged.
+ */
 function applyRenames(
   live: StudyDefinition,
   formRenames: Map<string, string>,
@@ -174,6 +179,30 @@ function applyRenames(
 ): StudyDefinition {
   const renamed = structuredClone(live);
   const formKey = (key: string) => formRenames.get(key) ?? key;
+  const itemKey = (form: string, key: string) => itemRenames.get(form)?.get(key) ?? key;
+  /** A reference (`item`, `form.item`, `visit.form.item`) as the renames write it; `form` is where it stands. */
+  const renameRef = (ref: string, form: string | undefined): string => {
+    const parts = ref.split('.');
+    if (parts.length === 1 && form !== undefined) return itemKey(form, ref);
+    if (parts.length === 2)
+      return `${formKey(parts[0] as string)}.${itemKey(parts[0] as string, parts[1] as string)}`;
+    if (parts.length === 3)
+      return `${parts[0]}.${formKey(parts[1] as string)}.${itemKey(parts[1] as string, parts[2] as string)}`;
+    return ref;
+  };
+  const renameRefs = (value: unknown, form: string | undefined): void => {
+    if (Array.isArray(value)) for (const entry of value) renameRefs(entry, form);
+    else if (isPlainObject(value)) {
+      if (typeof value.ref === 'string' && isExpressionObject(value)) value.ref = renameRef(value.ref, form);
+      else for (const entry of Object.values(value)) renameRefs(entry, form);
+    }
+  };
+  for (const form of renamed.forms) {
+    renameRefs([form.sections, form.variants, form.checks, form.outcomes], form.key);
+    for (const outcome of form.outcomes ?? [])
+      if (outcome.target) outcome.target.form = formKey(outcome.target.form);
+  }
+  renameRefs(renamed.subjectStatus, undefined);
   for (const visit of renamed.visits) visit.forms = visit.forms.map(formKey);
   if (renamed.unscheduledVisit) renamed.unscheduledVisit.forms = renamed.unscheduledVisit.forms.map(formKey);
   for (const form of renamed.forms) {
