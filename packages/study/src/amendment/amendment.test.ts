@@ -318,15 +318,17 @@ describe('amendmentChangeSet', () => {
       });
     });
 
-    it('refuses a conversion to another type than the next version has, or of an unknown item', () => {
+    it('refuses a conversion to another type than the next version has, of an unknown or retired item', () => {
       const next = edited((study) => {
         item(study, 'main', 'note').type = 'text';
+        removeItem(study, 'main', 'time');
       });
       const set = amendmentChangeSet(miniStudy, next, {
         typeConversions: [
           { form: 'main', item: 'note', to: 'integer' },
           { form: 'main', item: 'nothing', to: 'text' },
           { form: 'ghost', item: 'x', to: 'text' },
+          { form: 'main', item: 'time', to: 'text' },
         ],
       });
       expect(set.refusals).toEqual([
@@ -340,6 +342,7 @@ describe('amendmentChangeSet', () => {
           to: 'text',
         },
         { code: 'unknownItem', form: 'main', item: 'nothing' },
+        { code: 'conversionOfRetiredItem', form: 'main', item: 'time' },
       ]);
     });
 

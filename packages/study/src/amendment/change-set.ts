@@ -82,6 +82,7 @@ export type AmendmentRefusal =
       from: ItemType;
       to: ItemType;
     }
+  | { code: 'conversionOfRetiredItem'; form: string; item: string }
   | { code: 'groupChanged'; form: string; item: string; from: string | null; to: string | null }
   | { code: 'codeListSwitched'; form: string; item: string; from: string; to: string; codes: string[] };
 export type AmendmentRefusalCode = AmendmentRefusal['code'];
@@ -483,6 +484,8 @@ export function amendmentChangeSet(
   for (const [key, conversion] of conversions) {
     if (usedConversions.has(key)) continue;
     if (!liveForms.has(conversion.form)) refusals.push({ code: 'unknownForm', form: conversion.form });
+    else if (liveIndex.get(conversion.form)?.items.has(conversion.item))
+      refusals.push({ code: 'conversionOfRetiredItem', form: conversion.form, item: conversion.item });
     else refusals.push({ code: 'unknownItem', form: conversion.form, item: conversion.item });
   }
 
