@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { miniStudy } from '../engine/test-fixtures.ts';
 import type { FormValues, JsonValue } from '../model/json-value.ts';
-import type { FormDefinition, ItemDefinition, StudyDefinition } from '../model/study-definition.ts';
+import {
+  type FormDefinition,
+  type ItemDefinition,
+  type StudyDefinition,
+  studyDefinitionSchema,
+} from '../model/study-definition.ts';
 import { type AmendmentChange, amendmentChangeSet } from './change-set.ts';
 import { conversionKind, convertValue } from './conversions.ts';
 import { type AmendmentDeclarations, amendmentDeclarationsSchema } from './declarations.ts';
@@ -607,6 +613,40 @@ describe('amendmentChangeSet', () => {
               : '',
       ),
     ).toEqual(['count', 'flag', 'main.name.x', 'name']);
+  });
+
+  describe('the study definitions', () => {
+    const load = (file: string): StudyDefinition =>
+      studyDefinitionSchema.parse(
+        JSON.parse(readFileSync(new URL(`../../definitions/${file}`, import.meta.url), 'utf8')),
+      );
+    const tmp = load('tm-perforation.json');
+    const hear = load('hear-followup.json');
+    /** The same value with every object's keys in reverse order, as jsonb might hand it back. */
+    const reverseKeys = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reverseKeys)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([key, entry]) => [key, reverseKeys(entry)]),
+            )
+          : value;
+
+    it('finds nothing between a definition and a copy with its keys reordered', () => {
+      for (const definition of [tmp, hear]) {
+        const set = amendmentChangeSet(definition, reverseKeys(definition) as StudyDefinition);
+        expect(set).toMatchObject({ changes: [], questions: [], refusals: [], ready: true });
+      }
+    });
+
+    it('gives one stable answer between two whole studies', () => {
+      const set = amendmentChangeSet(tmp, hear);
+      expect(set.changes.length).toBeGreaterThan(0);
+      expect(amendmentChangeSet(tmp, hear)).toEqual(set);
+      expect(JSON.parse(JSON.stringify(set.plan))).toEqual(set.plan);
+    });
   });
 
   it('parses declarations with the schema', () => {
