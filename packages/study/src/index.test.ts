@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  amendmentChangeSet,
+  amendmentDeclarationsSchema,
   computeFormStatus,
   evaluateSubject,
   expr,
+  migrateFormValues,
   STUDY_PACKAGE_VERSION,
   studyDefinitionSchema,
   studyRoleField,
@@ -28,5 +31,16 @@ describe('@cdms/study', () => {
     expect(expr.isYes('eligible')).toEqual({ op: 'eq', args: [{ ref: 'eligible' }, 'Y'] });
     expect(studyRoleFields.audiogram.treatedEar.kind).toBe('part');
     expect(studyRoleField('audiogram', 'form')).toEqual({ kind: 'form' });
+  });
+
+  it('exports the amendment change set and the migration of stored values', () => {
+    const changeSet = amendmentChangeSet(tmPerforationStudy, tmPerforationStudy, {});
+    expect(changeSet.ready).toBe(true);
+    expect(amendmentDeclarationsSchema.parse({})).toEqual({});
+    expect(migrateFormValues(changeSet, 'v1', 'visitDay', { visitDate: '2025-01-01' })).toEqual({
+      formKey: 'visitDay',
+      values: { visitDate: '2025-01-01' },
+      retired: {},
+    });
   });
 });

@@ -3,6 +3,34 @@
 export const STUDY_PACKAGE_VERSION = '0.1.0';
 
 export {
+  type AmendmentChange,
+  type AmendmentChangeKind,
+  type AmendmentChangeSet,
+  type AmendmentQuestion,
+  type AmendmentQuestionCode,
+  type AmendmentRefusal,
+  type AmendmentRefusalCode,
+  amendmentChangeSet,
+  type FormPlan,
+  type ItemPlan,
+  type ItemRef,
+  type MigrationPlan,
+} from './amendment/change-set.ts';
+export { type ConversionKind, conversionKind, convertValue } from './amendment/conversions.ts';
+export {
+  type AmendmentDeclarations,
+  amendmentDeclarationsSchema,
+  type CodeMapping,
+  codeMappingSchema,
+  type FormRename,
+  formRenameSchema,
+  type ItemRename,
+  itemRenameSchema,
+  type TypeConversion,
+  typeConversionSchema,
+} from './amendment/declarations.ts';
+export { type MigratedForm, migrateFormValues } from './amendment/migrate-values.ts';
+export {
   compareDefinitions,
   type DefinitionComparison,
   type ItemChange,
