@@ -54,6 +54,11 @@ export interface ItemNote {
   /** Short label before the text ("Query · open"). */
   label: string;
   text: string;
+  /**
+   * The edit check a stored system query was raised by: while the note is shown, the check's live
+   * message is not shown beside it a second time.
+   */
+  checkId?: string;
 }
 
 export const CrfFormContext = createContext<CrfFormContextValue | null>(null);

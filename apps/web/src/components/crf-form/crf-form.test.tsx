@@ -359,3 +359,23 @@ describe('CrfForm with the rules engine (tympanic membrane perforation study)', 
     expect(screen.getByText('이 방문에는 해당 양식이 없습니다.')).toBeTruthy();
   });
 });
+
+describe('stored queries beside the live checks', () => {
+  it('shows a check that has a stored query once: the stored query, with its state', async () => {
+    const data = { v1: { all: { count: -1 } } };
+    const stored = {
+      id: 'query-1',
+      tone: 'query' as const,
+      label: '쿼리 · 열림',
+      text: '저장된 쿼리',
+      checkId: 'all.count.range',
+    };
+    renderForm(everyType, 'v1', 'all', { data, itemNotes: new Map([['count', [stored]]]) });
+    const item = (await screen.findByText('저장된 쿼리')).closest('[data-item]') as HTMLElement;
+    expect(within(item).queryAllByText(/허용 범위/)).toHaveLength(0);
+    cleanup();
+    renderForm(everyType, 'v1', 'all', { data });
+    const live = await screen.findByText(/허용 범위/);
+    expect(live.closest('[data-item]')?.getAttribute('data-item')).toBe('count');
+  });
+});

@@ -56,8 +56,11 @@ export const CrfItem = memo(function CrfItem({ item, groupKey, rowIndex }: CrfIt
   const labelId = `${id}-label`;
   const helpId = `${id}-help`;
   const messagesId = `${id}-messages`;
-  const checks = view?.checks ?? [];
   const saved = itemNotes?.get(path) ?? [];
+  // A check whose stored query is shown (with its state) is not told twice.
+  const checks = (view?.checks ?? []).filter(
+    (check) => !saved.some((note) => note.checkId === check.checkId),
+  );
   // Text the input refused comes first: it is what stands between the user and a save.
   const notes: readonly ItemNote[] = refusal
     ? [{ id: 'refused', tone: 'hard', label: t('refused'), text: t(refusal.key, refusal.values) }, ...saved]

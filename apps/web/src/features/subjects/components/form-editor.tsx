@@ -150,6 +150,7 @@ export function FormEditor({
         tone: 'query',
         label: t('detail.query', { status: t(`detail.queryStatus.${query.status}`) }),
         text: query.message[language],
+        ...(query.checkId ? { checkId: query.checkId } : {}),
       });
     }
     for (const [index, error] of serverErrors.entries()) {
