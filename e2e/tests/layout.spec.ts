@@ -375,6 +375,30 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('a field brought into view by the keyboard is not hidden under the form toolbar', async ({ page }) => {
+    await signInThroughApi(page, demoAccount('CRC'));
+    const query = await aSubjectQuery(page);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(
+        `/subject-list/subject/subject-detail/${STUDY_ID}?${query}&depth-1=v1&depth-2=inclusionExclusionEval`,
+      );
+      const toolbar = page.getByRole('toolbar', { name: '양식 도구' });
+      await page.locator('[data-item="exc01"]').getByRole('radio').first().focus();
+      // The focused field at the top of the window; then back, field by field, as Shift+Tab goes.
+      await page.evaluate(() => (document.activeElement as HTMLElement).scrollIntoView({ block: 'start' }));
+      const bar = await toolbar.boundingBox();
+      for (let step = 0; step < 6; step += 1) {
+        await page.keyboard.press('Shift+Tab');
+        const top = await page.evaluate(() => document.activeElement?.getBoundingClientRect().top ?? 0);
+        expect(
+          bar && top >= bar.y + bar.height - 1,
+          `field ${step + 1} back is below the toolbar at ${width}px`,
+        ).toBe(true);
+      }
+    }
+  });
+
   test('notice list', async ({ page }) => {
     await signInThroughApi(page, demoAccount('CRC'));
     await checkPage(page, `/notice/${STUDY_ID}`, (p) => p.locator('table'));
