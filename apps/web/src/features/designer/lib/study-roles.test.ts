@@ -45,6 +45,11 @@ const definition = {
       label: { ko: '이상사례', en: 'Adverse events' },
       sections: [
         {
+          key: 'summary',
+          label: { ko: '요약', en: 'Summary' },
+          items: [{ key: 'anyEvents', type: 'yesNo', label: { ko: '이상사례 있음', en: 'Any events' } }],
+        },
+        {
           key: 'events',
           label: { ko: '목록', en: 'List' },
           repeating: { key: 'rows' },
@@ -160,8 +165,10 @@ describe('the study roles as the designer edits them', () => {
     const keys = (value: Record<string, unknown>, role: Parameters<typeof roleFields>[0], name: string) =>
       roleChoices(definition, value, fieldOf(role, name)).map((choice) => choice.key);
     expect(keys({ form: 'ae' }, 'adverseEvents', 'rows')).toEqual(['rows']);
-    expect(keys({ form: 'ae' }, 'adverseEvents', 'serious')).toEqual(['serious']);
-    expect(keys({ form: 'ae' }, 'eligibility', 'inclusionSection')).toEqual(['events']);
+    expect(keys({ form: 'ae' }, 'adverseEvents', 'serious')).toEqual(['anyEvents', 'serious']);
+    // Once the group is chosen, its columns only.
+    expect(keys({ form: 'ae', rows: 'rows' }, 'adverseEvents', 'serious')).toEqual(['serious']);
+    expect(keys({ form: 'ae' }, 'eligibility', 'inclusionSection')).toEqual(['summary', 'events']);
     expect(keys({}, 'adverseEvents', 'serious')).toEqual([]);
     expect(keys({}, 'adverseEvents', 'form')).toEqual(['reg', 'ae', 'op']);
     // Only the types read: a date for the consent date, any item for the pregnancy test's result.
@@ -224,5 +231,17 @@ describe('the study roles as the designer edits them', () => {
     expect(setRoleField(roles, 'demographics', 'sex', 'other')).toEqual({
       demographics: { visit: 'V1', form: 'op', sex: 'other', age: 'x' },
     });
+  });
+});
+
+describe('the adverse events’ repeating group', () => {
+  it('clears the columns chosen from a group when another group is chosen', () => {
+    const roles = setRoleField(
+      { adverseEvents: { visit: 'V1', form: 'ae', rows: 'rows', serious: 'serious' } },
+      'adverseEvents',
+      'rows',
+      'other',
+    );
+    expect(roles).toEqual({ adverseEvents: { visit: 'V1', form: 'ae', rows: 'other' } });
   });
 });

@@ -110,6 +110,9 @@ function withField(
   if (kind === 'form' && changed)
     for (const other of fields)
       if (['item', 'items', 'section', 'rows'].includes(other.kind)) cleared.add(other.name);
+  // Another repeating group: the columns chosen from the last one go.
+  if (kind === 'rows' && changed)
+    for (const other of fields) if (other.kind === 'item' || other.kind === 'items') cleared.add(other.name);
   if (kind === 'item' && changed) cleared.add(field);
   for (const other of fields)
     if (other.kind === 'code' && other.item !== undefined && cleared.has(other.item)) delete next[other.name];
@@ -122,7 +125,7 @@ function withField(
 /**
  * A role's field set (a key, a code, or the items' keys), or removed (`undefined`, or an empty text or
  * list); with `part`, a field of that nested part. Choosing another form clears the fields that named its
- * items; choosing another item clears its codes.
+ * items, another repeating group its columns; choosing another item clears its codes.
  */
 export function setRoleField(
   roles: StudyRoles | undefined,
@@ -150,7 +153,8 @@ export function setRoleField(
 
 /**
  * What a field of a role (or of its part, `value` being the part's) may name: the study's visits or forms;
- * the chosen form's sections, groups or items, of the types the role reads; the codes of the chosen item's
+ * the chosen form's sections, groups or items (within the chosen group, when the role has one), of the
+ * types the role reads; the codes of the chosen item's
  * list. None for a code whose item has no list (it is typed instead).
  */
 export function roleChoices(definition: StudyDefinition, value: RoleValue, field: RoleField): RoleChoice[] {
@@ -164,7 +168,11 @@ export function roleChoices(definition: StudyDefinition, value: RoleValue, field
   const seen = new Set<string>();
   const unique = (choices: RoleChoice[]) =>
     choices.filter((choice) => !seen.has(choice.key) && seen.add(choice.key));
-  const items = sections.flatMap((section) => section.items);
+  // A role with a repeating group (the adverse events') reads its items as the group's columns.
+  const rows = typeof value.rows === 'string' ? value.rows : undefined;
+  const items = sections
+    .filter((section) => rows === undefined || section.repeating?.key === rows)
+    .flatMap((section) => section.items);
   if (field.kind === 'section') return unique(sections.map(({ key, label }) => ({ key, label })));
   if (field.kind === 'rows')
     return unique(
