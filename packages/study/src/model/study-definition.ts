@@ -827,20 +827,11 @@ function roleProblems(study: StudyShape): ProblemText[] {
         ko: `roles.adverseEvents: ${role.rows} — ${role.form}의 반복 그룹이 아닙니다`,
       });
     } else {
-      const columns = [
-        'serious',
-        'term',
-        'startDate',
-        'endDate',
-        'severity',
-        'causality',
-        'actionTaken',
-        'outcome',
-      ] as const;
-      for (const field of columns) {
-        const itemKey = role[field];
-        if (itemKey !== undefined)
-          expectItem('adverseEvents', layouts, itemKey, fields.adverseEvents[field].types, role.rows);
+      // Its item fields are the group's columns (studyRoleFields; the designer offers them the same way).
+      for (const [field, entry] of Object.entries(fields.adverseEvents)) {
+        if (entry.kind !== 'item') continue;
+        const itemKey = role[field as keyof typeof role];
+        if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, entry.types, role.rows);
       }
     }
   }

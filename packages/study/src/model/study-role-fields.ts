@@ -7,7 +7,7 @@ import type { ItemType, StudyRoles } from './study-definition.ts';
  * added to `studyRolesSchema` without its entry here does not compile.
  *
  * - `visit`, `form`: a visit or form of the study; `section`, `rows`: a section or repeating group of the
- *   role's form
+ *   role's form (in a role that names a `rows` group, its items are that group's columns)
  * - `item`, `items`: an item (or a list of items) of the role's form, of one of `types` (`null`: any type)
  * - `code`: a code of the code list of the singleChoice item named by the sibling field `item`
  * - `part`: a nested object with its own fields (its own visit and form), e.g. the audiogram's treated ear
