@@ -21,22 +21,30 @@ export function latestDefinitionOf(db: Kysely<Database> | Transaction<Database>,
   );
 }
 
-/** The newest version of the study's definition, or undefined when it has none. */
-export async function currentStudyDefinition(
+/** The row of the newest version of the study's definition (without the document), or undefined. */
+export function latestDefinitionRow(
   db: Kysely<Database> | Transaction<Database>,
   studyId: number,
-): Promise<{ version: string; definition: StudyDefinition } | undefined> {
-  const latest = await db
+): Promise<{ id: number; version: string; uid: string } | undefined> {
+  return db
     .selectFrom('study_definitions')
     .select(['id', 'version', 'uid'])
     .where('study_id', '=', studyId)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** The newest version of the study's definition, or undefined when it has none. */
+export async function currentStudyDefinition(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+): Promise<{ version: string; definition: StudyDefinition } | undefined> {
+  const latest = await latestDefinitionRow(db, studyId);
   return latest ? studyDefinitionOfRow(db, latest) : undefined;
 }
 
-/** The definition of a row found by `latestDefinitionOf` (parsed once per process: rows never change). */
+/** The definition of a row found by `latestDefinitionRow` (parsed once per process: rows never change). */
 export async function studyDefinitionOfRow(
   db: Kysely<Database> | Transaction<Database>,
   latest: { id: number; version: string; uid: string },

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
+import { latestDefinitionRow } from '../studies/study-definitions.ts';
 import { DESIGN_APPROVAL_MEANING } from './approve-design-draft.ts';
 import { designDraftRow } from './design-draft-row.ts';
 
@@ -44,13 +45,7 @@ export async function readDesignDraft(
     .orderBy('study_design_draft_changes.revision', 'desc')
     .limit(CHANGES_SHOWN)
     .execute();
-  const published = await db
-    .selectFrom('study_definitions')
-    .select('version')
-    .where('study_id', '=', studyId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const published = await latestDefinitionRow(db, studyId);
   return {
     draft: draft
       ? {
