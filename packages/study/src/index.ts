@@ -26,6 +26,8 @@ export {
   formRenameSchema,
   type ItemRename,
   itemRenameSchema,
+  type Replacement,
+  replacementSchema,
   type TypeConversion,
   typeConversionSchema,
 } from './amendment/declarations.ts';

@@ -124,6 +124,28 @@ describe('amendmentChangeSet', () => {
       expect(set.ready).toBe(false);
     });
 
+    it('a declared replacement answers the question: the old data is retired, the new item starts empty', () => {
+      const next = edited((study) => renameItem(study, 'main', 'name', 'fullName'));
+      const set = amendmentChangeSet(miniStudy, next, {
+        replacements: [{ form: 'main', removed: 'name', added: 'fullName' }],
+      });
+      expect(set.questions).toEqual([]);
+      expect(set.ready).toBe(true);
+      expect(migrateFormValues(set, 'a', 'main', { name: 'Kim' })).toEqual({
+        formKey: 'main',
+        values: {},
+        retired: { name: 'Kim' },
+      });
+      // A replacement of a pair nobody asked about is refused, and the question stays.
+      const wrong = amendmentChangeSet(miniStudy, next, {
+        replacements: [{ form: 'main', removed: 'count', added: 'fullName' }],
+      });
+      expect(wrong.refusals).toEqual([
+        { code: 'unknownReplacement', form: 'main', removed: 'count', added: 'fullName' },
+      ]);
+      expect(wrong.questions).toHaveLength(1);
+    });
+
     it('a removed and an added item of different types are not asked about', () => {
       const next = edited((study) => {
         removeItem(study, 'main', 'name');
@@ -470,6 +492,11 @@ describe('amendmentChangeSet', () => {
         values: {},
         retired: { copy: 3 },
       });
+      const replaced = amendmentChangeSet(miniStudy, renamed, {
+        replacements: [{ removed: 'log', added: 'diary' }],
+      });
+      expect(replaced.questions).toEqual([]);
+      expect(replaced.ready).toBe(true);
       const declared = amendmentChangeSet(miniStudy, renamed, {
         formRenames: [{ from: 'log', to: 'diary' }],
       });

@@ -84,7 +84,8 @@ export type AmendmentRefusal =
     }
   | { code: 'conversionOfRetiredItem'; form: string; item: string }
   | { code: 'groupChanged'; form: string; item: string; from: string | null; to: string | null }
-  | { code: 'codeListSwitched'; form: string; item: string; from: string; to: string; codes: string[] };
+  | { code: 'codeListSwitched'; form: string; item: string; from: string; to: string; codes: string[] }
+  | { code: 'unknownReplacement'; form?: string; removed: string; added: string };
 export type AmendmentRefusalCode = AmendmentRefusal['code'];
 
 /** How one live item's stored values move: JSON, so a server may keep it with the migration job. */
@@ -533,7 +534,10 @@ export function amendmentChangeSet(
     }
   }
 
-  const sortedQuestions = sortEntries(questions, (entry) => entry.code);
+  const sortedQuestions = sortEntries(
+    answerReplacements(questions, declarations, refusals),
+    (entry) => entry.code,
+  );
   const sortedRefusals = sortEntries(refusals, (entry) => entry.code);
   return {
     changes: sortEntries(changes, (entry) => entry.kind),
@@ -542,6 +546,36 @@ export function amendmentChangeSet(
     ready: sortedQuestions.length === 0 && sortedRefusals.length === 0,
     plan,
   };
+}
+
+/**
+ * The questions without those a declared replacement answers ("not a rename"); a replacement that
+ * answers no question (its pair was not removed and added) goes to `refusals`.
+ */
+function answerReplacements(
+  questions: AmendmentQuestion[],
+  declarations: AmendmentDeclarations,
+  refusals: AmendmentRefusal[],
+): AmendmentQuestion[] {
+  const pairKey = (form: string | undefined, removed: string, added: string) =>
+    JSON.stringify([form ?? null, removed, added]);
+  const declared = new Set<string>();
+  for (const replacement of declarations.replacements ?? []) {
+    const key = pairKey(replacement.form, replacement.removed, replacement.added);
+    const asked = questions.some((question) => questionPairKey(question) === key);
+    if (asked) declared.add(key);
+    else refusals.push({ code: 'unknownReplacement', ...replacement });
+  }
+  function questionPairKey(question: AmendmentQuestion): string | null {
+    if (question.code === 'formRenameOrReplace') return pairKey(undefined, question.removed, question.added);
+    if (question.code === 'itemRenameOrReplace')
+      return pairKey(question.form, question.removed, question.added);
+    return null;
+  }
+  return questions.filter((question) => {
+    const key = questionPairKey(question);
+    return key === null || !declared.has(key);
+  });
 }
 
 /**

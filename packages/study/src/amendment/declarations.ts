@@ -24,10 +24,23 @@ export type CodeMapping = z.infer<typeof codeMappingSchema>;
 export const typeConversionSchema = z.strictObject({ form: keySchema, item: keySchema, to: itemTypeSchema });
 export type TypeConversion = z.infer<typeof typeConversionSchema>;
 
+/**
+ * A removed and an added element of the same kind declared as different things (not a rename): the
+ * removed one's data is retired, the added one starts empty. `form` names the live form of two items;
+ * absent, the pair is two forms.
+ */
+export const replacementSchema = z.strictObject({
+  form: keySchema.optional(),
+  removed: keySchema,
+  added: keySchema,
+});
+export type Replacement = z.infer<typeof replacementSchema>;
+
 export const amendmentDeclarationsSchema = z.strictObject({
   formRenames: z.array(formRenameSchema).optional(),
   itemRenames: z.array(itemRenameSchema).optional(),
   codeMappings: z.array(codeMappingSchema).optional(),
   typeConversions: z.array(typeConversionSchema).optional(),
+  replacements: z.array(replacementSchema).optional(),
 });
 export type AmendmentDeclarations = z.infer<typeof amendmentDeclarationsSchema>;
