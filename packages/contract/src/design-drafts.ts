@@ -21,7 +21,7 @@ import { signCasebookRequestSchema } from './signatures.ts';
  */
 
 /** Who did something, and when (ISO 8601). */
-const byWhomSchema = z.object({ userId: z.number().int(), name: z.string(), at: z.string() });
+export const byWhomSchema = z.object({ userId: z.number().int(), name: z.string(), at: z.string() });
 export type ByWhom = z.infer<typeof byWhomSchema>;
 
 /** One saved revision of the draft: who saved it, when, and what it changed (in one language). */

@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './alarm-log.ts';
 export * from './app-info.ts';
+export * from './amendments.ts';
 export * from './attachments.ts';
 export * from './audit-review.ts';
 export * from './auth.ts';

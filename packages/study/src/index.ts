@@ -18,6 +18,13 @@ export {
 } from './amendment/change-set.ts';
 export { type ConversionKind, conversionKind, convertValue } from './amendment/conversions.ts';
 export {
+  type ChangeLine,
+  type DescribedChangeSet,
+  describeChangeSet,
+  type QuestionLine,
+  type RefusalLine,
+} from './amendment/describe-change-set.ts';
+export {
   type AmendmentDeclarations,
   amendmentDeclarationsSchema,
   type CodeMapping,

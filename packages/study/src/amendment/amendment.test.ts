@@ -12,6 +12,7 @@ import {
 import { type AmendmentChange, amendmentChangeSet } from './change-set.ts';
 import { conversionKind, convertValue } from './conversions.ts';
 import { type AmendmentDeclarations, amendmentDeclarationsSchema } from './declarations.ts';
+import { describeChangeSet } from './describe-change-set.ts';
 import { migrateFormValues } from './migrate-values.ts';
 
 const label = { ko: '라벨', en: 'Label' };
@@ -733,6 +734,62 @@ describe('amendmentChangeSet', () => {
           expect(returned.values).toEqual(original as Record<string, JsonValue>);
         }),
       );
+    });
+  });
+});
+
+describe('the change set in words', () => {
+  it('names each element by label and key, in Korean and English, with the element to link', () => {
+    const next = edited((study) => {
+      renameItem(study, 'main', 'name', 'fullName');
+      removeItem(study, 'main', 'time');
+    });
+    const set = amendmentChangeSet(miniStudy, next, {
+      itemRenames: [{ form: 'main', from: 'name', to: 'fullName' }],
+      formRenames: [{ from: 'nothing', to: 'else' }],
+    });
+    const en = describeChangeSet(set, miniStudy, next, 'en');
+    const formName = `Form ${form(miniStudy, 'main').label.en}(main)`;
+    expect(en.changes).toContainEqual({
+      kind: 'itemRenamed',
+      element: 'form:main/item:fullName',
+      text: `${formName} › item ${item(next, 'main', 'fullName').label.en}(name): renamed fullName: its values move with it`,
+    });
+    expect(en.changes).toContainEqual({
+      kind: 'itemRetired',
+      element: 'form:main/item:time',
+      text: `${formName} › item ${item(miniStudy, 'main', 'time').label.en}(time): removed: its values are retired (kept, hidden from entry)`,
+    });
+    expect(en.refusals).toEqual([
+      {
+        code: 'unknownForm',
+        element: 'form:nothing',
+        text: 'Form nothing: the live version has no such form.',
+      },
+    ]);
+    const ko = describeChangeSet(set, miniStudy, next, 'ko');
+    expect(ko.changes.map((line) => line.kind)).toEqual(en.changes.map((line) => line.kind));
+    expect(ko.refusals[0]?.text).toBe('양식 nothing: 이 버전에 없는 양식입니다.');
+  });
+
+  it('words a question with what the declaration needs: the next codes of a list to map onto', () => {
+    const next = edited((study) => {
+      const list = study.codeLists.find((entry) => entry.key === 'color');
+      if (list) list.codes = list.codes.filter((code) => code.code !== 'blue');
+    });
+    const [question] = describeChangeSet(
+      amendmentChangeSet(miniStudy, next),
+      miniStudy,
+      next,
+      'en',
+    ).questions;
+    expect(question).toMatchObject({
+      code: 'codesNeedMapping',
+      codeList: 'color',
+      codes: ['blue'],
+      nextCodes: ['red'],
+      element: 'codeList:color',
+      text: 'Code list color: codes blue removed: map each to a code of the new list for the stored values.',
     });
   });
 });

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { calendarDateSchema } from './calendar-date.ts';
+import { byWhomSchema } from './design-drafts.ts';
+import { bodyIdSchema, paramIdSchema } from './ids.ts';
+import { reasonSchema } from './reason.ts';
+
+/**
+ * Amendments (issue 49): a live study's next definition version, drafted in the designer (the study's
+ * design draft), with an amendment number, a reason and, per site, the date its ethics approval takes
+ * effect. The server compares the draft with the live version and asks for what it cannot guess
+ * (renames, code mappings, conversions, replacements): the change set, worded in the reader's language.
+ *
+ * Routes (the study's designers, `study.design`: DM and ADMIN):
+ *   GET    /api/studies/:studyId/amendments
+ *   POST   /api/studies/:studyId/amendments
+ *   GET    /api/studies/:studyId/amendments/:amendmentId?lang=ko|en
+ *   PUT    /api/studies/:studyId/amendments/:amendmentId
+ *   DELETE /api/studies/:studyId/amendments/:amendmentId
+ */
+
+export const amendmentStatuses = ['draft', 'published', 'discarded'] as const;
+export const amendmentStatusSchema = z.enum(amendmentStatuses);
+export type AmendmentStatus = z.infer<typeof amendmentStatusSchema>;
+
+/** An amendment's number as the protocol names it ("AM-01", "Amendment 2"). */
+export const amendmentNumberSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._/-]*$/u);
+
+/** A site's ethics approval date of the amendment; null while the site has none. */
+export const amendmentSiteDateSchema = z.strictObject({
+  siteId: bodyIdSchema,
+  effectiveOn: calendarDateSchema.nullable(),
+});
+
+/** What a designer writes of an amendment: number, reason and the sites' dates (sites left out have none). */
+export const amendmentFieldsSchema = z.strictObject({
+  number: amendmentNumberSchema,
+  reason: reasonSchema,
+  sites: z.array(amendmentSiteDateSchema).max(500),
+});
+export type AmendmentFields = z.infer<typeof amendmentFieldsSchema>;
+export const openAmendmentRequestSchema = amendmentFieldsSchema;
+export type OpenAmendmentRequest = z.infer<typeof openAmendmentRequestSchema>;
+
+/**
+ * A change of a draft amendment: its fields and what the designer declares (packages/study's
+ * `amendmentDeclarationsSchema`: formRenames, itemRenames, codeMappings, typeConversions,
+ * replacements), checked by the server with the study package's schema.
+ */
+export const changeAmendmentRequestSchema = amendmentFieldsSchema.extend({
+  declarations: z.record(z.string(), z.unknown()),
+});
+export type ChangeAmendmentRequest = z.infer<typeof changeAmendmentRequestSchema>;
+
+export const amendmentSiteSchema = z.object({
+  siteId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  effectiveOn: z.string().nullable(),
+});
+export type AmendmentSite = z.infer<typeof amendmentSiteSchema>;
+
+export const amendmentSummarySchema = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  reason: z.string(),
+  status: amendmentStatusSchema,
+  /** The live version the amendment changes. */
+  fromVersion: z.string(),
+  /** The version it publishes (the draft's, while a draft); null while the draft has no readable version. */
+  toVersion: z.string().nullable(),
+  openedBy: byWhomSchema,
+  publishedBy: byWhomSchema.nullable(),
+  sites: z.array(amendmentSiteSchema),
+});
+export type AmendmentSummary = z.infer<typeof amendmentSummarySchema>;
+
+export const amendmentListResponseSchema = z.object({ amendments: z.array(amendmentSummarySchema) });
+export type AmendmentListResponse = z.infer<typeof amendmentListResponseSchema>;
+
+/**
+ * An element of the definition a line is about, as the designer's review comments name them:
+ * `study`, `visit:V1`, `form:DM`, `form:DM/item:AGE`, `codeList:SEX`.
+ */
+const elementSchema = z.string();
+
+/** What happens to stored data, in the reader's language. `kind`: packages/study's `AmendmentChange`. */
+export const amendmentChangeLineSchema = z.object({ kind: z.string(), element: elementSchema, text: z.string() });
+export type AmendmentChangeLine = z.infer<typeof amendmentChangeLineSchema>;
+
+/** What the designer must still declare, with the keys a declaration names (live keys unless `added`). */
+export const amendmentQuestionSchema = z.discriminatedUnion('code', [
+  z.object({
+    code: z.literal('formRenameOrReplace'),
+    removed: z.string(),
+    added: z.string(),
+    element: elementSchema,
+    text: z.string(),
+  }),
+  z.object({
+    code: z.literal('itemRenameOrReplace'),
+    form: z.string(),
+    removed: z.string(),
+    added: z.string(),
+    element: elementSchema,
+    text: z.string(),
+  }),
+  z.object({
+    code: z.literal('codesNeedMapping'),
+    codeList: z.string(),
+    codes: z.array(z.string()),
+    /** The codes of the next version's list, to map onto. */
+    nextCodes: z.array(z.string()),
+    element: elementSchema,
+    text: z.string(),
+  }),
+  z.object({
+    code: z.literal('conversionNeeded'),
+    form: z.string(),
+    item: z.string(),
+    from: z.string(),
+    to: z.string(),
+    element: elementSchema,
+    text: z.string(),
+  }),
+]);
+export type AmendmentQuestion = z.infer<typeof amendmentQuestionSchema>;
+
+/** A declaration that cannot be published as it is, in the reader's language. */
+export const amendmentRefusalSchema = z.object({ code: z.string(), element: elementSchema, text: z.string() });
+export type AmendmentRefusal = z.infer<typeof amendmentRefusalSchema>;
+
+export const amendmentChangeSetSchema = z.object({
+  changes: z.array(amendmentChangeLineSchema),
+  questions: z.array(amendmentQuestionSchema),
+  refusals: z.array(amendmentRefusalSchema),
+  /** Nothing asked, nothing refused, and the draft is a valid definition of a new version. */
+  ready: z.boolean(),
+});
+export type AmendmentChangeSet = z.infer<typeof amendmentChangeSetSchema>;
+
+export const amendmentQuerySchema = z.object({ lang: z.enum(['ko', 'en']).optional() });
+
+/** `GET …/amendments/:id`: the amendment, what it declares, and its change set against the live version. */
+export const amendmentResponseSchema = z.object({
+  amendment: amendmentSummarySchema,
+  declarations: z.record(z.string(), z.unknown()),
+  /** The design draft's revision the change set was computed on; null when the amendment is not a draft. */
+  draftRevision: z.number().int().nullable(),
+  /**
+   * The change set; null while the draft is not a valid definition (`definitionProblems` says how many
+   * problems the designer shows).
+   */
+  changeSet: amendmentChangeSetSchema.nullable(),
+  definitionProblems: z.number().int(),
+});
+export type AmendmentResponse = z.infer<typeof amendmentResponseSchema>;
+
+export const amendmentParamsSchema = z.object({ studyId: paramIdSchema, amendmentId: paramIdSchema });
+
+export const discardAmendmentRequestSchema = z.strictObject({ reason: reasonSchema });
+export type DiscardAmendmentRequest = z.infer<typeof discardAmendmentRequestSchema>;
