@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
+import { registerAmendmentRoutes } from './amendments/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAttachmentRoutes } from './attachments/routes.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
@@ -219,6 +220,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
   registerStudyDesignRoutes(app, context);
+  registerAmendmentRoutes(app, context);
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
   registerUnscheduledVisitRoutes(app, context);

@@ -365,6 +365,47 @@ const cases: Case[] = [
     expected: { ...everyone(403), DM: 409, ADMIN: 409 },
   },
   {
+    method: 'GET',
+    route: '/api/studies/:studyId/amendments',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/amendments` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    // A site of no study: the designers pass authorization and are refused the site, nothing opened.
+    method: 'POST',
+    route: '/api/studies/:studyId/amendments',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/amendments`,
+      body: { number: 'AM-99', reason: 'Matrix', sites: [{ siteId: 2_000_000_000, effectiveOn: null }] },
+    }),
+    expected: { ...everyone(403), DM: 422, ADMIN: 422 },
+  },
+  {
+    // The demo study has no amendment 999999: its designers are told so.
+    method: 'GET',
+    route: '/api/studies/:studyId/amendments/:amendmentId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/amendments/999999` }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/amendments/:amendmentId',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/amendments/999999`,
+      body: { number: 'AM-99', reason: 'Matrix', sites: [], declarations: {} },
+    }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/amendments/:amendmentId/discard',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/amendments/999999/discard`,
+      body: { reason: 'Matrix' },
+    }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
     // Only the study's administrators decide whether a publish needs an approved review.
     method: 'PUT',
     route: '/api/studies/:studyId/design-settings',

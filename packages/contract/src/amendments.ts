@@ -15,7 +15,7 @@ import { reasonSchema } from './reason.ts';
  *   POST   /api/studies/:studyId/amendments
  *   GET    /api/studies/:studyId/amendments/:amendmentId?lang=ko|en
  *   PUT    /api/studies/:studyId/amendments/:amendmentId
- *   DELETE /api/studies/:studyId/amendments/:amendmentId
+ *   POST   /api/studies/:studyId/amendments/:amendmentId/discard
  */
 
 export const amendmentStatuses = ['draft', 'published', 'discarded'] as const;
@@ -89,7 +89,11 @@ export type AmendmentListResponse = z.infer<typeof amendmentListResponseSchema>;
 const elementSchema = z.string();
 
 /** What happens to stored data, in the reader's language. `kind`: packages/study's `AmendmentChange`. */
-export const amendmentChangeLineSchema = z.object({ kind: z.string(), element: elementSchema, text: z.string() });
+export const amendmentChangeLineSchema = z.object({
+  kind: z.string(),
+  element: elementSchema,
+  text: z.string(),
+});
 export type AmendmentChangeLine = z.infer<typeof amendmentChangeLineSchema>;
 
 /** What the designer must still declare, with the keys a declaration names (live keys unless `added`). */
@@ -131,7 +135,11 @@ export const amendmentQuestionSchema = z.discriminatedUnion('code', [
 export type AmendmentQuestion = z.infer<typeof amendmentQuestionSchema>;
 
 /** A declaration that cannot be published as it is, in the reader's language. */
-export const amendmentRefusalSchema = z.object({ code: z.string(), element: elementSchema, text: z.string() });
+export const amendmentRefusalSchema = z.object({
+  code: z.string(),
+  element: elementSchema,
+  text: z.string(),
+});
 export type AmendmentRefusal = z.infer<typeof amendmentRefusalSchema>;
 
 export const amendmentChangeSetSchema = z.object({

@@ -18,13 +18,6 @@ export {
 } from './amendment/change-set.ts';
 export { type ConversionKind, conversionKind, convertValue } from './amendment/conversions.ts';
 export {
-  type ChangeLine,
-  type DescribedChangeSet,
-  describeChangeSet,
-  type QuestionLine,
-  type RefusalLine,
-} from './amendment/describe-change-set.ts';
-export {
   type AmendmentDeclarations,
   amendmentDeclarationsSchema,
   type CodeMapping,
@@ -38,6 +31,13 @@ export {
   type TypeConversion,
   typeConversionSchema,
 } from './amendment/declarations.ts';
+export {
+  type ChangeLine,
+  type DescribedChangeSet,
+  describeChangeSet,
+  type QuestionLine,
+  type RefusalLine,
+} from './amendment/describe-change-set.ts';
 export { type MigratedForm, migrateFormValues } from './amendment/migrate-values.ts';
 export {
   compareDefinitions,

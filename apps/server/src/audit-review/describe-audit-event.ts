@@ -65,6 +65,7 @@ const entityWords: Record<string, Text> = {
   study: { ko: '임상시험', en: 'Study' },
   study_definition: { ko: '임상시험 정의', en: 'Study definition' },
   study_design_draft: { ko: '설계 초안', en: 'Design draft' },
+  study_amendment: { ko: '프로토콜 변경', en: 'Amendment' },
   study_design_review: { ko: '설계 검토', en: 'Design review' },
   session: { ko: '로그인 세션', en: 'Session' },
   lab_range: { ko: '정상 범위', en: 'Normal range' },

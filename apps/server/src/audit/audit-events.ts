@@ -40,6 +40,9 @@ export const auditEventTypes = [
   'study.design_review_commented',
   'study.design_approved',
   'study.design_settings_changed',
+  'study.amendment_opened',
+  'study.amendment_changed',
+  'study.amendment_discarded',
   'notice.created',
   'notice.updated',
   'notice.deleted',
@@ -137,6 +140,7 @@ export interface AuditEventInput {
     | 'membership'
     | 'study_definition'
     | 'study_design_draft'
+    | 'study_amendment'
     | 'study_design_review'
     | 'notice'
     | 'image'

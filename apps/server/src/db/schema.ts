@@ -25,6 +25,8 @@ export interface Database {
   study_design_draft_changes: StudyDesignDraftChangesTable;
   study_design_reviews: StudyDesignReviewsTable;
   study_design_review_comments: StudyDesignReviewCommentsTable;
+  study_amendments: StudyAmendmentsTable;
+  study_amendment_sites: StudyAmendmentSitesTable;
   study_views: StudyViewsTable;
   notices: NoticesTable;
   uploaded_images: UploadedImagesTable;
@@ -248,6 +250,36 @@ export interface StudyDesignDraftsTable {
   based_on_hash: ColumnType<string | null, string | null | undefined, string | null>;
   saved_by: number;
   saved_at: Timestamp;
+}
+
+/**
+ * An amendment of a live study (issue 49): number, reason and declarations; while a draft, the next
+ * version is the study's design draft. `to_version` and `content_hash` are set at publish.
+ */
+export interface StudyAmendmentsTable {
+  id: Generated<number>;
+  study_id: number;
+  number: string;
+  reason: string;
+  status: Generated<'draft' | 'published' | 'discarded'>;
+  /** packages/study's `AmendmentDeclarations`, written as a JSON string. */
+  declarations: ColumnType<unknown, string | undefined, string>;
+  from_version: string;
+  to_version: ColumnType<string | null, string | null | undefined, string | null>;
+  content_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  opened_by: number;
+  opened_at: CreatedAt;
+  published_by: ColumnType<number | null, number | null | undefined, number | null>;
+  published_at: NullableTimestamp;
+  /** When it was published or discarded. */
+  closed_at: NullableTimestamp;
+}
+
+/** Per site, the date its ethics approval of an amendment takes effect (YYYY-MM-DD; null: none yet). */
+export interface StudyAmendmentSitesTable {
+  amendment_id: number;
+  site_id: number;
+  effective_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Who saved each revision of a draft and what it changed (`DefinitionDiffLine`s in ko and en). */

@@ -308,8 +308,8 @@ export const errorMessages = {
     en: 'The study is still in design. Subjects can be registered once it goes live.',
   },
   study_not_in_design: {
-    ko: '설계 중인 임상시험만 정의를 바꾸거나 운영을 개시할 수 있습니다.',
-    en: 'Only a study in design can take a new definition or go live.',
+    ko: '설계 중인 임상시험만 정의를 바꾸거나 운영을 개시할 수 있습니다. 운영 중인 시험의 설계는 프로토콜 변경으로 바꿉니다.',
+    en: "Only a study in design can take a new definition or go live. A live study's design changes by an amendment.",
   },
   definition_version_not_found: {
     ko: '이 시험의 정의에는 버전 {version|이/가} 없습니다. 버전 목록에서 고르세요.',
@@ -350,6 +350,30 @@ export const errorMessages = {
   study_sites_required: {
     ko: '기관을 하나 이상 등록해야 운영을 개시할 수 있습니다.',
     en: 'Add at least one site before the study goes live.',
+  },
+  study_not_live: {
+    ko: '운영 중인 임상시험만 프로토콜 변경을 만들 수 있습니다. 설계 중인 시험은 설계에서 바로 바꿉니다.',
+    en: 'Only a live study takes an amendment. A study in design is changed in the designer directly.',
+  },
+  amendment_draft_open: {
+    ko: '작성 중인 프로토콜 변경이 있습니다: {number}. 그 변경을 배포하거나 폐기한 뒤에 새로 만드세요.',
+    en: 'Amendment {number} is being drafted: publish or discard it before opening another.',
+  },
+  amendment_number_taken: {
+    ko: '이 시험에 이미 있는 프로토콜 변경 번호입니다: {number}. 다른 번호를 쓰세요.',
+    en: 'The study has an amendment numbered {number} already: use another number.',
+  },
+  amendment_not_draft: {
+    ko: '배포되었거나 폐기된 프로토콜 변경은 바꿀 수 없습니다.',
+    en: 'A published or discarded amendment cannot change.',
+  },
+  duplicate_site: {
+    ko: '같은 기관이 두 번 포함되어 있습니다. 기관마다 한 번만 지정하세요.',
+    en: 'A site is listed twice: name each site once.',
+  },
+  invalid_declarations: {
+    ko: '프로토콜 변경의 선언이 올바르지 않습니다. 문제 {count}건을 확인하세요. 아무것도 저장되지 않았습니다.',
+    en: "The amendment's declarations are not valid: see the {count} problems listed. Nothing was saved.",
   },
   invalid_definition: {
     ko: '임상시험 정의 문서가 올바르지 않습니다. 문제 {count}건을 확인하세요. 아무것도 저장되지 않았습니다.',

@@ -73,7 +73,7 @@ export function registerDesignDraftRoutes(app: App, context: AppContext): void {
         response: {
           200: saveDesignDraftResponseSchema,
           ...refusals({
-            409: `${DRAFT_CHANGED}, the draft was published since (\`design_draft_gone\`), or the study is not in design (\`study_not_in_design\`).`,
+            409: `${DRAFT_CHANGED}, the draft was published since (\`design_draft_gone\`), or the study is neither in design nor amended (\`study_not_in_design\`: a live study's draft is an amendment's).`,
             413: 'The document is larger than 16 MB (`payload_too_large`).',
           }),
         },

@@ -1,6 +1,6 @@
 import type { SaveDesignDraftRequest, SaveDesignDraftResponse } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -11,8 +11,8 @@ import type { Language } from '../http/language.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { describeDraftChanges } from './describe-draft-changes.ts';
-import { designDraftRow, draftChanged } from './design-draft-row.ts';
-import { requireStudyInDesign } from './require-study-in-design.ts';
+import { type DesignDraftRow, designDraftRow, draftChanged } from './design-draft-row.ts';
+import { requireStudyDraftable } from './require-study-in-design.ts';
 
 /**
  * `PUT …/design-draft` (issue 48 item 6): the designer's work saved as it goes. The request names the
@@ -32,7 +32,7 @@ export async function saveDesignDraft(
   language: Language,
 ): Promise<SaveDesignDraftResponse> {
   return inTransaction(db, async (trx) => {
-    await requireStudyInDesign(trx, studyId, { forUpdate: true });
+    await requireStudyDraftable(trx, studyId);
     const draft = await designDraftRow(trx, studyId);
     const revision = draft?.revision ?? 0;
     if (request.baseRevision !== revision) {
@@ -40,54 +40,70 @@ export async function saveDesignDraft(
       if (!draft) throw new AppError(409, 'design_draft_gone');
       throw draftChanged(draft, request.definition, language);
     }
-    const published = draft ? undefined : await currentStudyDefinition(trx, studyId);
-    const before = draft?.definition ?? published?.definition;
     // The database's JSON keeps its own key order: the two are compared by content.
     if (draft && sameContent(draft.definition, request.definition))
       return { revision, savedAt: draft.saved_at.toISOString() };
+    return writeDesignDraftRevision(trx, principal, actor, studyId, draft, request.definition);
+  });
+}
 
-    const changes = describeDraftChanges(before, request.definition);
-    const next = revision + 1;
-    const savedAt = new Date();
-    const text = JSON.stringify(request.definition);
-    if (draft)
-      await trx
-        .updateTable('study_design_drafts')
-        .set({ revision: next, definition: text, saved_by: principal.user.id, saved_at: savedAt })
-        .where('study_id', '=', studyId)
-        .execute();
-    else
-      await trx
-        .insertInto('study_design_drafts')
-        .values({
-          study_id: studyId,
-          revision: next,
-          definition: text,
-          based_on_hash: published ? definitionContentHash(published.definition) : null,
-          saved_by: principal.user.id,
-          saved_at: savedAt,
-        })
-        .execute();
+/**
+ * Writes `definition` as the draft's next revision (the first when there is none, started from the
+ * published version), keeps its changes with who saved it, and audits the save — in the caller's
+ * transaction, under the study's row lock. Shared by the designer's save and an amendment's opening.
+ */
+export async function writeDesignDraftRevision(
+  trx: Transaction<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  studyId: number,
+  draft: DesignDraftRow | undefined,
+  definition: unknown,
+): Promise<SaveDesignDraftResponse> {
+  const revision = draft?.revision ?? 0;
+  const published = draft ? undefined : await currentStudyDefinition(trx, studyId);
+  const before = draft?.definition ?? published?.definition;
+  const changes = describeDraftChanges(before, definition);
+  const next = revision + 1;
+  const savedAt = new Date();
+  const text = JSON.stringify(definition);
+  if (draft)
     await trx
-      .insertInto('study_design_draft_changes')
+      .updateTable('study_design_drafts')
+      .set({ revision: next, definition: text, saved_by: principal.user.id, saved_at: savedAt })
+      .where('study_id', '=', studyId)
+      .execute();
+  else
+    await trx
+      .insertInto('study_design_drafts')
       .values({
         study_id: studyId,
         revision: next,
+        definition: text,
+        based_on_hash: published ? definitionContentHash(published.definition) : null,
         saved_by: principal.user.id,
         saved_at: savedAt,
-        lines: JSON.stringify(changes.lines),
-        line_count: changes.lineCount,
       })
       .execute();
-    await recordAudit(trx, actor, {
-      type: 'study.design_draft_saved',
-      entityType: 'study_design_draft',
-      entityId: studyId,
-      studyId,
-      after: { revision: next, changes: changes.lineCount, bytes: Buffer.byteLength(text) },
-    });
-    return { revision: next, savedAt: savedAt.toISOString() };
+  await trx
+    .insertInto('study_design_draft_changes')
+    .values({
+      study_id: studyId,
+      revision: next,
+      saved_by: principal.user.id,
+      saved_at: savedAt,
+      lines: JSON.stringify(changes.lines),
+      line_count: changes.lineCount,
+    })
+    .execute();
+  await recordAudit(trx, actor, {
+    type: 'study.design_draft_saved',
+    entityType: 'study_design_draft',
+    entityId: studyId,
+    studyId,
+    after: { revision: next, changes: changes.lineCount, bytes: Buffer.byteLength(text) },
   });
+  return { revision: next, savedAt: savedAt.toISOString() };
 }
 
 function sameContent(stored: unknown, sent: unknown): boolean {

@@ -18,8 +18,11 @@ export interface ChangeLine {
   text: string;
 }
 
-/** A question with its element and words; `nextCodes` (code mappings): the next list's codes to map onto. */
-export type QuestionLine = AmendmentQuestion & { element: string; text: string; nextCodes?: string[] };
+/** A question with its element and words; a code mapping's with `nextCodes`, the next list's codes to map onto. */
+export type QuestionLine = (
+  | Exclude<AmendmentQuestion, { code: 'codesNeedMapping' }>
+  | (Extract<AmendmentQuestion, { code: 'codesNeedMapping' }> & { nextCodes: string[] })
+) & { element: string; text: string };
 
 export interface RefusalLine {
   code: AmendmentRefusal['code'];

@@ -1,0 +1,51 @@
+import type { AmendmentListResponse, AmendmentResponse } from '@cdms/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { Language } from '../http/language.ts';
+import { designDraftRow } from '../study-design/design-draft-row.ts';
+import { describedChangeSet, draftAmendmentState } from './amendment-change-set.ts';
+import { amendmentSummaries, requireAmendment } from './amendment-rows.ts';
+
+/** `GET …/amendments`: every amendment of the study, newest first; a draft's version is its design draft's. */
+export async function listAmendments(db: Kysely<Database>, studyId: number): Promise<AmendmentListResponse> {
+  const amendments = await amendmentSummaries(db, studyId);
+  const draft = amendments.some((amendment) => amendment.status === 'draft')
+    ? await designDraftRow(db, studyId)
+    : undefined;
+  const draftVersion = (draft?.definition as { version?: unknown } | undefined)?.version;
+  return {
+    amendments: amendments.map((amendment) =>
+      amendment.status === 'draft'
+        ? { ...amendment, toVersion: typeof draftVersion === 'string' ? draftVersion : null }
+        : amendment,
+    ),
+  };
+}
+
+/**
+ * `GET …/amendments/:amendmentId`: the amendment with what it declares and, while a draft, its change
+ * set against the live version in the reader's language (what moves, what must still be declared,
+ * what is refused).
+ */
+export async function readAmendment(
+  db: Kysely<Database>,
+  studyId: number,
+  amendmentId: number,
+  language: Language,
+): Promise<AmendmentResponse> {
+  const row = await requireAmendment(db, studyId, amendmentId);
+  const [summary] = await amendmentSummaries(db, studyId, amendmentId);
+  if (!summary) throw new AppError(404, 'not_found');
+  const declarations = row.declarations as Record<string, unknown>;
+  if (row.status !== 'draft')
+    return { amendment: summary, declarations, draftRevision: null, changeSet: null, definitionProblems: 0 };
+  const state = await draftAmendmentState(db, studyId, row);
+  return {
+    amendment: { ...summary, toVersion: state.draftVersion },
+    declarations,
+    draftRevision: state.draftRevision,
+    changeSet: describedChangeSet(state, language),
+    definitionProblems: state.definitionProblems,
+  };
+}

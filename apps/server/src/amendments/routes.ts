@@ -1,0 +1,138 @@
+import {
+  amendmentListResponseSchema,
+  amendmentParamsSchema,
+  amendmentQuerySchema,
+  amendmentResponseSchema,
+  changeAmendmentRequestSchema,
+  discardAmendmentRequestSchema,
+  openAmendmentRequestSchema,
+} from '@cdms/contract';
+import { z } from 'zod';
+import type { AppContext } from '../app-context.ts';
+import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { requestLanguage } from '../http/language.ts';
+import { studyParams } from '../http/path-params.ts';
+import { refusals } from '../http/refusals.ts';
+import type { App } from '../http/types.ts';
+import { changeAmendment } from './change-amendment.ts';
+import { discardAmendment } from './discard-amendment.ts';
+import { openAmendment } from './open-amendment.ts';
+import { listAmendments, readAmendment } from './read-amendment.ts';
+
+const idResponse = z.object({ id: z.number().int() });
+const NOT_DRAFT = 'The amendment is published or discarded (`amendment_not_draft`)';
+
+/** Amendments of a live study (issue 49): opened, changed and discarded by its designers (DM, ADMIN). */
+export function registerAmendmentRoutes(app: App, context: AppContext): void {
+  const { db } = context.database;
+  const tags = ['amendments'];
+
+  app.get(
+    '/api/studies/:studyId/amendments',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "The study's amendments, newest first, with their sites' approval dates",
+        params: studyParams,
+        response: { 200: amendmentListResponseSchema },
+      },
+    },
+    async (request) => listAmendments(db, request.params.studyId),
+  );
+
+  app.post(
+    '/api/studies/:studyId/amendments',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: 'Open an amendment of the live study: its next version is drafted in the designer',
+        params: studyParams,
+        body: openAmendmentRequestSchema,
+        response: {
+          201: idResponse,
+          ...refusals({
+            409: 'The study is not live (`study_not_live`), another amendment is drafted (`amendment_draft_open`), or the number is used (`amendment_number_taken`).',
+            422: "A site is not the study's (`unknown_site`) or named twice (`duplicate_site`).",
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const opened = await openAmendment(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.body,
+      );
+      return reply.code(201).send(opened);
+    },
+  );
+
+  app.get(
+    '/api/studies/:studyId/amendments/:amendmentId',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: 'An amendment, its declarations and (a draft) its change set against the live version',
+        params: amendmentParamsSchema,
+        querystring: amendmentQuerySchema,
+        response: { 200: amendmentResponseSchema },
+      },
+    },
+    async (request) =>
+      readAmendment(
+        db,
+        request.params.studyId,
+        request.params.amendmentId,
+        request.query.lang ?? requestLanguage(request),
+      ),
+  );
+
+  app.put(
+    '/api/studies/:studyId/amendments/:amendmentId',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "A draft amendment's number, reason, sites' approval dates and declarations",
+        params: amendmentParamsSchema,
+        body: changeAmendmentRequestSchema,
+        response: {
+          200: idResponse,
+          ...refusals({
+            409: `${NOT_DRAFT}, or the number is used (\`amendment_number_taken\`).`,
+            422: "The declarations are not valid (`invalid_declarations`, each problem in `error.details.problems`), or a site is not the study's or named twice.",
+          }),
+        },
+      },
+    },
+    async (request) =>
+      changeAmendment(db, actorOf(request), request.params.studyId, request.params.amendmentId, request.body),
+  );
+
+  app.post(
+    '/api/studies/:studyId/amendments/:amendmentId/discard',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: 'Discard a draft amendment with a reason: its design draft is removed, its record stays',
+        params: amendmentParamsSchema,
+        body: discardAmendmentRequestSchema,
+        response: { 200: idResponse, ...refusals({ 409: `${NOT_DRAFT}.` }) },
+      },
+    },
+    async (request) =>
+      discardAmendment(
+        db,
+        actorOf(request),
+        request.params.studyId,
+        request.params.amendmentId,
+        request.body.reason,
+      ),
+  );
+}
