@@ -183,6 +183,20 @@ describeWithDatabase(
         result: 'abnormalNcs',
         opinion: 'Resting',
       });
+      // A white cell count above the site's range: the save's lab range check opens a query, which the
+      // analysis must see as still failing (the engine alone does not know the ranges).
+      await as('dm', 'POST', `/api/studies/${studyId}/lab-ranges`, {
+        siteId: site1,
+        testKey: 'wbc',
+        unit: '10³/µL',
+        low: 4,
+        high: 10,
+        sex: null,
+        ageMin: null,
+        ageMax: null,
+        effectiveFrom: '2025-01-01',
+      });
+      await save(subjects.changed.id, 'labTest', { specimenDate: '2025-03-04', wbcResult: 20 });
       await as('cra', 'POST', `/api/studies/${studyId}/sdv/verify`, {
         subjectPk: subjects.changed.id,
         visitKey: 'v1',
@@ -255,17 +269,24 @@ describeWithDatabase(
         row(elsewhere, site2, ['v1', 'demographicInfo', 'age'], 'derivedChanges', 44, 45),
         row(elsewhere, site2, [null, null, null], 'siteNotInEffect', null, '2999-12-31'),
       ];
-      // The rows' query on the renamed group item is open, and stays so (no row for it).
+      // The query on the renamed group item's row is open, and stays so (no row for it); so does the lab
+      // range's query.
       const queries = await database()
         .db.selectFrom('queries')
         .select(['item_path', 'check_id', 'status'])
         .where('subject_id', '=', changed.id)
-        .where('form_key', '=', 'medicalHistory')
+        .where('form_key', 'in', ['medicalHistory', 'labTest'])
+        .orderBy('id')
         .execute();
       expect(queries).toEqual([
         {
           item_path: 'v1.medicalHistory.histories[1].endDate',
           check_id: 'medicalHistory.endBeforeStart',
+          status: 'open',
+        },
+        {
+          item_path: 'v1.labTest.wbcResult',
+          check_id: 'labTest.outOfRangeWithoutSignificance',
           status: 'open',
         },
       ]);
@@ -288,6 +309,46 @@ describeWithDatabase(
         heldFormTouched: { rows: 1, subjects: 1 },
         siteNotInEffect: { rows: 1, subjects: 1 },
       });
+    });
+
+    it('retires the values of removed forms, derived ones too, and closes their queries', async () => {
+      const next = structuredClone(live);
+      next.forms = next.forms.filter(
+        (form) => form.key !== 'medicalHistory' && form.key !== 'bodyMeasurement',
+      );
+      for (const visit of next.visits)
+        visit.forms = visit.forms.filter((form) => form !== 'medicalHistory' && form !== 'bodyMeasurement');
+      const { changed } = subjects;
+      const { rows } = await analyze({
+        next,
+        changeSet: amendmentChangeSet(live, next, {}),
+        siteEffectiveDates: new Map([
+          [site1, '2020-01-01'],
+          [site2, '2020-01-01'],
+        ]),
+      });
+      const body = (item: string) => ['v1', 'bodyMeasurement', item] as [string, string, string];
+      const history = (item: string) => ['v1', 'medicalHistory', item] as [string, string, string];
+      expect(rows).toEqual([
+        row(changed, site1, body('bmi'), 'valueRetired', 26, null),
+        row(changed, site1, body('height'), 'valueRetired', 170, null),
+        row(changed, site1, body('weight'), 'valueRetired', 75, null),
+        row(changed, site1, history('histories[0].content'), 'valueRetired', 'Otitis media', null),
+        row(changed, site1, history('histories[0].ongoing'), 'valueRetired', true, null),
+        row(changed, site1, history('histories[0].startDate'), 'valueRetired', '2020-01-01', null),
+        row(changed, site1, history('histories[1].content'), 'valueRetired', 'Rhinitis', null),
+        row(changed, site1, history('histories[1].endDate'), 'valueRetired', '2021-04-01', null),
+        row(
+          changed,
+          site1,
+          history('histories[1].endDate'),
+          'queryCloses',
+          'medicalHistory.endBeforeStart',
+          null,
+        ),
+        row(changed, site1, history('histories[1].startDate'), 'valueRetired', '2021-05-01', null),
+        row(changed, site1, [null, null, null], 'signatureInvalidated', null, null),
+      ]);
     });
 
     it('finds nothing to change for an amendment of labels only, wherever the approval is in effect', async () => {
