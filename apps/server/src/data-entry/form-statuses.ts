@@ -1,15 +1,9 @@
-import {
-  computeFormStatus,
-  type FormSet,
-  getFormLayout,
-  type JsonValue,
-  type StudyDefinition,
-  type SubjectEvaluation,
-} from '@cdms/study';
+import type { FormSet, JsonValue, StudyDefinition, SubjectEvaluation } from '@cdms/study';
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { AfterChange, OpenQuery, StoredSubjectData } from '../after-change/form-change.ts';
 import { sendUnanswered } from '../db/in-transaction.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
+import { formStatusOf, openQueryCountsByForm } from './form-status-of.ts';
 import { formKeyOf } from './load-subject-for-save.ts';
 
 /**
@@ -106,11 +100,7 @@ export async function refreshFormStatuses(
       .where('subject_id', '=', subjectId)
       .where('status', 'in', ['open', 'answered'])
       .execute());
-  const counts = new Map<string, number>();
-  for (const query of openQueries) {
-    const key = formKeyOf(query.visit_key, query.form_key);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  const counts = openQueryCountsByForm(openQueries);
   const evaluated = new Map(evaluation.forms.map((form) => [formKeyOf(form.visitKey, form.formKey), form]));
   const statuses = new Map<string, string>();
   for (const [key, instance] of stored.instances) {
@@ -118,13 +108,7 @@ export async function refreshFormStatuses(
       statuses.set(key, instance.status);
       continue;
     }
-    const form = evaluated.get(key);
-    const status = computeFormStatus({
-      inVisit: getFormLayout(definition, instance.visit_key, instance.form_key) !== undefined,
-      saved: instance.has_data,
-      openQueryCount: counts.get(key) ?? 0,
-      missingCount: form?.missing.length ?? 0,
-    });
+    const status = formStatusOf(definition, instance, evaluated.get(key), counts.get(key) ?? 0);
     statuses.set(key, status);
     if (status !== instance.status && key !== known.writtenByCaller)
       await trx.updateTable('form_instances').set({ status }).where('id', '=', instance.id).execute();

@@ -14,7 +14,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * A form instance row with its entered and derived values, each as one JSON object (none: null);
  * `saved_at` is text when the row came inside JSON (a save's read), a Date when read as a column.
  */
-type InstanceWithValues = Omit<FormInstanceRow, 'saved_at'> & {
+export type InstanceWithValues = Omit<FormInstanceRow, 'saved_at'> & {
   saved_at: Date | string;
   form_values: [entered: FormValues | null, derived: FormValues | null] | null;
 };
@@ -26,6 +26,14 @@ type InstanceWithValues = Omit<FormInstanceRow, 'saved_at'> & {
  * their values to the form objects one key at a time (~5 % of a save's server time, issue 12).
  */
 export function subjectDataQuery(executor: Executor, subjectId: number) {
+  return formInstancesWithValuesQuery(executor).where('subject_id', '=', subjectId);
+}
+
+/**
+ * `subjectDataQuery` before it names its subject: a read of many subjects' forms at once (an
+ * amendment's impact analysis, a batch of subjects per statement) adds its own `where`.
+ */
+export function formInstancesWithValuesQuery(executor: Executor) {
   return executor
     .selectFrom('form_instances')
     .selectAll('form_instances')
@@ -34,8 +42,7 @@ export function subjectDataQuery(executor: Executor, subjectId: number) {
           json_object_agg(iv.item_key, iv.value) filter (where not iv.derived),
           json_object_agg(iv.item_key, iv.value) filter (where iv.derived))
         from item_values iv where iv.form_instance_id = form_instances.id)`.as('form_values'),
-    )
-    .where('subject_id', '=', subjectId);
+    );
 }
 
 /** The key of a form in `StoredSubjectData.instances`: "visit.form". */

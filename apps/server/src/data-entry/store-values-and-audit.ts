@@ -1,22 +1,13 @@
-import {
-  derivedValuesOf,
-  isEmptyEntry,
-  type JsonValue,
-  layoutsForData,
-  type StudyDefinition,
-  type SubjectEvaluation,
-  sameEntry,
-} from '@cdms/study';
+import type { JsonValue, StudyDefinition, SubjectEvaluation } from '@cdms/study';
 import type { Transaction } from 'kysely';
 import type { StoredSubjectData } from '../after-change/form-change.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import type { Database, FormInstanceRow } from '../db/schema.ts';
 import type { FoundForSave } from './check-version-and-holds.ts';
+import { derivedValueChanges } from './derived-value-changes.ts';
 import type { EvaluatedChange } from './evaluate-change.ts';
 import type { WriteFormInput } from './form-data.ts';
-import { formValues } from './form-values.ts';
-import { formKeyOf } from './load-subject-for-save.ts';
 
 /** What the save stored. */
 export interface StoredChange {
@@ -114,25 +105,16 @@ async function storeDerivedValues(
   evaluation: SubjectEvaluation,
   definitionVersion: string,
 ): Promise<Array<{ visitKey: string; formKey: string }>> {
+  const changes = derivedValueChanges(definition, stored, evaluation);
   const changedForms: Array<{ visitKey: string; formKey: string }> = [];
   const cleared: Array<{ instanceId: number; itemKey: string }> = [];
   const written: Array<{ instanceId: number; itemKey: string; value: JsonValue }> = [];
-  for (const layout of layoutsForData(definition, evaluation.data)) {
-    const { visitKey, form } = layout;
-    const previous = formValues(stored.derived, visitKey, form.key);
-    // Most forms derive nothing and have nothing derived stored.
-    if (layout.derivedItems.length === 0 && Object.keys(previous).length === 0) continue;
-    const instance = stored.instances.get(formKeyOf(visitKey, form.key));
-    if (!instance) continue;
-    const derived = derivedValuesOf(layout, formValues(evaluation.data, visitKey, form.key));
-    const changesBefore = cleared.length + written.length;
-    for (const itemKey of new Set([...Object.keys(previous), ...Object.keys(derived)])) {
-      const value = derived[itemKey];
-      if (sameEntry(previous[itemKey], value)) continue;
-      if (isEmptyEntry(value) || !instance.has_data) cleared.push({ instanceId: instance.id, itemKey });
-      else written.push({ instanceId: instance.id, itemKey, value: value as JsonValue });
-    }
-    if (cleared.length + written.length > changesBefore) changedForms.push({ visitKey, formKey: form.key });
+  for (const change of changes) {
+    const last = changedForms.at(-1);
+    if (last?.visitKey !== change.visitKey || last.formKey !== change.formKey)
+      changedForms.push({ visitKey: change.visitKey, formKey: change.formKey });
+    if (change.after === undefined) cleared.push({ instanceId: change.instanceId, itemKey: change.itemKey });
+    else written.push({ instanceId: change.instanceId, itemKey: change.itemKey, value: change.after });
   }
   for (const [instanceId, itemKeys] of groupByInstance(cleared))
     await deleteItemValues(trx, instanceId, itemKeys);
