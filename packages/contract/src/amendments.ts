@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar-date.ts';
 import { byWhomSchema } from './design-drafts.ts';
-import { bodyIdSchema, paramIdSchema } from './ids.ts';
+import { bodyIdSchema, pageQueryShape, paramIdSchema, subjectSearchQuerySchema } from './ids.ts';
 import { reasonSchema } from './reason.ts';
 
 /**
@@ -172,3 +172,75 @@ export const amendmentParamsSchema = z.object({ studyId: paramIdSchema, amendmen
 
 export const discardAmendmentRequestSchema = z.strictObject({ reason: reasonSchema });
 export type DiscardAmendmentRequest = z.infer<typeof discardAmendmentRequestSchema>;
+
+/**
+ * The impact analysis of a draft amendment (issue 49 item 3): the next version's engine run over the
+ * stored data, one row per thing that would change. `kind` (the server's `IMPACT_KINDS`):
+ * valueRenamed, valueConverted, valueRecoded, valueRetired, formIncomplete, formComplete, queryOpens,
+ * queryCloses, derivedChanges, sdvInvalidated, signatureInvalidated, heldFormTouched, siteNotInEffect.
+ *
+ *   POST /api/studies/:studyId/amendments/:amendmentId/impact            run it again (stored)
+ *   GET  /api/studies/:studyId/amendments/:amendmentId/impact            the last run's counts
+ *   GET  /api/studies/:studyId/amendments/:amendmentId/impact/rows?kind=&siteId=&subject=&page=&size=
+ */
+export const impactKinds = [
+  'valueRenamed',
+  'valueConverted',
+  'valueRecoded',
+  'valueRetired',
+  'formIncomplete',
+  'formComplete',
+  'queryOpens',
+  'queryCloses',
+  'derivedChanges',
+  'sdvInvalidated',
+  'signatureInvalidated',
+  'heldFormTouched',
+  'siteNotInEffect',
+] as const;
+export const impactKindSchema = z.enum(impactKinds);
+export type ImpactKind = z.infer<typeof impactKindSchema>;
+
+export const amendmentImpactSchema = z.object({
+  computedAt: z.string(),
+  computedBy: z.string(),
+  /** The draft revision and whether the draft and declarations are still those the run read. */
+  draftRevision: z.number().int(),
+  current: z.boolean(),
+  subjects: z.number().int(),
+  byKind: z.record(impactKindSchema, z.object({ rows: z.number().int(), subjects: z.number().int() })),
+});
+export type AmendmentImpact = z.infer<typeof amendmentImpactSchema>;
+
+export const amendmentImpactResponseSchema = z.object({ impact: amendmentImpactSchema.nullable() });
+export type AmendmentImpactResponse = z.infer<typeof amendmentImpactResponseSchema>;
+
+export const IMPACT_PAGE_SIZES = [25, 50, 100] as const;
+export const amendmentImpactRowsQuerySchema = z.object({
+  kind: impactKindSchema.optional(),
+  siteId: paramIdSchema.optional(),
+  subject: subjectSearchQuerySchema.optional(),
+  ...pageQueryShape(IMPACT_PAGE_SIZES, 50),
+});
+
+/** One thing the amendment would change: where (subject, visit, form, item) and the values before and after. */
+export const amendmentImpactRowSchema = z.object({
+  subjectPk: z.number().int(),
+  subjectId: z.string(),
+  site: z.string(),
+  visitKey: z.string().nullable(),
+  formKey: z.string().nullable(),
+  itemKey: z.string().nullable(),
+  kind: impactKindSchema,
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AmendmentImpactRow = z.infer<typeof amendmentImpactRowSchema>;
+
+export const amendmentImpactRowsResponseSchema = z.object({
+  rows: z.array(amendmentImpactRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+});
+export type AmendmentImpactRowsResponse = z.infer<typeof amendmentImpactRowsResponseSchema>;

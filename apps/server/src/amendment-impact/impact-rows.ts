@@ -1,25 +1,12 @@
+import { impactKinds } from '@cdms/contract';
 import type { JsonValue } from '@cdms/study';
 
 // What an amendment's impact analysis reports: one row per thing the amendment would change in the
 // stored data of one subject, and the counts of a whole run. Plain JSON, so a caller may store the rows
 // as they come (`analyzeAmendmentImpact`'s `onRows`).
 
-/** Every kind of row, in the order a subject's rows are sorted by within one place. */
-export const IMPACT_KINDS = [
-  'valueRenamed',
-  'valueConverted',
-  'valueRecoded',
-  'valueRetired',
-  'formIncomplete',
-  'formComplete',
-  'queryOpens',
-  'queryCloses',
-  'derivedChanges',
-  'sdvInvalidated',
-  'signatureInvalidated',
-  'heldFormTouched',
-  'siteNotInEffect',
-] as const;
+/** Every kind of row, in the order a subject's rows are sorted by within one place (the contract's list). */
+export const IMPACT_KINDS = impactKinds;
 
 /**
  * - `valueRenamed`: values move to a renamed item (`before`/`after`: the live and next item path) or
@@ -41,7 +28,7 @@ export const IMPACT_KINDS = [
  * - `siteNotInEffect`: the subject's site has no ethics approval of the amendment in effect today
  *   (`after`: its effective date, null when it has none; one row per subject).
  */
-export type ImpactKind = (typeof IMPACT_KINDS)[number];
+export type ImpactKind = (typeof impactKinds)[number];
 
 export interface ImpactRow {
   subjectId: number;

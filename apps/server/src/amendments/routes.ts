@@ -1,4 +1,7 @@
 import {
+  amendmentImpactResponseSchema,
+  amendmentImpactRowsQuerySchema,
+  amendmentImpactRowsResponseSchema,
   amendmentListResponseSchema,
   amendmentParamsSchema,
   amendmentQuerySchema,
@@ -18,6 +21,8 @@ import { changeAmendment } from './change-amendment.ts';
 import { discardAmendment } from './discard-amendment.ts';
 import { openAmendment } from './open-amendment.ts';
 import { listAmendments, readAmendment } from './read-amendment.ts';
+import { readImpact, readImpactRows } from './read-impact.ts';
+import { runImpactAnalysis } from './run-impact-analysis.ts';
 
 const idResponse = z.object({ id: z.number().int() });
 const NOT_DRAFT = 'The amendment is published or discarded (`amendment_not_draft`)';
@@ -134,5 +139,59 @@ export function registerAmendmentRoutes(app: App, context: AppContext): void {
         request.params.amendmentId,
         request.body.reason,
       ),
+  );
+
+  app.post(
+    '/api/studies/:studyId/amendments/:amendmentId/impact',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "Analyze the draft amendment's impact on the stored data (replaces the last analysis)",
+        description:
+          'The next version run over every subject by the engine of data entry: values that move, are converted or ' +
+          'retired; forms that become incomplete or complete; system queries that open or close; derived values; SDV ' +
+          'marks and signatures invalidated; frozen or locked forms touched; subjects at sites not yet in effect.',
+        params: amendmentParamsSchema,
+        response: {
+          200: amendmentImpactResponseSchema,
+          ...refusals({
+            409: `${NOT_DRAFT}, or it has open questions or refusals (\`amendment_not_ready\`).`,
+          }),
+        },
+      },
+    },
+    async (request) =>
+      runImpactAnalysis(db, principalOf(request), request.params.studyId, request.params.amendmentId),
+  );
+
+  app.get(
+    '/api/studies/:studyId/amendments/:amendmentId/impact',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "The last impact analysis's counts per kind, and whether the draft has changed since",
+        params: amendmentParamsSchema,
+        response: { 200: amendmentImpactResponseSchema },
+      },
+    },
+    async (request) => readImpact(db, request.params.studyId, request.params.amendmentId),
+  );
+
+  app.get(
+    '/api/studies/:studyId/amendments/:amendmentId/impact/rows',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary:
+          "The last impact analysis's rows: subject, visit, form, item, kind, before and after (paged)",
+        params: amendmentParamsSchema,
+        querystring: amendmentImpactRowsQuerySchema,
+        response: { 200: amendmentImpactRowsResponseSchema },
+      },
+    },
+    async (request) => readImpactRows(db, request.params.studyId, request.params.amendmentId, request.query),
   );
 }

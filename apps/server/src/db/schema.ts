@@ -27,6 +27,8 @@ export interface Database {
   study_design_review_comments: StudyDesignReviewCommentsTable;
   study_amendments: StudyAmendmentsTable;
   study_amendment_sites: StudyAmendmentSitesTable;
+  amendment_impacts: AmendmentImpactsTable;
+  amendment_impact_rows: AmendmentImpactRowsTable;
   study_views: StudyViewsTable;
   notices: NoticesTable;
   uploaded_images: UploadedImagesTable;
@@ -280,6 +282,33 @@ export interface StudyAmendmentSitesTable {
   amendment_id: number;
   site_id: number;
   effective_on: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The last impact analysis of a draft amendment: what it read and its counts (issue 49 item 3). */
+export interface AmendmentImpactsTable {
+  amendment_id: number;
+  draft_revision: number;
+  inputs_hash: string;
+  /** amendment-impact's `ImpactSummary`, written as a JSON string. */
+  summary: ColumnType<unknown, string, string>;
+  computed_by: number;
+  computed_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** One row of an impact analysis (amendment-impact's `ImpactRow`). */
+export interface AmendmentImpactRowsTable {
+  id: Generated<number>;
+  amendment_id: number;
+  subject_id: number;
+  site_id: number;
+  screening_number: string;
+  visit_key: string | null;
+  form_key: string | null;
+  item_key: string | null;
+  kind: string;
+  /** JSON values, written as JSON strings (null: none). */
+  before: ColumnType<unknown, string | null, string | null>;
+  after: ColumnType<unknown, string | null, string | null>;
 }
 
 /** Who saved each revision of a draft and what it changed (`DefinitionDiffLine`s in ko and en). */

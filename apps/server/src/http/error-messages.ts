@@ -367,6 +367,10 @@ export const errorMessages = {
     ko: '배포되었거나 폐기된 프로토콜 변경은 바꿀 수 없습니다.',
     en: 'A published or discarded amendment cannot change.',
   },
+  amendment_not_ready: {
+    ko: '프로토콜 변경이 아직 준비되지 않았습니다. 남은 질문에 답하고 거부된 선언을 고친 뒤에 다시 하세요.',
+    en: 'The amendment is not ready: answer its open questions and fix what is refused first.',
+  },
   duplicate_site: {
     ko: '같은 기관이 두 번 포함되어 있습니다. 기관마다 한 번만 지정하세요.',
     en: 'A site is listed twice: name each site once.',

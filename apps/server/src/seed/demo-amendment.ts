@@ -4,6 +4,7 @@ import { localizedTextSchema } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { openAmendment } from '../amendments/open-amendment.ts';
+import { runImpactAnalysis } from '../amendments/run-impact-analysis.ts';
 import type { Database } from '../db/schema.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { saveDesignDraft } from '../study-design/save-design-draft.ts';
@@ -41,7 +42,7 @@ interface DraftDocument {
  * yet given) and drafts its next version through the design draft's save, as the designer does: a
  * tinnitus VAS form at the follow-up visits, the respiratory rate added to the vital signs (saved
  * vital signs become incomplete), the pulse rate's upper limit raised (its open queries would close).
- * The edits are data, in `demo-amendment.json`.
+ * The edits are data, in `demo-amendment.json`; its impact analysis is run as the data manager would.
  */
 export async function seedDemoAmendment(
   db: Kysely<Database>,
@@ -74,6 +75,8 @@ export async function seedDemoAmendment(
     { baseRevision: draft.revision, definition: edited(draft.definition as DraftDocument, plan) },
     'ko',
   );
+  // Its impact read at first look, as the data manager's analysis left it.
+  await runImpactAnalysis(db, dataManager.principal, input.studyId, id);
   return id;
 }
 

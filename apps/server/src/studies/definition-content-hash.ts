@@ -20,5 +20,10 @@ function canonicalJson(value: unknown): string {
  * file to what was approved.
  */
 export function definitionContentHash(definition: StudyDefinition): string {
-  return crypto.createHash('sha256').update(canonicalJson(definition)).digest('hex');
+  return jsonContentHash(definition);
+}
+
+/** The SHA-256 (hex) of any JSON value's canonical JSON: the same for the same content in any key order. */
+export function jsonContentHash(value: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(value)).digest('hex');
 }
