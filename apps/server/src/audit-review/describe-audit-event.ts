@@ -161,6 +161,17 @@ const fieldWords: Record<string, Text> = {
   mode: { ko: '방식', en: 'Mode' },
   firstSubjectsPerSite: { ko: '기관별 첫 대상자 수', en: 'First subjects per site' },
   changedItems: { ko: '바뀐 항목', en: 'Changed items' },
+  // The design draft and amendments.
+  revision: { ko: '개정', en: 'Revision' },
+  changes: { ko: '바뀐 줄 수', en: 'Changed lines' },
+  bytes: { ko: '크기(바이트)', en: 'Size (bytes)' },
+  number: { ko: '프로토콜 변경 번호', en: 'Amendment number' },
+  fromVersion: { ko: '운영 중인 버전', en: 'Live version' },
+  draftVersion: { ko: '초안 버전', en: 'Draft version' },
+  draftRevision: { ko: '초안 개정', en: 'Draft revision' },
+  draftHash: { ko: '초안 해시', en: 'Draft hash' },
+  sites: { ko: '기관별 승인 시행일', en: "Sites' approval dates" },
+  declarations: { ko: '선언', en: 'Declarations' },
   // Sites, studies, subjects, visits.
   site: { ko: '기관', en: 'Site' },
   institutionNumber: { ko: '기관 번호', en: 'Institution no.' },
