@@ -183,6 +183,21 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // A live study's amendments and one amendment's change set (issue 49; designers).
+                path: paths.amendments,
+                lazy: withTranslations(['amendments'], async () => ({
+                  Component: (await import('../features/amendments/components/amendment-list-page.tsx'))
+                    .AmendmentListPage,
+                })),
+              },
+              {
+                path: paths.amendment,
+                lazy: withTranslations(['amendments'], async () => ({
+                  Component: (await import('../features/amendments/components/amendment-page.tsx'))
+                    .AmendmentPage,
+                })),
+              },
+              {
                 // Every query of the reader's sites (CRA menu; site users come by the count links).
                 path: paths.query,
                 lazy: withTranslations(['queries'], async () => ({

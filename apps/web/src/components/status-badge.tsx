@@ -1,4 +1,4 @@
-import type { QueryStateValue, SubjectStatus } from '@cdms/contract';
+import type { AmendmentStatus, QueryStateValue, SubjectStatus } from '@cdms/contract';
 import type { ReactNode } from 'react';
 import styles from './status-badge.module.css';
 
@@ -34,4 +34,16 @@ export function QueryStateBadge({
 /** A study still in design (issue 45): only its designers see it, and it takes no subjects yet. */
 export function StudyInDesignBadge({ children }: { children: ReactNode }) {
   return <span className={styles.designBadge}>{children}</span>;
+}
+
+/**
+ * An amendment's status (issue 49) as a pill: a draft in the colour of work to do, a published one in
+ * the info colour, a discarded one muted. The caller gives the word in its language.
+ */
+export function AmendmentStatusBadge({ status, children }: { status: AmendmentStatus; children: ReactNode }) {
+  return (
+    <span className={styles.amendmentBadge} data-status={status}>
+      {children}
+    </span>
+  );
 }

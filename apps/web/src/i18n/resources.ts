@@ -1,5 +1,6 @@
 import enAdmin from '../locales/en/admin.json';
 import enAlarmLog from '../locales/en/alarm-log.json';
+import enAmendments from '../locales/en/amendments.json';
 import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
@@ -30,6 +31,7 @@ import enTraining from '../locales/en/training.json';
 import enUi from '../locales/en/ui.json';
 import koAdmin from '../locales/ko/admin.json';
 import koAlarmLog from '../locales/ko/alarm-log.json';
+import koAmendments from '../locales/ko/amendments.json';
 import koAudit from '../locales/ko/audit.json';
 import koAuth from '../locales/ko/auth.json';
 import koCommon from '../locales/ko/common.json';
@@ -87,6 +89,7 @@ export const resources = {
     data: koData,
     designer: koDesigner,
     designVersions: koDesignVersions,
+    amendments: koAmendments,
     holds: koHolds,
     audit: koAudit,
     reports: koReports,
@@ -119,6 +122,7 @@ export const resources = {
     data: enData,
     designer: enDesigner,
     designVersions: enDesignVersions,
+    amendments: enAmendments,
     holds: enHolds,
     audit: enAudit,
     reports: enReports,

@@ -47,6 +47,10 @@ export const paths = {
   design: '/design/:studyId',
   /** What changed between two versions of the study's definition (issue 48 item 7), for its designers. */
   designVersions: '/design/:studyId/versions',
+  /** A live study's amendments (issue 49), for its designers. */
+  amendments: '/design/:studyId/amendments',
+  /** One amendment: its fields, what its change set asks, and (a draft) its discard. */
+  amendment: '/design/:studyId/amendments/:amendmentId',
 } as const;
 
 /** The URL of a study page: `studyPath(paths.dashboard, 3, { type: 'PI' })` → `/dashboard/3?type=PI`. */

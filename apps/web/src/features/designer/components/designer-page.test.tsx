@@ -382,7 +382,11 @@ describe('DesignerPage', () => {
     expect(
       ((await screen.findByRole('checkbox', { name: '선별의 인구학' })) as HTMLButtonElement).disabled,
     ).toBe(true);
-    expect(screen.getByRole('note').textContent).toContain('변경 승인');
+    const notice = screen.getByRole('note');
+    expect(notice.textContent).toContain('프로토콜 변경으로만');
+    expect(within(notice).getByRole('link', { name: '프로토콜 변경' }).getAttribute('href')).toBe(
+      '/design/4/amendments',
+    );
     expect(screen.queryByRole('button', { name: '배포' })).toBeNull();
   });
 

@@ -363,7 +363,10 @@ function ScheduleEditor({
       </div>
       {readOnly ? (
         <p className={styles.liveNotice} role="note">
-          {t('page.liveNotice')}
+          {t('page.liveNotice')}{' '}
+          <Link to={generatePath(paths.amendments, { studyId: String(studyId) })}>
+            {t('page.amendments')}
+          </Link>
         </p>
       ) : (
         <div className={styles.toolbar} role="toolbar" aria-label={t('toolbar.label')}>

@@ -1,0 +1,76 @@
+import type {
+  AmendmentListResponse,
+  AmendmentResponse,
+  ChangeAmendmentRequest,
+  OpenAmendmentRequest,
+} from '@cdms/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const basePath = (studyId: number) => `/api/studies/${studyId}/amendments`;
+
+/**
+ * The list and every amendment sit under one key: a write reads the list and the amendment again
+ * (a new number, a status, the change set after a declaration) with one invalidation.
+ */
+const amendmentsKey = (studyId: number) => ['studies', studyId, 'amendments'] as const;
+
+/** The study's amendments, newest first. */
+export function useAmendments(studyId: number) {
+  return useQuery({
+    queryKey: amendmentsKey(studyId),
+    queryFn: () => apiRequest<AmendmentListResponse>(basePath(studyId)),
+  });
+}
+
+/**
+ * One amendment with its change set in the page's language, read again whenever the page opens or
+ * regains focus: the draft changes in the designer (another tab, another person), and the change set
+ * must be the one the server computes now.
+ */
+export function useAmendment(studyId: number, amendmentId: number, lang: 'ko' | 'en') {
+  return useQuery({
+    queryKey: [...amendmentsKey(studyId), amendmentId, lang],
+    staleTime: 0,
+    queryFn: () => apiRequest<AmendmentResponse>(`${basePath(studyId)}/${amendmentId}?lang=${lang}`),
+  });
+}
+
+/** Reads the list and the amendments again after a write; the mutation resolves once they are read. */
+function useAmendmentWrite<Body, Answer>(studyId: number, send: (body: Body) => Promise<Answer>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: amendmentsKey(studyId) }),
+  });
+}
+
+/** `POST …/amendments`: 201 with the new amendment's id. */
+export function useOpenAmendment(studyId: number) {
+  return useAmendmentWrite(studyId, (body: OpenAmendmentRequest) =>
+    apiRequest<{ id: number }>(basePath(studyId), { method: 'POST', body }),
+  );
+}
+
+/** `PUT …/amendments/:id`: the fields and the whole set of declarations (a declaration left out is gone). */
+export function useChangeAmendment(studyId: number, amendmentId: number) {
+  return useAmendmentWrite(studyId, (body: ChangeAmendmentRequest) =>
+    apiRequest<{ id: number }>(`${basePath(studyId)}/${amendmentId}`, { method: 'PUT', body }),
+  );
+}
+
+/**
+ * `POST …/amendments/:id/discard` with the reason. The reads are not awaited: the page leaves for the
+ * list at once, and the discarded amendment's page must not replace the dialog while it closes.
+ */
+export function useDiscardAmendment(studyId: number, amendmentId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (reason: string) =>
+      apiRequest<{ id: number }>(`${basePath(studyId)}/${amendmentId}/discard`, {
+        method: 'POST',
+        body: { reason },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: amendmentsKey(studyId) }),
+  });
+}

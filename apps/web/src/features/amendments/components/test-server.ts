@@ -1,0 +1,95 @@
+import type { AmendmentResponse, AmendmentSummary } from '@cdms/contract';
+import { vi } from 'vitest';
+
+/** What the tests' server was sent: method, path and body of every write. */
+export interface SentRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export const sites = [
+  { id: 1, code: 'S01', name: '서울병원', institutionNumber: '01' },
+  { id: 2, code: 'S02', name: '부산병원', institutionNumber: '02' },
+];
+
+export function summary(overrides: Partial<AmendmentSummary> = {}): AmendmentSummary {
+  return {
+    id: 7,
+    number: 'AM-01',
+    reason: '활력 징후 양식 개정',
+    status: 'draft',
+    fromVersion: '1.0.0',
+    toVersion: '1.1.0',
+    openedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-01T01:30:00.000Z' },
+    publishedBy: null,
+    sites: [
+      { siteId: 1, code: 'S01', name: '서울병원', effectiveOn: '2026-12-10' },
+      { siteId: 2, code: 'S02', name: '부산병원', effectiveOn: null },
+    ],
+    ...overrides,
+  };
+}
+
+/**
+ * The server of the amendment pages: `me` (a DM of live study 4 with two sites), the list, one
+ * amendment, and the writes, recorded in `sent`. A write answers `refusal` when one is given.
+ */
+export function serve({
+  amendments = [summary()],
+  amendment,
+  studyStatus = 'active',
+  refusal,
+}: {
+  amendments?: AmendmentSummary[];
+  amendment?: AmendmentResponse;
+  studyStatus?: 'design' | 'active' | 'ended';
+  refusal?: { status: number; code: string; message: string };
+} = {}) {
+  const sent: SentRequest[] = [];
+  const reads: string[] = [];
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const address = new URL(url, 'http://localhost');
+      const method = init?.method ?? 'GET';
+      if (address.pathname === '/api/auth/me')
+        return json({
+          user: { id: 1, name: '데이터 관리자', email: 'dm@demo.cdms', locale: 'ko', isAdmin: false },
+          memberships: [
+            {
+              studyId: 4,
+              studyCode: 'TINY-1',
+              studyTitle: '작은 연구',
+              studyTitleEn: 'Tiny study',
+              studyStatus,
+              roles: ['DM'],
+              sites,
+              abilities: ['subject.read', 'study.design'],
+              designRoles: [],
+            },
+          ],
+          csrfToken: 'token',
+          session: {
+            idleExpiresAt: '2099-01-01T00:00:00Z',
+            absoluteExpiresAt: '2099-01-01T00:00:00Z',
+            serverTime: '2026-12-01T00:00:00Z',
+            idleTimeoutSeconds: 1800,
+          },
+        });
+      if (method !== 'GET') {
+        sent.push({ method, path: address.pathname, body: JSON.parse(String(init?.body ?? 'null')) });
+        if (refusal) return json({ error: { code: refusal.code, message: refusal.message } }, refusal.status);
+        return json({ id: 9 }, address.pathname.endsWith('/amendments') ? 201 : 200);
+      }
+      reads.push(`${address.pathname}${address.search}`);
+      if (address.pathname === '/api/studies/4/amendments') return json({ amendments });
+      if (amendment && address.pathname === `/api/studies/4/amendments/${amendment.amendment.id}`)
+        return json(amendment);
+      return json({ error: { code: 'not_found', message: '찾을 수 없습니다.' } }, 404);
+    }),
+  );
+  return { sent, reads };
+}
