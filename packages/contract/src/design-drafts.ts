@@ -98,6 +98,11 @@ export const designDraftResponseSchema = z.object({
   approvalRequired: z.boolean(),
   /** The study's current published version; null while nothing is published (its definition is then a 404). */
   publishedVersion: z.string().nullable(),
+  /**
+   * The amendment a live study's draft belongs to (issue 49): its next version is this draft, published
+   * from the amendment's page; null in design, or while a live study has no amendment drafted.
+   */
+  amendment: z.object({ id: z.number().int(), number: z.string() }).nullable(),
 });
 export type DesignDraftResponse = z.infer<typeof designDraftResponseSchema>;
 

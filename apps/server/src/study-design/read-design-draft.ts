@@ -15,7 +15,8 @@ const CHANGES_SHOWN = 30;
  * there is none: the designer then starts from the published version), its last saves — who, when,
  * what changed, in the reader's language —, the open review with its comments and approval, and
  * whether a publish needs one, and the version published so far (so the designer asks for a definition
- * only when there is one). Nothing is audited: a design holds no subject data.
+ * only when there is one), and the amendment a live study's draft belongs to. Nothing is audited: a
+ * design holds no subject data.
  */
 export async function readDesignDraft(
   db: Kysely<Database>,
@@ -46,6 +47,12 @@ export async function readDesignDraft(
     .limit(CHANGES_SHOWN)
     .execute();
   const published = await latestDefinitionRow(db, studyId);
+  const amendment = await db
+    .selectFrom('study_amendments')
+    .select(['id', 'number'])
+    .where('study_id', '=', studyId)
+    .where('status', '=', 'draft')
+    .executeTakeFirst();
   return {
     draft: draft
       ? {
@@ -64,6 +71,7 @@ export async function readDesignDraft(
     review: await readOpenReview(db, studyId),
     approvalRequired: study.design_approval_required,
     publishedVersion: published?.version ?? null,
+    amendment: amendment ?? null,
   };
 }
 

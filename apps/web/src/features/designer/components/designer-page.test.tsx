@@ -45,6 +45,8 @@ interface ServeOptions {
   refuse?: boolean;
   /** The first save finds that another designer saved revision 7. */
   conflict?: boolean;
+  /** The live study's draft belongs to this amendment. */
+  amendment?: { id: number; number: string };
 }
 
 interface SavedDraft {
@@ -61,6 +63,7 @@ function serve({
   status = 'design',
   refuse = false,
   conflict = false,
+  amendment,
 }: ServeOptions = {}) {
   const saved: SavedDraft[] = [];
   const published: unknown[] = [];
@@ -124,6 +127,7 @@ function serve({
         review: null,
         approvalRequired: false,
         publishedVersion: '1.0.0',
+        amendment: amendment ?? null,
       });
     if (path === '/api/studies/4/design-draft/publish') {
       published.push(JSON.parse(String(init?.body)));
@@ -388,6 +392,20 @@ describe('DesignerPage', () => {
       '/design/4/amendments',
     );
     expect(screen.queryByRole('button', { name: '배포' })).toBeNull();
+  });
+
+  it("edits a live study's draft while an amendment is drafted, and sends its publish to the amendment", async () => {
+    const { saved } = serve({ status: 'active', amendment: { id: 12, number: 'AM-01' } });
+    renderPage();
+    const cell = (await screen.findByRole('checkbox', { name: '선별의 인구학' })) as HTMLButtonElement;
+    expect(cell.disabled).toBe(false);
+    expect(screen.getByRole('note').textContent).toContain('AM-01');
+    expect(screen.queryByRole('button', { name: '배포' })).toBeNull();
+    expect(screen.getByRole('link', { name: '프로토콜 변경 AM-01 보기' }).getAttribute('href')).toBe(
+      '/design/4/amendments/12',
+    );
+    fireEvent.click(cell);
+    await waitFor(() => expect(saved).toHaveLength(1), { timeout: 5_000 });
   });
 
   it('refuses a member without the design ability', async () => {

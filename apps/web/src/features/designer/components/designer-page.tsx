@@ -57,16 +57,19 @@ export function DesignerPage() {
 
 function Designer({ studyId, membership }: { studyId: number; membership: StudyMembership }) {
   const { t } = useTranslation('designer');
-  const readOnly = membership.studyStatus !== 'design';
-  // A live study's design changes only by an amendment: it has no draft to read.
-  const draft = useDesignDraft(studyId, !readOnly);
+  const live = membership.studyStatus !== 'design';
+  const draft = useDesignDraft(studyId, true);
+  // A live study's design changes only by an amendment: its draft is the amendment's next version,
+  // and without an amendment drafted the design is read-only.
+  const amendment = draft.data?.amendment ?? null;
+  const readOnly = live && amendment === null;
   // A study in design that has published nothing has no definition to read yet (it would be a 404).
-  const hasPublished = readOnly || (draft.data !== undefined && draft.data.publishedVersion !== null);
+  const hasPublished = live || (draft.data !== undefined && draft.data.publishedVersion !== null);
   const current = useCurrentDefinition(studyId, hasPublished);
   // A design started in the browser while the study has none on the server yet.
   const [started, setStarted] = useState<StudyDefinition | null>(null);
 
-  if ((hasPublished && current.isPending) || (!readOnly && draft.isPending))
+  if ((hasPublished && current.isPending) || draft.isPending)
     return <PageState>{t('page.loading')}</PageState>;
   const failed = current.error ?? draft.error;
   if (failed)
@@ -120,6 +123,7 @@ function Designer({ studyId, membership }: { studyId: number; membership: StudyM
       draft={serverDraft ? { revision: serverDraft.revision, savedAt: serverDraft.savedBy.at } : null}
       startedHere={serverDraft === null && !current.data}
       readOnly={readOnly}
+      amendment={amendment}
       canAdminister={membership.abilities.includes('study.administer')}
     />
   );
@@ -162,6 +166,7 @@ function ScheduleEditor({
   draft,
   startedHere,
   readOnly,
+  amendment,
   canAdminister,
 }: {
   studyId: number;
@@ -173,6 +178,8 @@ function ScheduleEditor({
   /** A design started in this browser: nothing of it is on the server yet. */
   startedHere: boolean;
   readOnly: boolean;
+  /** The amendment this draft belongs to (a live study): published from its page, not from here. */
+  amendment: { id: number; number: string } | null;
   canAdminister: boolean;
 }) {
   const { t, i18n } = useTranslation('designer');
@@ -432,11 +439,28 @@ function ScheduleEditor({
             {t('toolbar.activity')}
           </Button>
           <AutosaveState status={autosave.status} />
-          <Button size="sm" disabled={locked || !allSaved || savedRevision === 0} onClick={publishNow}>
-            {publish.isPending ? t('toolbar.publishing') : t('toolbar.publish')}
-          </Button>
+          {amendment ? (
+            <Link
+              className={buttonClassName({ size: 'sm' })}
+              to={generatePath(paths.amendment, {
+                studyId: String(studyId),
+                amendmentId: String(amendment.id),
+              })}
+            >
+              {t('toolbar.toAmendment', { number: amendment.number })}
+            </Link>
+          ) : (
+            <Button size="sm" disabled={locked || !allSaved || savedRevision === 0} onClick={publishNow}>
+              {publish.isPending ? t('toolbar.publishing') : t('toolbar.publish')}
+            </Button>
+          )}
         </div>
       )}
+      {amendment ? (
+        <p className={styles.liveNotice} role="note">
+          {t('page.amending', { number: amendment.number })}
+        </p>
+      ) : null}
       {restored ? (
         <p className={styles.liveNotice} role="note">
           {t('autosave.restored')}
@@ -488,6 +512,7 @@ function ScheduleEditor({
           revision={savedRevision}
           unsaved={!allSaved}
           canAdminister={canAdminister}
+          reviews={amendment === null}
           onClose={() => setView({ kind: 'schedule' })}
         />
       ) : view.kind === 'settings' ? (

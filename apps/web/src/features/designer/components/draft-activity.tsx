@@ -30,6 +30,7 @@ export function DraftActivity({
   revision,
   unsaved,
   canAdminister,
+  reviews,
   onClose,
 }: {
   studyId: number;
@@ -39,6 +40,8 @@ export function DraftActivity({
   /** Edits not yet on the server: a review or an approval is of what the server holds. */
   unsaved: boolean;
   canAdminister: boolean;
+  /** Whether the draft is reviewed here (in design); an amendment's draft is approved at its publish. */
+  reviews: boolean;
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('designer');
@@ -55,49 +58,51 @@ export function DraftActivity({
       <ViewHeader title={t('activity.title')} titleId={`${settingId}-title`} onClose={onClose} />
       {activity.isError ? <FormAlert message={errorText(activity.error)} /> : null}
       <div className={styles.activityColumns}>
-        <section className={styles.activityPanel} aria-labelledby={`${settingId}-review`}>
-          <h3 id={`${settingId}-review`} className={styles.panelTitle}>
-            {t('review.title')}
-          </h3>
-          {answer ? (
-            <label className={styles.flag}>
-              <input
-                type="checkbox"
-                checked={answer.approvalRequired}
-                disabled={!canAdminister || setting.isPending}
-                onChange={(event) => setting.mutate(event.target.checked)}
+        {reviews ? (
+          <section className={styles.activityPanel} aria-labelledby={`${settingId}-review`}>
+            <h3 id={`${settingId}-review`} className={styles.panelTitle}>
+              {t('review.title')}
+            </h3>
+            {answer ? (
+              <label className={styles.flag}>
+                <input
+                  type="checkbox"
+                  checked={answer.approvalRequired}
+                  disabled={!canAdminister || setting.isPending}
+                  onChange={(event) => setting.mutate(event.target.checked)}
+                />
+                {t('review.approvalRequired')}
+              </label>
+            ) : null}
+            {!canAdminister ? <p className={styles.hint}>{t('review.settingByAdmin')}</p> : null}
+            <FormAlert message={setting.error ? errorText(setting.error) : null} />
+            {review ? (
+              <ReviewDetails
+                studyId={studyId}
+                review={review}
+                definition={definition}
+                revision={revision}
+                unsaved={unsaved}
               />
-              {t('review.approvalRequired')}
-            </label>
-          ) : null}
-          {!canAdminister ? <p className={styles.hint}>{t('review.settingByAdmin')}</p> : null}
-          <FormAlert message={setting.error ? errorText(setting.error) : null} />
-          {review ? (
-            <ReviewDetails
-              studyId={studyId}
-              review={review}
-              definition={definition}
-              revision={revision}
-              unsaved={unsaved}
-            />
-          ) : (
-            <p className={styles.hint}>{t('review.none')}</p>
-          )}
-          {review === null || review.revision !== revision ? (
-            <div>
-              <Button
-                size="sm"
-                variant="secondary"
-                disabled={unsaved || revision === 0 || request.isPending}
-                onClick={() => request.mutate(revision)}
-              >
-                {review ? t('review.requestAgain', { revision }) : t('review.request', { revision })}
-              </Button>
-              {unsaved || revision === 0 ? <p className={styles.hint}>{t('review.waitForSave')}</p> : null}
-            </div>
-          ) : null}
-          <FormAlert message={request.error ? errorText(request.error) : null} />
-        </section>
+            ) : (
+              <p className={styles.hint}>{t('review.none')}</p>
+            )}
+            {review === null || review.revision !== revision ? (
+              <div>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={unsaved || revision === 0 || request.isPending}
+                  onClick={() => request.mutate(revision)}
+                >
+                  {review ? t('review.requestAgain', { revision }) : t('review.request', { revision })}
+                </Button>
+                {unsaved || revision === 0 ? <p className={styles.hint}>{t('review.waitForSave')}</p> : null}
+              </div>
+            ) : null}
+            <FormAlert message={request.error ? errorText(request.error) : null} />
+          </section>
+        ) : null}
         <section className={styles.activityPanel} aria-labelledby={`${settingId}-changes`}>
           <h3 id={`${settingId}-changes`} className={styles.panelTitle}>
             {t('changes.title')}
