@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type AmendmentImpactResult, measureAmendmentImpact } from './amendment-impact.ts';
 import {
   type BenchDatabase,
   createBenchDatabase,
@@ -55,6 +56,8 @@ interface SizeRun {
   uploads: UploadsResult | null;
   /** A 3,000-item definition uploaded to a new study (issue 45); null when not chosen. */
   definitionInstall: DefinitionInstallResult | null;
+  /** The impact analysis of an amendment over every subject (issue 49 item 6); null when not chosen. */
+  amendmentImpact: AmendmentImpactResult | null;
 }
 
 const log = (message: string) => console.log(message);
@@ -298,6 +301,7 @@ async function measureSizes(
         odmExport: rest.odmExport,
         uploads: rest.uploads,
         definitionInstall: rest.definitionInstall,
+        amendmentImpact: rest.amendmentImpact,
       });
       log(`  server resident set when idle (${size.subjects}): ${(idleRssMb[index] ?? 0).toFixed(0)} MB`);
     }
@@ -319,7 +323,7 @@ async function measureOnOneSize(
   servers: RunningServer[],
   workload: Workload,
   options: BenchOptions,
-): Promise<Pick<SizeRun, 'results' | 'odmExport' | 'uploads' | 'definitionInstall'>> {
+): Promise<Pick<SizeRun, 'results' | 'odmExport' | 'uploads' | 'definitionInstall' | 'amendmentImpact'>> {
   const server = servers[0] as RunningServer;
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
@@ -329,6 +333,7 @@ async function measureOnOneSize(
   let odmExport: OdmExportResult | null = null;
   let uploads: UploadsResult | null = null;
   let definitionInstall: DefinitionInstallResult | null = null;
+  let amendmentImpact: AmendmentImpactResult | null = null;
   if (chosenSaves.length > 0) {
     const rounds = Math.max(1, Math.floor(options.durationSeconds / SAVE_SLICE_SECONDS));
     if (rounds > 1) log(`  form save: 1, 8 and 32 users in turn, ${rounds} rounds…`);
@@ -363,7 +368,14 @@ async function measureOnOneSize(
         `  import of the same design as ${done.format} (${(done.bytes / 1e6).toFixed(1)} MB): preview ${done.previewSeconds.toFixed(2)} s, confirm ${done.confirmSeconds.toFixed(2)} s (statuses ${done.statuses.join(', ')}; target under 10 s), server RSS ${done.idleRssMb.toFixed(0)} MB before, peak ${done.peakRssMb.toFixed(0)} MB`,
       );
   }
-  return { results, odmExport, uploads, definitionInstall };
+  if (chosen('amendment impact')) {
+    amendmentImpact = await measureAmendmentImpact(server, workload, db);
+    const impact = amendmentImpact;
+    log(
+      `  amendment impact: ${impact.analyzedSubjects} subjects analyzed in ${impact.seconds.toFixed(1)} s (target under 30 s), ${impact.rows} rows, CPU ${impact.serverCpuSeconds.toFixed(1)} s server + ${impact.postgresCpuSeconds?.toFixed(1) ?? '–'} s PostgreSQL, peak RSS ${impact.peakRssMb.toFixed(0)} MB`,
+    );
+  }
+  return { results, odmExport, uploads, definitionInstall, amendmentImpact };
 }
 
 function machine() {
