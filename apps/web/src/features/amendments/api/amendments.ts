@@ -1,11 +1,14 @@
 import type {
+  AmendmentImpactResponse,
+  AmendmentImpactRowsResponse,
   AmendmentListResponse,
   AmendmentResponse,
   ChangeAmendmentRequest,
   OpenAmendmentRequest,
 } from '@cdms/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { type ImpactFilters, impactRowsQueryString } from '../lib/impact-filters.ts';
 
 const basePath = (studyId: number) => `/api/studies/${studyId}/amendments`;
 
@@ -73,4 +76,42 @@ export function useDiscardAmendment(studyId: number, amendmentId: number) {
       }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: amendmentsKey(studyId) }),
   });
+}
+
+/**
+ * The last impact analysis's counts (`GET …/:id/impact`; null: none yet). Under the amendments' key:
+ * a declaration or a field saved reads it again, and `current` says whether it still fits the draft.
+ */
+export function useAmendmentImpact(studyId: number, amendmentId: number) {
+  return useQuery({
+    queryKey: [...amendmentsKey(studyId), amendmentId, 'impact'],
+    staleTime: 0,
+    queryFn: () => apiRequest<AmendmentImpactResponse>(`${basePath(studyId)}/${amendmentId}/impact`),
+  });
+}
+
+/**
+ * One page of the last analysis's rows (`GET …/:id/impact/rows`) under the page's filters; the
+ * previous page stays on screen while the next one loads.
+ */
+export function useAmendmentImpactRows(studyId: number, amendmentId: number, filters: ImpactFilters) {
+  return useQuery({
+    queryKey: [...amendmentsKey(studyId), amendmentId, 'impact', 'rows', filters],
+    enabled: filters.kind !== '',
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      apiRequest<AmendmentImpactRowsResponse>(
+        `${basePath(studyId)}/${amendmentId}/impact/rows?${impactRowsQueryString(filters)}`,
+      ),
+  });
+}
+
+/**
+ * `POST …/:id/impact`: runs the analysis again (synchronously, seconds on a big study); resolves once
+ * the counts and rows are read again. 409 `amendment_not_ready` while the change set is not ready.
+ */
+export function useRunAmendmentImpact(studyId: number, amendmentId: number) {
+  return useAmendmentWrite(studyId, () =>
+    apiRequest<AmendmentImpactResponse>(`${basePath(studyId)}/${amendmentId}/impact`, { method: 'POST' }),
+  );
 }

@@ -28,6 +28,7 @@ import {
 import styles from './amendments.module.css';
 import { ChangeSetView } from './change-set-view.tsx';
 import { DeclarationList } from './declaration-list.tsx';
+import { ImpactSection } from './impact-section.tsx';
 
 const DISCARD_MODAL = 'discard-amendment';
 
@@ -160,6 +161,11 @@ function AmendmentView({ studyId, response }: { studyId: number; response: Amend
           )}
         </div>
       </div>
+      {/* Below both columns, the whole width: the rows' table needs the room. Drafts only: the server
+          analyzes a draft, and a published or discarded amendment's analysis is history. */}
+      {draft ? (
+        <ImpactSection studyId={studyId} amendmentId={amendment.id} changeSet={response.changeSet} />
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,9 @@
-import type { AmendmentResponse, AmendmentSummary } from '@cdms/contract';
+import type {
+  AmendmentImpact,
+  AmendmentImpactRow,
+  AmendmentResponse,
+  AmendmentSummary,
+} from '@cdms/contract';
 import { vi } from 'vitest';
 
 /** What the tests' server was sent: method, path and body of every write. */
@@ -33,18 +38,26 @@ export function summary(overrides: Partial<AmendmentSummary> = {}): AmendmentSum
 
 /**
  * The server of the amendment pages: `me` (a DM of live study 4 with two sites), the list, one
- * amendment, and the writes, recorded in `sent`. A write answers `refusal` when one is given.
+ * amendment, its last impact analysis (`impact`, null: none) and one page of its rows (`impactRows`,
+ * whatever the filters), and the writes, recorded in `sent`. A write answers `refusal` when one is
+ * given; a run of the analysis answers `impact`, once `runHeld` (when given) resolves.
  */
 export function serve({
   amendments = [summary()],
   amendment,
   studyStatus = 'active',
   refusal,
+  impact = null,
+  impactRows = [],
+  runHeld,
 }: {
   amendments?: AmendmentSummary[];
   amendment?: AmendmentResponse;
   studyStatus?: 'design' | 'active' | 'ended';
   refusal?: { status: number; code: string; message: string };
+  impact?: AmendmentImpact | null;
+  impactRows?: AmendmentImpactRow[];
+  runHeld?: Promise<void>;
 } = {}) {
   const sent: SentRequest[] = [];
   const reads: string[] = [];
@@ -82,12 +95,24 @@ export function serve({
       if (method !== 'GET') {
         sent.push({ method, path: address.pathname, body: JSON.parse(String(init?.body ?? 'null')) });
         if (refusal) return json({ error: { code: refusal.code, message: refusal.message } }, refusal.status);
+        if (address.pathname.endsWith('/impact')) {
+          await runHeld;
+          return json({ impact });
+        }
         return json({ id: 9 }, address.pathname.endsWith('/amendments') ? 201 : 200);
       }
       reads.push(`${address.pathname}${address.search}`);
       if (address.pathname === '/api/studies/4/amendments') return json({ amendments });
       if (amendment && address.pathname === `/api/studies/4/amendments/${amendment.amendment.id}`)
         return json(amendment);
+      if (address.pathname === '/api/studies/4/amendments/7/impact') return json({ impact });
+      if (address.pathname === '/api/studies/4/amendments/7/impact/rows')
+        return json({
+          rows: impactRows,
+          total: impactRows.length,
+          page: Number(address.searchParams.get('page')),
+          size: Number(address.searchParams.get('size')),
+        });
       return json({ error: { code: 'not_found', message: '찾을 수 없습니다.' } }, 404);
     }),
   );
