@@ -28,7 +28,7 @@ describe('AmendmentListPage', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.textContent)).toEqual([
       'AM-01폐기됨1.0.0 → 1.1.0활력 징후 양식 개정데이터 관리자 · 2026-12-01 10:30',
-      'AM-00게시됨0.9.0 → 1.0.0방문 창 조정연구 관리자 · 2026-11-03 00:10',
+      'AM-00배포됨0.9.0 → 1.0.0방문 창 조정연구 관리자 · 2026-11-03 00:10',
     ]);
     expect(
       within(rows[1] as HTMLElement)

@@ -91,7 +91,7 @@ describe('AmendmentPage', () => {
     renderAmendmentPages('/design/4/amendments/7');
     expect(await screen.findByRole('heading', { name: '프로토콜 변경 AM-01' })).toBeTruthy();
     expect(screen.getByText('1.0.0 → 1.1.0')).toBeTruthy();
-    expect(screen.getByText('아직 게시할 수 없습니다')).toBeTruthy();
+    expect(screen.getByText('아직 배포할 수 없습니다')).toBeTruthy();
     const headings = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
     expect(headings).toEqual(['답할 질문 4건', '거부 1건', '저장된 데이터의 변경 2건']);
     expect(screen.getByText('스터디 키는 바꿀 수 없습니다.')).toBeTruthy();
@@ -128,7 +128,7 @@ describe('AmendmentPage', () => {
     const { sent } = serve({ amendment: draft() });
     renderAmendmentPages('/design/4/amendments/7');
     const form = await question(/양식 AE가 삭제되고/);
-    fireEvent.click(within(form).getByRole('button', { name: '교체 (값 보관 종료)' }));
+    fireEvent.click(within(form).getByRole('button', { name: '교체 (값은 보존하고 입력에서 숨김)' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(declarationsSent(sent)).toEqual({
       ...draft().declarations,
@@ -238,7 +238,7 @@ describe('AmendmentPage', () => {
       }),
     });
     renderAmendmentPages('/design/4/amendments/7');
-    expect(await screen.findByText('게시됨')).toBeTruthy();
+    expect(await screen.findByText('배포됨')).toBeTruthy();
     expect(screen.getByText('S02 부산병원: IRB 승인일')).toBeTruthy();
     expect(screen.getByText('아직 승인되지 않음')).toBeTruthy();
     expect(screen.getByText('항목 형식 변환: LAB/HB → decimal')).toBeTruthy();
