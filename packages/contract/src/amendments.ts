@@ -181,7 +181,7 @@ export type DiscardAmendmentRequest = z.infer<typeof discardAmendmentRequestSche
  *
  *   POST /api/studies/:studyId/amendments/:amendmentId/impact            run it again (stored)
  *   GET  /api/studies/:studyId/amendments/:amendmentId/impact            the last run's counts
- *   GET  /api/studies/:studyId/amendments/:amendmentId/impact/rows?kind=&siteId=&subject=&page=&size=
+ *   GET  /api/studies/:studyId/amendments/:amendmentId/impact/rows?kind=&siteId=&subject=&page=&size=&lang=
  */
 export const impactKinds = [
   'valueRenamed',
@@ -217,6 +217,7 @@ export type AmendmentImpactResponse = z.infer<typeof amendmentImpactResponseSche
 
 export const IMPACT_PAGE_SIZES = [25, 50, 100] as const;
 export const amendmentImpactRowsQuerySchema = z.object({
+  lang: z.enum(['ko', 'en']).optional(),
   kind: impactKindSchema.optional(),
   siteId: paramIdSchema.optional(),
   subject: subjectSearchQuerySchema.optional(),
@@ -231,6 +232,10 @@ export const amendmentImpactRowSchema = z.object({
   visitKey: z.string().nullable(),
   formKey: z.string().nullable(),
   itemKey: z.string().nullable(),
+  /** The visit's, form's and item's names in the reader's language (the draft's, else the live version's); null: none. */
+  visit: z.string().nullable(),
+  form: z.string().nullable(),
+  item: z.string().nullable(),
   kind: impactKindSchema,
   before: z.unknown(),
   after: z.unknown(),

@@ -80,14 +80,17 @@ describeWithDatabase(
       );
       expect(impact?.byKind.formIncomplete.rows).toBe(completeVitals.rows[0]?.forms);
 
-      const page = await get<{ rows: { kind: string; formKey: string }[]; total: number }>(
-        `${base}/${amendmentId}/impact/rows?kind=formIncomplete&size=25`,
-      );
+      const page = await get<{
+        rows: { kind: string; formKey: string; form: string; item: null }[];
+        total: number;
+      }>(`${base}/${amendmentId}/impact/rows?kind=formIncomplete&size=25`);
       expect(page.total).toBe(impact?.byKind.formIncomplete.rows);
       expect(page.rows.length).toBe(Math.min(25, page.total));
       expect(new Set(page.rows.map((row) => `${row.kind} ${row.formKey}`))).toEqual(
         new Set(['formIncomplete vitalSigns']),
       );
+      // Named in the reader's language, as the drill-down shows them.
+      expect(page.rows[0]).toMatchObject({ form: 'Vital signs', item: null });
     });
 
     it('is no longer current once a site date changes, and current again after a new run', async () => {

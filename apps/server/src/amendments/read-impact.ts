@@ -2,9 +2,11 @@ import type { AmendmentImpactResponse, AmendmentImpactRowsResponse, ImpactKind }
 import { type Kysely, sql } from 'kysely';
 import type { ImpactSummary } from '../amendment-impact/impact-rows.ts';
 import type { Database } from '../db/schema.ts';
+import type { Language } from '../http/language.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { requireAmendment } from './amendment-rows.ts';
 import { impactInputsHash } from './impact-inputs-hash.ts';
+import { impactLabels } from './impact-labels.ts';
 
 /**
  * `GET …/amendments/:amendmentId/impact`: the last impact analysis's counts (null: none yet), and
@@ -47,15 +49,18 @@ export async function readImpact(
 
 /**
  * `GET …/impact/rows`: the last run's rows, filtered by kind, site and subject (screening number or
- * part of it), in the analysis's order (subject by subject), one page with the total in one statement.
+ * part of it), in the analysis's order (subject by subject), one page with the total in one statement;
+ * visits, forms and items also by name in the reader's language.
  */
 export async function readImpactRows(
   db: Kysely<Database>,
   studyId: number,
   amendmentId: number,
   query: { kind?: ImpactKind; siteId?: number; subject?: string; page: number; size: number },
+  language: Language,
 ): Promise<AmendmentImpactRowsResponse> {
   await requireAmendment(db, studyId, amendmentId);
+  const labels = await impactLabels(db, studyId, language);
   let rows = db
     .selectFrom('amendment_impact_rows as r')
     .innerJoin('sites', 'sites.id', 'r.site_id')
@@ -88,6 +93,9 @@ export async function readImpactRows(
       visitKey: row.visit_key,
       formKey: row.form_key,
       itemKey: row.item_key,
+      visit: labels.visit(row.visit_key),
+      form: labels.form(row.form_key),
+      item: labels.item(row.form_key, row.item_key),
       kind: row.kind as ImpactKind,
       before: row.before ?? null,
       after: row.after ?? null,

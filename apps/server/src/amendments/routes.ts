@@ -192,6 +192,13 @@ export function registerAmendmentRoutes(app: App, context: AppContext): void {
         response: { 200: amendmentImpactRowsResponseSchema },
       },
     },
-    async (request) => readImpactRows(db, request.params.studyId, request.params.amendmentId, request.query),
+    async (request) =>
+      readImpactRows(
+        db,
+        request.params.studyId,
+        request.params.amendmentId,
+        request.query,
+        request.query.lang ?? requestLanguage(request),
+      ),
   );
 }

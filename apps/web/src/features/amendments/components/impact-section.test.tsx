@@ -59,6 +59,9 @@ const rows = [
     visitKey: 'v1',
     formKey: 'VS',
     itemKey: null,
+    visit: '선별 방문',
+    form: '활력 징후',
+    item: null,
     kind: 'formIncomplete' as const,
     before: 'check',
     after: 'dash',
@@ -70,9 +73,12 @@ const rows = [
     visitKey: 'v2',
     formKey: 'VS',
     itemKey: 'TEMP',
-    kind: 'formIncomplete' as const,
+    visit: '2차 방문',
+    form: '활력 징후',
+    item: '체온',
+    kind: 'heldFormTouched' as const,
     before: null,
-    after: { kind: 'lock', level: 'form' },
+    after: { kind: 'locked', level: 'form' },
   },
 ];
 
@@ -123,8 +129,12 @@ describe('the impact analysis of a draft amendment', () => {
     const table = await screen.findByRole('table', { name: /^입력 미완료가 되는 양식: 상세/ });
     const link = within(table).getByRole('link', { name: 'S02-004' });
     expect(link.getAttribute('href')).toContain('subject-pk=32');
-    expect(within(table).getByText('check')).toBeTruthy();
-    expect(within(table).getByText('{"kind":"lock","level":"form"}')).toBeTruthy();
+    // Names with their keys; statuses and holds in words.
+    expect(within(table).getAllByText('활력 징후')).toHaveLength(2);
+    expect(within(table).getByText('TEMP')).toBeTruthy();
+    expect(within(table).getByText('완료')).toBeTruthy();
+    expect(within(table).getByText('입력 중')).toBeTruthy();
+    expect(within(table).getByText('잠금 (양식)')).toBeTruthy();
     expect(within(table).queryByText('[object Object]')).toBeNull();
     expect(screen.getByRole('button', { name: /입력 미완료가 되는 양식/ }).getAttribute('aria-pressed')).toBe(
       'true',

@@ -209,6 +209,26 @@ function ImpactRows({
   const sites = me.data?.memberships.find((membership) => membership.studyId === studyId)?.sites ?? [];
   const list = useAmendmentImpactRows(studyId, amendmentId, filters);
   const kindName = t(`impact.kinds.${kind}.name`);
+  /** A name with its key beside it, small (the designer's keys); "—" for none. */
+  const named = (name: string | null, key: string | null) =>
+    key === null ? (
+      '—'
+    ) : (
+      <span>
+        {name ?? key} {name !== null && name !== key ? <code className={styles.element}>{key}</code> : null}
+      </span>
+    );
+  /** Form statuses and holds in words; other values as they were stored. */
+  const valueWords = (rowKind: ImpactKind, value: unknown) => {
+    if ((rowKind === 'formIncomplete' || rowKind === 'formComplete') && typeof value === 'string')
+      return t(`impact.formStatus.${value}`, { defaultValue: value });
+    if (rowKind === 'heldFormTouched' && isHold(value))
+      return t('impact.hold', {
+        kind: t(`impact.holdKind.${value.kind}`, { defaultValue: value.kind }),
+        level: t(`impact.holdLevel.${value.level}`, { defaultValue: value.level }),
+      });
+    return impactValueText(value);
+  };
 
   const columns: DataTableColumn<AmendmentImpactRow>[] = [
     {
@@ -225,9 +245,9 @@ function ImpactRows({
       ),
     },
     { id: 'site', header: t('impact.columns.site'), cell: (row) => row.site },
-    { id: 'visit', header: t('impact.columns.visit'), cell: (row) => row.visitKey ?? '—' },
-    { id: 'form', header: t('impact.columns.form'), cell: (row) => row.formKey ?? '—' },
-    { id: 'item', header: t('impact.columns.item'), wrap: true, cell: (row) => row.itemKey ?? '—' },
+    { id: 'visit', header: t('impact.columns.visit'), cell: (row) => named(row.visit, row.visitKey) },
+    { id: 'form', header: t('impact.columns.form'), wrap: true, cell: (row) => named(row.form, row.formKey) },
+    { id: 'item', header: t('impact.columns.item'), wrap: true, cell: (row) => named(row.item, row.itemKey) },
     {
       id: 'change',
       header: t('impact.columns.change'),
@@ -235,9 +255,9 @@ function ImpactRows({
       wrap: true,
       cell: (row) => (
         <span className={styles.impactChange}>
-          <span>{impactValueText(row.before)}</span>
+          <span>{valueWords(row.kind, row.before)}</span>
           <span>→</span>
-          <span>{impactValueText(row.after)}</span>
+          <span>{valueWords(row.kind, row.after)}</span>
         </span>
       ),
     },
@@ -313,5 +333,14 @@ function ImpactFilterPanel({
         onChange={(subject) => setDraft({ ...draft, subject })}
       />
     </FilterPanel>
+  );
+}
+
+function isHold(value: unknown): value is { kind: string; level: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string' &&
+    typeof (value as { level?: unknown }).level === 'string'
   );
 }
