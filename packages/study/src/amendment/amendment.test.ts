@@ -749,16 +749,16 @@ describe('the change set in words', () => {
       formRenames: [{ from: 'nothing', to: 'else' }],
     });
     const en = describeChangeSet(set, miniStudy, next, 'en');
-    const formName = `Form ${form(miniStudy, 'main').label.en}(main)`;
+    const formName = `Form ${form(miniStudy, 'main').label.en} (main)`;
     expect(en.changes).toContainEqual({
       kind: 'itemRenamed',
       element: 'form:main/item:fullName',
-      text: `${formName} › item ${item(next, 'main', 'fullName').label.en}(name): renamed fullName: its values move with it`,
+      text: `${formName} › item ${item(next, 'main', 'fullName').label.en} (name): renamed fullName: its values move with it`,
     });
     expect(en.changes).toContainEqual({
       kind: 'itemRetired',
       element: 'form:main/item:time',
-      text: `${formName} › item ${item(miniStudy, 'main', 'time').label.en}(time): removed: its values are retired (kept, hidden from entry)`,
+      text: `${formName} › item ${item(miniStudy, 'main', 'time').label.en} (time): removed: its values are retired (kept, hidden from entry)`,
     });
     expect(en.refusals).toEqual([
       {

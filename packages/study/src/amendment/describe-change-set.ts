@@ -10,7 +10,7 @@ import type {
 // An amendment's change set in words, one language: what the amendment page lists before publish.
 // Each line names the element it is about as the designer's review comments do (`form:VS/item:PULSE`),
 // so a page can link it to the designer. Elements are named by label and key: "Vital signs (VS)".
-// The Korean avoids particles after a name (a name may end in any sound): "양식 활력 징후(VS): 삭제됨".
+// The Korean avoids particles after a name (a name may end in any sound): "양식 활력 징후 (VS): 삭제됨".
 
 export interface ChangeLine {
   kind: AmendmentChange['kind'];
@@ -177,7 +177,7 @@ function fill(template: string, values: Record<string, string | number>): string
 /** The names of a definition's elements by label and key, the next version first. */
 function namer(live: StudyDefinition, next: StudyDefinition, language: Language) {
   const label = (text: LocalizedText | undefined, key: string) =>
-    text ? `${text[language] || text.en || text.ko}(${key})` : key;
+    text ? `${text[language] || text.en || text.ko} (${key})` : key;
   const findForm = (key: string) =>
     next.forms.find((form) => form.key === key) ?? live.forms.find((form) => form.key === key);
   const itemLabel = (formKey: string, itemKey: string): LocalizedText | undefined => {
