@@ -424,6 +424,12 @@ const cases: Case[] = [
     expected: { ...everyone(403), DM: 404, ADMIN: 404 },
   },
   {
+    method: 'GET',
+    route: '/api/studies/:studyId/amendments/:amendmentId/impact.pdf',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/amendments/999999/impact.pdf?lang=en` }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
     // Only the study's administrators decide whether a publish needs an approved review.
     method: 'PUT',
     route: '/api/studies/:studyId/design-settings',

@@ -1,9 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AmendmentImpactResponse, AmendmentListResponse, AmendmentResponse } from '@cdms/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
+
+/** The PDF's text as poppler's pdftotext reads it, without white space (a line may wrap anywhere). */
+function pdfText(pdf: Buffer): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-impact-pdf-'));
+  try {
+    const file = path.join(directory, 'impact.pdf');
+    fs.writeFileSync(file, pdf);
+    const result = spawnSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
+    return result.stdout.replace(/\s+/g, '');
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}
 
 /**
  * The living demo's amendment AM-01 (issue 49 items 3 and 7): drafted on TMP-2026 with its impact
@@ -91,6 +109,25 @@ describeWithDatabase(
       );
       // Named in the reader's language, as the drill-down shows them.
       expect(page.rows[0]).toMatchObject({ form: 'Vital signs', item: null });
+    });
+
+    it('prints the change set and the analysis as a PDF to file, in Korean and English', async () => {
+      const { impact } = await get<AmendmentImpactResponse>(`${base}/${amendmentId}/impact`);
+      for (const [lang, words] of [
+        ['en', ['Amendmentimpactanalysis', 'AM-01', 'Formsthatbecomeincomplete', 'Vitalsigns']],
+        ['ko', ['프로토콜변경의영향분석', 'AM-01', '입력미완료가되는양식']],
+      ] as const) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `${base}/${amendmentId}/impact.pdf?lang=${lang}`,
+          headers: dm.headers,
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toContain('application/pdf');
+        const text = pdfText(response.rawPayload);
+        for (const word of words) expect(text).toContain(word);
+        expect(text).toContain(`${impact?.byKind.formIncomplete.rows}`);
+      }
     });
 
     it('is no longer current once a site date changes, and current again after a new run', async () => {

@@ -13,15 +13,18 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamedInUtf8, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { changeAmendment } from './change-amendment.ts';
 import { discardAmendment } from './discard-amendment.ts';
 import { openAmendment } from './open-amendment.ts';
 import { listAmendments, readAmendment } from './read-amendment.ts';
 import { readImpact, readImpactRows } from './read-impact.ts';
+import { renderImpactPdf } from './render-impact-pdf.ts';
 import { runImpactAnalysis } from './run-impact-analysis.ts';
 
 const idResponse = z.object({ id: z.number().int() });
@@ -200,5 +203,33 @@ export function registerAmendmentRoutes(app: App, context: AppContext): void {
         request.query,
         request.query.lang ?? requestLanguage(request),
       ),
+  );
+
+  app.get(
+    '/api/studies/:studyId/amendments/:amendmentId/impact.pdf',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary: "A draft amendment's change set and last impact analysis as a PDF (ko or en), to file",
+        params: amendmentParamsSchema,
+        querystring: amendmentQuerySchema,
+        response: {
+          200: fileAnswer('The impact analysis as PDF.', ['application/pdf']),
+          ...refusals({ 409: `${NOT_DRAFT}.` }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const language = request.query.lang ?? requestLanguage(request);
+      const { pdf, fileName } = await renderImpactPdf(
+        db,
+        request.params.studyId,
+        request.params.amendmentId,
+        language,
+        new Date(),
+      );
+      return sendDownload(reply, 'application/pdf', attachmentNamedInUtf8(fileName), pdf);
+    },
   );
 }

@@ -78,6 +78,11 @@ export function useDiscardAmendment(studyId: number, amendmentId: number) {
   });
 }
 
+/** The change set and the last impact analysis as a PDF to file, in `language` (a download link's address). */
+export function amendmentImpactPdfPath(studyId: number, amendmentId: number, language: 'ko' | 'en'): string {
+  return `${basePath(studyId)}/${amendmentId}/impact.pdf?lang=${language}`;
+}
+
 /**
  * The last impact analysis's counts (`GET …/:id/impact`; null: none yet). Under the amendments' key:
  * a declaration or a field saved reads it again, and `current` says whether it still fits the draft.

@@ -101,6 +101,10 @@ describe('the impact analysis of a draft amendment', () => {
     expect(await screen.findByText('데이터 관리자 실행, 2026-12-05 10:00 · 분석한 대상자 12명')).toBeTruthy();
     const incomplete = screen.getByRole('button', { name: /입력 미완료가 되는 양식/ });
     expect(within(incomplete).getByText('3건 · 대상자 2명')).toBeTruthy();
+    // The same, with the change set, as a PDF to file in the reader's language.
+    expect(screen.getByRole('link', { name: 'PDF로 내려받기' }).getAttribute('href')).toBe(
+      '/api/studies/4/amendments/7/impact.pdf?lang=ko',
+    );
     expect(screen.getByRole('button', { name: /형식이 변환되는 값/ })).toBeTruthy();
     // A kind with no rows is shown, muted, and opens nothing.
     expect(screen.getByText('열리는 쿼리')).toBeTruthy();

@@ -9,7 +9,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Button } from '../../../components/button.tsx';
+import { Button, buttonClassName } from '../../../components/button.tsx';
 import type { DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
@@ -18,7 +18,12 @@ import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { filterPanelKey, panelFieldsOf, useListState } from '../../../lib/list-state.ts';
 import { useMe } from '../../../lib/me.ts';
 import { overviewUrl } from '../../../lib/subject-urls.ts';
-import { useAmendmentImpact, useAmendmentImpactRows, useRunAmendmentImpact } from '../api/amendments.ts';
+import {
+  amendmentImpactPdfPath,
+  useAmendmentImpact,
+  useAmendmentImpactRows,
+  useRunAmendmentImpact,
+} from '../api/amendments.ts';
 import {
   EMPTY_IMPACT_PANEL,
   type ImpactFilters,
@@ -43,7 +48,8 @@ export function ImpactSection({
   amendmentId: number;
   changeSet: AmendmentResponse['changeSet'];
 }) {
-  const { t } = useTranslation('amendments');
+  const { t, i18n } = useTranslation('amendments');
+  const language = i18n.language.startsWith('en') ? 'en' : 'ko';
   const id = useId();
   const read = useAmendmentImpact(studyId, amendmentId);
   const run = useRunAmendmentImpact(studyId, amendmentId);
@@ -66,14 +72,23 @@ export function ImpactSection({
         <h2 id={`${id}-title`} className={styles.sectionTitle}>
           {t('impact.title')}
         </h2>
-        <Button
-          disabled={!ready || run.isPending}
-          aria-busy={run.isPending}
-          aria-describedby={ready ? undefined : `${id}-why`}
-          onClick={() => void runAnalysis()}
-        >
-          {run.isPending ? t('impact.running') : t('impact.run')}
-        </Button>
+        <div className={styles.impactActions}>
+          <a
+            className={buttonClassName({ variant: 'secondary' })}
+            href={amendmentImpactPdfPath(studyId, amendmentId, language)}
+            download
+          >
+            {t('impact.pdf')}
+          </a>
+          <Button
+            disabled={!ready || run.isPending}
+            aria-busy={run.isPending}
+            aria-describedby={ready ? undefined : `${id}-why`}
+            onClick={() => void runAnalysis()}
+          >
+            {run.isPending ? t('impact.running') : t('impact.run')}
+          </Button>
+        </div>
       </div>
       <p className={styles.hint}>{t('impact.intro')}</p>
       {ready ? null : (
