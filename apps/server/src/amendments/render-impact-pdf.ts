@@ -2,14 +2,14 @@ import { type ImpactKind, impactKinds, koreaDateTimeWithZone } from '@cdms/contr
 import type { Kysely } from 'kysely';
 import { fill } from '../casebook/casebook-text.ts';
 import {
-  BOTTOM,
-  CELL_PAD,
   CONTENT_WIDTH,
   FONT,
   PAGE,
   PDF_COLOR,
   registerPdfFonts,
+  writeBandHeading,
   writePageFooters,
+  writeTableRow,
 } from '../casebook/pdf-page.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -113,46 +113,13 @@ export async function renderImpactPdf(
   });
   registerPdfFonts(doc);
 
-  function heading(label: string): void {
-    doc.font(FONT.bold).fontSize(11);
-    const height = doc.heightOfString(label, { width: CONTENT_WIDTH - 12 }) + 8;
-    if (doc.y + height + 40 > BOTTOM) doc.addPage();
-    const y = doc.y;
-    doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(PDF_COLOR.bandFill);
-    doc.fillColor(PDF_COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
-    doc.y = y + height + 4;
-    doc.x = PAGE.left;
-  }
-
-  function row(cells: string[], widths: number[], options: { bold?: boolean; shaded?: boolean } = {}): void {
-    const font = options.bold ? FONT.bold : FONT.regular;
-    doc.font(font).fontSize(8.5);
-    const height =
-      Math.max(
-        ...cells.map((cell, index) =>
-          doc.heightOfString(cell || ' ', { width: (widths[index] ?? 0) - 2 * CELL_PAD }),
-        ),
-      ) +
-      2 * CELL_PAD;
-    if (doc.y + height > BOTTOM) doc.addPage();
-    const y = doc.y;
-    if (options.shaded) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(PDF_COLOR.headerFill);
-    let x = PAGE.left;
-    doc.font(font).fontSize(8.5).fillColor(PDF_COLOR.text);
-    cells.forEach((cell, index) => {
-      const width = widths[index] ?? 0;
-      doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
-      x += width;
+  const heading = (label: string) => writeBandHeading(doc, label);
+  const row = (cells: string[], widths: number[], options: { bold?: boolean; shaded?: boolean } = {}) =>
+    writeTableRow(doc, cells, widths, {
+      fontSize: 8.5,
+      ...(options.bold ? { bold: true } : {}),
+      ...(options.shaded ? { firstFill: PDF_COLOR.headerFill } : {}),
     });
-    doc
-      .moveTo(PAGE.left, y + height)
-      .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
-      .lineWidth(0.5)
-      .strokeColor(PDF_COLOR.rule)
-      .stroke();
-    doc.y = y + height;
-    doc.x = PAGE.left;
-  }
 
   const text = (value: string) =>
     doc.font(FONT.regular).fontSize(9.5).fillColor(PDF_COLOR.text).text(value, PAGE.left, doc.y, {

@@ -1,7 +1,8 @@
 import { casebookFonts } from './casebook-font.ts';
 
 /**
- * The printed page our PDFs share — the casebook and the design's version comparison: A4 with the same
+ * The printed page our PDFs share — the casebook, the design's version comparison and an amendment's
+ * impact: A4 with the same
  * margins, fonts (Noto Sans KR, casebook-font.ts) and palette, and the same footer on every page: a
  * rule, what the document is about on the left, "page n of m" on the right. One place, so the two
  * documents stay one family.
@@ -63,4 +64,63 @@ export function writePageFooters(
     });
     doc.page.margins.bottom = margin;
   }
+}
+
+/**
+ * A heading on a shaded band across the page, never left alone at its foot (it moves to the next page
+ * with room for a few lines under it).
+ */
+export function writeBandHeading(doc: PDFKit.PDFDocument, label: string, size = 11): void {
+  doc.font(FONT.bold).fontSize(size);
+  const height = doc.heightOfString(label, { width: CONTENT_WIDTH - 12 }) + 8;
+  if (doc.y + height + 40 > BOTTOM) doc.addPage();
+  const y = doc.y;
+  doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(PDF_COLOR.bandFill);
+  doc.fillColor(PDF_COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
+  doc.y = y + height + 4;
+  doc.x = PAGE.left;
+}
+
+/**
+ * A table row across the page: cells of the given widths, as tall as its tallest cell, a rule under
+ * it; `firstFill` shades the first cell; a row that does not fit starts a page (then `onNewPage` runs,
+ * to repeat the column heads).
+ */
+export function writeTableRow(
+  doc: PDFKit.PDFDocument,
+  cells: string[],
+  widths: number[],
+  options: { bold?: boolean; firstFill?: string; fontSize?: number; onNewPage?: () => void } = {},
+): void {
+  const font = options.bold ? FONT.bold : FONT.regular;
+  const fontSize = options.fontSize ?? 9;
+  doc.font(font).fontSize(fontSize);
+  const height =
+    Math.max(
+      ...cells.map((cell, index) =>
+        doc.heightOfString(cell || ' ', { width: (widths[index] ?? 0) - 2 * CELL_PAD }),
+      ),
+    ) +
+    2 * CELL_PAD;
+  if (doc.y + height > BOTTOM) {
+    doc.addPage();
+    options.onNewPage?.();
+  }
+  const y = doc.y;
+  if (options.firstFill) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(options.firstFill);
+  let x = PAGE.left;
+  doc.font(font).fontSize(fontSize).fillColor(PDF_COLOR.text);
+  cells.forEach((cell, index) => {
+    const width = widths[index] ?? 0;
+    doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
+    x += width;
+  });
+  doc
+    .moveTo(PAGE.left, y + height)
+    .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
+    .lineWidth(0.5)
+    .strokeColor(PDF_COLOR.rule)
+    .stroke();
+  doc.y = y + height;
+  doc.x = PAGE.left;
 }

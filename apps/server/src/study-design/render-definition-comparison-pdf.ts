@@ -6,14 +6,14 @@ import {
 import { type DiffLineGroup, type DiffLineKind, groupDiffLines } from '@cdms/study';
 import { fill } from '../casebook/casebook-text.ts';
 import {
-  BOTTOM,
-  CELL_PAD,
   CONTENT_WIDTH,
   FONT,
   PAGE,
   PDF_COLOR,
   registerPdfFonts,
+  writeBandHeading,
   writePageFooters,
+  writeTableRow,
 } from '../casebook/pdf-page.ts';
 import type { Text } from '../http/language.ts';
 import type { ComparedStudy } from './compare-definition-versions.ts';
@@ -100,59 +100,9 @@ export async function renderDefinitionComparisonPdf(input: {
   });
   registerPdfFonts(doc);
 
-  function ensureSpace(height: number): void {
-    if (doc.y + height > BOTTOM) doc.addPage();
-  }
-
-  function heading(label: string, size: number): void {
-    doc.font(FONT.bold).fontSize(size);
-    const height = doc.heightOfString(label, { width: CONTENT_WIDTH - 12 }) + 8;
-    // A heading is never left alone at the bottom of a page.
-    ensureSpace(height + 40);
-    const y = doc.y;
-    doc.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(PDF_COLOR.bandFill);
-    doc.fillColor(PDF_COLOR.heading).text(label, PAGE.left + 6, y + 4, { width: CONTENT_WIDTH - 12 });
-    doc.y = y + height + 4;
-    doc.x = PAGE.left;
-  }
-
-  /** A row of cells with the given widths, the first shaded with `firstFill`; `onNewPage` runs when it starts a page. */
-  function row(
-    cells: string[],
-    widths: number[],
-    options: { bold?: boolean; firstFill?: string; onNewPage?: () => void } = {},
-  ): void {
-    const font = options.bold ? FONT.bold : FONT.regular;
-    doc.font(font).fontSize(9);
-    const height =
-      Math.max(
-        ...cells.map((cell, index) =>
-          doc.heightOfString(cell || ' ', { width: (widths[index] ?? 0) - 2 * CELL_PAD }),
-        ),
-      ) +
-      2 * CELL_PAD;
-    if (doc.y + height > BOTTOM) {
-      doc.addPage();
-      options.onNewPage?.();
-    }
-    const y = doc.y;
-    if (options.firstFill) doc.rect(PAGE.left, y, widths[0] ?? 0, height).fill(options.firstFill);
-    let x = PAGE.left;
-    doc.font(font).fontSize(9).fillColor(PDF_COLOR.text);
-    cells.forEach((cell, index) => {
-      const width = widths[index] ?? 0;
-      doc.text(cell, x + CELL_PAD, y + CELL_PAD, { width: width - 2 * CELL_PAD });
-      x += width;
-    });
-    doc
-      .moveTo(PAGE.left, y + height)
-      .lineTo(PAGE.left + CONTENT_WIDTH, y + height)
-      .lineWidth(0.5)
-      .strokeColor(PDF_COLOR.rule)
-      .stroke();
-    doc.y = y + height;
-    doc.x = PAGE.left;
-  }
+  const heading = (label: string, size: number) => writeBandHeading(doc, label, size);
+  const row = (cells: string[], widths: number[], options: Parameters<typeof writeTableRow>[3] = {}) =>
+    writeTableRow(doc, cells, widths, options);
 
   const versionText = (version: DefinitionVersionSummary) =>
     [
