@@ -18,8 +18,8 @@ export interface AmendmentRow {
 }
 
 /**
- * The amendment of this study (404 `not_found` when the id names none, or one of another study); with
- * `forUpdate`, under its row lock — every writer of an amendment takes the study's row lock first.
+ * The amendment of this study (404 `not_found` when the id names none, or one of another study). Its
+ * writers read it after taking the study's row lock (`lock-study-row.ts`), so it cannot change under them.
  */
 export async function requireAmendment(
   executor: Executor,
