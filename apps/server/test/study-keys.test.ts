@@ -26,7 +26,7 @@ const APPLICATION_WORDS = new Set([
   // item types (`photo`, `tracing`) and the tracing's outline names (engine/tracing.ts)
   ...['photo', 'tracing', 'perforation'],
   // the subject record, list columns, dashboard groupings, filters and report rows (packages/contract)
-  ...['age', 'gender', 'consentDate', 'initials', 'visitDate', 'dropoutReason', 'serious'],
+  ...['age', 'gender', 'consentDate', 'initials', 'visitDate', 'dropoutReason', 'serious', 'screeningNumber'],
   ...['startDate', 'endDate', 'severity', 'causality', 'outcome'],
 ]);
 

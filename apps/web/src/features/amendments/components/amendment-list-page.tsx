@@ -49,6 +49,8 @@ function AmendmentList({ studyId, membership }: { studyId: number; membership: S
       ),
       rowHeader: true,
       hideable: false,
+      // "AM-01" is one word: never broken at its hyphen.
+      className: styles.number,
     },
     {
       id: 'status',
