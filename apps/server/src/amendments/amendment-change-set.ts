@@ -8,6 +8,7 @@ import {
   studyDefinitionSchema,
 } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
+import { fill } from '../casebook/casebook-text.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language } from '../http/language.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -38,7 +39,7 @@ export async function draftAmendmentState(
 ): Promise<DraftAmendmentState> {
   const draft = await designDraftRow(executor, studyId);
   const live = (await currentStudyDefinition(executor, studyId)) ?? null;
-  const draftVersion = readVersion(draft?.definition);
+  const draftVersion = draftVersionOf(draft?.definition);
   const empty = { draftRevision: draft?.revision ?? null, draftVersion, live, studyRefusals: [] };
   if (!draft || !live) return { ...empty, definitionProblems: 0, next: null, computed: null };
   const parsed = studyDefinitionSchema.safeParse(draft.definition);
@@ -81,9 +82,7 @@ export function describedChangeSet(
   const studyRefusals: AmendmentRefusal[] = state.studyRefusals.map((refusal) => ({
     code: refusal.code,
     element: 'study',
-    text: STUDY_REFUSALS[refusal.code][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
-      Object.hasOwn(refusal.values, name) ? (refusal.values[name] as string) : whole,
-    ),
+    text: fill(STUDY_REFUSALS[refusal.code][language], refusal.values),
   }));
   return {
     changes: described.changes,
@@ -93,7 +92,8 @@ export function describedChangeSet(
   };
 }
 
-function readVersion(document: unknown): string | null {
+/** The version a draft document names, when it names one (a draft may be any JSON while edited). */
+export function draftVersionOf(document: unknown): string | null {
   if (typeof document !== 'object' || document === null) return null;
   const version = (document as { version?: unknown }).version;
   return typeof version === 'string' ? version : null;

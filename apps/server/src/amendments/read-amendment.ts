@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
-import { describedChangeSet, draftAmendmentState } from './amendment-change-set.ts';
+import { describedChangeSet, draftAmendmentState, draftVersionOf } from './amendment-change-set.ts';
 import { amendmentSummaries, requireAmendment } from './amendment-rows.ts';
 
 /** `GET …/amendments`: every amendment of the study, newest first; a draft's version is its design draft's. */
@@ -13,12 +13,10 @@ export async function listAmendments(db: Kysely<Database>, studyId: number): Pro
   const draft = amendments.some((amendment) => amendment.status === 'draft')
     ? await designDraftRow(db, studyId)
     : undefined;
-  const draftVersion = (draft?.definition as { version?: unknown } | undefined)?.version;
+  const draftVersion = draftVersionOf(draft?.definition);
   return {
     amendments: amendments.map((amendment) =>
-      amendment.status === 'draft'
-        ? { ...amendment, toVersion: typeof draftVersion === 'string' ? draftVersion : null }
-        : amendment,
+      amendment.status === 'draft' ? { ...amendment, toVersion: draftVersion } : amendment,
     ),
   };
 }
