@@ -13,12 +13,15 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAlarmLogRoutes } from './alarm-log/routes.ts';
+import { startMigrationWorker } from './amendment-migration/migration-worker.ts';
+import { registerMigrationRoutes } from './amendment-migration/routes.ts';
 import { registerAmendmentRoutes } from './amendments/routes.ts';
 import type { AppContext } from './app-context.ts';
 import { registerAttachmentRoutes } from './attachments/routes.ts';
 import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { type Access, applyAccess } from './auth/route-access.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import type { PollingLoop } from './background/polling-loop.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
@@ -73,6 +76,11 @@ export interface BuildAppOptions {
    * (default: yes). Tests that read the outbox or fingerprint the database turn it off.
    */
   notificationWorker?: boolean;
+  /**
+   * Run amendment migration jobs from this process (default: yes). Tests that drive the jobs turn by
+   * turn (`runMigrationTurn`) turn it off.
+   */
+  migrationWorker?: boolean;
 }
 
 /** Logs never carry credentials: cookies, tokens and any field named like a password. */
@@ -221,6 +229,16 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerStudyRoutes(app, context);
   registerStudyDesignRoutes(app, context);
   registerAmendmentRoutes(app, context);
+  let migrationWorker: PollingLoop | undefined;
+  if (options.migrationWorker ?? true) {
+    const worker = startMigrationWorker(context.database.db, {
+      onError: (error) => app.log.error({ err: error }, 'amendment migration'),
+      onWorkDone: (seconds) => metrics.jobDuration.observe({ job: 'migration' }, seconds),
+    });
+    migrationWorker = worker;
+    app.addHook('onClose', () => worker.stop());
+  }
+  registerMigrationRoutes(app, context, migrationWorker);
   registerNoticeRoutes(app, context);
   registerSubjectRoutes(app, context);
   registerUnscheduledVisitRoutes(app, context);

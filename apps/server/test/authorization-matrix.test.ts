@@ -424,6 +424,30 @@ const cases: Case[] = [
     expected: { ...everyone(403), DM: 404, ADMIN: 404 },
   },
   {
+    method: 'POST',
+    route: '/api/studies/:studyId/amendments/:amendmentId/publish',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/amendments/999999/publish`,
+      body: { password: 'not checked before the amendment is found' },
+    }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/amendments/:amendmentId/migrations',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/amendments/999999/migrations` }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/amendments/:amendmentId/migrations',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/amendments/999999/migrations`,
+      body: { scope: 'study' },
+    }),
+    expected: { ...everyone(403), DM: 404, ADMIN: 404 },
+  },
+  {
     method: 'GET',
     route: '/api/studies/:studyId/amendments/:amendmentId/impact.pdf',
     request: (f) => ({ url: `/api/studies/${f.studyId}/amendments/999999/impact.pdf?lang=en` }),

@@ -3,6 +3,7 @@ import { calendarDateSchema } from './calendar-date.ts';
 import { byWhomSchema } from './design-drafts.ts';
 import { bodyIdSchema, pageQueryShape, paramIdSchema, subjectSearchQuerySchema } from './ids.ts';
 import { reasonSchema } from './reason.ts';
+import { signCasebookRequestSchema } from './signatures.ts';
 
 /**
  * Amendments (issue 49): a live study's next definition version, drafted in the designer (the study's
@@ -75,6 +76,8 @@ export const amendmentSummarySchema = z.object({
   toVersion: z.string().nullable(),
   openedBy: byWhomSchema,
   publishedBy: byWhomSchema.nullable(),
+  /** The published version's content hash (the e-signature's subject); null until published. */
+  contentHash: z.string().nullable(),
   sites: z.array(amendmentSiteSchema),
 });
 export type AmendmentSummary = z.infer<typeof amendmentSummarySchema>;
@@ -249,3 +252,64 @@ export const amendmentImpactRowsResponseSchema = z.object({
   size: z.number().int(),
 });
 export type AmendmentImpactRowsResponse = z.infer<typeof amendmentImpactRowsResponseSchema>;
+
+/**
+ * Publishing a draft amendment (issue 49 item 1): the designer's e-signature (password entered again,
+ * the code with two-factor sign-in) meaning "approved", on a change set that is ready and an impact
+ * analysis run on the draft as it is (409 `amendment_not_ready`, `amendment_impact_stale`).
+ *
+ *   POST /api/studies/:studyId/amendments/:amendmentId/publish   → AmendmentResponse
+ */
+export const publishAmendmentRequestSchema = signCasebookRequestSchema;
+export type PublishAmendmentRequest = z.infer<typeof publishAmendmentRequestSchema>;
+
+/**
+ * Migration (issue 49 item 4): a published amendment moves subjects from its `fromVersion` to its
+ * `toVersion`, one subject per transaction, by a background job in batches. A site's job starts by
+ * itself on the day its approval takes effect (`automatic`); a designer starts one for the study, a
+ * site or a subject at any time. A subject with a frozen or locked form the amendment touches waits
+ * (`held`) until the hold is lifted and a later job moves it.
+ *
+ *   GET  /api/studies/:studyId/amendments/:amendmentId/migrations   → AmendmentMigrationsResponse
+ *   POST /api/studies/:studyId/amendments/:amendmentId/migrations   StartMigrationRequest → { migration }
+ */
+export const startMigrationRequestSchema = z.discriminatedUnion('scope', [
+  z.strictObject({ scope: z.literal('study') }),
+  z.strictObject({ scope: z.literal('site'), siteId: bodyIdSchema }),
+  z.strictObject({ scope: z.literal('subject'), subjectId: bodyIdSchema }),
+]);
+export type StartMigrationRequest = z.infer<typeof startMigrationRequestSchema>;
+
+export const migrationStatuses = ['queued', 'running', 'done'] as const;
+export const migrationStatusSchema = z.enum(migrationStatuses);
+
+export const amendmentMigrationSchema = z.object({
+  id: z.number().int(),
+  scope: z.enum(['study', 'site', 'subject']),
+  /** The site's code (scope site) or the subject's screening number (scope subject); null for the study. */
+  target: z.string().nullable(),
+  status: migrationStatusSchema,
+  /** Started by the site's approval date, not by a person. */
+  automatic: z.boolean(),
+  requestedBy: byWhomSchema.nullable(),
+  /** Subjects on the amendment's `fromVersion` in scope when the job started. */
+  total: z.number().int(),
+  migrated: z.number().int(),
+  /** Waiting for a hold on a form the amendment touches. */
+  held: z.number().int(),
+  /** Refused by the next version's hard checks; each listed in `failures`. */
+  failed: z.number().int(),
+  failures: z.array(z.object({ subjectId: z.string(), message: z.string() })),
+  finishedAt: z.string().nullable(),
+});
+export type AmendmentMigration = z.infer<typeof amendmentMigrationSchema>;
+
+export const amendmentMigrationsResponseSchema = z.object({
+  migrations: z.array(amendmentMigrationSchema),
+  /** The study's subjects by version: still on `fromVersion`, already on `toVersion`. */
+  subjects: z.object({ onFromVersion: z.number().int(), onToVersion: z.number().int() }),
+});
+export type AmendmentMigrationsResponse = z.infer<typeof amendmentMigrationsResponseSchema>;
+
+export const startMigrationResponseSchema = z.object({ migration: amendmentMigrationSchema });
+export type StartMigrationResponse = z.infer<typeof startMigrationResponseSchema>;

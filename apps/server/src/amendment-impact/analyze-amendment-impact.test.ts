@@ -1,11 +1,7 @@
 import { todayInKorea } from '@cdms/contract';
-import {
-  type AmendmentDeclarations,
-  amendmentChangeSet,
-  type ItemDefinition,
-  type StudyDefinition,
-} from '@cdms/study';
+import { amendmentChangeSet, type StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { amendedVersion, DECLARATIONS, itemOf } from '../../test/fixtures/amended-demo-version.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import type { App } from '../http/types.ts';
@@ -24,59 +20,6 @@ import { IMPACT_KINDS } from './impact-rows.ts';
 // kind of impact in a known place: the analysis must name exactly those rows, and nothing for an
 // amendment of labels (which also shows it reads the stored statuses, queries and derived values as the
 // saves left them).
-
-/** The form's item of the definition (every layout's first section holding it). */
-function itemOf(definition: StudyDefinition, formKey: string, itemKey: string): ItemDefinition {
-  const form = definition.forms.find((entry) => entry.key === formKey);
-  const item = form?.sections.flatMap((section) => section.items).find((entry) => entry.key === itemKey);
-  if (!item) throw new Error(`no item ${formKey}.${itemKey}`);
-  return item;
-}
-
-/** The amendment of the test: one change for each kind of impact. */
-function amendedVersion(live: StudyDefinition): StudyDefinition {
-  const next = structuredClone(live);
-  const vitals = next.forms.find((form) => form.key === 'vitalSigns');
-  const section = vitals?.sections[0];
-  if (!vitals || !section) throw new Error('no vital signs form');
-  // Renamed (declared), retired, and a new required item.
-  itemOf(next, 'vitalSigns', 'opinion').key = 'remark';
-  section.items = section.items.filter((item) => item.key !== 'measurementDate');
-  section.items.push({
-    key: 'position',
-    type: 'text',
-    label: { ko: '자세', en: 'Position' },
-    required: true,
-  });
-  // An item of a repeating group renamed, with its checks and conditions (declared): a query open on
-  // one of its rows stays open under the new name.
-  const history = next.forms.findIndex((form) => form.key === 'medicalHistory');
-  next.forms[history] = JSON.parse(JSON.stringify(next.forms[history]).replaceAll('"endDate"', '"stopDate"'));
-  // A widening (integer → decimal) and a wider range (a query closes).
-  itemOf(next, 'vitalSigns', 'bloodPressureDiastolic').type = 'decimal';
-  itemOf(next, 'vitalSigns', 'heartRate').max = 110;
-  // A narrower range (a query opens).
-  itemOf(next, 'bodyMeasurement', 'weight').max = 70;
-  // A changed derivation: the age one year more.
-  const age = itemOf(next, 'demographicInfo', 'age');
-  age.derive = { op: 'add', args: [age.derive as NonNullable<ItemDefinition['derive']>, 1] };
-  // A required item no longer required (a form complete).
-  delete itemOf(next, 'demographicInfo', 'gender').required;
-  // A code re-coded with a mapping.
-  const results = next.codeLists.find((list) => list.key === 'vitalSignResult');
-  const ncs = results?.codes.find((code) => code.code === 'abnormalNcs');
-  if (!ncs) throw new Error('no abnormalNcs code');
-  ncs.code = 'ncs';
-  return next;
-}
-
-const DECLARATIONS: AmendmentDeclarations = {
-  itemRenames: [
-    { form: 'vitalSigns', from: 'opinion', to: 'remark' },
-    { form: 'medicalHistory', from: 'endDate', to: 'stopDate' },
-  ],
-  codeMappings: [{ codeList: 'vitalSignResult', map: { abnormalNcs: 'ncs' } }],
-};
 
 const sortRows = (rows: readonly ImpactRow[]) =>
   [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));

@@ -19,7 +19,7 @@ export interface AmendmentRow {
 
 /**
  * The amendment of this study (404 `not_found` when the id names none, or one of another study). Its
- * writers read it after taking the study's row lock (`lock-study-row.ts`), so it cannot change under them.
+ * writers read it after taking the study's row lock (`studies/lock-study-row.ts`), so it cannot change under them.
  */
 export async function requireAmendment(
   executor: Executor,
@@ -62,6 +62,7 @@ export async function amendmentSummaries(
       'a.status',
       'a.from_version',
       'a.to_version',
+      'a.content_hash',
       'a.opened_by',
       'a.opened_at',
       'opener.name as opener_name',
@@ -92,6 +93,7 @@ export async function amendmentSummaries(
     status: row.status,
     fromVersion: row.from_version,
     toVersion: row.to_version,
+    contentHash: row.content_hash,
     openedBy: { userId: row.opened_by, name: row.opener_name, at: row.opened_at.toISOString() },
     publishedBy:
       row.published_by !== null && row.published_at !== null

@@ -6,9 +6,9 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { lockStudyRow } from '../studies/lock-study-row.ts';
 import { definitionProblemsOf } from '../study-design/definition-problems.ts';
 import { requireAmendment, requireDraftAmendment } from './amendment-rows.ts';
-import { lockStudyRow } from './lock-study-row.ts';
 import { writeAmendmentSites } from './write-amendment-sites.ts';
 
 /**

@@ -5,10 +5,10 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
+import { lockStudyRow } from '../studies/lock-study-row.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { closeOpenDesignReview } from '../study-design/open-design-review.ts';
 import { requireAmendment, requireDraftAmendment } from './amendment-rows.ts';
-import { lockStudyRow } from './lock-study-row.ts';
 
 /**
  * `POST …/amendments/:amendmentId/discard`: a draft amendment given up, with a reason. Its row stays

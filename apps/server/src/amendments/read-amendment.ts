@@ -1,5 +1,7 @@
 import type { AmendmentListResponse, AmendmentResponse } from '@cdms/contract';
+import { describeChangeSet } from '@cdms/study';
 import type { Kysely } from 'kysely';
+import { requirePublishedAmendment } from '../amendment-migration/published-amendment.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
@@ -36,8 +38,25 @@ export async function readAmendment(
   const [summary] = await amendmentSummaries(db, studyId, amendmentId);
   if (!summary) throw new AppError(404, 'not_found');
   const declarations = row.declarations as Record<string, unknown>;
-  if (row.status !== 'draft')
+  if (row.status === 'discarded')
     return { amendment: summary, declarations, draftRevision: null, changeSet: null, definitionProblems: 0 };
+  if (row.status === 'published') {
+    // History: what the published amendment changed, from the two stored versions and its declarations.
+    const published = await requirePublishedAmendment(db, studyId, amendmentId);
+    const described = describeChangeSet(
+      published.changeSet,
+      published.from.definition,
+      published.to.definition,
+      language,
+    );
+    return {
+      amendment: summary,
+      declarations,
+      draftRevision: null,
+      changeSet: { ...described, ready: true },
+      definitionProblems: 0,
+    };
+  }
   const state = await draftAmendmentState(db, studyId, row);
   return {
     amendment: { ...summary, toVersion: state.draftVersion },

@@ -9,6 +9,7 @@ import {
   changeAmendmentRequestSchema,
   discardAmendmentRequestSchema,
   openAmendmentRequestSchema,
+  publishAmendmentRequestSchema,
 } from '@cdms/contract';
 import { z } from 'zod';
 import type { AppContext } from '../app-context.ts';
@@ -19,9 +20,11 @@ import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import { attachmentNamedInUtf8, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
+import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { changeAmendment } from './change-amendment.ts';
 import { discardAmendment } from './discard-amendment.ts';
 import { openAmendment } from './open-amendment.ts';
+import { publishAmendment } from './publish-amendment.ts';
 import { listAmendments, readAmendment } from './read-amendment.ts';
 import { readImpact, readImpactRows } from './read-impact.ts';
 import { renderImpactPdf } from './render-impact-pdf.ts';
@@ -120,6 +123,34 @@ export function registerAmendmentRoutes(app: App, context: AppContext): void {
     },
     async (request) =>
       changeAmendment(db, actorOf(request), request.params.studyId, request.params.amendmentId, request.body),
+  );
+
+  app.post(
+    '/api/studies/:studyId/amendments/:amendmentId/publish',
+    {
+      config: { access: { study: 'study.design' } },
+      schema: {
+        tags,
+        summary:
+          "Publish a draft amendment with the designer's e-signature (approved): its version becomes the study's newest; subjects move by migration",
+        params: amendmentParamsSchema,
+        querystring: amendmentQuerySchema,
+        body: publishAmendmentRequestSchema,
+        response: {
+          200: amendmentResponseSchema,
+          ...refusals({
+            409: `${NOT_DRAFT}, its change set is not ready (\`amendment_not_ready\`), or the impact analysis was not run on the draft as it is (\`amendment_impact_stale\`).`,
+            422: SIGNING_CREDENTIALS_REFUSAL,
+            429: 'Too many wrong passwords or codes in a row: wait (`too_many_signature_attempts`).',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { studyId, amendmentId } = request.params;
+      await publishAmendment(db, principalOf(request), actorOf(request), studyId, amendmentId, request.body);
+      return readAmendment(db, studyId, amendmentId, request.query.lang ?? requestLanguage(request));
+    },
   );
 
   app.post(

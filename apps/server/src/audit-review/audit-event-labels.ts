@@ -47,6 +47,12 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'study.amendment_opened': { ko: '프로토콜 변경 작성 시작', en: 'Amendment opened' },
   'study.amendment_changed': { ko: '프로토콜 변경 수정', en: 'Amendment changed' },
   'study.amendment_discarded': { ko: '프로토콜 변경 폐기', en: 'Amendment discarded' },
+  'study.amendment_published': {
+    ko: '프로토콜 변경 배포(전자서명)',
+    en: 'Amendment published (electronic signature)',
+  },
+  'study.migration_started': { ko: '새 버전으로 이관 시작', en: 'Migration to the new version started' },
+  'subject.migrated': { ko: '대상자 새 버전으로 이관', en: 'Subject migrated to the new version' },
   'notice.created': { ko: '공지 작성', en: 'Notice created' },
   'notice.updated': { ko: '공지 수정', en: 'Notice updated' },
   'notice.deleted': { ko: '공지 삭제', en: 'Notice deleted' },

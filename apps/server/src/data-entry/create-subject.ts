@@ -10,7 +10,8 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refuseWriteUnderHolds } from '../locks/holds-in-force.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { definitionVersionAtSite } from '../studies/definition-version-at-site.ts';
+import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
 import { presentSubject } from '../subjects/subject-access.ts';
 import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 import { writeForm } from './form-data.ts';
@@ -88,11 +89,17 @@ export async function createSubject(
   if (principal.studies.get(studyId)?.status === 'design') throw new AppError(409, 'study_in_design');
   await refuseUntrainedWriter(db, principal, studyId, 'subject.write');
   if (input.consentDate > todayInKorea()) throw new AppError(422, 'consent_date_in_future');
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current) throw new AppError(404, 'not_found');
+  const newest = await currentStudyDefinition(db, studyId);
+  if (!newest) throw new AppError(404, 'not_found');
 
   return inTransaction(db, async (trx) => {
     await refuseWriteUnderHolds(trx, 'subject.create', { studyId, siteId: site.id });
+    // After an amendment: the version in effect at the site today (the newest where it is approved).
+    const definitionVersion = await definitionVersionAtSite(trx, studyId, site.id, todayInKorea());
+    const current =
+      definitionVersion === null || definitionVersion === newest.version
+        ? newest
+        : await studyDefinitionOfVersion(trx, studyId, definitionVersion);
     const screeningNumber = await takeScreeningNumber(trx, studyId, {
       id: site.id,
       institutionNumber: site.institution_number,
@@ -106,6 +113,7 @@ export async function createSubject(
         initials: input.initials,
         consent_date: input.consentDate,
         created_by: principal.user.id,
+        definition_version: definitionVersion,
         ...(registeredAt ? { created_at: registeredAt } : {}),
       })
       .returningAll()

@@ -25,7 +25,6 @@ import { studyParams, subjectParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
 import { HOLD_REFUSAL, refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { findSubjectAndDefinitionInScope, findSubjectInScope } from '../subjects/subject-access.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
@@ -49,12 +48,6 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
   const NO_DEFINITION = 'The study has no definition yet (`not_found`).';
   // `formInScope`: the form must be one of the visit's, and an unscheduled visit one the subject has.
   const NO_FORM = 'No such visit or form for the subject, or the study has no definition yet (`not_found`).';
-
-  async function definitionOf(studyId: number) {
-    const current = await currentStudyDefinition(db, studyId);
-    if (!current) throw new AppError(404, 'not_found');
-    return current;
-  }
 
   async function formInScope(
     principal: Principal,
@@ -125,13 +118,13 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) => {
-      const subject = await findSubjectInScope(
+      // The subject's own definition version: after an amendment's publication, the one it is on.
+      const { subject, ...current } = await findSubjectAndDefinitionInScope(
         db,
         principalOf(request),
         request.params.studyId,
         request.params.subjectId,
       );
-      const current = await definitionOf(request.params.studyId);
       const overview = await subjectOverview(
         db,
         principalOf(request),

@@ -28,6 +28,8 @@ export interface Database {
   study_amendments: StudyAmendmentsTable;
   study_amendment_sites: StudyAmendmentSitesTable;
   amendment_impacts: AmendmentImpactsTable;
+  amendment_migrations: AmendmentMigrationsTable;
+  retired_item_values: RetiredItemValuesTable;
   amendment_impact_rows: AmendmentImpactRowsTable;
   study_views: StudyViewsTable;
   notices: NoticesTable;
@@ -285,6 +287,42 @@ export interface StudyAmendmentSitesTable {
 }
 
 /** The last impact analysis of a draft amendment: what it read and its counts (issue 49 item 3). */
+/** A migration job of a published amendment (amendment-migration/): its scope, progress and lease. */
+export interface AmendmentMigrationsTable {
+  id: Generated<number>;
+  amendment_id: number;
+  study_id: number;
+  scope: 'study' | 'site' | 'subject';
+  site_id: number | null;
+  subject_id: number | null;
+  status: Generated<'queued' | 'running' | 'done'>;
+  total: Generated<number>;
+  migrated: Generated<number>;
+  held: Generated<number>;
+  failed: Generated<number>;
+  /** [{ subjectId, message }], written as a JSON string. */
+  failures: ColumnType<unknown, string | undefined, string>;
+  last_subject_id: Generated<number>;
+  lease_until: Date | null;
+  requested_by: number | null;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+/** A value an amendment retired from its form: kept as it was, never deleted. */
+export interface RetiredItemValuesTable {
+  id: Generated<number>;
+  subject_id: number;
+  amendment_id: number;
+  visit_key: string;
+  form_key: string;
+  item_path: string;
+  value: ColumnType<unknown, string, string>;
+  derived: boolean;
+  definition_version: string;
+  retired_at: CreatedAt;
+}
+
 export interface AmendmentImpactsTable {
   amendment_id: number;
   draft_revision: number;
@@ -387,6 +425,8 @@ export interface SubjectsTable {
   created_at: CreatedAt;
   created_by: number;
   deleted_at: NullableTimestamp;
+  /** The definition version its data entry uses; null: the study's newest (amendment-migration/). */
+  definition_version: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type SubjectRow = Selectable<SubjectsTable>;
 

@@ -371,6 +371,22 @@ export const errorMessages = {
     ko: '프로토콜 변경이 아직 준비되지 않았습니다. 남은 질문에 답하고 거부된 선언을 고친 뒤에 다시 하세요.',
     en: 'The amendment is not ready: answer its open questions and fix what is refused first.',
   },
+  amendment_impact_stale: {
+    ko: '영향 분석이 지금의 초안으로 실행되지 않았습니다. 영향 분석을 다시 실행하고 결과를 확인한 뒤에 배포하세요.',
+    en: 'The impact analysis was not run on the draft as it is now: run it again and read it before publishing.',
+  },
+  amendment_not_published: {
+    ko: '배포된 프로토콜 변경만 대상자를 새 버전으로 이관합니다.',
+    en: 'Only a published amendment moves subjects to its version.',
+  },
+  migration_running: {
+    ko: '같은 범위의 이관 작업이 이미 대기 중이거나 진행 중입니다. 끝난 뒤에 다시 시작하세요.',
+    en: 'A migration of the same scope is queued or running already: start another once it ends.',
+  },
+  migration_failed: {
+    ko: '이 대상자를 새 버전으로 이관하지 못했습니다. 서버 기록을 확인하고 이 대상자만 다시 이관하세요.',
+    en: 'This subject could not be moved to the new version: see the server log, then migrate this subject again.',
+  },
   duplicate_site: {
     ko: '같은 기관이 두 번 포함되어 있습니다. 기관마다 한 번만 지정하세요.',
     en: 'A site is listed twice: name each site once.',

@@ -3,7 +3,10 @@ import { todayInKorea } from '@cdms/contract';
 import { localizedTextSchema } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { runMigrationTurn } from '../amendment-migration/run-migration-turn.ts';
+import { changeAmendment } from '../amendments/change-amendment.ts';
 import { openAmendment } from '../amendments/open-amendment.ts';
+import { publishAmendment } from '../amendments/publish-amendment.ts';
 import { runImpactAnalysis } from '../amendments/run-impact-analysis.ts';
 import type { Database } from '../db/schema.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
@@ -21,6 +24,8 @@ const elementSchema = z
 const demoAmendmentSchema = z.strictObject({
   number: z.string(),
   reason: z.string(),
+  /** Published with the data manager's signature, its migration run as the worker would run it. */
+  publish: z.boolean(),
   /** Each site's ethics approval, days from today (negative: already in effect); sites left out have none yet. */
   sites: z.array(z.strictObject({ institutionNumber: z.string(), effectiveInDays: z.number().int() })),
   addForms: z.array(z.strictObject({ visits: z.array(keySchema), form: elementSchema })),
@@ -28,27 +33,37 @@ const demoAmendmentSchema = z.strictObject({
   setItemFields: z.array(
     z.strictObject({ form: keySchema, item: keySchema, fields: z.record(z.string(), z.unknown()) }),
   ),
+  /** Codes of a code list re-coded (old → new), declared as the amendment's code mapping. */
+  renameCodes: z.array(z.strictObject({ codeList: keySchema, map: z.record(z.string(), z.string()) })),
 });
 type DemoAmendment = z.infer<typeof demoAmendmentSchema>;
+const demoAmendmentsSchema = z.strictObject({ amendments: z.array(demoAmendmentSchema) });
 
 interface DraftDocument {
   visits: { key: string; forms: string[] }[];
   forms: { key: string; sections: { items: { key: string }[] }[] }[];
+  codeLists: { key: string; codes: { code: string }[] }[];
 }
 
 /**
- * Issue 49 item 7: the living demo's amendment waiting for approval — the data manager opens AM-01 on
- * TMP-2026 through `openAmendment` (site 01's approval in effect, site 02's in two weeks, site 03's not
- * yet given) and drafts its next version through the design draft's save, as the designer does: a
- * tinnitus VAS form at the follow-up visits, the respiratory rate added to the vital signs (saved
- * vital signs become incomplete), the pulse rate's upper limit raised (its open queries would close).
- * The edits are data, in `demo-amendment.json`; its impact analysis is run as the data manager would.
+ * Issue 49 item 7: the living demo's amendments of TMP-2026, in `demo-amendment.json` (edits as data,
+ * no study key in code), each made as the data manager makes it: opened through `openAmendment` with
+ * its sites' approval dates, its next version drafted through the design draft's save, its code
+ * mappings declared, its impact analyzed. AM-01 (a tinnitus VAS form at the follow-up visits, the
+ * respiratory rate required in the vital signs, the pulse's upper limit raised) is then published with
+ * the data manager's e-signature and its migration run as the worker runs it: sites 01 and 02 approved
+ * it, so their subjects are moved (but any with a frozen or locked form it touches); site 03 has no
+ * approval yet, and its subjects wait. AM-02 (a wider temperature range, a
+ * re-coded choice) is drafted and waits for approval.
  */
-export async function seedDemoAmendment(
+export async function seedDemoAmendments(
   db: Kysely<Database>,
-  input: { studyId: number; dataManager: string },
-): Promise<number> {
-  const plan = readDataFile(path.join(import.meta.dirname, 'demo-amendment.json'), demoAmendmentSchema);
+  input: { studyId: number; dataManager: string; password: string },
+): Promise<void> {
+  const { amendments } = readDataFile(
+    path.join(import.meta.dirname, 'demo-amendment.json'),
+    demoAmendmentsSchema,
+  );
   const dataManager = await personByEmail(db, input.dataManager);
   const sites = await db
     .selectFrom('sites')
@@ -56,28 +71,41 @@ export async function seedDemoAmendment(
     .where('study_id', '=', input.studyId)
     .execute();
   const today = todayInKorea();
-  const { id } = await openAmendment(db, dataManager.principal, dataManager.actor, input.studyId, {
-    number: plan.number,
-    reason: plan.reason,
-    sites: plan.sites.map((entry) => {
-      const site = sites.find((row) => row.institution_number === entry.institutionNumber);
-      if (!site) throw new Error(`demo-amendment.json: no site ${entry.institutionNumber}`);
-      return { siteId: site.id, effectiveOn: daysFrom(today, entry.effectiveInDays) };
-    }),
-  });
-  const draft = await designDraftRow(db, input.studyId);
-  if (!draft) throw new Error('openAmendment leaves a design draft');
-  await saveDesignDraft(
-    db,
-    dataManager.principal,
-    dataManager.actor,
-    input.studyId,
-    { baseRevision: draft.revision, definition: edited(draft.definition as DraftDocument, plan) },
-    'ko',
-  );
-  // Its impact read at first look, as the data manager's analysis left it.
-  await runImpactAnalysis(db, dataManager.principal, input.studyId, id);
-  return id;
+  for (const plan of amendments) {
+    const fields = {
+      number: plan.number,
+      reason: plan.reason,
+      sites: plan.sites.map((entry) => {
+        const site = sites.find((row) => row.institution_number === entry.institutionNumber);
+        if (!site) throw new Error(`demo-amendment.json: no site ${entry.institutionNumber}`);
+        return { siteId: site.id, effectiveOn: daysFrom(today, entry.effectiveInDays) };
+      }),
+    };
+    const { id } = await openAmendment(db, dataManager.principal, dataManager.actor, input.studyId, fields);
+    const draft = await designDraftRow(db, input.studyId);
+    if (!draft) throw new Error('openAmendment leaves a design draft');
+    await saveDesignDraft(
+      db,
+      dataManager.principal,
+      dataManager.actor,
+      input.studyId,
+      { baseRevision: draft.revision, definition: edited(draft.definition as DraftDocument, plan) },
+      'ko',
+    );
+    if (plan.renameCodes.length > 0)
+      await changeAmendment(db, dataManager.actor, input.studyId, id, {
+        ...fields,
+        declarations: { codeMappings: plan.renameCodes },
+      });
+    // Its impact read at first look, as the data manager's analysis left it.
+    await runImpactAnalysis(db, dataManager.principal, input.studyId, id);
+    if (!plan.publish) continue;
+    await publishAmendment(db, dataManager.principal, dataManager.actor, input.studyId, id, {
+      password: input.password,
+    });
+    // The sites' jobs whose approval is in effect, run to the end as the worker would.
+    while (await runMigrationTurn(db, { today })) {}
+  }
 }
 
 /** The draft with the plan's edits; an edit naming what the draft lacks fails the seed, naming it. */
@@ -99,6 +127,11 @@ function edited(draft: DraftDocument, plan: DemoAmendment): Record<string, unkno
     if (!section) throw new Error(`demo-amendment.json: no item ${added.form}.${added.after}`);
     const at = section.items.findIndex((item) => item.key === added.after);
     section.items.splice(at + 1, 0, added.item);
+  }
+  for (const recoding of plan.renameCodes) {
+    const list = next.codeLists.find((entry) => entry.key === recoding.codeList);
+    if (!list) throw new Error(`demo-amendment.json: no code list ${recoding.codeList}`);
+    for (const code of list.codes) code.code = recoding.map[code.code] ?? code.code;
   }
   for (const change of plan.setItemFields) {
     const item = form(change.form)

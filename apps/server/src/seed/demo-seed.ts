@@ -10,7 +10,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
-import { seedDemoAmendment } from './demo-amendment.ts';
+import { seedDemoAmendments } from './demo-amendment.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
@@ -173,8 +173,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       investigatorSiteId: siteIds.get('01') as number,
     });
     await seedDemoNotices(db, { studyId: study, dataManager: 'dm@demo.cdms' });
-    // Issue 49: an amendment drafted on the live study, waiting for approval.
-    await seedDemoAmendment(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // Issue 49: an amendment published and migrated where approved, a second drafted for approval.
+    await seedDemoAmendments(db, { studyId: study, dataManager: 'dm@demo.cdms', password: DEMO_PASSWORD });
     // Issue 45: a second study of another design, created, designed and taken live through the
     // commands, with subjects at every stage.
     await seedDemoSecondStudy(db, {

@@ -1,5 +1,5 @@
 import type { StudyDefinition } from '@cdms/study';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../db/schema.ts';
 
@@ -16,6 +16,24 @@ export function latestDefinitionOf(db: Kysely<Database> | Transaction<Database>,
       .selectFrom('study_definitions')
       .select(['study_definitions.id', 'study_definitions.version', 'study_definitions.uid'])
       .where('study_definitions.study_id', '=', studyId)
+      .orderBy('study_definitions.id', 'desc')
+      .limit(1),
+  );
+}
+
+/**
+ * The row id and version of the definition a subject's data entry uses, as a subquery of a statement
+ * that reads `subjects`: the subject's own version (amendment-migration/), else the study's newest.
+ */
+export function subjectDefinitionOf(db: Kysely<Database> | Transaction<Database>, studyId: number) {
+  return jsonObjectFrom(
+    db
+      .selectFrom('study_definitions')
+      .select(['study_definitions.id', 'study_definitions.version', 'study_definitions.uid'])
+      .where('study_definitions.study_id', '=', studyId)
+      .where(
+        sql<boolean>`(subjects.definition_version is null or study_definitions.version = subjects.definition_version)`,
+      )
       .orderBy('study_definitions.id', 'desc')
       .limit(1),
   );
@@ -60,6 +78,23 @@ export async function studyDefinitionOfRow(
     parsedDefinitions.set(latest.uid, definition);
   }
   return { version: latest.version, definition };
+}
+
+/** One version of the study's definition by its number (the subject's own, after an amendment). */
+export async function studyDefinitionOfVersion(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+  version: string,
+): Promise<{ version: string; definition: StudyDefinition }> {
+  const row = await db
+    .selectFrom('study_definitions')
+    .select(['id', 'version', 'uid'])
+    .where('study_id', '=', studyId)
+    .where('version', '=', version)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return studyDefinitionOfRow(db, row);
 }
 
 /**

@@ -23,17 +23,20 @@ export async function publishStudyDefinition(
   definition: StudyDefinition,
   options: {
     replacingDraft?: boolean;
-    /** More of the publication, under the study's row lock in its transaction (a design draft's closing). */
+    /**
+     * More of the publication in its transaction, before the version is written: a design draft's
+     * closing (under the study's row lock), an amendment's (which takes the lock itself).
+     */
     inTheSameTransaction?: (trx: Transaction<Database>) => Promise<void>;
   } = {},
 ): Promise<{ version: string; contentHash: string }> {
   const valid = studyDefinitionSchema.parse(definition);
   const contentHash = definitionContentHash(valid);
   await inTransaction(db, async (trx) => {
+    // Checked again under the study's row lock: a go-live committed since the caller's check wins.
+    if (options.replacingDraft) await requireStudyInDesign(trx, studyId, { forUpdate: true });
+    await options.inTheSameTransaction?.(trx);
     if (options.replacingDraft) {
-      // Checked again under the study's row lock: a go-live committed since the caller's check wins.
-      await requireStudyInDesign(trx, studyId, { forUpdate: true });
-      await options.inTheSameTransaction?.(trx);
       await trx
         .deleteFrom('study_definitions')
         .where('study_id', '=', studyId)

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { Database, SubjectRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { latestDefinitionOf, studyDefinitionOfRow } from '../studies/study-definitions.ts';
+import { studyDefinitionOfRow, subjectDefinitionOf } from '../studies/study-definitions.ts';
 import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 
 export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
@@ -39,23 +39,24 @@ export async function findSubjectInScope(
   return refuseOutOfScope(db, principal, studyId, subject, action);
 }
 
-/** The subject with its site and the study's newest definition (`compiledOnce`: every form read and save). */
+/** The subject with its site and the definition it is on (`compiledOnce`: every form read and save). */
 const subjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
   subjectQuery(db, params.studyId, params.subjectId).select(
-    latestDefinitionOf(db, params.studyId).as('latest_definition'),
+    subjectDefinitionOf(db, params.studyId).as('latest_definition'),
   ),
 );
 
 /** The same with the subject's row lock (a save). */
 const lockedSubjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
   subjectQuery(db, params.studyId, params.subjectId)
-    .select(latestDefinitionOf(db, params.studyId).as('latest_definition'))
+    .select(subjectDefinitionOf(db, params.studyId).as('latest_definition'))
     .forUpdate(['subjects']),
 );
 
 /**
- * `findSubjectInScope` and the study's current definition (404 without one) in one statement: the
- * form routes need both on every read and save. A save asks for the subject's row lock with it
+ * `findSubjectInScope` and the definition the subject is on (its own version after an amendment's
+ * publication, else the study's newest; 404 without one) in one statement: the form routes need both
+ * on every read and save. A save asks for the subject's row lock with it
  * (`forUpdate`, inside its transaction): the row is then read as the lock found it, after any
  * writer it waited for, so the save needs no statement of its own for the lock.
  */

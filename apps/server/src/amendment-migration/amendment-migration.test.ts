@@ -1,0 +1,282 @@
+import type { AmendmentMigrationsResponse, AmendmentResponse } from '@cdms/contract';
+import type { StudyDefinition } from '@cdms/study';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { amendedVersion, DECLARATIONS } from '../../test/fixtures/amended-demo-version.ts';
+import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
+import { describeWithDatabase } from '../../test/test-database.ts';
+import type { App } from '../http/types.ts';
+import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
+import { runMigrationTurn } from './run-migration-turn.ts';
+
+/**
+ * Issue 49 items 1 and 4: a DM publishes an amendment with an e-signature; the study's subjects stay
+ * on the version they are on until the migration moves them — a site's job by itself on its approval
+ * date, the study's when the DM asks — one subject per transaction: renamed values move, re-coded and
+ * converted ones change with the amendment's number as the reason, retired ones are kept apart, SDV
+ * marks and signatures follow the save's rules, a subject with a frozen form the amendment touches
+ * waits. The worker is off: the test runs its turns.
+ */
+describeWithDatabase(
+  'amendment migration: published with a signature, subjects moved one by one',
+  (database) => {
+    let app: App;
+    let studyId: number;
+    let site1: number;
+    let site2: number;
+    let live: StudyDefinition;
+    let amendmentId: number;
+    const session: Record<string, SignedIn> = {};
+    const subjects: Record<'changed' | 'frozen' | 'elsewhere', number> = {} as never;
+    const call = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      app.inject({
+        method,
+        url,
+        headers: { ...(session[who]?.headers ?? {}), 'accept-language': 'en' },
+        ...(payload ? { payload } : {}),
+      });
+    const as = async (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+      const response = await call(who, method, url, payload);
+      if (response.statusCode >= 300)
+        throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+      return response.json();
+    };
+    const register = async (who: string, siteId: number) =>
+      (
+        await as(who, 'POST', `/api/studies/${studyId}/subjects`, {
+          siteId,
+          consentDate: '2025-03-03',
+          initials: 'HGD',
+        })
+      ).id as number;
+    const save = (subjectId: number, form: string, values: object, who = 'pi') =>
+      as(who, 'PUT', `/api/studies/${studyId}/subjects/${subjectId}/forms/v1/${form}`, {
+        values,
+        version: 0,
+      });
+    const formOf = (subjectId: number, form: string) =>
+      as('pi', 'GET', `/api/studies/${studyId}/subjects/${subjectId}/forms/v1/${form}`);
+    const base = () => `/api/studies/${studyId}/amendments`;
+    const versionOf = async (subjectId: number) =>
+      (
+        await database()
+          .db.selectFrom('subjects')
+          .select('definition_version')
+          .where('id', '=', subjectId)
+          .executeTakeFirstOrThrow()
+      ).definition_version;
+    const runAllTurns = async () => {
+      for (let turn = 0; turn < 50; turn++)
+        if (!(await runMigrationTurn(database().db, { batchSize: 2 }))) return;
+      throw new Error('the migration did not end');
+    };
+
+    beforeAll(async () => {
+      app = await buildTestApp(database(), {}, { migrationWorker: false });
+      await app.ready();
+      for (const who of ['pi', 'crc', 'cra', 'dm']) session[who] = await signIn(app, `${who}@demo.cdms`);
+      const demo = await demoStudyIds(database().db);
+      studyId = demo.studyId;
+      site1 = demo.siteId('01');
+      site2 = demo.siteId('02');
+      live = (await as('dm', 'GET', `/api/studies/${studyId}/definition`)).definition;
+
+      subjects.changed = await register('pi', site1);
+      await save(subjects.changed, 'vitalSigns', {
+        measurementDate: '2025-03-04',
+        bloodPressureSystolic: 120,
+        bloodPressureDiastolic: 80,
+        heartRate: 105,
+        bodyTemperature: 36.5,
+        result: 'abnormalNcs',
+        opinion: 'Resting',
+      });
+      await as('cra', 'POST', `/api/studies/${studyId}/sdv/verify`, {
+        subjectPk: subjects.changed,
+        visitKey: 'v1',
+        formKey: 'vitalSigns',
+        itemKeys: ['result', 'heartRate'],
+      });
+      subjects.frozen = await register('pi', site1);
+      await save(subjects.frozen, 'vitalSigns', {
+        bloodPressureSystolic: 120,
+        bloodPressureDiastolic: 80,
+        heartRate: 70,
+        bodyTemperature: 36.5,
+        result: 'normal',
+      });
+      await as('dm', 'POST', `/api/studies/${studyId}/holds`, {
+        kind: 'frozen',
+        target: { level: 'form', subjectPk: subjects.frozen, visitKey: 'v1', formKey: 'vitalSigns' },
+        reason: 'Interim analysis',
+      });
+      subjects.elsewhere = await register('crc', site2);
+      await save(subjects.elsewhere, 'demographicInfo', { birthDate: '1980-05-05' }, 'crc');
+
+      // The amendment: in effect at site 01 since 2020, not yet approved at 02.
+      const opened = await as('dm', 'POST', base(), {
+        number: 'AM-09',
+        reason: 'Vital signs revised',
+        sites: [{ siteId: site1, effectiveOn: '2020-01-01' }],
+      });
+      amendmentId = opened.id;
+      const draft = (await as('dm', 'GET', `/api/studies/${studyId}/design-draft`)).draft;
+      await as('dm', 'PUT', `/api/studies/${studyId}/design-draft`, {
+        baseRevision: draft.revision,
+        definition: { ...amendedVersion(live), version: '2.0.0' },
+      });
+      await as('dm', 'PUT', `${base()}/${amendmentId}`, {
+        number: 'AM-09',
+        reason: 'Vital signs revised',
+        sites: [{ siteId: site1, effectiveOn: '2020-01-01' }],
+        declarations: DECLARATIONS,
+      });
+    }, 120_000);
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('publishes only a ready amendment whose impact was read, with the signer’s password', async () => {
+      const unread = await call('dm', 'POST', `${base()}/${amendmentId}/publish`, {
+        password: DEMO_PASSWORD,
+      });
+      expect(unread.statusCode).toBe(409);
+      expect(unread.json().error.code).toBe('amendment_impact_stale');
+      await as('dm', 'POST', `${base()}/${amendmentId}/impact`);
+      const wrong = await call('dm', 'POST', `${base()}/${amendmentId}/publish`, { password: 'not it' });
+      expect(wrong.statusCode).toBe(422);
+      expect((await as('dm', 'GET', `${base()}/${amendmentId}`)).amendment.status).toBe('draft');
+      // Site staff neither publish nor see amendments.
+      const crc = await call('crc', 'POST', `${base()}/${amendmentId}/publish`, { password: DEMO_PASSWORD });
+      expect(crc.statusCode).toBeGreaterThanOrEqual(403);
+
+      const published = (await as('dm', 'POST', `${base()}/${amendmentId}/publish`, {
+        password: DEMO_PASSWORD,
+      })) as AmendmentResponse;
+      expect(published.amendment).toMatchObject({
+        status: 'published',
+        fromVersion: live.version,
+        toVersion: '2.0.0',
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        publishedBy: { name: expect.any(String) },
+      });
+      // The published change set stays readable: the renames among its lines.
+      expect(published.changeSet?.changes).toContainEqual(expect.objectContaining({ kind: 'itemRenamed' }));
+      const audit = await database()
+        .db.selectFrom('audit_events')
+        .select(['after', 'reason'])
+        .where('event_type', '=', 'study.amendment_published')
+        .executeTakeFirstOrThrow();
+      expect(audit.after).toMatchObject({
+        contentHash: published.amendment.contentHash,
+        meaning: 'approved',
+      });
+      expect(audit.reason).toBe('AM-09');
+    });
+
+    it('keeps every subject on its version until it is migrated; new subjects start on the site’s', async () => {
+      for (const id of Object.values(subjects)) expect(await versionOf(id)).toBe(live.version);
+      // Data entry still uses the subject's version: the item to be renamed is there, under its old key.
+      const form = await formOf(subjects.changed, 'vitalSigns');
+      expect(form.values.opinion).toBe('Resting');
+      expect(await versionOf(await register('pi', site1))).toBe('2.0.0');
+      expect(await versionOf(await register('crc', site2))).toBe(live.version);
+    });
+
+    it('moves the site whose approval is in effect by itself, one subject at a time', async () => {
+      await runAllTurns();
+      const { migrations, subjects: counts } = (await as(
+        'dm',
+        'GET',
+        `${base()}/${amendmentId}/migrations`,
+      )) as AmendmentMigrationsResponse;
+      expect(migrations).toEqual([
+        expect.objectContaining({
+          scope: 'site',
+          automatic: true,
+          status: 'done',
+          migrated: 1,
+          held: 1,
+          failed: 0,
+        }),
+      ]);
+      expect(migrations[0]?.total).toBe(2);
+      expect(counts.onToVersion).toBe(2);
+
+      expect(await versionOf(subjects.changed)).toBe('2.0.0');
+      expect(await versionOf(subjects.frozen)).toBe(live.version);
+      expect(await versionOf(subjects.elsewhere)).toBe(live.version);
+      const form = await formOf(subjects.changed, 'vitalSigns');
+      // Renamed (moved, not deleted and added), re-coded, converted; the retired date no longer there.
+      expect(form.values).toMatchObject({ remark: 'Resting', result: 'ncs', bloodPressureDiastolic: 80 });
+      expect(form.values).not.toHaveProperty('opinion');
+      expect(form.values).not.toHaveProperty('measurementDate');
+      const retired = await database()
+        .db.selectFrom('retired_item_values')
+        .select(['item_path', 'value', 'derived'])
+        .where('subject_id', '=', subjects.changed)
+        .execute();
+      expect(retired).toEqual([{ item_path: 'measurementDate', value: '2025-03-04', derived: false }]);
+      // The re-coded value's SDV mark is reset; the renamed one's history stays with it.
+      const marks = await database()
+        .db.selectFrom('sdv_marks')
+        .select(['item_key', 'state'])
+        .where('subject_id', '=', subjects.changed)
+        .orderBy('item_key')
+        .execute();
+      expect(marks).toEqual([
+        { item_key: 'heartRate', state: 'verified' },
+        { item_key: 'result', state: 'changed' },
+      ]);
+      // Every change is audited with the amendment's number as the reason.
+      const records = await database()
+        .db.selectFrom('audit_events')
+        .select(['event_type', 'reason'])
+        .where('subject_id', '=', subjects.changed)
+        .where('reason', '=', 'AM-09')
+        .execute();
+      expect(records.map((record) => record.event_type)).toEqual(
+        expect.arrayContaining(['subject.migrated', 'data.item_changed']),
+      );
+      const forms = await database()
+        .db.selectFrom('form_instances')
+        .select('definition_version')
+        .where('subject_id', '=', subjects.changed)
+        .execute();
+      expect(new Set(forms.map((row) => row.definition_version))).toEqual(new Set(['2.0.0']));
+    });
+
+    it('moves the rest when the DM asks; a frozen form the amendment touches still waits', async () => {
+      const started = await call('dm', 'POST', `${base()}/${amendmentId}/migrations`, { scope: 'study' });
+      expect(started.statusCode).toBe(202);
+      const again = await call('dm', 'POST', `${base()}/${amendmentId}/migrations`, { scope: 'study' });
+      expect(again.json().error.code).toBe('migration_running');
+      await runAllTurns();
+      expect(await versionOf(subjects.elsewhere)).toBe('2.0.0');
+      expect(await versionOf(subjects.frozen)).toBe(live.version);
+      const [latest] = (
+        (await as('dm', 'GET', `${base()}/${amendmentId}/migrations`)) as AmendmentMigrationsResponse
+      ).migrations;
+      expect(latest).toMatchObject({ scope: 'study', automatic: false, status: 'done', held: 1, failed: 0 });
+
+      // Lifted, the hold lets the subject move with the next job, its frozen form's values with it.
+      await as('dm', 'POST', `/api/studies/${studyId}/holds/lift`, {
+        kind: 'frozen',
+        target: { level: 'form', subjectPk: subjects.frozen, visitKey: 'v1', formKey: 'vitalSigns' },
+        reason: 'Interim analysis done',
+      });
+      await as('dm', 'POST', `${base()}/${amendmentId}/migrations`, {
+        scope: 'subject',
+        subjectId: subjects.frozen,
+      });
+      await runAllTurns();
+      expect(await versionOf(subjects.frozen)).toBe('2.0.0');
+      const form = await formOf(subjects.frozen, 'vitalSigns');
+      expect(form.values).toMatchObject({ bloodPressureDiastolic: 80, result: 'normal' });
+      // The new required item is missing: the form is incomplete under the new version.
+      const overview = await as('pi', 'GET', `/api/studies/${studyId}/subjects/${subjects.frozen}/overview`);
+      expect(overview.definitionVersion).toBe('2.0.0');
+      expect(overview.matrix.v1.vitalSigns).toBe('dash');
+    });
+  },
+  { seed: 'demo' },
+);
