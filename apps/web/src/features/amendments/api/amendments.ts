@@ -2,9 +2,14 @@ import type {
   AmendmentImpactResponse,
   AmendmentImpactRowsResponse,
   AmendmentListResponse,
+  AmendmentMigrationsResponse,
   AmendmentResponse,
   ChangeAmendmentRequest,
   OpenAmendmentRequest,
+  PublishAmendmentRequest,
+  StartMigrationRequest,
+  StartMigrationResponse,
+  SubjectListResponse,
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -119,4 +124,74 @@ export function useRunAmendmentImpact(studyId: number, amendmentId: number) {
   return useAmendmentWrite(studyId, () =>
     apiRequest<AmendmentImpactResponse>(`${basePath(studyId)}/${amendmentId}/impact`, { method: 'POST' }),
   );
+}
+
+/**
+ * `POST …/:id/publish` with the designer's e-signature (password, and the code with two-factor
+ * sign-in): the amendment published. The reads are not awaited: the dialog closes at once, and the
+ * page becomes the published amendment's once they are in. 409 `amendment_not_ready`,
+ * `amendment_impact_stale`; 422 `signature_password_incorrect`, `signature_code_required`; 429.
+ */
+export function usePublishAmendment(studyId: number, amendmentId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PublishAmendmentRequest) =>
+      apiRequest<AmendmentResponse>(`${basePath(studyId)}/${amendmentId}/publish`, { method: 'POST', body }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: amendmentsKey(studyId) }),
+  });
+}
+
+/** How often the migrations are read while a job is queued or running. */
+export const MIGRATION_POLL_MS = 2000;
+
+const migrationsKey = (studyId: number, amendmentId: number) =>
+  [...amendmentsKey(studyId), amendmentId, 'migrations'] as const;
+
+/**
+ * A published amendment's migration jobs and the study's subjects by version
+ * (`GET …/:id/migrations`), read again every 2 s while a job is queued or running, not otherwise.
+ */
+export function useAmendmentMigrations(studyId: number, amendmentId: number) {
+  return useQuery({
+    queryKey: migrationsKey(studyId, amendmentId),
+    staleTime: 0,
+    queryFn: () => apiRequest<AmendmentMigrationsResponse>(`${basePath(studyId)}/${amendmentId}/migrations`),
+    refetchInterval: (query) =>
+      query.state.data?.migrations.some((migration) => migration.status !== 'done')
+        ? MIGRATION_POLL_MS
+        : false,
+  });
+}
+
+/**
+ * `POST …/:id/migrations`: a job for the study, a site or a subject; resolves once the jobs are read
+ * again (the new one queued, so the reading goes on every 2 s). 409 `amendment_not_published`,
+ * `migration_running` (a job of the same scope queued or running).
+ */
+export function useStartMigration(studyId: number, amendmentId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: StartMigrationRequest) =>
+      apiRequest<StartMigrationResponse>(`${basePath(studyId)}/${amendmentId}/migrations`, {
+        method: 'POST',
+        body,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: migrationsKey(studyId, amendmentId) }),
+  });
+}
+
+/**
+ * The subject whose screening number is `screeningNumber` (case-insensitive), through the subject
+ * list's search (`GET /api/studies/:studyId/subjects?search=`, which also matches parts of numbers,
+ * initials and sites: only the exact number counts); null when the study has none.
+ */
+export async function findSubjectByNumber(
+  studyId: number,
+  screeningNumber: string,
+): Promise<{ pk: number; subjectId: string } | null> {
+  const wanted = screeningNumber.trim().toUpperCase();
+  const params = new URLSearchParams({ search: wanted, page: '1', size: '100' });
+  const list = await apiRequest<SubjectListResponse>(`/api/studies/${studyId}/subjects?${params}`);
+  const found = list.subjects.find((row) => row.subjectId.toUpperCase() === wanted);
+  return found ? { pk: found.pk, subjectId: found.subjectId } : null;
 }

@@ -12,6 +12,8 @@ const published = summary({
   fromVersion: '0.9.0',
   toVersion: '1.0.0',
   openedBy: { userId: 2, name: '연구 관리자', at: '2026-11-02T15:10:00.000Z' },
+  publishedBy: { userId: 2, name: '연구 관리자', at: '2026-11-05T01:00:00.000Z' },
+  contentHash: 'a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468',
 });
 
 describe('AmendmentListPage', () => {
@@ -20,16 +22,20 @@ describe('AmendmentListPage', () => {
     vi.unstubAllGlobals();
   });
 
-  it('lists the amendments with their status in words, versions, reason and who opened them when (UTC+9)', async () => {
+  it('lists the amendments with their status in words, versions, reason, who opened and published them when (UTC+9)', async () => {
     serve({ amendments: [summary({ status: 'discarded' }), published] });
     renderAmendmentPages('/design/4/amendments');
     await screen.findByRole('link', { name: 'AM-00' });
     const table = screen.getByRole('table', { name: /^스터디의 프로토콜 변경/ });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.textContent)).toEqual([
-      'AM-01폐기됨1.0.0 → 1.1.0활력 징후 양식 개정데이터 관리자 · 2026-12-01 10:30',
-      'AM-00배포됨0.9.0 → 1.0.0방문 창 조정연구 관리자 · 2026-11-03 00:10',
+      'AM-01폐기됨1.0.0 → 1.1.0활력 징후 양식 개정데이터 관리자 · 2026-12-01 10:30—',
+      'AM-00배포됨0.9.0 → 1.0.0방문 창 조정연구 관리자 · 2026-11-03 00:10연구 관리자 · 2026-11-05 10:00',
     ]);
+    // The published one's badge: the shared amendment status badge, in words.
+    const badge = within(rows[1] as HTMLElement).getByText('배포됨');
+    expect(badge.getAttribute('data-status')).toBe('published');
+    expect(within(table).getByRole('columnheader', { name: '배포' })).toBeTruthy();
     expect(
       within(rows[1] as HTMLElement)
         .getByRole('link', { name: 'AM-00' })

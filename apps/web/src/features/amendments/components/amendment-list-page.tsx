@@ -77,6 +77,19 @@ function AmendmentList({ studyId, membership }: { studyId: number; membership: S
       ),
       wrap: true,
     },
+    {
+      id: 'published',
+      header: t('list.published'),
+      cell: (amendment) =>
+        amendment.publishedBy ? (
+          <>
+            {amendment.publishedBy.name} · <DateTimeText value={amendment.publishedBy.at} />
+          </>
+        ) : (
+          '—'
+        ),
+      wrap: true,
+    },
   ];
 
   return (

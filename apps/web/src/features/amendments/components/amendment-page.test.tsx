@@ -226,12 +226,14 @@ describe('AmendmentPage', () => {
     );
   });
 
-  it('shows a published amendment read-only', async () => {
+  it('shows a published amendment read-only, with its content hash, migration and impact analysis', async () => {
+    const hash = 'a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468';
     serve({
       amendment: draft({
         amendment: summary({
           status: 'published',
           publishedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-11T00:00:00.000Z' },
+          contentHash: hash,
         }),
         changeSet: null,
         draftRevision: null,
@@ -239,10 +241,22 @@ describe('AmendmentPage', () => {
     });
     renderAmendmentPages('/design/4/amendments/7');
     expect(await screen.findByText('배포됨')).toBeTruthy();
+    expect(screen.getByText(/데이터 관리자 배포, 2026-12-11 09:00/)).toBeTruthy();
+    const shown = screen.getByText('a3f1c9e07b5d2468…');
+    expect(shown.tagName).toBe('CODE');
+    expect(shown.getAttribute('title')).toBe(hash);
     expect(screen.getByText('S02 부산병원: IRB 승인일')).toBeTruthy();
     expect(screen.getByText('아직 승인되지 않음')).toBeTruthy();
     expect(screen.getByText('항목 형식 변환: LAB/HB → decimal')).toBeTruthy();
-    expect(screen.queryByRole('button')).toBeNull();
+    // Nothing of a draft: no declaration removed, no save, discard, publication or analysis run.
+    expect(screen.queryByRole('button', { name: /^삭제/ })).toBeNull();
+    for (const name of ['저장', '폐기', '배포 (전자서명)', '영향 분석 실행'])
+      expect(screen.queryByRole('button', { name })).toBeNull();
     expect(screen.queryByText('변경 세트')).toBeNull();
+    // The migration, then the analysis it was published on, read only (no PDF: the server draws a draft's).
+    expect(screen.getByRole('heading', { name: '대상자 이관' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '저장된 데이터에 미치는 영향' })).toBeTruthy();
+    expect(await screen.findByText('아직 영향 분석을 실행하지 않았습니다.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'PDF로 내려받기' })).toBeNull();
   });
 });

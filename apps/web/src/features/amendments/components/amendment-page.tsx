@@ -29,6 +29,8 @@ import styles from './amendments.module.css';
 import { ChangeSetView } from './change-set-view.tsx';
 import { DeclarationList } from './declaration-list.tsx';
 import { ImpactSection } from './impact-section.tsx';
+import { MigrationSection } from './migration-section.tsx';
+import { PublishAmendment } from './publish-amendment.tsx';
 
 const DISCARD_MODAL = 'discard-amendment';
 
@@ -36,8 +38,9 @@ const DISCARD_MODAL = 'discard-amendment';
  * `/design/:studyId/amendments/:amendmentId`: one amendment (issue 49) for the study's designers. A
  * draft's number, reason and sites' dates are edited here, its next version in the designer; its change
  * set says whether it can be published, and each question is answered in place (a declaration, sent
- * with the whole set and read back with the new change set). A published or discarded amendment is
- * shown as it was.
+ * with the whole set and read back with the new change set); it is published with an e-signature. A
+ * published amendment is shown read-only with its content hash, its subjects' migration and the impact
+ * analysis it was published on; a discarded one as it was.
  */
 export function AmendmentPage() {
   const amendmentId = readId(useParams().amendmentId);
@@ -70,6 +73,7 @@ function AmendmentView({ studyId, response }: { studyId: number; response: Amend
   const { t } = useTranslation('amendments');
   const { amendment } = response;
   const draft = amendment.status === 'draft';
+  const published = amendment.status === 'published';
   const change = useChangeAmendment(studyId, amendment.id);
   const [declareError, setDeclareError] = useState<string | null>(null);
   const declarations = declarationsOf(response);
@@ -119,13 +123,24 @@ function AmendmentView({ studyId, response }: { studyId: number; response: Amend
               })}`
             : null}
         </p>
+        {amendment.contentHash ? (
+          <p className={styles.hint}>
+            {t('detail.contentHash')}:{' '}
+            <code className={styles.hash} title={amendment.contentHash}>
+              {shortHash(amendment.contentHash)}
+            </code>
+          </p>
+        ) : null}
         {draft ? (
-          <div className={styles.headerActions}>
-            <Link className={buttonClassName({ variant: 'secondary', size: 'sm' })} to={designerPath}>
-              {t('links.editInDesigner')}
-            </Link>
-            <DiscardAmendment studyId={studyId} amendmentId={amendment.id} number={amendment.number} />
-          </div>
+          <>
+            <div className={styles.headerActions}>
+              <Link className={buttonClassName({ variant: 'secondary', size: 'sm' })} to={designerPath}>
+                {t('links.editInDesigner')}
+              </Link>
+              <DiscardAmendment studyId={studyId} amendmentId={amendment.id} number={amendment.number} />
+            </div>
+            <PublishAmendment studyId={studyId} response={response} />
+          </>
         ) : null}
       </header>
       <div className={styles.columns}>
@@ -161,13 +176,26 @@ function AmendmentView({ studyId, response }: { studyId: number; response: Amend
           )}
         </div>
       </div>
-      {/* Below both columns, the whole width: the rows' table needs the room. Drafts only: the server
-          analyzes a draft, and a published or discarded amendment's analysis is history. */}
-      {draft ? (
-        <ImpactSection studyId={studyId} amendmentId={amendment.id} changeSet={response.changeSet} />
+      {/* A published amendment's subjects moving to its version, first: what is still to do. */}
+      {published ? <MigrationSection studyId={studyId} amendment={amendment} /> : null}
+      {/* Below both columns, the whole width: the rows' table needs the room. A draft's analysis can be
+          run again; a published amendment's, the one it was published on, is only read; a discarded
+          amendment's is gone with its draft. */}
+      {draft || published ? (
+        <ImpactSection
+          studyId={studyId}
+          amendmentId={amendment.id}
+          changeSet={response.changeSet}
+          readOnly={published}
+        />
       ) : null}
     </>
   );
+}
+
+/** A content hash as the page shows it: its first 16 characters (the whole in the title). */
+function shortHash(hash: string): string {
+  return hash.length > 16 ? `${hash.slice(0, 16)}…` : hash;
 }
 
 /** A draft's number, reason and sites' dates, saved with the declarations unchanged. */

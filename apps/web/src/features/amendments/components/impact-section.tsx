@@ -37,16 +37,20 @@ import styles from './amendments.module.css';
  * A draft's "Impact on stored data": the last impact analysis (when, by whom, how many subjects, and
  * whether the draft or declarations changed since), a run on request once the change set is ready,
  * the counts per kind in words, and a kind's rows. The kind, site, subject and page live in the
- * page's URL (`lib/impact-filters.ts`), so a reload keeps the rows open.
+ * page's URL (`lib/impact-filters.ts`), so a reload keeps the rows open. `readOnly` (a published
+ * amendment): the analysis it was published on, read only — no run, no PDF (the server draws it for a
+ * draft), no out-of-date notice (the draft it read is the published version).
  */
 export function ImpactSection({
   studyId,
   amendmentId,
   changeSet,
+  readOnly = false,
 }: {
   studyId: number;
   amendmentId: number;
   changeSet: AmendmentResponse['changeSet'];
+  readOnly?: boolean;
 }) {
   const { t, i18n } = useTranslation('amendments');
   const language = i18n.language.startsWith('en') ? 'en' : 'ko';
@@ -72,26 +76,28 @@ export function ImpactSection({
         <h2 id={`${id}-title`} className={styles.sectionTitle}>
           {t('impact.title')}
         </h2>
-        <div className={styles.impactActions}>
-          <a
-            className={buttonClassName({ variant: 'secondary' })}
-            href={amendmentImpactPdfPath(studyId, amendmentId, language)}
-            download
-          >
-            {t('impact.pdf')}
-          </a>
-          <Button
-            disabled={!ready || run.isPending}
-            aria-busy={run.isPending}
-            aria-describedby={ready ? undefined : `${id}-why`}
-            onClick={() => void runAnalysis()}
-          >
-            {run.isPending ? t('impact.running') : t('impact.run')}
-          </Button>
-        </div>
+        {readOnly ? null : (
+          <div className={styles.impactActions}>
+            <a
+              className={buttonClassName({ variant: 'secondary' })}
+              href={amendmentImpactPdfPath(studyId, amendmentId, language)}
+              download
+            >
+              {t('impact.pdf')}
+            </a>
+            <Button
+              disabled={!ready || run.isPending}
+              aria-busy={run.isPending}
+              aria-describedby={ready ? undefined : `${id}-why`}
+              onClick={() => void runAnalysis()}
+            >
+              {run.isPending ? t('impact.running') : t('impact.run')}
+            </Button>
+          </div>
+        )}
       </div>
-      <p className={styles.hint}>{t('impact.intro')}</p>
-      {ready ? null : (
+      <p className={styles.hint}>{readOnly ? t('impact.publishedIntro') : t('impact.intro')}</p>
+      {ready || readOnly ? null : (
         <p id={`${id}-why`} className={styles.hint}>
           {changeSet ? t('impact.notReady') : t('impact.noChangeSet')}
         </p>
@@ -111,21 +117,28 @@ export function ImpactSection({
       ) : read.data.impact === null ? (
         <p className={styles.impactState}>{t('impact.none')}</p>
       ) : (
-        <ImpactResult studyId={studyId} amendmentId={amendmentId} impact={read.data.impact} />
+        <ImpactResult
+          studyId={studyId}
+          amendmentId={amendmentId}
+          impact={read.data.impact}
+          readOnly={readOnly}
+        />
       )}
     </section>
   );
 }
 
-/** A stored analysis: its summary, the counts per kind, and the chosen kind's rows. */
+/** A stored analysis: its summary, the counts per kind, and the chosen kind's rows (stale notice unless read-only). */
 function ImpactResult({
   studyId,
   amendmentId,
   impact,
+  readOnly,
 }: {
   studyId: number;
   amendmentId: number;
   impact: AmendmentImpact;
+  readOnly: boolean;
 }) {
   const { t } = useTranslation('amendments');
   const { values: filters, apply } = useListState(impactListParams);
@@ -138,7 +151,7 @@ function ImpactResult({
           count: impact.subjects,
         })}
       </p>
-      {impact.current ? null : (
+      {impact.current || readOnly ? null : (
         <div className={styles.notReady} role="status">
           <p className={styles.readiness}>{t('impact.stale')}</p>
           <p>{t('impact.staleHint')}</p>

@@ -1,6 +1,8 @@
 import type {
   AmendmentImpact,
   AmendmentImpactRow,
+  AmendmentMigration,
+  AmendmentMigrationsResponse,
   AmendmentResponse,
   AmendmentSummary,
 } from '@cdms/contract';
@@ -28,6 +30,7 @@ export function summary(overrides: Partial<AmendmentSummary> = {}): AmendmentSum
     toVersion: '1.1.0',
     openedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-01T01:30:00.000Z' },
     publishedBy: null,
+    contentHash: null,
     sites: [
       { siteId: 1, code: 'S01', name: '서울병원', effectiveOn: '2026-12-10' },
       { siteId: 2, code: 'S02', name: '부산병원', effectiveOn: null },
@@ -36,11 +39,33 @@ export function summary(overrides: Partial<AmendmentSummary> = {}): AmendmentSum
   };
 }
 
+/** A migration job of amendment 7: the whole study, queued, by the data manager; `overrides` change it. */
+export function migration(overrides: Partial<AmendmentMigration> = {}): AmendmentMigration {
+  return {
+    id: 1,
+    scope: 'study',
+    target: null,
+    status: 'queued',
+    automatic: false,
+    requestedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-11T01:00:00.000Z' },
+    total: 0,
+    migrated: 0,
+    held: 0,
+    failed: 0,
+    failures: [],
+    finishedAt: null,
+    ...overrides,
+  };
+}
+
 /**
  * The server of the amendment pages: `me` (a DM of live study 4 with two sites), the list, one
  * amendment, its last impact analysis (`impact`, null: none) and one page of its rows (`impactRows`,
  * whatever the filters), and the writes, recorded in `sent`. A write answers `refusal` when one is
- * given; a run of the analysis answers `impact`, once `runHeld` (when given) resolves.
+ * given; a run of the analysis answers `impact`, once `runHeld` (when given) resolves. A publication
+ * answers the amendment, which reads as `published` from then on (when given). The migrations
+ * (`migrations`) answer one response per read, the last one again once they run out; a start answers
+ * a queued job. The subject list (`subjects`) answers the subjects whose number contains `search`.
  */
 export function serve({
   amendments = [summary()],
@@ -50,6 +75,10 @@ export function serve({
   impact = null,
   impactRows = [],
   runHeld,
+  published,
+  migrations = [],
+  subjects = [],
+  secondFactor = false,
 }: {
   amendments?: AmendmentSummary[];
   amendment?: AmendmentResponse;
@@ -58,7 +87,14 @@ export function serve({
   impact?: AmendmentImpact | null;
   impactRows?: AmendmentImpactRow[];
   runHeld?: Promise<void>;
+  published?: AmendmentResponse;
+  migrations?: AmendmentMigrationsResponse[];
+  subjects?: { pk: number; subjectId: string }[];
+  /** The user signs in with an authenticator code (the signature dialog asks for it). */
+  secondFactor?: boolean;
 } = {}) {
+  let current = amendment;
+  let migrationReads = 0;
   const sent: SentRequest[] = [];
   const reads: string[] = [];
   const json = (body: unknown, status = 200) =>
@@ -70,7 +106,14 @@ export function serve({
       const method = init?.method ?? 'GET';
       if (address.pathname === '/api/auth/me')
         return json({
-          user: { id: 1, name: '데이터 관리자', email: 'dm@demo.cdms', locale: 'ko', isAdmin: false },
+          user: {
+            id: 1,
+            name: '데이터 관리자',
+            email: 'dm@demo.cdms',
+            locale: 'ko',
+            isAdmin: false,
+            secondFactorEnrolled: secondFactor,
+          },
           memberships: [
             {
               studyId: 4,
@@ -99,12 +142,32 @@ export function serve({
           await runHeld;
           return json({ impact });
         }
+        if (address.pathname.endsWith('/publish')) {
+          current = published ?? current;
+          return json(current);
+        }
+        if (address.pathname.endsWith('/migrations')) return json({ migration: migration() }, 201);
         return json({ id: 9 }, address.pathname.endsWith('/amendments') ? 201 : 200);
       }
       reads.push(`${address.pathname}${address.search}`);
       if (address.pathname === '/api/studies/4/amendments') return json({ amendments });
-      if (amendment && address.pathname === `/api/studies/4/amendments/${amendment.amendment.id}`)
-        return json(amendment);
+      if (current && address.pathname === `/api/studies/4/amendments/${current.amendment.id}`)
+        return json(current);
+      if (address.pathname === '/api/studies/4/amendments/7/migrations') {
+        const answer = migrations[Math.min(migrationReads, migrations.length - 1)];
+        migrationReads += 1;
+        return json(answer ?? { migrations: [], subjects: { onFromVersion: 0, onToVersion: 0 } });
+      }
+      if (address.pathname === '/api/studies/4/subjects') {
+        const search = (address.searchParams.get('search') ?? '').toUpperCase();
+        const rows = subjects.filter((subject) => subject.subjectId.toUpperCase().includes(search));
+        return json({
+          subjects: rows.map((subject, index) => ({ ...subject, number: index + 1 })),
+          total: rows.length,
+          page: 1,
+          size: 100,
+        });
+      }
       if (address.pathname === '/api/studies/4/amendments/7/impact') return json({ impact });
       if (address.pathname === '/api/studies/4/amendments/7/impact/rows')
         return json({

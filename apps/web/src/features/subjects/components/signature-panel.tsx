@@ -1,14 +1,11 @@
 import type { SignatureRecord, SignatureResponse, SignCasebookRequest } from '@cdms/contract';
 import { getFormLayout, type Language, resolveVisit, type StudyDefinition } from '@cdms/study';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppCodeField } from '../../../components/app-code-field.tsx';
 import { Button } from '../../../components/button.tsx';
 import { errorText } from '../../../components/form-alert.tsx';
-import { Modal } from '../../../components/modal.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { TextField } from '../../../components/text-field.tsx';
+import { SignatureDialog } from '../../../components/signature-dialog.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
@@ -122,7 +119,6 @@ export function SignaturePanel({
   const modals = useModalStack();
   const signature = useSignature(studyId, subjectPk);
   const me = useMe();
-  const [modalKey, setModalKey] = useState(0);
 
   if (signature.isPending) return <p className={styles.panel}>{t('panel.loading')}</p>;
   if (signature.isError) {
@@ -147,12 +143,7 @@ export function SignaturePanel({
           </span>
         </h2>
         {canSign ? (
-          <Button
-            onClick={() => {
-              setModalKey((key) => key + 1); // an empty password field each time
-              modals.open(SIGN_MODAL);
-            }}
-          >
+          <Button onClick={() => modals.open(SIGN_MODAL)}>
             {state === 'invalidated' ? t('panel.signAgain') : t('panel.sign')}
           </Button>
         ) : null}
@@ -215,7 +206,6 @@ export function SignaturePanel({
       <p className={styles.note}>{t('panel.formNote')}</p>
 
       <SignModal
-        key={modalKey}
         studyId={studyId}
         subjectPk={subjectPk}
         subjectLabel={subjectLabel}
@@ -227,7 +217,7 @@ export function SignaturePanel({
   );
 }
 
-/** The signing dialog: what the signature means, and the signer's password entered again. */
+/** The signing dialog (the shared electronic-signature dialog): what the signature means, and the signer's password. */
 function SignModal({
   studyId,
   subjectPk,
@@ -245,78 +235,30 @@ function SignModal({
   onSigned: () => void;
 }) {
   const { t } = useTranslation('signature');
-  const modals = useModalStack();
   const toast = useToast();
   const sign = useSignCasebook(studyId, subjectPk);
-  // A signer with two-factor sign-in gives the authenticator code too (the server asks for it).
-  const needsCode = useMe().data?.user.secondFactorEnrolled === true;
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!password) {
-      setError(t('modal.passwordRequired'));
-      return;
-    }
+  async function submit(request: SignCasebookRequest): Promise<string | null> {
     try {
-      const trimmedCode = code.replace(/\s/g, '');
-      await sign.mutateAsync(needsCode && trimmedCode ? { password, code: trimmedCode } : { password });
-      modals.close(SIGN_MODAL);
-      toast(t('signed'), 'success');
-      onSigned();
+      await sign.mutateAsync(request);
     } catch (failure) {
-      setPassword('');
-      setCode('');
       // A wrong password, too many attempts, already signed: the server's message in the user's language.
-      setError(errorText(failure));
+      return errorText(failure);
     }
+    toast(t('signed'), 'success');
+    onSigned();
+    return null;
   }
 
   return (
-    <Modal
+    <SignatureDialog
       name={SIGN_MODAL}
       title={t('modal.title')}
       description={t('modal.description', { subject: subjectLabel, name: signerName })}
-      width="sm"
-    >
-      <form onSubmit={(event) => void submit(event)} noValidate className={styles.modalForm}>
-        <div className={styles.statement}>
-          <p className={styles.statementLabel}>{t('modal.statement')}</p>
-          <p className={styles.statementText}>{meaning}</p>
-        </div>
-        <TextField
-          label={t('modal.password')}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => {
-            setPassword(event.target.value);
-            setError(null);
-          }}
-          error={error ?? undefined}
-          autoFocus
-        />
-        {needsCode ? (
-          <AppCodeField
-            label={t('modal.code')}
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-          />
-        ) : null}
-        <div className={styles.modalActions}>
-          <Button variant="secondary" onClick={() => modals.close(SIGN_MODAL)}>
-            {t('modal.cancel')}
-          </Button>
-          <Button type="submit" disabled={sign.isPending}>
-            {sign.isPending ? t('modal.signing') : t('modal.submit')}
-          </Button>
-        </div>
-      </form>
-    </Modal>
+      meaning={meaning}
+      submitLabel={t('modal.submit')}
+      pendingLabel={t('modal.signing')}
+      onSubmit={submit}
+    />
   );
 }
