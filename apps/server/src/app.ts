@@ -232,6 +232,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   let migrationWorker: PollingLoop | undefined;
   if (options.migrationWorker ?? true) {
     const worker = startMigrationWorker(context.database.db, {
+      leaseSeconds: context.config.migrationLeaseSeconds,
       onError: (error) => app.log.error({ err: error }, 'amendment migration'),
       onWorkDone: (seconds) => metrics.jobDuration.observe({ job: 'migration' }, seconds),
     });

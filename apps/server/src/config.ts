@@ -93,6 +93,7 @@ const configSchema = z.object({
     .optional(),
   SMTP_FROM: z.string().min(3).max(200).default('CDMS <no-reply@localhost>'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  MIGRATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export type Config = {
@@ -134,6 +135,11 @@ export type Config = {
    */
   trustProxy: number | string[];
   session: { idleSeconds: number; maxSeconds: number };
+  /**
+   * How long a process holds an amendment migration job it claimed (amendment-migration/): a process
+   * killed mid-batch leaves the job to another after this.
+   */
+  migrationLeaseSeconds: number;
   /** Login throttling; the policy is described in auth/login-throttle.ts. */
   login: {
     maxFailures: number;
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repositoryRoot, 'apps/web/dist')),
     trustProxy: values.TRUST_PROXY,
     session: { idleSeconds: values.SESSION_IDLE_SECONDS, maxSeconds: values.SESSION_MAX_SECONDS },
+    migrationLeaseSeconds: values.MIGRATION_LEASE_SECONDS,
     login: {
       maxFailures: values.LOGIN_MAX_FAILURES,
       lockoutSeconds: values.LOGIN_LOCKOUT_SECONDS,

@@ -13,6 +13,7 @@ export function startMigrationWorker(
   db: Kysely<Database>,
   options: Pick<PollingLoopOptions, 'onWorkDone'> & {
     pollMs?: number;
+    leaseSeconds?: number;
     onError?: (error: unknown) => void;
   } = {},
 ): PollingLoop {
@@ -20,6 +21,7 @@ export function startMigrationWorker(
     pollMs: options.pollMs ?? 2000,
     onError: options.onError,
     onWorkDone: options.onWorkDone,
-    turn: (stopping) => runMigrationTurn(db, { stopping, onError: options.onError }),
+    turn: (stopping) =>
+      runMigrationTurn(db, { stopping, leaseSeconds: options.leaseSeconds, onError: options.onError }),
   });
 }

@@ -32,6 +32,7 @@ export const casebookText = {
   noRows: { ko: '행 없음', en: 'No rows' },
   saved: { ko: '저장', en: 'Saved' },
   version: { ko: '버전', en: 'Version' },
+  enteredUnder: { ko: '정의 버전 {version}', en: 'Definition version {version}' },
   sdvVerified: { ko: '확인됨', en: 'verified' },
   sdvChanged: { ko: '확인 후 변경됨', en: 'changed since verified' },
   sdvSummary: {

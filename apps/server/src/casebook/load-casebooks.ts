@@ -16,6 +16,8 @@ export interface CasebookForm {
   visitKey: string;
   formKey: string;
   version: number;
+  /** The study definition version the form was entered (or migrated) under. */
+  definitionVersion: string;
   savedAt: Date;
   savedBy: string | null;
   /** Stored values by key: a plain item's value, or a repeating group's rows. */
@@ -125,6 +127,7 @@ export async function loadCasebooks(
       'f.visit_key',
       'f.form_key',
       'f.version',
+      'f.definition_version',
       'f.saved_at',
       'u.name as saved_by',
     ])
@@ -282,6 +285,7 @@ export async function loadCasebooks(
       visitKey: row.visit_key,
       formKey: row.form_key,
       version: row.version,
+      definitionVersion: row.definition_version,
       savedAt: row.saved_at,
       savedBy: row.saved_by,
       values: new Map(),

@@ -401,6 +401,7 @@ export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDF
       [
         `${text(T.saved)}: ${koreaDateTimeWithZone(form.savedAt)}${form.savedBy ? ` (${form.savedBy})` : ''}`,
         `${text(T.version)} ${form.version}`,
+        fill(text(T.enteredUnder), { version: form.definitionVersion }),
         fill(text(T.sdvSummary), { verified, total: enteredKeys.length }),
       ].join('  ·  '),
     );

@@ -385,6 +385,13 @@ export function FormEditor({
                   </span>
                 </span>
               ) : null}
+              {formData.version > 0 ? (
+                // The definition version the form was entered (or last migrated) under: an amendment
+                // moves subjects one by one, so forms of one study can be under different versions.
+                <span className={styles.formDefinitionVersion}>
+                  {t('overview.definitionVersion', { version: formData.definitionVersion })}
+                </span>
+              ) : null}
               {dirty ? <span className={styles.unsaved}>{t('detail.unsaved')}</span> : null}
             </span>
           }
