@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type AmendmentImpactResult, measureAmendmentImpact } from './amendment-impact.ts';
+import { type AmendmentMigrationResult, measureAmendmentMigration } from './amendment-migration.ts';
 import {
   type BenchDatabase,
   createBenchDatabase,
@@ -58,6 +59,8 @@ interface SizeRun {
   definitionInstall: DefinitionInstallResult | null;
   /** The impact analysis of an amendment over every subject (issue 49 item 6); null when not chosen. */
   amendmentImpact: AmendmentImpactResult | null;
+  /** Every subject moved to a published amendment's version (issue 49 item 6); null when not chosen. */
+  amendmentMigration: AmendmentMigrationResult | null;
 }
 
 const log = (message: string) => console.log(message);
@@ -302,6 +305,7 @@ async function measureSizes(
         uploads: rest.uploads,
         definitionInstall: rest.definitionInstall,
         amendmentImpact: rest.amendmentImpact,
+        amendmentMigration: rest.amendmentMigration,
       });
       log(`  server resident set when idle (${size.subjects}): ${(idleRssMb[index] ?? 0).toFixed(0)} MB`);
     }
@@ -323,7 +327,12 @@ async function measureOnOneSize(
   servers: RunningServer[],
   workload: Workload,
   options: BenchOptions,
-): Promise<Pick<SizeRun, 'results' | 'odmExport' | 'uploads' | 'definitionInstall' | 'amendmentImpact'>> {
+): Promise<
+  Pick<
+    SizeRun,
+    'results' | 'odmExport' | 'uploads' | 'definitionInstall' | 'amendmentImpact' | 'amendmentMigration'
+  >
+> {
   const server = servers[0] as RunningServer;
   const durationMs = options.durationSeconds * 1000;
   const warmupMs = Math.min(2000, durationMs / 5);
@@ -334,6 +343,7 @@ async function measureOnOneSize(
   let uploads: UploadsResult | null = null;
   let definitionInstall: DefinitionInstallResult | null = null;
   let amendmentImpact: AmendmentImpactResult | null = null;
+  let amendmentMigration: AmendmentMigrationResult | null = null;
   if (chosenSaves.length > 0) {
     const rounds = Math.max(1, Math.floor(options.durationSeconds / SAVE_SLICE_SECONDS));
     if (rounds > 1) log(`  form save: 1, 8 and 32 users in turn, ${rounds} rounds…`);
@@ -375,7 +385,15 @@ async function measureOnOneSize(
       `  amendment impact: ${impact.analyzedSubjects} subjects analyzed in ${impact.seconds.toFixed(1)} s (target under 30 s), ${impact.rows} rows, CPU ${impact.serverCpuSeconds.toFixed(1)} s server + ${impact.postgresCpuSeconds?.toFixed(1) ?? '–'} s PostgreSQL, peak RSS ${impact.peakRssMb.toFixed(0)} MB`,
     );
   }
-  return { results, odmExport, uploads, definitionInstall, amendmentImpact };
+  // Last: a published amendment changes the study's version for good.
+  if (chosen('amendment migration')) {
+    amendmentMigration = await measureAmendmentMigration(server, workload, db);
+    const moved = amendmentMigration;
+    log(
+      `  amendment migration: ${moved.migrated} subjects moved in ${moved.seconds.toFixed(1)} s (target under 120 s), ${moved.subjectsPerSecond.toFixed(0)} subjects/s, held ${moved.held}, failed ${moved.failed}, CPU ${moved.serverCpuSeconds.toFixed(1)} s server + ${moved.postgresCpuSeconds?.toFixed(1) ?? '–'} s PostgreSQL, peak RSS ${moved.peakRssMb.toFixed(0)} MB`,
+    );
+  }
+  return { results, odmExport, uploads, definitionInstall, amendmentImpact, amendmentMigration };
 }
 
 function machine() {

@@ -44,7 +44,7 @@ export const USAGE = `npm run bench -- [options]
   --postgres-url URL          a database of the PostgreSQL to use for admin statements
                               (default $BENCH_POSTGRES_URL or ${DEFAULT_POSTGRES_ADMIN_URL})
   --scenarios NAMES           only these scenarios, comma-separated names as printed
-                              (e.g. "form save,ODM export,uploads,definition install,amendment impact"; default all)
+                              (e.g. "form save,ODM export,uploads,definition install,amendment impact,amendment migration"; default all)
   --servers 1                 server processes on the one database; virtual users are spread over
                               them in turn, as a load balancer would (default 1)
   --keep                      keep the bench databases (they are dropped by default)

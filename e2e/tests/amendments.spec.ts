@@ -5,8 +5,8 @@ import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 /**
- * TMP-2026, the living demo's live study: AM-01 published (in effect at sites 01 and 02, whose
- * subjects it moved), AM-02 drafted by the data manager and waiting for approval.
+ * TMP-2026, the living demo's live study: AM-01 published (in effect at site 02, whose subjects it
+ * moved), AM-02 drafted by the data manager and waiting for approval.
  */
 const STUDY_ID = 1;
 const crc = { email: 'crc@demo.cdms', name: '박코디', role: 'CRC' } as const;

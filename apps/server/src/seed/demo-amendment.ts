@@ -51,9 +51,9 @@ interface DraftDocument {
  * its sites' approval dates, its next version drafted through the design draft's save, its code
  * mappings declared, its impact analyzed. AM-01 (a tinnitus VAS form at the follow-up visits, the
  * respiratory rate required in the vital signs, the pulse's upper limit raised) is then published with
- * the data manager's e-signature and its migration run as the worker runs it: sites 01 and 02 approved
- * it, so their subjects are moved (but any with a frozen or locked form it touches); site 03 has no
- * approval yet, and its subjects wait. AM-02 (a wider temperature range, a
+ * the data manager's e-signature and its migration run as the worker runs it: site 02 approved it three
+ * days ago, so its subjects are moved (but any with a frozen or locked form it touches); site 01's
+ * approval takes effect in two weeks and site 03 has none yet, so theirs wait. AM-02 (a wider temperature range, a
  * re-coded choice) is drafted and waits for approval.
  */
 export async function seedDemoAmendments(

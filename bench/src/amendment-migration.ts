@@ -1,0 +1,141 @@
+import { BENCH_PASSWORD, READER_EMAIL } from './build-study/bench-study.ts';
+import { HttpClient, signIn } from './load/http-client.ts';
+import { cpuMilliseconds, PeakRss, postgresCpuMilliseconds } from './server/process-usage.ts';
+import type { RunningServer } from './server/start-server.ts';
+import type { Workload } from './workload.ts';
+
+// The "amendment migration" measurement (issue 49 item 6: every subject of the 5,000-subject study
+// moved to an amendment's version in under 2 minutes). The data manager opens an amendment whose next
+// version renames the first form's first plain item (a value of every subject moves) and adds a required
+// item there, runs the impact analysis, publishes it with the signature and starts the study's
+// migration; the job is followed through the API until it is done: seconds, subjects per second, the
+// server's peak resident set, CPU. A publication cannot be undone: a kept database (`--reuse`) measured
+// again carries one more version, and the next run's amendment starts from it.
+
+export interface AmendmentMigrationResult {
+  db: string;
+  subjects: number;
+  seconds: number;
+  migrated: number;
+  held: number;
+  failed: number;
+  subjectsPerSecond: number;
+  peakRssMb: number;
+  serverCpuSeconds: number;
+  postgresCpuSeconds: number | null;
+}
+
+interface DraftDefinition {
+  version: string;
+  forms: { key: string; sections: { repeating?: unknown; items: Record<string, unknown>[] }[] }[];
+}
+interface Migrations {
+  migrations: { status: string; total: number; migrated: number; held: number; failed: number }[];
+}
+
+export async function measureAmendmentMigration(
+  server: RunningServer,
+  workload: Workload,
+  db: string,
+): Promise<AmendmentMigrationResult> {
+  const client = new HttpClient(server.url);
+  try {
+    const headers = await signIn(client, READER_EMAIL, BENCH_PASSWORD);
+    const json = { ...headers, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await client.request(
+        method,
+        path,
+        body === undefined ? headers : json,
+        body === undefined ? undefined : JSON.stringify(body),
+      );
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body}`);
+      return JSON.parse(response.body || '{}') as unknown;
+    };
+    const base = `/api/studies/${workload.studyId}/amendments`;
+    const listed = (await call('GET', base)) as { amendments: { id: number; status: string }[] };
+    for (const left of listed.amendments.filter((amendment) => amendment.status === 'draft'))
+      await call('POST', `${base}/${left.id}/discard`, { reason: 'bench: left by an earlier run' });
+    const fields = { number: `BENCH-M-${Date.now()}`, reason: 'bench: migration', sites: [] };
+    const { id } = (await call('POST', base, fields)) as { id: number };
+    const draftPath = `/api/studies/${workload.studyId}/design-draft`;
+    const { draft } = (await call('GET', draftPath)) as {
+      draft: { revision: number; definition: DraftDefinition };
+    };
+    const { definition, rename } = renamedAndAdded(draft.definition);
+    await call('PUT', draftPath, { baseRevision: draft.revision, definition });
+    await call('PUT', `${base}/${id}`, { ...fields, declarations: { itemRenames: [rename] } });
+    const { changeSet } = (await call('GET', `${base}/${id}?lang=en`)) as {
+      changeSet: { ready: boolean; questions: { text: string }[]; refusals: { text: string }[] } | null;
+    };
+    if (!changeSet?.ready)
+      throw new Error(
+        `the bench amendment is not ready: ${JSON.stringify([...(changeSet?.questions ?? []), ...(changeSet?.refusals ?? [])].map((line) => line.text))}`,
+      );
+    await call('POST', `${base}/${id}/impact`);
+    await call('POST', `${base}/${id}/publish`, { password: BENCH_PASSWORD });
+
+    const peak = new PeakRss(server.pid);
+    const cpuBefore = cpuMilliseconds(server.pid);
+    const postgresBefore = db === 'postgres' ? postgresCpuMilliseconds() : 0;
+    const started = performance.now();
+    await call('POST', `${base}/${id}/migrations`, { scope: 'study' });
+    let job: Migrations['migrations'][number] | undefined;
+    for (;;) {
+      job = ((await call('GET', `${base}/${id}/migrations`)) as Migrations).migrations[0];
+      if (job?.status === 'done') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const serverCpu = cpuMilliseconds(server.pid) - cpuBefore;
+    const postgresCpu = db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
+    const peakRss = peak.stop();
+    return {
+      db,
+      subjects: workload.subjects,
+      seconds,
+      migrated: job.migrated,
+      held: job.held,
+      failed: job.failed,
+      subjectsPerSecond: job.migrated / seconds,
+      peakRssMb: peakRss / (1024 * 1024),
+      serverCpuSeconds: serverCpu / 1000,
+      postgresCpuSeconds: postgresCpu === null ? null : postgresCpu / 1000,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * The draft with an item renamed — a plain item no rule, check or other form names,
+ * so renaming it touches nothing else — and a required item added beside it.
+ */
+function renamedAndAdded(current: DraftDefinition): {
+  definition: DraftDefinition;
+  rename: { form: string; from: string; to: string };
+} {
+  const definition = structuredClone(current);
+  const [major = '1', minor = '0'] = definition.version.split('.');
+  definition.version = `${major}.${Number(minor) + 1}.0`;
+  const text = JSON.stringify(current);
+  const unreferenced = (candidate: Record<string, unknown>) =>
+    candidate.derive === undefined && text.split(`"${candidate.key as string}"`).length === 2;
+  const form = definition.forms.find((candidate) =>
+    candidate.sections.some((entry) => !entry.repeating && entry.items.some(unreferenced)),
+  );
+  const section = form?.sections.find((entry) => !entry.repeating && entry.items.some(unreferenced));
+  const item = section?.items.find(unreferenced);
+  if (!form || !section || !item)
+    throw new Error('the bench study has no form with an unreferenced plain item');
+  const from = item.key as string;
+  const to = `${from}Moved`;
+  item.key = to;
+  section.items.push({
+    key: `benchMigrationItem${minor}`,
+    type: 'integer',
+    label: { ko: '변경 항목', en: 'Amendment item' },
+    required: true,
+  });
+  return { definition, rename: { form: form.key, from, to } };
+}
