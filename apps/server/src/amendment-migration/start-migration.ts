@@ -1,6 +1,5 @@
 import type { AmendmentMigration, StartMigrationRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import { lockStudyRow } from '../studies/lock-study-row.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -8,6 +7,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
+import { lockStudyRow } from '../studies/lock-study-row.ts';
 import { listMigrations } from './list-migrations.ts';
 import { requirePublishedAmendment } from './published-amendment.ts';
 import { subjectsInScope } from './subjects-in-scope.ts';
