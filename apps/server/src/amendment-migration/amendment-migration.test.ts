@@ -237,6 +237,14 @@ describeWithDatabase(
       expect(records.map((record) => record.event_type)).toEqual(
         expect.arrayContaining(['subject.migrated', 'data.item_changed']),
       );
+      // What the save's reactions wrote (the SDV mark reset) names the amendment by its actor.
+      const reset = await database()
+        .db.selectFrom('audit_events')
+        .select('actor_label')
+        .where('subject_id', '=', subjects.changed)
+        .where('event_type', '=', 'sdv.reset')
+        .executeTakeFirstOrThrow();
+      expect(reset.actor_label).toBe('amendment-migration AM-09');
       const forms = await database()
         .db.selectFrom('form_instances')
         .select('definition_version')

@@ -13,8 +13,14 @@ import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
 import type { PublishedAmendment } from './published-amendment.ts';
 
-/** The migration's actor in the audit trail: the system, with the amendment's number as every record's reason. */
-export const MIGRATION_ACTOR: AuditActor = systemActor('amendment-migration');
+/**
+ * The migration's actor in the audit trail: the system, named with the amendment's number, so the
+ * records the save's reactions write (system queries, SDV resets, signature invalidation, statuses)
+ * say which amendment moved them; the value changes and `subject.migrated` also carry it as the reason.
+ */
+export function migrationActor(amendment: Pick<PublishedAmendment, 'number'>): AuditActor {
+  return systemActor(`amendment-migration ${amendment.number}`);
+}
 
 export type SubjectMigration =
   /** Moved to the amendment's version. */
@@ -104,7 +110,7 @@ export async function migrateSubject(
       expectedVersion: current.version,
       reasons: {},
       reasonForAll: reason,
-      actor: MIGRATION_ACTOR,
+      actor: migrationActor(amendment),
       systemWrite: true,
     });
   }
@@ -129,7 +135,7 @@ export async function migrateSubject(
     .set({ definition_version: amendment.to.version })
     .where('id', '=', subjectId)
     .execute();
-  await recordAudit(trx, MIGRATION_ACTOR, {
+  await recordAudit(trx, migrationActor(amendment), {
     type: 'subject.migrated',
     entityType: 'subject',
     entityId: subjectId,
