@@ -1,5 +1,4 @@
-import { BENCH_PASSWORD, READER_EMAIL } from './build-study/bench-study.ts';
-import { HttpClient, signIn } from './load/http-client.ts';
+import { type DraftDefinition, designerClient, discardLeftDraft } from './amendment-client.ts';
 import { cpuMilliseconds, PeakRss, postgresCpuMilliseconds } from './server/process-usage.ts';
 import type { RunningServer } from './server/start-server.ts';
 import type { Workload } from './workload.ts';
@@ -26,10 +25,6 @@ export interface AmendmentImpactResult {
 interface Draft {
   draft: { revision: number; definition: DraftDefinition } | null;
 }
-interface DraftDefinition {
-  version: string;
-  forms: { key: string; sections: { repeating?: unknown; items: Record<string, unknown>[] }[] }[];
-}
 interface Impact {
   impact: { subjects: number; byKind: Record<string, { rows: number; subjects: number }> } | null;
 }
@@ -39,26 +34,11 @@ export async function measureAmendmentImpact(
   workload: Workload,
   db: string,
 ): Promise<AmendmentImpactResult> {
-  const client = new HttpClient(server.url);
+  const designer = await designerClient(server);
+  const call = designer.call;
   try {
-    const headers = await signIn(client, READER_EMAIL, BENCH_PASSWORD);
-    const json = { ...headers, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await client.request(
-        method,
-        path,
-        // A body-less POST says nothing of JSON: an empty JSON body is a malformed one.
-        body === undefined ? headers : json,
-        body === undefined ? undefined : JSON.stringify(body),
-      );
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body}`);
-      return JSON.parse(response.body || '{}') as unknown;
-    };
     const base = `/api/studies/${workload.studyId}/amendments`;
-    // A draft left by an interrupted run goes first: a study has one at a time.
-    const listed = (await call('GET', base)) as { amendments: { id: number; status: string }[] };
-    for (const left of listed.amendments.filter((amendment) => amendment.status === 'draft'))
-      await call('POST', `${base}/${left.id}/discard`, { reason: 'bench: left by an earlier run' });
+    await discardLeftDraft(designer, base);
     const { id } = (await call('POST', base, {
       number: `BENCH-${Date.now()}`,
       reason: 'bench: impact analysis',
@@ -92,7 +72,7 @@ export async function measureAmendmentImpact(
       analyzedSubjects: impact.subjects,
     };
   } finally {
-    client.close();
+    designer.close();
   }
 }
 

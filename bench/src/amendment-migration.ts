@@ -1,5 +1,5 @@
-import { BENCH_PASSWORD, READER_EMAIL } from './build-study/bench-study.ts';
-import { HttpClient, signIn } from './load/http-client.ts';
+import { type DraftDefinition, designerClient, discardLeftDraft } from './amendment-client.ts';
+import { BENCH_PASSWORD } from './build-study/bench-study.ts';
 import { cpuMilliseconds, PeakRss, postgresCpuMilliseconds } from './server/process-usage.ts';
 import type { RunningServer } from './server/start-server.ts';
 import type { Workload } from './workload.ts';
@@ -25,10 +25,6 @@ export interface AmendmentMigrationResult {
   postgresCpuSeconds: number | null;
 }
 
-interface DraftDefinition {
-  version: string;
-  forms: { key: string; sections: { repeating?: unknown; items: Record<string, unknown>[] }[] }[];
-}
 interface Migrations {
   migrations: { status: string; total: number; migrated: number; held: number; failed: number }[];
 }
@@ -38,24 +34,11 @@ export async function measureAmendmentMigration(
   workload: Workload,
   db: string,
 ): Promise<AmendmentMigrationResult> {
-  const client = new HttpClient(server.url);
+  const designer = await designerClient(server);
+  const call = designer.call;
   try {
-    const headers = await signIn(client, READER_EMAIL, BENCH_PASSWORD);
-    const json = { ...headers, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await client.request(
-        method,
-        path,
-        body === undefined ? headers : json,
-        body === undefined ? undefined : JSON.stringify(body),
-      );
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body}`);
-      return JSON.parse(response.body || '{}') as unknown;
-    };
     const base = `/api/studies/${workload.studyId}/amendments`;
-    const listed = (await call('GET', base)) as { amendments: { id: number; status: string }[] };
-    for (const left of listed.amendments.filter((amendment) => amendment.status === 'draft'))
-      await call('POST', `${base}/${left.id}/discard`, { reason: 'bench: left by an earlier run' });
+    await discardLeftDraft(designer, base);
     const fields = { number: `BENCH-M-${Date.now()}`, reason: 'bench: migration', sites: [] };
     const { id } = (await call('POST', base, fields)) as { id: number };
     const draftPath = `/api/studies/${workload.studyId}/design-draft`;
@@ -103,7 +86,7 @@ export async function measureAmendmentMigration(
       postgresCpuSeconds: postgresCpu === null ? null : postgresCpu / 1000,
     };
   } finally {
-    client.close();
+    designer.close();
   }
 }
 

@@ -6,8 +6,8 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { lockStudyRow } from '../studies/lock-study-row.ts';
+import { closeDesignDraft } from '../study-design/close-design-draft.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
-import { closeOpenDesignReview } from '../study-design/open-design-review.ts';
 import { requireAmendment, requireDraftAmendment } from './amendment-rows.ts';
 
 /**
@@ -34,9 +34,7 @@ export async function discardAmendment(
       .set({ status: 'discarded', closed_at: now })
       .where('id', '=', amendmentId)
       .execute();
-    await closeOpenDesignReview(trx, studyId, now);
-    await trx.deleteFrom('study_design_draft_changes').where('study_id', '=', studyId).execute();
-    await trx.deleteFrom('study_design_drafts').where('study_id', '=', studyId).execute();
+    await closeDesignDraft(trx, studyId, now);
     await recordAudit(trx, actor, {
       type: 'study.amendment_discarded',
       entityType: 'study_amendment',

@@ -11,8 +11,8 @@ import {
 } from '../signature-state/verify-signing-credentials.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { lockStudyRow } from '../studies/lock-study-row.ts';
+import { closeDesignDraft } from '../study-design/close-design-draft.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
-import { closeOpenDesignReview } from '../study-design/open-design-review.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { draftAmendmentState } from './amendment-change-set.ts';
 import { type AmendmentRow, requireAmendment, requireDraftAmendment } from './amendment-rows.ts';
@@ -75,9 +75,7 @@ export async function publishAmendment(
         })
         .where('id', '=', amendmentId)
         .execute();
-      await closeOpenDesignReview(trx, studyId, now);
-      await trx.deleteFrom('study_design_draft_changes').where('study_id', '=', studyId).execute();
-      await trx.deleteFrom('study_design_drafts').where('study_id', '=', studyId).execute();
+      await closeDesignDraft(trx, studyId, now);
       await recordAudit(trx, actor, {
         type: 'study.amendment_published',
         entityType: 'study_amendment',

@@ -6,8 +6,8 @@ import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { checkPublishableDefinition } from './check-publishable-definition.ts';
+import { closeDesignDraft } from './close-design-draft.ts';
 import { requireDraftRevision } from './design-draft-row.ts';
-import { closeOpenDesignReview } from './open-design-review.ts';
 import { publishStudyDefinition } from './publish-study-definition.ts';
 import { requireStudyInDesign } from './require-study-in-design.ts';
 
@@ -51,9 +51,7 @@ export async function publishDesignDraft(
       const approved = review !== undefined && review.approved_hash === contentHash;
       if (study.designApprovalRequired && !approved) throw new AppError(409, 'design_approval_required');
       const now = new Date();
-      await closeOpenDesignReview(trx, studyId, now);
-      await trx.deleteFrom('study_design_draft_changes').where('study_id', '=', studyId).execute();
-      await trx.deleteFrom('study_design_drafts').where('study_id', '=', studyId).execute();
+      await closeDesignDraft(trx, studyId, now);
     },
   });
 }
