@@ -16,6 +16,7 @@ import {
 import { DateTimeText } from '../../../components/date-time-text.tsx';
 import { errorText, FormAlert } from '../../../components/form-alert.tsx';
 import { FilterChoice, listStyles } from '../../../components/list-page.tsx';
+import { ProgressBar } from '../../../components/progress-bar.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { findSubjectByNumber, useAmendmentMigrations, useStartMigration } from '../api/amendments.ts';
@@ -149,31 +150,16 @@ export function MigrationSection({ studyId, amendment }: { studyId: number; amen
 function JobProgress({ job, label }: { job: AmendmentMigration; label: string }) {
   const { t } = useTranslation('amendments');
   const processed = job.migrated + job.held + job.failed;
-  // A job with no subject in scope has nothing left to do once it is done.
-  const percent =
-    job.total > 0
-      ? Math.min(100, Math.round((processed / job.total) * 100))
-      : job.status === 'done'
-        ? 100
-        : 0;
   const text = t('migration.progress', { processed, total: job.total });
   return (
     <span className={styles.jobProgress}>
-      <span
-        className={styles.bar}
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={job.total}
-        aria-valuenow={processed}
-        aria-valuetext={text}
-      >
-        <span
-          className={styles.barFill}
-          style={{ width: `${percent}%` }}
-          data-complete={job.status === 'done'}
-        />
-      </span>
+      <ProgressBar
+        value={processed}
+        max={job.total}
+        label={label}
+        valueText={text}
+        tone={job.status === 'done' ? 'done' : 'partial'}
+      />
       <span className={styles.jobCounts}>
         <span>{text}</span>
         <span className={styles.element}>

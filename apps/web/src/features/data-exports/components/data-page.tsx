@@ -23,6 +23,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { ListPage, listStyles } from '../../../components/list-page.tsx';
 import { usePageParam } from '../../../components/pagination.tsx';
+import { ProgressBar } from '../../../components/progress-bar.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { formatDateTimeKst } from '../../../lib/date-time.ts';
 import { useMe } from '../../../lib/me.ts';
@@ -395,28 +396,26 @@ const grouped = (value: number) => value.toLocaleString('en-US');
 function ExportProgress({ job }: { job: DataExport }) {
   const { t } = useTranslation('data');
   const total = job.valuesTotal;
-  const percent = total
-    ? Math.min(100, Math.floor((job.valuesDone / total) * 100))
-    : job.state === 'done'
-      ? 100
-      : 0;
   const label =
     total === null
       ? t('progress.counting')
       : t('progress.values', { done: grouped(job.valuesDone), total: grouped(total) });
   return (
     <div className={styles.progress}>
-      <div
-        className={styles.bar}
-        role="progressbar"
-        aria-label={t('progress.label', { id: job.id })}
-        aria-valuemin={0}
-        aria-valuemax={total ?? 0}
-        aria-valuenow={job.valuesDone}
-        aria-valuetext={label}
-      >
-        <span className={styles.barFill} style={{ width: `${percent}%` }} data-state={job.state} />
-      </div>
+      <ProgressBar
+        value={job.valuesDone}
+        max={total ?? 0}
+        label={t('progress.label', { id: job.id })}
+        valueText={label}
+        tone={
+          job.state === 'done'
+            ? 'done'
+            : job.state === 'failed' || job.state === 'cancelled'
+              ? 'stopped'
+              : 'active'
+        }
+        width="20rem"
+      />
       <div className={styles.muted}>
         {label}
         {job.subjectsDone > 0 && ` · ${t('progress.subjects', { count: job.subjectsDone })}`}

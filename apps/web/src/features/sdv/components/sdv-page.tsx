@@ -18,6 +18,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { PagedListTable } from '../../../components/data-table/paged-list-table.tsx';
 import { ListPage, nextSort } from '../../../components/list-page.tsx';
+import { ProgressBar } from '../../../components/progress-bar.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { siteFilterColumn } from '../../../components/site-subject-filters.tsx';
 import { useToast } from '../../../components/toast.tsx';
@@ -234,9 +235,7 @@ export function Progress({ percent }: { percent: number | null }) {
   if (percent === null) return <span className={styles.muted}>{t('page.nothingPlanned')}</span>;
   return (
     <span className={styles.progress}>
-      <span className={styles.bar} aria-hidden="true">
-        <span className={styles.barFill} style={{ width: `${percent}%` }} data-complete={percent === 100} />
-      </span>
+      <ProgressBar value={percent} max={100} tone={percent === 100 ? 'done' : 'partial'} width="10rem" />
       <span className={styles.percent}>{percent}%</span>
     </span>
   );
