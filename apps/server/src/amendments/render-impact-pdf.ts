@@ -4,9 +4,10 @@ import { fill } from '../casebook/casebook-text.ts';
 import {
   CONTENT_WIDTH,
   FONT,
+  openPdfPage,
   PAGE,
+  PAGE_OF_WORDS,
   PDF_COLOR,
-  registerPdfFonts,
   writeBandHeading,
   writePageFooters,
   writeTableRow,
@@ -63,7 +64,6 @@ const WORDS = {
   change: { ko: '전 → 후', en: 'Before → after' },
   more: { ko: '… 외 {count}건은 화면에서 볼 수 있습니다.', en: '… and {count} more on the page.' },
   printed: { ko: '출력', en: 'Printed' },
-  page: { ko: '{n} / {m} 쪽', en: 'Page {n} of {m}' },
 } satisfies Record<string, Text>;
 
 /** The kinds as the page names them. */
@@ -103,15 +103,7 @@ export async function renderImpactPdf(
   const { amendment, changeSet } = detail;
   const say = (words: Text) => words[language];
 
-  // Loaded at the first PDF, not at start (docs/PERFORMANCE.md), as the other PDFs are.
-  const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.left, right: PAGE.right },
-    info: { Title: `${say(WORDS.title)} ${studyCode} ${amendment.number}`, Creator: 'CDMS' },
-  });
-  registerPdfFonts(doc);
+  const doc = await openPdfPage({ Title: `${say(WORDS.title)} ${studyCode} ${amendment.number}` });
 
   const heading = (label: string) => writeBandHeading(doc, label);
   const row = (cells: string[], widths: number[], options: { bold?: boolean; shaded?: boolean } = {}) =>
@@ -213,7 +205,7 @@ export async function renderImpactPdf(
     }
   }
 
-  writePageFooters(doc, `${studyCode} · ${amendment.number}`, (n, m) => fill(say(WORDS.page), { n, m }));
+  writePageFooters(doc, `${studyCode} · ${amendment.number}`, (n, m) => fill(say(PAGE_OF_WORDS), { n, m }));
   doc.end();
   return { pdf: doc, fileName: `${studyCode}-${amendment.number}-impact.pdf` };
 }

@@ -1,11 +1,11 @@
+import type { Text } from '../http/language.ts';
 import { casebookFonts } from './casebook-font.ts';
 
 /**
  * The printed page our PDFs share — the casebook, the design's version comparison and an amendment's
- * impact: A4 with the same
- * margins, fonts (Noto Sans KR, casebook-font.ts) and palette, and the same footer on every page: a
- * rule, what the document is about on the left, "page n of m" on the right. One place, so the two
- * documents stay one family.
+ * impact: A4 with the same margins, fonts (Noto Sans KR, casebook-font.ts) and palette, and the same
+ * footer on every page: a rule, what the document is about on the left, "page n of m" on the right.
+ * One place, so the documents stay one family.
  */
 
 export const PAGE = { width: 595.28, height: 841.89, left: 48, right: 48, top: 52, bottom: 64 } as const;
@@ -26,8 +26,28 @@ export const FONT = { regular: 'NotoSansKR', bold: 'NotoSansKR-Bold' } as const;
 /** The padding inside a table cell. */
 export const CELL_PAD = 4;
 
+/** "Page n of m" as the design's and the amendments' documents number their pages (`fill` the n and m). */
+export const PAGE_OF_WORDS: Text = { ko: '{n} / {m} 쪽', en: 'Page {n} of {m}' };
+
+/**
+ * A new A4 document on the shared page: its margins, its pages buffered (the footers number them at
+ * the end), the fonts registered. pdfkit is loaded at the first PDF, not at start: it costs a server
+ * that prints none ~6 MB of its resident set (docs/PERFORMANCE.md).
+ */
+export async function openPdfPage(info: PDFKit.DocumentInfo): Promise<PDFKit.PDFDocument> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.left, right: PAGE.right },
+    info: { Creator: 'CDMS', ...info },
+  });
+  registerPdfFonts(doc);
+  return doc;
+}
+
 /** The fonts registered under FONT's names (call once per document, before writing). */
-export function registerPdfFonts(doc: PDFKit.PDFDocument): void {
+function registerPdfFonts(doc: PDFKit.PDFDocument): void {
   const fonts = casebookFonts();
   doc.registerFont(FONT.regular, fonts.regular);
   doc.registerFont(FONT.bold, fonts.bold);

@@ -27,9 +27,9 @@ import {
   CELL_PAD,
   CONTENT_WIDTH,
   FONT,
+  openPdfPage,
   PAGE,
   PDF_COLOR,
-  registerPdfFonts,
   writePageFooters,
 } from './pdf-page.ts';
 
@@ -64,25 +64,15 @@ interface Column {
 }
 
 export async function renderCasebookPdf(input: RenderCasebookInput): Promise<PDFKit.PDFDocument> {
-  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
-  // resident set (docs/PERFORMANCE.md).
-  const { default: PDFDocument } = await import('pdfkit');
   const { header, subject, definition, language: lang, withAudit } = input;
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.left, right: PAGE.right },
-    info: {
-      Title: `${T.title[lang]} ${header.studyCode} ${subject.screeningNumber}`,
-      Author: input.printedBy,
-      Creator: 'CDMS',
-      // The file's creation date is its print time (PDFKit would take its own "now", and derive the
-      // file's ID from it): the same casebook printed at the same time is the same bytes, which is
-      // how a restore is shown to give back every casebook as it was (backup/backup-restore.test.ts).
-      CreationDate: input.printedAt,
-    },
+  const doc = await openPdfPage({
+    Title: `${T.title[lang]} ${header.studyCode} ${subject.screeningNumber}`,
+    Author: input.printedBy,
+    // The file's creation date is its print time (PDFKit would take its own "now", and derive the
+    // file's ID from it): the same casebook printed at the same time is the same bytes, which is
+    // how a restore is shown to give back every casebook as it was (backup/backup-restore.test.ts).
+    CreationDate: input.printedAt,
   });
-  registerPdfFonts(doc);
   doc.font(FONT.regular).fontSize(9).fillColor(PDF_COLOR.text);
 
   const text = (words: Text) => words[lang];

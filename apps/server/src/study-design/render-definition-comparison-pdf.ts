@@ -8,9 +8,10 @@ import { fill } from '../casebook/casebook-text.ts';
 import {
   CONTENT_WIDTH,
   FONT,
+  openPdfPage,
   PAGE,
+  PAGE_OF_WORDS,
   PDF_COLOR,
-  registerPdfFonts,
   writeBandHeading,
   writePageFooters,
   writeTableRow,
@@ -43,7 +44,6 @@ const WORDS = {
   changes: { ko: '변경 내용', en: 'Changes' },
   none: { ko: '두 버전의 내용이 같습니다.', en: 'The two versions have the same content.' },
   printed: { ko: '출력', en: 'Printed' },
-  page: { ko: '{n} / {m} 쪽', en: 'Page {n} of {m}' },
 } satisfies Record<string, Text>;
 
 const KIND_WORDS: Record<DiffLineKind, Text> = {
@@ -83,22 +83,12 @@ export async function renderDefinitionComparisonPdf(input: {
   comparison: DefinitionComparison;
   printedAt: Date;
 }): Promise<PDFKit.PDFDocument> {
-  // Loaded at the first PDF, not at start: pdfkit costs a server that prints none ~6 MB of its
-  // resident set (docs/PERFORMANCE.md).
-  const { default: PDFDocument } = await import('pdfkit');
   const { study, comparison } = input;
   const lang = comparison.language;
   const say = (words: Text) => words[lang];
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.left, right: PAGE.right },
-    info: {
-      Title: `${say(WORDS.title)} ${study.code} ${comparison.from.version} → ${comparison.to.version}`,
-      Creator: 'CDMS',
-    },
+  const doc = await openPdfPage({
+    Title: `${say(WORDS.title)} ${study.code} ${comparison.from.version} → ${comparison.to.version}`,
   });
-  registerPdfFonts(doc);
 
   const heading = (label: string, size: number) => writeBandHeading(doc, label, size);
   const row = (cells: string[], widths: number[], options: Parameters<typeof writeTableRow>[3] = {}) =>
@@ -170,7 +160,7 @@ export async function renderDefinitionComparisonPdf(input: {
 
   // ── Footers: study, versions and "page n of m" on every page ──
   writePageFooters(doc, `${study.code} · ${comparison.from.version} → ${comparison.to.version}`, (n, m) =>
-    fill(say(WORDS.page), { n, m }),
+    fill(say(PAGE_OF_WORDS), { n, m }),
   );
   doc.end();
   return doc;
