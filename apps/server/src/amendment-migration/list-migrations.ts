@@ -1,9 +1,9 @@
 import type { AmendmentMigrationsResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { requirePublishedAmendment } from '../amendments/published-amendment.ts';
 import type { Database } from '../db/schema.ts';
 import { type ErrorCode, errorMessage } from '../http/error-messages.ts';
 import type { Language } from '../http/language.ts';
-import { requirePublishedAmendment } from './published-amendment.ts';
 import type { MigrationFailure } from './run-migration-turn.ts';
 
 /**

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { StoredSubjectData } from '../after-change/form-change.ts';
 import { migrateStoredSubject } from '../amendment-impact/migrate-stored-subject.ts';
 import { nextQueryPlace } from '../amendment-impact/next-query-place.ts';
+import type { PublishedAmendment } from '../amendments/published-amendment.ts';
 import { type AuditActor, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
@@ -11,7 +12,6 @@ import { formValues } from '../data-entry/form-values.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
 import type { SubjectWithSite } from '../subjects/subject-access.ts';
-import type { PublishedAmendment } from './published-amendment.ts';
 
 /**
  * The migration's actor in the audit trail: the system, named with the amendment's number, so the

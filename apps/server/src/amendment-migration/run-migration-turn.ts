@@ -1,11 +1,11 @@
 import { todayInKorea } from '@cdms/contract';
 import { type Kysely, sql } from 'kysely';
+import { requirePublishedAmendment } from '../amendments/published-amendment.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { AmendmentMigrationsTable, Database } from '../db/schema.ts';
 import type { ErrorCode, MessageParam } from '../http/error-messages.ts';
 import { AppError } from '../http/errors.ts';
 import { migrateSubject, type SubjectMigration } from './migrate-subject.ts';
-import { requirePublishedAmendment } from './published-amendment.ts';
 import { startDueMigrations } from './start-due-migrations.ts';
 import { subjectsInScope } from './subjects-in-scope.ts';
 

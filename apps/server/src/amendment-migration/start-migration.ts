@@ -1,5 +1,6 @@
 import type { AmendmentMigration, StartMigrationRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { requirePublishedAmendment } from '../amendments/published-amendment.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -9,7 +10,6 @@ import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { lockStudyRow } from '../studies/lock-study-row.ts';
 import { listMigrations } from './list-migrations.ts';
-import { requirePublishedAmendment } from './published-amendment.ts';
 import { subjectsInScope } from './subjects-in-scope.ts';
 
 /**

@@ -15,6 +15,8 @@ export interface AmendmentRow {
   status: 'draft' | 'published' | 'discarded';
   declarations: unknown;
   from_version: string;
+  /** The version it published; null while a draft (the design draft's) or once discarded. */
+  to_version: string | null;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function requireAmendment(
 ): Promise<AmendmentRow> {
   const row = await executor
     .selectFrom('study_amendments')
-    .select(['id', 'study_id', 'number', 'reason', 'status', 'declarations', 'from_version'])
+    .select(['id', 'study_id', 'number', 'reason', 'status', 'declarations', 'from_version', 'to_version'])
     .where('id', '=', amendmentId)
     .where('study_id', '=', studyId)
     .executeTakeFirst();

@@ -1,13 +1,13 @@
 import type { AmendmentListResponse, AmendmentResponse } from '@cdms/contract';
 import { describeChangeSet } from '@cdms/study';
 import type { Kysely } from 'kysely';
-import { requirePublishedAmendment } from '../amendment-migration/published-amendment.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { describedChangeSet, draftAmendmentState, draftVersionOf } from './amendment-change-set.ts';
 import { amendmentSummaries, requireAmendment } from './amendment-rows.ts';
+import { requirePublishedAmendment } from './published-amendment.ts';
 
 /** `GET …/amendments`: every amendment of the study, newest first; a draft's version is its design draft's. */
 export async function listAmendments(db: Kysely<Database>, studyId: number): Promise<AmendmentListResponse> {

@@ -8,6 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { studyDefinitionOfVersion } from '../studies/study-definitions.ts';
+import { requireAmendment } from './amendment-rows.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -31,13 +32,7 @@ export async function requirePublishedAmendment(
   studyId: number,
   amendmentId: number,
 ): Promise<PublishedAmendment> {
-  const row = await executor
-    .selectFrom('study_amendments')
-    .select(['id', 'study_id', 'number', 'status', 'declarations', 'from_version', 'to_version'])
-    .where('id', '=', amendmentId)
-    .where('study_id', '=', studyId)
-    .executeTakeFirst();
-  if (!row) throw new AppError(404, 'not_found');
+  const row = await requireAmendment(executor, studyId, amendmentId);
   if (row.status !== 'published' || row.to_version === null)
     throw new AppError(409, 'amendment_not_published');
   const from = (await studyDefinitionOfVersion(executor, studyId, row.from_version)).definition;
