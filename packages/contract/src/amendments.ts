@@ -156,6 +156,9 @@ export type AmendmentChangeSet = z.infer<typeof amendmentChangeSetSchema>;
 
 export const amendmentQuerySchema = z.object({ lang: z.enum(['ko', 'en']).optional() });
 
+export const publishBlockerSchema = z.enum(['noChangeSet', 'notReady', 'noImpact', 'stale']);
+export type PublishBlocker = z.infer<typeof publishBlockerSchema>;
+
 /** `GET …/amendments/:id`: the amendment, what it declares, and its change set against the live version. */
 export const amendmentResponseSchema = z.object({
   amendment: amendmentSummarySchema,
@@ -168,6 +171,13 @@ export const amendmentResponseSchema = z.object({
    */
   changeSet: amendmentChangeSetSchema.nullable(),
   definitionProblems: z.number().int(),
+  /**
+   * Why a draft cannot be published yet (the server's own rule, which the publication enforces):
+   * `noChangeSet` (the draft is not a valid definition), `notReady` (questions or refusals),
+   * `noImpact` (no analysis run), `stale` (the draft or its inputs changed since); null when it can,
+   * and for a published or discarded amendment.
+   */
+  publishBlocker: publishBlockerSchema.nullable(),
 });
 export type AmendmentResponse = z.infer<typeof amendmentResponseSchema>;
 

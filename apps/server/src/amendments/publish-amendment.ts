@@ -12,11 +12,10 @@ import {
 import { definitionContentHash } from '../studies/definition-content-hash.ts';
 import { lockStudyRow } from '../studies/lock-study-row.ts';
 import { closeDesignDraft } from '../study-design/close-design-draft.ts';
-import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { draftAmendmentState } from './amendment-change-set.ts';
 import { type AmendmentRow, requireAmendment, requireDraftAmendment } from './amendment-rows.ts';
-import { impactInputsHash } from './impact-inputs-hash.ts';
+import { publishBlocker } from './publish-blocker.ts';
 
 /** What the publisher's e-signature means (21 CFR 11.50(a)(3)), recorded in the audit with the content hash. */
 export const AMENDMENT_APPROVAL_MEANING = 'approved';
@@ -104,21 +103,14 @@ async function publishableDraft(
   amendment: AmendmentRow,
 ) {
   const state = await draftAmendmentState(executor, studyId, amendment);
-  if (!state.next || !state.live || !state.computed?.ready || state.studyRefusals.length > 0)
-    throw new AppError(409, 'amendment_not_ready');
-  const draft = await designDraftRow(executor, studyId);
-  const impact = await executor
-    .selectFrom('amendment_impacts')
-    .select(['draft_revision', 'inputs_hash'])
-    .where('amendment_id', '=', amendment.id)
-    .executeTakeFirst();
-  const inputsHash = await impactInputsHash(executor, amendment);
-  if (!impact || !draft || impact.draft_revision !== draft.revision || impact.inputs_hash !== inputsHash)
-    throw new AppError(409, 'amendment_impact_stale');
+  const { blocker, draftRevision, inputsHash } = await publishBlocker(executor, studyId, amendment, state);
+  if (blocker === 'noChangeSet' || blocker === 'notReady') throw new AppError(409, 'amendment_not_ready');
+  if (blocker !== null) throw new AppError(409, 'amendment_impact_stale');
+  if (!state.next || !state.live || draftRevision === null) throw new AppError(409, 'amendment_not_ready');
   return {
     next: state.next,
     fromVersion: state.live.version,
-    draftRevision: draft.revision,
+    draftRevision,
     contentHash: definitionContentHash(state.next),
     inputsHash,
   };

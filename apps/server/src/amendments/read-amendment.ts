@@ -7,6 +7,7 @@ import type { Language } from '../http/language.ts';
 import { designDraftRow } from '../study-design/design-draft-row.ts';
 import { describedChangeSet, draftAmendmentState, draftVersionOf } from './amendment-change-set.ts';
 import { amendmentSummaries, requireAmendment } from './amendment-rows.ts';
+import { publishBlocker } from './publish-blocker.ts';
 import { requirePublishedAmendment } from './published-amendment.ts';
 
 /** `GET …/amendments`: every amendment of the study, newest first; a draft's version is its design draft's. */
@@ -39,7 +40,14 @@ export async function readAmendment(
   if (!summary) throw new AppError(404, 'not_found');
   const declarations = row.declarations as Record<string, unknown>;
   if (row.status === 'discarded')
-    return { amendment: summary, declarations, draftRevision: null, changeSet: null, definitionProblems: 0 };
+    return {
+      amendment: summary,
+      declarations,
+      draftRevision: null,
+      changeSet: null,
+      definitionProblems: 0,
+      publishBlocker: null,
+    };
   if (row.status === 'published') {
     // History: what the published amendment changed, from the two stored versions and its declarations.
     const published = await requirePublishedAmendment(db, studyId, amendmentId);
@@ -55,6 +63,7 @@ export async function readAmendment(
       draftRevision: null,
       changeSet: { ...described, ready: true },
       definitionProblems: 0,
+      publishBlocker: null,
     };
   }
   const state = await draftAmendmentState(db, studyId, row);
@@ -64,5 +73,6 @@ export async function readAmendment(
     draftRevision: state.draftRevision,
     changeSet: describedChangeSet(state, language),
     definitionProblems: state.definitionProblems,
+    publishBlocker: (await publishBlocker(db, studyId, row, state)).blocker,
   };
 }

@@ -57,6 +57,7 @@ function draft(overrides: Partial<AmendmentResponse> = {}): AmendmentResponse {
       ready: false,
     },
     definitionProblems: 0,
+    publishBlocker: null,
     ...overrides,
   };
 }

@@ -30,6 +30,7 @@ function draft(ready: boolean): AmendmentResponse {
       ready,
     },
     definitionProblems: 0,
+    publishBlocker: null,
   };
 }
 

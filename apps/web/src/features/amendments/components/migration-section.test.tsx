@@ -16,6 +16,7 @@ const published: AmendmentResponse = {
   draftRevision: null,
   changeSet: null,
   definitionProblems: 0,
+  publishBlocker: null,
 };
 
 /** Site S01's automatic job running (12 of 30 done: 10 moved, 1 held, 1 failed), an earlier subject's done. */

@@ -24,6 +24,7 @@ function draft(changeSet: 'ready' | 'notReady' | 'none'): AmendmentResponse {
             ready: changeSet === 'ready',
           },
     definitionProblems: changeSet === 'none' ? 1 : 0,
+    publishBlocker: null,
   };
 }
 

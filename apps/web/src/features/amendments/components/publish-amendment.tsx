@@ -7,27 +7,10 @@ import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SignatureDialog } from '../../../components/signature-dialog.tsx';
 import { useToast } from '../../../components/toast.tsx';
 import { useMe } from '../../../lib/me.ts';
-import { useAmendmentImpact, usePublishAmendment } from '../api/amendments.ts';
+import { usePublishAmendment } from '../api/amendments.ts';
 import styles from './amendments.module.css';
 
 const PUBLISH_MODAL = 'publish-amendment';
-
-/**
- * Why a draft cannot be published yet, as the server would refuse it (409 `amendment_not_ready`,
- * `amendment_impact_stale`); null when it can, or while the impact analysis is still being read.
- */
-function publishBlocker(
-  changeSet: AmendmentResponse['changeSet'],
-  impact: ReturnType<typeof useAmendmentImpact>,
-): 'noChangeSet' | 'notReady' | 'noImpact' | 'stale' | 'impactUnknown' | 'loading' | null {
-  if (!changeSet) return 'noChangeSet';
-  if (!changeSet.ready) return 'notReady';
-  if (impact.isPending) return 'loading';
-  if (impact.isError) return 'impactUnknown';
-  if (impact.data.impact === null) return 'noImpact';
-  if (!impact.data.impact.current) return 'stale';
-  return null;
-}
 
 /**
  * A draft's "Publish (electronic signature)": enabled once the change set is ready and the impact
@@ -44,9 +27,9 @@ export function PublishAmendment({ studyId, response }: { studyId: number; respo
   const toast = useToast();
   const me = useMe();
   const { amendment } = response;
-  const impact = useAmendmentImpact(studyId, amendment.id);
   const publish = usePublishAmendment(studyId, amendment.id);
-  const blocker = publishBlocker(response.changeSet, impact);
+  // The server's own rule (the publication refuses the same): why the draft cannot be published yet.
+  const blocker = response.publishBlocker;
 
   async function submit(request: PublishAmendmentRequest): Promise<string | null> {
     try {
@@ -62,12 +45,12 @@ export function PublishAmendment({ studyId, response }: { studyId: number; respo
     <div className={styles.publish}>
       <Button
         disabled={blocker !== null}
-        aria-describedby={blocker && blocker !== 'loading' ? `${id}-why` : undefined}
+        aria-describedby={blocker ? `${id}-why` : undefined}
         onClick={() => modals.open(PUBLISH_MODAL)}
       >
         {t('publish.open')}
       </Button>
-      {blocker && blocker !== 'loading' ? (
+      {blocker ? (
         <p id={`${id}-why`} className={styles.hint}>
           {t(`publish.why.${blocker}`)}
         </p>

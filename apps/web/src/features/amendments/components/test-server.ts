@@ -144,7 +144,7 @@ export function serve({
         }
         if (address.pathname.endsWith('/publish')) {
           current = published ?? current;
-          return json(current);
+          return json(current && withPublishBlocker(current, impact));
         }
         if (address.pathname.endsWith('/migrations')) return json({ migration: migration() }, 201);
         return json({ id: 9 }, address.pathname.endsWith('/amendments') ? 201 : 200);
@@ -152,7 +152,7 @@ export function serve({
       reads.push(`${address.pathname}${address.search}`);
       if (address.pathname === '/api/studies/4/amendments') return json({ amendments });
       if (current && address.pathname === `/api/studies/4/amendments/${current.amendment.id}`)
-        return json(current);
+        return json(withPublishBlocker(current, impact));
       if (address.pathname === '/api/studies/4/amendments/7/migrations') {
         const answer = migrations[Math.min(migrationReads, migrations.length - 1)];
         migrationReads += 1;
@@ -180,4 +180,20 @@ export function serve({
     }),
   );
   return { sent, reads };
+}
+
+/** The amendment as the server reads it: a draft says why it cannot be published yet (its own rule). */
+function withPublishBlocker(response: AmendmentResponse, impact: AmendmentImpact | null): AmendmentResponse {
+  if (response.amendment.status !== 'draft') return { ...response, publishBlocker: null };
+  const { changeSet } = response;
+  const publishBlocker = !changeSet
+    ? 'noChangeSet'
+    : !changeSet.ready
+      ? 'notReady'
+      : impact === null
+        ? 'noImpact'
+        : !impact.current
+          ? 'stale'
+          : null;
+  return { ...response, publishBlocker };
 }
