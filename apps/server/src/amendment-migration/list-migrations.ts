@@ -29,7 +29,6 @@ export async function listMigrations(
       'm.total',
       'm.migrated',
       'm.held',
-      'm.failed',
       'm.failures',
       'm.requested_by',
       'm.created_at',
@@ -53,26 +52,29 @@ export async function listMigrations(
   const countOf = (version: string) =>
     Number(counts.find((row) => row.definition_version === version)?.count ?? 0);
   return {
-    migrations: rows.map((row) => ({
-      id: row.id,
-      scope: row.scope,
-      target: row.scope === 'site' ? row.site_code : row.scope === 'subject' ? row.screening_number : null,
-      status: row.status,
-      automatic: row.requested_by === null,
-      requestedBy:
-        row.requested_by === null
-          ? null
-          : { userId: row.requested_by, name: row.name ?? '', at: row.created_at.toISOString() },
-      total: row.total,
-      migrated: row.migrated,
-      held: row.held,
-      failed: row.failed,
-      failures: (row.failures as MigrationFailure[]).map((failure) => ({
-        subjectId: failure.subjectId,
-        message: errorMessage(failure.code as ErrorCode, language, failure.params),
-      })),
-      finishedAt: row.finished_at?.toISOString() ?? null,
-    })),
+    migrations: rows.map((row) => {
+      const failures = row.failures as MigrationFailure[];
+      return {
+        id: row.id,
+        scope: row.scope,
+        target: row.scope === 'site' ? row.site_code : row.scope === 'subject' ? row.screening_number : null,
+        status: row.status,
+        automatic: row.requested_by === null,
+        requestedBy:
+          row.requested_by === null
+            ? null
+            : { userId: row.requested_by, name: row.name ?? '', at: row.created_at.toISOString() },
+        total: row.total,
+        migrated: row.migrated,
+        held: row.held,
+        failed: failures.length,
+        failures: failures.map((failure) => ({
+          subjectId: failure.subjectId,
+          message: errorMessage(failure.code as ErrorCode, language, failure.params),
+        })),
+        finishedAt: row.finished_at?.toISOString() ?? null,
+      };
+    }),
     subjects: { onFromVersion: countOf(amendment.from.version), onToVersion: countOf(amendment.to.version) },
   };
 }

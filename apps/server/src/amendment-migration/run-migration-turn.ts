@@ -154,7 +154,6 @@ async function recordFailure(db: Kysely<Database>, jobId: number, subjectId: num
   await db
     .updateTable('amendment_migrations')
     .set({
-      failed: sql<number>`failed + 1`,
       failures: sql<string>`failures || ${JSON.stringify([failure])}::jsonb`,
       last_subject_id: subjectId,
     })

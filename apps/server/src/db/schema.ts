@@ -299,8 +299,7 @@ export interface AmendmentMigrationsTable {
   total: Generated<number>;
   migrated: Generated<number>;
   held: Generated<number>;
-  failed: Generated<number>;
-  /** [{ subjectId, message }], written as a JSON string. */
+  /** The subjects the move refused, [{ subjectPk, subjectId, code, params }] (their count: the job's failures), written as a JSON string. */
   failures: ColumnType<unknown, string | undefined, string>;
   last_subject_id: Generated<number>;
   lease_until: Date | null;

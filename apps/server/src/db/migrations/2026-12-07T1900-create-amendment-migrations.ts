@@ -28,7 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('total', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('migrated', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('held', 'integer', (col) => col.notNull().defaultTo(0))
-    .addColumn('failed', 'integer', (col) => col.notNull().defaultTo(0))
+    // The subjects the move refused, each with its error: their number is the job's count of failures.
     .addColumn('failures', 'jsonb', (col) => col.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn('last_subject_id', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('lease_until', 'timestamptz')
