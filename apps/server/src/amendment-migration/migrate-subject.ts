@@ -11,7 +11,7 @@ import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { formValues } from '../data-entry/form-values.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
-import type { SubjectWithSite } from '../subjects/subject-access.ts';
+import { type SubjectWithSite, subjectQuery } from '../subjects/subject-access.ts';
 
 /**
  * The migration's actor in the audit trail: the system, named with the amendment's number, so the
@@ -51,17 +51,10 @@ export async function migrateSubject(
   amendment: PublishedAmendment,
   subjectId: number,
 ): Promise<SubjectMigration> {
-  const subject = await trx
-    .selectFrom('subjects')
-    .innerJoin('sites', 'sites.id', 'subjects.site_id')
-    .selectAll('subjects')
-    .select(['sites.code as site_code', 'sites.institution_number'])
-    .where('subjects.id', '=', subjectId)
-    .where('subjects.study_id', '=', amendment.studyId)
+  const subject: SubjectWithSite | undefined = await subjectQuery(trx, amendment.studyId, subjectId)
     .forUpdate(['subjects'])
     .executeTakeFirst();
-  if (!subject || subject.deleted_at !== null || subject.definition_version !== amendment.from.version)
-    return 'skipped';
+  if (!subject || subject.definition_version !== amendment.from.version) return 'skipped';
   const stored = await loadSubjectData(trx, subjectId);
   const migrated = migrateStoredSubject(amendment.changeSet, stored);
   const plan = amendment.changeSet.plan;
@@ -100,7 +93,7 @@ export async function migrateSubject(
       .where('id', '=', instance.id)
       .executeTakeFirstOrThrow();
     await writeForm(trx, {
-      subject: subject as SubjectWithSite,
+      subject,
       subjectLocked: true,
       definition: amendment.to.definition,
       definitionVersion: amendment.to.version,

@@ -11,7 +11,12 @@ import { refuseUntrainedWriter } from '../training-gate/training-gate.ts';
 
 export type SubjectWithSite = SubjectRow & { site_code: string; institution_number: string };
 
-function subjectQuery(db: Kysely<Database> | Transaction<Database>, studyId: number, subjectId: number) {
+/** The study's subject, unless deleted, with its site's code and institution number: a statement to extend. */
+export function subjectQuery(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+  subjectId: number,
+) {
   return db
     .selectFrom('subjects')
     .innerJoin('sites', 'sites.id', 'subjects.site_id')
