@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
 import { lockStudyRow } from '../studies/lock-study-row.ts';
+import { subjectQuery } from '../subjects/subject-access.ts';
 import { listMigrations } from './list-migrations.ts';
 import { subjectsInScope } from './subjects-in-scope.ts';
 
@@ -46,13 +47,7 @@ export async function startMigration(
       target = site.code;
     }
     if (subjectId !== null) {
-      const subject = await trx
-        .selectFrom('subjects')
-        .select('screening_number')
-        .where('id', '=', subjectId)
-        .where('study_id', '=', studyId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const subject = await subjectQuery(trx, studyId, subjectId).executeTakeFirst();
       if (!subject) throw new AppError(404, 'not_found');
       target = subject.screening_number;
     }
