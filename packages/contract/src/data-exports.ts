@@ -17,7 +17,8 @@ import { subjectStatusSchema } from './subjects.ts';
  *   GET  /:exportId/download   the file (Content-Disposition: attachment; audited); not done → 409
  *                              `data_export_not_ready`
  * A site or form the study does not have is a 422 `data_export_unknown_scope` (details `{ siteIds,
- * formKeys }`). Value labels asked of an ODM format are a 422 `data_export_labels_not_for_format`:
+ * formKeys }`). Value labels asked of an ODM format are a 422 `data_export_labels_not_for_format`
+ * (and values `entered` a 422 `data_export_as_entered_not_for_format`):
  * ODM carries its code lists itself, and silently dropping a choice would surprise the data manager.
  */
 
@@ -33,6 +34,20 @@ export const dataExportTableFormats = [
 export function isTableFormat(format: DataExportFormat): boolean {
   return (dataExportTableFormats as readonly DataExportFormat[]).includes(format);
 }
+
+/**
+ * Which definition version the values are given in, when a study has published amendments:
+ * - `current`: every value in the current version's terms — a subject still on an earlier version has
+ *   its values moved as its migration would move them (renamed, re-coded, converted; retired ones left
+ *   out), so one column means one thing for every subject;
+ * - `entered`: every value as it was entered, in the terms of the version it was entered under — a
+ *   change a migration made is shown as it was before it, retired values are back in their columns,
+ *   and the tables have the forms and items of every version.
+ * `entered` is for the table formats: an ODM file carries each value's history (what was entered,
+ * and every change since) in its audit trail.
+ */
+export const dataExportValuesAsOf = ['current', 'entered'] as const;
+export type DataExportValuesAsOf = (typeof dataExportValuesAsOf)[number];
 
 /** The languages a table export can add value labels in (beside the codes). */
 export const dataExportLabelLanguages = ['ko', 'en'] as const;
@@ -69,6 +84,8 @@ export const startDataExportRequestSchema = z.strictObject({
    * says so. Every format honours it.
    */
   maskPersonalData: z.boolean().default(false),
+  /** `current` when absent; `entered` is for the table formats only (with ODM a 422 `data_export_as_entered_not_for_format`). */
+  valuesAsOf: z.enum(dataExportValuesAsOf).optional(),
 });
 export type StartDataExportRequest = z.input<typeof startDataExportRequestSchema>;
 
@@ -81,6 +98,8 @@ export const dataExportSchema = z.object({
   labels: z.enum(dataExportLabelLanguages).nullable(),
   /** The personal-data items' values were withheld from the file. */
   maskPersonalData: z.boolean(),
+  /** The version the table formats give the values in (`current` for every ODM export). */
+  valuesAsOf: z.enum(dataExportValuesAsOf),
   state: z.enum(dataExportStates),
   /** Known once the job has counted what it will write. */
   valuesTotal: z.number().int().nullable(),

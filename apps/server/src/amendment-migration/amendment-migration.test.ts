@@ -4,6 +4,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { amendedVersion, DECLARATIONS } from '../../test/fixtures/amended-demo-version.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { countFormTableValues } from '../form-tables/count-form-table-values.ts';
+import { formTablePages } from '../form-tables/load-form-table-pages.ts';
+import { loadTablesContext } from '../form-tables/tables-context.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { runMigrationTurn } from './run-migration-turn.ts';
@@ -26,7 +29,16 @@ describeWithDatabase(
     let live: StudyDefinition;
     let amendmentId: number;
     const session: Record<string, SignedIn> = {};
-    const subjects: Record<'changed' | 'frozen' | 'elsewhere', number> = {} as never;
+    const subjects: Record<'changed' | 'frozen' | 'elsewhere' | 'waiting', number> = {} as never;
+    const subjectIdOf = async (screeningNumber: string) =>
+      (
+        await database()
+          .db.selectFrom('subjects')
+          .select('id')
+          .where('study_id', '=', studyId)
+          .where('screening_number', '=', screeningNumber)
+          .executeTakeFirstOrThrow()
+      ).id;
     const call = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
       app.inject({
         method,
@@ -251,6 +263,82 @@ describeWithDatabase(
         .where('subject_id', '=', subjects.changed)
         .execute();
       expect(new Set(forms.map((row) => row.definition_version))).toEqual(new Set(['2.0.0']));
+    });
+
+    it('exports the tables as of the current version, or as entered', async () => {
+      // A subject at site 02, where the amendment is not in effect: entered under the live version.
+      subjects.waiting = await register('crc', site2);
+      expect(await versionOf(subjects.waiting)).toBe(live.version);
+      await save(
+        subjects.waiting,
+        'vitalSigns',
+        {
+          measurementDate: '2025-03-05',
+          bloodPressureSystolic: 118,
+          bloodPressureDiastolic: 85,
+          heartRate: 72,
+          bodyTemperature: 36.6,
+          result: 'abnormalNcs',
+          opinion: 'Seated',
+        },
+        'crc',
+      );
+      const rowsOf = async (valuesAsOf: 'current' | 'entered') => {
+        const scope = { studyId, formKeys: ['vitalSigns'] };
+        const context = await loadTablesContext(database().db, { scope, valuesAsOf }, 500);
+        const [table] = context.tables;
+        if (!table) throw new Error('no vital signs table');
+        const rows = new Map<number, Record<string, unknown>>();
+        let read = 0;
+        for await (const page of formTablePages(database().db, scope, table, context)) {
+          read += page.values;
+          for (const row of page.rows)
+            if (row.visit === 'v1') rows.set(await subjectIdOf(row.subject), row.values);
+        }
+        // The progress total counts what the pages read.
+        expect(await countFormTableValues(database().db, scope, { valuesAsOf })).toBe(read);
+        return { columns: table.columns.map((column) => column.item.key), table, rows };
+      };
+
+      // As of the current version: one column means one thing for every subject.
+      const current = await rowsOf('current');
+      expect(current.columns).toEqual(expect.arrayContaining(['remark', 'position']));
+      expect(current.columns).not.toContain('opinion');
+      expect(current.columns).not.toContain('measurementDate');
+      expect(current.rows.get(subjects.changed)).toMatchObject({ remark: 'Resting', result: 'ncs' });
+      expect(current.rows.get(subjects.waiting)).toMatchObject({
+        remark: 'Seated',
+        result: 'ncs',
+        bloodPressureDiastolic: 85,
+      });
+      expect(current.rows.get(subjects.waiting)).not.toHaveProperty('opinion');
+      expect(current.rows.get(subjects.frozen)).toMatchObject({
+        result: 'normal',
+        bloodPressureDiastolic: 80,
+      });
+
+      // As entered: the re-coded value as it was before the migration, the retired one back in its
+      // column, the unmigrated subject's values under its version's keys and codes.
+      const entered = await rowsOf('entered');
+      expect(entered.columns).toEqual(
+        expect.arrayContaining(['remark', 'position', 'opinion', 'measurementDate']),
+      );
+      expect(entered.rows.get(subjects.changed)).toMatchObject({
+        remark: 'Resting',
+        result: 'abnormalNcs',
+        measurementDate: '2025-03-04',
+      });
+      expect(entered.rows.get(subjects.waiting)).toMatchObject({
+        opinion: 'Seated',
+        result: 'abnormalNcs',
+        measurementDate: '2025-03-05',
+      });
+      // The codebook knows the codes of both versions.
+      const result = entered.table.columns.find((column) => column.item.key === 'result');
+      expect(result?.codes?.map((code) => code.code)).toEqual(expect.arrayContaining(['ncs', 'abnormalNcs']));
+      // The stored data did not move.
+      expect(await versionOf(subjects.waiting)).toBe(live.version);
+      expect((await formOf(subjects.changed, 'vitalSigns')).values.result).toBe('ncs');
     });
 
     it('moves the rest when the DM asks; a frozen form the amendment touches still waits', async () => {

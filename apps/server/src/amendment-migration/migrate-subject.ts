@@ -4,13 +4,13 @@ import type { Transaction } from 'kysely';
 import type { StoredSubjectData } from '../after-change/form-change.ts';
 import { migrateStoredSubject } from '../amendment-impact/migrate-stored-subject.ts';
 import { nextQueryPlace } from '../amendment-impact/next-query-place.ts';
-import type { PublishedAmendment } from '../amendments/published-amendment.ts';
 import { type AuditActor, systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { formValues } from '../data-entry/form-values.ts';
 import type { Database } from '../db/schema.ts';
 import { holdsOver, subjectTarget } from '../locks/holds-in-force.ts';
+import type { PublishedAmendment } from '../studies/amendment-chain.ts';
 import { type SubjectWithSite, subjectQuery } from '../subjects/subject-access.ts';
 
 /**

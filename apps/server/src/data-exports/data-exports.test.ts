@@ -370,6 +370,12 @@ describeWithDatabase(
         message:
           '값 라벨은 양식별 표(CSV, XLSX) 내보내기에서만 선택할 수 있습니다. ODM은 코드 목록을 함께 담습니다.',
       });
+      // Values as entered are the tables' choice: ODM carries them in its audit trail.
+      const enteredWithOdm = await call('dm', 'POST', '', { ...valid, valuesAsOf: 'entered' }, 'en');
+      expect(enteredWithOdm.statusCode).toBe(422);
+      expect(enteredWithOdm.json().error.code).toBe('data_export_as_entered_not_for_format');
+      const unknownAsOf = await call('dm', 'POST', '', { ...valid, format: 'tables-csv', valuesAsOf: 'v1' });
+      expect(unknownAsOf.statusCode).toBe(400);
       expect((await call('dm', 'GET', '/999999')).statusCode).toBe(404);
       expect((await call('dm', 'GET', '/999999/download')).statusCode).toBe(404);
       expect((await call('dm', 'POST', '/999999/cancel')).statusCode).toBe(404);
@@ -412,7 +418,12 @@ describeWithDatabase(
       expect(total).toBeGreaterThan(0);
 
       const csv = await start({ format: 'tables-csv', scope: {}, auditTrail: false, labels: 'ko' });
-      expect(csv).toMatchObject({ format: 'tables-csv', labels: 'ko', state: 'queued' });
+      expect(csv).toMatchObject({
+        format: 'tables-csv',
+        labels: 'ko',
+        state: 'queued',
+        valuesAsOf: 'current',
+      });
       expect(await runNext()).toBe('done');
       const csvDone = (await call('dm', 'GET', `/${csv.id}`)).json() as DataExport;
       expect(csvDone).toMatchObject({ state: 'done', valuesTotal: total, valuesDone: total, labels: 'ko' });
@@ -433,10 +444,30 @@ describeWithDatabase(
       expect(row[header.indexOf('gender')]).toBe('F');
       expect(row[header.indexOf('gender_label')]).toBe('여');
 
-      const xlsx = await start({ format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'en' });
+      // As entered (a study never amended has one version): the same values, the choice kept with the job.
+      const xlsx = await start({
+        format: 'tables-xlsx',
+        scope: {},
+        auditTrail: false,
+        labels: 'en',
+        valuesAsOf: 'entered',
+      });
       expect(await runNext()).toBe('done');
       const xlsxDone = (await call('dm', 'GET', `/${xlsx.id}`)).json() as DataExport;
-      expect(xlsxDone).toMatchObject({ state: 'done', valuesTotal: total, valuesDone: total, labels: 'en' });
+      expect(xlsxDone).toMatchObject({
+        state: 'done',
+        valuesTotal: total,
+        valuesDone: total,
+        labels: 'en',
+        valuesAsOf: 'entered',
+      });
+      const startedRecord = await db
+        .selectFrom('audit_events')
+        .select('after')
+        .where('event_type', '=', 'data_export.started')
+        .where('entity_id', '=', String(xlsx.id))
+        .executeTakeFirstOrThrow();
+      expect(startedRecord.after).toMatchObject({ valuesAsOf: 'entered' });
       expect(xlsxDone.fileName).toMatch(/^TMP-2026_tables-xlsx_\d+\.xlsx$/);
       const workbook = await call('dm', 'GET', `/${xlsx.id}/download`);
       expect(workbook.headers['content-type']).toBe(

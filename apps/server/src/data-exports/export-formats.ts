@@ -1,4 +1,4 @@
-import type { DataExportFormat } from '@cdms/contract';
+import type { DataExportFormat, DataExportValuesAsOf } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import {
@@ -31,6 +31,8 @@ export interface ExportJobInput {
   labels: 'ko' | 'en' | null;
   /** Every format: withhold the values of the items the study definition flags as personal data. */
   maskPersonalData: boolean;
+  /** The version the values are given in (start-export lets only the table formats ask for `entered`). */
+  valuesAsOf: DataExportValuesAsOf;
 }
 
 export interface ExportFormat {
@@ -40,7 +42,7 @@ export interface ExportFormat {
   countValues(
     db: Kysely<Database>,
     scope: ExportScope,
-    options: { maskPersonalData: boolean },
+    options: { maskPersonalData: boolean; valuesAsOf: DataExportValuesAsOf },
   ): Promise<number>;
   produce(
     db: Kysely<Database>,
@@ -83,7 +85,12 @@ function tablesFormat(extension: string, contentType: string, produceTables: For
     produce: (db, input, onProgress) =>
       produceTables(
         db,
-        { scope: input.scope, labels: input.labels, maskPersonalData: input.maskPersonalData },
+        {
+          scope: input.scope,
+          labels: input.labels,
+          maskPersonalData: input.maskPersonalData,
+          valuesAsOf: input.valuesAsOf,
+        },
         (done) => onProgress({ values: done.values }),
       ),
   };

@@ -1,4 +1,10 @@
-import type { DataExport, DataExportFormat, DataExportLabels, DataExportScope } from '@cdms/contract';
+import type {
+  DataExport,
+  DataExportFormat,
+  DataExportLabels,
+  DataExportScope,
+  DataExportValuesAsOf,
+} from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database, DataExportRow } from '../db/schema.ts';
 
@@ -9,6 +15,8 @@ export interface StoredExportOptions {
   auditTrail: boolean;
   /** Table formats only; absent in jobs started before the tables were a format, and for codes only. */
   labels?: DataExportLabels;
+  /** Absent in jobs started before amendments: they were in the current version's terms. */
+  valuesAsOf?: DataExportValuesAsOf;
 }
 
 /** Job rows with their requester's name, newest first: the list and the single read share it. */
@@ -30,6 +38,7 @@ export function toDataExport(row: DataExportRow & { requested_by_name: string })
     auditTrail: options.auditTrail,
     labels: options.labels ?? null,
     maskPersonalData: row.mask_personal_data,
+    valuesAsOf: options.valuesAsOf ?? 'current',
     state: row.state,
     valuesTotal: row.values_total,
     valuesDone: row.values_done,

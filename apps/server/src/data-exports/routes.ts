@@ -49,7 +49,7 @@ export function registerDataExportRoutes(
           201: dataExportSchema,
           ...refusals({
             403: EXPORTER_REFUSAL,
-            422: 'Value labels asked for with an ODM format (`data_export_labels_not_for_format`), or sites or forms not of the study (`data_export_unknown_scope`, `details`).',
+            422: 'Value labels or values as entered asked for with an ODM format (`data_export_labels_not_for_format`, `data_export_as_entered_not_for_format`), or sites or forms not of the study (`data_export_unknown_scope`, `details`).',
           }),
         },
       },

@@ -58,7 +58,8 @@ export async function runExport(
     const format = formats[job.format];
     if (!format) throw new Error(`Unknown export format ${job.format}.`);
     const maskPersonalData = job.mask_personal_data;
-    const total = await format.countValues(db, scope, { maskPersonalData });
+    const valuesAsOf = options.valuesAsOf ?? 'current';
+    const total = await format.countValues(db, scope, { maskPersonalData, valuesAsOf });
     const counted = await mine().set({ values_total: total, heartbeat_at: new Date() }).executeTakeFirst();
     if (counted.numUpdatedRows === 0n) throw new JobGone();
 
@@ -117,7 +118,13 @@ export async function runExport(
 
     const chunks = format.produce(
       db,
-      { scope, auditTrail: options.auditTrail, labels: options.labels ?? null, maskPersonalData },
+      {
+        scope,
+        auditTrail: options.auditTrail,
+        labels: options.labels ?? null,
+        maskPersonalData,
+        valuesAsOf,
+      },
       (done) => {
         progress.values = done.values;
         if (done.subjects !== undefined) progress.subjects = done.subjects;

@@ -28,6 +28,8 @@ export async function startExport(
   // made that silently does nothing would be a surprise in the file.
   if (request.labels !== undefined && !isTableFormat(request.format))
     throw new AppError(422, 'data_export_labels_not_for_format');
+  if (request.valuesAsOf === 'entered' && !isTableFormat(request.format))
+    throw new AppError(422, 'data_export_as_entered_not_for_format');
   const unknownSiteIds: number[] = [];
   if (scope.siteIds !== undefined) {
     const known = new Set(
@@ -69,6 +71,7 @@ export async function startExport(
     },
     auditTrail: request.auditTrail,
     ...(request.labels ? { labels: request.labels } : {}),
+    valuesAsOf: request.valuesAsOf ?? 'current',
   };
   // Which items are personal is the study definition's to say (`personalData`), read when the job runs.
   const maskPersonalData = request.maskPersonalData === true;

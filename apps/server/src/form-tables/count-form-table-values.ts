@@ -1,25 +1,25 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import type { FormTablesScope } from './form-tables-scope.ts';
+import type { FormTablesOptions } from './form-tables-scope.ts';
 import { instancesInScope } from './form-tables-scope.ts';
-import { formTablesOf, storedKeysOf } from './table-layout.ts';
+import { loadTablesContext } from './tables-context.ts';
 
 /**
  * The progress total of a form-table export: the stored values its tables will read (a repeating
- * group's stored rows count as one value, as the writers report them), in one COUNT. Keys the
- * current definition no longer has are not exported, so not counted.
+ * group's stored rows count as one value, as the writers report them), in one COUNT. Each table
+ * reads its form's and items' keys under every version it shows (tables-context.ts); keys no table
+ * reads are not exported, so not counted.
  */
 export async function countFormTableValues(
   db: Kysely<Database>,
-  scope: FormTablesScope,
-  options: { maskPersonalData?: boolean } = {},
+  scope: FormTablesOptions['scope'],
+  options: Pick<FormTablesOptions, 'maskPersonalData' | 'valuesAsOf'> = {},
 ): Promise<number> {
-  const current = await currentStudyDefinition(db, scope.studyId);
-  if (!current) return 0;
+  const context = await loadTablesContext(db, { ...options, scope }, 0);
   // A masked plain item's values are not read (storedKeysOf), so not counted either.
-  const tables = formTablesOf(current.definition, scope.formKeys, options.maskPersonalData ?? false);
-  const keys = tables.flatMap((table) => storedKeysOf(table).map((key) => `${table.formKey}.${key}`));
+  const keys = context.tables.flatMap((table) =>
+    table.reads.formKeys.flatMap((formKey) => table.reads.itemKeys.map((itemKey) => `${formKey}.${itemKey}`)),
+  );
   if (keys.length === 0) return 0;
   const row = await instancesInScope(db, scope)
     .innerJoin('item_values as iv', 'iv.form_instance_id', 'fi.id')

@@ -17,7 +17,7 @@ const line = (cells: readonly TableCell[]) => `${cells.map(csvField).join(',')}\
 
 export const formTablesCsvZip: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
   const masked = options.maskPersonalData ?? false;
-  const context = await loadTablesContext(db, options.scope, pageSize, masked);
+  const context = await loadTablesContext(db, options, pageSize);
   let done = 0;
   async function* tableCsv(table: (typeof context.tables)[number]) {
     yield `\uFEFF${line(headerOf(table, options.labels !== null))}`;

@@ -1,3 +1,4 @@
+import type { DataExportValuesAsOf } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import type { Database, SubjectStatus } from '../db/schema.ts';
 
@@ -21,6 +22,8 @@ export interface FormTablesOptions {
    * stay, blank, and the codebook says they were masked. Not masked when absent.
    */
   maskPersonalData?: boolean;
+  /** The version the values are given in (`current` when absent): see tables-context.ts. */
+  valuesAsOf?: DataExportValuesAsOf;
 }
 
 /** The form instances with data of the scope's subjects (aliases fi and s), one form or all. */

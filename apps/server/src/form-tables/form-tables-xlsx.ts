@@ -12,8 +12,8 @@ import {
   workbookXml,
 } from './spreadsheet-xml.ts';
 import { rowCells } from './table-cells.ts';
-import { type FormTable, headerOf } from './table-layout.ts';
-import { type FormTablesWriter, loadTablesContext } from './tables-context.ts';
+import { headerOf } from './table-layout.ts';
+import { type ExportTable, type FormTablesWriter, loadTablesContext } from './tables-context.ts';
 import { zipStream } from './zip-stream.ts';
 
 /**
@@ -25,7 +25,7 @@ import { zipStream } from './zip-stream.ts';
  */
 export const formTablesXlsx: FormTablesWriter = async function* (db, options, onProgress, pageSize = 500) {
   const masked = options.maskPersonalData ?? false;
-  const context = await loadTablesContext(db, options.scope, pageSize, masked);
+  const context = await loadTablesContext(db, options, pageSize);
   const names = sheetNames([CODEBOOK_NAME, ...context.tables.map((table) => table.name)]);
   let done = 0;
 
@@ -36,7 +36,7 @@ export const formTablesXlsx: FormTablesWriter = async function* (db, options, on
       .join('');
     yield SHEET_END;
   }
-  async function* tableSheet(table: FormTable) {
+  async function* tableSheet(table: ExportTable) {
     yield SHEET_START + rowXml(1, headerOf(table, options.labels !== null), 1);
     let rowNumber = 1;
     for await (const page of formTablePages(db, options.scope, table, context)) {

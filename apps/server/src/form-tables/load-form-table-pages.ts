@@ -1,8 +1,10 @@
-import { type StudyDefinition, unscheduledRepeatKey } from '@cdms/study';
+import { type FormValues, unscheduledRepeatKey } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { amendmentsFrom, moveFormThrough } from '../studies/amendment-chain.ts';
 import { type FormTablesScope, instancesInScope } from './form-tables-scope.ts';
-import { type FormTable, storedKeysOf } from './table-layout.ts';
+import type { ExportTable, TablesContext } from './tables-context.ts';
+import { loadMigrationHistory, type MigrationHistory, valuesAsEntered } from './values-as-entered.ts';
 
 /**
  * One table's rows, page after page: each page is about `pageSize` form instances (whole subjects,
@@ -11,6 +13,11 @@ import { type FormTable, storedKeysOf } from './table-layout.ts';
  * query per subject. Pages are keyed on the subject id (keyset), so memory holds one page at a time
  * whatever the study's size, and the index on (form_key, subject_id) of instances with data serves
  * both the page boundary and the page.
+ *
+ * The table reads its keys under every version it shows (`reads`). As of the current version, a
+ * form of a subject still on an earlier version is moved as its migration would move it, and one
+ * that leaves nothing in this table (retired, or another form's now) is not a row of it; as entered,
+ * each stored form is undone of what the migrations changed (values-as-entered.ts).
  */
 
 export interface FormTableRow {
@@ -29,17 +36,11 @@ export interface FormTablePage {
   values: number;
 }
 
-export interface PageContext {
-  definition: StudyDefinition;
-  siteCodes: Map<number, string>;
-  pageSize: number;
-}
-
 export async function* formTablePages(
   db: Kysely<Database>,
   scope: FormTablesScope,
-  table: FormTable,
-  context: PageContext,
+  table: ExportTable,
+  context: TablesContext,
 ): AsyncGenerator<FormTablePage> {
   const scheduledOrder = new Map(context.definition.visits.map((visit, index) => [visit.key, index]));
   // Unscheduled visits (`unscheduled-<n>`, issue 19) after the schedule, by repeat key.
@@ -49,11 +50,11 @@ export async function* formTablePages(
       return repeatKey === undefined ? scheduledOrder.get(visitKey) : scheduledOrder.size + repeatKey;
     },
   };
-  const keys = storedKeysOf(table);
+  const keys = table.reads.itemKeys;
   // The keyset bound is stated on both sides of the join, so neither side is read from its start.
   const formInstances = (after: number) =>
     instancesInScope(db, scope)
-      .where('fi.form_key', '=', table.formKey)
+      .where('fi.form_key', 'in', table.reads.formKeys)
       .where('fi.subject_id', '>', after)
       .where('s.id', '>', after);
   let afterSubjectId = 0;
@@ -69,8 +70,10 @@ export async function* formTablePages(
       'fi.id',
       'fi.subject_id',
       'fi.visit_key',
+      'fi.form_key',
       's.screening_number',
       's.site_id',
+      's.definition_version',
     ]);
     if (boundary) instanceQuery = instanceQuery.where('fi.subject_id', '<=', boundary.subject_id);
     const instances = await instanceQuery.execute();
@@ -103,9 +106,22 @@ export async function* formTablePages(
       valuesByInstance.set(row.form_instance_id, values);
     }
 
+    const history: MigrationHistory | null =
+      context.valuesAsOf === 'entered' && context.chain.amendments.length > 0
+        ? await loadMigrationHistory(db, instances)
+        : null;
+
     const rows: FormTableRow[] = [];
     for (const instance of instances) {
-      const values = valuesByInstance.get(instance.id) ?? {};
+      let values = valuesByInstance.get(instance.id) ?? {};
+      if (history) {
+        values = valuesAsEntered(history, instance.subject_id, instance.visit_key, instance.form_key, values);
+      } else {
+        const steps = amendmentsFrom(context.chain, instance.definition_version);
+        const moved = moveFormThrough(steps, instance.visit_key, instance.form_key, values as FormValues);
+        if (moved.formKey !== table.formKey) continue;
+        values = moved.values;
+      }
       const base = {
         subject: instance.screening_number,
         site: context.siteCodes.get(instance.site_id) ?? String(instance.site_id),
@@ -126,10 +142,4 @@ export async function* formTablePages(
     if (!boundary) return;
     afterSubjectId = boundary.subject_id;
   }
-}
-
-/** The study's site codes by id (a study has tens of sites, not thousands). */
-export async function loadSiteCodes(db: Kysely<Database>, studyId: number): Promise<Map<number, string>> {
-  const sites = await db.selectFrom('sites').select(['id', 'code']).where('study_id', '=', studyId).execute();
-  return new Map(sites.map((site) => [site.id, site.code]));
 }

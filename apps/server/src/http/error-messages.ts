@@ -499,6 +499,10 @@ export const errorMessages = {
     ko: '값 라벨은 양식별 표(CSV, XLSX) 내보내기에서만 선택할 수 있습니다. ODM은 코드 목록을 함께 담습니다.',
     en: 'Value labels can only be chosen for the form tables (CSV, XLSX); ODM carries its code lists itself.',
   },
+  data_export_as_entered_not_for_format: {
+    ko: '"입력된 그대로"는 양식별 표(CSV, XLSX) 내보내기에서만 선택할 수 있습니다. ODM은 입력된 값과 그 뒤의 모든 변경을 감사 추적에 담습니다.',
+    en: '"As entered" can only be chosen for the form tables (CSV, XLSX). ODM carries what was entered, and every change since, in its audit trail.',
+  },
   data_export_finished: {
     ko: '이미 끝난 내보내기는 취소할 수 없습니다.',
     en: 'This export has already finished and cannot be cancelled.',

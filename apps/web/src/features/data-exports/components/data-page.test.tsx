@@ -26,6 +26,7 @@ function job(
     labels,
     // The table export of the list (id 6) was masked.
     maskPersonalData: format !== 'odm-1.3.2',
+    valuesAsOf: 'current',
     state,
     valuesTotal: 400,
     valuesDone,
@@ -176,6 +177,10 @@ describe('DataPage', () => {
     expect(screen.queryByRole('checkbox', { name: '감사 추적 포함' })).toBeNull();
     expect((screen.getByRole('radio', { name: '코드만' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: '한국어' }));
+    // As of the current version unless "as entered" is picked; each says what it gives.
+    expect((screen.getByRole('radio', { name: '현재 버전 기준' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('radio', { name: '입력된 그대로' }));
+    expect(screen.getByText(/이관이 바꾼 값은 바뀌기 전 값으로/)).toBeTruthy();
     const mask = screen.getByRole('checkbox', { name: '개인정보 가리기' });
     expect(mask.getAttribute('aria-describedby')).toBeTruthy();
     fireEvent.click(mask);
@@ -192,6 +197,7 @@ describe('DataPage', () => {
       format: 'tables-csv',
       auditTrail: false,
       labels: 'ko',
+      valuesAsOf: 'entered',
       maskPersonalData: true,
       scope: {},
     });

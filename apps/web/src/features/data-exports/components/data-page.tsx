@@ -2,8 +2,10 @@ import {
   type DataExport,
   type DataExportFormat,
   type DataExportLabels,
+  type DataExportValuesAsOf,
   dataExportFormats,
   dataExportLabelLanguages,
+  dataExportValuesAsOf,
   isTableFormat,
   type SiteSummary,
   type StartDataExportRequest,
@@ -85,7 +87,8 @@ function DataExports({ studyId }: { studyId: number }) {
 
 /**
  * What to export: sites and statuses (none ticked = all), all forms or some, the format, and with
- * it the audit trail (ODM) or the value labels (the tables, which hold current values only); in
+ * it the audit trail (ODM) or, for the tables, the value labels and whether the values are given as of
+ * the current definition version or as entered (after an amendment they differ); in
  * every format, whether the personal-data items of the study definition are masked.
  */
 function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteSummary[] }) {
@@ -99,6 +102,7 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
   const [auditTrail, setAuditTrail] = useState(true);
   const [labels, setLabels] = useState<DataExportLabels | null>(null);
   const [maskPersonalData, setMaskPersonalData] = useState(false);
+  const [valuesAsOf, setValuesAsOf] = useState<DataExportValuesAsOf>('current');
   const tables = isTableFormat(format);
   const [siteIds, setSiteIds] = useState<number[]>([]);
   const [statuses, setStatuses] = useState<SubjectStatus[]>([]);
@@ -116,12 +120,13 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
       return;
     }
     setProblem(null);
-    // Each format gets only its own option: the server refuses labels with ODM, and the tables
-    // have no audit trail to add.
+    // Each format gets only its own options: the server refuses labels and values as entered with
+    // ODM (its audit trail holds what was entered), and the tables have no audit trail to add.
     const request: StartDataExportRequest = {
       format,
       auditTrail: tables ? false : auditTrail,
       ...(tables && labels !== null ? { labels } : {}),
+      ...(tables ? { valuesAsOf } : {}),
       maskPersonalData,
       scope: {
         ...(siteIds.length > 0 ? { siteIds } : {}),
@@ -253,6 +258,25 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
             </div>
           </fieldset>
         )}
+        {tables && (
+          <fieldset className={styles.fieldset}>
+            <legend className={listStyles.label}>{t('form.valuesAsOf')}</legend>
+            <div className={styles.choices}>
+              {dataExportValuesAsOf.map((option) => (
+                <label key={option} className={styles.choice}>
+                  <input
+                    type="radio"
+                    name={`${id}-values-as-of`}
+                    checked={valuesAsOf === option}
+                    onChange={() => setValuesAsOf(option)}
+                  />
+                  {t(`valuesAsOf.${option}`)}
+                </label>
+              ))}
+            </div>
+            <p className={styles.hint}>{t(`valuesAsOfHint.${valuesAsOf}`)}</p>
+          </fieldset>
+        )}
         <div className={styles.fieldset}>
           <label className={styles.choice}>
             <input
@@ -315,6 +339,9 @@ function exportColumns(
                 ? t('list.withAudit')
                 : t('list.withoutAudit')}
           </div>
+          {isTableFormat(job.format) && (
+            <div className={styles.muted}>{t(`valuesAsOf.${job.valuesAsOf}`)}</div>
+          )}
           {job.maskPersonalData && <div className={styles.muted}>{t('list.masked')}</div>}
         </>
       ),
