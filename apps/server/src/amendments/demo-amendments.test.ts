@@ -13,6 +13,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
+import { formTablePages } from '../form-tables/load-form-table-pages.ts';
+import { loadTablesContext } from '../form-tables/tables-context.ts';
 import type { App } from '../http/types.ts';
 
 /** The PDF's text as poppler's pdftotext reads it, without white space (a line may wrap anywhere). */
@@ -86,7 +88,7 @@ describeWithDatabase(
         publishedBy: { name: expect.any(String) },
       });
       expect(new Set(changeSet?.changes.map((change) => change.kind))).toEqual(
-        new Set(['formAdded', 'itemAdded', 'itemReevaluated']),
+        new Set(['formAdded', 'itemAdded', 'itemReevaluated', 'codesRecoded']),
       );
       const { db } = database();
       // The sites whose approval of AM-01 is in effect today: their subjects moved, the others wait.
@@ -138,6 +140,67 @@ describeWithDatabase(
         select count(*)::int as forms from form_instances f join subjects s on s.id = f.subject_id
         where s.definition_version = '1.0.1' and f.definition_version <> '1.0.1'`.execute(db);
       expect(stale.rows[0]?.forms).toBe(0);
+    });
+
+    it('exports the re-coded vital-sign results as of the current version, or as entered', async () => {
+      const { db } = database();
+      const screeningNumbers = new Map(
+        (
+          await db
+            .selectFrom('subjects')
+            .select(['id', 'screening_number'])
+            .where('study_id', '=', studyId)
+            .execute()
+        ).map((row) => [row.screening_number, row.id]),
+      );
+      const resultsOf = async (valuesAsOf: 'current' | 'entered') => {
+        const scope = { studyId, formKeys: ['vitalSigns'] };
+        const context = await loadTablesContext(db, { scope, valuesAsOf }, 500);
+        const results = new Map<string, unknown>();
+        for (const table of context.tables)
+          for await (const page of formTablePages(db, scope, table, context))
+            for (const row of page.rows)
+              results.set(`${screeningNumbers.get(row.subject)}|${row.visit}`, row.values.result);
+        return results;
+      };
+      const current = await resultsOf('current');
+      const entered = await resultsOf('entered');
+      // AM-01 re-coded abnormalNcs → ncs and abnormalCs → cs. As of the current version no old code is
+      // left, whether the subject was moved or waits; as entered, each result is the code its site
+      // entered, so every row's current result is its entered one mapped.
+      expect([...entered.keys()].sort()).toEqual([...current.keys()].sort());
+      expect(new Set(current.values())).not.toContain('abnormalNcs');
+      expect(new Set(current.values())).not.toContain('abnormalCs');
+      const mapped = (code: unknown) => ({ abnormalNcs: 'ncs', abnormalCs: 'cs' })[code as string] ?? code;
+      for (const [key, result] of entered) expect(current.get(key), key).toBe(mapped(result));
+      // The stored old codes (subjects not yet moved) and the results AM-01's migration re-coded (its
+      // audit's value before) are exactly the rows whose entered code is an old one.
+      const stored = await sql<{ key: string }>`
+        select s.id || '|' || f.visit_key as key from item_values v
+        join form_instances f on f.id = v.form_instance_id join subjects s on s.id = f.subject_id
+        where s.study_id = ${studyId} and s.deleted_at is null and f.form_key = 'vitalSigns'
+          and v.item_key = 'result' and v.value::text in ('"abnormalNcs"', '"abnormalCs"')`.execute(db);
+      const migrated = await sql<{ key: string }>`
+        select subject_id || '|' || split_part(entity_id, '.', 1) as key from audit_events
+        where event_type = 'data.item_changed' and actor_label = 'amendment-migration AM-01'
+          and entity_id like '%.vitalSigns.result' and study_id = ${studyId}`.execute(db);
+      const oldCodes = [...entered].filter(
+        ([, result]) => result === 'abnormalNcs' || result === 'abnormalCs',
+      );
+      expect(oldCodes.length).toBeGreaterThan(0);
+      expect(oldCodes.map(([key]) => key).sort()).toEqual(
+        [...stored.rows, ...migrated.rows].map((row) => row.key).sort(),
+      );
+      // The demo's data manager has such an export, done.
+      const exports = await db
+        .selectFrom('data_exports')
+        .select(['options', 'state'])
+        .where('study_id', '=', studyId)
+        .execute();
+      expect(exports).toContainEqual({
+        options: expect.objectContaining({ valuesAsOf: 'entered' }),
+        state: 'done',
+      });
     });
 
     it('AM-02 is ready: a range widened, a choice re-coded', async () => {

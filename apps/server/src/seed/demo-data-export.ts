@@ -11,6 +11,8 @@ import { personByEmail } from './demo-subjects.ts';
  * through the same start, claim and run the server's export runner uses, so /data shows both kinds
  * of finished export to download at first look. A third, CSV tables with personal data masked (issue
  * 47), shows a de-identified export: the initials and birth dates the definition flags are left blank.
+ * A fourth, CSV tables as entered (issue 49), gives site 02's vital signs with the result codes its
+ * sites entered before AM-01 re-coded them; the others give every subject in the current version's codes.
  */
 export async function seedDemoDataExport(
   db: Kysely<Database>,
@@ -21,6 +23,7 @@ export async function seedDemoDataExport(
     { format: 'odm-1.3.2', scope: {}, auditTrail: true },
     { format: 'tables-xlsx', scope: {}, auditTrail: false, labels: 'ko' },
     { format: 'tables-csv', scope: {}, auditTrail: false, maskPersonalData: true },
+    { format: 'tables-csv', scope: {}, auditTrail: false, labels: 'ko', valuesAsOf: 'entered' },
   ] as const) {
     await startExport(db, dataManager.principal, dataManager.actor, input.studyId, request);
     const job = await claimExport(db);

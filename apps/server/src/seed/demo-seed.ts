@@ -155,8 +155,6 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     });
     // Last: a lock refuses the queries and SDV the steps above take.
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
-    // After every change above: the export shows the demo's data as it stands.
-    await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
     // Issue 18 item 5: two published modules, site 01's investigators and the monitor trained, the
     // coordinators not yet (the gate stays off).
     await seedDemoTraining(db, {
@@ -175,6 +173,9 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     await seedDemoNotices(db, { studyId: study, dataManager: 'dm@demo.cdms' });
     // Issue 49: an amendment published and migrated where approved, a second drafted for approval.
     await seedDemoAmendments(db, { studyId: study, dataManager: 'dm@demo.cdms', password: DEMO_PASSWORD });
+    // After every change above, the amendment's migration included: the exports show the demo's data
+    // as it stands, as of the current version and as entered.
+    await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
     // Issue 45: a second study of another design, created, designed and taken live through the
     // commands, with subjects at every stage.
     await seedDemoSecondStudy(db, {
