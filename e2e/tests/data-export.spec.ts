@@ -6,7 +6,9 @@ import { expect, test } from '../support/test.ts';
 // Data out (issue 16), as the data manager: on /data they start an export of the whole study as
 // CDISC ODM 1.3.2, follow it on its progress bar until it is done, and download the file. A monitor
 // sees the page but may not export. An export with personal data masked (issue 47) holds none of the
-// items the definition flags as personal. Screenshots in ko and en at 1440 and 1000px are attached.
+// items the definition flags as personal. The tables can give the values as entered, in the codes
+// their sites entered before an amendment re-coded them (issue 49). Screenshots in ko and en at 1440
+// and 1000px are attached.
 
 const STUDY_ID = 1;
 const dm = { email: 'dm@demo.cdms', name: '정데이' } as const;
@@ -68,7 +70,9 @@ test('the DM exports ODM 1.3.2 with a visible progress bar and downloads it', as
   await screenshotsBothWays(page, testInfo, 'data-export');
 });
 
-test('the DM exports the form tables as CSV in a ZIP, with English labels', async ({ page }, testInfo) => {
+test('the DM exports the form tables as CSV in a ZIP, as entered, with English labels', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   await logInAs(page, dm);
   await page.goto(`/data/${STUDY_ID}`);
@@ -76,9 +80,14 @@ test('the DM exports the form tables as CSV in a ZIP, with English labels', asyn
   // The tables hold current values: the audit-trail choice gives way to the value labels.
   await expect(page.getByRole('checkbox', { name: '감사 추적 포함', exact: true })).toHaveCount(0);
   await page.getByRole('radio', { name: 'English' }).check();
+  // After AM-01, values as of the current version (the default) or as entered: each says what it gives.
+  await expect(page.getByRole('radio', { name: '현재 버전 기준' })).toBeChecked();
+  await page.getByRole('radio', { name: '입력된 그대로' }).check();
+  await expect(page.getByText('이관이 바꾼 값은 바뀌기 전 값으로')).toBeVisible();
   await screenshotsBothWays(page, testInfo, 'data-export-tables-form');
   await page.getByRole('radio', { name: '양식별 표 (CSV, ZIP)' }).check();
   await page.getByRole('radio', { name: 'English' }).check();
+  await page.getByRole('radio', { name: '입력된 그대로' }).check();
   const started = page.waitForResponse(
     (response) =>
       response.url().endsWith(`/api/studies/${STUDY_ID}/data-exports`) &&
@@ -90,6 +99,7 @@ test('the DM exports the form tables as CSV in a ZIP, with English labels', asyn
   const row = page.locator(`tr[data-export="${id}"]`);
   await expect(row.getByText('완료', { exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(row.getByText('라벨: English')).toBeVisible();
+  await expect(row.getByText('입력된 그대로')).toBeVisible();
   const downloading = page.waitForEvent('download');
   await row.getByRole('link', { name: '내려받기' }).click();
   const download = await downloading;

@@ -142,6 +142,7 @@ const fieldWords: Record<string, Text> = {
   auditTrail: { ko: '감사 추적 포함', en: 'With audit trail' },
   maskPersonalData: { ko: '개인정보 가림', en: 'Personal data masked' },
   labels: { ko: '값 라벨', en: 'Value labels' },
+  valuesAsOf: { ko: '값의 기준', en: 'Values' },
   byteSize: { ko: '파일 크기(바이트)', en: 'File size (bytes)' },
   file: { ko: '파일', en: 'File' },
   subjects: { ko: '대상자 수', en: 'Subjects' },

@@ -522,7 +522,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
     expect(randomized).toEqual([]);
   });
 
-  it('has finished ODM and form-table exports of the whole study by the data manager, one masked, ready to download', async () => {
+  it('has finished ODM and form-table exports of the whole study by the data manager, one masked, one as entered, ready to download', async () => {
     const db = database().db;
     const exports = await db
       .selectFrom('data_exports')
@@ -531,6 +531,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
         'data_exports.id',
         'state',
         'format',
+        'options',
         'mask_personal_data',
         'subjects_done',
         'values_done',
@@ -551,6 +552,13 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       { state: 'done', format: 'tables-xlsx', mask_personal_data: false, email: 'dm@demo.cdms' },
       // Issue 47: one de-identified export, the definition's personal-data items left blank.
       { state: 'done', format: 'tables-csv', mask_personal_data: true, email: 'dm@demo.cdms' },
+      // Issue 49: the tables as entered, after AM-01 re-coded a choice.
+      {
+        state: 'done',
+        format: 'tables-csv',
+        options: expect.objectContaining({ valuesAsOf: 'entered' }),
+        email: 'dm@demo.cdms',
+      },
     ]);
     for (const job of exports) expect(job.values_done).toBe(job.values_total);
     const first = await db
