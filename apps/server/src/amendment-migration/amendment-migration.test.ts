@@ -2,6 +2,7 @@ import type { AmendmentMigrationsResponse, AmendmentResponse } from '@cdms/contr
 import type { StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { amendedVersion, DECLARATIONS } from '../../test/fixtures/amended-demo-version.ts';
+import { compactPdfText } from '../../test/pdf-text.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { countFormTableValues } from '../form-tables/count-form-table-values.ts';
@@ -265,7 +266,7 @@ describeWithDatabase(
       expect(new Set(forms.map((row) => row.definition_version))).toEqual(new Set(['2.0.0']));
     });
 
-    it('exports the tables as of the current version, or as entered', async () => {
+    it('exports the tables as of the current version or as entered; prints a casebook by its subject’s version', async () => {
       // A subject at site 02, where the amendment is not in effect: entered under the live version.
       subjects.waiting = await register('crc', site2);
       expect(await versionOf(subjects.waiting)).toBe(live.version);
@@ -336,6 +337,14 @@ describeWithDatabase(
       // The codebook knows the codes of both versions.
       const result = entered.table.columns.find((column) => column.item.key === 'result');
       expect(result?.codes?.map((code) => code.code)).toEqual(expect.arrayContaining(['ncs', 'abnormalNcs']));
+      // Its casebook is laid out by its own version: the remark it entered prints under its item.
+      const casebook = await call(
+        'crc',
+        'GET',
+        `/api/studies/${studyId}/subjects/${subjects.waiting}/casebook.pdf?lang=en`,
+      );
+      expect(casebook.statusCode).toBe(200);
+      expect(compactPdfText(casebook.rawPayload)).toContain('Seated');
       // The stored data did not move.
       expect(await versionOf(subjects.waiting)).toBe(live.version);
       expect((await formOf(subjects.changed, 'vitalSigns')).values.result).toBe('ncs');

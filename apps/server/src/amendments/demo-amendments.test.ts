@@ -1,7 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type {
   AmendmentImpactResponse,
   AmendmentListResponse,
@@ -11,25 +7,12 @@ import type {
 import { todayInKorea } from '@cdms/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compactPdfText } from '../../test/pdf-text.ts';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { formTablePages } from '../form-tables/load-form-table-pages.ts';
 import { loadTablesContext } from '../form-tables/tables-context.ts';
 import type { App } from '../http/types.ts';
-
-/** The PDF's text as poppler's pdftotext reads it, without white space (a line may wrap anywhere). */
-function pdfText(pdf: Buffer): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cdms-impact-pdf-'));
-  try {
-    const file = path.join(directory, 'impact.pdf');
-    fs.writeFileSync(file, pdf);
-    const result = spawnSync('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
-    return result.stdout.replace(/\s+/g, '');
-  } finally {
-    fs.rmSync(directory, { recursive: true, force: true });
-  }
-}
 
 /**
  * The living demo's amendments (issue 49 item 7): AM-01 published on TMP-2026 with the data manager's
@@ -257,7 +240,7 @@ describeWithDatabase(
         });
         expect(response.statusCode).toBe(200);
         expect(response.headers['content-type']).toContain('application/pdf');
-        const text = pdfText(response.rawPayload);
+        const text = compactPdfText(response.rawPayload);
         for (const word of words) expect(text).toContain(word);
         expect(text).toContain(`${impact?.byKind.valueRecoded.rows}`);
       }

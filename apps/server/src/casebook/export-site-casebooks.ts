@@ -68,7 +68,11 @@ export async function exportSiteCasebooks(
         audit: options.withAudit,
       });
       for (const subject of batch) {
-        const pdf = await renderCasebookPdf({ ...print, subject });
+        const pdf = await renderCasebookPdf({
+          ...print,
+          definition: await print.definitionOf(subject.definitionVersion),
+          subject,
+        });
         const content = await buffer(pdf);
         // A client that went away closes the archive: stop rendering rather than wait for ever.
         if (zip.destroyed) return;

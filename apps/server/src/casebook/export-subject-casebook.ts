@@ -1,3 +1,4 @@
+import type { StudyDefinition } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -5,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { loadCasebooks } from './load-casebooks.ts';
 import { type CasebookHeader, type RenderCasebookInput, renderCasebookPdf } from './render-casebook-pdf.ts';
@@ -53,13 +54,19 @@ export async function exportSubjectCasebook(
       queries: subject.queries.length,
     },
   });
-  const pdf = await renderCasebookPdf({ ...print, subject });
+  const pdf = await renderCasebookPdf({
+    ...print,
+    definition: await print.definitionOf(subject.definitionVersion),
+    subject,
+  });
   return { pdf, fileName: casebookFileName(print.header.studyCode, subject.screeningNumber) };
 }
 
 /**
  * Everything a casebook PDF prints but the subject: the study's and site's names, the study's newest
- * definition (404 without one), the language, whether the audit trail is in, when and by whom.
+ * definition (404 without one) and `definitionOf` a subject's version — a subject not yet migrated by
+ * an amendment is laid out by its own version, so a renamed or retired item of it still prints —, the
+ * language, whether the audit trail is in, when and by whom.
  */
 export async function loadCasebookPrint(
   db: Kysely<Database>,
@@ -67,13 +74,27 @@ export async function loadCasebookPrint(
   studyId: number,
   siteId: number,
   options: CasebookOptions,
-): Promise<Omit<RenderCasebookInput, 'subject'>> {
+): Promise<
+  Omit<RenderCasebookInput, 'subject'> & { definitionOf(version: string | null): Promise<StudyDefinition> }
+> {
   const header = await loadCasebookHeader(db, studyId, siteId);
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
+  // A site's subjects are on one or two versions: each is read once.
+  const versions = new Map([[current.version, Promise.resolve(current.definition)]]);
+  const definitionOf = (version: string | null) => {
+    const key = version ?? current.version;
+    let definition = versions.get(key);
+    if (!definition) {
+      definition = studyDefinitionOfVersion(db, studyId, key).then((row) => row.definition);
+      versions.set(key, definition);
+    }
+    return definition;
+  };
   return {
     header,
     definition: current.definition,
+    definitionOf,
     language: options.language,
     withAudit: options.withAudit,
     printedAt: options.printedAt ?? new Date(),

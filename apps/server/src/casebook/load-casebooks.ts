@@ -62,6 +62,8 @@ export interface CasebookSubject {
   consentDate: string;
   randomizationNumber: string | null;
   siteId: number;
+  /** The definition version the subject is on; null: the study's newest (never pinned by an amendment). */
+  definitionVersion: string | null;
   forms: CasebookForm[];
   holds: CasebookHold[];
   queries: { query: QueryRow; messages: MessageWithAuthor[] }[];
@@ -102,6 +104,7 @@ export async function loadCasebooks(
       'subjects.status',
       'subjects.consent_date',
       'subjects.site_id',
+      'subjects.definition_version',
       'subject_facts.randomization_number',
     ])
     .where('subjects.study_id', '=', scope.studyId)
@@ -261,6 +264,7 @@ export async function loadCasebooks(
         status: row.status,
         consentDate: row.consent_date,
         randomizationNumber: row.randomization_number ?? null,
+        definitionVersion: row.definition_version,
         siteId: row.site_id,
         forms: [],
         holds: [],
