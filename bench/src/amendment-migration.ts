@@ -1,4 +1,9 @@
-import { type DraftDefinition, designerClient, discardLeftDraft } from './amendment-client.ts';
+import {
+  type DesignerClient,
+  type DraftDefinition,
+  designerClient,
+  discardLeftDraft,
+} from './amendment-client.ts';
 import { BENCH_PASSWORD } from './build-study/bench-study.ts';
 import { cpuMilliseconds, PeakRss, postgresCpuMilliseconds } from './server/process-usage.ts';
 import type { RunningServer } from './server/start-server.ts';
@@ -9,7 +14,9 @@ import type { Workload } from './workload.ts';
 // version renames the first form's first plain item (a value of every subject moves) and adds a required
 // item there, runs the impact analysis, publishes it with the signature and starts the study's
 // migration; the job is followed through the API until it is done: seconds, subjects per second, the
-// server's peak resident set, CPU. A publication cannot be undone: a kept database (`--reuse`) measured
+// server's peak resident set, CPU. Around it, the per-form tables (CSV) of every subject are exported
+// twice: as of the current version while no subject is migrated yet (every form moved in memory), and
+// as entered once all are (every migration's change undone from its audit record). A publication cannot be undone: a kept database (`--reuse`) measured
 // again carries one more version, and the next run's amendment starts from it.
 
 export interface AmendmentMigrationResult {
@@ -23,6 +30,15 @@ export interface AmendmentMigrationResult {
   peakRssMb: number;
   serverCpuSeconds: number;
   postgresCpuSeconds: number | null;
+  /** The table exports around the migration: values written, seconds, server's peak resident set. */
+  tablesAsOfCurrentBeforeMigration: TableExportResult;
+  tablesAsEnteredAfterMigration: TableExportResult;
+}
+
+export interface TableExportResult {
+  values: number;
+  seconds: number;
+  peakRssMb: number;
 }
 
 interface Migrations {
@@ -57,6 +73,8 @@ export async function measureAmendmentMigration(
       );
     await call('POST', `${base}/${id}/impact`);
     await call('POST', `${base}/${id}/publish`, { password: BENCH_PASSWORD });
+    const exportsPath = `/api/studies/${workload.studyId}/data-exports`;
+    const tablesAsOfCurrentBeforeMigration = await timeTableExport(designer, server, exportsPath, 'current');
 
     const peak = new PeakRss(server.pid);
     const cpuBefore = cpuMilliseconds(server.pid);
@@ -73,7 +91,10 @@ export async function measureAmendmentMigration(
     const serverCpu = cpuMilliseconds(server.pid) - cpuBefore;
     const postgresCpu = db === 'postgres' ? postgresCpuMilliseconds() - postgresBefore : null;
     const peakRss = peak.stop();
+    const tablesAsEnteredAfterMigration = await timeTableExport(designer, server, exportsPath, 'entered');
     return {
+      tablesAsOfCurrentBeforeMigration,
+      tablesAsEnteredAfterMigration,
       db,
       subjects: workload.subjects,
       seconds,
@@ -121,4 +142,39 @@ function renamedAndAdded(current: DraftDefinition): {
     required: true,
   });
   return { definition, rename: { form: form.key, from, to } };
+}
+
+/** One per-form tables export (CSV) of every subject, started and polled until done. */
+async function timeTableExport(
+  designer: DesignerClient,
+  server: RunningServer,
+  exportsPath: string,
+  valuesAsOf: 'current' | 'entered',
+): Promise<TableExportResult> {
+  const peak = new PeakRss(server.pid);
+  const started = performance.now();
+  const { id } = (await designer.call('POST', exportsPath, {
+    format: 'tables-csv',
+    scope: {},
+    auditTrail: false,
+    valuesAsOf,
+  })) as { id: number };
+  for (;;) {
+    const job = (await designer.call('GET', `${exportsPath}/${id}`)) as {
+      state: string;
+      valuesDone: number;
+      error: string | null;
+    };
+    if (job.state === 'done')
+      return {
+        values: job.valuesDone,
+        seconds: (performance.now() - started) / 1000,
+        peakRssMb: peak.stop() / (1024 * 1024),
+      };
+    if (job.state !== 'queued' && job.state !== 'running') {
+      peak.stop();
+      throw new Error(`the tables export (${valuesAsOf}) ended ${job.state}: ${job.error}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

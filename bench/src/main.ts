@@ -392,6 +392,13 @@ async function measureOnOneSize(
     log(
       `  amendment migration: ${moved.migrated} subjects moved in ${moved.seconds.toFixed(1)} s (target under 120 s), ${moved.subjectsPerSecond.toFixed(0)} subjects/s, held ${moved.held}, failed ${moved.failed}, CPU ${moved.serverCpuSeconds.toFixed(1)} s server + ${moved.postgresCpuSeconds?.toFixed(1) ?? '–'} s PostgreSQL, peak RSS ${moved.peakRssMb.toFixed(0)} MB`,
     );
+    for (const [name, tables] of [
+      ['as of the current version, none migrated yet', moved.tablesAsOfCurrentBeforeMigration],
+      ['as entered, all migrated', moved.tablesAsEnteredAfterMigration],
+    ] as const)
+      log(
+        `  tables export (CSV) ${name}: ${tables.values} values in ${tables.seconds.toFixed(1)} s, peak RSS ${tables.peakRssMb.toFixed(0)} MB`,
+      );
   }
   return { results, odmExport, uploads, definitionInstall, amendmentImpact, amendmentMigration };
 }

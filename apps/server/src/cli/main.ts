@@ -50,7 +50,7 @@ import { createStudyCommand, createStudyUsage } from './create-study-command.ts'
  *   randomization generate --study C --per-site N --seed S [--site NN]   permuted-block lists
  *   rebuild-read-model                                    recompute every subject's read-model rows
  *   export-odm --study ID --out FILE [--odm 1.3.2|2.0] [--audit] [--site CODE]   CDISC ODM, streamed to a file
- *   export-tables --study ID --out FILE [--format csv|xlsx] [--labels ko|en] [--site CODE] [--forms a,b]
+ *   export-tables --study ID --out FILE [--format csv|xlsx] [--labels ko|en] [--values current|entered] [--site CODE] [--forms a,b]
  *                                                         per-form tables (CSV in a ZIP, or XLSX), streamed
  *   seed-demo [--without-subjects]                        the demo study and accounts (and the living demo)
  *                                                         in an empty database, as a first start seeds them
@@ -68,7 +68,7 @@ const usage = `Usage:
   npm run cdms -- randomization generate --study <code> --per-site <n> --seed <text> [--site <institution number>]
   npm run cdms -- rebuild-read-model
   npm run cdms -- export-odm --study <id or code> --out <file> [--odm 1.3.2|2.0] [--audit] [--site <code>]
-  npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--site <code>] [--forms a,b,c]
+  npm run cdms -- export-tables --study <id or code> --out <file.zip|file.xlsx> [--format csv|xlsx] [--labels ko|en] [--values current|entered] [--site <code>] [--forms a,b,c]
   npm run cdms -- seed-demo [--without-subjects]
   ${createStudyUsage}
   npm run cdms -- backup --out <file.tar>
@@ -348,6 +348,7 @@ async function exportTablesCommand(database: DatabaseHandle, args: string[]): Pr
   const study = option(args, 'study');
   const out = option(args, 'out');
   const labels = option(args, 'labels');
+  const values = option(args, 'values');
   const site = option(args, 'site');
   const forms = option(args, 'forms');
   const format = out === undefined ? undefined : tablesFormatOf(option(args, 'format'), out);
@@ -360,10 +361,11 @@ async function exportTablesCommand(database: DatabaseHandle, args: string[]): Pr
     !out ||
     !(TABLES_FORMATS as readonly (string | undefined)[]).includes(format) ||
     (labels !== undefined && labels !== 'ko' && labels !== 'en') ||
+    (values !== undefined && values !== 'current' && values !== 'entered') ||
     (formKeys !== undefined && formKeys.length === 0)
   ) {
     console.error(
-      `export-tables needs --study and --out; --format is csv (a ZIP) or xlsx, --labels ko or en, --forms a comma-separated list.\n${usage}`,
+      `export-tables needs --study and --out; --format is csv (a ZIP) or xlsx, --labels ko or en, --values current or entered, --forms a comma-separated list.\n${usage}`,
     );
     return 2;
   }
@@ -374,6 +376,7 @@ async function exportTablesCommand(database: DatabaseHandle, args: string[]): Pr
       out,
       format: format as TablesFormat,
       labels: labels === 'ko' || labels === 'en' ? labels : null,
+      ...(values === 'current' || values === 'entered' ? { valuesAsOf: values } : {}),
       ...(site !== undefined ? { site } : {}),
       ...(formKeys !== undefined ? { forms: formKeys } : {}),
     });

@@ -155,6 +155,7 @@ it('runs as `npm run cdms -- export-tables`, choosing XLSX by the extension and 
   expect(cdms(['export-tables', '--study', 'TMP-2026']).status).toBe(2);
   expect(cdms(['export-tables', '--study', 'TMP-2026', '--out', out, '--labels', 'fr']).status).toBe(2);
   expect(cdms(['export-tables', '--study', 'TMP-2026', '--out', out, '--format', 'ods']).status).toBe(2);
+  expect(cdms(['export-tables', '--study', 'TMP-2026', '--out', out, '--values', 'raw']).status).toBe(2);
   const unknown = cdms(['export-tables', '--study', 'TMP-2026', '--out', out, '--forms', 'nope']);
   expect(unknown.status).toBe(1);
   expect(unknown.stderr).toContain('Study TMP-2026 has no form nope.');

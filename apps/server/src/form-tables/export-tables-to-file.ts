@@ -13,7 +13,7 @@ import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { formTablesCsvZip } from './form-tables-csv-zip.ts';
 import type { FormTablesOptions, FormTablesScope } from './form-tables-scope.ts';
 import { formTablesXlsx } from './form-tables-xlsx.ts';
-import { formTablesOf } from './table-layout.ts';
+import { loadTablesContext } from './tables-context.ts';
 
 /**
  * `export-tables`: a study's per-form tables streamed into a file (CSV files in a ZIP, or one XLSX
@@ -34,6 +34,8 @@ export interface ExportTablesToFileInput {
   out: string;
   format: TablesFormat;
   labels: FormTablesOptions['labels'];
+  /** As of the current version (when absent) or as entered: tables-context.ts. */
+  valuesAsOf?: FormTablesOptions['valuesAsOf'];
 }
 
 /** The command's input names no study, site or form of the study (the exports' one error). */
@@ -58,7 +60,8 @@ export async function exportTablesToFile(
   }
 
   let values = 0;
-  const options: FormTablesOptions = { scope, labels: input.labels };
+  const valuesAsOf = input.valuesAsOf ?? 'current';
+  const options: FormTablesOptions = { scope, labels: input.labels, valuesAsOf };
   const onProgress = (done: { values: number }) => {
     values = done.values;
   };
@@ -67,7 +70,7 @@ export async function exportTablesToFile(
       ? formTablesCsvZip(db, options, onProgress)
       : formTablesXlsx(db, options, onProgress);
   const partial = await writePartialFile(chunks, input.out);
-  const tables = formTablesOf(current.definition, scope.formKeys).length;
+  const tables = (await loadTablesContext(db, options, 0)).tables.length;
   await recordAudit(db, actor, {
     type: 'tables.exported',
     entityType: 'study',
@@ -78,6 +81,7 @@ export async function exportTablesToFile(
       format: input.format,
       file: input.out,
       labels: input.labels,
+      valuesAsOf,
       forms: scope.formKeys ?? null,
       tables,
       values,
