@@ -1,7 +1,7 @@
 import type { AmendmentMigrationsResponse, AmendmentResponse } from '@cdms/contract';
 import type { StudyDefinition } from '@cdms/study';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { amendedVersion, DECLARATIONS } from '../../test/fixtures/amended-demo-version.ts';
+import { amendedVersion, DECLARATIONS, itemOf } from '../../test/fixtures/amended-demo-version.ts';
 import { compactPdfText } from '../../test/pdf-text.ts';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -381,6 +381,44 @@ describeWithDatabase(
       const overview = await as('pi', 'GET', `/api/studies/${studyId}/subjects/${subjects.frozen}/overview`);
       expect(overview.definitionVersion).toBe('2.0.0');
       expect(overview.matrix.v1.vitalSigns).toBe('dash');
+    });
+
+    it('moves a subject on through a later amendment already in effect at its site', async () => {
+      // AM-10, on top of AM-09: in effect at both sites since 2020.
+      const sites = [
+        { siteId: site1, effectiveOn: '2020-01-01' },
+        { siteId: site2, effectiveOn: '2020-01-01' },
+      ];
+      const { id } = await as('dm', 'POST', base(), { number: 'AM-10', reason: 'Pulse range', sites });
+      const draft = (await as('dm', 'GET', `/api/studies/${studyId}/design-draft`)).draft;
+      const next = structuredClone(draft.definition) as StudyDefinition;
+      itemOf(next, 'vitalSigns', 'heartRate').max = 120;
+      await as('dm', 'PUT', `/api/studies/${studyId}/design-draft`, {
+        baseRevision: draft.revision,
+        definition: { ...next, version: '2.1.0' },
+      });
+      await as('dm', 'POST', `${base()}/${id}/impact`);
+      await as('dm', 'POST', `${base()}/${id}/publish`, { password: DEMO_PASSWORD });
+      // A subject registered at site 02 now starts before AM-09 (not approved there), so AM-10's
+      // automatic job at site 02 passes it by.
+      const late = await register('crc', site2);
+      expect(await versionOf(late)).toBe(live.version);
+      await runAllTurns();
+      expect(await versionOf(late)).toBe(live.version);
+      expect(await versionOf(subjects.changed)).toBe('2.1.0');
+
+      // Moved by AM-09 when the DM asks, it goes on through AM-10, approved at its site.
+      await as('dm', 'POST', `${base()}/${amendmentId}/migrations`, { scope: 'subject', subjectId: late });
+      await runAllTurns();
+      expect(await versionOf(late)).toBe('2.1.0');
+      const moves = await database()
+        .db.selectFrom('audit_events')
+        .select('reason')
+        .where('subject_id', '=', late)
+        .where('event_type', '=', 'subject.migrated')
+        .orderBy('id')
+        .execute();
+      expect(moves.map((move) => move.reason)).toEqual(['AM-09', 'AM-10']);
     });
   },
   { seed: 'demo' },

@@ -46,7 +46,8 @@ export async function runMigrationTurn(
     onError?: (error: unknown) => void;
   } = {},
 ): Promise<boolean> {
-  await startDueMigrations(db, options.today ?? todayInKorea());
+  const today = options.today ?? todayInKorea();
+  await startDueMigrations(db, today);
   const job = await claimMigration(db, options.leaseSeconds ?? MIGRATION_LEASE_SECONDS);
   if (!job) return false;
   const amendment = await requirePublishedAmendment(db, job.study_id, job.amendment_id);
@@ -67,14 +68,16 @@ export async function runMigrationTurn(
   for (const { id } of ids) {
     if (options.stopping?.aborted) break;
     try {
-      await inTransaction(db, async (trx) => {
+      const outcome = await inTransaction(db, async (trx) => {
         const outcome = await migrateSubject(trx, amendment, id);
         await trx
           .updateTable('amendment_migrations')
           .set(countOutcome(outcome, id))
           .where('id', '=', job.id)
           .execute();
+        return outcome;
       });
+      if (outcome === 'migrated') await moveOnWhereInEffect(db, job.study_id, id, today, options.onError);
     } catch (error) {
       if (!(error instanceof AppError)) options.onError?.(error);
       await recordFailure(db, job.id, id, error);
@@ -83,6 +86,48 @@ export async function runMigrationTurn(
   // The lease is given back: the next turn, here or in another process, goes on after the last subject.
   await db.updateTable('amendment_migrations').set({ lease_until: null }).where('id', '=', job.id).execute();
   return true;
+}
+
+/**
+ * A subject one amendment moved goes on through the next published amendments while each is in
+ * effect at its site (its approval date there has come), each move in a transaction of its own: a
+ * subject that reached a version after the next amendment's own job ran there is not left behind.
+ * It stops at an amendment not in effect at its site, or one that holds or refuses it — that
+ * amendment's jobs move it later, and a refusal shows there.
+ */
+async function moveOnWhereInEffect(
+  db: Kysely<Database>,
+  studyId: number,
+  subjectId: number,
+  today: string,
+  onError: ((error: unknown) => void) | undefined,
+): Promise<void> {
+  for (;;) {
+    const next = await db
+      .selectFrom('subjects')
+      .innerJoin('study_amendments as a', (join) =>
+        join
+          .onRef('a.study_id', '=', 'subjects.study_id')
+          .onRef('a.from_version', '=', 'subjects.definition_version'),
+      )
+      .innerJoin('study_amendment_sites as s', (join) =>
+        join.onRef('s.amendment_id', '=', 'a.id').onRef('s.site_id', '=', 'subjects.site_id'),
+      )
+      .select('a.id')
+      .where('subjects.id', '=', subjectId)
+      .where('a.status', '=', 'published')
+      .where('s.effective_on', '<=', today)
+      .executeTakeFirst();
+    if (!next) return;
+    const amendment = await requirePublishedAmendment(db, studyId, next.id);
+    try {
+      const outcome = await inTransaction(db, (trx) => migrateSubject(trx, amendment, subjectId));
+      if (outcome !== 'migrated') return;
+    } catch (error) {
+      if (!(error instanceof AppError)) onError?.(error);
+      return;
+    }
+  }
 }
 
 function countOutcome(outcome: SubjectMigration, subjectId: number) {
