@@ -9,6 +9,8 @@ import { countFormTableValues } from '../form-tables/count-form-table-values.ts'
 import { formTablePages } from '../form-tables/load-form-table-pages.ts';
 import { loadTablesContext } from '../form-tables/tables-context.ts';
 import type { App } from '../http/types.ts';
+import { countOdmValues } from '../odm/count-odm-values.ts';
+import { exportOdm } from '../odm/export-odm.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { runMigrationTurn } from './run-migration-turn.ts';
 
@@ -337,6 +339,26 @@ describeWithDatabase(
       // The codebook knows the codes of both versions.
       const result = entered.table.columns.find((column) => column.item.key === 'result');
       expect(result?.codes?.map((code) => code.code)).toEqual(expect.arrayContaining(['ncs', 'abnormalNcs']));
+      // ODM is in the current version's terms too (its audit trail holds what was entered), and its
+      // progress total counts what it writes.
+      const odm = await exportOdm(database().db, {
+        studyId,
+        formKeys: ['vitalSigns'],
+        version: '1.3.2',
+        audit: true,
+      });
+      let xml = '';
+      for await (const chunk of odm.chunks) xml += chunk;
+      expect(odm.counts.values).toBe(
+        await countOdmValues(database().db, { studyId, formKeys: ['vitalSigns'] }),
+      );
+      // (1.3.2 describes every version in its metadata: the clinical data is read.)
+      const clinical = xml.slice(xml.indexOf('<ClinicalData'));
+      expect(clinical).toContain('ItemOID="I.vitalSigns.remark" Value="Seated"');
+      expect(clinical).not.toContain('ItemOID="I.vitalSigns.opinion"');
+      expect(clinical).not.toContain('Value="abnormalNcs"');
+      // The change record of the moved value keeps what was entered, under the value's current item.
+      expect(clinical).toMatch(/ItemOID="I\.vitalSigns\.result" Value="ncs"><AuditRecord>/);
       // Its casebook is laid out by its own version: the remark it entered prints under its item.
       const casebook = await call(
         'crc',

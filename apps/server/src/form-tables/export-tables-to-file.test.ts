@@ -91,6 +91,7 @@ describeWithDatabase(
             format: 'csv',
             file: zip,
             labels: 'ko',
+            valuesAsOf: 'current',
             forms: ['demographicInfo', 'adverseEvent'],
             tables: 3,
             values: result.values,

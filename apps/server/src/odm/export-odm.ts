@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { type ExportScope, exportBatches } from './load-export-batch.ts';
+import { type AmendmentChain, loadAmendmentChain } from '../studies/amendment-chain.ts';
+import { type ExportScope, type ExportSubject, exportBatches } from './load-export-batch.ts';
 import { loadExportHeader } from './load-export-header.ts';
 import { buildOdmMetadata } from './odm-metadata.ts';
+import { subjectAsOfCurrent, valueMoverFrom } from './subject-as-of-current.ts';
 import { writeOdm20 } from './write-odm-20.ts';
 import { writeOdm132 } from './write-odm-132.ts';
 
@@ -56,14 +58,19 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
   });
   const counts = { subjects: 0, values: 0, queries: 0 };
   const fileOid = `ODM.${header.study.code}.${randomUUID()}`;
+  // A subject still on an earlier version is written in the metadata's terms (subject-as-of-current.ts).
+  const chain = await loadAmendmentChain(db, scope.studyId, header.definitionVersion);
   const input = {
     header,
     metadata,
-    batches: exportBatches(db, scope, {
-      limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
-      audit: options.audit,
-      queries: withQueries,
-    }),
+    batches: asOfCurrent(
+      exportBatches(db, scope, {
+        limit: options.batchSize ?? DEFAULT_EXPORT_BATCH_SIZE,
+        audit: options.audit,
+        queries: withQueries,
+      }),
+      chain,
+    ),
     withAudit: options.audit,
     maskPersonalData: options.maskPersonalData ?? false,
     fileOid,
@@ -76,4 +83,15 @@ export async function exportOdm(db: Kysely<Database>, options: ExportOdmOptions)
   };
   const chunks = options.version === '1.3.2' ? writeOdm132(input) : writeOdm20(input);
   return { chunks, counts, studyCode: header.study.code, fileOid };
+}
+
+async function* asOfCurrent(
+  batches: AsyncIterable<ExportSubject[]>,
+  chain: AmendmentChain,
+): AsyncGenerator<ExportSubject[]> {
+  for await (const batch of batches)
+    yield batch.map((subject) => {
+      const move = valueMoverFrom(chain, subject.definitionVersion);
+      return move ? subjectAsOfCurrent(subject, move) : subject;
+    });
 }

@@ -57,6 +57,8 @@ export interface ExportSubject {
   id: number;
   screeningNumber: string;
   siteId: number;
+  /** The definition version the subject is on (null: the newest, never pinned by an amendment). */
+  definitionVersion: string | null;
   values: ExportValueRow[];
   /** Oldest first; empty unless the audit was asked for. */
   audit: ExportAuditRow[];
@@ -102,7 +104,7 @@ async function readBatch(
   options: BatchOptions,
 ): Promise<ExportSubject[]> {
   const subjectRows = await subjectsInScope(db, scope)
-    .select(['id', 'screening_number', 'site_id'])
+    .select(['id', 'screening_number', 'site_id', 'definition_version'])
     .where('id', '>', options.afterSubjectId)
     .orderBy('id')
     .limit(options.limit)
@@ -192,6 +194,7 @@ async function readBatch(
       {
         id: row.id,
         screeningNumber: row.screening_number,
+        definitionVersion: row.definition_version,
         siteId: row.site_id,
         values: [],
         audit: [],

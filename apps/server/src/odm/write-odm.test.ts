@@ -163,6 +163,7 @@ function firstSubject(): ExportSubject {
     id: 1,
     screeningNumber: 'S01-001',
     siteId: 1,
+    definitionVersion: null,
     values,
     audit,
     signature: { signedBy: 7, signedAt: LATER, meaning: header.signatureMeanings[0] },
@@ -175,6 +176,7 @@ function secondSubject(): ExportSubject {
     id: 2,
     screeningNumber: 'S02-001',
     siteId: 2,
+    definitionVersion: null,
     values: [
       {
         visitKey: 'v1',
