@@ -29,8 +29,9 @@ export function valueMoverFrom(chain: AmendmentChain, version: string | null): M
 /**
  * An ODM export's subject still on an earlier version, given in the current version's terms (the
  * metadata's): each value moved as its migration would move it — one the amendments retired is left
- * out, as a key the current version lacks always was —, and each change record under the value's
- * current path, its before and after as they were entered (the history is not rewritten).
+ * out, as a key the current version lacks always was —, each change record under the value's current
+ * path, its before and after as they were entered (the history is not rewritten), and each query on
+ * its value's current place.
  */
 export function subjectAsOfCurrent(subject: ExportSubject, move: MoveValue): ExportSubject {
   const values: ExportSubject['values'] = [];
@@ -47,5 +48,43 @@ export function subjectAsOfCurrent(subject: ExportSubject, move: MoveValue): Exp
     const moved = move(visitKey, formKey, itemKey, probe);
     audit.push(moved ? { ...row, path: `${visitKey}.${moved.formKey}.${moved.itemKey}` } : row);
   }
-  return { ...subject, values, audit };
+  const queries = subject.queries.map((thread) => {
+    const place = movedQueryPlace(thread.query, move);
+    return place ? { ...thread, query: { ...thread.query, ...place } } : thread;
+  });
+  return { ...subject, values, audit, queries };
+}
+
+/**
+ * A query's form and item path (`visit.form.item`, `visit.form.group[row].column`, or the form alone)
+ * in the current version's terms; null when the amendments retired what it is on (it stays where it
+ * was, and the file puts it on its subject).
+ */
+function movedQueryPlace(
+  query: { visit_key: string; form_key: string; item_path: string },
+  move: MoveValue,
+): { form_key: string; item_path: string } | null {
+  const { visit_key: visitKey, form_key: formKey, item_path: itemPath } = query;
+  const prefix = `${visitKey}.${formKey}.`;
+  if (!itemPath.startsWith(prefix)) {
+    // On the whole form: only the form's key moves (a key no item has rides along unchanged).
+    const moved = move(visitKey, formKey, '', null);
+    return moved ? { form_key: moved.formKey, item_path: itemPath } : null;
+  }
+  const rest = itemPath.slice(prefix.length);
+  const cell = /^([^[.]+)\[(\d+)\]\.(.+)$/.exec(rest);
+  if (!cell) {
+    const moved = move(visitKey, formKey, rest, null);
+    return moved
+      ? { form_key: moved.formKey, item_path: `${visitKey}.${moved.formKey}.${moved.itemKey}` }
+      : null;
+  }
+  const [, group = '', row = '0', column = ''] = cell;
+  const moved = move(visitKey, formKey, group, [{ [column]: null }]);
+  const movedColumn = Array.isArray(moved?.value) ? Object.keys(moved.value[0] ?? {})[0] : undefined;
+  if (!moved || movedColumn === undefined) return null;
+  return {
+    form_key: moved.formKey,
+    item_path: `${visitKey}.${moved.formKey}.${moved.itemKey}[${row}].${movedColumn}`,
+  };
 }
