@@ -219,19 +219,13 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
         </fieldset>
         <fieldset className={styles.fieldset}>
           <legend className={listStyles.label}>{t('form.format')}</legend>
-          <div className={styles.choices}>
-            {dataExportFormats.map((option) => (
-              <label key={option} className={styles.choice}>
-                <input
-                  type="radio"
-                  name={`${id}-format`}
-                  checked={format === option}
-                  onChange={() => setFormat(option)}
-                />
-                {t(`formats.${formatLabelKey[option]}`)}
-              </label>
-            ))}
-          </div>
+          <RadioChoices
+            name={`${id}-format`}
+            options={dataExportFormats}
+            value={format}
+            onChange={setFormat}
+            label={(option) => t(`formats.${formatLabelKey[option]}`)}
+          />
           {!tables && (
             <label className={styles.choice}>
               <input type="checkbox" checked={auditTrail} onChange={() => setAuditTrail(!auditTrail)} />
@@ -243,37 +237,25 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
           <fieldset className={styles.fieldset}>
             <legend className={listStyles.label}>{t('form.labels')}</legend>
             <p className={styles.hint}>{t('form.labelsHint')}</p>
-            <div className={styles.choices}>
-              {[null, ...dataExportLabelLanguages].map((option) => (
-                <label key={option ?? 'none'} className={styles.choice}>
-                  <input
-                    type="radio"
-                    name={`${id}-labels`}
-                    checked={labels === option}
-                    onChange={() => setLabels(option)}
-                  />
-                  {t(`labels.${option ?? 'none'}`)}
-                </label>
-              ))}
-            </div>
+            <RadioChoices
+              name={`${id}-labels`}
+              options={[null, ...dataExportLabelLanguages]}
+              value={labels}
+              onChange={setLabels}
+              label={(option) => t(`labels.${option ?? 'none'}`)}
+            />
           </fieldset>
         )}
         {tables && (
           <fieldset className={styles.fieldset}>
             <legend className={listStyles.label}>{t('form.valuesAsOf')}</legend>
-            <div className={styles.choices}>
-              {dataExportValuesAsOf.map((option) => (
-                <label key={option} className={styles.choice}>
-                  <input
-                    type="radio"
-                    name={`${id}-values-as-of`}
-                    checked={valuesAsOf === option}
-                    onChange={() => setValuesAsOf(option)}
-                  />
-                  {t(`valuesAsOf.${option}`)}
-                </label>
-              ))}
-            </div>
+            <RadioChoices
+              name={`${id}-values-as-of`}
+              options={dataExportValuesAsOf}
+              value={valuesAsOf}
+              onChange={setValuesAsOf}
+              label={(option) => t(`valuesAsOf.${option}`)}
+            />
             <p className={styles.hint}>{t(`valuesAsOfHint.${valuesAsOf}`)}</p>
           </fieldset>
         )}
@@ -303,6 +285,32 @@ function ExportForm({ studyId, sites }: { studyId: number; sites: readonly SiteS
         </div>
       </form>
     </section>
+  );
+}
+
+/** One choice among a few, as a row of radio buttons (the format, the labels, the values' version). */
+function RadioChoices<Option>({
+  name,
+  options,
+  value,
+  onChange,
+  label,
+}: {
+  name: string;
+  options: readonly Option[];
+  value: Option;
+  onChange: (option: Option) => void;
+  label: (option: Option) => string;
+}) {
+  return (
+    <div className={styles.choices}>
+      {options.map((option) => (
+        <label key={String(option)} className={styles.choice}>
+          <input type="radio" name={name} checked={value === option} onChange={() => onChange(option)} />
+          {label(option)}
+        </label>
+      ))}
+    </div>
   );
 }
 
