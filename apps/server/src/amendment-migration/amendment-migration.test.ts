@@ -268,7 +268,7 @@ describeWithDatabase(
       expect(new Set(forms.map((row) => row.definition_version))).toEqual(new Set(['2.0.0']));
     });
 
-    it('exports the tables as of the current version or as entered; prints a casebook by its subject’s version', async () => {
+    it('gives a subject not yet migrated by its own version: exports either way, casebook, SDV, signature', async () => {
       // A subject at site 02, where the amendment is not in effect: entered under the live version.
       subjects.waiting = await register('crc', site2);
       expect(await versionOf(subjects.waiting)).toBe(live.version);
@@ -359,6 +359,26 @@ describeWithDatabase(
       expect(clinical).not.toContain('Value="abnormalNcs"');
       // The change record of the moved value keeps what was entered, under the value's current item.
       expect(clinical).toMatch(/ItemOID="I\.vitalSigns\.result" Value="ncs"><AuditRecord>/);
+      // A monitor verifies it against its own version: the item it entered, by the key it has.
+      const verified = await call('cra', 'POST', `/api/studies/${studyId}/sdv/verify`, {
+        subjectPk: subjects.waiting,
+        visitKey: 'v1',
+        formKey: 'vitalSigns',
+        itemKeys: ['opinion'],
+      });
+      expect(verified.statusCode, verified.body).toBeLessThan(300);
+      // An investigator signs a subject still on the live version (held by its freeze): the signing
+      // form is written under that version, and nothing of the subject moves.
+      await as('pi', 'POST', `/api/studies/${studyId}/subjects/${subjects.frozen}/signature`, {
+        password: DEMO_PASSWORD,
+      });
+      expect(await versionOf(subjects.frozen)).toBe(live.version);
+      const signedForms = await database()
+        .db.selectFrom('form_instances')
+        .select('definition_version')
+        .where('subject_id', '=', subjects.frozen)
+        .execute();
+      expect(new Set(signedForms.map((row) => row.definition_version))).toEqual(new Set([live.version]));
       // Its casebook is laid out by its own version: the remark it entered prints under its item.
       const casebook = await call(
         'crc',

@@ -11,9 +11,8 @@ import { refuseWriteUnderHolds, subjectTarget } from '../locks/holds-in-force.ts
 import { loadFormSdv, type MarkableForm, type MarkableItem, subjectSiteRank } from '../sdv-state/form-sdv.ts';
 import { loadSdvPlan } from '../sdv-state/sdv-plan.ts';
 import { itemInPlan } from '../sdv-state/sdv-rules.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
 import { lockLiveSubject } from '../subjects/lock-live-subject.ts';
-import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
+import { findSubjectAndDefinitionInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 import { requireVisitOfSubject } from '../unscheduled-visits/unscheduled-visits.ts';
 
 /**
@@ -36,16 +35,21 @@ export async function subjectForSdv(
   visitKey: string,
   formKey?: string,
 ): Promise<SdvSubject> {
-  const subject = await findSubjectInScope(db, principal, studyId, subjectPk, 'sdv.mark');
-  const current = await currentStudyDefinition(db, studyId);
+  // The subject's own version: one not yet migrated is verified against the forms it was entered on.
+  const { subject, definition } = await findSubjectAndDefinitionInScope(
+    db,
+    principal,
+    studyId,
+    subjectPk,
+    'sdv.mark',
+  );
   const known =
-    current !== undefined &&
-    (formKey === undefined
-      ? resolveVisit(current.definition, visitKey) !== undefined
-      : getFormLayout(current.definition, visitKey, formKey) !== undefined);
-  if (!current || !known) throw new AppError(404, 'not_found');
+    formKey === undefined
+      ? resolveVisit(definition, visitKey) !== undefined
+      : getFormLayout(definition, visitKey, formKey) !== undefined;
+  if (!known) throw new AppError(404, 'not_found');
   await requireVisitOfSubject(db, subject.id, visitKey);
-  return { subject, definition: current.definition };
+  return { subject, definition };
 }
 
 /** The subject's row lock and the hold guard for `sdv.mark` on one form. */

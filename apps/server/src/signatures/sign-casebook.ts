@@ -17,8 +17,7 @@ import {
   type SigningFailure,
   verifySigningCredentials,
 } from '../signature-state/verify-signing-credentials.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
-import { findSubjectInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
+import { findSubjectAndDefinitionInScope, type SubjectWithSite } from '../subjects/subject-access.ts';
 
 export interface SignCasebookInput {
   studyId: number;
@@ -41,9 +40,10 @@ export async function signCasebook(
   input: SignCasebookInput,
 ): Promise<SignatureResponse> {
   const { studyId, subjectId } = input;
-  const subject = await findSubjectInScope(db, principal, studyId, subjectId, 'casebook.sign');
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current) throw new AppError(404, 'not_found');
+  // The subject's own version: signing a subject not yet migrated writes and hashes under the
+  // version its data was entered on, never the newest one's rules over its older data.
+  const current = await findSubjectAndDefinitionInScope(db, principal, studyId, subjectId, 'casebook.sign');
+  const subject = current.subject;
   await refuseIfSigned(db, subject.id);
 
   const user = principal.user;
