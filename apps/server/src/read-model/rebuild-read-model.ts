@@ -3,7 +3,7 @@ import type { StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { rebuildLabResults } from './refresh-lab-results.ts';
 import { refreshReportRows } from './report-rows.ts';
@@ -76,21 +76,31 @@ async function storeBatch(trx: Transaction<Database>, ids: number[], rows: Subje
 
 /** Rebuilds the rows of the given subjects (every subject of every study when omitted). */
 export async function rebuildReadModel(db: Db, options: { subjectIds?: number[]; studyId?: number } = {}) {
-  let subjectQuery = db.selectFrom('subjects').select(['id', 'study_id']).orderBy('id');
+  let subjectQuery = db.selectFrom('subjects').select(['id', 'study_id', 'definition_version']).orderBy('id');
   if (options.subjectIds) {
     if (options.subjectIds.length === 0) return { subjects: 0 };
     subjectQuery = subjectQuery.where('id', 'in', options.subjectIds);
   }
   if (options.studyId !== undefined) subjectQuery = subjectQuery.where('study_id', '=', options.studyId);
   const subjects = await subjectQuery.execute();
-  const idsByStudy = new Map<number, number[]>();
+  // Each subject's facts by its own definition version (one an amendment has not moved yet keeps its
+  // own): the subjects are taken study by study, version by version.
+  const groups = new Map<string, { studyId: number; version: string | null; ids: number[] }>();
   for (const subject of subjects) {
-    const ids = idsByStudy.get(subject.study_id) ?? [];
-    ids.push(subject.id);
-    idsByStudy.set(subject.study_id, ids);
+    const key = `${subject.study_id}|${subject.definition_version ?? ''}`;
+    const group = groups.get(key) ?? {
+      studyId: subject.study_id,
+      version: subject.definition_version,
+      ids: [],
+    };
+    group.ids.push(subject.id);
+    groups.set(key, group);
   }
-  for (const [studyId, ids] of idsByStudy) {
-    const definition = (await currentStudyDefinition(db, studyId))?.definition;
+  for (const { studyId, version, ids } of groups.values()) {
+    const definition =
+      version === null
+        ? (await currentStudyDefinition(db, studyId))?.definition
+        : (await studyDefinitionOfVersion(db, studyId, version)).definition;
     for (let start = 0; start < ids.length; start += BATCH_SIZE) {
       const batch = ids.slice(start, start + BATCH_SIZE);
       await inTransaction(db, async (trx) => {

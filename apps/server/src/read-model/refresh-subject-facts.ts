@@ -3,7 +3,7 @@ import type { FormValues, StudyDefinition } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
-import { currentStudyDefinition } from '../studies/study-definitions.ts';
+import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
 import { isReportSourceForm, refreshReportRows } from './report-rows.ts';
 import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { isFactSourceForm, loadSubjectFacts, sameSavedForms, savedFormsFact } from './subject-facts.ts';
@@ -34,8 +34,7 @@ export async function refreshSubjectFacts(
           .where('id', '=', subjectId)
           .executeTakeFirst();
   const definition =
-    known.definition ??
-    (subject ? (await currentStudyDefinition(trx, subject.study_id))?.definition : undefined);
+    known.definition ?? (subject ? await definitionOfSubject(trx, subjectId, subject.study_id) : undefined);
   const rows =
     subject && subject.deleted_at === null && definition
       ? await computeSubjectRows(trx, subject.study_id, subjectId, definition, known.sdvUnchanged === true)
@@ -197,4 +196,20 @@ export const refreshSubjectFactsAfterChange: AfterChange = async (change) => {
 function sameItemKeys(before: FormValues, after: FormValues): boolean {
   const keys = Object.keys(before);
   return keys.length === Object.keys(after).length && keys.every((key) => Object.hasOwn(after, key));
+}
+
+/** The definition of the version the subject is on (the study's newest for one never pinned by an amendment). */
+async function definitionOfSubject(
+  trx: Transaction<Database>,
+  subjectId: number,
+  studyId: number,
+): Promise<StudyDefinition | undefined> {
+  const row = await trx
+    .selectFrom('subjects')
+    .select('definition_version')
+    .where('id', '=', subjectId)
+    .executeTakeFirst();
+  if (row?.definition_version)
+    return (await studyDefinitionOfVersion(trx, studyId, row.definition_version)).definition;
+  return (await currentStudyDefinition(trx, studyId))?.definition;
 }

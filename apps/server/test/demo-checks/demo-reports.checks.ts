@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { App } from '../../src/http/types.ts';
 import { enrollmentTargetOf } from '../../src/reports/enrollment-report.ts';
-import { currentStudyDefinition } from '../../src/studies/study-definitions.ts';
+import { currentStudyDefinition, studyDefinitionOfVersion } from '../../src/studies/study-definitions.ts';
 import { buildTestApp, signIn } from '../test-app.ts';
 
 /**
@@ -242,10 +242,14 @@ export function demoReportChecks(database: () => DatabaseHandle): void {
 
   async function expectMissingForms(email: string, institutions?: string[]) {
     const data = await tables(institutions);
-    const visitDate = definition.visitDate as { form: string; item: string };
     const expected: string[] = [];
-    const scheduled = definition.visits.filter((visit) => visit.forms.includes(visitDate.form));
     for (const subject of data.subjects) {
+      // A subject an amendment has not moved yet has the forms of its own version (issue 49).
+      const own = subject.definition_version
+        ? (await studyDefinitionOfVersion(database().db, studyId, subject.definition_version)).definition
+        : definition;
+      const visitDate = own.visitDate as { form: string; item: string };
+      const scheduled = own.visits.filter((visit) => visit.forms.includes(visitDate.form));
       for (const visit of scheduled) {
         let due = text(data.item(subject.id, visit.key, visitDate.form, visitDate.item));
         if (due === null) {
