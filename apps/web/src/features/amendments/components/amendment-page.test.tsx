@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../i18n/i18n.ts';
 import { renderAmendmentPages } from './render-page.tsx';
-import { type SentRequest, serve, summary } from './test-server.ts';
+import { PUBLISHED_HASH, publishedSummary, type SentRequest, serve, summary } from './test-server.ts';
 
 /** A draft with one question of each kind, a refusal, two changes and two declarations made. */
 function draft(overrides: Partial<AmendmentResponse> = {}): AmendmentResponse {
@@ -228,14 +228,9 @@ describe('AmendmentPage', () => {
   });
 
   it('shows a published amendment read-only, with its content hash, migration and impact analysis', async () => {
-    const hash = 'a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468';
     serve({
       amendment: draft({
-        amendment: summary({
-          status: 'published',
-          publishedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-11T00:00:00.000Z' },
-          contentHash: hash,
-        }),
+        amendment: publishedSummary(),
         changeSet: null,
         draftRevision: null,
       }),
@@ -245,7 +240,7 @@ describe('AmendmentPage', () => {
     expect(screen.getByText(/데이터 관리자 배포, 2026-12-11 09:00/)).toBeTruthy();
     const shown = screen.getByText('a3f1c9e07b5d2468…');
     expect(shown.tagName).toBe('CODE');
-    expect(shown.getAttribute('title')).toBe(hash);
+    expect(shown.getAttribute('title')).toBe(PUBLISHED_HASH);
     expect(screen.getByText('S02 부산병원: IRB 승인일')).toBeTruthy();
     expect(screen.getByText('아직 승인되지 않음')).toBeTruthy();
     expect(screen.getByText('항목 형식 변환: LAB/HB → decimal')).toBeTruthy();

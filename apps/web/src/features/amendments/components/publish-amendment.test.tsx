@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../i18n/i18n.ts';
 import { renderAmendmentPages } from './render-page.tsx';
-import { serve, summary } from './test-server.ts';
+import { PUBLISHED_HASH, publishedSummary, serve, summary } from './test-server.ts';
 
 /** A draft whose change set is ready (or not), or none at all. */
 function draft(changeSet: 'ready' | 'notReady' | 'none'): AmendmentResponse {
@@ -41,16 +41,10 @@ function impact(current: boolean): AmendmentImpact {
   };
 }
 
-const hash = 'a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468';
-
 /** The draft once published: read from then on. */
 const published: AmendmentResponse = {
   ...draft('ready'),
-  amendment: summary({
-    status: 'published',
-    publishedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-11T00:00:00.000Z' },
-    contentHash: hash,
-  }),
+  amendment: publishedSummary(),
   changeSet: null,
   draftRevision: null,
 };
@@ -141,7 +135,7 @@ describe('publishing a draft amendment with an electronic signature', () => {
     // The page reads the amendment again: published, read-only, with its hash and migration.
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('배포됨')).toBeTruthy();
-    expect(screen.getByText('a3f1c9e07b5d2468…').getAttribute('title')).toBe(hash);
+    expect(screen.getByText('a3f1c9e07b5d2468…').getAttribute('title')).toBe(PUBLISHED_HASH);
     expect(screen.getByRole('heading', { name: '대상자 이관' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '배포 (전자서명)' })).toBeNull();
     expect(screen.queryByRole('button', { name: '폐기' })).toBeNull();

@@ -39,6 +39,18 @@ export function summary(overrides: Partial<AmendmentSummary> = {}): AmendmentSum
   };
 }
 
+/** The content hash amendment 7 is published with. */
+export const PUBLISHED_HASH = 'a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468a3f1c9e07b5d2468';
+
+/** Amendment 7 published by the data manager, with its content hash. */
+export function publishedSummary(): AmendmentSummary {
+  return summary({
+    status: 'published',
+    publishedBy: { userId: 1, name: '데이터 관리자', at: '2026-12-11T00:00:00.000Z' },
+    contentHash: PUBLISHED_HASH,
+  });
+}
+
 /** A migration job of amendment 7: the whole study, queued, by the data manager; `overrides` change it. */
 export function migration(overrides: Partial<AmendmentMigration> = {}): AmendmentMigration {
   return {
