@@ -65,6 +65,15 @@ export const amendmentSiteSchema = z.object({
 });
 export type AmendmentSite = z.infer<typeof amendmentSiteSchema>;
 
+/**
+ * Whether a site's ethics approval of an amendment is in effect on `today` (both YYYY-MM-DD in Korea's
+ * calendar, `todayInKorea`): from its date on; never without one. The server's queries that find due
+ * migrations say the same in SQL (`effective_on <= today`).
+ */
+export function approvalInEffect(effectiveOn: string | null, today: string): boolean {
+  return effectiveOn !== null && effectiveOn <= today;
+}
+
 export const amendmentSummarySchema = z.object({
   id: z.number().int(),
   number: z.string(),

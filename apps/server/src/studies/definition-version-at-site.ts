@@ -1,3 +1,4 @@
+import { approvalInEffect } from '@cdms/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -29,9 +30,8 @@ export async function definitionVersionAtSite(
   if (!first) return null;
   let version = first.from_version;
   for (const amendment of amendments) {
-    // Dates are read as text (YYYY-MM-DD, db/database.ts): compared as text.
-    const effectiveOn = amendment.effective_on;
-    if (effectiveOn === null || effectiveOn > today || amendment.to_version === null) break;
+    // Dates are read as text (YYYY-MM-DD, db/database.ts).
+    if (!approvalInEffect(amendment.effective_on, today) || amendment.to_version === null) break;
     version = amendment.to_version;
   }
   return version;

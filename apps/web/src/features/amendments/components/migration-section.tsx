@@ -1,6 +1,7 @@
 import {
   type AmendmentMigration,
   type AmendmentSummary,
+  approvalInEffect,
   type StartMigrationRequest,
   todayInKorea,
 } from '@cdms/contract';
@@ -187,9 +188,9 @@ function SiteStarts({ amendment }: { amendment: AmendmentSummary }) {
             <dd>
               {site.effectiveOn === null
                 ? t('migration.siteNoDate')
-                : site.effectiveOn > today
-                  ? t('migration.siteUpcoming', { date: site.effectiveOn })
-                  : t('migration.sitePast', { date: site.effectiveOn })}
+                : approvalInEffect(site.effectiveOn, today)
+                  ? t('migration.sitePast', { date: site.effectiveOn })
+                  : t('migration.siteUpcoming', { date: site.effectiveOn })}
             </dd>
           </div>
         ))}
