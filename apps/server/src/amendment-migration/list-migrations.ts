@@ -1,6 +1,6 @@
 import type { AmendmentMigrationsResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import { requirePublishedAmendment } from '../amendments/published-amendment.ts';
+import { requirePublishedAmendmentRow } from '../amendments/published-amendment.ts';
 import type { Database } from '../db/schema.ts';
 import { type ErrorCode, errorMessage } from '../http/error-messages.ts';
 import type { Language } from '../http/language.ts';
@@ -16,7 +16,8 @@ export async function listMigrations(
   amendmentId: number,
   language: Language,
 ): Promise<AmendmentMigrationsResponse> {
-  const amendment = await requirePublishedAmendment(db, studyId, amendmentId);
+  // Polled every 2 s while a job runs: the row's versions, not both definitions and the change set.
+  const amendment = await requirePublishedAmendmentRow(db, studyId, amendmentId);
   const rows = await db
     .selectFrom('amendment_migrations as m')
     .leftJoin('users', 'users.id', 'm.requested_by')
@@ -46,7 +47,7 @@ export async function listMigrations(
     .select(['definition_version', (eb) => eb.fn.countAll<number>().as('count')])
     .where('study_id', '=', studyId)
     .where('deleted_at', 'is', null)
-    .where('definition_version', 'in', [amendment.from.version, amendment.to.version])
+    .where('definition_version', 'in', [amendment.from_version, amendment.to_version])
     .groupBy('definition_version')
     .execute();
   const countOf = (version: string) =>
@@ -75,6 +76,6 @@ export async function listMigrations(
         finishedAt: row.finished_at?.toISOString() ?? null,
       };
     }),
-    subjects: { onFromVersion: countOf(amendment.from.version), onToVersion: countOf(amendment.to.version) },
+    subjects: { onFromVersion: countOf(amendment.from_version), onToVersion: countOf(amendment.to_version) },
   };
 }

@@ -1,6 +1,6 @@
 import type { AmendmentMigration, StartMigrationRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
-import { requirePublishedAmendment } from '../amendments/published-amendment.ts';
+import { requirePublishedAmendmentRow } from '../amendments/published-amendment.ts';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -32,7 +32,7 @@ export async function startMigration(
 ): Promise<AmendmentMigration> {
   const id = await inTransaction(db, async (trx) => {
     await lockStudyRow(trx, studyId);
-    const amendment = await requirePublishedAmendment(trx, studyId, amendmentId);
+    const amendment = await requirePublishedAmendmentRow(trx, studyId, amendmentId);
     const siteId = request.scope === 'site' ? request.siteId : null;
     const subjectId = request.scope === 'subject' ? request.subjectId : null;
     let target: string | null = null;
@@ -62,7 +62,7 @@ export async function startMigration(
       .executeTakeFirst();
     if (running) throw new AppError(409, 'migration_running');
     const scope = { study_id: studyId, scope: request.scope, site_id: siteId, subject_id: subjectId };
-    const { total } = await subjectsInScope(trx, scope, amendment.from.version)
+    const { total } = await subjectsInScope(trx, scope, amendment.from_version)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     const job = await trx
@@ -78,8 +78,8 @@ export async function startMigration(
       reason: amendment.number,
       after: {
         number: amendment.number,
-        fromVersion: amendment.from.version,
-        toVersion: amendment.to.version,
+        fromVersion: amendment.from_version,
+        toVersion: amendment.to_version,
         scope: request.scope,
         migrationTarget: target,
         subjects: Number(total),
