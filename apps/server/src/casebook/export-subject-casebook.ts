@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { Language } from '../http/language.ts';
-import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
+import { currentStudyDefinition, definitionOfSubjectVersion } from '../studies/study-definitions.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
 import { loadCasebooks } from './load-casebooks.ts';
 import { type CasebookHeader, type RenderCasebookInput, renderCasebookPdf } from './render-casebook-pdf.ts';
@@ -80,17 +80,8 @@ export async function loadCasebookPrint(
   const header = await loadCasebookHeader(db, studyId, siteId);
   const current = await currentStudyDefinition(db, studyId);
   if (!current) throw new AppError(404, 'not_found');
-  // A site's subjects are on one or two versions: each is read once.
-  const versions = new Map([[current.version, Promise.resolve(current.definition)]]);
-  const definitionOf = (version: string | null) => {
-    const key = version ?? current.version;
-    let definition = versions.get(key);
-    if (!definition) {
-      definition = studyDefinitionOfVersion(db, studyId, key).then((row) => row.definition);
-      versions.set(key, definition);
-    }
-    return definition;
-  };
+  const definitionOf = async (version: string | null) =>
+    (await definitionOfSubjectVersion(db, studyId, version)) ?? current.definition;
   return {
     header,
     definition: current.definition,

@@ -3,7 +3,7 @@ import type { StudyDefinition } from '@cdms/study';
 import type { Kysely, Transaction } from 'kysely';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
-import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
+import { definitionOfSubjectVersion } from '../studies/study-definitions.ts';
 import { lockSubjectsInIdOrder } from '../subjects/lock-subjects-in-id-order.ts';
 import { rebuildLabResults } from './refresh-lab-results.ts';
 import { refreshReportRows } from './report-rows.ts';
@@ -97,10 +97,7 @@ export async function rebuildReadModel(db: Db, options: { subjectIds?: number[];
     groups.set(key, group);
   }
   for (const { studyId, version, ids } of groups.values()) {
-    const definition =
-      version === null
-        ? (await currentStudyDefinition(db, studyId))?.definition
-        : (await studyDefinitionOfVersion(db, studyId, version)).definition;
+    const definition = await definitionOfSubjectVersion(db, studyId, version);
     for (let start = 0; start < ids.length; start += BATCH_SIZE) {
       const batch = ids.slice(start, start + BATCH_SIZE);
       await inTransaction(db, async (trx) => {

@@ -3,7 +3,7 @@ import type { FormValues, StudyDefinition } from '@cdms/study';
 import { sql, type Transaction } from 'kysely';
 import type { AfterChange } from '../after-change/form-change.ts';
 import type { Database } from '../db/schema.ts';
-import { currentStudyDefinition, studyDefinitionOfVersion } from '../studies/study-definitions.ts';
+import { definitionOfSubjectVersion } from '../studies/study-definitions.ts';
 import { isReportSourceForm, refreshReportRows } from './report-rows.ts';
 import { insertableVisitRow, readModelRowsOf, type SubjectReadModelRows } from './subject-fact-rows.ts';
 import { isFactSourceForm, loadSubjectFacts, sameSavedForms, savedFormsFact } from './subject-facts.ts';
@@ -209,7 +209,5 @@ async function definitionOfSubject(
     .select('definition_version')
     .where('id', '=', subjectId)
     .executeTakeFirst();
-  if (row?.definition_version)
-    return (await studyDefinitionOfVersion(trx, studyId, row.definition_version)).definition;
-  return (await currentStudyDefinition(trx, studyId))?.definition;
+  return definitionOfSubjectVersion(trx, studyId, row?.definition_version ?? null);
 }

@@ -98,6 +98,19 @@ export async function studyDefinitionOfVersion(
 }
 
 /**
+ * The definition a subject on `version` is entered and read by: that version's, or the study's newest
+ * for a subject no amendment has pinned (null). Undefined only for a study without a definition.
+ */
+export async function definitionOfSubjectVersion(
+  db: Kysely<Database> | Transaction<Database>,
+  studyId: number,
+  version: string | null,
+): Promise<StudyDefinition | undefined> {
+  if (version === null) return (await currentStudyDefinition(db, studyId))?.definition;
+  return (await studyDefinitionOfVersion(db, studyId, version)).definition;
+}
+
+/**
  * Every version of the study's definition, oldest first, each with the time it was written; empty when
  * it has none. A version written again while the study was in design is one version: its last text is
  * the one in force, in the place of that last writing. The design's history as the ODM metadata exports
