@@ -47,14 +47,14 @@ export async function findSubjectInScope(
 /** The subject with its site and the definition it is on (`compiledOnce`: every form read and save). */
 const subjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
   subjectQuery(db, params.studyId, params.subjectId).select(
-    subjectDefinitionOf(db, params.studyId).as('latest_definition'),
+    subjectDefinitionOf(db, params.studyId).as('subject_definition'),
   ),
 );
 
 /** The same with the subject's row lock (a save). */
 const lockedSubjectAndDefinition = compiledOnce((db, params: { studyId: number; subjectId: number }) =>
   subjectQuery(db, params.studyId, params.subjectId)
-    .select(subjectDefinitionOf(db, params.studyId).as('latest_definition'))
+    .select(subjectDefinitionOf(db, params.studyId).as('subject_definition'))
     .forUpdate(['subjects']),
 );
 
@@ -75,7 +75,7 @@ export async function findSubjectAndDefinitionInScope(
 ): Promise<{ subject: SubjectWithSite; version: string; definition: StudyDefinition }> {
   const statement = options.forUpdate ? lockedSubjectAndDefinition : subjectAndDefinition;
   const [row] = await statement(db, { studyId, subjectId });
-  const { latest_definition: latest, ...found } = row ?? { latest_definition: null };
+  const { subject_definition: definitionRow, ...found } = row ?? { subject_definition: null };
   const subject = await refuseOutOfScope(
     db,
     principal,
@@ -83,8 +83,8 @@ export async function findSubjectAndDefinitionInScope(
     row ? (found as SubjectWithSite) : undefined,
     action,
   );
-  if (!latest) throw new AppError(404, 'not_found');
-  return { subject, ...(await studyDefinitionOfRow(db, latest)) };
+  if (!definitionRow) throw new AppError(404, 'not_found');
+  return { subject, ...(await studyDefinitionOfRow(db, definitionRow)) };
 }
 
 /** The subject found, or the refusal: 404 outside the reader's scope, 403 for the action or training. */
