@@ -7,6 +7,7 @@ export * from './audit-review.ts';
 export * from './auth.ts';
 export * from './calendar-date.ts';
 export * from './casebook.ts';
+export * from './central-monitoring.ts';
 export * from './create-study-request.ts';
 export * from './dashboard.ts';
 export * from './data-exports.ts';
