@@ -61,6 +61,7 @@ export {
   type SeriesOutlier,
   type SeriesOutlierOptions,
   seriesOutliers,
+  seriesScale,
 } from './central-monitoring/series-outliers.ts';
 export {
   compareSiteDistributions,

@@ -23,6 +23,12 @@ export interface SeriesOutlierOptions {
    * must differ from the rest by over 25% when the rest agree closely.
    */
   scaleFloorFraction?: number;
+  /**
+   * An absolute floor of the scale: the item's usual visit-to-visit variation, best `seriesScale` of every
+   * subject's series of the item. A few points estimate their own spread poorly (three lab values can agree
+   * by chance); without this floor a noisy item flags ordinary points (README.md has the rates). Default 0.
+   */
+  scaleFloor?: number;
 }
 
 export function seriesOutliers(
@@ -32,6 +38,7 @@ export function seriesOutliers(
   const minimumLength = Math.max(3, options.minimumLength ?? 4);
   const threshold = options.threshold ?? 5;
   const scaleFloorFraction = options.scaleFloorFraction ?? 0.05;
+  const scaleFloor = Number.isFinite(options.scaleFloor) ? Math.max(0, options.scaleFloor as number) : 0;
 
   const points = series
     .map((value, index) => ({ value, index }))
@@ -45,6 +52,7 @@ export function seriesOutliers(
     const scale = Math.max(
       MAD_TO_SD * medianAbsoluteDeviation(rest),
       scaleFloorFraction * Math.abs(expected),
+      scaleFloor,
       1e-9,
     );
     const z = (point.value - expected) / scale;
@@ -53,4 +61,21 @@ export function seriesOutliers(
     }
   }
   return outliers;
+}
+
+/**
+ * The usual visit-to-visit variation of an item, as an SD, from many subjects' series: the median absolute
+ * difference of consecutive points × 1.4826 / √2 (for independent noise a difference has √2 times the SD).
+ * Robust: an outlier touches only its two differences. 0 when there is no pair of consecutive points.
+ */
+export function seriesScale(seriesList: readonly (readonly number[])[]): number {
+  const differences: number[] = [];
+  for (const series of seriesList) {
+    const finite = series.filter((value) => Number.isFinite(value));
+    for (let index = 1; index < finite.length; index += 1) {
+      differences.push(Math.abs((finite[index] as number) - (finite[index - 1] as number)));
+    }
+  }
+  if (differences.length === 0) return 0;
+  return (MAD_TO_SD * median(differences)) / Math.SQRT2;
 }
