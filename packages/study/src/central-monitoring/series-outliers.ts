@@ -45,22 +45,36 @@ export function seriesOutliers(
     .filter((point) => Number.isFinite(point.value));
   if (points.length < minimumLength) return [];
 
+  // Sorted once: the median of the rest is read off the sorted values with the point taken out.
+  const sorted = points.map((point) => point.value).sort((a, b) => a - b);
   const outliers: SeriesOutlier[] = [];
   for (const point of points) {
-    const rest = points.filter((other) => other.index !== point.index).map((other) => other.value);
-    const expected = median(rest);
-    const scale = Math.max(
-      MAD_TO_SD * medianAbsoluteDeviation(rest),
-      scaleFloorFraction * Math.abs(expected),
-      scaleFloor,
-      1e-9,
-    );
+    const rest = withoutOne(sorted, point.value);
+    const expected = sortedMedian(rest);
+    const floor = Math.max(scaleFloorFraction * Math.abs(expected), scaleFloor, 1e-9);
+    const distance = Math.abs(point.value - expected);
+    // The scale is at least the floor, so a point within threshold × floor is no outlier: skip the MAD
+    // (most points of a long run of series end here).
+    if (!(distance > threshold * floor)) continue;
+    const scale = Math.max(MAD_TO_SD * medianAbsoluteDeviation(rest), floor);
     const z = (point.value - expected) / scale;
     if (Number.isFinite(z) && Math.abs(z) > threshold) {
       outliers.push({ index: point.index, value: point.value, expected, z });
     }
   }
   return outliers;
+}
+
+/** The sorted values without one occurrence of `value` (which is among them). */
+function withoutOne(sorted: readonly number[], value: number): number[] {
+  const at = sorted.indexOf(value);
+  return [...sorted.slice(0, at), ...sorted.slice(at + 1)];
+}
+
+function sortedMedian(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length % 2 === 1) return sorted[middle] as number;
+  return ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

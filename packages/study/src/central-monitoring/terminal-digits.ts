@@ -84,6 +84,7 @@ export function terminalDigitPreference(
 
 /** The number of decimals a value is written with (at most 6, trailing zeros dropped). */
 export function decimalsOf(value: number): number {
+  if (Number.isInteger(value)) return 0; // the common case, without writing the number out
   const written = Math.abs(value).toFixed(MAXIMUM_DECIMALS).replace(/0+$/, '');
   const point = written.indexOf('.');
   return point === -1 ? 0 : written.length - point - 1;
@@ -105,6 +106,7 @@ function usualDecimals(values: readonly number[]): number {
 
 /** The digit at `decimals` places after the point (0: units), of the value rounded to that precision. */
 export function lastDigit(value: number, decimals: number): number {
+  if (decimals === 0 && Number.isSafeInteger(value)) return Math.abs(value) % 10;
   const written = Math.abs(value).toFixed(decimals);
   return Number(written.charAt(written.length - 1));
 }
