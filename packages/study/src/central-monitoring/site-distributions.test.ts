@@ -49,6 +49,18 @@ describe('compareSiteDistributions', () => {
     expect(findings.every((finding) => finding.siteId === 2 || finding.siteId === 7)).toBe(true);
   });
 
+  it('does not let one wild site hide another: gross errors at one site, too little variance at another', () => {
+    const normal = normalSource(mulberry32(202));
+    const wild = normalValues(normal, 40, 120, 15);
+    wild[0] = 1200;
+    wild[1] = 12;
+    let sites = replaceSite(cleanSites(203), 7, wild);
+    sites = replaceSite(sites, 2, normalValues(normal, 40, 120, 3));
+    const kinds = compareSiteDistributions(sites).map((finding) => [finding.kind, finding.siteId]);
+    expect(kinds).toContainEqual(['siteVariance', 7]);
+    expect(kinds).toContainEqual(['lowVariance', 2]);
+  });
+
   it(`stays quiet on clean data: findings in at most ${DOCUMENTED_TRIAL_RATE * 100}% of 500 trials`, () => {
     let trialsWithFinding = 0;
     for (let trial = 0; trial < 500; trial += 1) {

@@ -71,6 +71,24 @@ describe('terminalDigitPreference', () => {
     expect(finding?.preferredDigits.sort()).toEqual([0, 5]);
   });
 
+  it("reads the item's defined decimals when given: a one-decimal item mostly rounded to whole numbers", () => {
+    const uniform = mulberry32(16);
+    const normal = normalSource(uniform);
+    // Temperatures, SD 1.2 °C, with one decimal — but 70% written as whole degrees.
+    const values = normalValues(normal, 300, 36.8, 1.2, 1).map((value) =>
+      uniform() < 0.7 ? Math.round(value) : value,
+    );
+    // Guessed precision: whole numbers are the most common, so the units digit is read, which spans too few.
+    expect(terminalDigitTest(values)?.decimals).toBe(0);
+    expect(terminalDigitPreference(values)).toBeNull();
+    const finding = terminalDigitPreference(values, { decimals: 1 });
+    expect(finding?.decimals).toBe(1);
+    expect(finding?.preferredDigits).toEqual([0]);
+    // Nonsense decimals fall back to the guess.
+    expect(terminalDigitTest(values, { decimals: -1 })?.decimals).toBe(0);
+    expect(terminalDigitTest(values, { decimals: 1.5 })?.decimals).toBe(0);
+  });
+
   it(`stays quiet on clean data: at most ${DOCUMENTED_RATE * 100}% of 500 tests`, () => {
     const uniform = mulberry32(13);
     const normal = normalSource(uniform);
