@@ -71,6 +71,7 @@ export {
 } from './central-monitoring/site-distributions.ts';
 export {
   type TerminalDigitOptions,
+  type TerminalDigitReading,
   type TerminalDigitTest,
   terminalDigitPreference,
   terminalDigitTest,
