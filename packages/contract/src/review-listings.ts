@@ -11,7 +11,7 @@ import { QUERY_BULK_MAX, QUERY_TEXT_MAX } from './queries.ts';
  *
  *   GET  /api/studies/:studyId/review-listings                       the listable tables of the definition
  *   GET  /api/studies/:studyId/review-listings/:table                a page of the listing (filters, sort)
- *   GET  /api/studies/:studyId/review-listings/:table/export         the filtered listing as CSV (audited)
+ *   GET  /api/studies/:studyId/review-listings/:table/export         the filtered listing as CSV or XLSX (audited)
  *   POST /api/studies/:studyId/review-listings/:table/review         mark form instances reviewed
  *   POST /api/studies/:studyId/review-listings/bulk-queries          one query per target, all or nothing
  *
@@ -67,6 +67,7 @@ export const reviewListingExportQuerySchema = z.object({
   ...reviewListingFilterShape,
   /** Comma-separated item keys of the columns shown. */
   columns: z.string().max(4000).optional(),
+  format: z.enum(['csv', 'xlsx']).default('csv'),
 });
 export type ReviewListingExportQuery = z.input<typeof reviewListingExportQuerySchema>;
 

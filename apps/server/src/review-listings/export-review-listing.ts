@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import type { Language, Text } from '../http/language.ts';
 import { readStudyCode } from '../studies/study-code.ts';
-import { type Cell, csvDocument, type ExportColumnOf } from '../subjects/subject-export.ts';
+import { type Cell, csvDocument, type ExportColumnOf, xlsxWorkbook } from '../subjects/subject-export.ts';
 import { listingContext } from './list-review-listing.ts';
 import { reviewRowOf } from './review-cells.ts';
 import { countListingRows, plainValuesOf, readListingRows } from './review-listing-sql.ts';
@@ -30,8 +30,8 @@ const reviewWords: Record<ReviewState, Text> = {
 const time = (iso: string | null): Cell => (iso === null ? null : koreaDateTime(iso));
 
 /**
- * The filtered listing as CSV (UTF-8 with BOM, `subjects/subject-export.ts`'s writer and formula
- * guard), in the screen's order, with the columns the reader shows: the same statement as the page,
+ * The filtered listing as CSV (UTF-8 with BOM, streamed) or XLSX (`subjects/subject-export.ts`'s
+ * writers and formula guard), in the screen's order, with the columns the reader shows: the same statement as the page,
  * read in chunks of 500 rows, each chunk's plain values in one more statement.
  */
 export async function reviewListingDownload(
@@ -99,6 +99,10 @@ export async function reviewListingDownload(
     studyCode: await readStudyCode(db, studyId),
     today: todayInKorea(),
     itemKeys: itemColumns.map((column) => column.item.key),
-    file: csvDocument(columns, chunks(), language),
+    file:
+      query.format === 'csv'
+        ? csvDocument(columns, chunks(), language)
+        : // A workbook is a zip built whole (the subject and query lists' writer); CSV streams.
+          await xlsxWorkbook(columns, chunks(), language, { ko: '검토 목록', en: 'Review listing' }),
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
-import { fileAnswer } from '../http/file-answer.ts';
+import { fileAnswer, tableFileTypes } from '../http/file-answer.ts';
 import { requestLanguage } from '../http/language.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
@@ -81,11 +81,12 @@ export function registerReviewListingRoutes(app: App, context: AppContext): void
       config: { access: { study: 'member' } },
       schema: {
         tags,
-        summary: 'The filtered listing as CSV (UTF-8 with BOM), the columns shown, streamed (audited)',
+        summary:
+          'The filtered listing as CSV (UTF-8 with BOM, streamed) or XLSX, the columns shown (audited)',
         params: reviewListingParamsSchema,
         querystring: reviewListingExportQuerySchema,
         response: {
-          200: fileAnswer('The listing as CSV.', ['text/csv']),
+          200: fileAnswer('The listing as CSV or XLSX.', tableFileTypes),
           ...refusals({ 403: READER_REFUSALS[403], 404: NO_TABLE, 422: BAD_SORT }),
         },
       },
@@ -101,16 +102,16 @@ export function registerReviewListingRoutes(app: App, context: AppContext): void
         requestLanguage(request),
       );
       // Data leaving the system is audited, with the filters, before the first byte leaves.
-      const { columns: _columns, ...filter } = request.query;
+      const { columns: _columns, format, ...filter } = request.query;
       await recordListExport(db, actorOf(request), studyId, 'review_listing.exported', {
-        format: 'csv',
+        format,
         listing: table,
         filter,
         columns: download.itemKeys,
         rowCount: download.total,
       });
       const name = { studyCode: download.studyCode, today: download.today, what: `review_${table}` };
-      return sendListExport(reply, 'csv', name, download.file);
+      return sendListExport(reply, format, name, download.file);
     },
   );
 
