@@ -37,10 +37,13 @@ test('a monitor reviews a form across subjects and raises two queries with one t
   });
   expect(created.status(), await created.text()).toBe(201);
   const subject = (await created.json()) as { id: number; subjectId: string };
-  const saved = await page.request.put(`/api/studies/${STUDY_ID}/subjects/${subject.id}/forms/v1/vitalSigns`, {
-    headers: { 'X-CSRF-Token': csrf },
-    data: { values: { heartRate: 88, bodyTemperature: 36.6, opinion: 'No remark' }, version: 0 },
-  });
+  const saved = await page.request.put(
+    `/api/studies/${STUDY_ID}/subjects/${subject.id}/forms/v1/vitalSigns`,
+    {
+      headers: { 'X-CSRF-Token': csrf },
+      data: { values: { heartRate: 88, bodyTemperature: 36.6, opinion: 'No remark' }, version: 0 },
+    },
+  );
   expect(saved.status(), await saved.text()).toBe(200);
 
   // The monitor opens the listing from the menu, then narrows it to the subject.
