@@ -164,6 +164,12 @@ const sdvRoute: Route = {
   url: `/sdv/${STUDY_ID}`,
   ready: (page) => page.locator('tbody tr[data-subject]'),
 };
+/** Review listings (issue 50 item 4): the first form across subjects, its cells as toggle buttons. */
+const reviewListingRoute: Route = {
+  name: 'review listings',
+  url: `/review/${STUDY_ID}?table=vitalSigns`,
+  ready: (page) => page.locator('tbody tr[data-subject]'),
+};
 const freezingRoute: Route = {
   name: 'freezing (readiness board)',
   url: `/freezing/${STUDY_ID}`,
@@ -237,6 +243,7 @@ const craOnlyRoutes: Route[] = [
   queryListRoute,
   studyPage('guideline register', 'guideline/register'),
   sdvRoute,
+  reviewListingRoute,
   freezingRoute,
   auditRoute,
   reportRoute,

@@ -199,6 +199,21 @@ test.describe('layout at 1000 and 1440px', () => {
     }
   });
 
+  test('review listings (issue 50), in Korean and English', async ({ page }, testInfo) => {
+    // The monitor: the selection column, the cells as buttons, the bulk actions in the toolbar.
+    await signInThroughApi(page, demoAccount('CRA'));
+    for (const language of ['ko', 'en'] as const) {
+      await page.goto('/task-list');
+      await page.getByRole('button', { name: language.toUpperCase(), exact: true }).click();
+      await checkPage(
+        page,
+        `/review/${STUDY_ID}?table=vitalSigns`,
+        (p) => p.locator('tbody tr[data-subject]'),
+        (width) => screenshot(page, testInfo, `review-listings-${language}-${width}`),
+      );
+    }
+  });
+
   test('alarm log (issue 18), in Korean and English', async ({ page }, testInfo) => {
     // The data manager sees every site's notifications, the filters open.
     await signInThroughApi(page, demoAccount('DM'));

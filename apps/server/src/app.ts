@@ -49,6 +49,7 @@ import { registerQueryRoutes } from './queries/routes.ts';
 import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { scheduleSubjectFactTotalsCompaction } from './read-model/subject-fact-totals.ts';
 import { registerReportRoutes } from './reports/routes.ts';
+import { registerReviewListingRoutes } from './review-listings/routes.ts';
 import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
@@ -248,6 +249,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerDashboardRoutes(app, context);
   registerSignatureRoutes(app, context);
   registerQueryRoutes(app, context);
+  registerReviewListingRoutes(app, context);
   registerReportRoutes(app, context);
   registerSummaryRoutes(app, context);
   registerHoldRoutes(app, context);

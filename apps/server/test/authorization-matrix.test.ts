@@ -1276,6 +1276,54 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/review-listings',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/review-listings` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/review-listings/:table',
+    // Every role reads subject data over its own sites (site roles see their sites' rows).
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/review-listings/vitalSigns?size=20&review=not_reviewed`,
+    }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/review-listings/:table/export',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/review-listings/vitalSigns/export?columns=heartRate`,
+    }),
+    expected: everyone(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/review-listings/:table/review',
+    // Marking rows reviewed (review.mark): the site-01 monitor and data management.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/review-listings/vitalSigns/review`,
+      body: { formInstanceIds: ['DATA_INSTANCE_ID'] },
+    }),
+    expected: { ...everyone(403), CRA: 200, DM: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/review-listings/bulk-queries',
+    // A fresh subject with data each call, so no item already has an open query.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/review-listings/bulk-queries`,
+      body: {
+        targets: [
+          { subjectPk: 'DATA_SUBJECT_ID', visitKey: 'v1', formKey: 'vitalSigns', itemPath: 'heartRate' },
+        ],
+        text: 'Please check against the source.',
+      },
+    }),
+    expected: { ...everyone(403), CRA: 201, DM: 201 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/alarm-log',
     request: (f) => ({ url: `/api/studies/${f.studyId}/alarm-log?status=sent&size=50` }),
     expected: { ...everyone(403), CRA: 200, DM: 200, ADMIN: 200 },
@@ -1555,7 +1603,7 @@ describeWithDatabase(
             .execute();
           text = text.replace('"FROZEN_SUBJECT_ID"', String(subjectId));
         }
-        for (const placeholder of ['DATA_SUBJECT_ID', 'VERIFIED_SUBJECT_ID']) {
+        for (const placeholder of ['DATA_SUBJECT_ID', 'VERIFIED_SUBJECT_ID', 'DATA_INSTANCE_ID']) {
           if (!text.includes(`"${placeholder}"`)) continue;
           // A subject at site 01 with vital signs saved by its PI (and, for un-verifying, verified by its CRA).
           const created = await app.inject({
@@ -1581,6 +1629,17 @@ describeWithDatabase(
               payload: { subjectPk: subjectId, visitKey: 'v1', formKey: 'vitalSigns' },
               headers: craSession.headers,
             });
+          }
+          if (placeholder === 'DATA_INSTANCE_ID') {
+            // Issue 50: the saved vital signs' form instance, a row of the review listing.
+            const instance = await db
+              .selectFrom('form_instances')
+              .select('id')
+              .where('subject_id', '=', subjectId)
+              .where('form_key', '=', 'vitalSigns')
+              .executeTakeFirstOrThrow();
+            text = text.replace(`"${placeholder}"`, String(instance.id));
+            continue;
           }
           text = text.replace(`"${placeholder}"`, String(subjectId));
         }

@@ -30,6 +30,7 @@ export * from './queries.ts';
 export * from './randomization.ts';
 export * from './reports.ts';
 export * from './request-body.ts';
+export * from './review-listings.ts';
 export * from './roles.ts';
 export * from './sdv.ts';
 export * from './signatures.ts';

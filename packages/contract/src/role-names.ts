@@ -50,5 +50,6 @@ export const actions = [
   'alarm_log.read',
   'training.manage',
   'summary.by_group',
+  'review.mark',
 ] as const;
 export type Action = (typeof actions)[number];

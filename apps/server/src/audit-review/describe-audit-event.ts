@@ -162,6 +162,12 @@ const fieldWords: Record<string, Text> = {
   mode: { ko: '방식', en: 'Mode' },
   firstSubjectsPerSite: { ko: '기관별 첫 대상자 수', en: 'First subjects per site' },
   changedItems: { ko: '바뀐 항목', en: 'Changed items' },
+  // Review listings (issue 50 item 4).
+  listing: { ko: '검토 목록', en: 'Listing' },
+  reviewedVersion: { ko: '검토한 버전', en: 'Version reviewed' },
+  queryIds: { ko: '쿼리 번호', en: 'Query numbers' },
+  columns: { ko: '표시한 열', en: 'Columns shown' },
+  count: { ko: '개수', en: 'Count' },
   // The design draft and amendments.
   revision: { ko: '개정', en: 'Revision' },
   changes: { ko: '바뀐 줄 수', en: 'Changed lines' },
@@ -216,6 +222,8 @@ const valueWords: Record<string, Text> = {
   upload: { ko: '파일', en: 'File' },
   verified: { ko: '확인됨', en: 'Verified' },
   unverified: { ko: '미확인', en: 'Not verified' },
+  reviewed: { ko: '검토함', en: 'Reviewed' },
+  not_reviewed: { ko: '검토 안 함', en: 'Not reviewed' },
   manual: { ko: '수동', en: 'Manual' },
   draft: { ko: '초안', en: 'Draft' },
   published: { ko: '게시', en: 'Published' },

@@ -46,6 +46,9 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // while it runs does. Data management reads it (the study has no statistician or DMC role yet);
   // monitors and site staff never, whatever the setting.
   'summary.by_group': ['DM'],
+  // Issue 50 item 4: review listings are the data review of monitors (over their sites) and data
+  // management (REDCap's and OpenClinica's data managers ask for it); marking rows reviewed is theirs.
+  'review.mark': ['CRA', 'DM'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

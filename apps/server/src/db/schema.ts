@@ -59,6 +59,7 @@ export interface Database {
   system_settings: SystemSettingsTable;
   holds: HoldsTable;
   sdv_marks: SdvMarksTable;
+  review_marks: ReviewMarksTable;
   sdv_plans: SdvPlansTable;
   data_exports: DataExportsTable;
   data_export_chunks: DataExportChunksTable;
@@ -932,6 +933,19 @@ export interface SdvMarksTable {
   changed_at: NullableTimestamp;
 }
 export type SdvMarkRow = Selectable<SdvMarksTable>;
+
+/** A review listing's row marked reviewed (issue 50 item 4): the form instance's version at review. */
+export interface ReviewMarksTable {
+  form_instance_id: number;
+  /** The listing: the form's key, or `form__group` for a repeating group's. */
+  listing: string;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  reviewed_version: number;
+  reviewed_by: number;
+  reviewed_at: Timestamp;
+}
 
 /** A study's targeted SDV plan (issue 15); a study without a row verifies every item. */
 export interface SdvPlansTable {

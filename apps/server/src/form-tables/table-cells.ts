@@ -25,7 +25,7 @@ export function valueCell(value: unknown): TableCell {
   return JSON.stringify(value);
 }
 
-function labelCell(column: TableColumn, value: unknown, language: 'ko' | 'en'): TableCell {
+export function labelCell(column: TableColumn, value: unknown, language: 'ko' | 'en'): TableCell {
   if (value === null || value === undefined || value === '') return null;
   const labelOf = (code: unknown) =>
     column.codes?.find((candidate) => candidate.code === String(code))?.label[language] ?? String(code);

@@ -459,6 +459,14 @@ export const errorMessages = {
     ko: '이 양식에 없는 항목에는 쿼리를 발행할 수 없습니다.',
     en: 'A query can only be raised on an item of this form.',
   },
+  review_sort_unknown: {
+    ko: '이 목록에 없는 항목으로는 정렬할 수 없습니다.',
+    en: 'The listing can only be sorted by one of its items.',
+  },
+  review_query_exists: {
+    ko: '선택한 항목 중 {count}개에 이미 해결되지 않은 쿼리가 있습니다. 쿼리를 발행하지 않았습니다.',
+    en: '{count} of the chosen items already have an unresolved query. No query was raised.',
+  },
   frozen: {
     ko: '{level|은/는} 프리징되어 데이터를 변경할 수 없습니다. 쿼리와 SDV는 계속할 수 있습니다.',
     en: '{level} is frozen: its data cannot change. Queries and SDV can go on.',

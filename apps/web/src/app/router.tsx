@@ -255,6 +255,14 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // A form across subjects: review marks and bulk queries (issue 50 item 4; CRA, DM).
+                path: paths.reviewListings,
+                lazy: withTranslations(['reviewListings', 'queries'], async () => ({
+                  Component: (await import('../features/review-listings/components/review-listing-page.tsx'))
+                    .ReviewListingPage,
+                })),
+              },
+              {
                 // Every notification raised for the study with its delivery status (issue 18; CRA menu).
                 path: paths.alarmLog,
                 lazy: withTranslations(['alarmLog'], async () => ({

@@ -19,6 +19,7 @@ import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
 import enReports from '../locales/en/reports.json';
+import enReviewListings from '../locales/en/review-listings.json';
 import enSdv from '../locales/en/sdv.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
@@ -50,6 +51,7 @@ import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
 import koReports from '../locales/ko/reports.json';
+import koReviewListings from '../locales/ko/review-listings.json';
 import koSdv from '../locales/ko/sdv.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
@@ -93,6 +95,7 @@ export const resources = {
     holds: koHolds,
     audit: koAudit,
     reports: koReports,
+    reviewListings: koReviewListings,
     summary: koSummary,
     training: koTraining,
   },
@@ -126,6 +129,7 @@ export const resources = {
     holds: enHolds,
     audit: enAudit,
     reports: enReports,
+    reviewListings: enReviewListings,
     summary: enSummary,
     training: enTraining,
   },

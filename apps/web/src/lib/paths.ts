@@ -35,6 +35,8 @@ export const paths = {
   query: '/query/:studyId',
   report: '/report/:studyId',
   sdv: '/sdv/:studyId',
+  /** One form across subjects, review marks and bulk queries (issue 50 item 4; CRA, DM). */
+  reviewListings: '/review/:studyId',
   freezing: '/freezing/:studyId',
   summary: '/summary/:studyId',
   lab: '/lab/:studyId',

@@ -12,6 +12,7 @@ const iconPaths: Record<MenuIconName | 'taskListButton' | 'chevron' | 'fold', st
   query: 'M4 5h16v11H9l-5 4zM12 8.5a1.8 1.8 0 0 1 0 3.5v1M12 14.5v.5',
   report: 'M6 3h9l4 4v14H6zM9 17v-3M12 17v-6M15 17v-4',
   sdv: 'M4 12l5 5L20 6',
+  review: 'M3 5h18v14H3zM3 10h18M3 15h18M9 10v9M14 7.5l1.5 1.5 3-3',
   freezing: 'M12 2v20M4 7l16 10M4 17L20 7',
   summary: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
   lab: 'M9 3h6M10 3v6l-5 10a1.5 1.5 0 0 0 1.4 2h11.2a1.5 1.5 0 0 0 1.4-2L14 9V3M7.5 15h9',

@@ -84,6 +84,15 @@ describe('studyMenu', () => {
     expect(studyMenu('CRA', 7, [], ['audiogram']).map((entry) => entry.key)).not.toContain('lab');
   });
 
+  it('gives the review listings to those who may review (review.mark), after SDV', () => {
+    const keys = studyMenu('CRA', 7, ['review.mark']).map((entry) => entry.key);
+    expect(keys.indexOf('reviewListings')).toBe(keys.indexOf('sdv') + 1);
+    expect(studyMenu('CRA', 7, []).map((entry) => entry.key)).not.toContain('reviewListings');
+    expect(studyMenu('CRA', 7, ['review.mark']).find((entry) => entry.key === 'reviewListings')?.to).toBe(
+      '/review/7?menu-type=CRA',
+    );
+  });
+
   it('adds the randomization page to the CRA set only for users who manage the lists', () => {
     const keeper = studyMenu('CRA', 7, ['subject.read', 'randomization.manage']);
     expect(keeper.at(-1)).toMatchObject({ key: 'randomization', to: '/randomization/7?menu-type=CRA' });

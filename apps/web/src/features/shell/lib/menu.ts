@@ -11,6 +11,7 @@ export type MenuIcon =
   | 'query'
   | 'report'
   | 'sdv'
+  | 'review'
   | 'freezing'
   | 'summary'
   | 'lab'
@@ -95,6 +96,10 @@ export function studyMenu(
     { key: 'query', icon: 'query', to: link(paths.query) },
     { key: 'report', icon: 'report', to: link(paths.report) },
     { key: 'sdv', icon: 'sdv', to: link(paths.sdv) },
+    // Review listings for those who review (issue 50 item 4: the `review.mark` ability, CRA and DM).
+    ...(abilities.includes('review.mark')
+      ? [{ key: 'reviewListings', icon: 'review', to: link(paths.reviewListings) } as const]
+      : []),
     { key: 'freezing', icon: 'freezing', to: link(paths.freezing) },
     { key: 'summary', icon: 'summary', to: link(paths.summary) },
     ...(designRoles.includes('labPanel') ? [{ key: 'lab', icon: 'lab', to: link(paths.lab) } as const] : []),
