@@ -30,6 +30,8 @@ export const SIGNAL_BATCH_SIZE = 2000;
 const SUBJECTS_PER_SIGNAL = 10;
 /** Integer items need at least this many values at a site for the terminal-digit test. */
 const DIGIT_MINIMUM_VALUES = 50;
+/** A record is compared with others' only with at least this many numeric values filled. */
+const DUPLICATE_MINIMUM_NUMBERS = 3;
 
 const NUMERIC_TYPES = new Set(['integer', 'decimal']);
 const CHOICE_TYPES = new Set(['singleChoice', 'multipleChoice', 'checkbox', 'yesNo']);
@@ -166,7 +168,12 @@ export async function findSignals(
         valuesBySite.set(itemId, bySite);
       }
       const keys = compared.get(instance.form_key);
-      if (keys && keys.size > 0) {
+      // Only records with measurements are compared: choice answers alone (criteria met, history
+      // absent) coincide by nature.
+      const measured = (numericByForm.get(instance.form_key) ?? []).filter(
+        (entry) => numberOf(own[entry.item.key]) !== null,
+      ).length;
+      if (keys && measured >= DUPLICATE_MINIMUM_NUMBERS) {
         const kept: Record<string, unknown> = {};
         for (const key of keys) if (key in own) kept[key] = own[key];
         const list = records.get(instance.form_key) ?? [];

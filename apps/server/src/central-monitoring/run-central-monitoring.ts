@@ -1,8 +1,9 @@
 import { todayInKorea } from '@cdms/contract';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { computeIndicators, INDICATOR_STEPS } from './compute-indicators.ts';
 import { findSignals, signalSteps } from './find-signals.ts';
+import { studyDataMark } from './monitoring-run-state.ts';
 import { storeIndicators } from './store-indicators.ts';
 import { storeSignals } from './store-signals.ts';
 
@@ -14,13 +15,44 @@ export interface CentralMonitoringResult {
 }
 
 /**
- * One central monitoring run of a study (issue 50), outside any request: the key risk indicators of
- * every site computed in SQL and stored as today's values, then the statistical signals found over the
- * study's values (read in keyset batches) and stored by fingerprint, keeping what people did with them.
- * The background job calls it (`run-monitoring-turn.ts`); the seed and the bench may call it directly:
- * `await runCentralMonitoring(db, studyId)`. `onProgress` hears (done, total) after each step.
+ * A central monitoring run of a study done here and now, recorded as the study's finished run (the
+ * page then shows it as current, not stale): for the seed and the bench, which call
+ * `await runCentralMonitoring(db, studyId)` without the background worker. Waits for nothing else;
+ * a run the worker holds at the same moment is simply overwritten by whichever finishes last.
  */
 export async function runCentralMonitoring(
+  db: Kysely<Database>,
+  studyId: number,
+  options: { today?: string } = {},
+): Promise<CentralMonitoringResult> {
+  const mark = await studyDataMark(db, studyId);
+  const started = new Date();
+  let steps = 0;
+  const result = await computeCentralMonitoring(db, studyId, {
+    ...options,
+    onProgress: async (_done, total) => {
+      steps = total;
+    },
+  });
+  await sql`insert into monitoring_runs (study_id, state, queued_at, started_at, finished_at, progress_done,
+      progress_total, data_mark)
+    values (${studyId}, 'done', ${started}, ${started}, now(), ${steps}, ${steps}, ${mark})
+    on conflict (study_id) do update set state = 'done', started_at = excluded.started_at,
+      finished_at = excluded.finished_at, progress_done = excluded.progress_done,
+      progress_total = excluded.progress_total, data_mark = excluded.data_mark, lease_until = null, error = null`.execute(
+    db,
+  );
+  return result;
+}
+
+/**
+ * One central monitoring computation of a study (issue 50), outside any request: the key risk indicators of
+ * every site computed in SQL and stored as today's values, then the statistical signals found over the
+ * study's values (read in keyset batches) and stored by fingerprint, keeping what people did with them.
+ * The background job calls it (`run-monitoring-turn.ts`) and keeps the run's state itself.
+ * `onProgress` hears (done, total) after each step.
+ */
+export async function computeCentralMonitoring(
   db: Kysely<Database>,
   studyId: number,
   options: { today?: string; onProgress?: (done: number, total: number) => Promise<void> } = {},

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { queueMonitoringRun, studyDataMark } from './monitoring-run-state.ts';
-import { runCentralMonitoring } from './run-central-monitoring.ts';
+import { computeCentralMonitoring } from './run-central-monitoring.ts';
 
 /** How long a claimed run is its process's; each step renews it, so only a dead process loses it. */
 export const MONITORING_LEASE_SECONDS = 120;
@@ -31,7 +31,7 @@ export async function runMonitoringTurn(
   if (!claimed) return false;
   const studyId = claimed.study_id;
   try {
-    await runCentralMonitoring(db, studyId, {
+    await computeCentralMonitoring(db, studyId, {
       ...(options.today ? { today: options.today } : {}),
       onProgress: async (done, total) => {
         await db
