@@ -361,13 +361,16 @@ export async function findSignals(
   for (const form of definition.forms) {
     const list = records.get(form.key);
     if (!list) continue;
+    const byId = new Map(list.map((record) => [record.id, record]));
     for (const group of findDuplicateRecords(list)) {
       const firstSubject = group.subjectIds[0] ?? 0;
       const siteId = subjectInfo.get(firstSubject)?.siteId ?? 0;
       const visitOfSubject = new Map<number, string>();
-      for (const record of list)
-        if (group.recordIds.includes(record.id) && !visitOfSubject.has(record.subjectId))
-          visitOfSubject.set(record.subjectId, recordVisit.get(record.id) ?? '');
+      for (const recordId of group.recordIds) {
+        const record = byId.get(recordId);
+        if (record && !visitOfSubject.has(record.subjectId))
+          visitOfSubject.set(record.subjectId, recordVisit.get(recordId) ?? '');
+      }
       const subjects = group.subjectIds.map((subjectId) => ({
         subjectId,
         screeningNumber: screeningOf(subjectId),
