@@ -371,18 +371,20 @@ export async function findSignals(
         if (record && !visitOfSubject.has(record.subjectId))
           visitOfSubject.set(record.subjectId, recordVisit.get(recordId) ?? '');
       }
-      const subjects = group.subjectIds.map((subjectId) => ({
+      const subjects = group.subjectIds.slice(0, SUBJECTS_PER_SIGNAL).map((subjectId) => ({
         subjectId,
         screeningNumber: screeningOf(subjectId),
         visitKey: visitOfSubject.get(subjectId) ?? null,
       }));
       signals.push({
-        fingerprint: `duplicateRecord:${form.key}:${group.subjectIds.join(',')}`,
+        // The shared values name the group (a hash): the same copy found again is the same signal.
+        fingerprint: `duplicateRecord:${form.key}:${group.fingerprint}`,
         kind: 'duplicateRecord',
         siteId,
         strength: Math.min(1, 0.5 + group.filledValues / 20),
         ...duplicateRecordWords(form.label, {
           subjects: subjects.map((subject) => subject.screeningNumber),
+          total: group.subjectIds.length,
           filledValues: group.filledValues,
         }),
         // The whole form: one query per subject on the record.
