@@ -141,12 +141,16 @@ export async function findSignals(
         and fi.form_key in (${sql.join(analysedForms)})
       order by fi.id limit ${SIGNAL_BATCH_SIZE}`.execute(db);
     if (instances.rows.length === 0) break;
+    const from = after;
     after = instances.rows[instances.rows.length - 1]?.id ?? after;
-    const ids = instances.rows.map((row) => row.id);
+    // The batch's values as one range of the key (form_instance_id, item_key): a range scan, far
+    // cheaper than thousands of ids in a list. Values of other forms or studies in the range are read
+    // and left (only this batch's instances are looked up).
     const values = await db
       .selectFrom('item_values')
       .select(['form_instance_id', 'item_key', 'value'])
-      .where('form_instance_id', 'in', ids)
+      .where('form_instance_id', '>', from)
+      .where('form_instance_id', '<=', after)
       .where('item_key', 'in', analysedKeys)
       .where('derived', '=', false)
       .execute();
