@@ -98,8 +98,8 @@ export async function cloneSubject(
   if (subjectId === undefined) throw new Error(`template ${template.subjectId} is gone`);
 
   await sql`
-    insert into form_instances (subject_id, visit_key, form_key, version, has_data, status, definition_version, saved_at, saved_by)
-    select ${subjectId}::int, visit_key, form_key, version, has_data, status, definition_version, saved_at,
+    insert into form_instances (subject_id, visit_key, form_key, version, has_data, status, definition_version, saved_at, first_saved_at, saved_by)
+    select ${subjectId}::int, visit_key, form_key, version, has_data, status, definition_version, saved_at, first_saved_at,
            ${mapUser('saved_by', from, team)}
     from form_instances where subject_id = ${template.subjectId}::int
     order by id`.execute(trx);

@@ -61,6 +61,7 @@ export {
   type SeriesOutlier,
   type SeriesOutlierOptions,
   seriesOutliers,
+  seriesScale,
 } from './central-monitoring/series-outliers.ts';
 export {
   compareSiteDistributions,
@@ -70,6 +71,7 @@ export {
 } from './central-monitoring/site-distributions.ts';
 export {
   type TerminalDigitOptions,
+  type TerminalDigitReading,
   type TerminalDigitTest,
   terminalDigitPreference,
   terminalDigitTest,

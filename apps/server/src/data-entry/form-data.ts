@@ -67,6 +67,8 @@ export interface WriteFormInput {
    * subject's lock (`saveForm`: right behind the read that takes the lock, in one round trip).
    */
   forSave?: Promise<SubjectForSave>;
+  /** When the data were entered, if not now (`SaveFormInput.enteredAt`): a new form's first save. */
+  enteredAt?: Date | undefined;
 }
 
 export interface WriteFormResult {

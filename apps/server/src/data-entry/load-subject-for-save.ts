@@ -72,6 +72,7 @@ export function storedSubjectDataOf(rows: readonly InstanceWithValues[]): Stored
       definition_version: row.definition_version,
       // JSON gives timestamps as text: `new Date` reads them to the millisecond, as the driver does.
       saved_at: new Date(row.saved_at),
+      first_saved_at: new Date(row.first_saved_at),
       saved_by: row.saved_by,
     };
     instances.set(formKeyOf(instance.visit_key, instance.form_key), instance);

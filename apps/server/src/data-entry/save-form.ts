@@ -39,6 +39,11 @@ export interface SaveFormInput {
    * with the audit append and COMMIT, it costs no round trip of its own.
    */
   withSurroundings?: boolean;
+  /**
+   * When the data were entered, for a writer that knows it (the living demo's dated story, as its
+   * queries take `at`); a form saved for the first time records it as its first save. The API never sets it.
+   */
+  enteredAt?: Date;
 }
 
 /**
@@ -108,6 +113,7 @@ export async function saveForm(
       reasons: request.reasons ?? {},
       actor,
       forSave,
+      enteredAt: input.enteredAt,
     });
     const saved: SavedForm = {
       ...result,

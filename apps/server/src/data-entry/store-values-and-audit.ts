@@ -45,6 +45,7 @@ export async function storeValuesAndAudit(
           form_key: formKey,
           definition_version: input.definitionVersion,
           saved_by: actor.userId,
+          first_saved_at: input.enteredAt ?? at,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

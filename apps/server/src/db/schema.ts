@@ -738,6 +738,8 @@ export interface FormInstancesTable {
   status: Generated<string>;
   definition_version: string;
   saved_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** When the form was first saved (central monitoring's data-entry lag); the row's other times are its last save's. */
+  first_saved_at: ColumnType<Date, Date | string | undefined, Date | string>;
   saved_by: number | null;
 }
 export type FormInstanceRow = Selectable<FormInstancesTable>;

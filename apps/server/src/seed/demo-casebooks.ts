@@ -82,6 +82,18 @@ const REMAINING_PERFORATION: Record<DemoSubjectPlan['healing'], Record<Visit, nu
   none: { v1: 1, v2: 1, v3: 0.95, v4: 0.9, v5: 0.95, v6: 1 },
 };
 
+/**
+ * The row the `vitalSignsCopied` twist enters at V3 for each subject that has it: copied from one
+ * chart into another, so two subjects carry the same five values (central monitoring's duplicate).
+ */
+const COPIED_VITAL_SIGNS: FormValues = {
+  bloodPressureSystolic: 118,
+  bloodPressureDiastolic: 76,
+  heartRate: 72,
+  bodyTemperature: 36.6,
+  result: 'normal',
+};
+
 /** A small deterministic PRNG (mulberry32): the demo's varying values are the same on every run. */
 export function seededRandom(seedText: string): () => number {
   let state = 0;
@@ -303,7 +315,7 @@ class CasebookBuilder {
       const date = this.date(visit);
       this.save(date, visit, 'visitDay', visit === 'v6' ? { ...this.visitDay(date) } : this.visitDay(date));
       this.save(date, visit, 'physicalExam', { result: 'normal' });
-      this.save(date, visit, 'vitalSigns', this.vitalSigns());
+      this.save(date, visit, 'vitalSigns', this.vitalSigns(visit));
       if (visit === 'v6') {
         this.save(date, visit, 'labTest', this.labTest(date));
         this.save(date, visit, 'pregnancyTest', this.pregnancyTest());
@@ -506,10 +518,15 @@ class CasebookBuilder {
       : { visitDate: date, queryRadio: reason };
   }
 
-  private vitalSigns(): FormValues {
+  private vitalSigns(visit?: Visit): FormValues {
     const hypertensive = (this.plan.history ?? []).some((history) => history.content === '고혈압');
-    const systolic = hypertensive ? this.integer(126, 142) : this.integer(106, 132);
-    const diastolic = this.integer(64, Math.min(88, systolic - 30));
+    const measuredSystolic = hypertensive ? this.integer(126, 142) : this.integer(106, 132);
+    const measuredDiastolic = this.integer(64, Math.min(88, measuredSystolic - 30));
+    if (visit === 'v3' && this.has('vitalSignsCopied')) return { ...COPIED_VITAL_SIGNS };
+    const toFive = (value: number) =>
+      this.has('bloodPressureRoundedToFive') ? Math.round(value / 5) * 5 : value;
+    const systolic = toFive(measuredSystolic);
+    const diastolic = toFive(measuredDiastolic);
     const elevated = systolic >= 140;
     return {
       bloodPressureSystolic: systolic,

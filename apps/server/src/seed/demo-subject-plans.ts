@@ -142,6 +142,12 @@ const twistSchema = z.enum([
   'earSuction',
   // The PI signs the casebook.
   'signed',
+  // Blood pressures written rounded to 0 or 5 (read off a manual cuff to the nearest 5 mmHg): the
+  // central monitoring's terminal-digit preference at the site (issue 50).
+  'bloodPressureRoundedToFive',
+  // The V3 vital signs entered from another subject's chart: two subjects share one identical row,
+  // which central monitoring finds as a duplicated record (issue 50).
+  'vitalSignsCopied',
   // The PI signs, then a value is corrected (the signature is invalidated), and the PI signs again.
   'signedThenChanged',
 ]);

@@ -131,7 +131,7 @@ export async function seedDemoSubjects(db: Kysely<Database>, input: DemoSubjects
 }
 
 /**
- * A moment on a demo subject's consent day (UTC+9): mid-morning, a minute apart per subject so the
+ * A moment on a demo subject's day (consent, a visit; UTC+9): mid-morning, a minute apart per subject so the
  * order of the day's registrations stays visible; never later than now (a consent given today).
  */
 function registrationTime(consentDate: string, subject: number): Date {
@@ -211,6 +211,8 @@ async function perform(
         visitKey: action.visitKey,
         formKey: action.formKey,
         request,
+        // Entered on the day of the story (central monitoring's data-entry lag reads it).
+        enteredAt: registrationTime(step.date, step.subject),
       });
       context.versions.set(key, saved.instance.version);
       return;

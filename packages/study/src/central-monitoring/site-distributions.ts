@@ -56,22 +56,23 @@ export function compareSiteDistributions(
   }
   if (judged.length < minimumSites) return [];
 
-  // The floors: what sampling alone would spread the site statistics by, from the pooled within-site SD and
-  // the typical site size. With few sites the MAD of their means can come out near 0 by chance; the floor
-  // keeps an ordinary site from looking extreme then (and equal sites from dividing by 0).
-  const pooledSd = Math.sqrt(mean(judged.map((site) => site.sd ** 2)));
-  const typicalN = median(judged.map((site) => site.n));
-  const meanFloor = pooledSd / Math.sqrt(typicalN) || 0;
-  const sdFloor = pooledSd / Math.sqrt(2 * (typicalN - 1)) || 0;
-
   const means = judged.map((site) => site.mean);
   const sds = judged.map((site) => site.sd);
+
+  // The floors: what sampling alone spreads a site's statistic by, from the typical within-site SD (the
+  // median site's, so one wild site does not raise every floor and hide the others) and the site's own
+  // size. With few sites the MAD of their statistics can come out near 0 by chance, and a small site's mean
+  // wanders further than a large one's; the floor keeps an ordinary site from looking extreme then (and
+  // equal sites from dividing by 0).
+  const typicalSd = median(sds);
+  const meanFloor = (n: number) => typicalSd / Math.sqrt(n) || 0;
+  const sdFloor = (n: number) => typicalSd / Math.sqrt(2 * (n - 1)) || 0;
   const findings: SiteDistributionFinding[] = [];
   for (const [index, site] of judged.entries()) {
     const othersMeans = means.filter((_, other) => other !== index);
     const othersSds = sds.filter((_, other) => other !== index);
 
-    const meanZ = robustZ(site.mean, means, meanFloor);
+    const meanZ = robustZ(site.mean, means, meanFloor(site.n));
     if (Math.abs(meanZ) >= threshold) {
       findings.push({
         kind: 'siteMean',
@@ -83,7 +84,7 @@ export function compareSiteDistributions(
         n: site.n,
       });
     }
-    const sdZ = robustZ(site.sd, sds, sdFloor);
+    const sdZ = robustZ(site.sd, sds, sdFloor(site.n));
     if (sdZ >= threshold || sdZ <= -threshold) {
       findings.push({
         kind: sdZ > 0 ? 'siteVariance' : 'lowVariance',

@@ -16,7 +16,16 @@ export interface TerminalDigitTest {
   decimals: number;
 }
 
-export interface TerminalDigitOptions {
+export interface TerminalDigitReading {
+  /**
+   * The item's defined number of decimals, when known (the study definition's `decimals`): the digit read is
+   * the one at that place, so a one-decimal item rounded to whole numbers shows its zeros. Without it the
+   * precision is guessed from the values (the most common number of decimals).
+   */
+  decimals?: number;
+}
+
+export interface TerminalDigitOptions extends TerminalDigitReading {
   /** Fewer values → no finding. Default 50. */
   minimumValues?: number;
   /** p under which the preference is a finding. Default 0.001. */
@@ -36,10 +45,13 @@ const PREFERENCE_RESIDUAL = 3;
  * Integers give their units digit; decimals their digit at the item's usual precision (the most common
  * number of decimals among the values as written with up to 6 decimals), so a 37.0 among 36.5s counts a 0.
  */
-export function terminalDigitTest(values: readonly number[]): TerminalDigitTest | null {
+export function terminalDigitTest(
+  values: readonly number[],
+  reading: TerminalDigitReading = {},
+): TerminalDigitTest | null {
   const finite = values.filter((value) => Number.isFinite(value));
   if (finite.length === 0) return null;
-  const decimals = usualDecimals(finite);
+  const decimals = definedDecimals(reading.decimals) ?? usualDecimals(finite);
   const counts = Array.from({ length: 10 }, () => 0);
   for (const value of finite) {
     const digit = lastDigit(value, decimals);
@@ -74,7 +86,7 @@ export function terminalDigitPreference(
   const minimumValues = options.minimumValues ?? 50;
   const alpha = options.alpha ?? 0.001;
   const minimumSpread = options.minimumSpread ?? 5;
-  const test = terminalDigitTest(values);
+  const test = terminalDigitTest(values, { decimals: options.decimals });
   if (test === null || test.n < minimumValues || !(test.pValue < alpha)) return null;
   const finite = values.filter((value) => Number.isFinite(value));
   const spreadInDigits = MAD_TO_SD * medianAbsoluteDeviation(finite) * 10 ** test.decimals;
@@ -84,9 +96,15 @@ export function terminalDigitPreference(
 
 /** The number of decimals a value is written with (at most 6, trailing zeros dropped). */
 export function decimalsOf(value: number): number {
+  if (Number.isInteger(value)) return 0; // the common case, without writing the number out
   const written = Math.abs(value).toFixed(MAXIMUM_DECIMALS).replace(/0+$/, '');
   const point = written.indexOf('.');
   return point === -1 ? 0 : written.length - point - 1;
+}
+
+function definedDecimals(decimals: number | undefined): number | undefined {
+  if (decimals === undefined || !Number.isInteger(decimals) || decimals < 0) return undefined;
+  return Math.min(decimals, MAXIMUM_DECIMALS);
 }
 
 /** The most common number of decimals among the values; a tie goes to the finer precision. */
@@ -105,6 +123,7 @@ function usualDecimals(values: readonly number[]): number {
 
 /** The digit at `decimals` places after the point (0: units), of the value rounded to that precision. */
 export function lastDigit(value: number, decimals: number): number {
+  if (decimals === 0 && Number.isSafeInteger(value)) return Math.abs(value) % 10;
   const written = Math.abs(value).toFixed(decimals);
   return Number(written.charAt(written.length - 1));
 }

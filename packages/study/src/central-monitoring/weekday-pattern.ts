@@ -75,8 +75,14 @@ export function weekdayPattern(
   const alpha = options.alpha ?? 0.001;
 
   const tallies = new Map<number, SiteTally>();
+  // Many visits share a date: read each date once.
+  const weekdayOfDate = new Map<string, number | null>();
   for (const visit of visits) {
-    const weekday = mondayBasedWeekday(visit.date);
+    let weekday = weekdayOfDate.get(visit.date);
+    if (weekday === undefined) {
+      weekday = mondayBasedWeekday(visit.date);
+      weekdayOfDate.set(visit.date, weekday);
+    }
     if (weekday === null) continue;
     let tally = tallies.get(visit.siteId);
     if (!tally) {
