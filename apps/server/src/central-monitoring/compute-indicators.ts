@@ -50,14 +50,12 @@ export async function computeIndicators(
     sql`select subject_id, count(*) as n from report_rows
       where study_id = ${studyId} and report = ${report} and ${extra} group by subject_id`;
 
-  // The first save and the corrections of each form, from its value-change records: the audit trail is
-  // where the first save is kept (a form's row keeps only its last). Read on the index
-  // (study_id, event_type, id).
-  const formHistory = sql`select subject_id, split_part(entity_id, '.', 1) as visit_key,
-      split_part(entity_id, '.', 2) as form_key, min(occurred_at) as first_saved,
-      count(*) filter (where before -> 'value' is not null and before -> 'value' <> 'null'::jsonb) as corrections
-    from audit_events where study_id = ${studyId} and event_type = 'data.item_changed' and subject_id is not null
-    group by 1, 2, 3`;
+  // The corrections of each subject's forms: value-change records of an already entered value, read
+  // on the index (study_id, event_type, id). (A form's first save is its row's `first_saved_at`.)
+  const corrections = sql`select subject_id, count(*) as n from audit_events
+    where study_id = ${studyId} and event_type = 'data.item_changed' and subject_id is not null
+      and before -> 'value' is not null and before -> 'value' <> 'null'::jsonb
+    group by subject_id`;
 
   const parts: Part[] = [
     {
@@ -93,11 +91,12 @@ export async function computeIndicators(
           count(l.days)::float8 as denominator,
           percentile_cont(0.5) within group (order by l.days)::float8 as value
         from (${live}) f
-        join (select h.subject_id,
-              greatest(0, (h.first_saved at time zone 'Asia/Seoul')::date - v.visit_date) as days
-            from (${formHistory}) h
-            join subject_visits v on v.subject_id = h.subject_id and v.visit_key = h.visit_key
-            where v.visit_date is not null) l on l.subject_id = f.subject_id
+        join (select fi.subject_id,
+              greatest(0, (fi.first_saved_at at time zone 'Asia/Seoul')::date - v.visit_date) as days
+            from form_instances fi
+            join subject_visits v on v.subject_id = fi.subject_id and v.visit_key = fi.visit_key
+            where fi.has_data and fi.subject_id in (select subject_id from subject_facts where study_id = ${studyId})
+              and v.visit_date is not null) l on l.subject_id = f.subject_id
         group by grouping sets ((f.site_id), ())`,
     },
     perSubject(
@@ -149,8 +148,7 @@ export async function computeIndicators(
           coalesce(sum(f.saved_form_count), 0)::float8 as denominator,
           ${ratio(sql`coalesce(sum(c.n), 0)`, sql`coalesce(sum(f.saved_form_count), 0)`, 1)} as value
         from (${live}) f
-        left join (select subject_id, sum(corrections) as n from (${formHistory}) h group by subject_id) c
-          on c.subject_id = f.subject_id
+        left join (${corrections}) c on c.subject_id = f.subject_id
         group by grouping sets ((f.site_id), ())`,
     },
   ];
