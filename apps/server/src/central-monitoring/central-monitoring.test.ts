@@ -129,6 +129,32 @@ describeWithDatabase(
       }
     });
 
+    it('finds the patterns the living demo plants: rounded blood pressures at 02, a copied vital-signs row at 03, slow answers at 03', async () => {
+      const list = await signals('dm');
+      const summary = list.items.map((signal) => `${signal.kind} ${signal.site.code} ${signal.title.en}`);
+      console.log(summary.join('\n'));
+      const site = (institution: string) => (signal: Signal) => signal.site.institutionNumber === institution;
+      expect(
+        list.items.some((signal) => signal.kind === 'digitPreference' && site('02')(signal)),
+        summary.join('\n'),
+      ).toBe(true);
+      expect(
+        list.items.some(
+          (signal) =>
+            signal.kind === 'duplicateRecord' && signal.items.some((item) => item.formKey === 'vitalSigns'),
+        ),
+        summary.join('\n'),
+      ).toBe(true);
+      const body = await page('dm');
+      const answers = body.sites.map((entry) => ({
+        code: entry.site.institutionNumber,
+        days: indicator(entry, 'queryAnswerDays')?.value,
+      }));
+      console.log(answers);
+      const slowest = [...answers].sort((a, b) => (b.days ?? 0) - (a.days ?? 0))[0];
+      expect(slowest?.code, JSON.stringify(answers)).toBe('03');
+    });
+
     it('shows site staff their own sites’ indicators and no signals; monitors their sites’ signals', async () => {
       const dm = await page('dm');
       const pi = await page('pi');

@@ -27,8 +27,11 @@ import {
 export const SIGNAL_BATCH_SIZE = 5000;
 /** At most this many subjects named by a site-level signal (the queries it can raise). */
 const SUBJECTS_PER_SIGNAL = 10;
-/** Integer items need at least this many values at a site for the terminal-digit test. */
-const DIGIT_MINIMUM_VALUES = 50;
+/**
+ * Integer items need at least this many values at a site for the terminal-digit test (30: a site of
+ * ten subjects with three measured visits; the chi-square at p < 0.001 still holds its rate there).
+ */
+const DIGIT_MINIMUM_VALUES = 30;
 /** A record is compared with others' only with at least this many numeric values filled. */
 const DUPLICATE_MINIMUM_NUMBERS = 3;
 
@@ -275,7 +278,10 @@ export async function findSignals(
       }
     for (const [siteId, list] of bySite) {
       if (list.length < DIGIT_MINIMUM_VALUES) continue;
-      const test = terminalDigitPreference(list.map((entry) => entry.value));
+      const test = terminalDigitPreference(
+        list.map((entry) => entry.value),
+        { minimumValues: DIGIT_MINIMUM_VALUES },
+      );
       if (!test) continue;
       const othersN = allCount - test.n;
       const others = {
