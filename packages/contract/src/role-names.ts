@@ -51,5 +51,7 @@ export const actions = [
   'training.manage',
   'summary.by_group',
   'review.mark',
+  'monitoring.review',
+  'monitoring.limits',
 ] as const;
 export type Action = (typeof actions)[number];

@@ -49,6 +49,12 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // Issue 50 item 4: review listings are the data review of monitors (over their sites) and data
   // management (REDCap's and OpenClinica's data managers ask for it); marking rows reviewed is theirs.
   'review.mark': ['CRA', 'DM'],
+  // Issue 50: central monitoring's signals (read, turned into queries, notes or dismissed) and runs
+  // are for those who monitor the study: CRA over their sites, DM and ADMIN over all. Site staff read
+  // their own sites' indicators only (`subject.read`).
+  'monitoring.review': ['CRA', 'DM', 'ADMIN'],
+  // Issue 50: the quality tolerance limits are study set-up kept by data management.
+  'monitoring.limits': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */
