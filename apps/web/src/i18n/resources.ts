@@ -15,6 +15,7 @@ import enHelp from '../locales/en/help.json';
 import enHolds from '../locales/en/holds.json';
 import enLab from '../locales/en/lab.json';
 import enLanding from '../locales/en/landing.json';
+import enMonitoring from '../locales/en/monitoring.json';
 import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
@@ -46,6 +47,7 @@ import koHelp from '../locales/ko/help.json';
 import koHolds from '../locales/ko/holds.json';
 import koLab from '../locales/ko/lab.json';
 import koLanding from '../locales/ko/landing.json';
+import koMonitoring from '../locales/ko/monitoring.json';
 import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
@@ -95,6 +97,7 @@ export const resources = {
     reports: koReports,
     summary: koSummary,
     training: koTraining,
+    monitoring: koMonitoring,
   },
   en: {
     admin: enAdmin,
@@ -128,5 +131,6 @@ export const resources = {
     reports: enReports,
     summary: enSummary,
     training: enTraining,
+    monitoring: enMonitoring,
   },
 } as const;
