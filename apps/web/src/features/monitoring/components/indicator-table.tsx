@@ -75,8 +75,8 @@ export function IndicatorTable({ data }: { data: MonitoringResponse }) {
           ) : null}
         </span>
       ),
+      // Not sortable: a sortable header shows only its name, and this one shows the limits too.
       numeric: true,
-      sortValue: (row) => row.values.get(key)?.value ?? -1,
       cell: (row) => (
         <IndicatorCell indicatorKey={key} value={row.values.get(key)} footer={row.id === 'study'} />
       ),

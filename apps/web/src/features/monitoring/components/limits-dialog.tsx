@@ -127,7 +127,7 @@ function LimitsForm({ studyId, limits }: { studyId: number; limits: readonly Tol
                 <tr key={draft.key} data-indicator={draft.key}>
                   <th scope="row">
                     {name}
-                    <span className={styles.muted}>{t(`kri.${draft.key}.unit`)}</span>
+                    <span className={styles.unit}>{t(`kri.${draft.key}.unit`)}</span>
                   </th>
                   <td>
                     <input

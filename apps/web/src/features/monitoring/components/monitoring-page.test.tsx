@@ -105,7 +105,7 @@ describe('the central monitoring page', () => {
     fireEvent.click(row);
     const detail = await screen.findByRole('dialog');
     expect(within(detail).getByText('Chi-square test p < 0.001')).toBeTruthy();
-    expect(within(detail).getByText('chiSquare')).toBeTruthy();
+    expect(within(detail).getByRole('rowheader', { name: 'Chi-square' })).toBeTruthy();
     expect(within(detail).getByText('41.25')).toBeTruthy();
     const chart = await within(detail).findByTestId('signal-chart');
     expect(chart.dataset.kind).toBe('bar');

@@ -81,9 +81,16 @@ function PanelContent({
               const percent = strengthPercent(signal.strength);
               const title = localized(signal.title, i18n.language);
               return (
-                <li key={signal.id} className={styles.item} data-signal-id={signal.id}>
-                  <span className={styles.kind}>{t(`kinds.${signal.kind}.name`)}</span>
-                  <span className={styles.site}>{signal.site.code}</span>
+                <li key={signal.id} className={styles.signalItem} data-signal-id={signal.id}>
+                  <span className={styles.signalMeta}>
+                    <span className={styles.kind}>{t(`kinds.${signal.kind}.name`)}</span>
+                    <span className={styles.site}>{signal.site.code}</span>
+                    <span className={styles.siteName}>{signal.site.name}</span>
+                    <span className={styles.strength}>
+                      <ProgressBar value={percent} max={100} tone="partial" width="4.8rem" />
+                      <span>{t('panel.strength', { percent })}</span>
+                    </span>
+                  </span>
                   {data.canOpenPage ? (
                     <Link
                       className={styles.title}
@@ -97,10 +104,6 @@ function PanelContent({
                       {title}
                     </span>
                   )}
-                  <span className={styles.strength}>
-                    <ProgressBar value={percent} max={100} tone="partial" width="4.8rem" />
-                    <span>{t('panel.strength', { percent })}</span>
-                  </span>
                 </li>
               );
             })}

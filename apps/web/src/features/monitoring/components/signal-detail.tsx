@@ -137,7 +137,7 @@ function SignalBody({
             <tbody>
               {Object.entries(signal.numbers).map(([name, value]) => (
                 <tr key={name}>
-                  <th scope="row">{name}</th>
+                  <th scope="row">{t(`numbers.${name}`, { defaultValue: name })}</th>
                   <td>{formatNumber(value)}</td>
                 </tr>
               ))}
