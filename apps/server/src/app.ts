@@ -23,6 +23,8 @@ import { type Access, applyAccess } from './auth/route-access.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import type { PollingLoop } from './background/polling-loop.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
+import { startMonitoringWorker } from './central-monitoring/monitoring-worker.ts';
+import { registerCentralMonitoringRoutes } from './central-monitoring/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerSubjectRoutes } from './data-entry/routes.ts';
@@ -81,6 +83,11 @@ export interface BuildAppOptions {
    * turn (`runMigrationTurn`) turn it off.
    */
   migrationWorker?: boolean;
+  /**
+   * Run central monitoring (issue 50) from this process (default: yes): runs queued on request and
+   * for studies whose data changed. The test app turns it off; tests drive `runMonitoringTurn`.
+   */
+  monitoringWorker?: boolean;
 }
 
 /** Logs never carry credentials: cookies, tokens and any field named like a password. */
@@ -257,6 +264,17 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerTrainingRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
+  let monitoringWorker: PollingLoop | undefined;
+  if (options.monitoringWorker ?? true) {
+    const worker = startMonitoringWorker(context.database.db, {
+      refreshMinutes: context.config.monitoringRefreshMinutes,
+      onError: (error) => app.log.error({ err: error }, 'central monitoring'),
+      onWorkDone: (seconds) => metrics.jobDuration.observe({ job: 'monitoring' }, seconds),
+    });
+    monitoringWorker = worker;
+    app.addHook('onClose', () => worker.stop());
+  }
+  registerCentralMonitoringRoutes(app, context, monitoringWorker);
   let exportRunner: ExportRunner | undefined;
   if (options.exportRunner ?? true) {
     const runner = startExportRunner(context.database.db, {

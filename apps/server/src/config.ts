@@ -94,6 +94,7 @@ const configSchema = z.object({
   SMTP_FROM: z.string().min(3).max(200).default('CDMS <no-reply@localhost>'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
   MIGRATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  MONITORING_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
 });
 
 export type Config = {
@@ -140,6 +141,11 @@ export type Config = {
    * killed mid-batch leaves the job to another after this.
    */
   migrationLeaseSeconds: number;
+  /**
+   * Central monitoring (issue 50): a study whose data changed since its last run is run again at most
+   * this often (central-monitoring/run-monitoring-turn.ts).
+   */
+  monitoringRefreshMinutes: number;
   /** Login throttling; the policy is described in auth/login-throttle.ts. */
   login: {
     maxFailures: number;
@@ -223,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY,
     session: { idleSeconds: values.SESSION_IDLE_SECONDS, maxSeconds: values.SESSION_MAX_SECONDS },
     migrationLeaseSeconds: values.MIGRATION_LEASE_SECONDS,
+    monitoringRefreshMinutes: values.MONITORING_REFRESH_MINUTES,
     login: {
       maxFailures: values.LOGIN_MAX_FAILURES,
       lockoutSeconds: values.LOGIN_LOCKOUT_SECONDS,

@@ -1286,6 +1286,72 @@ const cases: Case[] = [
     request: (f) => ({ url: `/api/studies/${f.studyId}/alarm-log/download?format=csv&channel=email` }),
     expected: { ...everyone(403), CRA: 200, DM: 200, ADMIN: 200 },
   },
+  // Issue 50: central monitoring. The page and the panel are every member's (site staff see their own
+  // sites' indicators and no signals); signals, their actions and runs are the monitors' (CRA, DM,
+  // ADMIN); the limits data management's. The demo study has no signal 999999: reviewers are told so.
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/monitoring',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/monitoring` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/monitoring/panel',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/monitoring/panel` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/monitoring/signals',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/monitoring/signals?state=active&size=10` }),
+    expected: { ...everyone(403), CRA: 200, DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/monitoring/signals/:signalId/queries',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/monitoring/signals/999999/queries`,
+      body: { text: 'Please check these values.' },
+    }),
+    expected: { ...everyone(403), CRA: 404, DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/monitoring/signals/:signalId/note',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/monitoring/signals/999999/note`,
+      body: { text: 'Look at the source documents.' },
+    }),
+    expected: { ...everyone(403), CRA: 404, DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/monitoring/signals/:signalId/dismiss',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/monitoring/signals/999999/dismiss`,
+      body: { reason: 'Explained by the site.' },
+    }),
+    expected: { ...everyone(403), CRA: 404, DM: 404, ADMIN: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/monitoring/tolerance-limits',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/monitoring/tolerance-limits`,
+      body: {
+        limits: [{ key: 'queryRate', warning: 10, limit: 20, direction: 'high', minimumDenominator: 100 }],
+        reason: 'Matrix',
+      },
+    }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/monitoring/runs',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/monitoring/runs` }),
+    expected: { ...everyone(403), CRA: 202, DM: 202, ADMIN: 202 },
+  },
   {
     method: 'GET',
     route: '/api/studies/:studyId/subjects/:subjectId/signature',

@@ -213,3 +213,19 @@ export const monitoringPanelResponseSchema = z.object({
   canOpenPage: z.boolean(),
 });
 export type MonitoringPanelResponse = z.infer<typeof monitoringPanelResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Paths and the run request (added by the server, issue 50)
+
+export const monitoringParamsSchema = z.object({ studyId: paramIdSchema });
+export const signalParamsSchema = z.object({ studyId: paramIdSchema, signalId: paramIdSchema });
+
+/** `POST …/monitoring/runs` (no body): the run queued (or the one already queued or running). */
+export const requestMonitoringRunResponseSchema = z.object({ run: monitoringRunSchema });
+export type RequestMonitoringRunResponse = z.infer<typeof requestMonitoringRunResponseSchema>;
+
+/** `PUT …/monitoring/tolerance-limits`: the study's limits as they now are, every indicator. */
+export const saveToleranceLimitsResponseSchema = z.object({ limits: z.array(toleranceLimitSchema) });
+
+/** `POST …/signals/:signalId/note` and `…/dismiss`: the signal as it now is. */
+export const signalResponseSchema = z.object({ signal: signalSchema });

@@ -50,5 +50,7 @@ export const actions = [
   'alarm_log.read',
   'training.manage',
   'summary.by_group',
+  'monitoring.review',
+  'monitoring.limits',
 ] as const;
 export type Action = (typeof actions)[number];

@@ -40,6 +40,49 @@ export {
 } from './amendment/describe-change-set.ts';
 export { type MigratedForm, migrateFormValues } from './amendment/migrate-values.ts';
 export {
+  type DuplicateRecordGroup,
+  type DuplicateRecordInput,
+  type DuplicateRecordOptions,
+  findDuplicateRecords,
+} from './central-monitoring/duplicate-records.ts';
+export { KOREAN_PUBLIC_HOLIDAY_NAMES, KOREAN_PUBLIC_HOLIDAYS } from './central-monitoring/korean-holidays.ts';
+export {
+  binomialUpperTailP,
+  chiSquareP,
+  MAD_TO_SD,
+  mean,
+  median,
+  medianAbsoluteDeviation,
+  normalTailP,
+  robustZ,
+  standardDeviation,
+} from './central-monitoring/robust-statistics.ts';
+export {
+  type SeriesOutlier,
+  type SeriesOutlierOptions,
+  seriesOutliers,
+} from './central-monitoring/series-outliers.ts';
+export {
+  compareSiteDistributions,
+  type SiteDistributionFinding,
+  type SiteDistributionOptions,
+  type SiteValues,
+} from './central-monitoring/site-distributions.ts';
+export {
+  type TerminalDigitOptions,
+  type TerminalDigitTest,
+  terminalDigitPreference,
+  terminalDigitTest,
+} from './central-monitoring/terminal-digits.ts';
+export {
+  mondayBasedWeekday,
+  type WeekdayFinding,
+  type WeekdayOptions,
+  type WeekdayVisit,
+  weekdayCounts,
+  weekdayPattern,
+} from './central-monitoring/weekday-pattern.ts';
+export {
   compareDefinitions,
   type DefinitionComparison,
   type ItemChange,

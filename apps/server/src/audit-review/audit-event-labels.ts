@@ -119,6 +119,16 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'guideline.deleted': { ko: '가이드라인 초안 삭제', en: 'Guideline draft deleted' },
   'task_notice.created': { ko: '업무 알림 등록', en: 'Task notice registered' },
   'task_notice.sent': { ko: '업무 알림 발송', en: 'Task notice sent' },
+  'monitoring.limits_changed': { ko: '품질 허용 한계 변경', en: 'Quality tolerance limits changed' },
+  'monitoring.signal_queried': {
+    ko: '중앙 모니터링 신호로 쿼리 발행',
+    en: 'Queries raised from a monitoring signal',
+  },
+  'monitoring.signal_noted': {
+    ko: '중앙 모니터링 신호에 방문 메모',
+    en: 'Monitoring signal noted for the next visit',
+  },
+  'monitoring.signal_dismissed': { ko: '중앙 모니터링 신호 기각', en: 'Monitoring signal dismissed' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

@@ -73,6 +73,8 @@ const entityWords: Record<string, Text> = {
   data_export: { ko: '데이터 내보내기', en: 'Data export' },
   randomization: { ko: '무작위 배정', en: 'Randomization' },
   task_notice: { ko: '업무 알림', en: 'Task notice' },
+  monitoring_signal: { ko: '중앙 모니터링 신호', en: 'Monitoring signal' },
+  monitoring_limits: { ko: '품질 허용 한계', en: 'Quality tolerance limits' },
   visit: { ko: '방문', en: 'Visit' },
 };
 
@@ -120,6 +122,9 @@ const fieldWords: Record<string, Text> = {
   guideType: { ko: '가이드라인 종류', en: 'Guideline type' },
   sms: { ko: '문자', en: 'SMS' },
   reason: { ko: '사유', en: 'Reason' },
+  limits: { ko: '품질 허용 한계', en: 'Tolerance limits' },
+  queryIds: { ko: '발행한 쿼리', en: 'Queries raised' },
+  signalKind: { ko: '신호 종류', en: 'Signal kind' },
   comment: { ko: '코멘트', en: 'Comment' },
   answer: { ko: '답변', en: 'Answer' },
   filter: { ko: '조건', en: 'Filter' },

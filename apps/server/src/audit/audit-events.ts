@@ -112,6 +112,10 @@ export const auditEventTypes = [
   'guideline.deleted',
   'task_notice.created',
   'task_notice.sent',
+  'monitoring.limits_changed',
+  'monitoring.signal_queried',
+  'monitoring.signal_noted',
+  'monitoring.signal_dismissed',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -164,6 +168,8 @@ export interface AuditEventInput {
     | 'form_photo'
     | 'guideline'
     | 'task_notice'
+    | 'monitoring_signal'
+    | 'monitoring_limits'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

@@ -46,6 +46,12 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // while it runs does. Data management reads it (the study has no statistician or DMC role yet);
   // monitors and site staff never, whatever the setting.
   'summary.by_group': ['DM'],
+  // Issue 50: central monitoring's signals (read, turned into queries, notes or dismissed) and runs
+  // are for those who monitor the study: CRA over their sites, DM and ADMIN over all. Site staff read
+  // their own sites' indicators only (`subject.read`).
+  'monitoring.review': ['CRA', 'DM', 'ADMIN'],
+  // Issue 50: the quality tolerance limits are study set-up kept by data management.
+  'monitoring.limits': ['DM', 'ADMIN'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

@@ -29,6 +29,10 @@ export interface Database {
   study_amendment_sites: StudyAmendmentSitesTable;
   amendment_impacts: AmendmentImpactsTable;
   amendment_migrations: AmendmentMigrationsTable;
+  monitoring_limits: MonitoringLimitsTable;
+  monitoring_runs: MonitoringRunsTable;
+  monitoring_indicator_days: MonitoringIndicatorDaysTable;
+  monitoring_signals: MonitoringSignalsTable;
   retired_item_values: RetiredItemValuesTable;
   amendment_impact_rows: AmendmentImpactRowsTable;
   study_views: StudyViewsTable;
@@ -1158,3 +1162,68 @@ export interface UnscheduledVisitsTable {
   deletion_reason: string | null;
 }
 export type UnscheduledVisitRow = Selectable<UnscheduledVisitsTable>;
+
+/** Central monitoring (issue 50): a study's quality tolerance limit of one indicator (migration 2026-12-07T2300). */
+export interface MonitoringLimitsTable {
+  study_id: number;
+  key: string;
+  warning: number;
+  limit: number;
+  direction: 'high' | 'low';
+  minimum_denominator: number;
+  updated_by: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A study's monitoring run: one row per study, claimed with a lease (central-monitoring/run-monitoring-turn.ts). */
+export interface MonitoringRunsTable {
+  study_id: number;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  queued_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  requested_by: number | null;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  progress_done: ColumnType<number, number | undefined, number>;
+  progress_total: ColumnType<number, number | undefined, number>;
+  /** The study's newest audit record id when the run started (bigint: read as a string on PostgreSQL). */
+  data_mark: ColumnType<string | number, string | number | undefined, string | number>;
+  error: string | null;
+}
+
+/** Each day's last run's value of one indicator at one site (site_id 0: the whole study). */
+export interface MonitoringIndicatorDaysTable {
+  study_id: number;
+  site_id: number;
+  key: string;
+  day: string;
+  value: number | null;
+  numerator: number;
+  denominator: number;
+  subjects: ColumnType<number, number | undefined, number>;
+}
+
+/** A statistical signal, kept across runs by its fingerprint (central-monitoring/store-signals.ts). */
+export interface MonitoringSignalsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  fingerprint: string;
+  kind: string;
+  strength: number;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  state: ColumnType<
+    'open' | 'queried' | 'noted' | 'dismissed',
+    'open' | 'queried' | 'noted' | 'dismissed' | undefined,
+    'open' | 'queried' | 'noted' | 'dismissed'
+  >;
+  title: ColumnType<{ ko: string; en: string }, string, string>;
+  explanation: ColumnType<{ ko: string; en: string }, string, string>;
+  items: ColumnType<unknown, string, string>;
+  subjects: ColumnType<unknown, string, string>;
+  numbers: ColumnType<Record<string, number>, string, string>;
+  chart: ColumnType<unknown, string, string>;
+  resolution: ColumnType<unknown, string | null | undefined, string | null>;
+  found_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}

@@ -387,6 +387,18 @@ export const errorMessages = {
     ko: '이 대상자를 새 버전으로 이관하지 못했습니다. 서버 기록을 확인하고 이 대상자만 다시 이관하세요.',
     en: 'This subject could not be moved to the new version: see the server log, then migrate this subject again.',
   },
+  monitoring_signal_dismissed: {
+    ko: '기각된 신호입니다. 기각된 신호로는 쿼리, 메모, 기각을 다시 할 수 없습니다.',
+    en: 'This signal was dismissed: it takes no query, note or dismissal any more.',
+  },
+  monitoring_signal_nothing_to_query: {
+    ko: '이 신호에는 쿼리를 발행할 대상자와 방문이 없습니다.',
+    en: 'This signal names no subject at a visit to raise a query on.',
+  },
+  monitoring_limits_invalid: {
+    ko: '품질 허용 한계가 올바르지 않습니다. 지표마다 한 번씩, 한계는 경고값보다 위험한 쪽에 두세요.',
+    en: 'The tolerance limits are not valid: name each indicator once, with its limit past its warning on the risky side.',
+  },
   duplicate_site: {
     ko: '같은 기관이 두 번 포함되어 있습니다. 기관마다 한 번만 지정하세요.',
     en: 'A site is listed twice: name each site once.',

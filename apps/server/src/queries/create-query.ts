@@ -1,6 +1,6 @@
 import { type CreateQueryRequest, type createQueryRequestSchema, WHOLE_FORM_ITEM_PATH } from '@cdms/contract';
 import { getFormLayout, type StudyDefinition } from '@cdms/study';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -53,6 +53,39 @@ export function itemPathOf(
     : null;
 }
 
+/** A manual query checked and ready to open (`prepareManualQuery`), before its transaction. */
+export interface PreparedManualQuery {
+  studyId: number;
+  subject: Awaited<ReturnType<typeof findSubjectInScope>>;
+  definition: StudyDefinition;
+  request: CreateQueryInput;
+  itemPath: string;
+  role: ReturnType<typeof actingRole>;
+}
+
+/**
+ * What a manual query needs checked before its transaction: the subject in the reader's scope (404),
+ * the form at the visit (404), the visit of the subject, the item (422 `query_item_unknown`), the
+ * role the reader acts in. Central monitoring's signal queries (central-monitoring/) check each of
+ * theirs with this and open them all in one transaction with `openManualQuery`.
+ */
+export async function prepareManualQuery(
+  db: Kysely<Database>,
+  principal: Principal,
+  studyId: number,
+  request: CreateQueryInput,
+): Promise<PreparedManualQuery> {
+  const subject = await findSubjectInScope(db, principal, studyId, request.subjectPk, 'query.open');
+  const current = await currentStudyDefinition(db, studyId);
+  if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
+    throw new AppError(404, 'not_found');
+  await requireVisitOfSubject(db, subject.id, request.visitKey);
+  const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
+  if (itemPath === null) throw new AppError(422, 'query_item_unknown');
+  const role = actingRole(principal, 'query.open', studyId, subject.site_id);
+  return { studyId, subject, definition: current.definition, request, itemPath, role };
+}
+
 /**
  * A monitor or data manager raises a manual query on an item (or the whole form) of a subject in
  * their scope: validate → authorize → the query, its first message and the audit record in one
@@ -66,85 +99,91 @@ export async function createQuery(
   request: CreateQueryInput,
   options: { at?: Date } = {},
 ): Promise<number> {
-  const subject = await findSubjectInScope(db, principal, studyId, request.subjectPk, 'query.open');
-  const current = await currentStudyDefinition(db, studyId);
-  if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
-    throw new AppError(404, 'not_found');
-  await requireVisitOfSubject(db, subject.id, request.visitKey);
-  const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
-  if (itemPath === null) throw new AppError(422, 'query_item_unknown');
-  const role = actingRole(principal, 'query.open', studyId, subject.site_id);
+  const prepared = await prepareManualQuery(db, principal, studyId, request);
+  return inTransaction(db, (trx) => openManualQuery(trx, principal, actor, prepared, options));
+}
+
+/**
+ * Opens a prepared manual query in the caller's transaction: the subject locked (one writer per
+ * subject, as for saves; callers opening several lock in subject id order), holds checked (423), the
+ * query, its first message, its audit record, its notification and the subject's read model.
+ */
+export async function openManualQuery(
+  trx: Transaction<Database>,
+  principal: Principal,
+  actor: AuditActor,
+  prepared: PreparedManualQuery,
+  options: { at?: Date } = {},
+): Promise<number> {
+  const { studyId, subject, definition, request, itemPath, role } = prepared;
   const text = sameInBoth(request.text);
   const at = options.at ?? new Date();
-  return inTransaction(db, async (trx) => {
-    // One writer per subject at a time, as for saves.
-    await lockLiveSubject(trx, subject.id);
-    await refuseWriteUnderHolds(trx, 'query.open', subjectTarget(subject, request));
-    const query = await trx
-      .insertInto('queries')
-      .values({
-        study_id: studyId,
-        site_id: subject.site_id,
-        subject_id: subject.id,
-        visit_key: request.visitKey,
-        form_key: request.formKey,
-        item_path: itemPath,
-        check_id: null,
-        kind: 'manual',
-        status: 'open',
-        message: JSON.stringify(text),
-        opened_at: at,
-        opened_by: principal.user.id,
-        assignee: request.assignee,
-        last_message_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const messageId = await addQueryMessage(trx, {
-      queryId: query.id,
-      kind: 'opened',
-      text,
-      authorUserId: principal.user.id,
-      authorRole: role,
-      at,
-    });
-    await recordAudit(trx, actor, {
-      type: 'query.opened',
-      entityType: 'query',
-      entityId: query.id,
-      studyId,
-      siteId: subject.site_id,
-      subjectId: subject.id,
-      after: {
-        status: 'open',
-        kind: 'manual',
-        visitKey: request.visitKey,
-        formKey: request.formKey,
-        itemPath,
-        assignee: request.assignee,
-        messageId,
-        text: request.text,
-      },
-    });
-    await notifyQueryEvent(
-      trx,
-      current.definition,
-      {
-        id: query.id,
-        study_id: studyId,
-        site_id: subject.site_id,
-        subject_id: subject.id,
-        visit_key: request.visitKey,
-        form_key: request.formKey,
-        opened_by: principal.user.id,
-      },
-      'query_opened',
-      principal.user.id,
-    );
-    await refreshAfterQueryChange(trx, current.definition, subject.id);
-    await refreshSubjectFacts(trx, subject.id, { definition: current.definition });
-    return query.id;
+  await lockLiveSubject(trx, subject.id);
+  await refuseWriteUnderHolds(trx, 'query.open', subjectTarget(subject, request));
+  const query = await trx
+    .insertInto('queries')
+    .values({
+      study_id: studyId,
+      site_id: subject.site_id,
+      subject_id: subject.id,
+      visit_key: request.visitKey,
+      form_key: request.formKey,
+      item_path: itemPath,
+      check_id: null,
+      kind: 'manual',
+      status: 'open',
+      message: JSON.stringify(text),
+      opened_at: at,
+      opened_by: principal.user.id,
+      assignee: request.assignee,
+      last_message_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const messageId = await addQueryMessage(trx, {
+    queryId: query.id,
+    kind: 'opened',
+    text,
+    authorUserId: principal.user.id,
+    authorRole: role,
+    at,
   });
+  await recordAudit(trx, actor, {
+    type: 'query.opened',
+    entityType: 'query',
+    entityId: query.id,
+    studyId,
+    siteId: subject.site_id,
+    subjectId: subject.id,
+    after: {
+      status: 'open',
+      kind: 'manual',
+      visitKey: request.visitKey,
+      formKey: request.formKey,
+      itemPath,
+      assignee: request.assignee,
+      messageId,
+      text: request.text,
+    },
+  });
+  await notifyQueryEvent(
+    trx,
+    definition,
+    {
+      id: query.id,
+      study_id: studyId,
+      site_id: subject.site_id,
+      subject_id: subject.id,
+      visit_key: request.visitKey,
+      form_key: request.formKey,
+      opened_by: principal.user.id,
+    },
+    'query_opened',
+    principal.user.id,
+  );
+  await refreshAfterQueryChange(trx, definition, subject.id);
+  await refreshSubjectFacts(trx, subject.id, { definition });
+  return query.id;
 }
 
 export type { CreateQueryRequest };
