@@ -9,7 +9,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { listStyles } from '../../../components/list-page.tsx';
-import { formatIndicator, lightSymbol } from '../lib/indicators.ts';
+import { formatCount, formatIndicator, lightSymbol } from '../lib/indicators.ts';
 import styles from './monitoring.module.css';
 import { Sparkline } from './sparkline.tsx';
 import { TrafficLightMark } from './traffic-light.tsx';
@@ -104,10 +104,10 @@ export function IndicatorTable({ data }: { data: MonitoringResponse }) {
       sortValue: (row) => row.subjects ?? 0,
       cell: (row) => row.subjects ?? '',
     },
-    ...indicatorColumns,
+    // The trend beside the site, so the chosen indicator's line is in view with the choice above it.
     {
       id: 'trend',
-      header: t('indicators.trend'),
+      header: `${t('indicators.trend')} · ${t(`kri.${trendKey}.short`)}`,
       cell: (row) =>
         row.trend === null ? null : (
           <Sparkline
@@ -122,6 +122,7 @@ export function IndicatorTable({ data }: { data: MonitoringResponse }) {
           />
         ),
     },
+    ...indicatorColumns,
   ];
 
   return (
@@ -171,7 +172,10 @@ function IndicatorCell({
   if (!value) return <span className={styles.muted}>—</span>;
   const text = formatIndicator(indicatorKey, value.value);
   if (footer) return <strong className={styles.kriValue}>{text}</strong>;
-  const ratio = t('indicators.ratio', { numerator: value.numerator, denominator: value.denominator });
+  const ratio = t('indicators.ratio', {
+    numerator: formatCount(value.numerator),
+    denominator: formatCount(value.denominator),
+  });
   return (
     <span
       className={styles.kriCell}

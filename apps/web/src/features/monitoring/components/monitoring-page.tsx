@@ -37,7 +37,8 @@ function Monitoring({ studyId }: { studyId: number }) {
   const startRun = useStartRun(studyId);
   const data = monitoring.data;
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
-  const mayRecompute = data ? data.canActOnSignals || data.canManageLimits : false;
+  // Starting a run is the reviewers' (CRA, DM, ADMIN: `monitoring.review`), as acting on signals is.
+  const mayRecompute = data?.canActOnSignals ?? false;
 
   async function recompute() {
     try {

@@ -37,6 +37,11 @@ export function formatNumber(value: number): string {
   return String(Number(value.toFixed(3)));
 }
 
+/** A numerator or denominator: whole counts as they are, sums of days or subject-months with one decimal. */
+export function formatCount(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
 /** Strength 0–1 as a whole percent. */
 export function strengthPercent(strength: number): number {
   return Math.round(Math.min(1, Math.max(0, strength)) * 100);
