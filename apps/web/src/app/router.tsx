@@ -99,7 +99,8 @@ export const router = createBrowserRouter([
             children: [
               {
                 path: paths.dashboard,
-                lazy: withTranslations(['dashboard', 'notices', 'monitoring'], async () => ({
+                // The monitoring panel's strings load with the panel, after the page (monitoring-panel-slot.tsx).
+                lazy: withTranslations(['dashboard', 'notices'], async () => ({
                   Component: (await import('./study-pages.tsx')).DashboardRoute,
                 })),
               },

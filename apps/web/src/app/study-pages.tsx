@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
-import { MonitoringPanel } from '../features/monitoring/components/monitoring-panel.tsx';
+import { MonitoringPanelSlot } from '../features/monitoring/components/monitoring-panel-slot.tsx';
 import { DashboardNoticePanel } from '../features/notices/components/dashboard-notice-panel.tsx';
 import { useStudySummary } from '../features/shell/api/get-study-summary.ts';
 import { studyRandomizes, studyTitleIn } from '../lib/me.ts';
@@ -25,7 +25,7 @@ export function DashboardRoute() {
         randomizes: studyRandomizes(membership),
       }}
       noticePanel={<DashboardNoticePanel studyId={membership.studyId} />}
-      monitoringPanel={<MonitoringPanel studyId={membership.studyId} />}
+      monitoringPanel={<MonitoringPanelSlot studyId={membership.studyId} />}
     />
   );
 }

@@ -1,7 +1,5 @@
 import type {
-  MonitoringPanelResponse,
   MonitoringResponse,
-  MonitoringRun,
   RaiseSignalQueriesResponse,
   SaveToleranceLimitsRequest,
   SignalListResponse,
@@ -10,6 +8,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { apiRequest } from '../../../lib/api-client.ts';
 import { invalidateQueryViews } from '../../../lib/query-thread-api.ts';
 import { type SignalFilters, signalListQueryString } from '../lib/signal-filters.ts';
+import { base, monitoringKeys, pollWhileRunning } from './monitoring-run.ts';
 
 /**
  * Central monitoring's reads and writes (issue 50), under `/api/studies/:id/monitoring`. The results
@@ -17,40 +16,10 @@ import { type SignalFilters, signalListQueryString } from '../lib/signal-filters
  * few seconds, so the progress moves and the new figures appear when it is done.
  */
 
-const base = (studyId: number) => `/api/studies/${studyId}/monitoring`;
-
-/** How often a read is asked again while a run is under way. */
-export const RUN_POLL_MS = 3000;
-
-export const monitoringKeys = {
-  all: (studyId: number) => ['monitoring', studyId] as const,
-  page: (studyId: number) => ['monitoring', studyId, 'page'] as const,
-  panel: (studyId: number) => ['monitoring', studyId, 'panel'] as const,
-  signals: (studyId: number, filters: SignalFilters) => ['monitoring', studyId, 'signals', filters] as const,
-};
-
-/** A run that is not finished yet: its figures will change, so ask again. */
-export function runUnderWay(run: MonitoringRun | undefined): boolean {
-  return run !== undefined && (run.state === 'queued' || run.state === 'running' || run.stale);
-}
-
-function pollWhileRunning(data: { run: MonitoringRun } | undefined): number | false {
-  return runUnderWay(data?.run) ? RUN_POLL_MS : false;
-}
-
 export function useMonitoring(studyId: number) {
   return useQuery({
     queryKey: monitoringKeys.page(studyId),
     queryFn: () => apiRequest<MonitoringResponse>(base(studyId)),
-    staleTime: 0,
-    refetchInterval: (query) => pollWhileRunning(query.state.data),
-  });
-}
-
-export function useMonitoringPanel(studyId: number) {
-  return useQuery({
-    queryKey: monitoringKeys.panel(studyId),
-    queryFn: () => apiRequest<MonitoringPanelResponse>(`${base(studyId)}/panel`),
     staleTime: 0,
     refetchInterval: (query) => pollWhileRunning(query.state.data),
   });

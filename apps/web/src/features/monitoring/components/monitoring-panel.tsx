@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
-import { useMonitoringPanel } from '../api/monitoring-api.ts';
+import { useMonitoringPanel } from '../api/monitoring-panel-api.ts';
 import { formatIndicator, localized, strengthPercent } from '../lib/indicators.ts';
 import { MENU_TYPE_PARAM, monitoringUrl } from '../lib/monitoring-urls.ts';
 import styles from './monitoring-panel.module.css';
