@@ -7,7 +7,6 @@ import {
   type StudyDefinition,
   seriesOutliers,
   terminalDigitPreference,
-  terminalDigitTest,
   weekdayCounts,
   weekdayPattern,
 } from '@cdms/study';
@@ -25,7 +24,7 @@ import {
 } from './signal-words.ts';
 
 /** Form instances read per batch (keyset on their id): a run never holds one statement over the whole study. */
-export const SIGNAL_BATCH_SIZE = 2000;
+export const SIGNAL_BATCH_SIZE = 5000;
 /** At most this many subjects named by a site-level signal (the queries it can raise). */
 const SUBJECTS_PER_SIGNAL = 10;
 /** Integer items need at least this many values at a site for the terminal-digit test. */
@@ -123,8 +122,12 @@ export async function findSignals(
   const subjectInfo = new Map<number, { screeningNumber: string; siteId: number }>();
   const recordVisit = new Map<number, string>();
 
+  // Only the forms and items a method reads: no text, date or photo values travel.
+  const analysedForms = [...compared].filter(([, keys]) => keys.size > 0).map(([formKey]) => formKey);
+  const analysedKeys = [...new Set([...compared.values()].flatMap((keys) => [...keys]))];
   let after = 0;
   for (;;) {
+    if (analysedForms.length === 0) break;
     const instances = await sql<{
       id: number;
       subject_id: number;
@@ -135,14 +138,20 @@ export async function findSignals(
     }>`select fi.id, fi.subject_id, fi.visit_key, fi.form_key, f.site_id, f.screening_number
       from form_instances fi join subject_facts f on f.subject_id = fi.subject_id
       where f.study_id = ${studyId} and fi.has_data and fi.id > ${after}
+        and fi.form_key in (${sql.join(analysedForms)})
       order by fi.id limit ${SIGNAL_BATCH_SIZE}`.execute(db);
     if (instances.rows.length === 0) break;
+    const from = after;
     after = instances.rows[instances.rows.length - 1]?.id ?? after;
-    const ids = instances.rows.map((row) => row.id);
+    // The batch's values as one range of the key (form_instance_id, item_key): a range scan, far
+    // cheaper than thousands of ids in a list. Values of other forms or studies in the range are read
+    // and left (only this batch's instances are looked up).
     const values = await db
       .selectFrom('item_values')
       .select(['form_instance_id', 'item_key', 'value'])
-      .where('form_instance_id', 'in', ids)
+      .where('form_instance_id', '>', from)
+      .where('form_instance_id', '<=', after)
+      .where('item_key', 'in', analysedKeys)
       .where('derived', '=', false)
       .execute();
     const valuesOf = new Map<number, Record<string, unknown>>();
@@ -255,15 +264,24 @@ export async function findSignals(
       });
     }
     if (item.type !== 'integer') continue;
+    // Every site's units digits counted once: the others' are the study's less the site's.
+    const allDigits = Array.from({ length: 10 }, () => 0);
+    let allCount = 0;
+    for (const list of bySite.values())
+      for (const entry of list) {
+        const digit = Math.abs(Math.round(entry.value)) % 10;
+        allDigits[digit] = (allDigits[digit] ?? 0) + 1;
+        allCount += 1;
+      }
     for (const [siteId, list] of bySite) {
       if (list.length < DIGIT_MINIMUM_VALUES) continue;
       const test = terminalDigitPreference(list.map((entry) => entry.value));
       if (!test) continue;
-      const others = terminalDigitTest(
-        [...bySite]
-          .filter(([other]) => other !== siteId)
-          .flatMap(([, values]) => values.map((entry) => entry.value)),
-      );
+      const othersN = allCount - test.n;
+      const others = {
+        n: othersN,
+        counts: allDigits.map((count, digit) => count - (test.counts[digit] ?? 0)),
+      };
       const preferred = new Set(test.preferredDigits);
       const onPreferred = list.filter((entry) => preferred.has(Math.abs(Math.round(entry.value)) % 10));
       const preferredCount = test.preferredDigits.reduce((sum, digit) => sum + (test.counts[digit] ?? 0), 0);
@@ -286,7 +304,7 @@ export async function findSignals(
           degreesOfFreedom: test.degreesOfFreedom,
           pValue: test.pValue,
           n: test.n,
-          othersN: others?.n ?? 0,
+          othersN: others.n,
         },
         chart: {
           kind: 'bars',
@@ -296,7 +314,7 @@ export async function findSignals(
             {
               name: OTHER_SITES,
               values: test.counts.map((_, digit) =>
-                others && others.n > 0 ? rounded(((others.counts[digit] ?? 0) * 100) / others.n, 1) : null,
+                others.n > 0 ? rounded(((others.counts[digit] ?? 0) * 100) / others.n, 1) : null,
               ),
             },
           ],
@@ -313,7 +331,9 @@ export async function findSignals(
     for (const list of valuesBySite.get(itemId)?.values() ?? [])
       for (const entry of list) {
         if (!visitOrder.has(entry.visitKey)) continue;
-        bySubject.set(entry.subjectId, [...(bySubject.get(entry.subjectId) ?? []), entry]);
+        const own = bySubject.get(entry.subjectId);
+        if (own) own.push(entry);
+        else bySubject.set(entry.subjectId, [entry]);
       }
     for (const [subjectId, entries] of bySubject) {
       if (entries.length < 4) continue;
@@ -361,25 +381,30 @@ export async function findSignals(
   for (const form of definition.forms) {
     const list = records.get(form.key);
     if (!list) continue;
+    const byId = new Map(list.map((record) => [record.id, record]));
     for (const group of findDuplicateRecords(list)) {
       const firstSubject = group.subjectIds[0] ?? 0;
       const siteId = subjectInfo.get(firstSubject)?.siteId ?? 0;
       const visitOfSubject = new Map<number, string>();
-      for (const record of list)
-        if (group.recordIds.includes(record.id) && !visitOfSubject.has(record.subjectId))
-          visitOfSubject.set(record.subjectId, recordVisit.get(record.id) ?? '');
-      const subjects = group.subjectIds.map((subjectId) => ({
+      for (const recordId of group.recordIds) {
+        const record = byId.get(recordId);
+        if (record && !visitOfSubject.has(record.subjectId))
+          visitOfSubject.set(record.subjectId, recordVisit.get(recordId) ?? '');
+      }
+      const subjects = group.subjectIds.slice(0, SUBJECTS_PER_SIGNAL).map((subjectId) => ({
         subjectId,
         screeningNumber: screeningOf(subjectId),
         visitKey: visitOfSubject.get(subjectId) ?? null,
       }));
       signals.push({
-        fingerprint: `duplicateRecord:${form.key}:${group.subjectIds.join(',')}`,
+        // The shared values name the group (a hash): the same copy found again is the same signal.
+        fingerprint: `duplicateRecord:${form.key}:${group.fingerprint}`,
         kind: 'duplicateRecord',
         siteId,
         strength: Math.min(1, 0.5 + group.filledValues / 20),
         ...duplicateRecordWords(form.label, {
           subjects: subjects.map((subject) => subject.screeningNumber),
+          total: group.subjectIds.length,
           filledValues: group.filledValues,
         }),
         // The whole form: one query per subject on the record.

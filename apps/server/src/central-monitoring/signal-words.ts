@@ -89,17 +89,22 @@ export function digitPreferenceWords(
 
 export function duplicateRecordWords(
   form: Localized,
-  n: { subjects: string[]; filledValues: number },
+  n: { subjects: string[]; total: number; filledValues: number },
 ): { title: Localized; explanation: Localized } {
-  const who = n.subjects.join(', ');
+  const named = n.subjects.slice(0, 5).join(', ');
+  const more = n.total - Math.min(5, n.subjects.length);
+  const who = {
+    ko: more > 0 ? `${named} 외 ${more}명` : named,
+    en: more > 0 ? `${named} and ${more} more` : named,
+  };
   return {
     title: {
-      ko: `대상자 ${who}의 ${form.ko} 기록이 똑같습니다`,
-      en: `${form.en}: identical records of subjects ${who}`,
+      ko: `대상자 ${who.ko}의 ${form.ko} 기록이 똑같습니다`,
+      en: `${form.en}: identical records of subjects ${who.en}`,
     },
     explanation: {
-      ko: `서로 다른 대상자 ${n.subjects.length}명의 ${form.ko} 기록이 입력된 값 ${n.filledValues}개 모두 같습니다. 측정값이 모두 일치할 가능성은 매우 낮으므로, 다른 대상자의 기록을 옮겨 적었거나 잘못된 대상자에 입력하지 않았는지 확인하세요.`,
-      en: `The ${form.en} records of ${n.subjects.length} different subjects agree in all ${n.filledValues} values entered. Measurements rarely coincide that far: check whether a record was copied from another subject or entered for the wrong one.`,
+      ko: `서로 다른 대상자 ${n.total}명의 ${form.ko} 기록이 입력된 값 ${n.filledValues}개 모두 같습니다. 측정값이 모두 일치할 가능성은 매우 낮으므로, 다른 대상자의 기록을 옮겨 적었거나 잘못된 대상자에 입력하지 않았는지 확인하세요.`,
+      en: `The ${form.en} records of ${n.total} different subjects agree in all ${n.filledValues} values entered. Measurements rarely coincide that far: check whether a record was copied from another subject or entered for the wrong one.`,
     },
   };
 }
