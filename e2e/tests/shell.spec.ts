@@ -52,7 +52,8 @@ test.describe('task lists and the study shell', () => {
     await openAsPi.click();
     await expect(page).toHaveURL(/\/dashboard\/\d+\?type=PI$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('만성 고막 천공');
-    await expect(page.getByText('사용할 수 있는 분석 결과가 없습니다.', { exact: false })).toBeVisible();
+    // Row 1's second card is central monitoring (issue 50), in place of the prototype's AI panel.
+    await expect(page.getByRole('heading', { level: 2, name: '중앙 모니터링' })).toBeVisible();
 
     const menu = sideMenu(page);
     await expect(menu.getByRole('link', { name: '대상자 목록' })).toBeVisible();

@@ -99,6 +99,7 @@ export const router = createBrowserRouter([
             children: [
               {
                 path: paths.dashboard,
+                // The monitoring panel's strings load with the panel, after the page (monitoring-panel-slot.tsx).
                 lazy: withTranslations(['dashboard', 'notices'], async () => ({
                   Component: (await import('./study-pages.tsx')).DashboardRoute,
                 })),
@@ -238,6 +239,14 @@ export const router = createBrowserRouter([
                 path: paths.report,
                 lazy: withTranslations(['reports'], async () => ({
                   Component: (await import('../features/reports/components/reports-page.tsx')).ReportsPage,
+                })),
+              },
+              {
+                // Central monitoring (issue 50): indicators, tolerance limits, signals.
+                path: paths.monitoring,
+                lazy: withTranslations(['monitoring'], async () => ({
+                  Component: (await import('../features/monitoring/components/monitoring-page.tsx'))
+                    .MonitoringPage,
                 })),
               },
               {

@@ -15,6 +15,7 @@ import enHelp from '../locales/en/help.json';
 import enHolds from '../locales/en/holds.json';
 import enLab from '../locales/en/lab.json';
 import enLanding from '../locales/en/landing.json';
+import enMonitoring from '../locales/en/monitoring.json';
 import enNotices from '../locales/en/notices.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
@@ -47,6 +48,7 @@ import koHelp from '../locales/ko/help.json';
 import koHolds from '../locales/ko/holds.json';
 import koLab from '../locales/ko/lab.json';
 import koLanding from '../locales/ko/landing.json';
+import koMonitoring from '../locales/ko/monitoring.json';
 import koNotices from '../locales/ko/notices.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
@@ -98,6 +100,7 @@ export const resources = {
     reviewListings: koReviewListings,
     summary: koSummary,
     training: koTraining,
+    monitoring: koMonitoring,
   },
   en: {
     admin: enAdmin,
@@ -132,5 +135,6 @@ export const resources = {
     reviewListings: enReviewListings,
     summary: enSummary,
     training: enTraining,
+    monitoring: enMonitoring,
   },
 } as const;

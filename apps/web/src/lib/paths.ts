@@ -40,6 +40,8 @@ export const paths = {
   freezing: '/freezing/:studyId',
   summary: '/summary/:studyId',
   lab: '/lab/:studyId',
+  /** Central monitoring (issue 50): key risk indicators per site, tolerance limits and signals. */
+  monitoring: '/monitoring/:studyId',
   data: '/data/:studyId',
   /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
   randomization: '/randomization/:studyId',

@@ -4,7 +4,6 @@ import { Button } from '../../../components/button.tsx';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { recordStudyView } from '../api/record-study-view.ts';
 import styles from './dashboard-page.module.css';
-import { Empty, Panel } from './panel.tsx';
 import { RegistrationPanel } from './registration-panel.tsx';
 import { SubjectInfoPanel } from './subject-info-panel.tsx';
 import { TargetStatusPanel } from './target-status-panel.tsx';
@@ -23,14 +22,16 @@ interface DashboardPageProps {
   study: DashboardStudy;
   /** Row 1's notice panel, supplied by the notices feature through the app layer. */
   noticePanel: ReactNode;
+  /** Row 1's central-monitoring panel (issue 50), supplied by the monitoring feature through the app layer. */
+  monitoringPanel: ReactNode;
 }
 
 /**
- * `/dashboard/:id` (spec §2 "Dashboard"): notices and the AI panel; subject information and the
+ * `/dashboard/:id` (spec §2 "Dashboard"): notices and central monitoring (the prototype's AI panel); subject information and the
  * target-status doughnuts; the monthly registration chart. Every figure comes from
  * `GET /api/studies/:id/dashboard`, over the user's sites.
  */
-export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
+export function DashboardPage({ study, noticePanel, monitoringPanel }: DashboardPageProps) {
   const { t } = useTranslation('dashboard');
   // The institution chosen for the monthly chart; a choice made in another study does not carry over.
   const [choice, setChoice] = useState<{ studyId: number; siteId: number | null }>({
@@ -67,9 +68,7 @@ export function DashboardPage({ study, noticePanel }: DashboardPageProps) {
 
       <div className={styles.rowTop}>
         <div className={styles.slot}>{noticePanel}</div>
-        <Panel title={t('ai.title')}>
-          <Empty text={t('ai.empty')} />
-        </Panel>
+        <div className={styles.slot}>{monitoringPanel}</div>
       </div>
 
       <div className={styles.rowMiddle}>

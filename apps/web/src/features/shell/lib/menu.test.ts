@@ -80,6 +80,14 @@ describe('studyMenu', () => {
     );
   });
 
+  it('gives every reader central monitoring after the dashboard, in either set', () => {
+    for (const type of ['PI', 'CRA'] as const) {
+      const menu = studyMenu(type, 7, ['subject.read']);
+      expect(menu[1]).toMatchObject({ key: 'monitoring', to: `/monitoring/7?menu-type=${type}` });
+    }
+    expect(studyMenu('PI', 7, []).map((entry) => entry.key)).not.toContain('monitoring');
+  });
+
   it('leaves the lab page out of a study whose design has no lab panel', () => {
     expect(studyMenu('CRA', 7, [], ['audiogram']).map((entry) => entry.key)).not.toContain('lab');
   });

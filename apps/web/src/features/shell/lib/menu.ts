@@ -3,6 +3,7 @@ import { paths, studyPath } from '../../../lib/paths.ts';
 
 export type MenuIcon =
   | 'dashboard'
+  | 'monitoring'
   | 'subjects'
   | 'notice'
   | 'guideline'
@@ -59,7 +60,8 @@ export function chooseMenuType(roles: readonly Role[], params: URLSearchParams):
 }
 
 /**
- * The study menu of spec §2; links keep the menu type so that a user holding both stays in it. The
+ * The study menu of spec §2; links keep the menu type so that a user holding both stays in it. Every
+ * reader of the study (`subject.read`) has central monitoring after the dashboard (issue 50). The
  * CRA set gains the randomization page for the users whose abilities include managing the lists, and
  * has the lab page only when the study's design has a lab panel (`designRoles`, issue 45). The study's
  * designers (DM, ADMIN: the `study.design` ability) get the designer last, in either set (issue 48).
@@ -81,6 +83,10 @@ export function studyMenu(
         { key: 'taskAlarm', to: link(paths.taskAlarm) },
       ],
     },
+    // Central monitoring (issue 50) for every reader of the study: sites see their own indicators.
+    ...(abilities.includes('subject.read')
+      ? [{ key: 'monitoring', icon: 'monitoring', to: link(paths.monitoring) } as const]
+      : []),
     { key: 'subjectList', icon: 'subjects', to: link(paths.subjectList) },
     { key: 'notice', icon: 'notice', to: link(paths.notice) },
     { key: 'guideline', icon: 'guideline', to: link(paths.guideline) },
