@@ -5,6 +5,7 @@ import type {
   SignalListResponse,
   SiteIndicators,
 } from '@cdms/contract';
+import { todayInKorea } from '@cdms/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
@@ -14,7 +15,8 @@ import { queueMonitoringRun } from './monitoring-run-state.ts';
 import { runCentralMonitoring } from './run-central-monitoring.ts';
 import { claimMonitoringRun, queueChangedStudies, runMonitoringTurn } from './run-monitoring-turn.ts';
 
-const TODAY = '2026-12-07';
+/** The seed's run and the test's fall on the same Korean day: one trend point per day. */
+const TODAY = todayInKorea();
 
 /**
  * Central monitoring over the living demo (issue 50): a run's indicators against a recount from the
@@ -59,6 +61,15 @@ describeWithDatabase(
     }, 300_000);
     afterAll(async () => {
       await app?.close();
+    });
+
+    it('has the seed’s run at first look: the dashboard panel reads a finished run with signals', async () => {
+      const response = await get('dm', `/api/studies/${studyId}/monitoring/panel`);
+      expect(response.statusCode, response.body).toBe(200);
+      const panel: MonitoringPanelResponse = response.json();
+      expect(panel.run.state).toBe('done');
+      expect(panel.topSignals.length).toBeGreaterThan(0);
+      expect(panel.flaggedIndicators.length).toBeGreaterThan(0);
     });
 
     it('computes each site’s indicators as a recount from the tables finds them', async () => {
@@ -132,7 +143,6 @@ describeWithDatabase(
     it('finds the patterns the living demo plants: rounded blood pressures at 02, a copied vital-signs row at 03, slow answers at 03', async () => {
       const list = await signals('dm');
       const summary = list.items.map((signal) => `${signal.kind} ${signal.site.code} ${signal.title.en}`);
-      console.log(summary.join('\n'));
       const site = (institution: string) => (signal: Signal) => signal.site.institutionNumber === institution;
       expect(
         list.items.some((signal) => signal.kind === 'digitPreference' && site('02')(signal)),
@@ -150,7 +160,6 @@ describeWithDatabase(
         code: entry.site.institutionNumber,
         days: indicator(entry, 'queryAnswerDays')?.value,
       }));
-      console.log(answers);
       const slowest = [...answers].sort((a, b) => (b.days ?? 0) - (a.days ?? 0))[0];
       expect(slowest?.code, JSON.stringify(answers)).toBe('03');
     });

@@ -6,6 +6,7 @@ import { createSite } from '../admin/sites.ts';
 import { createUser } from '../admin/users.ts';
 import { systemActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { runCentralMonitoring } from '../central-monitoring/run-central-monitoring.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
@@ -176,6 +177,9 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     // After every change above, the amendment's migration included: the exports show the demo's data
     // as it stands, as of the current version and as entered.
     await seedDemoDataExport(db, { studyId: study, dataManager: 'dm@demo.cdms' });
+    // Issue 50: central monitoring's first run over the demo's data (the patterns demo-casebooks and
+    // demo-queries plant among them), so the dashboard's panel shows its signals at first look.
+    await runCentralMonitoring(db, study);
     // Issue 45: a second study of another design, created, designed and taken live through the
     // commands, with subjects at every stage.
     await seedDemoSecondStudy(db, {
