@@ -231,6 +231,9 @@ async function buildSize(
     log(
       `  built in ${buildSeconds.toFixed(1)} s (templates ${build.templateSeconds.toFixed(1)} s, ${build.copies} copies ${build.copySeconds.toFixed(1)} s, read model rebuilt ${build.readModelSeconds.toFixed(1)} s)`,
     );
+    log(
+      `  central monitoring run: ${build.monitoring.indicators} indicators and ${build.monitoring.signals} signals in ${build.monitoring.seconds.toFixed(1)} s (target under 10 s)`,
+    );
     return { database, subjects: workload.subjects, build, buildSeconds, workload };
   } finally {
     await handle.close();

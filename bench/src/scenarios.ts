@@ -25,7 +25,11 @@ export type ScenarioName =
   | 'protocol deviations report'
   | 'AE listing report'
   | 'study summary'
-  | 'lab results';
+  | 'lab results'
+  | 'monitoring panel'
+  | 'monitoring page'
+  | 'signal list'
+  | 'review listing';
 
 export interface Scenario {
   name: ScenarioName;
@@ -49,6 +53,23 @@ export interface PreparedScenario {
   /** Ends the users' connections. */
   close(): void;
 }
+
+/** The signals as a monitor pages them: strongest first, then by kind and state. */
+const SIGNAL_LIST_QUERIES = [
+  'page=1&size=20',
+  'page=3&size=20',
+  'kind=digitPreference&page=1&size=20',
+  'state=all&page=2&size=50',
+];
+
+/** A form's review listing: by subject, by the last save, not yet reviewed, a search, a later page. */
+const REVIEW_LISTING_QUERIES = [
+  'page=1&size=50',
+  'sort=savedAt&dir=desc&page=1&size=50',
+  'review=not_reviewed&page=2&size=50',
+  'search=S05&page=1&size=50',
+  'page=20&size=50',
+];
 
 /** The list as people use it: filters, sorts and pages in turn. */
 const LIST_QUERIES = [
@@ -207,6 +228,19 @@ export function readScenarios(): Scenario[] {
     readScenario('lab results', (workload) => {
       const next = cycle(LAB_RESULT_QUERIES);
       return () => `${study(workload)}/lab-results?${next()}`;
+    }),
+    // Central monitoring (issue 50 item 6): the dashboard's panel and the page read the stored run
+    // (the build ran it); the signals page by page in their order, and with the usual filters.
+    readScenario('monitoring panel', (workload) => () => `${study(workload)}/monitoring/panel`),
+    readScenario('monitoring page', (workload) => () => `${study(workload)}/monitoring`),
+    readScenario('signal list', (workload) => {
+      const next = cycle(SIGNAL_LIST_QUERIES);
+      return () => `${study(workload)}/monitoring/signals?${next()}`;
+    }),
+    // A form's review listing across subjects (issue 50 item 4), paged, filtered and sorted in SQL.
+    readScenario('review listing', (workload) => {
+      const next = cycle(REVIEW_LISTING_QUERIES);
+      return () => `${study(workload)}/review-listings/${BENCH_FORM.formKey}?${next()}`;
     }),
   ];
 }

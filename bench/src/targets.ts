@@ -57,6 +57,10 @@ const FLAT_READ_SCENARIOS = [
   'protocol deviations report',
   'AE listing report',
   'study summary',
+  'monitoring panel',
+  'monitoring page',
+  'signal list',
+  'review listing',
 ] as const;
 const FORM_READ_P95_MS = 15;
 const SCALING_FACTOR = 1.3;
