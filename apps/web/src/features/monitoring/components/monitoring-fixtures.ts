@@ -37,8 +37,8 @@ export function signal(overrides: Partial<Signal> = {}): Signal {
     title: { ko: '02 기관 수축기 혈압 끝자리 0 선호', en: 'Site 02: systolic pressures end in 0' },
     explanation: { ko: '카이제곱 검정 p < 0.001', en: 'Chi-square test p < 0.001' },
     items: [
-      { visitKey: 'v1', formKey: 'vitals', itemKey: 'sbp', label: { ko: '수축기 혈압', en: 'Systolic' } },
-      { visitKey: 'v2', formKey: 'vitals', itemKey: 'sbp', label: { ko: '수축기 혈압', en: 'Systolic' } },
+      { visitKey: 'week1', formKey: 'vitals', itemKey: 'sbp', label: { ko: '수축기 혈압', en: 'Systolic' } },
+      { visitKey: 'week2', formKey: 'vitals', itemKey: 'sbp', label: { ko: '수축기 혈압', en: 'Systolic' } },
     ],
     subjects: [
       { subjectId: 5, screeningNumber: 'S02-001' },

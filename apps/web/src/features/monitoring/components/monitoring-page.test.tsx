@@ -109,7 +109,7 @@ describe('the central monitoring page', () => {
     expect(within(detail).getByText('41.25')).toBeTruthy();
     const chart = await within(detail).findByTestId('signal-chart');
     expect(chart.dataset.kind).toBe('bar');
-    const formLinks = within(detail).getAllByRole('link', { name: /V1 · Systolic/ });
+    const formLinks = within(detail).getAllByRole('link', { name: /WEEK1 · Systolic/ });
     expect(formLinks[0]?.getAttribute('href')).toContain('/subject-list/subject/subject-detail/1?');
 
     const callsBefore = vi.mocked(apiRequest).mock.calls.length;
