@@ -59,7 +59,7 @@ const SIGNAL_LIST_QUERIES = [
   'page=1&size=20',
   'page=3&size=20',
   'kind=digitPreference&page=1&size=20',
-  'state=all&page=2&size=50',
+  'state=open&page=2&size=50',
 ];
 
 /** A form's review listing: by subject, by the last save, not yet reviewed, a search, a later page. */
