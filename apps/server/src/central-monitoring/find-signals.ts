@@ -6,6 +6,7 @@ import {
   median,
   type StudyDefinition,
   seriesOutliers,
+  seriesScale,
   terminalDigitPreference,
   weekdayCounts,
   weekdayPattern,
@@ -341,12 +342,23 @@ export async function findSignals(
         if (own) own.push(entry);
         else bySubject.set(entry.subjectId, [entry]);
       }
-    for (const [subjectId, entries] of bySubject) {
-      if (entries.length < 4) continue;
-      const series = entries.sort(
-        (a, b) => (visitOrder.get(a.visitKey) ?? 0) - (visitOrder.get(b.visitKey) ?? 0),
+    const seriesOfSubject = new Map<number, NumericValue[]>();
+    for (const [subjectId, entries] of bySubject)
+      seriesOfSubject.set(
+        subjectId,
+        entries.sort((a, b) => (visitOrder.get(a.visitKey) ?? 0) - (visitOrder.get(b.visitKey) ?? 0)),
       );
-      for (const outlier of seriesOutliers(series.map((entry) => entry.value))) {
+    // The item's usual visit-to-visit variation over every subject: a few points of one subject
+    // estimate their own spread badly (packages/study central-monitoring README).
+    const scaleFloor = seriesScale(
+      [...seriesOfSubject.values()].map((series) => series.map((entry) => entry.value)),
+    );
+    for (const [subjectId, series] of seriesOfSubject) {
+      if (series.length < 4) continue;
+      for (const outlier of seriesOutliers(
+        series.map((entry) => entry.value),
+        { scaleFloor },
+      )) {
         const at = series[outlier.index];
         if (!at) continue;
         const siteId = subjectInfo.get(subjectId)?.siteId ?? 0;

@@ -37,6 +37,14 @@ describe('seriesOutliers', () => {
     expect(outliers[0]?.z).toBeLessThan(-5);
   });
 
+  it('does not call a course an outlier: a healing that goes on, a last value that moves and stays', () => {
+    // A perforation closing (share of its first size at each visit), and one ongoing at V4.
+    expect(seriesOutliers([1, 1, 0.8, 0.5, 0.2, 0])).toEqual([]);
+    expect(seriesOutliers([1, 1, 0.8, 0.5])).toEqual([]);
+    expect(seriesOutliers([70, 71, 70, 70, 120])).toEqual([]);
+    expect(seriesOutliers([120, 70, 71, 70, 70])).toEqual([]);
+  });
+
   it('does not call one small wobble in a flat series an outlier', () => {
     expect(seriesOutliers([70, 70, 70, 70.4])).toEqual([]);
     expect(seriesOutliers([70, 70, 70, 70, 70, 72])).toEqual([]);
@@ -70,8 +78,8 @@ describe('seriesOutliers', () => {
     expect(seriesOutliers([70, 120, 70])).toEqual([]);
     expect(seriesOutliers([70, Number.NaN, 120, 70])).toEqual([]);
     expect(seriesOutliers([5, 5, 5, 5, 5])).toEqual([]);
-    const zeros = seriesOutliers([0, 0, 0, 0, 1]);
-    expect(zeros.map((outlier) => outlier.index)).toEqual([4]);
+    const zeros = seriesOutliers([0, 0, 1, 0, 0]);
+    expect(zeros.map((outlier) => outlier.index)).toEqual([2]);
     expect(Number.isFinite(zeros[0]?.z)).toBe(true);
     const negative = seriesOutliers([-10, -11, -10, -60, -11]);
     expect(negative.map((outlier) => outlier.index)).toEqual([3]);
@@ -85,6 +93,9 @@ describe('seriesOutliers', () => {
 function plainSeriesOutliers(series: number[], scaleFloor: number) {
   const found: { index: number; z: number }[] = [];
   series.forEach((value, index) => {
+    // Only a spike: away from both neighbours on the same side.
+    const [previous, next] = [series[index - 1], series[index + 1]];
+    if (previous === undefined || next === undefined || (value - previous) * (value - next) <= 0) return;
     const rest = series.filter((_, other) => other !== index);
     const expected = median(rest);
     const scale = Math.max(

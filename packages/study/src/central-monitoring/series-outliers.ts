@@ -48,7 +48,11 @@ export function seriesOutliers(
   // Sorted once: the median of the rest is read off the sorted values with the point taken out.
   const sorted = points.map((point) => point.value).sort((a, b) => a - b);
   const outliers: SeriesOutlier[] = [];
-  for (const point of points) {
+  for (const [position, point] of points.entries()) {
+    // Only a spike — away from both neighbours on the same side — can be told from the series'
+    // course: a value that moves on and stays (a perforation healing, a weight lost) is a trend,
+    // and so the first and last points, with one neighbour, are not judged.
+    if (!isSpike(points[position - 1]?.value, point.value, points[position + 1]?.value)) continue;
     const rest = withoutOne(sorted, point.value);
     const expected = sortedMedian(rest);
     const floor = Math.max(scaleFloorFraction * Math.abs(expected), scaleFloor, 1e-9);
@@ -63,6 +67,12 @@ export function seriesOutliers(
     }
   }
   return outliers;
+}
+
+/** Whether `value` stands away from both its neighbours on the same side (both must exist). */
+function isSpike(previous: number | undefined, value: number, next: number | undefined): boolean {
+  if (previous === undefined || next === undefined) return false;
+  return (value - previous) * (value - next) > 0;
 }
 
 /** The sorted values without one occurrence of `value` (which is among them). */
