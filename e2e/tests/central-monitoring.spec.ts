@@ -50,12 +50,16 @@ test.describe('central monitoring', () => {
     test.setTimeout(240_000);
     await logInAs(page, cra);
 
-    // An open signal naming subjects at known visits, at a site one of the site users holds.
+    // An open signal naming items and subjects (each query on an item at the visit the signal found,
+    // not on a whole form), at a site one of the site users holds: in the living demo, site 02's
+    // rounded blood pressures.
     const listed = await page.request.get(`/api/studies/${STUDY_ID}/monitoring/signals?state=open&size=50`);
     expect(listed.status(), await listed.text()).toBe(200);
     const signals = ((await listed.json()) as { items: SignalRow[] }).items.filter(
       (signal) =>
-        signal.subjects.length > 0 && signal.items.length > 0 && signal.items.every((item) => item.visitKey),
+        signal.subjects.length > 0 &&
+        signal.items.length > 0 &&
+        signal.items.every((item) => item.itemKey !== ''),
     );
     const siteContext = await browser.newContext({
       baseURL: e2eServer().baseUrl,

@@ -38,6 +38,12 @@ function improvedHearing(earlier: FormValues | undefined): FormValues {
  * and a hearing test (so the overview's audiogram comparison ends there), entered by the site's staff
  * through the same commands as the API. Returns the subjects.
  */
+/** The vital signs at each site's unscheduled visit: a slight fever with the ear's discharge. */
+const UNSCHEDULED_VITAL_SIGNS: Record<'01' | '02', FormValues> = {
+  '01': { bloodPressureSystolic: 126, bloodPressureDiastolic: 82, heartRate: 84, bodyTemperature: 37.4 },
+  '02': { bloodPressureSystolic: 120, bloodPressureDiastolic: 75, heartRate: 91, bodyTemperature: 37.7 },
+};
+
 export async function seedDemoUnscheduledVisits(
   db: Kysely<Database>,
   input: { studyId: number; siteStaff: Record<'01' | '02', string> },
@@ -78,10 +84,9 @@ export async function seedDemoUnscheduledVisits(
           'vitalSigns',
           {
             measurementDate: visitDate,
-            bloodPressureSystolic: 126,
-            bloodPressureDiastolic: 82,
-            heartRate: 84,
-            bodyTemperature: 37.4,
+            // Each site its own patient's measurements: the same row at two sites would be a
+            // duplicated record to central monitoring (issue 50).
+            ...UNSCHEDULED_VITAL_SIGNS[institution as '01' | '02'],
             result: 'normal',
           },
         ],
