@@ -17,6 +17,12 @@ interface ReasonDialogProps {
   confirmLabel: string;
   /** `danger` for what takes something away (unlock, un-verify). */
   tone?: 'primary' | 'danger';
+  /** Longest text; a reason's (`REASON_MAX`) unless the text is another (a query's, a note's). */
+  maxLength?: number;
+  /** What an empty text is told; "enter a reason" unless the text is another. */
+  requiredMessage?: string;
+  /** Nothing may be sent yet (the confirm button stays off). */
+  disabled?: boolean;
   /** Fields above the reason (what the change applies to); they belong to the same form. */
   children?: ReactNode;
   /**
@@ -27,9 +33,10 @@ interface ReasonDialogProps {
 }
 
 /**
- * The one dialog for a change that needs a reason (issue 15: un-verifying an item, freezing, locking
- * and their reversal): a reason is required, the server's refusal is shown in the dialog, and the
- * confirm button waits for the answer. Its content unmounts when closed, so it opens empty.
+ * The one dialog for a change that needs a reason or a text (issue 15: un-verifying an item, freezing,
+ * locking and their reversal; issue 50: a signal's queries and note): the text is required, the
+ * server's refusal is shown in the dialog, and the confirm button waits for the answer. Its content
+ * unmounts when closed, so it opens empty.
  */
 export function ReasonDialog({ name, title, description, ...form }: ReasonDialogProps) {
   return (
@@ -44,6 +51,9 @@ function ReasonForm({
   reasonLabel,
   confirmLabel,
   tone = 'primary',
+  maxLength = REASON_MAX,
+  requiredMessage,
+  disabled = false,
   children,
   onSubmit,
 }: Omit<ReasonDialogProps, 'title' | 'description'>) {
@@ -58,7 +68,7 @@ function ReasonForm({
     event.preventDefault();
     const text = reason.trim();
     if (!text) {
-      setProblem(t('reason.required'));
+      setProblem(requiredMessage ?? t('reason.required'));
       return;
     }
     setProblem(null);
@@ -83,8 +93,8 @@ function ReasonForm({
         label={reasonLabel}
         value={reason}
         onChange={setReason}
-        maxLength={REASON_MAX}
-        counter={t('reason.counter', { count: reason.length, max: REASON_MAX })}
+        maxLength={maxLength}
+        counter={t('reason.counter', { count: reason.length, max: maxLength })}
         problem={problem}
         required
         rows={3}
@@ -96,7 +106,7 @@ function ReasonForm({
         <Button
           type="submit"
           variant={tone === 'danger' ? 'danger' : 'primary'}
-          disabled={pending}
+          disabled={pending || disabled}
           aria-busy={pending}
         >
           {confirmLabel}

@@ -1,4 +1,4 @@
-import type { Signal } from '@cdms/contract';
+import { QUERY_TEXT_MAX, type Signal } from '@cdms/contract';
 import { lazy, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -14,7 +14,6 @@ import { useDismissSignal, useNoteSignal, useRaiseSignalQueries } from '../api/m
 import { formatNumber, localized, strengthPercent } from '../lib/indicators.ts';
 import { signalChartData, signalChartSummary } from '../lib/signal-chart-data.ts';
 import styles from './monitoring.module.css';
-import { SignalTextDialog } from './signal-text-dialog.tsx';
 
 // Chart.js comes with the first signal opened, not with the page (signal-chart.tsx).
 const SignalChart = lazy(async () => ({ default: (await import('./signal-chart.tsx')).SignalChart }));
@@ -237,7 +236,7 @@ function SignalBody({
 
       {actionable ? (
         <>
-          <SignalTextDialog
+          <ReasonDialog
             name={RAISE_MODAL}
             title={t('raise.title')}
             description={
@@ -245,8 +244,10 @@ function SignalBody({
                 ? t('raise.none')
                 : t('raise.howMany', { count, items: signal.items.length, subjects: signal.subjects.length })
             }
-            label={t('raise.text')}
+            reasonLabel={t('raise.text')}
             confirmLabel={t('raise.confirm')}
+            maxLength={QUERY_TEXT_MAX}
+            requiredMessage={t('text.required')}
             disabled={count === 0}
             onSubmit={(text) =>
               attempt(async () => {
@@ -255,11 +256,13 @@ function SignalBody({
               })
             }
           />
-          <SignalTextDialog
+          <ReasonDialog
             name={NOTE_MODAL}
             title={t('noteDialog.title')}
-            label={t('noteDialog.text')}
+            reasonLabel={t('noteDialog.text')}
             confirmLabel={t('noteDialog.confirm')}
+            maxLength={QUERY_TEXT_MAX}
+            requiredMessage={t('text.required')}
             onSubmit={(text) =>
               attempt(async () => {
                 await note.mutateAsync({ signalId: signal.id, text });
