@@ -61,9 +61,9 @@ test('a monitor reviews a form across subjects and raises two queries with one t
 
   // A column hidden stays hidden.
   await monitor.getByRole('button', { name: /표시할 열/ }).click();
-  await monitor.getByRole('checkbox', { name: '비고', exact: true }).uncheck();
+  await monitor.getByRole('checkbox', { name: /^(소견|비고)$/ }).uncheck();
   await monitor.keyboard.press('Escape');
-  await expect(monitor.getByRole('columnheader', { name: '비고', exact: true })).toHaveCount(0);
+  await expect(monitor.getByRole('columnheader', { name: /^(소견|비고)$/ })).toHaveCount(0);
   await expect(monitor.getByRole('button', { name: /표시할 열 \(1개 숨김\)/ })).toBeVisible();
 
   // The row marked reviewed.
