@@ -4,8 +4,12 @@
  * zod chunk (the package has no side effects, so a bundler takes only the modules whose exports are
  * used). Their schemas are in roles.ts, which re-exports these.
  */
-/** Study roles (product.md "Who uses it"). A user holds one or more per study. */
-export const roles = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'] as const;
+/**
+ * Study roles (product.md "Who uses it"). A user holds one or more per study. Issue 51 added the
+ * sponsor's three study-wide desks: CODER (medical coding), SAFETY (the safety desk that receives and
+ * acknowledges SAE reports) and UNBLINDED (statistician, pharmacist or DMC: sees groups and results by arm).
+ */
+export const roles = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY', 'UNBLINDED'] as const;
 export type Role = (typeof roles)[number];
 
 /** Roles that work at particular sites; DM and ADMIN see every site of the study. */
@@ -19,6 +23,9 @@ export const menuTypeOfRole: Record<Role, 'PI' | 'CRA'> = {
   CRA: 'CRA',
   DM: 'CRA',
   ADMIN: 'CRA',
+  CODER: 'CRA',
+  SAFETY: 'CRA',
+  UNBLINDED: 'CRA',
 };
 
 /**
@@ -53,5 +60,13 @@ export const actions = [
   'review.mark',
   'monitoring.review',
   'monitoring.limits',
+  'sae.report',
+  'sae.submit',
+  'sae.acknowledge',
+  'sae.read',
+  'coding.code',
+  'coding.dictionaries',
+  'blind.break',
+  'group.read',
 ] as const;
 export type Action = (typeof actions)[number];

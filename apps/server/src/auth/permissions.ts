@@ -6,7 +6,8 @@ import { actions } from '@cdms/contract';
  * browser receives the result as each membership's `abilities` and never decides for itself.
  */
 export const permissionMatrix: Record<Action, readonly Role[]> = {
-  'subject.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+  // The sponsor's desks (issue 51) read the data they code, assess or analyse, and never write it.
+  'subject.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY', 'UNBLINDED'],
   'subject.write': ['PI', 'SI', 'CRC'],
   // The issue names PI and CRC: deleting a subject registered in error (only one without data).
   'subject.delete': ['PI', 'CRC'],
@@ -30,7 +31,7 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // Reports read subject data, so everyone who reads it may read them, each over their own sites
   // (`siteScope`): monitors and data management review the study with them, and the site staff chase
   // their own missing forms, deviations and adverse events (product.md: read within scope, every role).
-  'report.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+  'report.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'SAFETY', 'UNBLINDED'],
   // Issue 17: normal ranges are study set-up kept by data management (DM, ADMIN); every member reads them.
   'lab.manage': ['DM', 'ADMIN'],
   // Issue 17: each site's enrollment target is study planning, kept by data management.
@@ -43,9 +44,9 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   // Issue 43 item 11: aggregate efficacy by arm (the summary's outcomes and key measures split by group) is
   // not a subject's assigned group. Knowing one subject's group (the study's group-visibility setting:
   // site staff of an open-label device trial) does not unblind the trial; comparing the arms' outcomes
-  // while it runs does. Data management reads it (the study has no statistician or DMC role yet);
+  // while it runs does. Data management and the unblinded desk (statistician, DMC; issue 51) read it;
   // monitors and site staff never, whatever the setting.
-  'summary.by_group': ['DM'],
+  'summary.by_group': ['DM', 'UNBLINDED'],
   // Issue 50 item 4: review listings are the data review of monitors (over their sites) and data
   // management (REDCap's and OpenClinica's data managers ask for it); marking rows reviewed is theirs.
   'review.mark': ['CRA', 'DM'],
@@ -55,6 +56,23 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'monitoring.review': ['CRA', 'DM', 'ADMIN'],
   // Issue 50: the quality tolerance limits are study set-up kept by data management.
   'monitoring.limits': ['DM', 'ADMIN'],
+  // Issue 51 item 1: the site starts and writes an SAE report (the event's seriousness starts it); only
+  // the PI submits it, with an e-signature; the sponsor's safety desk acknowledges. Reading a report is
+  // for everyone who handles it: the site, its monitor, data management, the safety desk.
+  'sae.report': ['PI', 'SI', 'CRC'],
+  'sae.submit': ['PI'],
+  'sae.acknowledge': ['SAFETY'],
+  'sae.read': ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'SAFETY'],
+  // Issue 51 item 2: coders code verbatim terms; the sponsor's licensed dictionaries are loaded by its
+  // coders and administrators.
+  'coding.code': ['CODER'],
+  'coding.dictionaries': ['CODER', 'ADMIN'],
+  // Issue 51 item 3: only the investigator breaks the blind of one subject, in an emergency.
+  'blind.break': ['PI'],
+  // Issue 51 item 3: who knows a subject's assigned group whatever the study's blinding: the unblinded
+  // desk (statistician, pharmacist, DMC). Other roles know it only where the study's blinding lets them
+  // (randomization/may-know-group.ts) or for a subject whose blind was broken.
+  'group.read': ['UNBLINDED'],
 };
 
 /** The sites a role covers in a study: a list for site roles, every site for DM and ADMIN. */

@@ -170,7 +170,7 @@ export interface MembershipsTable {
   id: Generated<number>;
   user_id: number;
   study_id: number;
-  role: 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM' | 'ADMIN';
+  role: Role;
   created_at: CreatedAt;
 }
 
@@ -852,7 +852,7 @@ export interface SignaturesTable {
   /** The signer's name as printed on the signature manifestation. */
   printed_name: string;
   /** The role that allowed the signature, as held at signing. */
-  signer_role: 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM' | 'ADMIN' | null;
+  signer_role: Role | null;
   /** What the signature means, { ko, en }. */
   meaning: ColumnType<unknown, string, string>;
   /** SHA-256 of the canonical JSON of the subject's data at signing. */

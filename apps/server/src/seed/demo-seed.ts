@@ -46,6 +46,10 @@ export const demoAccounts: DemoAccount[] = [
   { email: 'crc3@demo.cdms', name: '한코디', role: 'CRC', sites: ['03'] },
   { email: 'cra@demo.cdms', name: '최모니', role: 'CRA', sites: ['01', '02'] },
   { email: 'dm@demo.cdms', name: '정데이', role: 'DM', sites: [] },
+  // The sponsor's desks (issue 51): medical coding, the safety desk, the unblinded statistician.
+  { email: 'coder@demo.cdms', name: '윤코딩', role: 'CODER', sites: [] },
+  { email: 'safety@demo.cdms', name: '서안전', role: 'SAFETY', sites: [] },
+  { email: 'stat@demo.cdms', name: '오통계', role: 'UNBLINDED', sites: [] },
 ];
 
 /** Fictional institutions; the codes carry the prototype's 1Y/2Y/3Y suffixes. */
