@@ -1,3 +1,4 @@
+import { roles } from '@cdms/contract';
 import { getFormLayout, tmPerforationStudy } from '@cdms/study';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,8 +18,17 @@ import { describeWithDatabase } from './test-database.ts';
  * exists but is missing from this table fails the test: a new endpoint must state who may call it.
  * Site-scoped routes list an "own site" and an "other site" case (from the subject endpoints on).
  */
-type Caller = 'anonymous' | 'ADMIN' | 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM';
-const callers: Caller[] = ['anonymous', 'ADMIN', 'PI', 'SI', 'CRC', 'CRA', 'DM'];
+type StaffCaller = 'anonymous' | 'ADMIN' | 'PI' | 'SI' | 'CRC' | 'CRA' | 'DM';
+/**
+ * The sponsor's desks (issue 51): study-wide like DM. `everyone` states their statuses; a case written
+ * without it expects a desk 403 on a route whose action it lacks and DM's status elsewhere (what a
+ * study-wide member gets) — `expectedOf`.
+ */
+type Desk = 'CODER' | 'SAFETY' | 'UNBLINDED';
+type Caller = StaffCaller | Desk;
+const desks: readonly Desk[] = ['CODER', 'SAFETY', 'UNBLINDED'];
+const callers: Caller[] = ['anonymous', 'ADMIN', 'PI', 'SI', 'CRC', 'CRA', 'DM', ...desks];
+const isDesk = (caller: Caller): caller is Desk => (desks as readonly Caller[]).includes(caller);
 
 interface Case {
   method: string;
@@ -26,8 +36,10 @@ interface Case {
   route: string;
   /** A concrete URL and body for the call (a function: some need fresh values per call). */
   request: (context: Fixture) => { url: string; body?: unknown; headers?: Record<string, string> };
-  expected: Record<Caller, number>;
+  expected: Expected;
 }
+
+type Expected = Record<StaffCaller, number> & Partial<Record<Desk, number>>;
 
 interface Fixture {
   studyId: number;
@@ -48,7 +60,7 @@ interface Fixture {
   trainingQuizModuleId: number;
 }
 
-const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
+const everyone = (status: number, anonymous = 401): Expected => ({
   anonymous,
   ADMIN: status,
   PI: status,
@@ -56,18 +68,23 @@ const everyone = (status: number, anonymous = 401): Record<Caller, number> => ({
   CRC: status,
   CRA: status,
   DM: status,
+  CODER: status,
+  SAFETY: status,
+  UNBLINDED: status,
 });
-const adminOnly = (status: number): Record<Caller, number> => ({ ...everyone(403), ADMIN: status });
+const adminOnly = (status: number): Expected => ({ ...everyone(403), ADMIN: status });
 /** A subject at site 01: PI and SI work there, CRC works at site 02 (other site → 404). */
-const subjectReaders = (status: number): Record<Caller, number> => ({ ...everyone(status), CRC: 404 });
-const subjectWriters = (status: number): Record<Caller, number> => ({
+const subjectReaders = (status: number): Expected => ({ ...everyone(status), CRC: 404 });
+/** Reports and the summary: every subject reader but the coder, who codes terms and reads no reports. */
+const reportReaders = (status: number): Expected => ({ ...subjectReaders(status), CODER: 403 });
+const subjectWriters = (status: number): Expected => ({
   ...everyone(403),
   PI: status,
   SI: status,
   CRC: 404,
 });
 /** Raising and managing queries on a subject at site 01: CRA and DM; the CRC (site 02) does not see it. */
-const queryManagers = (status: number): Record<Caller, number> => ({
+const queryManagers = (status: number): Expected => ({
   ...everyone(403),
   CRA: status,
   DM: status,
@@ -76,15 +93,15 @@ const queryManagers = (status: number): Record<Caller, number> => ({
 /** Freezing a subject at site 01: its monitor and the data manager; the CRC (site 02) does not see it. */
 const freezers = queryManagers;
 /** SDV on a subject at site 01: its monitor only; the CRC (site 02) does not see it. */
-const verifiers = (status: number): Record<Caller, number> => ({ ...everyone(403), CRA: status, CRC: 404 });
+const verifiers = (status: number): Expected => ({ ...everyone(403), CRA: status, CRC: 404 });
 /** Reviewing the audit trail: CRA, DM and ADMIN; the site roles may not. */
-const auditReviewers = (status: number): Record<Caller, number> => ({
+const auditReviewers = (status: number): Expected => ({
   ...everyone(403),
   CRA: status,
   DM: status,
   ADMIN: status,
 });
-const noticeWriters = (status: number): Record<Caller, number> => ({
+const noticeWriters = (status: number): Expected => ({
   ...everyone(403),
   CRA: status,
   DM: status,
@@ -1073,7 +1090,7 @@ const cases: Case[] = [
     route: '/api/studies/:studyId/reports/:report',
     // Every role reads reports over its own sites; naming site 01 is 404 for the CRC (site 02).
     request: (f) => ({ url: `/api/studies/${f.studyId}/reports/missingForms?siteId=${f.siteId}` }),
-    expected: subjectReaders(200),
+    expected: reportReaders(200),
   },
   {
     method: 'GET',
@@ -1081,7 +1098,7 @@ const cases: Case[] = [
     request: (f) => ({
       url: `/api/studies/${f.studyId}/reports/enrollment/download?format=csv&siteId=${f.siteId}`,
     }),
-    expected: subjectReaders(200),
+    expected: reportReaders(200),
   },
   {
     method: 'PUT',
@@ -1097,7 +1114,7 @@ const cases: Case[] = [
     route: '/api/studies/:studyId/summary',
     // Who reads the reports reads the summary, over their own sites; site 01 is 404 for the CRC (site 02).
     request: (f) => ({ url: `/api/studies/${f.studyId}/summary?siteId=${f.siteId}` }),
-    expected: subjectReaders(200),
+    expected: reportReaders(200),
   },
   {
     method: 'GET',
@@ -1213,7 +1230,7 @@ const cases: Case[] = [
       body: {
         title: 'Everyone',
         contentHtml: '<p>e</p>',
-        roles: ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'],
+        roles: [...roles],
         quiz: null,
         state: 'published',
       },
@@ -1803,7 +1820,7 @@ describeWithDatabase(
         .values({ export_id: doneExportId, seq: 0, bytes: Buffer.from('<?xml') })
         .execute();
       // Two published training modules required for every role; the quiz one passed by every account.
-      const everyRole = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN'] as const;
+      const everyRole = roles;
       const trainingModule = async (quiz: string | null) =>
         (
           await db
@@ -1882,9 +1899,9 @@ describeWithDatabase(
         for (const caller of callers) {
           if (caller === 'anonymous' || !testCase) continue;
           const allowed = permissionMatrix[access.study].includes(caller);
-          if (!allowed && testCase.expected[caller] !== 403)
+          if (!allowed && expectedOf(testCase, caller) !== 403)
             problems.push(
-              `${route.method} ${route.url}: ${caller} lacks ${access.study} but is expected ${testCase.expected[caller]}`,
+              `${route.method} ${route.url}: ${caller} lacks ${access.study} but is expected ${expectedOf(testCase, caller)}`,
             );
         }
         if (testCase && testCase.expected.anonymous !== 401)
@@ -1892,6 +1909,19 @@ describeWithDatabase(
       }
       expect(problems).toEqual([]);
     });
+
+    /** A case's expected status for a caller; for a desk the case leaves out, see `Desk`. */
+    function expectedOf(testCase: Case, caller: Caller): number {
+      if (!isDesk(caller)) return testCase.expected[caller];
+      const stated = testCase.expected[caller];
+      if (stated !== undefined) return stated;
+      const access = app.apiRoutes.find(
+        (route) => route.method === testCase.method && route.url === testCase.route,
+      )?.access;
+      const action = access !== undefined && typeof access !== 'string' ? access.study : 'member';
+      if (action !== 'member' && !permissionMatrix[action].includes(caller)) return 403;
+      return testCase.expected.DM;
+    }
 
     it('covers every registered API route', () => {
       const covered = new Set(cases.map((c) => `${c.method} ${c.route}`));
@@ -1901,7 +1931,7 @@ describeWithDatabase(
 
     // Issue 43 item 11: the summary answers every reader (above), but its split of healing and hearing by
     // arm only data management, even while the study shows each subject's group to its sites.
-    it("splits the summary by arm for data management only, whatever the study's group visibility", async () => {
+    it("splits the summary by arm for data management and the unblinded desk only, whatever the study's group visibility", async () => {
       const shown = await database()
         .db.selectFrom('studies')
         .select('show_randomization_group')
@@ -1910,7 +1940,7 @@ describeWithDatabase(
       expect(shown.show_randomization_group).toBe(true);
       const splitFor: Record<string, boolean> = {};
       for (const caller of callers) {
-        if (caller === 'anonymous') continue;
+        if (caller === 'anonymous' || !permissionMatrix['report.read'].includes(caller)) continue;
         const account = demoAccounts.find((candidate) => candidate.role === caller)?.email as string;
         const session = await signIn(app, account);
         const response = await app.inject({
@@ -1921,7 +1951,16 @@ describeWithDatabase(
         expect(response.statusCode, `${caller} ${response.body}`).toBe(200);
         splitFor[caller] = response.json().groups !== undefined;
       }
-      expect(splitFor).toEqual({ ADMIN: false, PI: false, SI: false, CRC: false, CRA: false, DM: true });
+      expect(splitFor).toEqual({
+        ADMIN: false,
+        PI: false,
+        SI: false,
+        CRC: false,
+        CRA: false,
+        DM: true,
+        SAFETY: false,
+        UNBLINDED: true,
+      });
     });
 
     // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
@@ -2058,7 +2097,7 @@ describeWithDatabase(
               (testCase.method !== 'GET' && (await sessionUser(app, session.cookie)) === null);
             if (mayHaveEnded) sessions.delete(caller);
           }
-          const expected = testCase.expected[caller];
+          const expected = expectedOf(testCase, caller);
           if (response.statusCode !== expected) {
             failures.push(
               `${testCase.method} ${url} as ${caller}: expected ${expected}, got ${response.statusCode} ${response.body.slice(0, 120)}`,

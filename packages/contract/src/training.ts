@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { pagedShape, pageQueryShape } from './ids.ts';
 import { roleSchema } from './roles.ts';
+import { roles } from './role-names.ts';
 
 /**
  * eTraining (issue 18 item 5): training modules per study, written by DM and ADMIN
@@ -67,7 +68,7 @@ export const trainingModuleRequestSchema = z.strictObject({
   title: z.string().trim().min(1).max(TRAINING_TITLE_MAX),
   contentHtml: z.string().max(TRAINING_CONTENT_MAX),
   /** The study roles that must complete it. */
-  roles: z.array(roleSchema).min(1).max(6),
+  roles: z.array(roleSchema).min(1).max(roles.length),
   quiz: trainingQuizSchema.nullable(),
   state: z.enum(trainingStates),
   /** Files uploaded to the study's attachment store that the module holds (the others it had are let go). */
