@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { attachmentSchema } from './attachments.ts';
 import { pagedShape, pageQueryShape } from './ids.ts';
-import { roleSchema } from './roles.ts';
 import { roles } from './role-names.ts';
+import { roleSchema } from './roles.ts';
 
 /**
  * eTraining (issue 18 item 5): training modules per study, written by DM and ADMIN
