@@ -69,6 +69,10 @@ describeWithDatabase(
           'casebook.sign',
           'query.answer',
           'report.read',
+          'sae.report',
+          'sae.submit',
+          'sae.read',
+          'blind.break',
         ]);
         expect(response.headers['x-session-idle-expires-at']).toBe(body.session.idleExpiresAt);
         expect(response.body).not.toContain('password');
