@@ -2,6 +2,11 @@ import type { Action } from '@cdms/contract';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { withRefusals } from '../http/refusals.ts';
+import {
+  refuseUntrainedWriter,
+  TRAINING_REFUSAL,
+  trainingGatedActions,
+} from '../training-gate/training-gate.ts';
 import { authenticate, identify, principalOf, requireSystemAdmin } from './authenticate.ts';
 import { authorize } from './authorize.ts';
 
@@ -47,11 +52,12 @@ export function applyAccess(context: AppContext): (route: RouteOptions) => void 
     if (access === undefined)
       throw new Error(`${route.url}: declare who may call it (config.access, auth/route-access.ts).`);
     const own = [route.preHandler ?? []].flat();
-    route.preHandler = [...hooksFor(access, signedIn, identified), ...own];
+    route.preHandler = [...hooksFor(context, access, signedIn, identified), ...own];
   };
 }
 
 function hooksFor(
+  context: AppContext,
   access: Access,
   signedIn: ReturnType<typeof authenticate>,
   identified: ReturnType<typeof identify>,
@@ -60,21 +66,30 @@ function hooksFor(
   if (access === 'identified') return [identified];
   if (access === 'signed-in') return [signedIn];
   if (access === 'system-admin') return [signedIn, requireSystemAdmin];
-  return [signedIn, studyAccess(access)];
+  return [signedIn, studyAccess(context, access)];
 }
 
-function studyAccess({ study: action, systemAdmins }: { study: Action | 'member'; systemAdmins?: true }) {
+function studyAccess(
+  context: AppContext,
+  { study: action, systemAdmins }: { study: Action | 'member'; systemAdmins?: true },
+) {
   return withRefusals(
     async (request: FastifyRequest): Promise<void> => {
       const principal = principalOf(request);
       if (systemAdmins && principal.user.is_admin) return;
       const { studyId } = request.params as { studyId: number };
       authorize(principal, action, { studyId });
+      // A route declared with a site data write (issue 51 item 4) waits for the required training
+      // here, so a new route of such an action is held back without its command remembering to.
+      if (action !== 'member' && trainingGatedActions.includes(action))
+        await refuseUntrainedWriter(context.database.db, principal, studyId, action);
     },
     action === 'member'
       ? { 404: 'No such study, or the caller is not one of its members (`not_found`).' }
       : {
-          403: `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`).`,
+          403: trainingGatedActions.includes(action)
+            ? `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`); or: ${TRAINING_REFUSAL}`
+            : `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`).`,
           404: 'No such study, or the caller is not one of its members (`not_found`).',
         },
   );

@@ -8,6 +8,7 @@ import {
   notificationPreferencesResponseSchema,
   recoveryCodesResponseSchema,
   renewResponseSchema,
+  type StudyMembership,
   secondFactorChangeRequestSchema,
   secondFactorEnrolmentResponseSchema,
   secondFactorLoginRequestSchema,
@@ -26,12 +27,14 @@ import type { Database, SessionRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
+import { studiesWithTrainingPending } from '../training-gate/training-gate.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
 import { readNotificationPreferences, updateNotificationPreferences } from './notification-preferences.ts';
 import {
   loadSessionPrincipal,
+  type Principal,
   presentMemberships,
   type SessionPrincipal,
   type StudyOrSiteHold,
@@ -88,10 +91,14 @@ export async function presentMe(
       secondFactorMandatory,
       secondFactorEnrolmentRequired: secondFactorMandatory && !secondFactorEnrolled,
     },
-    memberships: presentMemberships(
+    memberships: await withTrainingPending(
+      db,
       principal,
-      await studySitesOf(db, principal),
-      await studyAndSiteHolds(db, [...principal.studies.keys()]),
+      presentMemberships(
+        principal,
+        await studySitesOf(db, principal),
+        await studyAndSiteHolds(db, [...principal.studies.keys()]),
+      ),
     ),
     csrfToken: principal.session.csrf_token,
     session: presentSession(principal.session, idleSeconds),
@@ -425,5 +432,18 @@ async function studyAndSiteHolds(db: Kysely<Database>, studyIds: number[]): Prom
     siteId: row.level === 'site' ? row.site_id : null,
     kind: row.kind,
     level: row.level as 'study' | 'site',
+  }));
+}
+
+/** Each membership with whether the study's training gate holds the user's data entry back (issue 51). */
+async function withTrainingPending(
+  db: Kysely<Database>,
+  principal: Principal,
+  memberships: StudyMembership[],
+): Promise<StudyMembership[]> {
+  const pending = await studiesWithTrainingPending(db, principal);
+  return memberships.map((membership) => ({
+    ...membership,
+    trainingPending: pending.has(membership.studyId),
   }));
 }

@@ -1,5 +1,6 @@
 import { type Action, type Role, trainingPagePath } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -17,6 +18,10 @@ export const trainingGatedActions: readonly Action[] = [
   'subject.randomize',
   'casebook.sign',
   'query.answer',
+  // Issue 51: reporting a serious adverse event and the investigator's submission are site data
+  // writes too. Breaking the blind (`blind.break`) is not held back: it protects the subject.
+  'sae.report',
+  'sae.submit',
 ];
 
 /** The 403 of `refuseUntrainedWriter`, as a gated write's route lists it (`http/refusals.ts`). */
@@ -80,4 +85,25 @@ export async function countPendingRequired(
     )
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * The studies (of those the user belongs to) whose gate is on and where the user owes a required
+ * module at its current version: what `/api/auth/me` tells the browser (`trainingPending`), the same
+ * rule `refuseUntrainedWriter` applies. One query per study with the gate on; none otherwise.
+ */
+export async function studiesWithTrainingPending(
+  db: Kysely<Database>,
+  principal: Principal,
+): Promise<Set<number>> {
+  const pending = new Set<number>();
+  for (const [studyId, study] of principal.studies) {
+    if (!study.trainingGatesDataEntry) continue;
+    const roles = rolesIn(principal, studyId);
+    // Only site staff's writes are gated: a member holding none of the gated actions owes nothing.
+    if (!roles.some((role) => trainingGatedActions.some((action) => permissionMatrix[action].includes(role))))
+      continue;
+    if ((await countPendingRequired(db, studyId, principal.user.id, roles)) > 0) pending.add(studyId);
+  }
+  return pending;
 }
