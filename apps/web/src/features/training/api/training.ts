@@ -120,6 +120,12 @@ export function downloadCertificate(studyId: number, moduleId: number, language:
   );
 }
 
+/** One person's certificate of every module completed: the reader's own (`userId` null) or a member's (managers). */
+export function downloadRecord(studyId: number, userId: number | null, language: 'ko' | 'en') {
+  const path = userId === null ? 'certificate.pdf' : `members/${userId}/certificate.pdf`;
+  return saveDownload(`${base(studyId)}/${path}?lang=${language}`, `training_record_${userId ?? 'mine'}.pdf`);
+}
+
 export function downloadMatrix(studyId: number, filters: MatrixFilters) {
   const query = matrixQueryString({ search: filters.search, status: filters.status });
   return saveDownload(`${base(studyId)}/matrix/download${query ? `?${query}` : ''}`, 'training_matrix.csv');
