@@ -27,7 +27,6 @@ import type { Database, SessionRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { refusals } from '../http/refusals.ts';
 import type { App } from '../http/types.ts';
-import { studiesWithTrainingPending } from '../training-gate/training-gate.ts';
 import { changeOwnPassword, updateOwnContact } from './account.ts';
 import { actorOf, principalOf, SESSION_EXPIRY_HEADER } from './authenticate.ts';
 import { type LoginResult, login } from './login.ts';
@@ -47,6 +46,7 @@ import { holdsRoleThatMayRequireSecondFactor } from './second-factor-enrolment-g
 import { completeSecondFactorLogin } from './second-factor-login.ts';
 import { deleteSession, SESSION_COOKIE } from './sessions.ts';
 import { turnOffSecondFactor } from './turn-off-second-factor.ts';
+import type { WriteGate } from './write-gate.ts';
 
 const errorResponses = { tags: ['auth'] };
 
@@ -71,6 +71,7 @@ export async function presentMe(
   db: Kysely<Database>,
   signedIn: SessionPrincipal,
   idleSeconds: number,
+  writeGate: WriteGate,
 ): Promise<MeResponse> {
   const { principal } = signedIn;
   const user = principal.user;
@@ -93,6 +94,7 @@ export async function presentMe(
     },
     memberships: await withTrainingPending(
       db,
+      writeGate,
       principal,
       presentMemberships(
         principal,
@@ -129,7 +131,7 @@ function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void 
   });
 }
 
-export function registerAuthRoutes(app: App, context: AppContext): void {
+export function registerAuthRoutes(app: App, context: AppContext, writeGate: WriteGate): void {
   const { db } = context.database;
   const idleSeconds = context.config.session.idleSeconds;
 
@@ -140,7 +142,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
     // The new session read back as every request reads it: user, memberships, second-factor facts.
     const signedIn = await loadSessionPrincipal(db, result.session.id_hash);
     if (!signedIn) throw new AppError(401, 'unauthenticated');
-    return presentMe(db, signedIn, idleSeconds);
+    return presentMe(db, signedIn, idleSeconds, writeGate);
   }
 
   app.post(
@@ -317,7 +319,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      if (request.signedIn) return presentMe(db, request.signedIn, idleSeconds);
+      if (request.signedIn) return presentMe(db, request.signedIn, idleSeconds, writeGate);
       // A cookie of a session that has ended is of no more use: the browser may forget it.
       if (request.cookies[SESSION_COOKIE]) clearSessionCookie(request, reply);
       return { user: null };
@@ -438,10 +440,11 @@ async function studyAndSiteHolds(db: Kysely<Database>, studyIds: number[]): Prom
 /** Each membership with whether the study's training gate holds the user's data entry back (issue 51). */
 async function withTrainingPending(
   db: Kysely<Database>,
+  writeGate: WriteGate,
   principal: Principal,
   memberships: StudyMembership[],
 ): Promise<StudyMembership[]> {
-  const pending = await studiesWithTrainingPending(db, principal);
+  const pending = await writeGate.heldStudies(db, principal);
   return memberships.map((membership) => ({
     ...membership,
     trainingPending: pending.has(membership.studyId),

@@ -258,9 +258,10 @@ describeWithDatabase(
     }
 
     const pendingOf = async (who: string) =>
-      (await as(who, 'GET', '/api/auth/me')).json().memberships.find(
-        (membership: { studyId: number }) => membership.studyId === studyId,
-      ).trainingPending;
+      (await as(who, 'GET', '/api/auth/me'))
+        .json()
+        .memberships.find((membership: { studyId: number }) => membership.studyId === studyId)
+        .trainingPending;
     const registerSubject = (who: Caller) =>
       as(who, 'POST', `/api/studies/${studyId}/subjects`, {
         siteId: fixtures[who].siteId,

@@ -2,6 +2,7 @@ import { type Action, type Role, trainingPagePath } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { WriteGate } from '../auth/write-gate.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { requiredForRoles, rolesIn } from './training-view.ts';
@@ -107,3 +108,11 @@ export async function studiesWithTrainingPending(
   }
   return pending;
 }
+
+/** The training gate as app.ts hands it to the access hooks and `/api/auth/me` (`auth/write-gate.ts`). */
+export const trainingWriteGate: WriteGate = {
+  actions: trainingGatedActions,
+  refuse: refuseUntrainedWriter,
+  refusal: TRAINING_REFUSAL,
+  heldStudies: studiesWithTrainingPending,
+};
