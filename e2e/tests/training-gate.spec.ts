@@ -83,6 +83,7 @@ test.describe('training gate', () => {
     await expect(page.locator('[data-form="demographicInfo"]')).toBeVisible();
     await expect(banner).toContainText('필수 교육 미이수');
     await expect(page.getByRole('button', { name: '저장', exact: true })).toBeDisabled();
+    await expect(page.locator('[data-form="demographicInfo"]').getByLabel(/생년월일/)).not.toBeEditable();
     await screenshotsBothWays(page, testInfo, 'training-gate-form', async () => {
       await expect(banner).toContainText('Required training not completed.');
       await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();

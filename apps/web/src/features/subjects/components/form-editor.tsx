@@ -373,7 +373,7 @@ export function FormEditor({
           formKey={formKey}
           store={store}
           language={language}
-          readOnly={!canEdit}
+          readOnly={!canEdit || trainingPending}
           itemNotes={itemNotes}
           sectionActions={sectionActions}
           itemActions={itemActions}
