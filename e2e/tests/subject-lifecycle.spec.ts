@@ -53,6 +53,25 @@ async function createSiteOneCrc(baseURL: string): Promise<void> {
   });
   expect(membership.status()).toBe(201);
   await api.dispose();
+  // The demo study requires its training before data entry (issue 51): the new coordinator passes
+  // the eCRF quiz first (its right answers as demo-training.ts writes them).
+  const crc = await apiSession(baseURL, siteOneCrc.email);
+  const { modules } = (await (await crc.api.get(`/api/studies/${STUDY_ID}/training`)).json()) as {
+    modules: { id: number; required: boolean; questionCount: number }[];
+  };
+  for (const module of modules.filter((candidate) => candidate.required)) {
+    const done =
+      module.questionCount > 0
+        ? await crc.api.post(`/api/studies/${STUDY_ID}/training/modules/${module.id}/quiz`, {
+            data: { answers: [0, 1, 2] },
+            headers: { 'x-csrf-token': crc.csrf },
+          })
+        : await crc.api.post(`/api/studies/${STUDY_ID}/training/modules/${module.id}/complete`, {
+            headers: { 'x-csrf-token': crc.csrf },
+          });
+    expect(done.status(), await done.text()).toBe(200);
+  }
+  await crc.api.dispose();
 }
 
 /** "전체 33명 · 무작위 배정 22명" on the dashboard's subject information panel. */

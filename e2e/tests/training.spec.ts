@@ -4,10 +4,13 @@ import { e2eServer } from '../support/servers.ts';
 import { expect, test } from '../support/test.ts';
 
 // eTraining (issue 18 item 5), as the people who use it: the system administrator adds a new
-// coordinator at site 02 (through the admin API); the DM turns on "data entry requires training" on
-// /system-e-training; the new CRC's form save is refused with the way to the training page; the CRC
-// passes the eCRF quiz there, and the save then goes through. The gate is turned off and the new
-// membership removed at the end, whatever happened: the e2e specs share one database.
+// coordinator at site 02 (through the admin API); the living demo requires training before data entry
+// (issue 51), and the DM turns it off on /system-e-training; the new CRC opens a form (no banner: the
+// gate is off), the DM turns the gate on again, and the CRC's save — made by a page that still
+// believed the gate off — is refused with the way to the training page; the CRC passes the eCRF quiz
+// there, and the save then goes through. The gate is turned on again (as the demo has it) and the
+// new membership removed at the end, whatever happened: the e2e specs share one database.
+// training-gate.spec.ts follows the demo's own untrained coordinator, whose page knows beforehand.
 // Screenshots in ko and en at 1440 and 1000px are attached to the report.
 
 const STUDY_ID = 1;
@@ -96,17 +99,23 @@ test.describe('eTraining', () => {
       const { id: subjectPk, subjectId } = (await subject.json()) as { id: number; subjectId: string };
       await demoCrc.dispose();
 
-      // The DM turns the gate on, on the training page.
+      // The demo requires training before data entry; the DM turns it off, on the training page.
       await logInAs(page, dm);
       await page.goto(`/system-e-training/${STUDY_ID}`);
       await expect(page.getByRole('heading', { level: 1, name: '시스템 eTraining' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'eCRF 입력 교육' })).toBeVisible();
+      const gate = page.getByLabel('필수 교육을 이수해야 자료 입력 가능');
+      await expect(gate).toBeChecked();
       // A controlled checkbox: it changes once the DM confirms.
-      await page.getByLabel('필수 교육을 이수해야 자료 입력 가능').click();
-      const confirm = page.getByRole('alertdialog', { name: '교육 이수 요건' });
-      await confirm.getByRole('button', { name: '변경' }).click();
-      await expect(page.getByText('설정을 저장했습니다.', { exact: true })).toBeVisible();
-      await expect(page.getByLabel('필수 교육을 이수해야 자료 입력 가능')).toBeChecked();
+      const toggleGate = async (checked: boolean) => {
+        await gate.click();
+        const confirm = page.getByRole('alertdialog', { name: '교육 이수 요건' });
+        await confirm.getByRole('button', { name: '변경' }).click();
+        await expect(page.getByText('설정을 저장했습니다.', { exact: true })).toBeVisible();
+        if (checked) await expect(gate).toBeChecked();
+        else await expect(gate).not.toBeChecked();
+      };
+      await toggleGate(false);
       // The completion matrix: the new coordinator has not done the eCRF training.
       const newRow = page.getByRole('row').filter({ hasText: '신입코디' });
       await expect(newRow).toContainText('미이수');
@@ -136,6 +145,10 @@ test.describe('eTraining', () => {
         `/subject-list/subject/subject-detail/${STUDY_ID}?subject-id=${subjectId}&subject-pk=${subjectPk}&depth-1=v1&depth-2=demographicInfo`,
       );
       const demographics = crcPage.locator('[data-form="demographicInfo"]');
+      await expect(demographics).toBeVisible();
+      await expect(crcPage.locator('[data-training-pending]')).toHaveCount(0);
+      // Meanwhile the DM turns the gate on again (another window): the CRC’s page does not know yet.
+      await toggleGate(true);
       await demographics.getByLabel(/생년월일/).fill('1988-02-03');
       await crcPage.getByRole('button', { name: '저장', exact: true }).click();
       const refusal = crcPage.getByRole('alertdialog', { name: '필수 교육 미이수' });
@@ -191,10 +204,11 @@ test.describe('eTraining', () => {
       await expect(crcPage.getByText('저장했습니다.', { exact: true }).first()).toBeVisible();
       await context.close();
     } finally {
-      // Other specs share this database: the gate off again and the coordinator's membership removed.
+      // Other specs share this database: the gate on again (as the demo has it) and the coordinator's
+      // membership removed.
       const dmApi = await playwright.request.newContext({ baseURL });
       const off = await dmApi.put(`/api/studies/${STUDY_ID}/training/settings`, {
-        data: { gatesDataEntry: false },
+        data: { gatesDataEntry: true },
         headers: { 'x-csrf-token': await apiLogIn(dmApi, dm.email) },
       });
       expect(off.status()).toBe(200);

@@ -60,6 +60,7 @@ import { registerSummaryRoutes } from './summary/routes.ts';
 import { registerTaskNoticeRoutes } from './task-notices/routes.ts';
 import { scheduleTaskNotices } from './task-notices/send-due-task-notices.ts';
 import { registerTrainingRoutes } from './training/routes.ts';
+import { trainingWriteGate } from './training-gate/training-gate.ts';
 import { registerUnscheduledVisitRoutes } from './unscheduled-visits/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { productVersion } from './version.ts';
@@ -150,7 +151,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.addHook('onRequest', refuseBadUrlText);
   app.addHook('onRoute', applyBodyPolicy);
   // Who may call each /api route, as it declares (`config.access`): its sign-in and study hooks.
-  app.addHook('onRoute', applyAccess(context));
+  app.addHook('onRoute', applyAccess(context, trainingWriteGate));
   // After the body policy and the access hooks: their refusals are among the answers documented.
   app.addHook('onRoute', documentRefusals);
   app.decorateRequest('principal', null);
@@ -232,7 +233,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerHealthRoutes(app, context);
   registerMetricsRoute(app, context, metrics);
-  registerAuthRoutes(app, context);
+  registerAuthRoutes(app, context, trainingWriteGate);
   registerAdminRoutes(app, context);
   registerStudyRoutes(app, context);
   registerStudyDesignRoutes(app, context);

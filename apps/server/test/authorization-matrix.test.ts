@@ -58,6 +58,8 @@ interface Fixture {
   trainingModuleId: number;
   /** A published one-question quiz module required for every role, passed by every demo account. */
   trainingQuizModuleId: number;
+  /** A member of the study (the demo's CRC), for the routes about one member (issue 51). */
+  memberUserId: number;
 }
 
 const everyone = (status: number, anonymous = 401): Expected => ({
@@ -1263,6 +1265,19 @@ const cases: Case[] = [
   },
   {
     method: 'GET',
+    route: '/api/studies/:studyId/training/certificate.pdf',
+    // Issue 51: each one's own record; everyone passed the fixture's quiz module.
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/certificate.pdf` }),
+    expected: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/training/members/:userId/certificate.pdf',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/training/members/${f.memberUserId}/certificate.pdf` }),
+    expected: { ...everyone(403), DM: 200, ADMIN: 200 },
+  },
+  {
+    method: 'GET',
     route: '/api/studies/:studyId/training/matrix',
     request: (f) => ({ url: `/api/studies/${f.studyId}/training/matrix?status=not_done` }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },
@@ -1854,6 +1869,13 @@ describeWithDatabase(
         doneExportId,
         trainingModuleId,
         trainingQuizModuleId,
+        memberUserId: (
+          await db
+            .selectFrom('users')
+            .select('id')
+            .where('email', '=', 'crc@demo.cdms')
+            .executeTakeFirstOrThrow()
+        ).id,
         queryId: await newQuery('open'),
         subjectId: await newSubject(),
         sectionKey: getFormLayout(tmPerforationStudy, 'v1', 'demographicInfo')?.sections[0]?.key ?? '',

@@ -53,6 +53,12 @@ export const studyMembershipSchema = z.object({
    * study without one lacks that feature, and the menus leave its page out.
    */
   designRoles: z.array(z.string()),
+  /**
+   * Issue 51 item 4: the study requires training before data entry and this user still owes a required
+   * module at its current version — the server refuses their site data writes (403 `training_required`)
+   * until it is completed, so the browser says so and disables saving. Absent: false.
+   */
+  trainingPending: z.boolean().optional(),
 });
 export type StudyMembership = z.infer<typeof studyMembershipSchema>;
 

@@ -108,6 +108,7 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'training.completed': { ko: '교육 이수', en: 'Training completed' },
   'training.quiz_failed': { ko: '교육 퀴즈 불합격', en: 'Training quiz failed' },
   'training.certificate_exported': { ko: '교육 이수증 내려받기', en: 'Training certificate downloaded' },
+  'training.record_exported': { ko: '교육 이수 증명서 내려받기', en: 'Training record downloaded' },
   'training.matrix_exported': { ko: '교육 이수 현황 내보내기', en: 'Training matrix exported' },
   'training.settings_changed': { ko: '교육 이수 요건 설정 변경', en: 'Training gate setting changed' },
   'attachment.uploaded': { ko: '첨부파일 업로드', en: 'Attachment uploaded' },

@@ -101,6 +101,7 @@ export const auditEventTypes = [
   'training.completed',
   'training.quiz_failed',
   'training.certificate_exported',
+  'training.record_exported',
   'training.matrix_exported',
   'training.settings_changed',
   'attachment.uploaded',

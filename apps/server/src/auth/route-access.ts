@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { withRefusals } from '../http/refusals.ts';
 import { authenticate, identify, principalOf, requireSystemAdmin } from './authenticate.ts';
 import { authorize } from './authorize.ts';
+import type { WriteGate } from './write-gate.ts';
 
 /**
  * Who may call a route (issue 44 item 3), declared in its options — `config: { access: … }` — and
@@ -38,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** The onRoute hook that turns each /api route's declared access into its preHandlers. */
-export function applyAccess(context: AppContext): (route: RouteOptions) => void {
+export function applyAccess(context: AppContext, writeGate: WriteGate): (route: RouteOptions) => void {
   const signedIn = authenticate(context);
   const identified = identify(context);
   return (route) => {
@@ -47,11 +48,13 @@ export function applyAccess(context: AppContext): (route: RouteOptions) => void 
     if (access === undefined)
       throw new Error(`${route.url}: declare who may call it (config.access, auth/route-access.ts).`);
     const own = [route.preHandler ?? []].flat();
-    route.preHandler = [...hooksFor(access, signedIn, identified), ...own];
+    route.preHandler = [...hooksFor(context, writeGate, access, signedIn, identified), ...own];
   };
 }
 
 function hooksFor(
+  context: AppContext,
+  writeGate: WriteGate,
   access: Access,
   signedIn: ReturnType<typeof authenticate>,
   identified: ReturnType<typeof identify>,
@@ -60,21 +63,31 @@ function hooksFor(
   if (access === 'identified') return [identified];
   if (access === 'signed-in') return [signedIn];
   if (access === 'system-admin') return [signedIn, requireSystemAdmin];
-  return [signedIn, studyAccess(access)];
+  return [signedIn, studyAccess(context, writeGate, access)];
 }
 
-function studyAccess({ study: action, systemAdmins }: { study: Action | 'member'; systemAdmins?: true }) {
+function studyAccess(
+  context: AppContext,
+  writeGate: WriteGate,
+  { study: action, systemAdmins }: { study: Action | 'member'; systemAdmins?: true },
+) {
   return withRefusals(
     async (request: FastifyRequest): Promise<void> => {
       const principal = principalOf(request);
       if (systemAdmins && principal.user.is_admin) return;
       const { studyId } = request.params as { studyId: number };
       authorize(principal, action, { studyId });
+      // A route declared with a site data write (issue 51 item 4) waits for the required training
+      // here, so a new route of such an action is held back without its command remembering to.
+      if (action !== 'member' && writeGate.actions.includes(action))
+        await writeGate.refuse(context.database.db, principal, studyId, action);
     },
     action === 'member'
       ? { 404: 'No such study, or the caller is not one of its members (`not_found`).' }
       : {
-          403: `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`).`,
+          403: writeGate.actions.includes(action)
+            ? `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`); or: ${writeGate.refusal}`
+            : `The caller's roles in the study do not allow \`${action}\` (\`forbidden\`).`,
           404: 'No such study, or the caller is not one of its members (`not_found`).',
         },
   );

@@ -8,6 +8,7 @@ import {
   notificationPreferencesResponseSchema,
   recoveryCodesResponseSchema,
   renewResponseSchema,
+  type StudyMembership,
   secondFactorChangeRequestSchema,
   secondFactorEnrolmentResponseSchema,
   secondFactorLoginRequestSchema,
@@ -32,6 +33,7 @@ import { type LoginResult, login } from './login.ts';
 import { readNotificationPreferences, updateNotificationPreferences } from './notification-preferences.ts';
 import {
   loadSessionPrincipal,
+  type Principal,
   presentMemberships,
   type SessionPrincipal,
   type StudyOrSiteHold,
@@ -44,6 +46,7 @@ import { holdsRoleThatMayRequireSecondFactor } from './second-factor-enrolment-g
 import { completeSecondFactorLogin } from './second-factor-login.ts';
 import { deleteSession, SESSION_COOKIE } from './sessions.ts';
 import { turnOffSecondFactor } from './turn-off-second-factor.ts';
+import type { WriteGate } from './write-gate.ts';
 
 const errorResponses = { tags: ['auth'] };
 
@@ -68,6 +71,7 @@ export async function presentMe(
   db: Kysely<Database>,
   signedIn: SessionPrincipal,
   idleSeconds: number,
+  writeGate: WriteGate,
 ): Promise<MeResponse> {
   const { principal } = signedIn;
   const user = principal.user;
@@ -88,10 +92,15 @@ export async function presentMe(
       secondFactorMandatory,
       secondFactorEnrolmentRequired: secondFactorMandatory && !secondFactorEnrolled,
     },
-    memberships: presentMemberships(
+    memberships: await withTrainingPending(
+      db,
+      writeGate,
       principal,
-      await studySitesOf(db, principal),
-      await studyAndSiteHolds(db, [...principal.studies.keys()]),
+      presentMemberships(
+        principal,
+        await studySitesOf(db, principal),
+        await studyAndSiteHolds(db, [...principal.studies.keys()]),
+      ),
     ),
     csrfToken: principal.session.csrf_token,
     session: presentSession(principal.session, idleSeconds),
@@ -122,7 +131,7 @@ function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void 
   });
 }
 
-export function registerAuthRoutes(app: App, context: AppContext): void {
+export function registerAuthRoutes(app: App, context: AppContext, writeGate: WriteGate): void {
   const { db } = context.database;
   const idleSeconds = context.config.session.idleSeconds;
 
@@ -133,7 +142,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
     // The new session read back as every request reads it: user, memberships, second-factor facts.
     const signedIn = await loadSessionPrincipal(db, result.session.id_hash);
     if (!signedIn) throw new AppError(401, 'unauthenticated');
-    return presentMe(db, signedIn, idleSeconds);
+    return presentMe(db, signedIn, idleSeconds, writeGate);
   }
 
   app.post(
@@ -310,7 +319,7 @@ export function registerAuthRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      if (request.signedIn) return presentMe(db, request.signedIn, idleSeconds);
+      if (request.signedIn) return presentMe(db, request.signedIn, idleSeconds, writeGate);
       // A cookie of a session that has ended is of no more use: the browser may forget it.
       if (request.cookies[SESSION_COOKIE]) clearSessionCookie(request, reply);
       return { user: null };
@@ -425,5 +434,19 @@ async function studyAndSiteHolds(db: Kysely<Database>, studyIds: number[]): Prom
     siteId: row.level === 'site' ? row.site_id : null,
     kind: row.kind,
     level: row.level as 'study' | 'site',
+  }));
+}
+
+/** Each membership with whether the study's training gate holds the user's data entry back (issue 51). */
+async function withTrainingPending(
+  db: Kysely<Database>,
+  writeGate: WriteGate,
+  principal: Principal,
+  memberships: StudyMembership[],
+): Promise<StudyMembership[]> {
+  const pending = await writeGate.heldStudies(db, principal);
+  return memberships.map((membership) => ({
+    ...membership,
+    trainingPending: pending.has(membership.studyId),
   }));
 }

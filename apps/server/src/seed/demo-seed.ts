@@ -160,13 +160,14 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     });
     // Last: a lock refuses the queries and SDV the steps above take.
     await seedDemoSdvAndHolds(db, { studyId: study, monitor: 'cra@demo.cdms', dataManager: 'dm@demo.cdms' });
-    // Issue 18 item 5: two published modules, site 01's investigators and the monitor trained, the
-    // coordinators not yet (the gate stays off).
+    // Issue 18 item 5: two published modules, the site staff and the monitor trained; issue 51: the
+    // gate on, and a new coordinator at site 02 (crc-new@demo.cdms) who must train before entering data.
     await seedDemoTraining(db, {
       studyId: study,
       dataManager: 'dm@demo.cdms',
-      trained: ['pi@demo.cdms', 'si@demo.cdms'],
+      trained: ['pi@demo.cdms', 'si@demo.cdms', 'crc@demo.cdms', 'crc3@demo.cdms'],
       monitor: 'cra@demo.cdms',
+      password: DEMO_PASSWORD,
     });
     await seedDemoGuidelines(db, {
       studyId: study,

@@ -1,10 +1,13 @@
 import type { TrainingModuleRequest } from '@cdms/contract';
 import type { Kysely } from 'kysely';
+import { createMembership } from '../admin/memberships.ts';
+import { createUser } from '../admin/users.ts';
 import { uploadAttachment } from '../attachments/upload-attachment.ts';
 import type { Database } from '../db/schema.ts';
 import { completeTraining } from '../training/complete-training.ts';
 import { saveTrainingModule } from '../training/save-training-module.ts';
 import { submitTrainingQuiz } from '../training/submit-training-quiz.ts';
+import { updateTrainingSettings } from '../training/update-training-settings.ts';
 import { bufferSource } from '../uploads/file-source.ts';
 import { renderDemoDocumentPdf } from './demo-guideline-pdf.ts';
 import { personByEmail } from './demo-subjects.ts';
@@ -55,14 +58,28 @@ export const demoTrainingModules = {
 } satisfies Record<string, TrainingModuleRequest>;
 
 /**
- * The data manager writes and publishes both modules through the API's command (audited); site 01's
- * investigators pass the eCRF quiz and the monitor completes the monitoring module, while the
- * coordinators of sites 02 and 03 have not trained yet — the completion matrix shows both. The data
- * entry gate stays off in the demo study, so the demo's coordinators keep entering data.
+ * Issue 51 item 5: the coordinator who joined last, at site 02, and has not done the required eCRF
+ * training yet — signed in, they can read the subjects but not enter data (the banner, the way to the
+ * training page).
+ */
+export const demoNewcomer = { email: 'crc-new@demo.cdms', name: '신코디', role: 'CRC', site: '02' } as const;
+
+/**
+ * The data manager writes and publishes both modules through the API's command (audited); the site
+ * staff who enter the demo's data pass the eCRF quiz and the monitor completes the monitoring module.
+ * Then (issue 51) the data manager turns the gate on — data entry requires the required training —
+ * and a new coordinator joins site 02 without having trained: the completion matrix shows them
+ * owing the module, and the server refuses their data entry until they complete it.
  */
 export async function seedDemoTraining(
   db: Kysely<Database>,
-  input: { studyId: number; dataManager: string; trained: readonly string[]; monitor: string },
+  input: {
+    studyId: number;
+    dataManager: string;
+    trained: readonly string[];
+    monitor: string;
+    password: string;
+  },
 ): Promise<void> {
   const as = (email: string) => personByEmail(db, email);
   const dm = await as(input.dataManager);
@@ -102,4 +119,24 @@ export async function seedDemoTraining(
   }
   const monitor = await as(input.monitor);
   await completeTraining(db, monitor.principal, monitor.actor, input.studyId, monitoring.id);
+  await updateTrainingSettings(db, dm.principal, dm.actor, input.studyId, { gatesDataEntry: true });
+  const site = await db
+    .selectFrom('sites')
+    .select('id')
+    .where('study_id', '=', input.studyId)
+    .where('institution_number', '=', demoNewcomer.site)
+    .executeTakeFirstOrThrow();
+  const newcomer = await createUser(db, dm.actor, {
+    email: demoNewcomer.email,
+    name: demoNewcomer.name,
+    contact: '',
+    locale: 'ko',
+    isAdmin: false,
+    password: input.password,
+  });
+  await createMembership(db, dm.actor, input.studyId, {
+    userId: newcomer.id,
+    role: demoNewcomer.role,
+    siteIds: [site.id],
+  });
 }

@@ -1,6 +1,8 @@
 import { type Action, type Role, trainingPagePath } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { permissionMatrix } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { WriteGate } from '../auth/write-gate.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { requiredForRoles, rolesIn } from './training-view.ts';
@@ -17,6 +19,10 @@ export const trainingGatedActions: readonly Action[] = [
   'subject.randomize',
   'casebook.sign',
   'query.answer',
+  // Issue 51: reporting a serious adverse event and the investigator's submission are site data
+  // writes too. Breaking the blind (`blind.break`) is not held back: it protects the subject.
+  'sae.report',
+  'sae.submit',
 ];
 
 /** The 403 of `refuseUntrainedWriter`, as a gated write's route lists it (`http/refusals.ts`). */
@@ -81,3 +87,32 @@ export async function countPendingRequired(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * The studies (of those the user belongs to) whose gate is on and where the user owes a required
+ * module at its current version: what `/api/auth/me` tells the browser (`trainingPending`), the same
+ * rule `refuseUntrainedWriter` applies. One query per study with the gate on; none otherwise.
+ */
+export async function studiesWithTrainingPending(
+  db: Kysely<Database>,
+  principal: Principal,
+): Promise<Set<number>> {
+  const pending = new Set<number>();
+  for (const [studyId, study] of principal.studies) {
+    if (!study.trainingGatesDataEntry) continue;
+    const roles = rolesIn(principal, studyId);
+    // Only site staff's writes are gated: a member holding none of the gated actions owes nothing.
+    if (!roles.some((role) => trainingGatedActions.some((action) => permissionMatrix[action].includes(role))))
+      continue;
+    if ((await countPendingRequired(db, studyId, principal.user.id, roles)) > 0) pending.add(studyId);
+  }
+  return pending;
+}
+
+/** The training gate as app.ts hands it to the access hooks and `/api/auth/me` (`auth/write-gate.ts`). */
+export const trainingWriteGate: WriteGate = {
+  actions: trainingGatedActions,
+  refuse: refuseUntrainedWriter,
+  refusal: TRAINING_REFUSAL,
+  heldStudies: studiesWithTrainingPending,
+};

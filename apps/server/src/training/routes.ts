@@ -23,6 +23,7 @@ import { completeTraining } from './complete-training.ts';
 import { completionMatrix } from './completion-matrix.ts';
 import { exportCompletionMatrix } from './export-completion-matrix.ts';
 import { exportTrainingCertificate } from './export-training-certificate.ts';
+import { exportTrainingRecord } from './export-training-record.ts';
 import { listTraining } from './list-training.ts';
 import { readTrainingModule } from './read-training-module.ts';
 import { saveTrainingModule } from './save-training-module.ts';
@@ -200,6 +201,71 @@ export function registerTrainingRoutes(app: App, context: AppContext): void {
         actorOf(request),
         request.params.studyId,
         request.params.moduleId,
+        request.query.lang ?? requestLanguage(request),
+      );
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
+    },
+  );
+
+  const recordAnswers = (forMember: boolean) => ({
+    200: fileAnswer('The certificate as PDF.', ['application/pdf']),
+    ...refusals({
+      ...(forMember ? { 403: MANAGER_ONLY } : {}),
+      404: forMember
+        ? 'No such study or member, or the caller is not a member of the study (`not_found`).'
+        : 'No such study, or the caller is not one of its members (`not_found`).',
+      409: 'No module of the study completed at its current version (`training_not_completed`).',
+    }),
+  });
+  const recordQuery = z.object({ lang: z.enum(['ko', 'en']).optional() });
+
+  app.get(
+    `${base}/certificate.pdf`,
+    {
+      config: { access: { study: 'member' } },
+      schema: {
+        tags,
+        summary:
+          'The reader’s certificate of every module completed at its current version, as PDF (audited)',
+        params: studyParams,
+        querystring: recordQuery,
+        response: recordAnswers(false),
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { pdf, fileName } = await exportTrainingRecord(
+        db,
+        principal,
+        actorOf(request),
+        request.params.studyId,
+        principal.user.id,
+        request.query.lang ?? requestLanguage(request),
+      );
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
+    },
+  );
+
+  app.get(
+    `${base}/members/:userId/certificate.pdf`,
+    {
+      config: { access: { study: 'training.manage' } },
+      schema: {
+        tags,
+        summary:
+          'A member’s certificate of every module completed at its current version, as PDF (DM, ADMIN; audited)',
+        params: studyParams.extend({ userId: paramIdSchema }),
+        querystring: recordQuery,
+        response: recordAnswers(true),
+      },
+    },
+    async (request, reply) => {
+      const { pdf, fileName } = await exportTrainingRecord(
+        db,
+        principalOf(request),
+        actorOf(request),
+        request.params.studyId,
+        request.params.userId,
         request.query.lang ?? requestLanguage(request),
       );
       return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);

@@ -262,6 +262,43 @@ describeWithDatabase(
       });
     });
 
+    describe('a person’s training record', () => {
+      const pdfText = (payload: Buffer) => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-'));
+        const file = path.join(dir, 'r.pdf');
+        fs.writeFileSync(file, payload);
+        const text = execFileSync('pdftotext', [file, '-']).toString();
+        fs.rmSync(dir, { recursive: true });
+        return text;
+      };
+
+      it('lists every module completed at its current version, for the person and for DM/ADMIN only', async () => {
+        const own = await as('cra', 'GET', `${base()}/certificate.pdf?lang=en`);
+        expect(own.statusCode, own.body.slice(0, 200)).toBe(200);
+        expect(own.headers['content-type']).toBe('application/pdf');
+        const text = pdfText(own.rawPayload);
+        expect(text).toContain('Training record');
+        expect(text).toContain('최모니');
+        expect(text).toContain('모니터링 교육');
+        expect(text).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} KST/);
+        const cra = (await as('cra', 'GET', '/api/auth/me')).json().user.id as number;
+        const forManager = await as('dm', 'GET', `${base()}/members/${cra}/certificate.pdf?lang=ko`);
+        expect(forManager.statusCode).toBe(200);
+        expect(pdfText(forManager.rawPayload)).toContain('교육 이수 증명서');
+        // Someone else's record is the managers' alone; nobody's outside the study; nothing completed: 409.
+        expect((await as('pi', 'GET', `${base()}/members/${cra}/certificate.pdf`)).statusCode).toBe(403);
+        expect((await as('dm', 'GET', `${base()}/members/999999/certificate.pdf`)).statusCode).toBe(404);
+        expect((await as('dm', 'GET', `${base()}/certificate.pdf`)).statusCode).toBe(409);
+        const audit = await database()
+          .db.selectFrom('audit_events')
+          .select(['entity_id', 'after'])
+          .where('event_type', '=', 'training.record_exported')
+          .orderBy('id')
+          .execute();
+        expect(audit.map((row) => row.entity_id)).toEqual([String(cra), String(cra)]);
+      });
+    });
+
     describe('completion matrix', () => {
       it('shows each member’s standing per published module, for DM and ADMIN only, filtered and paged in SQL', async () => {
         expect((await as('pi', 'GET', `${base()}/matrix`)).statusCode).toBe(403);

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '../../src/db/database.ts';
 import { claimNotifications, deliverNotification } from '../../src/notifications/deliver-notifications.ts';
 import { remindOverdueVisits } from '../../src/notifications/remind-overdue-visits.ts';
 import { logOnlySmsSender, smtpEmailSender } from '../../src/notifications/senders.ts';
+import { demoNewcomer } from '../../src/seed/demo-training.ts';
 
 /**
  * Issue 18 over the living demo (run by test/living-demo.test.ts, last: the reminder writes to the
@@ -14,8 +15,12 @@ import { logOnlySmsSender, smtpEmailSender } from '../../src/notifications/sende
  * the tables in plain TypeScript.
  */
 export function demoNotificationChecks(database: () => DatabaseHandle): void {
-  /** The active PI, SI and CRC members covering each site (DM and ADMIN are not site staff). */
-  async function siteStaff(): Promise<Map<number, Set<number>>> {
+  /**
+   * The active PI, SI and CRC members covering each site (DM and ADMIN are not site staff);
+   * `withNewcomer: false` leaves out the coordinator who joined last (issue 51, demo-training.ts),
+   * after every query was opened.
+   */
+  async function siteStaff({ withNewcomer = true } = {}): Promise<Map<number, Set<number>>> {
     const rows = await database()
       .db.selectFrom('memberships as m')
       .innerJoin('membership_sites as ms', 'ms.membership_id', 'm.id')
@@ -23,6 +28,7 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
       .select(['ms.site_id', 'u.id'])
       .where('m.role', 'in', ['PI', 'SI', 'CRC'])
       .where('u.active', '=', true)
+      .$if(!withNewcomer, (query) => query.where('u.email', '!=', demoNewcomer.email))
       .execute();
     const staff = new Map<number, Set<number>>();
     for (const row of rows) staff.set(row.site_id, (staff.get(row.site_id) ?? new Set()).add(row.id));
@@ -66,7 +72,7 @@ export function demoNotificationChecks(database: () => DatabaseHandle): void {
 
   it("told each manual query's site staff that it was opened", async () => {
     const db = database().db;
-    const staff = await siteStaff();
+    const staff = await siteStaff({ withNewcomer: false });
     const manual = await db
       .selectFrom('queries')
       .select(['site_id', 'opened_by'])

@@ -1,13 +1,14 @@
 import { expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { demoTrainingModules } from '../../src/seed/demo-training.ts';
+import { demoNewcomer, demoTrainingModules } from '../../src/seed/demo-training.ts';
 import { completionMatrix } from '../../src/training/completion-matrix.ts';
 import { countPendingRequired } from '../../src/training-gate/training-gate.ts';
 
 /**
  * Issue 18 item 5 over the living demo (run by test/living-demo.test.ts): two published modules, the
- * eCRF one with a quiz; completions for some members but not all; the gate off; and the completion
- * matrix agrees with the completion rows counted here in plain TypeScript.
+ * eCRF one with a quiz; completions for some members but not all; the gate on (issue 51) with a new
+ * coordinator who owes the eCRF module; and the completion matrix agrees with the completion rows
+ * counted here in plain TypeScript.
  */
 export function demoTrainingChecks(database: () => DatabaseHandle): void {
   async function demo() {
@@ -31,9 +32,9 @@ export function demoTrainingChecks(database: () => DatabaseHandle): void {
     return { db, study, modules, completions };
   }
 
-  it('has the two published modules, one with a quiz, and the gate off', async () => {
+  it('has the two published modules, one with a quiz, and the gate on', async () => {
     const { study, modules } = await demo();
-    expect(study.training_gates_data_entry).toBe(false);
+    expect(study.training_gates_data_entry).toBe(true);
     expect(modules.map((module) => [module.title, module.state, [...module.roles].sort()])).toEqual([
       [demoTrainingModules.ecrf.title, 'published', ['CRC', 'PI', 'SI']],
       [demoTrainingModules.monitoring.title, 'published', ['CRA']],
@@ -56,14 +57,26 @@ export function demoTrainingChecks(database: () => DatabaseHandle): void {
     const [ecrf, monitoring] = modules;
     expect(done('pi@demo.cdms', ecrf?.id)).toBe(true);
     expect(done('si@demo.cdms', ecrf?.id)).toBe(true);
-    expect(done('crc@demo.cdms', ecrf?.id)).toBe(false);
+    // Every coordinator who enters the demo's data is trained; the newcomer is not.
+    expect(done('crc@demo.cdms', ecrf?.id)).toBe(true);
+    expect(done('crc3@demo.cdms', ecrf?.id)).toBe(true);
+    expect(done(demoNewcomer.email, ecrf?.id)).toBe(false);
     expect(done('cra@demo.cdms', monitoring?.id)).toBe(true);
-    const crc = await db
+    const newcomer = await db
       .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'crc@demo.cdms')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .innerJoin('membership_sites', 'membership_sites.membership_id', 'memberships.id')
+      .innerJoin('sites', 'sites.id', 'membership_sites.site_id')
+      .select(['users.id', 'users.name', 'memberships.role', 'sites.institution_number'])
+      .where('users.email', '=', demoNewcomer.email)
+      .where('memberships.study_id', '=', study.id)
       .executeTakeFirstOrThrow();
-    expect(await countPendingRequired(db, study.id, crc.id, ['CRC'])).toBe(1);
+    expect(newcomer).toMatchObject({
+      name: demoNewcomer.name,
+      role: 'CRC',
+      institution_number: demoNewcomer.site,
+    });
+    expect(await countPendingRequired(db, study.id, newcomer.id, ['CRC'])).toBe(1);
     const pi = await db
       .selectFrom('users')
       .select('id')

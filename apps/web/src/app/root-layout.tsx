@@ -52,7 +52,7 @@ function SessionWiring({ children }: { children: React.ReactNode }) {
  * (401 twice): the first moves the timer, the second is spec §8's "login expired" (an alert, then
  * the start page); `endSession` ignores it when nobody was signed in. A 403
  * second_factor_enrolment_required reads `me` again, which then shows the enrolment page. A 403
- * training_required (issue 18) offers the training page named in its details.
+ * training_required (issue 18) offers the training page named in its details and reads `me` again.
  */
 function ApiSessionListeners() {
   const auth = useAuth();
@@ -76,8 +76,12 @@ function ApiSessionListeners() {
       onSessionExpiry: (idleExpiresAt) => latest.current.timer.reportExpiry(idleExpiresAt),
       onSessionExpired: () => void latest.current.auth.endSession('expired'),
       onSecondFactorEnrolmentRequired: () => latest.current.auth.retry(),
-      onTrainingRequired: (error, trainingPath) =>
-        void latest.current.askForTraining(error.message, trainingPath),
+      onTrainingRequired: (error, trainingPath) => {
+        // The page believed the user free to write (a module changed, the gate turned on meanwhile):
+        // read `me` again, so its banner and disabled saves follow the server (issue 51).
+        latest.current.auth.retry();
+        void latest.current.askForTraining(error.message, trainingPath);
+      },
     });
     return () => setSessionListeners({});
   }, []);

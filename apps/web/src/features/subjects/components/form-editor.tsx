@@ -21,6 +21,7 @@ import {
 } from '../../../components/query-thread-panel.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
+import { TrainingPendingBanner, useTrainingPending } from '../../../components/training-pending-banner.tsx';
 import { type FormAddress, useAddComment } from '../api/forms.ts';
 import { describeValue, toFormItemPath } from '../lib/form-values.ts';
 import {
@@ -90,6 +91,8 @@ export function FormEditor({
   // Whether anything here may be edited is the server's word (`abilities.edit` is false on the signing
   // form, under a freeze or lock, and for roles that do not enter data).
   const canEdit = formData.abilities.edit;
+  // The study's training gate (issue 51): the user may read but not save until trained.
+  const trainingPending = useTrainingPending(studyId);
 
   const draft = useFormDraft({ address, definition, layout, formData });
   const { store, refusals, base, restored, dirty, currentValues, references } = draft;
@@ -278,7 +281,12 @@ export function FormEditor({
         <div className={styles.toolbarGroup}>{navigation}</div>
         <div className={styles.toolbarGroup}>
           {canEdit ? (
-            <Button variant="secondary" size="sm" onClick={() => modals.open(RESET_MODAL)}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={trainingPending}
+              onClick={() => modals.open(RESET_MODAL)}
+            >
               {t('detail.reset')}
             </Button>
           ) : null}
@@ -296,7 +304,7 @@ export function FormEditor({
             {t('detail.pdf')}
           </a>
           {canEdit ? (
-            <Button size="sm" disabled={saving.saving} onClick={requestSave}>
+            <Button size="sm" disabled={saving.saving || trainingPending} onClick={requestSave}>
               {saving.saving ? t('detail.saving') : t('detail.save')}
             </Button>
           ) : null}
@@ -313,6 +321,7 @@ export function FormEditor({
         signature.editWarning
       )}
       <FormHoldBanner holds={formData.holds} />
+      {canEdit ? <TrainingPendingBanner studyId={studyId} /> : null}
       {visitKey === definition.roles?.randomization?.visit &&
       formKey === definition.roles.randomization.form ? (
         <RandomizePanel
@@ -364,7 +373,7 @@ export function FormEditor({
           formKey={formKey}
           store={store}
           language={language}
-          readOnly={!canEdit}
+          readOnly={!canEdit || trainingPending}
           itemNotes={itemNotes}
           sectionActions={sectionActions}
           itemActions={itemActions}

@@ -22,6 +22,7 @@ import {
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
+import { TrainingPendingBanner } from '../../../components/training-pending-banner.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { studyRandomizes, useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -66,6 +67,8 @@ function SubjectList({ studyId }: { studyId: number }) {
   const me = useMe();
   const membership = me.data?.memberships.find((m) => m.studyId === studyId);
   const canAdd = membership?.abilities.includes('subject.write') ?? false;
+  // The study's training gate (issue 51): registering waits for the required training.
+  const trainingPending = membership?.trainingPending ?? false;
   const canExport = membership?.abilities.includes('data.export') ?? false;
   const sites: SiteSummary[] = membership?.sites ?? [];
   // A study without randomization has no randomization number to show.
@@ -94,6 +97,7 @@ function SubjectList({ studyId }: { studyId: number }) {
         </h1>
         {canAdd ? (
           <Button
+            disabled={trainingPending}
             onClick={() => {
               setAddKey((key) => key + 1);
               modals.open(ADD_SUBJECT_MODAL);
@@ -103,6 +107,7 @@ function SubjectList({ studyId }: { studyId: number }) {
           </Button>
         ) : null}
       </div>
+      {canAdd ? <TrainingPendingBanner studyId={studyId} /> : null}
 
       <SubjectListFilterPanel
         key={filterPanelKey(filters, EMPTY_FILTER_FIELDS)}

@@ -9,6 +9,7 @@ import type {
 } from '@cdms/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, saveDownload } from '../../../lib/api-client.ts';
+import { meQueryKey } from '../../../lib/me.ts';
 
 /** The training page's reads and writes (issue 18 item 5). Standings change with every completion: read fresh. */
 
@@ -69,7 +70,13 @@ function useInvalidating<Input, Output>(studyId: number, mutationFn: (input: Inp
   const client = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: trainingKeys.all(studyId) }),
+    // The membership's `trainingPending` (`/api/auth/me`) changes with a completion, a new version or
+    // the gate's setting: read again, so the subject pages' banner and save buttons follow at once.
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: trainingKeys.all(studyId) }),
+        client.invalidateQueries({ queryKey: meQueryKey }),
+      ]),
   });
 }
 
@@ -111,6 +118,12 @@ export function downloadCertificate(studyId: number, moduleId: number, language:
     `${base(studyId)}/modules/${moduleId}/certificate.pdf?lang=${language}`,
     `training_${moduleId}.pdf`,
   );
+}
+
+/** One person's certificate of every module completed: the reader's own (`userId` null) or a member's (managers). */
+export function downloadRecord(studyId: number, userId: number | null, language: 'ko' | 'en') {
+  const path = userId === null ? 'certificate.pdf' : `members/${userId}/certificate.pdf`;
+  return saveDownload(`${base(studyId)}/${path}?lang=${language}`, `training_record_${userId ?? 'mine'}.pdf`);
 }
 
 export function downloadMatrix(studyId: number, filters: MatrixFilters) {

@@ -26,6 +26,7 @@ import { readId } from '../../../lib/subject-urls.ts';
 import {
   downloadCertificate,
   downloadMatrix,
+  downloadRecord,
   type MatrixFilters,
   useTrainingList,
   useTrainingMatrix,
@@ -77,6 +78,16 @@ function Training({ studyId }: { studyId: number }) {
       toast(failure instanceof Error ? failure.message : String(failure), 'error');
     }
   }
+
+  /** The reader's certificate of every module completed (issue 51). */
+  async function record() {
+    try {
+      await downloadRecord(studyId, null, language);
+    } catch (failure) {
+      toast(failure instanceof Error ? failure.message : String(failure), 'error');
+    }
+  }
+  const completedAny = data?.modules.some((row) => row.myStatus === 'completed' && row.state === 'published');
 
   const columns: DataTableColumn<TrainingModuleSummary>[] = [
     {
@@ -170,16 +181,23 @@ function Training({ studyId }: { studyId: number }) {
         emptyMessage={t('modules.none')}
         summary={data ? t('modules.count', { count: data.modules.length }) : ''}
         actions={
-          canManage ? (
-            <Button
-              onClick={() => {
-                setEditing(null);
-                modals.open(TRAINING_MODULE_MODAL);
-              }}
-            >
-              {t('actions.add')}
-            </Button>
-          ) : null
+          <>
+            {completedAny ? (
+              <Button variant="secondary" onClick={() => void record()}>
+                {t('actions.record')}
+              </Button>
+            ) : null}
+            {canManage ? (
+              <Button
+                onClick={() => {
+                  setEditing(null);
+                  modals.open(TRAINING_MODULE_MODAL);
+                }}
+              >
+                {t('actions.add')}
+              </Button>
+            ) : null}
+          </>
         }
       />
       {selected !== null ? (
@@ -233,7 +251,8 @@ function GateSetting({ studyId, value }: { studyId: number; value: boolean }) {
 type MatrixRow = NonNullable<ReturnType<typeof useTrainingMatrix>['data']>['rows'][number];
 
 function CompletionMatrix({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('training');
+  const { t, i18n } = useTranslation('training');
+  const language = i18n.language === 'en' ? 'en' : 'ko';
   const toast = useToast();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
@@ -254,7 +273,29 @@ function CompletionMatrix({ studyId }: { studyId: number }) {
   }
 
   const columns: DataTableColumn<MatrixRow>[] = [
-    { id: 'name', header: t('matrix.name'), hideable: false, cell: (row) => row.name },
+    {
+      id: 'name',
+      header: t('matrix.name'),
+      hideable: false,
+      cell: (row) =>
+        row.cells.some((cell) => cell.status === 'completed') ? (
+          // The member's certificate of every module completed (issue 51), for the managers.
+          <button
+            type="button"
+            className={styles.linkButton}
+            title={t('matrix.recordTitle', { name: row.name })}
+            onClick={() =>
+              void downloadRecord(studyId, row.userId, language).catch((failure: unknown) =>
+                toast(failure instanceof Error ? failure.message : String(failure), 'error'),
+              )
+            }
+          >
+            {row.name}
+          </button>
+        ) : (
+          row.name
+        ),
+    },
     { id: 'roles', header: t('matrix.roles'), cell: (row) => row.roles.join(', ') },
     ...(data?.modules ?? []).map((module, index) => ({
       id: `module-${module.id}`,
