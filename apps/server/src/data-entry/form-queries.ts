@@ -48,7 +48,7 @@ export async function subjectOverview(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   definitionVersion: string,
-): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>> {
+): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities' | 'blinding'>> {
   const stored = await loadSubjectData(db, subject.id);
   // The matrix counts missing items of saved forms only (an unsaved form shows "none").
   const evaluation = evaluateSubject(definition, stored.entered, {

@@ -761,6 +761,7 @@ describe('CSV cells', () => {
             registrationFailureReason: label('say "no"'),
             dropoutReason: null,
             canDelete: false,
+            unblinded: false,
           },
         ],
         'en',
