@@ -5,10 +5,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
 import { permissionMatrix } from '../src/auth/permissions.ts';
-import type { Database } from '../src/db/schema.ts';
-import type { App } from '../src/http/types.ts';
 import { claimExport } from '../src/data-exports/claim-export.ts';
 import { runExport } from '../src/data-exports/run-export.ts';
+import type { Database } from '../src/db/schema.ts';
+import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
 import { DEMO_PASSWORD, demoAccounts } from '../src/seed/demo-seed.ts';
 import { operationsOf } from './fuzz/openapi-operations.ts';
@@ -2052,7 +2052,7 @@ describeWithDatabase(
       const bodyLeaks = (body: string, contentType: string): string[] => {
         if (contentType.includes('json')) return leaks(JSON.parse(body), '$');
         // A file (CSV, XLSX's text, PDF): the codes as cells or words.
-        return fileWords.filter((word) => new RegExp(`(^|[,;\t"\s])${word}([,;\t"\s]|$)`, 'm').test(body));
+        return fileWords.filter((word) => new RegExp(`(^|[,;\t"s])${word}([,;\t"s]|$)`, 'm').test(body));
       };
 
       // The study's definition and its versions (JSON, ODM metadata, comparisons) describe forms and
@@ -2133,7 +2133,11 @@ describeWithDatabase(
         group: broken.json().group,
         mayBreak: false,
       });
-      expect(await overview(blindedSubject, pi)).toMatchObject({ unblinded: false, group: null, mayBreak: true });
+      expect(await overview(blindedSubject, pi)).toMatchObject({
+        unblinded: false,
+        group: null,
+        mayBreak: true,
+      });
       expect(await overview(unblindedSubject, await sessionOf('SI'))).toMatchObject({
         group: broken.json().group,
       });
