@@ -2148,7 +2148,8 @@ describeWithDatabase(
 
       // Open-label again (widening is allowed), as the rest of this file expects.
       await setVisible(['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY']);
-    });
+      // Every GET route × seven roles × two subjects: minutes on a busy machine.
+    }, 600_000);
 
     // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
     // every route.
