@@ -129,7 +129,16 @@ function StatusTable({
 }
 
 /** The roles a study may let see groups, in the order the page lists them (UNBLINDED always sees). */
-const visibilityRoles: readonly GroupVisibleRole[] = ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY'];
+const visibilityRoles: readonly GroupVisibleRole[] = [
+  'PI',
+  'SI',
+  'CRC',
+  'CRA',
+  'DM',
+  'ADMIN',
+  'CODER',
+  'SAFETY',
+];
 
 function SettingsCard({ studyId, status }: { studyId: number; status: RandomizationStatus }) {
   const { t } = useTranslation('randomization');
