@@ -260,6 +260,7 @@ describeWithDatabase(
         registrationFailureReason: null,
         dropoutReason: null,
         canDelete: true,
+        unblinded: false,
       });
 
       const [failure] = await rowsOf('pi', `search=${subjects.failure.subjectId}`);
