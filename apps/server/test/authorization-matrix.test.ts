@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
+import { recordAudit } from '../src/audit/audit-log.ts';
 import { permissionMatrix } from '../src/auth/permissions.ts';
 import { claimExport } from '../src/data-exports/claim-export.ts';
 import { runExport } from '../src/data-exports/run-export.ts';
@@ -2024,6 +2025,22 @@ describeWithDatabase(
         headers: pi.headers,
       });
       expect(broken.statusCode, broken.body).toBe(201);
+      // A randomization record as they were written before issue 51, naming the group: the audit trail's
+      // read-outs must leave it out for a blinded reader.
+      const subjectRow = await db
+        .selectFrom('subjects')
+        .select(['id', 'site_id'])
+        .where('id', '=', blindedSubject)
+        .executeTakeFirstOrThrow();
+      await recordAudit(db, systemActor('test'), {
+        type: 'subject.randomized',
+        entityType: 'subject',
+        entityId: subjectRow.id,
+        studyId: fixture.studyId,
+        siteId: subjectRow.site_id,
+        subjectId: subjectRow.id,
+        after: { randomizationNumber: 'R01999', assignmentDate: '2025-03-03', group: 'control' },
+      });
 
       // The words a group could be said with: its codes and its labels in both languages.
       const definition = tmPerforationStudy;
