@@ -22,6 +22,7 @@ import { registerAuditReviewRoutes } from './audit-review/routes.ts';
 import { type Access, applyAccess } from './auth/route-access.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import type { PollingLoop } from './background/polling-loop.ts';
+import { registerBlindingRoutes } from './blinding/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { startMonitoringWorker } from './central-monitoring/monitoring-worker.ts';
 import { registerCentralMonitoringRoutes } from './central-monitoring/routes.ts';
@@ -253,6 +254,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSubjectRoutes(app, context);
   registerUnscheduledVisitRoutes(app, context);
   registerRandomizationRoutes(app, context);
+  registerBlindingRoutes(app, context);
   registerVisitAlarmRoutes(app, context);
   registerDashboardRoutes(app, context);
   registerSignatureRoutes(app, context);

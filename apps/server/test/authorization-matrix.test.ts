@@ -4,7 +4,10 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser } from '../src/admin/users.ts';
 import { systemActor } from '../src/audit/audit-events.ts';
+import { recordAudit } from '../src/audit/audit-log.ts';
 import { permissionMatrix } from '../src/auth/permissions.ts';
+import { claimExport } from '../src/data-exports/claim-export.ts';
+import { runExport } from '../src/data-exports/run-export.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { App } from '../src/http/types.ts';
 import { generateRandomizationLists } from '../src/randomization/randomization.ts';
@@ -1147,7 +1150,11 @@ const cases: Case[] = [
   {
     method: 'PUT',
     route: '/api/studies/:studyId/randomization/settings',
-    request: (f) => ({ url: `/api/studies/${f.studyId}/randomization/settings`, body: { showGroup: false } }),
+    // The list the study has (every reader): an unchanged setting, so each caller's call is alike.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/randomization/settings`,
+      body: { groupVisibleRoles: ['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY'] },
+    }),
     expected: { ...everyone(403), DM: 200, ADMIN: 200 },
   },
   {
@@ -1455,6 +1462,17 @@ const cases: Case[] = [
     expected: subjectWriters(201),
   },
   {
+    method: 'POST',
+    route: '/api/studies/:studyId/subjects/:subjectId/unblind',
+    // Emergency unblinding (issue 51): the PI of the subject's site only, a fresh randomized subject
+    // each call; every other role is refused by the action before the subject is looked at.
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/subjects/RANDOMIZED_SUBJECT/unblind`,
+      body: { reason: '응급실 내원, 투여 약물 확인 필요', password: DEMO_PASSWORD },
+    }),
+    expected: { ...everyone(403), PI: 201 },
+  },
+  {
     method: 'GET',
     route: '/api/admin/users',
     request: () => ({ url: '/api/admin/users' }),
@@ -1587,6 +1605,7 @@ describeWithDatabase(
     /** A fresh subject at site 01 with one empty unscheduled visit (repeat key 1). */
     let unscheduledVisitSubject: () => Promise<number>;
     let eligibleSubject: () => Promise<number>;
+    let randomizedSubject: () => Promise<number>;
     let freshSite: () => Promise<{ id: number; institutionNumber: string }>;
     let nextInstitutionNumber: () => Promise<string>;
     let newQuery: (status: 'open' | 'answered') => Promise<number>;
@@ -1764,6 +1783,17 @@ describeWithDatabase(
           headers: piSession.headers,
         });
         return created.json().id;
+      };
+      // A subject at site 01 randomized by its PI (issue 51: one whose blind can be broken).
+      randomizedSubject = async () => {
+        const subjectId = await eligibleSubject();
+        const randomized = await app.inject({
+          method: 'POST',
+          url: `/api/studies/${study.id}/subjects/${subjectId}/randomize`,
+          headers: piSession.headers,
+        });
+        expect(randomized.statusCode, randomized.body).toBe(201);
+        return subjectId;
       };
       nextInstitutionNumber = async () => {
         const numbers = (
@@ -1985,6 +2015,181 @@ describeWithDatabase(
       });
     });
 
+    // Issue 51 item 3: a user who may not know a group never receives one through any route. The study
+    // is blinded (no role sees groups) before anyone is randomized, two subjects at site 01 are
+    // randomized and one's blind is broken by its PI; then every GET route of the table, aimed at each
+    // randomized subject, is called as each blinded role, and no answer may carry a group — as a code
+    // or as a label of the group item's code list, in JSON or in a downloaded file. The study's code
+    // lists themselves (the definition: what the arms are called, no subject) are the one place the
+    // words may stand. The unblinded desk gets the groups. The study is opened again afterwards.
+    it('never hands a group to a blinded reader through any GET route, and hands it to the unblinded desk', async () => {
+      const db = database().db;
+      const sessionOf = async (caller: Caller) =>
+        signIn(app, demoAccounts.find((account) => account.role === caller)?.email as string);
+      const dm = await sessionOf('DM');
+      const pi = await sessionOf('PI');
+      const setVisible = async (groupVisibleRoles: string[]) => {
+        const response = await app.inject({
+          method: 'PUT',
+          url: `/api/studies/${fixture.studyId}/randomization/settings`,
+          payload: { groupVisibleRoles },
+          headers: dm.headers,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      };
+      await setVisible([]);
+      const blindedSubject = await randomizedSubject();
+      const unblindedSubject = await randomizedSubject();
+      const broken = await app.inject({
+        method: 'POST',
+        url: `/api/studies/${fixture.studyId}/subjects/${unblindedSubject}/unblind`,
+        payload: { reason: '아나필락시스 의심으로 응급 처치 중 투여군 확인 필요', password: DEMO_PASSWORD },
+        headers: pi.headers,
+      });
+      expect(broken.statusCode, broken.body).toBe(201);
+      // A randomization record as they were written before issue 51, naming the group: the audit trail's
+      // read-outs must leave it out for a blinded reader.
+      const subjectRow = await db
+        .selectFrom('subjects')
+        .select(['id', 'site_id'])
+        .where('id', '=', blindedSubject)
+        .executeTakeFirstOrThrow();
+      await recordAudit(db, systemActor('test'), {
+        type: 'subject.randomized',
+        entityType: 'subject',
+        entityId: subjectRow.id,
+        studyId: fixture.studyId,
+        siteId: subjectRow.site_id,
+        subjectId: subjectRow.id,
+        after: { randomizationNumber: 'R01999', assignmentDate: '2025-03-03', group: 'control' },
+      });
+
+      // The words a group could be said with: its codes and its labels in both languages.
+      const definition = tmPerforationStudy;
+      const role = definition.roles?.randomization;
+      const groupItem = role
+        ? definition.forms
+            .find((form) => form.key === role.form)
+            ?.sections.flatMap((section) => section.items)
+            .find((item) => item.key === role.group)
+        : undefined;
+      const codeList = definition.codeLists.find((list) => list.key === groupItem?.codeList);
+      expect(codeList?.codes.length).toBeGreaterThan(0);
+      const words = new Set<string>(
+        (codeList?.codes ?? []).flatMap((code) => [code.code, code.label.ko, code.label.en]),
+      );
+      const leaks = (value: unknown, path: string): string[] => {
+        if (typeof value === 'string') return words.has(value.trim()) ? [`${path} = ${value}`] : [];
+        if (Array.isArray(value)) return value.flatMap((entry, index) => leaks(entry, `${path}[${index}]`));
+        if (value && typeof value === 'object')
+          return Object.entries(value).flatMap(([key, entry]) =>
+            key === 'codeLists' ? [] : leaks(entry, `${path}.${key}`),
+          );
+        return [];
+      };
+      const fileWords = [...words].filter((word) => /^[a-z]+$/.test(word));
+      const bodyLeaks = (body: string, contentType: string): string[] => {
+        if (contentType.includes('json')) return leaks(JSON.parse(body), '$');
+        // A file (CSV, XLSX's text, PDF): the codes as cells or words.
+        return fileWords.filter((word) => new RegExp(`(^|[,;\t"s])${word}([,;\t"s]|$)`, 'm').test(body));
+      };
+
+      // The study's definition and its versions (JSON, ODM metadata, comparisons) describe forms and
+      // code lists — an item may be called "treatment" — and hold no subject: not a route of a group.
+      const metadataRoute = (route: string) => route.startsWith('/api/studies/:studyId/definition');
+      const getCases = cases.filter(
+        (testCase) =>
+          testCase.method === 'GET' &&
+          !metadataRoute(testCase.route) &&
+          !/[A-Z_]{5,}/.test(testCase.request(fixture).url),
+      );
+      expect(getCases.length).toBeGreaterThan(50);
+      const found: string[] = [];
+      const unblindedDeskSaw: string[] = [];
+      for (const subjectId of [blindedSubject, unblindedSubject]) {
+        const aimed = { ...fixture, subjectId };
+        for (const caller of ['CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY', 'UNBLINDED'] as const) {
+          const session = await sessionOf(caller);
+          for (const testCase of getCases) {
+            const { url, headers } = testCase.request(aimed);
+            const response = await app.inject({
+              method: 'GET',
+              url,
+              headers: { ...session.headers, ...(headers ?? {}) },
+            });
+            const contentType = String(response.headers['content-type'] ?? '');
+            const seen = bodyLeaks(response.body, contentType);
+            if (caller === 'UNBLINDED') {
+              if (seen.length > 0) unblindedDeskSaw.push(testCase.route);
+            } else found.push(...seen.map((leak) => `${caller} ${url}: ${leak}`));
+          }
+        }
+      }
+      // The ODM exports (with their audit trails) as data management downloads them: the clinical data
+      // never holds a group (its metadata names the arms, as the definition does).
+      for (const format of ['odm-1.3.2', 'odm-2.0'] as const) {
+        const started = await app.inject({
+          method: 'POST',
+          url: `/api/studies/${fixture.studyId}/data-exports`,
+          payload: { format, scope: {}, auditTrail: true, maskPersonalData: false },
+          headers: dm.headers,
+        });
+        expect(started.statusCode, started.body).toBe(201);
+        const job = await claimExport(db);
+        if (!job) throw new Error('the export was not queued');
+        expect(await runExport(db, job)).toBe('done');
+        const file = await app.inject({
+          method: 'GET',
+          url: `/api/studies/${fixture.studyId}/data-exports/${started.json().id}/download`,
+          headers: dm.headers,
+        });
+        expect(file.statusCode).toBe(200);
+        const clinical = file.body.slice(file.body.indexOf('<ClinicalData'));
+        expect(clinical.length).toBeGreaterThan(100);
+        for (const word of fileWords)
+          if (new RegExp(`Value="${word}"|>${word}<`).test(clinical)) found.push(`DM ${format}: ${word}`);
+      }
+      expect(found).toEqual([]);
+      // The unblinded desk reads each subject's group and the results by arm.
+      expect(unblindedDeskSaw).toEqual(
+        expect.arrayContaining([
+          '/api/studies/:studyId/subjects/:subjectId/overview',
+          '/api/studies/:studyId/summary',
+        ]),
+      );
+
+      // The PI (and site staff) see the group of the subject whose blind was broken, not the other's.
+      const overview = async (subjectId: number, session: SignedIn) =>
+        (
+          await app.inject({
+            method: 'GET',
+            url: `/api/studies/${fixture.studyId}/subjects/${subjectId}/overview`,
+            headers: session.headers,
+          })
+        ).json().blinding;
+      expect(await overview(unblindedSubject, pi)).toMatchObject({
+        unblinded: true,
+        group: broken.json().group,
+        mayBreak: false,
+      });
+      expect(await overview(blindedSubject, pi)).toMatchObject({
+        unblinded: false,
+        group: null,
+        mayBreak: true,
+      });
+      expect(await overview(unblindedSubject, await sessionOf('SI'))).toMatchObject({
+        group: broken.json().group,
+      });
+      expect(await overview(unblindedSubject, await sessionOf('CRA'))).toMatchObject({
+        unblinded: true,
+        group: null,
+      });
+
+      // Open-label again (widening is allowed), as the rest of this file expects.
+      await setVisible(['PI', 'SI', 'CRC', 'CRA', 'DM', 'ADMIN', 'CODER', 'SAFETY']);
+      // Every GET route × seven roles × two subjects: minutes on a busy machine.
+    }, 600_000);
+
     // Every route × every role: far more than the default 30 s on a busy machine, and it grows with
     // every route.
     it('gives each role the status the permission matrix says', async () => {
@@ -2019,6 +2224,8 @@ describeWithDatabase(
             : pattern;
           if (url.includes('ELIGIBLE_SUBJECT'))
             url = url.replace('ELIGIBLE_SUBJECT', String(await eligibleSubject()));
+          if (url.includes('RANDOMIZED_SUBJECT'))
+            url = url.replace('RANDOMIZED_SUBJECT', String(await randomizedSubject()));
           if (url.includes('QUEUED_EXPORT'))
             url = url.replace('QUEUED_EXPORT', String(await newQueuedExport()));
           if (url.includes('OPEN_QUERY')) url = url.replace('OPEN_QUERY', String(await newQuery('open')));

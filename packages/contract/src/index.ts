@@ -5,6 +5,7 @@ export * from './app-info.ts';
 export * from './attachments.ts';
 export * from './audit-review.ts';
 export * from './auth.ts';
+export * from './blinding.ts';
 export * from './calendar-date.ts';
 export * from './casebook.ts';
 export * from './central-monitoring.ts';

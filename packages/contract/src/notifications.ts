@@ -19,6 +19,7 @@ export const notificationEventTypes = [
   'casebook_to_sign',
   'visit_overdue',
   'site_hold',
+  'blind_broken',
 ] as const;
 export type NotificationEventType = (typeof notificationEventTypes)[number];
 

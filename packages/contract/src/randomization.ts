@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupVisibleRoleChoices } from './blinding.ts';
 import { bodyIdSchema } from './ids.ts';
 
 export const generateRandomizationRequestSchema = z.strictObject({
@@ -28,8 +29,13 @@ export const randomizationStatusSchema = z.object({
       remaining: z.number().int(),
     }),
   ),
-  /** Study setting: whether site staff see the assigned group (the list keepers always may). */
+  /**
+   * Whether the group is written into the randomization form: every role that reads subjects may know
+   * it (`groupVisibleRoles` holds them all). Otherwise the group stays in the allocation list.
+   */
   showGroup: z.boolean(),
+  /** Study setting: the roles that may see a subject's assigned group (UNBLINDED always may). */
+  groupVisibleRoles: z.array(z.enum(groupVisibleRoleChoices)),
 });
 export type RandomizationStatus = z.infer<typeof randomizationStatusSchema>;
 
@@ -43,7 +49,13 @@ export const randomizeResponseSchema = z.object({
 export type RandomizeResponse = z.infer<typeof randomizeResponseSchema>;
 
 export const randomizationSettingsRequestSchema = z.strictObject({
-  /** Show the assigned group to site staff on randomization (and fill it into the form). */
-  showGroup: z.boolean(),
+  /**
+   * The roles that may see a subject's assigned group: all of them for an open-label study (the group
+   * is then also filled into the form), none for a blinded one. UNBLINDED always may.
+   */
+  groupVisibleRoles: z
+    .array(z.enum(groupVisibleRoleChoices))
+    .max(groupVisibleRoleChoices.length)
+    .refine((list) => new Set(list).size === list.length, 'duplicate role'),
 });
 export type RandomizationSettingsRequest = z.infer<typeof randomizationSettingsRequestSchema>;

@@ -144,6 +144,8 @@ export const subjectListRowSchema = z.object({
    * its site or the study); data may still refuse it (409).
    */
   canDelete: z.boolean(),
+  /** The PI broke the subject's blind (emergency unblinding); never the group itself. */
+  unblinded: z.boolean(),
 });
 export type SubjectListRow = z.infer<typeof subjectListRowSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { subjectBlindingSchema } from './blinding.ts';
 import { calendarDateSchema } from './calendar-date.ts';
 import { holdAbilitiesSchema, holdInForceSchema, holdMarkSchema } from './holds.ts';
 import { bodyIdSchema, MAX_ID } from './ids.ts';
@@ -84,6 +85,8 @@ export const overviewResponseSchema = z.object({
   ),
   /** Freezes and locks in force over the subject: its own, its forms', its site's and the study's. */
   holds: z.array(holdInForceSchema),
+  /** Emergency unblinding and the group, for a reader who may know it (issue 51; blinding/). */
+  blinding: subjectBlindingSchema,
   /** Whether the reader may freeze/unfreeze and lock/unlock this subject and its forms. */
   holdAbilities: holdAbilitiesSchema,
 });

@@ -64,6 +64,8 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'subject.randomized': { ko: '무작위 배정', en: 'Subject randomized' },
   'randomization.list_created': { ko: '무작위 배정표 생성', en: 'Randomization list created' },
   'randomization.settings_changed': { ko: '무작위 배정 설정 변경', en: 'Randomization settings changed' },
+  'subject.unblinded': { ko: '응급 눈가림 해제', en: 'Emergency unblinding' },
+  'subject.unblinding_failed': { ko: '눈가림 해제 실패', en: 'Unblinding refused' },
   'signature.signed': { ko: '전자서명', en: 'Signed' },
   'signature.failed': { ko: '전자서명 실패', en: 'Signature failed' },
   'signature.invalidated': { ko: '전자서명 무효화', en: 'Signature invalidated' },

@@ -3,6 +3,7 @@ import type { StudyDefinition } from '@cdms/study';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { SiteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { groupVisibleRolesOf, mayKnowAllGroups } from '../blinding/may-know-group.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { currentStudyDefinition } from '../studies/study-definitions.ts';
@@ -25,6 +26,12 @@ export interface AuditReviewContext {
   scope: SiteScope;
   /** The sites the reader may pick in the filter, by code. */
   sites: { id: number; code: string }[];
+  /**
+   * Whether the reader may know randomization groups (blinding/may-know-group.ts). Records written
+   * before issue 51 name the group in `subject.randomized`; for anyone else it is left out of the
+   * record, and out of what the text search looks in.
+   */
+  mayKnowGroups: boolean;
 }
 
 /**
@@ -54,7 +61,8 @@ export async function auditReviewContext(
     .where('study_id', '=', studyId)
     .orderBy('code');
   if (scope !== 'all') sitesQuery = sitesQuery.where('id', 'in', [0, ...scope]);
-  return { studyId, studyCode: study.code, scope, sites: await sitesQuery.execute() };
+  const mayKnowGroups = mayKnowAllGroups(principal, studyId, await groupVisibleRolesOf(db, studyId));
+  return { studyId, studyCode: study.code, scope, sites: await sitesQuery.execute(), mayKnowGroups };
 }
 
 // The target of a record: item and form records name it in entity_id (`visit.form.item`, `visit.form`);
@@ -69,6 +77,14 @@ const formKeyOf = sql<string | null>`(case when audit_events.entity_type in ('it
 const itemKeyOf = sql<string | null>`(case when audit_events.entity_type = 'item'
   then split_part(audit_events.entity_id, '.', 3)
   else coalesce(audit_events.after->>'itemKey', audit_events.after->>'itemPath', audit_events.before->>'itemPath') end)`;
+
+/** A record's `after` as the reader may see it: a randomization's group only for who may know it. */
+function afterShown(context: AuditReviewContext) {
+  return context.mayKnowGroups
+    ? sql<unknown>`audit_events.after`
+    : sql<unknown>`(case when audit_events.event_type = 'subject.randomized'
+        then audit_events.after - 'group' else audit_events.after end)`;
+}
 
 function startOfKoreaDay(date: string): Date {
   return new Date(`${date}T00:00:00+09:00`);
@@ -97,7 +113,7 @@ export function filteredAuditEvents(
       'audit_events.site_id',
       'audit_events.subject_id',
       'audit_events.before',
-      'audit_events.after',
+      afterShown(context).as('after'),
       'audit_events.reason',
       'users.name as user_name',
       'sites.code as site_code',
@@ -142,7 +158,7 @@ export function filteredAuditEvents(
   if (text) {
     query = query.where(
       sql<boolean>`strpos(lower(concat_ws(' ', audit_events.actor_label, users.name, audit_events.entity_id,
-        audit_events.reason, audit_events.before::text, audit_events.after::text)), ${text}) > 0`,
+        audit_events.reason, audit_events.before::text, ${afterShown(context)}::text)), ${text}) > 0`,
     );
   }
   return query;

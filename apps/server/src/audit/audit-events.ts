@@ -57,6 +57,8 @@ export const auditEventTypes = [
   'subject.randomized',
   'randomization.list_created',
   'randomization.settings_changed',
+  'subject.unblinded',
+  'subject.unblinding_failed',
   'signature.signed',
   'signature.failed',
   'signature.invalidated',

@@ -48,7 +48,7 @@ export async function subjectOverview(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   definitionVersion: string,
-): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>> {
+): Promise<Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities' | 'blinding'>> {
   const stored = await loadSubjectData(db, subject.id);
   // The matrix counts missing items of saved forms only (an unsaved form shows "none").
   const evaluation = evaluateSubject(definition, stored.entered, {
@@ -384,6 +384,8 @@ export async function subjectAudit(
   db: Kysely<Database>,
   subjectId: number,
   filter: { visit?: string | undefined; form?: string | undefined; item?: string | undefined },
+  /** The reader may know the subject's group (blinding/): else a randomization record's is left out. */
+  mayKnowGroup = false,
 ): Promise<AuditEntry[]> {
   let query = db
     .selectFrom('audit_events')
@@ -409,7 +411,12 @@ export async function subjectAudit(
         ]),
       );
   }
-  const rows = await query.execute();
+  // Records written before issue 51 name the group in `subject.randomized`.
+  const rows = (await query.execute()).map((row) =>
+    !mayKnowGroup && row.event_type === 'subject.randomized' && isRecord(row.after) && 'group' in row.after
+      ? { ...row, after: Object.fromEntries(Object.entries(row.after).filter(([key]) => key !== 'group')) }
+      : row,
+  );
   const unstored = rows.filter(
     (row) => row.actor_role === null && row.actor_user_id !== null && row.study_id !== null,
   );
@@ -442,4 +449,8 @@ export async function subjectAudit(
       reason: row.reason,
     };
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -18,6 +18,8 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { subjectAuditScope } from '../audit/subject-audit-scope.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
+import { mayKnowGroup } from '../blinding/may-know-group.ts';
+import { subjectBlinding } from '../blinding/subject-blinding.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { withOverviewMarks } from '../holds/read-extensions.ts';
 import { AppError } from '../http/errors.ts';
@@ -132,7 +134,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
         current.definition,
         current.version,
       );
-      return withOverviewMarks(db, principalOf(request), subject, current.definition, overview);
+      const marked = await withOverviewMarks(db, principalOf(request), subject, current.definition, overview);
+      return { ...marked, blinding: await subjectBlinding(db, principalOf(request), subject) };
     },
   );
 
@@ -361,7 +364,8 @@ export function registerSubjectRoutes(app: App, context: AppContext): void {
         request.params.studyId,
         request.params.subjectId,
       );
-      return { entries: await subjectAudit(db, subject.id, request.query) };
+      const mayKnow = await mayKnowGroup(db, principalOf(request), request.params.studyId, subject);
+      return { entries: await subjectAudit(db, subject.id, request.query, mayKnow) };
     },
   );
 }

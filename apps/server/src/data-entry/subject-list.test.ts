@@ -260,6 +260,7 @@ describeWithDatabase(
         registrationFailureReason: null,
         dropoutReason: null,
         canDelete: true,
+        unblinded: false,
       });
 
       const [failure] = await rowsOf('pi', `search=${subjects.failure.subjectId}`);
@@ -761,6 +762,7 @@ describe('CSV cells', () => {
             registrationFailureReason: label('say "no"'),
             dropoutReason: null,
             canDelete: false,
+            unblinded: false,
           },
         ],
         'en',

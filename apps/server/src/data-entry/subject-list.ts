@@ -19,6 +19,7 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import type { z } from 'zod';
 import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { unblindedAmong } from '../blinding/unblinded-subjects.ts';
 import type { Database, SubjectFactsRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { subjectFactCodes } from '../read-model/subject-facts.ts';
@@ -56,6 +57,7 @@ function presentRow(
   definition: StudyDefinition,
   orders: SortOrders,
   canDelete: boolean,
+  unblinded: boolean,
 ): SubjectListRow {
   const lastVisit = definition.visits.find((visit) => visit.key === row.last_visit_key);
   return {
@@ -87,6 +89,7 @@ function presentRow(
     registrationFailureReason: coded(orders.screeningFailureReason, row.screening_failure_reason),
     dropoutReason: coded(orders.dropoutReason, row.dropout_reason),
     canDelete,
+    unblinded,
   };
 }
 
@@ -328,9 +331,20 @@ export async function listSubjectsPage(
     countOf(db, studyId, context.sites, filter, today),
     deletionAbilities(db, principal, studyId),
   ]);
+  const unblinded = await unblindedAmong(
+    db,
+    rows.map((row) => row.subject_id),
+  );
   return {
     subjects: rows.map((row, index) =>
-      presentRow(row, offset + index + 1, definition, context.orders, mayDelete(row)),
+      presentRow(
+        row,
+        offset + index + 1,
+        definition,
+        context.orders,
+        mayDelete(row),
+        unblinded.has(row.subject_id),
+      ),
     ),
     total: count,
     page,
@@ -375,11 +389,21 @@ export async function* allSubjectRows(
       .where('f.subject_id', 'in', chunk)
       .execute()) as ListRow[];
     const rowOf = new Map(rows.map((row) => [row.subject_id, row]));
+    const unblinded = await unblindedAmong(db, chunk);
     // A subject deleted since the order was taken has no row any more: left out.
     yield chunk.flatMap((subjectId, index) => {
       const row = rowOf.get(subjectId);
       if (!row) return [];
-      return [presentRow(row, start + index + 1, definition, context.orders, mayDelete(row))];
+      return [
+        presentRow(
+          row,
+          start + index + 1,
+          definition,
+          context.orders,
+          mayDelete(row),
+          unblinded.has(row.subject_id),
+        ),
+      ];
     });
   }
 }

@@ -56,6 +56,7 @@ export interface Database {
   query_messages: QueryMessagesTable;
   form_comments: FormCommentsTable;
   randomization_slots: RandomizationSlotsTable;
+  subject_unblindings: SubjectUnblindingsTable;
   signatures: SignaturesTable;
   user_second_factors: UserSecondFactorsTable;
   pending_logins: PendingLoginsTable;
@@ -133,7 +134,10 @@ export interface StudiesTable {
   /** 'design': only its designers (DM, ADMIN) see it and no subject can be registered (issue 45). */
   status: Generated<StudyStatus>;
   registered_on: ColumnType<string, string | undefined, string>;
+  /** Whether the group is written into the randomization form: every reader of the subject may know it. */
   show_randomization_group: Generated<boolean>;
+  /** The roles that may see a subject's assigned group (blinding/README.md); UNBLINDED always may. */
+  group_visible_roles: ColumnType<string[], string[] | undefined, string[]>;
   training_gates_data_entry: Generated<boolean>;
   protocol_number: Generated<string>;
   title_en: Generated<string>;
@@ -827,6 +831,17 @@ export interface FormCommentsTable {
   text: string;
   created_at: CreatedAt;
   created_by: number;
+}
+
+/** Emergency unblinding: the subjects whose blind their PI broke, one row each (blinding/). */
+export interface SubjectUnblindingsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  reason: string;
+  unblinded_by: number;
+  unblinded_at: CreatedAt;
 }
 
 export interface RandomizationSlotsTable {

@@ -76,7 +76,7 @@ export function withFormHoldsAndSdv(
   };
 }
 
-type OverviewBase = Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities'>;
+type OverviewBase = Omit<OverviewResponse, 'marks' | 'holds' | 'holdAbilities' | 'blinding'>;
 
 export async function withOverviewMarks(
   db: Kysely<Database>,
@@ -84,7 +84,7 @@ export async function withOverviewMarks(
   subject: SubjectWithSite,
   definition: StudyDefinition,
   base: OverviewBase,
-): Promise<OverviewResponse> {
+): Promise<Omit<OverviewResponse, 'blinding'>> {
   const holds = await holdsOverSubject(db, subject);
   const plan = await loadSdvPlan(db, subject.study_id);
   const rows = await sql<{ visit_key: string; form_key: string; planned: number; verified: number }>`

@@ -278,6 +278,18 @@ export const errorMessages = {
     ko: 'V2 선정/제외기준 평가에서 적합(예)으로 저장된 스크리닝 대상자만 무작위 배정할 수 있습니다.',
     en: 'Only a screening subject saved as eligible (yes) in the V2 eligibility evaluation can be randomized.',
   },
+  already_unblinded: {
+    ko: '이미 눈가림이 해제된 대상자입니다.',
+    en: "This subject's blind is already broken.",
+  },
+  not_randomized: {
+    ko: '무작위 배정되지 않은 대상자는 눈가림을 해제할 수 없습니다.',
+    en: 'A subject not randomized has no blind to break.',
+  },
+  groups_in_forms: {
+    ko: '배정군이 이미 양식에 기록된 대상자가 있어 눈가림 연구로 되돌릴 수 없습니다.',
+    en: 'Groups are already written into the forms of randomized subjects: the study cannot be blinded again.',
+  },
   already_randomized: { ko: '이미 무작위 배정된 대상자입니다.', en: 'This subject is already randomized.' },
   randomization_list_exhausted: {
     ko: '이 기관의 무작위 배정표가 모두 사용되었습니다. 관리자에게 배정표 추가를 요청하세요.',

@@ -5,6 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { groupVisibleRolesOf, mayKnowAllGroups } from '../blinding/may-know-group.ts';
 import { loadSubjectData, writeForm } from '../data-entry/form-data.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
@@ -17,7 +18,6 @@ import {
   isRandomized,
 } from '../subjects/randomization-state.ts';
 import { findSubjectInScope } from '../subjects/subject-access.ts';
-import { mayKnowGroup } from './may-know-group.ts';
 import { permutedBlockSequence, type TreatmentGroup } from './permuted-blocks.ts';
 
 interface SlotInput {
@@ -222,6 +222,7 @@ export async function randomizationStatus(
     .executeTakeFirst();
   return {
     showGroup: study?.show_randomization_group ?? false,
+    groupVisibleRoles: await groupVisibleRolesOf(db, studyId),
     sites: rows.map((row) => ({
       siteId: row.id,
       siteCode: row.code,
@@ -340,9 +341,11 @@ export async function randomizeSubject(
       studyId,
       siteId: subject.site_id,
       subjectId: subject.id,
-      after: { randomizationNumber, assignmentDate, group: slot.treatment_group },
+      // Not the group: the audit trail is read by people the study may keep blind (it stays in the
+      // allocation list, `randomization_slots`, beside the subject it went to).
+      after: { randomizationNumber, assignmentDate },
     });
-    const group = mayKnowGroup(principal, studyId, study.show_randomization_group)
+    const group = mayKnowAllGroups(principal, studyId, await groupVisibleRolesOf(trx, studyId))
       ? slot.treatment_group
       : null;
     return { randomizationNumber, assignmentDate, group };

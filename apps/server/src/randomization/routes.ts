@@ -106,10 +106,16 @@ export function registerRandomizationRoutes(app: App, context: AppContext): void
       config: { access: { study: 'randomization.manage' } },
       schema: {
         tags,
-        summary: 'Study setting: whether site staff see the assigned group (audited)',
+        summary: 'Study setting: the roles that see the assigned group (blinding; audited)',
         params: studyParams,
         body: randomizationSettingsRequestSchema,
-        response: { 200: randomizationStatusSchema, ...keeperRefusals },
+        response: {
+          200: randomizationStatusSchema,
+          ...keeperRefusals,
+          ...refusals({
+            409: 'Groups were filled into forms and subjects are randomized: the study cannot be blinded again (`groups_in_forms`).',
+          }),
+        },
       },
     },
     async (request) => {

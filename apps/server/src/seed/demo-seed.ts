@@ -12,6 +12,7 @@ import type { Database } from '../db/schema.ts';
 import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-definition-document.ts';
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { seedDemoAmendments } from './demo-amendment.ts';
+import { seedDemoBlinding } from './demo-blinding.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
@@ -146,6 +147,12 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       },
       dataManager: 'dm@demo.cdms',
       signingPassword: DEMO_PASSWORD,
+    });
+    await seedDemoBlinding(db, {
+      studyId: study,
+      investigator: 'pi@demo.cdms',
+      siteId: siteIds.get('01') as number,
+      password: DEMO_PASSWORD,
     });
     await seedDemoQueries(db, {
       studyId: study,

@@ -10,11 +10,6 @@ import { AppError } from '../http/errors.ts';
  * by, and the event of its change.
  */
 export const STUDY_SETTINGS = {
-  randomizationGroupShown: {
-    column: 'show_randomization_group',
-    auditKey: 'showGroup',
-    event: 'randomization.settings_changed',
-  },
   trainingGatesDataEntry: {
     column: 'training_gates_data_entry',
     auditKey: 'gatesDataEntry',

@@ -2,6 +2,7 @@ import type { SummaryResponse } from '@cdms/contract';
 import type { Kysely } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import { type Principal, studyRandomizes } from '../auth/principal.ts';
+import { groupVisibleRolesOf, mayKnowAllGroups } from '../blinding/may-know-group.ts';
 import type { Database } from '../db/schema.ts';
 import { emptyStatusCounts } from '../read-model/dashboard-figures.ts';
 import { reportContext } from '../reports/report-context.ts';
@@ -33,8 +34,13 @@ export async function readStudySummary(
   // A study without randomization has no arms to split by (its DM gets the plain summary too).
   // (Nor one created with randomization off: its membership's design roles leave randomization out.)
   const randomizes = studyRandomizes(principal, studyId);
+  // And results by arm only for a reader who may know groups at all (blinding: the study's roles
+  // that see groups, or the unblinded desk) — a blinded data manager gets the plain summary.
   const groups =
-    definition && randomizes && can(principal, 'summary.by_group', { studyId })
+    definition &&
+    randomizes &&
+    can(principal, 'summary.by_group', { studyId }) &&
+    mayKnowAllGroups(principal, studyId, await groupVisibleRolesOf(db, studyId))
       ? randomizationGroupsOf(definition)
       : [];
   const byGroup = groups.length > 0;

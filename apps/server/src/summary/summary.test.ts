@@ -330,12 +330,15 @@ describeWithDatabase(
       });
     });
 
-    describe('once the study hides groups', () => {
+    describe('once the study hides groups from all but data management', () => {
       beforeAll(async () => {
-        const hidden = await as('dm', 'PUT', `/api/studies/${studyId}/randomization/settings`, {
-          showGroup: false,
-        });
-        expect(hidden.statusCode, hidden.body).toBe(200);
+        // Groups are already in the forms here, so the setting's route refuses to narrow it (409
+        // groups_in_forms): set the study as one blinded from its start would be.
+        await database()
+          .db.updateTable('studies')
+          .set({ group_visible_roles: ['DM'], show_randomization_group: false })
+          .where('id', '=', studyId)
+          .execute();
       });
 
       it('leaves every trace of the split out of the answer for the monitor and the site', async () => {
@@ -347,10 +350,22 @@ describeWithDatabase(
         expect(figuresOf(await summary('cra'))).toEqual(expectedFor(['01', '02'], false));
       });
 
-      it('still splits for the data manager', async () => {
+      it('still splits for the data manager, who may see groups', async () => {
         const answer = await summary('dm');
         expect(answer.groups).toBeDefined();
         expect(figuresOf(answer)).toEqual(expectedFor(['01', '02', '03'], true));
+      });
+
+      it('does not split for a blinded data manager (no role sees groups)', async () => {
+        await database()
+          .db.updateTable('studies')
+          .set({ group_visible_roles: [] })
+          .where('id', '=', studyId)
+          .execute();
+        const response = await as('dm', 'GET', `/api/studies/${studyId}/summary`);
+        expect(response.statusCode).toBe(200);
+        expect(response.body).not.toMatch(/group|treatment|control/i);
+        expect(figuresOf(response.json())).toEqual(expectedFor(['01', '02', '03'], false));
       });
     });
 

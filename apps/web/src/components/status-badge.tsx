@@ -47,3 +47,15 @@ export function AmendmentStatusBadge({ status, children }: { status: AmendmentSt
     </span>
   );
 }
+
+/**
+ * A subject whose blind its PI broke (issue 51, emergency unblinding): in the subject list and on the
+ * subject page. Never the group itself. The caller gives the word in its language.
+ */
+export function UnblindedBadge({ children, title }: { children: ReactNode; title?: string }) {
+  return (
+    <span className={styles.unblindedBadge} title={title} data-testid="unblinded-badge">
+      {children}
+    </span>
+  );
+}

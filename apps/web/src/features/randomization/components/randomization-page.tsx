@@ -1,4 +1,4 @@
-import type { RandomizationStatus, SiteSummary, StudyMembership } from '@cdms/contract';
+import type { GroupVisibleRole, RandomizationStatus, SiteSummary, StudyMembership } from '@cdms/contract';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -44,7 +44,7 @@ function RandomizationLists({ studyId, membership }: { studyId: number; membersh
   return (
     <>
       <StatusTable status={status.data} sites={siteNames} />
-      <SettingsCard studyId={studyId} showGroup={status.data.showGroup} />
+      <SettingsCard studyId={studyId} status={status.data} />
       <div className={styles.columns}>
         <GenerateCard studyId={studyId} status={status.data} sites={siteNames} />
         <ImportCard studyId={studyId} />
@@ -128,17 +128,43 @@ function StatusTable({
   );
 }
 
-function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: boolean }) {
+/** The roles a study may let see groups, in the order the page lists them (UNBLINDED always sees). */
+const visibilityRoles: readonly GroupVisibleRole[] = [
+  'PI',
+  'SI',
+  'CRC',
+  'CRA',
+  'DM',
+  'ADMIN',
+  'CODER',
+  'SAFETY',
+];
+
+function SettingsCard({ studyId, status }: { studyId: number; status: RandomizationStatus }) {
   const { t } = useTranslation('randomization');
   const toast = useToast();
   const update = useUpdateSettings(studyId);
   const hintId = useId();
+  const [chosen, setChosen] = useState<ReadonlySet<GroupVisibleRole> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const selected = chosen ?? new Set(status.groupVisibleRoles);
+  const changed =
+    selected.size !== status.groupVisibleRoles.length ||
+    status.groupVisibleRoles.some((role) => !selected.has(role));
 
-  async function change(event: ChangeEvent<HTMLInputElement>) {
+  function toggle(role: GroupVisibleRole, on: boolean) {
+    const next = new Set(selected);
+    if (on) next.add(role);
+    else next.delete(role);
+    setChosen(next);
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
     setError(null);
     try {
-      await update.mutateAsync({ showGroup: event.target.checked });
+      await update.mutateAsync({ groupVisibleRoles: visibilityRoles.filter((role) => selected.has(role)) });
+      setChosen(null);
       toast(t('page.settings.saved'), 'success');
     } catch (failure) {
       setError(errorText(failure));
@@ -147,21 +173,34 @@ function SettingsCard({ studyId, showGroup }: { studyId: number; showGroup: bool
 
   return (
     <Card title={t('page.settings.title')}>
-      <label className={styles.toggle}>
-        <input
-          type="checkbox"
-          // While the change is on its way, the box shows what was asked for.
-          checked={update.isPending && update.variables ? update.variables.showGroup : showGroup}
-          disabled={update.isPending}
-          aria-describedby={hintId}
-          onChange={(event) => void change(event)}
-        />
-        <span>{t('page.settings.showGroup')}</span>
-      </label>
-      <p id={hintId} className={styles.hint}>
-        {t('page.settings.hint')}
-      </p>
-      <FormAlert message={error} className={styles.error} />
+      <form onSubmit={(event) => void save(event)} aria-describedby={hintId}>
+        <fieldset className={styles.roles}>
+          <legend>{t('page.settings.rolesLegend')}</legend>
+          {visibilityRoles.map((role) => (
+            <label key={role} className={styles.toggle}>
+              <input
+                type="checkbox"
+                checked={selected.has(role)}
+                disabled={update.isPending}
+                onChange={(event) => toggle(role, event.target.checked)}
+              />
+              <span>{t(`page.settings.role.${role}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <p className={styles.hint}>
+          {status.showGroup ? t('page.settings.inForms') : t('page.settings.notInForms')}
+        </p>
+        <p id={hintId} className={styles.hint}>
+          {t('page.settings.hint')}
+        </p>
+        <FormAlert message={error} className={styles.error} />
+        <div className={styles.actions}>
+          <Button type="submit" disabled={!changed || update.isPending}>
+            {t('page.settings.save')}
+          </Button>
+        </div>
+      </form>
     </Card>
   );
 }

@@ -21,7 +21,7 @@ import {
 } from '../../../components/data-table/data-table.tsx';
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
-import { SubjectStatusBadge } from '../../../components/status-badge.tsx';
+import { SubjectStatusBadge, UnblindedBadge } from '../../../components/status-badge.tsx';
 import { TrainingPendingBanner } from '../../../components/training-pending-banner.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { studyRandomizes, useMe } from '../../../lib/me.ts';
@@ -227,9 +227,17 @@ function subjectColumns(
     { id: 'number', header: t('list.columns.number'), numeric: true, cell: (row) => row.number },
     {
       ...text('subjectId', (row) => (
-        <Link to={subjectUrl(row)} className={listStyles.rowLink}>
-          {row.subjectId}
-        </Link>
+        <>
+          <Link to={subjectUrl(row)} className={listStyles.rowLink}>
+            {row.subjectId}
+          </Link>
+          {row.unblinded ? (
+            <>
+              {' '}
+              <UnblindedBadge title={t('list.unblindedHint')}>{t('list.unblinded')}</UnblindedBadge>
+            </>
+          ) : null}
+        </>
       )),
       hideable: false,
     },

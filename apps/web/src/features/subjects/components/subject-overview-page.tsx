@@ -20,6 +20,7 @@ import {
 import { useSubjectOverview, useSubjects } from '../api/subjects.ts';
 import { type OverviewColumn, overviewColumns } from '../lib/overview-columns.ts';
 import { AudiogramComparison } from './audiogram-comparison.tsx';
+import { EmergencyUnblinding } from './emergency-unblinding.tsx';
 import { type FormStatus, FormStatusIcon, FormStatusLegend } from './form-status-icon.tsx';
 import { SubjectHeader } from './subject-header.tsx';
 import { SubjectHoldControls } from './subject-hold-controls.tsx';
@@ -146,6 +147,7 @@ function SubjectOverview({ studyId }: { studyId: number }) {
             <>
               <SubjectHeader subject={overview.data.subject}>
                 <SubjectHoldControls studyId={studyId} overview={overview.data} />
+                <EmergencyUnblinding studyId={studyId} overview={overview.data} />
               </SubjectHeader>
               <div className={styles.card}>
                 <StatusMatrix
