@@ -25,6 +25,7 @@ import type { PollingLoop } from './background/polling-loop.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { startMonitoringWorker } from './central-monitoring/monitoring-worker.ts';
 import { registerCentralMonitoringRoutes } from './central-monitoring/routes.ts';
+import { registerCodingRoutes } from './coding/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerSubjectRoutes } from './data-entry/routes.ts';
@@ -311,6 +312,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }
   await registerUploadRoutes(app, context);
   registerAttachmentRoutes(app, context);
+  registerCodingRoutes(app, context);
   registerFormPhotoRoutes(app, context);
   registerGuidelineRoutes(app, context);
   registerTaskNoticeRoutes(app, context);

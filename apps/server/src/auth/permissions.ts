@@ -13,7 +13,8 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'subject.delete': ['PI', 'CRC'],
   'subject.randomize': ['PI', 'SI', 'CRC'],
   'casebook.sign': ['PI'],
-  'query.open': ['CRA', 'DM'],
+  // The coder sends an unclear verbatim back to the site as a query (issue 51 item 2: coding/).
+  'query.open': ['CRA', 'DM', 'CODER'],
   'query.answer': ['PI', 'SI', 'CRC'],
   'query.manage': ['CRA', 'DM'],
   'sdv.mark': ['CRA'],
