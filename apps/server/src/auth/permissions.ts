@@ -13,8 +13,7 @@ export const permissionMatrix: Record<Action, readonly Role[]> = {
   'subject.delete': ['PI', 'CRC'],
   'subject.randomize': ['PI', 'SI', 'CRC'],
   'casebook.sign': ['PI'],
-  // The coder sends an unclear verbatim back to the site as a query (issue 51 item 2: coding/).
-  'query.open': ['CRA', 'DM', 'CODER'],
+  'query.open': ['CRA', 'DM'],
   'query.answer': ['PI', 'SI', 'CRC'],
   'query.manage': ['CRA', 'DM'],
   'sdv.mark': ['CRA'],

@@ -12,7 +12,7 @@ import { readAssignment } from './present-assignment.ts';
 /**
  * The coder sends an unclear verbatim back to the site: a manual query on the verbatim's cell through
  * the queries feature's own command (`prepareQuery` + `insertQuery`: the subject in scope, holds,
- * notification), and the assignment in status `query` until the site's correction recodes it
+ * notification; allowed by the coder's `coding.code`), and the assignment in status `query` until the site's correction recodes it
  * (`code-after-change.ts`). Version check (409), one open coding query at a time (409), all in one
  * transaction with its audit records.
  */
@@ -27,14 +27,20 @@ export async function sendCodingQuery(
 ): Promise<{ assignment: CodingAssignment; queryId: number }> {
   const found = await readAssignment(db, studyId, assignmentId);
   if (!found) throw new AppError(404, 'not_found');
-  const prepared = await prepareQuery(db, principal, studyId, {
-    subjectPk: found.subjectPk,
-    visitKey: found.visitKey,
-    formKey: found.formKey,
-    itemPath: found.itemPath,
-    text: request.text,
-    assignee: 'site',
-  });
+  const prepared = await prepareQuery(
+    db,
+    principal,
+    studyId,
+    {
+      subjectPk: found.subjectPk,
+      visitKey: found.visitKey,
+      formKey: found.formKey,
+      itemPath: found.itemPath,
+      text: request.text,
+      assignee: 'site',
+    },
+    'coding.code',
+  );
   return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('coding_assignments')
