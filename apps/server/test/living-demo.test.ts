@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { demoCodingChecks } from './demo-checks/demo-coding.checks.ts';
 import { demoFigureChecks } from './demo-checks/demo-figures.checks.ts';
 import { demoGuidelineChecks } from './demo-checks/demo-guidelines.checks.ts';
 import { demoNotificationChecks } from './demo-checks/demo-notifications.checks.ts';
@@ -30,6 +31,7 @@ describeWithDatabase(
     describe('its guidelines and task notice', () => demoGuidelineChecks(database));
     describe('its unscheduled visits', () => demoUnscheduledVisitChecks(database));
     describe('its eardrum photos', () => demoPhotoChecks(database));
+    describe('its coding desk', () => demoCodingChecks(database));
     // Last: the reminder writes to the outbox, which the checks above do not read.
     describe('its notifications', () => demoNotificationChecks(database));
   },
