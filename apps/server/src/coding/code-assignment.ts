@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Principal } from '../auth/principal.ts';
+import { activeDictionary, termByCode } from '../coding-state/match-verbatim.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { activeDictionary, termByCode } from './match-verbatim.ts';
 import { readAssignment } from './present-assignment.ts';
 
 /**

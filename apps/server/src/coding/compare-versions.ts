@@ -1,8 +1,8 @@
 import type { CodingPath, CodingUpgradePreview } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { termByCode } from '../coding-state/match-verbatim.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { termByCode } from './match-verbatim.ts';
 
 type Change = CodingUpgradePreview['changes'][number]['change'];
 

@@ -2,8 +2,8 @@ import type { CodingKindName } from '@cdms/contract';
 import type { Transaction } from 'kysely';
 import type { AuditActor } from '../audit/audit-events.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { activeDictionary, matchVerbatim } from '../coding-state/match-verbatim.ts';
 import type { Database } from '../db/schema.ts';
-import { activeDictionary, matchVerbatim } from './match-verbatim.ts';
 
 /**
  * The queue's pending verbatims matched again against the active version and the synonym list (after

@@ -1,8 +1,8 @@
 import type { CodingKindName, CodingPath, CodingSearchResponse } from '@cdms/contract';
 import { normalizeVerbatim } from '@cdms/study';
 import { type Kysely, sql } from 'kysely';
+import { activeDictionary } from '../coding-state/match-verbatim.ts';
 import type { Database } from '../db/schema.ts';
-import { activeDictionary } from './match-verbatim.ts';
 
 const SEARCH_LIMIT = 50;
 

@@ -1,5 +1,5 @@
 import type { AfterChange } from '../after-change/form-change.ts';
-import { codeVerbatimsAfterChange } from '../coding/code-after-change.ts';
+import { codeVerbatimsAfterChange } from '../coding-state/code-after-change.ts';
 import { postValueChangeMessagesAfterChange } from '../query-messages/value-change-messages.ts';
 import { refreshLabResultsAfterChange } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFactsAfterChange } from '../read-model/refresh-subject-facts.ts';
