@@ -31,10 +31,10 @@ test.describe('medical coding', () => {
     const before = await rows.count();
 
     // The first pending term: search its dictionary and pick the first result.
-    await rows.first().getByRole('button').first().click();
-    const panel = page
-      .getByRole('region', { name: /./ })
-      .filter({ has: page.getByRole('button', { name: '이 용어로 코딩' }) });
+    const first = rows.first().getByRole('button').first();
+    const verbatim = (await first.textContent()) ?? '';
+    await first.click();
+    const panel = page.getByRole('region', { name: verbatim, exact: true });
     await panel.getByLabel('사전 검색').fill('통증');
     await panel.getByRole('button', { name: '검색', exact: true }).click();
     const results = panel.getByRole('list');

@@ -205,7 +205,8 @@ function CodingPanel({
   const code = useCodeAssignment(studyId);
   const query = useSendCodingQuery(studyId);
   const [picked, setPicked] = useState<string | null>(null);
-  const pickedResult = search.data?.results.find((result) => result.code === picked) ?? null;
+  const keyOf = (result: { code: string; name: string }) => `${result.code}:${result.name}`;
+  const pickedResult = search.data?.results.find((result) => keyOf(result) === picked) ?? null;
 
   async function choose() {
     if (!pickedResult) return;
@@ -265,13 +266,13 @@ function CodingPanel({
             aria-label={t('panel.results', { version: search.data.dictionaryVersion ?? '' })}
           >
             {search.data.results.map((result) => (
-              <li key={`${result.code}:${result.name}`}>
+              <li key={keyOf(result)}>
                 <label className={styles.result}>
                   <input
                     type="radio"
                     name="coding-result"
-                    checked={picked === result.code}
-                    onChange={() => setPicked(result.code)}
+                    checked={picked === keyOf(result)}
+                    onChange={() => setPicked(keyOf(result))}
                   />
                   <span>
                     <strong>{result.name}</strong> <span className={styles.code}>{result.code}</span>
