@@ -42,7 +42,7 @@ test.describe('medical coding', () => {
     await results.getByRole('radio').first().check();
     await expect(panel.getByText('SOC', { exact: true }).first()).toBeVisible();
     await panel.getByRole('button', { name: '이 용어로 코딩' }).click();
-    await expect(page.getByText(/코딩했습니다/)).toBeVisible();
+    await expect(page.getByText(/코딩했습니다/).first()).toBeVisible();
     await expect(rows).toHaveCount(before - 1);
 
     // The whole queue and the dictionaries, in both languages and widths.

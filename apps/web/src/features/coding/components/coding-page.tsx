@@ -118,6 +118,7 @@ function Coding({ studyId }: { studyId: number }) {
                 rows={queue.data?.items}
                 rowKey={(row) => String(row.id)}
                 rowAttributes={(row) => ({ 'data-status': row.status })}
+                fit
                 query={queue}
                 loadFailed={t('page.loadFailed')}
                 emptyMessage={t('page.none')}

@@ -96,7 +96,7 @@ export function DictionariesSection({ studyId }: { studyId: number }) {
       <p className={styles.lead}>{t('dictionaries.lead')}</p>
       <DataTable<CodingDictionary>
         id="coding-dictionaries"
-        label={t('dictionaries.title')}
+        label={t('dictionaries.tableLabel')}
         columns={columns}
         rows={list.data?.dictionaries ?? []}
         rowKey={(row) => String(row.id)}
