@@ -26,6 +26,7 @@ import { registerBlindingRoutes } from './blinding/routes.ts';
 import { registerCasebookRoutes } from './casebook/routes.ts';
 import { startMonitoringWorker } from './central-monitoring/monitoring-worker.ts';
 import { registerCentralMonitoringRoutes } from './central-monitoring/routes.ts';
+import { registerCodingRoutes } from './coding/routes.ts';
 import { fastifyTrustProxy } from './config.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
 import { registerSubjectRoutes } from './data-entry/routes.ts';
@@ -314,6 +315,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }
   await registerUploadRoutes(app, context);
   registerAttachmentRoutes(app, context);
+  registerCodingRoutes(app, context);
   registerFormPhotoRoutes(app, context);
   registerGuidelineRoutes(app, context);
   registerTaskNoticeRoutes(app, context);

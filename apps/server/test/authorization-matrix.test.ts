@@ -135,6 +135,15 @@ const pdfUpload = Buffer.concat([
   Buffer.from(`\r\n--${boundary}--\r\n`),
 ]);
 
+/** A one-line synonym list (issue 51) in the dictionary upload's field `upload`. */
+const synonymUpload = Buffer.concat([
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="s.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+  ),
+  Buffer.from('kind,verbatim,code\nmeddra,ear ache,99001011\n'),
+  Buffer.from(`\r\n--${boundary}--\r\n`),
+]);
+
 /** The 1×1 PNG as an eardrum photo (issue 19), in the photo upload's field `photo`. */
 const photoUpload = Buffer.concat([
   Buffer.from(
@@ -1438,6 +1447,66 @@ const cases: Case[] = [
     route: '/api/studies/:studyId/monitoring/runs',
     request: (f) => ({ url: `/api/studies/${f.studyId}/monitoring/runs` }),
     expected: { ...everyone(403), CRA: 202, DM: 202, ADMIN: 202 },
+  },
+  // Issue 51 item 2: medical coding. The queue, search, coding and queries back are the coder's; the
+  // dictionaries the coder's and the administrator's. No assignment or dictionary 999999 exists.
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/coding/queue',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/coding/queue?status=pending&size=20` }),
+    expected: { ...everyone(403), CODER: 200 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/coding/search',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/coding/search?kind=meddra&q=ear` }),
+    expected: { ...everyone(403), CODER: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/coding/assignments/:assignmentId/code',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/coding/assignments/999999/code`,
+      body: { version: 1, code: '99000101' },
+    }),
+    expected: { ...everyone(403), CODER: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/coding/assignments/:assignmentId/query',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/coding/assignments/999999/query`,
+      body: { version: 1, text: 'Which product?' },
+    }),
+    expected: { ...everyone(403), CODER: 404 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/coding/dictionaries',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/coding/dictionaries` }),
+    expected: { ...everyone(403), CODER: 200, ADMIN: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/coding/dictionaries',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/coding/dictionaries?kind=synonyms`,
+      body: synonymUpload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    }),
+    expected: { ...everyone(403), CODER: 201, ADMIN: 201 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/coding/dictionaries/:dictionaryId/upgrade',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/coding/dictionaries/999999/upgrade` }),
+    expected: { ...everyone(403), CODER: 404, ADMIN: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/coding/dictionaries/:dictionaryId/upgrade',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/coding/dictionaries/999999/upgrade` }),
+    expected: { ...everyone(403), CODER: 404, ADMIN: 404 },
   },
   {
     method: 'GET',

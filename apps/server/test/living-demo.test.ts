@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { demoBlindingChecks } from './demo-checks/demo-blinding.checks.ts';
+import { demoCodingChecks } from './demo-checks/demo-coding.checks.ts';
 import { demoFigureChecks } from './demo-checks/demo-figures.checks.ts';
 import { demoGuidelineChecks } from './demo-checks/demo-guidelines.checks.ts';
 import { demoNotificationChecks } from './demo-checks/demo-notifications.checks.ts';
@@ -32,6 +33,7 @@ describeWithDatabase(
     describe('its unscheduled visits', () => demoUnscheduledVisitChecks(database));
     describe('its eardrum photos', () => demoPhotoChecks(database));
     describe('its emergency unblinding', () => demoBlindingChecks(database));
+    describe('its coding desk', () => demoCodingChecks(database));
     // Last: the reminder writes to the outbox, which the checks above do not read.
     describe('its notifications', () => demoNotificationChecks(database));
   },

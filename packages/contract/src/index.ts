@@ -9,6 +9,7 @@ export * from './blinding.ts';
 export * from './calendar-date.ts';
 export * from './casebook.ts';
 export * from './central-monitoring.ts';
+export * from './coding.ts';
 export * from './create-study-request.ts';
 export * from './dashboard.ts';
 export * from './data-exports.ts';

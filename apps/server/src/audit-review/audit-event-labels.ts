@@ -135,6 +135,15 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
     en: 'Monitoring signal noted for the next visit',
   },
   'monitoring.signal_dismissed': { ko: '중앙 모니터링 신호 기각', en: 'Monitoring signal dismissed' },
+  'coding.auto_coded': { ko: '자동 코딩', en: 'Coded automatically' },
+  'coding.queued': { ko: '코딩 대기열에 추가', en: 'Queued for coding' },
+  'coding.removed': { ko: '코딩 대상 삭제', en: 'Coding entry removed' },
+  'coding.coded': { ko: '코딩', en: 'Coded' },
+  'coding.query_sent': { ko: '코딩 쿼리 발행', en: 'Coding query sent' },
+  'coding.dictionary_loaded': { ko: '코딩 사전 등록', en: 'Coding dictionary loaded' },
+  'coding.synonyms_loaded': { ko: '코딩 동의어 목록 등록', en: 'Coding synonyms loaded' },
+  'coding.dictionary_upgraded': { ko: '코딩 사전 버전 변경', en: 'Coding dictionary upgraded' },
+  'coding.recoded': { ko: '사전 버전 변경에 따른 재코딩', en: 'Recoded for a dictionary upgrade' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

@@ -75,6 +75,8 @@ const entityWords: Record<string, Text> = {
   task_notice: { ko: '업무 알림', en: 'Task notice' },
   monitoring_signal: { ko: '중앙 모니터링 신호', en: 'Monitoring signal' },
   monitoring_limits: { ko: '품질 허용 한계', en: 'Quality tolerance limits' },
+  coding_assignment: { ko: '코딩', en: 'Coding' },
+  coding_dictionary: { ko: '코딩 사전', en: 'Coding dictionary' },
   visit: { ko: '방문', en: 'Visit' },
 };
 
@@ -172,6 +174,17 @@ const fieldWords: Record<string, Text> = {
   reviewedVersion: { ko: '검토한 버전', en: 'Version reviewed' },
   columns: { ko: '표시한 열', en: 'Columns shown' },
   count: { ko: '개수', en: 'Count' },
+  // Medical coding (issue 51).
+  verbatim: { ko: '원문', en: 'Verbatim' },
+  term: { ko: '용어', en: 'Term' },
+  dictionaryVersion: { ko: '사전 버전', en: 'Dictionary version' },
+  termCount: { ko: '용어 수', en: 'Terms' },
+  recoded: { ko: '재코딩', en: 'Recoded' },
+  sentToQueue: { ko: '대기열로 보냄', en: 'Sent to the queue' },
+  autoCoded: { ko: '자동 코딩', en: 'Coded automatically' },
+  pt: { ko: 'PT', en: 'PT' },
+  soc: { ko: 'SOC', en: 'SOC' },
+  atc: { ko: 'ATC', en: 'ATC' },
   // The design draft and amendments.
   revision: { ko: '개정', en: 'Revision' },
   changes: { ko: '바뀐 줄 수', en: 'Changed lines' },

@@ -122,6 +122,15 @@ export const auditEventTypes = [
   'monitoring.signal_queried',
   'monitoring.signal_noted',
   'monitoring.signal_dismissed',
+  'coding.auto_coded',
+  'coding.queued',
+  'coding.removed',
+  'coding.coded',
+  'coding.query_sent',
+  'coding.dictionary_loaded',
+  'coding.synonyms_loaded',
+  'coding.dictionary_upgraded',
+  'coding.recoded',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -176,6 +185,8 @@ export interface AuditEventInput {
     | 'task_notice'
     | 'monitoring_signal'
     | 'monitoring_limits'
+    | 'coding_assignment'
+    | 'coding_dictionary'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

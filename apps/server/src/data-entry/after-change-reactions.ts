@@ -1,4 +1,5 @@
 import type { AfterChange } from '../after-change/form-change.ts';
+import { codeVerbatimsAfterChange } from '../coding-state/code-after-change.ts';
 import { postValueChangeMessagesAfterChange } from '../query-messages/value-change-messages.ts';
 import { refreshLabResultsAfterChange } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFactsAfterChange } from '../read-model/refresh-subject-facts.ts';
@@ -22,6 +23,7 @@ export const AFTER_CHANGE: readonly AfterChange[] = [
   syncSystemQueriesAfterChange,
   updateSubjectStatusAfterChange,
   writeFormStatusesAfterChange,
+  codeVerbatimsAfterChange,
   refreshLabResultsAfterChange,
   refreshSubjectFactsAfterChange,
 ];

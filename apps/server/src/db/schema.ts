@@ -65,6 +65,10 @@ export interface Database {
   holds: HoldsTable;
   sdv_marks: SdvMarksTable;
   review_marks: ReviewMarksTable;
+  coding_dictionaries: CodingDictionariesTable;
+  coding_terms: CodingTermsTable;
+  coding_synonyms: CodingSynonymsTable;
+  coding_assignments: CodingAssignmentsTable;
   sdv_plans: SdvPlansTable;
   data_exports: DataExportsTable;
   data_export_chunks: DataExportChunksTable;
@@ -1258,3 +1262,66 @@ export interface MonitoringSignalsTable {
   found_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
+
+/** A study's loaded coding dictionary version (issue 51, coding/): one active per kind. */
+export interface CodingDictionariesTable {
+  id: Generated<number>;
+  study_id: number;
+  kind: 'meddra' | 'whodrug';
+  version: string;
+  file_name: string;
+  term_count: number;
+  active: Generated<boolean>;
+  loaded_by: number;
+  loaded_at: Timestamp;
+}
+/** A dictionary term flattened for search: an LLT (its primary path) or a drug name (its ATC codes). */
+export interface CodingTermsTable {
+  id: Generated<number>;
+  dictionary_id: number;
+  /** The LLT code, or the 11-digit drug code. */
+  code: string;
+  language: string;
+  name: string;
+  /** `normalizeVerbatim(name)`: exact matches and searches compare this. */
+  name_norm: string;
+  current: boolean;
+  /** The term's path (contract `CodingPath`); written as a JSON string. */
+  path: ColumnType<unknown, string, string>;
+}
+/** A study's synonym list entry: a verbatim (normalized) that codes to one code. */
+export interface CodingSynonymsTable {
+  study_id: number;
+  kind: 'meddra' | 'whodrug';
+  verbatim_norm: string;
+  verbatim: string;
+  code: string;
+  loaded_by: number;
+  loaded_at: Timestamp;
+}
+/** One verbatim occurrence (a row of the role's group in a form instance) and its code. */
+export interface CodingAssignmentsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  form_instance_id: number;
+  visit_key: string;
+  form_key: string;
+  group_key: string;
+  row_index: number;
+  item_key: string;
+  kind: 'meddra' | 'whodrug';
+  verbatim: string;
+  status: 'auto' | 'manual' | 'pending' | 'query';
+  code: string | null;
+  /** The code's path as coded (contract `CodingPath`); written as a JSON string. */
+  path: ColumnType<unknown, string | null, string | null>;
+  dictionary_id: number | null;
+  coded_by: number | null;
+  coded_at: NullableTimestamp;
+  query_id: number | null;
+  version: Generated<number>;
+  updated_at: Timestamp;
+}
+export type CodingAssignmentRow = Selectable<CodingAssignmentsTable>;

@@ -487,6 +487,42 @@ export const errorMessages = {
     ko: '이 목록에 없는 항목으로는 정렬할 수 없습니다.',
     en: 'The listing can only be sorted by one of its items.',
   },
+  coding_file_invalid: {
+    ko: '사전 파일의 형식이 맞지 않습니다: {problem}',
+    en: 'The dictionary file does not fit its format: {problem}',
+  },
+  coding_version_missing: {
+    ko: '사전 버전을 알 수 없습니다. 버전을 입력해 주세요.',
+    en: 'The dictionary version is not known: enter the version.',
+  },
+  coding_version_exists: {
+    ko: '이 사전 버전은 이미 등록되어 있습니다.',
+    en: 'This dictionary version is already loaded.',
+  },
+  coding_file_too_large: {
+    ko: '사전 파일은 {megabytes}MB 이하여야 합니다.',
+    en: 'Dictionary files must be {megabytes} MB or smaller.',
+  },
+  coding_changed: {
+    ko: '다른 사용자가 이 코딩을 먼저 바꾸었습니다. 새로 고친 뒤 다시 시도해 주세요.',
+    en: 'Someone changed this coding first. Reload and try again.',
+  },
+  coding_code_unknown: {
+    ko: '현재 사전 버전에 없거나 더 이상 사용하지 않는 코드입니다.',
+    en: 'The code is not a current term of the active dictionary version.',
+  },
+  coding_no_dictionary: {
+    ko: '이 종류의 사전이 아직 등록되지 않았습니다.',
+    en: 'No dictionary of this kind is loaded yet.',
+  },
+  coding_already_active: {
+    ko: '이미 사용 중인 사전 버전입니다.',
+    en: 'This dictionary version is already the active one.',
+  },
+  coding_query_open: {
+    ko: '이 원문에는 이미 쿼리가 발행되어 있습니다.',
+    en: 'A query was already sent on this verbatim.',
+  },
   review_query_exists: {
     ko: '선택한 항목 중 {count}개에 이미 해결되지 않은 쿼리가 있습니다. 쿼리를 발행하지 않았습니다.',
     en: '{count} of the chosen items already have an unresolved query. No query was raised.',

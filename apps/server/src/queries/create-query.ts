@@ -75,15 +75,17 @@ export async function prepareQuery(
   principal: Principal,
   studyId: number,
   request: CreateQueryInput,
+  /** What allows raising it: `query.open`, or the coder's `coding.code` for a verbatim sent back (coding/). */
+  action: 'query.open' | 'coding.code' = 'query.open',
 ): Promise<PreparedQuery> {
-  const subject = await findSubjectInScope(db, principal, studyId, request.subjectPk, 'query.open');
+  const subject = await findSubjectInScope(db, principal, studyId, request.subjectPk, action);
   const current = await currentStudyDefinition(db, studyId);
   if (!current || !getFormLayout(current.definition, request.visitKey, request.formKey))
     throw new AppError(404, 'not_found');
   await requireVisitOfSubject(db, subject.id, request.visitKey);
   const itemPath = itemPathOf(current.definition, request.visitKey, request.formKey, request.itemPath);
   if (itemPath === null) throw new AppError(422, 'query_item_unknown');
-  const role = actingRole(principal, 'query.open', studyId, subject.site_id);
+  const role = actingRole(principal, action, studyId, subject.site_id);
   return {
     studyId,
     subject,

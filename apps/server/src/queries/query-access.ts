@@ -62,7 +62,7 @@ export function mayAct(
  */
 export function actingRole(
   principal: Principal,
-  action: 'query.open' | 'query.answer' | 'query.manage',
+  action: 'query.open' | 'query.answer' | 'query.manage' | 'coding.code',
   studyId: number,
   siteId: number,
 ): Role | null {

@@ -13,6 +13,7 @@ import { definitionDocumentPath, readDefinitionDocument } from '../studies/read-
 import { publishStudyDefinition } from '../study-design/publish-study-definition.ts';
 import { seedDemoAmendments } from './demo-amendment.ts';
 import { seedDemoBlinding } from './demo-blinding.ts';
+import { seedDemoCoding } from './demo-coding.ts';
 import { seedDemoDataExport } from './demo-data-export.ts';
 import { seedDemoEnrollmentTargets } from './demo-enrollment-targets.ts';
 import { seedDemoGuidelines } from './demo-guidelines.ts';
@@ -160,6 +161,8 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
       monitor: 'cra@demo.cdms',
       dataManager: 'dm@demo.cdms',
     });
+    // Issue 51: the coding desk — the fictional dictionaries loaded, matches coded, the rest queued.
+    await seedDemoCoding(db, { studyId: study, coder: 'coder@demo.cdms' });
     // Issue 19: an unscheduled visit between V3 and V4 at sites 01 and 02 (before any freeze or lock).
     await seedDemoUnscheduledVisits(db, {
       studyId: study,

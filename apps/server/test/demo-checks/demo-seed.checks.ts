@@ -148,7 +148,8 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       ]),
     );
     // The seed acts as the sites' demo accounts (the monitor raises and closes queries, the
-    // administrator creates the study in design), and says so in the request id.
+    // administrator creates the study in design, the coder loads the coding dictionaries and sends
+    // one verbatim back as a query), and says so in the request id.
     const actors = await db
       .selectFrom('audit_events')
       .select('actor_label')
@@ -157,6 +158,7 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       .execute();
     expect(actors.map((actor) => actor.actor_label).sort()).toEqual([
       'admin@demo.cdms',
+      'coder@demo.cdms',
       'cra@demo.cdms',
       'crc3@demo.cdms',
       'crc@demo.cdms',

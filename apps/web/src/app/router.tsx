@@ -250,6 +250,13 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // Medical coding (issue 51): the coder's queue, dictionary search and the dictionaries.
+                path: paths.coding,
+                lazy: withTranslations(['coding'], async () => ({
+                  Component: (await import('../features/coding/components/coding-page.tsx')).CodingPage,
+                })),
+              },
+              {
                 // Lab normal ranges per site and the out-of-range listing (issue 17 item 3; CRA menu).
                 path: paths.lab,
                 lazy: withTranslations(['lab'], async () => ({

@@ -3,6 +3,7 @@ import enAlarmLog from '../locales/en/alarm-log.json';
 import enAmendments from '../locales/en/amendments.json';
 import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
+import enCoding from '../locales/en/coding.json';
 import enCommon from '../locales/en/common.json';
 import enCrf from '../locales/en/crf.json';
 import enDashboard from '../locales/en/dashboard.json';
@@ -36,6 +37,7 @@ import koAlarmLog from '../locales/ko/alarm-log.json';
 import koAmendments from '../locales/ko/amendments.json';
 import koAudit from '../locales/ko/audit.json';
 import koAuth from '../locales/ko/auth.json';
+import koCoding from '../locales/ko/coding.json';
 import koCommon from '../locales/ko/common.json';
 import koCrf from '../locales/ko/crf.json';
 import koDashboard from '../locales/ko/dashboard.json';
@@ -101,6 +103,7 @@ export const resources = {
     summary: koSummary,
     training: koTraining,
     monitoring: koMonitoring,
+    coding: koCoding,
   },
   en: {
     admin: enAdmin,
@@ -136,5 +139,6 @@ export const resources = {
     summary: enSummary,
     training: enTraining,
     monitoring: enMonitoring,
+    coding: enCoding,
   },
 } as const;

@@ -42,6 +42,8 @@ export const paths = {
   lab: '/lab/:studyId',
   /** Central monitoring (issue 50): key risk indicators per site, tolerance limits and signals. */
   monitoring: '/monitoring/:studyId',
+  /** Medical coding (issue 51): the coder's queue and the coding dictionaries. */
+  coding: '/coding/:studyId',
   data: '/data/:studyId',
   /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
   randomization: '/randomization/:studyId',

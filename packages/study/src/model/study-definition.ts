@@ -311,6 +311,18 @@ export const studyRolesSchema = z.strictObject({
       outcome: keySchema.optional(),
     })
     .optional(),
+  /**
+   * The prior and concomitant medication: a repeating group (`rows`) whose text item `name` is the drug
+   * name as the site wrote it — the verbatim medical coding codes against WHODrug (issue 51).
+   */
+  medications: z
+    .strictObject({
+      visit: keySchema,
+      form: keySchema,
+      rows: keySchema,
+      name: keySchema,
+    })
+    .optional(),
   /** The end-of-study page: the reason (a singleChoice) of a screening failure and of a dropout. */
   endOfStudy: z
     .strictObject({
@@ -833,6 +845,18 @@ function roleProblems(study: StudyShape): ProblemText[] {
         const itemKey = role[field as keyof typeof role];
         if (itemKey !== undefined) expectItem('adverseEvents', layouts, itemKey, entry.types, role.rows);
       }
+    }
+  }
+  if (roles.medications) {
+    const role = roles.medications;
+    const layouts = layoutsOf('medications', role.form, role.visit);
+    if (layouts.length > 0 && !layouts.flat().some((section) => section.repeating?.key === role.rows)) {
+      problems.push({
+        en: `roles.medications: ${role.rows} is not a repeating group of ${role.form}`,
+        ko: `roles.medications: ${role.rows} — ${role.form}의 반복 그룹이 아닙니다`,
+      });
+    } else {
+      expectItem('medications', layouts, role.name, fields.medications.name.types, role.rows);
     }
   }
   if (roles.endOfStudy) {

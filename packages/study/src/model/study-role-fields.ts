@@ -78,6 +78,7 @@ export const studyRoleFields = {
     actionTaken: item(CHOICE),
     outcome: item(CHOICE),
   },
+  medications: { visit, form, rows: { kind: 'rows' }, name: item(['text', 'textarea']) },
   endOfStudy: { visit, form, screeningFailureReason: item(CHOICE), dropoutReason: item(CHOICE) },
   eligibility: {
     form,

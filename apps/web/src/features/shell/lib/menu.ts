@@ -106,6 +106,10 @@ export function studyMenu(
     ...(abilities.includes('review.mark')
       ? [{ key: 'reviewListings', icon: 'review', to: link(paths.reviewListings) } as const]
       : []),
+    // Medical coding for the coder and the keepers of its dictionaries (issue 51: CODER, ADMIN).
+    ...(abilities.includes('coding.code') || abilities.includes('coding.dictionaries')
+      ? [{ key: 'coding', icon: 'review', to: link(paths.coding) } as const]
+      : []),
     { key: 'freezing', icon: 'freezing', to: link(paths.freezing) },
     { key: 'summary', icon: 'summary', to: link(paths.summary) },
     ...(designRoles.includes('labPanel') ? [{ key: 'lab', icon: 'lab', to: link(paths.lab) } as const] : []),
