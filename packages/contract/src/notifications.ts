@@ -19,6 +19,7 @@ export const notificationEventTypes = [
   'casebook_to_sign',
   'visit_overdue',
   'site_hold',
+  'sae_report',
 ] as const;
 export type NotificationEventType = (typeof notificationEventTypes)[number];
 

@@ -24,6 +24,7 @@ const eventLabels: Record<NotificationEventType, Text> = {
   casebook_to_sign: { ko: '서명 요청', en: 'Casebook to sign' },
   visit_overdue: { ko: '방문 지연', en: 'Visit overdue' },
   site_hold: { ko: '프리징·잠금', en: 'Freeze or lock' },
+  sae_report: { ko: 'SAE 보고', en: 'SAE report' },
 };
 const channelLabels: Record<NotificationChannel, Text> = {
   email: { ko: '이메일', en: 'E-mail' },

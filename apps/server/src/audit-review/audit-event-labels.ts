@@ -132,6 +132,14 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
     en: 'Monitoring signal noted for the next visit',
   },
   'monitoring.signal_dismissed': { ko: '중앙 모니터링 신호 기각', en: 'Monitoring signal dismissed' },
+  'sae.started': { ko: 'SAE 보고 시작', en: 'SAE report started' },
+  'sae.draft_saved': { ko: 'SAE 보고 초안 저장', en: 'SAE report draft saved' },
+  'sae.awareness_changed': { ko: 'SAE 인지 시각 변경', en: 'SAE awareness time changed' },
+  'sae.submitted': { ko: 'SAE 보고 제출(전자서명)', en: 'SAE report submitted (signed)' },
+  'sae.signature_failed': { ko: 'SAE 보고 전자서명 실패', en: 'SAE report signature failed' },
+  'sae.follow_up_started': { ko: 'SAE 추적 보고 시작', en: 'SAE follow-up report started' },
+  'sae.acknowledged': { ko: 'SAE 보고 접수 확인', en: 'SAE report acknowledged' },
+  'sae.exported': { ko: 'SAE 보고 내보내기', en: 'SAE report exported' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

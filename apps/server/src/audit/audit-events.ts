@@ -119,6 +119,14 @@ export const auditEventTypes = [
   'monitoring.signal_queried',
   'monitoring.signal_noted',
   'monitoring.signal_dismissed',
+  'sae.started',
+  'sae.draft_saved',
+  'sae.awareness_changed',
+  'sae.submitted',
+  'sae.signature_failed',
+  'sae.follow_up_started',
+  'sae.acknowledged',
+  'sae.exported',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -173,6 +181,7 @@ export interface AuditEventInput {
     | 'task_notice'
     | 'monitoring_signal'
     | 'monitoring_limits'
+    | 'sae_report'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

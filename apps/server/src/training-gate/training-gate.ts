@@ -17,6 +17,9 @@ export const trainingGatedActions: readonly Action[] = [
   'subject.randomize',
   'casebook.sign',
   'query.answer',
+  // Issue 51: the site's SAE report and the investigator's submission are data entry too.
+  'sae.report',
+  'sae.submit',
 ];
 
 /** The 403 of `refuseUntrainedWriter`, as a gated write's route lists it (`http/refusals.ts`). */
