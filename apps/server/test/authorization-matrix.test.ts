@@ -2117,7 +2117,10 @@ describeWithDatabase(
             url = url.replace('UNSCHEDULED_SUBJECT', String(await unscheduledVisitSubject()));
           if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
           if (url.includes('SAE_DRAFT') || url.includes('SAE_SUBMITTED'))
-            url = url.replace(/SAE_(DRAFT|SUBMITTED)/, String(await newSaeReport(url.includes('SAE_SUBMITTED'))));
+            url = url.replace(
+              /SAE_(DRAFT|SUBMITTED)/,
+              String(await newSaeReport(url.includes('SAE_SUBMITTED'))),
+            );
           if (url.includes('LAB_RANGE')) {
             // A fresh range per call: a retired range cannot be changed or retired again.
             const range = await database()

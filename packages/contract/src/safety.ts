@@ -161,6 +161,6 @@ export function saeMinutesLeft(dueAt: string, now: Date): number {
 
 /** What the PI's electronic signature of an SAE report means, as the dialog shows it and the record keeps it. */
 export const SAE_SIGNATURE_MEANING = {
-  ko: '본인은 시험책임자로서 이 중대한 이상반응 보고의 내용이 정확함을 확인하고 의뢰자에게 제출합니다.',
+  ko: '본인은 시험책임자로서 이 중대한 이상사례 보고의 내용이 정확함을 확인하고 의뢰자에게 제출합니다.',
   en: 'As the investigator, I confirm that this serious adverse event report is accurate and submit it to the sponsor.',
 } as const;

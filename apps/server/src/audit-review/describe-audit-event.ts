@@ -210,7 +210,7 @@ const fieldWords: Record<string, Text> = {
   repeatKey: { ko: '회차', en: 'Occurrence' },
   visitDate: { ko: '방문일', en: 'Visit date' },
   // SAE reports (issue 51).
-  eventNumber: { ko: '이상반응 번호', en: 'Event number' },
+  eventNumber: { ko: '이상사례 번호', en: 'Event number' },
   awarenessAt: { ko: '인지 시각', en: 'Awareness time' },
   dueAt: { ko: '보고 기한', en: 'Due' },
   criteria: { ko: '중대성 기준', en: 'Seriousness criteria' },

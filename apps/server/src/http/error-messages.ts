@@ -464,7 +464,7 @@ export const errorMessages = {
     en: 'Someone changed this SAE report first. Review the latest version, then try again.',
   },
   sae_awareness_invalid: {
-    ko: '인지 시각은 이상반응 기록 이후의 미래일 수 없습니다.',
+    ko: '인지 시각은 미래일 수 없습니다.',
     en: 'The awareness time cannot be in the future.',
   },
   query_state_conflict: {

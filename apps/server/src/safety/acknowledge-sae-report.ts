@@ -34,7 +34,11 @@ export async function acknowledgeSaeReport(
     const now = new Date();
     const acknowledged = await trx
       .updateTable('sae_report_versions')
-      .set({ acknowledged_by: principal.user.id, acknowledged_name: principal.user.name, acknowledged_at: now })
+      .set({
+        acknowledged_by: principal.user.id,
+        acknowledged_name: principal.user.name,
+        acknowledged_at: now,
+      })
       .where('report_id', '=', report.id)
       .where('version', '=', report.current_version)
       .where('submitted_at', 'is not', null)

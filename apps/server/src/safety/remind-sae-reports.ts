@@ -17,7 +17,15 @@ export async function remindSaeReports(db: Kysely<Database>, now: Date = new Dat
     .selectFrom('sae_reports as r')
     .innerJoin('subjects as s', 's.id', 'r.subject_id')
     .innerJoin('studies as st', 'st.id', 'r.study_id')
-    .select(['r.id', 'r.study_id', 'r.site_id', 'r.event_number', 'r.due_at', 'r.current_version', 's.screening_number'])
+    .select([
+      'r.id',
+      'r.study_id',
+      'r.site_id',
+      'r.event_number',
+      'r.due_at',
+      'r.current_version',
+      's.screening_number',
+    ])
     .where('r.first_submitted_at', 'is', null)
     .where('r.due_at', '<=', soon)
     .where('s.deleted_at', 'is', null)

@@ -24,7 +24,8 @@ import { startSaeFollowUp } from './start-sae-follow-up.ts';
 import { submitSaeReport } from './submit-sae-report.ts';
 
 const NOT_FOUND = 'No such report, or one of a site the caller does not cover (`not_found`).';
-const STALE = 'Someone changed the report first (`sae_version_conflict`), or its state does not allow this (`sae_state_conflict`).';
+const STALE =
+  'Someone changed the report first (`sae_version_conflict`), or its state does not allow this (`sae_state_conflict`).';
 const READ_403 = 'The role may not read SAE reports (`forbidden`).';
 
 /** Issue 51 item 1: the SAE fast path — the reports, their drafts, the PI's signed submission, follow-ups, acknowledgement. */
@@ -40,14 +41,14 @@ export function registerSaeRoutes(app: App, context: AppContext): void {
       config: { access: { study: 'sae.read' } },
       schema: {
         tags,
-        summary: "A page of the study's SAE reports the caller may read: by status, site, overdue (not submitted past due)",
+        summary:
+          "A page of the study's SAE reports the caller may read: by status, site, overdue (not submitted past due)",
         params: studyParams,
         querystring: saeListQuerySchema,
         response: { 200: saeListResponseSchema, ...refusals({ 403: READ_403 }) },
       },
     },
-    async (request) =>
-      listSaeReports(db, principalOf(request), request.params.studyId, request.query),
+    async (request) => listSaeReports(db, principalOf(request), request.params.studyId, request.query),
   );
 
   app.get(
@@ -195,7 +196,11 @@ export function registerSaeRoutes(app: App, context: AppContext): void {
         body: saeRowVersionRequestSchema,
         response: {
           200: saeReportSchema,
-          ...refusals({ 403: 'Only the safety desk acknowledges (`forbidden`).', 404: NOT_FOUND, 409: STALE }),
+          ...refusals({
+            403: 'Only the safety desk acknowledges (`forbidden`).',
+            404: NOT_FOUND,
+            409: STALE,
+          }),
         },
       },
     },

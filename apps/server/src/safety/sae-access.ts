@@ -20,7 +20,9 @@ export function saeReportQuery(db: Executor, studyId: number) {
     .where('s.deleted_at', 'is', null);
 }
 
-export type SaeReportRow = NonNullable<Awaited<ReturnType<ReturnType<typeof saeReportQuery>['executeTakeFirst']>>>;
+export type SaeReportRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof saeReportQuery>['executeTakeFirst']>>
+>;
 
 /**
  * The report, if the caller may read it (`sae.read` at its site); otherwise 404, so a report of another

@@ -34,11 +34,11 @@ export async function notifySaeStarted(
     dedupeKey: `sae-started:${notice.reportId}`,
     message: {
       subject: {
-        ko: `[CDMS] 중대한 이상반응 보고 시작: ${label(notice)}`,
+        ko: `[CDMS] 중대한 이상사례 보고 시작: ${label(notice)}`,
         en: `[CDMS] Serious adverse event report started: ${label(notice)}`,
       },
       body: {
-        ko: `${label(notice)} 이상반응이 중대한 것으로 기록되었습니다. 시험책임자는 ${due}까지 의뢰자에게 보고해야 합니다.\nCDMS에 로그인하여 SAE 보고서를 작성하십시오.`,
+        ko: `${label(notice)} 이상사례이 중대한 것으로 기록되었습니다. 시험책임자는 ${due}까지 의뢰자에게 보고해야 합니다.\nCDMS에 로그인하여 SAE 보고서를 작성하십시오.`,
         en: `Adverse event ${label(notice)} was recorded as serious. The investigator must report it to the sponsor by ${due}.\nSign in to CDMS to complete the SAE report.`,
       },
     },
@@ -124,7 +124,10 @@ export async function notifySaeReminder(
     recipientUserIds: recipients,
     dedupeKey: `sae-reminder:${kind}:${notice.reportId}`,
     message: {
-      subject: { ko: `[CDMS] ${words.subject.ko}: ${label(notice)}`, en: `[CDMS] ${words.subject.en}: ${label(notice)}` },
+      subject: {
+        ko: `[CDMS] ${words.subject.ko}: ${label(notice)}`,
+        en: `[CDMS] ${words.subject.en}: ${label(notice)}`,
+      },
       body: words.body,
     },
   });

@@ -1,10 +1,10 @@
 import {
+  emptySaeContent,
   type SaeContent,
   type SaeReport,
   type SaeReportSummary,
   type SaeVersion,
   saeContentSchema,
-  emptySaeContent,
 } from '@cdms/contract';
 import type { Kysely, Transaction } from 'kysely';
 import { can } from '../auth/permissions.ts';

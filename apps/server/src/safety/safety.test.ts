@@ -6,8 +6,8 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
-import { dueAtOf, isOverdue } from './sae-clock.ts';
 import { remindSaeReports } from './remind-sae-reports.ts';
+import { dueAtOf, isOverdue } from './sae-clock.ts';
 
 const role = tmPerforationStudy.roles?.adverseEvents;
 if (!role) throw new Error('The test study has no adverse events role');
@@ -79,7 +79,9 @@ describeWithDatabase(
       }));
       const values = { ...current.values, hasAdverseEvent: 'Y', [role?.rows ?? '']: rows };
       const reasons: Record<string, string> =
-        current.version > 0 ? Object.fromEntries(Object.keys(values).map((key) => [key, 'Source record'])) : {};
+        current.version > 0
+          ? Object.fromEntries(Object.keys(values).map((key) => [key, 'Source record']))
+          : {};
       const saved = await as('si', 'PUT', formUrl(subjectId), {
         values,
         version: current.version,
@@ -161,7 +163,12 @@ describeWithDatabase(
       ]);
       const [report, ...others] = await reportsOf(subjectId);
       expect(others).toEqual([]);
-      expect(report).toMatchObject({ event_number: 2, term: 'Otitis media', status: 'draft', current_version: 1 });
+      expect(report).toMatchObject({
+        event_number: 2,
+        term: 'Otitis media',
+        status: 'draft',
+        current_version: 1,
+      });
       expect(report?.awareness_at.getTime()).toBeGreaterThanOrEqual(before - 1000);
       expect(report?.due_at.getTime()).toBe((report?.awareness_at.getTime() ?? 0) + 24 * 3_600_000);
 
@@ -196,7 +203,12 @@ describeWithDatabase(
 
       const read = await as('cra', 'GET', url);
       expect(read.statusCode, read.body).toBe(200);
-      expect(read.json()).toMatchObject({ status: 'draft', canEdit: false, canSubmit: false, versions: [{ version: 1 }] });
+      expect(read.json()).toMatchObject({
+        status: 'draft',
+        canEdit: false,
+        canSubmit: false,
+        versions: [{ version: 1 }],
+      });
       // Another site's coordinator does not find it.
       expect((await as('crc', 'GET', url)).statusCode).toBe(404);
       let report = (await as('si', 'GET', url)).json();
@@ -207,26 +219,49 @@ describeWithDatabase(
       report = saved.json();
       expect(report.versions[0].content).toEqual(content);
       // A stale copy is refused and changes nothing.
-      const stale = await as('si', 'PUT', `${url}/draft`, { rowVersion: report.rowVersion - 1, content: { ...content, narrative: 'x' } });
+      const stale = await as('si', 'PUT', `${url}/draft`, {
+        rowVersion: report.rowVersion - 1,
+        content: { ...content, narrative: 'x' },
+      });
       expect(stale.statusCode).toBe(409);
       expect(stale.json().error.code).toBe('sae_version_conflict');
 
       // Only the PI submits, and only with the right password.
-      const bySi = await as('si', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: DEMO_PASSWORD });
+      const bySi = await as('si', 'POST', `${url}/submission`, {
+        rowVersion: report.rowVersion,
+        password: DEMO_PASSWORD,
+      });
       expect(bySi.statusCode).toBe(403);
-      const wrong = await as('pi', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: 'not-my-password-1' });
+      const wrong = await as('pi', 'POST', `${url}/submission`, {
+        rowVersion: report.rowVersion,
+        password: 'not-my-password-1',
+      });
       expect(wrong.statusCode).toBe(422);
       expect(wrong.json().error.code).toBe('signature_password_incorrect');
-      expect((await as('pi', 'GET', url)).json()).toMatchObject({ status: 'draft', rowVersion: report.rowVersion, firstSubmittedAt: null });
+      expect((await as('pi', 'GET', url)).json()).toMatchObject({
+        status: 'draft',
+        rowVersion: report.rowVersion,
+        firstSubmittedAt: null,
+      });
       expect(await outboxOf(row?.id ?? 0, 'sae-submitted')).toEqual([]);
 
-      const submitted = await as('pi', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: DEMO_PASSWORD });
+      const submitted = await as('pi', 'POST', `${url}/submission`, {
+        rowVersion: report.rowVersion,
+        password: DEMO_PASSWORD,
+      });
       expect(submitted.statusCode, submitted.body).toBe(200);
       report = submitted.json();
-      expect(report).toMatchObject({ status: 'submitted', overdue: false, canSubmit: false, canFollowUp: true });
+      expect(report).toMatchObject({
+        status: 'submitted',
+        overdue: false,
+        canSubmit: false,
+        canFollowUp: true,
+      });
       expect(report.versions[0]).toMatchObject({ submittedBy: '김연구' });
       expect(report.versions[0].signatureMeaning.en).toMatch(/investigator/);
-      expect((await outboxOf(row?.id ?? 0, 'sae-submitted')).map((r) => r.email)).toEqual(['safety@demo.cdms']);
+      expect((await outboxOf(row?.id ?? 0, 'sae-submitted')).map((r) => r.email)).toEqual([
+        'safety@demo.cdms',
+      ]);
       // Submitted content no longer changes.
       const late = await as('si', 'PUT', `${url}/draft`, { rowVersion: report.rowVersion, content });
       expect(late.statusCode).toBe(409);
@@ -238,7 +273,9 @@ describeWithDatabase(
         expect(refused.statusCode, who).toBe(403);
       }
       expect((await as('safety', 'GET', url)).json().canAcknowledge).toBe(true);
-      const acknowledged = await as('safety', 'POST', `${url}/acknowledgement`, { rowVersion: report.rowVersion });
+      const acknowledged = await as('safety', 'POST', `${url}/acknowledgement`, {
+        rowVersion: report.rowVersion,
+      });
       expect(acknowledged.statusCode, acknowledged.body).toBe(200);
       report = acknowledged.json();
       expect(report).toMatchObject({ status: 'acknowledged', canAcknowledge: false });
@@ -256,9 +293,22 @@ describeWithDatabase(
       expect(report.versions[1]).toMatchObject({ version: 2, kind: 'followUp', content, submittedAt: null });
       const twice = await as('si', 'POST', `${url}/follow-ups`, { rowVersion: report.rowVersion });
       expect(twice.statusCode).toBe(409);
-      report = (await as('si', 'PUT', `${url}/draft`, { rowVersion: report.rowVersion, content: { ...content, outcome: 'Recovered without sequelae' } })).json();
-      report = (await as('pi', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: DEMO_PASSWORD })).json();
-      expect(report.versions.map((v: { submittedAt: string | null }) => v.submittedAt !== null)).toEqual([true, true]);
+      report = (
+        await as('si', 'PUT', `${url}/draft`, {
+          rowVersion: report.rowVersion,
+          content: { ...content, outcome: 'Recovered without sequelae' },
+        })
+      ).json();
+      report = (
+        await as('pi', 'POST', `${url}/submission`, {
+          rowVersion: report.rowVersion,
+          password: DEMO_PASSWORD,
+        })
+      ).json();
+      expect(report.versions.map((v: { submittedAt: string | null }) => v.submittedAt !== null)).toEqual([
+        true,
+        true,
+      ]);
       expect(report.versions[0].content.outcome).toBe('Recovered');
       expect(report.versions[1].content.outcome).toBe('Recovered without sequelae');
 
@@ -321,7 +371,13 @@ describeWithDatabase(
     });
 
     it('refuses bad input with a 4xx in the caller’s language, and readers outside the desks', async () => {
-      const bad = await as('crc', 'PUT', `${reports()}/1/draft`, { rowVersion: 1, content: { criteria: ['flu'] } }, 'ko');
+      const bad = await as(
+        'crc',
+        'PUT',
+        `${reports()}/1/draft`,
+        { rowVersion: 1, content: { criteria: ['flu'] } },
+        'ko',
+      );
       expect(bad.statusCode).toBe(400);
       const duplicate = await as('crc', 'PUT', `${reports()}/1/draft`, {
         rowVersion: 1,

@@ -21,6 +21,7 @@ import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
 import enReports from '../locales/en/reports.json';
 import enReviewListings from '../locales/en/review-listings.json';
+import enSafety from '../locales/en/safety.json';
 import enSdv from '../locales/en/sdv.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
@@ -54,6 +55,7 @@ import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
 import koReports from '../locales/ko/reports.json';
 import koReviewListings from '../locales/ko/review-listings.json';
+import koSafety from '../locales/ko/safety.json';
 import koSdv from '../locales/ko/sdv.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
@@ -101,6 +103,7 @@ export const resources = {
     summary: koSummary,
     training: koTraining,
     monitoring: koMonitoring,
+    safety: koSafety,
   },
   en: {
     admin: enAdmin,
@@ -136,5 +139,6 @@ export const resources = {
     summary: enSummary,
     training: enTraining,
     monitoring: enMonitoring,
+    safety: enSafety,
   },
 } as const;

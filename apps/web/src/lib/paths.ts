@@ -42,6 +42,9 @@ export const paths = {
   lab: '/lab/:studyId',
   /** Central monitoring (issue 50): key risk indicators per site, tolerance limits and signals. */
   monitoring: '/monitoring/:studyId',
+  /** SAE reports (issue 51): the list with each report's 24-hour clock, and one report. */
+  safety: '/safety/:studyId',
+  saeReport: '/safety/:studyId/reports/:reportId',
   data: '/data/:studyId',
   /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
   randomization: '/randomization/:studyId',
