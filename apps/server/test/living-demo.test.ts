@@ -4,6 +4,7 @@ import { demoGuidelineChecks } from './demo-checks/demo-guidelines.checks.ts';
 import { demoNotificationChecks } from './demo-checks/demo-notifications.checks.ts';
 import { demoPhotoChecks } from './demo-checks/demo-photos.checks.ts';
 import { demoReportChecks } from './demo-checks/demo-reports.checks.ts';
+import { demoSafetyChecks } from './demo-checks/demo-safety.checks.ts';
 import { livingDemoSeedChecks } from './demo-checks/demo-seed.checks.ts';
 import { demoSummaryChecks } from './demo-checks/demo-summary.checks.ts';
 import { demoTrainingChecks } from './demo-checks/demo-training.checks.ts';
@@ -30,6 +31,7 @@ describeWithDatabase(
     describe('its guidelines and task notice', () => demoGuidelineChecks(database));
     describe('its unscheduled visits', () => demoUnscheduledVisitChecks(database));
     describe('its eardrum photos', () => demoPhotoChecks(database));
+    describe('its SAE reports', () => demoSafetyChecks(database));
     // Last: the reminder writes to the outbox, which the checks above do not read.
     describe('its notifications', () => demoNotificationChecks(database));
   },

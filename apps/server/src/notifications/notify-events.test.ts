@@ -1,3 +1,4 @@
+import { notificationEventTypes } from '@cdms/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, demoStudyIds, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
@@ -39,7 +40,7 @@ describeWithDatabase(
     it("keeps each user's own e-mail choices (audited), and leaves out the e-mails turned off", async () => {
       const url = '/api/auth/notification-preferences';
       const initial = (await as('crc', 'GET', url)).json();
-      expect(initial.preferences).toHaveLength(6);
+      expect(initial.preferences).toHaveLength(notificationEventTypes.length);
       expect(initial.preferences.every((entry: { email: boolean }) => entry.email)).toBe(true);
       const off = await as('crc', 'PUT', url, { preferences: [{ eventType: 'site_hold', email: false }] });
       expect(off.statusCode, off.body).toBe(200);
