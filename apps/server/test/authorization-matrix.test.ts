@@ -1449,6 +1449,18 @@ const cases: Case[] = [
     expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
   },
   {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports/:reportId/cioms.pdf',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/cioms.pdf?lang=en` }),
+    expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports/:reportId/e2b.xml',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/e2b.xml` }),
+    expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
+  },
+  {
     method: 'PUT',
     route: '/api/studies/:studyId/sae-reports/:reportId/draft',
     request: (f) => ({

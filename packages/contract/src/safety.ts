@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedShape, pageQueryShape, paramIdSchema } from './ids.ts';
+import { pagedShape, pageQuerySchema, pageQueryShape, paramIdSchema } from './ids.ts';
 import { reasonSchema } from './reason.ts';
 
 /**
@@ -123,6 +123,12 @@ export const saeListResponseSchema = z.object({
 export type SaeListResponse = z.infer<typeof saeListResponseSchema>;
 
 export const saeReportParamsSchema = z.object({ studyId: paramIdSchema, reportId: paramIdSchema });
+
+/** Which version an export prints (the current one when absent) and, for the PDF, its language. */
+export const saeExportQuerySchema = z.strictObject({
+  version: pageQuerySchema.optional(),
+  lang: z.enum(['ko', 'en']).optional(),
+});
 
 export const saveSaeDraftRequestSchema = z.strictObject({
   rowVersion: z.number().int().min(1).max(1_000_000),

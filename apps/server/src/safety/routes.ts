@@ -1,5 +1,6 @@
 import {
   changeSaeAwarenessRequestSchema,
+  saeExportQuerySchema,
   saeListQuerySchema,
   saeListResponseSchema,
   saeReportParamsSchema,
@@ -10,13 +11,17 @@ import {
 } from '@cdms/contract';
 import type { AppContext } from '../app-context.ts';
 import { actorOf, principalOf } from '../auth/authenticate.ts';
+import { fileAnswer } from '../http/file-answer.ts';
+import { requestLanguage } from '../http/language.ts';
 import { studyParams } from '../http/path-params.ts';
 import { refusals } from '../http/refusals.ts';
+import { attachmentNamed, sendDownload } from '../http/send-download.ts';
 import type { App } from '../http/types.ts';
 import { SIGNING_CREDENTIALS_REFUSAL } from '../signature-state/verify-signing-credentials.ts';
 import { TRAINING_REFUSAL } from '../training-gate/training-gate.ts';
 import { acknowledgeSaeReport } from './acknowledge-sae-report.ts';
 import { changeSaeAwareness } from './change-sae-awareness.ts';
+import { exportCiomsPdf, exportE2bXml } from './export-sae-report.ts';
 import { listSaeReports } from './list-sae-reports.ts';
 import { readSaeReport } from './read-sae-report.ts';
 import { saveSaeDraft } from './save-sae-draft.ts';
@@ -210,5 +215,58 @@ export function registerSaeRoutes(app: App, context: AppContext): void {
         reportId: request.params.reportId,
         rowVersion: request.body.rowVersion,
       }),
+  );
+
+  app.get(
+    `${one}/cioms.pdf`,
+    {
+      config: { access: { study: 'sae.read' } },
+      schema: {
+        tags,
+        summary:
+          'One version (the current one unless `version`) as a CIOMS-I-style PDF, Korean or English (audited)',
+        params: saeReportParamsSchema,
+        querystring: saeExportQuerySchema,
+        response: {
+          200: fileAnswer('The CIOMS-I-style form as PDF.', ['application/pdf']),
+          ...refusals({ 403: READ_403, 404: `${NOT_FOUND} Or no such version.` }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { pdf, fileName } = await exportCiomsPdf(db, principalOf(request), actorOf(request), {
+        studyId: request.params.studyId,
+        reportId: request.params.reportId,
+        version: request.query.version,
+        language: request.query.lang ?? requestLanguage(request),
+      });
+      return sendDownload(reply, 'application/pdf', attachmentNamed(fileName), pdf);
+    },
+  );
+
+  app.get(
+    `${one}/e2b.xml`,
+    {
+      config: { access: { study: 'sae.read' } },
+      schema: {
+        tags,
+        summary: 'One version as an E2B(R3)-shaped ICSR (MCCI_IN200100UV01 around PORR_IN049016UV; audited)',
+        params: saeReportParamsSchema,
+        querystring: saeExportQuerySchema,
+        response: {
+          200: fileAnswer('The ICSR as XML.', ['application/xml']),
+          ...refusals({ 403: READ_403, 404: `${NOT_FOUND} Or no such version.` }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { xml, fileName } = await exportE2bXml(db, principalOf(request), actorOf(request), {
+        studyId: request.params.studyId,
+        reportId: request.params.reportId,
+        version: request.query.version,
+        language: requestLanguage(request),
+      });
+      return sendDownload(reply, 'application/xml; charset=utf-8', attachmentNamed(fileName), xml);
+    },
   );
 }

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { koreaDateTime, type SaeContent } from '@cdms/contract';
 import { tmPerforationStudy } from '@cdms/study';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -323,6 +327,64 @@ describeWithDatabase(
         'sae.submitted',
       ]);
       expect((await verifyAuditChain(database().db)).ok).toBe(true);
+    });
+
+    it('prints a version as a CIOMS-I-style PDF in Korean and English and as well-formed E2B XML, audited', async () => {
+      const subjectId = await newSubject();
+      await saveEvents(subjectId, [{ term: 'Labyrinthitis <acute> & "severe"', serious: 'Y' }]);
+      const [row] = await reportsOf(subjectId);
+      const url = `${reports()}/${row?.id}`;
+      let report = (await as('si', 'GET', url)).json();
+      report = (await as('si', 'PUT', `${url}/draft`, { rowVersion: report.rowVersion, content })).json();
+      report = (await as('pi', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: DEMO_PASSWORD })).json();
+      const dir = mkdtempSync(path.join(tmpdir(), 'sae-export-'));
+
+      const texts: Record<string, string> = {};
+      for (const language of ['en', 'ko'] as const) {
+        const pdf = await as('safety', 'GET', `${url}/cioms.pdf`, undefined, language);
+        expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+        expect(pdf.headers['content-type']).toBe('application/pdf');
+        const file = path.join(dir, `${language}.pdf`);
+        writeFileSync(file, pdf.rawPayload);
+        texts[language] = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      }
+      expect(texts.en).toContain('CIOMS-I');
+      expect(texts.en).toContain('Involved or prolonged inpatient hospitalisation');
+      expect(texts.en).toContain('Labyrinthitis <acute>');
+      expect(texts.en).toContain('김연구');
+      expect(texts.en).toContain('Initial');
+      expect(texts.ko).toContain('의심되는 이상사례 보고서');
+      expect(texts.ko).toContain('입원 또는 입원 기간 연장');
+      expect(texts.ko.replace(/\s+/g, '')).toContain(content.narrative.replace(/\s+/g, ''));
+      // ?lang= wins over the header; an unknown version is 404.
+      const english = await as('safety', 'GET', `${url}/cioms.pdf?lang=en&version=1`, undefined, 'ko');
+      expect(english.statusCode).toBe(200);
+      expect((await as('safety', 'GET', `${url}/cioms.pdf?version=9`)).statusCode).toBe(404);
+      expect((await as('safety', 'GET', `${url}/cioms.pdf?lang=fr`)).statusCode).toBe(400);
+
+      const xml = await as('dm', 'GET', `${url}/e2b.xml`);
+      expect(xml.statusCode, xml.body.slice(0, 200)).toBe(200);
+      const xmlFile = path.join(dir, 'case.xml');
+      writeFileSync(xmlFile, xml.body);
+      // Well-formed (xmllint exits non-zero otherwise); the case's facts are in it, escaped.
+      execFileSync('xmllint', ['--noout', xmlFile]);
+      expect(xml.body).toContain('<PORR_IN049016UV>');
+      expect(xml.body).toContain('Labyrinthitis &lt;acute&gt; &amp; &quot;severe&quot;');
+      expect(xml.body).toMatch(/displayName="requiresInpatientHospitalization"\/>\s*<value xsi:type="BL" value="true"/);
+      expect(xml.body).toMatch(/displayName="resultsInDeath"\/>\s*<value xsi:type="BL" value="false"/);
+      expect(xml.body).toContain(content.suspectProducts[0]);
+      const exported = await database()
+        .db.selectFrom('audit_events')
+        .select('after')
+        .where('event_type', '=', 'sae.exported')
+        .where('entity_id', '=', String(row?.id))
+        .execute();
+      expect(exported.map((entry) => (entry.after as { format: string }).format).sort()).toEqual([
+        'cioms',
+        'cioms',
+        'cioms',
+        'e2b',
+      ]);
     });
 
     it('moves the clock with a corrected awareness time, lists overdue reports and reminds once', async () => {
