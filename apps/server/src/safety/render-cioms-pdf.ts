@@ -95,6 +95,30 @@ export async function renderCiomsPdf(sae: SaeCase, language: Language): Promise<
       .text(value || w(words.none), { width: CONTENT_WIDTH });
     doc.moveDown(0.3);
   };
+  /** Short fields side by side, in equal columns. */
+  const row = (fields: [string, string][]) => {
+    const top = doc.y;
+    const width = CONTENT_WIDTH / fields.length;
+    let bottom = top;
+    fields.forEach(([label, value], index) => {
+      const x = PAGE.left + index * width;
+      doc
+        .font(FONT.bold)
+        .fontSize(8)
+        .fillColor(PDF_COLOR.muted)
+        .text(label, x, top, { width: width - 8 });
+      doc
+        .font(FONT.regular)
+        .fontSize(10)
+        .fillColor(PDF_COLOR.text)
+        .text(value || w(words.none), x, doc.y, { width: width - 8 });
+      bottom = Math.max(bottom, doc.y);
+    });
+    doc.x = PAGE.left;
+    doc.y = bottom;
+    doc.moveDown(0.3);
+  };
+  const joined = (...parts: string[]) => parts.filter((part) => part.trim() !== '').join(' · ');
 
   doc
     .font(FONT.bold)
@@ -106,17 +130,21 @@ export async function renderCiomsPdf(sae: SaeCase, language: Language): Promise<
     version.kind === 'initial'
       ? w(words.initial)
       : w(words.followUp).replace('{n}', String(version.version - 1));
-  doc.text(`${sae.study.code} · ${sae.study.protocolNumber} · ${type} (v${version.version})`, {
+  doc.text(joined(sae.study.code, sae.study.protocolNumber, `${type} (v${version.version})`), {
     width: CONTENT_WIDTH,
   });
 
   heading(w(words.reaction));
-  field(w(words.initials), sae.subject.initials);
-  field(w(words.subject), sae.subject.screeningNumber);
-  field(w(words.site), `${sae.site.institutionNumber} ${sae.site.name}`);
-  field(w(words.term), sae.event.term);
-  field(w(words.onset), sae.event.startDate);
-  field(w(words.ended), sae.event.endDate);
+  row([
+    [w(words.initials), sae.subject.initials],
+    [w(words.subject), sae.subject.screeningNumber],
+    [w(words.site), `${sae.site.institutionNumber} ${sae.site.name}`],
+  ]);
+  row([
+    [w(words.term), sae.event.term],
+    [w(words.onset), sae.event.startDate],
+    [w(words.ended), sae.event.endDate],
+  ]);
   field(w(words.narrative), version.content.narrative);
   doc.font(FONT.bold).fontSize(8).fillColor(PDF_COLOR.muted).text(w(words.criteria), PAGE.left, doc.y);
   for (const criterion of saeCriteria) {
@@ -149,12 +177,20 @@ export async function renderCiomsPdf(sae: SaeCase, language: Language): Promise<
   heading(w(words.source));
   field(
     w(words.study),
-    `${sae.study.protocolNumber} — ${language === 'en' && sae.study.titleEn ? sae.study.titleEn : sae.study.title} (${sae.study.sponsor})`,
+    joined(
+      sae.study.protocolNumber,
+      language === 'en' && sae.study.titleEn ? sae.study.titleEn : sae.study.title,
+      sae.study.sponsor,
+    ),
   );
-  field(w(words.reporter), version.content.reporter);
-  field(w(words.awareness), koreaDateTimeWithZone(sae.report.awareness_at));
-  field(w(words.reportSource), w(words.fromStudy));
-  field(w(words.reportType), type);
+  row([
+    [w(words.reporter), version.content.reporter],
+    [w(words.awareness), koreaDateTimeWithZone(sae.report.awareness_at)],
+  ]);
+  row([
+    [w(words.reportSource), w(words.fromStudy)],
+    [w(words.reportType), type],
+  ]);
 
   heading(w(words.signature));
   if (version.submittedAt) {
