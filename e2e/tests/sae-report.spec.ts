@@ -22,7 +22,11 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test.describe('SAE reports', () => {
-  test('the PI signs a follow-up; the safety desk acknowledges it', async ({ page, browser }, testInfo) => {
+  test('the PI signs a follow-up; the safety desk acknowledges it', async ({
+    page,
+    browser,
+    consoleGuard,
+  }, testInfo) => {
     test.setTimeout(240_000);
     await logInAs(page, pi);
     await page.goto(`/safety/${STUDY_ID}`);
@@ -31,7 +35,7 @@ test.describe('SAE reports', () => {
     await expect(row).toBeVisible();
     await row.getByRole('link').click();
     await expect(page.getByRole('heading', { level: 1, name: /SAE 보고: .* 이상사례 #\d+/ })).toBeVisible();
-    await expect(page.getByRole('button', { name: '추적 보고 2' })).toBeVisible();
+    await expect(page.getByRole('button', { name: '추적 보고 1' })).toBeVisible();
 
     // A new follow-up: a draft holding the last content.
     await page.getByRole('button', { name: '추적 보고 시작' }).click();
@@ -41,9 +45,10 @@ test.describe('SAE reports', () => {
     await form.getByLabel('결과', { exact: true }).fill('회복됨 — 3개월 추적 관찰 이상 없음');
     await form.getByLabel('경과 기술').fill('퇴원 후 3개월 추적 관찰에서 재발 없음.');
     await form.getByRole('button', { name: '임시 저장' }).click();
-    await expect(page.getByText('임시 저장했습니다.')).toBeVisible();
+    await expect(page.getByText('임시 저장했습니다.').first()).toBeVisible();
 
     // A wrong password is refused inside the dialog; the right one signs and submits.
+    consoleGuard.allowFailedRequest(/\/sae-reports\/\d+\/submission$/, 422, 'a wrong password, on purpose');
     await page.getByRole('button', { name: '전자서명하여 제출' }).click();
     const dialog = page.getByRole('dialog', { name: 'SAE 보고 제출' });
     await expect(dialog).toContainText('시험책임자로서');
@@ -53,7 +58,7 @@ test.describe('SAE reports', () => {
     await dialog.getByLabel('비밀번호').fill('cdms-demo-2026');
     await dialog.getByRole('button', { name: '서명하고 제출' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByText('보고에 서명하여 의뢰자에게 제출했습니다.')).toBeVisible();
+    await expect(page.getByText('보고에 서명하여 의뢰자에게 제출했습니다.').first()).toBeVisible();
     await expect(page.locator('[data-status="submitted"]').first()).toBeVisible();
     const reportUrl = page.url();
 
@@ -68,7 +73,7 @@ test.describe('SAE reports', () => {
     await desk.goto(reportUrl);
     await expect(desk.getByRole('heading', { level: 2, name: '추적 보고 2' })).toBeVisible();
     await desk.getByRole('button', { name: '접수 확인' }).click();
-    await expect(desk.getByText('접수를 확인했습니다.')).toBeVisible();
+    await expect(desk.getByText('접수를 확인했습니다.').first()).toBeVisible();
     await expect(desk.locator('[data-status="acknowledged"]').first()).toBeVisible();
     await expect(desk.getByText(/접수 확인, 서안전/).first()).toBeVisible();
 

@@ -70,8 +70,9 @@ export function demoSafetyChecks(database: () => DatabaseHandle): void {
       .where('study_id', '=', study.id)
       .execute();
     const keys = new Set(outbox.map((row) => row.dedupe_key));
+    // The site-03 report's start told no one: its coordinator saved it, and the site has no other account.
     for (const key of [
-      `sae-started:${open?.id}`,
+      `sae-started:${done?.id}`,
       `sae-submitted:${done?.id}:2`,
       `sae-acknowledged:${done?.id}:1`,
     ])

@@ -33,6 +33,18 @@ import styles from './safety.module.css';
 
 const SUBMIT_MODAL = 'submit-sae-report';
 
+/** A version's export; the PDF in the page's language (a link sends the browser's, not the page's). */
+function exportPath(
+  studyId: number,
+  reportId: number,
+  version: number,
+  file: 'cioms.pdf' | 'e2b.xml',
+  language: string,
+): string {
+  const lang = file === 'cioms.pdf' ? `&lang=${language === 'en' ? 'en' : 'ko'}` : '';
+  return `/api/studies/${studyId}/sae-reports/${reportId}/${file}?version=${version}${lang}`;
+}
+
 /**
  * `/safety/:studyId/reports/:reportId` (issue 51 item 1): one SAE report — its clock, the awareness time
  * (the site corrects it with a reason), the version being written (criteria, narrative, history, suspect
@@ -82,7 +94,7 @@ function SaeReportView({ studyId, reportId }: { studyId: number; reportId: numbe
 }
 
 function Report({ studyId, report }: { studyId: number; report: SaeReport }) {
-  const { t } = useTranslation('safety');
+  const { t, i18n } = useTranslation('safety');
   const now = useMinuteNow();
   const current = report.versions.find((v) => v.version === report.currentVersion);
   const [shown, setShown] = useState(report.currentVersion);
@@ -145,6 +157,16 @@ function Report({ studyId, report }: { studyId: number; report: SaeReport }) {
             )
           ) : null}
           <Actions studyId={studyId} report={report} />
+          {version ? (
+            <p className={styles.exports}>
+              <a href={exportPath(studyId, report.id, version.version, 'cioms.pdf', i18n.language)} download>
+                {t('report.ciomsPdf')}
+              </a>
+              <a href={exportPath(studyId, report.id, version.version, 'e2b.xml', i18n.language)} download>
+                {t('report.e2bXml')}
+              </a>
+            </p>
+          ) : null}
         </section>
         <section className={`${listStyles.card} ${styles.history}`} aria-labelledby="sae-history-heading">
           <h2 id="sae-history-heading" className={styles.sectionTitle}>
