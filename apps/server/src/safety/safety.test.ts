@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { koreaDateTime, type SaeContent } from '@cdms/contract';
+import { koreaDateTime, type SaeContent, todayInKorea } from '@cdms/contract';
 import { tmPerforationStudy } from '@cdms/study';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type SignedIn, signIn } from '../../test/test-app.ts';
 import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
+import { computeIndicators } from '../central-monitoring/compute-indicators.ts';
 import type { App } from '../http/types.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { remindSaeReports } from './remind-sae-reports.ts';
@@ -336,7 +337,12 @@ describeWithDatabase(
       const url = `${reports()}/${row?.id}`;
       let report = (await as('si', 'GET', url)).json();
       report = (await as('si', 'PUT', `${url}/draft`, { rowVersion: report.rowVersion, content })).json();
-      report = (await as('pi', 'POST', `${url}/submission`, { rowVersion: report.rowVersion, password: DEMO_PASSWORD })).json();
+      report = (
+        await as('pi', 'POST', `${url}/submission`, {
+          rowVersion: report.rowVersion,
+          password: DEMO_PASSWORD,
+        })
+      ).json();
       const dir = mkdtempSync(path.join(tmpdir(), 'sae-export-'));
 
       const texts: Record<string, string> = {};
@@ -355,7 +361,7 @@ describeWithDatabase(
       expect(texts.en).toContain('Initial');
       expect(texts.ko).toContain('의심되는 이상사례 보고서');
       expect(texts.ko).toContain('입원 또는 입원 기간 연장');
-      expect(texts.ko.replace(/\s+/g, '')).toContain(content.narrative.replace(/\s+/g, ''));
+      expect((texts.ko ?? '').replace(/\s+/g, '')).toContain(content.narrative.replace(/\s+/g, ''));
       // ?lang= wins over the header; an unknown version is 404.
       const english = await as('safety', 'GET', `${url}/cioms.pdf?lang=en&version=1`, undefined, 'ko');
       expect(english.statusCode).toBe(200);
@@ -370,7 +376,9 @@ describeWithDatabase(
       execFileSync('xmllint', ['--noout', xmlFile]);
       expect(xml.body).toContain('<PORR_IN049016UV>');
       expect(xml.body).toContain('Labyrinthitis &lt;acute&gt; &amp; &quot;severe&quot;');
-      expect(xml.body).toMatch(/displayName="requiresInpatientHospitalization"\/>\s*<value xsi:type="BL" value="true"/);
+      expect(xml.body).toMatch(
+        /displayName="requiresInpatientHospitalization"\/>\s*<value xsi:type="BL" value="true"/,
+      );
       expect(xml.body).toMatch(/displayName="resultsInDeath"\/>\s*<value xsi:type="BL" value="false"/);
       expect(xml.body).toContain(content.suspectProducts[0]);
       const exported = await database()
@@ -425,6 +433,18 @@ describeWithDatabase(
       const paged = (await as('dm', 'GET', `${reports()}?size=20&page=1&status=draft`)).json();
       expect(paged.total).toBeGreaterThanOrEqual(1);
       expect(paged.reports.every((r: { status: string }) => r.status === 'draft')).toBe(true);
+
+      // Central monitoring's indicator counts it at its site: not submitted, past due.
+      const indicators = await computeIndicators(database().db, studyId, todayInKorea());
+      const atSite = indicators.find((entry) => entry.key === 'overdueSaeReports' && entry.siteId === site1);
+      expect(atSite?.numerator).toBeGreaterThanOrEqual(1);
+      expect(atSite?.value).toBe(((atSite?.numerator ?? 0) * 100) / (atSite?.denominator ?? 1));
+      const reportsAtSite = await database()
+        .db.selectFrom('sae_reports')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('site_id', '=', site1)
+        .executeTakeFirstOrThrow();
+      expect(atSite?.denominator).toBe(Number(reportsAtSite.n));
 
       await remindSaeReports(database().db);
       await remindSaeReports(database().db);
