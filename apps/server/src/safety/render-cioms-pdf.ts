@@ -8,10 +8,10 @@ type Words = Record<Language, string>;
 const words = {
   title: {
     ko: '의심되는 이상사례 보고서 (CIOMS-I 양식)',
-    en: 'Suspect adverse reaction report (CIOMS-I form)',
+    en: 'Suspected adverse event report (CIOMS-I form)',
   },
   reaction: { ko: 'I. 이상사례 정보', en: 'I. Reaction information' },
-  initials: { ko: '1. 대상자 이니셜', en: '1. Patient initials' },
+  initials: { ko: '1. 대상자 이니셜', en: '1. Subject initials' },
   subject: { ko: '대상자 번호', en: 'Subject number' },
   site: { ko: '기관', en: 'Site' },
   onset: { ko: '4–6. 발현일', en: '4–6. Reaction onset' },
@@ -21,7 +21,7 @@ const words = {
     ko: '7 + 13. 경과 기술 (관련 검사 포함)',
     en: '7 + 13. Describe reaction(s) (including relevant tests)',
   },
-  criteria: { ko: '8–12. 해당 항목 모두 표시', en: '8–12. Check all appropriate to adverse reaction' },
+  criteria: { ko: '8–12. 해당 항목 모두 표시', en: '8–12. Check all appropriate to the adverse event' },
   drugs: { ko: 'II. 의심 약물·기기 정보', en: 'II. Suspect drug(s) information' },
   suspect: {
     ko: '14. 의심 약물·기기 (이름, 용량, 경로, 기간)',
@@ -47,7 +47,7 @@ const words = {
 } satisfies Record<string, Words>;
 
 const criterionWords: Record<SaeCriterion, Words> = {
-  death: { ko: '사망', en: 'Patient died' },
+  death: { ko: '사망', en: 'Subject died' },
   lifeThreatening: { ko: '생명 위협', en: 'Life threatening' },
   hospitalisation: { ko: '입원 또는 입원 기간 연장', en: 'Involved or prolonged inpatient hospitalisation' },
   disability: {

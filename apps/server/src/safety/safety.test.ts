@@ -356,6 +356,7 @@ describeWithDatabase(
       }
       expect(texts.en).toContain('CIOMS-I');
       expect(texts.en).toContain('Involved or prolonged inpatient hospitalisation');
+      expect(texts.en).toContain('Suspected adverse event report');
       expect(texts.en).toContain('Labyrinthitis <acute>');
       expect(texts.en).toContain('김연구');
       expect(texts.en).toContain('Initial');
