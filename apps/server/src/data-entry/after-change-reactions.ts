@@ -2,7 +2,7 @@ import type { AfterChange } from '../after-change/form-change.ts';
 import { postValueChangeMessagesAfterChange } from '../query-messages/value-change-messages.ts';
 import { refreshLabResultsAfterChange } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFactsAfterChange } from '../read-model/refresh-subject-facts.ts';
-import { startSaeReportsAfterChange } from '../safety/start-sae-reports.ts';
+import { startSaeReportsAfterChange } from '../sae-state/start-sae-reports.ts';
 import { resetSdvAfterChange } from '../sdv-state/reset-sdv-on-change.ts';
 import { invalidateSignatureAfterChange } from '../signature-state/invalidate-signature.ts';
 import { writeFormStatusesAfterChange } from './form-statuses.ts';

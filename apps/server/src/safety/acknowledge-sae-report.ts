@@ -6,8 +6,8 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { notifySaeAcknowledged } from '../sae-state/sae-notifications.ts';
 import { findSaeReportInScope, refuseStaleReport, saeAuditScope, saeNoticeOf } from './sae-access.ts';
-import { notifySaeAcknowledged } from './sae-notifications.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 /**

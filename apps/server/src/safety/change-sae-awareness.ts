@@ -6,8 +6,8 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { dueAtOf } from '../sae-state/sae-clock.ts';
 import { findSaeReportInScope, refuseStaleReport, saeAuditScope } from './sae-access.ts';
-import { dueAtOf } from './sae-clock.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 /**

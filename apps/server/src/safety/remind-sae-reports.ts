@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
-import { SAE_REMINDER_HOURS_LEFT } from './sae-clock.ts';
-import { notifySaeReminder } from './sae-notifications.ts';
+import { SAE_REMINDER_HOURS_LEFT } from '../sae-state/sae-clock.ts';
+import { notifySaeReminder } from '../sae-state/sae-notifications.ts';
 
 /**
  * The SAE clock's reminders to the site (PI, SI, CRC) of each report not yet submitted: one when 12

@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { can } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Database } from '../db/schema.ts';
-import { isOverdue } from './sae-clock.ts';
+import { isOverdue } from '../sae-state/sae-clock.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

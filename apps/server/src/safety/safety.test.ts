@@ -10,9 +10,9 @@ import { describeWithDatabase } from '../../test/test-database.ts';
 import { verifyAuditChain } from '../audit/verify-audit-chain.ts';
 import { computeIndicators } from '../central-monitoring/compute-indicators.ts';
 import type { App } from '../http/types.ts';
+import { dueAtOf, isOverdue } from '../sae-state/sae-clock.ts';
 import { DEMO_PASSWORD } from '../seed/demo-seed.ts';
 import { remindSaeReports } from './remind-sae-reports.ts';
-import { dueAtOf, isOverdue } from './sae-clock.ts';
 
 const role = tmPerforationStudy.roles?.adverseEvents;
 if (!role) throw new Error('The test study has no adverse events role');

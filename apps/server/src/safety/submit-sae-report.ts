@@ -6,10 +6,10 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { isOverdue } from '../sae-state/sae-clock.ts';
+import { notifySaeSubmitted } from '../sae-state/sae-notifications.ts';
 import { verifySigningCredentials } from '../signature-state/verify-signing-credentials.ts';
 import { findSaeReportInScope, refuseStaleReport, saeAuditScope, saeNoticeOf } from './sae-access.ts';
-import { isOverdue } from './sae-clock.ts';
-import { notifySaeSubmitted } from './sae-notifications.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 export interface SubmitSaeReportInput {

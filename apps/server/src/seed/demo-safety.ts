@@ -22,7 +22,7 @@ const HOUR = 3_600_000;
 
 /**
  * Issue 51 item 5: the living demo's SAE reports. The subjects' saves that answered two adverse events
- * serious started their reports (safety/start-sae-reports.ts). Here, through the same commands as the
+ * serious started their reports (sae-state/start-sae-reports.ts). Here, through the same commands as the
  * API: at a site with an investigator account, the report written, signed and submitted by the PI,
  * acknowledged by the safety desk, then a follow-up written, submitted and acknowledged too; at a site
  * without one, a report in progress — its awareness time corrected to 16 hours ago (the site learned of
