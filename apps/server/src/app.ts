@@ -54,6 +54,8 @@ import { registerRandomizationRoutes } from './randomization/routes.ts';
 import { scheduleSubjectFactTotalsCompaction } from './read-model/subject-fact-totals.ts';
 import { registerReportRoutes } from './reports/routes.ts';
 import { registerReviewListingRoutes } from './review-listings/routes.ts';
+import { scheduleSaeReminders } from './safety/remind-sae-reports.ts';
+import { registerSaeRoutes } from './safety/routes.ts';
 import { registerSdvRoutes } from './sdv/routes.ts';
 import { registerSignatureRoutes } from './signatures/routes.ts';
 import { registerStudyRoutes } from './studies/routes.ts';
@@ -270,6 +272,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerTrainingRoutes(app, context);
   registerAuditReviewRoutes(app, context);
   registerCasebookRoutes(app, context);
+  registerSaeRoutes(app, context);
   let monitoringWorker: PollingLoop | undefined;
   if (options.monitoringWorker ?? true) {
     const worker = startMonitoringWorker(context.database.db, {
@@ -304,6 +307,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       app.log.error({ err: error }, 'overdue visit reminders'),
     );
     app.addHook('onClose', async () => reminders.stop());
+    const saeReminders = scheduleSaeReminders(context.database.db, (error) =>
+      app.log.error({ err: error }, 'SAE report reminders'),
+    );
+    app.addHook('onClose', async () => saeReminders.stop());
     const taskNotices = scheduleTaskNotices(context.database.db, (error) =>
       app.log.error({ err: error }, 'task notices'),
     );

@@ -1524,6 +1524,88 @@ const cases: Case[] = [
     }),
     expected: { ...everyone(403), PI: 201, CRC: 404 },
   },
+  // Issue 51 item 1: SAE reports of a subject at site 01 (`SAE_DRAFT`, `SAE_SUBMITTED`: a fresh report in
+  // that state per call). Reading: `sae.read` (not the coder nor the unblinded desk); writing: the site
+  // (PI, SI); submitting: its PI; acknowledging: the safety desk. The CRC works at site 02: 404.
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports?status=draft&overdue=false` }),
+    expected: { ...everyone(200), CODER: 403, UNBLINDED: 403 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports/:reportId',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports/SAE_DRAFT` }),
+    expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports/:reportId/cioms.pdf',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/cioms.pdf?lang=en` }),
+    expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
+  },
+  {
+    method: 'GET',
+    route: '/api/studies/:studyId/sae-reports/:reportId/e2b.xml',
+    request: (f) => ({ url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/e2b.xml` }),
+    expected: { ...everyone(200), CRC: 404, CODER: 403, UNBLINDED: 403 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/sae-reports/:reportId/draft',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sae-reports/SAE_DRAFT/draft`,
+      body: {
+        rowVersion: 1,
+        content: {
+          criteria: ['hospitalisation'],
+          narrative: 'n',
+          relevantHistory: '',
+          suspectProducts: ['d'],
+          outcome: '',
+          reporter: '',
+        },
+      },
+    }),
+    expected: { ...everyone(403), PI: 200, SI: 200, CRC: 404 },
+  },
+  {
+    method: 'PUT',
+    route: '/api/studies/:studyId/sae-reports/:reportId/awareness',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sae-reports/SAE_DRAFT/awareness`,
+      body: { rowVersion: 1, awarenessAt: '2026-03-01T23:30:00+09:00', reason: 'Learned by phone' },
+    }),
+    expected: { ...everyone(403), PI: 200, SI: 200, CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sae-reports/:reportId/submission',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sae-reports/SAE_DRAFT/submission`,
+      body: { rowVersion: 1, password: DEMO_PASSWORD },
+    }),
+    expected: { ...everyone(403), PI: 200, CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sae-reports/:reportId/follow-ups',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/follow-ups`,
+      body: { rowVersion: 1 },
+    }),
+    expected: { ...everyone(403), PI: 201, SI: 201, CRC: 404 },
+  },
+  {
+    method: 'POST',
+    route: '/api/studies/:studyId/sae-reports/:reportId/acknowledgement',
+    request: (f) => ({
+      url: `/api/studies/${f.studyId}/sae-reports/SAE_SUBMITTED/acknowledgement`,
+      body: { rowVersion: 1 },
+    }),
+    expected: { ...everyone(403), SAFETY: 200, CRC: 404 },
+  },
   {
     method: 'POST',
     route: '/api/studies/:studyId/subjects/:subjectId/randomize',
@@ -2032,6 +2114,47 @@ describeWithDatabase(
     });
 
     /** A case's expected status for a caller; for a desk the case leaves out, see `Desk`. */
+    /** A fresh SAE report of the fixture's subject (site 01), a draft or submitted, at row version 1. */
+    let saeEvents = 1000;
+    async function newSaeReport(submitted: boolean): Promise<number> {
+      const db = database().db;
+      const now = new Date();
+      const report = await db
+        .insertInto('sae_reports')
+        .values({
+          study_id: fixture.studyId,
+          site_id: fixture.siteId,
+          subject_id: fixture.subjectId,
+          visit_key: 'matrix',
+          form_key: 'matrix',
+          event_number: ++saeEvents,
+          awareness_at: now,
+          due_at: new Date(now.getTime() + 86_400_000),
+          ...(submitted ? { status: 'submitted' as const, first_submitted_at: now } : {}),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('sae_report_versions')
+        .values({
+          report_id: report.id,
+          version: 1,
+          content: JSON.stringify({
+            criteria: [],
+            narrative: '',
+            relevantHistory: '',
+            suspectProducts: [],
+            outcome: '',
+            reporter: '',
+          }),
+          saved_by: fixture.userId,
+          saved_at: now,
+          ...(submitted ? { submitted_by: fixture.userId, submitted_name: 'PI', submitted_at: now } : {}),
+        })
+        .execute();
+      return report.id;
+    }
+
     function expectedOf(testCase: Case, caller: Caller): number {
       if (!isDesk(caller)) return testCase.expected[caller];
       const stated = testCase.expected[caller];
@@ -2303,6 +2426,11 @@ describeWithDatabase(
           if (url.includes('UNSCHEDULED_SUBJECT'))
             url = url.replace('UNSCHEDULED_SUBJECT', String(await unscheduledVisitSubject()));
           if (url.includes('SUBJECT')) url = url.replace('SUBJECT', String(await subjectFactory()));
+          if (url.includes('SAE_DRAFT') || url.includes('SAE_SUBMITTED'))
+            url = url.replace(
+              /SAE_(DRAFT|SUBMITTED)/,
+              String(await newSaeReport(url.includes('SAE_SUBMITTED'))),
+            );
           if (url.includes('LAB_RANGE')) {
             // A fresh range per call: a retired range cannot be changed or retired again.
             const range = await database()

@@ -6,6 +6,7 @@ import { demoGuidelineChecks } from './demo-checks/demo-guidelines.checks.ts';
 import { demoNotificationChecks } from './demo-checks/demo-notifications.checks.ts';
 import { demoPhotoChecks } from './demo-checks/demo-photos.checks.ts';
 import { demoReportChecks } from './demo-checks/demo-reports.checks.ts';
+import { demoSafetyChecks } from './demo-checks/demo-safety.checks.ts';
 import { livingDemoSeedChecks } from './demo-checks/demo-seed.checks.ts';
 import { demoSummaryChecks } from './demo-checks/demo-summary.checks.ts';
 import { demoTrainingChecks } from './demo-checks/demo-training.checks.ts';
@@ -34,6 +35,7 @@ describeWithDatabase(
     describe('its eardrum photos', () => demoPhotoChecks(database));
     describe('its emergency unblinding', () => demoBlindingChecks(database));
     describe('its coding desk', () => demoCodingChecks(database));
+    describe('its SAE reports', () => demoSafetyChecks(database));
     // Last: the reminder writes to the outbox, which the checks above do not read.
     describe('its notifications', () => demoNotificationChecks(database));
   },

@@ -20,7 +20,8 @@ import { localizedSchema } from './localized.ts';
  * left empty per subject; overdueVisits per subject; protocolDeviations (visits out of window) per
  * subject; adverseEventRate and seriousAdverseEventRate per subject-month since consent;
  * screeningFailureRate percent of subjects; sdvFindings percent of verified items changed since;
- * correctionsPerForm changes of an entered value per saved form.
+ * correctionsPerForm changes of an entered value per saved form; overdueSaeReports percent of SAE reports
+ * not submitted within 24 hours of awareness (submitted late, or still not submitted past due: issue 51).
  */
 export const kriKeys = [
   'queryRate',
@@ -34,6 +35,7 @@ export const kriKeys = [
   'screeningFailureRate',
   'sdvFindings',
   'correctionsPerForm',
+  'overdueSaeReports',
 ] as const;
 export type KriKey = (typeof kriKeys)[number];
 export const kriKeySchema = z.enum(kriKeys);

@@ -34,6 +34,7 @@ export * from './reports.ts';
 export * from './request-body.ts';
 export * from './review-listings.ts';
 export * from './roles.ts';
+export * from './safety.ts';
 export * from './sdv.ts';
 export * from './signatures.ts';
 export * from './studies.ts';

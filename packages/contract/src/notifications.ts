@@ -20,6 +20,7 @@ export const notificationEventTypes = [
   'visit_overdue',
   'site_hold',
   'blind_broken',
+  'sae_report',
 ] as const;
 export type NotificationEventType = (typeof notificationEventTypes)[number];
 

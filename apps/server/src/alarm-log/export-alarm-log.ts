@@ -25,6 +25,7 @@ const eventLabels: Record<NotificationEventType, Text> = {
   visit_overdue: { ko: '방문 지연', en: 'Visit overdue' },
   site_hold: { ko: '프리징·잠금', en: 'Freeze or lock' },
   blind_broken: { ko: '응급 눈가림 해제', en: 'Emergency unblinding' },
+  sae_report: { ko: 'SAE 보고', en: 'SAE report' },
 };
 const channelLabels: Record<NotificationChannel, Text> = {
   email: { ko: '이메일', en: 'E-mail' },

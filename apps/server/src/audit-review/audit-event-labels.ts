@@ -144,6 +144,14 @@ export const auditEventLabels: Record<AuditEventType, Text> = {
   'coding.synonyms_loaded': { ko: '코딩 동의어 목록 등록', en: 'Coding synonyms loaded' },
   'coding.dictionary_upgraded': { ko: '코딩 사전 버전 변경', en: 'Coding dictionary upgraded' },
   'coding.recoded': { ko: '사전 버전 변경에 따른 재코딩', en: 'Recoded for a dictionary upgrade' },
+  'sae.started': { ko: 'SAE 보고 시작', en: 'SAE report started' },
+  'sae.draft_saved': { ko: 'SAE 보고 초안 저장', en: 'SAE report draft saved' },
+  'sae.awareness_changed': { ko: 'SAE 인지 시각 변경', en: 'SAE awareness time changed' },
+  'sae.submitted': { ko: 'SAE 보고 제출(전자서명)', en: 'SAE report submitted (signed)' },
+  'sae.signature_failed': { ko: 'SAE 보고 전자서명 실패', en: 'SAE report signature failed' },
+  'sae.follow_up_started': { ko: 'SAE 추적 보고 시작', en: 'SAE follow-up report started' },
+  'sae.acknowledged': { ko: 'SAE 보고 접수 확인', en: 'SAE report acknowledged' },
+  'sae.exported': { ko: 'SAE 보고 내보내기', en: 'SAE report exported' },
 };
 
 /** The label of a stored type; a type this build does not know is shown as stored. */

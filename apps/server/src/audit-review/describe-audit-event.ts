@@ -77,6 +77,7 @@ const entityWords: Record<string, Text> = {
   monitoring_limits: { ko: '품질 허용 한계', en: 'Quality tolerance limits' },
   coding_assignment: { ko: '코딩', en: 'Coding' },
   coding_dictionary: { ko: '코딩 사전', en: 'Coding dictionary' },
+  sae_report: { ko: 'SAE 보고', en: 'SAE report' },
   visit: { ko: '방문', en: 'Visit' },
 };
 
@@ -225,6 +226,19 @@ const fieldWords: Record<string, Text> = {
   cause: { ko: '원인', en: 'Cause' },
   repeatKey: { ko: '회차', en: 'Occurrence' },
   visitDate: { ko: '방문일', en: 'Visit date' },
+  // SAE reports (issue 51).
+  eventNumber: { ko: '이상사례 번호', en: 'Event number' },
+  awarenessAt: { ko: '인지 시각', en: 'Awareness time' },
+  dueAt: { ko: '보고 기한', en: 'Due' },
+  criteria: { ko: '중대성 기준', en: 'Seriousness criteria' },
+  narrative: { ko: '경과 기술', en: 'Narrative' },
+  relevantHistory: { ko: '관련 병력', en: 'Relevant history' },
+  suspectProducts: { ko: '의심 약물·기기', en: 'Suspect drugs and device' },
+  outcome: { ko: '결과', en: 'Outcome' },
+  reporter: { ko: '보고자', en: 'Reporter' },
+  submittedAt: { ko: '제출 시각', en: 'Submitted at' },
+  acknowledgedAt: { ko: '접수 확인 시각', en: 'Acknowledged at' },
+  overdue: { ko: '기한 초과', en: 'Overdue' },
 };
 
 /** Stored words that have a reader's word (states, kinds, levels). */
@@ -274,6 +288,17 @@ const valueWords: Record<string, Text> = {
   safety: { ko: '안전성', en: 'Safety' },
   data_entry: { ko: '데이터 입력', en: 'Data entry' },
   training: { ko: '교육', en: 'Training' },
+  // SAE report statuses and criteria (issue 51).
+  submitted: { ko: '제출됨', en: 'Submitted' },
+  acknowledged: { ko: '접수 확인됨', en: 'Acknowledged' },
+  initial: { ko: '최초 보고', en: 'Initial report' },
+  followUp: { ko: '추적 보고', en: 'Follow-up' },
+  death: { ko: '사망', en: 'Death' },
+  lifeThreatening: { ko: '생명 위협', en: 'Life-threatening' },
+  hospitalisation: { ko: '입원 또는 입원 기간 연장', en: 'Hospitalisation or prolongation' },
+  disability: { ko: '장애 또는 기능 저하', en: 'Disability or incapacity' },
+  congenitalAnomaly: { ko: '선천적 기형', en: 'Congenital anomaly' },
+  medicallyImportant: { ko: '기타 의학적으로 중요한 상황', en: 'Other medically important' },
 };
 
 /** A stored value that is an instant (ISO, UTC) as the app shows times; anything else: null. */

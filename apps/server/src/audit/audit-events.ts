@@ -131,6 +131,14 @@ export const auditEventTypes = [
   'coding.synonyms_loaded',
   'coding.dictionary_upgraded',
   'coding.recoded',
+  'sae.started',
+  'sae.draft_saved',
+  'sae.awareness_changed',
+  'sae.submitted',
+  'sae.signature_failed',
+  'sae.follow_up_started',
+  'sae.acknowledged',
+  'sae.exported',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -187,6 +195,7 @@ export interface AuditEventInput {
     | 'monitoring_limits'
     | 'coding_assignment'
     | 'coding_dictionary'
+    | 'sae_report'
     | 'system';
   entityId?: string | number | null;
   studyId?: number | null;

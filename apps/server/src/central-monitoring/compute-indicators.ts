@@ -1,4 +1,4 @@
-import type { KriKey } from '@cdms/contract';
+import { type KriKey, startOfKoreanDay } from '@cdms/contract';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -56,6 +56,11 @@ export async function computeIndicators(
     where study_id = ${studyId} and event_type = 'data.item_changed' and subject_id is not null
       and before -> 'value' is not null and before -> 'value' <> 'null'::jsonb
     group by subject_id`;
+
+  // Overdue as of the end of `today` in Korea, or of now when that is later than now (today's run).
+  const cutoff = new Date(Math.min(Date.now(), startOfKoreanDay(today).getTime() + 86_400_000));
+  const lateReport = sql`(r.first_submitted_at is not null and r.first_submitted_at > r.due_at)
+    or (r.first_submitted_at is null and r.due_at < ${cutoff})`;
 
   const parts: Part[] = [
     {
@@ -150,6 +155,18 @@ export async function computeIndicators(
         from (${live}) f
         left join (${corrections}) c on c.subject_id = f.subject_id
         group by grouping sets ((f.site_id), ())`,
+    },
+    {
+      // Issue 51: SAE reports not submitted within 24 hours of awareness — submitted after their due
+      // time, or not submitted and past due at `cutoff` — over every report of the site.
+      keys: ['overdueSaeReports'],
+      query: sql`select r.site_id, count(*) filter (where ${lateReport})::float8 as numerator,
+          count(*)::float8 as denominator,
+          ${ratio(sql`count(*) filter (where ${lateReport})`, sql`count(*)`, 100)} as value
+        from sae_reports r
+        join subject_facts f on f.subject_id = r.subject_id
+        where r.study_id = ${studyId}
+        group by grouping sets ((r.site_id), ())`,
     },
   ];
 

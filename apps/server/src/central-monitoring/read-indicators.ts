@@ -22,6 +22,7 @@ const SCALE: Partial<Record<KriKey, number>> = {
   screeningFailureRate: 100,
   sdvFindings: 100,
   correctionsPerForm: 1,
+  overdueSaeReports: 100,
 };
 
 /**

@@ -57,6 +57,14 @@ export const DEFAULT_TOLERANCE_LIMITS: Record<KriKey, ToleranceLimit> = {
     direction: 'high',
     minimumDenominator: 20,
   },
+  // Issue 51: every SAE report is due within 24 hours; any late one is past the warning.
+  overdueSaeReports: {
+    key: 'overdueSaeReports',
+    warning: 0,
+    limit: 10,
+    direction: 'high',
+    minimumDenominator: 1,
+  },
 };
 
 /** The study's limits, one per indicator in `kriKeys` order: its own where set, else the default. */

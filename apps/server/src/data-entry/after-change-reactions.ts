@@ -3,6 +3,7 @@ import { codeVerbatimsAfterChange } from '../coding-state/code-after-change.ts';
 import { postValueChangeMessagesAfterChange } from '../query-messages/value-change-messages.ts';
 import { refreshLabResultsAfterChange } from '../read-model/refresh-lab-results.ts';
 import { refreshSubjectFactsAfterChange } from '../read-model/refresh-subject-facts.ts';
+import { startSaeReportsAfterChange } from '../sae-state/start-sae-reports.ts';
 import { resetSdvAfterChange } from '../sdv-state/reset-sdv-on-change.ts';
 import { invalidateSignatureAfterChange } from '../signature-state/invalidate-signature.ts';
 import { writeFormStatusesAfterChange } from './form-statuses.ts';
@@ -26,4 +27,5 @@ export const AFTER_CHANGE: readonly AfterChange[] = [
   codeVerbatimsAfterChange,
   refreshLabResultsAfterChange,
   refreshSubjectFactsAfterChange,
+  startSaeReportsAfterChange,
 ];

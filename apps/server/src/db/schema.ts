@@ -86,6 +86,8 @@ export interface Database {
   guidelines: GuidelinesTable;
   task_notices: TaskNoticesTable;
   unscheduled_visits: UnscheduledVisitsTable;
+  sae_reports: SaeReportsTable;
+  sae_report_versions: SaeReportVersionsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -1325,3 +1327,42 @@ export interface CodingAssignmentsTable {
   updated_at: Timestamp;
 }
 export type CodingAssignmentRow = Selectable<CodingAssignmentsTable>;
+
+/** Issue 51: an SAE report, one per serious adverse event (the row of the adverse events' group). */
+export interface SaeReportsTable {
+  id: Generated<number>;
+  study_id: number;
+  site_id: number;
+  subject_id: number;
+  visit_key: string;
+  form_key: string;
+  /** The event's row in the repeating group, 1-based. */
+  event_number: number;
+  /** The event's term as last saved on the form (the role's `term`; '' without one). */
+  term: Generated<string>;
+  status: Generated<'draft' | 'submitted' | 'acknowledged'>;
+  awareness_at: Timestamp;
+  /** awareness_at + 24 hours. */
+  due_at: Timestamp;
+  current_version: Generated<number>;
+  row_version: Generated<number>;
+  first_submitted_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+/** One version of an SAE report: 1 the initial report, later ones follow-ups. */
+export interface SaeReportVersionsTable {
+  report_id: number;
+  version: number;
+  content: ColumnType<unknown, string, string>;
+  saved_by: number | null;
+  saved_at: Timestamp;
+  submitted_by: number | null;
+  submitted_name: string | null;
+  submitted_at: NullableTimestamp;
+  /** What the signature means, { ko, en }. */
+  signature_meaning: ColumnType<unknown, string | null | undefined, string | null>;
+  acknowledged_by: number | null;
+  acknowledged_name: string | null;
+  acknowledged_at: NullableTimestamp;
+}

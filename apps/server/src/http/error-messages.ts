@@ -467,6 +467,18 @@ export const errorMessages = {
     ko: '시험책임자 서명 양식은 직접 저장하거나 초기화할 수 없습니다. 서명 버튼으로 서명하세요.',
     en: 'The investigator signature form cannot be saved or reset directly. Use the Sign button.',
   },
+  sae_state_conflict: {
+    ko: 'SAE 보고의 현재 상태에서는 이 작업을 할 수 없습니다. 최신 내용을 확인하세요.',
+    en: "This action is not possible in the SAE report's current state. Review the latest version of the report.",
+  },
+  sae_version_conflict: {
+    ko: '다른 사용자가 먼저 이 SAE 보고를 변경했습니다. 최신 내용을 확인한 뒤 다시 시도하세요.',
+    en: 'Someone changed this SAE report first. Review the latest version, then try again.',
+  },
+  sae_awareness_invalid: {
+    ko: '인지 시각은 미래일 수 없습니다.',
+    en: 'The awareness time cannot be in the future.',
+  },
   query_state_conflict: {
     ko: '쿼리의 현재 상태에서는 이 작업을 할 수 없습니다. 최신 내용을 확인하세요.',
     en: "This action is not possible in the query's current state. Review the latest version of the query.",

@@ -40,7 +40,7 @@ describeWithDatabase(
     it("keeps each user's own e-mail choices (audited), and leaves out the e-mails turned off", async () => {
       const url = '/api/auth/notification-preferences';
       const initial = (await as('crc', 'GET', url)).json();
-      // Every event type once (issue 51 added emergency unblinding's).
+      // Every event type once (issue 51 added emergency unblinding's and the SAE reports').
       expect(initial.preferences).toHaveLength(notificationEventTypes.length);
       expect(initial.preferences.every((entry: { email: boolean }) => entry.email)).toBe(true);
       const off = await as('crc', 'PUT', url, { preferences: [{ eventType: 'site_hold', email: false }] });

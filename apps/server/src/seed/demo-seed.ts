@@ -20,6 +20,7 @@ import { seedDemoGuidelines } from './demo-guidelines.ts';
 import { seedDemoLabRanges } from './demo-lab-ranges.ts';
 import { seedDemoNotices } from './demo-notices.ts';
 import { seedDemoQueries } from './demo-queries.ts';
+import { seedDemoSafety } from './demo-safety.ts';
 import { seedDemoSdvAndHolds } from './demo-sdv-and-holds.ts';
 import { seedDemoSecondStudy } from './demo-second-study.ts';
 import { seedDemoStudyInDesign } from './demo-study-in-design.ts';
@@ -163,6 +164,15 @@ export async function seedDemoData(db: Kysely<Database>, options: DemoSeedOption
     });
     // Issue 51: the coding desk — the fictional dictionaries loaded, matches coded, the rest queued.
     await seedDemoCoding(db, { studyId: study, coder: 'coder@demo.cdms' });
+    // Issue 51: the SAE reports the serious adverse events started — one submitted, followed up and
+    // acknowledged; one in progress on its 24-hour clock (before any freeze or lock).
+    await seedDemoSafety(db, {
+      studyId: study,
+      siteStaff: { '01': 'si@demo.cdms', '02': 'crc@demo.cdms', '03': 'crc3@demo.cdms' },
+      investigators: { '01': 'pi@demo.cdms' },
+      safetyDesk: 'safety@demo.cdms',
+      password: DEMO_PASSWORD,
+    });
     // Issue 19: an unscheduled visit between V3 and V4 at sites 01 and 02 (before any freeze or lock).
     await seedDemoUnscheduledVisits(db, {
       studyId: study,

@@ -164,6 +164,8 @@ export function livingDemoSeedChecks(database: () => DatabaseHandle): void {
       'crc@demo.cdms',
       'dm@demo.cdms',
       'pi@demo.cdms',
+      // Issue 51: the safety desk acknowledges the demo's submitted SAE report.
+      'safety@demo.cdms',
       'si@demo.cdms',
     ]);
     // …and each record of a data change names the role the account acted in.

@@ -257,6 +257,20 @@ export const router = createBrowserRouter([
                 })),
               },
               {
+                // SAE reports (issue 51): the list with each report's clock, and one report.
+                path: paths.safety,
+                lazy: withTranslations(['safety'], async () => ({
+                  Component: (await import('../features/safety/components/sae-list-page.tsx')).SaeListPage,
+                })),
+              },
+              {
+                path: paths.saeReport,
+                lazy: withTranslations(['safety'], async () => ({
+                  Component: (await import('../features/safety/components/sae-report-page.tsx'))
+                    .SaeReportPage,
+                })),
+              },
+              {
                 // Lab normal ranges per site and the out-of-range listing (issue 17 item 3; CRA menu).
                 path: paths.lab,
                 lazy: withTranslations(['lab'], async () => ({

@@ -22,6 +22,7 @@ import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
 import enReports from '../locales/en/reports.json';
 import enReviewListings from '../locales/en/review-listings.json';
+import enSafety from '../locales/en/safety.json';
 import enSdv from '../locales/en/sdv.json';
 import enSession from '../locales/en/session.json';
 import enShell from '../locales/en/shell.json';
@@ -56,6 +57,7 @@ import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
 import koReports from '../locales/ko/reports.json';
 import koReviewListings from '../locales/ko/review-listings.json';
+import koSafety from '../locales/ko/safety.json';
 import koSdv from '../locales/ko/sdv.json';
 import koSession from '../locales/ko/session.json';
 import koShell from '../locales/ko/shell.json';
@@ -104,6 +106,7 @@ export const resources = {
     training: koTraining,
     monitoring: koMonitoring,
     coding: koCoding,
+    safety: koSafety,
   },
   en: {
     admin: enAdmin,
@@ -140,5 +143,6 @@ export const resources = {
     training: enTraining,
     monitoring: enMonitoring,
     coding: enCoding,
+    safety: enSafety,
   },
 } as const;

@@ -44,6 +44,9 @@ export const paths = {
   monitoring: '/monitoring/:studyId',
   /** Medical coding (issue 51): the coder's queue and the coding dictionaries. */
   coding: '/coding/:studyId',
+  /** SAE reports (issue 51): the list with each report's 24-hour clock, and one report. */
+  safety: '/safety/:studyId',
+  saeReport: '/safety/:studyId/reports/:reportId',
   data: '/data/:studyId',
   /** Allocation lists and the group-visibility setting (list keepers: DM, ADMIN). */
   randomization: '/randomization/:studyId',

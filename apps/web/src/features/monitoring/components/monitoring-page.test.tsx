@@ -1,4 +1,4 @@
-import type { MonitoringResponse, SignalListResponse } from '@cdms/contract';
+import { kriKeys, type MonitoringResponse, type SignalListResponse } from '@cdms/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -178,7 +178,7 @@ describe('the central monitoring page', () => {
     const body = post?.body as { limits: { key: string; limit: number }[]; reason: string };
     expect(body.reason).toBe('Sponsor review');
     expect(body.limits.find((limit) => limit.key === 'queryRate')?.limit).toBe(12);
-    expect(body.limits).toHaveLength(11);
+    expect(body.limits).toHaveLength(kriKeys.length);
   });
 
   it('shows a site user the indicators only: no signal list, no limits editor, no recompute', async () => {

@@ -22,6 +22,7 @@ const decimalsOf: Record<KriKey, number> = {
   screeningFailureRate: 1,
   sdvFindings: 1,
   correctionsPerForm: 2,
+  overdueSaeReports: 1,
 };
 
 /** An indicator's value for a cell; a dash without a denominator. */

@@ -4,6 +4,7 @@ import type { MenuIcon as MenuIconName } from '../lib/menu.ts';
 const iconPaths: Record<MenuIconName | 'taskListButton' | 'chevron' | 'fold', string> = {
   dashboard: 'M4 4h7v9H4zM13 4h7v5h-7zM13 11h7v9h-7zM4 15h7v5H4z',
   monitoring: 'M3 12h4l3-7 4 14 3-7h4',
+  safety: 'M12 3l9 16H3zM12 9v5M12 16.5v.5',
   subjects:
     'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a7 7 0 0 1 14 0M17 11a3 3 0 1 0 0-6M22 21a6 6 0 0 0-4-5.6',
   notice: 'M4 10v4h3l6 5V5L7 10zM17 9a4 4 0 0 1 0 6',

@@ -4,6 +4,7 @@ import { paths, studyPath } from '../../../lib/paths.ts';
 export type MenuIcon =
   | 'dashboard'
   | 'monitoring'
+  | 'safety'
   | 'subjects'
   | 'notice'
   | 'guideline'
@@ -86,6 +87,10 @@ export function studyMenu(
     // Central monitoring (issue 50) for every reader of the study: sites see their own indicators.
     ...(abilities.includes('subject.read')
       ? [{ key: 'monitoring', icon: 'monitoring', to: link(paths.monitoring) } as const]
+      : []),
+    // SAE reports (issue 51) for those who handle them (`sae.read`): the site, its monitor, DM, the safety desk.
+    ...(abilities.includes('sae.read')
+      ? [{ key: 'safety', icon: 'safety', to: link(paths.safety) } as const]
       : []),
     { key: 'subjectList', icon: 'subjects', to: link(paths.subjectList) },
     { key: 'notice', icon: 'notice', to: link(paths.notice) },
