@@ -136,6 +136,7 @@ const fieldWords: Record<string, Text> = {
   active: { ko: '사용', en: 'Active' },
   target: { ko: '목표', en: 'Target' },
   enrollmentTarget: { ko: '등록 목표', en: 'Enrollment target' },
+  gatesDataEntry: { ko: '교육 이수 전 입력 제한', en: 'Training required before data entry' },
   // Notices, guidelines, training and task notices.
   contentHtml: { ko: '내용', en: 'Content' },
   contentLength: { ko: '내용 길이', en: 'Content length' },

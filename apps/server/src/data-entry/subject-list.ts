@@ -19,7 +19,6 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import type { z } from 'zod';
 import { can, type SiteScope, siteScope } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import { unblindedAmong } from '../blinding/unblinded-subjects.ts';
 import type { Database, SubjectFactsRow } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { subjectFactCodes } from '../read-model/subject-facts.ts';
@@ -310,6 +309,15 @@ function noSubjects(context: ListContext): boolean {
 }
 
 /**
+ * Whether the subject's blind was broken (the list's badge, never the group), read with the page's
+ * own statement: one more round trip per page otherwise.
+ */
+const unblindedFlag =
+  sql<boolean>`exists (select 1 from subject_unblindings u where u.subject_id = f.subject_id)`.as(
+    'unblinded',
+  );
+
+/**
  * One page of the filtered, sorted subjects with the total. A page past the last one is empty and
  * still carries the real total, so the pager can step back to the last page.
  */
@@ -327,24 +335,13 @@ export async function listSubjectsPage(
   const base = filteredQuery(db, studyId, context.sites, filter, today);
   const offset = (page - 1) * size;
   const [rows, count, mayDelete] = await Promise.all([
-    sorted(base, filter, context.orders).limit(size).offset(offset).execute(),
+    sorted(base, filter, context.orders).select(unblindedFlag).limit(size).offset(offset).execute(),
     countOf(db, studyId, context.sites, filter, today),
     deletionAbilities(db, principal, studyId),
   ]);
-  const unblinded = await unblindedAmong(
-    db,
-    rows.map((row) => row.subject_id),
-  );
   return {
     subjects: rows.map((row, index) =>
-      presentRow(
-        row,
-        offset + index + 1,
-        definition,
-        context.orders,
-        mayDelete(row),
-        unblinded.has(row.subject_id),
-      ),
+      presentRow(row, offset + index + 1, definition, context.orders, mayDelete(row), row.unblinded),
     ),
     total: count,
     page,
@@ -386,24 +383,15 @@ export async function* allSubjectRows(
     const rows = (await db
       .selectFrom('subject_facts as f')
       .selectAll('f')
+      .select(unblindedFlag)
       .where('f.subject_id', 'in', chunk)
-      .execute()) as ListRow[];
+      .execute()) as (ListRow & { unblinded: boolean })[];
     const rowOf = new Map(rows.map((row) => [row.subject_id, row]));
-    const unblinded = await unblindedAmong(db, chunk);
     // A subject deleted since the order was taken has no row any more: left out.
     yield chunk.flatMap((subjectId, index) => {
       const row = rowOf.get(subjectId);
       if (!row) return [];
-      return [
-        presentRow(
-          row,
-          start + index + 1,
-          definition,
-          context.orders,
-          mayDelete(row),
-          unblinded.has(row.subject_id),
-        ),
-      ];
+      return [presentRow(row, start + index + 1, definition, context.orders, mayDelete(row), row.unblinded)];
     });
   }
 }

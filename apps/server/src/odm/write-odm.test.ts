@@ -236,8 +236,8 @@ describe('the ODM writers over a fixed input', () => {
     expect(withAudit).toContain('StudyEventRepeatKey="1"');
     expectValid(withAudit, '1.3.2');
     expect({ withAudit: sha256(withAudit), without: sha256(await written('1.3.2', false)) }).toEqual({
-      withAudit: '86880bb4ce86b670b3e2bdc07963d363145242e240cca39d3b8977bb821c23ba',
-      without: 'acf8f462c4e6fc5f489a726f7cd274c0a119127bd2b8bbd6e0ef55b9bf2d23e6',
+      withAudit: 'f65fcb24fd72aaba128d438b8b6a91387211e941ffb0ebbdbe8c2e278c9640c9',
+      without: 'd200dc4b42e492894cd98bd7a3968f9d1e755c6e0e61c41296dc6dfcb89c7aa8',
     });
   });
 

@@ -160,6 +160,7 @@ describeWithDatabase(
         visitKey: () => visitKey,
         formKey: () => formKey,
         moduleId: () => String(moduleId),
+        reportId: () => String(saeReportIds[caller]),
       };
       for (const [, name] of route.matchAll(/:(\w+)/g)) {
         const value = values[name as string];
@@ -189,6 +190,36 @@ describeWithDatabase(
     }
 
     const queryIds: Record<Caller, number> = { crc: 0, pi: 0 };
+    const saeReportIds: Record<Caller, number> = { crc: 0, pi: 0 };
+    /** An SAE report (draft) on the caller's subject, as a save that marks an event serious starts it. */
+    const newSaeReport = async (caller: Caller) => {
+      const now = new Date();
+      const report = await database()
+        .db.insertInto('sae_reports')
+        .values({
+          study_id: studyId,
+          site_id: fixtures[caller].siteId,
+          subject_id: fixtures[caller].subjectId,
+          visit_key: visitKey,
+          form_key: formKey,
+          event_number: 1,
+          awareness_at: now,
+          due_at: new Date(now.getTime() + 24 * 3600_000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await database()
+        .db.insertInto('sae_report_versions')
+        .values({
+          report_id: report.id,
+          version: 1,
+          content: JSON.stringify({}),
+          saved_at: now,
+          saved_by: null,
+        })
+        .execute();
+      return report.id;
+    };
     async function walk(caller: Caller) {
       const operations = operationsOf(app.swagger());
       const answers: { route: string; status: number; code: string | undefined }[] = [];
@@ -237,6 +268,7 @@ describeWithDatabase(
       it(`refuses every data write of an untrained ${callers[caller].role} with 403 training_required, and changes nothing`, async () => {
         // An open query on the caller's subject, to answer (refused) in the walk.
         queryIds[caller] = await newQuery(caller);
+        saeReportIds[caller] = await newSaeReport(caller);
         const before = await databaseFingerprint(database().db);
         const answers = await walk(caller);
         const reached = answers.filter(
