@@ -112,6 +112,8 @@ test.describe('administration', () => {
     expect(created.status(), await created.text()).toBe(201);
 
     await page.goto('/admin/users');
+    // More accounts than one page holds: find the user as a person would, by the search box.
+    await page.getByRole('searchbox', { name: '사용자 검색' }).fill(email);
     await page.getByRole('button', { name: '초기화대상의 비밀번호 초기화' }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toHaveAccessibleName('초기화대상의 비밀번호를 초기화할까요?');

@@ -18,6 +18,7 @@ import enLab from '../locales/en/lab.json';
 import enLanding from '../locales/en/landing.json';
 import enMonitoring from '../locales/en/monitoring.json';
 import enNotices from '../locales/en/notices.json';
+import enNotifications from '../locales/en/notifications.json';
 import enQueries from '../locales/en/queries.json';
 import enRandomization from '../locales/en/randomization.json';
 import enReports from '../locales/en/reports.json';
@@ -53,6 +54,7 @@ import koLab from '../locales/ko/lab.json';
 import koLanding from '../locales/ko/landing.json';
 import koMonitoring from '../locales/ko/monitoring.json';
 import koNotices from '../locales/ko/notices.json';
+import koNotifications from '../locales/ko/notifications.json';
 import koQueries from '../locales/ko/queries.json';
 import koRandomization from '../locales/ko/randomization.json';
 import koReports from '../locales/ko/reports.json';
@@ -105,6 +107,7 @@ export const resources = {
     summary: koSummary,
     training: koTraining,
     monitoring: koMonitoring,
+    notifications: koNotifications,
     coding: koCoding,
     safety: koSafety,
   },
@@ -142,6 +145,7 @@ export const resources = {
     summary: enSummary,
     training: enTraining,
     monitoring: enMonitoring,
+    notifications: enNotifications,
     coding: enCoding,
     safety: enSafety,
   },

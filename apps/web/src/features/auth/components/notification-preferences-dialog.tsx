@@ -15,16 +15,16 @@ import styles from './notification-preferences-dialog.module.css';
 
 /** The user's choice of e-mails per event type (issue 18): each on unless turned off; audited by the server. */
 export function NotificationPreferencesDialog() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation('notifications');
   return (
-    <Modal name={NOTIFICATION_PREFERENCES_MODAL} title={t('notifications.title')}>
+    <Modal name={NOTIFICATION_PREFERENCES_MODAL} title={t('title')}>
       <NotificationPreferencesForm />
     </Modal>
   );
 }
 
 function NotificationPreferencesForm() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation('notifications');
   const toast = useToast();
   const { close } = useModalStack();
   const current = useNotificationPreferences(true);
@@ -47,19 +47,19 @@ function NotificationPreferencesForm() {
     update.mutate(changed, {
       onSuccess: () => {
         close(NOTIFICATION_PREFERENCES_MODAL);
-        toast(t('notifications.saved'), 'success');
+        toast(t('saved'), 'success');
       },
       onError: (caught) => setError(errorText(caught)),
     });
   }
 
-  if (current.isPending) return <p role="status">{t('notifications.loading')}</p>;
+  if (current.isPending) return <p role="status">{t('loading')}</p>;
   if (current.isError) return <p role="alert">{current.error.message}</p>;
   return (
     <form className={styles.form} onSubmit={submit}>
-      <p className={styles.intro}>{t('notifications.intro')}</p>
+      <p className={styles.intro}>{t('intro')}</p>
       <fieldset className={styles.choices}>
-        <legend className={styles.legend}>{t('notifications.legend')}</legend>
+        <legend className={styles.legend}>{t('legend')}</legend>
         {notificationEventTypes.map((eventType) => (
           <label key={eventType} className={styles.choice}>
             <input
@@ -68,8 +68,8 @@ function NotificationPreferencesForm() {
               onChange={(e) => setChosen((before) => ({ ...before, [eventType]: e.target.checked }))}
             />
             <span>
-              <span className={styles.name}>{t(`notifications.events.${eventType}.name`)}</span>
-              <span className={styles.detail}>{t(`notifications.events.${eventType}.detail`)}</span>
+              <span className={styles.name}>{t(`events.${eventType}.name`)}</span>
+              <span className={styles.detail}>{t(`events.${eventType}.detail`)}</span>
             </span>
           </label>
         ))}
@@ -77,10 +77,10 @@ function NotificationPreferencesForm() {
       <FormAlert message={error} className={styles.error} />
       <div className={styles.actions}>
         <Button variant="secondary" onClick={() => close(NOTIFICATION_PREFERENCES_MODAL)}>
-          {t('notifications.cancel')}
+          {t('cancel')}
         </Button>
         <Button type="submit" disabled={update.isPending}>
-          {t('notifications.save')}
+          {t('save')}
         </Button>
       </div>
     </form>

@@ -21,7 +21,6 @@ import {
 } from '../../../components/query-thread-panel.tsx';
 import { SdvMark } from '../../../components/record-marks.tsx';
 import { useToast } from '../../../components/toast.tsx';
-import { TrainingPendingBanner, useTrainingPending } from '../../../components/training-pending-banner.tsx';
 import { type FormAddress, useAddComment } from '../api/forms.ts';
 import { describeValue, toFormItemPath } from '../lib/form-values.ts';
 import {
@@ -46,6 +45,7 @@ import { LabResultFlag } from './lab-result-flag.tsx';
 import { PrintView } from './print-view.tsx';
 import { RandomizePanel } from './randomize-panel.tsx';
 import styles from './subject-detail.module.css';
+import { TrainingPendingBanner, useTrainingPending } from './training-pending-banner.tsx';
 import { useFormDraft } from './use-form-draft.ts';
 import { useFormSave } from './use-form-save.ts';
 

@@ -22,7 +22,6 @@ import {
 import { listStyles, nextSort, PageSizeSelect, useListDownload } from '../../../components/list-page.tsx';
 import { useModalStack } from '../../../components/modal-stack-provider.tsx';
 import { SubjectStatusBadge, UnblindedBadge } from '../../../components/status-badge.tsx';
-import { TrainingPendingBanner } from '../../../components/training-pending-banner.tsx';
 import { filterPanelKey, useListState } from '../../../lib/list-state.ts';
 import { studyRandomizes, useMe } from '../../../lib/me.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -44,6 +43,7 @@ import {
   SUBJECT_HISTORY_MODAL,
   SubjectHistoryModal,
 } from './subject-list-modals.tsx';
+import { TrainingPendingBanner } from './training-pending-banner.tsx';
 
 /**
  * `/subject-list/:studyId` (prototype-spec §2 "Subject list"): every subject of the user's sites

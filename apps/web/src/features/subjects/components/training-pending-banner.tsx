@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useMe } from '../lib/me.ts';
-import { paths, studyPath } from '../lib/paths.ts';
+import { useMe } from '../../../lib/me.ts';
+import { paths, studyPath } from '../../../lib/paths.ts';
 import styles from './training-pending-banner.module.css';
 
 /**
@@ -19,7 +19,7 @@ export function useTrainingPending(studyId: number): boolean {
  * change data, and the link leads to the study's training page.
  */
 export function TrainingPendingBanner({ studyId }: { studyId: number }) {
-  const { t } = useTranslation('ui');
+  const { t } = useTranslation('subjects');
   if (!useTrainingPending(studyId)) return null;
   return (
     <div className={styles.banner} role="note" data-training-pending="">
