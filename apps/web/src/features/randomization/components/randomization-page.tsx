@@ -1,4 +1,10 @@
-import type { GroupVisibleRole, RandomizationStatus, SiteSummary, StudyMembership } from '@cdms/contract';
+import {
+  type GroupVisibleRole,
+  groupVisibleRoleChoices,
+  type RandomizationStatus,
+  type SiteSummary,
+  type StudyMembership,
+} from '@cdms/contract';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
@@ -128,18 +134,6 @@ function StatusTable({
   );
 }
 
-/** The roles a study may let see groups, in the order the page lists them (UNBLINDED always sees). */
-const visibilityRoles: readonly GroupVisibleRole[] = [
-  'PI',
-  'SI',
-  'CRC',
-  'CRA',
-  'DM',
-  'ADMIN',
-  'CODER',
-  'SAFETY',
-];
-
 function SettingsCard({ studyId, status }: { studyId: number; status: RandomizationStatus }) {
   const { t } = useTranslation('randomization');
   const toast = useToast();
@@ -163,7 +157,9 @@ function SettingsCard({ studyId, status }: { studyId: number; status: Randomizat
     event.preventDefault();
     setError(null);
     try {
-      await update.mutateAsync({ groupVisibleRoles: visibilityRoles.filter((role) => selected.has(role)) });
+      await update.mutateAsync({
+        groupVisibleRoles: groupVisibleRoleChoices.filter((role) => selected.has(role)),
+      });
       setChosen(null);
       toast(t('page.settings.saved'), 'success');
     } catch (failure) {
@@ -176,7 +172,7 @@ function SettingsCard({ studyId, status }: { studyId: number; status: Randomizat
       <form onSubmit={(event) => void save(event)} aria-describedby={hintId}>
         <fieldset className={styles.roles}>
           <legend>{t('page.settings.rolesLegend')}</legend>
-          {visibilityRoles.map((role) => (
+          {groupVisibleRoleChoices.map((role) => (
             <label key={role} className={styles.toggle}>
               <input
                 type="checkbox"
