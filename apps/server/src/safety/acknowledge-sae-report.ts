@@ -7,7 +7,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { notifySaeAcknowledged } from '../sae-state/sae-notifications.ts';
-import { findSaeReportInScope, refuseStaleReport, saeAuditScope, saeNoticeOf } from './sae-access.ts';
+import { findSaeReportInScope, lockSaeReportForChange, saeAuditScope, saeNoticeOf } from './sae-access.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 /**
@@ -22,15 +22,7 @@ export async function acknowledgeSaeReport(
 ): Promise<SaeReport> {
   await findSaeReportInScope(db, principal, input.studyId, input.reportId, 'sae.acknowledge');
   return inTransaction(db, async (trx) => {
-    const report = await findSaeReportInScope(
-      trx,
-      principal,
-      input.studyId,
-      input.reportId,
-      'sae.acknowledge',
-      { forUpdate: true },
-    );
-    refuseStaleReport(report, input.rowVersion);
+    const report = await lockSaeReportForChange(trx, principal, input, 'sae.acknowledge');
     const now = new Date();
     const acknowledged = await trx
       .updateTable('sae_report_versions')

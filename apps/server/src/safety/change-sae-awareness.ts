@@ -7,7 +7,7 @@ import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { dueAtOf } from '../sae-state/sae-clock.ts';
-import { findSaeReportInScope, refuseStaleReport, saeAuditScope } from './sae-access.ts';
+import { findSaeReportInScope, lockSaeReportForChange, saeAuditScope } from './sae-access.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 /**
@@ -27,10 +27,7 @@ export async function changeSaeAwareness(
   if (Number.isNaN(awarenessAt.getTime()) || awarenessAt.getTime() > now.getTime())
     throw new AppError(422, 'sae_awareness_invalid');
   return inTransaction(db, async (trx) => {
-    const report = await findSaeReportInScope(trx, principal, input.studyId, input.reportId, 'sae.report', {
-      forUpdate: true,
-    });
-    refuseStaleReport(report, input.rowVersion);
+    const report = await lockSaeReportForChange(trx, principal, input, 'sae.report');
     if (report.first_submitted_at !== null) throw new AppError(409, 'sae_state_conflict');
     const dueAt = dueAtOf(awarenessAt);
     const updated = await trx

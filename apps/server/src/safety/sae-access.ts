@@ -48,6 +48,23 @@ export async function findSaeReportInScope(
   return report;
 }
 
+/**
+ * The opening of every step that changes a report, inside its transaction: the report under its row
+ * lock, the caller's rights on it, and the caller's copy checked against the stored one.
+ */
+export async function lockSaeReportForChange(
+  trx: Transaction<Database>,
+  principal: Principal,
+  input: { studyId: number; reportId: number; rowVersion: number },
+  action: Action,
+): Promise<SaeReportRow> {
+  const report = await findSaeReportInScope(trx, principal, input.studyId, input.reportId, action, {
+    forUpdate: true,
+  });
+  refuseStaleReport(report, input.rowVersion);
+  return report;
+}
+
 /** 409 unless the caller's copy is the stored one (the report's optimistic lock). */
 export function refuseStaleReport(report: { row_version: number }, rowVersion: number): void {
   if (report.row_version !== rowVersion) throw new AppError(409, 'sae_version_conflict');

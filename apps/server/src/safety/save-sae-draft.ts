@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { findSaeReportInScope, refuseStaleReport, saeAuditScope } from './sae-access.ts';
+import { findSaeReportInScope, lockSaeReportForChange, saeAuditScope } from './sae-access.ts';
 import { contentOf, presentSaeReport } from './sae-presenter.ts';
 
 /** The content fields that differ between two versions' contents (the audit record keeps only those). */
@@ -29,10 +29,7 @@ export async function saveSaeDraft(
 ): Promise<SaeReport> {
   await findSaeReportInScope(db, principal, input.studyId, input.reportId, 'sae.report');
   return inTransaction(db, async (trx) => {
-    const report = await findSaeReportInScope(trx, principal, input.studyId, input.reportId, 'sae.report', {
-      forUpdate: true,
-    });
-    refuseStaleReport(report, input.rowVersion);
+    const report = await lockSaeReportForChange(trx, principal, input, 'sae.report');
     const version = await trx
       .selectFrom('sae_report_versions')
       .select(['content', 'submitted_at'])

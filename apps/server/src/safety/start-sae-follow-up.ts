@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { findSaeReportInScope, refuseStaleReport, saeAuditScope } from './sae-access.ts';
+import { findSaeReportInScope, lockSaeReportForChange, saeAuditScope } from './sae-access.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 /**
@@ -22,10 +22,7 @@ export async function startSaeFollowUp(
 ): Promise<SaeReport> {
   await findSaeReportInScope(db, principal, input.studyId, input.reportId, 'sae.report');
   return inTransaction(db, async (trx) => {
-    const report = await findSaeReportInScope(trx, principal, input.studyId, input.reportId, 'sae.report', {
-      forUpdate: true,
-    });
-    refuseStaleReport(report, input.rowVersion);
+    const report = await lockSaeReportForChange(trx, principal, input, 'sae.report');
     const last = await trx
       .selectFrom('sae_report_versions')
       .select(['content', 'submitted_at'])

@@ -9,7 +9,13 @@ import { AppError } from '../http/errors.ts';
 import { isOverdue } from '../sae-state/sae-clock.ts';
 import { notifySaeSubmitted } from '../sae-state/sae-notifications.ts';
 import { verifySigningCredentials } from '../signature-state/verify-signing-credentials.ts';
-import { findSaeReportInScope, refuseStaleReport, saeAuditScope, saeNoticeOf } from './sae-access.ts';
+import {
+  findSaeReportInScope,
+  lockSaeReportForChange,
+  refuseStaleReport,
+  saeAuditScope,
+  saeNoticeOf,
+} from './sae-access.ts';
 import { presentSaeReport } from './sae-presenter.ts';
 
 export interface SubmitSaeReportInput {
@@ -40,10 +46,7 @@ export async function submitSaeReport(
     recordAudit(db, actor, { type: 'sae.signature_failed', ...saeAuditScope(found), after: failure }),
   );
   return inTransaction(db, async (trx) => {
-    const report = await findSaeReportInScope(trx, principal, input.studyId, input.reportId, 'sae.submit', {
-      forUpdate: true,
-    });
-    refuseStaleReport(report, input.rowVersion);
+    const report = await lockSaeReportForChange(trx, principal, input, 'sae.submit');
     const now = new Date();
     const signed = await trx
       .updateTable('sae_report_versions')
